@@ -1,0 +1,50 @@
+"""The store's exception hierarchy: every failure a caller must handle is a StoreError."""
+
+from __future__ import annotations
+
+
+class StoreError(Exception):
+    """Base class of every error the store raises on purpose."""
+
+
+class InvalidNote(StoreError, ValueError):
+    """A note's fields break a rule (bad type, empty title, malformed id, ...).
+
+    Raised before anything touches disk, so nothing is written.
+    """
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class MalformedNote(StoreError):
+    """A markdown file on disk does not parse as a note."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+class NoteNotFound(StoreError, KeyError):
+    """No note with this id exists in the store."""
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__(memory_id)
+        self.memory_id = memory_id
+
+    def __str__(self) -> str:  # KeyError would repr() the id; say something useful instead
+        return f"no note with id {self.memory_id!r} in this store"
+
+
+class IndexUnavailable(StoreError):
+    """The SQLite index cannot be opened, written or rebuilt (permissions, disk, lock)."""
+
+
+class StoreBusy(IndexUnavailable):
+    """Another process held the index write lock for longer than we are willing to wait."""
+
+
+class IndexRebuiltWarning(UserWarning):
+    """The index was unreadable or from another version and was rebuilt from the markdown."""

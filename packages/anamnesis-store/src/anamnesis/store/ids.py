@@ -1,0 +1,39 @@
+"""Note ids: ULIDs, validated before they ever become part of a path."""
+
+from __future__ import annotations
+
+import re
+
+from anamnesis.store.errors import InvalidNote
+
+# 26 Crockford base32 characters; the first is at most 7 because a ULID is 128 bits.
+# Upper case only: ids name files, and two spellings of one id would collide on
+# case-insensitive file systems.
+_ULID = re.compile(r"[0-7][0-9A-HJKMNP-TV-Z]{25}")
+
+
+def is_valid_id(value: object) -> bool:
+    """True when ``value`` is a canonical (upper-case) ULID string."""
+    return isinstance(value, str) and _ULID.fullmatch(value) is not None
+
+
+def check_id(value: object, field: str = "id") -> str:
+    """Return ``value`` if it is a canonical ULID, else raise :class:`InvalidNote`."""
+    if is_valid_id(value):
+        return value  # type: ignore[return-value]  # is_valid_id proved it is a str
+    hint = ""
+    if isinstance(value, str) and is_valid_id(value.upper()):
+        hint = f" (write it in upper case: {value.upper()})"
+    raise InvalidNote(
+        field,
+        f"{value!r} is not a ULID: expected 26 characters of Crockford base32 "
+        f"(0-9, A-Z without I, L, O, U){hint}",
+    )
+
+
+def new_id() -> str:
+    """A fresh ULID. python-ulid is imported here, not at module load: it costs ~100 ms
+    and the read-only hot paths (inject) never create notes."""
+    from ulid import ULID
+
+    return str(ULID())

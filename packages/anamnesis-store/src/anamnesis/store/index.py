@@ -1,0 +1,356 @@
+"""The SQLite index: connection set-up, schema, and the rows that mirror notes.
+
+This module knows rows and SQL, not files: the store decides what to index and when.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from anamnesis.store.errors import IndexUnavailable, StoreBusy
+from anamnesis.store.model import Memory
+from anamnesis.store.schema import APPLICATION_ID, SCHEMA, SCHEMA_VERSION
+
+# SQLite primary result codes that mean the file itself is damaged.
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+# How long a writer waits for another process's write transaction before giving up.
+# SQLite's busy handler waits busy_timeout per attempt; we retry attempts up to this.
+WRITE_LOCK_PATIENCE_S = 60.0
+BUSY_TIMEOUT_MS = 5000
+
+_ROW_COLUMNS = (
+    "m.seq, m.id, m.type, m.title, m.body_path, m.project, m.machine_id, m.scope, "
+    "m.created_at, m.updated_at, m.prov_source, m.prov_model, m.prov_session, m.confidence, "
+    "m.tags_json, m.supersedes_json, m.extra_json, m.complete, m.file_size, m.file_mtime_ns"
+)
+# A note row joined with its body from the FTS table (which stores the text anyway).
+SELECT_NOTE = (
+    f"SELECT {_ROW_COLUMNS}, f.body FROM memories m JOIN memories_fts f ON f.rowid = m.seq"
+)
+SELECT_NOTE_NO_BODY = f"SELECT {_ROW_COLUMNS}, '' FROM memories m"
+
+
+def is_corruption(exc: BaseException) -> bool:
+    """True when an sqlite3 error says the database file is damaged or not a database.
+
+    "locked", "readonly" or "disk I/O" errors are not damage: they must not trigger a rebuild.
+    """
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    if _code(exc) in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return True
+    text = str(exc)
+    return "malformed" in text or "not a database" in text
+
+
+def _code(exc: sqlite3.Error) -> int:
+    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+
+
+@dataclass(frozen=True, slots=True)
+class NoteRow:
+    """An indexed note plus where its file is and the file stat the row was built from."""
+
+    seq: int
+    memory: Memory
+    body_path: str
+    file_size: int
+    file_mtime_ns: int
+    complete: bool
+
+
+def connect(db_path: Path) -> sqlite3.Connection:
+    """Open the index with the settings every connection needs.
+
+    ``check_same_thread=False``: the MCP server calls the store from worker threads; the
+    store serializes use of the connection with its own lock. Autocommit mode
+    (``isolation_level=None``) so transactions are explicit: writers take
+    ``BEGIN IMMEDIATE`` and never hit SQLite's read-to-write upgrade deadlock. WAL lets
+    sessions read while another writes; ``synchronous=NORMAL`` skips an fsync per commit,
+    which is safe because the markdown (fsynced) is the truth and the index is rebuildable.
+    """
+    conn = sqlite3.connect(
+        db_path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
+    )
+    try:
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def is_current(conn: sqlite3.Connection) -> bool:
+    """True when the file holds this version's schema (so no rebuild is needed)."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    return bool(version == SCHEMA_VERSION and app_id == APPLICATION_ID)
+
+
+def recreate_schema(conn: sqlite3.Connection) -> None:
+    """Drop every table in the file and create this version's schema (inside a transaction).
+
+    The version pragmas are set by :func:`mark_current` once the caller has refilled the
+    tables, in the same transaction, so no reader ever sees a current-but-empty index.
+    """
+    rows = conn.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    ).fetchall()
+    virtual = [name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL")]
+    for name in virtual:  # dropping a virtual table drops its shadow tables too
+        conn.execute(f'DROP TABLE IF EXISTS "{name}"')
+    for name, _sql in rows:
+        if name not in virtual:
+            conn.execute(f'DROP TABLE IF EXISTS "{name}"')
+    for statement in _statements(SCHEMA):
+        conn.execute(statement)
+
+
+def mark_current(conn: sqlite3.Connection) -> None:
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+def _statements(script: str) -> Iterator[str]:
+    # executescript() would COMMIT the open transaction first; run statements one by one.
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        if line.lstrip().startswith("--"):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            yield buffer.strip()
+            buffer = ""
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, waiting patiently for other writers."""
+    deadline = time.monotonic() + WRITE_LOCK_PATIENCE_S
+    while True:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc):
+                raise
+            if time.monotonic() >= deadline:
+                raise StoreBusy(
+                    f"the index {db_path} stayed locked by another process for "
+                    f"{WRITE_LOCK_PATIENCE_S:.0f}s; is a long reindex running? Try again."
+                ) from None
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextmanager
+def read_transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One consistent snapshot across several statements."""
+    if conn.in_transaction:  # already inside a write transaction: that is a snapshot too
+        yield
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        _end_read(conn)
+
+
+def _end_read(conn: sqlite3.Connection) -> None:
+    if conn.in_transaction:  # SQLite may already have ended it after an error
+        conn.execute("COMMIT")
+
+
+def _json_exact(value: Any) -> bool:
+    """True when ``value`` survives a JSON round trip unchanged (YAML can hold more)."""
+    if value is None or isinstance(value, str | bool | int | float):
+        return True
+    if isinstance(value, list):
+        return all(_json_exact(item) for item in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_exact(v) for k, v in value.items())
+    return False
+
+
+def upsert(
+    conn: sqlite3.Connection, mem: Memory, body_path: str, file_size: int, file_mtime_ns: int
+) -> int:
+    """Insert or replace the rows of one note; return its seq. Caller holds a transaction."""
+    old = conn.execute("SELECT seq FROM memories WHERE id = ?", (mem.id,)).fetchone()
+    seq: int | None = None
+    if old is not None:
+        seq = old[0]
+        _delete_rows(conn, seq, mem.id)
+    complete = _json_exact(mem.extra)
+    cursor = conn.execute(
+        "INSERT INTO memories (seq, id, type, title, body_path, project, machine_id, scope,"
+        " created_at, updated_at, prov_source, prov_model, prov_session, confidence,"
+        " supersedes, tags_json, supersedes_json, extra_json, complete, file_size,"
+        " file_mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            seq,
+            mem.id,
+            mem.type,
+            mem.title,
+            body_path,
+            mem.project,
+            mem.machine_id,
+            mem.scope,
+            mem.created_at,
+            mem.updated_at,
+            mem.prov_source,
+            mem.prov_model or None,
+            mem.prov_session or None,
+            mem.confidence,
+            mem.supersedes[0] if mem.supersedes else None,
+            json.dumps(mem.tags, ensure_ascii=False),
+            json.dumps(mem.supersedes),
+            json.dumps(mem.extra, ensure_ascii=False) if complete and mem.extra else "{}",
+            int(complete),
+            file_size,
+            file_mtime_ns,
+        ),
+    )
+    new_seq = cursor.lastrowid
+    assert new_seq is not None
+    conn.execute(
+        "INSERT INTO memories_fts (rowid, id, title, body, tags) VALUES (?, ?, ?, ?, ?)",
+        (new_seq, mem.id, mem.title, mem.body, " ".join(mem.tags)),
+    )
+    if mem.tags:
+        conn.executemany(
+            "INSERT INTO memory_tags (memory_id, tag) VALUES (?, ?)",
+            [(mem.id, tag) for tag in mem.tags],
+        )
+    if mem.supersedes:
+        conn.executemany(
+            "INSERT INTO memory_supersedes (memory_id, superseded_id) VALUES (?, ?)",
+            [(mem.id, sid) for sid in mem.supersedes],
+        )
+    return new_seq
+
+
+def delete(conn: sqlite3.Connection, memory_id: str) -> bool:
+    """Remove every row of one note; True if it was indexed. Caller holds a transaction."""
+    row = conn.execute("SELECT seq FROM memories WHERE id = ?", (memory_id,)).fetchone()
+    if row is None:
+        return False
+    _delete_rows(conn, row[0], memory_id)
+    return True
+
+
+def _delete_rows(conn: sqlite3.Connection, seq: int, memory_id: str) -> None:
+    conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (seq,))
+    conn.execute("DELETE FROM memories WHERE seq = ?", (seq,))
+    conn.execute("DELETE FROM memory_tags WHERE memory_id = ?", (memory_id,))
+    conn.execute("DELETE FROM memory_supersedes WHERE memory_id = ?", (memory_id,))
+
+
+def note_row(row: Sequence[Any]) -> NoteRow:
+    """Build a :class:`NoteRow` from a row selected with :data:`SELECT_NOTE`."""
+    (
+        seq,
+        memory_id,
+        note_type,
+        title,
+        body_path,
+        project,
+        machine_id,
+        scope,
+        created_at,
+        updated_at,
+        prov_source,
+        prov_model,
+        prov_session,
+        confidence,
+        tags_json,
+        supersedes_json,
+        extra_json,
+        complete,
+        file_size,
+        file_mtime_ns,
+        body,
+    ) = row
+    memory = Memory(
+        id=memory_id,
+        type=note_type,
+        title=title,
+        body=body,
+        project=project,
+        machine_id=machine_id,
+        scope=scope,
+        tags=json.loads(tags_json),
+        created_at=created_at,
+        updated_at=updated_at,
+        prov_source=prov_source,
+        prov_model=prov_model or "",
+        prov_session=prov_session or "",
+        confidence=confidence,
+        supersedes=json.loads(supersedes_json),
+        extra=json.loads(extra_json) if extra_json != "{}" else {},
+    )
+    return NoteRow(seq, memory, body_path, file_size, file_mtime_ns, bool(complete))
+
+
+def rows_by_id(
+    conn: sqlite3.Connection, ids: Iterable[str], *, with_body: bool = True
+) -> dict[str, NoteRow]:
+    """The rows of the given notes, keyed by id (missing ids are simply absent)."""
+    wanted = list(dict.fromkeys(ids))
+    out: dict[str, NoteRow] = {}
+    base = SELECT_NOTE if with_body else SELECT_NOTE_NO_BODY
+    for start in range(0, len(wanted), 500):  # stay under SQLite's bound-parameter limit
+        chunk = wanted[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        for row in conn.execute(f"{base} WHERE m.id IN ({marks})", chunk):
+            parsed = note_row(row)
+            out[parsed.memory.id] = parsed
+    return out
+
+
+def get_meta(conn: sqlite3.Connection, prefix: str) -> dict[str, str]:
+    """Bookkeeping entries whose key starts with ``prefix``."""
+    rows = conn.execute(
+        "SELECT key, value FROM index_meta WHERE key >= ? AND key < ?",
+        (prefix, prefix + "\U0010ffff"),
+    )
+    return dict(rows.fetchall())
+
+
+def set_meta(conn: sqlite3.Connection, key: str, value: str | None) -> None:
+    if value is None:
+        conn.execute("DELETE FROM index_meta WHERE key = ?", (key,))
+    else:
+        conn.execute(
+            "INSERT INTO index_meta (key, value) VALUES (?, ?)"
+            " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+
+def unavailable(db_path: Path, exc: BaseException) -> IndexUnavailable:
+    """An actionable error for an index that cannot be opened or written."""
+    text = str(exc)
+    if "readonly" in text or "permission" in text.lower():
+        hint = "check that you can write to the store folder"
+    elif "disk" in text or "full" in text:
+        hint = "check the disk has free space"
+    else:
+        hint = "run 'anamnesis reindex' to rebuild it from the markdown"
+    return IndexUnavailable(f"cannot use the index {db_path}: {text}; {hint}")

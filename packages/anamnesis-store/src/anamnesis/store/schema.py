@@ -1,0 +1,66 @@
+"""The index schema. Everything here is derived from the markdown and rebuilt at will."""
+
+from __future__ import annotations
+
+from typing import Final
+
+# Bumped whenever the schema or what the index stores changes. Any other value (including
+# the published release's 1-3) makes the store drop the tables and rebuild from markdown.
+SCHEMA_VERSION: Final = 101
+# 'ANMS': marks the file as an Anamnesis index, so a stray SQLite file is never trusted.
+APPLICATION_ID: Final = 0x414E4D53
+
+SCHEMA: Final = """
+CREATE TABLE memories (
+  seq             INTEGER PRIMARY KEY,  -- the rowid of the note's row in memories_fts
+  id              TEXT NOT NULL UNIQUE,
+  type            TEXT NOT NULL CHECK (type IN ('procedural','semantic','episodic')),
+  title           TEXT NOT NULL,
+  body_path       TEXT NOT NULL,        -- relative to the tree of the note's scope
+  project         TEXT NOT NULL DEFAULT 'global',
+  machine_id      TEXT NOT NULL,
+  scope           TEXT NOT NULL DEFAULT 'portable' CHECK (scope IN ('portable','machine-local')),
+  created_at      TEXT NOT NULL,
+  updated_at      TEXT NOT NULL,
+  prov_source     TEXT NOT NULL DEFAULT 'human'
+                  CHECK (prov_source IN ('human','session-end','reflection','import','merge')),
+  prov_model      TEXT,
+  prov_session    TEXT,
+  confidence      REAL NOT NULL DEFAULT 1.0,
+  supersedes      TEXT,                 -- first superseded id, as in the spec's schema
+  tags_json       TEXT NOT NULL DEFAULT '[]',
+  supersedes_json TEXT NOT NULL DEFAULT '[]',
+  extra_json      TEXT NOT NULL DEFAULT '{}',
+  complete        INTEGER NOT NULL DEFAULT 1,  -- 0: extras not JSON-exact, read the file
+  file_size       INTEGER NOT NULL,
+  file_mtime_ns   INTEGER NOT NULL
+);
+CREATE INDEX idx_mem_scope   ON memories(project, type, scope);
+CREATE INDEX idx_mem_recency ON memories(updated_at DESC, confidence DESC, id DESC);
+CREATE INDEX idx_mem_prov    ON memories(prov_source);
+CREATE INDEX idx_mem_path    ON memories(scope, body_path);
+
+CREATE TABLE memory_tags (
+  memory_id TEXT NOT NULL,
+  tag       TEXT NOT NULL,
+  PRIMARY KEY (memory_id, tag)
+) WITHOUT ROWID;
+CREATE INDEX idx_tags_tag ON memory_tags(tag);
+
+CREATE TABLE memory_supersedes (
+  memory_id     TEXT NOT NULL,
+  superseded_id TEXT NOT NULL,
+  PRIMARY KEY (memory_id, superseded_id)
+) WITHOUT ROWID;
+CREATE INDEX idx_supersedes_target ON memory_supersedes(superseded_id);
+
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+  id UNINDEXED, title, body, tags, tokenize='porter unicode61'
+);
+
+-- Bookkeeping: folder mtimes seen at the last scan, files that failed to parse.
+CREATE TABLE index_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+"""

@@ -1,0 +1,898 @@
+"""MemoryStore: markdown notes on disk, kept in step with a derived SQLite index.
+
+The markdown files are the truth. Every index row records the stat (size, mtime) of the
+file it came from: a read whose stat still matches uses the row (no YAML), a read whose
+stat changed re-parses the file and refreshes the row. Folder mtimes tell the store when
+files were added or removed behind its back (a hand-made note, a git checkout), so those
+are picked up without an explicit reindex. The index can be deleted at any time.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+from anamnesis.store import codec
+from anamnesis.store import index as ix
+from anamnesis.store.atomic import atomic_write_text
+from anamnesis.store.config import resolve_home
+from anamnesis.store.errors import (
+    IndexRebuiltWarning,
+    IndexUnavailable,
+    InvalidNote,
+    MalformedNote,
+    NoteNotFound,
+    StoreError,
+)
+from anamnesis.store.ids import check_id, new_id
+from anamnesis.store.layout import StoreLayout
+from anamnesis.store.model import (
+    NOTE_TYPES,
+    Memory,
+    MemoryType,
+    ReindexReport,
+    Scope,
+    SkippedFile,
+    StoreStats,
+)
+from anamnesis.store.query import NOT_SUPERSEDED, Filters, query_tokens, ranked_ids
+from anamnesis.store.timestamps import utc_now
+from anamnesis.store.validation import validate
+
+log = logging.getLogger("anamnesis.store")
+
+T = TypeVar("T")
+Progress = Callable[[int, int], None]
+
+_DIR_KEY = "dir:"
+_BROKEN_KEY = "broken:"
+MAX_K = 1000
+
+
+class StorageError(StoreError):
+    """A note file could not be read or written (permissions, disk full, ...)."""
+
+
+class InvalidQuery(StoreError, ValueError):
+    """A search or list argument is out of range."""
+
+
+@dataclass(frozen=True, slots=True)
+class _NoteFile:
+    path: Path
+    scope: str
+    rel: str
+
+
+# The class defines a method named ``list`` (the spec's name), which hides the builtin in
+# annotations inside the class body: those spell it ``builtins.list``.
+class MemoryStore:
+    """File-first memory store with a rebuildable SQLite FTS5 index.
+
+    Thread-safe: one connection, used under a lock. Process-safe: WAL, a busy timeout and
+    ``BEGIN IMMEDIATE`` writers; a note file is written while holding the index write lock,
+    so file and row change together.
+    """
+
+    def __init__(self, root: Path | str | None = None) -> None:
+        self.layout = StoreLayout(Path(root).expanduser() if root is not None else resolve_home())
+        self._lock = threading.RLock()
+        self._conn: sqlite3.Connection | None = None
+        try:
+            self.layout.memory_dir.mkdir(parents=True, exist_ok=True)
+            self.layout.local_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(
+                f"cannot create the store at {self.layout.root}: {exc.strerror or exc}; "
+                "check the path and its permissions, or set ANAMNESIS_HOME"
+            ) from None
+        self._conn = self._open()
+
+    # -- paths -----------------------------------------------------------------------
+
+    @property
+    def root(self) -> Path:
+        return self.layout.root
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.layout.memory_dir
+
+    @property
+    def local_dir(self) -> Path:
+        return self.layout.local_dir
+
+    @property
+    def db_path(self) -> Path:
+        return self.layout.db_path
+
+    def path_of(self, mem: Memory) -> Path:
+        """Where a note's file lives (or would live) on disk."""
+        return self.layout.note_path(mem.scope, mem.type, mem.id)
+
+    def __repr__(self) -> str:
+        return f"MemoryStore({str(self.layout.root)!r})"
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the index connection. The store is unusable afterwards."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- writing ---------------------------------------------------------------------
+
+    def write(
+        self,
+        *,
+        type: MemoryType,
+        title: str,
+        body: str,
+        project: str = "global",
+        machine_id: str = "unknown",
+        tags: Iterable[str] | None = None,
+        scope: Scope = "portable",
+        prov_source: str = "human",
+        prov_model: str = "",
+        prov_session: str = "",
+        confidence: float = 1.0,
+        supersedes: Iterable[str] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> Memory:
+        """Create a note with a fresh id and timestamps: write its file, then index it."""
+        now = utc_now()
+        mem = Memory(
+            id=new_id(),
+            type=type,
+            title=title,
+            body=body,
+            project=project,
+            machine_id=machine_id,
+            scope=scope,
+            tags=list(tags or []),
+            created_at=now,
+            updated_at=now,
+            prov_source=prov_source,
+            prov_model=prov_model,
+            prov_session=prov_session,
+            confidence=confidence,
+            supersedes=list(supersedes or []),
+            extra=dict(extra or {}),
+        )
+        return self._save(mem)
+
+    def put(self, mem: Memory) -> Memory:
+        """Store a fully formed note under its own id, replacing any note with that id.
+
+        The caller's id and timestamps are kept (missing timestamps are set to now). If the
+        note changed type or scope, its old file is removed once the new one is indexed.
+        """
+        if not mem.created_at or not mem.updated_at:
+            now = utc_now()
+            mem = replace(mem, created_at=mem.created_at or now, updated_at=mem.updated_at or now)
+        return self._save(mem)
+
+    def update(self, memory_id: str, **changes: Any) -> Memory:
+        """Change some fields of a note and bump its ``updated_at``; ``id`` cannot change."""
+        if "id" in changes:
+            raise InvalidNote("id", "a note's id cannot change; write a new note instead")
+        unknown = set(changes) - set(Memory.__dataclass_fields__)
+        if unknown:
+            raise InvalidNote(sorted(unknown)[0], "is not a field of a note")
+        current = self.get(memory_id)
+        updated = replace(current, **changes)
+        if "updated_at" not in changes:
+            updated = replace(updated, updated_at=utc_now())
+        return self._save(updated)
+
+    def delete(self, memory_id: str) -> Memory:
+        """Remove a note's file and rows; return the note as it was."""
+        check_id(memory_id)
+
+        def action() -> Memory:
+            conn = self._connection()
+            with ix.write_transaction(conn, self.db_path):
+                row = ix.rows_by_id(conn, [memory_id]).get(memory_id)
+                paths = {self._row_path(row)} if row else set()
+                paths |= {path for path in self._canonical_paths(memory_id) if path.exists()}
+                existing = [path for path in paths if path.exists()]
+                if not existing and row is None:
+                    raise NoteNotFound(memory_id)
+                gone = row.memory if row else codec.parse(_read(existing[0])[0], str(existing[0]))
+                for path in existing:
+                    try:
+                        path.unlink()
+                    except FileNotFoundError:
+                        pass
+                    except OSError as exc:
+                        raise StorageError(f"cannot delete {path}: {exc.strerror}") from None
+                ix.delete(conn, memory_id)
+                return gone
+
+        return self._run(action)
+
+    def _save(self, mem: Memory) -> Memory:
+        mem = validate(mem)
+        text = codec.serialize(mem)
+        target = self.path_of(mem)
+        rel = self.layout.rel_path(mem.type, mem.id)
+
+        def action() -> Memory:
+            conn = self._connection()
+            with ix.write_transaction(conn, self.db_path):
+                old_row = ix.rows_by_id(conn, [mem.id], with_body=False).get(mem.id)
+                previous = _read_or_none(target)
+                before = _dir_mtime(target.parent)
+                try:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    stat = atomic_write_text(target, text)
+                except OSError as exc:
+                    raise StorageError(
+                        f"cannot write {target}: {exc.strerror or exc}; "
+                        "check free disk space and permissions"
+                    ) from None
+                try:
+                    ix.upsert(conn, mem, rel, stat.st_size, stat.st_mtime_ns)
+                    self._note_own_dir_change(conn, target.parent, before, mem.scope)
+                except BaseException:
+                    # Put the disk back as it was: a failed index write leaves no new file.
+                    if previous is None:
+                        target.unlink(missing_ok=True)
+                    else:
+                        atomic_write_text(target, previous)
+                    raise
+            if old_row is not None:
+                old_path = self._row_path(old_row)
+                if old_path != target:  # type or scope changed: the old file goes
+                    old_path.unlink(missing_ok=True)
+            return mem
+
+        return self._run(action)
+
+    # -- reading ---------------------------------------------------------------------
+
+    def get(self, memory_id: str) -> Memory:
+        """The note with this id, as its file says now."""
+        check_id(memory_id)
+
+        def action() -> Memory:
+            self._catch_up()
+            conn = self._connection()
+            row = ix.rows_by_id(conn, [memory_id]).get(memory_id)
+            if row is None:
+                raise NoteNotFound(memory_id)
+            mem = self._current(row, strict=True)
+            if mem is None:
+                raise NoteNotFound(memory_id)
+            return mem
+
+        return self._run(action)
+
+    def list(
+        self,
+        *,
+        project: str | None = None,
+        type: MemoryType | Iterable[MemoryType] | None = None,
+        scope: Scope | None = None,
+        tag: str | None = None,
+        exclude_tag: str | None = None,
+        include_superseded: bool = True,
+        limit: int | None = None,
+        include_body: bool = True,
+    ) -> builtins.list[Memory]:
+        """Notes newest first (``updated_at``, then ``confidence``, then id), filtered.
+
+        Superseded notes are included unless ``include_superseded=False``: the history
+        stays browsable. With ``include_body=False`` bodies are returned empty (cheaper).
+        """
+        if limit is not None and (not isinstance(limit, int) or limit < 0):
+            raise InvalidQuery(f"limit must be a whole number >= 0, got {limit!r}")
+        filters = _filters(project, type, scope, tag)
+        where, params = filters.sql()
+        if exclude_tag is not None:
+            where += (
+                " AND NOT EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_id = m.id"
+                " AND t.tag = ?)"
+            )
+            params.append(exclude_tag)
+        if not include_superseded:
+            where += f" AND {NOT_SUPERSEDED}"
+        base = ix.SELECT_NOTE if include_body else ix.SELECT_NOTE_NO_BODY
+        sql = f"{base} WHERE 1 = 1{where} ORDER BY m.updated_at DESC, m.confidence DESC, m.id DESC"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+
+        def action() -> builtins.list[Memory]:
+            self._catch_up()
+            conn = self._connection()
+            for _attempt in range(3):
+                with ix.read_transaction(conn):
+                    rows = [ix.note_row(r) for r in conn.execute(sql, params)]
+                notes, refreshed = self._current_all(rows, include_body)
+                if not refreshed:  # hand edits may change the order: ask again once
+                    break
+            return notes
+
+        return self._run(action)
+
+    def search(
+        self,
+        query: str,
+        *,
+        project: str | None = None,
+        type: MemoryType | None = None,
+        scope: Scope | None = None,
+        k: int = 8,
+    ) -> builtins.list[Memory]:
+        """Keyword search (spec 002): the best ``k`` notes by BM25, superseded notes hidden."""
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise InvalidQuery(f"k must be a whole number from 1 to {MAX_K}, got {k!r}")
+        if not isinstance(query, str):
+            raise InvalidQuery(f"query must be text, got {query.__class__.__name__}")
+        tokens = query_tokens(query)
+        if not tokens:
+            return []
+        filters = _filters(project, type, scope, None)
+
+        def action() -> builtins.list[Memory]:
+            self._catch_up()
+            conn = self._connection()
+            notes: builtins.list[Memory] = []
+            for _attempt in range(3):
+                with ix.read_transaction(conn):
+                    ranked = ranked_ids(conn, tokens, filters, k)
+                    rows = ix.rows_by_id(conn, [memory_id for memory_id, _ in ranked])
+                ordered = [rows[memory_id] for memory_id, _ in ranked if memory_id in rows]
+                notes, refreshed = self._current_all(ordered, True)
+                if not refreshed:  # a hit was edited by hand: rank the new text
+                    break
+            return notes
+
+        return self._run(action)
+
+    def stats(self) -> StoreStats:
+        """Counts by type, project and scope, and how many notes are superseded."""
+
+        def action() -> StoreStats:
+            self._catch_up()
+            conn = self._connection()
+            with ix.read_transaction(conn):
+                total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+                counts = {
+                    column: dict(
+                        conn.execute(
+                            f"SELECT {column}, count(*) FROM memories GROUP BY {column}"
+                            f" ORDER BY count(*) DESC, {column}"
+                        ).fetchall()
+                    )
+                    for column in ("type", "project", "scope")
+                }
+                superseded = conn.execute(
+                    "SELECT count(*) FROM memories m WHERE m.id IN"
+                    " (SELECT superseded_id FROM memory_supersedes)"
+                ).fetchone()[0]
+            return StoreStats(
+                total=total,
+                by_type=counts["type"],
+                by_project=counts["project"],
+                by_scope=counts["scope"],
+                superseded=superseded,
+            )
+
+        return self._run(action)
+
+    def superseded_ids(self) -> set[str]:
+        """Ids named in some note's ``supersedes``: hidden from search and inject."""
+
+        def action() -> set[str]:
+            self._catch_up()
+            rows = self._connection().execute(
+                "SELECT DISTINCT superseded_id FROM memory_supersedes"
+            )
+            return {sid for (sid,) in rows}
+
+        return self._run(action)
+
+    def superseders(self) -> dict[str, builtins.list[str]]:
+        """For each superseded id, the ids of the notes that supersede it (sorted)."""
+
+        def action() -> dict[str, builtins.list[str]]:
+            self._catch_up()
+            out: dict[str, builtins.list[str]] = {}
+            rows = self._connection().execute(
+                "SELECT superseded_id, memory_id FROM memory_supersedes"
+                " ORDER BY superseded_id, memory_id"
+            )
+            for superseded_id, memory_id in rows:
+                out.setdefault(superseded_id, []).append(memory_id)
+            return out
+
+        return self._run(action)
+
+    def problems(self) -> builtins.list[SkippedFile]:
+        """Note files the index could not read, and why (fix them and they reappear)."""
+
+        def action() -> builtins.list[SkippedFile]:
+            self._catch_up()
+            entries = ix.get_meta(self._connection(), _BROKEN_KEY)
+            return [
+                SkippedFile(path=key[len(_BROKEN_KEY) :], reason=json.loads(value)["reason"])
+                for key, value in sorted(entries.items())
+            ]
+
+        return self._run(action)
+
+    # -- reindexing ------------------------------------------------------------------
+
+    def reindex(self, progress: Progress | None = None) -> ReindexReport:
+        """Rebuild the whole index from the markdown. Files that do not parse are skipped
+        and reported, never fatal."""
+
+        def action() -> ReindexReport:
+            conn = self._connection()
+            with ix.write_transaction(conn, self.db_path):
+                ix.recreate_schema(conn)
+                report = self._fill(conn, progress)
+                ix.mark_current(conn)
+            return report
+
+        return self._run(action)
+
+    def reindex_paths(self, paths: Iterable[str | Path]) -> ReindexReport:
+        """Bring the index up to date for these files only (after a sync changed them).
+
+        Paths are absolute or relative to the store root. A path whose file is gone has its
+        note removed from the index. Files outside the note trees are reported as skipped.
+        """
+        wanted = list(paths)
+
+        def action() -> ReindexReport:
+            conn = self._connection()
+            indexed = removed = 0
+            skipped: builtins.list[SkippedFile] = []
+            with ix.write_transaction(conn, self.db_path):
+                for raw in wanted:
+                    path = Path(raw)
+                    if path.suffix != ".md" or path.name.startswith("."):
+                        continue
+                    located = self.layout.locate(path)
+                    if located is None:
+                        skipped.append(SkippedFile(str(raw), "not inside memory/ or local/"))
+                        continue
+                    scope, rel = located
+                    note = _NoteFile(self.layout.tree(scope) / rel, scope, rel)
+                    if note.path.exists():
+                        problem = self._index_file(conn, note)
+                        if problem is None:
+                            indexed += 1
+                        else:
+                            skipped.append(problem)
+                    elif self._unindex_path(conn, scope, rel):
+                        removed += 1
+            return ReindexReport(indexed=indexed, removed=removed, skipped=tuple(skipped))
+
+        return self._run(action)
+
+    # -- internals: connection and recovery ------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreError("this store is closed")
+        return self._conn
+
+    def _run(self, action: Callable[[], T]) -> T:
+        """Run ``action`` under the lock; rebuild a damaged index once and retry."""
+        with self._lock:
+            try:
+                return action()
+            except sqlite3.Error as exc:
+                if not ix.is_corruption(exc):
+                    raise self._translate(exc) from None
+                self._recover(f"the index was damaged ({exc})")
+            try:
+                return action()
+            except sqlite3.Error as exc:
+                raise self._translate(exc) from None
+
+    def _translate(self, exc: sqlite3.Error) -> StoreError:
+        if isinstance(exc, sqlite3.IntegrityError):
+            return StoreError(f"the index refused a note: {exc}")
+        return ix.unavailable(self.db_path, exc)
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            return self._open_once()
+        except sqlite3.Error as exc:
+            if not ix.is_corruption(exc):
+                raise ix.unavailable(self.db_path, exc) from None
+            self._move_index_aside()
+            self._warn(
+                f"the index {self.db_path} was unreadable ({exc}); rebuilt it from the markdown"
+            )
+        try:
+            return self._open_once()
+        except sqlite3.Error as exc:
+            raise ix.unavailable(self.db_path, exc) from None
+
+    def _open_once(self) -> sqlite3.Connection:
+        conn = ix.connect(self.db_path)
+        try:
+            if not ix.is_current(conn):
+                with ix.write_transaction(conn, self.db_path):
+                    if not ix.is_current(conn):  # another process may have just built it
+                        had_tables = conn.execute(
+                            "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+                        ).fetchone()[0]
+                        ix.recreate_schema(conn)
+                        self._fill(conn, None)
+                        ix.mark_current(conn)
+                        if had_tables:
+                            self._warn(
+                                f"the index {self.db_path} was built by another version;"
+                                " rebuilt it from the markdown"
+                            )
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _recover(self, reason: str) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+        self._move_index_aside()
+        self._warn(f"{reason}; rebuilt it from the markdown")
+        self._conn = self._open()
+
+    def _move_index_aside(self) -> None:
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        for suffix in ("", "-wal", "-shm"):
+            path = Path(f"{self.db_path}{suffix}")
+            if path.exists():
+                try:
+                    path.rename(Path(f"{self.db_path}.corrupt-{stamp}{suffix}"))
+                except OSError as exc:
+                    raise IndexUnavailable(
+                        f"the index {self.db_path} is damaged and cannot be moved aside "
+                        f"({exc.strerror}); delete it by hand, the markdown is safe"
+                    ) from None
+
+    @staticmethod
+    def _warn(message: str) -> None:
+        log.warning(message)
+        warnings.warn(message, IndexRebuiltWarning, stacklevel=4)
+
+    # -- internals: files <-> rows ---------------------------------------------------
+
+    def _row_path(self, row: ix.NoteRow) -> Path:
+        return self.layout.tree(row.memory.scope) / row.body_path
+
+    def _canonical_paths(self, memory_id: str) -> builtins.list[Path]:
+        return [
+            self.layout.note_path(scope, note_type, memory_id)
+            for _tree, scope in self.layout.trees()
+            for note_type in NOTE_TYPES
+        ]
+
+    def _current_all(
+        self, rows: builtins.list[ix.NoteRow], include_body: bool
+    ) -> tuple[builtins.list[Memory], bool]:
+        """The notes for these rows as the files say now; True if any file had changed."""
+        notes: builtins.list[Memory] = []
+        changed = False
+        for row in rows:
+            unchanged = _stat_matches(self._row_path(row), row)
+            if unchanged and row.complete:
+                notes.append(row.memory)
+                continue
+            changed = changed or not unchanged
+            mem = self._current(row, strict=False)
+            if mem is not None:
+                notes.append(mem if include_body else replace(mem, body=""))
+        return notes, changed
+
+    def _current(self, row: ix.NoteRow, *, strict: bool) -> Memory | None:
+        """The note behind a row, re-read if its file changed; None if gone or broken.
+
+        With ``strict``, a file that no longer parses raises :class:`MalformedNote`.
+        """
+        path = self._row_path(row)
+        if not _stat_matches(path, row):
+            conn = self._connection()
+            with ix.write_transaction(conn, self.db_path):
+                problem = self._index_file(conn, _NoteFile(path, row.memory.scope, row.body_path))
+                fresh = ix.rows_by_id(conn, [row.memory.id]).get(row.memory.id)
+            if problem is not None and strict:
+                raise MalformedNote(problem.path, problem.reason)
+            if fresh is None:
+                return None
+            row = fresh
+        if row.complete:
+            return row.memory
+        # The row cannot hold this note's extra keys exactly: read them from the file.
+        try:
+            return replace(codec.parse(_read(path)[0], str(path)), scope=row.memory.scope)
+        except (OSError, UnicodeDecodeError, MalformedNote):
+            if strict:
+                raise
+            return None
+
+    def _index_file(self, conn: sqlite3.Connection, note: _NoteFile) -> SkippedFile | None:
+        """(Re)index one file inside an open write transaction; a problem is recorded and
+        returned instead of raised. A vanished file has its rows removed."""
+        broken_key = f"{_BROKEN_KEY}{note.scope}:{note.rel}"
+        try:
+            text, stat = _read(note.path)
+        except FileNotFoundError:
+            self._unindex_path(conn, note.scope, note.rel)
+            ix.set_meta(conn, broken_key, None)
+            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            return self._broken(conn, note, None, f"cannot read it: {exc}")
+        try:
+            mem = codec.parse(text, str(note.path))
+        except MalformedNote as exc:
+            self._unindex_path(conn, note.scope, note.rel)
+            return self._broken(conn, note, stat, exc.reason)
+        mem = replace(mem, scope=note.scope)  # the tree, not the frontmatter, decides scope
+        holder = conn.execute(
+            "SELECT scope, body_path FROM memories WHERE id = ?", (mem.id,)
+        ).fetchone()
+        if holder is not None and tuple(holder) != (note.scope, note.rel):
+            other = self.layout.tree(holder[0]) / holder[1]
+            canonical = self.layout.rel_path(mem.type, mem.id)
+            if other.exists():
+                if not (note.rel == canonical and holder[1] != canonical):
+                    return self._broken(conn, note, stat, f"duplicate id {mem.id}: also in {other}")
+                # This file sits at the id's canonical path: it wins, the other is reported.
+                displaced = _NoteFile(other, holder[0], holder[1])
+                self._broken(
+                    conn, displaced, other.stat(), f"duplicate id {mem.id}: also in {note.path}"
+                )
+        # A file may have been given another id by hand: drop what the path held before.
+        previous = conn.execute(
+            "SELECT id FROM memories WHERE scope = ? AND body_path = ?", (note.scope, note.rel)
+        ).fetchone()
+        if previous is not None and previous[0] != mem.id:
+            ix.delete(conn, previous[0])
+        ix.upsert(conn, mem, note.rel, stat.st_size, stat.st_mtime_ns)
+        ix.set_meta(conn, broken_key, None)
+        return None
+
+    def _broken(
+        self,
+        conn: sqlite3.Connection,
+        note: _NoteFile,
+        stat: os.stat_result | None,
+        reason: str,
+    ) -> SkippedFile:
+        record = {
+            "reason": reason,
+            "size": stat.st_size if stat else -1,
+            "mtime_ns": stat.st_mtime_ns if stat else -1,
+        }
+        ix.set_meta(conn, f"{_BROKEN_KEY}{note.scope}:{note.rel}", json.dumps(record))
+        log.warning("skipped %s: %s", note.path, reason)
+        return SkippedFile(str(note.path), reason)
+
+    def _unindex_path(self, conn: sqlite3.Connection, scope: str, rel: str) -> bool:
+        row = conn.execute(
+            "SELECT id FROM memories WHERE scope = ? AND body_path = ?", (scope, rel)
+        ).fetchone()
+        return row is not None and ix.delete(conn, row[0])
+
+    def _fill(self, conn: sqlite3.Connection, progress: Progress | None) -> ReindexReport:
+        """Index every note file into empty tables (inside a write transaction)."""
+        dirs = self._watched_dirs()
+        files = list(self._note_files())
+        skipped: builtins.list[SkippedFile] = []
+        indexed = 0
+        for done, note in enumerate(files, start=1):
+            problem = self._index_file(conn, note)
+            if problem is None:
+                indexed += 1
+            else:
+                skipped.append(problem)
+            if progress is not None:
+                progress(done, len(files))
+        for _directory, scope, rel, mtime in dirs:
+            ix.set_meta(conn, f"{_DIR_KEY}{scope}:{rel}", str(mtime))
+        # A note displaced by a duplicate at its canonical path counts as skipped, not indexed.
+        indexed = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+        return ReindexReport(indexed=indexed, skipped=tuple(skipped))
+
+    def _note_files(self) -> Iterator[_NoteFile]:
+        for tree, scope in self.layout.trees():
+            for dirpath, dirnames, filenames in os.walk(tree):
+                dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+                base = Path(dirpath)
+                for name in sorted(filenames):
+                    if name.endswith(".md") and not name.startswith("."):
+                        path = base / name
+                        yield _NoteFile(path, scope, path.relative_to(tree).as_posix())
+
+    # -- internals: noticing changes made behind the store's back --------------------
+
+    def _watched_dirs(self) -> builtins.list[tuple[Path, str, str, int]]:
+        """(folder, scope, path in tree, mtime_ns) for each tree and its direct subfolders."""
+        out: builtins.list[tuple[Path, str, str, int]] = []
+        for tree, scope in self.layout.trees():
+            mtime = _dir_mtime(tree)
+            if mtime is None:
+                continue
+            out.append((tree, scope, "", mtime))
+            try:
+                entries = list(os.scandir(tree))
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.name.startswith(".") or not entry.is_dir():
+                    continue
+                sub_mtime = _dir_mtime(Path(entry.path))
+                if sub_mtime is not None:
+                    out.append((Path(entry.path), scope, entry.name, sub_mtime))
+        return out
+
+    def _catch_up(self) -> None:
+        """Index files added, removed or renamed since the last look (cheap when none)."""
+        conn = self._connection()
+        seen = ix.get_meta(conn, _DIR_KEY)
+        changed = [
+            entry
+            for entry in self._watched_dirs()
+            if seen.get(f"{_DIR_KEY}{entry[1]}:{entry[2]}") != str(entry[3])
+        ]
+        retry = self._broken_files_changed(conn)
+        if not changed and not retry:
+            return
+        with ix.write_transaction(conn, self.db_path):
+            for directory, scope, rel, mtime in changed:
+                self._rescan_dir(conn, directory, scope, rel)
+                ix.set_meta(conn, f"{_DIR_KEY}{scope}:{rel}", str(mtime))
+            for note in retry:
+                self._index_file(conn, note)
+
+    def _broken_files_changed(self, conn: sqlite3.Connection) -> builtins.list[_NoteFile]:
+        out: builtins.list[_NoteFile] = []
+        for key, value in ix.get_meta(conn, _BROKEN_KEY).items():
+            scope, rel = key[len(_BROKEN_KEY) :].split(":", 1)
+            path = self.layout.tree(scope) / rel
+            record = json.loads(value)
+            try:
+                stat = path.stat()
+            except OSError:
+                out.append(_NoteFile(path, scope, rel))  # gone: drop the record
+                continue
+            if (stat.st_size, stat.st_mtime_ns) != (record["size"], record["mtime_ns"]):
+                out.append(_NoteFile(path, scope, rel))
+        return out
+
+    def _rescan_dir(self, conn: sqlite3.Connection, directory: Path, scope: str, rel: str) -> None:
+        prefix = f"{rel}/" if rel else ""
+        on_disk: dict[str, os.DirEntry[str]] = {}
+        try:
+            for entry in os.scandir(directory):
+                if entry.name.endswith(".md") and not entry.name.startswith("."):
+                    on_disk[prefix + entry.name] = entry
+        except FileNotFoundError:
+            pass
+        if rel:
+            rows = conn.execute(
+                "SELECT body_path, file_size, file_mtime_ns FROM memories"
+                " WHERE scope = ? AND body_path >= ? AND body_path < ?",
+                (scope, prefix, f"{rel}0"),  # '0' is the character after '/'
+            ).fetchall()
+        else:
+            rows = conn.execute(
+                "SELECT body_path, file_size, file_mtime_ns FROM memories"
+                " WHERE scope = ? AND instr(body_path, '/') = 0",
+                (scope,),
+            ).fetchall()
+        indexed = {
+            path: (size, mtime) for path, size, mtime in rows if "/" not in path[len(prefix) :]
+        }
+        for path in indexed.keys() - on_disk.keys():
+            self._unindex_path(conn, scope, path)
+        for path, entry in on_disk.items():
+            try:
+                stat = entry.stat()
+            except OSError:
+                continue
+            if indexed.get(path) != (stat.st_size, stat.st_mtime_ns):
+                self._index_file(conn, _NoteFile(Path(entry.path), scope, path))
+
+    def _note_own_dir_change(
+        self, conn: sqlite3.Connection, directory: Path, before: int | None, scope: str
+    ) -> None:
+        """After our own write, move the folder's recorded mtime along, but only if nothing
+        else had changed it, so our writes do not cost a rescan on the next read."""
+        tree = self.layout.tree(scope)
+        rel = directory.relative_to(tree).as_posix() if directory != tree else ""
+        if "/" in rel:
+            return
+        key = f"{_DIR_KEY}{scope}:{rel}"
+        recorded = ix.get_meta(conn, key).get(key)
+        after = _dir_mtime(directory)
+        if after is not None and ((recorded is None and before is None) or recorded == str(before)):
+            ix.set_meta(conn, key, str(after))
+
+
+# -- helpers ---------------------------------------------------------------------------
+
+
+def _filters(
+    project: str | None,
+    note_type: MemoryType | Iterable[MemoryType] | None,
+    scope: Scope | None,
+    tag: str | None,
+) -> Filters:
+    types: tuple[str, ...] | None
+    if note_type is None:
+        types = None
+    elif isinstance(note_type, str):
+        types = (note_type,)
+    else:
+        types = tuple(note_type)
+    for value in types or ():
+        if value not in NOTE_TYPES:
+            raise InvalidQuery(f"type must be one of {', '.join(NOTE_TYPES)}, got {value!r}")
+    if scope is not None and scope not in ("portable", "machine-local"):
+        raise InvalidQuery(f"scope must be portable or machine-local, got {scope!r}")
+    if project is not None and not isinstance(project, str):
+        raise InvalidQuery(f"project must be text, got {project!r}")
+    return Filters(project=project, types=types, scope=scope, tag=tag)
+
+
+def _read(path: Path) -> tuple[str, os.stat_result]:
+    """A file's text and its stat, taken before reading so a later edit is never missed."""
+    with path.open("rb") as handle:
+        stat = os.fstat(handle.fileno())
+        data = handle.read()
+    return data.decode("utf-8"), stat
+
+
+def _read_or_none(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _dir_mtime(path: Path) -> int | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def _stat_matches(path: Path, row: ix.NoteRow) -> bool:
+    try:
+        stat = path.stat()
+    except OSError:
+        return False
+    return stat.st_size == row.file_size and stat.st_mtime_ns == row.file_mtime_ns

@@ -1,0 +1,250 @@
+"""MemoryStore: writing, reading, updating and deleting notes."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from anamnesis.store import (
+    InvalidNote,
+    InvalidQuery,
+    Memory,
+    MemoryStore,
+    NoteNotFound,
+    StorageError,
+    parse_note,
+)
+
+
+def _write(store: MemoryStore, **overrides: object) -> Memory:
+    fields: dict[str, object] = {"type": "semantic", "title": "T", "body": "B", "project": "p"}
+    fields.update(overrides)
+    return store.write(**fields)  # type: ignore[arg-type]
+
+
+def test_write_creates_one_file_in_the_scope_tree(store: MemoryStore) -> None:
+    mem = _write(store, type="procedural", machine_id="laptop")
+    path = store.memory_dir / "procedural" / f"{mem.id}.md"
+    assert path.is_file()
+    assert parse_note(path.read_text()) == mem
+    assert mem.machine_id == "laptop"
+    assert mem.created_at == mem.updated_at != ""
+
+
+def test_machine_local_notes_live_outside_the_synced_tree(store: MemoryStore) -> None:
+    mem = _write(store, scope="machine-local")
+    assert (store.local_dir / "semantic" / f"{mem.id}.md").is_file()
+    assert list(store.memory_dir.rglob("*.md")) == []
+
+
+def test_get_returns_the_note_and_rejects_bad_ids(store: MemoryStore) -> None:
+    mem = _write(store)
+    assert store.get(mem.id) == mem
+    with pytest.raises(NoteNotFound, match="no note with id"):
+        store.get("01J9Z8YPM7Q3X2V4WT6B5N0KGD")
+    with pytest.raises(InvalidNote, match="not a ULID"):
+        store.get("../../etc/passwd")
+
+
+def test_duplicate_tags_do_not_lose_the_note(store: MemoryStore) -> None:
+    mem = _write(store, tags=["css", "css", " css ", "", "ui"])
+    assert mem.tags == ["css", "ui"]
+    assert store.get(mem.id).tags == ["css", "ui"]
+
+
+@pytest.mark.parametrize(
+    ("overrides", "field"),
+    [
+        ({"type": "recipe"}, "type"),
+        ({"scope": "shared"}, "scope"),
+        ({"prov_source": "llm"}, "prov_source"),
+        ({"title": "   "}, "title"),
+        ({"confidence": 1.5}, "confidence"),
+        ({"confidence": float("nan")}, "confidence"),
+        ({"project": ""}, "project"),
+        ({"supersedes": ["not-an-id"]}, "supersedes"),
+        ({"title": "bad \ud800 surrogate"}, "title"),
+    ],
+)
+def test_invalid_notes_are_refused_before_touching_disk(
+    store: MemoryStore, overrides: dict[str, object], field: str
+) -> None:
+    with pytest.raises(InvalidNote) as caught:
+        _write(store, **overrides)
+    assert caught.value.field == field
+    assert list(store.root.rglob("*.md")) == []
+    assert store.stats().total == 0
+
+
+def test_put_keeps_the_callers_id_and_timestamps_and_upserts(store: MemoryStore) -> None:
+    mem = Memory(
+        id="01J9Z8YPM7Q3X2V4WT6B5N0KGD",
+        type="semantic",
+        title="Imported",
+        body="one",
+        created_at="2025-01-01T00:00:00Z",
+        updated_at="2025-01-02T00:00:00+00:00",
+        prov_source="import",
+    )
+    stored = store.put(mem)
+    assert stored.created_at == "2025-01-01T00:00:00+00:00"
+    store.put(replace(stored, body="two"))
+    assert store.get(mem.id).body == "two"
+    assert store.stats().total == 1
+
+
+def test_changing_type_or_scope_moves_the_file(store: MemoryStore) -> None:
+    mem = _write(store)
+    old = store.path_of(mem)
+    moved = store.update(mem.id, type="procedural", scope="machine-local")
+    assert not old.exists()
+    assert store.path_of(moved).is_file()
+    assert store.get(mem.id).scope == "machine-local"
+    assert len(list(store.root.rglob("*.md"))) == 1
+
+
+def test_update_bumps_updated_at_and_keeps_created_at(store: MemoryStore) -> None:
+    mem = store.put(
+        Memory(
+            id="01J9Z8YPM7Q3X2V4WT6B5N0KGD", type="semantic", title="T", body="B",
+            created_at="2025-01-01T00:00:00+00:00", updated_at="2025-01-01T00:00:00+00:00",
+        )
+    )  # fmt: skip
+    updated = store.update(mem.id, body="new")
+    assert updated.created_at == mem.created_at
+    assert updated.updated_at > mem.updated_at
+    with pytest.raises(InvalidNote):
+        store.update(mem.id, id="01J9ZB0C4F8H2K6M3P9R7S5T1W")
+
+
+def test_delete_removes_file_and_rows(store: MemoryStore) -> None:
+    mem = _write(store, title="findme")
+    gone = store.delete(mem.id)
+    assert gone == mem
+    assert not store.path_of(mem).exists()
+    assert store.search("findme") == []
+    with pytest.raises(NoteNotFound):
+        store.delete(mem.id)
+
+
+def test_list_is_newest_first_with_confidence_breaking_ties(store: MemoryStore) -> None:
+    stamp = "2026-01-01T00:00:00+00:00"
+    ids = ["01J9Z8YPM7Q3X2V4WT6B5N0KG1", "01J9Z8YPM7Q3X2V4WT6B5N0KG2", "01J9Z8YPM7Q3X2V4WT6B5N0KG3"]
+    for memory_id, updated, confidence in [
+        (ids[0], "2026-01-03T00:00:00+00:00", 1.0),
+        (ids[1], stamp, 0.5),
+        (ids[2], stamp, 0.9),
+    ]:
+        store.put(Memory(id=memory_id, type="semantic", title="t", body="b", created_at=stamp,
+                         updated_at=updated, confidence=confidence))  # fmt: skip
+    assert [m.id for m in store.list()] == [ids[0], ids[2], ids[1]]
+    assert [m.id for m in store.list(limit=1)] == [ids[0]]
+    assert all(m.body == "" for m in store.list(include_body=False))
+
+
+def ids(notes: list[Memory]) -> set[str]:
+    return {m.id for m in notes}
+
+
+def test_list_filters(store: MemoryStore) -> None:
+    a = _write(store, project="a", type="episodic", tags=["reflected"])
+    b = _write(store, project="a", type="semantic", scope="machine-local")
+    c = _write(store, project="b", type="procedural")
+    assert ids(store.list(project="a")) == {a.id, b.id}
+    assert ids(store.list(type=["semantic", "procedural"])) == {b.id, c.id}
+    assert ids(store.list(scope="machine-local")) == {b.id}
+    assert ids(store.list(tag="reflected")) == {a.id}
+    assert ids(store.list(exclude_tag="reflected")) == {b.id, c.id}
+    with pytest.raises(InvalidQuery):
+        store.list(type="recipe")
+
+
+def test_supersession_hides_from_search_but_not_from_list(store: MemoryStore) -> None:
+    old1 = _write(store, title="deploy with fabric")
+    old2 = _write(store, title="deploy with ansible")
+    new = _write(store, title="deploy with kamal", supersedes=[old1.id, old2.id])
+    assert [m.id for m in store.search("deploy")] == [new.id]
+    assert {m.id for m in store.list()} == {old1.id, old2.id, new.id}
+    assert store.superseded_ids() == {old1.id, old2.id}
+    assert store.superseders() == {old1.id: [new.id], old2.id: [new.id]}
+    assert {m.id for m in store.list(include_superseded=False)} == {new.id}
+    assert store.stats().superseded == 2
+    store.delete(new.id)  # the replacement is gone: the old notes come back
+    assert {m.id for m in store.search("deploy")} == {old1.id, old2.id}
+
+
+def test_stats(store: MemoryStore) -> None:
+    _write(store, project="a")
+    _write(store, project="a", type="episodic", scope="machine-local")
+    _write(store, project="global", type="procedural")
+    stats = store.stats()
+    assert stats.total == 3
+    assert stats.by_type == {"semantic": 1, "episodic": 1, "procedural": 1}
+    assert stats.by_project == {"a": 2, "global": 1}
+    assert stats.by_scope == {"portable": 2, "machine-local": 1}
+
+
+def test_a_failed_index_write_leaves_no_new_file(store: MemoryStore) -> None:
+    conn = store._connection()
+    conn.execute(
+        "CREATE TEMP TRIGGER refuse BEFORE INSERT ON memories"
+        " BEGIN SELECT RAISE(ABORT, 'index refused'); END"
+    )
+    with pytest.raises(Exception, match="index refused"):
+        _write(store)
+    assert list(store.root.rglob("*.md")) == []
+
+
+def test_a_failed_index_write_on_put_restores_the_previous_file(store: MemoryStore) -> None:
+    mem = _write(store, body="original")
+    before = store.path_of(mem).read_text()
+    store._connection().execute(
+        "CREATE TEMP TRIGGER refuse BEFORE INSERT ON memories"
+        " BEGIN SELECT RAISE(ABORT, 'index refused'); END"
+    )
+    with pytest.raises(Exception, match="index refused"):
+        store.put(replace(mem, body="changed"))
+    assert store.path_of(mem).read_text() == before
+
+
+def test_unwritable_tree_is_a_clear_error_and_writes_nothing(
+    store: MemoryStore, make_unwritable: Callable[[Path], None]
+) -> None:
+    (store.memory_dir / "semantic").mkdir()
+    make_unwritable(store.memory_dir / "semantic")
+    with pytest.raises(StorageError, match="cannot write"):
+        _write(store)
+    assert store.stats().total == 0
+
+
+def test_a_store_that_cannot_be_created_says_so(
+    tmp_path: Path, make_unwritable: Callable[[Path], None]
+) -> None:
+    parent = tmp_path / "locked"
+    parent.mkdir()
+    make_unwritable(parent)
+    with pytest.raises(StorageError, match="cannot create the store"):
+        MemoryStore(parent / "store")
+
+
+def test_store_is_a_context_manager_and_refuses_use_after_close(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "s") as store:
+        _write(store)
+    with pytest.raises(Exception, match="closed"):
+        store.list()
+
+
+def test_default_root_comes_from_anamnesis_home(isolated_home: Path) -> None:
+    with MemoryStore() as store:
+        assert store.root == isolated_home
+        assert store.db_path == isolated_home / "index.db"
+
+
+def test_index_db_is_sqlite_wal(store: MemoryStore) -> None:
+    conn = sqlite3.connect(store.db_path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
