@@ -108,8 +108,8 @@ def test_a_file_broken_by_hand_after_indexing(store: MemoryStore) -> None:
     store.path_of(mem).write_text("not a note any more", encoding="utf-8")
     _touch_later(store.path_of(mem))
     assert store.search("fragile") == []  # skipped, not an exception
-    with pytest.raises(NoteNotFound):
-        store.get(mem.id)
+    with pytest.raises(MalformedNote, match="must start with a line '---'"):
+        store.get(mem.id)  # not "not found": the file is there, and this is what is wrong
     assert len(store.problems()) == 1
     assert "must start with a line '---'" in store.problems()[0].reason
 

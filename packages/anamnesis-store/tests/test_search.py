@@ -134,7 +134,7 @@ def test_bm25_ranks_first_and_recency_breaks_ties(store: MemoryStore) -> None:
 # --- differential: the store against the spec's literal SQL --------------------------------
 
 SPEC_SQL = (
-    "SELECT m.id FROM memories_fts f JOIN memories m ON m.id = f.id WHERE memories_fts MATCH ?"
+    "SELECT m.id FROM memories_fts f JOIN memories m ON m.seq = f.rowid WHERE memories_fts MATCH ?"
     "{filters} AND m.id NOT IN (SELECT superseded_id FROM memory_supersedes)"
     " ORDER BY bm25(memories_fts), m.updated_at DESC LIMIT ?"
 )
@@ -194,7 +194,7 @@ def test_search_matches_the_spec_sql(store: MemoryStore, seed: int) -> None:
 def _scores(conn: sqlite3.Connection, query: str, ids: list[str]) -> list[tuple[float, str]]:
     rows = dict(
         conn.execute(
-            "SELECT m.id, bm25(memories_fts) FROM memories_fts f JOIN memories m ON m.id = f.id"
+            "SELECT m.id, bm25(memories_fts) FROM memories_fts f JOIN memories m ON m.seq = f.rowid"
             " WHERE memories_fts MATCH ?",
             (match_expression(query_tokens(query)),),
         ).fetchall()

@@ -248,3 +248,36 @@ def test_index_db_is_sqlite_wal(store: MemoryStore) -> None:
     conn = sqlite3.connect(store.db_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
+
+
+def test_full_text_index_stays_consistent_through_edits(store: MemoryStore) -> None:
+    import random
+
+    rng = random.Random(3)
+    live: list[Memory] = []
+    for step in range(300):
+        action = rng.random()
+        if live and action < 0.3:
+            mem = rng.choice(live)
+            live.remove(mem)
+            tags = rng.sample(["a", "b", "c", "d"], rng.randint(0, 3))
+            live.append(
+                store.update(mem.id, body=f"edited {step} " * rng.randint(1, 50), tags=tags)
+            )
+        elif live and action < 0.4:
+            mem = rng.choice(live)
+            live.remove(mem)
+            new_type = rng.choice(["semantic", "procedural"])
+            new_scope = rng.choice(["portable", "machine-local"])
+            live.append(store.update(mem.id, type=new_type, scope=new_scope))
+        elif live and action < 0.5:
+            store.delete(live.pop(rng.randrange(len(live))).id)
+        else:
+            live.append(_write(store, body=f"note {step} " * rng.randint(1, 50)))
+    conn = store._connection()
+    conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)")
+    assert {m.id for m in store.list()} == {m.id for m in live}
+    store.reindex()
+    conn = store._connection()
+    conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)")
+    assert {m.id for m in store.list()} == {m.id for m in live}

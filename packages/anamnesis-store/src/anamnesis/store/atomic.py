@@ -1,33 +1,75 @@
-"""Crash-safe file replacement: a reader sees the old file or the new one, never half."""
+"""Crash-safe file replacement: a reader sees the old file or the new one, never half.
+
+``stage`` writes a temp file next to the target and reports its size and mtime (what the
+index records), ``Staged.sync`` flushes it to disk, ``Staged.publish`` renames it over the
+target. The rename only ever follows the fsync.
+"""
 
 from __future__ import annotations
 
 import os
 import secrets
+from dataclasses import dataclass
 from pathlib import Path
 
 
-def atomic_write_text(path: Path, text: str, *, mode: int = 0o644) -> os.stat_result:
-    """Write ``text`` to ``path`` via a temp file in the same folder, fsync, rename.
+@dataclass(slots=True)
+class Staged:
+    """A temp file holding the new content, not yet visible under the target name."""
 
-    Returns the stat of the new file, so callers can record it without another syscall.
+    tmp: Path
+    target: Path
+    fd: int
+    size: int
+    mtime_ns: int
+
+    def sync(self) -> None:
+        """fsync and close the temp file."""
+        try:
+            os.fsync(self.fd)
+        finally:
+            os.close(self.fd)
+            self.fd = -1
+
+    def publish(self) -> None:
+        """Rename the (synced) temp file over the target: the atomic step."""
+        self.tmp.replace(self.target)
+
+    def discard(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+        self.tmp.unlink(missing_ok=True)
+
+
+def stage(path: Path, text: str | bytes, *, mode: int = 0o644) -> Staged:
+    """Write ``text`` to a temp file beside ``path``; return it with its size and mtime.
+
     The temp name starts with a dot and does not end in ``.md``: a crash mid-write leaves
     at most a stray temp file that no note scan picks up.
     """
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
-    data = text.encode("utf-8")
+    data = text.encode("utf-8") if isinstance(text, str) else text
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        try:
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        tmp.replace(path)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        stat = os.fstat(fd)  # mtime is final now: neither fsync nor rename changes it
     except BaseException:
+        os.close(fd)
         tmp.unlink(missing_ok=True)
         raise
-    return path.stat()
+    return Staged(tmp, path, fd, stat.st_size, stat.st_mtime_ns)
+
+
+def atomic_write_bytes(path: Path, data: str | bytes, *, mode: int = 0o644) -> Staged:
+    """Write (text as UTF-8), fsync and rename in one go; return size and mtime."""
+    staged = stage(path, data, mode=mode)
+    try:
+        staged.sync()
+        staged.publish()
+    except BaseException:
+        staged.discard()
+        raise
+    return staged

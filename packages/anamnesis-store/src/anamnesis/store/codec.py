@@ -12,7 +12,7 @@ from typing import Any
 from anamnesis.store import frontmatter
 from anamnesis.store.errors import InvalidNote, MalformedNote
 from anamnesis.store.model import GLOBAL_PROJECT, Memory
-from anamnesis.store.validation import validate
+from anamnesis.store.validation import normalize_in_place
 
 DELIMITER = "---\n"
 
@@ -73,8 +73,11 @@ def split(text: str, path: str = "<note>") -> tuple[str, str]:
     return front, body
 
 
-def parse(text: str, path: str = "<note>") -> Memory:
-    """Parse file text into a validated note; raise :class:`MalformedNote` saying why not."""
+def parse(text: str, path: str = "<note>", scope: str | None = None) -> Memory:
+    """Parse file text into a validated note; raise :class:`MalformedNote` saying why not.
+
+    ``scope`` overrides the frontmatter: the tree a file sits in decides its scope.
+    """
     front, body = split(text, path)
     try:
         meta = frontmatter.load(front)
@@ -91,7 +94,7 @@ def parse(text: str, path: str = "<note>") -> Memory:
             body=body,
             project=meta.get("project") or GLOBAL_PROJECT,
             machine_id=meta.get("machine_id") or "unknown",
-            scope=meta.get("scope") or "portable",
+            scope=scope or meta.get("scope") or "portable",
             tags=_as_list(meta.get("tags"), split_commas=True),
             created_at=meta.get("created_at") or "",
             updated_at=meta.get("updated_at") or "",
@@ -102,7 +105,7 @@ def parse(text: str, path: str = "<note>") -> Memory:
             supersedes=_as_list(meta.get("supersedes"), split_commas=False),
             extra={key: value for key, value in meta.items() if key not in KNOWN_KEYS},
         )
-        return validate(mem)
+        return normalize_in_place(mem)
     except InvalidNote as exc:
         raise MalformedNote(path, str(exc)) from None
 

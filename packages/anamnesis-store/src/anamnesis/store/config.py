@@ -13,7 +13,7 @@ import socket
 from pathlib import Path
 from typing import Any
 
-from anamnesis.store.atomic import atomic_write_text
+from anamnesis.store.atomic import atomic_write_bytes
 
 CONFIG_FILE = "config.json"
 
@@ -39,7 +39,7 @@ def write_config(data: dict[str, Any], home: Path | None = None) -> Path:
     root = home or resolve_home()
     root.mkdir(parents=True, exist_ok=True)
     path = root / CONFIG_FILE
-    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=True) + "\n", mode=0o600)
+    atomic_write_bytes(path, json.dumps(data, indent=2, sort_keys=True) + "\n", mode=0o600)
     path.chmod(0o600)  # os.open's mode is filtered by the umask; be explicit
     return path
 

@@ -15,7 +15,7 @@ Two rules shape this module:
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from types import ModuleType
 from typing import Any
 
@@ -318,6 +318,7 @@ def dump_fast(meta: dict[str, Any]) -> str | None:
     return "\n".join(lines) + "\n"
 
 
+@lru_cache(maxsize=4096)  # types, scopes, projects, machines, tags repeat across notes
 def _emit_scalar(value: str, column: int) -> str | None:
     """``value`` as PyYAML would write it at ``column``: plain, or single-quoted."""
     if not value or _VERBATIM.fullmatch(value) is None:

@@ -11,12 +11,13 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from anamnesis.store.errors import IndexUnavailable, StoreBusy
 from anamnesis.store.model import Memory
-from anamnesis.store.schema import APPLICATION_ID, SCHEMA, SCHEMA_VERSION
+from anamnesis.store.schema import APPLICATION_ID, INDEXES, SCHEMA, SCHEMA_VERSION
 
 # SQLite primary result codes that mean the file itself is damaged.
 _SQLITE_CORRUPT = 11
@@ -32,10 +33,8 @@ _ROW_COLUMNS = (
     "m.created_at, m.updated_at, m.prov_source, m.prov_model, m.prov_session, m.confidence, "
     "m.tags_json, m.supersedes_json, m.extra_json, m.complete, m.file_size, m.file_mtime_ns"
 )
-# A note row joined with its body from the FTS table (which stores the text anyway).
-SELECT_NOTE = (
-    f"SELECT {_ROW_COLUMNS}, f.body FROM memories m JOIN memories_fts f ON f.rowid = m.seq"
-)
+# One row holds a whole note (memories is also the full-text table's content).
+SELECT_NOTE = f"SELECT {_ROW_COLUMNS}, m.body FROM memories m"
 SELECT_NOTE_NO_BODY = f"SELECT {_ROW_COLUMNS}, '' FROM memories m"
 
 
@@ -99,10 +98,10 @@ def is_current(conn: sqlite3.Connection) -> bool:
 
 
 def recreate_schema(conn: sqlite3.Connection) -> None:
-    """Drop every table in the file and create this version's schema (inside a transaction).
+    """Drop every table in the file and create this version's tables (in a transaction).
 
-    The version pragmas are set by :func:`mark_current` once the caller has refilled the
-    tables, in the same transaction, so no reader ever sees a current-but-empty index.
+    The caller then fills the tables, calls :func:`create_indexes` and :func:`mark_current`,
+    all in the same transaction, so no reader ever sees a current-but-empty index.
     """
     rows = conn.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
@@ -115,6 +114,13 @@ def recreate_schema(conn: sqlite3.Connection) -> None:
             conn.execute(f'DROP TABLE IF EXISTS "{name}"')
     for statement in _statements(SCHEMA):
         conn.execute(statement)
+
+
+def create_indexes(conn: sqlite3.Connection) -> None:
+    """Add the secondary indexes (after a bulk fill) and the full-text index."""
+    for statement in _statements(INDEXES):
+        conn.execute(statement)
+    conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
 
 
 def mark_current(conn: sqlite3.Connection) -> None:
@@ -189,20 +195,36 @@ def _json_exact(value: Any) -> bool:
 
 
 def upsert(
-    conn: sqlite3.Connection, mem: Memory, body_path: str, file_size: int, file_mtime_ns: int
+    conn: sqlite3.Connection,
+    mem: Memory,
+    body_path: str,
+    file_size: int,
+    file_mtime_ns: int,
+    *,
+    new: bool = False,
+    fts: bool = True,
 ) -> int:
-    """Insert or replace the rows of one note; return its seq. Caller holds a transaction."""
-    old = conn.execute("SELECT seq FROM memories WHERE id = ?", (mem.id,)).fetchone()
+    """Insert or replace the rows of one note; return its seq. Caller holds a transaction.
+
+    ``new`` promises no row has this id yet (a freshly minted id), skipping the lookup.
+    ``fts=False`` leaves the full-text index alone: a full reindex rebuilds it at the end.
+    """
     seq: int | None = None
-    if old is not None:
-        seq = old[0]
-        _delete_rows(conn, seq, mem.id)
+    if not new:
+        old = conn.execute(
+            "SELECT seq, title, body, tags FROM memories WHERE id = ?", (mem.id,)
+        ).fetchone()
+        if old is not None:
+            seq = old[0]
+            _delete_rows(conn, mem.id, old, fts=fts)
     complete = _json_exact(mem.extra)
+    tags_text = " ".join(mem.tags)
     cursor = conn.execute(
         "INSERT INTO memories (seq, id, type, title, body_path, project, machine_id, scope,"
         " created_at, updated_at, prov_source, prov_model, prov_session, confidence,"
         " supersedes, tags_json, supersedes_json, extra_json, complete, file_size,"
-        " file_mtime_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " file_mtime_ns, tags, body)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             mem.id,
@@ -225,14 +247,17 @@ def upsert(
             int(complete),
             file_size,
             file_mtime_ns,
+            tags_text,
+            mem.body,
         ),
     )
     new_seq = cursor.lastrowid
     assert new_seq is not None
-    conn.execute(
-        "INSERT INTO memories_fts (rowid, id, title, body, tags) VALUES (?, ?, ?, ?, ?)",
-        (new_seq, mem.id, mem.title, mem.body, " ".join(mem.tags)),
-    )
+    if fts:
+        conn.execute(
+            "INSERT INTO memories_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)",
+            (new_seq, mem.title, mem.body, tags_text),
+        )
     if mem.tags:
         conn.executemany(
             "INSERT INTO memory_tags (memory_id, tag) VALUES (?, ?)",
@@ -246,17 +271,28 @@ def upsert(
     return new_seq
 
 
-def delete(conn: sqlite3.Connection, memory_id: str) -> bool:
+def delete(conn: sqlite3.Connection, memory_id: str, *, fts: bool = True) -> bool:
     """Remove every row of one note; True if it was indexed. Caller holds a transaction."""
-    row = conn.execute("SELECT seq FROM memories WHERE id = ?", (memory_id,)).fetchone()
-    if row is None:
+    old = conn.execute(
+        "SELECT seq, title, body, tags FROM memories WHERE id = ?", (memory_id,)
+    ).fetchone()
+    if old is None:
         return False
-    _delete_rows(conn, row[0], memory_id)
+    _delete_rows(conn, memory_id, old, fts=fts)
     return True
 
 
-def _delete_rows(conn: sqlite3.Connection, seq: int, memory_id: str) -> None:
-    conn.execute("DELETE FROM memories_fts WHERE rowid = ?", (seq,))
+def _delete_rows(
+    conn: sqlite3.Connection, memory_id: str, old: Sequence[Any], *, fts: bool
+) -> None:
+    seq, title, body, tags = old
+    if fts:
+        # An external-content FTS5 table forgets a row only when told its exact old text.
+        conn.execute(
+            "INSERT INTO memories_fts (memories_fts, rowid, title, body, tags)"
+            " VALUES ('delete', ?, ?, ?, ?)",
+            (seq, title, body, tags),
+        )
     conn.execute("DELETE FROM memories WHERE seq = ?", (seq,))
     conn.execute("DELETE FROM memory_tags WHERE memory_id = ?", (memory_id,))
     conn.execute("DELETE FROM memory_supersedes WHERE memory_id = ?", (memory_id,))
@@ -295,17 +331,27 @@ def note_row(row: Sequence[Any]) -> NoteRow:
         project=project,
         machine_id=machine_id,
         scope=scope,
-        tags=json.loads(tags_json),
+        tags=_decode_list(tags_json),
         created_at=created_at,
         updated_at=updated_at,
         prov_source=prov_source,
         prov_model=prov_model or "",
         prov_session=prov_session or "",
         confidence=confidence,
-        supersedes=json.loads(supersedes_json),
+        supersedes=_decode_list(supersedes_json),
         extra=json.loads(extra_json) if extra_json != "{}" else {},
     )
     return NoteRow(seq, memory, body_path, file_size, file_mtime_ns, bool(complete))
+
+
+@lru_cache(maxsize=4096)
+def _decoded(text: str) -> tuple[str, ...]:
+    return tuple(json.loads(text))
+
+
+def _decode_list(text: str) -> list[str]:
+    """A JSON list of strings; tag lists repeat a lot across notes, so decode each once."""
+    return [] if text == "[]" else list(_decoded(text))
 
 
 def rows_by_id(

@@ -4,6 +4,17 @@ Every ``\\w+`` run of the query becomes a double-quoted FTS5 phrase, so operator
 punctuation in user text (``state-of-the-art``, ``16:9``, ``"``) can never break the
 query; the phrases are OR-joined so a note sharing some words is still found; BM25 ranks,
 the more recently updated note wins a tie; superseded notes never come back.
+
+Two things make this fast without changing a single result:
+
+* FTS5's bm25 clamps the IDF of a term found in at least half of all notes to 1e-6, so
+  such a phrase moves any note's score by less than 2.2e-6. Those phrases are left out of
+  the query when others remain; they are used only when too few notes match the rest,
+  and whenever two neighbouring results are closer than their total possible effect, the
+  full query decides.
+* Ranking runs on the full-text table alone (``ORDER BY bm25 LIMIT n``); the note rows are
+  fetched for the few best hits only, where filters, supersession and the recency
+  tie-break are applied, widening ``n`` until the answer is certain.
 """
 
 from __future__ import annotations
@@ -11,9 +22,20 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import pairwise
 
 _TOKEN = re.compile(r"\w+")
+
+# FTS5's bm25 parameters (fts5_aux.c): k1 = 1.2, and the IDF floor for very common terms.
+_K1 = 1.2
+_IDF_FLOOR = 1e-6
+# A clamped phrase adds at most floor * (k1 + 1) to a note's score; allow for rounding.
+_CLAMPED_EFFECT = _IDF_FLOOR * (_K1 + 1) * 1.001
+# Rank this many beyond k on the first try: enough for filters and ties most of the time.
+_FIRST_MARGIN = 24
+# Past this many ranked candidates, let SQLite filter while ranking instead.
+_MAX_WIDENED = 400
 
 
 def query_tokens(query: str) -> list[str]:
@@ -58,19 +80,143 @@ class Filters:
 
 NOT_SUPERSEDED = "m.id NOT IN (SELECT superseded_id FROM memory_supersedes)"
 
+# (score, updated_at, id) of one hit; lower score is better (FTS5 bm25 is negative).
+Hit = tuple[float, str, str]
+
+
+@dataclass(slots=True)
+class Ranker:
+    """Ranks notes for a query on one connection; remembers which terms are clamped.
+
+    The memory is dropped whenever the index changes (this connection's own writes or
+    another connection's commits), so it never outlives the counts it came from.
+    """
+
+    conn: sqlite3.Connection
+    _freq: dict[str, int] = field(default_factory=dict)
+    _rows: int = -1
+    _version: tuple[int, int] = (-1, -1)
+
+    def ranked_ids(
+        self, tokens: Sequence[str], filters: Filters, k: int
+    ) -> list[tuple[str, float]]:
+        """The ids (and BM25 scores) of the best ``k`` notes for the tokens, best first."""
+        if not tokens:
+            return []
+        self._forget_if_changed()
+        total = self._total()
+        clamped = {token for token in tokens if self._is_clamped(token, total)}
+        informative = [token for token in tokens if token not in clamped]
+        if clamped and informative:
+            hits = self._top(informative, filters, k + 1)
+            if len(hits) > k and _well_separated(hits, len(tokens) - len(informative)):
+                return [(memory_id, score) for score, _updated, memory_id in hits[:k]]
+            hits = self._top(list(tokens), filters, k)
+        else:
+            hits = self._top(list(tokens), filters, k)
+        return [(memory_id, score) for score, _updated, memory_id in hits[:k]]
+
+    # -- ranking ---------------------------------------------------------------------
+
+    def _top(self, tokens: Sequence[str], filters: Filters, want: int) -> list[Hit]:
+        """The best ``want`` eligible hits in spec order (score, newer first, then id)."""
+        expression = match_expression(tokens)
+        limit = want + _FIRST_MARGIN
+        while limit <= _MAX_WIDENED:
+            ranked = self.conn.execute(
+                "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
+                " ORDER BY bm25(memories_fts) LIMIT ?",
+                (expression, limit),
+            ).fetchall()
+            hits = self._eligible(ranked, filters)
+            exhausted = len(ranked) < limit
+            if exhausted:
+                return hits[:want]
+            # Certain once `want` eligible hits score strictly better than the last ranked
+            # row: anything beyond the limit scores no better than that row.
+            if len(hits) >= want and hits[want - 1][0] < ranked[-1][1]:
+                return hits[:want]
+            limit *= 4
+        return self._top_filtered_in_sql(expression, filters, want)
+
+    def _eligible(self, ranked: list[tuple[int, float]], filters: Filters) -> list[Hit]:
+        if not ranked:
+            return []
+        score_of = dict(ranked)
+        where, params = filters.sql()
+        marks = ",".join("?" * len(ranked))
+        rows = self.conn.execute(
+            f"SELECT m.seq, m.updated_at, m.id FROM memories m WHERE m.seq IN ({marks})"
+            f"{where} AND {NOT_SUPERSEDED}",
+            [seq for seq, _score in ranked] + params,
+        ).fetchall()
+        hits = [(score_of[seq], updated, memory_id) for seq, updated, memory_id in rows]
+        return _in_spec_order(hits)
+
+    def _top_filtered_in_sql(self, expression: str, filters: Filters, want: int) -> list[Hit]:
+        where, params = filters.sql()
+        rows = self.conn.execute(
+            "SELECT bm25(memories_fts) AS score, m.updated_at, m.id FROM memories_fts f"
+            " JOIN memories m ON m.seq = f.rowid"
+            f" WHERE memories_fts MATCH ?{where} AND {NOT_SUPERSEDED}"
+            " ORDER BY score, m.updated_at DESC, m.id DESC LIMIT ?",
+            [expression, *params, want],
+        ).fetchall()
+        return [(score, updated, memory_id) for score, updated, memory_id in rows]
+
+    # -- term statistics -------------------------------------------------------------
+
+    def _total(self) -> int:
+        if self._rows < 0:
+            self._rows = self.conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+        return self._rows
+
+    def _doc_freq(self, token: str, total: int) -> int:
+        """How many notes contain the phrase, exactly below half of all notes; at or above
+        half the count stops at ``ceil(total / 2)`` (enough to know FTS5 clamps it)."""
+        known = self._freq.get(token)
+        if known is None:
+            known = self.conn.execute(
+                "SELECT count(*) FROM (SELECT 1 FROM memories_fts"
+                " WHERE memories_fts MATCH ? LIMIT ?)",
+                (f'"{token}"', (total + 1) // 2),
+            ).fetchone()[0]
+            self._freq[token] = known
+        return known
+
+    def _is_clamped(self, token: str, total: int) -> bool:
+        """FTS5 sets the IDF of a phrase in at least half of all notes to 1e-6."""
+        return total > 0 and self._doc_freq(token, total) * 2 >= total
+
+    def _forget_if_changed(self) -> None:
+        version = (
+            self.conn.execute("PRAGMA data_version").fetchone()[0],
+            self.conn.total_changes,
+        )
+        if version != self._version:
+            self._freq.clear()
+            self._rows = -1
+            self._version = version
+
+
+def _in_spec_order(hits: list[Hit]) -> list[Hit]:
+    """bm25 ascending, then updated_at descending, then id descending (two stable sorts)."""
+    hits.sort(key=lambda hit: (hit[1], hit[2]), reverse=True)
+    hits.sort(key=lambda hit: hit[0])
+    return hits
+
+
+def _well_separated(hits: list[Hit], clamped_phrases: int) -> bool:
+    """True when leaving the clamped phrases out cannot have changed the best ``len - 1``
+    of these hits: every gap between neighbours exceeds what those phrases could add,
+    and the last kept hit beats any note that matches only clamped phrases."""
+    bound = _CLAMPED_EFFECT * clamped_phrases
+    gaps_ok = all(b[0] - a[0] > bound for a, b in pairwise(hits))
+    return gaps_ok and hits[-2][0] < -bound
+
 
 def ranked_ids(
     conn: sqlite3.Connection, tokens: Sequence[str], filters: Filters, k: int
 ) -> list[tuple[str, float]]:
-    """The ids (and BM25 scores) of the best ``k`` notes for the tokens, best first."""
-    if not tokens:
-        return []
-    where, params = filters.sql()
-    sql = (
-        "SELECT m.id, bm25(memories_fts) AS score FROM memories_fts f"
-        " JOIN memories m ON m.seq = f.rowid"
-        f" WHERE memories_fts MATCH ?{where} AND {NOT_SUPERSEDED}"
-        " ORDER BY score, m.updated_at DESC, m.id DESC LIMIT ?"
-    )
-    rows = conn.execute(sql, [match_expression(tokens), *params, k]).fetchall()
-    return [(memory_id, score) for memory_id, score in rows]
+    """One-off ranking without a cached :class:`Ranker` (tests, tools)."""
+    return Ranker(conn).ranked_ids(tokens, filters, k)

@@ -6,13 +6,13 @@ from typing import Final
 
 # Bumped whenever the schema or what the index stores changes. Any other value (including
 # the published release's 1-3) makes the store drop the tables and rebuild from markdown.
-SCHEMA_VERSION: Final = 101
+SCHEMA_VERSION: Final = 104
 # 'ANMS': marks the file as an Anamnesis index, so a stray SQLite file is never trusted.
 APPLICATION_ID: Final = 0x414E4D53
 
 SCHEMA: Final = """
 CREATE TABLE memories (
-  seq             INTEGER PRIMARY KEY,  -- the rowid of the note's row in memories_fts
+  seq             INTEGER PRIMARY KEY,  -- also the rowid of the note in memories_fts
   id              TEXT NOT NULL UNIQUE,
   type            TEXT NOT NULL CHECK (type IN ('procedural','semantic','episodic')),
   title           TEXT NOT NULL,
@@ -33,29 +33,27 @@ CREATE TABLE memories (
   extra_json      TEXT NOT NULL DEFAULT '{}',
   complete        INTEGER NOT NULL DEFAULT 1,  -- 0: extras not JSON-exact, read the file
   file_size       INTEGER NOT NULL,
-  file_mtime_ns   INTEGER NOT NULL
+  file_mtime_ns   INTEGER NOT NULL,
+  tags            TEXT NOT NULL DEFAULT '',    -- space-joined, what full-text search sees
+  body            TEXT NOT NULL DEFAULT ''     -- last: metadata reads never load it
 );
-CREATE INDEX idx_mem_scope   ON memories(project, type, scope);
-CREATE INDEX idx_mem_recency ON memories(updated_at DESC, confidence DESC, id DESC);
-CREATE INDEX idx_mem_prov    ON memories(prov_source);
-CREATE INDEX idx_mem_path    ON memories(scope, body_path);
 
 CREATE TABLE memory_tags (
   memory_id TEXT NOT NULL,
   tag       TEXT NOT NULL,
   PRIMARY KEY (memory_id, tag)
 ) WITHOUT ROWID;
-CREATE INDEX idx_tags_tag ON memory_tags(tag);
 
 CREATE TABLE memory_supersedes (
   memory_id     TEXT NOT NULL,
   superseded_id TEXT NOT NULL,
   PRIMARY KEY (memory_id, superseded_id)
 ) WITHOUT ROWID;
-CREATE INDEX idx_supersedes_target ON memory_supersedes(superseded_id);
 
+-- The spec's full-text table (title, body, tags; porter unicode61), reading its text from
+-- memories (external content) so every note's text is stored once.
 CREATE VIRTUAL TABLE memories_fts USING fts5(
-  id UNINDEXED, title, body, tags, tokenize='porter unicode61'
+  title, body, tags, content='memories', content_rowid='seq', tokenize='porter unicode61'
 );
 
 -- Bookkeeping: folder mtimes seen at the last scan, files that failed to parse.
@@ -63,4 +61,14 @@ CREATE TABLE index_meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL
 ) WITHOUT ROWID;
+"""
+
+# Secondary indexes, created after a full rebuild has filled the tables (cheaper than
+# maintaining them row by row).
+INDEXES: Final = """
+CREATE INDEX idx_mem_scope   ON memories(project, type, scope);
+CREATE INDEX idx_mem_recency ON memories(updated_at DESC, confidence DESC, id DESC);
+CREATE INDEX idx_mem_path    ON memories(scope, body_path);
+CREATE INDEX idx_tags_tag    ON memory_tags(tag);
+CREATE INDEX idx_supersedes_target ON memory_supersedes(superseded_id);
 """

@@ -25,7 +25,7 @@ from typing import Any, Self, TypeVar
 
 from anamnesis.store import codec
 from anamnesis.store import index as ix
-from anamnesis.store.atomic import atomic_write_text
+from anamnesis.store.atomic import Staged, atomic_write_bytes, stage
 from anamnesis.store.config import resolve_home
 from anamnesis.store.errors import (
     IndexRebuiltWarning,
@@ -46,7 +46,7 @@ from anamnesis.store.model import (
     SkippedFile,
     StoreStats,
 )
-from anamnesis.store.query import NOT_SUPERSEDED, Filters, query_tokens, ranked_ids
+from anamnesis.store.query import NOT_SUPERSEDED, Filters, Ranker, query_tokens
 from anamnesis.store.timestamps import utc_now
 from anamnesis.store.validation import validate
 
@@ -89,6 +89,13 @@ class MemoryStore:
         self.layout = StoreLayout(Path(root).expanduser() if root is not None else resolve_home())
         self._lock = threading.RLock()
         self._conn: sqlite3.Connection | None = None
+        self._known_dirs: set[Path] = set()
+        self._ranker_cache: Ranker | None = None
+        # The folders and broken files the last catch-up looked at, and their stats then.
+        self._probe_paths: tuple[tuple[str, ...], tuple[str, ...]] | None = None
+        self._last_probe: object = None
+        # Plain strings for the per-row stat on hot read paths: pathlib costs ~10x more.
+        self._tree_prefix = {scope: f"{tree}{os.sep}" for tree, scope in self.layout.trees()}
         try:
             self.layout.memory_dir.mkdir(parents=True, exist_ok=True)
             self.layout.local_dir.mkdir(parents=True, exist_ok=True)
@@ -183,7 +190,7 @@ class MemoryStore:
             supersedes=list(supersedes or []),
             extra=dict(extra or {}),
         )
-        return self._save(mem)
+        return self._save(mem, new=True)
 
     def put(self, mem: Memory) -> Memory:
         """Store a fully formed note under its own id, replacing any note with that id.
@@ -235,7 +242,14 @@ class MemoryStore:
 
         return self._run(action)
 
-    def _save(self, mem: Memory) -> Memory:
+    def _save(self, mem: Memory, *, new: bool = False) -> Memory:
+        """Validate, then write the file and its index row together under the index lock.
+
+        The file is written first (temp file, fsync, rename), then the row. If the row
+        cannot be written the disk is put back: no new file, or the previous content of
+        the file this write replaced. ``new`` says the id was just minted, so there is no
+        older file or row to look for.
+        """
         mem = validate(mem)
         text = codec.serialize(mem)
         target = self.path_of(mem)
@@ -244,34 +258,57 @@ class MemoryStore:
         def action() -> Memory:
             conn = self._connection()
             with ix.write_transaction(conn, self.db_path):
-                old_row = ix.rows_by_id(conn, [mem.id], with_body=False).get(mem.id)
-                previous = _read_or_none(target)
+                old_row = None
+                if not new:
+                    old_row = ix.rows_by_id(conn, [mem.id], with_body=False).get(mem.id)
+                replacing = old_row is not None and self._row_path(old_row) == target
+                previous = _read_bytes(target) if replacing else None
                 before = _dir_mtime(target.parent)
+                atomic_write = self._stage(target, text)
                 try:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    stat = atomic_write_text(target, text)
-                except OSError as exc:
-                    raise StorageError(
-                        f"cannot write {target}: {exc.strerror or exc}; "
-                        "check free disk space and permissions"
-                    ) from None
-                try:
-                    ix.upsert(conn, mem, rel, stat.st_size, stat.st_mtime_ns)
-                    self._note_own_dir_change(conn, target.parent, before, mem.scope)
+                    atomic_write.sync()
+                    atomic_write.publish()
                 except BaseException:
-                    # Put the disk back as it was: a failed index write leaves no new file.
+                    atomic_write.discard()
+                    raise
+                try:
+                    ix.upsert(
+                        conn,
+                        mem,
+                        rel,
+                        atomic_write.size,
+                        atomic_write.mtime_ns,
+                        new=old_row is None,
+                    )
+                except BaseException:
                     if previous is None:
                         target.unlink(missing_ok=True)
                     else:
-                        atomic_write_text(target, previous)
+                        atomic_write_bytes(target, previous)
                     raise
-            if old_row is not None:
-                old_path = self._row_path(old_row)
-                if old_path != target:  # type or scope changed: the old file goes
-                    old_path.unlink(missing_ok=True)
+                self._note_own_dir_change(conn, mem.scope, mem.type, before, target.parent)
+            if old_row is not None and not replacing:
+                self._row_path(old_row).unlink(missing_ok=True)  # type or scope changed
             return mem
 
-        return self._run(action)
+        try:
+            return self._run(action)
+        except OSError as exc:
+            raise StorageError(
+                f"cannot write {target}: {exc.strerror or exc}; "
+                "check free disk space and permissions"
+            ) from None
+
+    def _stage(self, target: Path, text: str) -> Staged:
+        if target.parent not in self._known_dirs:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._known_dirs.add(target.parent)
+        try:
+            return stage(target, text)
+        except FileNotFoundError:  # the folder was removed behind our back
+            self._known_dirs.discard(target.parent)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            return stage(target, text)
 
     # -- reading ---------------------------------------------------------------------
 
@@ -284,6 +321,7 @@ class MemoryStore:
             conn = self._connection()
             row = ix.rows_by_id(conn, [memory_id]).get(memory_id)
             if row is None:
+                self._raise_if_broken(conn, memory_id)
                 raise NoteNotFound(memory_id)
             mem = self._current(row, strict=True)
             if mem is None:
@@ -365,7 +403,7 @@ class MemoryStore:
             notes: builtins.list[Memory] = []
             for _attempt in range(3):
                 with ix.read_transaction(conn):
-                    ranked = ranked_ids(conn, tokens, filters, k)
+                    ranked = self._ranker(conn).ranked_ids(tokens, filters, k)
                     rows = ix.rows_by_id(conn, [memory_id for memory_id, _ in ranked])
                 ordered = [rows[memory_id] for memory_id, _ in ranked if memory_id in rows]
                 notes, refreshed = self._current_all(ordered, True)
@@ -374,6 +412,16 @@ class MemoryStore:
             return notes
 
         return self._run(action)
+
+    def _raise_if_broken(self, conn: sqlite3.Connection, memory_id: str) -> None:
+        """A note file for this id exists but does not parse: say so, and why."""
+        broken = ix.get_meta(conn, _BROKEN_KEY)
+        for tree, scope in self.layout.trees():
+            for note_type in NOTE_TYPES:
+                rel = self.layout.rel_path(note_type, memory_id)
+                record = broken.get(f"{_BROKEN_KEY}{scope}:{rel}")
+                if record is not None:
+                    raise MalformedNote(str(tree / rel), json.loads(record)["reason"])
 
     def stats(self) -> StoreStats:
         """Counts by type, project and scope, and how many notes are superseded."""
@@ -500,6 +548,12 @@ class MemoryStore:
 
     # -- internals: connection and recovery ------------------------------------------
 
+    def _ranker(self, conn: sqlite3.Connection) -> Ranker:
+        # One per connection: it remembers which terms are clamped until the index changes.
+        if self._ranker_cache is None or self._ranker_cache.conn is not conn:
+            self._ranker_cache = Ranker(conn)
+        return self._ranker_cache
+
     def _connection(self) -> sqlite3.Connection:
         if self._conn is None:
             raise StoreError("this store is closed")
@@ -606,7 +660,7 @@ class MemoryStore:
         notes: builtins.list[Memory] = []
         changed = False
         for row in rows:
-            unchanged = _stat_matches(self._row_path(row), row)
+            unchanged = _stat_matches(self._tree_prefix[row.memory.scope] + row.body_path, row)
             if unchanged and row.complete:
                 notes.append(row.memory)
                 continue
@@ -642,34 +696,44 @@ class MemoryStore:
                 raise
             return None
 
-    def _index_file(self, conn: sqlite3.Connection, note: _NoteFile) -> SkippedFile | None:
+    def _load(self, note: _NoteFile) -> tuple[Memory, os.stat_result] | str:
+        """Read and parse one file (no index access): the note and the file's stat, or
+        the reason it cannot be used. Raises FileNotFoundError if the file is gone."""
+        try:
+            text, stat = _read(note.path)
+        except FileNotFoundError:
+            raise
+        except (OSError, UnicodeDecodeError) as exc:
+            return f"cannot read it: {exc}"
+        try:  # the tree, not the frontmatter, decides the scope
+            return codec.parse(text, str(note.path), note.scope), stat
+        except MalformedNote as exc:
+            return exc.reason
+
+    def _index_file(
+        self, conn: sqlite3.Connection, note: _NoteFile, *, fts: bool = True
+    ) -> SkippedFile | None:
         """(Re)index one file inside an open write transaction; a problem is recorded and
         returned instead of raised. A vanished file has its rows removed."""
         broken_key = f"{_BROKEN_KEY}{note.scope}:{note.rel}"
         try:
-            text, stat = _read(note.path)
+            loaded = self._load(note)
         except FileNotFoundError:
-            self._unindex_path(conn, note.scope, note.rel)
+            self._unindex_path(conn, note.scope, note.rel, fts=fts)
             ix.set_meta(conn, broken_key, None)
             return None
-        except (OSError, UnicodeDecodeError) as exc:
-            return self._broken(conn, note, None, f"cannot read it: {exc}")
-        try:
-            mem = codec.parse(text, str(note.path))
-        except MalformedNote as exc:
-            self._unindex_path(conn, note.scope, note.rel)
-            return self._broken(conn, note, stat, exc.reason)
-        mem = replace(mem, scope=note.scope)  # the tree, not the frontmatter, decides scope
+        if isinstance(loaded, str):
+            self._unindex_path(conn, note.scope, note.rel, fts=fts)
+            return self._broken(conn, note, _stat_or_none(note.path), loaded)
+        mem, stat = loaded
         holder = conn.execute(
             "SELECT scope, body_path FROM memories WHERE id = ?", (mem.id,)
         ).fetchone()
         if holder is not None and tuple(holder) != (note.scope, note.rel):
             other = self.layout.tree(holder[0]) / holder[1]
-            canonical = self.layout.rel_path(mem.type, mem.id)
             if other.exists():
-                if not (note.rel == canonical and holder[1] != canonical):
+                if not self._prefer(note, _NoteFile(other, holder[0], holder[1]), mem):
                     return self._broken(conn, note, stat, f"duplicate id {mem.id}: also in {other}")
-                # This file sits at the id's canonical path: it wins, the other is reported.
                 displaced = _NoteFile(other, holder[0], holder[1])
                 self._broken(
                     conn, displaced, other.stat(), f"duplicate id {mem.id}: also in {note.path}"
@@ -679,10 +743,15 @@ class MemoryStore:
             "SELECT id FROM memories WHERE scope = ? AND body_path = ?", (note.scope, note.rel)
         ).fetchone()
         if previous is not None and previous[0] != mem.id:
-            ix.delete(conn, previous[0])
-        ix.upsert(conn, mem, note.rel, stat.st_size, stat.st_mtime_ns)
+            ix.delete(conn, previous[0], fts=fts)
+        ix.upsert(conn, mem, note.rel, stat.st_size, stat.st_mtime_ns, fts=fts)
         ix.set_meta(conn, broken_key, None)
         return None
+
+    def _prefer(self, candidate: _NoteFile, holder: _NoteFile, mem: Memory) -> bool:
+        """Of two files with one id, the one at the id's canonical path wins."""
+        canonical = self.layout.rel_path(mem.type, mem.id)
+        return candidate.rel == canonical and holder.rel != canonical
 
     def _broken(
         self,
@@ -700,31 +769,54 @@ class MemoryStore:
         log.warning("skipped %s: %s", note.path, reason)
         return SkippedFile(str(note.path), reason)
 
-    def _unindex_path(self, conn: sqlite3.Connection, scope: str, rel: str) -> bool:
+    def _unindex_path(
+        self, conn: sqlite3.Connection, scope: str, rel: str, *, fts: bool = True
+    ) -> bool:
         row = conn.execute(
             "SELECT id FROM memories WHERE scope = ? AND body_path = ?", (scope, rel)
         ).fetchone()
-        return row is not None and ix.delete(conn, row[0])
+        return row is not None and ix.delete(conn, row[0], fts=fts)
 
     def _fill(self, conn: sqlite3.Connection, progress: Progress | None) -> ReindexReport:
         """Index every note file into empty tables (inside a write transaction)."""
         dirs = self._watched_dirs()
         files = list(self._note_files())
         skipped: builtins.list[SkippedFile] = []
-        indexed = 0
+        holders: dict[str, _NoteFile] = {}
         for done, note in enumerate(files, start=1):
-            problem = self._index_file(conn, note)
-            if problem is None:
-                indexed += 1
-            else:
-                skipped.append(problem)
+            try:
+                loaded: tuple[Memory, os.stat_result] | str | None = self._load(note)
+            except FileNotFoundError:
+                loaded = None  # removed while we were scanning
+            if isinstance(loaded, str):
+                skipped.append(self._broken(conn, note, _stat_or_none(note.path), loaded))
+            elif isinstance(loaded, tuple):
+                mem, stat = loaded
+                holder = holders.get(mem.id)
+                if holder is not None:
+                    if not self._prefer(note, holder, mem):
+                        reason = f"duplicate id {mem.id}: also in {holder.path}"
+                        skipped.append(self._broken(conn, note, stat, reason))
+                        continue
+                    reason = f"duplicate id {mem.id}: also in {note.path}"
+                    skipped.append(self._broken(conn, holder, _stat_or_none(holder.path), reason))
+                    ix.delete(conn, mem.id, fts=False)
+                holders[mem.id] = note
+                ix.upsert(
+                    conn,
+                    mem,
+                    note.rel,
+                    stat.st_size,
+                    stat.st_mtime_ns,
+                    new=holder is None,
+                    fts=False,
+                )
             if progress is not None:
                 progress(done, len(files))
+        ix.create_indexes(conn)  # after the fill, in one pass: far cheaper than row by row
         for _directory, scope, rel, mtime in dirs:
             ix.set_meta(conn, f"{_DIR_KEY}{scope}:{rel}", str(mtime))
-        # A note displaced by a duplicate at its canonical path counts as skipped, not indexed.
-        indexed = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
-        return ReindexReport(indexed=indexed, skipped=tuple(skipped))
+        return ReindexReport(indexed=len(holders), skipped=tuple(skipped))
 
     def _note_files(self) -> Iterator[_NoteFile]:
         for tree, scope in self.layout.trees():
@@ -759,23 +851,48 @@ class MemoryStore:
         return out
 
     def _catch_up(self) -> None:
-        """Index files added, removed or renamed since the last look (cheap when none)."""
+        """Index files added, removed or renamed since the last look.
+
+        The common case costs a few stat calls: if none of the watched folders (and none of
+        the files known to be broken) changed since the last full check, nothing else runs.
+        """
+        probe = self._probe()
+        if probe is not None and probe == self._last_probe:
+            return
         conn = self._connection()
+        watched = self._watched_dirs()
         seen = ix.get_meta(conn, _DIR_KEY)
         changed = [
             entry
-            for entry in self._watched_dirs()
+            for entry in watched
             if seen.get(f"{_DIR_KEY}{entry[1]}:{entry[2]}") != str(entry[3])
         ]
         retry = self._broken_files_changed(conn)
-        if not changed and not retry:
-            return
-        with ix.write_transaction(conn, self.db_path):
-            for directory, scope, rel, mtime in changed:
-                self._rescan_dir(conn, directory, scope, rel)
-                ix.set_meta(conn, f"{_DIR_KEY}{scope}:{rel}", str(mtime))
-            for note in retry:
-                self._index_file(conn, note)
+        if changed or retry:
+            with ix.write_transaction(conn, self.db_path):
+                for directory, scope, rel, mtime in changed:
+                    self._rescan_dir(conn, directory, scope, rel)
+                    ix.set_meta(conn, f"{_DIR_KEY}{scope}:{rel}", str(mtime))
+                for note in retry:
+                    self._index_file(conn, note)
+        # What to stat next time: the folders just checked and the files still broken. The
+        # mtimes were taken before the check, so a change made meanwhile is seen next time.
+        broken: dict[str, tuple[int, int]] = {}
+        for key, value in ix.get_meta(conn, _BROKEN_KEY).items():
+            scope, rel = key[len(_BROKEN_KEY) :].split(":", 1)
+            record = json.loads(value)  # the stat the file had when it failed to parse
+            broken[str(self.layout.tree(scope) / rel)] = (record["size"], record["mtime_ns"])
+        self._probe_paths = (tuple(str(entry[0]) for entry in watched), tuple(broken))
+        self._last_probe = (tuple(entry[3] for entry in watched), tuple(broken.values()))
+
+    def _probe(self) -> tuple[tuple[int | None, ...], tuple[tuple[int, int] | None, ...]] | None:
+        if self._probe_paths is None:
+            return None
+        folders, broken = self._probe_paths
+        return (
+            tuple(_mtime_or_none(path) for path in folders),
+            tuple(_stat_key(path) for path in broken),
+        )
 
     def _broken_files_changed(self, conn: sqlite3.Connection) -> builtins.list[_NoteFile]:
         out: builtins.list[_NoteFile] = []
@@ -827,19 +944,22 @@ class MemoryStore:
                 self._index_file(conn, _NoteFile(Path(entry.path), scope, path))
 
     def _note_own_dir_change(
-        self, conn: sqlite3.Connection, directory: Path, before: int | None, scope: str
+        self,
+        conn: sqlite3.Connection,
+        scope: str,
+        note_type: str,
+        before: int | None,
+        directory: Path,
     ) -> None:
-        """After our own write, move the folder's recorded mtime along, but only if nothing
-        else had changed it, so our writes do not cost a rescan on the next read."""
-        tree = self.layout.tree(scope)
-        rel = directory.relative_to(tree).as_posix() if directory != tree else ""
-        if "/" in rel:
-            return
-        key = f"{_DIR_KEY}{scope}:{rel}"
-        recorded = ix.get_meta(conn, key).get(key)
+        """After our own write, move the folder's recorded mtime along, but only if it was
+        up to date before: our writes then cost no rescan on the next read, while a change
+        someone else made in between is still noticed."""
         after = _dir_mtime(directory)
-        if after is not None and ((recorded is None and before is None) or recorded == str(before)):
-            ix.set_meta(conn, key, str(after))
+        if before is not None and after is not None:
+            conn.execute(
+                "UPDATE index_meta SET value = ? WHERE key = ? AND value = ?",
+                (str(after), f"{_DIR_KEY}{scope}:{note_type}", str(before)),
+            )
 
 
 # -- helpers ---------------------------------------------------------------------------
@@ -868,6 +988,13 @@ def _filters(
     return Filters(project=project, types=types, scope=scope, tag=tag)
 
 
+def _stat_or_none(path: Path) -> os.stat_result | None:
+    try:
+        return path.stat()
+    except OSError:
+        return None
+
+
 def _read(path: Path) -> tuple[str, os.stat_result]:
     """A file's text and its stat, taken before reading so a later edit is never missed."""
     with path.open("rb") as handle:
@@ -876,11 +1003,26 @@ def _read(path: Path) -> tuple[str, os.stat_result]:
     return data.decode("utf-8"), stat
 
 
-def _read_or_none(path: Path) -> str | None:
+def _read_bytes(path: Path) -> bytes | None:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return path.read_bytes()
+    except OSError:
         return None
+
+
+def _mtime_or_none(path: str) -> int | None:
+    try:
+        return os.stat(path).st_mtime_ns
+    except OSError:
+        return None
+
+
+def _stat_key(path: str) -> tuple[int, int] | None:
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return (stat.st_size, stat.st_mtime_ns)
 
 
 def _dir_mtime(path: Path) -> int | None:
@@ -890,9 +1032,9 @@ def _dir_mtime(path: Path) -> int | None:
         return None
 
 
-def _stat_matches(path: Path, row: ix.NoteRow) -> bool:
+def _stat_matches(path: Path | str, row: ix.NoteRow) -> bool:
     try:
-        stat = path.stat()
+        stat = os.stat(path)
     except OSError:
         return False
     return stat.st_size == row.file_size and stat.st_mtime_ns == row.file_mtime_ns

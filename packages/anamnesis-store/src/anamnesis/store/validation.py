@@ -33,13 +33,18 @@ def clean_tags(tags: Iterable[object] | None) -> list[str]:
 
 def validate(mem: Memory) -> Memory:
     """Return a normalized copy of ``mem`` or raise :class:`InvalidNote` naming the field."""
+    return normalize_in_place(replace(mem))
+
+
+def normalize_in_place(mem: Memory) -> Memory:
+    """Check ``mem`` and normalize its fields in place (for notes the caller just built)."""
     check_id(mem.id)
     _check_choice("type", mem.type, NOTE_TYPES)
     _check_choice("scope", mem.scope, SCOPES)
     _check_choice("prov_source", mem.prov_source, PROV_SOURCES)
-    title = _required_text("title", mem.title)
-    project = _required_text("project", mem.project)
-    machine_id = _required_text("machine_id", mem.machine_id)
+    mem.title = _required_text("title", mem.title)
+    mem.project = _required_text("project", mem.project)
+    mem.machine_id = _required_text("machine_id", mem.machine_id)
     if not isinstance(mem.body, str):
         raise InvalidNote("body", f"must be text, got {type(mem.body).__name__}")
     _check_text("body", mem.body)
@@ -48,22 +53,15 @@ def validate(mem: Memory) -> Memory:
         if not isinstance(value, str):
             raise InvalidNote(name, f"must be text, got {type(value).__name__}")
         _check_text(name, value)
-    confidence = _check_confidence(mem.confidence)
-    supersedes = _clean_supersedes(mem.id, mem.supersedes)
+    mem.confidence = _check_confidence(mem.confidence)
+    mem.supersedes = _clean_supersedes(mem.id, mem.supersedes)
     if not isinstance(mem.extra, dict) or not all(isinstance(k, str) for k in mem.extra):
         raise InvalidNote("extra", "must be a mapping with text keys")
-    return replace(
-        mem,
-        title=title,
-        project=project,
-        machine_id=machine_id,
-        tags=clean_tags(mem.tags),
-        created_at=normalize_timestamp(mem.created_at, "created_at"),
-        updated_at=normalize_timestamp(mem.updated_at, "updated_at"),
-        confidence=confidence,
-        supersedes=supersedes,
-        extra=dict(mem.extra),
-    )
+    mem.tags = clean_tags(mem.tags)
+    mem.created_at = normalize_timestamp(mem.created_at, "created_at")
+    mem.updated_at = normalize_timestamp(mem.updated_at, "updated_at")
+    mem.extra = dict(mem.extra)
+    return mem
 
 
 def _check_choice(field: str, value: object, allowed: tuple[str, ...]) -> None:

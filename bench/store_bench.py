@@ -1,0 +1,126 @@
+"""Store benchmark: ours against the published release (0.1.3), same corpus, same run.
+
+    uv run nox -s bench                      # or, inside the dev venv:
+    ANAMNESIS_PUBLISHED_PYTHON=/path/to/0.1.3/bin/python python bench/store_bench.py [--quick]
+
+Targets at 2,000 notes of ~4 KB: write <= 1 ms/note, search k=8 <= 1.5 ms median, list all
+<= 100 ms, full reindex <= 0.6 s. At 100,000 notes: search p95 <= 20 ms, reindex <= 60 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus
+
+DRIVER = Path(__file__).resolve().parent / "_store_driver.py"
+
+
+def run_driver(python: str, notes: Path, queries: Path, *extra: str) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="anamnesis-bench-") as root:
+        result = subprocess.run(
+            [python, str(DRIVER), "--root", root, "--corpus", str(notes),
+             "--queries", str(queries), *extra],
+            capture_output=True, text=True, check=False,
+            env={**os.environ, "ANAMNESIS_HOME": root},
+        )  # fmt: skip
+    if result.returncode != 0:
+        raise SystemExit(f"driver failed under {python}:\n{result.stderr}")
+    data: dict[str, Any] = json.loads(result.stdout.strip().splitlines()[-1])
+    return data
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def p95_ms(samples: list[float]) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000
+
+
+def summarize(data: dict[str, Any]) -> dict[str, float]:
+    out = {
+        "search_median_ms": median_ms(data["search_s"]),
+        "search_p95_ms": p95_ms(data["search_s"]),
+        "list_median_ms": median_ms(data["list_s"]),
+        "reindex_median_s": statistics.median(data["reindex_s"]),
+        "notes": float(data["count"]),
+        "index_mb": data["index_bytes"] / 1e6,
+    }
+    if "write_s" in data:
+        out["write_median_ms"] = median_ms(data["write_s"])
+        out["write_mean_ms"] = statistics.fmean(data["write_s"]) * 1000
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="500 notes, no 100k run")
+    parser.add_argument("--notes", type=int, default=2000)
+    parser.add_argument("--big", type=int, default=100_000, help="0 to skip the large run")
+    parser.add_argument(
+        "--styles", default="topical,mixed", help="corpus styles at --notes (see corpus.py)"
+    )
+    args = parser.parse_args()
+    count = 500 if args.quick else args.notes
+    big = 0 if args.quick else args.big
+    published = os.environ.get("ANAMNESIS_PUBLISHED_PYTHON")
+
+    with tempfile.TemporaryDirectory(prefix="anamnesis-corpus-") as tmp:
+        queries = Path(tmp) / "queries.txt"
+        queries.write_text("\n".join(corpus.queries()) + "\n", encoding="utf-8")
+        for style in args.styles.split(","):
+            notes = corpus.write_jsonl(
+                corpus.generate(count, style=style), Path(tmp) / f"notes-{style}.jsonl"
+            )
+            results = {"ours": summarize(run_driver(sys.executable, notes, queries))}
+            if published:
+                results["published"] = summarize(run_driver(published, notes, queries))
+            else:
+                print("ANAMNESIS_PUBLISHED_PYTHON not set: measuring ours only", file=sys.stderr)
+            report(f"{count} notes, {style} corpus", results)
+        if big:
+            big_notes = corpus.write_jsonl(corpus.generate(big), Path(tmp) / "big.jsonl")
+            data = run_driver(sys.executable, big_notes, queries, "--materialize",
+                              "--search-rounds", "1", "--list-rounds", "1",
+                              "--reindex-rounds", "1")  # fmt: skip
+            report(f"{big} notes, topical corpus", {"ours": summarize(data)})
+
+
+TARGETS = {
+    "write_median_ms": 1.0,
+    "search_median_ms": 1.5,
+    "list_median_ms": 100.0,
+    "reindex_median_s": 0.6,
+}
+BIG_TARGETS = {"search_p95_ms": 20.0, "reindex_median_s": 60.0}
+
+
+def report(label: str, results: dict[str, dict[str, float]]) -> None:
+    ours = results["ours"]
+    theirs = results.get("published", {})
+    targets = BIG_TARGETS if ours["notes"] >= 10_000 else TARGETS
+    print(f"\n== store, {label} (medians; ratio = published / ours) ==")
+    for key, value in ours.items():
+        line = f"{key:>20}: ours {value:10.3f}"
+        if key in theirs:
+            ratio = theirs[key] / value if value else float("inf")
+            line += f" | published {theirs[key]:10.3f} | x{ratio:6.1f}"
+        if key in targets:
+            line += f" | target <= {targets[key]} {'OK' if value <= targets[key] else 'MISSED'}"
+        print(line)
+    print(json.dumps({"bench": "store", "label": label, **results}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,203 @@
+"""Checks for the whole workspace. `uv run nox` runs the default sessions; see README.md.
+
+Sessions install from the committed uv.lock (`uv sync --frozen`) into nox's own venvs, so a
+run tests exactly what is locked. `bench` runs only when asked: `uv run nox -s bench`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import nox
+
+nox.options.default_venv_backend = "uv"
+nox.options.sessions = ["lint", "typecheck", "tests", "isolation"]
+nox.options.error_on_external_run = True
+
+ROOT = Path(__file__).parent
+PACKAGES = sorted(p.name for p in (ROOT / "packages").iterdir() if (p / "pyproject.toml").is_file())
+
+# What each distribution may pull in directly; the isolation session installs each wheel
+# alone and fails on anything else (their own dependencies' dependencies are allowed).
+DIRECT_DEPENDENCIES: dict[str, set[str]] = {
+    "anamnesis-store": {"pyyaml", "python-ulid"},
+}
+# Distributions that must never be installed alongside a package, even indirectly.
+FORBIDDEN: dict[str, set[str]] = {
+    "anamnesis-store": {"mcp", "dulwich", "typer", "rich"},
+}
+SMOKE = {
+    "anamnesis-store": """
+import tempfile
+from anamnesis.store import MemoryStore
+with MemoryStore(tempfile.mkdtemp()) as store:
+    note = store.write(type="semantic", title="Isolation smoke", body="installed alone")
+    assert [m.id for m in store.search("isolation")] == [note.id]
+print("store smoke ok")
+""",
+}
+
+
+def _can_load_extensions(python: str) -> bool:
+    probe = (
+        "import sqlite3, sys; c = sqlite3.connect(':memory:');"
+        "sys.exit(0 if sys.version_info >= (3, 11) and hasattr(c, 'enable_load_extension') else 1)"
+    )
+    try:
+        result = subprocess.run([python, "-c", probe], capture_output=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return result.returncode == 0
+
+
+def _pick_python() -> str:
+    """A Python whose sqlite3 can load extensions (the vectors extra needs it), if any.
+
+    The pyenv builds here cannot; Debian's own python3.11 can. ANAMNESIS_NOX_PYTHON wins.
+    """
+    override = os.environ.get("ANAMNESIS_NOX_PYTHON")
+    if override:
+        return override
+    for name in ("python3.13", "python3.12", "python3.11"):
+        for candidate in (f"/usr/bin/{name}", shutil.which(name)):
+            if candidate and Path(candidate).exists() and _can_load_extensions(candidate):
+                return candidate
+    return "3.11"
+
+
+PYTHON = _pick_python()
+
+
+def _sync(session: nox.Session, *args: str) -> None:
+    """Install the locked workspace (all members, dev tools) into the session's venv."""
+    session.run_install(
+        "uv",
+        "sync",
+        "--frozen",
+        "--all-packages",
+        "--group",
+        "dev",
+        *args,
+        env={"UV_PROJECT_ENVIRONMENT": session.virtualenv.location},
+        external=True,
+    )
+
+
+@nox.session(python=PYTHON)
+def lint(session: nox.Session) -> None:
+    """ruff (lint and format) and the import-linter contracts for dependency direction."""
+    _sync(session)
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", ".")
+    session.run("lint-imports")
+
+
+@nox.session(python=PYTHON)
+def typecheck(session: nox.Session) -> None:
+    """mypy --strict over every package, its tests and the benchmarks."""
+    _sync(session)
+    targets = [str(ROOT / "packages" / name) for name in PACKAGES]
+    session.run("mypy", *targets, "bench", "noxfile.py")
+
+
+@nox.session(python=PYTHON)
+@nox.parametrize("package", PACKAGES)
+def tests(session: nox.Session, package: str) -> None:
+    """Each package's own test suite."""
+    _sync(session)
+    session.run("pytest", f"packages/{package}/tests", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+@nox.parametrize("package", PACKAGES)
+def isolation(session: nox.Session, package: str) -> None:
+    """Build the wheels, install one package alone in a fresh venv, smoke-test it, and check
+    that nothing beyond its declared dependencies (and theirs) was installed."""
+    wheels = Path(tempfile.mkdtemp(prefix="anamnesis-wheels-"))
+    session.run("uv", "build", "--all-packages", "--wheel", "-o", str(wheels), external=True)
+    venv = Path(tempfile.mkdtemp(prefix=f"isolated-{package}-"))
+    session.run("uv", "venv", "--python", PYTHON, str(venv), external=True)
+    python = str(venv / "bin" / "python")
+    session.run(
+        "uv", "pip", "install", "--python", python, "--find-links", str(wheels), package,
+        external=True,
+    )  # fmt: skip
+    session.run(python, "-c", SMOKE[package], external=True)
+    report = subprocess.run(
+        [python, "-c", _DEPENDENCY_REPORT, package], capture_output=True, text=True, check=True
+    )
+    found = json.loads(report.stdout)
+    direct = set(found["direct"])
+    if direct != DIRECT_DEPENDENCIES[package]:
+        expected = sorted(DIRECT_DEPENDENCIES[package])
+        session.error(f"{package} depends on {sorted(direct)}, expected {expected}")
+    unexpected = set(found["installed"]) - set(found["closure"]) - {package}
+    if unexpected:
+        session.error(f"installing {package} also installed {sorted(unexpected)}")
+    forbidden = set(found["installed"]) & FORBIDDEN.get(package, set())
+    if forbidden:
+        session.error(f"installing {package} pulled in {sorted(forbidden)}")
+    session.log(f"{package} installs alone with: {sorted(set(found['installed']) - {package})}")
+    shutil.rmtree(venv, ignore_errors=True)
+    shutil.rmtree(wheels, ignore_errors=True)
+
+
+# Run inside the isolated venv: the package's direct requirements (no extras), the closure of
+# those requirements over what is installed (a requirement a marker excludes is simply not
+# installed), and every distribution that is installed.
+_DEPENDENCY_REPORT = r"""
+import json, re, sys
+from importlib import metadata
+
+def norm(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+installed = {norm(d.metadata["Name"]) for d in metadata.distributions()}
+
+def requirements(name):
+    out = []
+    for raw in metadata.distribution(name).requires or []:
+        marker = raw.split(";", 1)[1] if ";" in raw else ""
+        if re.search(r"\bextra\s*==", marker):
+            continue
+        out.append(norm(re.match(r"[A-Za-z0-9._-]+", raw).group(0)))
+    return out
+
+package = sys.argv[1]
+direct = requirements(package)
+closure, todo = set(), [name for name in direct if name in installed]
+while todo:
+    name = todo.pop()
+    if name not in closure:
+        closure.add(name)
+        todo.extend(n for n in requirements(name) if n in installed)
+report = {"direct": direct, "closure": closure, "installed": installed}
+print(json.dumps({key: sorted(value) for key, value in report.items()}))
+"""
+
+
+@nox.session(python=PYTHON)
+def bench(session: nox.Session) -> None:
+    """Benchmarks against the published release (0.1.3) in a separate venv. Not run by
+    default: `uv run nox -s bench -- --quick` for a short run."""
+    _sync(session)
+    published = ROOT / ".nox" / "published-0.1.3"
+    if not (published / "bin" / "python").exists():
+        session.run("uv", "venv", "--python", PYTHON, str(published), external=True)
+        session.run(
+            "uv", "pip", "install", "--python", str(published / "bin" / "python"),
+            "anamnesis-memory[mcp]==0.1.3", external=True,
+        )  # fmt: skip
+    env = {"ANAMNESIS_PUBLISHED_PYTHON": str(published / "bin" / "python")}
+    for script in sorted((ROOT / "bench").glob("*_bench.py")):
+        session.run("python", str(script), *session.posargs, env=env)
+
+
+if __name__ == "__main__":  # pragma: no cover - convenience for `python noxfile.py`
+    sys.exit(subprocess.call([sys.executable, "-m", "nox", *sys.argv[1:]]))
