@@ -1,0 +1,59 @@
+"""Helpers shared by the sync tests: notes folders and remote trees as plain dicts."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from dulwich.refs import Ref
+from dulwich.repo import Repo
+
+from anamnesis.sync import GitSyncBackend
+
+Machine = Callable[..., GitSyncBackend]
+
+# Looked up when the tests load, before any test hides git from PATH.
+GIT = shutil.which("git")
+
+
+def write_note(backend: GitSyncBackend, rel: str, text: str) -> Path:
+    path = backend.repo_dir / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def files(backend: GitSyncBackend) -> dict[str, str]:
+    """Every synced file under the folder, with its text."""
+    root = backend.repo_dir
+    return {
+        p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(root).parts and not p.name.startswith(".")
+    }
+
+
+MAIN = Ref(b"refs/heads/main")
+
+
+def remote_files(remote: Path, branch: Ref = MAIN) -> dict[str, bytes]:
+    """The files in the remote's branch, read with dulwich."""
+    from dulwich.object_store import iter_tree_contents
+    from dulwich.objects import Blob, Commit
+
+    repo = Repo(str(remote))
+    try:
+        if branch not in repo.refs:
+            return {}
+        commit = repo[repo.refs[branch]]
+        assert isinstance(commit, Commit)
+        out: dict[str, bytes] = {}
+        for entry in iter_tree_contents(repo.object_store, commit.tree):
+            assert entry.path is not None and entry.sha is not None
+            blob = repo[entry.sha]
+            assert isinstance(blob, Blob)
+            out[entry.path.decode()] = blob.as_raw_string()
+        return out
+    finally:
+        repo.close()
