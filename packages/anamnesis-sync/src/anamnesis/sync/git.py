@@ -10,7 +10,6 @@ keep-both, ours or theirs.
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from collections.abc import Iterator
@@ -19,9 +18,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from dulwich import porcelain
 from dulwich.errors import NotGitRepository
 from dulwich.graph import can_fast_forward, find_merge_base
+from dulwich.index import Index
 from dulwich.objects import Blob, Commit, ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
@@ -42,6 +41,7 @@ from anamnesis.sync.integrate import (
 )
 from anamnesis.sync.lock import sync_lock
 from anamnesis.sync.remote import describe, explain_transport_error
+from anamnesis.sync.transport import PushRefused, PushRejected, fetch_branch, push_branch
 
 Strategy = Literal["keep-both", "ours", "theirs"]
 STRATEGIES: tuple[Strategy, ...] = ("keep-both", "ours", "theirs")
@@ -97,7 +97,7 @@ class GitSyncBackend:
         with self._locked():
             repo = self._repo()
             try:
-                self._commit_local(repo)
+                self._commit_local(repo, repo.open_index())
                 return _hex(self._head(repo))
             finally:
                 repo.close()
@@ -171,7 +171,9 @@ class GitSyncBackend:
     # -- the cycle ------------------------------------------------------------------
 
     def _cycle(self, repo: Repo) -> SyncResult:
-        committed = self._commit_local(repo)
+        # One index object for the whole cycle: reading it is the slow part of a no-op sync.
+        index = repo.open_index()
+        committed = self._commit_local(repo, index)
         if self.remote is None:
             return SyncResult(
                 pushed=False,
@@ -206,14 +208,14 @@ class GitSyncBackend:
             if remote_head is not None and local_head is not None and local_head != remote_head:
                 if not can_fast_forward(repo, remote_head, local_head):
                     # Remote has commits we lack: bring them in (or report a conflict).
-                    outcome = self._integrate(repo, local_head, remote_head)
+                    outcome = self._integrate(repo, local_head, remote_head, index)
                     if isinstance(outcome, Divergence):
                         return self._conflict_result(repo, outcome, committed)
                     more_changed, more_pulled = outcome
                     changed.extend(more_changed)
                     pulled += more_pulled
             elif remote_head is not None and local_head is None:
-                more_changed, more_pulled = self._adopt(repo, remote_head)
+                more_changed, more_pulled = self._adopt(repo, remote_head, index)
                 changed.extend(more_changed)
                 pulled += more_pulled
             head = self._head(repo)
@@ -239,7 +241,7 @@ class GitSyncBackend:
         )
 
     def _integrate(
-        self, repo: Repo, local_head: ObjectID, remote_head: ObjectID
+        self, repo: Repo, local_head: ObjectID, remote_head: ObjectID, index: Index
     ) -> tuple[list[str], int] | Divergence:
         """Bring ``remote_head`` into the local branch: fast-forward or replay."""
         pulled = len(commits_between(repo, remote_head, [local_head]))
@@ -256,15 +258,15 @@ class GitSyncBackend:
             exclude = [remote_head] if base is None else [base, remote_head]
             new_head = replay(repo, commits_between(repo, local_head, exclude), remote_head)
         changed, _skipped = worktree.apply_tree_change(
-            repo, self.repo_dir, local_tree, _required(tree_of(repo, new_head))
+            repo, self.repo_dir, local_tree, _required(tree_of(repo, new_head)), index=index
         )
         repo.refs[self._branch_ref] = new_head
         return changed, pulled
 
-    def _adopt(self, repo: Repo, remote_head: ObjectID) -> tuple[list[str], int]:
+    def _adopt(self, repo: Repo, remote_head: ObjectID, index: Index) -> tuple[list[str], int]:
         """A repository with no commits takes the remote as it is."""
         changed, _skipped = worktree.apply_tree_change(
-            repo, self.repo_dir, None, _required(tree_of(repo, remote_head))
+            repo, self.repo_dir, None, _required(tree_of(repo, remote_head)), index=index
         )
         repo.refs[self._branch_ref] = remote_head
         return changed, len(commits_between(repo, remote_head, []))
@@ -272,7 +274,8 @@ class GitSyncBackend:
     # -- resolving ------------------------------------------------------------------
 
     def _resolve(self, repo: Repo, strategy: Strategy, fork: Fork | None) -> SyncResult:
-        self._commit_local(repo)  # local edits first, so nothing on disk is left out
+        index = repo.open_index()
+        self._commit_local(repo, index)  # local edits first, so nothing on disk is left out
         self._point_origin(repo)
         try:
             remote_head = self._fetch(repo)
@@ -297,7 +300,11 @@ class GitSyncBackend:
             f"anamnesis: resolve conflict ({strategy}) from {self.machine_id} at {_now()}",
         )
         changed, _skipped = worktree.apply_tree_change(
-            repo, self.repo_dir, tree_of(repo, local_head), _required(tree_of(repo, commit))
+            repo,
+            self.repo_dir,
+            tree_of(repo, local_head),
+            _required(tree_of(repo, commit)),
+            index=index,
         )
         repo.refs[self._branch_ref] = commit
         try:
@@ -381,11 +388,11 @@ class GitSyncBackend:
     def _head(self, repo: Repo) -> ObjectID | None:
         return _ref(repo, self._branch_ref)
 
-    def _commit_local(self, repo: Repo) -> bool:
+    def _commit_local(self, repo: Repo, index: Index) -> bool:
         """Stage everything and commit if the tree changed; True if a commit was made."""
-        report = worktree.stage_all(repo, self.repo_dir)
+        report = worktree.stage_all(repo, self.repo_dir, index=index)
         head = self._head(repo)
-        tree = repo.open_index().commit(repo.object_store)
+        tree = index.commit(repo.object_store)
         if head is not None and tree_of(repo, head) == tree:
             return False
         if head is None and not report.changed and not flat_tree(repo, tree):
@@ -428,37 +435,25 @@ class GitSyncBackend:
             config.write_to_path()
 
     def _fetch(self, repo: Repo) -> ObjectID | None:
-        """Fetch from origin; return the remote branch head (None for an empty remote)."""
+        """Fetch from the remote; return the remote branch head (None for an empty remote)."""
         assert self.remote is not None
         try:
-            result = porcelain.fetch(
-                repo, "origin", outstream=io.StringIO(), errstream=io.BytesIO(), quiet=True
-            )
+            head = fetch_branch(repo, self.remote, self._branch_ref)
         except Exception as exc:  # dulwich raises many kinds; none may escape as a traceback
             raise _TransportFailed(
                 explain_transport_error(self.remote, exc, "fetch from")
             ) from None
-        head = result.refs.get(self._branch_ref)
-        if head is None:
-            return None
-        repo.refs[self._tracking_ref] = head
+        if head is not None:
+            repo.refs[self._tracking_ref] = head
         return head
 
     def _push(self, repo: Repo, head: ObjectID) -> None:
         assert self.remote is not None
-        refspec = self._branch_ref + b":" + self._branch_ref
         try:
-            porcelain.push(
-                repo, "origin", [refspec], outstream=io.BytesIO(), errstream=io.BytesIO()
-            )
-        except (porcelain.DivergedBranches, KeyError):
+            push_branch(repo, self.remote, self._branch_ref, head)
+        except PushRejected:
             raise _PushRejected from None
-        except porcelain.Error as exc:
-            text = str(exc).lower()
-            if any(
-                word in text for word in ("non-fast-forward", "fetch first", "rejected", "diverged")
-            ):
-                raise _PushRejected from None
+        except PushRefused as exc:
             raise _TransportFailed(explain_transport_error(self.remote, exc, "push to")) from None
         except Exception as exc:  # transport errors of every kind become a detail, not a traceback
             raise _TransportFailed(explain_transport_error(self.remote, exc, "push to")) from None

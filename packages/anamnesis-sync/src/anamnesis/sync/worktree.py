@@ -57,13 +57,15 @@ def walk_files(root: Path) -> Iterator[tuple[bytes, str]]:
             yield os.fsencode(relative), absolute
 
 
-def stage_all(repo: Repo, root: Path, *, write: bool = True) -> StageReport:
+def stage_all(
+    repo: Repo, root: Path, *, index: Index | None = None, write: bool = True
+) -> StageReport:
     """Make the index match the working tree: additions, edits and deletions.
 
     With ``write=False`` nothing is stored; the report only says whether anything would
     change (for status reports).
     """
-    index = repo.open_index()
+    index = index if index is not None else repo.open_index()
     index_mtime = _mtime_ns(index.path) if os.path.exists(index.path) else 0
     seen: set[bytes] = set()
     new_blobs: dict[bytes, Blob] = {}
@@ -116,7 +118,12 @@ def stage_all(repo: Repo, root: Path, *, write: bool = True) -> StageReport:
 
 
 def apply_tree_change(
-    repo: Repo, root: Path, old_tree: ObjectID | None, new_tree: ObjectID
+    repo: Repo,
+    root: Path,
+    old_tree: ObjectID | None,
+    new_tree: ObjectID,
+    *,
+    index: Index | None = None,
 ) -> tuple[list[str], list[str]]:
     """Move the working tree and index from ``old_tree`` to ``new_tree``.
 
@@ -124,9 +131,10 @@ def apply_tree_change(
     ``old_tree`` was edited while the sync ran: it is left alone (its next sync will carry
     it) and reported in the second list. Returns (changed paths, skipped paths).
     """
-    index = repo.open_index()
+    index = index if index is not None else repo.open_index()
     changed: list[str] = []
     skipped: list[str] = []
+    writes: list[_Write] = []
     store = repo.object_store
     for change in tree_changes(store, old_tree, new_tree):
         old, new = change.old, change.new
@@ -137,7 +145,7 @@ def apply_tree_change(
             continue
         target = safe_path(root, path_bytes)
         expected = old.sha if old is not None and old.sha is not None else None
-        if not _content_is(target, expected, store):
+        if not _content_is(target, expected):
             skipped.append(os.fsdecode(path_bytes))
             if new is not None and new.sha is not None and new.mode is not None:
                 # Keep the index on the new tree; the newer file then shows as a local edit.
@@ -150,12 +158,17 @@ def apply_tree_change(
         else:
             blob = store[new.sha]
             assert isinstance(blob, Blob)
-            _write_atomically(target, blob.as_raw_string(), new.mode or _REGULAR)
-            index[path_bytes] = index_entry_from_stat(
-                os.lstat(target), new.sha, mode=new.mode or _REGULAR
+            writes.append(
+                _Write(path_bytes, target, blob.as_raw_string(), new.mode or _REGULAR, new.sha)
             )
         changed.append(os.fsdecode(path_bytes))
-    index.write()
+    _write_all_atomically(writes)
+    for write in writes:
+        index[write.path] = index_entry_from_stat(
+            os.lstat(write.target), write.sha, mode=write.mode
+        )
+    if changed or skipped:
+        index.write()
     return changed, skipped
 
 
@@ -197,7 +210,7 @@ def _store_blobs(repo: Repo, blobs: list[Blob]) -> None:
             store.add_object(blob)
 
 
-def _content_is(target: Path, expected: ObjectID | None, store: object) -> bool:
+def _content_is(target: Path, expected: ObjectID | None) -> bool:
     """True when the file holds exactly the blob ``expected`` (or is absent for None)."""
     try:
         with open(target, "rb") as handle:
@@ -216,19 +229,40 @@ def _placeholder_entry(sha: ObjectID, mode: int) -> IndexEntry:
     )
 
 
-def _write_atomically(target: Path, data: bytes, mode: int) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o755 if mode == _EXECUTABLE else 0o644)
+@dataclass(frozen=True, slots=True)
+class _Write:
+    path: bytes
+    target: Path
+    data: bytes
+    mode: int
+    sha: ObjectID
+
+
+def _write_all_atomically(writes: list[_Write]) -> None:
+    """Write every file via a temp file, fsync, rename.
+
+    All temp files are written first and synced next: the first fsync commits the file
+    system journal for all of them, so syncing many files costs little more than one.
+    Every rename still follows its own file's fsync.
+    """
+    staged: list[tuple[_Write, Path, int]] = []
     try:
-        try:
-            view = memoryview(data)
+        for write in writes:
+            write.target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = write.target.with_name(f".{write.target.name}.{secrets.token_hex(4)}.tmp")
+            perms = 0o755 if write.mode == _EXECUTABLE else 0o644
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, perms)
+            staged.append((write, tmp, fd))
+            view = memoryview(write.data)
             while view:
                 view = view[os.write(fd, view) :]
+        for _write, _tmp, fd in staged:
             os.fsync(fd)
-        finally:
-            os.close(fd)
-        tmp.replace(target)
     except BaseException:
-        tmp.unlink(missing_ok=True)
+        for _write, tmp, fd in staged:
+            os.close(fd)
+            tmp.unlink(missing_ok=True)
         raise
+    for write, tmp, fd in staged:
+        os.close(fd)
+        tmp.replace(write.target)
