@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from anamnesis.store import MalformedNote, Memory, parse_note, serialize_note
@@ -239,5 +237,5 @@ def test_yaml_is_loaded_safely() -> None:
 def test_body_keeps_dashes_and_trailing_newlines() -> None:
     mem = parse_note(SPEC_SEMANTIC)
     body = "---\nnot frontmatter\n---\n\n"
-    text = serialize_note(replace(mem, body=body))
+    text = serialize_note(mem.replace(body=body))
     assert parse_note(text).body == body

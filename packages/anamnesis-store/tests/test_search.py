@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -161,7 +160,7 @@ def _random_store(store: MemoryStore, rng: random.Random, size: int) -> list[str
         )
         # distinct, deterministic timestamps so the tie-break is well defined
         ts = f"2026-01-01T00:{i // 60:02d}:{i % 60:02d}+00:00"
-        store.put(replace(mem, created_at=ts, updated_at=ts))
+        store.put(mem.replace(created_at=ts, updated_at=ts))
         ids.append(mem.id)
     return ids
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -92,7 +91,7 @@ def test_put_keeps_the_callers_id_and_timestamps_and_upserts(store: MemoryStore)
     )
     stored = store.put(mem)
     assert stored.created_at == "2025-01-01T00:00:00+00:00"
-    store.put(replace(stored, body="two"))
+    store.put(stored.replace(body="two"))
     assert store.get(mem.id).body == "two"
     assert store.stats().total == 1
 
@@ -207,7 +206,7 @@ def test_a_failed_index_write_on_put_restores_the_previous_file(store: MemorySto
         " BEGIN SELECT RAISE(ABORT, 'index refused'); END"
     )
     with pytest.raises(Exception, match="index refused"):
-        store.put(replace(mem, body="changed"))
+        store.put(mem.replace(body="changed"))
     assert store.path_of(mem).read_text() == before
 
 

@@ -8,20 +8,22 @@ target. The rename only ever follows the fsync.
 from __future__ import annotations
 
 import os
-import secrets
-from dataclasses import dataclass
 from pathlib import Path
 
+from anamnesis.store.record import Record
 
-@dataclass(slots=True)
-class Staged:
+
+class Staged(Record):
     """A temp file holding the new content, not yet visible under the target name."""
 
-    tmp: Path
-    target: Path
-    fd: int
-    size: int
-    mtime_ns: int
+    __slots__ = ("fd", "mtime_ns", "size", "target", "tmp")
+
+    def __init__(self, tmp: Path, target: Path, fd: int, size: int, mtime_ns: int) -> None:
+        self.tmp = tmp
+        self.target = target
+        self.fd = fd
+        self.size = size
+        self.mtime_ns = mtime_ns
 
     def sync(self) -> None:
         """fsync and close the temp file."""
@@ -48,7 +50,7 @@ def stage(path: Path, text: str | bytes, *, mode: int = 0o644) -> Staged:
     The temp name starts with a dot and does not end in ``.md``: a crash mid-write leaves
     at most a stray temp file that no note scan picks up.
     """
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     data = text.encode("utf-8") if isinstance(text, str) else text
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:

@@ -7,12 +7,14 @@ valid note and ``serialize(parse(text)) == text`` for every file this module wro
 
 from __future__ import annotations
 
-from typing import Any
-
 from anamnesis.store import frontmatter
 from anamnesis.store.errors import InvalidNote, MalformedNote
 from anamnesis.store.model import GLOBAL_PROJECT, Memory
 from anamnesis.store.validation import normalize_in_place
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Any
 
 DELIMITER = "---\n"
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 from pathlib import Path
-from typing import Any
 
-from anamnesis.store.atomic import atomic_write_bytes
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Any
+
 
 CONFIG_FILE = "config.json"
 
@@ -37,6 +38,8 @@ def read_config(home: Path | None = None) -> dict[str, Any]:
 def write_config(data: dict[str, Any], home: Path | None = None) -> Path:
     """Replace ``config.json`` atomically with owner-only permissions; return its path."""
     root = home or resolve_home()
+    from anamnesis.store.atomic import atomic_write_bytes
+
     root.mkdir(parents=True, exist_ok=True)
     path = root / CONFIG_FILE
     atomic_write_bytes(path, json.dumps(data, indent=2, sort_keys=True) + "\n", mode=0o600)
@@ -51,12 +54,12 @@ def _config_str(key: str, home: Path | None) -> str | None:
 
 def resolve_machine_id(home: Path | None = None) -> str:
     """``ANAMNESIS_MACHINE_ID``, else config.json's ``machine_id``, else the hostname."""
-    return (
-        os.environ.get("ANAMNESIS_MACHINE_ID", "").strip()
-        or _config_str("machine_id", home)
-        or socket.gethostname()
-        or "unknown"
-    )
+    chosen = os.environ.get("ANAMNESIS_MACHINE_ID", "").strip() or _config_str("machine_id", home)
+    if chosen:
+        return chosen
+    import socket  # only when nothing is configured: the import is not free
+
+    return socket.gethostname() or "unknown"
 
 
 def resolve_remote(home: Path | None = None) -> str | None:

@@ -17,9 +17,12 @@ from __future__ import annotations
 import re
 from functools import cache, lru_cache
 from types import ModuleType
-from typing import Any
 
 from anamnesis.store.errors import StoreError
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class FrontmatterError(StoreError):

@@ -37,3 +37,20 @@ def new_id() -> str:
     from ulid import ULID
 
     return str(ULID())
+
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def derived_id(key: str, *, time_ms: int = 0) -> str:
+    """A ULID fixed by ``key``: the same key always gives the same id.
+
+    The 80 random bits come from a hash of ``key``; the 48 time bits from ``time_ms``
+    (say, when a session started), so ids still sort roughly by time. Re-importing or
+    re-capturing the same thing therefore updates one note instead of adding another.
+    """
+    import hashlib
+
+    entropy = int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:10], "big")
+    value = ((time_ms & (2**48 - 1)) << 80) | entropy
+    return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))

@@ -10,14 +10,17 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from anamnesis.store.errors import IndexUnavailable, StoreBusy
 from anamnesis.store.model import Memory
+from anamnesis.store.record import Record
 from anamnesis.store.schema import APPLICATION_ID, INDEXES, SCHEMA, SCHEMA_VERSION
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Any
 
 # SQLite primary result codes that mean the file itself is damaged.
 _SQLITE_CORRUPT = 11
@@ -55,16 +58,26 @@ def _code(exc: sqlite3.Error) -> int:
     return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
 
 
-@dataclass(frozen=True, slots=True)
-class NoteRow:
+class NoteRow(Record):
     """An indexed note plus where its file is and the file stat the row was built from."""
 
-    seq: int
-    memory: Memory
-    body_path: str
-    file_size: int
-    file_mtime_ns: int
-    complete: bool
+    __slots__ = ("body_path", "complete", "file_mtime_ns", "file_size", "memory", "seq")
+
+    def __init__(
+        self,
+        seq: int,
+        memory: Memory,
+        body_path: str,
+        file_size: int,
+        file_mtime_ns: int,
+        complete: bool,
+    ) -> None:
+        self.seq = seq
+        self.memory = memory
+        self.body_path = body_path
+        self.file_size = file_size
+        self.file_mtime_ns = file_mtime_ns
+        self.complete = complete
 
 
 def connect(db_path: Path) -> sqlite3.Connection:

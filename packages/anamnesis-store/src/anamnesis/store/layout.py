@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from anamnesis.store.ids import check_id
 from anamnesis.store.model import NOTE_TYPES, SCOPES
+from anamnesis.store.record import Record
 
 
-@dataclass(frozen=True, slots=True)
-class StoreLayout:
+class StoreLayout(Record):
     """The files and folders under a store root (``~/.anamnesis`` by default).
 
     ``memory/`` is the portable, git-synced tree; ``local/`` the machine-local tree that is
     never synced; ``index.db`` the derived SQLite index; ``config.json`` machine config.
     """
 
-    root: Path
+    __slots__ = ("root",)
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
 
     @property
     def memory_dir(self) -> Path:

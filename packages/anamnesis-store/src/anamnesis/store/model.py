@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Final
+from anamnesis.store.record import Record
 
-# The constrained string fields. They stay plain ``str`` in the dataclass because values
-# arrive from files, the CLI and MCP as text; ``validation`` enforces these sets.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+# The constrained string fields. They stay plain ``str`` because values arrive from files,
+# the CLI and MCP as text; ``validation`` enforces these sets.
 MemoryType = str  # "procedural" | "semantic" | "episodic"
 Scope = str  # "portable" | "machine-local"
 ProvSource = str  # "human" | "session-end" | "reflection" | "import" | "merge"
@@ -19,31 +22,70 @@ PROV_SOURCES: Final = ("human", "session-end", "reflection", "import", "merge")
 GLOBAL_PROJECT: Final = "global"
 
 
-@dataclass(slots=True)
-class Memory:
+class Memory(Record):
     """A single memory note. Mirrors the markdown frontmatter plus the body.
 
     ``supersedes`` lists the ids this note replaces (a file holding a single id as a scalar
     still reads). ``extra`` keeps frontmatter keys the store does not know, so notes written
-    by other tools or older releases survive a rewrite unchanged.
+    by other tools or older releases survive a rewrite unchanged. ``replace(**changes)``
+    gives a changed copy.
     """
 
-    id: str
-    type: MemoryType
-    title: str
-    body: str
-    project: str = GLOBAL_PROJECT
-    machine_id: str = "unknown"
-    scope: Scope = "portable"
-    tags: list[str] = field(default_factory=list)
-    created_at: str = ""
-    updated_at: str = ""
-    prov_source: ProvSource = "human"
-    prov_model: str = ""
-    prov_session: str = ""
-    confidence: float = 1.0
-    supersedes: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
+    __slots__ = (
+        "id",
+        "type",
+        "title",
+        "body",
+        "project",
+        "machine_id",
+        "scope",
+        "tags",
+        "created_at",
+        "updated_at",
+        "prov_source",
+        "prov_model",
+        "prov_session",
+        "confidence",
+        "supersedes",
+        "extra",
+    )
+    FIELDS: Final = __slots__
+
+    def __init__(
+        self,
+        id: str,
+        type: MemoryType,
+        title: str,
+        body: str,
+        project: str = GLOBAL_PROJECT,
+        machine_id: str = "unknown",
+        scope: Scope = "portable",
+        tags: list[str] | None = None,
+        created_at: str = "",
+        updated_at: str = "",
+        prov_source: ProvSource = "human",
+        prov_model: str = "",
+        prov_session: str = "",
+        confidence: float = 1.0,
+        supersedes: list[str] | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.id = id
+        self.type = type
+        self.title = title
+        self.body = body
+        self.project = project
+        self.machine_id = machine_id
+        self.scope = scope
+        self.tags: list[str] = list(tags) if tags is not None else []
+        self.created_at = created_at
+        self.updated_at = updated_at
+        self.prov_source = prov_source
+        self.prov_model = prov_model
+        self.prov_session = prov_session
+        self.confidence = confidence
+        self.supersedes: list[str] = list(supersedes) if supersedes is not None else []
+        self.extra: dict[str, Any] = dict(extra) if extra is not None else {}
 
     def to_dict(self, *, include_body: bool = True) -> dict[str, Any]:
         """A JSON-ready dict of the note (what the CLI's --json and the MCP tools return)."""
@@ -68,32 +110,47 @@ class Memory:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class StoreStats:
+class StoreStats(Record):
     """Counts over the index, for status reports."""
 
-    total: int
-    by_type: dict[str, int]
-    by_project: dict[str, int]
-    by_scope: dict[str, int]
-    superseded: int = 0
+    __slots__ = ("by_project", "by_scope", "by_type", "superseded", "total")
+
+    def __init__(
+        self,
+        total: int,
+        by_type: dict[str, int],
+        by_project: dict[str, int],
+        by_scope: dict[str, int],
+        superseded: int = 0,
+    ) -> None:
+        self.total = total
+        self.by_type = by_type
+        self.by_project = by_project
+        self.by_scope = by_scope
+        self.superseded = superseded
 
 
-@dataclass(frozen=True, slots=True)
-class SkippedFile:
+class SkippedFile(Record):
     """A file reindex could not index, and why."""
 
-    path: str
-    reason: str
+    __slots__ = ("path", "reason")
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
 
 
-@dataclass(frozen=True, slots=True)
-class ReindexReport:
+class ReindexReport(Record):
     """What a (full or partial) reindex did: notes indexed, removed, and files skipped."""
 
-    indexed: int
-    removed: int = 0
-    skipped: tuple[SkippedFile, ...] = ()
+    __slots__ = ("indexed", "removed", "skipped")
+
+    def __init__(
+        self, indexed: int, removed: int = 0, skipped: tuple[SkippedFile, ...] = ()
+    ) -> None:
+        self.indexed = indexed
+        self.removed = removed
+        self.skipped = skipped
 
     @property
     def skipped_count(self) -> int:

@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from itertools import pairwise
+
+from anamnesis.store.record import Record
 
 _TOKEN = re.compile(r"\w+")
 
@@ -48,14 +49,22 @@ def match_expression(tokens: Sequence[str]) -> str:
     return " OR ".join(f'"{token}"' for token in tokens)
 
 
-@dataclass(frozen=True, slots=True)
-class Filters:
+class Filters(Record):
     """Exact-match filters shared by search and list. None means "any"."""
 
-    project: str | None = None
-    types: tuple[str, ...] | None = None
-    scope: str | None = None
-    tag: str | None = None
+    __slots__ = ("project", "scope", "tag", "types")
+
+    def __init__(
+        self,
+        project: str | None = None,
+        types: tuple[str, ...] | None = None,
+        scope: str | None = None,
+        tag: str | None = None,
+    ) -> None:
+        self.project = project
+        self.types = types
+        self.scope = scope
+        self.tag = tag
 
     def sql(self, alias: str = "m") -> tuple[str, list[object]]:
         """``AND ...`` clauses and their parameters (values are always bound, never inlined)."""
@@ -84,7 +93,6 @@ NOT_SUPERSEDED = "m.id NOT IN (SELECT superseded_id FROM memory_supersedes)"
 Hit = tuple[float, str, str]
 
 
-@dataclass(slots=True)
 class Ranker:
     """Ranks notes for a query on one connection; remembers which terms are clamped.
 
@@ -92,10 +100,13 @@ class Ranker:
     another connection's commits), so it never outlives the counts it came from.
     """
 
-    conn: sqlite3.Connection
-    _freq: dict[str, int] = field(default_factory=dict)
-    _rows: int = -1
-    _version: tuple[int, int] = (-1, -1)
+    __slots__ = ("_freq", "_rows", "_version", "conn")
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+        self._freq: dict[str, int] = {}
+        self._rows = -1
+        self._version = (-1, -1)
 
     def ranked_ids(
         self, tokens: Sequence[str], filters: Filters, k: int

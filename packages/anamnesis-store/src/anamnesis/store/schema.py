@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Final
 
 # Bumped whenever the schema or what the index stores changes. Any other value (including
 # the published release's 1-3) makes the store drop the tables and rebuild from markdown.
-SCHEMA_VERSION: Final = 104
+SCHEMA_VERSION: Final = 105
 # 'ANMS': marks the file as an Anamnesis index, so a stray SQLite file is never trusted.
 APPLICATION_ID: Final = 0x414E4D53
 
@@ -66,7 +68,10 @@ CREATE TABLE index_meta (
 # Secondary indexes, created after a full rebuild has filled the tables (cheaper than
 # maintaining them row by row).
 INDEXES: Final = """
-CREATE INDEX idx_mem_scope   ON memories(project, type, scope);
+-- Per project, newest first: list() and inject walk it and stop at their LIMIT instead
+-- of sorting every note of a project (bodies included).
+CREATE INDEX idx_mem_project_recency
+  ON memories(project, updated_at DESC, confidence DESC, id DESC);
 CREATE INDEX idx_mem_recency ON memories(updated_at DESC, confidence DESC, id DESC);
 CREATE INDEX idx_mem_path    ON memories(scope, body_path);
 CREATE INDEX idx_tags_tag    ON memory_tags(tag);

@@ -11,19 +11,15 @@ from __future__ import annotations
 
 import builtins
 import json
-import logging
 import os
 import sqlite3
-import threading
 import time
 import warnings
+from _thread import RLock  # what threading.RLock is; importing threading costs more
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
 
-from anamnesis.store import codec
 from anamnesis.store import index as ix
 from anamnesis.store.atomic import Staged, atomic_write_bytes, stage
 from anamnesis.store.config import resolve_home
@@ -47,12 +43,15 @@ from anamnesis.store.model import (
     StoreStats,
 )
 from anamnesis.store.query import NOT_SUPERSEDED, Filters, Ranker, query_tokens
+from anamnesis.store.record import Record
 from anamnesis.store.timestamps import utc_now
-from anamnesis.store.validation import validate
 
-log = logging.getLogger("anamnesis.store")
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:  # typing costs an import; the hooks' hot path does without it
+    from typing import Any, Self, TypeVar
 
-T = TypeVar("T")
+    T = TypeVar("T")
+
 Progress = Callable[[int, int], None]
 
 _DIR_KEY = "dir:"
@@ -68,11 +67,13 @@ class InvalidQuery(StoreError, ValueError):
     """A search or list argument is out of range."""
 
 
-@dataclass(frozen=True, slots=True)
-class _NoteFile:
-    path: Path
-    scope: str
-    rel: str
+class _NoteFile(Record):
+    __slots__ = ("path", "rel", "scope")
+
+    def __init__(self, path: Path, scope: str, rel: str) -> None:
+        self.path = path
+        self.scope = scope
+        self.rel = rel
 
 
 # The class defines a method named ``list`` (the spec's name), which hides the builtin in
@@ -87,7 +88,7 @@ class MemoryStore:
 
     def __init__(self, root: Path | str | None = None) -> None:
         self.layout = StoreLayout(Path(root).expanduser() if root is not None else resolve_home())
-        self._lock = threading.RLock()
+        self._lock = RLock()
         self._conn: sqlite3.Connection | None = None
         self._known_dirs: set[Path] = set()
         self._ranker_cache: Ranker | None = None
@@ -200,20 +201,20 @@ class MemoryStore:
         """
         if not mem.created_at or not mem.updated_at:
             now = utc_now()
-            mem = replace(mem, created_at=mem.created_at or now, updated_at=mem.updated_at or now)
+            mem = mem.replace(created_at=mem.created_at or now, updated_at=mem.updated_at or now)
         return self._save(mem)
 
     def update(self, memory_id: str, **changes: Any) -> Memory:
         """Change some fields of a note and bump its ``updated_at``; ``id`` cannot change."""
         if "id" in changes:
             raise InvalidNote("id", "a note's id cannot change; write a new note instead")
-        unknown = set(changes) - set(Memory.__dataclass_fields__)
+        unknown = set(changes) - set(Memory.FIELDS)
         if unknown:
             raise InvalidNote(sorted(unknown)[0], "is not a field of a note")
         current = self.get(memory_id)
-        updated = replace(current, **changes)
+        updated = current.replace(**changes)
         if "updated_at" not in changes:
-            updated = replace(updated, updated_at=utc_now())
+            updated = updated.replace(updated_at=utc_now())
         return self._save(updated)
 
     def delete(self, memory_id: str) -> Memory:
@@ -229,7 +230,7 @@ class MemoryStore:
                 existing = [path for path in paths if path.exists()]
                 if not existing and row is None:
                     raise NoteNotFound(memory_id)
-                gone = row.memory if row else codec.parse(_read(existing[0])[0], str(existing[0]))
+                gone = row.memory if row else _parse(_read(existing[0])[0], str(existing[0]))
                 for path in existing:
                     try:
                         path.unlink()
@@ -250,8 +251,10 @@ class MemoryStore:
         the file this write replaced. ``new`` says the id was just minted, so there is no
         older file or row to look for.
         """
+        from anamnesis.store.validation import validate
+
         mem = validate(mem)
-        text = codec.serialize(mem)
+        text = _serialize(mem)
         target = self.path_of(mem)
         rel = self.layout.rel_path(mem.type, mem.id)
 
@@ -340,6 +343,7 @@ class MemoryStore:
         exclude_tag: str | None = None,
         include_superseded: bool = True,
         limit: int | None = None,
+        offset: int = 0,
         include_body: bool = True,
     ) -> builtins.list[Memory]:
         """Notes newest first (``updated_at``, then ``confidence``, then id), filtered.
@@ -361,9 +365,11 @@ class MemoryStore:
             where += f" AND {NOT_SUPERSEDED}"
         base = ix.SELECT_NOTE if include_body else ix.SELECT_NOTE_NO_BODY
         sql = f"{base} WHERE 1 = 1{where} ORDER BY m.updated_at DESC, m.confidence DESC, m.id DESC"
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
+        if not isinstance(offset, int) or offset < 0:
+            raise InvalidQuery(f"offset must be a whole number >= 0, got {offset!r}")
+        if limit is not None or offset:
+            sql += " LIMIT ? OFFSET ?"
+            params.extend([-1 if limit is None else limit, offset])
 
         def action() -> builtins.list[Memory]:
             self._catch_up()
@@ -375,6 +381,28 @@ class MemoryStore:
                 if not refreshed:  # hand edits may change the order: ask again once
                     break
             return notes
+
+        return self._run(action)
+
+    def count(
+        self,
+        *,
+        project: str | None = None,
+        type: MemoryType | Iterable[MemoryType] | None = None,
+        scope: Scope | None = None,
+        tag: str | None = None,
+        include_superseded: bool = True,
+    ) -> int:
+        """How many notes :meth:`list` would return with these filters."""
+        where, params = _filters(project, type, scope, tag).sql()
+        if not include_superseded:
+            where += f" AND {NOT_SUPERSEDED}"
+        sql = f"SELECT count(*) FROM memories m WHERE 1 = 1{where}"
+
+        def action() -> int:
+            self._catch_up()
+            total: int = self._connection().execute(sql, params).fetchone()[0]
+            return total
 
         return self._run(action)
 
@@ -638,7 +666,7 @@ class MemoryStore:
 
     @staticmethod
     def _warn(message: str) -> None:
-        log.warning(message)
+        _log().warning(message)
         warnings.warn(message, IndexRebuiltWarning, stacklevel=4)
 
     # -- internals: files <-> rows ---------------------------------------------------
@@ -667,7 +695,7 @@ class MemoryStore:
             changed = changed or not unchanged
             mem = self._current(row, strict=False)
             if mem is not None:
-                notes.append(mem if include_body else replace(mem, body=""))
+                notes.append(mem if include_body else mem.replace(body=""))
         return notes, changed
 
     def _current(self, row: ix.NoteRow, *, strict: bool) -> Memory | None:
@@ -690,7 +718,7 @@ class MemoryStore:
             return row.memory
         # The row cannot hold this note's extra keys exactly: read them from the file.
         try:
-            return replace(codec.parse(_read(path)[0], str(path)), scope=row.memory.scope)
+            return _parse(_read(path)[0], str(path), row.memory.scope)
         except (OSError, UnicodeDecodeError, MalformedNote):
             if strict:
                 raise
@@ -706,7 +734,7 @@ class MemoryStore:
         except (OSError, UnicodeDecodeError) as exc:
             return f"cannot read it: {exc}"
         try:  # the tree, not the frontmatter, decides the scope
-            return codec.parse(text, str(note.path), note.scope), stat
+            return _parse(text, str(note.path), note.scope), stat
         except MalformedNote as exc:
             return exc.reason
 
@@ -766,7 +794,7 @@ class MemoryStore:
             "mtime_ns": stat.st_mtime_ns if stat else -1,
         }
         ix.set_meta(conn, f"{_BROKEN_KEY}{note.scope}:{note.rel}", json.dumps(record))
-        log.warning("skipped %s: %s", note.path, reason)
+        _log().warning("skipped %s: %s", note.path, reason)
         return SkippedFile(str(note.path), reason)
 
     def _unindex_path(
@@ -963,6 +991,28 @@ class MemoryStore:
 
 
 # -- helpers ---------------------------------------------------------------------------
+
+
+# The markdown codec is imported on first use: reads that find their files unchanged (a
+# session hook injecting notes) never need it, nor the YAML behind it.
+
+
+def _parse(text: str, path: str, scope: str | None = None) -> Memory:
+    from anamnesis.store.codec import parse
+
+    return parse(text, path, scope)
+
+
+def _serialize(mem: Memory) -> str:
+    from anamnesis.store.codec import serialize
+
+    return serialize(mem)
+
+
+def _log() -> Any:
+    import logging
+
+    return logging.getLogger("anamnesis.store")
 
 
 def _filters(

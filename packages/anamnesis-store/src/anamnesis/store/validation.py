@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import replace
 
 from anamnesis.store.errors import InvalidNote
 from anamnesis.store.ids import check_id
@@ -33,7 +32,7 @@ def clean_tags(tags: Iterable[object] | None) -> list[str]:
 
 def validate(mem: Memory) -> Memory:
     """Return a normalized copy of ``mem`` or raise :class:`InvalidNote` naming the field."""
-    return normalize_in_place(replace(mem))
+    return normalize_in_place(mem.replace())
 
 
 def normalize_in_place(mem: Memory) -> Memory:

@@ -1,0 +1,196 @@
+"""``python -m anamnesis.hooks inject|capture|sync``: the hook entry points.
+
+Each hook reads Claude Code's JSON from stdin (flags override it), never raises, and
+exits 0; failures go to ``<home>/logs/hooks.log``. Imports stay inside each hook so
+``inject`` loads neither git nor YAML nor anything else it does not use.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from anamnesis.hooks.flags import FlagError, parse_flags
+
+TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
+if TYPE_CHECKING:
+    from typing import Any
+
+HOOKS = ("inject", "capture", "sync")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    if not args or args[0] not in HOOKS:
+        print(f"usage: python -m anamnesis.hooks {{{','.join(HOOKS)}}} [options]", file=sys.stderr)
+        return 2
+    from anamnesis.hooks.failopen import run_failing_open
+
+    hook, rest = args[0], args[1:]
+    runner = {"inject": run_inject, "capture": run_capture, "sync": run_sync}[hook]
+    try:
+        options = parse_flags(rest, values=_VALUES[hook], switches=_SWITCHES[hook])
+    except FlagError as exc:
+        print(f"anamnesis {hook}: {exc}", file=sys.stderr)
+        return 2
+    return run_failing_open(hook, _home, lambda: runner(options))
+
+
+_VALUES: dict[str, dict[str, tuple[str, ...] | None]] = {
+    "inject": {"cwd": None, "project": None, "format": ("text", "json"), "k": None,
+               "budget": None, "source": None},
+    "capture": {"transcript": None, "session-id": None, "cwd": None,
+                "source": ("session-end", "precompact")},
+    "sync": {},
+}  # fmt: skip
+_SWITCHES: dict[str, tuple[str, ...]] = {
+    "inject": ("no-stdin",),
+    "capture": ("no-stdin", "no-sync"),
+    "sync": ("no-stdin", "quiet", "no-import"),
+}
+Options = dict[str, "str | bool"]
+
+
+def _home() -> Path:
+    from anamnesis.store.config import resolve_home
+
+    return resolve_home()
+
+
+def _hook_input(options: Options) -> dict[str, Any]:
+    if options.get("no-stdin"):
+        return {}
+    from anamnesis.hooks.hookio import read_hook_input
+
+    return read_hook_input()
+
+
+def _text(options: Options, name: str) -> str | None:
+    value = options.get(name)
+    return value if isinstance(value, str) and value else None
+
+
+def _number(options: Options, name: str, default: int) -> int:
+    value = _text(options, name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise FlagError(f"--{name} must be a whole number, got {value!r}") from None
+
+
+def run_inject(options: Options) -> None:
+    payload = _hook_input(options)
+    home = _home()
+    if not (home / "memory").is_dir() and not (home / "local").is_dir():
+        return  # no store yet: nothing to inject, and nothing is created
+    from anamnesis.hooks.hookio import text_field
+    from anamnesis.hooks.inject import (
+        DEFAULT_BUDGET,
+        DEFAULT_K,
+        hook_output,
+        render_inject,
+        select_inject,
+    )
+    from anamnesis.hooks.project import resolve_project_key
+    from anamnesis.store import MemoryStore
+
+    cwd = _text(options, "cwd") or text_field(payload, "cwd") or str(Path.cwd())
+    project = _text(options, "project") or resolve_project_key(cwd)
+    k = _number(options, "k", DEFAULT_K)
+    budget = _number(options, "budget", DEFAULT_BUDGET)
+    with MemoryStore(home) as store:
+        selection = select_inject(store, project=project, k=k, budget=budget)
+    output = hook_output(render_inject(selection), fmt=_text(options, "format") or "text")
+    if output:
+        sys.stdout.write(output + "\n")
+        sys.stdout.flush()
+
+
+def run_capture(options: Options) -> None:
+    payload = _hook_input(options)
+    from anamnesis.hooks.capture import capture_session
+    from anamnesis.hooks.failopen import log
+    from anamnesis.hooks.hookio import text_field
+    from anamnesis.store import MemoryStore
+    from anamnesis.store.config import resolve_machine_id
+
+    home = _home()
+    transcript = _text(options, "transcript") or text_field(payload, "transcript_path")
+    if not transcript:
+        log(
+            home,
+            "capture",
+            "no transcript_path in the hook input and no --transcript: nothing to do",
+        )
+        return
+    event = payload.get("hook_event_name")
+    source = _text(options, "source") or ("precompact" if event == "PreCompact" else "session-end")
+    with MemoryStore(home) as store:
+        result = capture_session(
+            store,
+            transcript,
+            machine_id=resolve_machine_id(home),
+            source=source,
+            session_id=_text(options, "session-id") or text_field(payload, "session_id"),
+            cwd=_text(options, "cwd") or text_field(payload, "cwd"),
+        )
+    if result.note is None:
+        log(home, "capture", f"skipped {transcript}: {result.skipped}")
+    else:
+        what = "unchanged" if result.unchanged else "captured"
+        log(home, "capture", f"{what} {result.note.id} ({result.note.project}) from {transcript}")
+    if not options.get("no-sync") and result.note is not None and not result.unchanged:
+        from anamnesis.hooks.background import start_background_sync
+
+        start_background_sync(home)
+
+
+def run_sync(options: Options) -> None:
+    if not options.get("quiet"):
+        _hook_input(options)  # consume the hook JSON if Claude Code sent one
+    from anamnesis.hooks.failopen import log
+    from anamnesis.hooks.native import claude_home
+    from anamnesis.hooks.syncing import sync_store
+    from anamnesis.store import MemoryStore
+    from anamnesis.store.config import resolve_machine_id, resolve_remote
+    from anamnesis.sync import SyncBusy
+
+    home = _home()
+    with MemoryStore(home) as store:
+        try:
+            report = sync_store(
+                store,
+                machine_id=resolve_machine_id(home),
+                remote=resolve_remote(home),
+                claude_dir=claude_home(),
+                import_native=not options.get("no-import"),
+            )
+        except SyncBusy as exc:
+            log(home, "sync", str(exc))
+            return
+    log(home, "sync", report.result.detail)
+    if not options.get("quiet"):
+        print(report.result.detail)
+
+
+def run() -> None:
+    """Process entry point (console script, ``python -m``): run a hook, then leave at once.
+
+    Everything is written and closed when ``main`` returns, so interpreter shutdown (module
+    teardown, ~10 ms here) is skipped: session hooks wait on this process.
+    """
+    code = main()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,84 @@
+"""The hook's input: Claude Code's JSON on stdin, read without ever hanging.
+
+Claude Code has at times left stdin open for SessionEnd hooks, so a plain ``read()`` can
+block until the hook is killed. This reads what arrives, stops as soon as it holds one
+complete JSON object, and gives up after a timeout. Empty or invalid input means ``{}``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
+
+DEFAULT_TIMEOUT_S = 1.0
+
+
+def read_hook_input(
+    stream: BinaryIO | None = None, timeout_s: float = DEFAULT_TIMEOUT_S
+) -> dict[str, Any]:
+    """The hook JSON object from ``stream`` (stdin by default), or ``{}``."""
+    if stream is None:
+        if sys.stdin is None or sys.stdin.closed:
+            return {}
+        stream = sys.stdin.buffer
+    try:
+        if stream.isatty():
+            return {}
+        fd = stream.fileno()
+    except (OSError, ValueError, AttributeError):
+        return {}
+    data = _read_posix(fd, timeout_s) if os.name != "nt" else _read_threaded(stream, timeout_s)
+    return _parse(data)
+
+
+def _read_posix(fd: int, timeout_s: float) -> bytes:
+    import select
+
+    buffer = b""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return buffer
+        try:
+            ready, _, _ = select.select([fd], [], [], remaining)
+        except (OSError, ValueError):
+            return buffer
+        if not ready:
+            return buffer
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return buffer  # end of input
+        buffer += chunk
+        if _parse(buffer):
+            return buffer  # a whole object arrived: no need to wait for the end
+
+
+def _read_threaded(stream: BinaryIO, timeout_s: float) -> bytes:  # pragma: no cover - Windows
+    import threading
+
+    result: list[bytes] = []
+    reader = threading.Thread(target=lambda: result.append(stream.read()), daemon=True)
+    reader.start()
+    reader.join(timeout_s)
+    return result[0] if result else b""
+
+
+def _parse(data: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(data.decode("utf-8", errors="replace")) if data.strip() else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def text_field(payload: dict[str, Any], key: str) -> str | None:
+    """A non-empty string field of the hook input, else None."""
+    value = payload.get(key)
+    return value if isinstance(value, str) and value.strip() else None

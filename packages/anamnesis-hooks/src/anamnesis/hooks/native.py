@@ -1,0 +1,202 @@
+"""Claude Code's own memory (``~/.claude/projects/*/memory/*.md``), mirrored into Anamnesis.
+
+Claude Code keeps that memory on one machine; imported as portable notes it follows the
+user. Each file gets an id derived from ``<project slug>/<file stem>`` so a re-import
+updates in place; identical contents are imported once; one bad file never stops the rest.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from anamnesis.hooks.project import resolve_project_key
+from anamnesis.store import (
+    Memory,
+    MemoryStore,
+    NoteNotFound,
+    StoreError,
+    derived_id,
+    redact_secrets,
+)
+from anamnesis.store import frontmatter as fm
+
+INDEX_FILE = "memory.md"  # MEMORY.md is Claude Code's index of the other files
+TYPES = {
+    "feedback": "procedural",
+    "user": "semantic",
+    "project": "semantic",
+    "reference": "semantic",
+}
+# How many lines of a session transcript to read looking for its working directory.
+_CWD_SCAN_LINES = 40
+
+
+@dataclass(slots=True)
+class ImportReport:
+    """Counts of what an import did, and the files it could not use."""
+
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    duplicates: int = 0
+    problems: list[tuple[str, str]] = field(default_factory=list)
+
+
+def claude_home() -> Path:
+    """Claude Code's config folder: ``CLAUDE_CONFIG_DIR`` or ``~/.claude``."""
+    import os
+
+    raw = os.environ.get("CLAUDE_CONFIG_DIR")
+    return Path(raw).expanduser() if raw else Path.home() / ".claude"
+
+
+def import_native_memory(store: MemoryStore, *, claude_dir: Path, machine_id: str) -> ImportReport:
+    """Import every native memory file; idempotent."""
+    report = ImportReport()
+    projects = claude_dir / "projects"
+    if not projects.is_dir():
+        return report
+    seen_bodies = {_digest(m.body) for m in store.list() if m.body.strip()}
+    for slug_dir in sorted(p for p in projects.iterdir() if (p / "memory").is_dir()):
+        project = _project_for(slug_dir)
+        for path in sorted((slug_dir / "memory").glob("*.md")):
+            if path.name.lower() == INDEX_FILE:
+                continue
+            try:
+                _import_one(store, path, slug_dir.name, project, machine_id, seen_bodies, report)
+            except (OSError, UnicodeDecodeError, StoreError, ValueError) as exc:
+                report.problems.append((str(path), str(exc)))
+    return report
+
+
+def _import_one(
+    store: MemoryStore,
+    path: Path,
+    slug: str,
+    project: str,
+    machine_id: str,
+    seen_bodies: set[str],
+    report: ImportReport,
+) -> None:
+    text = path.read_text(encoding="utf-8")
+    meta, body = _split(text)
+    name = _text_value(meta.get("name"))
+    description = _text_value(meta.get("description"))
+    body = body.strip() or description
+    title = (
+        name or description or _first_line(body) or path.stem.replace("-", " ").replace("_", " ")
+    )
+    if not body:
+        raise ValueError("the memory file is empty")
+    note_id = derived_id(f"claude-native:{slug}/{path.stem}")
+    stamp = datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="seconds")
+    kind = _text_value(meta.get("type")).lower()
+    fresh = Memory(
+        id=note_id,
+        type=TYPES.get(kind, "semantic"),
+        title=redact_secrets(" ".join(title.split())[:200]),
+        body=redact_secrets(body),
+        project=project,
+        machine_id=machine_id,
+        tags=["imported", "claude-memory", *([kind] if kind else [])],
+        created_at=stamp,
+        updated_at=stamp,
+        prov_source="import",
+    )
+    try:
+        existing: Memory | None = store.get(note_id)
+    except NoteNotFound:
+        existing = None
+    digest = _digest(fresh.body)
+    if existing is None and digest in seen_bodies:
+        report.duplicates += 1  # the same memory saved in two projects, or already a note
+        return
+    if existing is not None:
+        same = all(
+            getattr(existing, k) == getattr(fresh, k)
+            for k in ("title", "body", "project", "type", "tags")
+        )
+        if same:
+            report.unchanged += 1
+            return
+        fresh.created_at = existing.created_at or stamp
+        store.put(fresh)
+        report.updated += 1
+    else:
+        store.put(fresh)
+        report.created += 1
+    seen_bodies.add(digest)
+
+
+def _split(text: str) -> tuple[dict[str, Any], str]:
+    """Frontmatter (leniently: broken YAML means no frontmatter) and body."""
+    if not text.startswith("---"):
+        return {}, text
+    lines = text.splitlines(keepends=True)
+    for index in range(1, len(lines)):
+        if lines[index].strip() == "---":
+            front = "".join(lines[1:index])
+            body = "".join(lines[index + 1 :])
+            try:
+                loaded = fm.load_yaml(front)
+            except fm.FrontmatterError:
+                return {}, body
+            return loaded, body
+    return {}, text
+
+
+def _project_for(slug_dir: Path) -> str:
+    """The project of a Claude Code project folder, from the cwd its transcripts record."""
+    transcripts = sorted(slug_dir.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for transcript in transcripts[:5]:
+        cwd = _recorded_cwd(transcript)
+        if cwd:
+            return (
+                resolve_project_key(cwd)
+                if Path(cwd).exists()
+                else (Path(cwd).name.lower() or "global")
+            )
+    tail = slug_dir.name.rstrip("-").rsplit("-", 1)[-1]
+    return tail.lower() or "global"
+
+
+def _recorded_cwd(transcript: Path) -> str | None:
+    try:
+        with transcript.open(encoding="utf-8", errors="replace") as handle:
+            for _ in range(_CWD_SCAN_LINES):
+                line = handle.readline()
+                if not line:
+                    break
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                cwd = record.get("cwd") if isinstance(record, dict) else None
+                if isinstance(cwd, str) and cwd:
+                    return cwd
+    except OSError:
+        return None
+    return None
+
+
+def _text_value(value: object) -> str:
+    if value is None:
+        return ""
+    return value.strip() if isinstance(value, str) else str(value).strip()
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        cleaned = line.strip().lstrip("#").strip()
+        if cleaned:
+            return cleaned
+    return ""
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()

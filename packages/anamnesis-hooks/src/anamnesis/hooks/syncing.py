@@ -1,0 +1,39 @@
+"""The sync hook: mirror Claude Code's own memory, sync with the remote, reindex what came in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from anamnesis.hooks.native import ImportReport, import_native_memory
+from anamnesis.store import MemoryStore, ReindexReport
+from anamnesis.sync import GitSyncBackend, SyncResult
+
+
+@dataclass(frozen=True, slots=True)
+class SyncReport:
+    """What one sync hook did."""
+
+    result: SyncResult
+    reindexed: ReindexReport | None
+    imported: ImportReport | None
+
+
+def sync_store(
+    store: MemoryStore,
+    *,
+    machine_id: str,
+    remote: str | None,
+    claude_dir: Path | None = None,
+    import_native: bool = True,
+) -> SyncReport:
+    """Import native memory (if asked), run one sync cycle, reindex the files it changed."""
+    imported = None
+    if import_native and claude_dir is not None:
+        imported = import_native_memory(store, claude_dir=claude_dir, machine_id=machine_id)
+    backend = GitSyncBackend(store.memory_dir, remote=remote, machine_id=machine_id)
+    result = backend.sync()
+    reindexed = None
+    if result.changed:
+        reindexed = store.reindex_paths([store.memory_dir / path for path in result.changed])
+    return SyncReport(result, reindexed, imported)
