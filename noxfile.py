@@ -28,11 +28,13 @@ PACKAGES = sorted(p.name for p in (ROOT / "packages").iterdir() if (p / "pyproje
 DIRECT_DEPENDENCIES: dict[str, set[str]] = {
     "anamnesis-store": {"pyyaml", "python-ulid"},
     "anamnesis-sync": {"dulwich"},
+    "anamnesis-hooks": {"anamnesis-store", "anamnesis-sync"},
 }
 # Distributions that must never be installed alongside a package, even indirectly.
 FORBIDDEN: dict[str, set[str]] = {
     "anamnesis-store": {"mcp", "dulwich", "typer", "rich"},
     "anamnesis-sync": {"anamnesis-store", "mcp", "pyyaml", "python-ulid", "typer", "rich"},
+    "anamnesis-hooks": {"mcp", "typer", "rich", "click"},
 }
 SMOKE = {
     "anamnesis-store": """
@@ -57,6 +59,28 @@ b = GitSyncBackend(root / "b", remote=str(root / "remote.git"), machine_id="b")
 assert a.sync().pushed and b.sync().pulled == 1
 assert (root / "b" / "semantic" / "n.md").read_text() == "smoke"
 print("sync smoke ok")
+""",
+    "anamnesis-hooks": """
+import json, os, pathlib, subprocess, sys, tempfile
+home = pathlib.Path(tempfile.mkdtemp())
+env = {**os.environ, "ANAMNESIS_HOME": str(home), "ANAMNESIS_MACHINE_ID": "smoke"}
+from anamnesis.store import MemoryStore
+with MemoryStore(home) as store:
+    store.write(type="semantic", title="Hooks smoke note", body="injected", project="global")
+done = subprocess.run([sys.executable, "-m", "anamnesis.hooks", "inject"], env=env,
+                      input=json.dumps({"cwd": str(home)}), capture_output=True, text=True)
+assert done.returncode == 0 and "Hooks smoke note" in done.stdout, done
+transcript = home / "t.jsonl"
+transcript.write_text(json.dumps({"type": "user", "message": {"content": "smoke ask"}}) + "\\n")
+done = subprocess.run([sys.executable, "-m", "anamnesis.hooks", "capture", "--no-sync"], env=env,
+                      input=json.dumps({"transcript_path": str(transcript), "session_id": "s"}),
+                      capture_output=True, text=True)
+assert done.returncode == 0, done
+with MemoryStore(home) as store:
+    assert any(m.prov_session == "s" for m in store.list()), store.list()
+import importlib.util
+assert importlib.util.find_spec("mcp") is None
+print("hooks smoke ok")
 """,
 }
 
@@ -122,7 +146,7 @@ def typecheck(session: nox.Session) -> None:
     # One run per package: each has its own tests/conftest.py, which one run cannot hold.
     for name in PACKAGES:
         session.run("mypy", str(ROOT / "packages" / name))
-    session.run("mypy", "bench", "noxfile.py")
+    session.run("mypy", "bench", "noxfile.py", "tests-support")
 
 
 @nox.session(python=PYTHON)

@@ -61,7 +61,8 @@ def timed_run(command: list[str], home: Path, stdin: bytes) -> tuple[float, int,
     process = subprocess.Popen(
         command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env
     )
-    assert process.stdin is not None and process.stdout is not None
+    assert process.stdin is not None
+    assert process.stdout is not None
     process.stdin.write(stdin)
     process.stdin.close()
     out = process.stdout.read()
@@ -108,12 +109,12 @@ def main() -> None:
                 elapsed, rss, _out = timed_run(command, root / name, stdin)
                 samples[name].append((elapsed, rss))
     print(f"\n== inject as a process, {count} notes, {runs} runs each (medians) ==")
-    medians = {}
+    medians: dict[str, float] = {}
     for name, values in samples.items():
         ms = statistics.median(v[0] for v in values) * 1000
-        rss = statistics.median(v[1] for v in values) / 1024
+        rss_mb = statistics.median(v[1] for v in values) / 1024
         medians[name] = ms
-        print(f"{name:>10}: {ms:7.1f} ms | peak RSS {rss:5.1f} MB | output {sizes[name]} chars")
+        print(f"{name:>10}: {ms:7.1f} ms | peak RSS {rss_mb:5.1f} MB | output {sizes[name]} chars")
     if "published" in medians:
         print(f"{'ratio':>10}: published / ours = x{medians['published'] / medians['ours']:.1f}")
     print(f"target <= 60 ms: {'OK' if medians['ours'] <= 60 else 'MISSED'}")

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from anamnesis.store import MemoryStore
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests-support"))
+from anamnesis_testsupport import make_unwritable as make_unwritable
 
 
 @pytest.fixture(autouse=True)
@@ -27,30 +28,3 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def store(tmp_path: Path) -> Iterator[MemoryStore]:
     with MemoryStore(tmp_path / "store") as opened:
         yield opened
-
-
-@pytest.fixture
-def make_unwritable() -> Iterator[Callable[[Path], None]]:
-    """Make folders refuse new files for real, even for root (which ignores chmod):
-    ``chattr +i`` sets the immutable attribute that binds root too."""
-    locked: list[Path] = []
-
-    def lock(path: Path) -> None:
-        if os.geteuid() != 0:
-            path.chmod(0o500)
-        elif (
-            shutil.which("chattr") is None
-            or subprocess.run(
-                ["chattr", "+i", str(path)], capture_output=True, check=False
-            ).returncode
-            != 0
-        ):
-            pytest.skip("cannot make a folder unwritable as root here (no chattr +i)")
-        locked.append(path)
-
-    yield lock
-    for path in locked:
-        if os.geteuid() == 0:
-            subprocess.run(["chattr", "-i", str(path)], capture_output=True, check=False)
-        else:
-            path.chmod(0o700)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import shutil
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,8 @@ from anamnesis.sync import GitSyncBackend
 
 # Test helpers live in sync_testing.py beside this file (tests import it by name).
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests-support"))
+from anamnesis_testsupport import make_unwritable as make_unwritable
 
 
 @pytest.fixture(autouse=True)
@@ -61,37 +61,3 @@ def machine(tmp_path: Path, remote: Path) -> Machine:
         )
 
     return make
-
-
-@pytest.fixture
-def make_unwritable() -> Iterator[Callable[[Path], None]]:
-    """Make folders refuse new files for real, even for root (``chattr +i``)."""
-    import subprocess
-
-    locked: list[Path] = []
-
-    def lock(path: Path) -> None:
-        if os.geteuid() != 0:
-            path.chmod(0o500)
-        elif (
-            shutil.which("chattr", path="/usr/bin:/bin") is None
-            or subprocess.run(
-                ["/usr/bin/env", "PATH=/usr/bin:/bin", "chattr", "+i", str(path)],
-                capture_output=True,
-                check=False,
-            ).returncode
-            != 0
-        ):
-            pytest.skip("cannot make a folder unwritable as root here (no chattr +i)")
-        locked.append(path)
-
-    yield lock
-    for path in locked:
-        if os.geteuid() == 0:
-            subprocess.run(
-                ["/usr/bin/env", "PATH=/usr/bin:/bin", "chattr", "-i", str(path)],
-                capture_output=True,
-                check=False,
-            )
-        else:
-            path.chmod(0o700)

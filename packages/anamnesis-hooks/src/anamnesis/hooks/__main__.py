@@ -22,19 +22,25 @@ HOOKS = ("inject", "capture", "sync")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # Even a misconfigured hook command exits 0: for Claude Code, exit 2 blocks the session
+    # (PreCompact would stop compacting). The mistake is logged and shown on stderr.
+    from anamnesis.hooks.failopen import log, run_failing_open
+
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] not in HOOKS:
-        print(f"usage: python -m anamnesis.hooks {{{','.join(HOOKS)}}} [options]", file=sys.stderr)
-        return 2
-    from anamnesis.hooks.failopen import run_failing_open
-
+        problem = f"unknown hook {args[0]!r}" if args else "no hook named"
+        print(f"usage: anamnesis-hook {{{','.join(HOOKS)}}} [options] ({problem})", file=sys.stderr)
+        run_failing_open("hook", _home, lambda: log(_home(), "hook", problem))
+        return 0
     hook, rest = args[0], args[1:]
     runner = {"inject": run_inject, "capture": run_capture, "sync": run_sync}[hook]
     try:
         options = parse_flags(rest, values=_VALUES[hook], switches=_SWITCHES[hook])
     except FlagError as exc:
-        print(f"anamnesis {hook}: {exc}", file=sys.stderr)
-        return 2
+        message = f"bad command line: {exc}"
+        print(f"anamnesis {hook}: {message}", file=sys.stderr)
+        run_failing_open(hook, _home, lambda: log(_home(), hook, message))
+        return 0
     return run_failing_open(hook, _home, lambda: runner(options))
 
 

@@ -1,0 +1,76 @@
+"""Helpers shared by the test suites of several packages (imported by their conftests)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+TRANSCRIPTS = SHARED / "fixtures" / "transcripts"
+
+_SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
+
+
+class CannotLock(Exception):
+    """This machine offers no way to make a folder unwritable for the current user."""
+
+
+@contextmanager
+def unwritable_folders() -> Iterator[Callable[[Path], None]]:
+    """Make folders refuse new files for real, even for root (which ignores chmod):
+    ``chattr +i`` sets the immutable attribute, which binds root too. Undone on exit."""
+    locked: list[Path] = []
+
+    def lock(path: Path) -> None:
+        if os.geteuid() != 0:
+            path.chmod(0o500)
+        else:
+            chattr = shutil.which("chattr", path=_SYSTEM_PATH)
+            if (
+                chattr is None
+                or subprocess.run(
+                    [chattr, "+i", str(path)], capture_output=True, check=False
+                ).returncode
+                != 0
+            ):
+                raise CannotLock("cannot make a folder unwritable as root here (no chattr +i)")
+        locked.append(path)
+
+    try:
+        yield lock
+    finally:
+        for path in reversed(locked):
+            if os.geteuid() == 0:
+                chattr = shutil.which("chattr", path=_SYSTEM_PATH)
+                if chattr:
+                    subprocess.run([chattr, "-i", str(path)], capture_output=True, check=False)
+            else:
+                path.chmod(0o700)
+
+
+def _fixture_make_unwritable() -> Iterator[Callable[[Path], None]]:
+    import pytest
+
+    with unwritable_folders() as lock:
+
+        def lock_or_skip(path: Path) -> None:
+            try:
+                lock(path)
+            except CannotLock as exc:
+                pytest.skip(str(exc))
+
+        yield lock_or_skip
+
+
+def _register() -> object:
+    import pytest
+
+    return pytest.fixture(name="make_unwritable")(_fixture_make_unwritable)
+
+
+# Import this name into a conftest to get the fixture: make_unwritable(path) locks a folder.
+make_unwritable = _register()
