@@ -29,12 +29,14 @@ DIRECT_DEPENDENCIES: dict[str, set[str]] = {
     "anamnesis-store": {"pyyaml", "python-ulid"},
     "anamnesis-sync": {"dulwich"},
     "anamnesis-hooks": {"anamnesis-store", "anamnesis-sync"},
+    "anamnesis-mcp": {"anamnesis-store", "anamnesis-sync", "mcp"},
 }
 # Distributions that must never be installed alongside a package, even indirectly.
 FORBIDDEN: dict[str, set[str]] = {
     "anamnesis-store": {"mcp", "dulwich", "typer", "rich"},
     "anamnesis-sync": {"anamnesis-store", "mcp", "pyyaml", "python-ulid", "typer", "rich"},
     "anamnesis-hooks": {"mcp", "typer", "rich", "click"},
+    "anamnesis-mcp": {"anamnesis-hooks", "typer", "rich"},
 }
 SMOKE = {
     "anamnesis-store": """
@@ -81,6 +83,26 @@ with MemoryStore(home) as store:
 import importlib.util
 assert importlib.util.find_spec("mcp") is None
 print("hooks smoke ok")
+""",
+    "anamnesis-mcp": """
+import json, os, pathlib, shutil, sys, tempfile
+import anyio
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+home = tempfile.mkdtemp()
+script = shutil.which("anamnesis-mcp", path=str(pathlib.Path(sys.executable).parent))
+params = StdioServerParameters(command=script, env={**os.environ, "ANAMNESIS_HOME": home})
+async def main():
+    async with Client(params, mode="legacy") as client:
+        assert len((await client.list_tools()).tools) == 5
+        note = {"type": "semantic", "title": "MCP smoke", "body": "installed alone"}
+        assert not (await client.call_tool("memory_write", note)).is_error
+        found = await client.call_tool("memory_search", {"query": "smoke"})
+        assert json.loads(found.content[0].text)[0]["title"] == "MCP smoke", found
+anyio.run(main)
+import importlib.util
+assert importlib.util.find_spec("anamnesis.hooks") is None
+print("mcp smoke ok")
 """,
 }
 
@@ -203,23 +225,30 @@ def norm(name):
 
 installed = {norm(d.metadata["Name"]) for d in metadata.distributions()}
 
-def requirements(name):
+def requirements(name, extras=()):
+    # (name, extras) pairs; requirements behind an extra count only when it was asked for.
     out = []
     for raw in metadata.distribution(name).requires or []:
         marker = raw.split(";", 1)[1] if ";" in raw else ""
-        if re.search(r"\bextra\s*==", marker):
+        wanted = re.findall(r"\bextra\s*==\s*['\"]([^'\"]+)['\"]", marker)
+        if wanted and not set(map(norm, wanted)) & set(extras):
             continue
-        out.append(norm(re.match(r"[A-Za-z0-9._-]+", raw).group(0)))
+        match = re.match(r"\s*([A-Za-z0-9._-]+)\s*(?:\[([^\]]*)\])?", raw)
+        asked = tuple(norm(e) for e in (match.group(2) or "").split(",") if e.strip())
+        out.append((norm(match.group(1)), asked))
     return out
 
 package = sys.argv[1]
-direct = requirements(package)
-closure, todo = set(), [name for name in direct if name in installed]
+direct = [name for name, _ in requirements(package)]
+closure, todo = set(), [req for req in requirements(package) if req[0] in installed]
+seen = set()
 while todo:
-    name = todo.pop()
-    if name not in closure:
-        closure.add(name)
-        todo.extend(n for n in requirements(name) if n in installed)
+    name, extras = todo.pop()
+    if (name, extras) in seen:
+        continue
+    seen.add((name, extras))
+    closure.add(name)
+    todo.extend(r for r in requirements(name, extras) if r[0] in installed)
 report = {"direct": direct, "closure": closure, "installed": installed}
 print(json.dumps({key: sorted(value) for key, value in report.items()}))
 """

@@ -95,7 +95,7 @@ def test_a_broken_file_is_skipped_reported_and_comes_back_when_fixed(store: Memo
     assert report.indexed == 1
     assert [s.path for s in report.skipped] == [str(bad)]
     assert "not valid YAML" in report.skipped[0].reason
-    assert [p.path for p in store.problems()] == [f"portable:semantic/{ID1}.md"]
+    assert [p.path for p in store.problems()] == [str(bad)]
     assert [m.id for m in store.list()] == [good.id]
     _hand_write(bad, title="fixed now")
     _touch_later(bad)

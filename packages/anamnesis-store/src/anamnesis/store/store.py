@@ -516,10 +516,13 @@ class MemoryStore:
         def action() -> builtins.list[SkippedFile]:
             self._catch_up()
             entries = ix.get_meta(self._connection(), _BROKEN_KEY)
-            return [
-                SkippedFile(path=key[len(_BROKEN_KEY) :], reason=json.loads(value)["reason"])
-                for key, value in sorted(entries.items())
-            ]
+            trees = {scope: tree for tree, scope in self.layout.trees()}
+            found = []
+            for key, value in sorted(entries.items()):
+                scope, rel = key[len(_BROKEN_KEY) :].split(":", 1)
+                path = str(trees[scope] / rel) if scope in trees else rel
+                found.append(SkippedFile(path=path, reason=json.loads(value)["reason"]))
+            return found
 
         return self._run(action)
 

@@ -1,15 +1,41 @@
 """anamnesis.sync: move the notes folder between machines through any git remote.
 
-Pure Python (dulwich): no git binary needed.
+Pure Python (dulwich): no git binary needed. Importing the package is cheap: dulwich loads
+when the git backend is first used, so a caller that only needs the types or
+``redact_url`` (an MCP server starting, a status line) does not pay for it.
 """
 
-from anamnesis.sync.backend import SyncBackend, SyncResult, SyncState
-from anamnesis.sync.errors import NothingToResolve, SyncBusy, SyncError
-from anamnesis.sync.fork import Fork, fork_note, new_ulid
-from anamnesis.sync.git import STRATEGIES, GitSyncBackend, Strategy
-from anamnesis.sync.remote import redact_url
+from __future__ import annotations
+
+from importlib import import_module
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from anamnesis.sync.backend import SyncBackend, SyncResult, SyncState
+    from anamnesis.sync.errors import NothingToResolve, SyncBusy, SyncError
+    from anamnesis.sync.fork import Fork, fork_note, new_ulid
+    from anamnesis.sync.git import STRATEGIES, GitSyncBackend, Strategy
+    from anamnesis.sync.remote import redact_url
 
 __version__ = "0.2.0"
+
+_EXPORTS: dict[str, str] = {
+    "STRATEGIES": "anamnesis.sync.git",
+    "Fork": "anamnesis.sync.fork",
+    "GitSyncBackend": "anamnesis.sync.git",
+    "NothingToResolve": "anamnesis.sync.errors",
+    "Strategy": "anamnesis.sync.git",
+    "SyncBackend": "anamnesis.sync.backend",
+    "SyncBusy": "anamnesis.sync.errors",
+    "SyncError": "anamnesis.sync.errors",
+    "SyncResult": "anamnesis.sync.backend",
+    "SyncState": "anamnesis.sync.backend",
+    "fork_note": "anamnesis.sync.fork",
+    "new_ulid": "anamnesis.sync.fork",
+    "redact_url": "anamnesis.sync.remote",
+}
 
 __all__ = [
     "STRATEGIES",
@@ -26,3 +52,12 @@ __all__ = [
     "new_ulid",
     "redact_url",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'anamnesis.sync' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value

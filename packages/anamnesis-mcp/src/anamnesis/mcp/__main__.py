@@ -1,0 +1,45 @@
+"""``python -m anamnesis.mcp`` / ``anamnesis-mcp``: serve the store over stdio."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def serve(home: Path | None = None, *, machine_id: str | None = None) -> int:
+    """Serve the store at ``home`` (default: ``$ANAMNESIS_HOME`` or ``~/.anamnesis``).
+
+    Returns the exit status; problems opening the store are one line on stderr, which
+    Claude Code shows in its MCP log.
+    """
+    from anamnesis.store import MemoryStore, StoreError
+
+    try:
+        store = MemoryStore(home)
+    except StoreError as exc:
+        print(f"anamnesis-mcp: cannot open the memory store: {exc}", file=sys.stderr)
+        return 1
+    from anamnesis.mcp.server import build_server
+
+    try:
+        build_server(store, machine_id=machine_id).run("stdio")
+    except KeyboardInterrupt:
+        pass
+    finally:
+        store.close()
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="anamnesis-mcp", description="Serve the Anamnesis memory over MCP (stdio)."
+    )
+    parser.add_argument("--home", type=Path, help="the store (default: $ANAMNESIS_HOME)")
+    parser.add_argument("--machine-id", help="this machine's id (default: from the config)")
+    args = parser.parse_args(argv)
+    sys.exit(serve(args.home, machine_id=args.machine_id))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""What each tool does, as plain functions over an explicit store and sync backend.
+
+The MCP wrappers in :mod:`anamnesis.mcp.server` only adapt these to the protocol, so the
+logic is tested here without any transport. Every function checks its own arguments and
+raises :class:`~anamnesis.mcp.arguments.InvalidArgument` for the model's mistakes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from anamnesis.mcp.arguments import (
+    check_body,
+    check_k,
+    check_project,
+    check_project_filter,
+    check_query,
+    check_scope,
+    check_tags,
+    check_title,
+    check_type,
+)
+from anamnesis.store import Memory, MemoryStore, redact_secrets
+from anamnesis.store.redact import find_secrets
+from anamnesis.sync.remote import redact_url
+
+if TYPE_CHECKING:
+    from anamnesis.sync import SyncBackend
+
+Note = dict[str, Any]
+
+
+def memory_dict(mem: Memory, *, include_body: bool) -> Note:
+    """A note as the tools return it: metadata, plus the body when asked."""
+    return mem.to_dict(include_body=include_body)
+
+
+def search_memories(
+    store: MemoryStore,
+    *,
+    query: str,
+    project: str | None = None,
+    type: str | None = None,
+    scope: str | None = None,
+    k: int = 8,
+) -> list[Note]:
+    """The best ``k`` notes for ``query`` by BM25, with bodies; superseded notes hidden."""
+    hits = store.search(
+        check_query(query),
+        project=check_project_filter(project),
+        type=check_type(type),
+        scope=check_scope(scope),
+        k=check_k(k),
+    )
+    return [memory_dict(mem, include_body=True) for mem in hits]
+
+
+def list_memories(
+    store: MemoryStore,
+    *,
+    project: str | None = None,
+    type: str | None = None,
+    scope: str | None = None,
+) -> list[Note]:
+    """Every matching note, newest first, without bodies (superseded notes included)."""
+    notes = store.list(
+        project=check_project_filter(project),
+        type=check_type(type),
+        scope=check_scope(scope),
+        include_body=False,
+    )
+    return [memory_dict(mem, include_body=False) for mem in notes]
+
+
+def status_report(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
+    """Index counts, notes that could not be read, and the sync state (no network)."""
+    stats = store.stats()
+    state = backend.state()
+    return {
+        "root": str(store.root),
+        "db_path": str(store.db_path),
+        "total": stats.total,
+        "by_type": stats.by_type,
+        "by_project": stats.by_project,
+        "by_scope": stats.by_scope,
+        "superseded": stats.superseded,
+        "problems": [{"path": p.path, "reason": p.reason} for p in store.problems()],
+        "sync": {
+            "initialized": state.initialized,
+            "remote": redact_url(state.remote) if state.remote else None,
+            "head": state.head,
+            "dirty": state.dirty,
+            "detail": state.detail,
+            "ahead": state.ahead,
+            "behind": state.behind,
+            "conflicts": list(state.conflicts),
+        },
+    }
+
+
+def write_memory(
+    store: MemoryStore,
+    *,
+    type: str,
+    title: str,
+    body: str,
+    project: str = "global",
+    tags: list[str] | None = None,
+    machine_id: str = "unknown",
+    scope: str = "portable",
+) -> Note:
+    """Create one note (fresh id, stamped now) with secrets masked; return it with its body."""
+    note_type = str(check_type(type, required=True))
+    note_scope = str(check_scope(scope, required=True))
+    clean_title, clean_body = check_title(title), check_body(body)
+    clean_tags = check_tags(tags)
+    # A note may sync to other machines: nothing secret-shaped is written, whatever the model
+    # pasted. Machine-local notes too: a note's scope can change later.
+    masked = sum(_secret_count(text) for text in (clean_title, clean_body, *clean_tags))
+    mem = store.write(
+        type=note_type,
+        title=redact_secrets(clean_title),
+        body=redact_secrets(clean_body),
+        project=check_project(project),
+        tags=[redact_secrets(tag) for tag in clean_tags],
+        machine_id=machine_id,
+        scope=note_scope,
+    )
+    out = memory_dict(mem, include_body=True)
+    out["redacted"] = masked
+    return out
+
+
+def _secret_count(text: str) -> int:
+    """How many separate secrets ``text`` holds (overlapping matches count once)."""
+    count, end = 0, -1
+    for finding in find_secrets(text):  # sorted by start
+        if finding.start >= end:
+            count += 1
+        end = max(end, finding.end)
+    return count
+
+
+def sync_memory(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
+    """One sync cycle, then reindex the files it changed so pulled notes are searchable."""
+    result = backend.sync()
+    indexed = 0
+    if result.changed:
+        report = store.reindex_paths([store.memory_dir / path for path in result.changed])
+        indexed = report.indexed
+    return {
+        "pushed": result.pushed,
+        "pulled": result.pulled,
+        "conflicted": result.conflicted,
+        "conflicts": list(result.conflicts),
+        "head": result.head,
+        "indexed": indexed,
+        "detail": result.detail,
+    }

@@ -1,0 +1,252 @@
+"""The MCP server: five tools, each a thin wrapper over a function in :mod:`.functions`."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+from pydantic import Field
+
+from anamnesis.mcp import descriptions
+from anamnesis.mcp.arguments import MAX_K, TOOL_ARGUMENTS, InvalidArgument, check_call
+from anamnesis.mcp.functions import (
+    list_memories,
+    search_memories,
+    status_report,
+    sync_memory,
+    write_memory,
+)
+from anamnesis.mcp.version import __version__
+from anamnesis.store import MemoryStore, StoreError, resolve_machine_id, resolve_remote
+from anamnesis.store.errors import IndexUnavailable, StoreBusy
+from anamnesis.sync.backend import SyncBackend, SyncResult, SyncState
+from anamnesis.sync.errors import SyncBusy, SyncError
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+SERVER_NAME = "anamnesis"
+
+READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+WRITES_NEW_NOTE = ToolAnnotations(read_only_hint=False, destructive_hint=False)
+TALKS_TO_REMOTE = ToolAnnotations(read_only_hint=False, open_world_hint=True)
+
+log = logging.getLogger("anamnesis.mcp")
+
+Note = dict[str, Any]
+Project = Annotated[
+    str | None,
+    Field(description="One project key, exactly (see memory_status); omit for every project."),
+]
+NoteType = Annotated[
+    str | None, Field(description="procedural | semantic | episodic; omit for all types.")
+]
+NoteScope = Annotated[str | None, Field(description="portable | machine-local; omit for both.")]
+
+
+class AnamnesisServer(MCPServer[Any]):
+    """MCPServer whose tools check their raw JSON arguments first, in words a model can use.
+
+    The SDK's own argument validation would answer a wrong shape with a pydantic report;
+    checking here first turns every mistake into one sentence naming the fix.
+    """
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Any = None
+    ) -> CallToolResult | InputRequiredResult:
+        if name in TOOL_ARGUMENTS:
+            try:
+                arguments = check_call(name, arguments)
+            except InvalidArgument as exc:
+                raise ToolError(f"Invalid argument for {name}: {exc}") from None
+        return await super().call_tool(name, arguments, context)
+
+
+def build_server(
+    store: MemoryStore,
+    *,
+    machine_id: str | None = None,
+    backend: SyncBackend | None = None,
+) -> AnamnesisServer:
+    """An MCP server named ``anamnesis`` serving ``store``.
+
+    The machine id is resolved once here and bound into ``memory_write``: the model cannot
+    choose it. Without ``backend``, sync goes through git to the configured remote.
+    """
+    mid = machine_id or resolve_machine_id(store.root)
+    sync_backend: SyncBackend = backend or _GitOnFirstUse(store, mid)
+    server = AnamnesisServer(
+        name=SERVER_NAME,
+        instructions=descriptions.INSTRUCTIONS,
+        version=__version__,
+        log_level="WARNING",  # INFO would log every request to Claude Code's MCP log
+    )
+    guard = _ToolGuard(store)
+
+    @server.tool(description=descriptions.SEARCH, annotations=READ_ONLY)
+    def memory_search(
+        query: Annotated[str, Field(description="Keywords: names, error text, topics.")],
+        project: Project = None,
+        type: NoteType = None,
+        scope: NoteScope = None,
+        k: Annotated[int, Field(description=f"How many notes, 1-{MAX_K}.")] = 8,
+    ) -> Annotated[CallToolResult, list[Note]]:
+        with guard("memory_search"):
+            hits = search_memories(store, query=query, project=project, type=type, scope=scope, k=k)
+        return _reply({"result": hits}, hits)
+
+    @server.tool(description=descriptions.LIST, annotations=READ_ONLY)
+    def memory_list(
+        project: Project = None, type: NoteType = None, scope: NoteScope = None
+    ) -> Annotated[CallToolResult, list[Note]]:
+        with guard("memory_list"):
+            notes = list_memories(store, project=project, type=type, scope=scope)
+        return _reply({"result": notes}, notes)
+
+    @server.tool(description=descriptions.STATUS, annotations=READ_ONLY)
+    def memory_status() -> Annotated[CallToolResult, dict[str, Any]]:
+        with guard("memory_status"):
+            report = status_report(store, sync_backend)
+        return _reply(report, report)
+
+    @server.tool(description=descriptions.WRITE, annotations=WRITES_NEW_NOTE)
+    def memory_write(
+        type: Annotated[str, Field(description="procedural | semantic | episodic")],
+        title: Annotated[str, Field(description="One line: what the note is about.")],
+        body: Annotated[str, Field(description="Markdown, self-contained; up to 1 MB.")],
+        project: Annotated[
+            str, Field(description="Project key (see memory_status), or 'global'.")
+        ] = "global",
+        tags: Annotated[list[str] | None, Field(description="A few short keywords.")] = None,
+        scope: Annotated[
+            str, Field(description="portable (synced) or machine-local (this machine only).")
+        ] = "portable",
+    ) -> Annotated[CallToolResult, Note]:
+        with guard("memory_write"):
+            note = write_memory(
+                store,
+                type=type,
+                title=title,
+                body=body,
+                project=project,
+                tags=tags,
+                machine_id=mid,  # bound at build time, never from the model
+                scope=scope,
+            )
+        return _reply(note, note)
+
+    @server.tool(description=descriptions.SYNC, annotations=TALKS_TO_REMOTE)
+    def memory_sync(
+        force: Annotated[bool, Field(description="Reserved; has no effect.")] = False,
+    ) -> Annotated[CallToolResult, dict[str, Any]]:
+        del force  # accepted for compatibility with the spec's signature; changes nothing
+        with guard("memory_sync"):
+            outcome = sync_memory(store, sync_backend)
+        return _reply(outcome, outcome)
+
+    return server
+
+
+class _GitOnFirstUse:
+    """The git sync backend, created when a tool first needs it.
+
+    dulwich costs tens of milliseconds to import; a server that is only searched never pays.
+    The remote is read on every use (environment, then the store's config.json), so running
+    `anamnesis init --remote URL` takes effect without restarting Claude Code.
+    """
+
+    def __init__(self, store: MemoryStore, machine_id: str) -> None:
+        self._store = store
+        self._machine_id = machine_id
+        self._backend: SyncBackend | None = None
+        self._remote: str | None = None
+
+    def _git(self) -> SyncBackend:
+        remote = resolve_remote(self._store.root)
+        if self._backend is None or remote != self._remote:
+            from anamnesis.sync.git import GitSyncBackend
+
+            self._backend = GitSyncBackend(
+                self._store.memory_dir, remote=remote, machine_id=self._machine_id
+            )
+            self._remote = remote
+        return self._backend
+
+    def init(self) -> None:
+        self._git().init()
+
+    def commit_local(self) -> str | None:
+        return self._git().commit_local()
+
+    def sync(self) -> SyncResult:
+        return self._git().sync()
+
+    def state(self) -> SyncState:
+        return self._git().state()
+
+
+def _reply(structured: dict[str, Any], shown: object) -> CallToolResult:
+    """The structured result, and the same data as one compact JSON text for the model.
+
+    The SDK's default would send one pretty-printed text block per list item: more tokens,
+    and nothing at all for an empty result.
+    """
+    text = json.dumps(shown, ensure_ascii=False)
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)], structured_content=structured
+    )
+
+
+class _ToolGuard:
+    """Turns every failure inside a tool into a message the model can act on.
+
+    Expected failures (bad arguments, a busy index, an unreachable remote) keep their own
+    words. Anything else is logged with its traceback under ``<home>/logs/mcp.log`` and
+    reported without internals.
+    """
+
+    def __init__(self, store: MemoryStore) -> None:
+        self._log_path = store.root / "logs" / "mcp.log"
+        self._handler_ready = False
+
+    @contextmanager
+    def __call__(self, tool: str) -> Iterator[None]:
+        try:
+            yield
+        except InvalidArgument as exc:
+            raise ToolError(f"invalid argument: {exc}") from None
+        except (StoreBusy, SyncBusy) as exc:
+            raise ToolError(f"{exc}. Another process holds the lock; try again shortly.") from None
+        except IndexUnavailable as exc:
+            raise ToolError(
+                f"the search index is unavailable: {exc}. The notes themselves are safe; "
+                "`anamnesis doctor` says how to fix it."
+            ) from None
+        except (StoreError, SyncError) as exc:
+            raise ToolError(str(exc)) from None
+        except Exception:
+            self._log_crash(tool)
+            raise ToolError(
+                f"{tool} failed unexpectedly; the details are in {self._log_path}. "
+                "Run `anamnesis doctor` to check the store."
+            ) from None
+
+    def _log_crash(self, tool: str) -> None:
+        if not self._handler_ready:
+            self._handler_ready = _attach_file_log(self._log_path)
+        log.exception("%s raised", tool)
+
+
+def _attach_file_log(path: Path) -> bool:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:
+        return False  # stderr (Claude Code's MCP log) still gets the SDK's report
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    return True

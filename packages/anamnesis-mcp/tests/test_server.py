@@ -1,0 +1,256 @@
+"""The registered server, driven through the SDK's in-memory client."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client import Client
+
+from anamnesis.mcp import build_server, descriptions
+from anamnesis.mcp.server import AnamnesisServer
+from anamnesis.store import MemoryStore, write_config
+from anamnesis.sync import GitSyncBackend
+from anamnesis.sync.lock import sync_lock
+from anamnesis.sync.worktree import LOCK_FILE
+from mcp_testing import bare_remote, data, error_text, text_of
+
+FIVE = {"memory_search", "memory_list", "memory_status", "memory_write", "memory_sync"}
+WRITE = {"type": "procedural", "title": "Pin esbuild", "body": "esbuild 0.19 breaks the build"}
+
+
+async def call(server: AnamnesisServer, tool: str, arguments: dict[str, Any]) -> Any:
+    async with Client(server) as client:
+        return await client.call_tool(tool, arguments)
+
+
+async def tools_of(server: AnamnesisServer) -> dict[str, Any]:
+    async with Client(server) as client:
+        return {tool.name: tool for tool in (await client.list_tools()).tools}
+
+
+def test_exactly_the_five_tools_are_registered(store: MemoryStore) -> None:
+    assert set(anyio.run(tools_of, build_server(store))) == FIVE
+
+
+def test_annotations_let_claude_code_auto_approve_only_the_readers(store: MemoryStore) -> None:
+    tools = anyio.run(tools_of, build_server(store))
+    for name in ("memory_search", "memory_list", "memory_status"):
+        assert tools[name].annotations.read_only_hint is True
+        assert tools[name].annotations.open_world_hint is False
+    assert tools["memory_write"].annotations.read_only_hint is False
+    assert tools["memory_write"].annotations.destructive_hint is False
+    assert tools["memory_sync"].annotations.read_only_hint is False
+    assert tools["memory_sync"].annotations.open_world_hint is True
+
+
+def test_spec_parameters_and_defaults(store: MemoryStore) -> None:
+    tools = anyio.run(tools_of, build_server(store))
+
+    def params(name: str) -> dict[str, Any]:
+        schema = tools[name].input_schema
+        return {
+            key: value.get("default", "required") for key, value in schema["properties"].items()
+        }
+
+    assert params("memory_search") == {
+        "query": "required", "project": None, "type": None, "scope": None, "k": 8,
+    }  # fmt: skip
+    assert params("memory_list") == {"project": None, "type": None, "scope": None}
+    assert params("memory_status") == {}
+    assert params("memory_write") == {
+        "type": "required", "title": "required", "body": "required",
+        "project": "global", "tags": None, "scope": "portable",
+    }  # fmt: skip
+    assert params("memory_sync") == {"force": False}
+    assert "machine_id" not in tools["memory_write"].input_schema["properties"]
+
+
+def test_instructions_and_descriptions_fit_claude_codes_2kb_cut(store: MemoryStore) -> None:
+    server = build_server(store)
+    assert server.name == "anamnesis"
+    assert server.instructions == descriptions.INSTRUCTIONS
+    texts = [server.instructions or ""]
+    texts += [tool.description or "" for tool in anyio.run(tools_of, server).values()]
+    for text in texts:
+        assert 200 < len(text.encode("utf-8")) < 2048
+    for name in FIVE:  # each description says when to use it, naming the alternatives
+        description = anyio.run(tools_of, server)[name].description
+        assert "Call " in description or "call " in description
+
+
+def test_write_then_search_through_the_client(store: MemoryStore) -> None:
+    server = build_server(store, machine_id="m-test")
+
+    async def scenario() -> tuple[Any, Any]:
+        async with Client(server) as client:
+            written = data(await client.call_tool("memory_write", {**WRITE, "tags": ["js"]}))
+            found = data(await client.call_tool("memory_search", {"query": "esbuild"}))
+            return written, found
+
+    written, found = anyio.run(scenario)
+    assert written["machine_id"] == "m-test"
+    assert [hit["id"] for hit in found] == [written["id"]]
+    assert found[0]["body"] == WRITE["body"]
+    assert store.get(written["id"]).tags == ["js"]
+
+
+def test_the_bound_machine_id_wins(store: MemoryStore) -> None:
+    server = build_server(store, machine_id="m-test")
+    spoofed = anyio.run(call, server, "memory_write", {**WRITE, "machine_id": "evil"})
+    assert spoofed.is_error
+    assert "machine_id" in error_text(spoofed)
+    assert store.list() == []
+    written = data(anyio.run(call, server, "memory_write", WRITE))
+    assert written["machine_id"] == "m-test"
+    # Without an explicit id the environment's is bound once, at build time.
+    assert data(anyio.run(call, build_server(store), "memory_write", WRITE))["machine_id"] == (
+        "env-machine"
+    )
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "hint"),
+    [
+        ("memory_write", {**WRITE, "type": "fact"}, "procedural"),
+        ("memory_write", {**WRITE, "scope": "team"}, "machine-local"),
+        ("memory_write", {**WRITE, "title": ""}, "non-empty"),
+        ("memory_write", {**WRITE, "body": "x" * 1_000_001}, "1 MB"),
+        ("memory_write", {"type": "semantic", "title": "t"}, "body: is required"),
+        ("memory_search", {"query": "x", "k": 0}, "from 1 to 50"),
+        ("memory_search", {"query": "x", "k": 51}, "from 1 to 50"),
+        ("memory_search", {"query": "x", "k": "lots"}, "whole number"),
+        ("memory_search", {"query": "x", "project": ["a", "b"]}, "one project key"),
+        ("memory_search", {"query": "x", "project": {"like": "a%"}}, "one project key"),
+        ("memory_search", {"query": "x", "limit": 3}, "unknown argument limit"),
+        ("memory_search", {}, "query: is required"),
+        ("memory_list", {"type": 3}, "procedural"),
+        ("memory_status", {"verbose": True}, "no arguments"),
+        ("memory_sync", {"force": "yes"}, "true or false"),
+    ],
+)
+def test_bad_arguments_get_an_actionable_tool_error(
+    store: MemoryStore, tool: str, arguments: dict[str, Any], hint: str
+) -> None:
+    result = anyio.run(call, build_server(store), tool, arguments)
+    assert result.is_error
+    text = error_text(result)
+    assert hint in text
+    for internals in ("Traceback", "sqlite", "pydantic", "validation error", "IntegrityError"):
+        assert internals not in text
+    assert list(store.root.rglob("*.md")) == []
+
+
+def test_an_unexpected_failure_is_logged_and_reported_without_internals(
+    store: MemoryStore,
+) -> None:
+    class BrokenBackend:
+        def state(self) -> Any:
+            raise RuntimeError("secret internals")
+
+    server = build_server(store, backend=BrokenBackend())  # type: ignore[arg-type]
+    result = anyio.run(call, server, "memory_status", {})
+    assert result.is_error
+    text = error_text(result)
+    assert "secret internals" not in text
+    log = store.root / "logs" / "mcp.log"
+    assert str(log) in text
+    assert "secret internals" in log.read_text()
+
+
+def test_sync_then_search_across_two_stores_sharing_a_bare_remote(tmp_path: Path) -> None:
+    remote = str(bare_remote(tmp_path / "remote.git"))
+    with MemoryStore(tmp_path / "laptop") as laptop, MemoryStore(tmp_path / "desktop") as desktop:
+        laptop_server = build_server(
+            laptop,
+            machine_id="laptop",
+            backend=GitSyncBackend(laptop.memory_dir, remote=remote, machine_id="laptop"),
+        )
+        desktop_server = build_server(
+            desktop,
+            machine_id="desktop",
+            backend=GitSyncBackend(desktop.memory_dir, remote=remote, machine_id="desktop"),
+        )
+        written = data(anyio.run(call, laptop_server, "memory_write", WRITE))
+        assert data(anyio.run(call, laptop_server, "memory_sync", {}))["pushed"] is True
+        synced = data(anyio.run(call, desktop_server, "memory_sync", {"force": True}))
+        assert synced["pulled"] >= 1 and synced["indexed"] == 1
+        found = data(anyio.run(call, desktop_server, "memory_search", {"query": "esbuild"}))
+        assert [hit["id"] for hit in found] == [written["id"]]
+        assert found[0]["machine_id"] == "laptop"
+
+
+def test_a_sync_already_running_is_reported_as_busy(store: MemoryStore) -> None:
+    backend = GitSyncBackend(store.memory_dir, remote=None, machine_id="m", lock_wait_s=0.2)
+    server = build_server(store, backend=backend)
+    anyio.run(call, server, "memory_write", WRITE)
+    with sync_lock(store.memory_dir / LOCK_FILE, wait_s=1):
+        result = anyio.run(call, server, "memory_sync", {})
+    assert result.is_error
+    assert "sync already running" in error_text(result)
+    assert "try again" in error_text(result)
+    assert data(anyio.run(call, server, "memory_sync", {}))["head"]  # fine once it is free
+
+
+def test_no_remote_sync_commits_locally_and_says_remote(store: MemoryStore) -> None:
+    server = build_server(store)
+    anyio.run(call, server, "memory_write", WRITE)
+    outcome = data(anyio.run(call, server, "memory_sync", {}))
+    assert outcome["pushed"] is False and outcome["conflicted"] is False
+    assert "remote" in outcome["detail"]
+    status = data(anyio.run(call, server, "memory_status", {}))
+    assert status["sync"]["initialized"] is True
+    assert status["sync"]["dirty"] is False
+    assert status["sync"]["remote"] is None
+
+
+def test_a_remote_set_after_the_server_started_takes_effect(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    server = build_server(store)  # the default git backend, from config
+    anyio.run(call, server, "memory_write", WRITE)
+    assert data(anyio.run(call, server, "memory_sync", {}))["pushed"] is False
+    remote = bare_remote(tmp_path / "later.git")
+    write_config({"remote": str(remote)}, store.root)  # what `anamnesis init --remote` does
+    assert data(anyio.run(call, server, "memory_sync", {}))["pushed"] is True
+    assert data(anyio.run(call, server, "memory_status", {}))["sync"]["remote"] == str(remote)
+
+
+def test_text_and_structured_results_agree_and_empty_results_say_so(store: MemoryStore) -> None:
+    result = anyio.run(call, build_server(store), "memory_search", {"query": "nothing"})
+    assert data(result) == []
+    assert text_of(result) == "[]"  # the model sees an explicit empty list
+
+
+def test_many_concurrent_calls_against_one_store(store: MemoryStore) -> None:
+    server = build_server(store, machine_id="m")
+    for index in range(20):
+        store.write(type="semantic", title=f"seed {index}", body=f"deploy step {index}")
+    failures: list[str] = []
+
+    async def scenario() -> None:
+        async with Client(server) as client:
+
+            async def search(index: int) -> None:
+                result = await client.call_tool("memory_search", {"query": f"deploy {index}"})
+                if result.is_error or not json.loads(text_of(result)):
+                    failures.append(f"search {index}: {error_text(result)}")
+
+            async def write(index: int) -> None:
+                arguments = {**WRITE, "title": f"concurrent {index}"}
+                result = await client.call_tool("memory_write", arguments)
+                if result.is_error:
+                    failures.append(f"write {index}: {error_text(result)}")
+
+            async with anyio.create_task_group() as group:
+                for index in range(50):
+                    group.start_soon(search, index)
+                    if index % 5 == 0:
+                        group.start_soon(write, index)
+
+    anyio.run(scenario)
+    assert failures == []
+    assert store.count() == 30

@@ -1,0 +1,144 @@
+"""The server as Claude Code runs it: a real process over stdio, driven by the SDK client."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from anamnesis.store import MemoryStore
+from mcp_testing import data, error_text, text_of
+
+BIN = Path(sys.executable).parent
+
+
+def server_command() -> list[str]:
+    script = BIN / "anamnesis-mcp"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "anamnesis.mcp"]
+
+
+def params(home: Path, command: list[str] | None = None) -> StdioServerParameters:
+    command = command or server_command()
+    env = {**os.environ, "ANAMNESIS_HOME": str(home), "ANAMNESIS_MACHINE_ID": "stdio-box"}
+    return StdioServerParameters(command=command[0], args=command[1:], env=env)
+
+
+def client(
+    home: Path, stderr: Any, mode: str = "legacy", command: list[str] | None = None
+) -> Client:
+    return Client(stdio_client(params(home, command), errlog=stderr), mode=mode,
+                  read_timeout_seconds=60)  # fmt: skip
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_session_over_stdio(isolated_home: Path, tmp_path: Path, mode: str) -> None:
+    """Initialize (the handshake Claude Code uses, and discovery), list, write, search, status."""
+
+    async def session() -> dict[str, Any]:
+        with (tmp_path / "stderr.txt").open("w") as stderr:
+            async with client(isolated_home, stderr, mode) as mcp:
+                tools = sorted(tool.name for tool in (await mcp.list_tools()).tools)
+                written = data(await mcp.call_tool("memory_write", {
+                    "type": "semantic", "title": "Staging DB host",
+                    "body": "staging uses db-stg-2; password=hunter2hunter2", "project": "acme",
+                }))  # fmt: skip
+                found = data(await mcp.call_tool("memory_search", {"query": "staging db"}))
+                status = data(await mcp.call_tool("memory_status", {}))
+                bad = await mcp.call_tool("memory_search", {"query": "db", "k": 99})
+        return {"tools": tools, "written": written, "found": found, "status": status, "bad": bad}
+
+    out = anyio.run(session)
+    assert out["tools"] == [
+        "memory_list", "memory_search", "memory_status", "memory_sync", "memory_write",
+    ]  # fmt: skip
+    assert out["written"]["machine_id"] == "stdio-box"
+    assert "hunter2hunter2" not in json.dumps(out["written"])
+    assert [hit["id"] for hit in out["found"]] == [out["written"]["id"]]
+    assert out["status"]["total"] == 1
+    assert out["bad"].is_error and "from 1 to 50" in error_text(out["bad"])
+    stderr = (tmp_path / "stderr.txt").read_text()
+    assert "Traceback" not in stderr
+    with MemoryStore(isolated_home) as store:  # the note is a real file in the real store
+        assert store.get(out["written"]["id"]).project == "acme"
+
+
+def test_fifty_concurrent_searches_while_writes_happen(isolated_home: Path, tmp_path: Path) -> None:
+    with MemoryStore(isolated_home) as store:
+        for index in range(200):
+            store.write(type="procedural", title=f"runbook {index}",
+                        body=f"restart the worker pool {index}; check queue depth")  # fmt: skip
+    errors: list[str] = []
+    counts = {"search": 0, "write": 0}
+
+    async def session() -> None:
+        with (tmp_path / "stderr.txt").open("w") as stderr:
+            async with client(isolated_home, stderr) as mcp:
+
+                async def search(index: int) -> None:
+                    result = await mcp.call_tool(
+                        "memory_search", {"query": f"worker pool {index}", "k": 5}
+                    )
+                    if result.is_error or len(json.loads(text_of(result))) != 5:
+                        errors.append(error_text(result))
+                    counts["search"] += 1
+
+                async def write(index: int) -> None:
+                    result = await mcp.call_tool("memory_write", {
+                        "type": "episodic", "title": f"restart {index}", "body": "pool restarted",
+                    })  # fmt: skip
+                    if result.is_error:
+                        errors.append(error_text(result))
+                    counts["write"] += 1
+
+                async with anyio.create_task_group() as group:
+                    for index in range(50):
+                        group.start_soon(search, index)
+                        if index % 5 == 0:
+                            group.start_soon(write, index)
+
+    anyio.run(session)
+    assert errors == []
+    assert counts == {"search": 50, "write": 10}
+    with MemoryStore(isolated_home) as store:
+        assert store.count() == 210
+
+
+def test_python_dash_m_serves_too(isolated_home: Path, tmp_path: Path) -> None:
+    async def session() -> list[str]:
+        with (tmp_path / "stderr.txt").open("w") as stderr:
+            command = [sys.executable, "-m", "anamnesis.mcp"]
+            async with client(isolated_home, stderr, command=command) as mcp:
+                return [tool.name for tool in (await mcp.list_tools()).tools]
+
+    assert len(anyio.run(session)) == 5
+
+
+def test_a_store_that_cannot_be_opened_is_one_line_on_stderr(tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "file"
+    not_a_folder.write_text("x")
+    env = {**os.environ, "ANAMNESIS_HOME": str(not_a_folder)}
+    done = subprocess.run(
+        server_command(), input=b"", capture_output=True, env=env, timeout=60, check=False
+    )
+    assert done.returncode == 1
+    lines = done.stderr.decode().strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "cannot open the memory store" in lines[0] and "ANAMNESIS_HOME" in lines[0]
+    assert done.stdout == b""  # nothing that a client would misread as protocol
+
+
+def test_the_server_exits_when_its_client_goes_away(isolated_home: Path) -> None:
+    env = {**os.environ, "ANAMNESIS_HOME": str(isolated_home)}
+    done = subprocess.run(
+        server_command(), input=b"", capture_output=True, env=env, timeout=60, check=False
+    )
+    assert done.returncode == 0
+    assert b"Traceback" not in done.stderr
