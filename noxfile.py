@@ -12,16 +12,22 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 import nox
 
 nox.options.default_venv_backend = "uv"
-nox.options.sessions = ["lint", "typecheck", "tests", "isolation"]
+nox.options.sessions = ["lint", "typecheck", "tests", "isolation", "install"]
 nox.options.error_on_external_run = True
 
 ROOT = Path(__file__).parent
 PACKAGES = sorted(p.name for p in (ROOT / "packages").iterdir() if (p / "pyproject.toml").is_file())
+# Distribution names (the CLI's folder is anamnesis-cli, its distribution anamnesis-memory).
+DISTRIBUTIONS = sorted(
+    tomllib.loads((ROOT / "packages" / p / "pyproject.toml").read_text())["project"]["name"]
+    for p in PACKAGES
+)
 
 # What each distribution may pull in directly; the isolation session installs each wheel
 # alone and fails on anything else (their own dependencies' dependencies are allowed).
@@ -30,6 +36,7 @@ DIRECT_DEPENDENCIES: dict[str, set[str]] = {
     "anamnesis-sync": {"dulwich"},
     "anamnesis-hooks": {"anamnesis-store", "anamnesis-sync"},
     "anamnesis-mcp": {"anamnesis-store", "anamnesis-sync", "mcp"},
+    "anamnesis-memory": {"anamnesis-store", "anamnesis-sync", "anamnesis-hooks", "typer"},
 }
 # Distributions that must never be installed alongside a package, even indirectly.
 FORBIDDEN: dict[str, set[str]] = {
@@ -37,6 +44,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "anamnesis-sync": {"anamnesis-store", "mcp", "pyyaml", "python-ulid", "typer", "rich"},
     "anamnesis-hooks": {"mcp", "typer", "rich", "click"},
     "anamnesis-mcp": {"anamnesis-hooks", "typer", "rich"},
+    "anamnesis-memory": {"anamnesis-mcp", "mcp"},  # the MCP server is the `mcp` extra
 }
 SMOKE = {
     "anamnesis-store": """
@@ -103,6 +111,22 @@ anyio.run(main)
 import importlib.util
 assert importlib.util.find_spec("anamnesis.hooks") is None
 print("mcp smoke ok")
+""",
+    "anamnesis-memory": """
+import json, os, pathlib, shutil, subprocess, sys, tempfile
+root = pathlib.Path(tempfile.mkdtemp())
+env = {**os.environ, "ANAMNESIS_HOME": str(root / "home"), "CLAUDE_CONFIG_DIR": str(root / "c")}
+tool = shutil.which("anamnesis", path=str(pathlib.Path(sys.executable).parent))
+def run(*args, stdin=""):
+    done = subprocess.run([tool, *args], input=stdin, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, (args, done.stderr)
+    return done.stdout
+run("init", "--yes", "--local-only")
+run("write", "--title", "CLI smoke", "installed alone")
+assert json.loads(run("search", "smoke", "--json"))[0]["title"] == "CLI smoke"
+served = subprocess.run([tool, "serve"], capture_output=True, text=True, env=env)
+assert served.returncode == 1 and "anamnesis-memory[mcp]" in served.stderr, served
+print("cli smoke ok")
 """,
 }
 
@@ -180,7 +204,7 @@ def tests(session: nox.Session, package: str) -> None:
 
 
 @nox.session(python=PYTHON)
-@nox.parametrize("package", PACKAGES)
+@nox.parametrize("package", DISTRIBUTIONS)
 def isolation(session: nox.Session, package: str) -> None:
     """Build the wheels, install one package alone in a fresh venv, smoke-test it, and check
     that nothing beyond its declared dependencies (and theirs) was installed."""
@@ -252,6 +276,82 @@ while todo:
 report = {"direct": direct, "closure": closure, "installed": installed}
 print(json.dumps({key: sorted(value) for key, value in report.items()}))
 """
+
+
+@nox.session(python=PYTHON)
+def install(session: nox.Session) -> None:
+    """Install the tool as users do: `uv tool install` from the five built wheels, offline,
+    with and without the `mcp` extra, then use it."""
+    wheels = Path(tempfile.mkdtemp(prefix="anamnesis-wheels-"))
+    session.run("uv", "build", "--all-packages", "--wheel", "-o", str(wheels), external=True)
+    built = sorted(path.name.split("-")[0] for path in wheels.glob("*.whl"))
+    if len(built) != len(PACKAGES):
+        session.error(f"expected {len(PACKAGES)} wheels, built {built}")
+    for extra in ("[mcp]", ""):
+        root = Path(tempfile.mkdtemp(prefix="anamnesis-tool-"))
+        env = {
+            "UV_TOOL_DIR": str(root / "tools"),
+            "UV_TOOL_BIN_DIR": str(root / "bin"),
+            "UV_OFFLINE": "1",  # third-party wheels come from uv's cache, ours from `wheels`
+            "UV_PYTHON": PYTHON,
+        }
+        session.run(
+            "uv", "tool", "install", "--find-links", str(wheels), f"anamnesis-memory{extra}",
+            env=env, external=True,
+        )  # fmt: skip
+        tool = str(root / "bin" / "anamnesis")
+        script = _USER_TOUR if extra else _USER_TOUR_WITHOUT_MCP
+        session.run(sys.executable, "-c", script, tool, str(root), external=True)
+        shutil.rmtree(root, ignore_errors=True)
+    shutil.rmtree(wheels, ignore_errors=True)
+
+
+# What a new user does after installing: runs as a plain script with the tool's path.
+_USER_TOUR_COMMON = r"""
+import json, os, pathlib, subprocess, sys
+tool, root = sys.argv[1], pathlib.Path(sys.argv[2])
+env = {k: v for k, v in os.environ.items() if not k.startswith(("ANAMNESIS_", "CLAUDE_"))}
+env.update(ANAMNESIS_HOME=str(root / "home"), CLAUDE_CONFIG_DIR=str(root / "claude"),
+           ANAMNESIS_MACHINE_ID="tour", HOME=str(root))
+def run(*args, stdin="", ok=True):
+    done = subprocess.run([tool, *args], input=stdin, capture_output=True, text=True, env=env)
+    if ok:
+        assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return done
+print(run("--version").stdout.strip())
+plan = run("init", "--print").stdout
+assert "inject --format json" in plan and not (root / "home").exists(), plan
+run("init", "--yes", "--local-only")
+run("write", "--title", "Tour note", "--project", "global", "-", stdin="Use uv for everything")
+assert json.loads(run("search", "uv", "--json").stdout)[0]["title"] == "Tour note"
+out = run("inject", stdin=json.dumps({"cwd": str(root)})).stdout
+assert "Tour note" in out, out
+"""
+_USER_TOUR = (
+    _USER_TOUR_COMMON
+    + r"""
+import anyio
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+async def tools():
+    params = StdioServerParameters(command=tool, args=[], env=env)
+    async with Client(params, mode="legacy") as client:
+        return sorted(t.name for t in (await client.list_tools()).tools)
+assert len(anyio.run(tools)) == 5
+print("tour with [mcp] ok")
+"""
+)
+_USER_TOUR_WITHOUT_MCP = (
+    _USER_TOUR_COMMON
+    + r"""
+venv_python = pathlib.Path(tool).resolve().parent / "python"
+probe = subprocess.run([str(venv_python), "-c", "import mcp"], capture_output=True)
+assert probe.returncode != 0, "the MCP SDK is installed without the [mcp] extra"
+served = run("serve", ok=False)
+assert served.returncode == 1 and "anamnesis-memory[mcp]" in served.stderr, served.stderr
+print("tour without [mcp] ok")
+"""
+)
 
 
 @nox.session(python=PYTHON)

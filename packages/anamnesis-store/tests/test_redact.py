@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from anamnesis.store.redact import MASK, find_secrets, redact_secrets
+from anamnesis.store.redact import MASK, count_secrets, find_secrets, redact_secrets
 
 # Synthetic secrets in every supported shape (none of them is real).
 SECRETS = {
@@ -76,6 +76,8 @@ def test_every_known_secret_format_is_masked(kind: str, secret: str) -> None:
     assert MASK in out
     assert out.startswith("before ") and out.endswith(" after")
     assert find_secrets(text)
+    assert count_secrets(text) == 1  # overlapping patterns count one secret once
+    assert count_secrets(f"{text} and again {secret}") == 2
 
 
 @pytest.mark.parametrize(("text", "secret"), CONTEXTUAL)
@@ -95,6 +97,7 @@ def test_key_names_survive() -> None:
 def test_ordinary_text_survives_untouched(text: str) -> None:
     assert redact_secrets(text) == text
     assert find_secrets(text) == []
+    assert count_secrets(text) == 0
 
 
 def test_redaction_is_idempotent() -> None:

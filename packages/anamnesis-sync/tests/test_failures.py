@@ -15,8 +15,9 @@ from dulwich.objects import Blob, Commit, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.sync import SyncBusy, SyncError, redact_url
+from anamnesis.sync import SyncBusy, SyncError, check_remote, redact_url
 from anamnesis.sync.lock import sync_lock
+from anamnesis.sync.transport import list_remote_branches
 from anamnesis.sync.worktree import LOCK_FILE, safe_path
 from sync_testing import Machine, remote_files, write_note
 
@@ -30,6 +31,8 @@ def test_an_unreachable_remote_keeps_the_local_commit(machine: Machine, tmp_path
     assert "next sync" in result.detail
     assert result.committed and lonely.state().head == result.head
     assert not lonely.state().dirty
+    assert result.remote_error.startswith("cannot fetch from remote")
+    assert result.remote_error in result.detail
 
 
 def test_an_ssh_remote_that_does_not_answer_is_a_detail_not_a_traceback(machine: Machine) -> None:
@@ -50,6 +53,22 @@ def test_a_refusing_remote_keeps_the_local_commit(
     assert not result.pushed
     assert "cannot push to remote" in result.detail and "refused" in result.detail
     assert result.committed
+    assert "cannot push to remote" in result.remote_error
+
+
+def test_check_remote_says_whether_a_remote_answers(
+    machine: Machine, remote: Path, tmp_path: Path
+) -> None:
+    assert check_remote(str(remote)) is None  # an empty bare repository answers
+    laptop = machine("laptop")
+    write_note(laptop, "semantic/a.md", "x")
+    assert laptop.sync().remote_error == ""
+    assert list_remote_branches(str(remote)) == ["main"]
+    missing = check_remote(str(tmp_path / "nowhere.git"))
+    assert missing is not None and "nowhere.git" in missing
+    refused = check_remote("ssh://nobody@127.0.0.1:1/srv/memory.git")
+    assert refused is not None and refused.startswith("cannot reach remote")
+    assert "hunter2" not in (check_remote("https://me:hunter2@127.0.0.1:1/m.git") or "")
 
 
 def test_passwords_never_show_in_details(machine: Machine) -> None:

@@ -21,7 +21,7 @@ from anamnesis.mcp.arguments import (
     check_type,
 )
 from anamnesis.store import Memory, MemoryStore, redact_secrets
-from anamnesis.store.redact import find_secrets
+from anamnesis.store.redact import count_secrets
 from anamnesis.sync.remote import redact_url
 
 if TYPE_CHECKING:
@@ -116,7 +116,7 @@ def write_memory(
     clean_tags = check_tags(tags)
     # A note may sync to other machines: nothing secret-shaped is written, whatever the model
     # pasted. Machine-local notes too: a note's scope can change later.
-    masked = sum(_secret_count(text) for text in (clean_title, clean_body, *clean_tags))
+    masked = sum(count_secrets(text) for text in (clean_title, clean_body, *clean_tags))
     mem = store.write(
         type=note_type,
         title=redact_secrets(clean_title),
@@ -129,16 +129,6 @@ def write_memory(
     out = memory_dict(mem, include_body=True)
     out["redacted"] = masked
     return out
-
-
-def _secret_count(text: str) -> int:
-    """How many separate secrets ``text`` holds (overlapping matches count once)."""
-    count, end = 0, -1
-    for finding in find_secrets(text):  # sorted by start
-        if finding.start >= end:
-            count += 1
-        end = max(end, finding.end)
-    return count
 
 
 def sync_memory(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:

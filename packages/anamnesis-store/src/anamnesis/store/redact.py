@@ -90,6 +90,16 @@ def find_secrets(text: str) -> list[Finding]:
     return sorted(found, key=lambda f: (f.start, -f.end))
 
 
+def count_secrets(text: str) -> int:
+    """How many separate secrets ``text`` holds (overlapping matches count once)."""
+    count, end = 0, -1
+    for finding in find_secrets(text):  # sorted by start
+        if finding.start >= end:
+            count += 1
+        end = max(end, finding.end)
+    return count
+
+
 def redact_secrets(text: str) -> str:
     """``text`` with every secret masked as ``[REDACTED]`` (keys of pairs are kept)."""
     if not text:

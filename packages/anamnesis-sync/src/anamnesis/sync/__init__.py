@@ -13,25 +13,27 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from anamnesis.sync.backend import SyncBackend, SyncResult, SyncState
+    from anamnesis.sync.backend import STRATEGIES, Strategy, SyncBackend, SyncResult, SyncState
     from anamnesis.sync.errors import NothingToResolve, SyncBusy, SyncError
     from anamnesis.sync.fork import Fork, fork_note, new_ulid
-    from anamnesis.sync.git import STRATEGIES, GitSyncBackend, Strategy
+    from anamnesis.sync.git import GitSyncBackend
     from anamnesis.sync.remote import redact_url
+    from anamnesis.sync.transport import check_remote
 
 __version__ = "0.2.0"
 
 _EXPORTS: dict[str, str] = {
-    "STRATEGIES": "anamnesis.sync.git",
+    "STRATEGIES": "anamnesis.sync.backend",
     "Fork": "anamnesis.sync.fork",
     "GitSyncBackend": "anamnesis.sync.git",
     "NothingToResolve": "anamnesis.sync.errors",
-    "Strategy": "anamnesis.sync.git",
+    "Strategy": "anamnesis.sync.backend",
     "SyncBackend": "anamnesis.sync.backend",
     "SyncBusy": "anamnesis.sync.errors",
     "SyncError": "anamnesis.sync.errors",
     "SyncResult": "anamnesis.sync.backend",
     "SyncState": "anamnesis.sync.backend",
+    "check_remote": "anamnesis.sync.transport",
     "fork_note": "anamnesis.sync.fork",
     "new_ulid": "anamnesis.sync.fork",
     "redact_url": "anamnesis.sync.remote",
@@ -48,6 +50,7 @@ __all__ = [
     "SyncError",
     "SyncResult",
     "SyncState",
+    "check_remote",
     "fork_note",
     "new_ulid",
     "redact_url",

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Literal, Protocol
+
+# How `resolve` settles a conflict (see GitSyncBackend.resolve).
+Strategy = Literal["keep-both", "ours", "theirs"]
+STRATEGIES: tuple[Strategy, ...] = ("keep-both", "ours", "theirs")
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,6 +17,8 @@ class SyncResult:
     ``changed`` lists the note files (relative to the synced folder) whose content on disk
     changed because of what was pulled or resolved, so a caller can reindex only those.
     ``conflicts`` names the files changed on both sides when ``conflicted`` is True.
+    ``remote_error`` says why the remote could not be fetched from or pushed to (empty when
+    it could, or when there is no remote); local changes are committed either way.
     """
 
     pushed: bool
@@ -23,6 +29,7 @@ class SyncResult:
     changed: tuple[str, ...] = ()
     conflicts: tuple[str, ...] = ()
     committed: bool = False
+    remote_error: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
 
 from dulwich.errors import NotGitRepository
 from dulwich.graph import can_fast_forward, find_merge_base
@@ -26,7 +25,7 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from anamnesis.sync import worktree
-from anamnesis.sync.backend import SyncResult, SyncState
+from anamnesis.sync.backend import STRATEGIES, Strategy, SyncResult, SyncState
 from anamnesis.sync.errors import NothingToResolve, SyncError
 from anamnesis.sync.fork import Fork, fork_note
 from anamnesis.sync.integrate import (
@@ -42,9 +41,6 @@ from anamnesis.sync.integrate import (
 from anamnesis.sync.lock import sync_lock
 from anamnesis.sync.remote import describe, explain_transport_error
 from anamnesis.sync.transport import PushRefused, PushRejected, fetch_branch, push_branch
-
-Strategy = Literal["keep-both", "ours", "theirs"]
-STRATEGIES: tuple[Strategy, ...] = ("keep-both", "ours", "theirs")
 
 # Loose objects beyond this are packed: thousands of syncs must not leave thousands of files.
 LOOSE_OBJECT_LIMIT = 500
@@ -495,6 +491,7 @@ class GitSyncBackend:
             detail=f"{message}; local changes are committed and will be pushed on the next sync",
             changed=tuple(changed),
             committed=committed,
+            remote_error=message,
         )
 
     def _conflict_result(self, repo: Repo, split: Divergence, committed: bool) -> SyncResult:

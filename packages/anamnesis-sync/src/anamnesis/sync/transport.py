@@ -39,6 +39,33 @@ def fetch_branch(repo: Repo, url: str, ref: Ref) -> ObjectID | None:
     return result.refs.get(ref)
 
 
+def list_remote_branches(url: str) -> list[str]:
+    """The branch names the remote has (an empty list for an empty repository).
+
+    Raises what dulwich raises when the remote cannot be reached: callers explain it.
+    """
+    client, path = get_transport_and_path(url)
+    names: list[bytes]
+    if isinstance(client, LocalGitClient):
+        with Repo(path) as remote:
+            names = list(remote.refs.as_dict())
+    else:
+        names = list(client.get_refs(path.encode()).refs)
+    prefix = b"refs/heads/"
+    return sorted(ref[len(prefix) :].decode() for ref in names if ref.startswith(prefix))
+
+
+def check_remote(url: str) -> str | None:
+    """None when ``url`` answers as a git repository, else one line saying why not."""
+    from anamnesis.sync.remote import explain_transport_error
+
+    try:
+        list_remote_branches(url)
+    except Exception as exc:  # dulwich raises many kinds; the caller wants words
+        return explain_transport_error(url, exc, "reach")
+    return None
+
+
 def _fetch_local(repo: Repo, path: str, ref: Ref) -> ObjectID | None:
     """Copy just the missing objects from a repository on this file system.
 

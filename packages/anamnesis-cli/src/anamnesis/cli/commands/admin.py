@@ -1,0 +1,288 @@
+"""Looking after the store: status, reindex, import, migrate, dedup, project, doctor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from anamnesis.cli import console, doctor, maintenance
+from anamnesis.cli.context import JsonFlag, home, open_store
+from anamnesis.cli.errors import CliError
+from anamnesis.cli.locations import claude_dir
+from anamnesis.store.config import read_config, resolve_machine_id, resolve_remote
+from anamnesis.sync.remote import redact_url
+
+ApplyFlag = Annotated[bool, typer.Option("--apply", help="Make the changes (default: dry run).")]
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(status)
+    app.command()(reindex)
+    app.command(name="import")(import_native)
+    app.command()(migrate)
+    app.command()(dedup)
+    app.command()(project)
+    app.command(name="doctor")(doctor_command)
+
+
+def status(as_json: JsonFlag = False) -> None:
+    """Counts, unreadable files and the sync state (no network)."""
+    from anamnesis.sync import GitSyncBackend
+
+    with open_store() as store:
+        stats = store.stats()
+        problems = store.problems()
+        machine = resolve_machine_id(store.root)
+        remote = resolve_remote(store.root)
+        state = GitSyncBackend(store.memory_dir, remote=remote, machine_id=machine).state()
+        report: dict[str, Any] = {
+            "root": str(store.root),
+            "db_path": str(store.db_path),
+            "machine_id": machine,
+            "total": stats.total,
+            "by_type": stats.by_type,
+            "by_project": stats.by_project,
+            "by_scope": stats.by_scope,
+            "superseded": stats.superseded,
+            "problems": [{"path": p.path, "reason": p.reason} for p in problems],
+            "sync": {
+                "initialized": state.initialized,
+                "remote": redact_url(state.remote) if state.remote else None,
+                "head": state.head,
+                "dirty": state.dirty,
+                "ahead": state.ahead,
+                "behind": state.behind,
+                "conflicts": list(state.conflicts),
+                "detail": state.detail,
+            },
+        }
+    if as_json:
+        console.print_json(report)
+        return
+    sync = report["sync"]
+    console.say(f"store:    {report['root']}  (machine {machine})")
+    console.say(f"notes:    {stats.total}  ({stats.superseded} superseded)")
+    console.say("by type:  " + _counts(stats.by_type))
+    console.say("by scope: " + _counts(stats.by_scope))
+    console.say(f"remote:   {sync['remote'] or '(none: this machine only)'}")
+    console.say(f"sync:     {state.detail}")
+    if problems:
+        console.say(f"unreadable note files ({len(problems)}):")
+        for problem in problems:
+            console.say(f"  {problem.path}: {problem.reason}")
+    if stats.by_project:
+        by_size = sorted(stats.by_project.items(), key=lambda item: (-item[1], item[0]))
+        console.table(["project", "notes"], by_size)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counts.items()) or "none"
+
+
+def reindex(as_json: JsonFlag = False) -> None:
+    """Rebuild the search index from the markdown files."""
+    with open_store() as store, console.progress("Reindexing") as progress:
+        report = store.reindex(progress=progress)
+    skipped = [{"path": s.path, "reason": s.reason} for s in report.skipped]
+    if as_json:
+        console.print_json({"indexed": report.indexed, "skipped": skipped})
+        return
+    console.say(f"indexed {report.indexed} notes")
+    for item in skipped:
+        console.warn(f"skipped {item['path']}: {item['reason']}")
+
+
+def import_native(as_json: JsonFlag = False) -> None:
+    """Import Claude Code's own memory (~/.claude/projects/*/memory/*.md)."""
+    from anamnesis.hooks.native import import_native_memory
+
+    source = claude_dir()
+    with open_store(must_exist=False) as store, console.spinner("Importing"):
+        report = import_native_memory(
+            store, claude_dir=source, machine_id=resolve_machine_id(store.root)
+        )
+    data = {
+        "source": str(source / "projects"),
+        "created": report.created,
+        "updated": report.updated,
+        "unchanged": report.unchanged,
+        "duplicates": report.duplicates,
+        "problems": [{"path": path, "reason": reason} for path, reason in report.problems],
+    }
+    if as_json:
+        console.print_json(data)
+        return
+    console.say(
+        f"from {data['source']}: {report.created} new, {report.updated} updated, "
+        f"{report.unchanged} unchanged, {report.duplicates} duplicate(s) skipped"
+    )
+    for path, reason in report.problems:
+        console.warn(f"could not import {path}: {reason}")
+
+
+def migrate(
+    mapping_file: Annotated[
+        Path, typer.Argument(metavar="MAP.json", help='{"old-project": "new-project", ...}')
+    ],
+    apply: ApplyFlag = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Re-key projects by a JSON map (dry run unless --apply)."""
+    mapping = maintenance.read_project_map(mapping_file)
+    with open_store() as store:
+        plan = maintenance.plan_migrate(store, mapping)
+        moved = maintenance.apply_migrate(store, plan) if apply else 0
+    moves = [
+        {"from": old, "to": mapping[old], "notes": len(ids)} for old, ids in plan.moves.items()
+    ]
+    data = {
+        "applied": apply,
+        "moves": moves,
+        "total": plan.total,
+        "moved": moved,
+    }
+    if as_json:
+        console.print_json(data)
+        return
+    if not plan.moves:
+        console.say("no notes carry those project keys")
+        return
+    console.table(["from", "to", "notes"], [[m["from"], m["to"], m["notes"]] for m in moves])
+    if apply:
+        console.say(f"moved {moved} note(s); run `anamnesis sync` to share the change")
+    else:
+        console.say(f"dry run: {plan.total} note(s) would move; add --apply to do it")
+
+
+def dedup(apply: ApplyFlag = False, as_json: JsonFlag = False) -> None:
+    """Remove notes whose body is identical to an older note's (dry run unless --apply)."""
+    with open_store() as store:
+        groups = maintenance.find_duplicates(store)
+        removed = maintenance.apply_dedup(store, groups) if apply else 0
+    data = {
+        "applied": apply,
+        "groups": [
+            {"keep": g.keep.id, "title": g.keep.title, "remove": [d.id for d in g.drop]}
+            for g in groups
+        ],
+        "removed": removed,
+    }
+    if as_json:
+        console.print_json(data)
+        return
+    if not groups:
+        console.say("no duplicate notes")
+        return
+    rows = [[g.keep.id, ", ".join(d.id for d in g.drop), g.keep.title] for g in groups]
+    console.table(["keep", "remove", "title"], rows)
+    count = sum(len(g.drop) for g in groups)
+    if apply:
+        console.say(f"removed {removed} duplicate note(s)")
+    else:
+        console.say(f"dry run: {count} duplicate note(s) would be removed; add --apply to do it")
+
+
+def project(
+    cwd: Annotated[
+        Path | None, typer.Option("--cwd", help="Directory to resolve (default: here).")
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Print the project key of a directory (what inject and capture use)."""
+    from anamnesis.hooks.project import resolve_project_key
+
+    where = (cwd or Path.cwd()).resolve()
+    if not where.is_dir():
+        raise CliError(f"{where} is not a directory")
+    key = resolve_project_key(where)
+    if as_json:
+        console.print_json({"project": key, "cwd": str(where)})
+    else:
+        console.say(key)
+
+
+def doctor_command(
+    offline: Annotated[bool, typer.Option("--offline", help="Do not contact the remote.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Check the store, index, config, hooks, MCP server, remote and sqlite extensions."""
+    checks = doctor.run_checks(home(), check_remote=not offline)
+    failed = [c for c in checks if c.status == doctor.FAIL]
+    if as_json:
+        console.print_json({"ok": not failed, "checks": [c.to_dict() for c in checks]})
+    else:
+        marks = {doctor.OK: "ok  ", doctor.WARN: "warn", doctor.FAIL: "FAIL"}
+        for check in checks:
+            console.say(f"[{marks[check.status]}] {check.name:8} {check.detail}")
+            if check.fix and check.status != doctor.OK:
+                console.say(f"{'':16}fix: {check.fix}")
+    if failed:
+        raise CliError(f"{len(failed)} problem(s): {', '.join(c.name for c in failed)}", code=1)
+
+
+def config_app() -> typer.Typer:
+    app = typer.Typer(help="Read and change this machine's config.json.", no_args_is_help=True)
+
+    @app.command(name="list")
+    def config_list(as_json: JsonFlag = False) -> None:
+        """Every setting (passwords in the remote URL are hidden)."""
+        data = read_config(home())
+        shown = {k: redact_url(v) if k == "remote" and isinstance(v, str) else v
+                 for k, v in sorted(data.items())}  # fmt: skip
+        if as_json:
+            console.print_json(shown)
+        else:
+            for key, value in shown.items():
+                console.say(f"{key} = {value}")
+
+    @app.command(name="get")
+    def config_get(key: Annotated[str, typer.Argument(help="A setting's name.")]) -> None:
+        """One setting's value (exit 1 when it is not set)."""
+        _known(key)
+        value = read_config(home()).get(key)
+        if value is None:
+            raise CliError(f"{key} is not set")
+        console.say(str(value))
+
+    @app.command(name="set")
+    def config_set(
+        key: Annotated[str, typer.Argument(help="A setting's name.")],
+        value: Annotated[str, typer.Argument(help="Its new value.")],
+    ) -> None:
+        """Change one setting."""
+        from anamnesis.cli.setup import normalize_remote
+        from anamnesis.store.config import write_config
+
+        _known(key)
+        if not value.strip():
+            raise CliError(f"{key} cannot be empty; use `anamnesis config unset {key}`", code=2)
+        data = read_config(home())
+        data[key] = normalize_remote(value) if key == "remote" else value.strip()
+        write_config(data, home())
+
+    @app.command(name="unset")
+    def config_unset(key: Annotated[str, typer.Argument(help="A setting's name.")]) -> None:
+        """Remove one setting (its default applies again)."""
+        from anamnesis.store.config import write_config
+
+        _known(key)
+        data = read_config(home())
+        if data.pop(key, None) is not None:
+            write_config(data, home())
+
+    return app
+
+
+CONFIG_KEYS = {
+    "machine_id": "this machine's name in notes (default: the hostname)",
+    "remote": "the git remote notes sync through (none: this machine only)",
+    "embed_model": "the embedding model for the vectors extra",
+}
+
+
+def _known(key: str) -> None:
+    if key not in CONFIG_KEYS:
+        known = "; ".join(f"{k}: {v}" for k, v in CONFIG_KEYS.items())
+        raise CliError(f"unknown setting {key!r}; settings are {known}", code=2)

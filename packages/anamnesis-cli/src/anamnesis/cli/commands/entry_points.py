@@ -1,0 +1,73 @@
+"""The hook entry points and the server, as typer commands for `--help` and completeness.
+
+`anamnesis inject|capture` and `anamnesis sync --quiet` are normally dispatched to the
+hooks package before typer loads (see ``__main__``); these commands exist so that `--help`
+describes them and an unusual spelling still reaches the same code.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from anamnesis.cli.errors import CliError
+
+HOOK_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+def register(app: typer.Typer) -> None:
+    app.command(context_settings=HOOK_CONTEXT)(inject)
+    app.command(context_settings=HOOK_CONTEXT)(capture)
+    app.command()(serve)
+
+
+def inject(ctx: typer.Context) -> None:
+    """SessionStart hook: print the notes that matter for this project.
+
+    Options: --cwd DIR, --project KEY, --format text|json, --k N, --budget CHARS. Reads
+    Claude Code's hook JSON on stdin; always exits 0 (problems go to <home>/logs/hooks.log).
+    """
+    raise typer.Exit(_hook("inject", ctx.args))
+
+
+def capture(ctx: typer.Context) -> None:
+    """SessionEnd / PreCompact hook: turn the session transcript into one episodic note.
+
+    Options: --transcript FILE, --session-id ID, --cwd DIR, --source session-end|precompact,
+    --no-sync. Reads Claude Code's hook JSON on stdin; always exits 0.
+    """
+    raise typer.Exit(_hook("capture", ctx.args))
+
+
+def _hook(name: str, args: list[str]) -> int:
+    from anamnesis.hooks.__main__ import main
+
+    return main([name, *args])
+
+
+def serve(
+    machine_id: Annotated[
+        str | None, typer.Option("--machine-id", help="This machine's id (default: config).")
+    ] = None,
+) -> None:
+    """Run the MCP server over stdio (what Claude Code starts)."""
+    raise typer.Exit(run_server(machine_id=machine_id))
+
+
+MISSING_MCP = (
+    "the MCP server is not installed; install it with: "
+    "uv tool install --force 'anamnesis-memory[mcp]'"
+)
+
+
+def run_server(machine_id: str | None = None) -> int:
+    from anamnesis.cli.mcp_registration import mcp_extra_installed
+
+    if not mcp_extra_installed():
+        raise CliError(MISSING_MCP)
+    from anamnesis.mcp.__main__ import serve as serve_stdio
+
+    sys.stdout.flush()
+    return serve_stdio(machine_id=machine_id)

@@ -1,0 +1,245 @@
+"""Reading and writing notes: search, list, show, write, delete."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Any
+
+import typer
+
+from anamnesis.cli import console
+from anamnesis.cli.context import (
+    HereFlag,
+    JsonFlag,
+    ProjectOption,
+    ScopeOption,
+    TypeOption,
+    check_scope,
+    check_type,
+    open_store,
+    project_filter,
+)
+from anamnesis.cli.errors import CliError, UsageError
+from anamnesis.store import Memory, MemoryStore, NoteNotFound, StoreError, redact_secrets
+from anamnesis.store.config import resolve_machine_id
+from anamnesis.store.ids import check_id
+from anamnesis.store.redact import count_secrets
+
+MAX_BODY_BYTES = 1_000_000
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(search)
+    app.command(name="list")(list_notes)
+    app.command()(show)
+    app.command()(write)
+    app.command()(delete)
+
+
+def search(
+    query: Annotated[str, typer.Argument(help="Keywords: names, error text, topics.")],
+    project: ProjectOption = None,
+    here: HereFlag = False,
+    type: TypeOption = None,
+    scope: ScopeOption = None,
+    k: Annotated[int, typer.Option("-k", help="How many notes (1-1000).")] = 8,
+    as_json: JsonFlag = False,
+) -> None:
+    """Keyword search (BM25); superseded notes are hidden."""
+    if not 1 <= k <= 1000:
+        raise UsageError(f"-k must be from 1 to 1000, got {k}")
+    with open_store() as store:
+        hits = store.search(
+            query,
+            project=project_filter(project, here),
+            type=check_type(type),
+            scope=check_scope(scope),
+            k=k,
+        )
+    if as_json:
+        console.print_json([note.to_dict() for note in hits])
+    elif not hits:
+        console.say(f"no notes match {query!r}")
+    else:
+        _note_table(hits)
+
+
+def list_notes(
+    project: ProjectOption = None,
+    here: HereFlag = False,
+    type: TypeOption = None,
+    scope: ScopeOption = None,
+    tag: Annotated[str | None, typer.Option("--tag", help="Only notes with this tag.")] = None,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many (0: all).")] = 100,
+    as_json: JsonFlag = False,
+) -> None:
+    """Notes newest first, without bodies (superseded notes included)."""
+    if limit < 0:
+        raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
+    with open_store() as store:
+        filters: dict[str, Any] = {
+            "project": project_filter(project, here),
+            "type": check_type(type),
+            "scope": check_scope(scope),
+            "tag": tag,
+        }
+        notes = store.list(**filters, limit=limit or None, include_body=False)
+        total = store.count(**filters) if limit and len(notes) == limit else len(notes)
+    if as_json:
+        console.print_json([note.to_dict(include_body=False) for note in notes])
+        return
+    if not notes:
+        console.say("no notes")
+        return
+    _note_table(notes)
+    if total > len(notes):
+        console.say(f"... {total - len(notes)} more (--limit 0 shows all)")
+
+
+def _note_table(notes: list[Memory]) -> None:
+    console.table(
+        ["id", "type", "project", "updated", "title"],
+        [[n.id, n.type, n.project, n.updated_at[:10], n.title] for n in notes],
+    )
+
+
+def show(
+    memory_id: Annotated[str, typer.Argument(metavar="ID", help="The note's id.")],
+    raw: Annotated[bool, typer.Option("--raw", help="Print the markdown file as is.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """One note, in full."""
+    with open_store() as store:
+        note = _get(store, memory_id)
+        path = store.path_of(note)
+        superseded_by = store.superseders().get(note.id, [])
+    if raw:
+        sys.stdout.write(path.read_text(encoding="utf-8"))
+        return
+    if as_json:
+        console.print_json({**note.to_dict(), "path": str(path), "superseded_by": superseded_by})
+        return
+    console.say(f"# {note.title}")
+    console.say(f"id:       {note.id}")
+    console.say(f"type:     {note.type}    scope: {note.scope}    project: {note.project}")
+    console.say(f"machine:  {note.machine_id}    source: {note.prov_source}")
+    console.say(f"created:  {note.created_at}    updated: {note.updated_at}")
+    if note.tags:
+        console.say(f"tags:     {', '.join(note.tags)}")
+    if note.supersedes:
+        console.say(f"replaces: {', '.join(note.supersedes)}")
+    if superseded_by:
+        console.say(f"replaced by: {', '.join(superseded_by)}")
+    console.say(f"file:     {path}")
+    console.say()
+    console.say(note.body.rstrip("\n"))
+
+
+def _get(store: MemoryStore, memory_id: str) -> Memory:
+    try:
+        check_id(memory_id)
+        return store.get(memory_id)
+    except NoteNotFound:
+        raise CliError(
+            f"no note with id {memory_id}; `anamnesis search` and `anamnesis list` show ids"
+        ) from None
+    except StoreError as exc:  # a malformed id, or a file that no longer parses
+        raise CliError(str(exc)) from None
+
+
+def write(
+    body: Annotated[
+        str | None,
+        typer.Argument(help="The note's markdown; '-' or nothing reads it from stdin."),
+    ] = None,
+    type: Annotated[
+        str, typer.Option("--type", "-t", help="procedural | semantic | episodic")
+    ] = "semantic",
+    title: Annotated[str, typer.Option("--title", help="One line: what it is about.")] = "",
+    project: Annotated[
+        str | None, typer.Option("--project", "-p", help="Project key (default: global).")
+    ] = None,
+    here: HereFlag = False,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="A tag (repeatable).")] = None,
+    scope: Annotated[
+        str, typer.Option("--scope", help="portable (synced) | machine-local")
+    ] = "portable",
+    supersedes: Annotated[
+        list[str] | None,
+        typer.Option("--supersedes", help="Id of a note this one replaces (repeatable)."),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Write a new note (secrets are masked before it is saved)."""
+    text = _body(body)
+    if not title.strip():
+        raise UsageError("--title is required: one line saying what the note is about")
+    check_type(type)
+    check_scope(scope)
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY_BYTES:
+        raise UsageError("the body is over 1 MB; store a summary and where the full text lives")
+    tags = list(tag or [])
+    masked = sum(count_secrets(t) for t in (title, text, *tags))
+    with open_store(must_exist=False) as store:
+        for old in supersedes or []:
+            _get(store, old)  # replacing a note that does not exist is a typo
+        try:
+            note = store.write(
+                type=type,
+                title=redact_secrets(" ".join(title.split())),
+                body=redact_secrets(text),
+                project=project_filter(project, here) or "global",
+                machine_id=resolve_machine_id(store.root),
+                tags=[redact_secrets(t) for t in tags],
+                scope=scope,
+                supersedes=supersedes or [],
+            )
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+        path = store.path_of(note)
+    if masked:
+        console.warn(f"masked {masked} secret(s) before saving")
+    if as_json:
+        console.print_json({**note.to_dict(), "path": str(path), "redacted": masked})
+    else:
+        console.say(f"wrote {note.id} ({note.type}, {note.scope}, project {note.project})")
+        console.say(f"  {path}")
+
+
+def _body(body: str | None) -> str:
+    if body is not None and body != "-":
+        text = body
+    elif console.stdin_is_terminal():
+        raise UsageError("give the note's body as an argument, or pipe it on stdin")
+    else:
+        raw = sys.stdin.buffer.read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CliError("the body on stdin is not UTF-8 text") from None
+    if not text.strip():
+        raise UsageError("the note's body is empty")
+    return text
+
+
+def delete(
+    memory_id: Annotated[str, typer.Argument(metavar="ID", help="The note's id.")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Delete a note (the next sync removes it on the other machines too)."""
+    with open_store() as store:
+        note = _get(store, memory_id)
+        if not yes:
+            if not console.stdin_is_terminal():
+                raise UsageError(f"deleting {memory_id} needs confirmation: add --yes")
+            if not typer.confirm(f"Delete {note.id} ({note.title})?", default=False):
+                raise CliError("nothing deleted")
+        try:
+            deleted = store.delete(note.id)
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+    if as_json:
+        console.print_json(deleted.to_dict())
+    else:
+        console.say(f"deleted {deleted.id} ({deleted.title})")

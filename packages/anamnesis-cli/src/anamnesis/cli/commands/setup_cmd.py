@@ -1,0 +1,89 @@
+"""`anamnesis init`: one command to wire a machine up (and `--uninstall` to unwire it)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from anamnesis.cli import console, setup
+from anamnesis.cli.context import home
+from anamnesis.cli.errors import CliError
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(init)
+
+
+def init(
+    remote: Annotated[
+        str | None, typer.Option("--remote", help="Git remote to sync through (URL or path).")
+    ] = None,
+    local_only: Annotated[
+        bool, typer.Option("--local-only", help="No remote: keep notes on this machine.")
+    ] = False,
+    machine_id: Annotated[
+        str | None, typer.Option("--machine-id", help="This machine's name in notes.")
+    ] = None,
+    print_only: Annotated[
+        bool, typer.Option("--print", help="Show the plan; write nothing.")
+    ] = False,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask anything.")] = False,
+    no_sync: Annotated[bool, typer.Option("--no-sync", help="Skip the first sync.")] = False,
+    uninstall: Annotated[
+        bool, typer.Option("--uninstall", help="Remove our hooks and MCP server; keep notes.")
+    ] = False,
+) -> None:
+    """Set up this machine: config, Claude Code hooks, the MCP server, a first sync."""
+    if uninstall:
+        _uninstall(print_only=print_only, yes=yes)
+        return
+    interactive = not yes and not print_only and console.stdin_is_terminal()
+    root = home()
+    if interactive and remote is None and not local_only:
+        from anamnesis.store.config import read_config
+
+        current = read_config(root).get("remote") or ""
+        answer = typer.prompt(
+            "Git remote to sync notes between machines (empty: this machine only)",
+            default=current,
+            show_default=bool(current),
+        ).strip()
+        remote, local_only = (answer, False) if answer else (None, True)
+    plan = setup.plan_init(root, machine_id=machine_id, remote=remote, local_only=local_only)
+    if print_only:
+        console.say("anamnesis init --print: nothing will be written")
+        for line in setup.describe_init(plan):
+            console.say(line)
+        return
+    if interactive:
+        for line in setup.describe_init(plan):
+            console.say(line)
+        if not typer.confirm("Apply?", default=True):
+            raise CliError("nothing changed")
+    outcome = setup.apply_init(plan, first_sync=not no_sync)
+    for line in outcome.lines:
+        console.say(line)
+    if outcome.problems:
+        for problem in outcome.problems[:-1]:
+            console.warn(problem)
+        raise CliError(outcome.problems[-1])
+
+
+def _uninstall(*, print_only: bool, yes: bool) -> None:
+    plan = setup.plan_uninstall()
+    if print_only:
+        console.say("anamnesis init --uninstall --print: nothing will be changed")
+        for line in setup.describe_uninstall(plan):
+            console.say(line)
+        return
+    if not yes and console.stdin_is_terminal():
+        for line in setup.describe_uninstall(plan):
+            console.say(line)
+        if not typer.confirm("Remove?", default=True):
+            raise CliError("nothing changed")
+    outcome = setup.apply_uninstall(plan)
+    for line in outcome.lines:
+        console.say(line)
+    if outcome.problems:
+        raise CliError(outcome.problems[-1])

@@ -1,0 +1,132 @@
+"""`anamnesis sync` as people run it: progress, a clear result, a non-zero exit on trouble.
+
+The hook form (`anamnesis sync --quiet`, what SessionStart runs) never gets here: it is
+dispatched to the hooks package before this app loads, and fails open.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import typer
+
+from anamnesis.cli import console
+from anamnesis.cli.context import JsonFlag, open_store
+from anamnesis.cli.errors import CliError, UsageError
+from anamnesis.cli.locations import claude_dir
+from anamnesis.store import MalformedNote, MemoryStore, StoreError, new_id, parse_note
+from anamnesis.store.codec import serialize
+from anamnesis.store.config import resolve_machine_id, resolve_remote
+from anamnesis.store.validation import validate
+from anamnesis.sync.backend import STRATEGIES, SyncResult
+from anamnesis.sync.errors import SyncBusy, SyncError
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(sync)
+
+
+def sync(
+    resolve: Annotated[
+        str | None,
+        typer.Option(
+            "--resolve",
+            help="Settle a reported conflict: keep-both (default choice), ours or theirs.",
+        ),
+    ] = None,
+    no_import: Annotated[
+        bool, typer.Option("--no-import", help="Skip importing Claude Code's own memory.")
+    ] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", help="The hook form: print nothing, never fail.")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Commit, pull and push the notes, then reindex what changed."""
+    del quiet  # `sync --quiet` is dispatched to the hook before this app runs
+    if resolve is not None and resolve not in STRATEGIES:
+        raise UsageError(f"--resolve must be one of {', '.join(STRATEGIES)}, got {resolve!r}")
+    from anamnesis.sync.git import GitSyncBackend  # dulwich: only when syncing
+
+    with open_store() as store:
+        machine = resolve_machine_id(store.root)
+        backend = GitSyncBackend(
+            store.memory_dir, remote=resolve_remote(store.root), machine_id=machine
+        )
+        imported = 0
+        if not no_import and resolve is None:
+            from anamnesis.hooks.native import import_native_memory
+
+            report = import_native_memory(store, claude_dir=claude_dir(), machine_id=machine)
+            imported = report.created + report.updated
+        try:
+            with console.spinner("Syncing"):
+                if resolve is None:
+                    result = backend.sync()
+                else:
+                    result = backend.resolve(resolve, fork=_store_fork(machine))
+        except SyncBusy as exc:
+            raise CliError(str(exc)) from None
+        except SyncError as exc:
+            raise CliError(str(exc)) from None
+        indexed = _reindex(store, result)
+    data = _result(result, indexed, imported)
+    if as_json:
+        console.print_json(data)
+    else:
+        if imported:
+            console.say(f"imported {imported} note(s) from Claude Code's own memory")
+        console.say(result.detail)
+        if indexed:
+            console.say(f"reindexed {indexed} note(s)")
+    if result.conflicted:
+        raise CliError(
+            "conflict: resolve with `anamnesis sync --resolve keep-both` (or ours / theirs)"
+        )
+    if result.remote_error:
+        raise CliError(result.remote_error)
+
+
+def _reindex(store: MemoryStore, result: SyncResult) -> int:
+    if not result.changed:
+        return 0
+    report = store.reindex_paths([store.memory_dir / path for path in result.changed])
+    return report.indexed
+
+
+def _result(result: SyncResult, indexed: int, imported: int) -> dict[str, Any]:
+    return {
+        "pushed": result.pushed,
+        "pulled": result.pulled,
+        "conflicted": result.conflicted,
+        "conflicts": list(result.conflicts),
+        "head": result.head,
+        "indexed": indexed,
+        "imported": imported,
+        "detail": result.detail,
+        "remote_error": result.remote_error or None,
+    }
+
+
+def _store_fork(machine_id: str) -> Any:
+    """keep-both through the store's own codec: our side becomes a new, valid note that
+    supersedes the remote version and is tagged ``conflict``."""
+
+    def fork(path: str, ours: bytes, theirs: bytes) -> tuple[str, bytes]:
+        try:
+            note = parse_note(ours.decode("utf-8"), path)
+        except (MalformedNote, UnicodeDecodeError, StoreError):
+            from anamnesis.sync.fork import fork_note
+
+            return fork_note(path, ours, theirs, machine_id=machine_id)
+        fresh = validate(
+            note.replace(
+                id=new_id(),
+                supersedes=[*note.supersedes, note.id],
+                tags=[*note.tags, "conflict"],
+            )
+        )
+        directory = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+        return f"{directory}{fresh.id}.md", serialize(fresh).encode("utf-8")
+
+    return fork

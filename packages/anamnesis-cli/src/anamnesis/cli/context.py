@@ -1,0 +1,62 @@
+"""What every command needs: the store, this machine's id, shared option types."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from anamnesis.cli.errors import CliError, UsageError
+from anamnesis.store import NOTE_TYPES, SCOPES, MemoryStore
+from anamnesis.store.config import resolve_home
+
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+ProjectOption = Annotated[
+    str | None, typer.Option("--project", "-p", help="One project key, exactly.")
+]
+HereFlag = Annotated[bool, typer.Option("--here", help="Use the project of the current directory.")]
+TypeOption = Annotated[
+    str | None, typer.Option("--type", "-t", help="procedural | semantic | episodic")
+]
+ScopeOption = Annotated[str | None, typer.Option("--scope", help="portable | machine-local")]
+
+
+def home() -> Path:
+    return resolve_home()
+
+
+@contextmanager
+def open_store(*, must_exist: bool = True) -> Iterator[MemoryStore]:
+    """The user's store; a missing one is an error that says how to create it."""
+    root = home()
+    if must_exist and not (root / "memory").is_dir() and not (root / "local").is_dir():
+        raise CliError(f"no memory store at {root}; run `anamnesis init` first")
+    with MemoryStore(root) as store:
+        yield store
+
+
+def project_filter(project: str | None, here: bool) -> str | None:
+    if project is not None and here:
+        raise UsageError("--project and --here contradict each other; pick one")
+    if here:
+        from anamnesis.hooks.project import resolve_project_key
+
+        return resolve_project_key(Path.cwd())
+    if project is not None and not project.strip():
+        raise UsageError("--project is empty; leave it out to cover every project")
+    return project.strip() if project is not None else None
+
+
+def check_type(value: str | None) -> str | None:
+    if value is not None and value not in NOTE_TYPES:
+        raise UsageError(f"--type must be one of {', '.join(NOTE_TYPES)}, got {value!r}")
+    return value
+
+
+def check_scope(value: str | None) -> str | None:
+    if value is not None and value not in SCOPES:
+        raise UsageError(f"--scope must be one of {', '.join(SCOPES)}, got {value!r}")
+    return value

@@ -1,0 +1,237 @@
+"""`anamnesis doctor`: check every part of the installation and say how to fix each problem."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sqlite3
+import tempfile
+import warnings
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from anamnesis.cli import hooks_settings, mcp_registration
+from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
+from anamnesis.store.config import CONFIG_FILE, read_config, resolve_remote
+from anamnesis.sync.remote import redact_url
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    status: str
+    detail: str
+    fix: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
+    checks: list[Callable[[Path], Check]] = [
+        _store,
+        _index,
+        _config,
+        _hooks,
+        _mcp,
+        _remote if check_remote else _remote_skipped,
+        _sync_state,
+        _vectors,
+    ]
+    results = []
+    for check in checks:
+        try:
+            results.append(check(home))
+        except Exception as exc:  # a broken check is itself a finding, never a traceback
+            name = check.__name__.strip("_")
+            results.append(Check(name, FAIL, f"the check itself failed: {exc}"))
+    return results
+
+
+def _store(home: Path) -> Check:
+    if not home.is_dir():
+        return Check("store", FAIL, f"no store at {home}", "run `anamnesis init`")
+    try:
+        with tempfile.NamedTemporaryFile(dir=home, prefix=".doctor-"):
+            pass
+    except OSError as exc:
+        return Check(
+            "store", FAIL, f"{home} is not writable: {exc.strerror or exc}",
+            "fix the folder's permissions or free some disk space",
+        )  # fmt: skip
+    notes = sum(1 for _ in (home / "memory").rglob("*.md")) if (home / "memory").is_dir() else 0
+    local = sum(1 for _ in (home / "local").rglob("*.md")) if (home / "local").is_dir() else 0
+    return Check("store", OK, f"{home}: {notes} portable and {local} machine-local note files")
+
+
+def _index(home: Path) -> Check:
+    from anamnesis.store import IndexRebuiltWarning, MemoryStore, StoreError
+
+    if not home.is_dir():
+        return Check("index", FAIL, "no store yet", "run `anamnesis init`")
+    rebuilt = ""
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", IndexRebuiltWarning)
+            with MemoryStore(home) as store:
+                total = store.count()
+                problems = store.problems()
+                db_path = store.db_path
+        rebuilt = next((str(w.message) for w in caught if w.category is IndexRebuiltWarning), "")
+    except StoreError as exc:
+        return Check("index", FAIL, str(exc), "run `anamnesis reindex`; the notes are safe")
+    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
+        verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
+    conn.close()
+    if verdict != "ok":
+        return Check(
+            "index", FAIL, f"SQLite reports damage: {verdict}",
+            f"delete {db_path} and run `anamnesis reindex` (the markdown is the truth)",
+        )  # fmt: skip
+    if problems:
+        shown = "; ".join(f"{p.path}: {p.reason}" for p in problems[:3])
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        return Check(
+            "index", WARN, f"{len(problems)} note file(s) cannot be read: {shown}{more}",
+            "fix or delete those files; they are indexed again as soon as they parse",
+        )  # fmt: skip
+    detail = f"{total} notes indexed"
+    if rebuilt:
+        return Check("index", WARN, f"{detail}; it was rebuilt: {rebuilt}")
+    return Check("index", OK, detail)
+
+
+def _config(home: Path) -> Check:
+    path = home / CONFIG_FILE
+    if not path.exists():
+        return Check("config", WARN, f"no {path}", "run `anamnesis init` to write it")
+    config = read_config(home)
+    if not config:
+        return Check(
+            "config", FAIL, f"{path} is not a JSON object",
+            "fix it, or delete it and run `anamnesis init`",
+        )  # fmt: skip
+    if os.name == "posix" and path.stat().st_mode & 0o077:
+        return Check(
+            "config", WARN, f"{path} is readable by others (it may hold a remote's credentials)",
+            f"chmod 600 {shlex.quote(str(path))}",
+        )  # fmt: skip
+    return Check("config", OK, f"machine_id = {config.get('machine_id', '(hostname)')}")
+
+
+def _hooks(home: Path) -> Check:
+    path = settings_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Check("hooks", FAIL, f"no {path}", "run `anamnesis init`")
+    try:
+        settings = hooks_settings.parse_settings(text, path)
+    except hooks_settings.InvalidSettings as exc:
+        return Check("hooks", FAIL, str(exc), "Claude Code cannot read it either: fix the JSON")
+    ours = hooks_settings.our_hooks(settings)
+    wanted = len(hooks_settings.HOOKS)
+    if len(ours) < wanted:
+        return Check(
+            "hooks", FAIL, f"{len(ours)} of {wanted} Anamnesis hooks in {path}",
+            "run `anamnesis init`",
+        )  # fmt: skip
+    for _event, command in ours:
+        words = shlex.split(command)
+        env = dict(w.split("=", 1) for w in words if "=" in w and w.startswith("ANAMNESIS_"))
+        program = next(w for w in words if not w.startswith("ANAMNESIS_"))
+        if not Path(program).exists():
+            return Check(
+                "hooks", FAIL, f"the hooks run {program}, which no longer exists",
+                "run `anamnesis init` again from the installed `anamnesis`",
+            )  # fmt: skip
+        if env.get("ANAMNESIS_HOME") and Path(env["ANAMNESIS_HOME"]) != home:
+            return Check(
+                "hooks", WARN, f"the hooks use the store at {env['ANAMNESIS_HOME']}, not {home}",
+                "run `anamnesis init` to point them here",
+            )  # fmt: skip
+    return Check("hooks", OK, f"{len(ours)} hooks in {path}")
+
+
+def _mcp(home: Path) -> Check:
+    if not mcp_registration.mcp_extra_installed():
+        return Check(
+            "mcp", WARN, "the MCP server is not installed (the memory_* tools are unavailable)",
+            "uv tool install --force 'anamnesis-memory[mcp]' && anamnesis init",
+        )  # fmt: skip
+    entry = mcp_registration.registered_entry()
+    command = anamnesis_command()
+    env = {"ANAMNESIS_HOME": str(home)}
+    if mcp_registration.is_current(entry, command, env):
+        return Check("mcp", OK, "registered at user scope")
+    if entry is None:
+        return Check(
+            "mcp", FAIL, f"no user-scope `anamnesis` server in {claude_json_path()}",
+            "run `anamnesis init` (or `claude mcp list` to look for it in another scope)",
+        )  # fmt: skip
+    return Check(
+        "mcp", WARN, f"registered, but as {entry.get('command')} {entry.get('args')}",
+        "run `anamnesis init` to register this installation",
+    )  # fmt: skip
+
+
+def _remote(home: Path) -> Check:
+    from anamnesis.sync import check_remote
+
+    remote = resolve_remote(home)
+    if not remote:
+        return Check(
+            "remote", OK, "none: notes stay on this machine",
+            "to sync between machines: `anamnesis init --remote URL`",
+        )  # fmt: skip
+    problem = check_remote(remote)
+    if problem:
+        return Check(
+            "remote", FAIL, problem,
+            "check the URL and the network; change it with `anamnesis init --remote URL`",
+        )  # fmt: skip
+    return Check("remote", OK, f"{redact_url(remote)} answers")
+
+
+def _remote_skipped(home: Path) -> Check:
+    remote = resolve_remote(home)
+    return Check("remote", OK, f"{redact_url(remote) if remote else 'none'} (not contacted)")
+
+
+def _sync_state(home: Path) -> Check:
+    from anamnesis.sync import GitSyncBackend
+
+    if not (home / "memory").is_dir():
+        return Check("sync", WARN, "no store yet", "run `anamnesis init`")
+    state = GitSyncBackend(
+        home / "memory", remote=resolve_remote(home), machine_id="doctor"
+    ).state()
+    if state.conflicts:
+        return Check(
+            "sync", FAIL, f"unresolved conflicts: {', '.join(state.conflicts)}",
+            "`anamnesis sync --resolve keep-both` (or ours / theirs)",
+        )  # fmt: skip
+    if not state.initialized:
+        return Check("sync", WARN, state.detail, "run `anamnesis sync`")
+    if state.ahead:
+        return Check("sync", WARN, state.detail, "run `anamnesis sync` once the remote answers")
+    return Check("sync", OK, state.detail)
+
+
+def _vectors(home: Path) -> Check:
+    connection = sqlite3.connect(":memory:")
+    try:
+        can_load = hasattr(connection, "enable_load_extension")
+    finally:
+        connection.close()
+    if not can_load:
+        return Check(
+            "vectors", WARN,
+            "this Python's sqlite3 cannot load extensions: search is keyword-only",
+            "for paraphrase search reinstall with a Python that can, e.g. "
+            "`uv tool install --force --python /usr/bin/python3 'anamnesis-memory[mcp,vectors]'`",
+        )  # fmt: skip
+    return Check("vectors", OK, "sqlite3 can load extensions")

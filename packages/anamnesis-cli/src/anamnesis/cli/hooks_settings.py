@@ -1,0 +1,181 @@
+"""Anamnesis' hooks in Claude Code's settings.json: which entries are ours, merge, remove.
+
+A user's settings hold their own hooks, possibly next to ours in one group. Ours are found
+by the exact shape of the commands we write (optional ``ANAMNESIS_*=...`` assignments, an
+executable named ``anamnesis``, then one of our four argument lists), never by a substring
+that someone else's command could also contain.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+
+class InvalidSettings(ValueError):
+    """settings.json cannot be read as Claude Code settings: nothing was changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class HookSpec:
+    """One hook group Anamnesis installs."""
+
+    event: str
+    matcher: str | None
+    args: tuple[str, ...]
+    timeout: int
+    run_async: bool = False
+
+
+# Timeouts are seconds. SessionEnd hooks share a 1.5 s budget unless a hook asks for more (at
+# most 60 s): capture writes its note in well under a second and syncs in the background.
+HOOKS: tuple[HookSpec, ...] = (
+    HookSpec("SessionStart", "startup|resume|clear|compact", ("inject", "--format", "json"), 15),
+    HookSpec("SessionStart", "startup|resume", ("sync", "--quiet"), 120, run_async=True),
+    HookSpec("SessionEnd", None, ("capture",), 10),
+    HookSpec("PreCompact", None, ("capture", "--source", "precompact", "--no-sync"), 60),
+)
+_OUR_ARGS = {spec.args for spec in HOOKS}
+
+
+def hook_command(executable: Sequence[str], spec: HookSpec, env: dict[str, str]) -> str:
+    """The shell command for one hook: env assignments, the executable, its arguments."""
+    assignments = [f"{name}={shlex.quote(value)}" for name, value in sorted(env.items())]
+    words = [shlex.quote(word) for word in (*executable, *spec.args)]
+    return " ".join([*assignments, *words])
+
+
+def is_our_command(command: object) -> bool:
+    """True only for a command with exactly the shape :func:`hook_command` writes."""
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    while words and _is_our_assignment(words[0]):
+        words = words[1:]
+    if not words:
+        return False
+    program = Path(words[0]).name
+    if program in ("anamnesis", "anamnesis.exe"):
+        rest = words[1:]
+    elif program.startswith("python") and words[1:3] == ["-m", "anamnesis.cli"]:
+        rest = words[3:]
+    else:
+        return False
+    return tuple(rest) in _OUR_ARGS
+
+
+def _is_our_assignment(word: str) -> bool:
+    name, equals, _value = word.partition("=")
+    return bool(equals) and name.startswith("ANAMNESIS_") and name.replace("_", "").isalnum()
+
+
+def parse_settings(text: str, path: Path) -> dict[str, Any]:
+    """Settings as a dict, or :class:`InvalidSettings` saying where and how to fix it."""
+    if not text.strip():
+        return {}
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidSettings(
+            f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            "fix it or move it aside, then run this again"
+        ) from None
+    if not isinstance(data, dict):
+        raise InvalidSettings(f"{path} must hold a JSON object, not {type(data).__name__}")
+    check_hooks_shape(data, path)
+    return data
+
+
+def check_hooks_shape(settings: dict[str, Any], path: Path) -> None:
+    """Refuse settings whose ``hooks`` we could not edit without guessing."""
+    hooks = settings.get("hooks")
+    if hooks is None:
+        return
+    if not isinstance(hooks, dict):
+        raise InvalidSettings(f'{path}: "hooks" must be an object keyed by event name')
+    for event, groups in hooks.items():
+        if not isinstance(groups, list):
+            raise InvalidSettings(f'{path}: hooks "{event}" must be a list of matcher groups')
+        for index, group in enumerate(groups):
+            if not isinstance(group, dict) or not isinstance(group.get("hooks", []), list):
+                raise InvalidSettings(
+                    f'{path}: hooks "{event}" entry {index} must be an object with a "hooks" list'
+                )
+
+
+def without_ours(settings: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``settings`` with every Anamnesis hook removed and nothing else changed.
+
+    A group is dropped only when removing our entries left it empty; events left with no
+    groups are dropped only if we emptied them.
+    """
+    out = copy.deepcopy(settings)
+    hooks = out.get("hooks")
+    if not isinstance(hooks, dict):
+        return out
+    for event in list(hooks):
+        groups = hooks[event]
+        kept_groups = []
+        for group in groups:
+            entries = group.get("hooks", [])
+            kept = [e for e in entries if not (isinstance(e, dict) and _is_ours(e))]
+            if len(kept) == len(entries):
+                kept_groups.append(group)
+            elif kept:
+                kept_groups.append({**group, "hooks": kept})
+        if kept_groups or not groups:
+            hooks[event] = kept_groups
+        else:
+            del hooks[event]
+    if not hooks and settings["hooks"]:  # we emptied it: leave no trace
+        del out["hooks"]
+    return out
+
+
+def with_ours(
+    settings: dict[str, Any], executable: Sequence[str], env: dict[str, str]
+) -> dict[str, Any]:
+    """A copy of ``settings`` holding exactly one current copy of each Anamnesis hook."""
+    out = without_ours(settings)
+    hooks = out.setdefault("hooks", {})
+    for spec in HOOKS:
+        entry: dict[str, Any] = {
+            "type": "command",
+            "command": hook_command(executable, spec, env),
+            "timeout": spec.timeout,
+        }
+        if spec.run_async:
+            entry["async"] = True
+        group: dict[str, Any] = {"matcher": spec.matcher} if spec.matcher else {}
+        group["hooks"] = [entry]
+        hooks.setdefault(spec.event, []).append(group)
+    return out
+
+
+def our_hooks(settings: dict[str, Any]) -> list[tuple[str, str]]:
+    """(event, command) for every Anamnesis hook present."""
+    found = []
+    hooks = settings.get("hooks")
+    if isinstance(hooks, dict):
+        for event, groups in hooks.items():
+            for group in groups if isinstance(groups, list) else []:
+                for entry in group.get("hooks", []) if isinstance(group, dict) else []:
+                    if isinstance(entry, dict) and _is_ours(entry):
+                        found.append((event, entry["command"]))
+    return found
+
+
+def _is_ours(entry: dict[str, Any]) -> bool:
+    return entry.get("type", "command") == "command" and is_our_command(entry.get("command"))
+
+
+def render(settings: dict[str, Any]) -> str:
+    return json.dumps(settings, indent=2, ensure_ascii=False) + "\n"

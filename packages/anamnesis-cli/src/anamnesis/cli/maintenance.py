@@ -1,0 +1,101 @@
+"""Store-wide repairs: re-keying projects and removing duplicate notes.
+
+Both compute a plan first (the dry run shows it) and apply it only when asked.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from anamnesis.cli.errors import CliError
+from anamnesis.store import Memory, MemoryStore
+
+
+def read_project_map(path: Path) -> dict[str, str]:
+    """A JSON object mapping old project keys to new ones, checked."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise CliError(f"{path} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise CliError(f'{path} must be a JSON object like {{"old-project": "new-project"}}')
+    mapping: dict[str, str] = {}
+    for old, new in data.items():
+        if not isinstance(new, str) or not new.strip() or "\n" in new:
+            raise CliError(f"{path}: the new key for {old!r} must be one non-empty line of text")
+        if new.strip() != old:
+            mapping[old] = new.strip()
+    return mapping
+
+
+@dataclass(slots=True)
+class MigratePlan:
+    moves: dict[str, list[str]] = field(default_factory=dict)  # old project -> note ids
+    mapping: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return sum(len(ids) for ids in self.moves.values())
+
+
+def plan_migrate(store: MemoryStore, mapping: Mapping[str, str]) -> MigratePlan:
+    plan = MigratePlan(mapping=dict(mapping))
+    for note in store.list(include_body=False):
+        if note.project in mapping:
+            plan.moves.setdefault(note.project, []).append(note.id)
+    return plan
+
+
+def apply_migrate(store: MemoryStore, plan: MigratePlan) -> int:
+    """Re-key the notes; their timestamps stay (a re-key is not an edit of the content)."""
+    moved = 0
+    for old, ids in plan.moves.items():
+        for memory_id in ids:
+            note = store.get(memory_id)
+            if note.project == old:  # skip notes changed since the plan was made
+                store.put(note.replace(project=plan.mapping[old]))
+                moved += 1
+    return moved
+
+
+@dataclass(slots=True)
+class DuplicateGroup:
+    keep: Memory
+    drop: list[Memory]
+
+
+def find_duplicates(store: MemoryStore) -> list[DuplicateGroup]:
+    """Notes whose bodies are byte-identical, grouped; the keeper is the oldest portable one
+    (portable first: dropping it would take the note off the user's other machines)."""
+    by_body: dict[str, list[Memory]] = {}
+    for note in store.list():
+        if note.body.strip():
+            by_body.setdefault(note.body, []).append(note)
+    groups = []
+    for notes in by_body.values():
+        if len(notes) > 1:
+            notes.sort(key=lambda n: (n.scope != "portable", n.created_at, n.id))
+            groups.append(DuplicateGroup(keep=notes[0], drop=notes[1:]))
+    groups.sort(key=lambda g: g.keep.created_at)
+    return groups
+
+
+def apply_dedup(store: MemoryStore, groups: list[DuplicateGroup]) -> int:
+    """Delete the duplicates; notes that superseded a dropped note now supersede its keeper."""
+    replaced = {dropped.id: group.keep.id for group in groups for dropped in group.drop}
+    removed = 0
+    for group in groups:
+        for dropped in group.drop:
+            store.delete(dropped.id)
+            removed += 1
+    for note in store.list():
+        if any(sid in replaced for sid in note.supersedes):
+            targets = [replaced.get(sid, sid) for sid in note.supersedes]
+            targets = [t for t in dict.fromkeys(targets) if t != note.id]
+            store.put(note.replace(supersedes=targets))
+    return removed

@@ -1,0 +1,364 @@
+"""`anamnesis init`: config, hooks, MCP registration and a first sync, planned then applied.
+
+Planning reads everything and changes nothing, so `--print` shows the plan and an invalid
+settings.json stops the command before any side effect. Applying is idempotent: a second
+run with the same choices changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from anamnesis.cli import hooks_settings, mcp_registration
+from anamnesis.cli.errors import CliError
+from anamnesis.cli.locations import anamnesis_command, claude_dir, settings_path
+from anamnesis.store.config import read_config, write_config
+from anamnesis.sync.remote import is_local, redact_url
+
+
+@dataclass(slots=True)
+class McpPlan:
+    """What to do about the MCP registration."""
+
+    action: str  # "add" | "current" | "no-extra" | "no-claude" | "remove" | "absent"
+    argv: list[str] = field(default_factory=list)
+    remove_first: bool = False
+
+
+@dataclass(slots=True)
+class InitPlan:
+    home: Path
+    config_before: dict[str, Any]
+    config_after: dict[str, Any]
+    settings_file: Path
+    settings_before: str | None
+    settings_after: dict[str, Any]
+    mcp: McpPlan
+    command: list[str]
+    env: dict[str, str]
+
+    @property
+    def settings_changed(self) -> bool:
+        return self.settings_before is None or _parsed(self.settings_before) != self.settings_after
+
+    @property
+    def config_changed(self) -> bool:
+        return self.config_before != self.config_after
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What applying did, line by line, and the problems that make the exit status 1."""
+
+    lines: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def default_machine_id() -> str:
+    """This host's name, reduced to what reads well in a note: ``laptop``, ``build-01``."""
+    name = socket.gethostname().split(".")[0].lower()
+    return re.sub(r"[^a-z0-9_-]+", "-", name).strip("-") or "machine"
+
+
+def normalize_remote(remote: str) -> str:
+    """A remote as stored: local paths made absolute (syncs run from any folder)."""
+    text = remote.strip()
+    if not text or any(ch.isspace() for ch in text):
+        raise CliError(f"not a usable git remote: {remote!r}", code=2)
+    if is_local(text) and not text.startswith("file://"):
+        return str(Path(text).expanduser().resolve())
+    return text
+
+
+def read_settings(path: Path) -> tuple[str | None, dict[str, Any]]:
+    """The file's text (None when missing) and its parsed content; raises on bad JSON."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, {}
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {path}: {exc}") from None
+    try:
+        return text, hooks_settings.parse_settings(text, path)
+    except hooks_settings.InvalidSettings as exc:
+        raise CliError(str(exc)) from None
+
+
+def plan_init(
+    home: Path,
+    *,
+    machine_id: str | None,
+    remote: str | None,
+    local_only: bool,
+) -> InitPlan:
+    """Everything init would change, computed without changing anything."""
+    if remote is not None and local_only:
+        raise CliError("--remote and --local-only contradict each other; pick one", code=2)
+    settings_file = settings_path()
+    settings_text, settings = read_settings(settings_file)  # refuse bad settings first
+    before = read_config(home)
+    after = dict(before)
+    after["machine_id"] = (
+        (machine_id or "").strip()
+        or os.environ.get("ANAMNESIS_MACHINE_ID", "").strip()
+        or before.get("machine_id")
+        or default_machine_id()
+    )
+    if remote is not None:
+        after["remote"] = normalize_remote(remote)
+    elif local_only:
+        after.pop("remote", None)
+    command = anamnesis_command()
+    env = {"ANAMNESIS_HOME": str(home)}
+    return InitPlan(
+        home=home,
+        config_before=before,
+        config_after=after,
+        settings_file=settings_file,
+        settings_before=settings_text,
+        settings_after=hooks_settings.with_ours(settings, command, env),
+        mcp=_plan_mcp(command, env),
+        command=command,
+        env=env,
+    )
+
+
+def _plan_mcp(command: list[str], env: dict[str, str]) -> McpPlan:
+    if not mcp_registration.mcp_extra_installed():
+        return McpPlan("no-extra")
+    argv = mcp_registration.add_argv(command, env)
+    entry = mcp_registration.registered_entry()
+    if mcp_registration.is_current(entry, command, env):
+        return McpPlan("current", argv)
+    if mcp_registration.find_claude() is None:
+        return McpPlan("no-claude", argv)
+    return McpPlan("add", argv, remove_first=True)
+
+
+def describe_init(plan: InitPlan) -> list[str]:
+    """The plan in words, for `--print` and the confirmation prompt."""
+    remote = plan.config_after.get("remote")
+    lines = [
+        f"store:   {plan.home}",
+        f"config:  {plan.home / 'config.json'} "
+        + ("(unchanged)" if not plan.config_changed else "(will be written, mode 0600)"),
+        f"         machine_id = {plan.config_after['machine_id']}",
+        f"         remote     = {redact_url(remote) if remote else '(none: this machine only)'}",
+    ]
+    if plan.settings_changed:
+        backup = " (backed up first)" if plan.settings_before is not None else ""
+        lines.append(f"hooks:   {plan.settings_file} will hold these hooks{backup}:")
+    else:
+        lines.append(f"hooks:   {plan.settings_file} already holds these hooks:")
+    for spec in hooks_settings.HOOKS:
+        matcher = f" [{spec.matcher}]" if spec.matcher else ""
+        mode = ", async" if spec.run_async else ""
+        lines.append(f"         {spec.event}{matcher} (timeout {spec.timeout}s{mode}):")
+        lines.append(f"           {hooks_settings.hook_command(plan.command, spec, plan.env)}")
+    lines += _describe_mcp(plan.mcp)
+    target = redact_url(remote) if remote else "no remote: commit locally"
+    lines.append(f"sync:    import Claude Code's own memory, then a first sync ({target})")
+    return lines
+
+
+def _describe_mcp(mcp: McpPlan) -> list[str]:
+    line = mcp_registration.shell_line(mcp.argv) if mcp.argv else ""
+    if mcp.action == "no-extra":
+        return [
+            "mcp:     skipped: the MCP server is not installed; for the memory_* tools run",
+            "         uv tool install --force 'anamnesis-memory[mcp]' && anamnesis init",
+        ]
+    if mcp.action == "current":
+        return ["mcp:     already registered at user scope"]
+    if mcp.action == "no-claude":
+        return ["mcp:     `claude` is not on PATH; register the server yourself with:", f"  {line}"]
+    return ["mcp:     register the server at user scope:", f"  {line}"]
+
+
+def apply_init(plan: InitPlan, *, first_sync: bool = True) -> Outcome:
+    out = Outcome()
+    if plan.config_changed or not (plan.home / "config.json").exists():
+        write_config(plan.config_after, plan.home)
+        out.lines.append(f"wrote {plan.home / 'config.json'}")
+    _open_store(plan.home)
+    if plan.settings_changed:
+        backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
+        saved = f" (previous version: {backup})" if backup else ""
+        out.lines.append(f"installed the hooks in {plan.settings_file}{saved}")
+    else:
+        out.lines.append(f"hooks already installed in {plan.settings_file}")
+    _apply_mcp(plan.mcp, out)
+    if first_sync:
+        _first_sync(plan, out)
+    return out
+
+
+def _open_store(home: Path) -> None:
+    from anamnesis.store import MemoryStore, StoreError
+
+    try:
+        MemoryStore(home).close()
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+
+
+def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
+    line = mcp_registration.shell_line(mcp.argv) if mcp.argv else ""
+    if mcp.action == "no-extra":
+        out.lines.append(
+            "MCP server not installed: for the memory_* tools run "
+            "uv tool install --force 'anamnesis-memory[mcp]' && anamnesis init"
+        )
+    elif mcp.action == "current":
+        out.lines.append("MCP server already registered")
+    elif mcp.action == "no-claude":
+        out.lines.append(f"`claude` is not on PATH; register the MCP server with:\n  {line}")
+    else:
+        claude = mcp_registration.find_claude()
+        assert claude is not None
+        if mcp.remove_first:  # `claude mcp add` refuses a name that exists: replace it
+            mcp_registration.run_claude(claude, mcp_registration.remove_argv())
+        ran = mcp_registration.run_claude(claude, mcp.argv)
+        if ran.ok:
+            out.lines.append("registered the MCP server at user scope")
+        else:
+            out.problems.append(
+                f"`claude mcp add` failed ({ran.output or 'no output'}); run it yourself: {line}"
+            )
+
+
+def _first_sync(plan: InitPlan, out: Outcome) -> None:
+    from anamnesis.hooks.syncing import sync_store
+    from anamnesis.store import MemoryStore
+    from anamnesis.sync import SyncBusy
+
+    with MemoryStore(plan.home) as store:
+        try:
+            report = sync_store(
+                store,
+                machine_id=plan.config_after["machine_id"],
+                remote=plan.config_after.get("remote"),
+                claude_dir=claude_dir(),
+            )
+        except SyncBusy as exc:
+            out.lines.append(f"first sync skipped: {exc}")
+            return
+    if report.imported and (report.imported.created or report.imported.updated):
+        imported = report.imported.created + report.imported.updated
+        out.lines.append(f"imported {imported} note(s) from Claude Code's own memory")
+    result = report.result
+    if result.remote_error or result.conflicted:
+        out.problems.append(f"first sync: {result.detail}")
+    else:
+        out.lines.append(f"first sync: {result.detail}")
+
+
+@dataclass(slots=True)
+class UninstallPlan:
+    settings_file: Path
+    settings_before: str | None
+    settings_after: dict[str, Any]
+    removed_hooks: list[tuple[str, str]]
+    mcp: McpPlan
+
+
+def plan_uninstall() -> UninstallPlan:
+    settings_file = settings_path()
+    text, settings = read_settings(settings_file)
+    entry = mcp_registration.registered_entry()
+    if mcp_registration.find_claude() is not None:
+        mcp = McpPlan("remove", mcp_registration.remove_argv())
+    elif entry is not None:
+        mcp = McpPlan("no-claude", mcp_registration.remove_argv())
+    else:
+        mcp = McpPlan("absent")
+    return UninstallPlan(
+        settings_file=settings_file,
+        settings_before=text,
+        settings_after=hooks_settings.without_ours(settings),
+        removed_hooks=hooks_settings.our_hooks(settings),
+        mcp=mcp,
+    )
+
+
+def describe_uninstall(plan: UninstallPlan) -> list[str]:
+    lines = []
+    if plan.removed_hooks:
+        lines.append(f"hooks:   remove {len(plan.removed_hooks)} from {plan.settings_file}:")
+        lines += [f"         {event}: {command}" for event, command in plan.removed_hooks]
+    else:
+        lines.append(f"hooks:   none of ours in {plan.settings_file}")
+    line = mcp_registration.shell_line(plan.mcp.argv) if plan.mcp.argv else ""
+    if plan.mcp.action == "remove":
+        lines.append(f"mcp:     {line}")
+    elif plan.mcp.action == "no-claude":
+        lines.append(f"mcp:     `claude` is not on PATH; remove the server yourself with: {line}")
+    else:
+        lines.append("mcp:     not registered")
+    lines.append("notes:   kept (the store and its config are not touched)")
+    return lines
+
+
+def apply_uninstall(plan: UninstallPlan) -> Outcome:
+    out = Outcome()
+    if plan.removed_hooks:
+        backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
+        out.lines.append(
+            f"removed {len(plan.removed_hooks)} hook(s) from {plan.settings_file}"
+            + (f" (previous version: {backup})" if backup else "")
+        )
+    else:
+        out.lines.append(f"no Anamnesis hooks in {plan.settings_file}")
+    if plan.mcp.action == "remove":
+        claude = mcp_registration.find_claude()
+        assert claude is not None
+        ran = mcp_registration.run_claude(claude, plan.mcp.argv)
+        if ran.ok:
+            out.lines.append("removed the MCP server registration")
+        elif "not found" in ran.output.lower() or "no mcp server" in ran.output.lower():
+            out.lines.append("the MCP server was not registered")
+        else:
+            out.problems.append(f"`claude mcp remove` failed: {ran.output or 'no output'}")
+    elif plan.mcp.action == "no-claude":
+        line = mcp_registration.shell_line(plan.mcp.argv)
+        out.lines.append(f"`claude` is not on PATH; remove the MCP server with:\n  {line}")
+    out.lines.append("your notes are untouched")
+    return out
+
+
+def write_settings(path: Path, before: str | None, settings: dict[str, Any]) -> Path | None:
+    """Write settings.json atomically, after saving the previous version; return the backup.
+
+    A symlinked settings.json (dotfile managers do that) is written through the link.
+    """
+    from anamnesis.store.atomic import atomic_write_bytes
+
+    target = path.resolve() if path.is_symlink() else path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    backup = None
+    mode = 0o644
+    if before is not None:
+        mode = target.stat().st_mode & 0o777
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        backup = target.with_name(f"{target.name}.anamnesis-backup-{stamp}")
+        counter = 1
+        while backup.exists():
+            counter += 1
+            backup = target.with_name(f"{target.name}.anamnesis-backup-{stamp}-{counter}")
+        atomic_write_bytes(backup, before, mode=mode)
+    atomic_write_bytes(target, hooks_settings.render(settings), mode=mode)
+    return backup
+
+
+def _parsed(text: str) -> Any:
+    try:
+        return json.loads(text) if text.strip() else {}
+    except ValueError:
+        return None

@@ -1,0 +1,127 @@
+"""Running the real `anamnesis` console script against an isolated environment."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dulwich.repo import Repo
+
+BIN = Path(sys.executable).parent
+
+
+def anamnesis_script() -> list[str]:
+    script = BIN / "anamnesis"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "anamnesis.cli"]
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+    def json(self) -> Any:
+        return json.loads(self.out)
+
+    @property
+    def err_lines(self) -> list[str]:
+        return self.err.strip().splitlines()
+
+
+@dataclass
+class Env:
+    """One machine: a store, a Claude Code folder, a HOME, a PATH with fake tools."""
+
+    root: Path
+    variables: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def make(cls, root: Path, name: str = "laptop") -> Env:
+        base = root / name
+        (base / "bin").mkdir(parents=True)
+        (base / "user").mkdir()
+        variables = {
+            "ANAMNESIS_HOME": str(base / "anamnesis"),
+            "CLAUDE_CONFIG_DIR": str(base / "claude"),
+            "HOME": str(base / "user"),
+            "PATH": f"{base / 'bin'}{os.pathsep}/usr/bin{os.pathsep}/bin",
+            "ANAMNESIS_MACHINE_ID": name,
+        }
+        return cls(base, variables)
+
+    @property
+    def home(self) -> Path:
+        return Path(self.variables["ANAMNESIS_HOME"])
+
+    @property
+    def claude(self) -> Path:
+        return Path(self.variables["CLAUDE_CONFIG_DIR"])
+
+    @property
+    def settings(self) -> Path:
+        return self.claude / "settings.json"
+
+    def run(self, *args: str, stdin: str | None = None, cwd: Path | None = None) -> Result:
+        environment = {
+            k: v for k, v in os.environ.items() if not k.startswith(("ANAMNESIS_", "CLAUDE_"))
+        }
+        environment.update(self.variables)
+        done = subprocess.run(
+            [*anamnesis_script(), *args],
+            input=(stdin or "").encode(),
+            capture_output=True,
+            env=environment,
+            cwd=cwd or self.root,
+            timeout=120,
+            check=False,
+        )
+        return Result(done.returncode, done.stdout.decode(), done.stderr.decode())
+
+    def fake_claude(self, *, fail: bool = False) -> Path:
+        """A `claude` on PATH that records each argv as one JSON line and, like the real
+        one, keeps user-scope MCP servers in ``<CLAUDE_CONFIG_DIR>/.claude.json``."""
+        log = self.root / "claude-calls.jsonl"
+        script = self.root / "bin" / "claude"
+        store = self.claude / ".claude.json"
+        script.write_text(
+            f"#!{sys.executable}\n"
+            "import json, pathlib, sys\n"
+            f"log, store, fail = {str(log)!r}, pathlib.Path({str(store)!r}), {fail!r}\n"
+            "args = sys.argv[1:]\n"
+            "with open(log, 'a') as f: f.write(json.dumps(args) + '\\n')\n"
+            "if fail: sys.exit(1)\n"
+            "data = json.loads(store.read_text()) if store.exists() else {}\n"
+            "servers = data.setdefault('mcpServers', {})\n"
+            "if args[:2] == ['mcp', 'add']:\n"
+            "    cut = args.index('--')\n"
+            "    env = dict(a.split('=', 1) for a in args[:cut] if '=' in a)\n"
+            "    servers[args[cut - 1 - 2 * len(env)]] = {'type': 'stdio',\n"
+            "        'command': args[cut + 1], 'args': args[cut + 2:], 'env': env}\n"
+            "elif args[:2] == ['mcp', 'remove']:\n"
+            "    if servers.pop(args[-1], None) is None:\n"
+            "        print(f'No MCP server found with name: {args[-1]}', file=sys.stderr)\n"
+            "        sys.exit(1)\n"
+            "store.parent.mkdir(parents=True, exist_ok=True)\n"
+            "store.write_text(json.dumps(data))\n"
+        )
+        script.chmod(script.stat().st_mode | stat.S_IEXEC)
+        return log
+
+
+def claude_calls(log: Path) -> list[list[str]]:
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def bare_remote(path: Path) -> Path:
+    path.mkdir(parents=True)
+    Repo.init_bare(str(path), default_branch=b"main").close()
+    return path

@@ -1,0 +1,167 @@
+"""status, reindex, import, migrate, dedup, project, config and doctor."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_testing import Env, bare_remote
+
+
+def write(env: Env, title: str, body: str, *extra: str) -> str:
+    result = env.run("write", "--title", title, *extra, body, "--json")
+    assert result.code == 0, result.err
+    note_id: str = result.json()["id"]
+    return note_id
+
+
+def test_status_human_and_json(env: Env) -> None:
+    write(env, "a", "x", "--project", "p1")
+    write(env, "b", "y", "--scope", "machine-local")
+    data = env.run("status", "--json").json()
+    assert data["total"] == 2
+    assert data["by_project"] == {"global": 1, "p1": 1}
+    assert data["by_scope"] == {"machine-local": 1, "portable": 1}
+    assert data["machine_id"] == "laptop"
+    assert data["sync"]["initialized"] is False
+    human = env.run("status")
+    assert human.code == 0
+    assert "notes:    2" in human.out and "p1" in human.out
+
+
+def test_reindex_rebuilds_from_markdown_and_reports_bad_files(env: Env) -> None:
+    note = write(env, "indexed", "body words")
+    (env.home / "index.db").unlink()
+    bad = env.home / "memory" / "semantic" / "01ARZ3NDEKTSV4RRFFQ69G5FAV.md"
+    bad.write_text("no frontmatter here")
+    result = env.run("reindex", "--json")
+    assert result.code == 0
+    data = result.json()
+    assert data["indexed"] == 1
+    assert [s["path"] for s in data["skipped"]] == [str(bad)]
+    assert [h["id"] for h in env.run("search", "words", "--json").json()] == [note]
+    human = env.run("reindex")
+    assert "indexed 1 notes" in human.out and str(bad) in human.err
+
+
+def test_import_reads_claude_codes_own_memory_once(env: Env, tmp_path: Path) -> None:
+    memory = env.claude / "projects" / "-work-api" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- index, skipped")
+    (memory / "testing.md").write_text(
+        "---\nname: Testing\ndescription: how to test\ntype: feedback\n---\nRun pytest -x first.\n"
+    )
+    first = env.run("import", "--json")
+    assert first.code == 0, first.err
+    assert first.json()["created"] == 1
+    again = env.run("import", "--json").json()
+    assert again["created"] == 0 and again["unchanged"] == 1
+    hits = env.run("search", "pytest", "--json").json()
+    assert hits[0]["type"] == "procedural" and hits[0]["prov_source"] == "import"
+
+
+def test_migrate_is_a_dry_run_until_applied(env: Env, tmp_path: Path) -> None:
+    moved = write(env, "old key", "x", "--project", "api")
+    write(env, "stays", "y", "--project", "web")
+    mapping = tmp_path / "map.json"
+    mapping.write_text(json.dumps({"api": "github.com/acme/api", "nothing": "else"}))
+    dry = env.run("migrate", str(mapping), "--json").json()
+    assert dry == {
+        "applied": False, "total": 1, "moved": 0,
+        "moves": [{"from": "api", "to": "github.com/acme/api", "notes": 1}],
+    }  # fmt: skip
+    assert env.run("show", moved, "--json").json()["project"] == "api"
+    before = env.run("show", moved, "--json").json()["updated_at"]
+    applied = env.run("migrate", str(mapping), "--apply")
+    assert applied.code == 0 and "moved 1 note" in applied.out
+    after = env.run("show", moved, "--json").json()
+    assert after["project"] == "github.com/acme/api"
+    assert after["updated_at"] == before  # a re-key is not an edit
+    mapping.write_text("[1, 2]")
+    bad = env.run("migrate", str(mapping))
+    assert bad.code == 1 and "JSON object" in bad.err
+    missing = env.run("migrate", str(tmp_path / "nope.json"))
+    assert missing.code == 1 and "cannot read" in missing.err
+
+
+def test_dedup_keeps_the_oldest_and_repoints_supersedes(env: Env) -> None:
+    keep = write(env, "first", "identical body")
+    drop = write(env, "second", "identical body")
+    newer = write(env, "newer", "replaces the second", "--supersedes", drop)
+    write(env, "unique", "different body")
+    dry = env.run("dedup", "--json").json()
+    assert dry["groups"] == [{"keep": keep, "title": "first", "remove": [drop]}]
+    assert env.run("show", drop).code == 0
+    applied = env.run("dedup", "--apply")
+    assert applied.code == 0 and "removed 1 duplicate" in applied.out
+    assert env.run("show", drop).code == 1
+    assert env.run("show", newer, "--json").json()["supersedes"] == [keep]
+    assert env.run("dedup").out.strip() == "no duplicate notes"
+
+
+def test_project_prints_the_key(env: Env, tmp_path: Path) -> None:
+    work = tmp_path / "work" / "Service"
+    work.mkdir(parents=True)
+    assert env.run("project", "--cwd", str(work)).out.strip() == "service"
+    (work / ".anamnesis").mkdir()
+    (work / ".anamnesis" / "project").write_text("acme/service\n")
+    data = env.run("project", "--cwd", str(work), "--json").json()
+    assert data == {"project": "acme/service", "cwd": str(work.resolve())}
+    missing = env.run("project", "--cwd", str(tmp_path / "missing"))
+    assert missing.code == 1 and "not a directory" in missing.err
+
+
+def test_config_list_get_set_unset(env: Env) -> None:
+    assert env.run("config", "set", "remote", "https://me:hunter2@example.com/m.git").code == 0
+    listed = env.run("config", "list")
+    assert "hunter2" not in listed.out and "example.com/m.git" in listed.out
+    assert env.run("config", "get", "remote").out.strip() == "https://me:hunter2@example.com/m.git"
+    assert env.run("config", "list", "--json").json()["remote"].startswith("https://me:")
+    assert env.run("config", "unset", "remote").code == 0
+    unset = env.run("config", "get", "remote")
+    assert unset.code == 1 and "not set" in unset.err
+    unknown = env.run("config", "set", "colour", "blue")
+    assert unknown.code == 2 and "unknown setting 'colour'" in unknown.err
+    empty = env.run("config", "set", "machine_id", " ")
+    assert empty.code == 2
+    assert oct((env.home / "config.json").stat().st_mode & 0o777) == "0o600"
+
+
+def test_doctor_on_a_healthy_setup(env: Env, tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "remote.git")
+    env.fake_claude()
+    assert env.run("init", "--yes", "--remote", str(remote)).code == 0
+    result = env.run("doctor", "--json")
+    checks = {c["name"]: c for c in result.json()["checks"]}
+    assert checks["store"]["status"] == "ok"
+    assert checks["index"]["status"] == "ok"
+    assert checks["hooks"]["status"] == "ok"
+    assert checks["remote"]["status"] == "ok"
+    assert checks["sync"]["status"] == "ok"
+    assert checks["mcp"]["status"] == "ok"
+    assert checks["config"]["status"] == "ok"
+    assert checks["vectors"]["status"] in ("ok", "warn")  # depends on this Python's sqlite3
+    assert result.code == 0
+    assert result.json()["ok"] is True
+    env.run("init", "--uninstall", "--yes")
+    after = {c["name"]: c for c in env.run("doctor", "--json").json()["checks"]}
+    assert after["mcp"]["status"] == "fail" and "anamnesis init" in after["mcp"]["fix"]
+    assert after["hooks"]["status"] == "fail"
+
+
+def test_doctor_names_each_problem_and_its_fix(env: Env, tmp_path: Path) -> None:
+    missing = env.run("doctor")
+    assert missing.code == 1
+    assert "[FAIL] store" in missing.out and "fix: run `anamnesis init`" in missing.out
+    assert env.run("init", "--yes", "--local-only").code == 0
+    env.settings.write_text("{broken")
+    (env.home / "config.json").chmod(0o644)
+    env.run("config", "set", "remote", str(tmp_path / "gone.git"))
+    data = {c["name"]: c for c in env.run("doctor", "--json").json()["checks"]}
+    assert data["hooks"]["status"] == "fail" and "not valid JSON" in data["hooks"]["detail"]
+    assert data["remote"]["status"] == "fail" and "gone.git" in data["remote"]["detail"]
+    offline = {c["name"]: c for c in env.run("doctor", "--offline", "--json").json()["checks"]}
+    assert offline["remote"]["status"] == "ok" and "not contacted" in offline["remote"]["detail"]
+    (env.home / "index.db").write_bytes(b"garbage, not sqlite" * 100)
+    rebuilt = {c["name"]: c for c in env.run("doctor", "--json").json()["checks"]}
+    assert rebuilt["index"]["status"] == "warn" and "rebuilt" in rebuilt["index"]["detail"]

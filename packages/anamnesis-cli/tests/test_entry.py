@@ -1,0 +1,102 @@
+"""The process entry: hooks on the fast path, the MCP server by default, versions, help."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from anamnesis.cli import __main__ as entry
+from anamnesis.cli import mcp_registration
+from anamnesis.cli.app import main
+from cli_testing import Env, anamnesis_script
+
+
+def test_hook_commands_skip_typer_rich_pydantic_and_mcp(env: Env, tmp_path: Path) -> None:
+    assert env.run("write", "--title", "Global rule", "lint first").code == 0
+    environment = {**os.environ, **env.variables}
+    environment.pop("PYTHONDONTWRITEBYTECODE", None)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "anamnesis.cli", "inject", "--cwd",
+         str(tmp_path)],
+        input=b"{}", capture_output=True, env=environment, timeout=60, check=True,
+    )  # fmt: skip
+    assert b"Global rule" in done.stdout
+    imported = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()}
+    for heavy in ("typer", "rich", "pydantic", "mcp", "dulwich", "yaml", "click"):
+        assert heavy not in imported, heavy
+
+
+def test_hook_commands_always_exit_0(env: Env) -> None:
+    bad = env.run("capture", "--bogus-flag")
+    assert bad.code == 0 and "bad command line" in bad.err
+    assert "bad command line" in (env.home / "logs" / "hooks.log").read_text()
+    nothing = env.run("inject", stdin="not json")
+    assert nothing.code == 0 and nothing.out == ""  # no store yet: nothing to say
+
+
+def test_help_for_hook_commands_comes_from_the_app(env: Env) -> None:
+    result = env.run("inject", "--help")
+    assert result.code == 0 and "SessionStart hook" in result.out
+    assert env.run("--help").code == 0
+
+
+def test_is_hook_call() -> None:
+    assert entry.is_hook_call(["inject"])
+    assert entry.is_hook_call(["capture", "--source", "precompact", "--no-sync"])
+    assert entry.is_hook_call(["sync", "--quiet"])
+    assert not entry.is_hook_call(["sync"])
+    assert not entry.is_hook_call(["inject", "--help"])
+    assert not entry.is_hook_call([])
+    assert not entry.is_hook_call(["search", "inject"])
+
+
+def test_version_names_every_package(env: Env) -> None:
+    result = env.run("--version")
+    assert result.code == 0
+    line = result.out.strip()
+    assert line.startswith("anamnesis 0.")
+    for name in ("store", "sync", "hooks", "mcp"):
+        assert f"{name} 0." in line
+
+
+@pytest.mark.parametrize("args", [[], ["serve"]])
+def test_no_command_and_serve_run_the_mcp_server(env: Env, args: list[str]) -> None:
+    from mcp.client import Client
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
+    assert env.run("write", "--title", "served note", "over stdio").code == 0
+    command = anamnesis_script()
+    params = StdioServerParameters(
+        command=command[0], args=[*command[1:], *args], env={**os.environ, **env.variables}
+    )
+
+    async def session() -> list[dict[str, object]]:
+        with Path(os.devnull).open("w") as quiet:
+            async with Client(stdio_client(params, errlog=quiet), mode="legacy") as client:
+                assert len((await client.list_tools()).tools) == 5
+                found = await client.call_tool("memory_search", {"query": "served"})
+                block = found.content[0]
+                return json.loads(getattr(block, "text", "[]"))  # type: ignore[no-any-return]
+
+    hits = anyio.run(session)
+    assert [hit["title"] for hit in hits] == ["served note"]
+
+
+def test_without_the_mcp_extra_serve_says_how_to_install(
+    env: Env, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(mcp_registration, "mcp_extra_installed", lambda: False)
+    assert main(["serve"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "anamnesis serve: the MCP server is not installed; install it with: "
+        "uv tool install --force 'anamnesis-memory[mcp]'"
+    ]
+    assert entry._serve() == 1
+    assert "uv tool install --force 'anamnesis-memory[mcp]'" in capsys.readouterr().err

@@ -1,0 +1,184 @@
+"""write, search, list, show, delete: through the real console script, happy and error paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from anamnesis.cli.app import main
+from anamnesis.store import MemoryStore
+from cli_testing import Env
+
+
+def write(env: Env, title: str, body: str, *extra: str) -> str:
+    result = env.run("write", "--title", title, *extra, body, "--json")
+    assert result.code == 0, result.err
+    note_id: str = result.json()["id"]
+    return note_id
+
+
+def test_write_then_search_list_show(env: Env) -> None:
+    first = write(env, "Use WAL mode", "Set busy_timeout on every connection", "-t", "procedural",
+                  "--project", "acme", "--tag", "sqlite")  # fmt: skip
+    second = env.run("write", "--title", "Deploy day", "-", stdin="We deploy on Tuesdays.\n")
+    assert second.code == 0, second.err
+    assert second.out.startswith("wrote ")
+
+    found = env.run("search", "busy_timeout", "--json")
+    assert found.code == 0
+    hits = found.json()
+    assert [h["id"] for h in hits] == [first]
+    assert hits[0]["machine_id"] == "laptop"  # from ANAMNESIS_MACHINE_ID
+    assert hits[0]["body"] == "Set busy_timeout on every connection"
+
+    table = env.run("search", "busy_timeout")
+    assert table.code == 0
+    header, row = table.out.splitlines()
+    assert header.split() == ["id", "type", "project", "updated", "title"]
+    assert row.startswith(first) and "Use WAL mode" in row and "acme" in row
+
+    listed = env.run("list", "--json").json()
+    assert {n["title"] for n in listed} == {"Use WAL mode", "Deploy day"}
+    assert all("body" not in n for n in listed)
+    assert [n["title"] for n in env.run("list", "--project", "acme", "--json").json()] == [
+        "Use WAL mode"
+    ]
+    assert [n["title"] for n in env.run("list", "--tag", "sqlite", "--json").json()] == [
+        "Use WAL mode"
+    ]
+
+    shown = env.run("show", first)
+    assert shown.code == 0
+    assert shown.out.startswith("# Use WAL mode\n")
+    assert "Set busy_timeout on every connection" in shown.out
+    as_json = env.run("show", first, "--json").json()
+    assert as_json["tags"] == ["sqlite"] and as_json["superseded_by"] == []
+    raw = env.run("show", first, "--raw").out
+    assert raw == Path(as_json["path"]).read_text()
+    assert raw.startswith("---\nid: " + first)
+
+
+def test_search_filters_and_limits(env: Env) -> None:
+    for index in range(5):
+        write(env, f"deploy step {index}", "deploy notes", "--project", "a" if index % 2 else "b")
+    assert len(env.run("search", "deploy", "-k", "3", "--json").json()) == 3
+    hits = env.run("search", "deploy", "--project", "a", "--json").json()
+    assert {h["project"] for h in hits} == {"a"} and len(hits) == 2
+    assert env.run("search", "deploy", "--type", "episodic", "--json").json() == []
+    none = env.run("search", "zebra")
+    assert none.code == 0 and "no notes match" in none.out
+    listed = env.run("list", "--limit", "2")
+    assert "... 3 more (--limit 0 shows all)" in listed.out
+
+
+def test_list_here_uses_the_project_of_the_directory(env: Env, tmp_path: Path) -> None:
+    checkout = tmp_path / "api"
+    (checkout / ".git").mkdir(parents=True)
+    (checkout / ".git" / "config").write_text(
+        '[remote "origin"]\n\turl = git@github.com:acme/api.git\n'
+    )
+    write(env, "api note", "body", "--project", "github.com/acme/api")
+    write(env, "other note", "body", "--project", "other")
+    here = env.run("list", "--here", "--json", cwd=checkout).json()
+    assert [n["title"] for n in here] == ["api note"]
+    written = env.run("write", "--title", "from here", "--here", "x", "--json", cwd=checkout)
+    assert written.json()["project"] == "github.com/acme/api"
+    assert env.run("project", cwd=checkout).out.strip() == "github.com/acme/api"
+
+
+def test_secrets_are_masked_on_write(env: Env) -> None:
+    secret = "ghp_" + "A1b2C3d4E5" * 4
+    result = env.run("write", "--title", "CI token", f"the token is {secret}", "--json")
+    assert result.code == 0
+    assert secret not in result.out
+    assert result.json()["redacted"] == 1
+    assert "masked 1 secret" in result.err
+    assert secret not in Path(result.json()["path"]).read_text()
+
+
+def test_supersedes_hides_the_old_note_from_search(env: Env) -> None:
+    old = write(env, "API port", "The API listens on 8080")
+    new = write(env, "API port", "The API listens on 9090", "--supersedes", old)
+    assert [h["id"] for h in env.run("search", "API listens", "--json").json()] == [new]
+    assert env.run("show", old, "--json").json()["superseded_by"] == [new]
+    typo = env.run("write", "--title", "x", "body", "--supersedes", "01ARZ3NDEKTSV4RRFFQ69G5FAV")
+    assert typo.code == 1 and "no note with id" in typo.err
+
+
+def test_delete_asks_for_confirmation_when_not_told(env: Env) -> None:
+    note = write(env, "temporary", "to be deleted")
+    refused = env.run("delete", note)
+    assert refused.code == 2 and "--yes" in refused.err
+    assert env.run("show", note).code == 0
+    done = env.run("delete", note, "--yes")
+    assert done.code == 0 and "deleted" in done.out
+    gone = env.run("show", note)
+    assert gone.code == 1 and "no note with id" in gone.err
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "code", "message"),
+    [
+        (["write", "body text"], None, 2, "--title is required"),
+        (["write", "--title", "t", "--type", "fact", "b"], None, 2, "--type must be one of"),
+        (["write", "--title", "t", "--scope", "team", "b"], None, 2, "--scope must be one of"),
+        (["write", "--title", "t", "-"], "   \n", 2, "body is empty"),
+        (["search", "x", "-k", "0"], None, 2, "-k must be from 1 to 1000"),
+        (["search", "x", "--project", "a", "--here"], None, 2, "contradict"),
+        (["search"], None, 2, "Missing argument"),
+        (["show", "not-an-id"], None, 1, "not-an-id"),
+        (["show", "01ARZ3NDEKTSV4RRFFQ69G5FAV"], None, 1, "no note with id"),
+        (["delete", "01ARZ3NDEKTSV4RRFFQ69G5FAV", "--yes"], None, 1, "no note with id"),
+        (["list", "--limit", "-1"], None, 2, "--limit"),
+        (["list", "--bogus"], None, 2, "No such option"),
+        (["frobnicate"], None, 2, "No such command"),
+    ],
+)
+def test_errors_are_one_line_with_an_exit_status(
+    env: Env, args: list[str], stdin: str | None, code: int, message: str
+) -> None:
+    write(env, "seed", "so the store exists")
+    result = env.run(*args, stdin=stdin)
+    assert result.code == code, (result.out, result.err)
+    assert len(result.err_lines) == 1, result.err
+    assert message in result.err
+    assert "Traceback" not in result.err
+
+
+def test_reading_commands_before_init_say_how_to_start(env: Env) -> None:
+    for args in (["search", "x"], ["list"], ["status"], ["show", "01ARZ3NDEKTSV4RRFFQ69G5FAV"]):
+        result = env.run(*args)
+        assert result.code == 1
+        assert result.err_lines == [
+            f"anamnesis {args[0]}: no memory store at {env.home}; run `anamnesis init` first"
+        ]
+
+
+def test_a_malformed_note_is_reported_not_fatal(env: Env) -> None:
+    good = write(env, "good", "fine")
+    bad = env.home / "memory" / "semantic" / "01ARZ3NDEKTSV4RRFFQ69G5FAV.md"
+    bad.write_text("---\ntitle: [broken\n---\nx\n")
+    assert [n["id"] for n in env.run("list", "--json").json()] == [good]
+    status = env.run("status", "--json").json()
+    assert [p["path"] for p in status["problems"]] == [str(bad)]
+    shown = env.run("show", "01ARZ3NDEKTSV4RRFFQ69G5FAV")
+    assert shown.code == 1 and "not valid YAML" in shown.err
+
+
+def test_in_process_crash_is_one_line_and_logged(
+    env: Env, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    MemoryStore(env.home).close()
+
+    def explode(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("kaboom")
+
+    monkeypatch.setattr(MemoryStore, "search", explode)
+    assert main(["search", "anything"]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "unexpected error: RuntimeError: kaboom" in err[0]
+    log = env.home / "logs" / "cli.log"
+    assert str(log) in err[0]
+    assert "Traceback" in log.read_text()

@@ -1,0 +1,79 @@
+"""`anamnesis sync` for people (exit status, --json, --resolve) and as the hook (fails open)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cli_testing import Env, bare_remote
+
+
+def machines(tmp_path: Path) -> tuple[Env, Env, Path]:
+    remote = bare_remote(tmp_path / "remote.git")
+    laptop, desktop = Env.make(tmp_path, "laptop"), Env.make(tmp_path, "desktop")
+    for machine in (laptop, desktop):
+        assert machine.run("init", "--yes", "--remote", str(remote)).code == 0
+    return laptop, desktop, remote
+
+
+def test_a_note_travels_and_is_searchable_at_once(tmp_path: Path) -> None:
+    laptop, desktop, _ = machines(tmp_path)
+    written = laptop.run("write", "--title", "Flaky CI", "retry the esbuild step", "--json")
+    pushed = laptop.run("sync", "--json")
+    assert pushed.code == 0, pushed.err
+    assert pushed.json()["pushed"] is True
+    pulled = desktop.run("sync", "--json")
+    assert pulled.code == 0 and pulled.json()["indexed"] == 1
+    hits = desktop.run("search", "esbuild", "--json").json()
+    assert [h["id"] for h in hits] == [written.json()["id"]]
+    assert hits[0]["machine_id"] == "laptop"
+    human = desktop.run("sync")
+    assert human.code == 0 and "synced with" in human.out
+
+
+def test_an_unreachable_remote_is_exit_1_and_one_line(tmp_path: Path) -> None:
+    laptop = Env.make(tmp_path, "laptop")
+    assert laptop.run("init", "--yes", "--local-only").code == 0
+    assert laptop.run("config", "set", "remote", str(tmp_path / "gone.git")).code == 0
+    laptop.run("write", "--title", "t", "b")
+    result = laptop.run("sync")
+    assert result.code == 1
+    assert len(result.err_lines) == 1 and "gone.git" in result.err
+    assert "Traceback" not in result.err
+    assert laptop.run("status", "--json").json()["sync"]["dirty"] is False  # committed anyway
+    hook = laptop.run("sync", "--quiet")  # the SessionStart hook form
+    assert hook.code == 0 and hook.out == ""
+    assert "gone.git" in (laptop.home / "logs" / "hooks.log").read_text()
+
+
+def test_a_conflict_is_reported_then_resolved_keeping_both(tmp_path: Path) -> None:
+    laptop, desktop, _ = machines(tmp_path)
+    note_id = laptop.run("write", "--title", "Port", "8080", "--json").json()["id"]
+    assert laptop.run("sync").code == 0
+    assert desktop.run("sync").code == 0
+    for machine, port in ((laptop, "9090"), (desktop, "7070")):
+        path = Path(machine.run("show", note_id, "--json").json()["path"])
+        path.write_text(path.read_text().replace("8080", port))
+    assert laptop.run("sync").code == 0
+    conflict = desktop.run("sync", "--json")
+    assert conflict.code == 1
+    assert conflict.json()["conflicted"] is True
+    assert "--resolve keep-both" in conflict.err
+    resolved = desktop.run("sync", "--resolve", "keep-both", "--json")
+    assert resolved.code == 0, resolved.err
+    assert laptop.run("sync").code == 0
+    for machine in (laptop, desktop):
+        bodies = sorted(n["body"].strip() for n in machine.run("search", "Port", "-k", "5",
+                        "--json").json())  # fmt: skip
+        # The remote's version was superseded by the kept local one: search shows the fork.
+        assert bodies == ["7070"], bodies
+        listed = machine.run("list", "--json").json()
+        assert len(listed) == 2  # nothing lost: both versions are still notes
+        fork = next(n for n in listed if n["id"] != note_id)
+        assert fork["supersedes"] == [note_id] and "conflict" in fork["tags"]
+    bad = desktop.run("sync", "--resolve", "mine")
+    assert bad.code == 2 and "keep-both" in bad.err
+
+
+def test_sync_before_init_says_how_to_start(env: Env) -> None:
+    result = env.run("sync")
+    assert result.code == 1 and "anamnesis init" in result.err
