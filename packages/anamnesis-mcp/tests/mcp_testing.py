@@ -1,19 +1,64 @@
-"""Helpers for the MCP tests: a bare remote, and tool results decoded."""
+"""Helpers for the MCP tests: hostile values, a bare remote, the raw index, tool results."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 from dulwich.repo import Repo
 from mcp_types import CallToolResult, TextContent
 
+from anamnesis.mcp.arguments import MAX_QUERY_CHARS
+
+# What a model or a broken client may send, beyond the plausible: the auditor's list and more.
+HOSTILE: list[object] = [
+    None, True, False, 0, -1, 1, 50, 51, 2**70, 10**5000, 1.5, 5.0, 1e308,
+    float("nan"), float("inf"), -float("inf"),
+    "", " ", "\u00b2", "\u0663", "\uff15", "1" * 5000, "9" * 5000, "5", " 7 ", "-3", "0x10",
+    "\x00", "a\x00b", "\ud800", "p\ud800", "\udfff", "\x1b[31mred", "\u202e", "\u200b",
+    "a" * 600, "x" * (MAX_QUERY_CHARS + 1), "x\ny", "*", "a%", "a_b", "[x]",
+    [], [1], ["a"], [["a"]], [None], ["a"] * 60, [f"t{i}" for i in range(60)], ["\ud800"],
+    ["\x00"], ["a\tb"], "a," * 60, {}, {"a": 1}, {"like": "%"}, {"$gt": ""},
+    [[[[[[[[[[["deep"]]]]]]]]]]],
+]  # fmt: skip
+
+# Words that mean a raw Python, SQLite or pydantic message reached the model.
+INTERNALS = (
+    "Traceback", "sqlite", "pydantic", "validation error", "IntegrityError", "ValueError",
+    "TypeError", "invalid literal", "Exceeds the limit", "codec", "surrogates not allowed",
+    "Error executing", "failed unexpectedly",
+)  # fmt: skip
+
+BASE: dict[str, dict[str, object]] = {
+    "memory_search": {"query": "deploy"},
+    "memory_write": {"type": "semantic", "title": "t", "body": "b"},
+}
+
 
 def bare_remote(path: Path) -> Path:
     path.mkdir(parents=True)
     Repo.init_bare(str(path), default_branch=b"main").close()
     return path
+
+
+def index_hits(db_path: Path, words: str) -> list[str]:
+    """Ids of the notes whose indexed text matches ``words``, read from the index file itself.
+
+    The store's own reads first catch up with files changed behind its back, which would
+    hide whether a sync indexed what it pulled; this sees only what is already indexed.
+    """
+    conn = sqlite3.connect(db_path)
+    try:
+        rows = conn.execute(
+            "SELECT m.id FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid"
+            " WHERE memories_fts MATCH ? ORDER BY m.id",
+            (words,),
+        ).fetchall()
+    finally:
+        conn.close()
+    return [row[0] for row in rows]
 
 
 def data(result: CallToolResult) -> Any:

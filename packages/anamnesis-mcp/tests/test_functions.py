@@ -16,9 +16,10 @@ from anamnesis.mcp import (
     write_memory,
 )
 from anamnesis.mcp.arguments import MAX_BODY_BYTES
+from anamnesis.mcp.functions import fit_listing
 from anamnesis.store import MemoryStore
 from anamnesis.sync import GitSyncBackend
-from mcp_testing import bare_remote
+from mcp_testing import bare_remote, index_hits
 
 SPEC_KEYS = {
     "id",
@@ -171,6 +172,22 @@ def test_write_masks_secrets_before_anything_reaches_disk(store: MemoryStore, ki
     assert note["redacted"] == 1
 
 
+def test_write_masks_secrets_in_the_project_key(store: MemoryStore) -> None:
+    note = write_memory(
+        store, type="semantic", title="t", body="b", project="ci token=abc123XYZ789secretvalue"
+    )
+    assert "abc123XYZ789secretvalue" not in json.dumps(note)
+    assert note["project"] == "ci token=[REDACTED]"
+    assert note["redacted"] == 1
+    on_disk = (store.memory_dir / "semantic" / f"{note['id']}.md").read_text()
+    assert "abc123XYZ789secretvalue" not in on_disk
+    # Ordinary project keys are left alone.
+    for key in ("github.com/acme/api", "gitlab.com/a/b-c_d.e", "global"):
+        assert (
+            write_memory(store, type="semantic", title="t", body="b", project=key)["project"] == key
+        )
+
+
 def test_write_masks_key_value_secrets_in_titles_and_tags(store: MemoryStore) -> None:
     note = write_memory(
         store,
@@ -292,6 +309,53 @@ def test_sync_then_search_across_two_stores(tmp_path: Path) -> None:
         hits = search_memories(desktop, query="esbuild")
         assert [h["id"] for h in hits] == [note["id"]]
         assert hits[0]["machine_id"] == "laptop"
+
+
+def test_sync_reindexes_what_it_pulled_before_returning(tmp_path: Path) -> None:
+    """Added, edited and deleted notes are in the index when sync_memory returns.
+
+    The store's reads would catch up with the files on their own, so this looks at the
+    index file directly: without the reindex it would still hold the old text.
+    """
+    remote = str(bare_remote(tmp_path / "remote.git"))
+    with MemoryStore(tmp_path / "laptop") as laptop, MemoryStore(tmp_path / "desktop") as desktop:
+        laptop_git = GitSyncBackend(laptop.memory_dir, remote=remote, machine_id="laptop")
+        desktop_git = GitSyncBackend(desktop.memory_dir, remote=remote, machine_id="desktop")
+        edited = write_memory(laptop, type="semantic", title="Zoo", body="the zebra fact")
+        deleted = write_memory(laptop, type="semantic", title="Zoo", body="the giraffe fact")
+        sync_memory(laptop, laptop_git)
+        first = sync_memory(desktop, desktop_git)
+        assert (first["indexed"], first["removed"]) == (2, 0)
+        assert index_hits(desktop.db_path, "zebra") == [edited["id"]]
+
+        laptop.update(edited["id"], body="the okapi fact")
+        laptop.delete(deleted["id"])
+        added = write_memory(laptop, type="procedural", title="Llama", body="the llama fact")
+        sync_memory(laptop, laptop_git)
+        second = sync_memory(desktop, desktop_git)
+
+        assert (second["indexed"], second["removed"]) == (2, 1)
+        assert index_hits(desktop.db_path, "okapi") == [edited["id"]]
+        assert index_hits(desktop.db_path, "zebra") == []
+        assert index_hits(desktop.db_path, "giraffe") == []
+        assert index_hits(desktop.db_path, "llama") == [added["id"]]
+        # And search agrees, of course.
+        assert [h["id"] for h in search_memories(desktop, query="okapi")] == [edited["id"]]
+        assert search_memories(desktop, query="zebra giraffe") == []
+
+
+def test_fit_listing_keeps_the_leading_notes_that_fit() -> None:
+    notes = [{"id": str(index), "title": "x" * 90} for index in range(10)]
+    whole = json.dumps(notes, ensure_ascii=False)
+    assert fit_listing(notes, len(whole)) == notes
+    cut = fit_listing(notes, len(whole) - 1)
+    assert cut == notes[:9]
+    assert len(json.dumps(cut, ensure_ascii=False)) <= len(whole) - 1
+    for budget in range(0, len(whole), 37):
+        fitted = fit_listing(notes, budget)
+        assert len(json.dumps(fitted, ensure_ascii=False)) <= max(budget, 2)
+        assert fitted == notes[: len(fitted)]
+        assert fitted == notes or len(json.dumps(notes[: len(fitted) + 1])) > budget
 
 
 def test_sync_to_an_unreachable_remote_reports_instead_of_raising(

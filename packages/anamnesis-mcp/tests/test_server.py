@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import json
+import re
+import time
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import anyio
 import pytest
 from mcp.client import Client
 
 from anamnesis.mcp import build_server, descriptions
-from anamnesis.mcp.server import AnamnesisServer
-from anamnesis.store import MemoryStore, write_config
+from anamnesis.mcp.arguments import TOOL_ARGUMENTS
+from anamnesis.mcp.functions import list_memories
+from anamnesis.mcp.server import LIST_MAX_CHARS, AnamnesisServer, ScopeName, TypeName
+from anamnesis.store import NOTE_TYPES, SCOPES, MemoryStore, write_config
 from anamnesis.sync import GitSyncBackend
 from anamnesis.sync.lock import sync_lock
 from anamnesis.sync.worktree import LOCK_FILE
-from mcp_testing import bare_remote, data, error_text, text_of
+from mcp_testing import BASE, HOSTILE, INTERNALS, bare_remote, data, error_text, index_hits, text_of
 
 FIVE = {"memory_search", "memory_list", "memory_status", "memory_write", "memory_sync"}
 WRITE = {"type": "procedural", "title": "Pin esbuild", "body": "esbuild 0.19 breaks the build"}
@@ -73,13 +78,37 @@ def test_instructions_and_descriptions_fit_claude_codes_2kb_cut(store: MemorySto
     server = build_server(store)
     assert server.name == "anamnesis"
     assert server.instructions == descriptions.INSTRUCTIONS
-    texts = [server.instructions or ""]
-    texts += [tool.description or "" for tool in anyio.run(tools_of, server).values()]
+    tools = anyio.run(tools_of, server)
+    texts = [server.instructions or ""] + [tool.description or "" for tool in tools.values()]
     for text in texts:
         assert 200 < len(text.encode("utf-8")) < 2048
-    for name in FIVE:  # each description says when to use it, naming the alternatives
-        description = anyio.run(tools_of, server)[name].description
+    assert set(re.findall(r"memory_\w+", server.instructions or "")) >= FIVE
+    for name in FIVE:  # each says when to call it, and which other tool fits otherwise
+        description = tools[name].description or ""
         assert "Call " in description or "call " in description
+        others = set(re.findall(r"memory_\w+", description)) - {name}
+        assert others and others <= FIVE, (name, others)
+
+
+def test_input_schemas_show_the_allowed_values(store: MemoryStore) -> None:
+    assert get_args(TypeName) == NOTE_TYPES
+    assert get_args(ScopeName) == SCOPES
+    tools = anyio.run(tools_of, build_server(store))
+
+    def prop(tool: str, name: str) -> dict[str, Any]:
+        schema: dict[str, Any] = tools[tool].input_schema["properties"][name]
+        for option in schema.get("anyOf", [schema]):  # optional ones: [values, null]
+            if option.get("type") != "null":
+                return {**schema, **option}
+        raise AssertionError(schema)
+
+    for tool in ("memory_search", "memory_list", "memory_write"):
+        assert prop(tool, "type")["enum"] == list(NOTE_TYPES)
+        assert prop(tool, "scope")["enum"] == list(SCOPES)
+    assert (prop("memory_search", "k")["minimum"], prop("memory_search", "k")["maximum"]) == (1, 50)
+    assert prop("memory_write", "tags")["maxItems"] == 50
+    assert prop("memory_write", "scope")["default"] == "portable"
+    assert prop("memory_sync", "force")["type"] == "boolean"
 
 
 def test_write_then_search_through_the_client(store: MemoryStore) -> None:
@@ -130,6 +159,13 @@ def test_the_bound_machine_id_wins(store: MemoryStore) -> None:
         ("memory_list", {"type": 3}, "procedural"),
         ("memory_status", {"verbose": True}, "no arguments"),
         ("memory_sync", {"force": "yes"}, "true or false"),
+        ("memory_search", {"query": "x", "k": "\u00b2"}, "whole number"),
+        ("memory_search", {"query": "x", "k": "9" * 5000}, "whole number"),
+        ("memory_search", {"query": "hello", "project": "p\ud800"}, "lone surrogate"),
+        ("memory_list", {"project": "p\ud800"}, "lone surrogate"),
+        ("memory_write", {**WRITE, "title": "\x00"}, "NUL"),
+        ("memory_write", {**WRITE, "title": "\x01\x02"}, "non-empty"),
+        ("memory_search", {"query": "x", "\ud800": 1}, "unknown argument"),
     ],
 )
 def test_bad_arguments_get_an_actionable_tool_error(
@@ -139,9 +175,37 @@ def test_bad_arguments_get_an_actionable_tool_error(
     assert result.is_error
     text = error_text(result)
     assert hint in text
-    for internals in ("Traceback", "sqlite", "pydantic", "validation error", "IntegrityError"):
+    assert text.startswith(f"invalid argument for {tool}: ")
+    for internals in INTERNALS:
         assert internals not in text
     assert list(store.root.rglob("*.md")) == []
+    assert not (store.root / "logs" / "mcp.log").exists()  # nothing unexpected happened
+
+
+def test_every_argument_of_every_tool_survives_hostile_values(store: MemoryStore) -> None:
+    """The auditor's fuzz, through the SDK: accepted, or refused in our words; never a crash."""
+    server = build_server(store, machine_id="m")
+    outcomes: list[tuple[str, str, bool, str]] = []
+
+    async def scenario() -> None:
+        async with Client(server) as client:
+            for tool, accepted in TOOL_ARGUMENTS.items():
+                for name in accepted:
+                    for value in HOSTILE:
+                        result = await client.call_tool(tool, {**BASE.get(tool, {}), name: value})
+                        outcomes.append((tool, name, bool(result.is_error), error_text(result)))
+
+    anyio.run(scenario)
+    refused = 0
+    for tool, name, is_error, text in outcomes:
+        if is_error:
+            refused += 1
+            assert text.startswith(f"invalid argument for {tool}: {name}: "), text
+            assert len(text) < 700, text
+            for internal in INTERNALS:
+                assert internal not in text, text
+    assert refused > len(outcomes) // 2  # most of these values are wrong, and said to be
+    assert not (store.root / "logs" / "mcp.log").exists()
 
 
 def test_an_unexpected_failure_is_logged_and_reported_without_internals(
@@ -161,6 +225,91 @@ def test_an_unexpected_failure_is_logged_and_reported_without_internals(
     assert "secret internals" in log.read_text()
 
 
+def _crashing_server(store: MemoryStore) -> AnamnesisServer:
+    class BrokenBackend:  # stands in for a sync backend with a bug
+        def state(self) -> Any:
+            raise RuntimeError(f"bug seen by {store.root.name}")
+
+    return build_server(store, backend=BrokenBackend())  # type: ignore[arg-type]
+
+
+def test_each_crash_is_logged_once_in_its_own_stores_log(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "one") as one, MemoryStore(tmp_path / "two") as two:
+        servers = [_crashing_server(one), _crashing_server(one), _crashing_server(two)]
+        for server in (servers[2], servers[0], servers[1], servers[0]):
+            assert anyio.run(call, server, "memory_status", {}).is_error
+        one_log = (one.root / "logs" / "mcp.log").read_text()
+        two_log = (two.root / "logs" / "mcp.log").read_text()
+    # Three crashes on `one` through two servers: three records, not one per server built.
+    assert one_log.count("memory_status raised") == 3
+    assert one_log.count("bug seen by one") == 3
+    assert "bug seen by two" not in one_log
+    assert two_log.count("memory_status raised") == 1
+    assert "bug seen by one" not in two_log
+
+
+def test_tool_calls_run_on_worker_threads(store: MemoryStore) -> None:
+    """A sync stuck waiting for the git lock does not hold up searches meanwhile.
+
+    Were the tools run on the event loop, the waiting sync would block it: no search could
+    answer until the sync gave up (after lock_wait_s), and the sync would report "busy".
+    """
+    store.write(type="semantic", title="deploy", body="deploy with make release")
+    backend = GitSyncBackend(store.memory_dir, remote=None, machine_id="m", lock_wait_s=20)
+    server = build_server(store, backend=backend)
+    events: list[tuple[str, float, bool]] = []
+
+    async def scenario() -> None:
+        async with Client(server) as client:
+
+            async def sync() -> None:
+                result = await client.call_tool("memory_sync", {})
+                events.append(("sync", time.monotonic(), bool(result.is_error)))
+
+            with ExitStack() as held:
+                held.enter_context(sync_lock(store.memory_dir / LOCK_FILE, wait_s=1))
+                async with anyio.create_task_group() as group:
+                    group.start_soon(sync)
+                    await anyio.sleep(0.5)  # the sync is now waiting for the lock
+                    for _ in range(5):
+                        found = await client.call_tool("memory_search", {"query": "deploy"})
+                        events.append(("search", time.monotonic(), bool(found.is_error)))
+                    released = time.monotonic()
+                    held.close()  # let the sync have the lock
+            events.append(("released", released, False))
+
+    started = time.monotonic()
+    anyio.run(scenario)
+    kinds = [kind for kind, _, _ in events]
+    assert kinds == ["search"] * 5 + ["sync", "released"], events
+    assert not any(failed for _, _, failed in events)  # the sync waited, then succeeded
+    searches_done = events[4][1]
+    assert searches_done - started < 10  # answered while the sync was still waiting
+    assert events[5][1] >= events[6][1]  # and the sync finished only after the release
+
+
+def test_a_long_listing_is_cut_to_fit_and_says_so(store: MemoryStore) -> None:
+    for index in range(60):
+        store.write(type="semantic", title=f"{index:03} " + "t" * 400, body="b", project="p")
+    server = build_server(store)
+    result = anyio.run(call, server, "memory_list", {"project": "p"})
+    assert not result.is_error
+    shown = json.loads(text_of(result))
+    assert 0 < len(shown) < 60
+    assert len(text_of(result)) <= LIST_MAX_CHARS
+    newest = list_memories(store, project="p")
+    assert [n["id"] for n in shown] == [n["id"] for n in newest[: len(shown)]]
+    assert result.structured_content == {"result": shown, "total": 60}
+    assert f"{LIST_MAX_CHARS:,} characters" in descriptions.LIST  # the model is told up front
+    notice = result.content[1]
+    assert f"newest {len(shown)} of 60 notes" in getattr(notice, "text", "")
+    assert "memory_search" in getattr(notice, "text", "")
+    # A listing that fits is whole, in one block.
+    small = anyio.run(call, server, "memory_list", {"project": "p", "type": "episodic"})
+    assert data(small) == [] and len(small.content) == 1
+    assert small.structured_content == {"result": [], "total": 0}
+
+
 def test_sync_then_search_across_two_stores_sharing_a_bare_remote(tmp_path: Path) -> None:
     remote = str(bare_remote(tmp_path / "remote.git"))
     with MemoryStore(tmp_path / "laptop") as laptop, MemoryStore(tmp_path / "desktop") as desktop:
@@ -178,6 +327,8 @@ def test_sync_then_search_across_two_stores_sharing_a_bare_remote(tmp_path: Path
         assert data(anyio.run(call, laptop_server, "memory_sync", {}))["pushed"] is True
         synced = data(anyio.run(call, desktop_server, "memory_sync", {"force": True}))
         assert synced["pulled"] >= 1 and synced["indexed"] == 1
+        # In the index as soon as the sync returns, not only once a read catches up.
+        assert index_hits(desktop.db_path, "esbuild") == [written["id"]]
         found = data(anyio.run(call, desktop_server, "memory_search", {"query": "esbuild"}))
         assert [hit["id"] for hit in found] == [written["id"]]
         assert found[0]["machine_id"] == "laptop"

@@ -15,7 +15,7 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from anamnesis.store import MemoryStore
-from mcp_testing import data, error_text, text_of
+from mcp_testing import INTERNALS, data, error_text, text_of
 
 BIN = Path(sys.executable).parent
 
@@ -68,6 +68,44 @@ def test_a_session_over_stdio(isolated_home: Path, tmp_path: Path, mode: str) ->
     assert "Traceback" not in stderr
     with MemoryStore(isolated_home) as store:  # the note is a real file in the real store
         assert store.get(out["written"]["id"]).project == "acme"
+
+
+WRITE = {"type": "semantic", "title": "t", "body": "b"}
+HOSTILE_CALLS: list[tuple[str, dict[str, Any]]] = [
+    ("memory_search", {"query": "x", "k": "\u00b2"}),
+    ("memory_search", {"query": "x", "k": "9" * 5000}),
+    ("memory_search", {"query": "x", "k": 10**30}),
+    ("memory_search", {"query": "x", "k": 1e300}),
+    ("memory_search", {"query": "x" * 5000}),
+    ("memory_search", {"query": "x", "project": {"like": "%"}}),
+    ("memory_list", {"project": "a\x00b"}),
+    ("memory_list", {"type": [[["semantic"]]]}),
+    ("memory_write", {**WRITE, "title": "\x00"}),
+    ("memory_write", {**WRITE, "body": "nul \x00 here"}),
+    ("memory_write", {**WRITE, "project": "a\tb"}),
+    ("memory_write", {**WRITE, "tags": [["a"]]}),
+    ("memory_write", {**WRITE, "\u00e9": 1}),
+    ("memory_sync", {"force": "true"}),
+]
+
+
+def test_hostile_arguments_over_stdio_get_our_messages(isolated_home: Path, tmp_path: Path) -> None:
+    """What reaches a real server as JSON: each refused in words, nothing crashes or is written."""
+
+    async def session() -> list[Any]:
+        with (tmp_path / "stderr.txt").open("w") as stderr:
+            async with client(isolated_home, stderr) as mcp:
+                return [await mcp.call_tool(tool, args) for tool, args in HOSTILE_CALLS]
+
+    for (tool, _), result in zip(HOSTILE_CALLS, anyio.run(session), strict=True):
+        text = error_text(result)
+        assert result.is_error, (tool, text)
+        assert text.startswith(f"invalid argument for {tool}: "), text
+        for internal in INTERNALS:
+            assert internal not in text
+    assert "Traceback" not in (tmp_path / "stderr.txt").read_text()
+    assert not (isolated_home / "logs" / "mcp.log").exists()
+    assert list(isolated_home.rglob("*.md")) == []
 
 
 def test_fifty_concurrent_searches_while_writes_happen(isolated_home: Path, tmp_path: Path) -> None:

@@ -7,42 +7,88 @@ themselves, and the server runs :func:`check_call` on the raw JSON before the SD
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from anamnesis.store import NOTE_TYPES, SCOPES
 
 MAX_K = 50
+MAX_QUERY_CHARS = 4_000
 MAX_BODY_BYTES = 1_000_000
 MAX_TITLE_CHARS = 500
 MAX_PROJECT_CHARS = 300
 MAX_TAGS = 50
+MAX_TAG_CHARS = 100
 _WILDCARDS = frozenset("*?[]%")
+# C0 and C1 control characters: never meaningful in a one-line key, title or tag.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 class InvalidArgument(ValueError):
     """A tool argument the model must change before calling again."""
 
     def __init__(self, name: str, message: str) -> None:
-        super().__init__(f"{name}: {message}")
+        super().__init__(f"{_label(name)}: {message}")
         self.name = name
+
+
+def check_text(name: str, value: str) -> str:
+    """Text that can be stored and sent back: valid Unicode, no NUL character.
+
+    JSON lets a client send a lone UTF-16 surrogate (``"\\ud800"``); it cannot be written
+    as UTF-8, and SQLite and the files would refuse it later with an unhelpful error.
+    """
+    _utf8(name, value)
+    return value
+
+
+def _utf8(name: str, value: str) -> bytes:
+    try:
+        encoded = value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidArgument(
+            name,
+            f"has an invalid character at position {exc.start} (a lone surrogate, "
+            f"{value[exc.start]!r}); remove it or send the character it was meant to be",
+        ) from None
+    nul = value.find("\x00")
+    if nul >= 0:
+        raise InvalidArgument(
+            name, f"has a NUL character (\\u0000) at position {nul}; remove it and send again"
+        )
+    return encoded
 
 
 def check_query(value: object) -> str:
     if not isinstance(value, str):
-        raise InvalidArgument("query", f"must be text (a few keywords), got {_kind(value)}")
-    return value
+        raise InvalidArgument("query", f"must be text (a few keywords), got {_got(value)}")
+    if len(value) > MAX_QUERY_CHARS:
+        raise InvalidArgument(
+            "query",
+            f"is {len(value):,} characters; search with a few distinctive keywords (at most "
+            f"{MAX_QUERY_CHARS:,} characters), and run several short searches if needed",
+        )
+    return check_text("query", value)
 
 
 def check_k(value: object) -> int:
-    # Models sometimes send numbers as strings: "5" is clearly meant as 5.
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    # Models sometimes send numbers as text ("5") or as 5.0: the intent is plain. Only ASCII
+    # digits, and only a few: int() also reads digits like '\u0663' and refuses very long
+    # strings with a raw ValueError.
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isascii() and text.isdigit() and len(text) <= 4:
+            value = int(text)
+    elif isinstance(value, float) and value.is_integer() and abs(value) <= 1e6:
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidArgument("k", f"must be a whole number from 1 to {MAX_K}, got {_kind(value)}")
+        raise InvalidArgument("k", f"must be a whole number from 1 to {MAX_K}, got {_got(value)}")
     if not 1 <= value <= MAX_K:
         raise InvalidArgument(
-            "k", f"must be from 1 to {MAX_K}, got {value}; ask for fewer and refine the query"
+            "k",
+            f"must be from 1 to {MAX_K}, got {_shown(value)}; ask for fewer and refine the query",
         )
     return value
 
@@ -50,26 +96,24 @@ def check_k(value: object) -> int:
 def check_type(value: object, *, required: bool = False) -> str | None:
     if value is None and not required:
         return None
-    if value not in NOTE_TYPES:
+    if not isinstance(value, str) or value not in NOTE_TYPES:
         hint = (
             "procedural (how-tos, fixes, decisions), semantic (facts, preferences, "
             "conventions) or episodic (what happened)"
         )
         raise InvalidArgument("type", f"must be one of {hint}; got {_shown(value)}")
-    assert isinstance(value, str)
     return value
 
 
 def check_scope(value: object, *, required: bool = False) -> str | None:
     if value is None and not required:
         return None
-    if value not in SCOPES:
+    if not isinstance(value, str) or value not in SCOPES:
         raise InvalidArgument(
             "scope",
             "must be 'portable' (synced to the user's other machines) or 'machine-local' "
             f"(kept on this machine only); got {_shown(value)}",
         )
-    assert isinstance(value, str)
     return value
 
 
@@ -84,7 +128,7 @@ def check_project_filter(value: object) -> str | None:
             f"got {_kind(value)}; leave it out to cover every project, and call memory_status "
             "to see which projects exist",
         )
-    project = value.strip()
+    project = check_text("project", value).strip()
     if not project:
         raise InvalidArgument(
             "project", "is empty; leave it out to cover every project, or name one project"
@@ -92,7 +136,7 @@ def check_project_filter(value: object) -> str | None:
     if _WILDCARDS & set(project):
         raise InvalidArgument(
             "project",
-            f"matches one project exactly; patterns like {project!r} are not supported. "
+            f"matches one project exactly; patterns like {_shown(project)} are not supported. "
             "Leave it out to cover every project, or call memory_status for the project keys",
         )
     return _check_project_text(project)
@@ -100,6 +144,8 @@ def check_project_filter(value: object) -> str | None:
 
 def check_project(value: object) -> str:
     """The project a new note belongs to."""
+    if isinstance(value, str):
+        check_text("project", value)
     if not isinstance(value, str) or not value.strip():
         raise InvalidArgument(
             "project",
@@ -110,19 +156,26 @@ def check_project(value: object) -> str:
 
 
 def _check_project_text(project: str) -> str:
-    if len(project) > MAX_PROJECT_CHARS or "\n" in project or "\r" in project:
+    if len(project) > MAX_PROJECT_CHARS or _CONTROL.search(project):
         raise InvalidArgument(
-            "project", f"must be one line of at most {MAX_PROJECT_CHARS} characters"
+            "project",
+            f"must be one line of at most {MAX_PROJECT_CHARS} characters, without tabs or "
+            "other control characters; call memory_status to see the project keys",
         )
     return project
 
 
 def check_title(value: object) -> str:
-    if not isinstance(value, str) or not value.strip():
+    if isinstance(value, str):
+        check_text("title", value)
+    # One line: a title is shown in lists and headings. Control characters become spaces.
+    title = " ".join(_CONTROL.sub(" ", value).split()) if isinstance(value, str) else ""
+    if not _visible(title):
         raise InvalidArgument(
-            "title", "must be a short, non-empty line saying what the note is about"
+            "title",
+            "must be a short, non-empty line saying what the note is about"
+            + (", in visible characters" if isinstance(value, str) and value.strip() else ""),
         )
-    title = " ".join(value.split())  # one line: a title is shown in lists and headings
     if len(title) > MAX_TITLE_CHARS:
         raise InvalidArgument(
             "title",
@@ -132,12 +185,19 @@ def check_title(value: object) -> str:
     return title
 
 
+def _visible(text: str) -> bool:
+    """Whether ``text`` shows anything: not only spaces, control or format characters."""
+    return any(
+        not char.isspace() and unicodedata.category(char) not in ("Cc", "Cf") for char in text
+    )
+
+
 def check_body(value: object) -> str:
     if not isinstance(value, str):
         raise InvalidArgument("body", f"must be text (markdown), got {_kind(value)}")
+    size = len(_utf8("body", value))
     if not value.strip():
         raise InvalidArgument("body", "is empty; say what should be remembered")
-    size = len(value.encode("utf-8", "surrogatepass"))
     if size > MAX_BODY_BYTES:
         raise InvalidArgument(
             "body",
@@ -158,19 +218,29 @@ def check_tags(value: object) -> list[str]:
     for tag in value:
         if not isinstance(tag, str):
             raise InvalidArgument("tags", f"every tag must be text, got {_kind(tag)}")
-        cleaned = tag.strip()
-        if "\n" in cleaned or len(cleaned) > 100:
-            raise InvalidArgument("tags", "each tag must be one short line (at most 100 chars)")
+        cleaned = check_text("tags", tag).strip()
+        if _CONTROL.search(cleaned) or len(cleaned) > MAX_TAG_CHARS:
+            raise InvalidArgument(
+                "tags",
+                f"each tag must be one short line (at most {MAX_TAG_CHARS} characters, no "
+                f"control characters); got {_shown(cleaned)}",
+            )
         if cleaned and cleaned not in tags:
             tags.append(cleaned)
-    if len(tags) > MAX_TAGS:
-        raise InvalidArgument("tags", f"at most {MAX_TAGS} tags, got {len(tags)}")
+            if len(tags) > MAX_TAGS:
+                raise InvalidArgument(
+                    "tags", f"at most {MAX_TAGS} tags; keep the few that help search"
+                )
     return tags
 
 
 def check_force(value: object) -> bool:
     if not isinstance(value, bool):
-        raise InvalidArgument("force", f"must be true or false, got {_kind(value)}")
+        raise InvalidArgument(
+            "force",
+            f"must be true or false (a JSON boolean, not {_kind(value)}), got {_got(value)}; "
+            "it is reserved and changes nothing, so it can be left out",
+        )
     return value
 
 
@@ -217,7 +287,9 @@ def check_call(tool: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         allowed = ", ".join(accepted) or "no arguments"
         noun = "argument" if len(unknown) == 1 else "arguments"
         raise InvalidArgument(
-            unknown[0], f"unknown {noun} {', '.join(unknown)}; {tool} takes {allowed}"
+            unknown[0],
+            f"unknown {noun} {', '.join(_label(name) for name in unknown[:5])}; "
+            f"{tool} takes {allowed}",
         )
     for name in REQUIRED.get(tool, ()):
         if name not in arguments:
@@ -245,5 +317,30 @@ def _kind(value: object) -> str:
 
 
 def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    """A value as the model sent it, short enough for a message and always valid text.
+
+    repr escapes lone surrogates and control characters; containers are named, not dumped,
+    and a huge number is not printed (``str()`` refuses past 4,300 digits).
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value) if value.bit_length() <= 64 else "a number with over 19 digits"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str):
+        text = repr(value[:80])
+        return text if len(value) <= 80 and len(text) <= 60 else text[:57] + "..."
+    return _kind(value)
+
+
+def _got(value: object) -> str:
+    """What was sent, for "got ...": text is marked as text, so "5" and 5 read differently."""
+    return f"text {_shown(value)}" if isinstance(value, str) else _shown(value)
+
+
+def _label(name: str) -> str:
+    """An argument name for a message; a strange one (the model's own key) is escaped."""
+    return name if name.isidentifier() and len(name) <= 40 else _shown(name)

@@ -44,15 +44,20 @@ without bodies. Superseded notes are included so history stays visible.
 Call it to browse what is remembered about a project or of one type, e.g. the latest \
 episodic notes of this project. To find notes about a topic use memory_search instead (it \
 ranks by relevance and returns bodies). Filters: project (one project key exactly; leave it \
-out for all), type (procedural | semantic | episodic), scope (portable | machine-local)."""
+out for all), type (procedural | semantic | episodic), scope (portable | machine-local).
+
+A long listing is cut to the newest notes that fit in 40,000 characters; the reply then \
+says how many of how many are shown: narrow it with the filters, or search instead."""
 
 STATUS = """\
 Report the memory's health: where it lives, how many notes by type, project and scope, \
 notes that could not be read (with the reason), and the sync state (remote, last commit, \
-unsynced local changes, conflicts). Reads nothing from the network.
+unsynced local changes, conflicts). Reads nothing from the network and changes nothing.
 
 Call it when the user asks about their memory or sync, to see which project keys exist \
-before filtering by project, or when a search or sync result looks wrong."""
+before filtering memory_search or memory_list by project, or when a search or sync result \
+looks wrong. It does not find notes: use memory_search for a topic and memory_list to \
+browse. It does not sync: if notes from another machine are missing, call memory_sync."""
 
 WRITE = """\
 Save one new note to long-term memory (a new markdown file; never overwrites another note). \
@@ -77,10 +82,13 @@ Secrets (keys, tokens, passwords) are masked before the note is written; the rep
 SYNC = """\
 Sync the memory with the user's other machines through their git remote: commit local \
 notes, pull new notes, push, then reindex what changed so pulled notes are searchable at \
-once. Returns pushed, pulled (commits), conflicted, head, indexed and detail.
+once. Returns pushed, pulled (commits), conflicted, head, indexed, removed and detail.
 
 Sync already runs at session start in the background; call this when the user asks, or when \
-a note written on another machine is expected and not found. With no remote configured it \
-commits locally and says so in detail. On conflicted=true nothing was lost or pushed: tell \
-the user to run `anamnesis sync --resolve keep-both` (or ours/theirs). The force argument is \
-reserved and has no effect."""
+a note written on another machine is expected and memory_search does not find it. Do not \
+call it to save a note (memory_write does that; the next sync carries it) or to check sync \
+health (memory_status shows the remote, unsynced changes and conflicts without touching \
+the network). With no remote configured it commits locally and says so in detail. On \
+conflicted=true nothing was lost or pushed: tell the user to run \
+`anamnesis sync --resolve keep-both` (or ours/theirs). The force argument is reserved and \
+has no effect."""

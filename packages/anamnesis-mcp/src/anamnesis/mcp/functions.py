@@ -7,6 +7,7 @@ raises :class:`~anamnesis.mcp.arguments.InvalidArgument` for the model's mistake
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from anamnesis.mcp.arguments import (
@@ -72,6 +73,20 @@ def list_memories(
     return [memory_dict(mem, include_body=False) for mem in notes]
 
 
+def fit_listing(notes: list[Note], max_chars: int) -> list[Note]:
+    """The leading notes whose compact JSON list (as the tools send it) fits in ``max_chars``.
+
+    Claude Code moves a tool result over 50,000 characters out of the conversation into a
+    file; a listing cut here stays readable in place.
+    """
+    size = len("[]")
+    for count, note in enumerate(notes):
+        size += len(json.dumps(note, ensure_ascii=False)) + (len(", ") if count else 0)
+        if size > max_chars:
+            return notes[:count]
+    return notes
+
+
 def status_report(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
     """Index counts, notes that could not be read, and the sync state (no network)."""
     stats = store.stats()
@@ -113,15 +128,16 @@ def write_memory(
     note_type = str(check_type(type, required=True))
     note_scope = str(check_scope(scope, required=True))
     clean_title, clean_body = check_title(title), check_body(body)
-    clean_tags = check_tags(tags)
+    clean_tags, clean_project = check_tags(tags), check_project(project)
     # A note may sync to other machines: nothing secret-shaped is written, whatever the model
     # pasted. Machine-local notes too: a note's scope can change later.
-    masked = sum(count_secrets(text) for text in (clean_title, clean_body, *clean_tags))
+    texts = (clean_title, clean_body, clean_project, *clean_tags)
+    masked = sum(count_secrets(text) for text in texts)
     mem = store.write(
         type=note_type,
         title=redact_secrets(clean_title),
         body=redact_secrets(clean_body),
-        project=check_project(project),
+        project=redact_secrets(clean_project),
         tags=[redact_secrets(tag) for tag in clean_tags],
         machine_id=machine_id,
         scope=note_scope,
@@ -132,12 +148,16 @@ def write_memory(
 
 
 def sync_memory(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
-    """One sync cycle, then reindex the files it changed so pulled notes are searchable."""
+    """One sync cycle, then reindex the files it changed so pulled notes are searchable.
+
+    ``indexed`` counts pulled notes (new or changed) now in the index, ``removed`` the notes
+    deleted on another machine and dropped from it.
+    """
     result = backend.sync()
-    indexed = 0
+    indexed = removed = 0
     if result.changed:
         report = store.reindex_paths([store.memory_dir / path for path in result.changed])
-        indexed = report.indexed
+        indexed, removed = report.indexed, report.removed
     return {
         "pushed": result.pushed,
         "pulled": result.pulled,
@@ -145,5 +165,6 @@ def sync_memory(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
         "conflicts": list(result.conflicts),
         "head": result.head,
         "indexed": indexed,
+        "removed": removed,
         "detail": result.detail,
     }

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field
 
 from anamnesis.mcp import descriptions
-from anamnesis.mcp.arguments import MAX_K, TOOL_ARGUMENTS, InvalidArgument, check_call
+from anamnesis.mcp.arguments import MAX_K, MAX_TAGS, TOOL_ARGUMENTS, InvalidArgument, check_call
 from anamnesis.mcp.functions import (
+    fit_listing,
     list_memories,
     search_memories,
     status_report,
@@ -37,15 +40,22 @@ TALKS_TO_REMOTE = ToolAnnotations(read_only_hint=False, open_world_hint=True)
 
 log = logging.getLogger("anamnesis.mcp")
 
+# memory_list's reply stays under this many characters of JSON: Claude Code moves a result
+# over 50,000 characters out of the conversation into a file.
+LIST_MAX_CHARS = 40_000
+
 Note = dict[str, Any]
+# The allowed values appear in the input schema, so the model sees them before calling. The
+# arguments are checked before the SDK's validation (AnamnesisServer.call_tool), so a wrong
+# value still gets our message, not the SDK's. A test keeps these in step with the store.
+TypeName = Literal["procedural", "semantic", "episodic"]
+ScopeName = Literal["portable", "machine-local"]
 Project = Annotated[
     str | None,
     Field(description="One project key, exactly (see memory_status); omit for every project."),
 ]
-NoteType = Annotated[
-    str | None, Field(description="procedural | semantic | episodic; omit for all types.")
-]
-NoteScope = Annotated[str | None, Field(description="portable | machine-local; omit for both.")]
+NoteType = Annotated[TypeName | None, Field(description="Omit for all types.")]
+NoteScope = Annotated[ScopeName | None, Field(description="Omit for both.")]
 
 
 class AnamnesisServer(MCPServer[Any]):
@@ -55,14 +65,16 @@ class AnamnesisServer(MCPServer[Any]):
     checking here first turns every mistake into one sentence naming the fix.
     """
 
+    def __init__(self, guard: _ToolGuard, **settings: Any) -> None:
+        super().__init__(**settings)
+        self.guard = guard
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
     ) -> CallToolResult | InputRequiredResult:
         if name in TOOL_ARGUMENTS:
-            try:
+            with self.guard(name):
                 arguments = check_call(name, arguments)
-            except InvalidArgument as exc:
-                raise ToolError(f"Invalid argument for {name}: {exc}") from None
         return await super().call_tool(name, arguments, context)
 
 
@@ -79,13 +91,14 @@ def build_server(
     """
     mid = machine_id or resolve_machine_id(store.root)
     sync_backend: SyncBackend = backend or _GitOnFirstUse(store, mid)
+    guard = _ToolGuard(store)
     server = AnamnesisServer(
+        guard,
         name=SERVER_NAME,
         instructions=descriptions.INSTRUCTIONS,
         version=__version__,
         log_level="WARNING",  # INFO would log every request to Claude Code's MCP log
     )
-    guard = _ToolGuard(store)
 
     @server.tool(description=descriptions.SEARCH, annotations=READ_ONLY)
     def memory_search(
@@ -93,7 +106,7 @@ def build_server(
         project: Project = None,
         type: NoteType = None,
         scope: NoteScope = None,
-        k: Annotated[int, Field(description=f"How many notes, 1-{MAX_K}.")] = 8,
+        k: Annotated[int, Field(description="How many notes.", ge=1, le=MAX_K)] = 8,
     ) -> Annotated[CallToolResult, list[Note]]:
         with guard("memory_search"):
             hits = search_memories(store, query=query, project=project, type=type, scope=scope, k=k)
@@ -105,7 +118,18 @@ def build_server(
     ) -> Annotated[CallToolResult, list[Note]]:
         with guard("memory_list"):
             notes = list_memories(store, project=project, type=type, scope=scope)
-        return _reply({"result": notes}, notes)
+        shown = fit_listing(notes, LIST_MAX_CHARS)
+        reply = _reply({"result": shown, "total": len(notes)}, shown)
+        if len(shown) < len(notes):
+            reply.content.append(
+                TextContent(
+                    type="text",
+                    text=f"Showing the newest {len(shown)} of {len(notes)} notes (the listing "
+                    f"is cut at {LIST_MAX_CHARS:,} characters). Narrow it with project, type "
+                    "or scope, or use memory_search.",
+                )
+            )
+        return reply
 
     @server.tool(description=descriptions.STATUS, annotations=READ_ONLY)
     def memory_status() -> Annotated[CallToolResult, dict[str, Any]]:
@@ -115,15 +139,17 @@ def build_server(
 
     @server.tool(description=descriptions.WRITE, annotations=WRITES_NEW_NOTE)
     def memory_write(
-        type: Annotated[str, Field(description="procedural | semantic | episodic")],
+        type: Annotated[TypeName, Field(description="What kind of note.")],
         title: Annotated[str, Field(description="One line: what the note is about.")],
         body: Annotated[str, Field(description="Markdown, self-contained; up to 1 MB.")],
         project: Annotated[
             str, Field(description="Project key (see memory_status), or 'global'.")
         ] = "global",
-        tags: Annotated[list[str] | None, Field(description="A few short keywords.")] = None,
+        tags: Annotated[
+            list[str] | None, Field(description="A few short keywords.", max_length=MAX_TAGS)
+        ] = None,
         scope: Annotated[
-            str, Field(description="portable (synced) or machine-local (this machine only).")
+            ScopeName, Field(description="portable: synced; machine-local: this machine only.")
         ] = "portable",
     ) -> Annotated[CallToolResult, Note]:
         with guard("memory_write"):
@@ -211,14 +237,13 @@ class _ToolGuard:
 
     def __init__(self, store: MemoryStore) -> None:
         self._log_path = store.root / "logs" / "mcp.log"
-        self._handler_ready = False
 
     @contextmanager
     def __call__(self, tool: str) -> Iterator[None]:
         try:
             yield
         except InvalidArgument as exc:
-            raise ToolError(f"invalid argument: {exc}") from None
+            raise ToolError(f"invalid argument for {tool}: {exc}") from None
         except (StoreBusy, SyncBusy) as exc:
             raise ToolError(f"{exc}. Another process holds the lock; try again shortly.") from None
         except IndexUnavailable as exc:
@@ -229,24 +254,33 @@ class _ToolGuard:
         except (StoreError, SyncError) as exc:
             raise ToolError(str(exc)) from None
         except Exception:
-            self._log_crash(tool)
+            _crash_log(self._log_path).exception("%s raised", tool)
             raise ToolError(
                 f"{tool} failed unexpectedly; the details are in {self._log_path}. "
                 "Run `anamnesis doctor` to check the store."
             ) from None
 
-    def _log_crash(self, tool: str) -> None:
-        if not self._handler_ready:
-            self._handler_ready = _attach_file_log(self._log_path)
-        log.exception("%s raised", tool)
+
+_crash_log_lock = threading.Lock()
 
 
-def _attach_file_log(path: Path) -> bool:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(path, encoding="utf-8")
-    except OSError:
-        return False  # stderr (Claude Code's MCP log) still gets the SDK's report
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-    log.addHandler(handler)
-    return True
+def _crash_log(path: Path) -> logging.Logger:
+    """The logger that writes to the ``mcp.log`` at ``path`` (and, through its parents, to
+    stderr, which Claude Code keeps in its MCP log).
+
+    One logger and one file handler per log file, however many servers are built over the
+    store: loggers live for the whole process, so a handler added per server would repeat
+    every record, and a shared logger would write one store's crashes into another's log.
+    """
+    digest = hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    logger = log.getChild(f"crash.{digest}")
+    with _crash_log_lock:
+        if not logger.handlers:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                handler = logging.FileHandler(path, encoding="utf-8")
+            except OSError:
+                return logger  # stderr still gets the record; the next crash tries again
+            handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+            logger.addHandler(handler)
+    return logger
