@@ -18,7 +18,7 @@ from pathlib import Path
 import nox
 
 nox.options.default_venv_backend = "uv"
-nox.options.sessions = ["lint", "typecheck", "tests", "isolation", "install"]
+nox.options.sessions = ["lint", "typecheck", "tests", "isolation", "install", "e2e"]
 nox.options.error_on_external_run = True
 
 ROOT = Path(__file__).parent
@@ -192,7 +192,7 @@ def typecheck(session: nox.Session) -> None:
     # One run per package: each has its own tests/conftest.py, which one run cannot hold.
     for name in PACKAGES:
         session.run("mypy", str(ROOT / "packages" / name))
-    session.run("mypy", "bench", "noxfile.py", "tests-support")
+    session.run("mypy", "bench", "noxfile.py", "tests-support", "tests-e2e")
 
 
 @nox.session(python=PYTHON)
@@ -352,6 +352,15 @@ assert served.returncode == 1 and "anamnesis-memory[mcp]" in served.stderr, serv
 print("tour without [mcp] ok")
 """
 )
+
+
+@nox.session(python=PYTHON)
+def e2e(session: nox.Session) -> None:
+    """The whole system as people run it (tests-e2e/): two machines sharing one bare remote,
+    driven only through the installed `anamnesis` command and the MCP server over stdio,
+    with no git binary on their PATH."""
+    _sync(session)
+    session.run("pytest", "tests-e2e", *session.posargs)
 
 
 @nox.session(python=PYTHON)
