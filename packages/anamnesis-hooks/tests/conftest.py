@@ -19,4 +19,7 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
     monkeypatch.setenv("ANAMNESIS_MACHINE_ID", "laptop")
     monkeypatch.delenv("ANAMNESIS_GIT_REMOTE", raising=False)
+    # Project keys read URL shortcuts from the user's git config: never the real one.
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "no-global-gitconfig"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     return home

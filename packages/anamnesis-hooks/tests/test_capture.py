@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from anamnesis_testsupport import TRANSCRIPTS
 from dulwich.repo import Repo
 
-from anamnesis.hooks.capture import capture_session, session_note_id
-from anamnesis.store import MemoryStore, write_config
+from anamnesis.hooks.capture import (
+    DIGEST_KEY,
+    capture_session,
+    content_digest,
+    edited_by_hand,
+    session_note_id,
+)
+from anamnesis.hooks.inject import select_inject
+from anamnesis.hooks.transcript import parse_transcript
+from anamnesis.store import Memory, MemoryStore, write_config
 from hooks_testing import assistant, checkout, fixture, run_hook, transcript, user
 
 GITHUB_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # synthetic
@@ -77,6 +89,89 @@ def test_capturing_again_updates_the_same_note(store: MemoryStore, tmp_path: Pat
     assert again.unchanged
 
 
+def _session(path: Path, *outcomes: str) -> Path:
+    """A small session transcript: one ask, then one assistant reply per outcome."""
+    records: list[dict[str, Any] | str] = [
+        user("Fix the flaky login test", sessionId="s-7", timestamp="2026-03-01T10:00:00Z")
+    ]
+    for index, outcome in enumerate(outcomes):
+        records.append(assistant([{"type": "text", "text": outcome}], f"m{index}"))
+    return transcript(path, records)
+
+
+FIRST = "Found the cause: the tests share one cookie jar."
+LATER = "Later: gave each test its own cookie jar, and CI is green."
+
+
+def test_recapture_keeps_what_others_added(store: MemoryStore, tmp_path: Path) -> None:
+    path = _session(tmp_path / "t.jsonl", FIRST)
+    first = capture_session(
+        store, path, machine_id="laptop", cwd=str(tmp_path), source="precompact"
+    )
+    assert first.note is not None
+    older = store.write(type="semantic", title="Older fact", body="x", project=first.note.project)
+    # Reflection tagged it, someone lowered its confidence, linked and re-keyed it, and a
+    # tool added a frontmatter key of its own.
+    store.put(first.note.replace(
+        tags=[*first.note.tags, "reflected", "keep-me"], confidence=0.4,
+        supersedes=[older.id], project="renamed/project",
+        extra={**first.note.extra, "reviewed_by": "me"},
+    ))  # fmt: skip
+    _session(path, FIRST, LATER)  # the session went on; PreCompact fires again
+    again = capture_session(
+        store, path, machine_id="laptop", cwd=str(tmp_path), source="precompact"
+    )
+    note = again.note
+    assert note is not None and not again.unchanged and note.id == first.note.id
+    assert LATER in note.body  # what capture owns is refreshed ...
+    assert note.tags == ["session", "precompact", "reflected", "keep-me"]  # ... the rest kept
+    assert (note.confidence, note.supersedes, note.project) == (0.4, [older.id], "renamed/project")
+    assert note.extra["reviewed_by"] == "me"
+    assert note.created_at == first.note.created_at
+    assert store.get(note.id) == note
+    for project in ("renamed/project", first.note.project):  # reflected stays out of inject
+        assert select_inject(store, project=project).project_notes == []
+
+
+def test_a_hand_edited_capture_is_kept_and_the_session_goes_to_a_follow_up(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    path = _session(tmp_path / "t.jsonl", FIRST)
+    first = capture_session(store, path, machine_id="laptop", cwd=str(tmp_path)).note
+    assert first is not None
+    note_file = store.path_of(first)
+    edited_text = note_file.read_text().replace(
+        "**Outcome:**", "**My note:** the real culprit was a DNS cache.\n\n**Outcome:**"
+    )
+    note_file.write_text(edited_text)  # edited by hand in an editor
+    _session(path, FIRST, LATER)
+    second = capture_session(store, path, machine_id="laptop", cwd=str(tmp_path))
+    follow_up = second.note
+    assert follow_up is not None and second.kept_edits == (first.id,)
+    assert follow_up.id == session_note_id("s-7", "session-end", "2026-03-01T10:00:00Z", 1)
+    assert LATER in follow_up.body and "DNS" not in follow_up.body
+    assert note_file.read_text() == edited_text  # the hand edit is untouched
+    _session(path, FIRST, LATER, "Even later: merged.")
+    third = capture_session(store, path, machine_id="laptop", cwd=str(tmp_path))
+    assert third.note is not None and third.note.id == follow_up.id  # the follow-up is updated
+    assert "Even later: merged." in third.note.body
+    assert note_file.read_text() == edited_text
+    assert store.stats().total == 2
+
+
+def test_what_counts_as_a_hand_edit() -> None:
+    body = "**Ask:** fix it\n\n**Outcome:** fixed"
+    note = Memory(id=session_note_id("s", "session-end"), type="episodic", title="Fix it",
+                  body=body, extra={DIGEST_KEY: content_digest("Fix it", body)})  # fmt: skip
+    assert not edited_by_hand(note)
+    assert not edited_by_hand(note.replace(body=body.replace("\n\n", "\n  \n") + "\n"))
+    assert not edited_by_hand(note.replace(tags=["session", "reflected"], confidence=0.2))
+    assert edited_by_hand(note.replace(body=body.replace("fixed", "fixed, see PR 12")))
+    assert edited_by_hand(note.replace(title="Fix the login test"))
+    assert edited_by_hand(note.replace(type="semantic"))  # promoted to a durable note
+    assert not edited_by_hand(note.replace(extra={}))  # written before digests: capture's own
+
+
 def test_note_ids_are_stable_ulids() -> None:
     a = session_note_id("s-1", "session-end", "2026-01-21T06:20:30.851Z")
     assert a == session_note_id("s-1", "session-end", "2026-01-21T06:20:30.851Z")
@@ -132,31 +227,90 @@ def test_the_capture_hook_as_claude_code_runs_it(store: MemoryStore, tmp_path: P
         assert sorted(m.tags[1] for m in reopened.list()) == ["precompact", "session-end"]
 
 
+GIT = shutil.which("git")
+
+
+def _slow_ssh(folder: Path, delay_s: float) -> Path:
+    """A fake ``ssh`` that waits, then serves the repository with git's own pack programs,
+    as a slow network and a real git server would."""
+    assert GIT is not None
+    folder.mkdir()
+    script = folder / "ssh"
+    script.write_text(
+        f"#!{sys.executable}\n"
+        "import os, shlex, sys, time\n"
+        f"time.sleep({delay_s})\n"
+        "command = shlex.split(sys.argv[-1])  # git-upload-pack '/path'\n"
+        f"os.execv({GIT!r}, ['git', command[0][len('git-'):], *command[1:]])\n"
+    )
+    script.chmod(0o755)
+    return folder
+
+
+def _remote_head(remote: Path) -> bytes | None:
+    repo = Repo(str(remote))
+    try:
+        head: bytes | None = repo.refs.as_dict().get(b"refs/heads/main")  # type: ignore[call-overload]
+        return head
+    finally:
+        repo.close()
+
+
 @needs_fixtures
+@pytest.mark.skipif(GIT is None, reason="git binary not installed (it serves the fake remote)")
 def test_capture_hands_the_sync_to_a_background_process(
-    isolated_home: Path, tmp_path: Path
+    isolated_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     remote = tmp_path / "remote.git"
     remote.mkdir()
     Repo.init_bare(str(remote), default_branch=b"main").close()
-    write_config({"machine_id": "laptop", "remote": str(remote)}, isolated_home)
+    # Every connection to the remote takes two seconds: a sync run by the hook itself
+    # would make the hook that long, and the push would be done when it returns.
+    fake = _slow_ssh(tmp_path / "fake-bin", delay_s=2)
+    monkeypatch.setenv("PATH", f"{fake}{os.pathsep}{os.environ.get('PATH', '')}")
+    write_config({"machine_id": "laptop", "remote": f"ssh://fakehost{remote}"}, isolated_home)
     done = run_hook("capture", stdin={
         "session_id": "bg", "cwd": str(tmp_path),
         "transcript_path": str(fixture("DRMacIver__hello-world-script.jsonl")),
     })  # fmt: skip
     assert done.returncode == 0
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        repo = Repo(str(remote))
-        try:
-            if repo.refs.as_dict().get(b"refs/heads/main"):  # type: ignore[call-overload]
-                break
-        finally:
-            repo.close()
+    assert _remote_head(remote) is None  # the hook returned before the push...
+    log = isolated_home / "logs" / "hooks.log"
+    deadline = time.monotonic() + 90
+    while _remote_head(remote) is None:  # ... which a detached process finishes afterwards
+        written = log.read_text() if log.exists() else ""
+        if "sync: failed" in written or time.monotonic() > deadline:
+            pytest.fail(f"the background sync never pushed: {written}")
         time.sleep(0.2)
-    else:
-        pytest.fail(
-            "the background sync never pushed: "
-            + (isolated_home / "logs" / "hooks.log").read_text()
-        )
-    assert "sync" in (isolated_home / "logs" / "hooks.log").read_text()
+    deadline = time.monotonic() + 30
+    while "sync: " not in log.read_text():  # and says so in the log once it is done
+        assert time.monotonic() < deadline, log.read_text()
+        time.sleep(0.1)
+
+
+@needs_fixtures
+def test_flags_override_the_hook_input(isolated_home: Path, tmp_path: Path) -> None:
+    stdin_work = checkout(tmp_path / "from-stdin", "git@github.com:acme/stdin.git")
+    flag_work = checkout(tmp_path / "from-flag", "git@github.com:acme/flag.git")
+    stdin_transcript = transcript(tmp_path / "stdin.jsonl", [
+        user("the ask from the stdin transcript"),
+        assistant([{"type": "text", "text": "An outcome long enough to be worth a note."}]),
+    ])  # fmt: skip
+    done = run_hook(
+        "capture", "--no-sync",
+        "--transcript", str(fixture("DRMacIver__hello-world-script.jsonl")),
+        "--session-id", "from-flag", "--cwd", str(flag_work), "--source", "precompact",
+        stdin={"hook_event_name": "SessionEnd", "session_id": "from-stdin",
+               "transcript_path": str(stdin_transcript), "cwd": str(stdin_work)},
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, "")
+    with MemoryStore(isolated_home) as store:
+        [note] = store.list()
+    assert (note.prov_session, note.project, note.tags) == (
+        "from-flag",
+        "github.com/acme/flag",
+        ["session", "precompact"],
+    )
+    assert note.title.startswith("Write a shell script")  # the flag's transcript
+    started = parse_transcript(fixture("DRMacIver__hello-world-script.jsonl")).started_at
+    assert note.id == session_note_id("from-flag", "precompact", started)

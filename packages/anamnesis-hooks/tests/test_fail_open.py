@@ -68,11 +68,17 @@ def test_invalid_stdin_is_treated_as_empty(isolated_home: Path) -> None:
 
 
 def test_a_bad_command_line_never_blocks_claude_code(isolated_home: Path) -> None:
-    for args in (("inject", "--format", "xml"), ("capture", "--bogus"), ("nonsense",), ()):
+    bad: list[tuple[str, ...]] = [
+        ("inject", "--format", "xml"), ("capture", "--bogus"), ("nonsense",), (),
+        ("inject", "--budget", "500"), ("inject", "--budget", "20000"), ("inject", "--k", "x"),
+    ]  # fmt: skip
+    for args in bad:
         done = run_hook(*args)
-        assert done.returncode == 0, args
+        assert (done.returncode, done.stdout) == (0, ""), args
         assert done.stderr  # the mistake is visible to whoever runs it by hand
-    assert logged(isolated_home).count("\n") >= 4
+        assert "Traceback" not in done.stderr
+    assert "--budget must be from 2000 to 10000, got 500" in logged(isolated_home)
+    assert logged(isolated_home).count("\n") >= len(bad)
 
 
 def test_a_remote_that_is_down_is_logged(isolated_home: Path, tmp_path: Path) -> None:

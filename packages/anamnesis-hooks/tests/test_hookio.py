@@ -38,12 +38,17 @@ def test_input_shapes(data: bytes, expected: dict[str, str]) -> None:
         assert read_hook_input(stream, timeout_s=2) == expected  # type: ignore[arg-type]
 
 
-def test_stdin_left_open_does_not_hang() -> None:
-    stream, write_fd = _pipe_with(b'{"session_id": "s1"}', close=False)
+@pytest.mark.parametrize(
+    ("data", "expected"),
+    [(b'{"session_id": "s1"}', {"session_id": "s1"}), (b"{}", {}), (b" { }\n", {})],
+)
+def test_stdin_left_open_does_not_hang(data: bytes, expected: dict[str, str]) -> None:
+    stream, write_fd = _pipe_with(data, close=False)
     started = time.monotonic()
     try:
-        assert read_hook_input(stream, timeout_s=5) == {"session_id": "s1"}  # type: ignore[arg-type]
-        assert time.monotonic() - started < 2  # returned as soon as the object was complete
+        assert read_hook_input(stream, timeout_s=5) == expected  # type: ignore[arg-type]
+        # Returned as soon as the object was complete, an empty one too: not at the timeout.
+        assert time.monotonic() - started < 1
     finally:
         os.close(write_fd)
         stream.close()  # type: ignore[attr-defined]

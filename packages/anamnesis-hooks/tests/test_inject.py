@@ -8,11 +8,15 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from anamnesis.hooks.inject import (
     CLOSE,
     DEFAULT_BUDGET,
     HEADER,
+    MAX_BUDGET,
+    MIN_BUDGET,
     OPEN,
     hook_output,
     render_inject,
@@ -64,8 +68,9 @@ def test_selection_rules(store: MemoryStore) -> None:
 
 
 def test_ties_on_updated_at_go_to_confidence(store: MemoryStore) -> None:
-    put(store, "less sure", day=5, confidence=0.4)
-    put(store, "more sure", day=5, confidence=0.9)
+    more = put(store, "more sure", day=5, confidence=0.9)
+    less = put(store, "less sure", day=5, confidence=0.4)
+    assert less.id > more.id  # the id (the last tie-breaker) alone would pick the wrong one
     assert titles(select_inject(store, project=P, k=1).project_notes) == ["more sure"]
 
 
@@ -95,21 +100,134 @@ def test_rendering_is_fenced_reference_data(store: MemoryStore) -> None:
     assert "left out" not in text
 
 
-def test_the_budget_holds_and_says_what_was_left_out(store: MemoryStore) -> None:
+def test_global_notes_come_first_and_in_full(store: MemoryStore) -> None:
+    for day in range(1, 9):
+        put(store, f"project {day}", day=day, body="p" * 200)
+    put(store, "Global guide", day=1, project="global", body="g" * 3000)
+    selection = select_inject(store, project=P)
+    text = render_inject(selection)
+    assert "g" * 3000 in text  # the whole body: there is room for it
+    assert len(selection.project_notes) == 8
+    assert (selection.left_out, selection.limits) == (0, {})
+    assert "cut" not in text and "left out" not in text
+
+
+def test_reflected_episodes_are_hidden_globally_too(store: MemoryStore) -> None:
+    put(store, "global reflected episode", day=3, type="episodic", project="global",
+        tags=["reflected"])  # fmt: skip
+    put(store, "global episode", day=4, type="episodic", project="global")
+    put(store, "global fact tagged reflected", day=5, project="global", tags=["reflected"])
+    selection = select_inject(store, project=P)
+    assert titles(selection.global_notes) == ["global fact tagged reflected", "global episode"]
+    assert selection.left_out == 0
+
+
+def test_a_full_block_keeps_the_newest_global_notes_whole(store: MemoryStore) -> None:
     for day in range(1, 29):
-        put(store, f"global {day}", day=day, project="global", body="g" * 900)
+        put(store, f"global {day}", day=day, project="global", body=f"{day:02d}" * 450)
     for day in range(1, 9):
         put(store, f"project {day}", day=day, body="p" * 3000)
     selection = select_inject(store, project=P, budget=DEFAULT_BUDGET)
     text = render_inject(selection)
     assert len(text) <= DEFAULT_BUDGET
-    assert len(selection.project_notes) == 8  # the project's notes get room first
-    assert "... (cut; memory_search finds note" in text
-    assert text.endswith(
-        "left out to stay within the context budget; the memory_search tool can find them."
-    )
+    whole = [day for day in range(1, 29) if f"{day:02d}" * 450 in text]
+    assert whole == list(range(24, 29))  # the newest, in full, in two thirds of the block
     shown = text.count("## [")
-    assert f"{36 - shown} more notes were left out" in text
+    cut = len(selection.limits)
+    assert shown == len(selection.global_notes) + len(selection.project_notes)
+    assert selection.left_out == 36 - shown
+    assert text.endswith(
+        f"{36 - shown} more notes were left out and {cut} note{' was' if cut == 1 else 's were'}"
+        " cut short to stay within the context budget;"
+        " the memory_search tool can find them in full."
+    )
+
+
+def test_many_long_global_notes_leave_a_third_for_the_project(store: MemoryStore) -> None:
+    for day in range(1, 29):
+        put(store, f"global {day}", day=day, project="global", body="g" * 2000)
+    for day in range(1, 4):
+        put(store, f"project {day}", day=day, body="p" * 2000)
+    selection = select_inject(store, project=P, budget=DEFAULT_BUDGET)
+    text = render_inject(selection)
+    assert len(text) <= DEFAULT_BUDGET
+    assert titles(selection.project_notes) == ["project 3", "project 2", "project 1"]
+    project_part = text[text.index("## [semantic] project 3") :]
+    assert len(project_part) >= DEFAULT_BUDGET // 3 - 400  # its third, minus frame and line
+    assert all(f"global {day}" in text for day in (28, 27))  # globals still come first
+
+
+def test_project_notes_share_the_room_left_fairly(store: MemoryStore) -> None:
+    put(store, "Global", day=1, project="global", body="g" * 1000)
+    short = put(store, "short", day=9, body="s" * 350)
+    for day in range(1, 8):
+        put(store, f"long {day}", day=day, body="L" * (2000 + 500 * day))
+    selection = select_inject(store, project=P, budget=DEFAULT_BUDGET)
+    text = render_inject(selection)
+    assert len(text) <= DEFAULT_BUDGET
+    assert "g" * 1000 in text and "s" * 350 in text  # short enough: whole
+    assert len(selection.project_notes) == 8 and selection.left_out == 0
+    limits = set(selection.limits.values())
+    assert len(limits) == 1 and short.id not in selection.limits  # one length for all cuts
+    [limit] = limits
+    assert 350 < limit < 2500
+    assert DEFAULT_BUDGET - len(text) < 8 * 20  # and that length uses the room
+    assert text.endswith("7 notes were cut short to stay within the context budget;"
+                         " the memory_search tool can find them in full.")  # fmt: skip
+
+
+def test_a_lone_note_too_big_for_the_block_is_cut_not_dropped(store: MemoryStore) -> None:
+    put(store, "T" * 20000, day=1, project="global", body="x" * 20000)
+    selection = select_inject(store, project=P)
+    text = render_inject(selection)
+    assert DEFAULT_BUDGET - 200 < len(text) <= DEFAULT_BUDGET
+    assert "... (cut; memory_search finds note" in text
+    assert (selection.left_out, len(selection.limits)) == (0, 1)
+    assert text.endswith("1 note was cut short to stay within the context budget;"
+                         " the memory_search tool can find them in full.")  # fmt: skip
+
+
+def test_globals_beyond_what_is_read_are_counted(store: MemoryStore) -> None:
+    for day in range(1, 41):
+        put(store, f"global {day}", day=day, project="global", body="g" * 1500)
+    for day in range(1, 6):
+        put(store, f"reflected {day}", day=day, type="episodic", project="global",
+            tags=["reflected"])  # fmt: skip
+    selection = select_inject(store, project=P)
+    assert len(selection.global_notes) + selection.left_out == 40
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    notes=st.lists(
+        st.tuples(
+            st.booleans(),  # global?
+            st.integers(0, 12000),  # body length
+            st.integers(1, 400),  # title length
+            st.sampled_from(["semantic", "procedural", "episodic"]),
+        ),
+        max_size=14,
+    ),
+    budget=st.integers(MIN_BUDGET, MAX_BUDGET),
+)
+def test_the_budget_always_holds(
+    notes: list[tuple[bool, int, int, str]], budget: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    with MemoryStore(tmp_path_factory.mktemp("store")) as store:
+        for index, (is_global, body, title, kind) in enumerate(notes):
+            put(store, f"{index}" + "t" * title, day=1 + index % 28, type=kind, body="b" * body,
+                project="global" if is_global else P)  # fmt: skip
+        selection = select_inject(store, project=P, budget=budget)
+        text = render_inject(selection)
+        episodes = min(2, sum(1 for g, _b, _t, kind in notes if not g and kind == "episodic"))
+        durable = sum(1 for g, _b, _t, kind in notes if not g and kind != "episodic")
+        eligible = sum(1 for g, *_ in notes if g) + episodes + min(durable, 8 - episodes)
+        shown = len(selection.global_notes) + len(selection.project_notes)
+    assert len(text) <= budget
+    assert shown + selection.left_out == eligible
+    assert bool(text) == bool(eligible)  # something eligible is never rendered as nothing
+    assert ("left out" in text) == bool(selection.left_out)
+    assert ("cut short" in text) == bool(selection.limits)
 
 
 def test_nothing_to_inject_is_nothing(store: MemoryStore) -> None:
@@ -140,6 +258,19 @@ def test_the_hook_process_reads_cwd_from_stdin(store: MemoryStore, tmp_path: Pat
     assert "the api fact" in envelope["hookSpecificOutput"]["additionalContext"]
     flagged = run_hook("inject", "--project", "github.com/acme/other", stdin={"cwd": str(work)})
     assert "Other fact" in flagged.stdout  # a flag beats the hook input
+
+
+def test_every_session_source_gets_the_same_memory(store: MemoryStore, tmp_path: Path) -> None:
+    put(store, "API fact", day=1, body="the api fact")
+    work = checkout(tmp_path / "clone", "https://github.com/acme/api")
+    store.close()
+    outputs = set()
+    for source in ("startup", "resume", "clear", "compact"):
+        done = run_hook("inject", "--source", source, stdin={"cwd": str(work), "source": source})
+        assert (done.returncode, done.stderr) == (0, "")
+        outputs.add(done.stdout)
+    [output] = outputs
+    assert "the api fact" in output
 
 
 def test_no_store_prints_nothing_and_creates_nothing(isolated_home: Path, tmp_path: Path) -> None:

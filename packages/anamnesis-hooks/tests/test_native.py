@@ -6,9 +6,21 @@ import json
 from pathlib import Path
 
 import pytest
+from dulwich.repo import Repo
 
-from anamnesis.hooks.native import import_native_memory
+from anamnesis.hooks.native import claude_home, import_native_memory
 from anamnesis.store import MemoryStore, derived_id
+from hooks_testing import run_hook
+
+
+def clone_with_origin(path: Path, url: str) -> Path:
+    """A real repository (made by dulwich) whose origin remote is ``url``."""
+    path.mkdir(parents=True)
+    with Repo.init(str(path)) as repo:
+        config = repo.get_config()
+        config.set((b"remote", b"origin"), b"url", url.encode())
+        config.write_to_path()
+    return path
 
 
 @pytest.fixture
@@ -17,10 +29,13 @@ def claude(tmp_path: Path) -> Path:
     project = root / "projects" / "-home-me-src-api"
     memory = project / "memory"
     memory.mkdir(parents=True)
+    # The session ran in a clone: its project is the origin remote, not the folder name
+    # (nor "api", the tail of the folder slug that is the last resort).
+    work = clone_with_origin(tmp_path / "src" / "API", "git@github.com:Acme/Backend.git")
     (project / "0b1c.jsonl").write_text(
-        json.dumps({"type": "user", "cwd": "/nonexistent/src/API", "message": {"content": "hi"}})
-        + "\n"
+        json.dumps({"type": "user", "cwd": str(work), "message": {"content": "hi"}}) + "\n"
     )
+    (project / "vanished.jsonl").symlink_to(tmp_path / "gone.jsonl")  # fails to stat
     (memory / "MEMORY.md").write_text("- [Testing](feedback_testing.md)\n")
     (memory / "feedback_testing.md").write_text(
         "---\nname: Run tests with -x\ndescription: stop at the first failure\n"
@@ -52,7 +67,7 @@ def test_import_maps_types_titles_projects_and_skips_bad_files(
         assert (testing.type, testing.prov_source, testing.project) == (
             "procedural",
             "import",
-            "api",
+            "github.com/acme/backend",
         )
         assert testing.tags == ["imported", "claude-memory", "feedback"]
         assert testing.id == derived_id("claude-native:-home-me-src-api/feedback_testing")
@@ -80,3 +95,45 @@ def test_no_claude_folder_is_not_an_error(tmp_path: Path, isolated_home: Path) -
     with MemoryStore(isolated_home) as store:
         report = import_native_memory(store, claude_dir=tmp_path / "absent", machine_id="laptop")
         assert (report.created, report.problems) == (0, [])
+
+
+def test_without_a_clone_the_project_is_the_cwd_name_then_the_slug(
+    claude: Path, isolated_home: Path
+) -> None:
+    project = claude / "projects" / "-home-me-src-web-app"
+    (project / "memory").mkdir(parents=True)
+    (project / "memory" / "note.md").write_text("A note about the web app.\n")
+    note_id = derived_id("claude-native:-home-me-src-web-app/note")
+    (project / "1.jsonl").write_text(json.dumps({"cwd": "/nonexistent/src/Web"}) + "\n")
+    with MemoryStore(isolated_home) as store:
+        import_native_memory(store, claude_dir=claude, machine_id="laptop")
+        assert store.get(note_id).project == "web"  # the recorded cwd is gone: its name
+    (project / "1.jsonl").unlink()
+    with MemoryStore(isolated_home / "again") as store:
+        import_native_memory(store, claude_dir=claude, machine_id="laptop")
+        assert store.get(note_id).project == "app"  # nothing recorded: the slug's tail
+
+
+def test_claude_home_honours_claude_config_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cc"))
+    assert claude_home() == tmp_path / "cc"
+    monkeypatch.setenv("HOME", str(tmp_path / "me"))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "~/elsewhere")
+    assert claude_home() == tmp_path / "me" / "elsewhere"
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")
+    assert claude_home() == tmp_path / "me" / ".claude"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "")  # set but empty: the default
+    assert claude_home() == tmp_path / "me" / ".claude"
+
+
+def test_the_sync_hook_imports_from_claude_config_dir(
+    claude: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(claude))
+    done = run_hook("sync", "--quiet")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    with MemoryStore(isolated_home) as store:
+        titles = {m.title for m in store.list()}
+    assert "Run tests with -x" in titles and "Backend engineer" in titles

@@ -16,6 +16,8 @@ from hooks_testing import checkout
     "url",
     [
         "git@github.com:o/r.git",
+        "git@github.com:O/R.GIT",
+        "git@github.com:/o/r.git",
         "https://github.com/o/r",
         "https://github.com/o/r.git/",
         "ssh://git@github.com/o/r.git",
@@ -109,6 +111,29 @@ def test_git_config_syntax(tmp_path: Path) -> None:
     assert origin_url(git_dir) == "https://example.com/old/style"
 
 
+def test_url_shortcuts_are_expanded_as_git_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    repo = checkout(tmp_path / "home" / "src" / "r", "gh:Acme/R")
+    home = tmp_path / "home"
+    assert resolve_project_key(repo, home=home) == "gh/acme/r"  # no rule: taken as written
+    with (repo / ".git" / "config").open("a") as config:
+        config.write('[url "https://github.com/"]\n\tinsteadOf = gh:\n'
+                     '[url "git@github.com:"]\n\tinsteadOf = g\n')  # fmt: skip
+    assert origin_url(repo / ".git") == "https://github.com/Acme/R"  # the longest prefix wins
+    assert resolve_project_key(repo, home=home) == "github.com/acme/r"
+    # A rule in the user's own git config counts too (where such shortcuts usually live).
+    other = checkout(home / "src" / "other", "work:team/tool.git")
+    (home / ".gitconfig").write_text('[url "git@gitlab.example.com:"]\n\tinsteadOf = work:\n')
+    monkeypatch.delenv("GIT_CONFIG_GLOBAL", raising=False)
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    assert resolve_project_key(other, home=home) == "gitlab.example.com/team/tool"
+    elsewhere = tmp_path / "global.gitconfig"
+    elsewhere.write_text('[url "git@bitbucket.org:"]\n\tinsteadOf = work:\n')
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(elsewhere))  # replaces ~/.gitconfig, as in git
+    assert resolve_project_key(other, home=home) == "bitbucket.org/team/tool"
+
+
 GIT = shutil.which("git")
 
 
@@ -147,7 +172,12 @@ def test_agrees_with_git_for_real_worktrees_and_submodules(tmp_path: Path) -> No
         cwd=repo,
     )
     git("worktree", "add", "-q", str(tmp_path / "wt"), cwd=repo)
+    short = tmp_path / "Short"
+    short.mkdir()
+    git("init", "-q", "-b", "main", cwd=short)
+    git("config", "url.git@github.com:.insteadOf", "gh:", cwd=short)
+    git("remote", "add", "origin", "gh:Acme/Short.git", cwd=short)
     nohome = tmp_path / "nohome"
-    for place in (repo, tmp_path / "wt", repo / "vendor" / "lib"):
+    for place in (repo, tmp_path / "wt", repo / "vendor" / "lib", short):
         expected_url = git("remote", "get-url", "origin", cwd=place)
         assert resolve_project_key(place, home=nohome) == normalize_remote(expected_url)

@@ -36,6 +36,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     runner = {"inject": run_inject, "capture": run_capture, "sync": run_sync}[hook]
     try:
         options = parse_flags(rest, values=_VALUES[hook], switches=_SWITCHES[hook])
+        if hook == "inject":
+            _inject_numbers(options)  # a bad number is a bad command line, said at once
     except FlagError as exc:
         message = f"bad command line: {exc}"
         print(f"anamnesis {hook}: {message}", file=sys.stderr)
@@ -78,14 +80,26 @@ def _text(options: Options, name: str) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def _number(options: Options, name: str, default: int) -> int:
+def _number(options: Options, name: str, default: int, low: int, high: int) -> int:
     value = _text(options, name)
     if value is None:
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise FlagError(f"--{name} must be a whole number, got {value!r}") from None
+    if not low <= number <= high:
+        raise FlagError(f"--{name} must be from {low} to {high}, got {number}")
+    return number
+
+
+def _inject_numbers(options: Options) -> tuple[int, int]:
+    """``--k`` and ``--budget``, checked (the budget must leave room for a note and stay
+    under Claude Code's 10,000-character cap on hook output)."""
+    from anamnesis.hooks.inject import DEFAULT_BUDGET, DEFAULT_K, MAX_BUDGET, MIN_BUDGET
+
+    k = _number(options, "k", DEFAULT_K, 0, 100)
+    return k, _number(options, "budget", DEFAULT_BUDGET, MIN_BUDGET, MAX_BUDGET)
 
 
 def run_inject(options: Options) -> None:
@@ -94,20 +108,17 @@ def run_inject(options: Options) -> None:
     if not (home / "memory").is_dir() and not (home / "local").is_dir():
         return  # no store yet: nothing to inject, and nothing is created
     from anamnesis.hooks.hookio import text_field
-    from anamnesis.hooks.inject import (
-        DEFAULT_BUDGET,
-        DEFAULT_K,
-        hook_output,
-        render_inject,
-        select_inject,
-    )
+    from anamnesis.hooks.inject import hook_output, render_inject, select_inject
     from anamnesis.hooks.project import resolve_project_key
     from anamnesis.store import MemoryStore
 
+    # ``source`` (startup, resume, clear, compact) arrives on stdin and as --source, and is
+    # deliberately not used: every source starts a context that needs the same memory (after
+    # a compaction or a clear the earlier injection is gone). The flag is accepted so that a
+    # hook command written with it never fails.
     cwd = _text(options, "cwd") or text_field(payload, "cwd") or str(Path.cwd())
     project = _text(options, "project") or resolve_project_key(cwd)
-    k = _number(options, "k", DEFAULT_K)
-    budget = _number(options, "budget", DEFAULT_BUDGET)
+    k, budget = _inject_numbers(options)
     with MemoryStore(home) as store:
         selection = select_inject(store, project=project, k=k, budget=budget)
     output = hook_output(render_inject(selection), fmt=_text(options, "format") or "text")
@@ -144,6 +155,9 @@ def run_capture(options: Options) -> None:
             session_id=_text(options, "session-id") or text_field(payload, "session_id"),
             cwd=_text(options, "cwd") or text_field(payload, "cwd"),
         )
+    if result.kept_edits and result.note is not None:
+        edited = ", ".join(result.kept_edits)
+        log(home, "capture", f"left hand-edited {edited} as it is; wrote {result.note.id} instead")
     if result.note is None:
         log(home, "capture", f"skipped {transcript}: {result.skipped}")
     else:

@@ -3,10 +3,17 @@
 The note's id is derived from the session id and the source, so capturing the same
 session again (PreCompact fires repeatedly, SessionEnd after it) updates that one note.
 Everything that leaves this machine is redacted first.
+
+A re-capture refreshes only what capture owns (title, body, provenance, its own two tags,
+``updated_at``) and keeps what others added since: a ``reflected`` tag, a confidence, a
+``supersedes`` link, a re-keyed project or scope, unknown frontmatter keys. A note whose
+title or body a person edited (or whose type they changed) is theirs: capture never
+overwrites it and writes the rest of the session to a follow-up note instead.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,20 +25,36 @@ from anamnesis.store import Memory, MemoryStore, NoteNotFound, derived_id, redac
 from anamnesis.store.timestamps import utc_now
 
 SOURCES = ("session-end", "precompact")
+# The frontmatter key recording a digest of the title and body capture last wrote: a note
+# that no longer matches it was edited by someone, and capture leaves it alone.
+DIGEST_KEY = "capture_digest"
+# How many follow-up notes one session and source may get (one per hand edit).
+MAX_FOLLOW_UPS = 8
 
 
 @dataclass(frozen=True, slots=True)
 class CaptureResult:
-    """The note written (or updated), or why nothing was written."""
+    """The note written (or updated), or why nothing was written.
+
+    ``kept_edits`` lists the ids of hand-edited notes of this session that were left as
+    they are (the capture went to a follow-up note).
+    """
 
     note: Memory | None
     skipped: str | None = None
     unchanged: bool = False
+    kept_edits: tuple[str, ...] = ()
 
 
-def session_note_id(session_id: str, source: str, started_at: str = "") -> str:
-    """The id of a session's note for a source: stable across re-captures."""
-    return derived_id(f"anamnesis-session:{session_id}:{source}", time_ms=_epoch_ms(started_at))
+def session_note_id(session_id: str, source: str, started_at: str = "", follow_up: int = 0) -> str:
+    """The id of a session's note for a source: stable across re-captures.
+
+    ``follow_up`` > 0 names the notes that continue a capture after a hand edit.
+    """
+    key = f"anamnesis-session:{session_id}:{source}"
+    if follow_up:
+        key += f":{follow_up}"
+    return derived_id(key, time_ms=_epoch_ms(started_at))
 
 
 def capture_session(
@@ -55,36 +78,84 @@ def capture_session(
         return CaptureResult(None, skipped="the summarizer chose to skip this session")
     sid = session_id or parsed.session_id or Path(transcript).stem
     project = resolve_project_key(cwd or parsed.cwd or str(Path.cwd()))
-    note_id = session_note_id(sid, source, parsed.started_at)
+    title = redact_secrets(summary.title)
+    body = redact_secrets(summary.body)
     now = utc_now()
-    fresh = Memory(
-        id=note_id,
-        type="episodic",
-        title=redact_secrets(summary.title),
-        body=redact_secrets(summary.body),
-        project=project,
-        machine_id=machine_id,
-        tags=["session", source],
-        created_at=now,
-        updated_at=now,
-        prov_source="session-end",
-        prov_model=summary.model,
-        prov_session=sid,
+    kept: list[str] = []
+    for follow_up in range(MAX_FOLLOW_UPS + 1):
+        fresh = Memory(
+            id=session_note_id(sid, source, parsed.started_at, follow_up),
+            type="episodic",
+            title=title,
+            body=body,
+            project=project,
+            machine_id=machine_id,
+            tags=["session", source],
+            created_at=now,
+            updated_at=now,
+            prov_source="session-end",
+            prov_model=summary.model,
+            prov_session=sid,
+            extra={DIGEST_KEY: content_digest(title, body)},
+        )
+        try:
+            existing = store.get(fresh.id)
+        except NoteNotFound:
+            return CaptureResult(store.put(fresh), kept_edits=tuple(kept))
+        if edited_by_hand(existing):
+            kept.append(existing.id)
+            continue
+        merged = refresh(existing, fresh)
+        if merged == existing.replace(updated_at=merged.updated_at):
+            return CaptureResult(existing, unchanged=True, kept_edits=tuple(kept))
+        return CaptureResult(store.put(merged), kept_edits=tuple(kept))
+    return CaptureResult(
+        None,
+        skipped=f"every note of this session was edited by hand ({', '.join(kept)}); kept them",
+        kept_edits=tuple(kept),
     )
-    try:
-        existing = store.get(note_id)
-    except NoteNotFound:
-        existing = None
-    if existing is not None:
-        if _same_content(existing, fresh):
-            return CaptureResult(existing, unchanged=True)
-        fresh = fresh.replace(created_at=existing.created_at or now)
-    return CaptureResult(store.put(fresh))
 
 
-def _same_content(a: Memory, b: Memory) -> bool:
-    keys = ("title", "body", "project", "tags", "prov_model", "prov_session", "scope", "type")
-    return all(getattr(a, key) == getattr(b, key) for key in keys)
+def refresh(existing: Memory, fresh: Memory) -> Memory:
+    """``existing`` with what capture owns taken from ``fresh``, everything else kept.
+
+    Capture owns the title, body, provenance, origin machine, its own tags (``session``
+    and the source) and the content digest. Tags added since (``reflected``), confidence,
+    supersedes, project (``anamnesis migrate`` re-keys it), scope, ``created_at`` and
+    unknown frontmatter keys are someone else's decisions and stay.
+    """
+    own = fresh.tags
+    return existing.replace(
+        title=fresh.title,
+        body=fresh.body,
+        machine_id=fresh.machine_id,
+        tags=[*own, *(tag for tag in existing.tags if tag not in own)],
+        prov_source=fresh.prov_source,
+        prov_model=fresh.prov_model,
+        prov_session=fresh.prov_session,
+        created_at=existing.created_at or fresh.created_at,
+        updated_at=fresh.updated_at,
+        extra={**existing.extra, **fresh.extra},
+    )
+
+
+def edited_by_hand(note: Memory) -> bool:
+    """True when someone changed the note's title or body since capture wrote it, or made
+    it a durable note. A note without a digest (written before digests existed) cannot
+    tell, and counts as capture's own."""
+    if note.type != "episodic":
+        return True
+    recorded = note.extra.get(DIGEST_KEY)
+    if not isinstance(recorded, str) or not recorded:
+        return False
+    return recorded != content_digest(note.title, note.body)
+
+
+def content_digest(title: str, body: str) -> str:
+    """A short digest of a note's title and body, blind to whitespace (an editor that
+    re-wraps lines or trims trailing spaces has not changed what the note says)."""
+    text = " ".join(title.split()) + "\n" + " ".join(body.split())
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
 def _epoch_ms(stamp: str) -> int:

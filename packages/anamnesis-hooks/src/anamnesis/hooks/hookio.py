@@ -56,7 +56,7 @@ def _read_posix(fd: int, timeout_s: float) -> bytes:
         if not chunk:
             return buffer  # end of input
         buffer += chunk
-        if _parse(buffer):
+        if _complete(buffer):
             return buffer  # a whole object arrived: no need to wait for the end
 
 
@@ -68,6 +68,18 @@ def _read_threaded(stream: BinaryIO, timeout_s: float) -> bytes:  # pragma: no c
     reader.start()
     reader.join(timeout_s)
     return result[0] if result else b""
+
+
+def _complete(data: bytes) -> bool:
+    """True once ``data`` holds a whole JSON object, ``{}`` included (an empty object is
+    falsy, so "did it parse to something" would wait out the timeout for it)."""
+    if not data.rstrip().endswith(b"}"):
+        return False  # cheap: most partial reads end elsewhere
+    try:
+        value = json.loads(data.decode("utf-8", errors="replace"))
+    except ValueError:
+        return False
+    return isinstance(value, dict)
 
 
 def _parse(data: bytes) -> dict[str, Any]:

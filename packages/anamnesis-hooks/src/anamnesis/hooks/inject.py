@@ -3,12 +3,18 @@
 Selection: every global note; up to ``k`` project notes where durable notes (procedural,
 semantic) fill the budget and up to two of the newest episodic notes are kept for the
 "what happened last time" thread. Superseded notes and episodic notes tagged ``reflected``
-are hidden; ties on ``updated_at`` go to the higher ``confidence``.
+are hidden, global ones too; ties on ``updated_at`` go to the higher ``confidence``.
 
 Rendering: a markdown block fenced as reference data, under a character budget (Claude
-Code cuts hook output at 10,000 characters). This project's notes get room first, then the
-newest global notes; when notes are left out, the last line says how many and how to find
-them.
+Code cuts hook output at 10,000 characters). When everything fits, everything is shown in
+full. Otherwise room goes in priority order: global notes first, each in full where it
+fits (the spec: "all global notes, always, in full"); then this project's notes share
+what is left fairly. One exception keeps a store with many long global notes from
+crowding this project out entirely: when the project has notes, up to a third of the
+block is kept for them. A note is cut only when the budget requires it, and fairly: the
+notes sharing a room keep their full text up to a common length, so only the longer ones
+are cut, to that length. When even a short cut does not fit, the oldest notes are left
+out. The last line says how many notes were cut or left out, and how to find them.
 """
 
 from __future__ import annotations
@@ -21,8 +27,10 @@ from anamnesis.store.record import Record
 DEFAULT_K = 8
 MAX_EPISODIC = 2
 DEFAULT_BUDGET = 9000
-# A single long note may use at most this much of the block; the rest is a pointer.
-MAX_NOTE_CHARS = 2500
+# The budget a caller may ask for: the frame, the closing line and one note (cut) must fit,
+# and Claude Code replaces hook output over 10,000 characters with a preview.
+MIN_BUDGET = 2000
+MAX_BUDGET = 10000
 REFLECTED = "reflected"
 
 HEADER = (
@@ -33,99 +41,81 @@ HEADER = (
 OPEN = "<memory>"
 CLOSE = "</memory>"
 
+# A body cut shorter than this says too little: when not even that fits, the oldest notes
+# are left out instead.
+MIN_BODY = 300
+# Headings are capped so that no title or project key can crowd the bodies out.
+TITLE_MAX = 200
+META_MAX = 120
+# The share of the block kept for this project's notes when global notes would fill it.
+PROJECT_SHARE = 3
+# Global notes are read in small batches: a block rarely holds more than a few.
+GLOBAL_BATCH = 16
+# The block around the notes: header, fence lines, and the blank lines between notes.
+FRAME = len(f"{HEADER}\n\n{OPEN}\n") + len(f"\n{CLOSE}")
+SEPARATOR = 2
+
 
 class Selection(Record):
     """The notes that fit in the block, and how many eligible notes did not.
 
     ``global_notes`` are newest first; ``project_notes`` in selection order (durable, then
-    episodic). ``left_out`` counts eligible notes not chosen for lack of room; ``share`` is
-    the most characters a note's body may use before it is cut.
+    episodic). ``left_out`` counts eligible notes not shown for lack of room; ``limits``
+    maps the id of each note that must be cut to the characters of body it keeps.
     """
 
-    __slots__ = ("global_notes", "project_notes", "left_out", "share")
+    __slots__ = ("global_notes", "project_notes", "left_out", "limits")
 
     def __init__(
         self,
         global_notes: list[Memory],
         project_notes: list[Memory],
         left_out: int = 0,
-        share: int = MAX_NOTE_CHARS,
+        limits: dict[str, int] | None = None,
     ) -> None:
         self.global_notes = global_notes
         self.project_notes = project_notes
         self.left_out = left_out
-        self.share = share
-
-
-# Global notes are read in small batches: a block rarely holds more than a few.
-GLOBAL_BATCH = 12
-# Room kept for global notes when dividing the block between notes.
-GLOBAL_SLOTS = 2
-MIN_SHARE = 400
-# The heading and metadata lines around a note's body.
-NOTE_OVERHEAD = 160
-FRAME = len(HEADER) + len(OPEN) + len(CLOSE) + 8
-OMISSION_ROOM = 120
+        self.limits: dict[str, int] = dict(limits) if limits is not None else {}
 
 
 def select_inject(
     store: MemoryStore, *, project: str, k: int = DEFAULT_K, budget: int = DEFAULT_BUDGET
 ) -> Selection:
-    """The notes to inject for ``project`` that fit in ``budget`` characters.
-
-    This project's notes come first; the newest global notes fill the room that is left.
-    Each note's body gets a fair share of the block (long bodies are cut, with a pointer
-    to the full note), so eight project notes are not crowded out by two long ones.
-    """
-    candidates: list[Memory] = []
-    if project != "global":
-        episodic = store.list(
-            project=project,
-            type="episodic",
-            exclude_tag=REFLECTED,
-            include_superseded=False,
-            limit=min(MAX_EPISODIC, max(k, 0)),
-        )
-        durable = store.list(
-            project=project,
-            type=DURABLE_TYPES,
-            include_superseded=False,
-            limit=max(k - len(episodic), 0),
-        )
-        candidates = durable + episodic
-    room = budget - FRAME - OMISSION_ROOM
-    slot = room // (len(candidates) + GLOBAL_SLOTS)
-    share = min(MAX_NOTE_CHARS, max(MIN_SHARE, slot - NOTE_OVERHEAD))
-    chosen_project: list[Memory] = []
-    left_out = 0
-    for mem in candidates:
-        cost = len(_render_note(mem, share)) + 2
-        if cost <= room:
-            chosen_project.append(mem)
-            room -= cost
+    """The notes to inject for ``project`` that fit in ``budget`` characters."""
+    candidates = _project_candidates(store, project, k)
+    room = budget - FRAME
+    globals_, exhausted = _global_candidates(store, room)
+    if exhausted and sum(_cost(mem) for mem in globals_ + candidates) <= room:
+        return Selection(globals_, candidates)  # everything, in full: the usual case
+    room -= CLOSING_ROOM  # something is cut or left out: the closing line will be needed
+    reserved = min(sum(_cost(mem) for mem in candidates), room // PROJECT_SHARE)
+    global_room = room - reserved
+    # Global notes first, each in full where it fits (a long one does not keep the shorter
+    # ones out); those too long share the room left, cut to a common length.
+    whole: list[Memory] = []
+    too_long: list[Memory] = []
+    for mem in globals_:
+        cost = _cost(mem)
+        if cost <= global_room:
+            whole.append(mem)
+            global_room -= cost
         else:
-            left_out += 1
-    chosen_global: list[Memory] = []
-    offset = 0
-    exhausted = False
-    while room >= MIN_SHARE // 2:
-        batch = store.list(
-            project="global", include_superseded=False, limit=GLOBAL_BATCH, offset=offset
-        )
-        offset += len(batch)
-        exhausted = len(batch) < GLOBAL_BATCH
-        fitted = 0
-        for mem in batch:
-            cost = len(_render_note(mem, share)) + 2
-            if cost <= room:
-                chosen_global.append(mem)
-                room -= cost
-                fitted += 1
-        if exhausted or not fitted:
-            break
-    seen_globals = offset if exhausted else store.count(project="global", include_superseded=False)
-    left_out += seen_globals - len(chosen_global)
-    return Selection(chosen_global, chosen_project, left_out, share)
+            too_long.append(mem)
+    cut, limits = _allocate(too_long, global_room, keep_first=not whole)
+    global_room -= sum(_cost(mem, limits.get(mem.id)) for mem in cut)
+    room = global_room + reserved
+    shown = {mem.id for mem in whole + cut}
+    shown_globals = [mem for mem in globals_ if mem.id in shown]
+    # This project's notes share what is left; the oldest go first when it is not enough.
+    newest_first = sorted(candidates, key=_recency, reverse=True)
+    kept, project_limits = _allocate(newest_first, room, keep_first=not shown_globals)
+    limits.update(project_limits)
+    shown = {mem.id for mem in kept}
+    shown_project = [mem for mem in candidates if mem.id in shown]
+    total_globals = len(globals_) if exhausted else _count_globals(store)
+    left_out = total_globals - len(shown_globals) + len(candidates) - len(shown_project)
+    return Selection(shown_globals, shown_project, left_out, limits)
 
 
 def render_inject(selection: Selection) -> str:
@@ -133,15 +123,10 @@ def render_inject(selection: Selection) -> str:
     notes = selection.global_notes + selection.project_notes
     if not notes:
         return ""
-    body = "\n\n".join(_render_note(mem, selection.share) for mem in notes)
+    body = "\n\n".join(_render_note(mem, selection.limits.get(mem.id)) for mem in notes)
     text = f"{HEADER}\n\n{OPEN}\n{body}\n{CLOSE}"
-    if selection.left_out:
-        noun = "note was" if selection.left_out == 1 else "notes were"
-        text += (
-            f"\n\n{selection.left_out} more {noun} left out to stay within the context "
-            "budget; the memory_search tool can find them."
-        )
-    return text
+    closing = _closing(selection.left_out, len(selection.limits))
+    return f"{text}{closing}"
 
 
 def hook_output(text: str, *, fmt: str = "text") -> str:
@@ -155,17 +140,143 @@ def hook_output(text: str, *, fmt: str = "text") -> str:
     return text
 
 
-def _render_note(mem: Memory, share: int = MAX_NOTE_CHARS) -> str:
-    meta = [f"project: {mem.project}", f"origin: {mem.machine_id}"]
+def _project_candidates(store: MemoryStore, project: str, k: int) -> list[Memory]:
+    if project == "global" or k <= 0:
+        return []  # in the global "project" the global notes are the project's notes
+    episodic = store.list(
+        project=project,
+        type="episodic",
+        exclude_tag=REFLECTED,
+        include_superseded=False,
+        limit=min(MAX_EPISODIC, k),
+    )
+    durable = store.list(
+        project=project,
+        type=DURABLE_TYPES,
+        include_superseded=False,
+        limit=k - len(episodic),
+    )
+    return durable + episodic
+
+
+def _global_candidates(store: MemoryStore, room: int) -> tuple[list[Memory], bool]:
+    """Eligible global notes, newest first, and whether that is all of them.
+
+    Read in batches until they could not all be shown even cut to the minimum: the block
+    holds a few notes, and a store may hold thousands. Notes not read count as left out.
+    """
+    out: list[Memory] = []
+    least = 0
+    offset = 0
+    while True:
+        batch = store.list(
+            project="global", include_superseded=False, limit=GLOBAL_BATCH, offset=offset
+        )
+        offset += len(batch)
+        for mem in batch:
+            if _eligible(mem):
+                out.append(mem)
+                least += min(_cost(mem), _cost(mem, MIN_BODY))
+        if len(batch) < GLOBAL_BATCH:
+            return out, True
+        if least > room:
+            return out, False
+
+
+def _count_globals(store: MemoryStore) -> int:
+    every = store.count(project="global", include_superseded=False)
+    reflected = store.count(
+        project="global", type="episodic", tag=REFLECTED, include_superseded=False
+    )
+    return every - reflected
+
+
+def _eligible(mem: Memory) -> bool:
+    return not (mem.type == "episodic" and REFLECTED in mem.tags)
+
+
+def _recency(mem: Memory) -> tuple[str, float, str]:
+    """The store's own order (newest, then most confident, then highest id)."""
+    return (mem.updated_at, mem.confidence, mem.id)
+
+
+def _allocate(
+    notes: list[Memory], room: int, *, keep_first: bool
+) -> tuple[list[Memory], dict[str, int]]:
+    """The notes (a prefix of ``notes``, in priority order) that fit in ``room``, and the
+    body limit of each note that must be cut.
+
+    Notes are kept while each fits cut to :data:`MIN_BODY`; then all kept notes get the
+    longest common body length that fits, so short notes stay whole and only the long ones
+    are cut. With ``keep_first``, a first note too long for the room even at the minimum
+    is still shown, cut to what fits, rather than leaving the block empty.
+    """
+    kept: list[Memory] = []
+    used = 0
+    for mem in notes:
+        cost = _cost(mem, MIN_BODY)
+        if used + cost > room:
+            break
+        kept.append(mem)
+        used += cost
+    low = MIN_BODY  # every kept note fits cut to this
+    if not kept:
+        if not (keep_first and notes and _cost(notes[0], 0) <= room):
+            return [], {}
+        kept, low = [notes[0]], 0
+    if sum(_cost(mem) for mem in kept) <= room:
+        return kept, {}
+    high = max(len(mem.body.strip()) for mem in kept)
+    while low < high:  # the longest common limit that fits (``low`` always fits)
+        middle = (low + high + 1) // 2
+        if sum(_cost(mem, middle) for mem in kept) <= room:
+            low = middle
+        else:
+            high = middle - 1
+    return kept, {mem.id: low for mem in kept if len(mem.body.strip()) > low}
+
+
+def _cost(mem: Memory, limit: int | None = None) -> int:
+    return len(_render_note(mem, limit)) + SEPARATOR
+
+
+def _closing(left_out: int, cut: int) -> str:
+    """The line that says what the block does not hold in full ("" when it holds all)."""
+    parts = []
+    if left_out:
+        parts.append(f"{left_out} more {'note was' if left_out == 1 else 'notes were'} left out")
+    if cut:
+        parts.append(f"{cut} {'note was' if cut == 1 else 'notes were'} cut short")
+    if not parts:
+        return ""
+    return (
+        f"\n\n{' and '.join(parts)} to stay within the context budget; "
+        "the memory_search tool can find them in full."
+    )
+
+
+# The most the closing line can take (counts of any size).
+CLOSING_ROOM = len(_closing(10**12, 10**12))
+
+
+def _render_note(mem: Memory, limit: int | None = None) -> str:
+    """A note as markdown; with ``limit``, a longer body is cut to that many characters."""
+    meta = [f"project: {_clip(mem.project)}", f"origin: {_clip(mem.machine_id)}"]
     if mem.updated_at:
         meta.append(f"updated: {mem.updated_at[:10]}")
     if mem.prov_source != "human":
-        meta.append(f"source: {mem.prov_source} (confidence {mem.confidence:g})")
-    title = " ".join(mem.title.split())
+        meta.append(f"source: {_clip(mem.prov_source)} (confidence {mem.confidence:g})")
+    title = _clip(" ".join(mem.title.split()), TITLE_MAX)
     body = mem.body.strip()
-    if len(body) > share:
-        body = body[:share].rstrip() + f"\n... (cut; memory_search finds note {mem.id})"
+    if limit is not None and len(body) > limit:
+        cut = body[:limit].rstrip()
+        marker = f"... (cut; memory_search finds note {mem.id})"
+        body = f"{cut}\n{marker}" if cut else marker
     lines = [f"## [{mem.type}] {title}", f"_{' · '.join(meta)}_"]
     if body:
         lines += ["", body]
     return "\n".join(lines)
+
+
+def _clip(text: str, limit: int = META_MAX) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."

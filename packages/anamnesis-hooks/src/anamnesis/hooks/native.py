@@ -56,22 +56,46 @@ def claude_home() -> Path:
 
 
 def import_native_memory(store: MemoryStore, *, claude_dir: Path, machine_id: str) -> ImportReport:
-    """Import every native memory file; idempotent."""
+    """Import every native memory file; idempotent. A file or folder that cannot be read is
+    reported in ``problems`` and the rest is still imported."""
     report = ImportReport()
     projects = claude_dir / "projects"
     if not projects.is_dir():
         return report
     seen_bodies = {_digest(m.body) for m in store.list() if m.body.strip()}
-    for slug_dir in sorted(p for p in projects.iterdir() if (p / "memory").is_dir()):
-        project = _project_for(slug_dir)
-        for path in sorted((slug_dir / "memory").glob("*.md")):
-            if path.name.lower() == INDEX_FILE:
-                continue
+    for slug_dir, files in _memory_files(projects, report):
+        project: str | None = None  # looked up once per folder, when a file needs it
+        for path in files:
             try:
+                if project is None:
+                    # Inside the try: a transcript that vanishes or cannot be read while
+                    # the folder is scanned is this file's problem, not the whole import's.
+                    project = _project_for(slug_dir)
                 _import_one(store, path, slug_dir.name, project, machine_id, seen_bodies, report)
             except (OSError, UnicodeDecodeError, StoreError, ValueError) as exc:
                 report.problems.append((str(path), str(exc)))
     return report
+
+
+def _memory_files(projects: Path, report: ImportReport) -> list[tuple[Path, list[Path]]]:
+    """Each project folder that has a memory folder, with its memory files (not the index)."""
+    out: list[tuple[Path, list[Path]]] = []
+    try:
+        slugs = sorted(projects.iterdir())
+    except OSError as exc:
+        report.problems.append((str(projects), exc.strerror or str(exc)))
+        return out
+    for slug_dir in slugs:
+        memory = slug_dir / "memory"
+        try:
+            if not memory.is_dir():
+                continue
+            files = sorted(p for p in memory.glob("*.md") if p.name.lower() != INDEX_FILE)
+        except OSError as exc:
+            report.problems.append((str(memory), exc.strerror or str(exc)))
+            continue
+        out.append((slug_dir, files))
+    return out
 
 
 def _import_one(
@@ -152,7 +176,7 @@ def _split(text: str) -> tuple[dict[str, Any], str]:
 
 def _project_for(slug_dir: Path) -> str:
     """The project of a Claude Code project folder, from the cwd its transcripts record."""
-    transcripts = sorted(slug_dir.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    transcripts = sorted(slug_dir.glob("*.jsonl"), key=_mtime, reverse=True)
     for transcript in transcripts[:5]:
         cwd = _recorded_cwd(transcript)
         if cwd:
@@ -163,6 +187,13 @@ def _project_for(slug_dir: Path) -> str:
             )
     tail = slug_dir.name.rstrip("-").rsplit("-", 1)[-1]
     return tail.lower() or "global"
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:  # removed since the folder was listed: sorts last, then fails to open
+        return 0.0
 
 
 def _recorded_cwd(transcript: Path) -> str | None:
