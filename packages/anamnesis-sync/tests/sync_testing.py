@@ -6,10 +6,11 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.sync import GitSyncBackend
+from anamnesis.sync import GitSyncBackend, worktree
 
 Machine = Callable[..., GitSyncBackend]
 
@@ -57,3 +58,21 @@ def remote_files(remote: Path, branch: Ref = MAIN) -> dict[str, bytes]:
         return out
     finally:
         repo.close()
+
+
+def edit_once_before(
+    monkeypatch: pytest.MonkeyPatch, name: str, edit: Callable[[], object]
+) -> list[int]:
+    """Run ``edit`` once, just before the real ``worktree.<name>`` runs: an editor saving
+    a note at that instant of a sync. Returns the list of calls, to check it ran."""
+    real = getattr(worktree, name)
+    calls: list[int] = []
+
+    def wrapped(*args: object, **kwargs: object) -> object:
+        if not calls:
+            edit()
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(worktree, name, wrapped)
+    return calls

@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 
 import pytest
 from dulwich.objects import Blob, Commit, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
+from hypothesis import given
+from hypothesis import strategies as st
 
-from anamnesis.sync import SyncBusy, SyncError, check_remote, redact_url
+from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError, check_remote, redact_url
 from anamnesis.sync.lock import sync_lock
-from anamnesis.sync.transport import list_remote_branches
+from anamnesis.sync.remote import explain_transport_error
+from anamnesis.sync.transport import PushRejected, list_remote_branches, push_branch
 from anamnesis.sync.worktree import LOCK_FILE, safe_path
-from sync_testing import Machine, remote_files, write_note
+from sync_testing import MAIN, Machine, remote_files, write_note
 
 
 def test_an_unreachable_remote_keeps_the_local_commit(machine: Machine, tmp_path: Path) -> None:
@@ -71,15 +76,204 @@ def test_check_remote_says_whether_a_remote_answers(
     assert "hunter2" not in (check_remote("https://me:hunter2@127.0.0.1:1/m.git") or "")
 
 
-def test_passwords_never_show_in_details(machine: Machine) -> None:
-    secret = "https://me:hunter2@127.0.0.1:1/memory.git"
-    lonely = machine("laptop", remote_url=secret)
+@pytest.mark.parametrize(
+    ("url", "secret"),
+    [
+        ("https://me:hunter2@127.0.0.1:1/memory.git", "hunter2"),
+        ("https://ghp_16C7e42F292c6912E7710c838347Ae178B4a@127.0.0.1:1/m.git", "ghp_16C7e42F"),
+        ("https://oauth2:glpat-abcdefghij123@127.0.0.1:1/m.git", "glpat-abcdefghij123"),
+    ],
+)
+def test_passwords_and_tokens_never_show_in_details(
+    machine: Machine, url: str, secret: str
+) -> None:
+    lonely = machine("laptop", remote_url=url)
     write_note(lonely, "semantic/a.md", "x")
     result = lonely.sync()
-    assert "hunter2" not in result.detail
-    assert "hunter2" not in (lonely.state().remote or "")
-    assert redact_url(secret) == "https://me:***@127.0.0.1:1/memory.git"
+    assert result.remote_error
+    assert secret not in result.detail
+    assert secret not in (lonely.state().remote or "")
+    assert secret not in (check_remote(url, timeout_s=2) or "")
+
+
+def test_redact_url_keeps_plain_user_names_only() -> None:
+    assert redact_url("https://me:hunter2@host:1/m.git") == "https://me:***@host:1/m.git"
+    assert redact_url("https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@host/m.git") == (
+        "https://***@host/m.git"
+    )
+    assert redact_url("https://ghp_short@host/m.git") == "https://***@host/m.git"
     assert redact_url("git@github.com:me/memory.git") == "git@github.com:me/memory.git"
+    assert redact_url("ssh://alice.smith@host/srv/m.git") == "ssh://alice.smith@host/srv/m.git"
+    assert redact_url("a3f9c2e1b7d4e6f8a0b2c4d6@host:m.git") == "***@host:m.git"
+    assert redact_url("/srv/notes@2024/m.git") == "/srv/notes@2024/m.git"
+
+
+@given(
+    user=st.from_regex(r"[A-Za-z][A-Za-z0-9._-]{0,30}", fullmatch=True),
+    secret=st.text(st.characters(codec="ascii", categories=["L", "N"]), min_size=8),
+)
+def test_no_password_or_token_survives_redaction(user: str, secret: str) -> None:
+    long_user = secret.ljust(21, "0")  # longer than any plain user name
+    for url, hidden in (
+        (f"https://{user}:{secret}@host.example/m.git", f":{secret}@"),
+        (f"https://ghp_{secret}@host.example/m.git", secret),
+        (f"https://{long_user}@host.example/m.git", long_user),
+        (f"{long_user}@host.example:m.git", long_user),
+    ):
+        shown = redact_url(url)
+        assert hidden not in shown
+        assert "***@host.example" in shown
+
+
+@pytest.fixture
+def http_status_server() -> Iterator[str]:
+    """An HTTP server answering every request with the status named in its path."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            code = int(self.path.split("/")[1])
+            self.send_response(code)
+            if code == 401:
+                self.send_header("WWW-Authenticate", 'Basic realm="memory"')
+            self.end_headers()
+
+        def log_message(self, format: str, *args: object) -> None:
+            del format, args
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join()
+        server.server_close()
+
+
+def test_a_401_says_credentials_are_needed(machine: Machine, http_status_server: str) -> None:
+    lonely = machine("laptop", remote_url=f"{http_status_server}/401/m.git")
+    write_note(lonely, "semantic/a.md", "x")
+    result = lonely.sync()
+    assert "credentials" in result.remote_error and "TOKEN" in result.remote_error
+
+
+@pytest.fixture
+def silent_server() -> Iterator[str]:
+    """A TCP server that accepts connections and never says a word."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/memory.git"
+    finally:
+        stop.set()
+        thread.join()
+        for conn in held:
+            conn.close()
+        listener.close()
+
+
+def test_an_http_server_that_never_answers_is_given_up_on_in_time(
+    tmp_path: Path, silent_server: str
+) -> None:
+    lonely = GitSyncBackend(
+        tmp_path / "laptop", remote=silent_server, machine_id="laptop", timeout_s=1
+    )
+    write_note(lonely, "semantic/a.md", "x")
+    started = time.monotonic()
+    result = lonely.sync()
+    assert time.monotonic() - started < 6
+    assert not result.pushed and result.committed
+    assert "timed out" in result.remote_error and "did not answer" in result.remote_error
+    started = time.monotonic()
+    assert "timed out" in (check_remote(silent_server, timeout_s=1) or "")
+    assert time.monotonic() - started < 6
+
+
+def test_the_offline_detail_claims_only_what_happened(machine: Machine, tmp_path: Path) -> None:
+    lonely = machine("laptop", remote_url=tmp_path / "no" / "such" / "remote.git")
+    write_note(lonely, "semantic/a.md", "x")
+    assert "local changes are committed" in lonely.sync().detail
+    again = lonely.sync()
+    assert not again.committed
+    assert "local changes are committed" not in again.detail
+    assert "not yet pushed" in again.detail  # the earlier commit still waits
+
+
+def test_an_origin_without_a_fetch_line_is_repaired(machine: Machine, remote: Path) -> None:
+    laptop = machine("laptop")
+    write_note(laptop, "semantic/a.md", "x")
+    laptop.sync()
+    config = laptop.repo_dir / ".git" / "config"
+    config.write_text(
+        "".join(line for line in config.read_text().splitlines(True) if "fetch =" not in line)
+    )
+    write_note(laptop, "semantic/b.md", "y")
+    assert laptop.sync().pushed
+    assert "fetch = +refs/heads/*:refs/remotes/origin/*" in config.read_text()
+    assert set(remote_files(remote)) == {"semantic/a.md", "semantic/b.md"}
+
+
+class _RacingRepo(Repo):
+    """A real repository whose pack generation lets another push land first: the moment
+    between a local push reading the remote branch and setting it."""
+
+    racer: Callable[[], None] | None = None
+
+    def generate_pack_data(self, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        if self.racer is not None:
+            racer, self.racer = self.racer, None
+            racer()
+        return super().generate_pack_data(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_push_racing_another_on_a_local_remote_is_retried_not_refused(
+    machine: Machine, remote: Path
+) -> None:
+    laptop, desktop = machine("laptop"), machine("desktop")
+    write_note(laptop, "semantic/base.md", "base")
+    laptop.sync()
+    desktop.sync()
+    write_note(laptop, "semantic/l.md", "from laptop")
+    write_note(desktop, "semantic/d.md", "from desktop")
+    laptop.commit_local()
+    repo = _RacingRepo(str(laptop.repo_dir))
+    try:
+        repo.racer = lambda: None if desktop.sync().pushed else pytest.fail("desktop push")
+        head = repo.refs[MAIN]
+        with pytest.raises(PushRejected):  # "unable to set": the branch moved meanwhile
+            push_branch(repo, str(remote), MAIN, head)
+    finally:
+        repo.close()
+    result = laptop.sync()
+    assert result.pushed and result.pulled == 1
+    assert set(remote_files(remote)) == {"semantic/base.md", "semantic/l.md", "semantic/d.md"}
+
+
+def test_the_lock_file_is_excluded_from_git_status(machine: Machine) -> None:
+    laptop = machine("laptop")
+    write_note(laptop, "semantic/a.md", "x")
+    laptop.sync()
+    laptop.sync()  # the exclude list is written once, not once per sync
+    exclude = (laptop.repo_dir / ".git" / "info" / "exclude").read_text().splitlines()
+    assert exclude.count(f"/{LOCK_FILE}") == 1
+    assert ".*.tmp" in exclude and "*.db" in exclude
 
 
 def test_a_second_sync_waits_then_reports_busy(machine: Machine) -> None:
@@ -138,15 +332,56 @@ def test_two_processes_syncing_at_once_both_finish_or_report_busy(
     assert len(remote_files(remote)) == 30
 
 
-def test_a_remote_tree_with_an_escaping_path_is_refused(machine: Machine, remote: Path) -> None:
+@pytest.mark.parametrize(
+    "path",
+    [
+        b"../../etc/passwd",
+        b"a/../../b",
+        b".git/config",
+        b".GIT/config",
+        b"notes/.Git/hooks/post-checkout",
+        b".git./config",  # Windows drops the trailing dot
+        b".git /config",  # and trailing spaces
+        b"GIT~1/config",  # the 8.3 short name of .git
+        ".g\u200cit/config".encode(),  # HFS+ ignores zero-width characters
+        b".git::$INDEX_ALLOCATION/config",  # an NTFS stream of .git
+        b"a\\..\\b",
+        b"a/\0/b",
+        b"/etc/passwd",
+        b"a//b",
+        b".",
+    ],
+)
+def test_unsafe_tree_paths_are_refused(path: bytes) -> None:
     with pytest.raises(SyncError, match="unsafe path"):
-        safe_path(Path("/tmp/x"), b"../../etc/passwd")
+        safe_path(Path("/tmp/x"), path)
+
+
+_SAFE_PART = st.text(
+    st.characters(codec="utf-8", exclude_characters="/\\\0:", exclude_categories=["Cs", "Cf"]),
+    min_size=1,
+    max_size=12,
+).filter(lambda part: part.rstrip(". ").casefold() not in ("", ".git", "git~1"))
+
+
+@given(st.lists(_SAFE_PART, min_size=1, max_size=4))
+def test_ordinary_tree_paths_stay_inside_the_folder(parts: list[str]) -> None:
+    root = Path("/tmp/notes")
+    target = safe_path(root, "/".join(parts).encode())
+    assert target.parts[: len(root.parts)] == root.parts
+    assert len(target.parts) == len(root.parts) + len(parts)
+
+
+@pytest.mark.parametrize("name", [b"..", b".GIT", b"Git~1"])
+def test_a_remote_tree_with_an_escaping_path_is_refused(
+    machine: Machine, remote: Path, name: bytes
+) -> None:
     repo = Repo(str(remote))
     blob = Blob.from_string(b"pwned")
     inner = Tree()
     inner.add(b"passwd", 0o100644, blob.id)
     evil = Tree()
-    evil.add(b"..", 0o040000, inner.id)
+    evil.add(name, 0o040000, inner.id)
     commit = Commit()
     commit.tree = evil.id
     commit.author = commit.committer = b"x <x@x>"
@@ -161,6 +396,7 @@ def test_a_remote_tree_with_an_escaping_path_is_refused(machine: Machine, remote
     with pytest.raises(SyncError, match="unsafe path"):
         victim.sync()
     assert not (victim.repo_dir.parent / "passwd").exists()
+    assert not (victim.repo_dir / ".git" / "passwd").exists()
 
 
 @pytest.fixture
@@ -185,3 +421,17 @@ def test_sync_error_for_a_broken_remote_path_is_readable(machine: Machine, tmp_p
     write_note(lonely, "semantic/a.md", "x")
     result = lonely.sync()
     assert "not a git repository" in result.detail
+
+
+def test_each_kind_of_transport_failure_gets_a_hint_that_fits() -> None:
+    url = "https://me:hunter2@git.example/m.git"
+    tls = explain_transport_error(
+        url, OSError("[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed")
+    )
+    assert "TLS certificate" in tls
+    silent = explain_transport_error(
+        url, TimeoutError("timed out: the remote sent nothing for 1 s")
+    )
+    assert "did not answer" in silent
+    echoed = explain_transport_error(url, OSError(f"cannot open {url}"), "push to")
+    assert "hunter2" not in echoed and echoed.startswith("cannot push to remote https://me:***@")

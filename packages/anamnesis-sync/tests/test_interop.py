@@ -50,6 +50,18 @@ def test_git_clone_of_the_remote_is_valid_and_holds_the_notes(
 
 @needs_git
 @pytest.mark.needs_git
+def test_git_status_is_clean_after_a_sync(machine: Machine, tmp_path: Path) -> None:
+    laptop = machine("laptop")
+    write_note(laptop, "semantic/a.md", "x\n")
+    (laptop.repo_dir / "stray.db").write_bytes(b"SQLite format 3\0")
+    laptop.sync()
+    assert (laptop.repo_dir / ".anamnesis-sync.lock").exists()
+    assert git("status", "--porcelain", "--untracked-files=all", cwd=laptop.repo_dir) == ""
+    git("fsck", "--strict", cwd=laptop.repo_dir)
+
+
+@needs_git
+@pytest.mark.needs_git
 def test_a_commit_made_with_the_git_cli_is_pulled(
     machine: Machine, remote: Path, tmp_path: Path
 ) -> None:

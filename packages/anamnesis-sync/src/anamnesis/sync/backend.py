@@ -57,7 +57,8 @@ class SyncBackend(Protocol):
         """Make the folder ready to sync (idempotent)."""
 
     def commit_local(self) -> str | None:
-        """Record local changes without touching the network; return the head, if any."""
+        """Record local changes without touching the network; return the short head, if any
+        (the same form as ``SyncResult.head`` and ``SyncState.head``)."""
 
     def sync(self) -> SyncResult:
         """Commit, exchange with the remote, integrate, push."""

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+from dulwich.config import ConfigFile
 from dulwich.errors import NotGitRepository
 from dulwich.graph import can_fast_forward, find_merge_base
 from dulwich.index import Index
@@ -26,8 +27,10 @@ from dulwich.repo import Repo
 
 from anamnesis.sync import worktree
 from anamnesis.sync.backend import STRATEGIES, Strategy, SyncResult, SyncState
+from anamnesis.sync.connect import DEFAULT_TIMEOUT_S
 from anamnesis.sync.errors import NothingToResolve, SyncError
 from anamnesis.sync.fork import Fork, fork_note
+from anamnesis.sync.housekeeping import tidy, tidy_remote
 from anamnesis.sync.integrate import (
     Divergence,
     apply_changes,
@@ -42,10 +45,13 @@ from anamnesis.sync.lock import sync_lock
 from anamnesis.sync.remote import describe, explain_transport_error
 from anamnesis.sync.transport import PushRefused, PushRejected, fetch_branch, push_branch
 
-# Loose objects beyond this are packed: thousands of syncs must not leave thousands of files.
-LOOSE_OBJECT_LIMIT = 500
-# Attempts when the remote moves between our fetch and our push.
+# Attempts when the remote moves between our fetch and our push, or a note is edited
+# while we pull.
 _PUSH_ATTEMPTS = 3
+# The commit the files on disk were last brought in line with. The branch moving away
+# from it means another program moved the branch (a push into this folder, a git command)
+# without updating the files: they must not be committed over it as if they were newer.
+WORKTREE_REF = Ref(b"refs/anamnesis/worktree")
 
 
 class _TransportFailed(Exception):
@@ -58,11 +64,52 @@ class _PushRejected(Exception):
     pass
 
 
+class _Local:
+    """What committing local changes did.
+
+    ``changed``: files rewritten on disk (reconciling a moved branch). ``conflict``: the
+    moved branch and the local edits changed the same notes (nothing was moved).
+    ``resolved``: conflicts of a moved branch settled by a strategy. ``complete`` is
+    False when a note was edited again while its new version was being written.
+    """
+
+    __slots__ = ("changed", "committed", "complete", "conflict", "resolved")
+
+    def __init__(
+        self,
+        committed: bool,
+        changed: list[str] | None = None,
+        *,
+        conflict: Divergence | None = None,
+        resolved: tuple[str, ...] = (),
+        complete: bool = True,
+    ) -> None:
+        self.committed = committed
+        self.changed = changed or []
+        self.conflict = conflict
+        self.resolved = resolved
+        self.complete = complete
+
+
+class _Pulled:
+    """What integrating the remote did; ``complete`` False: a note was edited meanwhile,
+    so the branch did not move (see worktree.Applied)."""
+
+    __slots__ = ("changed", "complete", "pulled")
+
+    def __init__(self, changed: list[str], pulled: int, complete: bool) -> None:
+        self.changed = changed
+        self.pulled = pulled
+        self.complete = complete
+
+
 class GitSyncBackend:
     """Sync ``repo_dir`` with ``remote`` (or commit locally only when it is None).
 
     ``remote`` may be a local path, ``file://``, ``ssh://``, scp-like ``user@host:path`` or
     ``https://`` URL. ``machine_id`` names this machine in commit messages and authorship.
+    ``timeout_s`` bounds every wait on the network: a remote that does not answer (or
+    stops answering) for that long is given up on, and the sync says so.
     """
 
     def __init__(
@@ -73,12 +120,14 @@ class GitSyncBackend:
         machine_id: str,
         branch: str = "main",
         lock_wait_s: float = 30.0,
+        timeout_s: float = DEFAULT_TIMEOUT_S,
     ) -> None:
         self.repo_dir = Path(repo_dir).expanduser()
         self.remote = remote.strip() if remote and remote.strip() else None
         self.machine_id = machine_id
         self.branch = branch
         self.lock_wait_s = lock_wait_s
+        self.timeout_s = timeout_s
         self._branch_ref = Ref(f"refs/heads/{branch}".encode())
         self._tracking_ref = Ref(f"refs/remotes/origin/{branch}".encode())
 
@@ -89,43 +138,48 @@ class GitSyncBackend:
         self._repo().close()
 
     def commit_local(self) -> str | None:
-        """Commit local changes without touching the network; return the head."""
-        with self._locked():
-            repo = self._repo()
-            try:
-                self._commit_local(repo, repo.open_index())
-                return _hex(self._head(repo))
-            finally:
-                repo.close()
+        """Commit local changes without touching the network; return the short head."""
+        with self._session() as repo:
+            self._commit_local(repo, repo.open_index())
+            return _short(self._head(repo))
 
     def sync(self) -> SyncResult:
         """One full cycle. Never raises for an unreachable remote: see ``detail``."""
-        with self._locked():
-            repo = self._repo()
-            try:
-                return self._cycle(repo)
-            finally:
-                repo.close()
+        with self._session() as repo:
+            # One index object for the whole cycle: reading it is the slow part of a no-op.
+            index = repo.open_index()
+            result = self._cycle(repo, index, self._commit_local(repo, index))
+            if result.pushed and self.remote is not None:
+                _best_effort(tidy_remote, self.remote)
+            return result
 
     def resolve(self, strategy: Strategy, *, fork: Fork | None = None) -> SyncResult:
         """Settle a conflict reported by :meth:`sync`, then push the result.
 
-        ``keep-both``: the remote version stays at its path and the local version becomes
+        ``keep-both``: the other version stays at its path and the local version becomes
         a new note that supersedes it (tagged ``conflict``); a note deleted on one side
         and edited on the other keeps the edit. ``ours``: local versions win.
-        ``theirs``: remote versions win. ``fork`` overrides how keep-both turns a local
+        ``theirs``: the other versions win. ``fork`` overrides how keep-both turns a local
         file into a new note (the CLI passes one that uses the store's codec).
         """
         if strategy not in STRATEGIES:
             raise SyncError(f"unknown strategy {strategy!r}: use {', '.join(STRATEGIES)}")
-        if self.remote is None:
-            raise NothingToResolve("no remote is configured, so there is nothing to resolve")
-        with self._locked():
-            repo = self._repo()
-            try:
-                return self._resolve(repo, strategy, fork)
-            finally:
-                repo.close()
+        with self._session() as repo:
+            index = repo.open_index()
+            # Local edits first, so nothing on disk is left out; a branch moved by another
+            # program is settled here with the same strategy.
+            local = self._commit_local(repo, index, strategy=strategy, fork=fork)
+            if local.resolved:
+                return self._after_moved_resolution(repo, index, local, strategy)
+            stop = self._unsettled(repo, local, local.committed, local.changed)
+            if stop is not None:
+                return stop
+            if self.remote is None:
+                raise NothingToResolve("no remote is configured, so there is nothing to resolve")
+            result = self._resolve(repo, index, strategy, fork, local)
+            if result.pushed:
+                _best_effort(tidy_remote, self.remote)
+            return result
 
     def state(self) -> SyncState:
         """Where things stand, from local data only (no network)."""
@@ -151,12 +205,19 @@ class GitSyncBackend:
                 if ahead and behind:
                     split = diverged(repo, head, tracking, _merge_base(repo, head, tracking))
                     conflicts = tuple(os.fsdecode(p) for p in split.conflicts)
+            detail = _state_detail(dirty, ahead, behind, conflicts, self.remote)
+            base = _ref(repo, WORKTREE_REF)
+            if base is not None and head is not None and base != head:
+                detail = (
+                    "the branch was moved by another program; the next sync brings the "
+                    "files in line with it, keeping local edits: " + detail
+                )
             return SyncState(
                 initialized=True,
                 remote=remote,
                 head=_short(head),
                 dirty=dirty,
-                detail=_state_detail(dirty, ahead, behind, conflicts, self.remote),
+                detail=detail,
                 ahead=ahead,
                 behind=behind,
                 conflicts=conflicts,
@@ -166,10 +227,12 @@ class GitSyncBackend:
 
     # -- the cycle ------------------------------------------------------------------
 
-    def _cycle(self, repo: Repo) -> SyncResult:
-        # One index object for the whole cycle: reading it is the slow part of a no-op sync.
-        index = repo.open_index()
-        committed = self._commit_local(repo, index)
+    def _cycle(self, repo: Repo, index: Index, local: _Local) -> SyncResult:
+        committed = local.committed
+        changed = list(local.changed)
+        stop = self._unsettled(repo, local, committed, changed)
+        if stop is not None:
+            return stop
         if self.remote is None:
             return SyncResult(
                 pushed=False,
@@ -181,12 +244,20 @@ class GitSyncBackend:
                     + "; no remote configured, so nothing was pushed"
                     " (set one with `anamnesis init --remote URL`)"
                 ),
+                changed=tuple(dict.fromkeys(changed)),
                 committed=committed,
             )
         self._point_origin(repo)
-        changed: list[str] = []
         pulled = 0
-        for _attempt in range(_PUSH_ATTEMPTS):
+        why_again = "the remote kept changing while we pushed"
+        for attempt in range(_PUSH_ATTEMPTS):
+            if attempt:  # edits made meanwhile go in first, on what they were based on
+                again = self._commit_local(repo, index)
+                committed = committed or again.committed
+                changed.extend(again.changed)
+                stop = self._unsettled(repo, again, committed, changed)
+                if stop is not None:
+                    return stop
             try:
                 remote_head = self._fetch(repo)
             except _TransportFailed as failure:
@@ -199,27 +270,31 @@ class GitSyncBackend:
                     conflicted=False,
                     head=None,
                     detail="nothing to sync yet: no notes here or on the remote",
+                    changed=tuple(dict.fromkeys(changed)),
                     committed=committed,
                 )
+            outcome: _Pulled | Divergence | None = None
             if remote_head is not None and local_head is not None and local_head != remote_head:
                 if not can_fast_forward(repo, remote_head, local_head):
                     # Remote has commits we lack: bring them in (or report a conflict).
                     outcome = self._integrate(repo, local_head, remote_head, index)
-                    if isinstance(outcome, Divergence):
-                        return self._conflict_result(repo, outcome, committed)
-                    more_changed, more_pulled = outcome
-                    changed.extend(more_changed)
-                    pulled += more_pulled
             elif remote_head is not None and local_head is None:
-                more_changed, more_pulled = self._adopt(repo, remote_head, index)
-                changed.extend(more_changed)
-                pulled += more_pulled
+                outcome = self._adopt(repo, remote_head, index)
+            if isinstance(outcome, Divergence):
+                return self._conflict_result(repo, outcome, committed, changed)
+            if outcome is not None:
+                changed.extend(outcome.changed)
+                if not outcome.complete:
+                    why_again = "notes kept changing on disk while we pulled"
+                    continue
+                pulled += outcome.pulled
             head = self._head(repo)
             if head is None or head == remote_head:
                 return self._done(repo, False, pulled, changed, committed)
             try:
                 self._push(repo, head)
             except _PushRejected:
+                why_again = "the remote kept changing while we pushed"
                 continue  # someone pushed since our fetch: fetch and integrate again
             except _TransportFailed as failure:
                 return self._offline(repo, failure.message, committed, changed, pulled)
@@ -229,49 +304,148 @@ class GitSyncBackend:
             pulled=pulled,
             conflicted=False,
             head=_short(self._head(repo)),
-            detail=(
-                "the remote kept changing while we pushed; local changes are committed, sync again"
-            ),
-            changed=tuple(changed),
+            detail=f"{why_again}; {self._pending(repo, committed)}: sync again",
+            changed=tuple(dict.fromkeys(changed)),
             committed=committed,
         )
 
     def _integrate(
         self, repo: Repo, local_head: ObjectID, remote_head: ObjectID, index: Index
-    ) -> tuple[list[str], int] | Divergence:
+    ) -> _Pulled | Divergence:
         """Bring ``remote_head`` into the local branch: fast-forward or replay."""
         pulled = len(commits_between(repo, remote_head, [local_head]))
         local_tree = tree_of(repo, local_head)
         if can_fast_forward(repo, local_head, remote_head):
             new_head = remote_head
         else:
-            split = diverged(
-                repo, local_head, remote_head, _merge_base(repo, local_head, remote_head)
-            )
+            base = _merge_base(repo, local_head, remote_head)
+            split = diverged(repo, local_head, remote_head, base)
             if split.conflicts:
                 return split
-            base = _merge_base(repo, local_head, remote_head)
             exclude = [remote_head] if base is None else [base, remote_head]
             new_head = replay(repo, commits_between(repo, local_head, exclude), remote_head)
-        changed, _skipped = worktree.apply_tree_change(
-            repo, self.repo_dir, local_tree, _required(tree_of(repo, new_head)), index=index
-        )
-        repo.refs[self._branch_ref] = new_head
-        return changed, pulled
+        return self._checkout(repo, index, local_tree, new_head, pulled)
 
-    def _adopt(self, repo: Repo, remote_head: ObjectID, index: Index) -> tuple[list[str], int]:
+    def _adopt(self, repo: Repo, remote_head: ObjectID, index: Index) -> _Pulled:
         """A repository with no commits takes the remote as it is."""
-        changed, _skipped = worktree.apply_tree_change(
-            repo, self.repo_dir, None, _required(tree_of(repo, remote_head)), index=index
+        return self._checkout(
+            repo, index, None, remote_head, len(commits_between(repo, remote_head, []))
         )
-        repo.refs[self._branch_ref] = remote_head
-        return changed, len(commits_between(repo, remote_head, []))
+
+    def _checkout(
+        self, repo: Repo, index: Index, old_tree: ObjectID | None, new_head: ObjectID, pulled: int
+    ) -> _Pulled:
+        """Bring the files from ``old_tree`` to ``new_head``'s; move the branch only if
+        every file could be (a note edited meanwhile is committed on what it was based on
+        at the next attempt, and so meets the pulled version as a conflict, never lost)."""
+        applied = worktree.apply_tree_change(
+            repo, self.repo_dir, old_tree, _required(tree_of(repo, new_head)), index=index
+        )
+        if applied.complete:
+            self._move_head(repo, new_head)
+        return _Pulled(applied.changed, pulled, applied.complete)
+
+    # -- a branch moved by another program ------------------------------------------
+
+    def _reconcile_moved(
+        self,
+        repo: Repo,
+        index: Index,
+        base: ObjectID,
+        head: ObjectID,
+        tree: ObjectID,
+        strategy: Strategy | None,
+        fork: Fork | None,
+    ) -> _Local:
+        """The branch moved from ``base`` to ``head`` behind our back; the files here are
+        still ``base`` plus local edits (``tree``). Commit those edits on ``base`` and bring
+        ``head`` in like a pull, so neither side is lost. Conflicting notes are reported
+        (nothing moves) unless ``strategy`` settles them."""
+        local = (
+            base
+            if tree == tree_of(repo, base)
+            else self._new_commit(
+                repo, tree, [base], f"anamnesis: sync from {self.machine_id} at {_now()}"
+            )
+        )
+        resolved: tuple[str, ...] = ()
+        if can_fast_forward(repo, local, head):
+            new_head = head
+        elif can_fast_forward(repo, head, local):
+            new_head = local  # the branch went back (a reset): the files here are newer
+        else:
+            merge_base = _merge_base(repo, local, head)
+            split = diverged(repo, local, head, merge_base)
+            if split.conflicts and strategy is None:
+                return _Local(False, conflict=split)
+            if split.conflicts:
+                assert strategy is not None
+                merged = self._merged_tree(repo, split, head, strategy, fork)
+                new_head = self._new_commit(
+                    repo,
+                    build_tree(repo, merged),
+                    [head],
+                    f"anamnesis: resolve conflict ({strategy}) from {self.machine_id} at {_now()}",
+                )
+                resolved = tuple(os.fsdecode(p) for p in split.conflicts)
+            else:
+                exclude = [head] if merge_base is None else [merge_base, head]
+                new_head = replay(repo, commits_between(repo, local, exclude), head)
+        applied = worktree.apply_tree_change(
+            repo, self.repo_dir, tree, _required(tree_of(repo, new_head)), index=index
+        )
+        if not applied.complete:
+            return _Local(False, applied.changed, complete=False)
+        self._move_head(repo, new_head)
+        return _Local(new_head != head, applied.changed, resolved=resolved)
+
+    def _unsettled(
+        self, repo: Repo, local: _Local, committed: bool, changed: list[str]
+    ) -> SyncResult | None:
+        """The result to stop with when a moved branch is not settled yet: the files here
+        are not the branch's, so nothing may be fetched onto it or pushed from it."""
+        if local.conflict is not None:
+            return self._conflict_result(repo, local.conflict, committed, changed, moved=True)
+        if local.complete:
+            return None
+        return SyncResult(
+            pushed=False,
+            pulled=0,
+            conflicted=False,
+            head=_short(self._head(repo)),
+            detail=(
+                "notes changed on disk while this folder was brought in line with commits "
+                "another program put on its branch; nothing was overwritten: sync again"
+            ),
+            changed=tuple(dict.fromkeys(changed)),
+            committed=committed,
+        )
+
+    def _after_moved_resolution(
+        self, repo: Repo, index: Index, local: _Local, strategy: Strategy
+    ) -> SyncResult:
+        names = ", ".join(local.resolved)
+        settled = f"resolved {len(local.resolved)} conflict(s) with {strategy}: {names}"
+        result = self._cycle(repo, index, _Local(True, local.changed))
+        if result.pushed and self.remote is not None:
+            _best_effort(tidy_remote, self.remote)
+        return SyncResult(
+            pushed=result.pushed,
+            pulled=result.pulled,
+            conflicted=result.conflicted,
+            head=result.head,
+            detail=f"{settled}; {result.detail}",
+            changed=result.changed,
+            conflicts=result.conflicts,
+            committed=True,
+            remote_error=result.remote_error,
+        )
 
     # -- resolving ------------------------------------------------------------------
 
-    def _resolve(self, repo: Repo, strategy: Strategy, fork: Fork | None) -> SyncResult:
-        index = repo.open_index()
-        self._commit_local(repo, index)  # local edits first, so nothing on disk is left out
+    def _resolve(
+        self, repo: Repo, index: Index, strategy: Strategy, fork: Fork | None, local: _Local
+    ) -> SyncResult:
         self._point_origin(repo)
         try:
             remote_head = self._fetch(repo)
@@ -295,14 +469,30 @@ class GitSyncBackend:
             [remote_head],
             f"anamnesis: resolve conflict ({strategy}) from {self.machine_id} at {_now()}",
         )
-        changed, _skipped = worktree.apply_tree_change(
+        applied = worktree.apply_tree_change(
             repo,
             self.repo_dir,
             tree_of(repo, local_head),
             _required(tree_of(repo, commit)),
             index=index,
         )
-        repo.refs[self._branch_ref] = commit
+        names = ", ".join(os.fsdecode(p) for p in split.conflicts)
+        if not applied.complete:
+            return SyncResult(
+                pushed=False,
+                pulled=0,
+                conflicted=True,
+                head=_short(local_head),
+                detail=(
+                    f"{', '.join(applied.skipped)} changed on disk while resolving; nothing "
+                    "was overwritten. Resolve again"
+                ),
+                changed=tuple(applied.changed),
+                conflicts=tuple(os.fsdecode(p) for p in split.conflicts),
+                committed=local.committed,
+            )
+        self._move_head(repo, commit)
+        changed = tuple(dict.fromkeys([*local.changed, *applied.changed]))
         try:
             self._push(repo, commit)
         except _PushRejected:
@@ -312,20 +502,19 @@ class GitSyncBackend:
                 conflicted=False,
                 head=_short(commit),
                 detail="resolved locally, but the remote moved meanwhile; sync again to push",
-                changed=tuple(changed),
+                changed=changed,
                 committed=True,
             )
         except _TransportFailed as failure:
             raise SyncError(f"resolved locally but could not push: {failure.message}") from None
         pulled = len(commits_between(repo, remote_head, [local_head]))
-        names = ", ".join(os.fsdecode(p) for p in split.conflicts)
         return SyncResult(
             pushed=True,
             pulled=pulled,
             conflicted=False,
             head=_short(commit),
             detail=f"resolved {len(split.conflicts)} conflict(s) with {strategy}: {names}",
-            changed=tuple(changed),
+            changed=changed,
             committed=True,
         )
 
@@ -365,11 +554,18 @@ class GitSyncBackend:
     # -- plumbing -------------------------------------------------------------------
 
     @contextmanager
-    def _locked(self) -> Iterator[None]:
-        # A fixed place, valid before the repository exists, so two first syncs share it.
+    def _session(self) -> Iterator[Repo]:
+        """The repository, under the sync lock; tidied afterwards."""
+        # The lock has a fixed place, valid before the repository exists, so two first
+        # syncs share it.
         self.repo_dir.mkdir(parents=True, exist_ok=True)
         with sync_lock(self.repo_dir / worktree.LOCK_FILE, wait_s=self.lock_wait_s):
-            yield
+            repo = self._repo()
+            try:
+                yield repo
+                _best_effort(tidy, repo)
+            finally:
+                repo.close()
 
     def _repo(self) -> Repo:
         self.repo_dir.mkdir(parents=True, exist_ok=True)
@@ -379,29 +575,50 @@ class GitSyncBackend:
             repo = Repo.init(str(self.repo_dir), default_branch=self.branch.encode())
         if self._head(repo) is None:  # nothing committed yet: HEAD must name our branch
             repo.refs.set_symbolic_ref(Ref(b"HEAD"), self._branch_ref)
+        _exclude_scratch_files(repo)
         return repo
 
     def _head(self, repo: Repo) -> ObjectID | None:
         return _ref(repo, self._branch_ref)
 
-    def _commit_local(self, repo: Repo, index: Index) -> bool:
-        """Stage everything and commit if the tree changed; True if a commit was made."""
+    def _move_head(self, repo: Repo, commit: ObjectID) -> None:
+        """Point the branch at ``commit``, whose files are now the ones on disk.
+
+        The branch first: a crash in between leaves a state the next cycle reconciles
+        by replaying (changes equal on both sides), never by undoing the pull.
+        """
+        repo.refs[self._branch_ref] = commit
+        repo.refs[WORKTREE_REF] = commit
+
+    def _commit_local(
+        self,
+        repo: Repo,
+        index: Index,
+        *,
+        strategy: Strategy | None = None,
+        fork: Fork | None = None,
+    ) -> _Local:
+        """Stage everything and commit if the tree changed."""
         report = worktree.stage_all(repo, self.repo_dir, index=index)
         head = self._head(repo)
         tree = index.commit(repo.object_store)
+        base = _ref(repo, WORKTREE_REF)
+        if head is not None and base is not None and base != head and base in repo.object_store:
+            return self._reconcile_moved(repo, index, base, head, tree, strategy, fork)
         if head is not None and tree_of(repo, head) == tree:
-            return False
+            if base is None:  # a repository from before the marker existed
+                repo.refs[WORKTREE_REF] = head
+            return _Local(False)
         if head is None and not report.changed and not flat_tree(repo, tree):
-            return False
+            return _Local(False)
         commit = self._new_commit(
             repo,
             tree,
             [head] if head else [],
             f"anamnesis: sync from {self.machine_id} at {_now()}",
         )
-        repo.refs[self._branch_ref] = commit
-        self._tidy(repo)
-        return True
+        self._move_head(repo, commit)
+        return _Local(True)
 
     def _new_commit(
         self, repo: Repo, tree: ObjectID, parents: list[ObjectID], message: str
@@ -424,8 +641,10 @@ class GitSyncBackend:
         section = (b"remote", b"origin")
         url = self.remote.encode()
         fetch = b"+refs/heads/*:refs/remotes/origin/*"
-        current_url = config.get(section, b"url") if config.has_section(section) else None
-        if current_url != url or config.get(section, b"fetch") != fetch:
+        # Either line may be missing from a hand-edited config; both are rewritten then.
+        if _config_value(config, section, b"url") != url or (
+            _config_value(config, section, b"fetch") != fetch
+        ):
             config.set(section, b"url", url)
             config.set(section, b"fetch", fetch)
             config.write_to_path()
@@ -434,7 +653,7 @@ class GitSyncBackend:
         """Fetch from the remote; return the remote branch head (None for an empty remote)."""
         assert self.remote is not None
         try:
-            head = fetch_branch(repo, self.remote, self._branch_ref)
+            head = fetch_branch(repo, self.remote, self._branch_ref, timeout_s=self.timeout_s)
         except Exception as exc:  # dulwich raises many kinds; none may escape as a traceback
             raise _TransportFailed(
                 explain_transport_error(self.remote, exc, "fetch from")
@@ -446,7 +665,7 @@ class GitSyncBackend:
     def _push(self, repo: Repo, head: ObjectID) -> None:
         assert self.remote is not None
         try:
-            push_branch(repo, self.remote, self._branch_ref, head)
+            push_branch(repo, self.remote, self._branch_ref, head, timeout_s=self.timeout_s)
         except PushRejected:
             raise _PushRejected from None
         except PushRefused as exc:
@@ -455,11 +674,14 @@ class GitSyncBackend:
             raise _TransportFailed(explain_transport_error(self.remote, exc, "push to")) from None
         repo.refs[self._tracking_ref] = head
 
-    def _tidy(self, repo: Repo) -> None:
-        """Pack loose objects once they pile up (each sync adds a handful)."""
-        store = repo.object_store
-        if store.count_loose_objects() > LOOSE_OBJECT_LIMIT:
-            store.pack_loose_objects()
+    def _pending(self, repo: Repo, committed: bool) -> str:
+        """What waits for the next sync, in words (only what is true)."""
+        if committed:
+            return "local changes are committed and will be pushed on the next sync"
+        head = self._head(repo)
+        if head is not None and head != _ref(repo, self._tracking_ref):
+            return "local commits not yet pushed will be pushed on the next sync"
+        return "nothing local is waiting to be pushed; the next sync tries again"
 
     def _done(
         self, repo: Repo, pushed: bool, pulled: int, changed: list[str], committed: bool
@@ -468,7 +690,7 @@ class GitSyncBackend:
         if committed:
             parts.append("committed local changes")
         if pulled:
-            parts.append(f"pulled {pulled} commit(s), {len(changed)} file(s) changed")
+            parts.append(f"pulled {pulled} commit(s), {len(set(changed))} file(s) changed")
         parts.append("pushed" if pushed else "nothing to push")
         return SyncResult(
             pushed=pushed,
@@ -488,24 +710,36 @@ class GitSyncBackend:
             pulled=pulled,
             conflicted=False,
             head=_short(self._head(repo)),
-            detail=f"{message}; local changes are committed and will be pushed on the next sync",
-            changed=tuple(changed),
+            detail=f"{message}; {self._pending(repo, committed)}",
+            changed=tuple(dict.fromkeys(changed)),
             committed=committed,
             remote_error=message,
         )
 
-    def _conflict_result(self, repo: Repo, split: Divergence, committed: bool) -> SyncResult:
+    def _conflict_result(
+        self,
+        repo: Repo,
+        split: Divergence,
+        committed: bool,
+        changed: list[str],
+        *,
+        moved: bool = False,
+    ) -> SyncResult:
         names = tuple(os.fsdecode(path) for path in split.conflicts)
+        where = (
+            "in commits another program put on this folder's branch" if moved else "on the remote"
+        )
         return SyncResult(
             pushed=False,
             pulled=0,
             conflicted=True,
             head=_short(self._head(repo)),
             detail=(
-                f"conflict: {', '.join(names)} changed both here and on the remote; local edits "
+                f"conflict: {', '.join(names)} changed both here and {where}; local edits "
                 "are kept and nothing was pushed. Resolve with `anamnesis sync --resolve "
                 "keep-both` (or ours / theirs)"
             ),
+            changed=tuple(dict.fromkeys(changed)),
             conflicts=names,
             committed=committed,
         )
@@ -552,8 +786,44 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _hex(sha: ObjectID | None) -> str | None:
-    return sha.decode("ascii") if sha is not None else None
+def _config_value(config: ConfigFile, section: tuple[bytes, ...], name: bytes) -> bytes | None:
+    try:
+        return config.get(section, name)
+    except KeyError:
+        return None
+
+
+def _exclude_scratch_files(repo: Repo) -> None:
+    """List the never-synced files in .git/info/exclude, so `git status` agrees with sync."""
+    path = Path(repo.controldir()) / "info" / "exclude"
+    try:
+        current = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        current = ""
+    except OSError:
+        return  # unreadable: only `git status` is affected, never the sync
+    missing = [line for line in worktree.EXCLUDE_PATTERNS if line not in current.splitlines()]
+    if not missing:
+        return
+    header = "# anamnesis: machine-local files in the notes folder, never synced"
+    lines = ([] if header in current else [header]) + missing
+    lead = "" if not current or current.endswith("\n") else "\n"
+    _best_effort(_append, path, lead + "\n".join(lines) + "\n")
+
+
+def _append(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _best_effort(action: Callable[..., object], *args: object) -> None:
+    """Housekeeping (packing, exclude lists) never fails a sync that did its work; it is
+    tried again next time."""
+    try:
+        action(*args)
+    except Exception:  # see the docstring
+        return
 
 
 def _short(sha: ObjectID | None) -> str | None:

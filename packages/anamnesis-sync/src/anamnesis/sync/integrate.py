@@ -83,17 +83,24 @@ def commits_between(repo: Repo, head: ObjectID, exclude: Iterable[ObjectID]) -> 
 def replay(repo: Repo, commits: list[Commit], onto: ObjectID) -> ObjectID:
     """Re-create each commit's own change on top of ``onto``; return the new head.
 
-    Authors, dates and messages are kept, as ``git rebase`` keeps them.
+    Authors, dates and messages are kept, as ``git rebase`` keeps them; a commit whose
+    change is already there (the same edit made on both sides) is dropped, as
+    ``git rebase`` drops it.
     """
     head = onto
     tree = flat_tree(repo, tree_of(repo, onto))
+    tree_id = tree_of(repo, onto)
     for commit in commits:
         parent_tree = tree_of(repo, commit.parents[0]) if commit.parents else None
         tree = apply_changes(
             tree, changes_between(flat_tree(repo, parent_tree), flat_tree(repo, commit.tree))
         )
+        new_tree_id = build_tree(repo, tree)
+        if new_tree_id == tree_id:
+            continue
+        tree_id = new_tree_id
         copy = Commit()
-        copy.tree = build_tree(repo, tree)
+        copy.tree = new_tree_id
         copy.parents = [head]
         copy.author = commit.author
         copy.author_time = commit.author_time

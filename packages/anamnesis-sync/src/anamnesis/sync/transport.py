@@ -9,12 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from dulwich.client import LocalGitClient, get_transport_and_path
+from dulwich.client import LocalGitClient
 from dulwich.graph import can_fast_forward
 from dulwich.object_store import MissingObjectFinder
 from dulwich.objects import ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
+
+from anamnesis.sync.connect import DEFAULT_TIMEOUT_S, bounded, open_client
 
 
 class PushRejected(Exception):
@@ -22,12 +24,21 @@ class PushRejected(Exception):
 
 
 class PushRefused(Exception):
-    """The remote refused the update for another reason (permissions, hooks, locks)."""
+    """The remote refused the update for another reason (permissions, hooks, locks).
+
+    ``hint`` says what to do, when we know better than a generic hint.
+    """
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
 
 
-def fetch_branch(repo: Repo, url: str, ref: Ref) -> ObjectID | None:
+def fetch_branch(
+    repo: Repo, url: str, ref: Ref, *, timeout_s: float = DEFAULT_TIMEOUT_S
+) -> ObjectID | None:
     """Fetch ``ref`` from ``url`` into ``repo``; return its remote head (None if absent)."""
-    client, path = get_transport_and_path(url, config=repo.get_config_stack())
+    client, path = open_client(url, config=repo.get_config_stack(), timeout_s=timeout_s)
     if isinstance(client, LocalGitClient):
         return _fetch_local(repo, path, ref)
 
@@ -35,32 +46,34 @@ def fetch_branch(repo: Repo, url: str, ref: Ref) -> ObjectID | None:
         head = refs.get(ref)
         return [head] if head is not None and head not in repo.object_store else []
 
-    result = client.fetch(path, repo, determine_wants=wants, progress=_quiet)
+    with bounded(client, timeout_s):
+        result = client.fetch(path, repo, determine_wants=wants, progress=_quiet)
     return result.refs.get(ref)
 
 
-def list_remote_branches(url: str) -> list[str]:
+def list_remote_branches(url: str, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> list[str]:
     """The branch names the remote has (an empty list for an empty repository).
 
     Raises what dulwich raises when the remote cannot be reached: callers explain it.
     """
-    client, path = get_transport_and_path(url)
+    client, path = open_client(url, config=None, timeout_s=timeout_s)
     names: list[bytes]
     if isinstance(client, LocalGitClient):
         with Repo(path) as remote:
             names = list(remote.refs.as_dict())
     else:
-        names = list(client.get_refs(path.encode()).refs)
+        with bounded(client, timeout_s):
+            names = list(client.get_refs(path.encode()).refs)
     prefix = b"refs/heads/"
     return sorted(ref[len(prefix) :].decode() for ref in names if ref.startswith(prefix))
 
 
-def check_remote(url: str) -> str | None:
+def check_remote(url: str, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> str | None:
     """None when ``url`` answers as a git repository, else one line saying why not."""
     from anamnesis.sync.remote import explain_transport_error
 
     try:
-        list_remote_branches(url)
+        list_remote_branches(url, timeout_s=timeout_s)
     except Exception as exc:  # dulwich raises many kinds; the caller wants words
         return explain_transport_error(url, exc, "reach")
     return None
@@ -87,9 +100,13 @@ def _fetch_local(repo: Repo, path: str, ref: Ref) -> ObjectID | None:
         return head
 
 
-def push_branch(repo: Repo, url: str, ref: Ref, head: ObjectID) -> None:
+def push_branch(
+    repo: Repo, url: str, ref: Ref, head: ObjectID, *, timeout_s: float = DEFAULT_TIMEOUT_S
+) -> None:
     """Make the remote ``ref`` point at ``head``, only as a fast-forward."""
-    client, path = get_transport_and_path(url, config=repo.get_config_stack())
+    client, path = open_client(url, config=repo.get_config_stack(), timeout_s=timeout_s)
+    if isinstance(client, LocalGitClient):
+        _refuse_checked_out_branch(path, ref)
 
     def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
         current = refs.get(ref)
@@ -97,7 +114,7 @@ def push_branch(repo: Repo, url: str, ref: Ref, head: ObjectID) -> None:
         # someone pushed after our fetch.
         if current is not None and current != head and not _is_ancestor(repo, current, head):
             raise PushRejected
-        return {**refs, ref: head}
+        return {ref: head}  # only our branch: other refs are not ours to rewrite
 
     def pack_data(
         have: Any,
@@ -108,14 +125,45 @@ def push_branch(repo: Repo, url: str, ref: Ref, head: ObjectID) -> None:
     ) -> tuple[int, Iterator[Any]]:
         return repo.generate_pack_data(set(have), set(want), progress=progress, ofs_delta=ofs_delta)
 
-    result = client.send_pack(
-        path.encode(), update_refs, generate_pack_data=pack_data, progress=_quiet
-    )
+    with bounded(client, timeout_s):
+        result = client.send_pack(
+            path.encode(), update_refs, generate_pack_data=pack_data, progress=_quiet
+        )
     error = (result.ref_status or {}).get(ref)
     if error is not None:
-        if any(word in error for word in ("non-fast-forward", "fetch first", "stale info")):
+        # "unable to set": a local remote whose branch moved between reading and writing it,
+        # the same race as a non-fast-forward over the network.
+        moved = ("non-fast-forward", "fetch first", "stale info", "unable to set")
+        if any(word in error for word in moved):
             raise PushRejected
         raise PushRefused(f"the remote refused {ref.decode()}: {error}")
+
+
+def _refuse_checked_out_branch(path: str, ref: Ref) -> None:
+    """Refuse to push into the checked-out branch of a repository with a working tree.
+
+    Moving that branch would leave its files behind; the next sync there would commit the
+    old files over what was pushed. git refuses the same push (receive.denyCurrentBranch).
+    """
+    with Repo(path) as target:
+        non_bare = not target.bare or _config_flag(target, b"bare") is False
+        if non_bare and target.refs.read_ref(Ref(b"HEAD")) == b"ref: " + ref:
+            raise PushRefused(
+                f"it has {ref.decode()} checked out with files beside it (another machine's"
+                " notes folder?); pushing would move that branch without updating its files",
+                hint=(
+                    "use a bare repository as the remote: create one with"
+                    " `git init --bare PATH.git` or, without git,"
+                    " `python -m dulwich init --bare PATH.git`, and point every machine at it"
+                ),
+            )
+
+
+def _config_flag(repo: Repo, name: bytes) -> bool | None:
+    try:
+        return repo.get_config().get_boolean((b"core",), name)
+    except KeyError:
+        return None
 
 
 def _is_ancestor(repo: Repo, older: ObjectID, newer: ObjectID) -> bool:

@@ -8,6 +8,7 @@ index entries that changed, so the store sees exactly the files a sync touched.
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import stat
 from collections.abc import Iterator
@@ -35,20 +36,59 @@ class StageReport:
     paths: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What applying a tree change did.
+
+    ``skipped`` lists files that were edited on disk after the sync staged them: they are
+    left as they are, and the tree change is *not* complete, so the caller must not move
+    its branch (the edits are then committed on the version they were based on, and the
+    next integration sees them as local changes). When the edit was seen before anything
+    was written, nothing at all was touched (``changed`` is empty).
+    """
+
+    changed: list[str]
+    skipped: list[str]
+
+    @property
+    def complete(self) -> bool:
+        return not self.skipped
+
+
 # Held while a sync runs; lives in the notes folder but is never synced.
 LOCK_FILE = ".anamnesis-sync.lock"
+# SQLite files (the derived index, its WAL and shared memory) are live machine-local state:
+# copying them between machines corrupts them, so a stray one in the notes folder is
+# never committed (the store keeps its index.db beside the folder, not in it).
+_DATABASE_SUFFIXES = (".db", ".sqlite", ".sqlite3")
+_DATABASE_SIDECARS = ("", "-wal", "-shm", "-journal")
+_DATABASE_ENDINGS = tuple(s + c for s in _DATABASE_SUFFIXES for c in _DATABASE_SIDECARS)
+# Lines for .git/info/exclude, so `git status` agrees with what sync commits.
+EXCLUDE_PATTERNS = (
+    f"/{LOCK_FILE}",
+    ".*.tmp",
+    *(f"*{ending}" for ending in _DATABASE_ENDINGS),
+)
 
 
 def is_scratch_file(name: str) -> bool:
-    """Temp files of atomic writes (``.<name>.<hex>.tmp``) and the sync lock: never synced."""
-    return name == LOCK_FILE or (name.startswith(".") and name.endswith(".tmp"))
+    """Never synced: the sync lock, temp files of atomic writes (``.<name>.<hex>.tmp``)
+    and SQLite databases with their sidecar files."""
+    if name == LOCK_FILE or (name.startswith(".") and name.endswith(".tmp")):
+        return True
+    return name.lower().endswith(_DATABASE_ENDINGS)  # one C call: this runs for every file
+
+
+def _is_scratch_path(path: bytes) -> bool:
+    return is_scratch_file(os.fsdecode(path.rsplit(b"/", 1)[-1]))
 
 
 def walk_files(root: Path) -> Iterator[tuple[bytes, str]]:
     """(path in tree as bytes, absolute path) of every file to sync under ``root``."""
     base = len(str(root)) + 1
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = [name for name in dirnames if name != ".git"]
+        # Case-insensitive: on macOS and Windows ".GIT" is the repository itself.
+        dirnames[:] = [name for name in dirnames if name.lower() != ".git"]
         for name in filenames:
             if is_scratch_file(name):
                 continue
@@ -105,7 +145,9 @@ def stage_all(
         touched = True
         if write:
             index[rel] = index_entry_from_stat(info, blob.id, mode=mode)
-    for rel in [path for path in index.paths() if path not in seen]:
+    # A scratch path in the index came from the remote (committed by another tool): it is
+    # not ours to change, so its absence here is not a deletion.
+    for rel in [p for p in index.paths() if p not in seen and not _is_scratch_path(p)]:
         changed_paths.append(os.fsdecode(rel))
         touched = True
         if write:
@@ -124,18 +166,21 @@ def apply_tree_change(
     new_tree: ObjectID,
     *,
     index: Index | None = None,
-) -> tuple[list[str], list[str]]:
+) -> Applied:
     """Move the working tree and index from ``old_tree`` to ``new_tree``.
 
-    Only files that differ are written or removed. A file whose content no longer matches
-    ``old_tree`` was edited while the sync ran: it is left alone (its next sync will carry
-    it) and reported in the second list. Returns (changed paths, skipped paths).
+    Only files that differ are written or removed. Every file is first checked to still
+    hold its ``old_tree`` content: if one does not, it was edited while the sync ran, and
+    nothing is written at all. Each file is checked again just before it is replaced, so
+    an edit landing while the new files are written is skipped too (see :class:`Applied`).
     """
     index = index if index is not None else repo.open_index()
-    changed: list[str] = []
-    skipped: list[str] = []
-    writes: list[_Write] = []
     store = repo.object_store
+    plan: list[_Step] = []
+    skipped: list[str] = []
+    # Scratch names (lock, temp, database files) committed elsewhere are carried in the
+    # index only: writing them would clobber this machine's own lock or index.
+    carried: dict[bytes, IndexEntry | None] = {}
     for change in tree_changes(store, old_tree, new_tree):
         old, new = change.old, change.new
         path_bytes = (new.path if new is not None and new.path is not None else None) or (
@@ -144,40 +189,68 @@ def apply_tree_change(
         if path_bytes is None:
             continue
         target = safe_path(root, path_bytes)
+        if _is_scratch_path(path_bytes):
+            carried[path_bytes] = (
+                _placeholder_entry(new.sha, new.mode)
+                if new is not None and new.sha is not None and new.mode is not None
+                else None
+            )
+            continue
         expected = old.sha if old is not None and old.sha is not None else None
         if not _content_is(target, expected):
             skipped.append(os.fsdecode(path_bytes))
-            if new is not None and new.sha is not None and new.mode is not None:
-                # Keep the index on the new tree; the newer file then shows as a local edit.
-                index[path_bytes] = _placeholder_entry(new.sha, new.mode)
             continue
         if new is None or new.sha is None:
-            target.unlink(missing_ok=True)
-            if path_bytes in index:
-                del index[path_bytes]
+            plan.append(_Step(path_bytes, target, expected, None, _REGULAR, None))
         else:
             blob = store[new.sha]
             assert isinstance(blob, Blob)
-            writes.append(
-                _Write(path_bytes, target, blob.as_raw_string(), new.mode or _REGULAR, new.sha)
+            mode = new.mode or _REGULAR
+            plan.append(_Step(path_bytes, target, expected, blob.as_raw_string(), mode, new.sha))
+    if skipped:
+        return Applied([], skipped)  # untouched: the caller commits the edits and retries
+    done = _apply_steps(plan)
+    done_ids = {id(step) for step in done}
+    skipped = [os.fsdecode(step.path) for step in plan if id(step) not in done_ids]
+    for step in done:
+        if step.sha is None:
+            if step.path in index:
+                del index[step.path]
+        else:
+            index[step.path] = index_entry_from_stat(
+                os.lstat(step.target), step.sha, mode=step.mode
             )
-        changed.append(os.fsdecode(path_bytes))
-    _write_all_atomically(writes)
-    for write in writes:
-        index[write.path] = index_entry_from_stat(
-            os.lstat(write.target), write.sha, mode=write.mode
-        )
-    if changed or skipped:
+    for path, entry in carried.items():
+        if entry is not None:
+            index[path] = entry
+        elif path in index:
+            del index[path]
+    if done or carried:
         index.write()
-    return changed, skipped
+    return Applied([os.fsdecode(step.path) for step in done], skipped)
+
+
+# Windows and macOS resolve these spellings to ".git" too: trailing dots and spaces are
+# dropped, "GIT~1" is the 8.3 short name, and HFS+ ignores some zero-width code points.
+_HFS_IGNORABLE = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
+_FORBIDDEN_NAMES = frozenset({"", ".", "..", ".git", "git~1"})
 
 
 def safe_path(root: Path, path: bytes) -> Path:
-    """The file for a tree path, refusing anything that could escape the folder."""
+    """The file for a tree path, refusing anything that could escape the folder or write
+    into the repository itself (``..``, ``.git`` in any spelling, backslashes, NUL)."""
     parts = path.split(b"/")
-    if any(part in (b"", b".", b"..", b".git") for part in parts) or b"\\" in path:
+    if b"\\" in path or b"\0" in path or any(_is_forbidden(part) for part in parts):
         raise SyncError(f"refusing unsafe path {path!r} from the remote")
     return root.joinpath(*(os.fsdecode(part) for part in parts))
+
+
+def _is_forbidden(part: bytes) -> bool:
+    if part in (b"", b".", b".."):
+        return True
+    name = _HFS_IGNORABLE.sub("", os.fsdecode(part))
+    # "name:stream" is an NTFS alternate data stream of "name".
+    return name.split(":", 1)[0].rstrip(". ").casefold() in _FORBIDDEN_NAMES
 
 
 def _entry(index: Index, path: bytes) -> IndexEntry | None:
@@ -223,46 +296,64 @@ def _content_is(target: Path, expected: ObjectID | None) -> bool:
 
 
 def _placeholder_entry(sha: ObjectID, mode: int) -> IndexEntry:
-    # A zero stat never matches a real file, so the next staging re-hashes that file.
+    # An index entry for a file that is not on disk (a carried scratch path).
     return IndexEntry(
         ctime=(0, 0), mtime=(0, 0), dev=0, ino=0, mode=mode, uid=0, gid=0, size=0, sha=sha
     )
 
 
-@dataclass(frozen=True, slots=True)
-class _Write:
+@dataclass(frozen=True, slots=True, eq=False)
+class _Step:
+    """One file to replace (``data``) or remove (``data`` None), if it still holds
+    ``expected``."""
+
     path: bytes
     target: Path
-    data: bytes
+    expected: ObjectID | None
+    data: bytes | None
     mode: int
-    sha: ObjectID
+    sha: ObjectID | None
 
 
-def _write_all_atomically(writes: list[_Write]) -> None:
-    """Write every file via a temp file, fsync, rename.
+def _apply_steps(steps: list[_Step]) -> list[_Step]:
+    """Write every file via a temp file, fsync, rename; remove deletions. Returns the steps
+    done: a file edited since it was checked is left alone.
 
     All temp files are written first and synced next: the first fsync commits the file
     system journal for all of them, so syncing many files costs little more than one.
     Every rename still follows its own file's fsync.
     """
-    staged: list[tuple[_Write, Path, int]] = []
+    staged: list[tuple[_Step, Path, int]] = []
     try:
-        for write in writes:
-            write.target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = write.target.with_name(f".{write.target.name}.{secrets.token_hex(4)}.tmp")
-            perms = 0o755 if write.mode == _EXECUTABLE else 0o644
+        for step in steps:
+            if step.data is None:
+                continue
+            step.target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = step.target.with_name(f".{step.target.name}.{secrets.token_hex(4)}.tmp")
+            perms = 0o755 if step.mode == _EXECUTABLE else 0o644
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, perms)
-            staged.append((write, tmp, fd))
-            view = memoryview(write.data)
+            staged.append((step, tmp, fd))
+            view = memoryview(step.data)
             while view:
                 view = view[os.write(fd, view) :]
-        for _write, _tmp, fd in staged:
+        for _step, _tmp, fd in staged:
             os.fsync(fd)
     except BaseException:
-        for _write, tmp, fd in staged:
+        for _step, tmp, fd in staged:
             os.close(fd)
             tmp.unlink(missing_ok=True)
         raise
-    for write, tmp, fd in staged:
+    done: list[_Step] = []
+    for step, tmp, fd in staged:
         os.close(fd)
-        tmp.replace(write.target)
+        # Checked again at the last moment: the edit window shrinks to a rename.
+        if _content_is(step.target, step.expected):
+            tmp.replace(step.target)
+            done.append(step)
+        else:
+            tmp.unlink(missing_ok=True)
+    for step in steps:
+        if step.data is None and _content_is(step.target, step.expected):
+            step.target.unlink(missing_ok=True)
+            done.append(step)
+    return done
