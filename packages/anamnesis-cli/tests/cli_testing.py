@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import stat
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,21 +70,60 @@ class Env:
     def settings(self) -> Path:
         return self.claude / "settings.json"
 
-    def run(self, *args: str, stdin: str | None = None, cwd: Path | None = None) -> Result:
+    def environment(self) -> dict[str, str]:
         environment = {
             k: v for k, v in os.environ.items() if not k.startswith(("ANAMNESIS_", "CLAUDE_"))
         }
         environment.update(self.variables)
+        return environment
+
+    def run(self, *args: str, stdin: str | None = None, cwd: Path | None = None) -> Result:
         done = subprocess.run(
             [*anamnesis_script(), *args],
             input=(stdin or "").encode(),
             capture_output=True,
-            env=environment,
+            env=self.environment(),
             cwd=cwd or self.root,
             timeout=120,
             check=False,
         )
         return Result(done.returncode, done.stdout.decode(), done.stderr.decode())
+
+    def run_on_terminal(self, *args: str) -> Result:
+        """Run with stderr on a pseudo-terminal (as in an interactive shell) and stdout on a
+        pipe (as in ``anamnesis ... > file``); ``err`` is what the terminal received."""
+        controller, terminal = pty.openpty()
+        received: list[bytes] = []
+
+        def drain() -> None:  # a full terminal buffer would block the child
+            while True:
+                try:
+                    chunk = os.read(controller, 65536)
+                except OSError:  # EIO: every copy of the terminal side is closed
+                    return
+                if not chunk:
+                    return
+                received.append(chunk)
+
+        reader = threading.Thread(target=drain, daemon=True)
+        reader.start()
+        try:
+            done = subprocess.run(
+                [*anamnesis_script(), *args],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=terminal,
+                env={**self.environment(), "TERM": "xterm-256color", "COLUMNS": "100"},
+                cwd=self.root,
+                timeout=120,
+                check=False,
+            )
+        finally:
+            os.close(terminal)
+        reader.join(timeout=10)
+        os.close(controller)
+        err = b"".join(received).decode("utf-8", "replace")
+        return Result(done.returncode, done.stdout.decode(), err)
 
     def fake_claude(self, *, fail: bool = False) -> Path:
         """A `claude` on PATH that records each argv as one JSON line and, like the real

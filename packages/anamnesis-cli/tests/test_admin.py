@@ -44,6 +44,17 @@ def test_reindex_rebuilds_from_markdown_and_reports_bad_files(env: Env) -> None:
     assert "indexed 1 notes" in human.out and str(bad) in human.err
 
 
+def test_reindex_error_paths(env: Env) -> None:
+    missing = env.run("reindex")
+    assert missing.code == 1
+    assert missing.err_lines == [
+        f"anamnesis reindex: no memory store at {env.home}; run `anamnesis init` first"
+    ]
+    write(env, "a", "x")
+    bad = env.run("reindex", "--all")
+    assert bad.code == 2 and len(bad.err_lines) == 1 and "No such option" in bad.err
+
+
 def test_import_reads_claude_codes_own_memory_once(env: Env, tmp_path: Path) -> None:
     memory = env.claude / "projects" / "-work-api" / "memory"
     memory.mkdir(parents=True)
@@ -58,6 +69,35 @@ def test_import_reads_claude_codes_own_memory_once(env: Env, tmp_path: Path) -> 
     assert again["created"] == 0 and again["unchanged"] == 1
     hits = env.run("search", "pytest", "--json").json()
     assert hits[0]["type"] == "procedural" and hits[0]["prov_source"] == "import"
+
+
+def test_import_reports_unreadable_files_and_imports_the_rest(env: Env) -> None:
+    memory = env.claude / "projects" / "-work-api" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "good.md").write_text("Always run the migrations before the tests.\n")
+    (memory / "latin1.md").write_bytes(b"caf\xe9 is not UTF-8")
+    (memory / "empty.md").write_text("")
+    result = env.run("import", "--json")
+    assert result.code == 0, result.err
+    data = result.json()
+    assert data["created"] == 1
+    assert sorted(Path(p["path"]).name for p in data["problems"]) == ["empty.md", "latin1.md"]
+    human = env.run("import")
+    assert human.code == 0 and "0 new" in human.out
+    assert len(human.err_lines) == 2
+    assert all(line.startswith("anamnesis: could not import ") for line in human.err_lines)
+    named = {Path(line.split("could not import ")[1].split(": ")[0]).name
+             for line in human.err_lines}  # fmt: skip
+    assert named == {"empty.md", "latin1.md"}
+
+
+def test_import_into_an_unusable_store_is_one_line(env: Env) -> None:
+    env.home.parent.mkdir(parents=True, exist_ok=True)
+    env.home.write_text("a file where the store folder should be")
+    result = env.run("import")
+    assert result.code == 1
+    assert len(result.err_lines) == 1 and result.err.startswith("anamnesis import: ")
+    assert "Traceback" not in result.err
 
 
 def test_migrate_is_a_dry_run_until_applied(env: Env, tmp_path: Path) -> None:
@@ -86,17 +126,56 @@ def test_migrate_is_a_dry_run_until_applied(env: Env, tmp_path: Path) -> None:
 
 def test_dedup_keeps_the_oldest_and_repoints_supersedes(env: Env) -> None:
     keep = write(env, "first", "identical body")
-    drop = write(env, "second", "identical body")
+    drop = write(env, "second", "identical body", "--tag", "from-second")
     newer = write(env, "newer", "replaces the second", "--supersedes", drop)
     write(env, "unique", "different body")
     dry = env.run("dedup", "--json").json()
-    assert dry["groups"] == [{"keep": keep, "title": "first", "remove": [drop]}]
+    assert dry["groups"] == [
+        {"keep": keep, "title": "first", "project": "global", "type": "semantic",
+         "remove": [drop]}
+    ]  # fmt: skip
     assert env.run("show", drop).code == 0
     applied = env.run("dedup", "--apply")
     assert applied.code == 0 and "removed 1 duplicate" in applied.out
     assert env.run("show", drop).code == 1
     assert env.run("show", newer, "--json").json()["supersedes"] == [keep]
+    assert env.run("show", keep, "--json").json()["tags"] == ["from-second"]  # nothing lost
     assert env.run("dedup").out.strip() == "no duplicate notes"
+
+
+def test_dedup_never_merges_across_projects_or_types(env: Env) -> None:
+    in_a = write(env, "setup", "run make bootstrap first", "--project", "projA")
+    in_b = write(env, "setup", "run make bootstrap first", "--project", "projB")
+    as_rule = write(env, "setup", "run make bootstrap first", "--project", "projB",
+                    "-t", "procedural")  # fmt: skip
+    copy_a = write(env, "setup again", "run make bootstrap first", "--project", "projA")
+    dry = env.run("dedup")
+    assert dry.code == 0
+    assert "dry run: 1 duplicate note(s) would be removed" in dry.out
+    row = next(line for line in dry.out.splitlines() if in_a in line)
+    assert row.split()[:3] == ["projA", in_a, copy_a]
+    assert env.run("dedup", "--apply").code == 0
+    remaining = {n["id"] for n in env.run("list", "--json").json()}
+    assert remaining == {in_a, in_b, as_rule}
+
+
+def test_dedup_keeps_the_copy_still_in_force(env: Env) -> None:
+    old = write(env, "port", "the API listens on 8080")
+    write(env, "port", "the API listens on 9090", "--supersedes", old)
+    again = write(env, "port", "the API listens on 8080")  # newer, and not superseded
+    groups = env.run("dedup", "--json").json()["groups"]
+    assert [(g["keep"], g["remove"]) for g in groups] == [(again, [old])]
+
+
+def test_dedup_error_paths(env: Env) -> None:
+    missing = env.run("dedup")
+    assert missing.code == 1
+    assert missing.err_lines == [
+        f"anamnesis dedup: no memory store at {env.home}; run `anamnesis init` first"
+    ]
+    write(env, "a", "x")
+    bad = env.run("dedup", "--apply", "extra")
+    assert bad.code == 2 and len(bad.err_lines) == 1 and "dedup --help" in bad.err
 
 
 def test_project_prints_the_key(env: Env, tmp_path: Path) -> None:
@@ -155,9 +234,11 @@ def test_doctor_names_each_problem_and_its_fix(env: Env, tmp_path: Path) -> None
     assert "[FAIL] store" in missing.out and "fix: run `anamnesis init`" in missing.out
     assert env.run("init", "--yes", "--local-only").code == 0
     env.settings.write_text("{broken")
-    (env.home / "config.json").chmod(0o644)
-    env.run("config", "set", "remote", str(tmp_path / "gone.git"))
+    assert env.run("config", "set", "remote", str(tmp_path / "gone.git")).code == 0
+    (env.home / "config.json").chmod(0o644)  # after the set, which writes it 0600 again
     data = {c["name"]: c for c in env.run("doctor", "--json").json()["checks"]}
+    assert data["config"]["status"] == "warn" and "readable by others" in data["config"]["detail"]
+    assert data["config"]["fix"] == f"chmod 600 {env.home / 'config.json'}"
     assert data["hooks"]["status"] == "fail" and "not valid JSON" in data["hooks"]["detail"]
     assert data["remote"]["status"] == "fail" and "gone.git" in data["remote"]["detail"]
     offline = {c["name"]: c for c in env.run("doctor", "--offline", "--json").json()["checks"]}

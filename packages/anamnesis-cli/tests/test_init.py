@@ -260,3 +260,38 @@ def test_hooks_written_by_init_run_and_fail_open(env: Env, tmp_path: Path) -> No
     assert done.returncode == 0
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "Global rule" in context
+
+
+def test_init_takes_the_remote_from_anamnesis_git_remote(env: Env, tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "from-env.git")
+    env.variables["ANAMNESIS_GIT_REMOTE"] = str(remote)
+    plan = env.run("init", "--print")
+    assert plan.code == 0
+    assert f"remote     = {remote}  (from ANAMNESIS_GIT_REMOTE)" in plan.out
+    assert "machine_id = laptop  (from ANAMNESIS_MACHINE_ID)" in plan.out
+    assert not env.home.exists()
+    assert env.run("write", "--title", "travels", "through the remote").code == 0
+    done = env.run("init", "--yes")
+    assert done.code == 0, done.err
+    # Written down, so that the MCP server (started by Claude Code without this variable)
+    # and every later command use the same remote.
+    config = json.loads((env.home / "config.json").read_text())
+    assert config == {"machine_id": "laptop", "remote": str(remote)}
+    from dulwich.repo import Repo
+
+    with Repo(str(remote)) as shared:
+        assert b"refs/heads/main" in shared.refs.as_dict()
+    del env.variables["ANAMNESIS_GIT_REMOTE"]
+    assert env.run("status", "--json").json()["sync"]["remote"] == str(remote)
+
+
+def test_flags_win_over_anamnesis_git_remote(env: Env, tmp_path: Path) -> None:
+    flagged = bare_remote(tmp_path / "flag.git")
+    env.variables["ANAMNESIS_GIT_REMOTE"] = str(tmp_path / "from-env.git")
+    assert env.run("init", "--yes", "--remote", str(flagged)).code == 0
+    assert json.loads((env.home / "config.json").read_text())["remote"] == str(flagged)
+    assert env.run("init", "--yes", "--local-only", "--no-sync").code == 0
+    assert "remote" not in json.loads((env.home / "config.json").read_text())
+    env.variables["ANAMNESIS_GIT_REMOTE"] = "has a space"
+    bad = env.run("init", "--print")
+    assert bad.code == 1 and bad.err.startswith("anamnesis init: ANAMNESIS_GIT_REMOTE: ")

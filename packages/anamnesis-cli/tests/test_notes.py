@@ -133,6 +133,11 @@ def test_delete_asks_for_confirmation_when_not_told(env: Env) -> None:
         (["list", "--limit", "-1"], None, 2, "--limit"),
         (["list", "--bogus"], None, 2, "No such option"),
         (["frobnicate"], None, 2, "No such command"),
+        (["config"], None, 2, "anamnesis config: missing a command: list, get, set or unset"),
+        (["config", "bogus"], None, 2, "(see `anamnesis config --help`)"),
+        (["config", "get", "colour"], None, 2, "anamnesis config get: unknown setting"),
+        (["config", "set", "remote", "a b"], None, 2, "anamnesis config set: not a usable"),
+        (["config", "get"], None, 2, "anamnesis config get: Missing argument"),
     ],
 )
 def test_errors_are_one_line_with_an_exit_status(
@@ -143,7 +148,7 @@ def test_errors_are_one_line_with_an_exit_status(
     assert result.code == code, (result.out, result.err)
     assert len(result.err_lines) == 1, result.err
     assert message in result.err
-    assert "Traceback" not in result.err
+    assert "Traceback" not in result.err and "Usage:" not in result.err
 
 
 def test_reading_commands_before_init_say_how_to_start(env: Env) -> None:

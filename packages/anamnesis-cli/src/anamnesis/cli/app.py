@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+import typer.main
 
 from anamnesis.cli import __version__
 from anamnesis.cli.commands import admin, entry_points, notes, setup_cmd, syncing
@@ -61,24 +62,34 @@ def version_line() -> str:
 
 
 def main(argv: Sequence[str]) -> int:
-    """Run one command; return the exit status. Nothing here ends in a traceback."""
+    """Run one command; return the exit status. Nothing here ends in a traceback, and the
+    libraries' warnings and log records come out as the CLI's own notices."""
+    from anamnesis.cli.notices import routed
+
+    with routed():
+        return _run(list(argv))
+
+
+def _run(argv: list[str]) -> int:
     from anamnesis.store import StoreError
     from anamnesis.sync import SyncError
 
-    command = argv[0] if argv and not argv[0].startswith("-") else ""
-    prefix = f"anamnesis {command}".rstrip()
+    command = typer.main.get_command(build_app())
+    prefix = command_path(command, argv)
     try:
-        result = build_app()(list(argv), prog_name="anamnesis", standalone_mode=False)
+        result = command(argv, prog_name="anamnesis", standalone_mode=False)
     except CliError as exc:
         _error(prefix, exc.message)
         return exc.code
     except typer.TyperException as exc:  # usage errors from the command line parser
-        message = exc.format_message()
-        if message.startswith("No such command"):
-            prefix = "anamnesis"
-        hint = f" (see `{prefix} --help`)" if exc.exit_code == USAGE else ""
-        _error(prefix, message + hint)
-        return exc.exit_code
+        # The parser knows which (sub)command it was parsing: `anamnesis config bogus`
+        # is an error of `anamnesis config`, whose --help lists its commands.
+        context = getattr(exc, "ctx", None)
+        where = getattr(context, "command_path", None) or prefix
+        code = getattr(exc, "exit_code", USAGE)
+        hint = f" (see `{where} --help`)" if code == USAGE else ""
+        _error(where, exc.format_message() + hint)
+        return int(code)
     except typer.Abort:
         _error(prefix, "aborted")
         return FAILURE
@@ -91,10 +102,23 @@ def main(argv: Sequence[str]) -> int:
     except BrokenPipeError:
         return FAILURE
     except Exception as exc:  # a bug: still one line, with where to look
-        path = _log_crash(command or "anamnesis")
+        path = _log_crash(prefix)
         _error(prefix, f"unexpected error: {type(exc).__name__}: {exc} (details: {path})")
         return FAILURE
     return result if isinstance(result, int) else 0
+
+
+def command_path(command: Any, argv: Sequence[str]) -> str:
+    """``anamnesis config get`` for ``["config", "get", "remote"]``: the words of argv that
+    name (sub)commands, which is how every error line of that command starts."""
+    words = ["anamnesis"]
+    for arg in argv:
+        commands = getattr(command, "commands", None)
+        if not isinstance(commands, dict) or arg not in commands:
+            break
+        words.append(arg)
+        command = commands[arg]
+    return " ".join(words)
 
 
 def _error(prefix: str, message: str) -> None:
@@ -103,15 +127,8 @@ def _error(prefix: str, message: str) -> None:
 
 def _log_crash(command: str) -> str:
     import traceback
-    from datetime import UTC, datetime
 
-    from anamnesis.store.config import resolve_home
+    from anamnesis.cli.notices import append_log
 
-    path = resolve_home() / "logs" / "cli.log"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as log:
-            log.write(f"{datetime.now(UTC).isoformat()} {command}\n{traceback.format_exc()}\n")
-    except OSError:
-        return "no log: the store folder is not writable"
-    return str(path)
+    path = append_log(f"{command}\n{traceback.format_exc()}")
+    return str(path) if path else "no log: the store folder is not writable"

@@ -1,7 +1,8 @@
 """Output: JSON for machines, tables for people, progress only on a terminal.
 
-Tables use rich on a terminal; piped output gets plain aligned columns that never wrap or
-truncate, so ``grep`` and ``cut`` keep working.
+stdout carries the result and nothing else; notices and progress go to stderr. Tables use
+rich on a terminal; piped output gets plain aligned columns that never wrap or truncate, so
+``grep`` and ``cut`` keep working.
 """
 
 from __future__ import annotations
@@ -34,8 +35,26 @@ def say(text: str = "") -> None:
     sys.stdout.write(text + "\n")
 
 
-def warn(text: str) -> None:
-    sys.stderr.write(f"anamnesis: {text}\n")
+# Notices already shown in this run. One event can reach stderr several ways (the store
+# both logs and warns a rebuilt index; reindex logs a skipped file that the command lists
+# again): each is said once.
+_shown: set[str] = set()
+
+
+def warn(text: str) -> bool:
+    """One ``anamnesis: ...`` line on stderr, unless the same notice was already shown in
+    this run; True when it was written."""
+    line = " ".join(text.split())
+    if line in _shown:
+        return False
+    _shown.add(line)
+    sys.stderr.write(f"anamnesis: {line}\n")
+    return True
+
+
+def forget_notices() -> None:
+    """Start a run afresh (the app's ``main`` can run several times in one process)."""
+    _shown.clear()
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, title: str = "") -> None:
@@ -68,20 +87,31 @@ def _cell(value: object) -> str:
     return " ".join(str(value).split())  # one line per row, whatever the value holds
 
 
+def stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr is not None and sys.stderr.isatty()
+    except (OSError, ValueError):
+        return False
+
+
 @contextmanager
 def progress(label: str) -> Iterator[Progress | None]:
-    """A progress callback ``(done, total)`` drawing a bar on a terminal; None elsewhere."""
-    if not sys.stderr.isatty():
+    """A progress callback ``(done, total)`` drawing a bar on stderr when stderr is a
+    terminal; None elsewhere. stdout is left alone, so ``cmd > file`` keeps only the result."""
+    if not stderr_is_terminal():
         yield None
         return
     from rich import progress as bars
+    from rich.console import Console
 
     with bars.Progress(
         f"[bold]{label}",
         bars.BarColumn(),
         bars.MofNCompleteColumn(),
         bars.TimeRemainingColumn(),
+        console=Console(stderr=True),
         transient=True,
+        redirect_stdout=False,  # rich would route stdout into the bar's stream: stderr
     ) as bar:
         task = bar.add_task(label, total=None)
 
@@ -93,11 +123,20 @@ def progress(label: str) -> Iterator[Progress | None]:
 
 @contextmanager
 def spinner(label: str) -> Iterator[None]:
-    """A spinner on a terminal while something without a known length runs."""
-    if not sys.stderr.isatty():
+    """A spinner on stderr, when it is a terminal, while work of unknown length runs."""
+    if not stderr_is_terminal():
         yield
         return
     from rich.console import Console
+    from rich.live import Live
+    from rich.spinner import Spinner
 
-    with Console(stderr=True).status(label):
+    # Live rather than Console.status: status cannot be told to leave stdout alone.
+    with Live(
+        Spinner("dots", text=label),
+        console=Console(stderr=True),
+        transient=True,
+        redirect_stdout=False,
+        refresh_per_second=12.5,
+    ):
         yield

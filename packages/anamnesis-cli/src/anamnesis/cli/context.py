@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from anamnesis.cli.config_file import config_for_reading
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.store import NOTE_TYPES, SCOPES, MemoryStore
 from anamnesis.store.config import resolve_home
@@ -30,11 +31,13 @@ def home() -> Path:
 
 @contextmanager
 def open_store(*, must_exist: bool = True) -> Iterator[MemoryStore]:
-    """The user's store; a missing one is an error that says how to create it."""
+    """The user's store; a missing one is an error that says how to create it, a broken
+    config.json a warning (the store then uses the defaults: the hostname, no remote)."""
     root = home()
     if must_exist and not (root / "memory").is_dir() and not (root / "local").is_dir():
         raise CliError(f"no memory store at {root}; run `anamnesis init` first")
     with MemoryStore(root) as store:
+        config_for_reading(root)
         yield store
 
 

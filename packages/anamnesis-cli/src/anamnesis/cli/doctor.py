@@ -12,8 +12,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from anamnesis.cli import hooks_settings, mcp_registration
+from anamnesis.cli.config_file import ConfigUnreadable, check_machine_id, load_config
+from anamnesis.cli.errors import CliError
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
-from anamnesis.store.config import CONFIG_FILE, read_config, resolve_remote
+from anamnesis.store.config import CONFIG_FILE, resolve_remote
 from anamnesis.sync.remote import redact_url
 
 OK, WARN, FAIL = "ok", "warn", "fail"
@@ -108,12 +110,19 @@ def _config(home: Path) -> Check:
     path = home / CONFIG_FILE
     if not path.exists():
         return Check("config", WARN, f"no {path}", "run `anamnesis init` to write it")
-    config = read_config(home)
-    if not config:
+    try:
+        config = load_config(home)  # `{}` is a valid, empty config: the defaults apply
+    except ConfigUnreadable as exc:
         return Check(
-            "config", FAIL, f"{path} is not a JSON object",
-            "fix it, or delete it and run `anamnesis init`",
+            "config", FAIL, f"{exc.path} {exc.problem} (its settings are being ignored)",
+            "fix it by hand, or move it aside and run `anamnesis init`",
         )  # fmt: skip
+    machine_id = config.get("machine_id")
+    if machine_id is not None:
+        try:
+            check_machine_id(str(machine_id), source=f"machine_id in {path}")
+        except CliError as exc:
+            return Check("config", FAIL, exc.message, "anamnesis config set machine_id NAME")
     if os.name == "posix" and path.stat().st_mode & 0o077:
         return Check(
             "config", WARN, f"{path} is readable by others (it may hold a remote's credentials)",

@@ -69,25 +69,47 @@ class DuplicateGroup:
     drop: list[Memory]
 
 
+def duplicate_key(note: Memory) -> tuple[str, str, str]:
+    """Notes are duplicates only when project, type and body are all the same.
+
+    The same text in two projects is two notes: each shows up in its own project's
+    sessions, and removing one would take it away from that project. A different type
+    changes how a note is recalled (procedural notes are injected first), so a procedural
+    and a semantic note with one body are not interchangeable either.
+    """
+    return note.project, note.type, note.body
+
+
 def find_duplicates(store: MemoryStore) -> list[DuplicateGroup]:
-    """Notes whose bodies are byte-identical, grouped; the keeper is the oldest portable one
-    (portable first: dropping it would take the note off the user's other machines)."""
-    by_body: dict[str, list[Memory]] = {}
+    """Groups of notes with the same ``duplicate_key``. The keeper is the note still in
+    force (a superseded copy is hidden from search), then the portable one (dropping it
+    would take the note off the user's other machines), then the oldest: the original,
+    with the provenance of when the thing was first learned."""
+    superseded = set(store.superseders())
+    by_key: dict[tuple[str, str, str], list[Memory]] = {}
     for note in store.list():
         if note.body.strip():
-            by_body.setdefault(note.body, []).append(note)
+            by_key.setdefault(duplicate_key(note), []).append(note)
     groups = []
-    for notes in by_body.values():
+    for notes in by_key.values():
         if len(notes) > 1:
-            notes.sort(key=lambda n: (n.scope != "portable", n.created_at, n.id))
+            notes.sort(
+                key=lambda n: (n.id in superseded, n.scope != "portable", n.created_at, n.id)
+            )
             groups.append(DuplicateGroup(keep=notes[0], drop=notes[1:]))
-    groups.sort(key=lambda g: g.keep.created_at)
+    groups.sort(key=lambda g: (g.keep.created_at, g.keep.id))
     return groups
 
 
 def apply_dedup(store: MemoryStore, groups: list[DuplicateGroup]) -> int:
-    """Delete the duplicates; notes that superseded a dropped note now supersede its keeper."""
+    """Delete the duplicates without losing what they carried: the keeper takes on their
+    tags and what they superseded, and notes that superseded a dropped note now supersede
+    its keeper."""
     replaced = {dropped.id: group.keep.id for group in groups for dropped in group.drop}
+    for group in groups:
+        merged = _merged_keeper(group)
+        if merged is not None:
+            store.put(merged)  # timestamps kept: a merge is not an edit of the content
     removed = 0
     for group in groups:
         for dropped in group.drop:
@@ -99,3 +121,20 @@ def apply_dedup(store: MemoryStore, groups: list[DuplicateGroup]) -> int:
             targets = [t for t in dict.fromkeys(targets) if t != note.id]
             store.put(note.replace(supersedes=targets))
     return removed
+
+
+def _merged_keeper(group: DuplicateGroup) -> Memory | None:
+    """The keeper with the dropped notes' tags and supersedes added; None if unchanged."""
+    keep = group.keep
+    dropped_ids = {d.id for d in group.drop}
+    tags = list(dict.fromkeys([*keep.tags, *(t for d in group.drop for t in d.tags)]))
+    supersedes = list(
+        dict.fromkeys(
+            sid
+            for sid in [*keep.supersedes, *(s for d in group.drop for s in d.supersedes)]
+            if sid != keep.id and sid not in dropped_ids
+        )
+    )
+    if tags == keep.tags and supersedes == keep.supersedes:
+        return None
+    return keep.replace(tags=tags, supersedes=supersedes)

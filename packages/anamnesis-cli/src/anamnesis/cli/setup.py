@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from anamnesis.cli import hooks_settings, mcp_registration
-from anamnesis.cli.errors import CliError
+from anamnesis.cli.config_file import (
+    check_machine_id,
+    default_machine_id,
+    load_config,
+    normalize_remote,
+)
+from anamnesis.cli.errors import FAILURE, USAGE, CliError
 from anamnesis.cli.locations import anamnesis_command, claude_dir, settings_path
-from anamnesis.store.config import read_config, write_config
-from anamnesis.sync.remote import is_local, redact_url
+from anamnesis.store.config import CONFIG_FILE, write_config
+from anamnesis.sync.remote import redact_url
 
 
 @dataclass(slots=True)
@@ -43,6 +47,9 @@ class InitPlan:
     mcp: McpPlan
     command: list[str]
     env: dict[str, str]
+    # Where machine_id and remote came from, when not from a flag or config.json: the plan
+    # says so, since an environment variable is easy to forget about.
+    sources: dict[str, str] = field(default_factory=dict)
 
     @property
     def settings_changed(self) -> bool:
@@ -59,22 +66,6 @@ class Outcome:
 
     lines: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
-
-
-def default_machine_id() -> str:
-    """This host's name, reduced to what reads well in a note: ``laptop``, ``build-01``."""
-    name = socket.gethostname().split(".")[0].lower()
-    return re.sub(r"[^a-z0-9_-]+", "-", name).strip("-") or "machine"
-
-
-def normalize_remote(remote: str) -> str:
-    """A remote as stored: local paths made absolute (syncs run from any folder)."""
-    text = remote.strip()
-    if not text or any(ch.isspace() for ch in text):
-        raise CliError(f"not a usable git remote: {remote!r}", code=2)
-    if is_local(text) and not text.startswith("file://"):
-        return str(Path(text).expanduser().resolve())
-    return text
 
 
 def read_settings(path: Path) -> tuple[str | None, dict[str, Any]]:
@@ -98,23 +89,32 @@ def plan_init(
     remote: str | None,
     local_only: bool,
 ) -> InitPlan:
-    """Everything init would change, computed without changing anything."""
+    """Everything init would change, computed without changing anything.
+
+    The remote comes from --remote, else --local-only (none), else ``ANAMNESIS_GIT_REMOTE``,
+    else what config.json holds; the machine id from --machine-id, else
+    ``ANAMNESIS_MACHINE_ID``, else config.json, else the hostname. Both end up in
+    config.json, which is all the MCP server sees (Claude Code starts it with its own
+    environment).
+    """
     if remote is not None and local_only:
-        raise CliError("--remote and --local-only contradict each other; pick one", code=2)
+        raise CliError("--remote and --local-only contradict each other; pick one", code=USAGE)
     settings_file = settings_path()
     settings_text, settings = read_settings(settings_file)  # refuse bad settings first
-    before = read_config(home)
+    before = load_config(home)  # and a broken config.json: rewriting it would lose settings
     after = dict(before)
-    after["machine_id"] = (
-        (machine_id or "").strip()
-        or os.environ.get("ANAMNESIS_MACHINE_ID", "").strip()
-        or before.get("machine_id")
-        or default_machine_id()
-    )
+    sources: dict[str, str] = {}
+    after["machine_id"], sources["machine_id"] = _choose_machine_id(home, machine_id, before)
     if remote is not None:
         after["remote"] = normalize_remote(remote)
     elif local_only:
         after.pop("remote", None)
+    elif from_env := os.environ.get("ANAMNESIS_GIT_REMOTE", "").strip():
+        try:
+            after["remote"] = normalize_remote(from_env)
+        except CliError as exc:
+            raise CliError(f"ANAMNESIS_GIT_REMOTE: {exc.message}", code=FAILURE) from None
+        sources["remote"] = "ANAMNESIS_GIT_REMOTE"
     command = anamnesis_command()
     env = {"ANAMNESIS_HOME": str(home)}
     return InitPlan(
@@ -127,7 +127,26 @@ def plan_init(
         mcp=_plan_mcp(command, env),
         command=command,
         env=env,
+        sources={key: where for key, where in sources.items() if where},
     )
+
+
+def _choose_machine_id(home: Path, flag: str | None, before: dict[str, Any]) -> tuple[str, str]:
+    """The machine id init writes, checked, and where it came from ("" for a flag or the
+    config file, which need no mention)."""
+    if flag is not None:
+        return check_machine_id(flag, source="--machine-id"), ""
+    from_env = os.environ.get("ANAMNESIS_MACHINE_ID", "")
+    if from_env.strip():
+        variable = "ANAMNESIS_MACHINE_ID"
+        return check_machine_id(from_env, source=variable, code=FAILURE), variable
+    current = before.get("machine_id")
+    if current is not None:
+        where = f"machine_id in {home / CONFIG_FILE}"
+        if not isinstance(current, str):
+            raise CliError(f"{where} must be text, not {json.dumps(current)}")
+        return check_machine_id(current, source=where, code=FAILURE), ""
+    return default_machine_id(), "the hostname"
 
 
 def _plan_mcp(command: list[str], env: dict[str, str]) -> McpPlan:
@@ -145,12 +164,13 @@ def _plan_mcp(command: list[str], env: dict[str, str]) -> McpPlan:
 def describe_init(plan: InitPlan) -> list[str]:
     """The plan in words, for `--print` and the confirmation prompt."""
     remote = plan.config_after.get("remote")
+    shown_remote = redact_url(remote) if remote else "(none: this machine only)"
     lines = [
         f"store:   {plan.home}",
         f"config:  {plan.home / 'config.json'} "
         + ("(unchanged)" if not plan.config_changed else "(will be written, mode 0600)"),
-        f"         machine_id = {plan.config_after['machine_id']}",
-        f"         remote     = {redact_url(remote) if remote else '(none: this machine only)'}",
+        f"         machine_id = {plan.config_after['machine_id']}{_source(plan, 'machine_id')}",
+        f"         remote     = {shown_remote}{_source(plan, 'remote')}",
     ]
     if plan.settings_changed:
         backup = " (backed up first)" if plan.settings_before is not None else ""
@@ -166,6 +186,11 @@ def describe_init(plan: InitPlan) -> list[str]:
     target = redact_url(remote) if remote else "no remote: commit locally"
     lines.append(f"sync:    import Claude Code's own memory, then a first sync ({target})")
     return lines
+
+
+def _source(plan: InitPlan, key: str) -> str:
+    where = plan.sources.get(key)
+    return f"  (from {where})" if where else ""
 
 
 def _describe_mcp(mcp: McpPlan) -> list[str]:

@@ -7,11 +7,11 @@ from typing import Annotated, Any
 
 import typer
 
-from anamnesis.cli import console, doctor, maintenance
+from anamnesis.cli import config_file, console, doctor, maintenance
 from anamnesis.cli.context import JsonFlag, home, open_store
-from anamnesis.cli.errors import CliError
+from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.cli.locations import claude_dir
-from anamnesis.store.config import read_config, resolve_machine_id, resolve_remote
+from anamnesis.store.config import resolve_machine_id, resolve_remote
 from anamnesis.sync.remote import redact_url
 
 ApplyFlag = Annotated[bool, typer.Option("--apply", help="Make the changes (default: dry run).")]
@@ -157,14 +157,22 @@ def migrate(
 
 
 def dedup(apply: ApplyFlag = False, as_json: JsonFlag = False) -> None:
-    """Remove notes whose body is identical to an older note's (dry run unless --apply)."""
+    """Remove notes that repeat another note of the same project and type word for word
+    (dry run unless --apply). The note in force, else the portable, else the oldest one is
+    kept and takes on the others' tags; notes in other projects are never touched."""
     with open_store() as store:
         groups = maintenance.find_duplicates(store)
         removed = maintenance.apply_dedup(store, groups) if apply else 0
     data = {
         "applied": apply,
         "groups": [
-            {"keep": g.keep.id, "title": g.keep.title, "remove": [d.id for d in g.drop]}
+            {
+                "keep": g.keep.id,
+                "title": g.keep.title,
+                "project": g.keep.project,
+                "type": g.keep.type,
+                "remove": [d.id for d in g.drop],
+            }
             for g in groups
         ],
         "removed": removed,
@@ -175,8 +183,10 @@ def dedup(apply: ApplyFlag = False, as_json: JsonFlag = False) -> None:
     if not groups:
         console.say("no duplicate notes")
         return
-    rows = [[g.keep.id, ", ".join(d.id for d in g.drop), g.keep.title] for g in groups]
-    console.table(["keep", "remove", "title"], rows)
+    rows = [
+        [g.keep.project, g.keep.id, ", ".join(d.id for d in g.drop), g.keep.title] for g in groups
+    ]
+    console.table(["project", "keep", "remove", "title"], rows)
     count = sum(len(g.drop) for g in groups)
     if apply:
         console.say(f"removed {removed} duplicate note(s)")
@@ -223,12 +233,19 @@ def doctor_command(
 
 
 def config_app() -> typer.Typer:
-    app = typer.Typer(help="Read and change this machine's config.json.", no_args_is_help=True)
+    app = typer.Typer(help="Read and change this machine's config.json.")
+
+    @app.callback(invoke_without_command=True)
+    def config_root(ctx: typer.Context) -> None:
+        if ctx.invoked_subcommand is None:  # a short usage line, not the whole help
+            raise UsageError(
+                "missing a command: list, get, set or unset (see `anamnesis config --help`)"
+            )
 
     @app.command(name="list")
     def config_list(as_json: JsonFlag = False) -> None:
         """Every setting (passwords in the remote URL are hidden)."""
-        data = read_config(home())
+        data = config_file.config_for_reading(home())
         shown = {k: redact_url(v) if k == "remote" and isinstance(v, str) else v
                  for k, v in sorted(data.items())}  # fmt: skip
         if as_json:
@@ -238,13 +255,19 @@ def config_app() -> typer.Typer:
                 console.say(f"{key} = {value}")
 
     @app.command(name="get")
-    def config_get(key: Annotated[str, typer.Argument(help="A setting's name.")]) -> None:
+    def config_get(
+        key: Annotated[str, typer.Argument(help="A setting's name.")],
+        as_json: JsonFlag = False,
+    ) -> None:
         """One setting's value (exit 1 when it is not set)."""
-        _known(key)
-        value = read_config(home()).get(key)
+        config_file.check_key(key)
+        value = config_file.config_for_reading(home()).get(key)
         if value is None:
             raise CliError(f"{key} is not set")
-        console.say(str(value))
+        if as_json:
+            console.print_json({"key": key, "value": value})
+        else:
+            console.say(str(value))
 
     @app.command(name="set")
     def config_set(
@@ -252,14 +275,12 @@ def config_app() -> typer.Typer:
         value: Annotated[str, typer.Argument(help="Its new value.")],
     ) -> None:
         """Change one setting."""
-        from anamnesis.cli.setup import normalize_remote
         from anamnesis.store.config import write_config
 
-        _known(key)
-        if not value.strip():
-            raise CliError(f"{key} cannot be empty; use `anamnesis config unset {key}`", code=2)
-        data = read_config(home())
-        data[key] = normalize_remote(value) if key == "remote" else value.strip()
+        config_file.check_key(key)
+        checked = config_file.checked_value(key, value)
+        data = config_file.load_config(home())  # refuses a broken file: it would be wiped
+        data[key] = checked
         write_config(data, home())
 
     @app.command(name="unset")
@@ -267,22 +288,9 @@ def config_app() -> typer.Typer:
         """Remove one setting (its default applies again)."""
         from anamnesis.store.config import write_config
 
-        _known(key)
-        data = read_config(home())
+        config_file.check_key(key)
+        data = config_file.load_config(home())
         if data.pop(key, None) is not None:
             write_config(data, home())
 
     return app
-
-
-CONFIG_KEYS = {
-    "machine_id": "this machine's name in notes (default: the hostname)",
-    "remote": "the git remote notes sync through (none: this machine only)",
-    "embed_model": "the embedding model for the vectors extra",
-}
-
-
-def _known(key: str) -> None:
-    if key not in CONFIG_KEYS:
-        known = "; ".join(f"{k}: {v}" for k, v in CONFIG_KEYS.items())
-        raise CliError(f"unknown setting {key!r}; settings are {known}", code=2)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import Annotated
 
 import typer
@@ -17,7 +18,11 @@ def register(app: typer.Typer) -> None:
 
 def init(
     remote: Annotated[
-        str | None, typer.Option("--remote", help="Git remote to sync through (URL or path).")
+        str | None,
+        typer.Option(
+            "--remote",
+            help="Git remote to sync through (URL or path; default: $ANAMNESIS_GIT_REMOTE).",
+        ),
     ] = None,
     local_only: Annotated[
         bool, typer.Option("--local-only", help="No remote: keep notes on this machine.")
@@ -40,10 +45,11 @@ def init(
         return
     interactive = not yes and not print_only and console.stdin_is_terminal()
     root = home()
-    if interactive and remote is None and not local_only:
-        from anamnesis.store.config import read_config
+    remote_from_env = bool(os.environ.get("ANAMNESIS_GIT_REMOTE", "").strip())
+    if interactive and remote is None and not local_only and not remote_from_env:
+        from anamnesis.cli.config_file import load_config
 
-        current = read_config(root).get("remote") or ""
+        current = str(load_config(root).get("remote") or "")  # a broken file stops here
         answer = typer.prompt(
             "Git remote to sync notes between machines (empty: this machine only)",
             default=current,

@@ -54,13 +54,17 @@ def sync(
             store.memory_dir, remote=resolve_remote(store.root), machine_id=machine
         )
         imported = 0
-        if not no_import and resolve is None:
-            from anamnesis.hooks.native import import_native_memory
-
-            report = import_native_memory(store, claude_dir=claude_dir(), machine_id=machine)
-            imported = report.created + report.updated
+        problems: list[tuple[str, str]] = []
         try:
-            with console.spinner("Syncing"):
+            with console.spinner("Syncing"):  # the import is part of the wait, too
+                if not no_import and resolve is None:
+                    from anamnesis.hooks.native import import_native_memory
+
+                    report = import_native_memory(
+                        store, claude_dir=claude_dir(), machine_id=machine
+                    )
+                    imported = report.created + report.updated
+                    problems = report.problems
                 if resolve is None:
                     result = backend.sync()
                 else:
@@ -70,6 +74,8 @@ def sync(
         except SyncError as exc:
             raise CliError(str(exc)) from None
         indexed = _reindex(store, result)
+    for path, reason in problems:
+        console.warn(f"could not import {path}: {reason}")
     data = _result(result, indexed, imported)
     if as_json:
         console.print_json(data)

@@ -1,0 +1,134 @@
+"""config.json as the CLI sees it: read strictly, values checked before they are written.
+
+The store reads the file best-effort (a broken one counts as ``{}``) so that hooks and the
+MCP server never fail on it. The CLI also rewrites the file, and rewriting it from that
+``{}`` would silently drop the remote, so a command that writes the file refuses a broken
+one before changing anything, and a command that only reads it says once that its settings
+are being ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+from pathlib import Path
+from typing import Any
+
+from anamnesis.cli import console
+from anamnesis.cli.errors import USAGE, CliError
+from anamnesis.store.config import CONFIG_FILE
+
+MAX_MACHINE_ID = 64
+CONFIG_KEYS = {
+    "machine_id": "this machine's name in notes (default: the hostname)",
+    "remote": "the git remote notes sync through (none: this machine only)",
+    "embed_model": "the embedding model for the vectors extra",
+}
+
+
+class ConfigUnreadable(CliError):
+    """config.json exists but holds no usable settings; nothing may overwrite it."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(
+            f"{path} {problem}; nothing was changed: fix it by hand, "
+            "or move it aside and run `anamnesis init`"
+        )
+        self.path = path
+        self.problem = problem
+
+
+def load_config(home: Path) -> dict[str, Any]:
+    """The settings (``{}`` when there is no file); raises ConfigUnreadable for a file that
+    cannot be read or is not a JSON object."""
+    path = home / CONFIG_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (FileNotFoundError, NotADirectoryError):  # no file; a bad home is the store's to say
+        return {}
+    except UnicodeDecodeError:
+        raise ConfigUnreadable(path, "is not UTF-8 text") from None
+    except OSError as exc:
+        raise ConfigUnreadable(path, f"cannot be read ({exc.strerror or exc})") from None
+    if not text.strip():
+        return {}  # an empty file holds no settings that a rewrite could lose
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise ConfigUnreadable(path, f"is not valid JSON ({exc})") from None
+    if not isinstance(data, dict):
+        raise ConfigUnreadable(path, 'is not a JSON object like {"machine_id": "laptop"}')
+    return data
+
+
+def config_for_reading(home: Path) -> dict[str, Any]:
+    """The settings for a command that only reads them. A broken file is one warning and the
+    defaults apply, as they do for the hooks and the MCP server."""
+    try:
+        return load_config(home)
+    except ConfigUnreadable as exc:
+        console.warn(
+            f"{exc.path} {exc.problem}; its settings (machine_id, remote) are ignored "
+            "until it is fixed"
+        )
+        return {}
+
+
+def default_machine_id() -> str:
+    """This host's name, reduced to what reads well in a note: ``laptop``, ``build-01``."""
+    name = socket.gethostname().split(".")[0].lower()
+    return re.sub(r"[^a-z0-9_-]+", "-", name).strip("-") or "machine"
+
+
+def check_machine_id(value: str, *, source: str = "machine_id", code: int = USAGE) -> str:
+    """A machine id as stored: one short printable line without path separators, since it
+    lands in every note's frontmatter, in commit authors and in conflict file names."""
+    text = value.strip()
+    problem = ""
+    if not text:
+        problem = "is empty"
+    elif len(text) > MAX_MACHINE_ID:
+        problem = f"is longer than {MAX_MACHINE_ID} characters"
+    elif not text.isprintable():
+        problem = "contains a line break or another control character"
+    elif "/" in text or "\\" in text:
+        problem = "contains a path separator (/ or \\)"
+    if problem:
+        raise CliError(
+            f"{source} {problem}: {value!r}; use one short name such as {default_machine_id()!r}",
+            code=code,
+        )
+    return text
+
+
+def normalize_remote(remote: str) -> str:
+    """A remote as stored: local paths made absolute (syncs run from any folder)."""
+    from anamnesis.sync.remote import is_local
+
+    text = remote.strip()
+    if not text or any(ch.isspace() for ch in text) or not text.isprintable():
+        raise CliError(f"not a usable git remote: {remote!r}", code=USAGE)
+    if is_local(text) and not text.startswith("file://"):
+        return str(Path(text).expanduser().resolve())
+    return text
+
+
+def check_key(key: str) -> None:
+    if key not in CONFIG_KEYS:
+        known = "; ".join(f"{k}: {v}" for k, v in CONFIG_KEYS.items())
+        raise CliError(f"unknown setting {key!r}; settings are {known}", code=USAGE)
+
+
+def checked_value(key: str, value: str) -> str:
+    """A setting's value as `config set` stores it, or a one-line usage error."""
+    if not value.strip():
+        raise CliError(f"{key} cannot be empty; use `anamnesis config unset {key}`", code=USAGE)
+    if key == "remote":
+        return normalize_remote(value)
+    if key == "machine_id":
+        return check_machine_id(value)
+    text = value.strip()
+    if not text.isprintable():
+        raise CliError(f"{key} must be one line of text: {value!r}", code=USAGE)
+    return text
