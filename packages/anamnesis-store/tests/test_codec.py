@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from anamnesis.store import MalformedNote, Memory, parse_note, serialize_note
@@ -114,6 +116,7 @@ def test_minimal_hand_written_note_reads_with_defaults() -> None:
         ("2026-06-24T18:33:07+00:00", "2026-06-24T18:33:07+00:00"),
         ("2026-06-24 18:33:07", "2026-06-24T18:33:07+00:00"),
         ("2026-06-24T18:33:07Z", "2026-06-24T18:33:07+00:00"),
+        ("2026-06-24t18:33:07z", "2026-06-24T18:33:07+00:00"),
         ("2026-06-24T20:33:07.123456+02:00", "2026-06-24T18:33:07+00:00"),
         ("2026-06-24", "2026-06-24T00:00:00+00:00"),
         ("'2026-06-24T18:33:07+00:00'", "2026-06-24T18:33:07+00:00"),
@@ -232,6 +235,42 @@ def test_yaml_is_loaded_safely() -> None:
     )
     with pytest.raises(MalformedNote, match="not valid YAML"):
         parse_note(text)
+
+
+def _laughs(levels: int) -> str:
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, levels)]
+    return f"{HEAD}title: T\n" + "\n".join(lines) + "\n---\nbody\n"
+
+
+@pytest.mark.parametrize(
+    ("front", "reason"),
+    [
+        (_laughs(9)[len(HEAD) :].split("---")[0], "aliases (*name) in the frontmatter expand"),
+        ("x: &a [*a]\n", "refers to the value that contains it"),
+        ("x: &a {k: *a}\n", "refers to the value that contains it"),
+        ("a: &a 1\nl: [" + ", ".join(["*a"] * 101) + "]\n", "more than 100 YAML aliases"),
+        ("x: " + "[" * 100_000 + "]" * 100_000 + "\n", "more than 32 deep"),
+        ("x:\n" + "- " * 100_000 + "y\n", "more than 32 deep"),
+    ],
+    ids=["billion-laughs", "self-list", "self-map", "many-aliases", "deep-flow", "deep-block"],
+)
+def test_frontmatter_that_would_explode_is_refused_quickly(front: str, reason: str) -> None:
+    # Expanding these used to take seconds and megabytes (aliases), or crash the process
+    # outright (deep nesting overflowed the YAML parser's C stack).
+    started = time.monotonic()
+    with pytest.raises(MalformedNote) as caught:
+        parse_note(f"{HEAD}title: T\n{front}---\nbody\n", "semantic/x.md")
+    assert reason in caught.value.reason
+    assert time.monotonic() - started < 2.0
+
+
+def test_modest_aliases_and_merge_keys_still_read() -> None:
+    text = f"{HEAD}title: T\nbase: &b {{a: 1}}\nderived:\n  <<: *b\n  c: 2\nsame: *b\n---\n"
+    mem = parse_note(text)
+    assert mem.extra == {"base": {"a": 1}, "derived": {"a": 1, "c": 2}, "same": {"a": 1}}
+    assert parse_note(serialize_note(mem)) == mem
+    assert parse_note(_laughs(3)).extra["a2"][8][8] == ["x"] * 9  # 729 values: allowed
 
 
 def test_body_keeps_dashes_and_trailing_newlines() -> None:

@@ -78,3 +78,56 @@ def test_eight_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
         report = store.reindex()
         assert (report.indexed, report.skipped_count) == (2000, 0)
         assert sorted(m.id for m in store.list(include_body=False)) == on_disk
+
+
+MOVER = textwrap.dedent(
+    """
+    import sys
+    from anamnesis.store import MemoryStore
+    root, me, count, note_id = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+    types = ("semantic", "procedural", "episodic")
+    scopes = ("portable", "machine-local")
+    with MemoryStore(root) as store:
+        for i in range(count):
+            store.update(
+                note_id,
+                type=types[(i + me) % 3],
+                scope=scopes[(i // 3 + me) % 2],
+                body=f"writer {me} step {i}",
+            )
+    """
+)
+
+
+@pytest.mark.slow
+def test_processes_moving_one_note_never_lose_or_duplicate_it(tmp_path: Path) -> None:
+    # Each update changes the note's type or scope, so each one moves its file. The old file
+    # used to be removed after the index lock was released: the other process could write
+    # its new file there in between, and it was then deleted (note lost), or seen as a
+    # second copy (note hidden behind a "duplicate id" record).
+    root = tmp_path / "store"
+    with MemoryStore(root) as store:
+        note = store.write(type="semantic", title="moved around", body="start")
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", MOVER, str(root), str(me), "200", note.id],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for me in range(2)
+    ]
+    outcomes = [
+        (proc.wait(timeout=600), proc.stderr.read() if proc.stderr else "") for proc in procs
+    ]
+    assert outcomes == [(0, ""), (0, "")]
+    files = sorted(root.rglob("*.md"))
+    assert [path.name for path in files] == [f"{note.id}.md"]
+    with MemoryStore(root) as store:
+        current = store.get(note.id)
+        assert store.path_of(current) == files[0]
+        assert current.body.startswith("writer ")
+        assert [m.id for m in store.list()] == [note.id]
+        assert store.problems() == []
+        report = store.reindex()
+        assert (report.indexed, report.skipped_count) == (1, 0)

@@ -5,11 +5,19 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from anamnesis.store import IndexRebuiltWarning, MalformedNote, Memory, MemoryStore, NoteNotFound
+from anamnesis.store import (
+    IndexRebuiltWarning,
+    IndexUnavailable,
+    MalformedNote,
+    Memory,
+    MemoryStore,
+    NoteNotFound,
+)
 
 NOTE = """---
 id: {id}
@@ -134,6 +142,60 @@ def test_duplicate_ids_keep_the_canonical_file_and_report_the_other(store: Memor
     assert any("duplicate id" in s.reason for s in store.problems())
 
 
+@pytest.mark.parametrize("copy", [shutil.copy2, shutil.copy], ids=["same-mtime", "newer"])
+def test_a_note_moved_by_hand_copy_then_delete_stays_visible(
+    store: MemoryStore, copy: Callable[[Path, Path], object]
+) -> None:
+    mem = store.write(type="semantic", title="precious", body="b")
+    source = store.path_of(mem)
+    moved = store.local_dir / "semantic" / source.name
+    moved.parent.mkdir(parents=True, exist_ok=True)
+    copy(source, moved)
+    assert [m.id for m in store.list()] == [mem.id]  # a read while both copies exist
+    source.unlink()
+    assert [m.title for m in store.list()] == ["precious"]
+    assert store.get(mem.id).scope == "machine-local"
+    assert [m.id for m in store.search("precious")] == [mem.id]
+    assert store.problems() == []
+
+
+def test_the_newer_of_two_canonical_copies_wins_whichever_is_seen_first(
+    store: MemoryStore,
+) -> None:
+    older = NOTE.format(id=ID1, title="older", body="b").replace(
+        "project: p", "project: p\nupdated_at: 2026-01-01T00:00:00+00:00"
+    )
+    newer = older.replace("older", "newer").replace("2026-01-01", "2026-02-01")
+    local = store.local_dir / "semantic" / f"{ID1}.md"
+    portable = store.memory_dir / "semantic" / f"{ID1}.md"
+    for first, second in ((local, newer), (portable, older)), ((portable, older), (local, newer)):
+        for path in (local, portable):
+            path.unlink(missing_ok=True)
+        first[0].parent.mkdir(parents=True, exist_ok=True)
+        first[0].write_text(first[1], encoding="utf-8")
+        assert store.get(ID1).title == first[1].split("title: ")[1].split("\n")[0]
+        second[0].parent.mkdir(parents=True, exist_ok=True)
+        second[0].write_text(second[1], encoding="utf-8")
+        assert store.get(ID1).title == "newer"  # incremental: the same winner either way
+        assert [p.path for p in store.problems()] == [str(portable)]
+        assert "duplicate id" in store.problems()[0].reason
+        report = store.reindex()
+        assert (report.indexed, [s.path for s in report.skipped]) == (1, [str(portable)])
+        assert store.get(ID1).title == "newer"
+
+
+def test_the_hidden_copy_returns_when_the_shown_one_is_deleted(store: MemoryStore) -> None:
+    shown = store.memory_dir / "semantic" / f"{ID1}.md"
+    hidden = store.memory_dir / "semantic" / "copy-of-note.md"
+    _hand_write(shown, title="shown")
+    _hand_write(hidden, title="hidden")
+    assert store.get(ID1).title == "shown"
+    assert len(store.problems()) == 1
+    shown.unlink()
+    assert store.get(ID1).title == "hidden"
+    assert store.problems() == []
+
+
 def test_reindex_rebuilds_everything_from_markdown(store: MemoryStore) -> None:
     notes = [store.write(type="semantic", title=f"note {i}", body="b") for i in range(5)]
     store.close()
@@ -180,6 +242,53 @@ def test_a_corrupt_index_is_moved_aside_and_rebuilt_with_a_warning(tmp_path: Pat
     with pytest.warns(IndexRebuiltWarning, match="unreadable"), MemoryStore(root) as store:
         assert [m.id for m in store.search("survivor")] == [mem.id]
     assert list(root.glob("index.db.corrupt-*"))
+
+
+def _index_files(root: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{root / 'index.db'}{suffix}").unlink(missing_ok=True)
+
+
+def test_a_folder_in_place_of_the_index_is_moved_aside_and_rebuilt(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    with MemoryStore(root) as store:
+        mem = store.write(type="semantic", title="survivor", body="b")
+    _index_files(root)
+    (root / "index.db").mkdir()  # SQLite: "unable to open database file"
+    with pytest.warns(IndexRebuiltWarning, match="unreadable"), MemoryStore(root) as store:
+        assert [m.id for m in store.search("survivor")] == [mem.id]
+    assert (root / "index.db").is_file()
+    assert [path.is_dir() for path in root.glob("index.db.corrupt-*")] == [True]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads a file whatever its mode")
+def test_an_index_file_without_permissions_is_moved_aside_and_rebuilt(tmp_path: Path) -> None:
+    root = tmp_path / "s"
+    with MemoryStore(root) as store:
+        mem = store.write(type="semantic", title="survivor", body="b")
+    (root / "index.db").chmod(0)
+    with pytest.warns(IndexRebuiltWarning), MemoryStore(root) as store:
+        assert [m.id for m in store.search("survivor")] == [mem.id]
+
+
+@pytest.mark.parametrize("in_place", ["nothing", "a folder"])
+def test_an_index_the_store_cannot_replace_names_the_real_fix(
+    tmp_path: Path, make_unwritable: Callable[[Path], None], in_place: str
+) -> None:
+    root = tmp_path / "s"
+    with MemoryStore(root) as store:
+        mem = store.write(type="semantic", title="survivor", body="b")
+    _index_files(root)
+    if in_place == "a folder":
+        (root / "index.db").mkdir()
+    make_unwritable(root)
+    with pytest.raises(IndexUnavailable) as raised:
+        MemoryStore(root)
+    message = str(raised.value)
+    assert str(root) in message and "writ" in message  # "make ... writable" / "write files"
+    assert "reindex" not in message  # a rebuild cannot work while the folder is locked
+    assert "markdown notes are safe" in message
+    assert (root / "memory" / "semantic" / f"{mem.id}.md").is_file()
 
 
 def test_corruption_found_mid_session_is_repaired(store: MemoryStore) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,63 @@ def test_invalid_notes_are_refused_before_touching_disk(
     assert store.stats().total == 0
 
 
+class _Opaque:
+    pass
+
+
+def _recursive() -> list[object]:
+    loop: list[object] = []
+    loop.append(loop)
+    return loop
+
+
+@pytest.mark.parametrize(
+    ("extra", "says"),
+    [
+        ({"x": _Opaque()}, "cannot be stored in a note"),
+        ({"x": {"deep": [_Opaque()]}}, "cannot be stored in a note"),
+        ({"x": "bad \ud800 surrogate"}, "UTF-8"),
+        ({"bad \udfff key": 1}, "UTF-8"),
+        ({"id": "01J9ZB0C4F8H2K6M3P9R7S5T1W"}, "'id' is a field of the note"),
+        ({"tags": ["sneaky"]}, "'tags' is a field of the note"),
+        ({1: "number key"}, "keys must be text"),
+        ({"x": {(1, 2): "tuple key"}}, "mapping key must be"),
+        ({"x": _recursive()}, "refers to itself"),
+    ],
+)
+def test_extra_is_checked_before_touching_disk(
+    store: MemoryStore, extra: dict[object, object], says: str
+) -> None:
+    with pytest.raises(InvalidNote, match=says) as caught:
+        _write(store, extra=extra)
+    assert caught.value.field.startswith("extra")
+    assert list(store.root.rglob("*.md")) == []
+    assert store.stats().total == 0
+
+
+def test_plain_data_in_extra_round_trips(store: MemoryStore) -> None:
+    extra = {
+        "reviewed": True,
+        "when": date(2026, 1, 2),
+        "score": 0.5,
+        "refs": {"a": [1, 2, None], 3: "three"},
+        "blob": b"\x00\x01",
+        "labels": {"x", "y"},
+    }
+    mem = _write(store, extra=extra)
+    assert store.get(mem.id).extra == extra
+    assert parse_note(store.path_of(mem).read_text()).extra == extra
+
+
+def test_a_single_string_is_one_tag_and_one_id(store: MemoryStore) -> None:
+    older = _write(store)
+    mem = _write(store, tags="deploy", supersedes=older.id)
+    assert (mem.tags, mem.supersedes) == (["deploy"], [older.id])
+    assert store.get(mem.id).tags == ["deploy"]
+    assert store.update(mem.id, tags="release").tags == ["release"]
+    assert Memory(id=mem.id, type="semantic", title="T", body="", tags="css").tags == ["css"]
+
+
 def test_put_keeps_the_callers_id_and_timestamps_and_upserts(store: MemoryStore) -> None:
     mem = Memory(
         id="01J9Z8YPM7Q3X2V4WT6B5N0KGD",
@@ -128,6 +186,62 @@ def test_delete_removes_file_and_rows(store: MemoryStore) -> None:
     assert store.search("findme") == []
     with pytest.raises(NoteNotFound):
         store.delete(mem.id)
+
+
+@pytest.mark.parametrize("indexed", [True, False], ids=["broken-after-indexing", "never-read"])
+def test_a_note_that_no_longer_parses_can_still_be_deleted(
+    store: MemoryStore, indexed: bool
+) -> None:
+    mem = _write(store, title="doomed")
+    path = store.path_of(mem)
+    if not indexed:
+        store.close()
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{store.db_path}{suffix}").unlink(missing_ok=True)
+    path.write_text("---\nid: [not, an, id]\n---\nstill my words\n", encoding="utf-8")
+    with MemoryStore(store.root) as again:
+        assert again.problems() != []
+        gone = again.delete(mem.id)
+        assert gone.id == mem.id
+        assert not path.exists()
+        assert again.problems() == []
+        with pytest.raises(NoteNotFound):
+            again.get(mem.id)
+    if not indexed:  # the raw text comes back, so a caller can still show what went
+        assert "still my words" in gone.body
+
+
+def test_delete_removes_every_known_copy_of_the_id(store: MemoryStore) -> None:
+    mem = _write(store)
+    copy = store.memory_dir / "semantic" / "copy-of-note.md"  # not at a canonical path
+    copy.write_text(store.path_of(mem).read_text(), encoding="utf-8")
+    store.list()  # the copy is seen and reported as a duplicate
+    store.delete(mem.id)
+    assert list(store.root.rglob("*.md")) == []
+    assert store.list() == [] and store.problems() == []
+
+
+def test_update_fills_a_missing_created_at(store: MemoryStore) -> None:
+    path = store.memory_dir / "semantic" / "01J9Z8YPM7Q3X2V4WT6B5N0KGD.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("---\nid: 01J9Z8YPM7Q3X2V4WT6B5N0KGD\ntype: semantic\ntitle: Hand\n---\nb\n")
+    assert store.get("01J9Z8YPM7Q3X2V4WT6B5N0KGD").created_at == ""
+    updated = store.update("01J9Z8YPM7Q3X2V4WT6B5N0KGD", body="edited")
+    assert updated.created_at == updated.updated_at != ""
+    assert parse_note(path.read_text()).created_at == updated.created_at
+
+
+def test_a_move_that_cannot_remove_the_old_file_changes_nothing(
+    store: MemoryStore, make_unwritable: Callable[[Path], None]
+) -> None:
+    mem = _write(store, body="original")
+    old = store.path_of(mem)
+    make_unwritable(old.parent)
+    with pytest.raises(StorageError, match="cannot delete"):
+        store.update(mem.id, type="procedural", body="moved")
+    assert list(store.root.rglob("*.md")) == [old]
+    assert store.get(mem.id) == mem
+    assert [m.id for m in store.search("original")] == [mem.id]
 
 
 def test_list_is_newest_first_with_confidence_breaking_ties(store: MemoryStore) -> None:
@@ -247,6 +361,26 @@ def test_index_db_is_sqlite_wal(store: MemoryStore) -> None:
     conn = sqlite3.connect(store.db_path)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
+
+
+@pytest.mark.parametrize("build", ["on open", "by reindex"])
+def test_the_index_has_the_specs_secondary_indexes(store: MemoryStore, build: str) -> None:
+    if build == "by reindex":
+        store.reindex()
+    conn = sqlite3.connect(store.db_path)
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    # The list order must still come from the recency index, not a sort of every row.
+    plan = " ".join(
+        row[3]
+        for row in conn.execute(
+            "EXPLAIN QUERY PLAN SELECT id FROM memories WHERE project = ? AND type IN (?)"
+            " ORDER BY updated_at DESC, confidence DESC, id DESC LIMIT 5",
+            ("p", "semantic"),
+        )
+    )
+    conn.close()
+    assert {"idx_mem_scope", "idx_mem_prov", "idx_mem_recency"} <= names
+    assert "idx_mem_project_recency" in plan and "TEMP B-TREE" not in plan
 
 
 def test_full_text_index_stays_consistent_through_edits(store: MemoryStore) -> None:

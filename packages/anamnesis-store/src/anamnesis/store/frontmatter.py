@@ -80,10 +80,22 @@ def load(text: str) -> dict[str, Any]:
     return load_yaml(text)
 
 
+# Bounds on what hand-written frontmatter may make the YAML loader build. Aliases let a few
+# hundred bytes stand for gigabytes ("billion laughs"); deep nesting overflows the parser's
+# C stack (a crash, not an exception) and costs libyaml quadratic time before that.
+MAX_DEPTH = 32
+MAX_ALIASES = 100
+MAX_ALIAS_GROWTH = 10_000  # values and characters that aliases may add to what is written
+
+
 def load_yaml(text: str) -> dict[str, Any]:
     """The general path: PyYAML's safe loader (its C version when available)."""
     yaml = _yaml()
     loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        aliases = _check_shape(yaml, loader_class, text)
+    except yaml.YAMLError as exc:
+        raise FrontmatterError(f"the frontmatter is not valid YAML: {_one_line(exc)}") from None
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
@@ -91,6 +103,8 @@ def load_yaml(text: str) -> dict[str, Any]:
             return {}
         if not isinstance(node, yaml.MappingNode):
             raise FrontmatterError("the frontmatter must be 'key: value' lines")
+        if aliases:
+            _check_expansion(yaml, node)
         out: dict[str, Any] = {}
         for key_node, value_node in node.value:
             key = loader.construct_object(key_node, deep=True)
@@ -107,6 +121,66 @@ def load_yaml(text: str) -> dict[str, Any]:
         raise FrontmatterError(f"the frontmatter is not valid YAML: {_one_line(exc)}") from None
     finally:
         loader.dispose()
+
+
+def _check_shape(yaml: ModuleType, loader_class: Any, text: str) -> int:
+    """Walk the YAML events (no nodes built yet): refuse nesting deeper than
+    :data:`MAX_DEPTH` or more than :data:`MAX_ALIASES` aliases; return the alias count."""
+    depth = aliases = 0
+    opening = (yaml.SequenceStartEvent, yaml.MappingStartEvent)
+    closing = (yaml.SequenceEndEvent, yaml.MappingEndEvent)
+    for event in yaml.parse(text, Loader=loader_class):
+        if isinstance(event, opening):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise FrontmatterError(
+                    f"the frontmatter nests lists or mappings more than {MAX_DEPTH} deep"
+                )
+        elif isinstance(event, closing):
+            depth -= 1
+        elif isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_ALIASES:
+                raise FrontmatterError(
+                    f"the frontmatter uses more than {MAX_ALIASES} YAML aliases (*name);"
+                    " write the values out instead"
+                )
+    return aliases
+
+
+def _check_expansion(yaml: ModuleType, root: Any) -> None:
+    """Refuse aliases that refer to their own container or that expand the data by more
+    than :data:`MAX_ALIAS_GROWTH` values and characters (each node is sized once)."""
+    sizes: dict[int, int] = {}
+    own: dict[int, int] = {}
+    active: set[int] = set()
+
+    def size(node: Any) -> int:  # depth is bounded by MAX_DEPTH: recursion is safe
+        key = id(node)
+        if key in sizes:
+            return sizes[key]
+        if key in active:
+            raise FrontmatterError("a YAML alias (*name) refers to the value that contains it")
+        active.add(key)
+        if isinstance(node, yaml.ScalarNode):
+            own[key] = 1 + len(node.value)
+            total = own[key]
+        elif isinstance(node, yaml.SequenceNode):
+            own[key] = 1
+            total = 1 + sum(size(item) for item in node.value)
+        else:
+            own[key] = 1
+            total = 1 + sum(size(k) + size(v) for k, v in node.value)
+        active.discard(key)
+        sizes[key] = total
+        return total
+
+    growth = size(root) - sum(own.values())
+    if growth > MAX_ALIAS_GROWTH:
+        raise FrontmatterError(
+            f"YAML aliases (*name) in the frontmatter expand to {growth:,} more values and"
+            f" characters than are written (at most {MAX_ALIAS_GROWTH:,}); write them out"
+        )
 
 
 def dump(meta: dict[str, Any]) -> str:

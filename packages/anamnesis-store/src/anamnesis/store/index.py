@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 # SQLite primary result codes that mean the file itself is damaged.
 _SQLITE_CORRUPT = 11
 _SQLITE_NOTADB = 26
+# Codes for a file SQLite cannot open or write (a folder or an unreadable file at its path,
+# a read-only file), for a lock held elsewhere and for a full disk.
+_SQLITE_PERM = 3
+_SQLITE_BUSY = 5
+_SQLITE_LOCKED = 6
+_SQLITE_READONLY = 8
+_SQLITE_FULL = 13
+_SQLITE_CANTOPEN = 14
 
 # How long a writer waits for another process's write transaction before giving up.
 # SQLite's busy handler waits busy_timeout per attempt; we retry attempts up to this.
@@ -54,8 +62,24 @@ def is_corruption(exc: BaseException) -> bool:
     return "malformed" in text or "not a database" in text
 
 
+def is_unopenable(exc: BaseException) -> bool:
+    """True when SQLite cannot open or write the index file itself: a folder or a file
+    without read permission at its path, a read-only file. Replacing the file fixes that;
+    a read-only folder, a lock held elsewhere or a full disk it would not."""
+    if not isinstance(exc, sqlite3.Error):
+        return False
+    code = _extended_code(exc)
+    if code == _SQLITE_READONLY:  # the plain code: the file, not the folder, is read-only
+        return True
+    return code & 0xFF in (_SQLITE_PERM, _SQLITE_CANTOPEN)
+
+
 def _code(exc: sqlite3.Error) -> int:
-    return (getattr(exc, "sqlite_errorcode", 0) or 0) & 0xFF
+    return _extended_code(exc) & 0xFF
+
+
+def _extended_code(exc: sqlite3.Error) -> int:
+    return getattr(exc, "sqlite_errorcode", 0) or 0
 
 
 class NoteRow(Record):
@@ -404,12 +428,22 @@ def set_meta(conn: sqlite3.Connection, key: str, value: str | None) -> None:
 
 
 def unavailable(db_path: Path, exc: BaseException) -> IndexUnavailable:
-    """An actionable error for an index that cannot be opened or written."""
+    """An actionable error for an index that cannot be opened or written.
+
+    Only called once the store has done what it can: a damaged or unopenable index file is
+    moved aside and rebuilt before this, so the hint names what the user must fix.
+    """
     text = str(exc)
-    if "readonly" in text or "permission" in text.lower():
-        hint = "check that you can write to the store folder"
-    elif "disk" in text or "full" in text:
-        hint = "check the disk has free space"
+    code = _code(exc) if isinstance(exc, sqlite3.Error) else 0
+    if code in (_SQLITE_BUSY, _SQLITE_LOCKED) or "locked" in text:
+        hint = "another process is holding it; try again in a moment"
+    elif code in (_SQLITE_PERM, _SQLITE_READONLY, _SQLITE_CANTOPEN) or "readonly" in text:
+        hint = (
+            f"check that you can create and write files in {db_path.parent}"
+            " (its permissions, a read-only disk); the markdown notes are safe"
+        )
+    elif code == _SQLITE_FULL or "full" in text:
+        hint = "check the disk has free space; the markdown notes are safe"
     else:
-        hint = "run 'anamnesis reindex' to rebuild it from the markdown"
+        hint = f"the markdown notes are safe: move {db_path} away and it is rebuilt from them"
     return IndexUnavailable(f"cannot use the index {db_path}: {text}; {hint}")

@@ -6,6 +6,7 @@ from anamnesis.store.record import Record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Any, Final
 
 # The constrained string fields. They stay plain ``str`` because values arrive from files,
@@ -60,14 +61,14 @@ class Memory(Record):
         project: str = GLOBAL_PROJECT,
         machine_id: str = "unknown",
         scope: Scope = "portable",
-        tags: list[str] | None = None,
+        tags: Iterable[str] | None = None,
         created_at: str = "",
         updated_at: str = "",
         prov_source: ProvSource = "human",
         prov_model: str = "",
         prov_session: str = "",
         confidence: float = 1.0,
-        supersedes: list[str] | None = None,
+        supersedes: Iterable[str] | None = None,
         extra: dict[str, Any] | None = None,
     ) -> None:
         self.id = id
@@ -77,14 +78,14 @@ class Memory(Record):
         self.project = project
         self.machine_id = machine_id
         self.scope = scope
-        self.tags: list[str] = list(tags) if tags is not None else []
+        self.tags: list[str] = _as_list(tags)
         self.created_at = created_at
         self.updated_at = updated_at
         self.prov_source = prov_source
         self.prov_model = prov_model
         self.prov_session = prov_session
         self.confidence = confidence
-        self.supersedes: list[str] = list(supersedes) if supersedes is not None else []
+        self.supersedes: list[str] = _as_list(supersedes)
         self.extra: dict[str, Any] = dict(extra) if extra is not None else {}
 
     def to_dict(self, *, include_body: bool = True) -> dict[str, Any]:
@@ -108,6 +109,15 @@ class Memory(Record):
         if include_body:
             out["body"] = self.body
         return out
+
+
+def _as_list(values: Iterable[str] | None) -> list[str]:
+    """A fresh list of the values; a lone string is one value, not a list of characters."""
+    if values is None:
+        return []
+    if isinstance(values, str):
+        return [values]
+    return list(values)
 
 
 class StoreStats(Record):

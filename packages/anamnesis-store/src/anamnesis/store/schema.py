@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the schema or what the index stores changes. Any other value (including
 # the published release's 1-3) makes the store drop the tables and rebuild from markdown.
-SCHEMA_VERSION: Final = 105
+SCHEMA_VERSION: Final = 106
 # 'ANMS': marks the file as an Anamnesis index, so a stray SQLite file is never trusted.
 APPLICATION_ID: Final = 0x414E4D53
 
@@ -74,6 +74,11 @@ CREATE INDEX idx_mem_project_recency
   ON memories(project, updated_at DESC, confidence DESC, id DESC);
 CREATE INDEX idx_mem_recency ON memories(updated_at DESC, confidence DESC, id DESC);
 CREATE INDEX idx_mem_path    ON memories(scope, body_path);
+-- The spec's two other indexes: counts and filters by project, type and scope (without an
+-- ORDER BY ... LIMIT, where the recency index above stays the planner's choice), and by
+-- provenance. About 10 us more per written row, out of a write's 1-4 ms.
+CREATE INDEX idx_mem_scope   ON memories(project, type, scope);
+CREATE INDEX idx_mem_prov    ON memories(prov_source);
 CREATE INDEX idx_tags_tag    ON memory_tags(tag);
 CREATE INDEX idx_supersedes_target ON memory_supersedes(superseded_id);
 """

@@ -55,6 +55,7 @@ if TYPE_CHECKING:  # typing costs an import; the hooks' hot path does without it
 Progress = Callable[[int, int], None]
 
 _DIR_KEY = "dir:"
+_DB_SUFFIXES = ("", "-wal", "-shm")
 _BROKEN_KEY = "broken:"
 MAX_K = 1000
 
@@ -74,6 +75,27 @@ class _NoteFile(Record):
         self.path = path
         self.scope = scope
         self.rel = rel
+
+
+class _Copy(Record):
+    """One file holding a note's id, ranked against another file holding the same id."""
+
+    __slots__ = ("key", "note")
+
+    def __init__(
+        self, note: _NoteFile, memory_id: str, note_type: str, updated_at: str, mtime_ns: int
+    ) -> None:
+        self.note = note
+        canonical = note.rel == StoreLayout.rel_path(note_type, memory_id)
+        self.key = (canonical, updated_at, mtime_ns, note.scope == "portable")
+
+    def beats(self, other: _Copy) -> bool:
+        """Which copy the index shows, the same whichever was seen first: the one at its
+        canonical path, then the newer ``updated_at``, then the newer file, then the synced
+        tree, then the smaller path."""
+        if self.key != other.key:
+            return self.key > other.key
+        return str(self.note.path) < str(other.note.path)
 
 
 # The class defines a method named ``list`` (the spec's name), which hides the builtin in
@@ -181,14 +203,14 @@ class MemoryStore:
             project=project,
             machine_id=machine_id,
             scope=scope,
-            tags=list(tags or []),
+            tags=tags,  # Memory takes one tag given as a plain string as one tag
             created_at=now,
             updated_at=now,
             prov_source=prov_source,
             prov_model=prov_model,
             prov_session=prov_session,
             confidence=confidence,
-            supersedes=list(supersedes or []),
+            supersedes=supersedes,
             extra=dict(extra or {}),
         )
         return self._save(mem, new=True)
@@ -197,11 +219,9 @@ class MemoryStore:
         """Store a fully formed note under its own id, replacing any note with that id.
 
         The caller's id and timestamps are kept (missing timestamps are set to now). If the
-        note changed type or scope, its old file is removed once the new one is indexed.
+        note changed type or scope, its old file is removed in the same locked step that
+        writes the new one.
         """
-        if not mem.created_at or not mem.updated_at:
-            now = utc_now()
-            mem = mem.replace(created_at=mem.created_at or now, updated_at=mem.updated_at or now)
         return self._save(mem)
 
     def update(self, memory_id: str, **changes: Any) -> Memory:
@@ -218,26 +238,23 @@ class MemoryStore:
         return self._save(updated)
 
     def delete(self, memory_id: str) -> Memory:
-        """Remove a note's file and rows; return the note as it was."""
+        """Remove a note's file(s) and rows; return the note as it was.
+
+        Every file known to hold the id goes: the indexed one, any at the id's canonical
+        paths (even one that no longer parses) and copies reported as duplicates.
+        """
         check_id(memory_id)
 
         def action() -> Memory:
             conn = self._connection()
             with ix.write_transaction(conn, self.db_path):
                 row = ix.rows_by_id(conn, [memory_id]).get(memory_id)
-                paths = {self._row_path(row)} if row else set()
-                paths |= {path for path in self._canonical_paths(memory_id) if path.exists()}
-                existing = [path for path in paths if path.exists()]
-                if not existing and row is None:
+                copies = self._files_holding(conn, memory_id, row)
+                if not copies and row is None:
                     raise NoteNotFound(memory_id)
-                gone = row.memory if row else _parse(_read(existing[0])[0], str(existing[0]))
-                for path in existing:
-                    try:
-                        path.unlink()
-                    except FileNotFoundError:
-                        pass
-                    except OSError as exc:
-                        raise StorageError(f"cannot delete {path}: {exc.strerror}") from None
+                gone = row.memory if row is not None else _salvage(copies[0], memory_id)
+                for note in copies:
+                    self._remove_file(conn, note)
                 ix.delete(conn, memory_id)
                 return gone
 
@@ -246,14 +263,20 @@ class MemoryStore:
     def _save(self, mem: Memory, *, new: bool = False) -> Memory:
         """Validate, then write the file and its index row together under the index lock.
 
-        The file is written first (temp file, fsync, rename), then the row. If the row
-        cannot be written the disk is put back: no new file, or the previous content of
-        the file this write replaced. ``new`` says the id was just minted, so there is no
-        older file or row to look for.
+        The file is written first (temp file, fsync, rename), then the row; if the note
+        changed type or scope its old file is removed last, still under the lock, so no other
+        process can ever see (or write) a second file for the id in between. If the row
+        cannot be written the disk is put back: no new file, or the previous content of the
+        file this write replaced. ``new`` says the id was just minted, so there is no older
+        file or row to look for. Missing timestamps are set to now.
         """
         from anamnesis.store.validation import validate
 
-        mem = validate(mem)
+        mem = validate(mem)  # a copy: filling its timestamps leaves the caller's note alone
+        if not mem.created_at or not mem.updated_at:
+            now = utc_now()
+            mem.created_at = mem.created_at or now
+            mem.updated_at = mem.updated_at or now
         text = _serialize(mem)
         target = self.path_of(mem)
         rel = self.layout.rel_path(mem.type, mem.id)
@@ -264,8 +287,12 @@ class MemoryStore:
                 old_row = None
                 if not new:
                     old_row = ix.rows_by_id(conn, [mem.id], with_body=False).get(mem.id)
-                replacing = old_row is not None and self._row_path(old_row) == target
-                previous = _read_bytes(target) if replacing else None
+                moved_from = None
+                if old_row is not None and self._row_path(old_row) != target:
+                    moved_from = _NoteFile(
+                        self._row_path(old_row), old_row.memory.scope, old_row.body_path
+                    )
+                previous = None if new else _read_bytes(target)
                 before = _dir_mtime(target.parent)
                 atomic_write = self._stage(target, text)
                 try:
@@ -283,15 +310,17 @@ class MemoryStore:
                         atomic_write.mtime_ns,
                         new=old_row is None,
                     )
+                    if moved_from is not None:  # type or scope changed
+                        self._remove_file(conn, moved_from)
                 except BaseException:
                     if previous is None:
                         target.unlink(missing_ok=True)
                     else:
                         atomic_write_bytes(target, previous)
                     raise
+                if not new:  # a file reported broken at this path was just replaced
+                    ix.set_meta(conn, _broken_key(mem.scope, rel), None)
                 self._note_own_dir_change(conn, mem.scope, mem.type, before, target.parent)
-            if old_row is not None and not replacing:
-                self._row_path(old_row).unlink(missing_ok=True)  # type or scope changed
             return mem
 
         try:
@@ -301,6 +330,38 @@ class MemoryStore:
                 f"cannot write {target}: {exc.strerror or exc}; "
                 "check free disk space and permissions"
             ) from None
+
+    def _files_holding(
+        self, conn: sqlite3.Connection, memory_id: str, row: ix.NoteRow | None
+    ) -> builtins.list[_NoteFile]:
+        """Existing files that hold (or, at a canonical path, claim) this id."""
+        found: dict[Path, _NoteFile] = {}
+        if row is not None:
+            path = self._row_path(row)
+            found[path] = _NoteFile(path, row.memory.scope, row.body_path)
+        for tree, scope in self.layout.trees():
+            for note_type in NOTE_TYPES:
+                rel = self.layout.rel_path(note_type, memory_id)
+                found.setdefault(tree / rel, _NoteFile(tree / rel, scope, rel))
+        for note in self._duplicates_of(conn, memory_id):
+            found.setdefault(note.path, note)
+        return [note for note in found.values() if note.path.exists()]
+
+    def _remove_file(self, conn: sqlite3.Connection, note: _NoteFile) -> None:
+        """Unlink one note file inside a write transaction, keeping the bookkeeping exact."""
+        before = _dir_mtime(note.path.parent)
+        try:
+            note.path.unlink()
+        except FileNotFoundError:
+            pass
+        except OSError as exc:
+            raise StorageError(
+                f"cannot delete {note.path}: {exc.strerror or exc}; check its permissions"
+            ) from None
+        ix.set_meta(conn, _broken_key(note.scope, note.rel), None)
+        folder, _, _name = note.rel.rpartition("/")
+        if "/" not in folder:  # only a tree and its direct subfolders are watched
+            self._note_own_dir_change(conn, note.scope, folder, before, note.path.parent)
 
     def _stage(self, target: Path, text: str) -> Staged:
         if target.parent not in self._known_dirs:
@@ -447,7 +508,7 @@ class MemoryStore:
         for tree, scope in self.layout.trees():
             for note_type in NOTE_TYPES:
                 rel = self.layout.rel_path(note_type, memory_id)
-                record = broken.get(f"{_BROKEN_KEY}{scope}:{rel}")
+                record = broken.get(_broken_key(scope, rel))
                 if record is not None:
                     raise MalformedNote(str(tree / rel), json.loads(record)["reason"])
 
@@ -591,14 +652,14 @@ class MemoryStore:
         return self._conn
 
     def _run(self, action: Callable[[], T]) -> T:
-        """Run ``action`` under the lock; rebuild a damaged index once and retry."""
+        """Run ``action`` under the lock; repair a broken index once and retry."""
         with self._lock:
             try:
                 return action()
             except sqlite3.Error as exc:
-                if not ix.is_corruption(exc):
+                if not self._replaceable(exc):
                     raise self._translate(exc) from None
-                self._recover(f"the index was damaged ({exc})")
+                self._recover(f"the index was unusable ({exc})")
             try:
                 return action()
             except sqlite3.Error as exc:
@@ -609,13 +670,24 @@ class MemoryStore:
             return StoreError(f"the index refused a note: {exc}")
         return ix.unavailable(self.db_path, exc)
 
+    def _replaceable(self, exc: sqlite3.Error) -> bool:
+        """A damaged index file, or one that is there but cannot be opened or written (a
+        folder in its place, no permission on the file): moving it aside and rebuilding
+        from the markdown fixes it. A busy lock, a full disk or a missing file it would not.
+        """
+        if ix.is_corruption(exc):
+            return True
+        return ix.is_unopenable(exc) and any(
+            os.path.lexists(f"{self.db_path}{suffix}") for suffix in _DB_SUFFIXES
+        )
+
     def _open(self) -> sqlite3.Connection:
         try:
             return self._open_once()
         except sqlite3.Error as exc:
-            if not ix.is_corruption(exc):
+            if not self._replaceable(exc):
                 raise ix.unavailable(self.db_path, exc) from None
-            self._move_index_aside()
+            self._move_index_aside(str(exc))
             self._warn(
                 f"the index {self.db_path} was unreadable ({exc}); rebuilt it from the markdown"
             )
@@ -650,21 +722,27 @@ class MemoryStore:
         if self._conn is not None:
             self._conn.close()
             self._conn = None
-        self._move_index_aside()
+        self._move_index_aside(reason)
         self._warn(f"{reason}; rebuilt it from the markdown")
         self._conn = self._open()
 
-    def _move_index_aside(self) -> None:
+    def _move_index_aside(self, reason: str) -> None:
+        """Rename the index files to ``index.db.corrupt-<time>[-wal|-shm]``, kept for a
+        post-mortem; the store then rebuilds the index from the markdown."""
         stamp = time.strftime("%Y%m%dT%H%M%S")
-        for suffix in ("", "-wal", "-shm"):
+        if any(os.path.lexists(f"{self.db_path}.corrupt-{stamp}{s}") for s in _DB_SUFFIXES):
+            stamp += f"-{os.urandom(3).hex()}"  # moved aside twice within a second
+        for suffix in _DB_SUFFIXES:
             path = Path(f"{self.db_path}{suffix}")
-            if path.exists():
+            if os.path.lexists(path):
                 try:
                     path.rename(Path(f"{self.db_path}.corrupt-{stamp}{suffix}"))
                 except OSError as exc:
                     raise IndexUnavailable(
-                        f"the index {self.db_path} is damaged and cannot be moved aside "
-                        f"({exc.strerror}); delete it by hand, the markdown is safe"
+                        f"the index {self.db_path} cannot be used ({reason}) and cannot be"
+                        f" moved aside to rebuild it ({exc.strerror or exc}): make"
+                        f" {self.db_path.parent} writable, or remove {path} by hand;"
+                        " the markdown notes are safe"
                     ) from None
 
     @staticmethod
@@ -676,13 +754,6 @@ class MemoryStore:
 
     def _row_path(self, row: ix.NoteRow) -> Path:
         return self.layout.tree(row.memory.scope) / row.body_path
-
-    def _canonical_paths(self, memory_id: str) -> builtins.list[Path]:
-        return [
-            self.layout.note_path(scope, note_type, memory_id)
-            for _tree, scope in self.layout.trees()
-            for note_type in NOTE_TYPES
-        ]
 
     def _current_all(
         self, rows: builtins.list[ix.NoteRow], include_body: bool
@@ -746,29 +817,35 @@ class MemoryStore:
     ) -> SkippedFile | None:
         """(Re)index one file inside an open write transaction; a problem is recorded and
         returned instead of raised. A vanished file has its rows removed."""
-        broken_key = f"{_BROKEN_KEY}{note.scope}:{note.rel}"
         try:
             loaded = self._load(note)
         except FileNotFoundError:
             self._unindex_path(conn, note.scope, note.rel, fts=fts)
-            ix.set_meta(conn, broken_key, None)
+            ix.set_meta(conn, _broken_key(note.scope, note.rel), None)
             return None
         if isinstance(loaded, str):
             self._unindex_path(conn, note.scope, note.rel, fts=fts)
             return self._broken(conn, note, _stat_or_none(note.path), loaded)
         mem, stat = loaded
         holder = conn.execute(
-            "SELECT scope, body_path FROM memories WHERE id = ?", (mem.id,)
+            "SELECT scope, body_path, type, updated_at FROM memories WHERE id = ?", (mem.id,)
         ).fetchone()
-        if holder is not None and tuple(holder) != (note.scope, note.rel):
-            other = self.layout.tree(holder[0]) / holder[1]
-            if other.exists():
-                if not self._prefer(note, _NoteFile(other, holder[0], holder[1]), mem):
-                    return self._broken(conn, note, stat, f"duplicate id {mem.id}: also in {other}")
-                displaced = _NoteFile(other, holder[0], holder[1])
-                self._broken(
-                    conn, displaced, other.stat(), f"duplicate id {mem.id}: also in {note.path}"
+        if holder is not None and (holder[0], holder[1]) != (note.scope, note.rel):
+            other = _NoteFile(self.layout.tree(holder[0]) / holder[1], holder[0], holder[1])
+            other_stat = _stat_or_none(other.path)
+            if other_stat is not None:
+                mine = _Copy(note, mem.id, mem.type, mem.updated_at, stat.st_mtime_ns)
+                theirs = _Copy(other, mem.id, holder[2], holder[3], other_stat.st_mtime_ns)
+                loser, winner = (theirs, note) if mine.beats(theirs) else (mine, other)
+                problem = self._broken(
+                    conn,
+                    loser.note,
+                    stat if loser is mine else other_stat,
+                    f"duplicate id {mem.id}: also in {winner.path}",
+                    mem.id,
                 )
+                if loser is mine:
+                    return problem
         # A file may have been given another id by hand: drop what the path held before.
         previous = conn.execute(
             "SELECT id FROM memories WHERE scope = ? AND body_path = ?", (note.scope, note.rel)
@@ -776,13 +853,10 @@ class MemoryStore:
         if previous is not None and previous[0] != mem.id:
             ix.delete(conn, previous[0], fts=fts)
         ix.upsert(conn, mem, note.rel, stat.st_size, stat.st_mtime_ns, fts=fts)
-        ix.set_meta(conn, broken_key, None)
+        ix.set_meta(conn, _broken_key(note.scope, note.rel), None)
+        if previous is not None and previous[0] != mem.id:
+            self._revive(conn, previous[0], fts=fts)
         return None
-
-    def _prefer(self, candidate: _NoteFile, holder: _NoteFile, mem: Memory) -> bool:
-        """Of two files with one id, the one at the id's canonical path wins."""
-        canonical = self.layout.rel_path(mem.type, mem.id)
-        return candidate.rel == canonical and holder.rel != canonical
 
     def _broken(
         self,
@@ -790,30 +864,59 @@ class MemoryStore:
         note: _NoteFile,
         stat: os.stat_result | None,
         reason: str,
+        duplicate_of: str | None = None,
     ) -> SkippedFile:
-        record = {
+        """Record a file that cannot be indexed. ``duplicate_of`` names the id a duplicate
+        copy holds: when that id's indexed file goes away, the copy is tried again."""
+        record: dict[str, object] = {
             "reason": reason,
             "size": stat.st_size if stat else -1,
             "mtime_ns": stat.st_mtime_ns if stat else -1,
         }
-        ix.set_meta(conn, f"{_BROKEN_KEY}{note.scope}:{note.rel}", json.dumps(record))
+        if duplicate_of is not None:
+            record["id"] = duplicate_of
+        ix.set_meta(conn, _broken_key(note.scope, note.rel), json.dumps(record))
         _log().warning("skipped %s: %s", note.path, reason)
         return SkippedFile(str(note.path), reason)
+
+    def _duplicates_of(self, conn: sqlite3.Connection, memory_id: str) -> builtins.list[_NoteFile]:
+        """Files set aside as duplicate copies of this id."""
+        out: builtins.list[_NoteFile] = []
+        for key, value in ix.get_meta(conn, _BROKEN_KEY).items():
+            if json.loads(value).get("id") == memory_id:
+                scope, rel = key[len(_BROKEN_KEY) :].split(":", 1)
+                out.append(_NoteFile(self.layout.tree(scope) / rel, scope, rel))
+        return out
+
+    def _revive(self, conn: sqlite3.Connection, memory_id: str, *, fts: bool = True) -> None:
+        """The indexed file of this id is gone: index a copy that was set aside for it.
+
+        Without this a copy reported as a duplicate would stay hidden until its own file
+        changed or a full reindex ran (a note moved by hand, copy then delete, vanished).
+        """
+        for note in self._duplicates_of(conn, memory_id):
+            # The first copy takes the id; each later one is compared with it, so the winner
+            # is the one a full reindex would pick.
+            self._index_file(conn, note, fts=fts)
 
     def _unindex_path(
         self, conn: sqlite3.Connection, scope: str, rel: str, *, fts: bool = True
     ) -> bool:
+        """Drop the row of the file at this path (gone or broken); True if there was one."""
         row = conn.execute(
             "SELECT id FROM memories WHERE scope = ? AND body_path = ?", (scope, rel)
         ).fetchone()
-        return row is not None and ix.delete(conn, row[0], fts=fts)
+        if row is None or not ix.delete(conn, row[0], fts=fts):
+            return False
+        self._revive(conn, row[0], fts=fts)
+        return True
 
     def _fill(self, conn: sqlite3.Connection, progress: Progress | None) -> ReindexReport:
         """Index every note file into empty tables (inside a write transaction)."""
         dirs = self._watched_dirs()
         files = list(self._note_files())
         skipped: builtins.list[SkippedFile] = []
-        holders: dict[str, _NoteFile] = {}
+        holders: dict[str, tuple[_Copy, os.stat_result]] = {}
         for done, note in enumerate(files, start=1):
             try:
                 loaded: tuple[Memory, os.stat_result] | str | None = self._load(note)
@@ -823,23 +926,25 @@ class MemoryStore:
                 skipped.append(self._broken(conn, note, _stat_or_none(note.path), loaded))
             elif isinstance(loaded, tuple):
                 mem, stat = loaded
-                holder = holders.get(mem.id)
-                if holder is not None:
-                    if not self._prefer(note, holder, mem):
-                        reason = f"duplicate id {mem.id}: also in {holder.path}"
-                        skipped.append(self._broken(conn, note, stat, reason))
+                mine = _Copy(note, mem.id, mem.type, mem.updated_at, stat.st_mtime_ns)
+                held = holders.get(mem.id)
+                if held is not None:
+                    theirs, their_stat = held
+                    if not mine.beats(theirs):
+                        reason = f"duplicate id {mem.id}: also in {theirs.note.path}"
+                        skipped.append(self._broken(conn, note, stat, reason, mem.id))
                         continue
                     reason = f"duplicate id {mem.id}: also in {note.path}"
-                    skipped.append(self._broken(conn, holder, _stat_or_none(holder.path), reason))
+                    skipped.append(self._broken(conn, theirs.note, their_stat, reason, mem.id))
                     ix.delete(conn, mem.id, fts=False)
-                holders[mem.id] = note
+                holders[mem.id] = (mine, stat)
                 ix.upsert(
                     conn,
                     mem,
                     note.rel,
                     stat.st_size,
                     stat.st_mtime_ns,
-                    new=holder is None,
+                    new=held is None,
                     fts=False,
                 )
             if progress is not None:
@@ -978,18 +1083,19 @@ class MemoryStore:
         self,
         conn: sqlite3.Connection,
         scope: str,
-        note_type: str,
+        folder: str,
         before: int | None,
         directory: Path,
     ) -> None:
-        """After our own write, move the folder's recorded mtime along, but only if it was
-        up to date before: our writes then cost no rescan on the next read, while a change
-        someone else made in between is still noticed."""
+        """After our own write or removal in ``folder`` (a path in the tree: a type folder,
+        or "" for the tree itself), move its recorded mtime along, but only if it was up to
+        date before: our writes then cost no rescan on the next read, while a change someone
+        else made in between is still noticed."""
         after = _dir_mtime(directory)
         if before is not None and after is not None:
             conn.execute(
                 "UPDATE index_meta SET value = ? WHERE key = ? AND value = ?",
-                (str(after), f"{_DIR_KEY}{scope}:{note_type}", str(before)),
+                (str(after), f"{_DIR_KEY}{scope}:{folder}", str(before)),
             )
 
 
@@ -1010,6 +1116,31 @@ def _serialize(mem: Memory) -> str:
     from anamnesis.store.codec import serialize
 
     return serialize(mem)
+
+
+def _salvage(note: _NoteFile, memory_id: str) -> Memory:
+    """The note in a file about to be deleted. A file that no longer parses still gives its
+    id, its type (the folder) and its raw text, so the caller can show what went."""
+    try:
+        text = note.path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        text = ""
+    try:
+        return _parse(text, str(note.path), note.scope)
+    except MalformedNote:
+        pass
+    folder = note.rel.partition("/")[0]
+    return Memory(
+        id=memory_id,
+        type=folder if folder in NOTE_TYPES else "semantic",
+        title="(unreadable note)",
+        body=text,
+        scope=note.scope,
+    )
+
+
+def _broken_key(scope: str, rel: str) -> str:
+    return f"{_BROKEN_KEY}{scope}:{rel}"
 
 
 def _log() -> Any:

@@ -19,7 +19,8 @@ def normalize_timestamp(value: object, field: str = "timestamp") -> str:
     """Canonical UTC form of a timestamp given as text, datetime or date; "" stays "".
 
     Hand-edited files hold all sorts: unquoted YAML timestamps, ``Z`` suffixes, a space
-    instead of ``T``, fractions of a second, other offsets. A naive time is taken as UTC.
+    instead of ``T``, lower-case ``t`` and ``z``, fractions of a second, other offsets. A
+    naive time is taken as UTC.
     """
     if value is None or value == "":
         return ""
@@ -27,8 +28,8 @@ def normalize_timestamp(value: object, field: str = "timestamp") -> str:
         text = value.strip()
         if _CANONICAL.fullmatch(text):
             return text
-        try:
-            parsed = datetime.fromisoformat(text)
+        try:  # ISO-8601 letters may be lower case (2026-06-24t18:33:07z); Python wants T, Z
+            parsed = datetime.fromisoformat(text.upper())
         except ValueError:
             raise InvalidNote(
                 field,

@@ -4,11 +4,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from datetime import date, datetime
 
 from anamnesis.store.errors import InvalidNote
+from anamnesis.store.frontmatter import LIST_FIELDS, SCALAR_FIELDS
 from anamnesis.store.ids import check_id
 from anamnesis.store.model import NOTE_TYPES, PROV_SOURCES, SCOPES, Memory
 from anamnesis.store.timestamps import normalize_timestamp
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# What ``extra`` may hold: the plain data YAML's safe loader gives and safe dumper writes
+# back. Exact types: a subclass (an enum, a str subclass) would make the dumper fail.
+_EXTRA_SCALARS = (str, int, float, bool, type(None), bytes, date, datetime)
+_EXTRA_CONTAINERS = (list, tuple, dict, set)
+# Nesting allowed inside ``extra`` (the frontmatter mapping itself is one more level).
+_EXTRA_DEPTH = 31
 
 
 def clean_tags(tags: Iterable[object] | None) -> list[str]:
@@ -17,6 +30,8 @@ def clean_tags(tags: Iterable[object] | None) -> list[str]:
     A duplicate tag used to make the published release lose the whole note; here it is
     simply folded away.
     """
+    if isinstance(tags, str):  # one tag given as a plain string, not its characters
+        tags = [tags]
     out: list[str] = []
     seen: set[str] = set()
     for raw in tags or ():
@@ -54,13 +69,67 @@ def normalize_in_place(mem: Memory) -> Memory:
         _check_text(name, value)
     mem.confidence = _check_confidence(mem.confidence)
     mem.supersedes = _clean_supersedes(mem.id, mem.supersedes)
-    if not isinstance(mem.extra, dict) or not all(isinstance(k, str) for k in mem.extra):
-        raise InvalidNote("extra", "must be a mapping with text keys")
+    mem.extra = _checked_extra(mem.extra)
     mem.tags = clean_tags(mem.tags)
     mem.created_at = normalize_timestamp(mem.created_at, "created_at")
     mem.updated_at = normalize_timestamp(mem.updated_at, "updated_at")
-    mem.extra = dict(mem.extra)
     return mem
+
+
+def _checked_extra(extra: object) -> dict[str, Any]:
+    """A copy of ``extra`` once it is known to round-trip through the note's frontmatter.
+
+    Checked here, not when the file is written: an object YAML cannot represent, a lone
+    surrogate or a key the store writes itself (which the file would drop while the index
+    kept it) used to fail halfway through a write, or silently disagree with the file.
+    """
+    if not isinstance(extra, dict):
+        raise InvalidNote("extra", f"must be a mapping with text keys, got {type(extra).__name__}")
+    for key, value in extra.items():
+        if not isinstance(key, str):
+            raise InvalidNote("extra", f"keys must be text, got {type(key).__name__} {key!r}")
+        _check_text("extra", key)
+        if key in SCALAR_FIELDS or key in LIST_FIELDS:
+            raise InvalidNote(
+                "extra", f"{key!r} is a field of the note: set it directly, not through extra"
+            )
+        _check_extra_value(f"extra[{key!r}]", value, 1)
+    return dict(extra)
+
+
+def _check_extra_value(field: str, value: object, depth: int) -> None:
+    kind = type(value)
+    if kind in _EXTRA_SCALARS:
+        if kind is str:
+            assert isinstance(value, str)
+            _check_text(field, value)
+        return
+    if kind not in _EXTRA_CONTAINERS:
+        raise InvalidNote(
+            field,
+            f"a {kind.__name__} cannot be stored in a note; use text, numbers, true/false,"
+            " null, dates, lists and mappings",
+        )
+    if depth > _EXTRA_DEPTH:
+        raise InvalidNote(
+            field, f"nests more than {_EXTRA_DEPTH} levels deep (or refers to itself)"
+        )
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _check_extra_key(field, key)
+            _check_extra_value(field, item, depth + 1)
+    else:
+        assert isinstance(value, list | tuple | set)
+        for item in value:
+            if isinstance(value, set):
+                _check_extra_key(field, item)
+            _check_extra_value(field, item, depth + 1)
+
+
+def _check_extra_key(field: str, key: object) -> None:
+    # A nested key must read back as a key: a scalar (YAML cannot load a list as a key).
+    if type(key) not in _EXTRA_SCALARS or type(key) is bytes:
+        raise InvalidNote(field, f"a mapping key must be text, a number or a date, got {key!r}")
 
 
 def _check_choice(field: str, value: object, allowed: tuple[str, ...]) -> None:
