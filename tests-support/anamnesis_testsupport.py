@@ -11,6 +11,22 @@ from pathlib import Path
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 TRANSCRIPTS = SHARED / "fixtures" / "transcripts"
+# The offline copy of the vectors extra's default model, and the recall evaluation set.
+OFFLINE_MODEL = SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
+DEVMEMORY = SHARED / "eval" / "devmemory"
+
+
+def vectors_unavailable_reason() -> str | None:
+    """Why vector tests cannot run here (None: they can): the extra, a sqlite3 that loads
+    extensions, and the offline model in ../shared are all needed."""
+    from anamnesis.store.embedding import vector_support
+
+    support = vector_support()
+    if not support.available:
+        return f"vectors extra unavailable: {support.reason}"
+    if not (OFFLINE_MODEL / "model.onnx").is_file():
+        return f"no offline embedding model at {OFFLINE_MODEL}"
+    return None
 
 _SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
 

@@ -19,8 +19,12 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "anamnesis-home"
     monkeypatch.setenv("ANAMNESIS_HOME", str(home))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
-    for name in ("ANAMNESIS_MACHINE_ID", "ANAMNESIS_GIT_REMOTE"):
+    for name in ("ANAMNESIS_MACHINE_ID", "ANAMNESIS_GIT_REMOTE", "ANAMNESIS_EMBED_MODEL"):
         monkeypatch.delenv(name, raising=False)
+    # Keyword search unless a test asks for vectors: results stay exact and no model loads
+    # (test_vectors.py opts in).
+    monkeypatch.setenv("ANAMNESIS_SEARCH_MODE", "keyword")
+    monkeypatch.setenv("ANAMNESIS_EMBED_MODEL_PATH", str(tmp_path / "no-model-here"))
     return home
 
 

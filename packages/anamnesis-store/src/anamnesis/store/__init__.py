@@ -46,12 +46,23 @@ if TYPE_CHECKING:
         StoreStats,
     )
     from anamnesis.store.redact import redact_secrets
-    from anamnesis.store.store import InvalidQuery, MemoryStore, StorageError
+    from anamnesis.store.embedding import (
+        Embedder,
+        FastEmbedEmbedder,
+        VectorsUnavailable,
+        VectorsUnavailableWarning,
+    )
+    from anamnesis.store.store import SEARCH_MODES, InvalidQuery, MemoryStore, StorageError
 
 __version__ = "0.2.0"
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     "DURABLE_TYPES": ("anamnesis.store.model", "DURABLE_TYPES"),
+    "Embedder": ("anamnesis.store.embedding", "Embedder"),
+    "FastEmbedEmbedder": ("anamnesis.store.embedding", "FastEmbedEmbedder"),
+    "SEARCH_MODES": ("anamnesis.store.store", "SEARCH_MODES"),
+    "VectorsUnavailable": ("anamnesis.store.embedding", "VectorsUnavailable"),
+    "VectorsUnavailableWarning": ("anamnesis.store.embedding", "VectorsUnavailableWarning"),
     "IndexRebuiltWarning": ("anamnesis.store.errors", "IndexRebuiltWarning"),
     "IndexUnavailable": ("anamnesis.store.errors", "IndexUnavailable"),
     "InvalidNote": ("anamnesis.store.errors", "InvalidNote"),
@@ -87,6 +98,11 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "DURABLE_TYPES",
+    "SEARCH_MODES",
+    "Embedder",
+    "FastEmbedEmbedder",
+    "VectorsUnavailable",
+    "VectorsUnavailableWarning",
     "NOTE_TYPES",
     "PROV_SOURCES",
     "SCOPES",

@@ -38,6 +38,7 @@ _SQLITE_CANTOPEN = 14
 # SQLite's busy handler waits busy_timeout per attempt; we retry attempts up to this.
 WRITE_LOCK_PATIENCE_S = 60.0
 BUSY_TIMEOUT_MS = 5000
+CACHE_KIB = 32768
 
 _ROW_COLUMNS = (
     "m.seq, m.id, m.type, m.title, m.body_path, m.project, m.machine_id, m.scope, "
@@ -121,6 +122,9 @@ def connect(db_path: Path) -> sqlite3.Connection:
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
+        # Up to 32 MB of pages (taken only as pages are read): a vector scan reads 1.5 KB
+        # per note, and SQLite's 2 MB default would re-read them from the OS every time.
+        conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
     except BaseException:
         conn.close()
         raise
@@ -143,6 +147,9 @@ def recreate_schema(conn: sqlite3.Connection) -> None:
     rows = conn.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
     ).fetchall()
+    # Cached embeddings are keyed by content and model, not by this schema: keeping them
+    # means a rebuild re-embeds nothing (embedding is the one slow thing in here).
+    rows = [(name, sql) for name, sql in rows if not _is_embedding_cache(conn, name)]
     virtual = [name for name, sql in rows if (sql or "").upper().startswith("CREATE VIRTUAL")]
     for name in virtual:  # dropping a virtual table drops its shadow tables too
         conn.execute(f'DROP TABLE IF EXISTS "{name}"')
@@ -151,6 +158,13 @@ def recreate_schema(conn: sqlite3.Connection) -> None:
             conn.execute(f'DROP TABLE IF EXISTS "{name}"')
     for statement in _statements(SCHEMA):
         conn.execute(statement)
+
+
+def _is_embedding_cache(conn: sqlite3.Connection, name: str) -> bool:
+    if name != "embedding_cache":
+        return False
+    columns = [row[1] for row in conn.execute('PRAGMA table_info("embedding_cache")')]
+    return columns == ["content_hash", "model", "vector"]
 
 
 def create_indexes(conn: sqlite3.Connection) -> None:
@@ -331,6 +345,7 @@ def _delete_rows(
             (seq, title, body, tags),
         )
     conn.execute("DELETE FROM memories WHERE seq = ?", (seq,))
+    conn.execute("DELETE FROM note_embeddings WHERE seq = ?", (seq,))
     conn.execute("DELETE FROM memory_tags WHERE memory_id = ?", (memory_id,))
     conn.execute("DELETE FROM memory_supersedes WHERE memory_id = ?", (memory_id,))
 

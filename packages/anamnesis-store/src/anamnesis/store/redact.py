@@ -72,8 +72,11 @@ _TOKENS: tuple[tuple[str, re.Pattern[str], int, Callable[[str], bool] | None], .
     (
         "private-key",  # an unterminated block is masked to the end of the text
         re.compile(
-            r"-----BEGIN (?:[A-Z0-9]{1,32} ){0,4}PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END ).)*+"
-            r"(?:-----END (?:[A-Z0-9]{1,32} ){0,4}PRIVATE KEY(?: BLOCK)?-----)?",
+            # To its END line, or to the end of the text. No possessive group here: CPython
+            # before 3.11.4 (Debian 12 has 3.11.2) ends `(?:(?!X).)*+` early, which let a
+            # key glued to the block through. Each match resumes after itself: linear.
+            r"-----BEGIN (?:[A-Z0-9]{1,32} ){0,4}PRIVATE KEY(?: BLOCK)?-----"
+            r"(?:.*?-----END (?:[A-Z0-9]{1,32} ){0,4}PRIVATE KEY(?: BLOCK)?-----|.*)",
             re.DOTALL,
         ),
         0,

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the schema or what the index stores changes. Any other value (including
 # the published release's 1-3) makes the store drop the tables and rebuild from markdown.
-SCHEMA_VERSION: Final = 106
+SCHEMA_VERSION: Final = 107
 # 'ANMS': marks the file as an Anamnesis index, so a stray SQLite file is never trusted.
 APPLICATION_ID: Final = 0x414E4D53
 
@@ -36,6 +36,7 @@ CREATE TABLE memories (
   complete        INTEGER NOT NULL DEFAULT 1,  -- 0: extras not JSON-exact, read the file
   file_size       INTEGER NOT NULL,
   file_mtime_ns   INTEGER NOT NULL,
+  embed_hash      TEXT,                 -- hash of the embedded text; NULL after each write
   tags            TEXT NOT NULL DEFAULT '',    -- space-joined, what full-text search sees
   body            TEXT NOT NULL DEFAULT ''     -- last: metadata reads never load it
 );
@@ -56,6 +57,16 @@ CREATE TABLE memory_supersedes (
 -- memories (external content) so every note's text is stored once.
 CREATE VIRTUAL TABLE memories_fts USING fts5(
   title, body, tags, content='memories', content_rowid='seq', tokenize='porter unicode61'
+);
+
+-- The vectors extra: each note's embedding (for the model named), by the note's rowid.
+-- Narrow on purpose: a nearest-neighbour scan reads only this, not the 4 KB note rows.
+-- Emptied for a note whenever its row is rewritten; refilled from embedding_cache (kept
+-- across rebuilds, see vector_index) or by embedding the new text.
+CREATE TABLE note_embeddings (
+  seq    INTEGER PRIMARY KEY,  -- memories.seq
+  model  TEXT NOT NULL,
+  vector BLOB NOT NULL
 );
 
 -- Bookkeeping: folder mtimes seen at the last scan, files that failed to parse.
@@ -79,6 +90,8 @@ CREATE INDEX idx_mem_path    ON memories(scope, body_path);
 -- provenance. About 10 us more per written row, out of a write's 1-4 ms.
 CREATE INDEX idx_mem_scope   ON memories(project, type, scope);
 CREATE INDEX idx_mem_prov    ON memories(prov_source);
+-- Notes whose text has not been hashed for embedding yet (every write resets the hash).
+CREATE INDEX idx_mem_unhashed ON memories(seq) WHERE embed_hash IS NULL;
 CREATE INDEX idx_tags_tag    ON memory_tags(tag);
 CREATE INDEX idx_supersedes_target ON memory_supersedes(superseded_id);
 """

@@ -50,6 +50,9 @@ TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers se
 if TYPE_CHECKING:  # typing costs an import; the hooks' hot path does without it
     from typing import Any, Self, TypeVar
 
+    from anamnesis.store.embedding import Embedder
+    from anamnesis.store.vectors import StoreVectors
+
     T = TypeVar("T")
 
 Progress = Callable[[int, int], None]
@@ -58,6 +61,11 @@ _DIR_KEY = "dir:"
 _DB_SUFFIXES = ("", "-wal", "-shm")
 _BROKEN_KEY = "broken:"
 MAX_K = 1000
+SEARCH_MODES = ("keyword", "vector", "hybrid")
+SEARCH_MODE_ENV = "ANAMNESIS_SEARCH_MODE"
+# A search embeds at most this many notes that lack a vector (about a second): more wait
+# for a reindex or the MCP server's background pass.
+SEARCH_EMBED_LIMIT = 64
 
 
 class StorageError(StoreError):
@@ -108,9 +116,19 @@ class MemoryStore:
     so file and row change together.
     """
 
-    def __init__(self, root: Path | str | None = None) -> None:
+    def __init__(self, root: Path | str | None = None, *, embedder: Embedder | None = None) -> None:
+        """Open (or create) the store at ``root`` (default: ``$ANAMNESIS_HOME``).
+
+        ``embedder`` is used by vector and hybrid search; by default the vectors extra's
+        fastembed model is used when the extra is installed (see :mod:`.embedding`).
+        """
         self.layout = StoreLayout(Path(root).expanduser() if root is not None else resolve_home())
         self._lock = RLock()
+        self._embedder = embedder
+        self._vector_state: StoreVectors | None = None
+        # (data_version, total_changes, model) when the last embedding pass found nothing
+        # left to do: searches skip the check until the index changes.
+        self._embedded_at: tuple[int, int, str] | None = None
         self._conn: sqlite3.Connection | None = None
         self._known_dirs: set[Path] = set()
         self._ranker_cache: Ranker | None = None
@@ -475,32 +493,211 @@ class MemoryStore:
         type: MemoryType | None = None,
         scope: Scope | None = None,
         k: int = 8,
+        mode: str | None = None,
     ) -> builtins.list[Memory]:
-        """Keyword search (spec 002): the best ``k`` notes by BM25, superseded notes hidden."""
+        """The best ``k`` notes for a free-text query, superseded notes hidden.
+
+        ``mode``: ``keyword`` (spec 002: quoted tokens OR-joined, BM25, newer first on a
+        tie), ``vector`` (nearest embeddings) or ``hybrid`` (both, fused; see
+        :mod:`.fusion`). None means :meth:`default_search_mode`. When vectors cannot run
+        here, vector and hybrid search fall back to keyword search with one warning.
+        """
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise InvalidQuery(f"k must be a whole number from 1 to {MAX_K}, got {k!r}")
         if not isinstance(query, str):
             raise InvalidQuery(f"query must be text, got {query.__class__.__name__}")
+        if mode is not None and mode not in SEARCH_MODES:
+            raise InvalidQuery(f"mode must be one of {', '.join(SEARCH_MODES)}, got {mode!r}")
         tokens = query_tokens(query)
         if not tokens:
             return []
         filters = _filters(project, type, scope, None)
+        chosen = mode or self.default_search_mode()
+        query_vector: tuple[bytes, str] | None = None
+        if chosen != "keyword":
+            query_vector = self._query_vector(query)  # None: fell back to keywords
+
+        def rank(conn: sqlite3.Connection) -> builtins.list[str]:
+            if query_vector is None:
+                return [
+                    memory_id for memory_id, _ in self._ranker(conn).ranked_ids(tokens, filters, k)
+                ]
+            from anamnesis.store import hybrid
+
+            vector, model = query_vector
+            if chosen == "vector":
+                return hybrid.vector_ranking(conn, vector, model, filters, k)
+            return hybrid.hybrid_ranking(
+                conn, self._ranker(conn), tokens, vector, model, filters, k
+            )
 
         def action() -> builtins.list[Memory]:
             self._catch_up()
             conn = self._connection()
+            if query_vector is not None:
+                self._vectors().load_into(conn)
             notes: builtins.list[Memory] = []
             for _attempt in range(3):
                 with ix.read_transaction(conn):
-                    ranked = self._ranker(conn).ranked_ids(tokens, filters, k)
-                    rows = ix.rows_by_id(conn, [memory_id for memory_id, _ in ranked])
-                ordered = [rows[memory_id] for memory_id, _ in ranked if memory_id in rows]
+                    ranked = rank(conn)
+                    rows = ix.rows_by_id(conn, ranked)
+                ordered = [rows[memory_id] for memory_id in ranked if memory_id in rows]
                 notes, refreshed = self._current_all(ordered, True)
                 if not refreshed:  # a hit was edited by hand: rank the new text
                     break
             return notes
 
         return self._run(action)
+
+    # -- vectors (the optional extra) -------------------------------------------------
+
+    def default_search_mode(self) -> str:
+        """The mode a search without ``mode`` uses: ``ANAMNESIS_SEARCH_MODE`` or config.json's
+        ``search_mode`` if set, else ``hybrid`` when the vectors extra can run, else
+        ``keyword``."""
+        configured = configured_search_mode(self.root)
+        if configured is not None:
+            return configured
+        return "hybrid" if self._vectors().ready() else "keyword"
+
+    def embed_missing(
+        self,
+        *,
+        batch_size: int = 32,
+        limit: int | None = None,
+        progress: Progress | None = None,
+    ) -> int:
+        """Embed notes that have no vector for the current model yet; return how many.
+
+        Vectors are cached by content and model inside index.db: unchanged notes are never
+        embedded twice, and a full reindex re-embeds nothing. The model runs outside the
+        store's lock, so searches and writes go on meanwhile. Raises
+        :class:`~anamnesis.store.embedding.VectorsUnavailable` when vectors cannot run.
+        """
+        from anamnesis.store import vector_index as vi
+        from anamnesis.store.embedding import VectorsUnavailable, as_blob
+
+        embedder = self._vectors().embedder()
+        model = embedder.model_id
+
+        def prepare() -> builtins.list[tuple[str, str]]:
+            self._catch_up()
+            conn = self._connection()
+            with ix.write_transaction(conn, self.db_path):
+                vi.ensure_cache(conn)
+                vi.hash_new_rows(conn)
+                vi.attach_cached(conn, model)  # texts embedded before: no model needed
+            return vi.pending(conn, model, limit)
+
+        todo = self._run(prepare)
+        done = 0
+        for start in range(0, len(todo), batch_size):
+            batch = todo[start : start + batch_size]
+            try:
+                vectors = embedder.embed_documents([text for _digest, text in batch])
+            except VectorsUnavailable as exc:
+                self._vectors().fail(str(exc))
+                raise
+            rows = [
+                (digest, as_blob(vector))
+                for (digest, _text), vector in zip(batch, vectors, strict=True)
+            ]
+
+            def save(rows: builtins.list[tuple[str, bytes]] = rows) -> None:
+                conn = self._connection()
+                with ix.write_transaction(conn, self.db_path):
+                    vi.ensure_cache(conn)  # a repaired index starts without the table
+                    vi.store_vectors(conn, model, rows)
+
+            self._run(save)
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(todo))
+
+        def settle() -> None:
+            conn = self._connection()
+            if limit is None or len(todo) < limit:
+                with ix.write_transaction(conn, self.db_path):
+                    if limit is None:
+                        vi.prune(conn, model)
+                self._embedded_at = (*self._index_version(conn), model)
+
+        self._run(settle)
+        return done
+
+    def embedding_status(self) -> dict[str, Any]:
+        """Whether vectors run here, the model, and how many notes have (no) vector yet."""
+        from anamnesis.store.embedding import VectorsUnavailable
+
+        state = self._vectors()
+        support = state.support()
+        out: dict[str, Any] = {
+            "available": support.available,
+            "reason": support.reason,
+            "fix": support.fix,
+            "default_mode": "hybrid" if support.available else "keyword",
+        }
+        if not support.available:
+            return out
+        try:
+            model = state.embedder().model_id
+        except VectorsUnavailable as exc:
+            return {**out, "available": False, "reason": str(exc), "default_mode": "keyword"}
+        from anamnesis.store import vector_index as vi
+
+        def count() -> tuple[int, int]:
+            conn = self._connection()
+            with ix.read_transaction(conn):
+                total: int = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+                pending = vi.count_pending(conn, model)
+            return total, pending
+
+        total, pending = self._run(count)
+        return {**out, "model": model, "embedded": total - pending, "pending": pending}
+
+    def _vectors(self) -> StoreVectors:
+        # Made on first use: importing the vectors code costs the hooks' hot path.
+        if self._vector_state is None:
+            from anamnesis.store.vectors import StoreVectors
+
+            self._vector_state = StoreVectors(self.root, self._embedder)
+        return self._vector_state
+
+    def _query_vector(self, query: str) -> tuple[bytes, str] | None:
+        """The query's embedding and the model id, after embedding notes that lack one
+        (a few; many wait for a reindex or the MCP server). None: vectors cannot run."""
+        from anamnesis.store.embedding import VectorsUnavailable, as_blob
+
+        state = self._vectors()
+        try:
+            embedder = state.embedder()
+            self._run(lambda: state.load_into(self._connection()))
+            self._embed_before_search(embedder.model_id)
+            vector = as_blob(embedder.embed_query(query))
+        except VectorsUnavailable as exc:
+            if state.ready():
+                state.fail(str(exc))  # e.g. the model cannot load: stop trying
+            else:
+                state.warn(str(exc))
+            return None
+        return vector, embedder.model_id
+
+    def _embed_before_search(self, model: str) -> None:
+        current = self._run(lambda: (*self._index_version(self._connection()), model))
+        if current == self._embedded_at:
+            return
+        if self.embed_missing(limit=SEARCH_EMBED_LIMIT) < SEARCH_EMBED_LIMIT:
+            return
+        from anamnesis.store import vector_index as vi
+
+        left = self._run(lambda: vi.count_pending(self._connection(), model))
+        if left:
+            self._vectors().warn_partial(left)
+
+    @staticmethod
+    def _index_version(conn: sqlite3.Connection) -> tuple[int, int]:
+        data_version: int = conn.execute("PRAGMA data_version").fetchone()[0]
+        return data_version, conn.total_changes
 
     def _raise_if_broken(self, conn: sqlite3.Connection, memory_id: str) -> None:
         """A note file for this id exists but does not parse: say so, and why."""
@@ -589,9 +786,15 @@ class MemoryStore:
 
     # -- reindexing ------------------------------------------------------------------
 
-    def reindex(self, progress: Progress | None = None) -> ReindexReport:
+    def reindex(
+        self, progress: Progress | None = None, *, embed: bool | None = None
+    ) -> ReindexReport:
         """Rebuild the whole index from the markdown. Files that do not parse are skipped
-        and reported, never fatal."""
+        and reported, never fatal.
+
+        ``embed``: also embed notes that lack a vector (None: when the vectors extra can
+        run here; cached vectors are reused, so only new or changed notes cost time).
+        """
 
         def action() -> ReindexReport:
             conn = self._connection()
@@ -601,7 +804,16 @@ class MemoryStore:
                 ix.mark_current(conn)
             return report
 
-        return self._run(action)
+        report = self._run(action)
+        if embed or (embed is None and self._vectors().ready()):
+            from anamnesis.store.embedding import VectorsUnavailable
+
+            try:
+                self.embed_missing()
+            except VectorsUnavailable:
+                if embed:
+                    raise  # asked for explicitly: say so; otherwise the warning was given
+        return report
 
     def reindex_paths(self, paths: Iterable[str | Path]) -> ReindexReport:
         """Bring the index up to date for these files only (after a sync changed them).
@@ -1104,6 +1316,16 @@ class MemoryStore:
 
 # The markdown codec is imported on first use: reads that find their files unchanged (a
 # session hook injecting notes) never need it, nor the YAML behind it.
+
+
+def configured_search_mode(home: Path) -> str | None:
+    """The search mode the user chose (env over config.json), if any valid one."""
+    raw = os.environ.get(SEARCH_MODE_ENV, "").strip()
+    if not raw:
+        from anamnesis.store.config import read_config
+
+        raw = str(read_config(home).get("search_mode") or "").strip()
+    return raw if raw in SEARCH_MODES else None
 
 
 def _parse(text: str, path: str, scope: str | None = None) -> Memory:

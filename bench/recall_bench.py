@@ -1,0 +1,138 @@
+"""Recall and latency of every search mode, on two kinds of corpus, in one run.
+
+    uv run nox -s bench                       # or, inside the dev venv:
+    python bench/recall_bench.py [--quick]
+
+Recall@{1,3,5,8} and MRR for keyword, vector and hybrid search on
+* devmemory (../shared/eval/devmemory): paraphrase look-ups, where vectors shine;
+* names-and-dates (bench/corpora/namesdates): exact error codes, config keys, people,
+  tickets and dates, where keyword search should decide.
+Then latency at 2,000 notes of ~4 KB with embeddings cached: keyword and hybrid search
+medians (the query's own embedding included) and write speed with and without vectors.
+
+Targets: devmemory hybrid R@8 >= 0.87 and MRR >= 0.68, hybrid not below keyword at any k;
+names-and-dates hybrid within 1 point of keyword; keyword <= 1.5 ms, hybrid <= 15 ms.
+Vector modes need the vectors extra, a Python whose sqlite3 loads extensions, and a model:
+ANAMNESIS_EMBED_MODEL_PATH (default: ../shared/models/all-MiniLM-L6-v2-onnx-int8).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import corpus
+from anamnesis.store import MemoryStore
+from anamnesis.store.embedding import MODEL_PATH_ENV, default_embedder, vector_support
+from anamnesis.store.recall_eval import RecallReport, load_cases, recall_at_k, sandbox
+
+HERE = Path(__file__).resolve().parent
+OFFLINE_MODEL = corpus.SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
+CORPORA = {
+    "devmemory": corpus.DEVMEMORY,
+    "names-and-dates": HERE / "corpora" / "namesdates",
+}
+KS = (1, 3, 5, 8)
+
+
+def modes() -> list[str]:
+    support = vector_support()
+    if not support.available:
+        print(f"vectors unavailable ({support.reason}): keyword only", file=sys.stderr)
+        return ["keyword"]
+    return ["keyword", "vector", "hybrid"]
+
+
+def recall(name: str, folder: Path, wanted: list[str]) -> dict[str, RecallReport]:
+    reports: dict[str, RecallReport] = {}
+    with sandbox(folder / "notes.jsonl") as (store, ids):
+        cases = load_cases(folder / "queries.jsonl")
+        if len(wanted) > 1:
+            started = time.perf_counter()
+            embedded = store.embed_missing()
+            print(f"{name}: embedded {embedded} notes in {time.perf_counter() - started:.1f}s")
+        for mode in wanted:
+            reports[mode] = recall_at_k(store, cases, KS, mode=mode, id_map=ids)
+    return reports
+
+
+def print_recall(name: str, reports: dict[str, RecallReport]) -> None:
+    print(f"\n== {name}: {next(iter(reports.values())).cases} queries ==")
+    print(f"{'mode':>8} | " + " | ".join(f"R@{k:<3}" for k in KS) + " | MRR")
+    for mode, report in reports.items():
+        cells = " | ".join(f"{report.recall[k]:.3f}" for k in KS)
+        print(f"{mode:>8} | {cells} | {report.mrr:.3f}")
+        print(json.dumps({"bench": "recall", "corpus": name, **report.to_dict()}))
+
+
+def latency(count: int, rounds: int, wanted: list[str]) -> None:
+    notes = list(corpus.generate(count))
+    queries = corpus.queries()
+    print(f"\n== latency: {count} notes of ~4 KB, {len(queries)} distinct queries ==")
+    results: dict[str, float] = {}
+    for label, with_vectors in (("without vectors", False), ("with vectors", True)):
+        if with_vectors and len(wanted) == 1:
+            continue
+        with tempfile.TemporaryDirectory(prefix="anamnesis-recall-bench-") as root:
+            embedder = default_embedder(Path(root)) if with_vectors else None
+            with MemoryStore(root, embedder=embedder) as store:
+                started = time.perf_counter()
+                for note in notes:
+                    store.write(
+                        type=note.type, title=note.title, body=note.body,
+                        project=note.project, tags=note.tags,
+                    )  # fmt: skip
+                write_ms = (time.perf_counter() - started) * 1000 / count
+                results[f"write {label}"] = write_ms
+                print(f"write ({label}): {write_ms:.2f} ms/note")
+                if not with_vectors:
+                    results["keyword"] = _median_search(store, queries, "keyword", rounds)
+                    continue
+                started = time.perf_counter()
+                embedded = store.embed_missing()
+                took = time.perf_counter() - started
+                print(f"embedded {embedded} notes in {took:.1f}s ({embedded / took:.0f}/s)")
+                for mode in ("keyword", "vector", "hybrid"):
+                    results[f"{mode} (vectors on)"] = _median_search(store, queries, mode, rounds)
+    for name, value in results.items():
+        if not name.startswith("write"):
+            print(f"{name:>22}: {value:6.2f} ms median")
+    print(json.dumps({"bench": "search-latency", "notes": count, "median_ms": results}))
+
+
+def _median_search(store: MemoryStore, queries: list[str], mode: str, rounds: int) -> float:
+    for query in queries[:5]:  # warm caches (and the model) before timing
+        store.search(query, mode=mode)
+    samples = []
+    for _ in range(rounds):
+        for query in queries:
+            started = time.perf_counter()
+            store.search(query, mode=mode)
+            samples.append(time.perf_counter() - started)
+    return statistics.median(samples) * 1000
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="500 notes, one round")
+    args = parser.parse_args()
+    if not os.environ.get(MODEL_PATH_ENV) and OFFLINE_MODEL.is_dir():
+        os.environ[MODEL_PATH_ENV] = str(OFFLINE_MODEL)
+    wanted = modes()
+    for name, folder in CORPORA.items():
+        if not (folder / "notes.jsonl").is_file():
+            print(f"{name}: {folder} not found, skipped", file=sys.stderr)
+            continue
+        print_recall(name, recall(name, folder, wanted))
+    latency(500 if args.quick else 2000, 1 if args.quick else 3, wanted)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,286 @@
+"""Text embeddings for the vectors extra (``anamnesis-store[vectors]``).
+
+The store asks an :class:`Embedder` for vectors; the default one runs
+``sentence-transformers/all-MiniLM-L6-v2`` through fastembed (ONNX Runtime, no torch).
+Nothing here is imported unless vector or hybrid search is used: embedding costs about
+1 s of imports and 0.2 s to load the model, so it never sits on the write path or a hook.
+
+Configuration, most specific first:
+
+* ``ANAMNESIS_EMBED_MODEL`` / config.json ``embed_model``: the fastembed model name.
+* ``ANAMNESIS_EMBED_MODEL_PATH`` / config.json ``embed_model_path``: a local folder with
+  the model files (fastembed's layout), used instead of downloading. Offline machines
+  and the tests use this.
+* Otherwise the model is downloaded on first use into ``<store>/models`` (machine-local,
+  never synced).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sqlite3
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from anamnesis.store.record import Record
+
+
+class Embedder(Protocol):
+    """Turns text into vectors.
+
+    ``model_id`` names the model *and* its weights: embeddings are cached under it, so one
+    id must always give the same vector for a text, and a new id re-embeds everything.
+    """
+
+    @property
+    def model_id(self) -> str: ...
+
+    def embed_documents(self, texts: Sequence[str]) -> list[Sequence[float]]:
+        """One vector per text (notes), in order."""
+        ...
+
+    def embed_query(self, text: str) -> Sequence[float]:
+        """The vector of a search query."""
+        ...
+
+
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+MODEL_ENV = "ANAMNESIS_EMBED_MODEL"
+MODEL_PATH_ENV = "ANAMNESIS_EMBED_MODEL_PATH"
+# Where fastembed downloads models from; probed before a download so that an offline
+# machine gets one clear message at once instead of fastembed's retries (40 s of sleeps).
+DOWNLOAD_HOST = "huggingface.co"
+
+_INSTALL_HINT = "install the extra: uv tool install 'anamnesis-memory[mcp,vectors]'"
+
+
+class VectorsUnavailable(Exception):
+    """Vector search cannot run here; ``str()`` says why and how to fix it."""
+
+
+class VectorsUnavailableWarning(UserWarning):
+    """Hybrid or vector search was asked for but runs keyword-only; the message says why."""
+
+
+class VectorSupport(Record):
+    """Whether vector search can run in this Python, and if not why and how to fix it."""
+
+    __slots__ = ("available", "fix", "reason")
+
+    def __init__(self, available: bool, reason: str = "", fix: str = "") -> None:
+        self.available = available
+        self.reason = reason
+        self.fix = fix
+
+
+def sqlite_can_load_extensions() -> bool:
+    """True when this Python's sqlite3 module can load extensions (sqlite-vec needs it).
+
+    Many Python builds (pyenv's by default, some macOS ones) are compiled without it.
+    """
+    if not hasattr(sqlite3.Connection, "enable_load_extension"):
+        return False
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.enable_load_extension(True)
+        conn.enable_load_extension(False)
+        return True
+    except (AttributeError, sqlite3.Error):
+        return False
+    finally:
+        conn.close()
+
+
+def load_sqlite_vec(conn: sqlite3.Connection) -> None:
+    """Load sqlite-vec into ``conn``; raise :class:`VectorsUnavailable` saying why not."""
+    if not sqlite_can_load_extensions():
+        raise VectorsUnavailable(
+            "this Python's sqlite3 cannot load extensions, so sqlite-vec cannot run; "
+            "use a Python built with loadable SQLite extensions (e.g. Debian's python3, "
+            "python.org installers) for the vectors extra"
+        )
+    try:
+        import sqlite_vec
+    except ImportError:
+        raise VectorsUnavailable(f"sqlite-vec is not installed; {_INSTALL_HINT}") from None
+    try:
+        conn.enable_load_extension(True)
+        try:
+            sqlite_vec.load(conn)
+        finally:
+            conn.enable_load_extension(False)
+    except sqlite3.Error as exc:
+        raise VectorsUnavailable(f"sqlite-vec failed to load: {exc}") from None
+
+
+def vector_support() -> VectorSupport:
+    """Check, without loading any model, that the vectors extra can work here."""
+    import importlib.util
+
+    if importlib.util.find_spec("sqlite_vec") is None:
+        return VectorSupport(False, "sqlite-vec is not installed", _INSTALL_HINT)
+    if importlib.util.find_spec("fastembed") is None:
+        return VectorSupport(False, "fastembed is not installed", _INSTALL_HINT)
+    conn = sqlite3.connect(":memory:")
+    try:
+        load_sqlite_vec(conn)
+    except VectorsUnavailable as exc:
+        return VectorSupport(
+            False,
+            str(exc).split(";")[0],
+            "install Anamnesis with a Python whose sqlite3 can load extensions "
+            "(Debian's /usr/bin/python3, python.org builds)",
+        )
+    finally:
+        conn.close()
+    return VectorSupport(True)
+
+
+def configured_model(home: Path | None = None) -> tuple[str, Path | None]:
+    """The model name and local model folder (None: download) from env and config."""
+    from anamnesis.store.config import read_config
+
+    config = read_config(home)
+    name = os.environ.get(MODEL_ENV, "").strip() or str(config.get("embed_model") or "").strip()
+    raw_path = (
+        os.environ.get(MODEL_PATH_ENV, "").strip()
+        or str(config.get("embed_model_path") or "").strip()
+    )
+    return name or DEFAULT_MODEL, Path(raw_path).expanduser() if raw_path else None
+
+
+class FastEmbedEmbedder:
+    """The default embedder: a fastembed ONNX model, loaded on first use (thread-safe).
+
+    ``model_path`` loads a local copy instead of downloading (nothing is fetched then);
+    ``cache_dir`` is where downloads go.
+    """
+
+    def __init__(
+        self,
+        model_name: str = DEFAULT_MODEL,
+        *,
+        model_path: Path | str | None = None,
+        cache_dir: Path | str | None = None,
+        threads: int | None = None,
+    ) -> None:
+        self.model_name = model_name
+        self.model_path = Path(model_path) if model_path is not None else None
+        self.cache_dir = Path(cache_dir) if cache_dir is not None else None
+        self.threads = threads
+        self._model: Any = None
+        self._lock = threading.Lock()
+        if self.model_path is not None and not self._onnx_files():
+            raise VectorsUnavailable(
+                f"no ONNX model in {self.model_path}: point {MODEL_PATH_ENV} at a folder "
+                "with model.onnx and its tokenizer files"
+            )
+
+    def _onnx_files(self) -> list[Path]:
+        if self.model_path is None or not self.model_path.is_dir():
+            return []
+        return sorted(self.model_path.glob("*.onnx"))
+
+    @property
+    def model_id(self) -> str:
+        # A local copy may be quantized differently from the download: its vectors are
+        # not interchangeable, so its size goes into the id that keys the cache.
+        if self.model_path is None:
+            return self.model_name
+        size = sum(path.stat().st_size for path in self._onnx_files())
+        return f"{self.model_name}@local-{size}"
+
+    def embed_documents(self, texts: Sequence[str]) -> list[Sequence[float]]:
+        return list(self._loaded().embed(list(texts), batch_size=32))
+
+    def embed_query(self, text: str) -> Sequence[float]:
+        vectors: list[Sequence[float]] = list(self._loaded().query_embed([text]))
+        return vectors[0]
+
+    def _loaded(self) -> Any:
+        with self._lock:
+            if self._model is None:
+                self._model = self._load()
+            return self._model
+
+    def _load(self) -> Any:
+        try:
+            from fastembed import TextEmbedding
+        except ImportError:
+            raise VectorsUnavailable(f"fastembed is not installed; {_INSTALL_HINT}") from None
+        _quiet_fastembed()
+
+        def load(**options: Any) -> Any:
+            return TextEmbedding(
+                model_name=self.model_name,
+                cache_dir=str(self.cache_dir) if self.cache_dir else None,
+                threads=self.threads,
+                **options,
+            )
+
+        if self.model_path is not None:
+            return self._attempt(
+                load, specific_model_path=str(self.model_path), local_files_only=True
+            )
+        try:
+            return load(local_files_only=True)  # downloaded before: no network needed
+        except Exception:  # fastembed raises many kinds: missing files, bad names, ...
+            pass
+        if not _reachable(DOWNLOAD_HOST):
+            raise VectorsUnavailable(
+                f"the embedding model {self.model_name} is not downloaded yet and "
+                f"{DOWNLOAD_HOST} cannot be reached; connect once, or set "
+                f"{MODEL_PATH_ENV} to a local copy of the model"
+            )
+        return self._attempt(load)
+
+    def _attempt(self, load: Any, **options: Any) -> Any:
+        try:
+            return load(**options)
+        except Exception as exc:  # fastembed raises many kinds: network, files, names
+            where = f"from {self.model_path}" if self.model_path else "(download)"
+            raise VectorsUnavailable(
+                f"cannot load the embedding model {self.model_name} {where}: {exc}; "
+                f"set {MODEL_PATH_ENV} to a local copy if this machine is offline"
+            ) from None
+
+
+def _reachable(host: str, timeout_s: float = 3.0) -> bool:
+    try:
+        socket.create_connection((host, 443), timeout=timeout_s).close()
+    except OSError:
+        return False
+    return True
+
+
+def _quiet_fastembed() -> None:
+    """fastembed logs its own errors to stderr through loguru; we report them ourselves."""
+    try:
+        from loguru import logger
+    except ImportError:
+        return
+    logger.disable("fastembed")
+
+
+def default_embedder(home: Path | None = None) -> FastEmbedEmbedder:
+    """The embedder the configuration asks for (no model is loaded yet)."""
+    name, path = configured_model(home)
+    cache = (home / "models") if home is not None else None
+    return FastEmbedEmbedder(name, model_path=path, cache_dir=cache)
+
+
+def as_blob(vector: Sequence[float]) -> bytes:
+    """A vector as sqlite-vec's float32 blob (native byte order, as sqlite-vec reads it)."""
+    astype = getattr(vector, "astype", None)
+    if astype is not None:  # numpy: no per-element Python loop
+        data: bytes = astype("float32").tobytes()
+        return data
+    from array import array
+
+    packed = array("f", vector)
+    if packed.itemsize != 4:  # pragma: no cover - no such platform in practice
+        raise VectorsUnavailable("this platform's C float is not 32 bits")
+    return packed.tobytes()
