@@ -414,3 +414,27 @@ def test_full_text_index_stays_consistent_through_edits(store: MemoryStore) -> N
     conn = store._connection()
     conn.execute("INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)")
     assert {m.id for m in store.list()} == {m.id for m in live}
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("machine_id", "two\nlines"),
+        ("machine_id", "a/b"),
+        ("machine_id", "back\\slash"),
+        ("machine_id", "x" * 129),
+        ("project", "tab\there"),
+        ("project", "p" * 301),
+    ],
+)
+def test_one_line_names_are_checked_on_write(store: MemoryStore, field: str, value: str) -> None:
+    with pytest.raises(InvalidNote, match=field):
+        store.write(type="semantic", title="t", body="b", **{field: value})
+    assert store.list() == []
+
+
+def test_a_hand_written_odd_machine_id_still_reads(store: MemoryStore) -> None:
+    note = store.write(type="semantic", title="t", body="b", machine_id="laptop")
+    path = store.path_of(note)
+    path.write_text(path.read_text().replace("machine_id: laptop", "machine_id: a/b"))
+    assert store.get(note.id).machine_id == "a/b"

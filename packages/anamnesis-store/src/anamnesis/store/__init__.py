@@ -22,6 +22,12 @@ if TYPE_CHECKING:
         resolve_remote,
         write_config,
     )
+    from anamnesis.store.embedding import (
+        Embedder,
+        FastEmbedEmbedder,
+        VectorsUnavailable,
+        VectorsUnavailableWarning,
+    )
     from anamnesis.store.errors import (
         IndexRebuiltWarning,
         IndexUnavailable,
@@ -46,12 +52,6 @@ if TYPE_CHECKING:
         StoreStats,
     )
     from anamnesis.store.redact import redact_secrets
-    from anamnesis.store.embedding import (
-        Embedder,
-        FastEmbedEmbedder,
-        VectorsUnavailable,
-        VectorsUnavailableWarning,
-    )
     from anamnesis.store.store import SEARCH_MODES, InvalidQuery, MemoryStore, StorageError
 
 __version__ = "0.2.0"
@@ -98,14 +98,12 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "DURABLE_TYPES",
-    "SEARCH_MODES",
-    "Embedder",
-    "FastEmbedEmbedder",
-    "VectorsUnavailable",
-    "VectorsUnavailableWarning",
     "NOTE_TYPES",
     "PROV_SOURCES",
     "SCOPES",
+    "SEARCH_MODES",
+    "Embedder",
+    "FastEmbedEmbedder",
     "IndexRebuiltWarning",
     "IndexUnavailable",
     "InvalidNote",
@@ -123,6 +121,8 @@ __all__ = [
     "StoreError",
     "StoreLayout",
     "StoreStats",
+    "VectorsUnavailable",
+    "VectorsUnavailableWarning",
     "derived_id",
     "is_valid_id",
     "new_id",

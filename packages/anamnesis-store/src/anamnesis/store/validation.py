@@ -46,8 +46,25 @@ def clean_tags(tags: Iterable[object] | None) -> list[str]:
 
 
 def validate(mem: Memory) -> Memory:
-    """Return a normalized copy of ``mem`` or raise :class:`InvalidNote` naming the field."""
-    return normalize_in_place(mem.replace())
+    """Return a normalized copy of ``mem`` or raise :class:`InvalidNote` naming the field.
+
+    Stricter than reading: what the store writes has one-line project and machine names
+    (a machine id is shown in headers and commit authors, so no path separators either).
+    Files written by hand or by other tools are read even when they break these rules.
+    """
+    checked = normalize_in_place(mem.replace())
+    _check_one_line("project", checked.project, 300)
+    _check_one_line("machine_id", checked.machine_id, 128)
+    if any(separator in checked.machine_id for separator in "/\\"):
+        raise InvalidNote("machine_id", f"{checked.machine_id!r} must not contain / or \\")
+    return checked
+
+
+def _check_one_line(field: str, value: str, limit: int) -> None:
+    if len(value) > limit:
+        raise InvalidNote(field, f"must be at most {limit} characters, got {len(value)}")
+    if not value.isprintable():
+        raise InvalidNote(field, f"{value!r} must be one line without control characters")
 
 
 def normalize_in_place(mem: Memory) -> Memory:
