@@ -428,8 +428,12 @@ def test_full_text_index_stays_consistent_through_edits(store: MemoryStore) -> N
     ],
 )
 def test_one_line_names_are_checked_on_write(store: MemoryStore, field: str, value: str) -> None:
+    names = {"project": "p", "machine_id": "m", field: value}
     with pytest.raises(InvalidNote, match=field):
-        store.write(type="semantic", title="t", body="b", **{field: value})
+        store.write(
+            type="semantic", title="t", body="b", project=names["project"],
+            machine_id=names["machine_id"],
+        )  # fmt: skip
     assert store.list() == []
 
 
