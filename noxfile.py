@@ -18,7 +18,15 @@ from pathlib import Path
 import nox
 
 nox.options.default_venv_backend = "uv"
-nox.options.sessions = ["lint", "typecheck", "tests", "isolation", "install", "e2e"]
+nox.options.sessions = [
+    "lint",
+    "typecheck",
+    "tests",
+    "isolation",
+    "vectors_fallback",
+    "install",
+    "e2e",
+]
 nox.options.error_on_external_run = True
 
 ROOT = Path(__file__).parent
@@ -161,6 +169,25 @@ def _pick_python() -> str:
 PYTHON = _pick_python()
 
 
+def _python_without_extensions() -> str | None:
+    """A Python 3.11+ whose sqlite3 cannot load extensions (pyenv's default builds), if any:
+    the vectors extra must fall back to keyword search there."""
+    candidates = sorted((Path.home() / ".pyenv" / "versions").glob("3.1[1-9]*/bin/python3"))
+    for name in ("python3.13", "python3.12", "python3.11"):
+        found = shutil.which(name)
+        if found:
+            candidates.append(Path(found))
+    for candidate in candidates:
+        probe = subprocess.run(
+            [str(candidate), "-c", "import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)"],
+            capture_output=True,
+            check=False,
+        )
+        if probe.returncode == 0 and not _can_load_extensions(str(candidate)):
+            return str(candidate)
+    return None
+
+
 def _sync(session: nox.Session, *args: str) -> None:
     """Install the locked workspace (all members, dev tools) into the session's venv."""
     session.run_install(
@@ -275,6 +302,50 @@ while todo:
     todo.extend(r for r in requirements(name, extras) if r[0] in installed)
 report = {"direct": direct, "closure": closure, "installed": installed}
 print(json.dumps({key: sorted(value) for key, value in report.items()}))
+"""
+
+
+@nox.session(python=PYTHON)
+def vectors_fallback(session: nox.Session) -> None:
+    """`anamnesis-store[vectors]` on a Python whose sqlite3 cannot load extensions: search
+    stays keyword-only, with one clear warning, and nothing crashes."""
+    python = _python_without_extensions()
+    if python is None:
+        session.skip("every Python here can load SQLite extensions")
+    wheels = Path(tempfile.mkdtemp(prefix="anamnesis-wheels-"))
+    session.run("uv", "build", "--package", "anamnesis-store", "--wheel", "-o", str(wheels),
+                external=True)  # fmt: skip
+    venv = Path(tempfile.mkdtemp(prefix="vectors-fallback-"))
+    session.run("uv", "venv", "--python", python, str(venv), external=True)
+    target = str(venv / "bin" / "python")
+    session.run("uv", "pip", "install", "--python", target, "--find-links", str(wheels),
+                "anamnesis-store[vectors]", external=True)  # fmt: skip
+    session.run(target, "-c", _VECTORS_FALLBACK, external=True)
+    shutil.rmtree(venv, ignore_errors=True)
+    shutil.rmtree(wheels, ignore_errors=True)
+
+
+_VECTORS_FALLBACK = r"""
+import tempfile, warnings
+import fastembed, sqlite_vec  # the extra really is installed
+from anamnesis.store import MemoryStore, VectorsUnavailableWarning
+from anamnesis.store.embedding import sqlite_can_load_extensions, vector_support
+assert not sqlite_can_load_extensions()
+support = vector_support()
+assert not support.available and "cannot load extensions" in support.reason, support
+with MemoryStore(tempfile.mkdtemp()) as store:
+    note = store.write(type="semantic", title="Fallback smoke", body="keyword search works")
+    assert store.default_search_mode() == "keyword"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for mode in ("hybrid", "vector", None):
+            assert [m.id for m in store.search("fallback", mode=mode)] == [note.id]
+    messages = [str(w.message) for w in caught if w.category is VectorsUnavailableWarning]
+    assert len(messages) == 1 and "cannot load extensions" in messages[0], messages
+    status = store.embedding_status()
+    assert status["available"] is False and status["fix"], status
+    assert store.reindex().indexed == 1
+print("vectors fallback ok:", messages[0])
 """
 
 
