@@ -20,7 +20,15 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "anamnesis-home"
     monkeypatch.setenv("ANAMNESIS_HOME", str(home))
     monkeypatch.setenv("ANAMNESIS_MACHINE_ID", "env-machine")
-    monkeypatch.delenv("ANAMNESIS_GIT_REMOTE", raising=False)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
+    for name in ("ANAMNESIS_GIT_REMOTE", "ANAMNESIS_EMBED_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    # Keyword search unless a test asks for vectors (test_vectors.py): results stay exact,
+    # no server starts the embedding thread and no model loads, in this process or in the
+    # servers started as subprocesses (they inherit this environment). A model path with
+    # no model in it means nothing is ever downloaded, even by a test that forgets to pin.
+    monkeypatch.setenv("ANAMNESIS_SEARCH_MODE", "keyword")
+    monkeypatch.setenv("ANAMNESIS_EMBED_MODEL_PATH", str(tmp_path / "no-model-here"))
     return home
 
 

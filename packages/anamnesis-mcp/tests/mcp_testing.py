@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,12 @@ BASE: dict[str, dict[str, object]] = {
     "memory_search": {"query": "deploy"},
     "memory_write": {"type": "semantic", "title": "t", "body": "b"},
 }
+
+
+def server_command() -> list[str]:
+    """The server as installed next to this Python (the console script), else ``-m``."""
+    script = Path(sys.executable).parent / "anamnesis-mcp"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "anamnesis.mcp"]
 
 
 def bare_remote(path: Path) -> Path:

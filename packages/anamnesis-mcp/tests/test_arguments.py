@@ -17,6 +17,8 @@ from anamnesis.mcp.arguments import (
     check_call,
     check_force,
     check_k,
+    check_mode,
+    check_project,
     check_title,
 )
 from anamnesis.store import MemoryStore
@@ -159,6 +161,11 @@ def test_write_raises_only_invalid_argument_and_writes_what_it_accepts(
         ("memory_list", "project", "x" * 5000 + "*", "patterns"),
         ("memory_search", "type", ["semantic"], "procedural"),
         ("memory_search", "scope", {"a": 1}, "machine-local"),
+        ("memory_search", "mode", "semantic", "'keyword' (exact words"),
+        ("memory_search", "mode", "bm25", "leave it out for the default"),
+        ("memory_search", "mode", ["hybrid"], "'hybrid' (keywords plus meaning"),
+        ("memory_search", "mode", True, "got true"),
+        ("memory_search", "mode", "hybrid\ud800", "'vector'"),
         ("memory_write", "title", "\x00", "NUL"),
         ("memory_write", "title", "\x01\x02\x7f", "non-empty line"),
         ("memory_write", "title", "\u200b\u200b", "visible"),
@@ -167,6 +174,8 @@ def test_write_raises_only_invalid_argument_and_writes_what_it_accepts(
         ("memory_write", "body", "\udfff", "lone surrogate"),
         ("memory_write", "body", {"text": "b"}, "text (markdown)"),
         ("memory_write", "project", "a\tb", "control characters"),
+        ("memory_write", "project", "acme\u202e", "invisible formatting characters"),
+        ("memory_write", "project", "a\u00a0b", "memory_status lists it"),
         ("memory_write", "project", "p\ud800", "lone surrogate"),
         ("memory_write", "tags", ["\x00"], "NUL"),
         ("memory_write", "tags", ["a\tb"], "control characters"),
@@ -195,6 +204,25 @@ def test_k_accepts_what_is_plainly_meant() -> None:
     for bad in ("0050000", "+5", "5 5", "", "1e1"):
         with pytest.raises(InvalidArgument):
             check_k(bad)
+
+
+def test_mode_accepts_the_three_modes_in_any_case_and_null_for_the_default() -> None:
+    assert [check_mode(mode) for mode in ("keyword", "vector", "hybrid")] == [
+        "keyword", "vector", "hybrid",
+    ]  # fmt: skip
+    assert check_mode(" Hybrid ") == "hybrid"
+    assert check_mode(None) is None
+    assert check_call("memory_search", {"query": "q", "mode": None}) == {"query": "q"}
+    assert check_call("memory_search", {"query": "q", "mode": "KEYWORD"})["mode"] == "keyword"
+
+
+def test_a_new_notes_project_key_is_what_the_store_writes() -> None:
+    """The store writes only printable one-line keys: refused here first, in our words."""
+    assert check_project("  github.com/acme/api ") == "github.com/acme/api"
+    assert check_project("Projekt Übersicht 日本") == "Projekt Übersicht 日本"
+    for bad in ("a\u202eb", "a\u200bb", "a\u2028b", "a\u00a0b"):
+        with pytest.raises(InvalidArgument, match="invisible formatting"):
+            check_project(bad)
 
 
 def test_titles_become_one_visible_line() -> None:

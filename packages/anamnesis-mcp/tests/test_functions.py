@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from anamnesis.mcp import (
     InvalidArgument,
@@ -16,8 +18,14 @@ from anamnesis.mcp import (
     write_memory,
 )
 from anamnesis.mcp.arguments import MAX_BODY_BYTES
-from anamnesis.mcp.functions import fit_listing
-from anamnesis.store import MemoryStore
+from anamnesis.mcp.functions import (
+    MAX_REASON_CHARS,
+    fit_listing,
+    keyword_fallback_notice,
+    search_telling_mode,
+    vectors_report,
+)
+from anamnesis.store import SEARCH_MODES, MemoryStore, VectorsUnavailableWarning
 from anamnesis.sync import GitSyncBackend
 from mcp_testing import bare_remote, index_hits
 
@@ -113,6 +121,14 @@ def test_status_reports_counts_problems_and_sync_state(store: MemoryStore) -> No
     assert [p["path"] for p in report["problems"]] == [str(broken)]
     assert report["sync"]["initialized"] is False
     assert report["sync"]["remote"] is None
+    assert report["machine_id"] == "env-machine"  # as the server would bind it
+    assert status_report(store, backend, machine_id="laptop")["machine_id"] == "laptop"
+    # The tests pin keyword search and point the model path at an empty folder.
+    vectors = report["vectors"]
+    assert vectors["available"] is False
+    assert vectors["default_mode"] == "keyword"
+    assert vectors["reason"]
+    assert "pending" not in vectors
     json.dumps(report)
 
 
@@ -369,3 +385,71 @@ def test_sync_to_an_unreachable_remote_reports_instead_of_raising(
     assert outcome["pushed"] is False
     assert "no-such-remote" in outcome["detail"]
     assert backend.state().dirty is False  # the local commit is kept for the next try
+
+
+NOT_AVAILABLE = {"available": False, "reason": "sqlite-vec is not installed", "fix": "install it"}
+
+
+def test_the_fallback_notice_is_given_only_when_vectors_were_asked_for_and_unavailable() -> None:
+    assert keyword_fallback_notice("keyword", NOT_AVAILABLE) is None  # nothing was missed
+    for mode in ("vector", "hybrid"):
+        assert keyword_fallback_notice(mode, {"available": True, "pending": 3}) is None
+        notice = keyword_fallback_notice(mode, NOT_AVAILABLE)
+        assert notice is not None
+        assert notice.startswith("searched by keywords only: sqlite-vec is not installed.")
+        assert "exact words" in notice  # what the model should do next
+    assert keyword_fallback_notice("hybrid", {"available": False}) == keyword_fallback_notice(
+        "hybrid", {"available": False, "reason": ""}
+    )
+
+
+@given(reason=st.text(max_size=2_000))
+def test_the_fallback_notice_stays_one_short_line(reason: str) -> None:
+    notice = keyword_fallback_notice("hybrid", {"available": False, "reason": reason})
+    assert notice is not None
+    assert notice.startswith("searched by keywords only: ")
+    assert "\n" not in notice
+    assert len(notice) <= MAX_REASON_CHARS + 300
+
+
+def test_a_search_that_asked_for_vectors_says_it_ran_on_keywords_each_time(
+    store: MemoryStore,
+) -> None:
+    """Vectors cannot run in these tests (no model): hybrid and vector searches give the
+    keyword results and a notice, on every call, though the store warns only once."""
+    wanted = write_memory(store, type="semantic", title="Deploy key", body="rotate the deploy key")
+    write_memory(store, type="semantic", title="Other", body="nothing to see")
+    keyword, ran, notice = search_telling_mode(store, query="deploy key")
+    assert (ran, notice) == ("keyword", None)  # the default here, and nothing asked for
+    assert [hit["id"] for hit in keyword] == [wanted["id"]]
+    with pytest.warns(VectorsUnavailableWarning):
+        hits, ran, notice = search_telling_mode(store, query="deploy key", mode="hybrid")
+    assert hits == keyword and ran == "keyword"
+    assert notice is not None and notice.startswith("searched by keywords only: ")
+    reason = store.embedding_status()["reason"]
+    assert " ".join(reason.split())[:40] in notice  # the store's own reason, not a guess
+    again = search_telling_mode(store, query="deploy key", mode="Vector")
+    assert again == (keyword, "keyword", notice)
+
+
+def test_search_memories_passes_the_mode_and_checks_it(store: MemoryStore) -> None:
+    write_memory(store, type="semantic", title="Deploy key", body="rotate the deploy key")
+    assert [h["title"] for h in search_memories(store, query="deploy", mode="keyword")] == [
+        "Deploy key"
+    ]
+    with pytest.raises(InvalidArgument) as caught:
+        search_memories(store, query="deploy", mode="fuzzy")
+    assert caught.value.name == "mode"
+    for mode in SEARCH_MODES:
+        assert mode in str(caught.value)
+
+
+def test_the_vectors_report_follows_the_configured_mode(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANAMNESIS_SEARCH_MODE", "hybrid")
+    report = vectors_report(store)
+    # Asked for hybrid, but what runs without vectors is keyword search; the reason says why.
+    assert report["available"] is False
+    assert report["default_mode"] == "keyword"
+    assert report["reason"] == store.embedding_status()["reason"]

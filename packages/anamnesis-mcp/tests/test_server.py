@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -12,12 +13,27 @@ from typing import Any, get_args
 import anyio
 import pytest
 from mcp.client import Client
+from mcp.server.mcpserver.exceptions import ToolError
 
 from anamnesis.mcp import build_server, descriptions
 from anamnesis.mcp.arguments import TOOL_ARGUMENTS
 from anamnesis.mcp.functions import list_memories
-from anamnesis.mcp.server import LIST_MAX_CHARS, AnamnesisServer, ScopeName, TypeName
-from anamnesis.store import NOTE_TYPES, SCOPES, MemoryStore, write_config
+from anamnesis.mcp.server import (
+    LIST_MAX_CHARS,
+    AnamnesisServer,
+    ModeName,
+    ScopeName,
+    TypeName,
+    _ToolGuard,
+)
+from anamnesis.store import (
+    NOTE_TYPES,
+    SCOPES,
+    SEARCH_MODES,
+    InvalidNote,
+    MemoryStore,
+    write_config,
+)
 from anamnesis.sync import GitSyncBackend
 from anamnesis.sync.lock import sync_lock
 from anamnesis.sync.worktree import LOCK_FILE
@@ -62,7 +78,7 @@ def test_spec_parameters_and_defaults(store: MemoryStore) -> None:
         }
 
     assert params("memory_search") == {
-        "query": "required", "project": None, "type": None, "scope": None, "k": 8,
+        "query": "required", "project": None, "type": None, "scope": None, "k": 8, "mode": None,
     }  # fmt: skip
     assert params("memory_list") == {"project": None, "type": None, "scope": None}
     assert params("memory_status") == {}
@@ -93,6 +109,7 @@ def test_instructions_and_descriptions_fit_claude_codes_2kb_cut(store: MemorySto
 def test_input_schemas_show_the_allowed_values(store: MemoryStore) -> None:
     assert get_args(TypeName) == NOTE_TYPES
     assert get_args(ScopeName) == SCOPES
+    assert get_args(ModeName) == SEARCH_MODES
     tools = anyio.run(tools_of, build_server(store))
 
     def prop(tool: str, name: str) -> dict[str, Any]:
@@ -106,6 +123,8 @@ def test_input_schemas_show_the_allowed_values(store: MemoryStore) -> None:
         assert prop(tool, "type")["enum"] == list(NOTE_TYPES)
         assert prop(tool, "scope")["enum"] == list(SCOPES)
     assert (prop("memory_search", "k")["minimum"], prop("memory_search", "k")["maximum"]) == (1, 50)
+    assert prop("memory_search", "mode")["enum"] == list(SEARCH_MODES)
+    assert prop("memory_search", "mode")["default"] is None  # null: the store's default
     assert prop("memory_write", "tags")["maxItems"] == 50
     assert prop("memory_write", "scope")["default"] == "portable"
     assert prop("memory_sync", "force")["type"] == "boolean"
@@ -166,6 +185,9 @@ def test_the_bound_machine_id_wins(store: MemoryStore) -> None:
         ("memory_write", {**WRITE, "title": "\x00"}, "NUL"),
         ("memory_write", {**WRITE, "title": "\x01\x02"}, "non-empty"),
         ("memory_search", {"query": "x", "\ud800": 1}, "unknown argument"),
+        ("memory_search", {"query": "x", "mode": "semantic"}, "'keyword' (exact words"),
+        ("memory_search", {"query": "x", "mode": 1}, "leave it out for the default"),
+        ("memory_write", {**WRITE, "project": "acme\u202e"}, "invisible formatting"),
     ],
 )
 def test_bad_arguments_get_an_actionable_tool_error(
@@ -405,3 +427,83 @@ def test_many_concurrent_calls_against_one_store(store: MemoryStore) -> None:
     anyio.run(scenario)
     assert failures == []
     assert store.count() == 30
+
+
+def test_a_search_says_which_mode_ran_and_when_vectors_could_not(store: MemoryStore) -> None:
+    """No model here: a hybrid search returns the keyword results, and a second text block
+    tells the model it searched by keywords only and why. The result is still the list."""
+    server = build_server(store)
+    anyio.run(call, server, "memory_write", WRITE)
+
+    async def scenario() -> tuple[Any, Any, Any]:
+        async with Client(server) as client:
+            default = await client.call_tool("memory_search", {"query": "esbuild"})
+            keyword = await client.call_tool(
+                "memory_search", {"query": "esbuild", "mode": "keyword"}
+            )
+            hybrid = await client.call_tool("memory_search", {"query": "esbuild", "mode": "hybrid"})
+            return default, keyword, hybrid
+
+    with pytest.warns(UserWarning, match="searching by keywords only"):  # the store's, once
+        default, keyword, hybrid = anyio.run(scenario)
+    assert data(default) == data(keyword)  # the default here is keyword (pinned in conftest)
+    assert keyword.structured_content["mode"] == "keyword"
+    assert not hybrid.is_error
+    assert len(hybrid.content) == 2
+    assert json.loads(text_of(hybrid)) == data(keyword)
+    notice = getattr(hybrid.content[1], "text", "")
+    assert notice.startswith("searched by keywords only: ")
+    assert hybrid.structured_content == {"result": data(keyword), "mode": "keyword"}
+    assert "mode='keyword'" in descriptions.SEARCH  # the model is told when to pass it
+
+
+def test_status_reports_the_bound_machine_id_and_vector_search(store: MemoryStore) -> None:
+    status = data(anyio.run(call, build_server(store, machine_id="m-test"), "memory_status", {}))
+    assert status["machine_id"] == "m-test"
+    assert status["vectors"]["available"] is False  # no model in these tests
+    assert status["vectors"]["default_mode"] == "keyword"
+    assert status["vectors"]["reason"]
+
+
+def test_no_embedding_thread_when_keyword_search_is_configured(store: MemoryStore) -> None:
+    server = build_server(store)
+    assert server.embedding.state == "off"
+    assert not any(t.name == "anamnesis-embedding" for t in threading.enumerate())
+    anyio.run(call, server, "memory_write", WRITE)  # waking it is harmless
+    assert server.embedding.state == "off"
+    server.embedding.stop()  # and so is stopping it
+
+
+def test_vectors_asked_for_but_unavailable_are_logged_once_and_searches_still_work(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANAMNESIS_SEARCH_MODE", "hybrid")  # configured, but no model here
+    server = build_server(store)
+    server.embedding.stop(wait_s=30)  # the thread checks, logs and ends on its own
+    assert server.embedding.state == "off"
+    log = (store.root / "logs" / "mcp.log").read_text()
+    assert log.count("searches use keywords only") == 1
+    assert store.embedding_status()["reason"] in log
+    with pytest.warns(UserWarning, match="searching by keywords only"):
+        result = anyio.run(call, server, "memory_search", {"query": "anything"})
+    assert data_and_notice(result)[1].startswith("searched by keywords only: ")
+
+
+def test_a_store_rule_an_argument_breaks_is_reported_as_that_argument(store: MemoryStore) -> None:
+    guard = _ToolGuard(store)
+    with pytest.raises(ToolError) as caught, guard("memory_write"):
+        raise InvalidNote("project", "must be one line")
+    assert str(caught.value) == "invalid argument for memory_write: project: must be one line"
+    # A rule the model cannot act on (the bound machine id) is not blamed on its arguments.
+    server = build_server(store, machine_id="lab/box")
+    result = anyio.run(call, server, "memory_write", WRITE)
+    assert result.is_error
+    assert "machine_id: 'lab/box' must not contain /" in error_text(result)
+    assert "invalid argument" not in error_text(result)
+    assert list(store.root.rglob("*.md")) == []
+    assert not (store.root / "logs" / "mcp.log").exists()  # expected, so not a crash
+
+
+def data_and_notice(result: Any) -> tuple[Any, str]:
+    assert not result.is_error and len(result.content) == 2
+    return json.loads(text_of(result)), getattr(result.content[1], "text", "")

@@ -15,14 +15,7 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from anamnesis.store import MemoryStore
-from mcp_testing import INTERNALS, data, error_text, text_of
-
-BIN = Path(sys.executable).parent
-
-
-def server_command() -> list[str]:
-    script = BIN / "anamnesis-mcp"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "anamnesis.mcp"]
+from mcp_testing import INTERNALS, data, error_text, server_command, text_of
 
 
 def params(home: Path, command: list[str] | None = None) -> StdioServerParameters:

@@ -22,11 +22,15 @@ def serve(home: Path | None = None, *, machine_id: str | None = None) -> int:
         return 1
     from anamnesis.mcp.server import build_server
 
+    server = None
     try:
-        build_server(store, machine_id=machine_id).run("stdio")
+        server = build_server(store, machine_id=machine_id)
+        server.run("stdio")
     except KeyboardInterrupt:
         pass
     finally:
+        if server is not None:
+            server.embedding.stop()  # let a batch being saved finish before the store closes
         store.close()
     return 0
 

@@ -12,7 +12,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from anamnesis.store import NOTE_TYPES, SCOPES
+from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES
 
 MAX_K = 50
 MAX_QUERY_CHARS = 4_000
@@ -117,6 +117,20 @@ def check_scope(value: object, *, required: bool = False) -> str | None:
     return value
 
 
+def check_mode(value: object) -> str | None:
+    """A search mode, or None for the store's default (hybrid where vectors run)."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.strip().lower() in SEARCH_MODES:
+        return value.strip().lower()  # "Hybrid" or " keyword": the intent is plain
+    raise InvalidArgument(
+        "mode",
+        "must be 'keyword' (exact words: names, error codes, ids), 'hybrid' (keywords plus "
+        "meaning: also finds paraphrases) or 'vector' (meaning only); leave it out for the "
+        f"default; got {_shown(value)}",
+    )
+
+
 def check_project_filter(value: object) -> str | None:
     """One project key, matched exactly; None means every project."""
     if value is None:
@@ -152,7 +166,16 @@ def check_project(value: object) -> str:
             "must be the project key as text (e.g. 'github.com/owner/repo'), or 'global' for "
             f"notes that apply everywhere; got {_shown(value)}",
         )
-    return _check_project_text(value.strip())
+    project = value.strip()
+    # The store writes only printable project keys (one line, no invisible formatting
+    # characters such as U+202E): refuse here in words that name the fix.
+    if not project.isprintable():
+        raise InvalidArgument(
+            "project",
+            "must be one line without tabs, control characters or invisible formatting "
+            f"characters, got {_shown(project)}; use a key as memory_status lists it",
+        )
+    return _check_project_text(project)
 
 
 def _check_project_text(project: str) -> str:
@@ -255,6 +278,7 @@ TOOL_ARGUMENTS: Mapping[str, Mapping[str, _Check]] = {
         "type": check_type,
         "scope": check_scope,
         "k": check_k,
+        "mode": check_mode,
     },
     "memory_list": {
         "project": check_project_filter,

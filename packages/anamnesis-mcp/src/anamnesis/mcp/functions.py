@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from anamnesis.mcp.arguments import (
     check_body,
     check_k,
+    check_mode,
     check_project,
     check_project_filter,
     check_query,
@@ -21,7 +22,7 @@ from anamnesis.mcp.arguments import (
     check_title,
     check_type,
 )
-from anamnesis.store import Memory, MemoryStore, redact_secrets
+from anamnesis.store import Memory, MemoryStore, redact_secrets, resolve_machine_id
 from anamnesis.store.redact import count_secrets
 from anamnesis.sync.remote import redact_url
 
@@ -44,16 +45,69 @@ def search_memories(
     type: str | None = None,
     scope: str | None = None,
     k: int = 8,
+    mode: str | None = None,
 ) -> list[Note]:
-    """The best ``k`` notes for ``query`` by BM25, with bodies; superseded notes hidden."""
+    """The best ``k`` notes for ``query``, with bodies; superseded notes hidden.
+
+    ``mode``: keyword (BM25), vector or hybrid (both, fused); None means the store's
+    default (hybrid where vectors run, else keyword).
+    """
     hits = store.search(
         check_query(query),
         project=check_project_filter(project),
         type=check_type(type),
         scope=check_scope(scope),
         k=check_k(k),
+        mode=check_mode(mode),
     )
     return [memory_dict(mem, include_body=True) for mem in hits]
+
+
+def search_telling_mode(
+    store: MemoryStore,
+    *,
+    query: str,
+    project: str | None = None,
+    type: str | None = None,
+    scope: str | None = None,
+    k: int = 8,
+    mode: str | None = None,
+) -> tuple[list[Note], str, str | None]:
+    """:func:`search_memories`, plus the mode that ran and, when vectors were asked for but
+    could not run, a notice saying the search used keywords only (None otherwise).
+
+    The store's own fallback warning is a Python warning, given once per store; capturing
+    it per call is not thread-safe, and later calls would not see it. Asking the store
+    after the search is both: vectors that cannot run stay unavailable for the store's
+    life, so a search that found them unavailable afterwards did run on keywords.
+    """
+    asked = check_mode(mode) or store.default_search_mode()
+    notes = search_memories(
+        store, query=query, project=project, type=type, scope=scope, k=k, mode=asked
+    )
+    if asked == "keyword":
+        return notes, asked, None  # no vector status needed: keep keyword searches cheap
+    notice = keyword_fallback_notice(asked, store.embedding_status())
+    return notes, asked if notice is None else "keyword", notice
+
+
+# A fallback reason can quote a library's error at length; the model needs the gist.
+MAX_REASON_CHARS = 300
+
+
+def keyword_fallback_notice(asked: str, status: dict[str, Any]) -> str | None:
+    """What to tell the model when a search asked for ``asked`` but vectors are unavailable
+    (``status`` as from ``store.embedding_status()``); None when the search ran as asked."""
+    if asked == "keyword" or status.get("available"):
+        return None
+    reason = " ".join(str(status.get("reason") or "vector search is unavailable").split())
+    if len(reason) > MAX_REASON_CHARS:
+        reason = reason[: MAX_REASON_CHARS - 3] + "..."
+    return (
+        f"searched by keywords only: {reason}. Notes that say the same thing in other words "
+        "may be missed: search again with the exact words a note would use (names, error "
+        "text). `anamnesis doctor` tells the user how to enable vector search."
+    )
 
 
 def list_memories(
@@ -87,19 +141,24 @@ def fit_listing(notes: list[Note], max_chars: int) -> list[Note]:
     return notes
 
 
-def status_report(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
-    """Index counts, notes that could not be read, and the sync state (no network)."""
+def status_report(
+    store: MemoryStore, backend: SyncBackend, *, machine_id: str | None = None
+) -> dict[str, Any]:
+    """Index counts, notes that could not be read, vector search, and the sync state (no
+    network). ``machine_id`` is the one notes are written with (default: the configured)."""
     stats = store.stats()
     state = backend.state()
     return {
         "root": str(store.root),
         "db_path": str(store.db_path),
+        "machine_id": machine_id or resolve_machine_id(store.root),
         "total": stats.total,
         "by_type": stats.by_type,
         "by_project": stats.by_project,
         "by_scope": stats.by_scope,
         "superseded": stats.superseded,
         "problems": [{"path": p.path, "reason": p.reason} for p in store.problems()],
+        "vectors": vectors_report(store),
         "sync": {
             "initialized": state.initialized,
             "remote": redact_url(state.remote) if state.remote else None,
@@ -110,6 +169,31 @@ def status_report(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
             "behind": state.behind,
             "conflicts": list(state.conflicts),
         },
+    }
+
+
+def vectors_report(store: MemoryStore) -> dict[str, Any]:
+    """Whether vector search runs here and the mode a search without ``mode`` uses; the model
+    and how many notes are (not yet) embedded, or why vectors cannot run and the fix.
+
+    Never loads the embedding model: the store only makes the embedder object, whose model
+    id comes from the configuration and the model files' sizes.
+    """
+    status = store.embedding_status()
+    if not status["available"]:
+        return {
+            "available": False,
+            "default_mode": "keyword",  # what runs, whatever was configured
+            "reason": status.get("reason") or "",
+            "fix": status.get("fix") or "",
+        }
+    return {
+        "available": True,
+        # The configured mode wins (ANAMNESIS_SEARCH_MODE, config.json search_mode).
+        "default_mode": store.default_search_mode(),
+        "model": status["model"],
+        "embedded": status["embedded"],
+        "pending": status["pending"],
     }
 
 

@@ -16,17 +16,18 @@ from pydantic import Field
 
 from anamnesis.mcp import descriptions
 from anamnesis.mcp.arguments import MAX_K, MAX_TAGS, TOOL_ARGUMENTS, InvalidArgument, check_call
+from anamnesis.mcp.background import BackgroundEmbedding
 from anamnesis.mcp.functions import (
     fit_listing,
     list_memories,
-    search_memories,
+    search_telling_mode,
     status_report,
     sync_memory,
     write_memory,
 )
 from anamnesis.mcp.version import __version__
 from anamnesis.store import MemoryStore, StoreError, resolve_machine_id, resolve_remote
-from anamnesis.store.errors import IndexUnavailable, StoreBusy
+from anamnesis.store.errors import IndexUnavailable, InvalidNote, StoreBusy
 from anamnesis.sync.backend import SyncBackend, SyncResult, SyncState
 from anamnesis.sync.errors import SyncBusy, SyncError
 from mcp.server.mcpserver import MCPServer
@@ -50,12 +51,17 @@ Note = dict[str, Any]
 # value still gets our message, not the SDK's. A test keeps these in step with the store.
 TypeName = Literal["procedural", "semantic", "episodic"]
 ScopeName = Literal["portable", "machine-local"]
+ModeName = Literal["keyword", "vector", "hybrid"]
 Project = Annotated[
     str | None,
     Field(description="One project key, exactly (see memory_status); omit for every project."),
 ]
 NoteType = Annotated[TypeName | None, Field(description="Omit for all types.")]
 NoteScope = Annotated[ScopeName | None, Field(description="Omit for both.")]
+SearchMode = Annotated[
+    ModeName | None,
+    Field(description="keyword for exact names, codes, ids; omit for the default (hybrid)."),
+]
 
 
 class AnamnesisServer(MCPServer[Any]):
@@ -65,9 +71,12 @@ class AnamnesisServer(MCPServer[Any]):
     checking here first turns every mistake into one sentence naming the fix.
     """
 
-    def __init__(self, guard: _ToolGuard, **settings: Any) -> None:
+    def __init__(self, guard: _ToolGuard, embedding: BackgroundEmbedding, **settings: Any) -> None:
         super().__init__(**settings)
         self.guard = guard
+        # Embeds new notes on a daemon thread; whoever runs the server stops it before
+        # closing the store (see __main__.serve).
+        self.embedding = embedding
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
@@ -87,13 +96,17 @@ def build_server(
     """An MCP server named ``anamnesis`` serving ``store``.
 
     The machine id is resolved once here and bound into ``memory_write``: the model cannot
-    choose it. Without ``backend``, sync goes through git to the configured remote.
+    choose it. Without ``backend``, sync goes through git to the configured remote. Unless
+    keyword search is configured, a daemon thread starts embedding the notes that lack a
+    vector (``server.embedding``; stop it before closing the store).
     """
     mid = machine_id or resolve_machine_id(store.root)
     sync_backend: SyncBackend = backend or _GitOnFirstUse(store, mid)
     guard = _ToolGuard(store)
+    embedding = BackgroundEmbedding(store, lambda: _crash_log(guard.log_path))
     server = AnamnesisServer(
         guard,
+        embedding,
         name=SERVER_NAME,
         instructions=descriptions.INSTRUCTIONS,
         version=__version__,
@@ -107,10 +120,16 @@ def build_server(
         type: NoteType = None,
         scope: NoteScope = None,
         k: Annotated[int, Field(description="How many notes.", ge=1, le=MAX_K)] = 8,
+        mode: SearchMode = None,
     ) -> Annotated[CallToolResult, list[Note]]:
         with guard("memory_search"):
-            hits = search_memories(store, query=query, project=project, type=type, scope=scope, k=k)
-        return _reply({"result": hits}, hits)
+            hits, ran, notice = search_telling_mode(
+                store, query=query, project=project, type=type, scope=scope, k=k, mode=mode
+            )
+        reply = _reply({"result": hits, "mode": ran}, hits)
+        if notice is not None:  # vectors were asked for and could not run: say so
+            reply.content.append(TextContent(type="text", text=notice))
+        return reply
 
     @server.tool(description=descriptions.LIST, annotations=READ_ONLY)
     def memory_list(
@@ -134,7 +153,7 @@ def build_server(
     @server.tool(description=descriptions.STATUS, annotations=READ_ONLY)
     def memory_status() -> Annotated[CallToolResult, dict[str, Any]]:
         with guard("memory_status"):
-            report = status_report(store, sync_backend)
+            report = status_report(store, sync_backend, machine_id=mid)
         return _reply(report, report)
 
     @server.tool(description=descriptions.WRITE, annotations=WRITES_NEW_NOTE)
@@ -163,6 +182,7 @@ def build_server(
                 machine_id=mid,  # bound at build time, never from the model
                 scope=scope,
             )
+        embedding.wake()  # embed the new note now, not in the next hybrid search
         return _reply(note, note)
 
     @server.tool(description=descriptions.SYNC, annotations=TALKS_TO_REMOTE)
@@ -172,8 +192,10 @@ def build_server(
         del force  # accepted for compatibility with the spec's signature; changes nothing
         with guard("memory_sync"):
             outcome = sync_memory(store, sync_backend)
+        embedding.wake()  # pulled notes need vectors too
         return _reply(outcome, outcome)
 
+    embedding.start()
     return server
 
 
@@ -236,7 +258,7 @@ class _ToolGuard:
     """
 
     def __init__(self, store: MemoryStore) -> None:
-        self._log_path = store.root / "logs" / "mcp.log"
+        self.log_path = store.root / "logs" / "mcp.log"
 
     @contextmanager
     def __call__(self, tool: str) -> Iterator[None]:
@@ -244,6 +266,12 @@ class _ToolGuard:
             yield
         except InvalidArgument as exc:
             raise ToolError(f"invalid argument for {tool}: {exc}") from None
+        except InvalidNote as exc:
+            # A store rule an argument broke (the store may be stricter than our checks):
+            # the model's mistake, in the store's words, which name the field.
+            if exc.field in TOOL_ARGUMENTS.get(tool, {}):
+                raise ToolError(f"invalid argument for {tool}: {exc}") from None
+            raise ToolError(str(exc)) from None
         except (StoreBusy, SyncBusy) as exc:
             raise ToolError(f"{exc}. Another process holds the lock; try again shortly.") from None
         except IndexUnavailable as exc:
@@ -254,9 +282,9 @@ class _ToolGuard:
         except (StoreError, SyncError) as exc:
             raise ToolError(str(exc)) from None
         except Exception:
-            _crash_log(self._log_path).exception("%s raised", tool)
+            _crash_log(self.log_path).exception("%s raised", tool)
             raise ToolError(
-                f"{tool} failed unexpectedly; the details are in {self._log_path}. "
+                f"{tool} failed unexpectedly; the details are in {self.log_path}. "
                 "Run `anamnesis doctor` to check the store."
             ) from None
 
