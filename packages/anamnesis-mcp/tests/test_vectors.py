@@ -187,12 +187,19 @@ def test_the_real_server_process_runs_hybrid_search(isolated_home: Path, tmp_pat
     async def session() -> tuple[Any, Any]:
         with (tmp_path / "stderr.txt").open("w") as stderr:
             async with Client(stdio_client(params, errlog=stderr), read_timeout_seconds=120) as mcp:
-                status = data(await mcp.call_tool("memory_status", {}))
+                # The server embeds on its own thread (searches do not wait for it): wait
+                # for the first pass, as a session a few seconds old would find it done.
+                for _attempt in range(600):
+                    status = data(await mcp.call_tool("memory_status", {}))
+                    if status["vectors"].get("pending") == 0:
+                        break
+                    await anyio.sleep(0.1)
                 found = await mcp.call_tool("memory_search", {"query": PARAPHRASE, "k": 3})
         return status, found
 
     status, found = anyio.run(session)
     assert status["vectors"]["available"] is True
+    assert status["vectors"]["pending"] == 0
     assert status["vectors"]["default_mode"] == "hybrid"
     assert status["machine_id"] == "env-machine"
     assert data(found)[0]["id"] == ids[TMUX]

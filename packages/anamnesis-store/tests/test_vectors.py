@@ -203,3 +203,32 @@ def test_bad_modes_are_refused(vstore: MemoryStore) -> None:
 
     with pytest.raises(InvalidQuery, match="mode must be one of keyword, vector, hybrid"):
         vstore.search("x", mode="semantic")
+
+
+def test_a_store_that_embeds_elsewhere_does_not_embed_on_search(
+    vstore: MemoryStore, embedder: CountingEmbedder
+) -> None:
+    vstore.search_embed_limit = 0  # what the MCP server sets: its own thread embeds
+    note = vstore.write(type="semantic", title="Coffee machine", body="descale monthly")
+    query = "how often should the espresso maker be cleaned"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert vstore.search(query, mode="vector") == []
+    assert embedder.embedded == 0
+    assert any("1 note has no embedding yet" in str(w.message) for w in caught)
+    assert vstore.embed_missing() == 1  # the background pass
+    assert [m.id for m in vstore.search(query, mode="vector")] == [note.id]
+
+
+def test_status_and_availability_without_loading_the_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANAMNESIS_EMBED_MODEL_PATH", str(OFFLINE_MODEL))
+    with MemoryStore(tmp_path / "s") as store:
+        store.write(type="semantic", title="t", body="b")
+        assert store.vectors_available()
+        status = store.embedding_status()
+        assert (status["available"], status["pending"], status["embedded"]) == (True, 1, 0)
+        assert status["default_mode"] == "keyword"  # ANAMNESIS_SEARCH_MODE pins it here
+        embedder = store._vectors().embedder()
+        assert isinstance(embedder, FastEmbedEmbedder) and embedder._model is None

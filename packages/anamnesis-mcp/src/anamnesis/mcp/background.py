@@ -52,6 +52,8 @@ class BackgroundEmbedding:
         if self._thread is not None or configured_search_mode(self._store.root) == "keyword":
             return False
         self._wake.set()  # the first pass runs at once
+        # This thread embeds what is new: searches need not stop to do it themselves.
+        self._store.search_embed_limit = 0
         self._thread = threading.Thread(target=self._run, name="anamnesis-embedding", daemon=True)
         self.state = "running"
         self._thread.start()

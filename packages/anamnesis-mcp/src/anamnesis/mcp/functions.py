@@ -85,8 +85,8 @@ def search_telling_mode(
     notes = search_memories(
         store, query=query, project=project, type=type, scope=scope, k=k, mode=asked
     )
-    if asked == "keyword":
-        return notes, asked, None  # no vector status needed: keep keyword searches cheap
+    if asked == "keyword" or store.vectors_available():
+        return notes, asked, None  # no counts needed: keep searches cheap
     notice = keyword_fallback_notice(asked, store.embedding_status())
     return notes, asked if notice is None else "keyword", notice
 

@@ -102,18 +102,29 @@ def load_sqlite_vec(conn: sqlite3.Connection) -> None:
             "use a Python built with loadable SQLite extensions (e.g. Debian's python3, "
             "python.org installers) for the vectors extra"
         )
-    try:
-        import sqlite_vec
-    except ImportError:
-        raise VectorsUnavailable(f"sqlite-vec is not installed; {_INSTALL_HINT}") from None
+    library = _sqlite_vec_library()
+    if library is None:
+        raise VectorsUnavailable(f"sqlite-vec is not installed; {_INSTALL_HINT}")
     try:
         conn.enable_load_extension(True)
         try:
-            sqlite_vec.load(conn)
+            conn.load_extension(library)
         finally:
             conn.enable_load_extension(False)
     except sqlite3.Error as exc:
         raise VectorsUnavailable(f"sqlite-vec failed to load: {exc}") from None
+
+
+def _sqlite_vec_library() -> str | None:
+    """Where sqlite-vec's loadable library is, found without importing the sqlite_vec
+    module (which imports numpy: 0.3 s for what is one file path)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    # SQLite adds the platform's suffix (.so, .dylib, .dll) itself.
+    return str(Path(next(iter(spec.submodule_search_locations))) / "vec0")
 
 
 def vector_support() -> VectorSupport:

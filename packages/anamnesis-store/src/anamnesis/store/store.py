@@ -126,6 +126,9 @@ class MemoryStore:
         self._lock = RLock()
         self._embedder = embedder
         self._vector_state: StoreVectors | None = None
+        # How many notes lacking a vector a search embeds before ranking (about a second);
+        # a process that embeds in the background (the MCP server) sets 0.
+        self.search_embed_limit = SEARCH_EMBED_LIMIT
         # (data_version, total_changes, model) when the last embedding pass found nothing
         # left to do: searches skip the check until the index changes.
         self._embedded_at: tuple[int, int, str] | None = None
@@ -551,6 +554,10 @@ class MemoryStore:
 
     # -- vectors (the optional extra) -------------------------------------------------
 
+    def vectors_available(self) -> bool:
+        """Whether vector and hybrid search can run here (cheap: no model is loaded)."""
+        return self._vectors().ready()
+
     def default_search_mode(self) -> str:
         """The mode a search without ``mode`` uses: ``ANAMNESIS_SEARCH_MODE`` or config.json's
         ``search_mode`` if set, else ``hybrid`` when the vectors extra can run, else
@@ -558,7 +565,7 @@ class MemoryStore:
         configured = configured_search_mode(self.root)
         if configured is not None:
             return configured
-        return "hybrid" if self._vectors().ready() else "keyword"
+        return "hybrid" if self.vectors_available() else "keyword"
 
     def embed_missing(
         self,
@@ -635,14 +642,15 @@ class MemoryStore:
             "available": support.available,
             "reason": support.reason,
             "fix": support.fix,
-            "default_mode": "hybrid" if support.available else "keyword",
+            "default_mode": self.default_search_mode(),
         }
         if not support.available:
             return out
         try:
             model = state.embedder().model_id
         except VectorsUnavailable as exc:
-            return {**out, "available": False, "reason": str(exc), "default_mode": "keyword"}
+            what, _, fix = str(exc).partition("; ")
+            return {**out, "available": False, "reason": what, "fix": fix}
         from anamnesis.store import vector_index as vi
 
         def count() -> tuple[int, int]:
@@ -686,7 +694,8 @@ class MemoryStore:
         current = self._run(lambda: (*self._index_version(self._connection()), model))
         if current == self._embedded_at:
             return
-        if self.embed_missing(limit=SEARCH_EMBED_LIMIT) < SEARCH_EMBED_LIMIT:
+        limit = self.search_embed_limit
+        if limit > 0 and self.embed_missing(limit=limit) < limit:
             return
         from anamnesis.store import vector_index as vi
 

@@ -55,14 +55,14 @@ class StoreVectors:
         self._given = embedder
         self._embedder: Embedder | None = embedder
         self._loaded_into: int | None = None  # id() of the connection holding sqlite-vec
-        self._failure: str | None = None  # why vectors stopped working in this store
+        self._failure: VectorSupport | None = None  # why vectors stopped working here
         self._warned = False
         self._lock = threading.Lock()
 
     def support(self) -> VectorSupport:
         """Whether vectors can run here, without loading a model."""
         if self._failure is not None:
-            return VectorSupport(False, self._failure, "see the warning that came with it")
+            return self._failure
         return _sqlite_vec_support() if self._given is not None else _support()
 
     def ready(self) -> bool:
@@ -91,8 +91,14 @@ class StoreVectors:
         self._loaded_into = None
 
     def fail(self, reason: str) -> None:
-        """Vectors stopped working (e.g. the model cannot load): keyword-only from now on."""
-        self._failure = reason
+        """Vectors stopped working (e.g. the model cannot load): keyword-only from now on.
+
+        ``reason`` is a :class:`VectorsUnavailable` message: what failed; how to fix it.
+        """
+        what, _, fix = reason.partition("; ")
+        self._failure = VectorSupport(
+            False, what, fix or "run `anamnesis doctor` to check the vectors set-up"
+        )
         self.warn(reason)
 
     def warn(self, reason: str) -> None:
