@@ -16,6 +16,7 @@ from typing import Any
 from dulwich.repo import Repo
 
 BIN = Path(sys.executable).parent
+DATA = Path(__file__).parent / "data"
 
 
 def anamnesis_script() -> list[str]:
@@ -55,6 +56,10 @@ class Env:
             "HOME": str(base / "user"),
             "PATH": f"{base / 'bin'}{os.pathsep}/usr/bin{os.pathsep}/bin",
             "ANAMNESIS_MACHINE_ID": name,
+            # Keyword search and no embedding model unless a test asks for vectors: results
+            # stay exact and no process loads (or tries to download) a model.
+            "ANAMNESIS_SEARCH_MODE": "keyword",
+            "ANAMNESIS_EMBED_MODEL_PATH": str(base / "no-model-here"),
         }
         return cls(base, variables)
 
@@ -88,6 +93,12 @@ class Env:
             check=False,
         )
         return Result(done.returncode, done.stdout.decode(), done.stderr.decode())
+
+    def use_vectors(self, model: Path) -> None:
+        """Vectors on, with the model in ``model``: the store's own default mode (hybrid
+        where the extra can run) and a local model, never a download."""
+        del self.variables["ANAMNESIS_SEARCH_MODE"]
+        self.variables["ANAMNESIS_EMBED_MODEL_PATH"] = str(model)
 
     def run_on_terminal(self, *args: str) -> Result:
         """Run with stderr on a pseudo-terminal (as in an interactive shell) and stdout on a
@@ -154,6 +165,17 @@ class Env:
         )
         script.chmod(script.stat().st_mode | stat.S_IEXEC)
         return log
+
+
+def in_process(capsys: Any, *args: str) -> Result:
+    """Run one command in this process (``capsys``: pytest's fixture), for tests where a new
+    process adds nothing but its start-up time (an embedding model costs seconds per start)."""
+    from anamnesis.cli.app import main
+
+    capsys.readouterr()  # start from empty buffers
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return Result(code, captured.out, captured.err)
 
 
 def claude_calls(log: Path) -> list[list[str]]:

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pytest
+
+from anamnesis.cli import doctor
 from cli_testing import Env, bare_remote
 
 
@@ -24,9 +31,16 @@ def test_status_human_and_json(env: Env) -> None:
     assert data["by_scope"] == {"machine-local": 1, "portable": 1}
     assert data["machine_id"] == "laptop"
     assert data["sync"]["initialized"] is False
+    # The tests' environment pins keyword search and points at no model: vectors are off,
+    # and status says why (the extra, this Python's sqlite3, or the missing model).
+    vectors = data["vectors"]
+    assert vectors["available"] is False and vectors["reason"]
+    assert vectors["default_mode"] == "keyword"
     human = env.run("status")
     assert human.code == 0
     assert "notes:    2" in human.out and "p1" in human.out
+    assert "search:   keyword by default" in human.out
+    assert f"vectors:  off: {vectors['reason']}" in human.out
 
 
 def test_reindex_rebuilds_from_markdown_and_reports_bad_files(env: Env) -> None:
@@ -38,6 +52,7 @@ def test_reindex_rebuilds_from_markdown_and_reports_bad_files(env: Env) -> None:
     assert result.code == 0
     data = result.json()
     assert data["indexed"] == 1
+    assert data["embedded"] is None  # vectors are off here: nothing embedded, no notice
     assert [s["path"] for s in data["skipped"]] == [str(bad)]
     assert [h["id"] for h in env.run("search", "words", "--json").json()] == [note]
     human = env.run("reindex")
@@ -246,3 +261,51 @@ def test_doctor_names_each_problem_and_its_fix(env: Env, tmp_path: Path) -> None
     (env.home / "index.db").write_bytes(b"garbage, not sqlite" * 100)
     rebuilt = {c["name"]: c for c in env.run("doctor", "--json").json()["checks"]}
     assert rebuilt["index"]["status"] == "warn" and "rebuilt" in rebuilt["index"]["detail"]
+
+
+def test_doctor_on_an_index_even_the_store_cannot_replace(
+    env: Env, make_unwritable: Callable[[Path], None]
+) -> None:
+    write(env, "a", "x")
+    (env.home / "index.db").write_bytes(b"garbage, not sqlite" * 100)
+    make_unwritable(env.home)  # the store can neither open the index nor move it aside
+    result = env.run("doctor", "--offline", "--json")
+    assert result.code == 1
+    index = {c["name"]: c for c in result.json()["checks"]}["index"]
+    assert index["status"] == "fail" and "cannot be moved aside" in index["detail"]
+    # A reindex would fail the same way: the fix is the folder, not `anamnesis reindex`.
+    assert "reindex" not in index["fix"]
+    assert f"make {env.home} and {env.home / 'index.db'} writable" in index["fix"]
+
+
+@pytest.fixture
+def silent_remote() -> Iterator[str]:
+    """An HTTP remote that accepts connections and never says a word."""
+    server = socket.create_server(("127.0.0.1", 0))
+    held: list[socket.socket] = []
+
+    def accept() -> None:
+        while True:
+            try:
+                held.append(server.accept()[0])
+            except OSError:  # closed: the test is over
+                return
+
+    threading.Thread(target=accept, daemon=True).start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}/memory.git"
+    server.close()
+    for connection in held:
+        connection.close()
+
+
+def test_doctor_gives_up_on_a_silent_remote_within_its_own_bound(
+    env: Env, silent_remote: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert env.run("config", "set", "remote", silent_remote).code == 0
+    monkeypatch.setattr(doctor, "REMOTE_TIMEOUT_S", 1.0)
+    started = time.monotonic()
+    checks = {c.name: c for c in doctor.run_checks(env.home)}
+    # Without the doctor's bound, the transport's own 30 s default would apply.
+    assert time.monotonic() - started < 10
+    assert checks["remote"].status == doctor.FAIL
+    assert "127.0.0.1" in checks["remote"].detail

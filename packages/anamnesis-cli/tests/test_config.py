@@ -165,3 +165,43 @@ def test_check_machine_id_accepts_only_short_printable_names(value: str) -> None
 
 def test_the_default_machine_id_is_valid() -> None:
     assert check_machine_id(default_machine_id()) == default_machine_id()
+
+
+def test_embed_model_path_must_hold_a_model_and_is_stored_absolute(
+    env: Env, tmp_path: Path
+) -> None:
+    missing = env.run("config", "set", "embed_model_path", str(tmp_path / "nowhere"))
+    assert missing.code == 2 and len(missing.err_lines) == 1
+    assert "is not an existing folder" in missing.err
+    empty = tmp_path / "models" / "empty"
+    empty.mkdir(parents=True)
+    no_model = env.run("config", "set", "embed_model_path", str(empty))
+    assert no_model.code == 2 and "holds no .onnx model file" in no_model.err
+    assert not (env.home / "config.json").exists()  # nothing written on a refusal
+    model = tmp_path / "models" / "minilm"
+    model.mkdir()
+    (model / "model.onnx").write_bytes(b"weights")
+    relative = env.run("config", "set", "embed_model_path", "minilm", cwd=tmp_path / "models")
+    assert relative.code == 0, relative.err
+    assert env.run("config", "get", "embed_model_path").out.strip() == str(model)
+
+
+def test_search_mode_is_one_of_the_modes(env: Env) -> None:
+    bad = env.run("config", "set", "search_mode", "fast")
+    assert bad.code == 2 and bad.err_lines == [
+        "anamnesis config set: search_mode must be one of keyword, vector, hybrid, got 'fast'"
+    ]
+    assert env.run("config", "set", "search_mode", " hybrid ").code == 0
+    assert json.loads((env.home / "config.json").read_text()) == {"search_mode": "hybrid"}
+
+
+def test_doctor_warns_of_a_hand_edited_setting_the_store_ignores(env: Env) -> None:
+    assert env.run("write", "--title", "t", "body").code == 0
+    path = env.home / "config.json"
+    path.write_text(json.dumps({"search_mode": "semantic"}))
+    path.chmod(0o600)
+    checks = {c["name"]: c for c in env.run("doctor", "--offline", "--json").json()["checks"]}
+    config = checks["config"]
+    assert config["status"] == "warn"
+    assert f"search_mode in {path} must be one of keyword, vector, hybrid" in config["detail"]
+    assert "anamnesis config unset search_mode" in config["fix"]

@@ -117,3 +117,17 @@ def test_stdout_is_exactly_the_result_on_a_terminal_and_off_it(
     assert "\x1b" not in piped.err  # no terminal, no drawing
     if has_bar:
         assert "Reindexing" in on_terminal.err  # the bar went to the terminal, not to stdout
+
+
+def test_import_draws_a_bar_on_a_terminal_and_prints_only_the_result(env: Env) -> None:
+    memory = env.claude / "projects" / "-work-api" / "memory"
+    memory.mkdir(parents=True)
+    for index in range(3):
+        (memory / f"note{index}.md").write_text(f"Remember thing number {index}.\n")
+    result = env.run_on_terminal("import")
+    assert result.code == 0, result.err
+    source = env.claude / "projects"
+    assert result.out == f"from {source}: 3 new, 0 updated, 0 unchanged, 0 duplicate(s) skipped\n"
+    assert "Importing" in result.err and "3/3" in result.err
+    piped = env.run("import")
+    assert piped.code == 0 and piped.err == ""  # no terminal: no bar, and nothing to say

@@ -70,6 +70,8 @@ def test_a_conflict_is_reported_then_resolved_keeping_both(tmp_path: Path) -> No
         assert len(listed) == 2  # nothing lost: both versions are still notes
         fork = next(n for n in listed if n["id"] != note_id)
         assert fork["supersedes"] == [note_id] and "conflict" in fork["tags"]
+        # The kept version is the one the resolving machine had: it is its author now.
+        assert fork["machine_id"] == "desktop"
     bad = desktop.run("sync", "--resolve", "mine")
     assert bad.code == 2 and "keep-both" in bad.err
 

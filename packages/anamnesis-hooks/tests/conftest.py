@@ -18,6 +18,8 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("ANAMNESIS_HOME", str(home))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
     monkeypatch.setenv("ANAMNESIS_MACHINE_ID", "laptop")
+    # Exact keyword results, and no embedding model is ever loaded by these tests.
+    monkeypatch.setenv("ANAMNESIS_SEARCH_MODE", "keyword")
     monkeypatch.delenv("ANAMNESIS_GIT_REMOTE", raising=False)
     # Project keys read URL shortcuts from the user's git config: never the real one.
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(tmp_path / "no-global-gitconfig"))

@@ -91,6 +91,23 @@ def test_reimport_is_idempotent_and_edits_update_in_place(
         assert "Rust" in store.get(derived_id("claude-native:-home-me-src-api/user_role")).body
 
 
+def test_progress_counts_every_file_including_the_ones_that_fail(
+    claude: Path, isolated_home: Path
+) -> None:
+    calls: list[tuple[int, int]] = []
+    with MemoryStore(isolated_home) as store:
+        report = import_native_memory(
+            store,
+            claude_dir=claude,
+            machine_id="laptop",
+            progress=lambda done, total: calls.append((done, total)),
+        )
+    # Six memory files (MEMORY.md is the index, not a memory): the total is known before
+    # the first file, and the empty and non-UTF-8 files still count as done.
+    assert calls == [(done, 6) for done in range(7)]
+    assert report.created + report.duplicates + len(report.problems) == 6
+
+
 def test_no_claude_folder_is_not_an_error(tmp_path: Path, isolated_home: Path) -> None:
     with MemoryStore(isolated_home) as store:
         report = import_native_memory(store, claude_dir=tmp_path / "absent", machine_id="laptop")

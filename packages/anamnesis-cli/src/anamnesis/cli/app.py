@@ -10,10 +10,11 @@ import typer
 import typer.main
 
 from anamnesis.cli import __version__
-from anamnesis.cli.commands import admin, entry_points, notes, setup_cmd, syncing
+from anamnesis.cli.commands import admin, entry_points, evaluate, notes, setup_cmd, syncing
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
 
-HELP = """Cross-machine memory for Claude Code: markdown notes, keyword search, git sync.
+HELP = """Cross-machine memory for Claude Code: markdown notes, keyword and vector search,
+git sync.
 
 Run `anamnesis init` once per machine. With no command, `anamnesis` runs the MCP server."""
 
@@ -46,6 +47,7 @@ def build_app() -> typer.Typer:
     notes.register(app)
     admin.register(app)
     app.add_typer(admin.config_app(), name="config")
+    app.add_typer(evaluate.eval_app(), name="eval")
     return app
 
 

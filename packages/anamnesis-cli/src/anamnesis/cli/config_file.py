@@ -24,6 +24,8 @@ CONFIG_KEYS = {
     "machine_id": "this machine's name in notes (default: the hostname)",
     "remote": "the git remote notes sync through (none: this machine only)",
     "embed_model": "the embedding model for the vectors extra",
+    "embed_model_path": "a local folder holding that model's .onnx file (instead of a download)",
+    "search_mode": "the default search: keyword, vector or hybrid",
 }
 
 
@@ -128,7 +130,43 @@ def checked_value(key: str, value: str) -> str:
         return normalize_remote(value)
     if key == "machine_id":
         return check_machine_id(value)
+    if key == "embed_model_path":
+        return check_model_path(value)
+    if key == "search_mode":
+        return check_search_mode(value)
     text = value.strip()
     if not text.isprintable():
         raise CliError(f"{key} must be one line of text: {value!r}", code=USAGE)
     return text
+
+
+def check_search_mode(value: str, *, source: str = "search_mode", code: int = USAGE) -> str:
+    from anamnesis.store import SEARCH_MODES
+
+    text = value.strip()
+    if text not in SEARCH_MODES:
+        choices = ", ".join(SEARCH_MODES)
+        raise CliError(f"{source} must be one of {choices}, got {value!r}", code=code)
+    return text
+
+
+def check_model_path(value: str, *, source: str = "embed_model_path", code: int = USAGE) -> str:
+    """An existing folder with an ``.onnx`` file, stored absolute (commands run anywhere).
+    Checked now: the store would otherwise find out at the next search, and fall back to
+    keyword search with a warning instead of saying what is wrong with the setting."""
+    folder = Path(value.strip()).expanduser()
+    problem = ""
+    try:
+        if not folder.is_dir():
+            problem = "is not an existing folder"
+        elif not any(folder.glob("*.onnx")):
+            problem = "holds no .onnx model file"
+    except OSError as exc:
+        problem = f"cannot be read ({exc.strerror or exc})"
+    if problem:
+        raise CliError(
+            f"{source} {value.strip()!r} {problem}; point it at a folder with the model's "
+            ".onnx file and its tokenizer files",
+            code=code,
+        )
+    return str(folder.resolve())

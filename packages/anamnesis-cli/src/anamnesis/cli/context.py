@@ -11,7 +11,7 @@ import typer
 
 from anamnesis.cli.config_file import config_for_reading
 from anamnesis.cli.errors import CliError, UsageError
-from anamnesis.store import NOTE_TYPES, SCOPES, MemoryStore
+from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES, MemoryStore
 from anamnesis.store.config import resolve_home
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -23,6 +23,15 @@ TypeOption = Annotated[
     str | None, typer.Option("--type", "-t", help="procedural | semantic | episodic")
 ]
 ScopeOption = Annotated[str | None, typer.Option("--scope", help="portable | machine-local")]
+ModeOption = Annotated[
+    str | None,
+    typer.Option(
+        "--mode",
+        metavar="MODE",
+        help="keyword | vector | hybrid (default: config search_mode, else hybrid when the "
+        "vectors extra can run, else keyword).",
+    ),
+]
 
 
 def home() -> Path:
@@ -62,4 +71,10 @@ def check_type(value: str | None) -> str | None:
 def check_scope(value: str | None) -> str | None:
     if value is not None and value not in SCOPES:
         raise UsageError(f"--scope must be one of {', '.join(SCOPES)}, got {value!r}")
+    return value
+
+
+def check_mode(value: str | None) -> str | None:
+    if value is not None and value not in SEARCH_MODES:
+        raise UsageError(f"--mode must be one of {', '.join(SEARCH_MODES)}, got {value!r}")
     return value

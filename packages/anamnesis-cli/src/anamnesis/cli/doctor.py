@@ -12,13 +12,22 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from anamnesis.cli import hooks_settings, mcp_registration
-from anamnesis.cli.config_file import ConfigUnreadable, check_machine_id, load_config
+from anamnesis.cli.config_file import (
+    ConfigUnreadable,
+    check_machine_id,
+    check_model_path,
+    check_search_mode,
+    load_config,
+)
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
 from anamnesis.store.config import CONFIG_FILE, resolve_remote
 from anamnesis.sync.remote import redact_url
 
 OK, WARN, FAIL = "ok", "warn", "fail"
+# Seconds the remote check waits for an answer: someone is watching the doctor run, and a
+# remote that stays silent this long is a finding in itself.
+REMOTE_TIMEOUT_S = 10.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +42,8 @@ class Check:
 
 
 def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
+    """Every check; ``check_remote=False`` (``--offline``) contacts nothing on the network:
+    neither the remote nor a model download."""
     checks: list[Callable[[Path], Check]] = [
         _store,
         _index,
@@ -41,7 +52,7 @@ def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
         _mcp,
         _remote if check_remote else _remote_skipped,
         _sync_state,
-        _vectors,
+        _vectors_check(offline=not check_remote),
     ]
     results = []
     for check in checks:
@@ -84,7 +95,13 @@ def _index(home: Path) -> Check:
                 db_path = store.db_path
         rebuilt = next((str(w.message) for w in caught if w.category is IndexRebuiltWarning), "")
     except StoreError as exc:
-        return Check("index", FAIL, str(exc), "run `anamnesis reindex`; the notes are safe")
+        # The store moves an index it cannot use aside and rebuilds it by itself: when even
+        # that failed, a reindex would fail the same way. The folder is what needs fixing.
+        return Check(
+            "index", FAIL, str(exc),
+            f"make {home} and {home / 'index.db'} writable by you (or delete index.db); "
+            "the notes are safe: the index is rebuilt from them",
+        )  # fmt: skip
     with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
         verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
     conn.close()
@@ -123,6 +140,15 @@ def _config(home: Path) -> Check:
             check_machine_id(str(machine_id), source=f"machine_id in {path}")
         except CliError as exc:
             return Check("config", FAIL, exc.message, "anamnesis config set machine_id NAME")
+    for key, check in (("search_mode", check_search_mode), ("embed_model_path", check_model_path)):
+        if config.get(key) is not None:
+            try:
+                check(str(config[key]), source=f"{key} in {path}")
+            except CliError as exc:  # the store ignores it: searches quietly use the default
+                return Check(
+                    "config", WARN, f"{exc.message} (it is ignored)",
+                    f"`anamnesis config set {key} VALUE` or `anamnesis config unset {key}`",
+                )  # fmt: skip
     if os.name == "posix" and path.stat().st_mode & 0o077:
         return Check(
             "config", WARN, f"{path} is readable by others (it may hold a remote's credentials)",
@@ -196,7 +222,7 @@ def _remote(home: Path) -> Check:
             "remote", OK, "none: notes stay on this machine",
             "to sync between machines: `anamnesis init --remote URL`",
         )  # fmt: skip
-    problem = check_remote(remote)
+    problem = check_remote(remote, timeout_s=REMOTE_TIMEOUT_S)
     if problem:
         return Check(
             "remote", FAIL, problem,
@@ -230,17 +256,10 @@ def _sync_state(home: Path) -> Check:
     return Check("sync", OK, state.detail)
 
 
-def _vectors(home: Path) -> Check:
-    connection = sqlite3.connect(":memory:")
-    try:
-        can_load = hasattr(connection, "enable_load_extension")
-    finally:
-        connection.close()
-    if not can_load:
-        return Check(
-            "vectors", WARN,
-            "this Python's sqlite3 cannot load extensions: search is keyword-only",
-            "for paraphrase search reinstall with a Python that can, e.g. "
-            "`uv tool install --force --python /usr/bin/python3 'anamnesis-memory[mcp,vectors]'`",
-        )  # fmt: skip
-    return Check("vectors", OK, "sqlite3 can load extensions")
+def _vectors_check(offline: bool) -> Callable[[Path], Check]:
+    def _vectors(home: Path) -> Check:
+        from anamnesis.cli.doctor_vectors import vectors_check
+
+        return vectors_check(home, offline=offline)
+
+    return _vectors

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -55,15 +56,27 @@ def claude_home() -> Path:
     return Path(raw).expanduser() if raw else Path.home() / ".claude"
 
 
-def import_native_memory(store: MemoryStore, *, claude_dir: Path, machine_id: str) -> ImportReport:
+def import_native_memory(
+    store: MemoryStore,
+    *,
+    claude_dir: Path,
+    machine_id: str,
+    progress: Callable[[int, int], None] | None = None,
+) -> ImportReport:
     """Import every native memory file; idempotent. A file or folder that cannot be read is
-    reported in ``problems`` and the rest is still imported."""
+    reported in ``problems`` and the rest is still imported. ``progress(done, total)`` is
+    called once the files are counted and after each file, imported or not."""
     report = ImportReport()
     projects = claude_dir / "projects"
     if not projects.is_dir():
         return report
     seen_bodies = {_digest(m.body) for m in store.list() if m.body.strip()}
-    for slug_dir, files in _memory_files(projects, report):
+    folders = _memory_files(projects, report)
+    total = sum(len(files) for _slug_dir, files in folders)
+    done = 0
+    if progress is not None:
+        progress(done, total)
+    for slug_dir, files in folders:
         project: str | None = None  # looked up once per folder, when a file needs it
         for path in files:
             try:
@@ -74,6 +87,9 @@ def import_native_memory(store: MemoryStore, *, claude_dir: Path, machine_id: st
                 _import_one(store, path, slug_dir.name, project, machine_id, seen_bodies, report)
             except (OSError, UnicodeDecodeError, StoreError, ValueError) as exc:
                 report.problems.append((str(path), str(exc)))
+            done += 1
+            if progress is not None:
+                progress(done, total)
     return report
 
 

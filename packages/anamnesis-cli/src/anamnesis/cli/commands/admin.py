@@ -11,6 +11,7 @@ from anamnesis.cli import config_file, console, doctor, maintenance
 from anamnesis.cli.context import JsonFlag, home, open_store
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.cli.locations import claude_dir
+from anamnesis.store import MemoryStore
 from anamnesis.store.config import resolve_machine_id, resolve_remote
 from anamnesis.sync.remote import redact_url
 
@@ -57,23 +58,46 @@ def status(as_json: JsonFlag = False) -> None:
                 "conflicts": list(state.conflicts),
                 "detail": state.detail,
             },
+            "vectors": _vectors_status(store),
         }
     if as_json:
         console.print_json(report)
         return
-    sync = report["sync"]
-    console.say(f"store:    {report['root']}  (machine {machine})")
-    console.say(f"notes:    {stats.total}  ({stats.superseded} superseded)")
-    console.say("by type:  " + _counts(stats.by_type))
-    console.say("by scope: " + _counts(stats.by_scope))
+    _say_status(report)
+
+
+def _vectors_status(store: MemoryStore) -> dict[str, Any]:
+    """The store's embedding status, with the search mode searches actually default to (a
+    configured search_mode wins over what the extra makes possible)."""
+    from anamnesis.store.store import configured_search_mode
+
+    vectors = store.embedding_status()
+    vectors["default_mode"] = configured_search_mode(store.root) or vectors["default_mode"]
+    return vectors
+
+
+def _say_status(report: dict[str, Any]) -> None:
+    sync, vectors = report["sync"], report["vectors"]
+    console.say(f"store:    {report['root']}  (machine {report['machine_id']})")
+    console.say(f"notes:    {report['total']}  ({report['superseded']} superseded)")
+    console.say("by type:  " + _counts(report["by_type"]))
+    console.say("by scope: " + _counts(report["by_scope"]))
     console.say(f"remote:   {sync['remote'] or '(none: this machine only)'}")
-    console.say(f"sync:     {state.detail}")
-    if problems:
-        console.say(f"unreadable note files ({len(problems)}):")
-        for problem in problems:
-            console.say(f"  {problem.path}: {problem.reason}")
-    if stats.by_project:
-        by_size = sorted(stats.by_project.items(), key=lambda item: (-item[1], item[0]))
+    console.say(f"sync:     {sync['detail']}")
+    console.say(f"search:   {vectors['default_mode']} by default")
+    if vectors["available"]:
+        pending = vectors["pending"]
+        todo = f", {pending} pending (`anamnesis reindex` embeds them)" if pending else ""
+        console.say(f"vectors:  {vectors['model']}: {vectors['embedded']} embedded{todo}")
+    else:
+        fix = f" (fix: {vectors['fix']})" if vectors.get("fix") else ""
+        console.say(f"vectors:  off: {vectors['reason']}{fix}")
+    if report["problems"]:
+        console.say(f"unreadable note files ({len(report['problems'])}):")
+        for problem in report["problems"]:
+            console.say(f"  {problem['path']}: {problem['reason']}")
+    if report["by_project"]:
+        by_size = sorted(report["by_project"].items(), key=lambda item: (-item[1], item[0]))
         console.table(["project", "notes"], by_size)
 
 
@@ -81,17 +105,41 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{name} {count}" for name, count in counts.items()) or "none"
 
 
-def reindex(as_json: JsonFlag = False) -> None:
-    """Rebuild the search index from the markdown files."""
-    with open_store() as store, console.progress("Reindexing") as progress:
-        report = store.reindex(progress=progress)
+def reindex(
+    no_embed: Annotated[
+        bool, typer.Option("--no-embed", help="Skip embedding notes for vector search.")
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Rebuild the search index from the markdown files, then embed the notes that have
+    no vector yet (when vector search can run here; unchanged notes are never re-embedded)."""
+    with open_store() as store:
+        with console.progress("Reindexing") as progress:
+            report = store.reindex(progress=progress, embed=False)  # embedded below, with a bar
+        embedded = None if no_embed else _embed_missing(store)
     skipped = [{"path": s.path, "reason": s.reason} for s in report.skipped]
     if as_json:
-        console.print_json({"indexed": report.indexed, "skipped": skipped})
+        console.print_json({"indexed": report.indexed, "skipped": skipped, "embedded": embedded})
         return
     console.say(f"indexed {report.indexed} notes")
+    if embedded is not None:
+        console.say(f"embedded {embedded} notes for vector search")
     for item in skipped:
         console.warn(f"skipped {item['path']}: {item['reason']}")
+
+
+def _embed_missing(store: MemoryStore) -> int | None:
+    """How many notes were embedded; None when vector search cannot run here (the extra is
+    optional: `status` and `doctor` say why it is off, reindex stays quiet about it)."""
+    from anamnesis.store.embedding import VectorsUnavailable
+
+    if not store.embedding_status()["available"]:
+        return None
+    try:
+        with console.progress("Embedding") as progress:
+            return store.embed_missing(progress=progress)
+    except VectorsUnavailable:  # the model cannot load: the store has warned, once
+        return None
 
 
 def import_native(as_json: JsonFlag = False) -> None:
@@ -99,9 +147,9 @@ def import_native(as_json: JsonFlag = False) -> None:
     from anamnesis.hooks.native import import_native_memory
 
     source = claude_dir()
-    with open_store(must_exist=False) as store, console.spinner("Importing"):
+    with open_store(must_exist=False) as store, console.progress("Importing") as progress:
         report = import_native_memory(
-            store, claude_dir=source, machine_id=resolve_machine_id(store.root)
+            store, claude_dir=source, machine_id=resolve_machine_id(store.root), progress=progress
         )
     data = {
         "source": str(source / "projects"),
@@ -214,11 +262,15 @@ def project(
 
 
 def doctor_command(
-    offline: Annotated[bool, typer.Option("--offline", help="Do not contact the remote.")] = False,
+    offline: Annotated[
+        bool,
+        typer.Option("--offline", help="Contact nothing: not the remote, no model download."),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Check the store, index, config, hooks, MCP server, remote and sqlite extensions."""
-    checks = doctor.run_checks(home(), check_remote=not offline)
+    """Check the store, index, config, hooks, MCP server, remote and vector search."""
+    with console.spinner("Checking"):  # the remote and the embedding model take a while
+        checks = doctor.run_checks(home(), check_remote=not offline)
     failed = [c for c in checks if c.status == doctor.FAIL]
     if as_json:
         console.print_json({"ok": not failed, "checks": [c.to_dict() for c in checks]})
@@ -226,8 +278,9 @@ def doctor_command(
         marks = {doctor.OK: "ok  ", doctor.WARN: "warn", doctor.FAIL: "FAIL"}
         for check in checks:
             console.say(f"[{marks[check.status]}] {check.name:8} {check.detail}")
-            if check.fix and check.status != doctor.OK:
-                console.say(f"{'':16}fix: {check.fix}")
+            if check.fix:  # on a passing check, what could be added (sync, vectors)
+                label = "tip" if check.status == doctor.OK else "fix"
+                console.say(f"{'':16}{label}: {check.fix}")
     if failed:
         raise CliError(f"{len(failed)} problem(s): {', '.join(c.name for c in failed)}", code=1)
 

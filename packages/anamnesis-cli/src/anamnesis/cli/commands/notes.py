@@ -11,9 +11,11 @@ from anamnesis.cli import console
 from anamnesis.cli.context import (
     HereFlag,
     JsonFlag,
+    ModeOption,
     ProjectOption,
     ScopeOption,
     TypeOption,
+    check_mode,
     check_scope,
     check_type,
     open_store,
@@ -37,17 +39,22 @@ def register(app: typer.Typer) -> None:
 
 
 def search(
-    query: Annotated[str, typer.Argument(help="Keywords: names, error text, topics.")],
+    query: Annotated[str, typer.Argument(help="What to find: names, error text, a question.")],
     project: ProjectOption = None,
     here: HereFlag = False,
     type: TypeOption = None,
     scope: ScopeOption = None,
     k: Annotated[int, typer.Option("-k", help="How many notes (1-1000).")] = 8,
+    mode: ModeOption = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Keyword search (BM25); superseded notes are hidden."""
+    """Search notes: keywords (BM25), meaning (vectors) or both; superseded notes are hidden.
+
+    When vectors cannot run here, vector and hybrid searches use keywords and say why once.
+    """
     if not 1 <= k <= 1000:
         raise UsageError(f"-k must be from 1 to 1000, got {k}")
+    mode = check_mode(mode)
     with open_store() as store:
         hits = store.search(
             query,
@@ -55,6 +62,7 @@ def search(
             type=check_type(type),
             scope=check_scope(scope),
             k=k,
+            mode=mode,
         )
     if as_json:
         console.print_json([note.to_dict() for note in hits])

@@ -116,7 +116,8 @@ def _result(result: SyncResult, indexed: int, imported: int) -> dict[str, Any]:
 
 def _store_fork(machine_id: str) -> Any:
     """keep-both through the store's own codec: our side becomes a new, valid note that
-    supersedes the remote version and is tagged ``conflict``."""
+    supersedes the remote version and is tagged ``conflict``. It carries this machine's id:
+    whoever wrote the original, the version kept here is the one this machine had."""
 
     def fork(path: str, ours: bytes, theirs: bytes) -> tuple[str, bytes]:
         try:
@@ -128,6 +129,7 @@ def _store_fork(machine_id: str) -> Any:
         fresh = validate(
             note.replace(
                 id=new_id(),
+                machine_id=machine_id,
                 supersedes=[*note.supersedes, note.id],
                 tags=[*note.tags, "conflict"],
             )

@@ -1,0 +1,179 @@
+"""The vectors extra through the `anamnesis` command: the real (offline) model, sqlite-vec.
+
+Skipped, with the reason, where the extra, a sqlite3 that loads extensions or the offline
+model in ../shared is missing (`.venv-sys` and nox have all three). A process that embeds
+loads the model (about 1.5 s), so most of these run the command in this process, where
+the imports are paid once. The fallback (a model that cannot load) runs everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from anamnesis_testsupport import OFFLINE_MODEL, vectors_unavailable_reason
+
+from anamnesis.cli.doctor import OK, WARN
+from anamnesis.cli.doctor_vectors import vectors_check
+from anamnesis.store import MemoryStore
+from anamnesis.store.embedding import vector_support
+from cli_testing import DATA, Env, in_process
+
+REASON = vectors_unavailable_reason()
+needs_vectors = pytest.mark.skipif(REASON is not None, reason=REASON or "")
+PARAPHRASE = "bring back my terminal multiplexer layout when the machine boots again"
+KEYWORDS = "SQLSTATE 40P01"
+
+
+def seed(home: Path) -> dict[str, str]:
+    """The notes of data/recall_notes.jsonl, written as a user would: {file id: store id}."""
+    ids: dict[str, str] = {}
+    with MemoryStore(home) as store:
+        for line in (DATA / "recall_notes.jsonl").read_text().splitlines():
+            row = json.loads(line)
+            supersedes = [ids[row["supersedes"]]] if row.get("supersedes") else []
+            note = store.write(type=row["type"], title=row["title"], body=row["body"],
+                               project=row["project"], supersedes=supersedes)  # fmt: skip
+            ids[row["id"]] = note.id
+    return ids
+
+
+@pytest.fixture
+def vectors_on(env: Env, monkeypatch: pytest.MonkeyPatch) -> Env:
+    """The store's own default mode and the offline model, here and in child processes."""
+    env.use_vectors(OFFLINE_MODEL)
+    monkeypatch.delenv("ANAMNESIS_SEARCH_MODE")
+    monkeypatch.setenv("ANAMNESIS_EMBED_MODEL_PATH", str(OFFLINE_MODEL))
+    return env
+
+
+@needs_vectors
+def test_hybrid_search_finds_a_paraphrase_that_keywords_miss(
+    vectors_on: Env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = vectors_on
+    ids = seed(env.home)
+    keyword = env.run("search", PARAPHRASE, "--mode", "keyword", "--json")
+    assert keyword.code == 0 and ids["n1"] not in [hit["id"] for hit in keyword.json()]
+    hybrid = env.run("search", PARAPHRASE, "--mode", "hybrid", "--json")
+    assert hybrid.code == 0 and hybrid.err == ""
+    assert hybrid.json()[0]["id"] == ids["n1"]
+    # No --mode: the store's default, hybrid where the extra runs; the table is unchanged.
+    default = in_process(capsys, "search", PARAPHRASE, "-k", "1")
+    assert default.code == 0 and default.err == ""
+    header, row = default.out.splitlines()
+    assert header.split() == ["id", "type", "project", "updated", "title"]
+    assert row.startswith(ids["n1"])
+
+
+@needs_vectors
+def test_eval_run_on_a_notes_file_measures_every_mode(
+    vectors_on: Env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = vectors_on
+    args = ["eval", "run", "--cases", str(DATA / "recall_cases.jsonl"),
+            "--notes", str(DATA / "recall_notes.jsonl")]  # fmt: skip
+    human = env.run(*args)
+    assert human.code == 0 and human.err == ""
+    rows = {line.split()[0]: line.split() for line in human.out.splitlines()[2:5]}
+    assert list(rows) == ["keyword", "vector", "hybrid"]
+    assert rows["hybrid"][5] == "1.000"  # R@8: every paraphrase found
+    assert float(rows["keyword"][5]) < 1.0
+    data = in_process(capsys, *args, "--json").json()
+    assert [mode["mode"] for mode in data["modes"]] == ["keyword", "vector", "hybrid"]
+    hybrid = {case["qid"]: case for case in data["results"]["hybrid"]}
+    assert hybrid["tmux"]["retrieved"][0] == "n1"  # the file's own ids
+    assert hybrid["release"]["retrieved"][0] == "n6"  # the note superseding n5 counts
+    assert {kind: len(parts) for kind, parts in data["by_kind"].items()} == {
+        "keyword": 3, "paraphrase": 3,
+    }  # fmt: skip
+    assert not (env.home / "memory").exists()  # the user's store was never touched
+
+
+@needs_vectors
+def test_reindex_embeds_once_and_status_shows_it(
+    vectors_on: Env, capsys: pytest.CaptureFixture[str]
+) -> None:
+    env = vectors_on
+    seed(env.home)
+    first = env.run_on_terminal("reindex")
+    assert first.code == 0, first.err
+    assert first.out == "indexed 6 notes\nembedded 6 notes for vector search\n"
+    assert "Reindexing" in first.err and "Embedding" in first.err  # both phases drawn
+    again = in_process(capsys, "reindex", "--json")
+    assert again.code == 0 and again.json()["embedded"] == 0  # cached by content and model
+    status = in_process(capsys, "status", "--json").json()["vectors"]
+    assert status["available"] is True and status["default_mode"] == "hybrid"
+    assert "all-MiniLM-L6-v2" in status["model"]
+    assert (status["embedded"], status["pending"]) == (6, 0)
+    with MemoryStore(env.home) as store:
+        store.write(type="semantic", title="New", body="not embedded yet")
+    human = in_process(capsys, "status").out
+    assert "search:   hybrid by default" in human
+    assert "6 embedded, 1 pending (`anamnesis reindex` embeds them)" in human
+    skipped = in_process(capsys, "reindex", "--no-embed", "--json")
+    assert skipped.code == 0 and skipped.json()["embedded"] is None
+
+
+@needs_vectors
+def test_doctor_loads_the_model_and_says_what_is_wrong_with_a_bad_one(
+    vectors_on: Env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    check = vectors_check(vectors_on.home, offline=True)  # a local model: loaded even so
+    assert check.status == OK, check
+    assert f"from {OFFLINE_MODEL} loads (384 dimensions)" in check.detail
+    assert "default search: hybrid" in check.detail
+    monkeypatch.setenv("ANAMNESIS_EMBED_MODEL_PATH", str(tmp_path / "empty"))
+    empty = vectors_check(vectors_on.home, offline=False)
+    assert empty.status == WARN and "no ONNX model" in empty.detail
+    assert "ANAMNESIS_EMBED_MODEL_PATH" in empty.fix
+
+
+def test_a_model_that_cannot_load_is_one_notice_and_keyword_results(
+    env: Env, tmp_path: Path
+) -> None:
+    ids = seed(env.home)
+    garbage = tmp_path / "garbage-model"
+    garbage.mkdir()
+    (garbage / "model.onnx").write_bytes(b"not an ONNX model")
+    env.use_vectors(garbage)
+    keyword = env.run("search", KEYWORDS, "--mode", "keyword", "--json")
+    assert [hit["id"] for hit in keyword.json()] == [ids["n2"]]
+    hybrid = env.run("search", KEYWORDS, "--mode", "hybrid", "--json")
+    assert hybrid.code == 0
+    assert [hit["id"] for hit in hybrid.json()] == [ids["n2"]]
+    # Why depends on this Python (its sqlite3, or the model): said once, the CLI's way.
+    assert len(hybrid.err_lines) == 1, hybrid.err
+    assert hybrid.err_lines[0].startswith(
+        "anamnesis: vector search is unavailable, searching by keywords only: "
+    )
+    reindexed = env.run("reindex", "--json")
+    assert reindexed.code == 0 and reindexed.json()["embedded"] is None
+    # Where the extra runs the model's failure is news (one notice); elsewhere the extra
+    # is simply off and reindex stays quiet about it.
+    assert len(reindexed.err_lines) == (1 if vector_support().available else 0), reindexed.err
+
+
+def test_eval_with_a_model_that_cannot_load_measures_keywords_with_one_notice(
+    env: Env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    garbage = tmp_path / "garbage-model"
+    garbage.mkdir()
+    (garbage / "model.onnx").write_bytes(b"not an ONNX model")
+    monkeypatch.setenv("ANAMNESIS_EMBED_MODEL_PATH", str(garbage))
+    args = ["eval", "run", "--cases", str(DATA / "recall_cases.jsonl"),
+            "--notes", str(DATA / "recall_notes.jsonl")]  # fmt: skip
+    result = in_process(capsys, *args, "--json")
+    assert result.code == 0, result.err
+    assert [mode["mode"] for mode in result.json()["modes"]] == ["keyword"]
+    # Found out before embedding (this Python) or when the model failed to load: either
+    # way one notice in eval's words, not the store's fallback notice as well.
+    assert len(result.err_lines) == 1, result.err
+    assert result.err_lines[0].startswith(
+        "anamnesis: vector search cannot run, measuring keyword search only: "
+    )
+    named = in_process(capsys, *args, "--mode", "vector")
+    assert named.code == 1 and named.out == ""
+    assert len(named.err_lines) == 1, named.err
+    assert named.err.startswith("anamnesis eval run: --mode vector needs vector search")
