@@ -232,3 +232,13 @@ def test_status_and_availability_without_loading_the_model(
         assert status["default_mode"] == "keyword"  # ANAMNESIS_SEARCH_MODE pins it here
         embedder = store._vectors().embedder()
         assert isinstance(embedder, FastEmbedEmbedder) and embedder._model is None
+
+
+def test_a_reindex_without_embedding_keeps_the_cached_vectors(
+    vstore: MemoryStore, embedder: CountingEmbedder
+) -> None:
+    fill(vstore)
+    vstore.embed_missing()
+    vstore.reindex(embed=False)
+    assert vstore.embedding_status()["pending"] == 0
+    assert embedder.embedded == len(NOTES)

@@ -9,8 +9,6 @@ the cases.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -22,7 +20,7 @@ from anamnesis.cli import console
 from anamnesis.cli.context import home, open_store
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.store import SEARCH_MODES, MemoryStore
-from anamnesis.store.recall_eval import EvalCase, RecallReport, load_notes, recall_at_k
+from anamnesis.store.recall_eval import EvalCase, RecallReport, load_notes, recall_at_k, sandbox
 
 if TYPE_CHECKING:
     from anamnesis.store.embedding import Embedder
@@ -79,14 +77,10 @@ def subject(notes: Path | None) -> Iterator[Subject]:
             yield Subject(store, vectors_problem=None if status["available"] else _why(status))
         return
     embedder, problem = _users_embedder()
-    root = Path(tempfile.mkdtemp(prefix="anamnesis-eval-"))
-    try:
-        with MemoryStore(root, embedder=embedder) as store:
-            with console.spinner("Loading notes"):
-                ids = load_notes(store, notes, namespace=notes.stem)
-            yield Subject(store, ids, problem, sandbox=True)
-    finally:
-        shutil.rmtree(root, ignore_errors=True)
+    with sandbox(embedder=embedder) as (store, _none):
+        with console.spinner("Loading notes"):
+            ids = load_notes(store, notes, namespace=notes.stem)
+        yield Subject(store, ids, problem, sandbox=True)
 
 
 def _users_embedder() -> tuple[Embedder | None, str | None]:

@@ -279,7 +279,8 @@ def _quiet_fastembed() -> None:
 def default_embedder(home: Path | None = None) -> FastEmbedEmbedder:
     """The embedder the configuration asks for (no model is loaded yet)."""
     name, path = configured_model(home)
-    cache = (home / "models") if home is not None else None
+    # Downloads go beside the store; a local copy needs no cache folder made for it.
+    cache = (home / "models") if home is not None and path is None else None
     return FastEmbedEmbedder(name, model_path=path, cache_dir=cache)
 
 

@@ -33,6 +33,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from anamnesis.store.embedding import Embedder
+
 DEFAULT_KS = (1, 3, 5, 8)
 
 
@@ -208,11 +210,17 @@ def load_notes(store: MemoryStore, path: Path | str, *, namespace: str = "") -> 
 
 
 @contextmanager
-def sandbox(notes: Path | str | None = None) -> Iterator[tuple[MemoryStore, dict[str, str]]]:
-    """A temporary store (deleted afterwards), loaded with a notes JSONL file if given."""
+def sandbox(
+    notes: Path | str | None = None, *, embedder: Embedder | None = None
+) -> Iterator[tuple[MemoryStore, dict[str, str]]]:
+    """A temporary store (deleted afterwards), loaded with a notes JSONL file if given.
+
+    ``embedder``: the one vector searches use (say, the user's configured model); by
+    default the environment's.
+    """
     root = Path(tempfile.mkdtemp(prefix="anamnesis-eval-"))
     try:
-        with MemoryStore(root) as store:
+        with MemoryStore(root, embedder=embedder) as store:
             ids = load_notes(store, notes, namespace=Path(notes).stem) if notes else {}
             yield store, ids
     finally:

@@ -663,6 +663,25 @@ class MemoryStore:
         total, pending = self._run(count)
         return {**out, "model": model, "embedded": total - pending, "pending": pending}
 
+    def _attach_cached_vectors(self) -> None:
+        """Give rebuilt rows the vectors their texts had before (hashing, no model)."""
+        from anamnesis.store import vector_index as vi
+        from anamnesis.store.embedding import VectorsUnavailable
+
+        try:
+            model = self._vectors().embedder().model_id
+        except VectorsUnavailable:
+            return
+
+        def attach() -> None:
+            conn = self._connection()
+            with ix.write_transaction(conn, self.db_path):
+                vi.ensure_cache(conn)
+                vi.hash_new_rows(conn)
+                vi.attach_cached(conn, model)
+
+        self._run(attach)
+
     def _vectors(self) -> StoreVectors:
         # Made on first use: importing the vectors code costs the hooks' hot path.
         if self._vector_state is None:
@@ -814,6 +833,8 @@ class MemoryStore:
             return report
 
         report = self._run(action)
+        if self.vectors_available():
+            self._attach_cached_vectors()  # no model needed: texts embedded before
         if embed or (embed is None and self._vectors().ready()):
             from anamnesis.store.embedding import VectorsUnavailable
 
