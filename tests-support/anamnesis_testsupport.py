@@ -28,6 +28,7 @@ def vectors_unavailable_reason() -> str | None:
         return f"no offline embedding model at {OFFLINE_MODEL}"
     return None
 
+
 _SYSTEM_PATH = "/usr/bin:/bin:/usr/sbin:/sbin"
 
 
