@@ -109,6 +109,10 @@ class Machine:
     def init(self, remote: Path) -> Done:
         done = self.ok("init", "--yes", "--remote", str(remote), "--machine-id", self.name)
         self.init_output = done.out + done.err
+        # Keyword search, as a user may choose: results here are exact, and no process
+        # loads an embedding model where the vectors extra is installed (its own tests
+        # cover hybrid search). In config.json, so the MCP server's filtered env sees it.
+        self.ok("config", "set", "search_mode", "keyword")
         return done
 
     def write(self, title: str, body: str, *options: str, cwd: Path | None = None) -> Any:
