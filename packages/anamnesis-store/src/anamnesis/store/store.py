@@ -129,6 +129,7 @@ class MemoryStore:
         # How many notes lacking a vector a search embeds before ranking (about a second);
         # a process that embeds in the background (the MCP server) sets 0.
         self.search_embed_limit = SEARCH_EMBED_LIMIT
+        self._mode_cache: tuple[tuple[str, tuple[int, int] | None], str | None] | None = None
         # (data_version, total_changes, model) when the last embedding pass found nothing
         # left to do: searches skip the check until the index changes.
         self._embedded_at: tuple[int, int, str] | None = None
@@ -562,10 +563,17 @@ class MemoryStore:
         """The mode a search without ``mode`` uses: ``ANAMNESIS_SEARCH_MODE`` or config.json's
         ``search_mode`` if set, else ``hybrid`` when the vectors extra can run, else
         ``keyword``."""
-        configured = configured_search_mode(self.root)
+        configured = self._configured_mode()
         if configured is not None:
             return configured
         return "hybrid" if self.vectors_available() else "keyword"
+
+    def _configured_mode(self) -> str | None:
+        # Every search without a mode asks: read config.json again only when it changed.
+        key = (os.environ.get(SEARCH_MODE_ENV, ""), _stat_key(str(self.layout.config_path)))
+        if self._mode_cache is None or self._mode_cache[0] != key:
+            self._mode_cache = (key, configured_search_mode(self.root))
+        return self._mode_cache[1]
 
     def embed_missing(
         self,
@@ -820,8 +828,8 @@ class MemoryStore:
         """Rebuild the whole index from the markdown. Files that do not parse are skipped
         and reported, never fatal.
 
-        ``embed``: also embed notes that lack a vector (None: when the vectors extra can
-        run here; cached vectors are reused, so only new or changed notes cost time).
+        ``embed``: also embed notes that lack a vector (None: when searches use vectors
+        here; cached vectors are reused, so only new or changed notes cost time).
         """
 
         def action() -> ReindexReport:
@@ -833,9 +841,10 @@ class MemoryStore:
             return report
 
         report = self._run(action)
-        if self.vectors_available():
+        uses_vectors = self.default_search_mode() != "keyword"
+        if (uses_vectors or embed) and self.vectors_available():
             self._attach_cached_vectors()  # no model needed: texts embedded before
-        if embed or (embed is None and self._vectors().ready()):
+        if embed or (embed is None and uses_vectors and self.vectors_available()):
             from anamnesis.store.embedding import VectorsUnavailable
 
             try:
