@@ -36,7 +36,11 @@ DEVNULL = Path(os.devnull).open("w")  # noqa: SIM115 - lives as long as the benc
 
 def server_params(command: list[str], home: Path) -> StdioServerParameters:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env.update(ANAMNESIS_HOME=str(home), ANAMNESIS_MACHINE_ID="bench")
+    # Keyword search, as the published release does: the comparison is like for like
+    # (hybrid latency is recall_bench.py's), and no embedding model loads in the server.
+    env.update(
+        ANAMNESIS_HOME=str(home), ANAMNESIS_MACHINE_ID="bench", ANAMNESIS_SEARCH_MODE="keyword"
+    )
     return StdioServerParameters(command=command[0], args=command[1:], env=env)
 
 
