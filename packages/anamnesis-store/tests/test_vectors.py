@@ -242,3 +242,31 @@ def test_a_reindex_without_embedding_keeps_the_cached_vectors(
     vstore.reindex(embed=False)
     assert vstore.embedding_status()["pending"] == 0
     assert embedder.embedded == len(NOTES)
+
+
+class BrokenEmbedder:
+    """An embedder whose model crashes the way a library can (not our own error type)."""
+
+    model_id = "broken"
+
+    def embed_documents(self, texts: Sequence[str]) -> list[Sequence[float]]:
+        raise RuntimeError("onnxruntime: out of memory")
+
+    def embed_query(self, text: str) -> Sequence[float]:
+        raise RuntimeError("onnxruntime: out of memory")
+
+
+def test_an_embedder_that_crashes_gives_keyword_results_not_a_crash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANAMNESIS_SEARCH_MODE")
+    with MemoryStore(tmp_path / "s", embedder=BrokenEmbedder()) as store:
+        ids = fill(store)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            hits = store.search("SQLSTATE 40P01", k=1)
+            assert store.reindex().indexed == len(NOTES)  # the embed pass fails quietly
+        assert [m.id for m in hits] == [ids["Postgres SQLSTATE 40P01 in the ledger writer"]]
+        messages = [str(w.message) for w in caught if w.category is VectorsUnavailableWarning]
+        assert len(messages) == 1 and "RuntimeError: onnxruntime: out of memory" in messages[0]
+        assert store.default_search_mode() == "keyword"

@@ -222,6 +222,10 @@ class FastEmbedEmbedder:
             from fastembed import TextEmbedding
         except ImportError:
             raise VectorsUnavailable(f"fastembed is not installed; {_INSTALL_HINT}") from None
+        except Exception as exc:  # a broken install fails in its own ways
+            raise VectorsUnavailable(
+                f"fastembed failed to import ({type(exc).__name__}: {exc}); reinstall the extra"
+            ) from None
         _quiet_fastembed()
 
         def load(**options: Any) -> Any:

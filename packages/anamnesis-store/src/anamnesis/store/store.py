@@ -610,9 +610,10 @@ class MemoryStore:
             batch = todo[start : start + batch_size]
             try:
                 vectors = embedder.embed_documents([text for _digest, text in batch])
-            except VectorsUnavailable as exc:
-                self._vectors().fail(str(exc))
-                raise
+            except Exception as exc:  # any embedder failure: vectors are off, never a crash
+                reason = _embedder_failure(exc)
+                self._vectors().fail(reason)
+                raise VectorsUnavailable(reason) from None
             rows = [
                 (digest, as_blob(vector))
                 for (digest, _text), vector in zip(batch, vectors, strict=True)
@@ -701,7 +702,7 @@ class MemoryStore:
     def _query_vector(self, query: str) -> tuple[bytes, str] | None:
         """The query's embedding and the model id, after embedding notes that lack one
         (a few; many wait for a reindex or the MCP server). None: vectors cannot run."""
-        from anamnesis.store.embedding import VectorsUnavailable, as_blob
+        from anamnesis.store.embedding import as_blob
 
         state = self._vectors()
         try:
@@ -709,11 +710,12 @@ class MemoryStore:
             self._run(lambda: state.load_into(self._connection()))
             self._embed_before_search(embedder.model_id)
             vector = as_blob(embedder.embed_query(query))
-        except VectorsUnavailable as exc:
+        except Exception as exc:  # any embedder failure: keyword results, never a crash
+            reason = _embedder_failure(exc)
             if state.ready():
-                state.fail(str(exc))  # e.g. the model cannot load: stop trying
+                state.fail(reason)  # e.g. the model cannot load: stop trying
             else:
-                state.warn(str(exc))
+                state.warn(reason)
             return None
         return vector, embedder.model_id
 
@@ -1355,6 +1357,15 @@ class MemoryStore:
 
 # The markdown codec is imported on first use: reads that find their files unchanged (a
 # session hook injecting notes) never need it, nor the YAML behind it.
+
+
+def _embedder_failure(exc: Exception) -> str:
+    """Why vectors stopped: our own message, or the embedder's error named as such."""
+    from anamnesis.store.embedding import VectorsUnavailable
+
+    if isinstance(exc, VectorsUnavailable):
+        return str(exc)
+    return f"the embedding model failed ({type(exc).__name__}: {exc}); run `anamnesis doctor`"
 
 
 def configured_search_mode(home: Path) -> str | None:
