@@ -15,13 +15,6 @@ Two things make this fast without changing a single result:
 * Ranking runs on the full-text table alone (``ORDER BY bm25 LIMIT n``); the note rows are
   fetched for the few best hits only, where filters, supersession and the recency
   tie-break are applied, widening ``n`` until the answer is certain.
-* In a large store a query's common words match most notes, and BM25 must score every one
-  of them. A note's score is a sum over the query's phrases, so the most a common word can
-  add to any note is known (its best single-word score, remembered until the index
-  changes). Ranking on the query's rarer words alone gives candidates; the candidates get
-  their exact full score; a note that is not a candidate scores at most the last
-  candidate's rare-word score plus what the common words can add. Once k eligible
-  candidates beat that, they are the answer, exactly as the full query would rank them.
 """
 
 from __future__ import annotations
@@ -44,14 +37,6 @@ _CLAMPED_EFFECT = _IDF_FLOOR * (_K1 + 1) * 1.001
 _FIRST_MARGIN = 24
 # Past this many ranked candidates, let SQLite filter while ranking instead.
 _MAX_WIDENED = 400
-# Pruning pays off from this many notes (below it the plain query takes a millisecond or
-# two); a word in at least this share of the notes counts as common.
-PRUNE_FROM_NOTES = 5000
-COMMON_SHARE = 0.02
-# Candidates ranked by rare words before pruning gives up and the full query runs.
-_MAX_CANDIDATES = 6400
-# Scores summed in another order differ in the last bits: certainty needs this margin.
-_FLOAT_SLACK = 1e-9
 
 
 def query_tokens(query: str) -> list[str]:
@@ -115,29 +100,11 @@ class Ranker:
     another connection's commits), so it never outlives the counts it came from.
     """
 
-    __slots__ = (
-        "_best",
-        "_freq",
-        "_rows",
-        "_version",
-        "common_share",
-        "conn",
-        "prune_from",
-        "pruned_answers",
-    )
+    __slots__ = ("_freq", "_rows", "_version", "conn")
 
-    def __init__(
-        self,
-        conn: sqlite3.Connection,
-        prune_from: int = PRUNE_FROM_NOTES,
-        common_share: float = COMMON_SHARE,
-    ) -> None:
+    def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
-        self.prune_from = prune_from
-        self.common_share = common_share
-        self.pruned_answers = 0  # queries pruning settled (for diagnosis and tests)
-        self._freq: dict[tuple[str, int], int] = {}
-        self._best: dict[str, float] = {}
+        self._freq: dict[str, int] = {}
         self._rows = -1
         self._version = (-1, -1)
 
@@ -149,11 +116,6 @@ class Ranker:
             return []
         self._forget_if_changed()
         total = self._total()
-        if total >= self.prune_from:
-            pruned = self._top_pruned(tokens, filters, k, total)
-            if pruned is not None:
-                self.pruned_answers += 1
-                return [(memory_id, score) for score, _updated, memory_id in pruned]
         clamped = {token for token in tokens if self._is_clamped(token, total)}
         informative = [token for token in tokens if token not in clamped]
         if clamped and informative:
@@ -188,66 +150,6 @@ class Ranker:
             limit *= 4
         return self._top_filtered_in_sql(expression, filters, want)
 
-    def _top_pruned(
-        self, tokens: Sequence[str], filters: Filters, k: int, total: int
-    ) -> list[Hit] | None:
-        """The best ``k`` eligible hits of the full query, found by ranking its rarer words
-        and bounding what its common words can add (see the module docstring); None when
-        the query has no such split or pruning cannot settle it (the caller then runs
-        the full query)."""
-        threshold = max(2, int(total * self.common_share))
-        common = {token for token in set(tokens) if self._doc_freq(token, threshold) >= threshold}
-        rare = [token for token in tokens if token not in common]
-        if not common or not rare:
-            return None
-        # Repeated words are repeated phrases in the OR query: each adds its score.
-        bound = sum(self._best_score(token) for token in tokens if token in common)
-        full, partial = match_expression(tokens), match_expression(rare)
-        limit = k + _FIRST_MARGIN
-        while limit <= _MAX_CANDIDATES:
-            ranked = self.conn.execute(
-                "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
-                " ORDER BY bm25(memories_fts) LIMIT ?",
-                (partial, limit),
-            ).fetchall()
-            exhausted = len(ranked) < limit
-            hits = self._eligible(self._scores(full, [rowid for rowid, _ in ranked]), filters)
-            # The best a note outside the candidates can score (FTS5 scores are negative).
-            ceiling = (0.0 if exhausted else -ranked[-1][1]) + bound
-            if len(hits) >= k and -hits[k - 1][0] > ceiling * (1 + _FLOAT_SLACK) + _FLOAT_SLACK:
-                return hits[:k]
-            if exhausted:
-                return None  # notes with only common words could still make the top k
-            limit *= 4
-        return None
-
-    def _scores(self, expression: str, rowids: list[int]) -> list[tuple[int, float]]:
-        """The full query's BM25 for these notes (all of them match it)."""
-        out: list[tuple[int, float]] = []
-        for start in range(0, len(rowids), 900):  # under old SQLite's 999-parameter limit
-            chunk = rowids[start : start + 900]
-            marks = ",".join("?" * len(chunk))
-            out.extend(
-                self.conn.execute(
-                    "SELECT rowid, bm25(memories_fts) FROM memories_fts"
-                    f" WHERE memories_fts MATCH ? AND rowid IN ({marks})",
-                    [expression, *chunk],
-                ).fetchall()
-            )
-        return out
-
-    def _best_score(self, token: str) -> float:
-        """The most one occurrence of the word can add to any note's score (positive)."""
-        best = self._best.get(token)
-        if best is None:
-            row = self.conn.execute(
-                "SELECT bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
-                " ORDER BY bm25(memories_fts) LIMIT 1",  # bm25() cannot go inside min()
-                (match_expression([token]),),
-            ).fetchone()
-            best = self._best[token] = -float(row[0]) if row else 0.0
-        return best
-
     def _eligible(self, ranked: list[tuple[int, float]], filters: Filters) -> list[Hit]:
         if not ranked:
             return []
@@ -280,21 +182,22 @@ class Ranker:
             self._rows = self.conn.execute("SELECT count(*) FROM memories").fetchone()[0]
         return self._rows
 
-    def _doc_freq(self, token: str, cap: int) -> int:
-        """How many notes contain the phrase, counting no further than ``cap``."""
-        known = self._freq.get((token, cap))
+    def _doc_freq(self, token: str, total: int) -> int:
+        """How many notes contain the phrase, exactly below half of all notes; at or above
+        half the count stops at ``ceil(total / 2)`` (enough to know FTS5 clamps it)."""
+        known = self._freq.get(token)
         if known is None:
             known = self.conn.execute(
                 "SELECT count(*) FROM (SELECT 1 FROM memories_fts"
                 " WHERE memories_fts MATCH ? LIMIT ?)",
-                (f'"{token}"', cap),
+                (f'"{token}"', (total + 1) // 2),
             ).fetchone()[0]
-            self._freq[token, cap] = known
+            self._freq[token] = known
         return known
 
     def _is_clamped(self, token: str, total: int) -> bool:
         """FTS5 sets the IDF of a phrase in at least half of all notes to 1e-6."""
-        return total > 0 and self._doc_freq(token, (total + 1) // 2) * 2 >= total
+        return total > 0 and self._doc_freq(token, total) * 2 >= total
 
     def _forget_if_changed(self) -> None:
         version = (
@@ -303,7 +206,6 @@ class Ranker:
         )
         if version != self._version:
             self._freq.clear()
-            self._best.clear()
             self._rows = -1
             self._version = version
 
