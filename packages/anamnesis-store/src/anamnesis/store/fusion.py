@@ -18,7 +18,8 @@ Exact keyword matches stay in play: a keyword hit that contains every word of th
 and scores within ``STRONG_KEYWORD`` of the best BM25 is never pushed out of the top k by
 vector evidence (it takes the place of the weakest result that is not such a hit).
 
-Why these numbers (``bench/recall_bench.py``; Recall@8 / MRR):
+Why these numbers (Recall@8 / MRR; the chosen row and single modes from
+``bench/recall_bench.py``, the other rows from the same two rankings fused differently):
 
 ==================================  =============  ===============
 fusion                              devmemory      names-and-dates
@@ -49,6 +50,28 @@ VECTOR_WEIGHT = 0.6
 STRONG_KEYWORD = 0.9
 
 
+def fused_score(
+    keyword: Sequence[tuple[str, float]],
+    cosine: Mapping[str, float],
+    coverage: Mapping[str, float],
+    memory_id: str,
+    bm25: Mapping[str, float],
+) -> float:
+    """One candidate's fused score (see the module docstring for the formula)."""
+    best_id, best = keyword[0] if keyword else ("", 0.0)
+    confidence = coverage.get(best_id, 1.0)
+    return KEYWORD_WEIGHT * confidence * _relative(
+        bm25.get(memory_id), best
+    ) + VECTOR_WEIGHT * cosine.get(memory_id, 0.0)
+
+
+def _relative(score: float | None, best: float) -> float:
+    """BM25 relative to the best hit's (FTS5 scores are negative; no match: 0)."""
+    if score is None or best >= 0:
+        return 0.0
+    return max(0.0, score / best)
+
+
 def fuse(
     keyword: Sequence[tuple[str, float]],
     bm25: Mapping[str, float],
@@ -66,20 +89,15 @@ def fuse(
     order, then the id.
     """
     coverage = coverage or {}
-    best_id, best = keyword[0] if keyword else ("", 0.0)
-    confidence = coverage.get(best_id, 1.0)
+    best = keyword[0][1] if keyword else 0.0
     keyword_rank = {memory_id: rank for rank, (memory_id, _score) in enumerate(keyword)}
     candidates = set(bm25) | set(cosine) | set(keyword_rank)
 
     def relative_bm25(memory_id: str) -> float:
-        score = bm25.get(memory_id)
-        if score is None or best >= 0:  # FTS5's bm25 is negative for every match
-            return 0.0
-        return max(0.0, score / best)
+        return _relative(bm25.get(memory_id), best)
 
     scores = {
-        memory_id: KEYWORD_WEIGHT * confidence * relative_bm25(memory_id)
-        + VECTOR_WEIGHT * cosine.get(memory_id, 0.0)
+        memory_id: fused_score(keyword, cosine, coverage, memory_id, bm25)
         for memory_id in candidates
     }
 

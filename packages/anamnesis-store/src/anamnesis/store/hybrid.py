@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Sequence
 
 from anamnesis.store import vector_index
-from anamnesis.store.fusion import STRONG_KEYWORD, fuse
+from anamnesis.store.fusion import STRONG_KEYWORD, fuse, fused_score
 from anamnesis.store.query import Filters, Ranker, match_expression
 
 # How deep each list is read before fusing. On devmemory and names-and-dates, 24 and 40
@@ -44,25 +44,45 @@ def hybrid_ranking(
     filters: Filters,
     k: int,
 ) -> list[str]:
-    """Ids of the best ``k`` eligible notes by fused keyword and vector evidence."""
+    """Ids of the best ``k`` eligible notes by fused keyword and vector evidence.
+
+    The answer is the one that scoring every candidate fully would give; the work that
+    cannot change it is skipped (each skip is explained where it happens).
+    """
     depth = candidates_depth(k)
     keyword = ranker.ranked_ids(tokens, filters, depth) if tokens else []
     nearest = vector_index.nearest(conn, query_vector, model, filters, depth)
     bm25 = dict(keyword)
     cosine = dict(nearest)
-    without_bm25 = [memory_id for memory_id in cosine if memory_id not in bm25]
-    if tokens and without_bm25:
-        bm25.update(_bm25_of(conn, tokens, without_bm25))
     without_cosine = [memory_id for memory_id in bm25 if memory_id not in cosine]
     if without_cosine:
         cosine.update(vector_index.similarities(conn, query_vector, model, without_cosine))
-    # How much of the query the best keyword hits contain (only they need it: the best
-    # one weighs the keyword evidence, the near-best may be exact matches to keep).
-    near_best = [
-        memory_id for memory_id, score in keyword if score <= keyword[0][1] * STRONG_KEYWORD
-    ]
-    coverage = _coverage(conn, tokens, near_best) if near_best else {}
-    return fuse(keyword, bm25, cosine, k, coverage)
+    # The best keyword hit's coverage weighs the keyword evidence; the other near-best
+    # hits need theirs only if the guard for exact matches might have to step in.
+    best = keyword[0] if keyword else None
+    coverage = _coverage(conn, tokens, [best[0]]) if best else {}
+    near_best = [m for m, score in keyword[1:] if best and score <= best[1] * STRONG_KEYWORD]
+    coverage.update(dict.fromkeys(near_best, 0.0))  # provisional: "not an exact match"
+    without_bm25 = [memory_id for memory_id in cosine if memory_id not in bm25]
+    if without_bm25 and len(keyword) == depth:
+        # A note missing from a full keyword list has a BM25 no better than the last
+        # hit's: fetch it only for notes that could then reach the top k. (From a list
+        # cut short, a missing note shares no word with the query: nothing to fetch.)
+        provisional = fuse(keyword, bm25, cosine, k, coverage)
+        floor = min(fused_score(keyword, cosine, coverage, m, bm25) for m in provisional)
+        reachable = [
+            memory_id
+            for memory_id in without_bm25
+            if fused_score(keyword, cosine, coverage, memory_id, {memory_id: keyword[-1][1]})
+            >= floor
+        ]
+        if reachable and tokens:
+            bm25.update(_bm25_of(conn, tokens, reachable))
+    top = fuse(keyword, bm25, cosine, k, coverage)
+    if any(memory_id not in top for memory_id in near_best):
+        coverage.update(_coverage(conn, tokens, near_best))
+        top = fuse(keyword, bm25, cosine, k, coverage)
+    return top
 
 
 def _coverage(

@@ -1,0 +1,124 @@
+"""Hybrid ranking skips work that cannot change its answer: prove the answer is the one
+scoring every candidate fully would give. Needs sqlite-vec, not the embedding model: the
+embedder here is a small deterministic bag-of-words projection."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import sqlite3
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from anamnesis.store import MemoryStore, hybrid, vector_index
+from anamnesis.store.embedding import VectorsUnavailable, as_blob, load_sqlite_vec
+from anamnesis.store.fusion import STRONG_KEYWORD, fuse
+from anamnesis.store.query import Filters, query_tokens
+
+
+def _sqlite_vec_problem() -> str | None:
+    conn = sqlite3.connect(":memory:")
+    try:
+        load_sqlite_vec(conn)
+    except VectorsUnavailable as exc:
+        return str(exc)
+    finally:
+        conn.close()
+    return None
+
+
+PROBLEM = _sqlite_vec_problem()
+pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=PROBLEM or "")
+
+DIMENSIONS = 32
+
+
+class BagOfWordsEmbedder:
+    """Each word a fixed random direction; a text the normalized sum of its words."""
+
+    model_id = "bag-of-words-32"
+
+    def _vector(self, text: str) -> list[float]:
+        total = [0.0] * DIMENSIONS
+        for word in re.findall(r"\w+", text.lower()):
+            rng = random.Random(word)
+            for i in range(DIMENSIONS):
+                total[i] += rng.gauss(0, 1)
+        norm = math.sqrt(sum(x * x for x in total)) or 1.0
+        return [x / norm for x in total]
+
+    def embed_documents(self, texts: Sequence[str]) -> list[Sequence[float]]:
+        return [self._vector(text) for text in texts]
+
+    def embed_query(self, text: str) -> Sequence[float]:
+        return self._vector(text)
+
+
+def reference(
+    store: MemoryStore, tokens: list[str], vector: bytes, filters: Filters, k: int
+) -> list[str]:
+    """Every candidate fully scored: all BM25s, every near-best hit's coverage."""
+    conn = store._connection()
+    depth = hybrid.candidates_depth(k)
+    keyword = store._ranker(conn).ranked_ids(tokens, filters, depth)
+    model = BagOfWordsEmbedder.model_id
+    cosine = dict(vector_index.nearest(conn, vector, model, filters, depth))
+    bm25 = dict(keyword)
+    missing = [m for m in cosine if m not in bm25]
+    if missing:
+        bm25.update(hybrid._bm25_of(conn, tokens, missing))
+    cosine.update(vector_index.similarities(conn, vector, model, list(bm25)))
+    near = [m for m, score in keyword if score <= keyword[0][1] * STRONG_KEYWORD]
+    coverage = hybrid._coverage(conn, tokens, near) if near else {}
+    return fuse(keyword, bm25, cosine, k, coverage)
+
+
+@pytest.fixture
+def zipf_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryStore]:
+    monkeypatch.delenv("ANAMNESIS_SEARCH_MODE")
+    rng = random.Random(11)
+    vocabulary = [f"w{i}" for i in range(300)]
+    weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
+    with MemoryStore(tmp_path / "s", embedder=BagOfWordsEmbedder()) as store:
+        for _i in range(400):
+            body = " ".join(rng.choices(vocabulary, weights, k=rng.randint(5, 60)))
+            store.write(type=rng.choice(["semantic", "episodic"]), title=rng.choice(vocabulary),
+                        body=body, project=rng.choice(["p", "q"]))  # fmt: skip
+        store.embed_missing()
+        yield store
+
+
+def test_hybrid_skips_only_what_cannot_change_the_answer(zipf_store: MemoryStore) -> None:
+    rng = random.Random(5)
+    vocabulary = [f"w{i}" for i in range(300)]
+    conn = zipf_store._connection()
+    zipf_store._vectors().load_into(conn)
+    embedder = BagOfWordsEmbedder()
+    full_keyword_lists = 0
+    for _ in range(200):
+        text = " ".join(rng.choices(vocabulary, k=rng.randint(1, 8)))
+        tokens = query_tokens(text)
+        k = rng.choice([1, 3, 8, 15])
+        filters = Filters(project=rng.choice([None, "p"]), types=rng.choice([None, ("semantic",)]))
+        vector = as_blob(embedder.embed_query(text))
+        depth = hybrid.candidates_depth(k)
+        keyword = zipf_store._ranker(conn).ranked_ids(tokens, filters, depth)
+        full_keyword_lists += len(keyword) == depth
+        got = hybrid.hybrid_ranking(
+            conn, zipf_store._ranker(conn), tokens, vector, embedder.model_id, filters, k
+        )
+        assert got == reference(zipf_store, tokens, vector, filters, k), text
+    assert full_keyword_lists >= 50  # the skipping path really ran
+
+
+def test_search_in_hybrid_mode_is_that_ranking(zipf_store: MemoryStore) -> None:
+    zipf_store._connection()
+    zipf_store.search("w1", mode="hybrid")  # loads sqlite-vec into the connection
+    embedder = BagOfWordsEmbedder()
+    for text in ("w1 w7 w99", "w250", "w3 w3 w40"):
+        vector = as_blob(embedder.embed_query(text))
+        expected = reference(zipf_store, query_tokens(text), vector, Filters(), 8)
+        assert [m.id for m in zipf_store.search(text, mode="hybrid")] == expected
