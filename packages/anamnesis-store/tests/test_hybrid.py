@@ -7,30 +7,17 @@ from __future__ import annotations
 import math
 import random
 import re
-import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from anamnesis.store import MemoryStore, hybrid, vector_index
-from anamnesis.store.embedding import VectorsUnavailable, as_blob, load_sqlite_vec
+from anamnesis.store.embedding import as_blob, sqlite_vec_problem
 from anamnesis.store.fusion import STRONG_KEYWORD, fuse
 from anamnesis.store.query import Filters, query_tokens
 
-
-def _sqlite_vec_problem() -> str | None:
-    conn = sqlite3.connect(":memory:")
-    try:
-        load_sqlite_vec(conn)
-    except VectorsUnavailable as exc:
-        return str(exc)
-    finally:
-        conn.close()
-    return None
-
-
-PROBLEM = _sqlite_vec_problem()
+PROBLEM = sqlite_vec_problem()
 pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=PROBLEM or "")
 
 DIMENSIONS = 32

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib.util
 import os
-import sqlite3
 from pathlib import Path
 
 from anamnesis.cli.doctor import OK, WARN, Check
@@ -49,8 +48,10 @@ def vectors_check(home: Path, *, offline: bool) -> Check:
             "search is keyword-only",
             OTHER_PYTHON,
         )  # fmt: skip
-    problem = _sqlite_vec_problem()
-    if problem:
+    from anamnesis.store.embedding import sqlite_vec_problem
+
+    problem = sqlite_vec_problem()
+    if problem is not None:
         return Check("vectors", WARN, problem, INSTALL)
     return _model_check(home, offline=offline)
 
@@ -60,19 +61,6 @@ def _importable(module: str) -> bool:
         return importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):
         return False
-
-
-def _sqlite_vec_problem() -> str:
-    from anamnesis.store.embedding import VectorsUnavailable, load_sqlite_vec
-
-    conn = sqlite3.connect(":memory:")
-    try:
-        load_sqlite_vec(conn)
-    except VectorsUnavailable as exc:
-        return str(exc)
-    finally:
-        conn.close()
-    return ""
 
 
 def _model_check(home: Path, *, offline: bool) -> Check:

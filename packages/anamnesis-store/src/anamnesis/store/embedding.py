@@ -135,19 +135,27 @@ def vector_support() -> VectorSupport:
         return VectorSupport(False, "sqlite-vec is not installed", _INSTALL_HINT)
     if importlib.util.find_spec("fastembed") is None:
         return VectorSupport(False, "fastembed is not installed", _INSTALL_HINT)
+    problem = sqlite_vec_problem()
+    if problem is not None:
+        return VectorSupport(
+            False,
+            problem.split(";")[0],
+            "install Anamnesis with a Python whose sqlite3 can load extensions "
+            "(Debian's /usr/bin/python3, python.org builds)",
+        )
+    return VectorSupport(True)
+
+
+def sqlite_vec_problem() -> str | None:
+    """Why sqlite-vec cannot run in this Python (None: it can), tried on a scratch database."""
     conn = sqlite3.connect(":memory:")
     try:
         load_sqlite_vec(conn)
     except VectorsUnavailable as exc:
-        return VectorSupport(
-            False,
-            str(exc).split(";")[0],
-            "install Anamnesis with a Python whose sqlite3 can load extensions "
-            "(Debian's /usr/bin/python3, python.org builds)",
-        )
+        return str(exc)
     finally:
         conn.close()
-    return VectorSupport(True)
+    return None
 
 
 def configured_model(home: Path | None = None) -> tuple[str, Path | None]:

@@ -22,6 +22,7 @@ from anamnesis.store.embedding import (
     default_embedder,
     load_sqlite_vec,
     sqlite_can_load_extensions,
+    sqlite_vec_problem,
     vector_support,
 )
 
@@ -36,14 +37,8 @@ def _support() -> VectorSupport:
 @lru_cache(maxsize=1)
 def _sqlite_vec_support() -> VectorSupport:
     """Like :func:`vector_support`, for a caller that brings its own embedder."""
-    conn = sqlite3.connect(":memory:")
-    try:
-        load_sqlite_vec(conn)
-    except VectorsUnavailable as exc:
-        return VectorSupport(False, str(exc))
-    finally:
-        conn.close()
-    return VectorSupport(True)
+    problem = sqlite_vec_problem()
+    return VectorSupport(problem is None, problem or "")
 
 
 class StoreVectors:

@@ -380,13 +380,7 @@ class GitSyncBackend:
                 return _Local(False, conflict=split)
             if split.conflicts:
                 assert strategy is not None
-                merged = self._merged_tree(repo, split, head, strategy, fork)
-                new_head = self._new_commit(
-                    repo,
-                    build_tree(repo, merged),
-                    [head],
-                    f"anamnesis: resolve conflict ({strategy}) from {self.machine_id} at {_now()}",
-                )
+                new_head = self._resolution_commit(repo, split, head, strategy, fork)
                 resolved = tuple(os.fsdecode(p) for p in split.conflicts)
             else:
                 exclude = [head] if merge_base is None else [merge_base, head]
@@ -462,13 +456,7 @@ class GitSyncBackend:
         split = diverged(repo, local_head, remote_head, base)
         if not split.conflicts:
             raise NothingToResolve("local and remote do not conflict; run a normal sync")
-        merged = self._merged_tree(repo, split, remote_head, strategy, fork)
-        commit = self._new_commit(
-            repo,
-            build_tree(repo, merged),
-            [remote_head],
-            f"anamnesis: resolve conflict ({strategy}) from {self.machine_id} at {_now()}",
-        )
+        commit = self._resolution_commit(repo, split, remote_head, strategy, fork)
         applied = worktree.apply_tree_change(
             repo,
             self.repo_dir,
@@ -516,6 +504,23 @@ class GitSyncBackend:
             detail=f"resolved {len(split.conflicts)} conflict(s) with {strategy}: {names}",
             changed=changed,
             committed=True,
+        )
+
+    def _resolution_commit(
+        self,
+        repo: Repo,
+        split: Divergence,
+        remote_head: ObjectID,
+        strategy: Strategy,
+        fork: Fork | None,
+    ) -> ObjectID:
+        """A commit on ``remote_head`` settling the conflicting files by ``strategy``."""
+        merged = self._merged_tree(repo, split, remote_head, strategy, fork)
+        return self._new_commit(
+            repo,
+            build_tree(repo, merged),
+            [remote_head],
+            f"anamnesis: resolve conflict ({strategy}) from {self.machine_id} at {_now()}",
         )
 
     def _merged_tree(
