@@ -31,7 +31,8 @@ def run_driver(python: str, notes: Path, queries: Path, *extra: str) -> dict[str
             [python, str(DRIVER), "--root", root, "--corpus", str(notes),
              "--queries", str(queries), *extra],
             capture_output=True, text=True, check=False,
-            env={**os.environ, "ANAMNESIS_HOME": root},
+            # Keyword search, like the published release: no embedding model in the way.
+            env={**os.environ, "ANAMNESIS_HOME": root, "ANAMNESIS_SEARCH_MODE": "keyword"},
         )  # fmt: skip
     if result.returncode != 0:
         raise SystemExit(f"driver failed under {python}:\n{result.stderr}")
