@@ -433,5 +433,13 @@ def test_each_kind_of_transport_failure_gets_a_hint_that_fits() -> None:
         url, TimeoutError("timed out: the remote sent nothing for 1 s")
     )
     assert "did not answer" in silent
+    on_a_port_like_a_status = explain_transport_error(
+        "http://127.0.0.1:40157/m.git",
+        OSError("HTTPConnectionPool(host='127.0.0.1', port=40157): Read timed out."),
+    )
+    assert "did not answer" in on_a_port_like_a_status
+    assert "credentials" not in on_a_port_like_a_status
+    refused = explain_transport_error(url, OSError("unexpected http resp 403 for /m.git"))
+    assert "refused the credentials" in refused
     echoed = explain_transport_error(url, OSError(f"cannot open {url}"), "push to")
     assert "hunter2" not in echoed and echoed.startswith("cannot push to remote https://me:***@")

@@ -66,6 +66,11 @@ def is_local(url: str) -> bool:
     return _SCP_LIKE.match(url) is None or url.startswith(("/", ".", "~"))
 
 
+# An HTTP 401/403 status in an error text: a whole number, never part of a port
+# ("127.0.0.1:40157") or a longer number, which once read a timeout as a refusal.
+_HTTP_REFUSAL = re.compile(r"(?<![\d:.=])40[13](?![\d])")
+
+
 def explain_transport_error(url: str, exc: BaseException, action: str = "reach") -> str:
     """One line saying what went wrong talking to the remote and what to check.
 
@@ -96,7 +101,7 @@ def explain_transport_error(url: str, exc: BaseException, action: str = "reach")
         or "not permitted" in lowered
     ):
         hint = "the remote refused to be written; check that you may push to it"
-    elif "unauthorized" in lowered or "401" in lowered or "403" in lowered:
+    elif "unauthorized" in lowered or _HTTP_REFUSAL.search(lowered):
         hint = "the server refused the credentials; check the token or password"
     elif "certificate verify failed" in lowered or "sslerror" in lowered:
         hint = (
