@@ -5,7 +5,7 @@ punctuation in user text (``state-of-the-art``, ``16:9``, ``"``) can never break
 query; the phrases are OR-joined so a note sharing some words is still found; BM25 ranks,
 the more recently updated note wins a tie; superseded notes never come back.
 
-Two things make this fast without changing a single result:
+Three things make this fast without changing a single result:
 
 * FTS5's bm25 clamps the IDF of a term found in at least half of all notes to 1e-6, so
   such a phrase moves any note's score by less than 2.2e-6. Those phrases are left out of
@@ -15,6 +15,8 @@ Two things make this fast without changing a single result:
 * Ranking runs on the full-text table alone (``ORDER BY bm25 LIMIT n``); the note rows are
   fetched for the few best hits only, where filters, supersession and the recency
   tie-break are applied, widening ``n`` until the answer is certain.
+* When common words would make FTS5 score most of the store, the notes holding the rarer
+  words are scored first and the rest bounded (:mod:`.rare_first`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ import sqlite3
 from collections.abc import Sequence
 from itertools import pairwise
 
+from anamnesis.store import rare_first
+from anamnesis.store.rare_first import Hit
 from anamnesis.store.record import Record
 
 _TOKEN = re.compile(r"\w+")
@@ -89,9 +93,6 @@ class Filters(Record):
 
 NOT_SUPERSEDED = "m.id NOT IN (SELECT superseded_id FROM memory_supersedes)"
 
-# (score, updated_at, id) of one hit; lower score is better (FTS5 bm25 is negative).
-Hit = tuple[float, str, str]
-
 
 class Ranker:
     """Ranks notes for a query on one connection; remembers which terms are clamped.
@@ -100,10 +101,12 @@ class Ranker:
     another connection's commits), so it never outlives the counts it came from.
     """
 
-    __slots__ = ("_freq", "_rows", "_version", "conn")
+    __slots__ = ("_freq", "_rows", "_version", "conn", "rare_first_outcomes")
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
+        # How often ranking by rare words first [failed to prove, proved] the answer.
+        self.rare_first_outcomes = [0, 0]
         self._freq: dict[str, int] = {}
         self._rows = -1
         self._version = (-1, -1)
@@ -111,7 +114,11 @@ class Ranker:
     def ranked_ids(
         self, tokens: Sequence[str], filters: Filters, k: int
     ) -> list[tuple[str, float]]:
-        """The ids (and BM25 scores) of the best ``k`` notes for the tokens, best first."""
+        """The ids (and BM25 scores) of the best ``k`` notes for the tokens, best first.
+
+        The ids are exactly the spec query's; a score may differ from its in the last bit,
+        where FTS5 summed the same phrases in another order (:mod:`.rare_first`).
+        """
         if not tokens:
             return []
         self._forget_if_changed()
@@ -131,6 +138,17 @@ class Ranker:
 
     def _top(self, tokens: Sequence[str], filters: Filters, want: int) -> list[Hit]:
         """The best ``want`` eligible hits in spec order (score, newer first, then id)."""
+        split = rare_first.split_query(
+            tokens, lambda token: self._doc_freq(token, self._total()), self._total(), want,
+            match_expression,
+        )  # fmt: skip
+        if split is not None:
+            hits = rare_first.top_by_rare_first(
+                self.conn, split, want, lambda ranked: self._eligible(ranked, filters)
+            )
+            self.rare_first_outcomes[hits is not None] += 1
+            if hits is not None:
+                return hits
         expression = match_expression(tokens)
         limit = want + _FIRST_MARGIN
         while limit <= _MAX_WIDENED:
