@@ -250,5 +250,5 @@ def test_ranking_by_rare_words_first_changes_no_answer(
         ]
         assert _scores(conn, query, [i for i, _ in fast]) == _scores(conn, query, spec), query
     unproved, proved = ranker.rare_first_outcomes
-    assert proved > 50, ranker.rare_first_outcomes  # the shortcut really ran
+    assert proved > 30, ranker.rare_first_outcomes  # the shortcut really ran
     assert unproved > 0, ranker.rare_first_outcomes  # and its fallback too

@@ -32,6 +32,10 @@ IDF_FLOOR = 1e-6
 # A word in at least this share of all notes counts as common. Measured at 2,000 and
 # 100,000 notes (bench/store_bench.py): 5 % left too many answers uncertain, 20 % saved less.
 COMMON_SHARE = 0.1
+# Split only when the rare words can add at least this many times what the common ones
+# can: below it the proof mostly failed (bench/corpus.py's adversarial "mixed" corpus), and
+# a failed proof costs both narrow queries on top of the full one.
+MIN_RARE_WEIGHT = 4.0
 # Rows ranked beyond the wanted number, so that filters and ties rarely force the full query.
 MARGIN = 24
 # Scores this close (relative) may be ordered differently by a different summation order.
@@ -86,6 +90,8 @@ def split_query(
         return None  # fewer notes hold a rare word than are wanted, or little to skip
     # 1 % headroom: FTS5 counts its own rows, which a concurrent writer may have moved.
     bound = sum(most_added(doc_freq(token), total) for token in common) * 1.01
+    if sum(most_added(doc_freq(token), total) for token in rare) < MIN_RARE_WEIGHT * bound:
+        return None
     return Split(expression(rare), expression(common), bound)
 
 
