@@ -29,8 +29,9 @@ from anamnesis.store.record import Record
 # FTS5's bm25 (fts5_aux.c): k1 = 1.2; IDF = ln((N - n + 0.5) / (n + 0.5)), floored at 1e-6.
 K1 = 1.2
 IDF_FLOOR = 1e-6
-# A word in at least this share of all notes counts as common. Measured at 2,000 and
-# 100,000 notes (bench/store_bench.py): 5 % left too many answers uncertain, 20 % saved less.
+# A word in at least this share of all notes counts as common. Measured on the corpora of
+# bench/store_bench.py at 2,000 and 100,000 notes: 5 % left too many answers unproved at
+# 100,000, 20 % saved less there.
 COMMON_SHARE = 0.1
 # Split only when the rare words can add at least this many times what the common ones
 # can: below it the proof mostly failed (bench/corpus.py's adversarial "mixed" corpus), and
