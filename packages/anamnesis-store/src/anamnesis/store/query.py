@@ -138,10 +138,10 @@ class Ranker:
 
     def _top(self, tokens: Sequence[str], filters: Filters, want: int) -> list[Hit]:
         """The best ``want`` eligible hits in spec order (score, newer first, then id)."""
+        total = self._total()
         split = rare_first.split_query(
-            tokens, lambda token: self._doc_freq(token, self._total()), self._total(), want,
-            match_expression,
-        )  # fmt: skip
+            tokens, lambda token: self._doc_freq(token, total), total, want, match_expression
+        )
         if split is not None:
             hits = rare_first.top_by_rare_first(
                 self.conn, split, want, lambda ranked: self._eligible(ranked, filters)

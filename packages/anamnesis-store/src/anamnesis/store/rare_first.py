@@ -83,17 +83,22 @@ def split_query(
     expression from tokens (spec 002's quoting)."""
     if total <= 0:
         return None
-    rare = [token for token in tokens if doc_freq(token) < COMMON_SHARE * total]
-    common = [token for token in tokens if doc_freq(token) >= COMMON_SHARE * total]
-    rare_postings = sum(doc_freq(token) for token in rare)
-    common_postings = sum(doc_freq(token) for token in common)
+    freq = [(token, doc_freq(token)) for token in tokens]  # repeats kept: each a phrase
+    rare = [(token, n) for token, n in freq if n < COMMON_SHARE * total]
+    common = [(token, n) for token, n in freq if n >= COMMON_SHARE * total]
+    rare_postings = sum(n for _token, n in rare)
+    common_postings = sum(n for _token, n in common)
     if not common or rare_postings < want or common_postings < rare_postings:
         return None  # fewer notes hold a rare word than are wanted, or little to skip
     # 1 % headroom: FTS5 counts its own rows, which a concurrent writer may have moved.
-    bound = sum(most_added(doc_freq(token), total) for token in common) * 1.01
-    if sum(most_added(doc_freq(token), total) for token in rare) < MIN_RARE_WEIGHT * bound:
+    bound = sum(most_added(n, total) for _token, n in common) * 1.01
+    if sum(most_added(n, total) for _token, n in rare) < MIN_RARE_WEIGHT * bound:
         return None
-    return Split(expression(rare), expression(common), bound)
+    return Split(
+        expression([token for token, _n in rare]),
+        expression([token for token, _n in common]),
+        bound,
+    )
 
 
 def top_by_rare_first(
