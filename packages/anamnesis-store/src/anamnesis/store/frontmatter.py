@@ -247,8 +247,9 @@ def _one_line(exc: BaseException) -> str:
 
 # --- the fast path ---------------------------------------------------------------------
 
-_KEY_LINE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?")
-_ITEM_LINE = re.compile(r"- (.*)")
+# A frontmatter line is "key:" or "key: value"; a list item is "- value".
+_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_KNOWN_KEYS = SCALAR_FIELDS | LIST_FIELDS
 _SINGLE_QUOTED = re.compile(r"'((?:[^'\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]|'')*)'")
 # Characters PyYAML reads inside a plain scalar without any special meaning: printable,
 # not a line break (PyYAML also breaks lines at NEL, LS and PS), not a BOM.
@@ -272,9 +273,8 @@ def load_fast(text: str) -> dict[str, Any] | None:
     list_key: str | None = None  # set while reading the "- item" lines under "key:"
     for line in text.split("\n"):
         if list_key is not None:
-            item = _ITEM_LINE.fullmatch(line)
-            if item is not None:
-                value = _fast_scalar(item.group(1))
+            if line.startswith("- "):  # a list item; the split lines hold no "\n"
+                value = _fast_scalar(line[2:])
                 if value is None:  # a null or unusual item: let YAML decide
                     return None
                 out[list_key].append(value)
@@ -283,10 +283,17 @@ def load_fast(text: str) -> dict[str, Any] | None:
             list_key = None
         if not line or line.startswith("#"):
             continue
-        match = _KEY_LINE.fullmatch(line)
-        if match is None:
+        # String operations for "key:" and "key: value" lines (a reindex parses thousands
+        # of notes); the regex still judges any key the store does not know.
+        key, colon, rest = line.partition(":")
+        if not colon or (key not in _KNOWN_KEYS and _KEY.fullmatch(key) is None):
             return None
-        key, raw = match.group(1), match.group(2) or ""
+        if rest.startswith(" "):
+            raw = rest[1:]
+        elif rest:
+            return None
+        else:
+            raw = ""
         if key in out:
             return None
         if key in SCALAR_FIELDS:
@@ -324,6 +331,9 @@ def _close_list(out: dict[str, Any], key: str) -> None:
         out[key] = None
 
 
+# Most values recur from note to note (type, project, machine, tags, the confidence), so
+# a reindex judges each spelling once.
+@lru_cache(maxsize=4096)
 def _fast_scalar(raw: str) -> str | None:
     """The text of a single-quoted or safe plain scalar, or None when unsure."""
     if raw.startswith("'"):

@@ -1453,10 +1453,16 @@ def _stat_or_none(path: Path) -> os.stat_result | None:
 
 def _read(path: Path) -> tuple[str, os.stat_result]:
     """A file's text and its stat, taken before reading so a later edit is never missed."""
-    with path.open("rb") as handle:
-        stat = os.fstat(handle.fileno())
-        data = handle.read()
-    return data.decode("utf-8"), stat
+    # os-level calls: half the cost of a buffered file object, paid once per note in a reindex
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        stat = os.fstat(fd)
+        chunks = []
+        while chunk := os.read(fd, stat.st_size + 4096):  # to the end, even if it grew
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    return b"".join(chunks).decode("utf-8"), stat
 
 
 def _read_bytes(path: Path) -> bytes | None:
