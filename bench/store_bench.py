@@ -26,6 +26,10 @@ DRIVER = Path(__file__).resolve().parent / "_store_driver.py"
 
 
 def run_driver(python: str, notes: Path, queries: Path, *extra: str) -> dict[str, Any]:
+    # Flush what the previous run left to write back (its notes, its index, the removal
+    # of its folder): otherwise that I/O lands in this run's fsyncs, and whichever release
+    # runs second is measured on a busier disk.
+    os.sync()
     with tempfile.TemporaryDirectory(prefix="anamnesis-bench-") as root:
         result = subprocess.run(
             [python, str(DRIVER), "--root", root, "--corpus", str(notes),
