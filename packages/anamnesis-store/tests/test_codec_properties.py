@@ -151,10 +151,12 @@ _lines = st.one_of(
     st.builds(lambda k: f"{k}:", _keys),
     st.builds(lambda v: f"- {v}", _values),
     st.sampled_from(
-        ["", "# comment", "  - indented", "  continued", "key_only", "...", "%YAML 1.1"]
-        # shapes the fast reader splits by hand: no space or two after the colon, a dash
-        # without its space, a colon in the key
-        + ["title:x", "tags:[]", "title:  spaced", "-x", "- ", "-", "ti:tle: x", ": x"]
+        [
+            *("", "# comment", "  - indented", "  continued", "key_only", "...", "%YAML 1.1"),
+            # shapes the fast reader splits by hand: no space or two after the colon, a
+            # dash without its space, a colon in the key
+            *("title:x", "tags:[]", "title:  spaced", "-x", "- ", "-", "ti:tle: x", ": x"),
+        ]
     ),
 )
 
