@@ -89,8 +89,8 @@ def latency(count: int, rounds: int, wanted: list[str]) -> None:
                 MemoryStore(root, embedder=default_embedder(root))
             )
         # Each note goes to both stores in turn (alternating which goes first), so both
-        # write on the same disk at the same moment: run one after the other, the second
-        # pays for the first one's writeback.
+        # meet the disk in the same state. Filled one after the other, the second store
+        # paid for the first one's writeback (2.6 against 3.4 ms/note in one run).
         took: dict[str, list[float]] = {label: [] for label in stores}
         for index, note in enumerate(notes):
             order = list(stores.items())
