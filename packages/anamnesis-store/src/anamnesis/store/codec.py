@@ -18,9 +18,6 @@ if TYPE_CHECKING:
 
 DELIMITER = "---\n"
 
-# Every key the store writes; anything else in a file is kept in Memory.extra.
-KNOWN_KEYS = frontmatter.SCALAR_FIELDS | frontmatter.LIST_FIELDS
-
 
 def serialize(mem: Memory) -> str:
     """Render a (validated) note as the text of its markdown file."""
@@ -46,7 +43,7 @@ def serialize(mem: Memory) -> str:
     meta["updated_at"] = mem.updated_at
     meta["tags"] = mem.tags
     for key, value in mem.extra.items():
-        if key not in KNOWN_KEYS:
+        if key not in frontmatter.KNOWN_KEYS:
             meta[key] = value
     return f"{DELIMITER}{frontmatter.dump(meta)}{DELIMITER}{mem.body}\n"
 
@@ -105,7 +102,7 @@ def parse(text: str, path: str = "<note>", scope: str | None = None) -> Memory:
             prov_session=meta.get("prov_session") or "",
             confidence=_as_confidence(meta.get("confidence")),
             supersedes=_as_list(meta.get("supersedes"), split_commas=False),
-            extra={key: value for key, value in meta.items() if key not in KNOWN_KEYS},
+            extra={key: value for key, value in meta.items() if key not in frontmatter.KNOWN_KEYS},
         )
         return normalize_in_place(mem)
     except InvalidNote as exc:

@@ -48,6 +48,8 @@ SCALAR_FIELDS = frozenset(
 )
 # Known fields holding a list of scalars (a lone scalar is accepted too).
 LIST_FIELDS = frozenset({"tags", "supersedes"})
+# Every key the store writes; anything else in a file is kept in Memory.extra.
+KNOWN_KEYS = SCALAR_FIELDS | LIST_FIELDS
 
 # YAML 1.1 plain scalars that mean null; a known field written this way is "not set".
 _NULL_WORDS = frozenset({"", "~", "null", "Null", "NULL"})
@@ -249,7 +251,6 @@ def _one_line(exc: BaseException) -> str:
 
 # A frontmatter line is "key:" or "key: value"; a list item is "- value".
 _KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_KNOWN_KEYS = SCALAR_FIELDS | LIST_FIELDS
 _SINGLE_QUOTED = re.compile(r"'((?:[^'\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]|'')*)'")
 # Characters PyYAML reads inside a plain scalar without any special meaning: printable,
 # not a line break (PyYAML also breaks lines at NEL, LS and PS), not a BOM.
@@ -286,7 +287,7 @@ def load_fast(text: str) -> dict[str, Any] | None:
         # String operations for "key:" and "key: value" lines (a reindex parses thousands
         # of notes); the regex still judges any key the store does not know.
         key, colon, rest = line.partition(":")
-        if not colon or (key not in _KNOWN_KEYS and _KEY.fullmatch(key) is None):
+        if not colon or (key not in KNOWN_KEYS and _KEY.fullmatch(key) is None):
             return None
         if rest.startswith(" "):
             raw = rest[1:]
