@@ -225,6 +225,14 @@ def test_ranking_by_rare_words_first_changes_no_answer(
         ids.append(mem.id)
     conn = store._connection()
     ranker = store._ranker(conn)
+    widened = [0]  # rounds that ranked the notes of newly essential words
+    round_queries = rare_first._round_queries
+
+    def counting_rounds(plan: rare_first.Plan, done: int, essential: int) -> list[str]:
+        widened[0] += done > 0
+        return round_queries(plan, done, essential)
+
+    monkeypatch.setattr(rare_first, "_round_queries", counting_rounds)
     for _ in range(300):
         # Common words with rare ones: the case rare-first ranking is for.
         words = rng.choices(vocabulary[:8], k=rng.randint(1, 4))
@@ -233,9 +241,12 @@ def test_ranking_by_rare_words_first_changes_no_answer(
         filters = Filters(project=rng.choice([None, "p"]))
         k = rng.choice([1, 3, 8, 20])
         tokens = query_tokens(query)
-        fast = ranker.ranked_ids(tokens, filters, k)
         with monkeypatch.context() as patch:
-            patch.setattr(rare_first, "COMMON_SHARE", 2.0)  # never split: the full query
+            # A budget this small makes nearly every query take the shortcut at 500 notes.
+            patch.setattr(rare_first, "POSTINGS_BUDGET", rng.choice([20, 60, 150]))
+            fast = ranker.ranked_ids(tokens, filters, k)
+        with monkeypatch.context() as patch:
+            patch.setattr(rare_first, "POSTINGS_BUDGET", 10**9)  # never planned: the full query
             full = Ranker(conn).ranked_ids(tokens, filters, k)
         # The same notes in the same order; a score may differ in its last bit, as FTS5
         # summed the same phrases in another order.
@@ -252,3 +263,36 @@ def test_ranking_by_rare_words_first_changes_no_answer(
     unproved, proved = ranker.rare_first_outcomes
     assert proved > 30, ranker.rare_first_outcomes  # the shortcut really ran
     assert unproved > 0, ranker.rare_first_outcomes  # and its fallback too
+    assert widened[0] > 10, widened  # and its later rounds
+
+
+def test_near_tied_hits_take_the_full_querys_scores_and_order(store: MemoryStore) -> None:
+    # Scores that differ only in the last bits may come out of a narrower query in either
+    # order; the full query's own score for each such note must decide.
+    better = store.write(type="semantic", title="gateway timeout", body="gateway timeout twice")
+    worse = store.write(type="semantic", title="gateway", body="unrelated words here")
+    for i in range(6):  # so that "gateway" is in few enough notes to count for something
+        store.write(type="semantic", title=f"filler {i}", body="nothing shared at all")
+    conn = store._connection()
+    full = match_expression(["gateway", "timeout"])
+    exact = dict(
+        conn.execute(
+            "SELECT m.id, bm25(memories_fts) FROM memories_fts JOIN memories m"
+            " ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ?",
+            (full,),
+        ).fetchall()
+    )
+    assert exact[better.id] < exact[worse.id]
+    # The narrower query's view: the two tied to the last bit, in the wrong order.
+    tied = -1.5
+    hits = [
+        (tied, worse.updated_at, worse.id),
+        (tied * (1 + 1e-12), better.updated_at, better.id),
+    ]
+    assert rare_first._with_ties_rescored(conn, full, hits, 2) == [
+        (exact[better.id], better.updated_at, better.id),
+        (exact[worse.id], worse.updated_at, worse.id),
+    ]
+    # Well separated hits are returned as they are, without asking FTS5 again.
+    apart = [(-3.0, worse.updated_at, worse.id), (-1.0, better.updated_at, better.id)]
+    assert rare_first._with_ties_rescored(conn, full, apart, 2) == apart

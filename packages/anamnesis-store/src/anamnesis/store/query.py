@@ -9,14 +9,15 @@ Three things make this fast without changing a single result:
 
 * FTS5's bm25 clamps the IDF of a term found in at least half of all notes to 1e-6, so
   such a phrase moves any note's score by less than 2.2e-6. Those phrases are left out of
-  the query when others remain; they are used only when too few notes match the rest,
-  and whenever two neighbouring results are closer than their total possible effect, the
-  full query decides.
+  the query when others remain. Neighbouring results closer than their total possible
+  effect are scored again by the full query's expression, one note at a time; the full
+  query decides when too few notes match the rest, or the last result is that close to
+  the next.
 * Ranking runs on the full-text table alone (``ORDER BY bm25 LIMIT n``); the note rows are
   fetched for the few best hits only, where filters, supersession and the recency
   tie-break are applied, widening ``n`` until the answer is certain.
-* When common words would make FTS5 score most of the store, the notes holding the rarer
-  words are scored first and the rest bounded (:mod:`.rare_first`).
+* When the query's words would make FTS5 score much of the store, the notes holding the
+  rarer words are scored first and the rest bounded (:mod:`.rare_first`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from anamnesis.store import rare_first
-from anamnesis.store.rare_first import Hit
+from anamnesis.store.rare_first import Hit, in_spec_order
 from anamnesis.store.record import Record
 
 _TOKEN = re.compile(r"\w+")
@@ -127,8 +128,11 @@ class Ranker:
         informative = [token for token in tokens if token not in clamped]
         if clamped and informative:
             hits = self._top(informative, filters, k + 1)
-            if len(hits) > k and _well_separated(hits, len(tokens) - len(informative)):
-                return [(memory_id, score) for score, _updated, memory_id in hits[:k]]
+            settled = _settled_without_clamped(
+                self.conn, hits, k, len(tokens) - len(informative), match_expression(tokens)
+            )
+            if settled is not None:
+                return [(memory_id, score) for score, _updated, memory_id in settled]
             hits = self._top(list(tokens), filters, k)
         else:
             hits = self._top(list(tokens), filters, k)
@@ -139,12 +143,12 @@ class Ranker:
     def _top(self, tokens: Sequence[str], filters: Filters, want: int) -> list[Hit]:
         """The best ``want`` eligible hits in spec order (score, newer first, then id)."""
         total = self._total()
-        split = rare_first.split_query(
-            tokens, lambda token: self._doc_freq(token, total), total, want, match_expression
+        plan = rare_first.plan_query(
+            tokens, lambda token: self._doc_freq(token, total), total, match_expression
         )
-        if split is not None:
+        if plan is not None:
             hits = rare_first.top_by_rare_first(
-                self.conn, split, want, lambda ranked: self._eligible(ranked, filters)
+                self.conn, plan, want, lambda ranked: self._eligible(ranked, filters)
             )
             self.rare_first_outcomes[hits is not None] += 1
             if hits is not None:
@@ -180,7 +184,7 @@ class Ranker:
             [seq for seq, _score in ranked] + params,
         ).fetchall()
         hits = [(score_of[seq], updated, memory_id) for seq, updated, memory_id in rows]
-        return _in_spec_order(hits)
+        return in_spec_order(hits)
 
     def _top_filtered_in_sql(self, expression: str, filters: Filters, want: int) -> list[Hit]:
         where, params = filters.sql()
@@ -228,20 +232,33 @@ class Ranker:
             self._version = version
 
 
-def _in_spec_order(hits: list[Hit]) -> list[Hit]:
-    """bm25 ascending, then updated_at descending, then id descending (two stable sorts)."""
-    hits.sort(key=lambda hit: (hit[1], hit[2]), reverse=True)
-    hits.sort(key=lambda hit: hit[0])
-    return hits
+def _settled_without_clamped(
+    conn: sqlite3.Connection, hits: list[Hit], k: int, clamped_phrases: int, full: str
+) -> list[Hit] | None:
+    """The best ``k`` of the ``k + 1`` hits ranked without the clamped phrases, in the
+    order the full query gives, or None when those phrases could change which notes
+    they are.
 
-
-def _well_separated(hits: list[Hit], clamped_phrases: int) -> bool:
-    """True when leaving the clamped phrases out cannot have changed the best ``len - 1``
-    of these hits: every gap between neighbours exceeds what those phrases could add,
-    and the last kept hit beats any note that matches only clamped phrases."""
+    Each clamped phrase adds less than ``bound`` to a note's score, so only neighbours
+    closer than that can swap places; they alone are scored again by the full query. A
+    note outside the hits cannot come in when the k-th hit beats the next one, and any
+    note holding only clamped phrases, by more than the bound.
+    """
+    if len(hits) <= k:
+        return None
     bound = _CLAMPED_EFFECT * clamped_phrases
-    gaps_ok = all(b[0] - a[0] > bound for a, b in pairwise(hits))
-    return gaps_ok and hits[-2][0] < -bound
+    last, following = hits[k - 1][0], hits[k][0]
+    if not (following - last > bound and last < -bound):
+        return None
+    close: set[int] = set()
+    for i, (a, b) in enumerate(pairwise(hits[:k])):
+        if b[0] - a[0] <= bound:
+            close.update((i, i + 1))
+    if len(close) > rare_first.MAX_RESCORED:
+        return None
+    if not close:
+        return hits[:k]
+    return rare_first.rescored(conn, full, hits[:k], close)
 
 
 def ranked_ids(
