@@ -225,7 +225,17 @@ def test_ranking_by_rare_words_first_changes_no_answer(
         ids.append(mem.id)
     conn = store._connection()
     ranker = store._ranker(conn)
-    for _ in range(300):
+    widened = [0]  # rounds that ranked the notes of newly essential words
+    round_queries = rare_first._round_queries
+
+    def counting_rounds(plan: rare_first.Plan, done: int, essential: int) -> list[str]:
+        widened[0] += done > 0
+        return round_queries(plan, done, essential)
+
+    monkeypatch.setattr(rare_first, "_round_queries", counting_rounds)
+    # [failed to prove, proved] by each way of planning: split once, or by budget in rounds
+    outcomes = {"split": [0, 0], "budget": [0, 0]}
+    for _ in range(400):
         # Common words with rare ones: the case rare-first ranking is for.
         words = rng.choices(vocabulary[:8], k=rng.randint(1, 4))
         words += rng.choices(vocabulary[20:], k=rng.randint(1, 3))
@@ -233,9 +243,16 @@ def test_ranking_by_rare_words_first_changes_no_answer(
         filters = Filters(project=rng.choice([None, "p"]))
         k = rng.choice([1, 3, 8, 20])
         tokens = query_tokens(query)
-        fast = ranker.ranked_ids(tokens, filters, k)
+        policy = rng.choice(["split", "budget"])
+        before = list(ranker.rare_first_outcomes)
         with monkeypatch.context() as patch:
-            patch.setattr(rare_first, "COMMON_SHARE", 2.0)  # never split: the full query
+            if policy == "budget":
+                _plan_by_budget(patch, rng.choice([0.04, 0.12, 0.3]))
+            fast = ranker.ranked_ids(tokens, filters, k)
+        for i, count in enumerate(ranker.rare_first_outcomes):
+            outcomes[policy][i] += count - before[i]
+        with monkeypatch.context() as patch:
+            _never_plan(patch)
             full = Ranker(conn).ranked_ids(tokens, filters, k)
         # The same notes in the same order; a score may differ in its last bit, as FTS5
         # summed the same phrases in another order.
@@ -249,9 +266,59 @@ def test_ranking_by_rare_words_first_changes_no_answer(
             )
         ]
         assert _scores(conn, query, [i for i, _ in fast]) == _scores(conn, query, spec), query
-    unproved, proved = ranker.rare_first_outcomes
-    assert proved > 10, ranker.rare_first_outcomes  # the shortcut really ran
-    assert unproved > 0, ranker.rare_first_outcomes  # and its fallback too
+    for unproved, proved in outcomes.values():
+        assert proved > 10, outcomes  # each shortcut really ran
+        assert unproved > 0, outcomes  # and its fallback too
+    assert widened[0] > 10, widened  # and the later rounds of planning by budget
+
+
+def _plan_by_budget(patch: pytest.MonkeyPatch, share: float) -> None:
+    """Plan as in a large store, with essential words holding ``share`` of the notes
+    (shares this small make most queries take the shortcut at a few hundred notes)."""
+    patch.setattr(rare_first, "LARGE_STORE", 0)
+    patch.setattr(rare_first, "ESSENTIAL_SHARE", share)
+
+
+def _never_plan(patch: pytest.MonkeyPatch) -> None:
+    """Always run the full query: every word counts as rare, and no store is large."""
+    patch.setattr(rare_first, "COMMON_SHARE", 2.0)
+    patch.setattr(rare_first, "LARGE_STORE", 10**9)
+
+
+@pytest.mark.parametrize("policy", ["split", "budget"])
+def test_a_note_past_the_narrow_querys_limit_is_not_lost(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch, policy: str
+) -> None:
+    # The rare word's query returns only its best rows, all in another project. The one
+    # eligible note it returns is weak; a better eligible note lies past its limit, and
+    # the proof must see that the limit's last row bounds it, not just the common word.
+    limit = 1 + rare_first.MARGIN
+    for i in range(limit + 5):
+        store.write(type="semantic", title="strong", body=f"zeta zeta zeta filler{i}", project="p")
+    hidden = store.write(type="semantic", title="hidden", body="zeta once here", project="q")
+    weak = store.write(
+        type="semantic",
+        title="weak",
+        body="zeta alpha " + " ".join(f"padding{i}" for i in range(10)),
+        project="q",
+    )
+    for i in range(160):
+        store.write(type="semantic", title="common", body=f"alpha filler{i}", project="p")
+    for i in range(200):
+        store.write(type="semantic", title="other", body=f"unrelated filler{i}", project="p")
+    conn = store._connection()
+    zeta_rows = conn.execute(rare_first.RANK_SQL, ('"zeta"', 10**6)).fetchall()
+    seq = dict(conn.execute("SELECT id, seq FROM memories").fetchall())
+    order = [rowid for rowid, _score in zeta_rows]
+    assert order.index(seq[hidden.id]) >= limit  # past the narrow query's limit
+    assert order.index(seq[hidden.id]) < order.index(seq[weak.id])  # and better than weak
+    with monkeypatch.context() as patch:
+        if policy == "budget":
+            _plan_by_budget(patch, 0.05)
+        ranker = Ranker(conn)
+        got = ranker.ranked_ids(["zeta", "alpha"], Filters(project="q"), 1)
+        assert sum(ranker.rare_first_outcomes) == 1  # the shortcut was tried
+    assert [memory_id for memory_id, _score in got] == [hidden.id]
 
 
 def test_near_tied_hits_take_the_full_querys_scores_and_order(store: MemoryStore) -> None:
@@ -284,3 +351,26 @@ def test_near_tied_hits_take_the_full_querys_scores_and_order(store: MemoryStore
     # Well separated hits are returned as they are, without asking FTS5 again.
     apart = [(-3.0, worse.updated_at, worse.id), (-1.0, better.updated_at, better.id)]
     assert rare_first._with_ties_rescored(conn, full, apart, 2) == apart
+
+
+def test_small_stores_split_once_and_large_ones_plan_by_budget() -> None:
+    def plan(total: int, freq: dict[str, int]) -> rare_first.Plan | None:
+        tokens = list(freq)  # query order: commonest first
+        return rare_first.plan_query(tokens, freq.__getitem__, total, 8, match_expression)
+
+    # 2,000 notes: the words in under a tenth of them are essential, for one round.
+    small = plan(2_000, {"everywhere": 800, "common": 600, "mid": 60, "rare": 1})
+    assert small is not None
+    assert (small.words, small.first, small.rounds) == (
+        [["rare"], ["mid"], ["common"], ["everywhere"]],
+        2,
+        1,
+    )
+    # 100,000 notes: the rarest words while they hold 6 % of the notes, widened in rounds.
+    large = plan(100_000, {"everywhere": 40_000, "common": 30_000, "mid": 3_000, "rare": 50})
+    assert large is not None
+    assert (large.first, large.rounds) == (2, rare_first.MAX_ROUNDS)
+    # Words that together hold under 6 % of the notes: the full query scores few enough.
+    assert plan(100_000, {"mid": 3_000, "rare": 50}) is None
+    # A split that would skip little: the common words hold fewer notes than the rare ones.
+    assert plan(2_000, {"common": 200, "mid": 180, "rare": 160}) is None

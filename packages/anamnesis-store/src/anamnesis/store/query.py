@@ -16,8 +16,8 @@ Three things make this fast without changing a single result:
 * Ranking runs on the full-text table alone (``ORDER BY bm25 LIMIT n``); the note rows are
   fetched for the few best hits only, where filters, supersession and the recency
   tie-break are applied, widening ``n`` until the answer is certain.
-* When common words would make FTS5 score most of the store, the notes holding the rarer
-  words are scored first and the rest bounded (:mod:`.rare_first`).
+* When the query's words would make FTS5 score much of the store, the notes holding the
+  rarer words are scored first and the rest bounded (:mod:`.rare_first`).
 """
 
 from __future__ import annotations
@@ -143,12 +143,12 @@ class Ranker:
     def _top(self, tokens: Sequence[str], filters: Filters, want: int) -> list[Hit]:
         """The best ``want`` eligible hits in spec order (score, newer first, then id)."""
         total = self._total()
-        split = rare_first.split_query(
+        plan = rare_first.plan_query(
             tokens, lambda token: self._doc_freq(token, total), total, want, match_expression
         )
-        if split is not None:
+        if plan is not None:
             hits = rare_first.top_by_rare_first(
-                self.conn, split, want, lambda ranked: self._eligible(ranked, filters)
+                self.conn, plan, want, lambda ranked: self._eligible(ranked, filters)
             )
             self.rare_first_outcomes[hits is not None] += 1
             if hits is not None:

@@ -1,21 +1,31 @@
 """Exact keyword ranking that scores only the notes holding a query's rarer words.
 
-An OR query costs FTS5 one BM25 evaluation per note holding *any* query word, and a word
-found in a tenth of all notes makes that most of the store. Yet such a word can add
-little: one phrase adds at most ``idf * (k1 + 1)`` to a note's score, and its IDF is low.
-So the query's words are split into rare and common ones and FTS5 is asked twice:
+An OR query costs FTS5 one BM25 evaluation per note holding *any* query word (about
+2.4 microseconds each), and a few words found in a few percent of all notes make that
+tens of thousands of notes in a large store. Yet one phrase adds at most
+``idf * (k1 + 1)`` to a note's score, so a note holding only the commoner words cannot
+outscore one that holds several rare ones. This is MaxScore over FTS5:
 
-* the rare words alone, which yields every note's rare-word score (and, for a note that
-  holds no common word, its whole score, bit for bit: absent phrases add exactly 0.0);
-* the rare words AND the common words, scored on every phrase of the query, which yields
-  the whole score of the notes holding both.
+* The query's words are ordered rarest first, and the first few (the *essential* words)
+  are ranked, in two FTS5 queries: the essential words alone, which yields every note's
+  essential score (and, for a note that holds no other query word, its whole score, bit
+  for bit: absent phrases add exactly 0.0); and the essential words AND the others,
+  scored on every phrase of the query, which yields the whole score of the notes holding
+  both.
+* A note holding none of the essential words scores at most the sum of the other words'
+  bounds; notes past either query's limit score no better than its last row. When the
+  k-th best known note beats all of that, the answer is the one the full query gives.
+* Otherwise, in a large store, the k-th best score found so far is a floor the answer
+  must reach, so more words become essential, exactly until the remaining ones cannot
+  reach it together, and the notes holding the newly essential words but none of the
+  earlier ones (FTS5's NOT: phrases under it add nothing to a note it returns) are
+  ranked the same way.
 
-A note holding only common words scores at most the sum of their bounds; notes past
-either query's limit score no better than its last row. When the k-th best known note
-beats all of that, the answer is the one the full query gives; otherwise the caller runs
-the full query. Two scores so close that the order FTS5 summed the phrases in could
-matter are scored again by the full query's expression, one note at a time, so their
-order is the full query's. Nothing here changes a result; it only skips work.
+How many words start essential depends on the store's size (:func:`plan_query`). Two
+scores so close that the order FTS5 summed the phrases in could matter are scored again
+by the full query's expression, one note at a time, so their order is the full query's.
+When the rounds prove nothing, the caller runs the full query. Nothing here changes a
+result; it only skips work.
 """
 
 from __future__ import annotations
@@ -30,18 +40,31 @@ from anamnesis.store.record import Record
 # FTS5's bm25 (fts5_aux.c): k1 = 1.2; IDF = ln((N - n + 0.5) / (n + 0.5)), floored at 1e-6.
 K1 = 1.2
 IDF_FLOOR = 1e-6
-# A word in at least this share of all notes counts as common. Measured on the corpora of
-# bench/store_bench.py at 2,000 and 100,000 notes: 5 % left too many answers unproved at
-# 100,000, 20 % saved less there.
+# Small stores: one round, when the words found in under this share of all notes (the
+# rare ones) can add at least MIN_RARE_WEIGHT times what the others can. Measured on the
+# corpora of bench/store_bench.py at 2,000 notes; below that weight the proof mostly
+# failed (the adversarial "mixed" corpus), and a failed proof costs both narrow queries on
+# top of the full one.
 COMMON_SHARE = 0.1
-# Split only when the rare words can add at least this many times what the common ones
-# can: below it the proof mostly failed (bench/corpus.py's adversarial "mixed" corpus), and
-# a failed proof costs both narrow queries on top of the full one.
 MIN_RARE_WEIGHT = 4.0
+# Stores of at least this many notes plan by budget and widen over several rounds.
+# bench/store_bench.py's topical queries, median search time, split against budget: at
+# 2,000 notes 1.4-1.6 against 1.7-1.9 ms; at 5,000, 2.9-3.1 against 2.2-2.3 ms; at
+# 40,000, 13-15 against 9-10 ms.
+LARGE_STORE = 4_000
+# Large stores: the share of all notes the first essential words may hold (the full
+# query is simply run when it scores no more notes than that). With the topical queries
+# at 100,000 notes, 1.5 % and 3 % proved too little in the first round, 12 % scored too
+# much.
+ESSENTIAL_SHARE = 0.06
+# Large stores: rounds of widening before giving the query back to the caller.
+MAX_ROUNDS = 3
 # Near-tied notes scored again one by one, at most; each costs FTS5 a count of every phrase.
 MAX_RESCORED = 6
 # Rows ranked beyond the wanted number, so that filters and ties rarely force the full query.
 MARGIN = 24
+# Bounds get 1 % headroom: FTS5 counts its own rows, which a concurrent writer may have moved.
+HEADROOM = 1.01
 # Scores this close (relative) may be ordered differently by a different summation order.
 _CLOSE = 1e-9
 
@@ -59,19 +82,44 @@ ONE_SCORE_SQL = (
 # (score, updated_at, id) of one hit; lower score is better (FTS5 bm25 is negative).
 Hit = tuple[float, str, str]
 Eligible = Callable[[list[tuple[int, float]]], list[Hit]]
+Expression = Callable[[Sequence[str]], str]
 
 
-class Split(Record):
-    """A query's phrases in two groups (repeats kept) as MATCH expressions, and the most
-    the common ones can add to a note's score."""
+class Plan(Record):
+    """A query's distinct words, rarest first, with how many notes hold each, what each
+    can add to a note's score (all its repeats together: each repeat is a phrase of its
+    own), how many are essential in the first round, and how many rounds may widen that."""
 
-    __slots__ = ("common", "common_bound", "full", "rare")
+    __slots__ = ("bounds", "expression", "first", "freq", "full", "rounds", "words")
 
-    def __init__(self, rare: str, common: str, common_bound: float, full: str) -> None:
-        self.rare = rare
-        self.common = common
-        self.common_bound = common_bound
+    def __init__(
+        self,
+        repeats: dict[str, list[str]],
+        freq: dict[str, int],
+        total: int,
+        full: str,
+        expression: Expression,
+    ) -> None:
+        order = sorted(repeats, key=lambda token: (freq[token], token))
+        self.words = [repeats[token] for token in order]  # one word as often as the query has it
+        self.freq = [freq[token] for token in order]
+        self.bounds = [len(repeats[token]) * most_added(freq[token], total) for token in order]
+        self.first = 0
+        self.rounds = 1
         self.full = full  # the full query's expression
+        self.expression = expression
+
+    def rest_bound(self, essential: int) -> float:
+        """The most the words after the first ``essential`` can add together (positive)."""
+        return sum(self.bounds[essential:]) * HEADROOM
+
+    def postings(self, start: int, stop: int) -> int:
+        """How many (note, phrase) pairs the words from ``start`` to ``stop`` make."""
+        pairs = zip(self.freq[start:stop], self.words[start:stop], strict=True)
+        return sum(notes * len(repeats) for notes, repeats in pairs)
+
+    def phrases(self, start: int, stop: int) -> list[str]:
+        return [word for repeats in self.words[start:stop] for word in repeats]
 
 
 def most_added(doc_freq: int, total: int) -> float:
@@ -81,62 +129,94 @@ def most_added(doc_freq: int, total: int) -> float:
     return max(idf, IDF_FLOOR) * (K1 + 1)
 
 
-def split_query(
+def plan_query(
     tokens: Sequence[str],
     doc_freq: Callable[[str], int],
     total: int,
     want: int,
-    expression: Callable[[Sequence[str]], str],
-) -> Split | None:
-    """The rare/common split of ``tokens`` for the best ``want`` notes, or None when it
+    expression: Expression,
+) -> Plan | None:
+    """The rarest-first plan for the best ``want`` notes for ``tokens``, or None when it
     could not prove the answer or would not save work. ``expression`` builds a MATCH
     expression from tokens (spec 002's quoting)."""
     if total <= 0:
         return None
-    freq = [(token, doc_freq(token)) for token in tokens]  # repeats kept: each a phrase
-    rare = [(token, n) for token, n in freq if n < COMMON_SHARE * total]
-    common = [(token, n) for token, n in freq if n >= COMMON_SHARE * total]
-    rare_postings = sum(n for _token, n in rare)
-    common_postings = sum(n for _token, n in common)
-    if not common or rare_postings < want or common_postings < rare_postings:
-        return None  # fewer notes hold a rare word than are wanted, or little to skip
-    # 1 % headroom: FTS5 counts its own rows, which a concurrent writer may have moved.
-    bound = sum(most_added(n, total) for _token, n in common) * 1.01
-    if sum(most_added(n, total) for _token, n in rare) < MIN_RARE_WEIGHT * bound:
+    repeats: dict[str, list[str]] = {}
+    for token in tokens:
+        repeats.setdefault(token, []).append(token)
+    if len(repeats) < 2:
+        return None  # one word: nothing to bound it by
+    freq = {token: doc_freq(token) for token in repeats}
+    plan = Plan(repeats, freq, total, expression(tokens), expression)
+    if total >= LARGE_STORE:
+        return _by_budget(plan, total)
+    return _split_once(plan, total, want)
+
+
+def _split_once(plan: Plan, total: int, want: int) -> Plan | None:
+    """Essential: the words in under COMMON_SHARE of all notes, for one round only."""
+    rare = sum(1 for n in plan.freq if n < COMMON_SHARE * total)
+    held = plan.postings(0, rare)
+    if rare == len(plan.words) or held < want or plan.postings(rare, len(plan.words)) < held:
+        return None  # no common word, fewer notes hold a rare word than wanted, or little to skip
+    if sum(plan.bounds[:rare]) < MIN_RARE_WEIGHT * plan.rest_bound(rare):
         return None
-    return Split(
-        expression([token for token, _n in rare]),
-        expression([token for token, _n in common]),
-        bound,
-        expression(tokens),
-    )
+    plan.first = rare
+    return plan
+
+
+def _by_budget(plan: Plan, total: int) -> Plan | None:
+    """Essential: the rarest words while they hold ESSENTIAL_SHARE of all notes, widened
+    over up to MAX_ROUNDS rounds."""
+    budget = ESSENTIAL_SHARE * total
+    # The full query scores each note holding any of the words once: at most every note.
+    if min(total, sum(plan.freq)) <= budget:
+        return None
+    first, held = 1, plan.freq[0]
+    while first < len(plan.words) - 1 and held + plan.freq[first] <= budget:
+        held += plan.freq[first]
+        first += 1
+    plan.first = first
+    plan.rounds = MAX_ROUNDS
+    return plan
 
 
 def top_by_rare_first(
-    conn: sqlite3.Connection, split: Split, want: int, eligible: Eligible
+    conn: sqlite3.Connection, plan: Plan, want: int, eligible: Eligible
 ) -> list[Hit] | None:
     """The best ``want`` eligible hits, exactly as the full OR query ranks them, or None
-    when two narrower queries cannot prove that (the caller then runs the full query)."""
+    when narrower queries cannot prove that (the caller then runs the full query)."""
     limit = want + MARGIN
-    by_rare = conn.execute(RANK_SQL, (split.rare, limit)).fetchall()
-    both_query = f"({split.rare}) AND ({split.common})"
-    both = conn.execute(RANK_SQL, (both_query, limit)).fetchall()
-    full: dict[int, float] = dict(both)
-    # The best score a note neither query returned can have.
-    floor = -split.common_bound
-    if len(both) == limit:
-        floor = min(floor, both[-1][1])
-    if len(by_rare) == limit:
-        floor = min(floor, by_rare[-1][1])
-    for rowid, score in by_rare:
-        # Not among the notes holding both kinds of words: either it holds rare words only,
-        # and its rare score is its whole score, or it lies past that query's limit, and
-        # then its rare score is no better than the floor, so it is never chosen below.
-        full.setdefault(rowid, score)
-    hits = eligible(list(full.items()))
-    if len(hits) < want or not hits[want - 1][0] < floor - _tolerance(floor):
-        return None
-    return _with_ties_rescored(conn, split.full, hits, want)
+    scores: dict[int, float] = {}
+    # The best score a note that no query returned can have, among notes they cover.
+    floor = 0.0
+    done, essential = 0, plan.first
+    for _round in range(plan.rounds):
+        for query in _round_queries(plan, done, essential):
+            rows = conn.execute(RANK_SQL, (query, limit)).fetchall()
+            if len(rows) == limit:
+                floor = min(floor, rows[-1][1])
+            for rowid, score in rows:
+                # A note in both queries: the score with every phrase is the better one.
+                # A note past the both-query's limit keeps its essential score, which is
+                # no better than that limit's floor, so it is never chosen below.
+                known = scores.get(rowid)
+                if known is None or score < known:
+                    scores[rowid] = score
+        done = essential
+        hits = eligible(list(scores.items()))
+        beyond = min(floor, -plan.rest_bound(essential))
+        if len(hits) >= want and hits[want - 1][0] < beyond - _tolerance(beyond):
+            return _with_ties_rescored(conn, plan.full, hits, want)
+        if essential == len(plan.words) or len(hits) < want:
+            return None
+        # The answer scores at least as well as the k-th known hit: every word that could
+        # still help a note reach that becomes essential.
+        reach = -hits[want - 1][0]
+        essential += 1
+        while essential < len(plan.words) and plan.rest_bound(essential) >= reach:
+            essential += 1
+    return None
 
 
 def _with_ties_rescored(
@@ -175,6 +255,21 @@ def in_spec_order(hits: list[Hit]) -> list[Hit]:
     hits.sort(key=lambda hit: (hit[1], hit[2]), reverse=True)
     hits.sort(key=lambda hit: hit[0])
     return hits
+
+
+def _round_queries(plan: Plan, done: int, essential: int) -> list[str]:
+    """MATCH expressions for the notes holding a newly essential word and none of the
+    earlier ones: that word alone, and with the remaining words."""
+    expression = plan.expression
+    new = f"({expression(plan.phrases(done, essential))})"
+    rest = plan.phrases(essential, len(plan.words))
+    queries = [new]
+    if rest:
+        queries.append(f"({new} AND ({expression(rest)}))")
+    if done:
+        earlier = expression(plan.phrases(0, done))
+        queries = [f"{query} NOT ({earlier})" for query in queries]
+    return queries
 
 
 def _tolerance(score: float) -> float:
