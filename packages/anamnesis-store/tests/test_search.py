@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anamnesis.store import InvalidQuery, Memory, MemoryStore, rare_first
+from anamnesis.store import InvalidQuery, Memory, MemoryStore, exact_bm25, query, rare_first
 from anamnesis.store.query import Filters, Ranker, match_expression, query_tokens
+from anamnesis.store.rare_first import Hit
 
 
 def test_partial_overlap_is_recalled_not_only_full_matches(store: MemoryStore) -> None:
@@ -321,7 +322,10 @@ def test_a_note_past_the_narrow_querys_limit_is_not_lost(
     assert [memory_id for memory_id, _score in got] == [hidden.id]
 
 
-def test_near_tied_hits_take_the_full_querys_scores_and_order(store: MemoryStore) -> None:
+@pytest.mark.parametrize("recomputed", [True, False], ids=["recomputed", "asked-of-fts5"])
+def test_near_tied_hits_take_the_full_querys_scores_and_order(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch, recomputed: bool
+) -> None:
     # Scores that differ only in the last bits may come out of a narrower query in either
     # order; the full query's own score for each such note must decide.
     better = store.write(type="semantic", title="gateway timeout", body="gateway timeout twice")
@@ -330,27 +334,32 @@ def test_near_tied_hits_take_the_full_querys_scores_and_order(store: MemoryStore
         store.write(type="semantic", title=f"filler {i}", body="nothing shared at all")
     conn = store._connection()
     full = match_expression(["gateway", "timeout"])
-    exact = dict(
+    by_fts5 = dict(
         conn.execute(
             "SELECT m.id, bm25(memories_fts) FROM memories_fts JOIN memories m"
             " ON m.seq = memories_fts.rowid WHERE memories_fts MATCH ?",
             (full,),
         ).fetchall()
     )
-    assert exact[better.id] < exact[worse.id]
+    assert by_fts5[better.id] < by_fts5[worse.id]
     # The narrower query's view: the two tied to the last bit, in the wrong order.
     tied = -1.5
     hits = [
         (tied, worse.updated_at, worse.id),
         (tied * (1 + 1e-12), better.updated_at, better.id),
     ]
-    assert rare_first._with_ties_rescored(conn, full, hits, 2) == [
-        (exact[better.id], better.updated_at, better.id),
-        (exact[worse.id], worse.updated_at, worse.id),
+    if recomputed:  # and never asked of FTS5
+        monkeypatch.setattr(query, "_ONE_SCORE_SQL", "SELECT no_such_function()")
+    else:  # as where this SQLite's bm25 arithmetic is not Python's
+        monkeypatch.setattr(exact_bm25, "_agrees_with_fts5", False)
+    exact = Ranker(conn)._exact_scores(["gateway", "timeout"])
+    assert rare_first._with_ties_rescored(hits, 2, exact) == [
+        (by_fts5[better.id], better.updated_at, better.id),
+        (by_fts5[worse.id], worse.updated_at, worse.id),
     ]
     # Well separated hits are returned as they are, without asking FTS5 again.
     apart = [(-3.0, worse.updated_at, worse.id), (-1.0, better.updated_at, better.id)]
-    assert rare_first._with_ties_rescored(conn, full, apart, 2) == apart
+    assert rare_first._with_ties_rescored(apart, 2, exact) == apart
 
 
 def test_small_stores_split_once_and_large_ones_plan_by_budget() -> None:
@@ -374,3 +383,67 @@ def test_small_stores_split_once_and_large_ones_plan_by_budget() -> None:
     assert plan(100_000, {"mid": 3_000, "rare": 50}) is None
     # A split that would skip little: the common words hold fewer notes than the rare ones.
     assert plan(2_000, {"common": 200, "mid": 180, "rare": 160}) is None
+
+
+def test_notes_tied_without_common_words_are_ordered_by_them(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Five notes alike but for how often they say "the" (a word in most notes, which
+    # FTS5 weighs at 1e-6): without it they tie, with it the one saying it most wins.
+    tied = []
+    for n in (2, 5, 1, 4, 3):
+        body = " ".join(["gateway"] + ["the"] * n + ["filler"] * (8 - n))
+        tied.append((n, store.write(type="semantic", title="note", body=body)))
+    for i in range(1, 8):  # other gateway notes, longer, so scoring clearly below the tie
+        body = " ".join(["gateway", "the"] + [f"pad{j}" for j in range(8 + i * 5)])
+        store.write(type="semantic", title="other", body=body)
+    for i in range(30):
+        store.write(type="semantic", title="filler", body=f"the filler {i}")
+    conn = store._connection()
+    calls: list[tuple[tuple[str, ...], int]] = []
+    top = Ranker._top
+
+    def recording(ranker: Ranker, tokens: list[str], filters: Filters, want: int) -> list[Hit]:
+        calls.append((tuple(tokens), want))
+        return top(ranker, tokens, filters, want)
+
+    monkeypatch.setattr(Ranker, "_top", recording)
+    k = 3
+    got = Ranker(conn).ranked_ids(["the", "gateway"], Filters(), k)
+    # The tied notes, best first: the most "the", each a score of its own.
+    assert [memory_id for memory_id, _score in got] == [
+        mem.id for _n, mem in sorted(tied, key=lambda pair: pair[0], reverse=True)[:k]
+    ]
+    spec = [
+        row[0]
+        for row in conn.execute(
+            SPEC_SQL.format(filters=""), (match_expression(["the", "gateway"]), k)
+        )
+    ]
+    assert [memory_id for memory_id, _score in got] == spec
+    # Settled by ranking wider without "the", never by running the full query.
+    assert calls == [(("gateway",), k + 1), (("gateway",), k + query._CLAMPED_WIDENING)]
+
+
+def test_a_hit_just_behind_the_kth_can_overtake_it_with_common_words() -> None:
+    # Ranked without one clamped phrase (worth < 2.2e-6), "c" trails "b" by 1e-6: the
+    # phrase may still put it ahead, so both are scored by the full query.
+    hits = [
+        (-3.0, "2026-01-01T00:00:00+00:00", "a"),
+        (-2.0, "2026-01-01T00:00:00+00:00", "b"),
+        (-2.0 + 1e-6, "2026-01-01T00:00:00+00:00", "c"),
+        (-1.0, "2026-01-01T00:00:00+00:00", "d"),
+    ]
+    full = {"b": -2.0, "c": -2.0 - 1e-6}
+    asked: list[list[str]] = []
+
+    def exact(ids: list[str]) -> dict[str, float]:
+        asked.append(sorted(ids))
+        return {memory_id: full[memory_id] for memory_id in ids}
+
+    settled = query._settled_without_clamped(hits, 2, 1, exact)
+    assert settled is not None
+    assert [memory_id for _score, _updated, memory_id in settled] == ["a", "c"]
+    assert asked == [["b", "c"]]  # "a" and "d" are too far apart to swap with anyone
+    # Too close to the end of the hits: a note beyond them might overtake too.
+    assert query._settled_without_clamped(hits[:3], 2, 1, exact) is None

@@ -10,9 +10,9 @@ Three things make this fast without changing a single result:
 * FTS5's bm25 clamps the IDF of a term found in at least half of all notes to 1e-6, so
   such a phrase moves any note's score by less than 2.2e-6. Those phrases are left out of
   the query when others remain. Neighbouring results closer than their total possible
-  effect are scored again by the full query's expression, one note at a time; the full
-  query decides when too few notes match the rest, or the last result is that close to
-  the next.
+  effect get the full query's own scores (:mod:`.exact_bm25`); the full query decides
+  when too few notes match the rest, or the notes tied at the k-th place do not end
+  among the first ``k + 16``.
 * Ranking runs on the full-text table alone (``ORDER BY bm25 LIMIT n``); the note rows are
   fetched for the few best hits only, where filters, supersession and the recency
   tie-break are applied, widening ``n`` until the answer is certain.
@@ -27,8 +27,8 @@ import sqlite3
 from collections.abc import Sequence
 from itertools import pairwise
 
-from anamnesis.store import rare_first
-from anamnesis.store.rare_first import Hit, in_spec_order
+from anamnesis.store import exact_bm25, rare_first
+from anamnesis.store.rare_first import ExactScores, Hit, in_spec_order
 from anamnesis.store.record import Record
 
 _TOKEN = re.compile(r"\w+")
@@ -40,8 +40,15 @@ _IDF_FLOOR = 1e-6
 _CLAMPED_EFFECT = _IDF_FLOOR * (_K1 + 1) * 1.001
 # Rank this many beyond k on the first try: enough for filters and ties most of the time.
 _FIRST_MARGIN = 24
+# When notes tie at the k-th place without the clamped phrases, rank this many beyond k
+# to find where the tie ends.
+_CLAMPED_WIDENING = 16
 # Past this many ranked candidates, let SQLite filter while ranking instead.
 _MAX_WIDENED = 400
+# One note's score under the full query, asked of FTS5 (which first counts every phrase).
+_ONE_SCORE_SQL = (
+    "SELECT bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?"
+)
 
 
 def query_tokens(query: str) -> list[str]:
@@ -117,8 +124,9 @@ class Ranker:
     ) -> list[tuple[str, float]]:
         """The ids (and BM25 scores) of the best ``k`` notes for the tokens, best first.
 
-        The ids are exactly the spec query's; a score may differ from its in the last bit,
-        where FTS5 summed the same phrases in another order (:mod:`.rare_first`).
+        The ids are exactly the spec query's. A score may differ from its in the last bit,
+        where FTS5 summed the same phrases in another order (:mod:`.rare_first`), or by
+        less than 2.2e-6 for each left-out phrase found in half of all notes or more.
         """
         if not tokens:
             return []
@@ -127,12 +135,15 @@ class Ranker:
         clamped = {token for token in tokens if self._is_clamped(token, total)}
         informative = [token for token in tokens if token not in clamped]
         if clamped and informative:
-            hits = self._top(informative, filters, k + 1)
-            settled = _settled_without_clamped(
-                self.conn, hits, k, len(tokens) - len(informative), match_expression(tokens)
-            )
-            if settled is not None:
-                return [(memory_id, score) for score, _updated, memory_id in settled]
+            exact = self._exact_scores(tokens)
+            # The k + 1 best settle most queries; notes tied at the k-th place need more.
+            for want in (k + 1, k + _CLAMPED_WIDENING):
+                hits = self._top(informative, filters, want)
+                settled = _settled_without_clamped(hits, k, len(tokens) - len(informative), exact)
+                if settled is not None:
+                    return [(memory_id, score) for score, _updated, memory_id in settled]
+                if len(hits) < want:
+                    break  # no more notes hold an informative word
             hits = self._top(list(tokens), filters, k)
         else:
             hits = self._top(list(tokens), filters, k)
@@ -148,7 +159,11 @@ class Ranker:
         )
         if plan is not None:
             hits = rare_first.top_by_rare_first(
-                self.conn, plan, want, lambda ranked: self._eligible(ranked, filters)
+                self.conn,
+                plan,
+                want,
+                lambda ranked: self._eligible(ranked, filters),
+                self._exact_scores(tokens),
             )
             self.rare_first_outcomes[hits is not None] += 1
             if hits is not None:
@@ -171,6 +186,37 @@ class Ranker:
                 return hits[:want]
             limit *= 4
         return self._top_filtered_in_sql(expression, filters, want)
+
+    def _exact_scores(self, tokens: Sequence[str]) -> ExactScores:
+        """The full query's scores for given note ids, recomputed (:mod:`.exact_bm25`)
+        or, where that cannot be done, asked of FTS5 one note at a time."""
+
+        def exact(ids: list[str]) -> dict[str, float]:
+            marks = ",".join("?" * len(ids))
+            seq_of: dict[str, int] = dict(
+                self.conn.execute(
+                    f"SELECT id, seq FROM memories WHERE id IN ({marks})", ids
+                ).fetchall()
+            )
+            total = self._total()
+            computed = exact_bm25.scores(
+                self.conn,
+                tokens,
+                lambda token: self._doc_freq(token, total),
+                total,
+                list(seq_of.values()),
+            )
+            if computed is not None:
+                return {memory_id: computed[seq] for memory_id, seq in seq_of.items()}
+            expression = match_expression(tokens)
+            scores: dict[str, float] = {}
+            for memory_id, seq in seq_of.items():
+                row = self.conn.execute(_ONE_SCORE_SQL, (expression, seq)).fetchone()
+                if row is not None:
+                    scores[memory_id] = row[0]
+            return scores
+
+        return exact
 
     def _eligible(self, ranked: list[tuple[int, float]], filters: Filters) -> list[Hit]:
         if not ranked:
@@ -233,32 +279,34 @@ class Ranker:
 
 
 def _settled_without_clamped(
-    conn: sqlite3.Connection, hits: list[Hit], k: int, clamped_phrases: int, full: str
+    hits: list[Hit], k: int, clamped_phrases: int, exact: ExactScores
 ) -> list[Hit] | None:
-    """The best ``k`` of the ``k + 1`` hits ranked without the clamped phrases, in the
-    order the full query gives, or None when those phrases could change which notes
-    they are.
+    """The best ``k`` notes, in the order the full query gives, from the best notes
+    ranked without the clamped phrases (more than ``k`` of them), or None when those
+    phrases could bring in a note from beyond the hits.
 
-    Each clamped phrase adds less than ``bound`` to a note's score, so only neighbours
-    closer than that can swap places; they alone are scored again by the full query. A
-    note outside the hits cannot come in when the k-th hit beats the next one, and any
-    note holding only clamped phrases, by more than the bound.
+    Each clamped phrase moves a note's score by less than ``bound``. So a hit scoring
+    worse than the k-th by more than that cannot reach the top ``k``, nor can any note
+    after it, nor (when the k-th beats the bound) a note holding only clamped phrases;
+    and only neighbours closer than the bound can swap places, so they alone are scored
+    again by the full query.
     """
     if len(hits) <= k:
         return None
     bound = _CLAMPED_EFFECT * clamped_phrases
-    last, following = hits[k - 1][0], hits[k][0]
-    if not (following - last > bound and last < -bound):
+    reach = hits[k - 1][0] + bound
+    contenders = [hit for hit in hits if hit[0] <= reach]
+    if len(contenders) == len(hits) or not hits[k - 1][0] < -bound:
         return None
     close: set[int] = set()
-    for i, (a, b) in enumerate(pairwise(hits[:k])):
+    for i, (a, b) in enumerate(pairwise(contenders)):
         if b[0] - a[0] <= bound:
             close.update((i, i + 1))
     if len(close) > rare_first.MAX_RESCORED:
         return None
     if not close:
-        return hits[:k]
-    return rare_first.rescored(conn, full, hits[:k], close)
+        return contenders[:k]
+    return rare_first.rescored(contenders, close, exact)[:k]
 
 
 def ranked_ids(

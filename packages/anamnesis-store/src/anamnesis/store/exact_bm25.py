@@ -1,0 +1,164 @@
+"""FTS5's bm25 recomputed for a few notes, to the last bit, without FTS5's counting pass.
+
+Settling a near tie needs the full query's own score for a handful of notes. Asked of
+FTS5, each such score costs bm25's set-up: a count of every phrase over the whole table,
+about 3.5 ms for each phrase found in most of 100,000 notes, per note. Here the same
+formula (``fts5Bm25Function`` in SQLite's fts5_aux.c) runs in Python on the same inputs:
+
+* the row count and total token count from FTS5's averages record, and each note's
+  token count from its docsize record (both SQLite varints);
+* each phrase's note count, which the ranker has already counted (exact below half of
+  all notes; at or above half FTS5 floors the IDF to 1e-6, so the exact count is moot);
+* each phrase's occurrences in each note, counted from ``highlight()``, which re-reads one
+  note and does no counting pass.
+
+The arithmetic is IEEE doubles in FTS5's own order, with the same libm ``log``. Whether
+this build of SQLite agrees is checked once per process against FTS5 itself; if it does
+not (a compiler fusing multiply-adds, say), or a phrase is more than one plain ASCII word,
+:func:`scores` returns None and the caller asks FTS5.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Callable, Sequence
+
+# fts5_aux.c: k1, b, and the IDF given to a phrase in at least half of all rows.
+K1 = 1.2
+B = 0.75
+IDF_FLOOR = 1e-6
+# FTS5 keeps its averages (row count, then total tokens per column) in this data record.
+_AVERAGES_ID = 1
+# Put before each highlighted phrase instance: characters a note is very unlikely to hold
+# (a note holding them is simply scored by FTS5 instead).
+_MARK = "\ue000\U000f0000"
+_COLUMNS = ("title", "body", "tags")
+
+_HIGHLIGHTS_SQL = (
+    "SELECT rowid, "
+    + ", ".join(f"highlight(memories_fts, {i}, ?, '')" for i in range(len(_COLUMNS)))
+    + " FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN ({marks})"
+)
+_FTS5_SCORE_SQL = (
+    "SELECT bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?"
+)
+
+# Whether this process's SQLite computes bm25 exactly as below: None until first checked.
+_agrees_with_fts5: bool | None = None
+
+
+def scores(
+    conn: sqlite3.Connection,
+    tokens: Sequence[str],
+    doc_freq: Callable[[str], int],
+    total: int,
+    rowids: Sequence[int],
+) -> dict[int, float] | None:
+    """The bm25 score FTS5 gives each of ``rowids`` under the OR of ``tokens`` (spec 002's
+    quoted phrases, in order, repeats kept), or None when it cannot be recomputed here.
+    ``doc_freq`` counts a phrase's notes among ``total`` exactly below half of them, and
+    at least half of them otherwise."""
+    global _agrees_with_fts5
+    if _agrees_with_fts5 is False or not rowids:
+        return None
+    if not all(token.isascii() and token.isalnum() for token in tokens):
+        return None  # one unicode61 token per phrase only: plain ASCII letters and digits
+    computed = _computed(conn, tokens, doc_freq, total, rowids)
+    if computed is None or _agrees_with_fts5:
+        return computed
+    expression = " OR ".join(f'"{token}"' for token in tokens)
+    rowid = rowids[0]
+    row = conn.execute(_FTS5_SCORE_SQL, (expression, rowid)).fetchone()
+    if row is None:
+        return None  # that note left the index meanwhile: check another time
+    _agrees_with_fts5 = row[0] == computed[rowid]
+    return computed if _agrees_with_fts5 else None
+
+
+def _computed(
+    conn: sqlite3.Connection,
+    tokens: Sequence[str],
+    doc_freq: Callable[[str], int],
+    total: int,
+    rowids: Sequence[int],
+) -> dict[int, float] | None:
+    averages = conn.execute(
+        "SELECT block FROM memories_fts_data WHERE id = ?", (_AVERAGES_ID,)
+    ).fetchone()
+    if averages is None:
+        return None
+    totals = _varints(averages[0])
+    rows, tokens_in_all = totals[0], sum(totals[1:])
+    if rows <= 0 or rows != total:
+        return None  # the counts came from another state of the index
+    avgdl = float(tokens_in_all) / float(rows)
+    idf: dict[str, float] = {}
+    for token in tokens:
+        if token not in idf:
+            hits = doc_freq(token)
+            value = math.log((rows - hits + 0.5) / (hits + 0.5))
+            idf[token] = value if value > 0.0 else IDF_FLOOR
+    sizes = _sizes(conn, rowids)
+    occurrences = _occurrences(conn, list(idf), rowids)
+    if sizes is None or occurrences is None:
+        return None
+    result: dict[int, float] = {}
+    for rowid in rowids:
+        if rowid not in sizes:
+            return None
+        size = float(sizes[rowid])
+        score = 0.0
+        for token in tokens:  # fts5Bm25Function, term by term, in phrase order
+            freq = float(occurrences[token].get(rowid, 0))
+            score += idf[token] * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + B * size / avgdl)))
+        result[rowid] = -1.0 * score
+    return result
+
+
+def _sizes(conn: sqlite3.Connection, rowids: Sequence[int]) -> dict[int, int] | None:
+    """Each note's token count over all columns (FTS5's ``xColumnSize(-1)``)."""
+    marks = ",".join("?" * len(rowids))
+    rows = conn.execute(
+        f"SELECT id, sz FROM memories_fts_docsize WHERE id IN ({marks})", list(rowids)
+    ).fetchall()
+    return {rowid: sum(_varints(blob)) for rowid, blob in rows}
+
+
+def _occurrences(
+    conn: sqlite3.Connection, distinct: list[str], rowids: Sequence[int]
+) -> dict[str, dict[int, int]] | None:
+    """How often each phrase occurs in each note, over all columns (weight 1 each)."""
+    marks = ",".join("?" * len(rowids))
+    texts = conn.execute(
+        f"SELECT {', '.join(_COLUMNS)} FROM memories WHERE seq IN ({marks})", list(rowids)
+    ).fetchall()
+    if any(_MARK in (text or "") for row in texts for text in row):
+        return None
+    sql = _HIGHLIGHTS_SQL.format(marks=marks)
+    counts: dict[str, dict[int, int]] = {}
+    for token in distinct:
+        marked = conn.execute(sql, [_MARK] * len(_COLUMNS) + [f'"{token}"', *rowids]).fetchall()
+        counts[token] = {
+            row[0]: sum((text or "").count(_MARK) for text in row[1:]) for row in marked
+        }
+    return counts
+
+
+def _varints(blob: bytes) -> list[int]:
+    """SQLite's varints (big-endian, 7 bits a byte, a ninth byte of 8), one after another."""
+    values: list[int] = []
+    i = 0
+    while i < len(blob):
+        value = 0
+        for n in range(9):
+            byte = blob[i]
+            i += 1
+            if n == 8:
+                value = (value << 8) | byte
+                break
+            value = (value << 7) | (byte & 0x7F)
+            if byte < 0x80:
+                break
+        values.append(value)
+    return values

@@ -1,0 +1,131 @@
+"""FTS5's bm25, recomputed in Python for a few notes, must be FTS5's to the last bit."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+from collections.abc import Callable
+
+import pytest
+
+from anamnesis.store import MemoryStore, exact_bm25
+from anamnesis.store.query import match_expression
+
+
+def _doc_freq(conn: sqlite3.Connection, total: int) -> Callable[[str], int]:
+    """As the ranker counts: exact below half of all notes, stopping at half."""
+
+    def count(token: str) -> int:
+        row = conn.execute(
+            "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)",
+            (f'"{token}"', (total + 1) // 2),
+        ).fetchone()
+        return int(row[0])
+
+    return count
+
+
+def _fts5_scores(conn: sqlite3.Connection, tokens: list[str], rowids: list[int]) -> list[float]:
+    expression = match_expression(tokens)
+    return [
+        conn.execute(
+            "SELECT bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?",
+            (expression, rowid),
+        ).fetchone()[0]
+        for rowid in rowids
+    ]
+
+
+@pytest.fixture
+def zipf_store(store: MemoryStore) -> MemoryStore:
+    rng = random.Random(11)
+    vocabulary = [f"w{i}" for i in range(200)] + ["Running", "runs", "RUN"]  # stems meet
+    weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
+    for _ in range(300):
+        store.write(
+            type="semantic",
+            title=" ".join(rng.choices(vocabulary, weights, k=rng.randint(1, 5))),
+            body=" ".join(rng.choices(vocabulary, weights, k=rng.randint(0, 120))),
+            tags=rng.sample(vocabulary[:30], rng.randint(0, 3)),
+        )
+    return store
+
+
+def test_scores_are_fts5s_to_the_last_bit(zipf_store: MemoryStore) -> None:
+    conn = zipf_store._connection()
+    total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+    doc_freq = _doc_freq(conn, total)
+    clamped = [w for w in ("w0", "w1") if doc_freq(w) * 2 >= total]
+    assert clamped  # words in half the notes or more, whose IDF FTS5 floors, are covered
+    rng = random.Random(5)
+    vocabulary = [f"w{i}" for i in range(210)] + ["run", "running"]  # some in no note
+    compared = 0
+    for _ in range(60):
+        tokens = rng.choices(vocabulary, k=rng.randint(1, 9))
+        tokens += rng.sample(tokens, rng.randint(0, 2))  # a word twice is two phrases
+        rowids = [
+            row[0]
+            for row in conn.execute(
+                "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?",
+                (match_expression(tokens),),
+            )
+        ]
+        if not rowids:
+            continue
+        chosen = rng.sample(rowids, min(len(rowids), rng.randint(1, 8)))
+        got = exact_bm25.scores(conn, tokens, doc_freq, total, chosen)
+        assert got is not None, tokens
+        # Exact equality on purpose: near ties are ordered by these bits.
+        assert [got[rowid] for rowid in chosen] == _fts5_scores(conn, tokens, chosen), tokens
+        compared += len(chosen)
+    assert compared > 100
+
+
+def test_phrases_of_more_than_one_plain_word_are_left_to_fts5(zipf_store: MemoryStore) -> None:
+    conn = zipf_store._connection()
+    total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+    for tokens in (["w1", "snake_case"], ["naïve", "w2"]):
+        assert exact_bm25.scores(conn, tokens, _doc_freq(conn, total), total, [1]) is None
+
+
+def test_a_note_holding_the_marker_is_left_to_fts5(store: MemoryStore) -> None:
+    mem = store.write(type="semantic", title="w1 marked", body=f"w1 {exact_bm25._MARK} here")
+    store.write(type="semantic", title="other", body="nothing")
+    conn = store._connection()
+    seq = conn.execute("SELECT seq FROM memories WHERE id = ?", (mem.id,)).fetchone()[0]
+    assert exact_bm25.scores(conn, ["w1"], _doc_freq(conn, 2), 2, [seq]) is None
+
+
+def test_counts_from_another_state_of_the_index_are_refused(store: MemoryStore) -> None:
+    store.write(type="semantic", title="w1", body="w1")
+    conn = store._connection()
+    assert exact_bm25.scores(conn, ["w1"], _doc_freq(conn, 1), 1, [1]) is not None
+    assert exact_bm25.scores(conn, ["w1"], _doc_freq(conn, 1), 2, [1]) is None
+
+
+def test_a_sqlite_that_computes_otherwise_is_found_out_and_asked_instead(
+    zipf_store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    conn = zipf_store._connection()
+    total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+    monkeypatch.setattr(exact_bm25, "_agrees_with_fts5", None)  # not yet checked
+    monkeypatch.setattr(exact_bm25, "K1", 1.2000000001)  # one bit of arithmetic off
+    assert exact_bm25.scores(conn, ["w3", "w7"], _doc_freq(conn, total), total, [1, 2]) is None
+    assert exact_bm25._agrees_with_fts5 is False
+    monkeypatch.setattr(exact_bm25, "K1", 1.2)
+    # Once found out, never trusted again in this process.
+    assert exact_bm25.scores(conn, ["w3", "w7"], _doc_freq(conn, total), total, [1, 2]) is None
+
+
+@pytest.mark.parametrize(
+    ("blob", "values"),
+    [
+        (b"\x00", [0]),
+        (b"\x7f\x81\x00", [127, 128]),
+        (b"\x08\x85\x62\x03", [8, 738, 3]),
+        (b"\xff" * 9, [2**64 - 1]),
+        (b"\x81\x80\x80\x80\x80\x80\x80\x80\x00\x05", [1 << 57, 5]),
+    ],
+)
+def test_sqlite_varints_are_read(blob: bytes, values: list[int]) -> None:
+    assert exact_bm25._varints(blob) == values
