@@ -101,7 +101,7 @@ def _computed(
             idf[token] = value if value > 0.0 else IDF_FLOOR
     sizes = _sizes(conn, rowids)
     occurrences = _occurrences(conn, list(idf), rowids)
-    if sizes is None or occurrences is None:
+    if occurrences is None:
         return None
     result: dict[int, float] = {}
     for rowid in rowids:
@@ -116,7 +116,7 @@ def _computed(
     return result
 
 
-def _sizes(conn: sqlite3.Connection, rowids: Sequence[int]) -> dict[int, int] | None:
+def _sizes(conn: sqlite3.Connection, rowids: Sequence[int]) -> dict[int, int]:
     """Each note's token count over all columns (FTS5's ``xColumnSize(-1)``)."""
     marks = ",".join("?" * len(rowids))
     rows = conn.execute(
