@@ -73,7 +73,7 @@ def test_scores_are_fts5s_to_the_last_bit(zipf_store: MemoryStore) -> None:
         if not rowids:
             continue
         chosen = rng.sample(rowids, min(len(rowids), rng.randint(1, 8)))
-        got = exact_bm25.scores(conn, tokens, doc_freq, total, chosen)
+        got = exact_bm25.scores(conn, tokens, match_expression(tokens), doc_freq, total, chosen)
         assert got is not None, tokens
         # Exact equality on purpose: near ties are ordered by these bits.
         assert [got[rowid] for rowid in chosen] == _fts5_scores(conn, tokens, chosen), tokens
@@ -85,7 +85,12 @@ def test_phrases_of_more_than_one_plain_word_are_left_to_fts5(zipf_store: Memory
     conn = zipf_store._connection()
     total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
     for tokens in (["w1", "snake_case"], ["naïve", "w2"]):
-        assert exact_bm25.scores(conn, tokens, _doc_freq(conn, total), total, [1]) is None
+        assert (
+            exact_bm25.scores(
+                conn, tokens, match_expression(tokens), _doc_freq(conn, total), total, [1]
+            )
+            is None
+        )
 
 
 def test_a_note_holding_the_marker_is_left_to_fts5(store: MemoryStore) -> None:
@@ -93,14 +98,23 @@ def test_a_note_holding_the_marker_is_left_to_fts5(store: MemoryStore) -> None:
     store.write(type="semantic", title="other", body="nothing")
     conn = store._connection()
     seq = conn.execute("SELECT seq FROM memories WHERE id = ?", (mem.id,)).fetchone()[0]
-    assert exact_bm25.scores(conn, ["w1"], _doc_freq(conn, 2), 2, [seq]) is None
+    assert (
+        exact_bm25.scores(conn, ["w1"], match_expression(["w1"]), _doc_freq(conn, 2), 2, [seq])
+        is None
+    )
 
 
 def test_counts_from_another_state_of_the_index_are_refused(store: MemoryStore) -> None:
     store.write(type="semantic", title="w1", body="w1")
     conn = store._connection()
-    assert exact_bm25.scores(conn, ["w1"], _doc_freq(conn, 1), 1, [1]) is not None
-    assert exact_bm25.scores(conn, ["w1"], _doc_freq(conn, 1), 2, [1]) is None
+    assert (
+        exact_bm25.scores(conn, ["w1"], match_expression(["w1"]), _doc_freq(conn, 1), 1, [1])
+        is not None
+    )
+    assert (
+        exact_bm25.scores(conn, ["w1"], match_expression(["w1"]), _doc_freq(conn, 1), 2, [1])
+        is None
+    )
 
 
 def test_a_sqlite_that_computes_otherwise_is_found_out_and_asked_instead(
@@ -110,11 +124,31 @@ def test_a_sqlite_that_computes_otherwise_is_found_out_and_asked_instead(
     total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
     monkeypatch.setattr(exact_bm25, "_agrees_with_fts5", None)  # not yet checked
     monkeypatch.setattr(exact_bm25, "K1", 1.2000000001)  # one bit of arithmetic off
-    assert exact_bm25.scores(conn, ["w3", "w7"], _doc_freq(conn, total), total, [1, 2]) is None
+    assert (
+        exact_bm25.scores(
+            conn,
+            ["w3", "w7"],
+            match_expression(["w3", "w7"]),
+            _doc_freq(conn, total),
+            total,
+            [1, 2],
+        )
+        is None
+    )
     assert exact_bm25._agrees_with_fts5 is False
     monkeypatch.setattr(exact_bm25, "K1", 1.2)
     # Once found out, never trusted again in this process.
-    assert exact_bm25.scores(conn, ["w3", "w7"], _doc_freq(conn, total), total, [1, 2]) is None
+    assert (
+        exact_bm25.scores(
+            conn,
+            ["w3", "w7"],
+            match_expression(["w3", "w7"]),
+            _doc_freq(conn, total),
+            total,
+            [1, 2],
+        )
+        is None
+    )
 
 
 @pytest.mark.parametrize(

@@ -349,7 +349,7 @@ def test_near_tied_hits_take_the_full_querys_scores_and_order(
         (tied * (1 + 1e-12), better.updated_at, better.id),
     ]
     if recomputed:  # and never asked of FTS5
-        monkeypatch.setattr(query, "_ONE_SCORE_SQL", "SELECT no_such_function()")
+        monkeypatch.setattr(query, "FTS5_SCORE_SQL", "SELECT no_such_function()")
     else:  # as where this SQLite's bm25 arithmetic is not Python's
         monkeypatch.setattr(exact_bm25, "_agrees_with_fts5", False)
     exact = Ranker(conn)._exact_scores(["gateway", "timeout"])

@@ -40,7 +40,8 @@ _HIGHLIGHTS_SQL = (
     + ", ".join(f"highlight(memories_fts, {i}, ?, '')" for i in range(len(_COLUMNS)))
     + " FROM memories_fts WHERE memories_fts MATCH ? AND rowid IN ({marks})"
 )
-_FTS5_SCORE_SQL = (
+# One note's score under an expression, asked of FTS5 (which first counts every phrase).
+FTS5_SCORE_SQL = (
     "SELECT bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?"
 )
 
@@ -51,14 +52,15 @@ _agrees_with_fts5: bool | None = None
 def scores(
     conn: sqlite3.Connection,
     tokens: Sequence[str],
+    expression: str,
     doc_freq: Callable[[str], int],
     total: int,
     rowids: Sequence[int],
 ) -> dict[int, float] | None:
-    """The bm25 score FTS5 gives each of ``rowids`` under the OR of ``tokens`` (spec 002's
-    quoted phrases, in order, repeats kept), or None when it cannot be recomputed here.
-    ``doc_freq`` counts a phrase's notes among ``total`` exactly below half of them, and
-    at least half of them otherwise."""
+    """The bm25 score FTS5 gives each of ``rowids`` under ``expression``, the OR of
+    ``tokens`` (spec 002's quoted phrases, in order, repeats kept), or None when it cannot
+    be recomputed here. ``doc_freq`` counts a phrase's notes among ``total`` exactly
+    below half of them, and at least half of them otherwise."""
     global _agrees_with_fts5
     if _agrees_with_fts5 is False or not rowids:
         return None
@@ -67,9 +69,8 @@ def scores(
     computed = _computed(conn, tokens, doc_freq, total, rowids)
     if computed is None or _agrees_with_fts5:
         return computed
-    expression = " OR ".join(f'"{token}"' for token in tokens)
     rowid = rowids[0]
-    row = conn.execute(_FTS5_SCORE_SQL, (expression, rowid)).fetchone()
+    row = conn.execute(FTS5_SCORE_SQL, (expression, rowid)).fetchone()
     if row is None:
         return None  # that note left the index meanwhile: check another time
     _agrees_with_fts5 = row[0] == computed[rowid]

@@ -28,16 +28,14 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from anamnesis.store import exact_bm25, rare_first
+from anamnesis.store.exact_bm25 import FTS5_SCORE_SQL, IDF_FLOOR, K1
 from anamnesis.store.rare_first import ExactScores, Hit, in_spec_order
 from anamnesis.store.record import Record
 
 _TOKEN = re.compile(r"\w+")
 
-# FTS5's bm25 parameters (fts5_aux.c): k1 = 1.2, and the IDF floor for very common terms.
-_K1 = 1.2
-_IDF_FLOOR = 1e-6
 # A clamped phrase adds at most floor * (k1 + 1) to a note's score; allow for rounding.
-_CLAMPED_EFFECT = _IDF_FLOOR * (_K1 + 1) * 1.001
+_CLAMPED_EFFECT = IDF_FLOOR * (K1 + 1) * 1.001
 # Rank this many beyond k on the first try: enough for filters and ties most of the time.
 _FIRST_MARGIN = 24
 # When notes tie at the k-th place without the clamped phrases, rank this many beyond k
@@ -45,10 +43,6 @@ _FIRST_MARGIN = 24
 _CLAMPED_WIDENING = 16
 # Past this many ranked candidates, let SQLite filter while ranking instead.
 _MAX_WIDENED = 400
-# One note's score under the full query, asked of FTS5 (which first counts every phrase).
-_ONE_SCORE_SQL = (
-    "SELECT bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?"
-)
 
 
 def query_tokens(query: str) -> list[str]:
@@ -199,19 +193,20 @@ class Ranker:
                 ).fetchall()
             )
             total = self._total()
+            expression = match_expression(tokens)
             computed = exact_bm25.scores(
                 self.conn,
                 tokens,
+                expression,
                 lambda token: self._doc_freq(token, total),
                 total,
                 list(seq_of.values()),
             )
             if computed is not None:
                 return {memory_id: computed[seq] for memory_id, seq in seq_of.items()}
-            expression = match_expression(tokens)
             scores: dict[str, float] = {}
             for memory_id, seq in seq_of.items():
-                row = self.conn.execute(_ONE_SCORE_SQL, (expression, seq)).fetchone()
+                row = self.conn.execute(FTS5_SCORE_SQL, (expression, seq)).fetchone()
                 if row is not None:
                     scores[memory_id] = row[0]
             return scores

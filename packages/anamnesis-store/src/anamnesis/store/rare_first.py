@@ -35,11 +35,9 @@ import sqlite3
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 
+from anamnesis.store.exact_bm25 import IDF_FLOOR, K1
 from anamnesis.store.record import Record
 
-# FTS5's bm25 (fts5_aux.c): k1 = 1.2; IDF = ln((N - n + 0.5) / (n + 0.5)), floored at 1e-6.
-K1 = 1.2
-IDF_FLOOR = 1e-6
 # Small stores: one round, when the words found in under this share of all notes (the
 # rare ones) can add at least MIN_RARE_WEIGHT times what the others can. Measured on the
 # corpora of bench/store_bench.py at 2,000 notes; below that weight the proof mostly
