@@ -236,6 +236,7 @@ def test_ranking_by_rare_words_first_changes_no_answer(
     monkeypatch.setattr(rare_first, "_round_queries", counting_rounds)
     # [failed to prove, proved] by each way of planning: split once, or by budget in rounds
     outcomes = {"split": [0, 0], "budget": [0, 0]}
+    longer = 0  # rankings that returned more than the k hits asked for
     for _ in range(400):
         # Common words with rare ones: the case rare-first ranking is for.
         words = rng.choices(vocabulary[:8], k=rng.randint(1, 4))
@@ -245,11 +246,14 @@ def test_ranking_by_rare_words_first_changes_no_answer(
         k = rng.choice([1, 3, 8, 20])
         tokens = query_tokens(query)
         policy = rng.choice(["split", "budget"])
+        share = rng.choice([0.04, 0.12, 0.3])
         before = list(ranker.rare_first_outcomes)
         with monkeypatch.context() as patch:
             if policy == "budget":
-                _plan_by_budget(patch, rng.choice([0.04, 0.12, 0.3]))
+                _plan_by_budget(patch, share)
             fast = ranker.ranked_ids(tokens, filters, k)
+            # Every hit a ranking returns, not only the k asked for, is in its place.
+            ranked = ranker._top(tokens, filters, k)
         for i, count in enumerate(ranker.rare_first_outcomes):
             outcomes[policy][i] += count - before[i]
         with monkeypatch.context() as patch:
@@ -259,14 +263,15 @@ def test_ranking_by_rare_words_first_changes_no_answer(
         # summed the same phrases in another order.
         assert [i for i, _ in fast] == [i for i, _ in full], query
         assert [s for _, s in fast] == pytest.approx([s for _, s in full], rel=1e-12), query
-        spec = [
-            r[0]
-            for r in conn.execute(
-                SPEC_SQL.format(filters=" AND m.project = ?" if filters.project else ""),
-                [match_expression(tokens), *([filters.project] if filters.project else []), k],
-            )
-        ]
+        spec_sql = SPEC_SQL.format(filters=" AND m.project = ?" if filters.project else "")
+        spec_params = [match_expression(tokens), *([filters.project] if filters.project else [])]
+        spec = [r[0] for r in conn.execute(spec_sql, [*spec_params, k])]
         assert _scores(conn, query, [i for i, _ in fast]) == _scores(conn, query, spec), query
+        longer += len(ranked) > k
+        spec_ranked = [r[0] for r in conn.execute(spec_sql, [*spec_params, len(ranked)])]
+        ranked_ids = [memory_id for _score, _updated, memory_id in ranked]
+        assert _scores(conn, query, ranked_ids) == _scores(conn, query, spec_ranked), query
+    assert longer > 100, longer  # rankings do prove more than was asked for
     for unproved, proved in outcomes.values():
         assert proved > 10, outcomes  # each shortcut really ran
         assert unproved > 0, outcomes  # and its fallback too
@@ -421,8 +426,9 @@ def test_notes_tied_without_common_words_are_ordered_by_them(
         )
     ]
     assert [memory_id for memory_id, _score in got] == spec
-    # Settled by ranking wider without "the", never by running the full query.
-    assert calls == [(("gateway",), k + 1), (("gateway",), k + query._CLAMPED_WIDENING)]
+    # Settled without "the", by the first ranking: it returns every note it proves, so
+    # it shows where the tie ends although that is past the k + 1 asked for.
+    assert calls == [(("gateway",), k + 1)]
 
 
 def test_a_hit_just_behind_the_kth_can_overtake_it_with_common_words() -> None:

@@ -146,7 +146,9 @@ class Ranker:
     # -- ranking ---------------------------------------------------------------------
 
     def _top(self, tokens: Sequence[str], filters: Filters, want: int) -> list[Hit]:
-        """The best ``want`` eligible hits in spec order (score, newer first, then id)."""
+        """The best ``want`` eligible hits in spec order (score, newer first, then id),
+        and any further hits found and proven on the way (ties past the ``want``-th may
+        be ordered up to the last bit of their scores)."""
         total = self._total()
         plan = rare_first.plan_query(
             tokens, lambda token: self._doc_freq(token, total), total, want, match_expression
@@ -171,13 +173,14 @@ class Ranker:
                 (expression, limit),
             ).fetchall()
             hits = self._eligible(ranked, filters)
-            exhausted = len(ranked) < limit
-            if exhausted:
-                return hits[:want]
+            if len(ranked) < limit:
+                return hits  # every note holding a query word
             # Certain once `want` eligible hits score strictly better than the last ranked
             # row: anything beyond the limit scores no better than that row.
-            if len(hits) >= want and hits[want - 1][0] < ranked[-1][1]:
-                return hits[:want]
+            last = ranked[-1][1]
+            proven = [hit for hit in hits if hit[0] < last]
+            if len(proven) >= want:
+                return proven
             limit *= 4
         return self._top_filtered_in_sql(expression, filters, want)
 

@@ -178,8 +178,10 @@ def _by_budget(plan: Plan, total: int) -> Plan | None:
 def top_by_rare_first(
     conn: sqlite3.Connection, plan: Plan, want: int, eligible: Eligible, exact: ExactScores
 ) -> list[Hit] | None:
-    """The best ``want`` eligible hits, exactly as the full OR query ranks them, or None
-    when narrower queries cannot prove that (the caller then runs the full query)."""
+    """The best ``want`` eligible hits, exactly as the full OR query ranks them, then
+    every further hit the same proof places (in order up to the last bit of a near tie),
+    or None when narrower queries cannot prove that (the caller then runs the full query).
+    """
     limit = want + MARGIN
     scores: dict[int, float] = {}
     # The best score a note that no query returned can have, among notes they cover.
@@ -200,8 +202,9 @@ def top_by_rare_first(
         done = essential
         hits = eligible(list(scores.items()))
         beyond = min(floor, -plan.rest_bound(essential))
-        if len(hits) >= want and hits[want - 1][0] < beyond - _tolerance(beyond):
-            return _with_ties_rescored(hits, want, exact)
+        proven = _proven(hits, beyond - _tolerance(beyond))
+        if proven >= want:
+            return _with_ties_rescored(hits[:proven], want, exact)
         if essential == len(plan.words) or len(hits) < want:
             return None
         # The answer scores at least as well as the k-th known hit: every word that could
@@ -213,9 +216,20 @@ def top_by_rare_first(
     return None
 
 
+def _proven(hits: list[Hit], beyond: float) -> int:
+    """How many of the (ordered) hits score strictly better than ``beyond``, which no
+    note outside them can beat: those hits are the best that many, in that order."""
+    count = 0
+    for score, _updated, _id in hits:
+        if not score < beyond:
+            break
+        count += 1
+    return count
+
+
 def _with_ties_rescored(hits: list[Hit], want: int, exact: ExactScores) -> list[Hit] | None:
-    """The best ``want`` hits, after scoring again by the full query every hit that lies
-    within rounding of a neighbour it might swap places with."""
+    """The hits, after scoring again by the full query every hit that lies within
+    rounding of a neighbour it might swap places with among the first ``want``."""
     close: set[int] = set()
     for i, (a, b) in enumerate(pairwise(hits)):
         if b[0] - a[0] <= _tolerance(a[0]):
@@ -223,10 +237,10 @@ def _with_ties_rescored(hits: list[Hit], want: int, exact: ExactScores) -> list[
         elif i >= want - 1:
             break  # past the last wanted hit, and no tie reaches back into it
     if not close:
-        return hits[:want]
+        return hits
     if len(close) > MAX_RESCORED:
         return None  # a crowd of equal notes: one full query costs less
-    return rescored(hits, close, exact)[:want]
+    return rescored(hits, close, exact)
 
 
 def rescored(hits: list[Hit], marked: set[int], exact: ExactScores) -> list[Hit]:
