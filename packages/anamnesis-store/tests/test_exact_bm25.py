@@ -124,31 +124,17 @@ def test_a_sqlite_that_computes_otherwise_is_found_out_and_asked_instead(
     total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
     monkeypatch.setattr(exact_bm25, "_agrees_with_fts5", None)  # not yet checked
     monkeypatch.setattr(exact_bm25, "K1", 1.2000000001)  # one bit of arithmetic off
-    assert (
-        exact_bm25.scores(
-            conn,
-            ["w3", "w7"],
-            match_expression(["w3", "w7"]),
-            _doc_freq(conn, total),
-            total,
-            [1, 2],
-        )
-        is None
-    )
+
+    def scored() -> dict[int, float] | None:
+        tokens = ["w3", "w7"]
+        expression = match_expression(tokens)
+        return exact_bm25.scores(conn, tokens, expression, _doc_freq(conn, total), total, [1, 2])
+
+    assert scored() is None
     assert exact_bm25._agrees_with_fts5 is False
     monkeypatch.setattr(exact_bm25, "K1", 1.2)
     # Once found out, never trusted again in this process.
-    assert (
-        exact_bm25.scores(
-            conn,
-            ["w3", "w7"],
-            match_expression(["w3", "w7"]),
-            _doc_freq(conn, total),
-            total,
-            [1, 2],
-        )
-        is None
-    )
+    assert scored() is None
 
 
 @pytest.mark.parametrize(

@@ -177,8 +177,7 @@ class Ranker:
                 return hits  # every note holding a query word
             # Certain once `want` eligible hits score strictly better than the last ranked
             # row: anything beyond the limit scores no better than that row.
-            last = ranked[-1][1]
-            proven = [hit for hit in hits if hit[0] < last]
+            proven = rare_first.proven_prefix(hits, ranked[-1][1])
             if len(proven) >= want:
                 return proven
             limit *= 4

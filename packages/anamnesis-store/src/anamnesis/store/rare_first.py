@@ -202,9 +202,9 @@ def top_by_rare_first(
         done = essential
         hits = eligible(list(scores.items()))
         beyond = min(floor, -plan.rest_bound(essential))
-        proven = _proven(hits, beyond - _tolerance(beyond))
-        if proven >= want:
-            return _with_ties_rescored(hits[:proven], want, exact)
+        proven = proven_prefix(hits, beyond - _tolerance(beyond))
+        if len(proven) >= want:
+            return _with_ties_rescored(proven, want, exact)
         if essential == len(plan.words) or len(hits) < want:
             return None
         # The answer scores at least as well as the k-th known hit: every word that could
@@ -216,15 +216,15 @@ def top_by_rare_first(
     return None
 
 
-def _proven(hits: list[Hit], beyond: float) -> int:
-    """How many of the (ordered) hits score strictly better than ``beyond``, which no
-    note outside them can beat: those hits are the best that many, in that order."""
+def proven_prefix(hits: list[Hit], beyond: float) -> list[Hit]:
+    """The first of the (ordered) hits that score strictly better than ``beyond``, which
+    no note outside them can beat: those hits are the best that many, in that order."""
     count = 0
     for score, _updated, _id in hits:
         if not score < beyond:
             break
         count += 1
-    return count
+    return hits[:count]
 
 
 def _with_ties_rescored(hits: list[Hit], want: int, exact: ExactScores) -> list[Hit] | None:
