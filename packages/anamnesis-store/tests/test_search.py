@@ -210,28 +210,17 @@ def test_ranking_by_rare_words_first_changes_no_answer(
     store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rng = random.Random(3)
-    vocabulary = [f"w{i}" for i in range(300)]
-    weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
-    ids: list[str] = []
-    for i in range(500):
-        mem = store.write(
-            type=rng.choice(["semantic", "episodic"]),
-            title=" ".join(rng.choices(vocabulary, weights, k=rng.randint(1, 4))),
-            body=" ".join(rng.choices(vocabulary, weights, k=rng.randint(5, 80))),
-            project=rng.choice(["p", "q"]),
-            supersedes=[rng.choice(ids)] if ids and rng.random() < 0.05 else [],
-        )
-        ts = f"2026-01-01T{i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}+00:00"
-        store.put(mem.replace(created_at=ts, updated_at=ts))
-        ids.append(mem.id)
+    vocabulary = _zipf_store(store, rng)
     conn = store._connection()
     ranker = store._ranker(conn)
     widened = [0]  # rounds that ranked the notes of newly essential words
     round_queries = rare_first._round_queries
 
-    def counting_rounds(plan: rare_first.Plan, done: int, essential: int) -> list[str]:
+    def counting_rounds(
+        plan: rare_first.Plan, done: int, essential: int, *, alone: bool = True
+    ) -> list[str]:
         widened[0] += done > 0
-        return round_queries(plan, done, essential)
+        return round_queries(plan, done, essential, alone=alone)
 
     monkeypatch.setattr(rare_first, "_round_queries", counting_rounds)
     # [failed to prove, proved] by each way of planning: split once, or by budget in rounds
@@ -276,6 +265,66 @@ def test_ranking_by_rare_words_first_changes_no_answer(
         assert proved > 10, outcomes  # each shortcut really ran
         assert unproved > 0, outcomes  # and its fallback too
     assert widened[0] > 10, widened  # and the later rounds of planning by budget
+
+
+def test_notes_holding_only_words_that_cannot_reach_the_kth_are_bounded_not_ranked(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Queries of mid-frequency words, planned by budget over several rounds: a later round
+    # often adds words that together cannot lift a note to the k-th hit found so far, so
+    # the notes holding only those are bounded instead of ranked. Every hit returned, and
+    # not only the k asked for, must still be where the spec's query puts it.
+    rng = random.Random(5)
+    vocabulary = _zipf_store(store, rng)
+    conn = store._connection()
+    bounded = [0]
+    round_queries = rare_first._round_queries
+
+    def counting_rounds(
+        plan: rare_first.Plan, done: int, essential: int, *, alone: bool = True
+    ) -> list[str]:
+        bounded[0] += not alone
+        return round_queries(plan, done, essential, alone=alone)
+
+    monkeypatch.setattr(rare_first, "_round_queries", counting_rounds)
+    for _ in range(300):
+        words = rng.choices(vocabulary[:40], k=rng.randint(1, 4))
+        words += rng.choices(vocabulary[40:], k=rng.randint(1, 2))
+        tokens = query_tokens(" ".join(words))
+        k = rng.choice([1, 3, 8, 20])
+        with monkeypatch.context() as patch:
+            _plan_by_budget(patch, rng.choice([0.04, 0.12, 0.3]))
+            ranked = Ranker(conn)._top(tokens, Filters(), k)
+        query = " ".join(words)
+        limit = max(k, len(ranked))
+        spec = [
+            r[0]
+            for r in conn.execute(SPEC_SQL.format(filters=""), [match_expression(tokens), limit])
+        ]
+        assert len(ranked) >= min(k, len(spec)), query
+        ranked_ids = [memory_id for _score, _updated, memory_id in ranked]
+        assert _scores(conn, query, ranked_ids) == _scores(conn, query, spec[: len(ranked)]), query
+    assert bounded[0] > 20, bounded
+
+
+def _zipf_store(store: MemoryStore, rng: random.Random) -> list[str]:
+    """500 notes of words drawn by Zipf's law, some superseded, with distinct timestamps;
+    the vocabulary, commonest word first."""
+    vocabulary = [f"w{i}" for i in range(300)]
+    weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
+    ids: list[str] = []
+    for i in range(500):
+        mem = store.write(
+            type=rng.choice(["semantic", "episodic"]),
+            title=" ".join(rng.choices(vocabulary, weights, k=rng.randint(1, 4))),
+            body=" ".join(rng.choices(vocabulary, weights, k=rng.randint(5, 80))),
+            project=rng.choice(["p", "q"]),
+            supersedes=[rng.choice(ids)] if ids and rng.random() < 0.05 else [],
+        )
+        ts = f"2026-01-01T{i // 3600:02d}:{i // 60 % 60:02d}:{i % 60:02d}+00:00"
+        store.put(mem.replace(created_at=ts, updated_at=ts))
+        ids.append(mem.id)
+    return vocabulary
 
 
 def _plan_by_budget(patch: pytest.MonkeyPatch, share: float) -> None:
