@@ -213,16 +213,7 @@ def test_ranking_by_rare_words_first_changes_no_answer(
     vocabulary = _zipf_store(store, rng)
     conn = store._connection()
     ranker = store._ranker(conn)
-    widened = [0]  # rounds that ranked the notes of newly essential words
-    round_queries = rare_first._round_queries
-
-    def counting_rounds(
-        plan: rare_first.Plan, done: int, essential: int, *, alone: bool = True
-    ) -> list[str]:
-        widened[0] += done > 0
-        return round_queries(plan, done, essential, alone=alone)
-
-    monkeypatch.setattr(rare_first, "_round_queries", counting_rounds)
+    rounds = _counting_rounds(monkeypatch)
     # [failed to prove, proved] by each way of planning: split once, or by budget in rounds
     outcomes = {"split": [0, 0], "budget": [0, 0]}
     longer = 0  # rankings that returned more than the k hits asked for
@@ -264,7 +255,7 @@ def test_ranking_by_rare_words_first_changes_no_answer(
     for unproved, proved in outcomes.values():
         assert proved > 10, outcomes  # each shortcut really ran
         assert unproved > 0, outcomes  # and its fallback too
-    assert widened[0] > 10, widened  # and the later rounds of planning by budget
+    assert rounds["widened"] > 10, rounds  # and the later rounds of planning by budget
 
 
 def test_notes_holding_only_words_that_cannot_reach_the_kth_are_bounded_not_ranked(
@@ -277,16 +268,7 @@ def test_notes_holding_only_words_that_cannot_reach_the_kth_are_bounded_not_rank
     rng = random.Random(5)
     vocabulary = _zipf_store(store, rng)
     conn = store._connection()
-    bounded = [0]
-    round_queries = rare_first._round_queries
-
-    def counting_rounds(
-        plan: rare_first.Plan, done: int, essential: int, *, alone: bool = True
-    ) -> list[str]:
-        bounded[0] += not alone
-        return round_queries(plan, done, essential, alone=alone)
-
-    monkeypatch.setattr(rare_first, "_round_queries", counting_rounds)
+    rounds = _counting_rounds(monkeypatch)
     for _ in range(300):
         words = rng.choices(vocabulary[:40], k=rng.randint(1, 4))
         words += rng.choices(vocabulary[40:], k=rng.randint(1, 2))
@@ -304,7 +286,25 @@ def test_notes_holding_only_words_that_cannot_reach_the_kth_are_bounded_not_rank
         assert len(ranked) >= min(k, len(spec)), query
         ranked_ids = [memory_id for _score, _updated, memory_id in ranked]
         assert _scores(conn, query, ranked_ids) == _scores(conn, query, spec[: len(ranked)]), query
-    assert bounded[0] > 20, bounded
+    assert rounds["bounded"] > 20, rounds
+
+
+def _counting_rounds(patch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Counts the rounds rare-first ranking plans: "widened", those ranking the notes of
+    newly essential words; "bounded", those of them leaving the notes that hold only the
+    new words unranked (the new words could not reach the k-th hit)."""
+    counts = {"widened": 0, "bounded": 0}
+    round_queries = rare_first._round_queries
+
+    def counting(
+        plan: rare_first.Plan, done: int, essential: int, *, alone: bool = True
+    ) -> list[str]:
+        counts["widened"] += done > 0
+        counts["bounded"] += not alone
+        return round_queries(plan, done, essential, alone=alone)
+
+    patch.setattr(rare_first, "_round_queries", counting)
+    return counts
 
 
 def _zipf_store(store: MemoryStore, rng: random.Random) -> list[str]:
