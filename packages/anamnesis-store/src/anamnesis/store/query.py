@@ -167,11 +167,7 @@ class Ranker:
         expression = match_expression(tokens)
         limit = want + _FIRST_MARGIN
         while limit <= _MAX_WIDENED:
-            ranked = self.conn.execute(
-                "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
-                " ORDER BY bm25(memories_fts) LIMIT ?",
-                (expression, limit),
-            ).fetchall()
+            ranked = self.conn.execute(rare_first.RANK_SQL, (expression, limit)).fetchall()
             hits = self._eligible(ranked, filters)
             if len(ranked) < limit:
                 return hits  # every note holding a query word

@@ -68,6 +68,7 @@ HEADROOM = 1.01
 # Scores this close (relative) may be ordered differently by a different summation order.
 _CLOSE = 1e-9
 
+# The best rows for a MATCH expression, by FTS5 score alone (no note row is read).
 RANK_SQL = (
     "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
     " ORDER BY bm25(memories_fts) LIMIT ?"
