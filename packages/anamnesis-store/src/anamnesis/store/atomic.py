@@ -1,7 +1,8 @@
 """Crash-safe file replacement: a reader sees the old file or the new one, never half.
 
 ``stage`` writes a temp file next to the target and reports its size and mtime (what the
-index records), ``Staged.sync`` flushes it to disk, ``Staged.publish`` renames it over the
+index records), ``Staged.sync`` flushes it to disk (or ``Staged.start_sync`` on the
+background :mod:`.flusher`, to be waited for), ``Staged.publish`` renames it over the
 target. The rename only ever follows the fsync.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from anamnesis.store.flusher import Flush, flush_and_close
 from anamnesis.store.record import Record
 
 
@@ -32,6 +34,12 @@ class Staged(Record):
         finally:
             os.close(self.fd)
             self.fd = -1
+
+    def start_sync(self) -> Flush:
+        """Start the fsync and close on the background thread, which owns the file
+        descriptor from now on; ``wait`` on the result before :meth:`publish`."""
+        fd, self.fd = self.fd, -1
+        return flush_and_close(fd)
 
     def publish(self) -> None:
         """Rename the (synced) temp file over the target: the atomic step."""

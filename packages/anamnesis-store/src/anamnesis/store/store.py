@@ -285,7 +285,8 @@ class MemoryStore:
     def _save(self, mem: Memory, *, new: bool = False) -> Memory:
         """Validate, then write the file and its index row together under the index lock.
 
-        The file is written first (temp file, fsync, rename), then the row; if the note
+        The file is staged in a temp file and flushed in the background while the row is
+        written; it is renamed into place once flushed, before the row commits. If the note
         changed type or scope its old file is removed last, still under the lock, so no other
         process can ever see (or write) a second file for the id in between. If the row
         cannot be written the disk is put back: no new file, or the previous content of the
@@ -316,26 +317,22 @@ class MemoryStore:
                     )
                 previous = None if new else _read_bytes(target)
                 before = _dir_mtime(target.parent)
-                atomic_write = self._stage(target, text)
+                staged = self._stage(target, text)
+                # The file is flushed in the background while its row is written (both
+                # wait on the kernel, not on Python); the rename waits for the flush.
+                flushing = staged.start_sync()
+                published = False
                 try:
-                    atomic_write.sync()
-                    atomic_write.publish()
-                except BaseException:
-                    atomic_write.discard()
-                    raise
-                try:
-                    ix.upsert(
-                        conn,
-                        mem,
-                        rel,
-                        atomic_write.size,
-                        atomic_write.mtime_ns,
-                        new=old_row is None,
-                    )
+                    ix.upsert(conn, mem, rel, staged.size, staged.mtime_ns, new=old_row is None)
+                    flushing.wait()
+                    staged.publish()
+                    published = True
                     if moved_from is not None:  # type or scope changed
                         self._remove_file(conn, moved_from)
                 except BaseException:
-                    if previous is None:
+                    if not published:  # the target was never touched
+                        staged.discard()
+                    elif previous is None:
                         target.unlink(missing_ok=True)
                     else:
                         atomic_write_bytes(target, previous)
