@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.store import MemoryStore, StorageError
+from anamnesis.store import MemoryStore, StorageError, flusher
 from anamnesis.store import index as ix
 
 real_fsync = os.fsync
@@ -84,6 +84,22 @@ def test_a_failed_fsync_writes_no_file_and_no_row(
     # The flusher lives on: the next write goes through.
     mem = store.write(type="semantic", title="stored", body="b", project="p")
     assert [m.id for m in store.list()] == [mem.id]
+
+
+def test_a_process_that_cannot_start_a_thread_flushes_inline(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object) -> int:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(flusher, "_thread", flusher._Thread())  # not started yet
+    monkeypatch.setattr(flusher, "start_new_thread", refuse)
+    events: list[str] = []
+    monkeypatch.setattr(os, "fsync", _slow_fsync(events, 0))
+    mem = store.write(type="semantic", title="inline", body="b", project="p")
+    assert events == ["fsync started", "fsync done"]
+    assert store.get(mem.id).title == "inline"
+    assert _notes_and_temps(store) == ([store.path_of(mem)], [])
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc")

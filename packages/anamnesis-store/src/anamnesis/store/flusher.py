@@ -1,8 +1,8 @@
 """One background thread that flushes a staged note to disk while the writer goes on.
 
-A note write waits on two things that need not wait on each other: the kernel flushing
-the new file (``fsync``, about 0.3-0.6 ms) and SQLite inserting its index row (about
-0.3 ms). Both release the GIL, so the fsync runs here while the row is written, and the
+A note write waits on two things that need not wait on each other: the disk taking the
+new file (``fsync``, about 0.3-0.6 ms) and SQLite inserting its index row (about 0.3 ms).
+An fsync holds no GIL while it waits, so it runs here while the row is written, and the
 writer waits for it only before the rename that makes the file visible.
 
 The thread owns the file descriptor it is given: it closes it, so a writer that gives up
@@ -89,5 +89,8 @@ def flush_and_close(fd: int) -> Flush:
     """Start ``fsync(fd)`` then ``close(fd)`` on the background thread; the caller must not
     touch ``fd`` again."""
     flush = Flush(fd)
-    _thread.put(flush)
+    try:
+        _thread.put(flush)
+    except RuntimeError:  # no thread can be started here (a process limit): flush inline
+        flush.run()
     return flush

@@ -318,8 +318,8 @@ class MemoryStore:
                 previous = None if new else _read_bytes(target)
                 before = _dir_mtime(target.parent)
                 staged = self._stage(target, text)
-                # The file is flushed in the background while its row is written (both
-                # wait on the kernel, not on Python); the rename waits for the flush.
+                # The file is flushed in the background while its row is written (an
+                # fsync holds no GIL while it waits); the rename waits for the flush.
                 flushing = staged.start_sync()
                 published = False
                 try:
