@@ -131,7 +131,7 @@ def test_a_row_refused_during_a_slow_flush_leaves_nothing_behind(
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
-def test_a_forked_child_flushes_with_its_own_thread(store: MemoryStore, tmp_path: Path) -> None:
+def test_a_forked_child_flushes_with_its_own_thread(store: MemoryStore) -> None:
     store.write(type="semantic", title="parent", body="b", project="p")  # thread running
     with warnings.catch_warnings():
         # Python 3.12+ warns that forking a threaded process may deadlock: what the
