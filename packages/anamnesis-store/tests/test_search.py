@@ -175,20 +175,31 @@ def test_search_matches_the_spec_sql(store: MemoryStore, seed: int) -> None:
         query = " ".join(rng.choices([*WORDS, "zzz", "unknownword"], k=rng.randint(1, 9)))
         project = rng.choice([None, "p", "global"])
         k = rng.choice([1, 3, 8, 20])
-        filters, params = "", []
-        if project:
-            filters, params = " AND m.project = ?", [project]
-        expected = [
-            r[0]
-            for r in conn.execute(
-                SPEC_SQL.format(filters=filters),
-                [match_expression(query_tokens(query)), *params, k],
-            )
-        ]
+        expected = _spec_ids(conn, query_tokens(query), k, project)
         got = [m.id for m in store.search(query, project=project, k=k)]
         # The spec leaves the order of exact (score, updated_at) ties open; ours adds id.
         assert len(got) == len(expected), query
         assert _scores(conn, query, got) == _scores(conn, query, expected), query
+
+
+def _spec_ids(
+    conn: sqlite3.Connection, tokens: list[str], limit: int, project: str | None = None
+) -> list[str]:
+    """The ids spec 002's literal SQL returns, best first (filtered by project, if given)."""
+    where, params = (" AND m.project = ?", [project]) if project else ("", [])
+    sql = SPEC_SQL.format(filters=where)
+    return [row[0] for row in conn.execute(sql, [match_expression(tokens), *params, limit])]
+
+
+def _assert_every_hit_where_the_spec_puts_it(
+    conn: sqlite3.Connection, query: str, ranked: list[Hit], k: int, project: str | None = None
+) -> None:
+    """Every hit a ranking returned, not only the ``k`` asked for, is in the spec's place,
+    and it returned at least ``k`` where that many notes match."""
+    spec = _spec_ids(conn, query_tokens(query), max(k, len(ranked)), project)
+    assert len(ranked) >= min(k, len(spec)), query
+    ranked_ids = [memory_id for _score, _updated, memory_id in ranked]
+    assert _scores(conn, query, ranked_ids) == _scores(conn, query, spec[: len(ranked)]), query
 
 
 def _scores(conn: sqlite3.Connection, query: str, ids: list[str]) -> list[tuple[float, str]]:
@@ -243,14 +254,10 @@ def test_ranking_by_rare_words_first_changes_no_answer(
         # summed the same phrases in another order.
         assert [i for i, _ in fast] == [i for i, _ in full], query
         assert [s for _, s in fast] == pytest.approx([s for _, s in full], rel=1e-12), query
-        spec_sql = SPEC_SQL.format(filters=" AND m.project = ?" if filters.project else "")
-        spec_params = [match_expression(tokens), *([filters.project] if filters.project else [])]
-        spec = [r[0] for r in conn.execute(spec_sql, [*spec_params, k])]
+        spec = _spec_ids(conn, tokens, k, filters.project)
         assert _scores(conn, query, [i for i, _ in fast]) == _scores(conn, query, spec), query
         longer += len(ranked) > k
-        spec_ranked = [r[0] for r in conn.execute(spec_sql, [*spec_params, len(ranked)])]
-        ranked_ids = [memory_id for _score, _updated, memory_id in ranked]
-        assert _scores(conn, query, ranked_ids) == _scores(conn, query, spec_ranked), query
+        _assert_every_hit_where_the_spec_puts_it(conn, query, ranked, k, filters.project)
     assert longer > 100, longer  # rankings do prove more than was asked for
     for unproved, proved in outcomes.values():
         assert proved > 10, outcomes  # each shortcut really ran
@@ -277,15 +284,7 @@ def test_notes_holding_only_words_that_cannot_reach_the_kth_are_bounded_not_rank
         with monkeypatch.context() as patch:
             _plan_by_budget(patch, rng.choice([0.04, 0.12, 0.3]))
             ranked = Ranker(conn)._top(tokens, Filters(), k)
-        query = " ".join(words)
-        limit = max(k, len(ranked))
-        spec = [
-            r[0]
-            for r in conn.execute(SPEC_SQL.format(filters=""), [match_expression(tokens), limit])
-        ]
-        assert len(ranked) >= min(k, len(spec)), query
-        ranked_ids = [memory_id for _score, _updated, memory_id in ranked]
-        assert _scores(conn, query, ranked_ids) == _scores(conn, query, spec[: len(ranked)]), query
+        _assert_every_hit_where_the_spec_puts_it(conn, " ".join(words), ranked, k)
     assert rounds["bounded"] > 20, rounds
 
 
@@ -468,13 +467,7 @@ def test_notes_tied_without_common_words_are_ordered_by_them(
     assert [memory_id for memory_id, _score in got] == [
         mem.id for _n, mem in sorted(tied, key=lambda pair: pair[0], reverse=True)[:k]
     ]
-    spec = [
-        row[0]
-        for row in conn.execute(
-            SPEC_SQL.format(filters=""), (match_expression(["the", "gateway"]), k)
-        )
-    ]
-    assert [memory_id for memory_id, _score in got] == spec
+    assert [memory_id for memory_id, _score in got] == _spec_ids(conn, ["the", "gateway"], k)
     # Settled without "the", by the first ranking: it returns every note it proves, so
     # it shows where the tie ends although that is past the k + 1 asked for.
     assert calls == [(("gateway",), k + 1)]
