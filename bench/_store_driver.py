@@ -34,7 +34,7 @@ def main() -> None:
     queries = [q for q in Path(args.queries).read_text().splitlines() if q]
     out: dict[str, Any] = {}
     if args.materialize:
-        out["materialize_s"] = [_materialize(Path(args.root), notes)]
+        out["materialize_s"] = [materialize_notes(Path(args.root), notes)]
         store = MemoryStore(args.root)
     else:
         store = MemoryStore(args.root)
@@ -77,7 +77,7 @@ def _times(action: Any, rounds: int) -> list[float]:
     return samples
 
 
-def _materialize(root: Path, notes: list[dict[str, Any]]) -> float:
+def materialize_notes(root: Path, notes: list[dict[str, Any]]) -> float:
     """Write notes straight to disk with our codec (for the 100,000-note run)."""
     from anamnesis.store import Memory, new_id, serialize_note
 
