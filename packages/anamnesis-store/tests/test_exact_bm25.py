@@ -81,6 +81,45 @@ def test_scores_are_fts5s_to_the_last_bit(zipf_store: MemoryStore) -> None:
     assert compared > 100
 
 
+def test_a_searchs_occurrences_count_each_phrase_in_each_note_once(
+    zipf_store: MemoryStore,
+) -> None:
+    conn = zipf_store._connection()
+    total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+    doc_freq = _doc_freq(conn, total)
+    tokens = ["w2", "w5", "w9", "w2"]
+    expression = match_expression(tokens)
+    rowids = [
+        row[0]
+        for row in conn.execute(
+            "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid LIMIT 6",
+            (expression,),
+        )
+    ]
+    assert len(rowids) == 6
+    seen = exact_bm25.Occurrences()
+    highlighted: list[str] = []
+    conn.set_trace_callback(lambda sql: highlighted.append(sql) if "highlight(" in sql else None)
+    try:
+        first = exact_bm25.scores(conn, tokens, expression, doc_freq, total, rowids[:3], seen)
+        counted_first = len(highlighted)
+        again = exact_bm25.scores(conn, tokens, expression, doc_freq, total, rowids[:3], seen)
+        counted_again = len(highlighted)
+        wider = exact_bm25.scores(conn, tokens, expression, doc_freq, total, rowids, seen)
+    finally:
+        conn.set_trace_callback(None)
+    assert counted_first == 3  # one statement per distinct phrase
+    assert again == first and counted_again == counted_first  # nothing counted twice
+    # Only the three new notes are highlighted, and every score is still FTS5's.
+    assert all(
+        sql.endswith(f"rowid IN ({','.join(map(str, rowids[3:]))})")
+        for sql in highlighted[counted_again:]
+    )
+    assert len(highlighted) == counted_again + 3
+    assert wider is not None
+    assert [wider[rowid] for rowid in rowids] == _fts5_scores(conn, tokens, rowids)
+
+
 def test_phrases_of_more_than_one_plain_word_are_left_to_fts5(zipf_store: MemoryStore) -> None:
     conn = zipf_store._connection()
     total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]

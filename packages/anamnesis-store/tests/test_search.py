@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import sqlite3
 
 import pytest
@@ -244,7 +245,7 @@ def test_ranking_by_rare_words_first_changes_no_answer(
                 _plan_by_budget(patch, share)
             fast = ranker.ranked_ids(tokens, filters, k)
             # Every hit a ranking returns, not only the k asked for, is in its place.
-            ranked = ranker._top(tokens, filters, k)
+            ranked = ranker._top(tokens, filters, k, exact_bm25.Occurrences())
         for i, count in enumerate(ranker.rare_first_outcomes):
             outcomes[policy][i] += count - before[i]
         with monkeypatch.context() as patch:
@@ -283,7 +284,7 @@ def test_notes_holding_only_words_that_cannot_reach_the_kth_are_bounded_not_rank
         k = rng.choice([1, 3, 8, 20])
         with monkeypatch.context() as patch:
             _plan_by_budget(patch, rng.choice([0.04, 0.12, 0.3]))
-            ranked = Ranker(conn)._top(tokens, Filters(), k)
+            ranked = Ranker(conn)._top(tokens, Filters(), k, exact_bm25.Occurrences())
         _assert_every_hit_where_the_spec_puts_it(conn, " ".join(words), ranked, k)
     assert rounds["bounded"] > 20, rounds
 
@@ -405,7 +406,7 @@ def test_near_tied_hits_take_the_full_querys_scores_and_order(
         monkeypatch.setattr(query, "FTS5_SCORE_SQL", "SELECT no_such_function()")
     else:  # as where this SQLite's bm25 arithmetic is not Python's
         monkeypatch.setattr(exact_bm25, "_agrees_with_fts5", False)
-    exact = Ranker(conn)._exact_scores(["gateway", "timeout"])
+    exact = Ranker(conn)._exact_scores(["gateway", "timeout"], exact_bm25.Occurrences())
     assert rare_first._with_ties_rescored(hits, 2, exact) == [
         (by_fts5[better.id], better.updated_at, better.id),
         (by_fts5[worse.id], worse.updated_at, worse.id),
@@ -456,9 +457,15 @@ def test_notes_tied_without_common_words_are_ordered_by_them(
     calls: list[tuple[tuple[str, ...], int]] = []
     top = Ranker._top
 
-    def recording(ranker: Ranker, tokens: list[str], filters: Filters, want: int) -> list[Hit]:
+    def recording(
+        ranker: Ranker,
+        tokens: list[str],
+        filters: Filters,
+        want: int,
+        seen: exact_bm25.Occurrences,
+    ) -> list[Hit]:
         calls.append((tuple(tokens), want))
-        return top(ranker, tokens, filters, want)
+        return top(ranker, tokens, filters, want, seen)
 
     monkeypatch.setattr(Ranker, "_top", recording)
     k = 3
@@ -471,6 +478,45 @@ def test_notes_tied_without_common_words_are_ordered_by_them(
     # Settled without "the", by the first ranking: it returns every note it proves, so
     # it shows where the tie ends although that is past the k + 1 asked for.
     assert calls == [(("gateway",), k + 1)]
+
+
+def test_a_search_settling_ties_twice_counts_each_word_in_each_note_once(
+    store: MemoryStore,
+) -> None:
+    # Two identical best notes tie twice: ranked by the rarer words first (rare_first),
+    # then again with "the" (in every note, which FTS5 weighs at 1e-6). Both settlings
+    # need each word's count in both notes; the second only adds what the first lacked.
+    for minute in range(2):  # told apart by updated_at alone, as the spec orders a tie
+        twin = store.write(type="semantic", title="alpha note", body="alpha common the words")
+        stamp = f"2026-01-01T00:0{minute}:00+00:00"
+        store.put(twin.replace(created_at=stamp, updated_at=stamp))
+    for i in range(8):
+        pads = " ".join(f"pad{j}" for j in range(i + 3))
+        store.write(type="semantic", title=f"alpha other {i}", body=f"alpha the {pads}")
+    for i in range(80):
+        store.write(type="semantic", title=f"c {i}", body=f"common the filler{i}")
+    for i in range(110):
+        store.write(type="semantic", title=f"f {i}", body=f"the filler{i}")
+    conn = store._connection()
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    ranker = Ranker(conn)
+    tokens = ["the", "alpha", "common"]
+    try:
+        got = ranker.ranked_ids(tokens, Filters(), 3)
+    finally:
+        conn.set_trace_callback(None)
+    assert [memory_id for memory_id, _score in got] == _spec_ids(conn, tokens, 3)
+    assert ranker.rare_first_outcomes == [0, 1]
+    counted = [
+        (word, int(rowid))
+        for sql in statements
+        if "highlight(" in sql
+        for word, rowids in re.findall(r"MATCH '\"(\w+)\"' AND rowid IN \(([\d,]+)\)", sql)
+        for rowid in rowids.split(",")
+    ]
+    assert sorted({word for word, _rowid in counted}) == ["alpha", "common", "the"]
+    assert len(counted) == len(set(counted)) == 6  # three words in two notes, once each
 
 
 def test_a_hit_just_behind_the_kth_can_overtake_it_with_common_words() -> None:

@@ -10,7 +10,9 @@ formula (``fts5Bm25Function`` in SQLite's fts5_aux.c) runs in Python on the same
 * each phrase's note count, which the ranker has already counted (exact below half of
   all notes; at or above half FTS5 floors the IDF to 1e-6, so the exact count is moot);
 * each phrase's occurrences in each note, counted from ``highlight()``, which re-reads one
-  note and does no counting pass.
+  note and does no counting pass. A search may settle ties twice (without and with the
+  words FTS5 weighs at almost nothing), usually among the same notes: an
+  :class:`Occurrences` kept for the search counts each phrase in each note once.
 
 The arithmetic is IEEE doubles in FTS5's own order, with the same libm ``log``. Whether
 this build of SQLite agrees is checked once per process against FTS5 itself; if it does
@@ -49,6 +51,20 @@ FTS5_SCORE_SQL = (
 _agrees_with_fts5: bool | None = None
 
 
+class Occurrences:
+    """How often each phrase occurs in each note, for the notes counted so far.
+
+    Valid only while the index does not change under it: keep one per search, which reads
+    one snapshot of the index.
+    """
+
+    __slots__ = ("counted", "counts")
+
+    def __init__(self) -> None:
+        self.counts: dict[str, dict[int, int]] = {}  # phrase -> rowid -> occurrences (if any)
+        self.counted: dict[str, set[int]] = {}  # phrase -> rowids already counted
+
+
 def scores(
     conn: sqlite3.Connection,
     tokens: Sequence[str],
@@ -56,17 +72,20 @@ def scores(
     doc_freq: Callable[[str], int],
     total: int,
     rowids: Sequence[int],
+    seen: Occurrences | None = None,
 ) -> dict[int, float] | None:
     """The bm25 score FTS5 gives each of ``rowids`` under ``expression``, the OR of
     ``tokens`` (spec 002's quoted phrases, in order, repeats kept), or None when it cannot
     be recomputed here. ``doc_freq`` counts a phrase's notes among ``total`` exactly
-    below half of them, and at least half of them otherwise."""
+    below half of them, and at least half of them otherwise. ``seen``: the occurrences
+    this search has already counted (added to as notes are counted)."""
     global _agrees_with_fts5
     if _agrees_with_fts5 is False or not rowids:
         return None
     if not all(token.isascii() and token.isalnum() for token in tokens):
         return None  # one unicode61 token per phrase only: plain ASCII letters and digits
-    computed = _computed(conn, tokens, doc_freq, total, rowids)
+    known = seen if seen is not None else Occurrences()
+    computed = _computed(conn, tokens, doc_freq, total, rowids, known)
     if computed is None or _agrees_with_fts5:
         return computed
     rowid = rowids[0]
@@ -83,6 +102,7 @@ def _computed(
     doc_freq: Callable[[str], int],
     total: int,
     rowids: Sequence[int],
+    seen: Occurrences,
 ) -> dict[int, float] | None:
     averages = conn.execute(
         "SELECT block FROM memories_fts_data WHERE id = ?", (_AVERAGES_ID,)
@@ -101,7 +121,7 @@ def _computed(
             value = math.log((rows - hits + 0.5) / (hits + 0.5))
             idf[token] = value if value > 0.0 else IDF_FLOOR
     sizes = _sizes(conn, rowids)
-    occurrences = _occurrences(conn, list(idf), rowids)
+    occurrences = _occurrences(conn, list(idf), rowids, seen)
     if occurrences is None:
         return None
     result: dict[int, float] = {}
@@ -127,23 +147,28 @@ def _sizes(conn: sqlite3.Connection, rowids: Sequence[int]) -> dict[int, int]:
 
 
 def _occurrences(
-    conn: sqlite3.Connection, distinct: list[str], rowids: Sequence[int]
+    conn: sqlite3.Connection, distinct: list[str], rowids: Sequence[int], seen: Occurrences
 ) -> dict[str, dict[int, int]] | None:
-    """How often each phrase occurs in each note, over all columns (weight 1 each)."""
+    """How often each phrase occurs in each note, over all columns (weight 1 each);
+    only the notes ``seen`` has not counted for a phrase are highlighted."""
     marks = ",".join("?" * len(rowids))
     texts = conn.execute(
         f"SELECT {', '.join(_COLUMNS)} FROM memories WHERE seq IN ({marks})", list(rowids)
     ).fetchall()
     if any(_MARK in (text or "") for row in texts for text in row):
         return None
-    sql = _HIGHLIGHTS_SQL.format(marks=marks)
-    counts: dict[str, dict[int, int]] = {}
     for token in distinct:
-        marked = conn.execute(sql, [_MARK] * len(_COLUMNS) + [f'"{token}"', *rowids]).fetchall()
-        counts[token] = {
-            row[0]: sum((text or "").count(_MARK) for text in row[1:]) for row in marked
-        }
-    return counts
+        counted = seen.counted.setdefault(token, set())
+        counts = seen.counts.setdefault(token, {})
+        missing = [rowid for rowid in rowids if rowid not in counted]
+        if not missing:
+            continue
+        sql = _HIGHLIGHTS_SQL.format(marks=",".join("?" * len(missing)))
+        marked = conn.execute(sql, [_MARK] * len(_COLUMNS) + [f'"{token}"', *missing])
+        for row in marked.fetchall():
+            counts[row[0]] = sum((text or "").count(_MARK) for text in row[1:])
+        counted.update(missing)
+    return {token: seen.counts[token] for token in distinct}
 
 
 def _varints(blob: bytes) -> list[int]:

@@ -128,27 +128,31 @@ class Ranker:
         total = self._total()
         clamped = {token for token in tokens if self._is_clamped(token, total)}
         informative = [token for token in tokens if token not in clamped]
+        seen = exact_bm25.Occurrences()  # ties settled twice are mostly the same notes
         if clamped and informative:
-            exact = self._exact_scores(tokens)
+            exact = self._exact_scores(tokens, seen)
             # The k + 1 best settle most queries; notes tied at the k-th place need more.
             for want in (k + 1, k + _CLAMPED_WIDENING):
-                hits = self._top(informative, filters, want)
+                hits = self._top(informative, filters, want, seen)
                 settled = _settled_without_clamped(hits, k, len(tokens) - len(informative), exact)
                 if settled is not None:
                     return [(memory_id, score) for score, _updated, memory_id in settled]
                 if len(hits) < want:
                     break  # no more notes hold an informative word
-            hits = self._top(list(tokens), filters, k)
+            hits = self._top(list(tokens), filters, k, seen)
         else:
-            hits = self._top(list(tokens), filters, k)
+            hits = self._top(list(tokens), filters, k, seen)
         return [(memory_id, score) for score, _updated, memory_id in hits[:k]]
 
     # -- ranking ---------------------------------------------------------------------
 
-    def _top(self, tokens: Sequence[str], filters: Filters, want: int) -> list[Hit]:
+    def _top(
+        self, tokens: Sequence[str], filters: Filters, want: int, seen: exact_bm25.Occurrences
+    ) -> list[Hit]:
         """The best ``want`` eligible hits in spec order (score, newer first, then id),
         and any further hits found and proven on the way (ties past the ``want``-th may
-        be ordered up to the last bit of their scores)."""
+        be ordered up to the last bit of their scores). ``seen``: this search's counted
+        phrase occurrences, for settling ties."""
         total = self._total()
         plan = rare_first.plan_query(
             tokens, lambda token: self._doc_freq(token, total), total, want, match_expression
@@ -159,7 +163,7 @@ class Ranker:
                 plan,
                 want,
                 lambda ranked: self._eligible(ranked, filters),
-                self._exact_scores(tokens),
+                self._exact_scores(tokens, seen),
             )
             self.rare_first_outcomes[hits is not None] += 1
             if hits is not None:
@@ -179,7 +183,7 @@ class Ranker:
             limit *= 4
         return self._top_filtered_in_sql(expression, filters, want)
 
-    def _exact_scores(self, tokens: Sequence[str]) -> ExactScores:
+    def _exact_scores(self, tokens: Sequence[str], seen: exact_bm25.Occurrences) -> ExactScores:
         """The full query's scores for given note ids, recomputed (:mod:`.exact_bm25`)
         or, where that cannot be done, asked of FTS5 one note at a time."""
 
@@ -199,6 +203,7 @@ class Ranker:
                 lambda token: self._doc_freq(token, total),
                 total,
                 list(seq_of.values()),
+                seen,
             )
             if computed is not None:
                 return {memory_id: computed[seq] for memory_id, seq in seq_of.items()}
