@@ -58,11 +58,11 @@ class Occurrences:
     one snapshot of the index.
     """
 
-    __slots__ = ("counted", "counts")
+    __slots__ = ("counts",)
 
     def __init__(self) -> None:
-        self.counts: dict[str, dict[int, int]] = {}  # phrase -> rowid -> occurrences (if any)
-        self.counted: dict[str, set[int]] = {}  # phrase -> rowids already counted
+        # phrase -> rowid -> occurrences, for every note counted (0 where it has none)
+        self.counts: dict[str, dict[int, int]] = {}
 
 
 def scores(
@@ -158,16 +158,15 @@ def _occurrences(
     if any(_MARK in (text or "") for row in texts for text in row):
         return None
     for token in distinct:
-        counted = seen.counted.setdefault(token, set())
         counts = seen.counts.setdefault(token, {})
-        missing = [rowid for rowid in rowids if rowid not in counted]
+        missing = [rowid for rowid in rowids if rowid not in counts]
         if not missing:
             continue
         sql = _HIGHLIGHTS_SQL.format(marks=",".join("?" * len(missing)))
         marked = conn.execute(sql, [_MARK] * len(_COLUMNS) + [f'"{token}"', *missing])
+        counts.update(dict.fromkeys(missing, 0))  # highlight() returns only notes holding it
         for row in marked.fetchall():
             counts[row[0]] = sum((text or "").count(_MARK) for text in row[1:])
-        counted.update(missing)
     return {token: seen.counts[token] for token in distinct}
 
 
