@@ -128,13 +128,14 @@ def measure(db_path: Path, queries: list[str]) -> dict[str, Any]:
             started = time.perf_counter()
             ranker.ranked_ids(query_tokens(query), Filters(), 8)
             total = time.perf_counter() - started
-            ranking = sum(s.seconds for s in timed.log if s.sql == RANK_SQL)
+            ranking = [s for s in timed.log if s.sql == RANK_SQL]
             if round_:
-                per_query.setdefault(query, []).append((total, ranking))
+                per_query.setdefault(query, []).append((total, sum(s.seconds for s in ranking)))
             else:
                 per_query[query] = []
-                statements_of[query] = [str(s.params[0]) for s in timed.log if s.sql == RANK_SQL]
+                statements_of[query] = [str(s.params[0]) for s in ranking]
     costs = {expression: _cost(conn, expression) for expression in _distinct(statements_of)}
+    notes: int = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
     conn.close()
     fit = fit_costs(list(costs.values()))
     # Each query's median over the rounds; the p95 is over queries.
@@ -142,7 +143,7 @@ def measure(db_path: Path, queries: list[str]) -> dict[str, Any]:
     slowest = sorted(per_query, key=lambda q: -statistics.median(t for t, _ in per_query[q]))
     tail = slowest[: max(1, len(slowest) // 20)]
     return {
-        "notes": _count(db_path),
+        "notes": notes,
         "queries": len(queries),
         "ranking_median_ms": statistics.median(totals) * 1000,
         "ranking_p95_ms": totals[min(len(totals) - 1, int(len(totals) * 0.95))] * 1000,
@@ -221,15 +222,6 @@ def _tail_row(
         "postings_counted": sum(costs[e].postings for e in expressions),
         "rows_scored": sum(costs[e].rows for e in expressions),
     }
-
-
-def _count(db_path: Path) -> int:
-    conn = sqlite3.connect(db_path)
-    try:
-        total: int = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
-    finally:
-        conn.close()
-    return total
 
 
 def report(result: dict[str, Any]) -> None:
