@@ -28,14 +28,12 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
-from _store_driver import materialize_notes
-from anamnesis.store import MemoryStore
+from _large_store import ensure_store
 from anamnesis.store.index import connect
 from anamnesis.store.query import Filters, Ranker, query_tokens
 from anamnesis.store.rare_first import RANK_SQL
@@ -109,11 +107,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="anamnesis-costs-") as tmp:
         root: Path = args.root or Path(tmp)
-        if not (root / "memory").is_dir():
-            materialize_notes(root, [asdict(note) for note in corpus.generate(args.notes)])
-        with MemoryStore(root) as store:
-            store.search("warm up")  # builds the index when the folder is new
-        report(measure(root / "index.db", corpus.queries()))
+        report(measure(ensure_store(root, args.notes), corpus.queries()))
 
 
 def measure(db_path: Path, queries: list[str]) -> dict[str, Any]:

@@ -1,0 +1,20 @@
+"""A large store of the topical corpus, built once and reused by the diagnostic scripts."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from pathlib import Path
+
+import corpus
+from _store_driver import materialize_notes
+from anamnesis.store import MemoryStore
+
+
+def ensure_store(root: Path, notes: int) -> Path:
+    """Fill ``root`` with ``notes`` notes of the topical corpus unless it already holds
+    notes, build its index, and return the index's path."""
+    if not (root / "memory").is_dir():
+        materialize_notes(root, [asdict(note) for note in corpus.generate(notes)])
+    with MemoryStore(root) as store:
+        store.search("warm up")  # builds the index when the folder is new
+    return root / "index.db"
