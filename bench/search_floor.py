@@ -125,11 +125,10 @@ def query_floor(conn: sqlite3.Connection, counts: Counts, query: str) -> QueryFl
     while essential < len(plan.words) and plan.rest_bound(essential) >= theta:
         essential += 1
     result.words, result.essential = len(plan.words), essential
-    if essential == len(plan.words):
-        return result  # every word is essential: only the full query proves the answer
-    best, groups = _best_rounds(conn, plan, essential, theta)
-    if best < result.full:
-        result.floor, result.groups = best, groups
+    if essential < len(plan.words):  # else every word is essential: the full query it is
+        best, groups = _best_rounds(conn, plan, essential, theta)
+        if best < result.full:
+            result.floor, result.groups = best, groups
     ranked = match_expression(plan.phrases(0, essential))
     rest = plan.rest_bound(essential)
     every = conn.execute(RANK_SQL, (ranked, -1)).fetchall()
