@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import asdict
 from pathlib import Path
 
@@ -18,3 +19,11 @@ def ensure_store(root: Path, notes: int) -> Path:
     with MemoryStore(root) as store:
         store.search("warm up")  # builds the index when the folder is new
     return root / "index.db"
+
+
+def store_arguments(description: str | None) -> argparse.Namespace:
+    """``--notes`` (how many to build) and ``--root`` (a store folder to build or reuse)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--notes", type=int, default=100_000)
+    parser.add_argument("--root", type=Path, help="store folder, reused when it has notes")
+    return parser.parse_args()

@@ -19,7 +19,6 @@ their statements hold. Not one of the ``*_bench.py`` that ``nox -s bench`` runs:
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sqlite3
@@ -33,7 +32,7 @@ from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
-from _large_store import ensure_store
+from _large_store import ensure_store, store_arguments
 from anamnesis.store.index import connect
 from anamnesis.store.query import Filters, Ranker, query_tokens
 from anamnesis.store.rare_first import RANK_SQL
@@ -101,10 +100,7 @@ class StatementCost:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--notes", type=int, default=100_000)
-    parser.add_argument("--root", type=Path, help="store folder, reused when it has notes")
-    args = parser.parse_args()
+    args = store_arguments(__doc__)
     with tempfile.TemporaryDirectory(prefix="anamnesis-costs-") as tmp:
         root: Path = args.root or Path(tmp)
         report(measure(ensure_store(root, args.notes), corpus.queries()))

@@ -23,7 +23,6 @@ notes whose essential words' score plus what the other words could add still rea
 
 from __future__ import annotations
 
-import argparse
 import json
 import sqlite3
 import statistics
@@ -36,7 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
-from _large_store import ensure_store
+from _large_store import ensure_store, store_arguments
 from anamnesis.store import exact_bm25
 from anamnesis.store.index import connect
 from anamnesis.store.query import match_expression, query_tokens
@@ -96,10 +95,7 @@ class Counts:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--notes", type=int, default=100_000)
-    parser.add_argument("--root", type=Path, help="store folder, reused when it has notes")
-    args = parser.parse_args()
+    args = store_arguments(__doc__)
     with tempfile.TemporaryDirectory(prefix="anamnesis-floor-") as tmp:
         db_path = ensure_store(args.root or Path(tmp), args.notes)
         conn = connect(db_path)
