@@ -16,6 +16,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,9 +49,14 @@ def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
 
 
+def p95(values: Sequence[float]) -> float:
+    """The value 95 % of the way up (nearest rank, no interpolation)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+
+
 def p95_ms(samples: list[float]) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))] * 1000
+    return p95(samples) * 1000
 
 
 def summarize(data: dict[str, Any]) -> dict[str, float]:
