@@ -14,7 +14,7 @@ import pytest
 
 from anamnesis.store import MemoryStore, hybrid, vector_index
 from anamnesis.store.embedding import as_blob, sqlite_vec_problem
-from anamnesis.store.fusion import STRONG_KEYWORD, fuse
+from anamnesis.store.fusion import STRONG_KEYWORD, VECTOR_FLOOR, fuse, vector_floor
 from anamnesis.store.query import Filters, query_tokens
 
 PROBLEM = sqlite_vec_problem()
@@ -58,6 +58,9 @@ def reference(
     if missing:
         bm25.update(hybrid._bm25_of(conn, tokens, missing))
     cosine.update(vector_index.similarities(conn, vector, model, list(bm25)))
+    # The relevance floor: vector evidence alone below it makes no candidate.
+    floor = vector_floor(bool(keyword))
+    cosine = {m: c for m, c in cosine.items() if c >= floor or m in bm25}
     near = [m for m, score in keyword if score <= keyword[0][1] * STRONG_KEYWORD]
     coverage = hybrid._coverage(conn, tokens, near) if near else {}
     return fuse(keyword, bm25, cosine, k, coverage)
@@ -97,7 +100,7 @@ def test_hybrid_skips_only_what_cannot_change_the_answer(zipf_store: MemoryStore
         got = hybrid.hybrid_ranking(
             conn, zipf_store._ranker(conn), tokens, vector, embedder.model_id, filters, k
         )
-        assert got == reference(zipf_store, tokens, vector, filters, k), text
+        assert [m for m, _ in got] == reference(zipf_store, tokens, vector, filters, k), text
     assert full_keyword_lists >= 50  # the skipping path really ran
 
 
@@ -109,3 +112,35 @@ def test_search_in_hybrid_mode_is_that_ranking(zipf_store: MemoryStore) -> None:
         vector = as_blob(embedder.embed_query(text))
         expected = reference(zipf_store, query_tokens(text), vector, Filters(), 8)
         assert [m.id for m in zipf_store.search(text, mode="hybrid")] == expected
+
+
+def test_a_query_sharing_nothing_with_any_note_finds_nothing_in_every_mode(
+    zipf_store: MemoryStore,
+) -> None:
+    # No note holds these words; a bag-of-words vector still lies at some angle to every
+    # note, and only the relevance floor keeps those angles from becoming results.
+    for mode in ("keyword", "vector", "hybrid"):
+        found = zipf_store.search_scored("zzq xylophone quokka", mode=mode)
+        assert found.hits == [], mode
+        assert found.mode == mode
+
+
+def test_vector_and_hybrid_hits_carry_scores_above_the_floor(zipf_store: MemoryStore) -> None:
+    conn = zipf_store._connection()
+    zipf_store._vectors().load_into(conn)
+    embedder = BagOfWordsEmbedder()
+    for text in ("w1 w7 w99", "w250 w12"):
+        vector = as_blob(embedder.embed_query(text))
+        nearest = dict(vector_index.nearest(conn, vector, embedder.model_id, Filters(), 50))
+        found = zipf_store.search_scored(text, mode="vector", k=50)
+        assert found.hits, text
+        for hit in found.hits:
+            assert hit.score >= VECTOR_FLOOR
+            assert hit.score == pytest.approx(nearest[hit.note.id])
+        below = [m for m, cosine in nearest.items() if cosine < VECTOR_FLOOR]
+        assert below, "the corpus must have notes below the floor for this test to mean much"
+        assert not {hit.note.id for hit in found.hits} & set(below)
+        hybrid_hits = zipf_store.search_scored(text, mode="hybrid").hits
+        scores = [hit.score for hit in hybrid_hits]
+        assert scores == sorted(scores, reverse=True)
+        assert all(0.0 < score <= 1.0 for score in scores)

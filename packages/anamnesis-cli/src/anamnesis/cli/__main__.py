@@ -30,9 +30,11 @@ def run() -> None:
         code = hook_main(argv)
         _flush()
         os._exit(code)  # skip interpreter teardown: the session waits on this process
-    if not argv:
-        code = _serve()
-    else:
+    from anamnesis.cli.console import stdin_is_terminal  # json and sys only: cheap
+
+    if not argv and not stdin_is_terminal():
+        code = _serve()  # how Claude Code starts a server registered before `serve` existed
+    else:  # a bare `anamnesis` typed in a terminal gets the help, not a silent server
         from anamnesis.cli.app import main
 
         code = main(argv)
@@ -41,11 +43,11 @@ def run() -> None:
 
 
 def _serve() -> int:
-    from anamnesis.cli.commands.entry_points import MISSING_MCP
+    from anamnesis.cli.commands.entry_points import missing_mcp
     from anamnesis.cli.mcp_registration import mcp_extra_installed
 
     if not mcp_extra_installed():
-        sys.stderr.write(f"anamnesis: {MISSING_MCP}\n")
+        sys.stderr.write(f"anamnesis: {missing_mcp()}\n")
         return 1
     from anamnesis.mcp.__main__ import serve
 

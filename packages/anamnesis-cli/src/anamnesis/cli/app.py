@@ -16,7 +16,9 @@ from anamnesis.cli.errors import FAILURE, USAGE, CliError
 HELP = """Cross-machine memory for Claude Code: markdown notes, keyword and vector search,
 git sync.
 
-Run `anamnesis init` once per machine. With no command, `anamnesis` runs the MCP server."""
+Run `anamnesis init` once per machine, and `anamnesis doctor` when something is off.
+`anamnesis serve` runs the MCP server (so does a bare `anamnesis` whose stdin is not a
+terminal, which is how Claude Code starts it)."""
 
 
 def build_app() -> typer.Typer:
@@ -39,6 +41,11 @@ def build_app() -> typer.Typer:
             typer.echo(version_line())
             raise typer.Exit(0)
         if ctx.invoked_subcommand is None:
+            from anamnesis.cli import console
+
+            if console.stdin_is_terminal():  # a person typed it: show what there is
+                typer.echo(ctx.get_help())
+                raise typer.Exit(0)
             raise typer.Exit(entry_points.run_server())
 
     setup_cmd.register(app)

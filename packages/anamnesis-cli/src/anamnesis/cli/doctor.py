@@ -8,10 +8,9 @@ import sqlite3
 import tempfile
 import warnings
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from anamnesis.cli import hooks_settings, mcp_registration
+from anamnesis.cli import hooks_settings, installation, mcp_registration
 from anamnesis.cli.config_file import (
     ConfigUnreadable,
     check_machine_id,
@@ -19,32 +18,26 @@ from anamnesis.cli.config_file import (
     check_search_mode,
     load_config,
 )
+from anamnesis.cli.doctor_checks import FAIL, OK, WARN, Check
+from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
 from anamnesis.store.config import CONFIG_FILE, resolve_remote
 from anamnesis.sync.remote import redact_url
 
-OK, WARN, FAIL = "ok", "warn", "fail"
 # Seconds the remote check waits for an answer: someone is watching the doctor run, and a
 # remote that stays silent this long is a finding in itself.
 REMOTE_TIMEOUT_S = 10.0
 
 
-@dataclass(frozen=True, slots=True)
-class Check:
-    name: str
-    status: str
-    detail: str
-    fix: str = ""
-
-    def to_dict(self) -> dict[str, str]:
-        return asdict(self)
+__all__ = ["FAIL", "OK", "WARN", "Check", "run_checks"]
 
 
 def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
     """Every check; ``check_remote=False`` (``--offline``) contacts nothing on the network:
     neither the remote nor a model download."""
     checks: list[Callable[[Path], Check]] = [
+        _installation,
         _store,
         _index,
         _config,
@@ -62,6 +55,11 @@ def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
             name = check.__name__.strip("_")
             results.append(Check(name, FAIL, f"the check itself failed: {exc}"))
     return results
+
+
+def _installation(home: Path) -> Check:
+    inst = installation.detect()
+    return Check("install", OK, inst.describe(), f"update: {installation.update_command(inst)}")
 
 
 def _store(home: Path) -> Check:
@@ -193,15 +191,27 @@ def _hooks(home: Path) -> Check:
 
 def _mcp(home: Path) -> Check:
     if not mcp_registration.mcp_extra_installed():
+        inst = installation.detect()
+        extras = tuple(dict.fromkeys(("mcp", *inst.extras)))
         return Check(
             "mcp", WARN, "the MCP server is not installed (the memory_* tools are unavailable)",
-            "uv tool install --force 'anamnesis-memory[mcp]' && anamnesis init",
+            f"{installation.install_command(inst, extras=extras)} && anamnesis init",
         )  # fmt: skip
     entry = mcp_registration.registered_entry()
     command = anamnesis_command()
     env = {"ANAMNESIS_HOME": str(home)}
     if mcp_registration.is_current(entry, command, env):
         return Check("mcp", OK, "registered at user scope")
+    if mcp_registration.find_claude() is None:
+        # Nothing to fix here yet: Claude Code is not installed (or not on PATH). The line
+        # to run once it is, exactly as `init` would have run it.
+        line = mcp_registration.shell_line(mcp_registration.add_argv(command, env))
+        return Check(
+            "mcp", WARN,
+            "Claude Code's `claude` command is not on PATH, so the MCP server is not "
+            "registered yet (the hooks are installed and work once Claude Code is)",
+            f"once Claude Code is installed, run: {line}",
+        )  # fmt: skip
     if entry is None:
         return Check(
             "mcp", FAIL, f"no user-scope `anamnesis` server in {claude_json_path()}",
@@ -258,8 +268,6 @@ def _sync_state(home: Path) -> Check:
 
 def _vectors_check(offline: bool) -> Callable[[Path], Check]:
     def _vectors(home: Path) -> Check:
-        from anamnesis.cli.doctor_vectors import vectors_check
-
         return vectors_check(home, offline=offline)
 
     return _vectors

@@ -12,13 +12,44 @@ import importlib.util
 import os
 from pathlib import Path
 
-from anamnesis.cli.doctor import OK, WARN, Check
+from anamnesis.cli import installation
+from anamnesis.cli.capable_python import find_capable_python
+from anamnesis.cli.doctor_checks import OK, WARN, Check
 
-INSTALL = "uv tool install --force 'anamnesis-memory[mcp,vectors]'"
-OTHER_PYTHON = (
-    "reinstall with a Python whose sqlite3 can load extensions, e.g. "
-    "`uv tool install --force --python /usr/bin/python3 'anamnesis-memory[mcp,vectors]'`"
-)
+
+def install_vectors() -> str:
+    """The command that adds the vectors extra to this installation."""
+    inst = installation.detect()
+    return installation.install_command(inst, extras=_with_vectors(inst))
+
+
+def other_python() -> str:
+    """What to do when this Python's sqlite3 cannot load extensions: the exact reinstall
+    command on a Python that can, when this machine has one."""
+    inst = installation.detect()
+    python = find_capable_python()
+    if python is None:
+        return (
+            "no Python on this machine can load SQLite extensions; install one (Debian and "
+            "Ubuntu: apt install python3; macOS: the python.org installer or Homebrew), "
+            "then run `anamnesis doctor` again for the exact command"
+        )
+    command = installation.install_command(inst, extras=_with_vectors(inst), python=python)
+    return f"reinstall on {python}, whose sqlite3 can: {command}"
+
+
+def vectors_fix(reason: str, fix: str) -> str:
+    """The fix to show for a store's "vectors unavailable" ``reason``: the store's own
+    ``fix`` knows the model and config, this module knows how this copy is installed."""
+    if "cannot load extensions" in reason:
+        return other_python()
+    if "not installed" in reason:
+        return install_vectors()
+    return fix
+
+
+def _with_vectors(inst: installation.Installation) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(("mcp", *inst.extras, "vectors")))
 
 
 def vectors_check(home: Path, *, offline: bool) -> Check:
@@ -32,27 +63,27 @@ def vectors_check(home: Path, *, offline: bool) -> Check:
             detail += "; this Python's sqlite3 cannot load extensions, so it needs another Python"
         return Check(
             "vectors", OK, detail,
-            f"for search by meaning: {INSTALL if can_load else OTHER_PYTHON}",
+            f"for search by meaning: {install_vectors() if can_load else other_python()}",
         )  # fmt: skip
     if missing:
         return Check(
             "vectors", WARN,
             f"{missing[0].replace('_', '-')} is missing from the vectors extra: "
             "search is keyword-only",
-            INSTALL,
+            install_vectors(),
         )  # fmt: skip
     if not can_load:
         return Check(
             "vectors", WARN,
             "this Python's sqlite3 cannot load extensions, so sqlite-vec cannot run: "
             "search is keyword-only",
-            OTHER_PYTHON,
+            other_python(),
         )  # fmt: skip
     from anamnesis.store.embedding import sqlite_vec_problem
 
     problem = sqlite_vec_problem()
     if problem is not None:
-        return Check("vectors", WARN, problem, INSTALL)
+        return Check("vectors", WARN, problem, install_vectors())
     return _model_check(home, offline=offline)
 
 
@@ -95,8 +126,9 @@ def _model_check(home: Path, *, offline: bool) -> Check:
     except VectorsUnavailable as exc:
         return Check(
             "vectors", WARN, f"{exc}; search is keyword-only",
-            "connect once so the model downloads, or point "
-            "`anamnesis config set embed_model_path FOLDER` at a local copy",
+            "connect once so the model downloads, or use a local copy of it: "
+            "`anamnesis config set embed_model_path FOLDER` (a folder with model.onnx and "
+            "its tokenizer files)",
         )  # fmt: skip
     source = f"from {path}" if path is not None else "(downloaded copy)"
     return Check(

@@ -17,6 +17,7 @@ from typing import Any
 from anamnesis.cli import hooks_settings, mcp_registration
 from anamnesis.cli.config_file import (
     check_machine_id,
+    check_model_path,
     default_machine_id,
     load_config,
     normalize_remote,
@@ -88,6 +89,7 @@ def plan_init(
     machine_id: str | None,
     remote: str | None,
     local_only: bool,
+    embed_model_path: str | None = None,
 ) -> InitPlan:
     """Everything init would change, computed without changing anything.
 
@@ -115,6 +117,8 @@ def plan_init(
         except CliError as exc:
             raise CliError(f"ANAMNESIS_GIT_REMOTE: {exc.message}", code=FAILURE) from None
         sources["remote"] = "ANAMNESIS_GIT_REMOTE"
+    if embed_model_path is not None:
+        after["embed_model_path"] = check_model_path(embed_model_path, source="--embed-model-path")
     command = anamnesis_command()
     env = {"ANAMNESIS_HOME": str(home)}
     return InitPlan(
@@ -172,6 +176,8 @@ def describe_init(plan: InitPlan) -> list[str]:
         f"         machine_id = {plan.config_after['machine_id']}{_source(plan, 'machine_id')}",
         f"         remote     = {shown_remote}{_source(plan, 'remote')}",
     ]
+    if plan.config_after.get("embed_model_path"):
+        lines.append(f"         embed_model_path = {plan.config_after['embed_model_path']}")
     if plan.settings_changed:
         backup = " (backed up first)" if plan.settings_before is not None else ""
         lines.append(f"hooks:   {plan.settings_file} will hold these hooks{backup}:")
@@ -198,7 +204,7 @@ def _describe_mcp(mcp: McpPlan) -> list[str]:
     if mcp.action == "no-extra":
         return [
             "mcp:     skipped: the MCP server is not installed; for the memory_* tools run",
-            "         uv tool install --force 'anamnesis-memory[mcp]' && anamnesis init",
+            f"         {add_mcp_extra()}",
         ]
     if mcp.action == "current":
         return ["mcp:     already registered at user scope"]
@@ -234,13 +240,19 @@ def _open_store(home: Path) -> None:
         raise CliError(str(exc)) from None
 
 
+def add_mcp_extra() -> str:
+    """The command that adds the MCP server to this installation, then wires it up."""
+    from anamnesis.cli import installation
+
+    inst = installation.detect()
+    extras = tuple(dict.fromkeys(("mcp", *inst.extras)))
+    return f"{installation.install_command(inst, extras=extras)} && anamnesis init"
+
+
 def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
     line = mcp_registration.shell_line(mcp.argv) if mcp.argv else ""
     if mcp.action == "no-extra":
-        out.lines.append(
-            "MCP server not installed: for the memory_* tools run "
-            "uv tool install --force 'anamnesis-memory[mcp]' && anamnesis init"
-        )
+        out.lines.append(f"MCP server not installed: for the memory_* tools run {add_mcp_extra()}")
     elif mcp.action == "current":
         out.lines.append("MCP server already registered")
     elif mcp.action == "no-claude":

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         VectorsUnavailableWarning,
     )
     from anamnesis.store.errors import (
+        AmbiguousId,
         IndexRebuiltWarning,
         IndexUnavailable,
         InvalidNote,
@@ -44,10 +45,13 @@ if TYPE_CHECKING:
         NOTE_TYPES,
         PROV_SOURCES,
         SCOPES,
+        AdoptedFile,
         Memory,
         MemoryType,
         ReindexReport,
         Scope,
+        SearchHit,
+        SearchResult,
         SkippedFile,
         StoreStats,
     )
@@ -57,6 +61,8 @@ if TYPE_CHECKING:
 __version__ = "0.2.0"
 
 _EXPORTS: dict[str, tuple[str, str]] = {
+    "AdoptedFile": ("anamnesis.store.model", "AdoptedFile"),
+    "AmbiguousId": ("anamnesis.store.errors", "AmbiguousId"),
     "DURABLE_TYPES": ("anamnesis.store.model", "DURABLE_TYPES"),
     "Embedder": ("anamnesis.store.embedding", "Embedder"),
     "FastEmbedEmbedder": ("anamnesis.store.embedding", "FastEmbedEmbedder"),
@@ -77,6 +83,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "ReindexReport": ("anamnesis.store.model", "ReindexReport"),
     "SCOPES": ("anamnesis.store.model", "SCOPES"),
     "Scope": ("anamnesis.store.model", "Scope"),
+    "SearchHit": ("anamnesis.store.model", "SearchHit"),
+    "SearchResult": ("anamnesis.store.model", "SearchResult"),
     "SkippedFile": ("anamnesis.store.model", "SkippedFile"),
     "StorageError": ("anamnesis.store.store", "StorageError"),
     "StoreBusy": ("anamnesis.store.errors", "StoreBusy"),
@@ -102,6 +110,8 @@ __all__ = [
     "PROV_SOURCES",
     "SCOPES",
     "SEARCH_MODES",
+    "AdoptedFile",
+    "AmbiguousId",
     "Embedder",
     "FastEmbedEmbedder",
     "IndexRebuiltWarning",
@@ -115,6 +125,8 @@ __all__ = [
     "NoteNotFound",
     "ReindexReport",
     "Scope",
+    "SearchHit",
+    "SearchResult",
     "SkippedFile",
     "StorageError",
     "StoreBusy",

@@ -84,7 +84,8 @@ def parse(text: str, path: str = "<note>", scope: str | None = None) -> Memory:
         raise MalformedNote(path, str(exc)) from None
     missing = [key for key in ("id", "type", "title") if not meta.get(key)]
     if missing:
-        raise MalformedNote(path, f"the frontmatter has no {', '.join(missing)}")
+        adopt = " (a full reindex gives a hand-written note an id)" if "id" in missing else ""
+        raise MalformedNote(path, f"the frontmatter has no {', '.join(missing)}{adopt}")
     try:
         mem = Memory(
             id=meta["id"],

@@ -54,7 +54,12 @@ MODEL_PATH_ENV = "ANAMNESIS_EMBED_MODEL_PATH"
 # machine gets one clear message at once instead of fastembed's retries (40 s of sleeps).
 DOWNLOAD_HOST = "huggingface.co"
 
-_INSTALL_HINT = "install the extra: uv tool install 'anamnesis-memory[mcp,vectors]'"
+# The store does not know how it was installed (a checkout, wheels, an index); the CLI's
+# `anamnesis doctor` does, and prints the exact command.
+_INSTALL_HINT = (
+    "install the vectors extra (anamnesis-store[vectors]); `anamnesis doctor` prints the "
+    "exact command for this installation"
+)
 
 
 class VectorsUnavailable(Exception):
@@ -140,8 +145,9 @@ def vector_support() -> VectorSupport:
         return VectorSupport(
             False,
             problem.split(";")[0],
-            "install Anamnesis with a Python whose sqlite3 can load extensions "
-            "(Debian's /usr/bin/python3, python.org builds)",
+            "install Anamnesis with a Python whose sqlite3 can load extensions (Debian's "
+            "/usr/bin/python3, python.org builds); `anamnesis doctor` names one if this "
+            "machine has it",
         )
     return VectorSupport(True)
 

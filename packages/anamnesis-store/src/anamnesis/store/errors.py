@@ -38,6 +38,20 @@ class NoteNotFound(StoreError, KeyError):
         return f"no note with id {self.memory_id!r} in this store"
 
 
+class AmbiguousId(StoreError, KeyError):
+    """An id prefix that more than one note's id starts with."""
+
+    def __init__(self, prefix: str, candidates: list[str]) -> None:
+        super().__init__(prefix)
+        self.prefix = prefix
+        self.candidates = candidates
+
+    def __str__(self) -> str:
+        shown = ", ".join(self.candidates[:10])
+        more = " and more" if len(self.candidates) > 10 else ""
+        return f"id prefix {self.prefix!r} is ambiguous: it starts {shown}{more}; give more of it"
+
+
 class IndexUnavailable(StoreError):
     """The SQLite index cannot be opened, written or rebuilt (permissions, disk, lock)."""
 

@@ -48,6 +48,22 @@ KEYWORD_WEIGHT = 0.4
 VECTOR_WEIGHT = 0.6
 # An exact keyword hit scoring at least this share of the best BM25 is never pushed out.
 STRONG_KEYWORD = 0.9
+# Relevance floors of vector evidence. Any embedding puts every text at some angle to every
+# other, so without a floor a query about nothing still "finds" the nearest notes. A note
+# that shares no word with the query is a result only when its cosine similarity reaches
+# VECTOR_FLOOR; when the query shares no word with any eligible note at all (a typo, a
+# random string, a topic the store never heard of), only UNSHARED_FLOOR counts: the model
+# reads unknown strings as subword fragments that sit at 0.25-0.39 from everything.
+# Chosen on evidence (bench/relevance_floor.py; table in bench/README.md): off-topic
+# queries stay below the first, random strings below the second, and hybrid Recall@8 on
+# devmemory and names-and-dates does not move.
+VECTOR_FLOOR = 0.25
+UNSHARED_FLOOR = 0.45
+
+
+def vector_floor(shares_a_word: bool) -> float:
+    """The cosine a note needs on vector evidence alone (see the constants above)."""
+    return VECTOR_FLOOR if shares_a_word else UNSHARED_FLOOR
 
 
 def fused_score(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from anamnesis.store import vector_index
+from anamnesis.store import fusion, vector_index
 from anamnesis.store.fusion import STRONG_KEYWORD, fuse, fused_score
 from anamnesis.store.query import Filters, Ranker, match_expression
 
@@ -27,12 +27,20 @@ def candidates_depth(k: int) -> int:
 
 
 def vector_ranking(
-    conn: sqlite3.Connection, query_vector: bytes, model: str, filters: Filters, k: int
-) -> list[str]:
-    """Ids of the ``k`` eligible notes nearest the query, best first."""
-    return [
-        memory_id for memory_id, _ in vector_index.nearest(conn, query_vector, model, filters, k)
-    ]
+    conn: sqlite3.Connection,
+    ranker: Ranker,
+    tokens: Sequence[str],
+    query_vector: bytes,
+    model: str,
+    filters: Filters,
+    k: int,
+) -> list[tuple[str, float]]:
+    """(id, cosine similarity) of the ``k`` eligible notes nearest the query, best first,
+    leaving out notes below the relevance floor (:func:`.fusion.vector_floor`)."""
+    shares_a_word = bool(tokens) and bool(ranker.ranked_ids(tokens, filters, 1))
+    floor = fusion.vector_floor(shares_a_word)
+    nearest = vector_index.nearest(conn, query_vector, model, filters, k)
+    return [(memory_id, cosine) for memory_id, cosine in nearest if cosine >= floor]
 
 
 def hybrid_ranking(
@@ -43,14 +51,18 @@ def hybrid_ranking(
     model: str,
     filters: Filters,
     k: int,
-) -> list[str]:
-    """Ids of the best ``k`` eligible notes by fused keyword and vector evidence.
+) -> list[tuple[str, float]]:
+    """(id, fused score) of the best ``k`` eligible notes by keyword and vector evidence.
 
-    The answer is the one that scoring every candidate fully would give; the work that
-    cannot change it is skipped (each skip is explained where it happens).
+    A note that shares no word with the query is a candidate only when its cosine
+    similarity reaches the relevance floor (:func:`.fusion.vector_floor`): a query about
+    nothing in the store finds nothing. The answer is the one that scoring
+    every candidate fully would give; the work that cannot change it is skipped (each skip
+    is explained where it happens).
     """
     depth = candidates_depth(k)
     keyword = ranker.ranked_ids(tokens, filters, depth) if tokens else []
+    floor = fusion.vector_floor(bool(keyword))
     nearest = vector_index.nearest(conn, query_vector, model, filters, depth)
     bm25 = dict(keyword)
     cosine = dict(nearest)
@@ -68,21 +80,32 @@ def hybrid_ranking(
         # A note missing from a full keyword list has a BM25 no better than the last
         # hit's: fetch it only for notes that could then reach the top k. (From a list
         # cut short, a missing note shares no word with the query: nothing to fetch.)
-        provisional = fuse(keyword, bm25, cosine, k, coverage)
-        floor = min(fused_score(keyword, cosine, coverage, m, bm25) for m in provisional)
+        known = _above_floor(cosine, bm25, floor)
+        provisional = fuse(keyword, bm25, known, k, coverage)
+        threshold = min(fused_score(keyword, known, coverage, m, bm25) for m in provisional)
         reachable = [
             memory_id
             for memory_id in without_bm25
             if fused_score(keyword, cosine, coverage, memory_id, {memory_id: keyword[-1][1]})
-            >= floor
+            >= threshold
         ]
         if reachable and tokens:
             bm25.update(_bm25_of(conn, tokens, reachable))
+    cosine = _above_floor(cosine, bm25, floor)
     top = fuse(keyword, bm25, cosine, k, coverage)
     if any(memory_id not in top for memory_id in near_best):
         coverage.update(_coverage(conn, tokens, near_best))
         top = fuse(keyword, bm25, cosine, k, coverage)
-    return top
+    return [(m, fused_score(keyword, cosine, coverage, m, bm25)) for m in top]
+
+
+def _above_floor(
+    cosine: dict[str, float], bm25: dict[str, float], floor: float
+) -> dict[str, float]:
+    """The candidates' cosines, less the notes that are candidates by vector evidence alone
+    and fall below the relevance floor (a keyword hit keeps its cosine, however low: a
+    shared word already makes it a candidate)."""
+    return {m: c for m, c in cosine.items() if c >= floor or m in bm25}
 
 
 def _coverage(

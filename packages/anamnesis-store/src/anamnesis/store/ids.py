@@ -31,6 +31,27 @@ def check_id(value: object, field: str = "id") -> str:
     )
 
 
+# A prefix shorter than this names too many notes to be a reference (git asks for 4; ids
+# made in the same second share their first 8 characters, so 6 is already short).
+MIN_PREFIX = 6
+_PREFIX = re.compile(r"[0-7][0-9A-HJKMNP-TV-Z]{0,25}")
+
+
+def check_prefix(value: object) -> str:
+    """``value`` as an upper-case id prefix of at least :data:`MIN_PREFIX` characters, else
+    :class:`InvalidNote` saying what is wrong. Ids are case-insensitive when typed."""
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidNote("id", "give a note's id, or the first 6 or more of its characters")
+    prefix = value.strip().upper()
+    if _PREFIX.fullmatch(prefix) is None:
+        check_id(value)  # raises with the ULID explanation
+    if len(prefix) < MIN_PREFIX:
+        raise InvalidNote(
+            "id", f"{value!r} is too short: give at least {MIN_PREFIX} characters of the id"
+        )
+    return prefix
+
+
 def new_id() -> str:
     """A fresh ULID. python-ulid is imported here, not at module load: it costs ~100 ms
     and the read-only hot paths (inject) never create notes."""

@@ -150,18 +150,67 @@ class SkippedFile(Record):
         self.reason = reason
 
 
-class ReindexReport(Record):
-    """What a (full or partial) reindex did: notes indexed, removed, and files skipped."""
+class AdoptedFile(Record):
+    """A hand-written file without an id that a reindex gave one (and rewrote in place)."""
 
-    __slots__ = ("indexed", "removed", "skipped")
+    __slots__ = ("memory_id", "path")
+
+    def __init__(self, path: str, memory_id: str) -> None:
+        self.path = path
+        self.memory_id = memory_id
+
+
+class ReindexReport(Record):
+    """What a (full or partial) reindex did: notes indexed, removed, files skipped, and
+    hand-written files adopted (given an id)."""
+
+    __slots__ = ("adopted", "indexed", "removed", "skipped")
 
     def __init__(
-        self, indexed: int, removed: int = 0, skipped: tuple[SkippedFile, ...] = ()
+        self,
+        indexed: int,
+        removed: int = 0,
+        skipped: tuple[SkippedFile, ...] = (),
+        adopted: tuple[AdoptedFile, ...] = (),
     ) -> None:
         self.indexed = indexed
         self.removed = removed
         self.skipped = skipped
+        self.adopted = adopted
 
     @property
     def skipped_count(self) -> int:
         return len(self.skipped)
+
+
+class SearchHit(Record):
+    """One search result: the note and its score in the mode that ran (higher is better).
+
+    keyword: BM25 relevance as FTS5 computes it, sign flipped (FTS5 gives lower-is-better);
+    vector: cosine similarity of the note to the query (-1 to 1); hybrid: the fused score
+    (0 to 1, see :mod:`anamnesis.store.fusion`). Scores compare within one search only.
+    """
+
+    __slots__ = ("note", "score")
+
+    def __init__(self, note: Memory, score: float) -> None:
+        self.note = note
+        self.score = score
+
+
+class SearchResult(Record):
+    """What a search found, and how: ``mode`` is the mode that ran, which is keyword when
+    vector or hybrid was asked for but vectors cannot run here (``fallback`` says why;
+    empty when the search ran as asked)."""
+
+    __slots__ = ("asked", "fallback", "hits", "mode")
+
+    def __init__(self, hits: list[SearchHit], mode: str, asked: str, fallback: str = "") -> None:
+        self.hits = hits
+        self.mode = mode
+        self.asked = asked
+        self.fallback = fallback
+
+    @property
+    def notes(self) -> list[Memory]:
+        return [hit.note for hit in self.hits]

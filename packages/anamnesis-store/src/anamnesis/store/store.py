@@ -24,6 +24,7 @@ from anamnesis.store import index as ix
 from anamnesis.store.atomic import Staged, atomic_write_bytes, stage
 from anamnesis.store.config import resolve_home
 from anamnesis.store.errors import (
+    AmbiguousId,
     IndexRebuiltWarning,
     IndexUnavailable,
     InvalidNote,
@@ -31,14 +32,17 @@ from anamnesis.store.errors import (
     NoteNotFound,
     StoreError,
 )
-from anamnesis.store.ids import check_id, new_id
+from anamnesis.store.ids import check_id, check_prefix, new_id
 from anamnesis.store.layout import StoreLayout
 from anamnesis.store.model import (
     NOTE_TYPES,
+    AdoptedFile,
     Memory,
     MemoryType,
     ReindexReport,
     Scope,
+    SearchHit,
+    SearchResult,
     SkippedFile,
     StoreStats,
 )
@@ -413,6 +417,30 @@ class MemoryStore:
 
         return self._run(action)
 
+    def resolve_id(self, text: str) -> str:
+        """The full id of the one note whose id starts with ``text`` (6 or more characters,
+        any case), as git resolves a short hash. A whole id is returned as it is, whether
+        or not a note has it. Raises :class:`AmbiguousId` listing the candidates,
+        :class:`NoteNotFound`, or :class:`InvalidNote` for what cannot be an id."""
+        prefix = check_prefix(text)
+        if len(prefix) == 26:
+            return check_id(prefix)
+        # Every id with this prefix sorts between the prefix and the prefix followed by
+        # the highest character: one range scan of the primary key.
+        sql = "SELECT id FROM memories WHERE id >= ? AND id <= ? ORDER BY id LIMIT 11"
+
+        def action() -> builtins.list[str]:
+            self._catch_up()
+            rows = self._connection().execute(sql, (prefix, prefix + "Z" * (26 - len(prefix))))
+            return [memory_id for (memory_id,) in rows]
+
+        found = self._run(action)
+        if not found:
+            raise NoteNotFound(prefix)
+        if len(found) > 1:
+            raise AmbiguousId(prefix, found)
+        return found[0]
+
     def list(
         self,
         *,
@@ -501,54 +529,79 @@ class MemoryStore:
         ``mode``: ``keyword`` (spec 002: quoted tokens OR-joined, BM25, newer first on a
         tie), ``vector`` (nearest embeddings) or ``hybrid`` (both, fused; see
         :mod:`.fusion`). None means :meth:`default_search_mode`. When vectors cannot run
-        here, vector and hybrid search fall back to keyword search with one warning.
+        here, vector and hybrid search fall back to keyword search with one warning. A
+        query that shares nothing with any note finds nothing in every mode (vector
+        evidence counts only above :data:`~anamnesis.store.fusion.VECTOR_FLOOR`).
         """
+        return self.search_scored(
+            query, project=project, type=type, scope=scope, k=k, mode=mode
+        ).notes
+
+    def search_scored(
+        self,
+        query: str,
+        *,
+        project: str | None = None,
+        type: MemoryType | None = None,
+        scope: Scope | None = None,
+        k: int = 8,
+        mode: str | None = None,
+    ) -> SearchResult:
+        """:meth:`search` with each hit's score and the mode that actually ran."""
         if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
             raise InvalidQuery(f"k must be a whole number from 1 to {MAX_K}, got {k!r}")
         if not isinstance(query, str):
             raise InvalidQuery(f"query must be text, got {query.__class__.__name__}")
         if mode is not None and mode not in SEARCH_MODES:
             raise InvalidQuery(f"mode must be one of {', '.join(SEARCH_MODES)}, got {mode!r}")
-        tokens = query_tokens(query)
-        if not tokens:
-            return []
-        filters = _filters(project, type, scope, None)
         chosen = mode or self.default_search_mode()
+        tokens = query_tokens(query)
+        if not tokens:  # nothing to search for: no model is loaded to find that out
+            if chosen == "keyword" or self.vectors_available():
+                return SearchResult([], chosen, chosen)
+            return SearchResult([], "keyword", chosen, self._vectors().support().reason)
+        filters = _filters(project, type, scope, None)
         query_vector: tuple[bytes, str] | None = None
         if chosen != "keyword":
             query_vector = self._query_vector(query)  # None: fell back to keywords
 
-        def rank(conn: sqlite3.Connection) -> builtins.list[str]:
+        def rank(conn: sqlite3.Connection) -> builtins.list[tuple[str, float]]:
             if query_vector is None:
-                return [
-                    memory_id for memory_id, _ in self._ranker(conn).ranked_ids(tokens, filters, k)
-                ]
+                ranked = self._ranker(conn).ranked_ids(tokens, filters, k)
+                return [(memory_id, -bm25) for memory_id, bm25 in ranked]
             from anamnesis.store import hybrid
 
             vector, model = query_vector
             if chosen == "vector":
-                return hybrid.vector_ranking(conn, vector, model, filters, k)
+                return hybrid.vector_ranking(
+                    conn, self._ranker(conn), tokens, vector, model, filters, k
+                )
             return hybrid.hybrid_ranking(
                 conn, self._ranker(conn), tokens, vector, model, filters, k
             )
 
-        def action() -> builtins.list[Memory]:
+        def action() -> builtins.list[SearchHit]:
             self._catch_up()
             conn = self._connection()
             if query_vector is not None:
                 self._vectors().load_into(conn)
-            notes: builtins.list[Memory] = []
+            hits: builtins.list[SearchHit] = []
             for _attempt in range(3):
                 with ix.read_transaction(conn):
                     ranked = rank(conn)
-                    rows = ix.rows_by_id(conn, ranked)
-                ordered = [rows[memory_id] for memory_id in ranked if memory_id in rows]
+                    rows = ix.rows_by_id(conn, [memory_id for memory_id, _ in ranked])
+                score_of = dict(ranked)
+                ordered = [rows[memory_id] for memory_id, _ in ranked if memory_id in rows]
                 notes, refreshed = self._current_all(ordered, True)
+                hits = [SearchHit(note, score_of.get(note.id, 0.0)) for note in notes]
                 if not refreshed:  # a hit was edited by hand: rank the new text
                     break
-            return notes
+            return hits
 
-        return self._run(action)
+        hits = self._run(action)
+        if query_vector is None and chosen != "keyword":
+            return SearchResult(hits, "keyword", chosen, self._vectors().support().reason)
+        return SearchResult(hits, chosen, chosen)
 
     # -- vectors (the optional extra) -------------------------------------------------
 
@@ -1166,10 +1219,15 @@ class MemoryStore:
         dirs = self._watched_dirs()
         files = list(self._note_files())
         skipped: builtins.list[SkippedFile] = []
+        adopted: builtins.list[AdoptedFile] = []
         holders: dict[str, tuple[_Copy, os.stat_result]] = {}
         for done, note in enumerate(files, start=1):
             try:
                 loaded: tuple[Memory, os.stat_result] | str | None = self._load(note)
+                if isinstance(loaded, str) and self._adopt(note):
+                    loaded = self._load(note)
+                    if isinstance(loaded, tuple):
+                        adopted.append(AdoptedFile(str(note.path), loaded[0].id))
             except FileNotFoundError:
                 loaded = None  # removed while we were scanning
             if isinstance(loaded, str):
@@ -1202,7 +1260,14 @@ class MemoryStore:
         ix.create_indexes(conn)  # after the fill, in one pass: far cheaper than row by row
         for _directory, scope, rel, mtime in dirs:
             ix.set_meta(conn, f"{_DIR_KEY}{scope}:{rel}", str(mtime))
-        return ReindexReport(indexed=len(holders), skipped=tuple(skipped))
+        return ReindexReport(indexed=len(holders), skipped=tuple(skipped), adopted=tuple(adopted))
+
+    def _adopt(self, note: _NoteFile) -> bool:
+        """Give a hand-written note without an id one (see :mod:`.adoption`)."""
+        from anamnesis.store.adoption import adopt
+        from anamnesis.store.config import resolve_machine_id
+
+        return adopt(note.path, note.rel, note.scope, resolve_machine_id(self.root)) is not None
 
     def _note_files(self) -> Iterator[_NoteFile]:
         for tree, scope in self.layout.trees():

@@ -69,10 +69,13 @@ def status(as_json: JsonFlag = False) -> None:
 def _vectors_status(store: MemoryStore) -> dict[str, Any]:
     """The store's embedding status, with the search mode searches actually default to (a
     configured search_mode wins over what the extra makes possible)."""
+    from anamnesis.cli.doctor_vectors import vectors_fix
     from anamnesis.store.store import configured_search_mode
 
     vectors = store.embedding_status()
     vectors["default_mode"] = configured_search_mode(store.root) or vectors["default_mode"]
+    if not vectors["available"]:  # a fix that names how this copy is installed
+        vectors["fix"] = vectors_fix(str(vectors["reason"]), str(vectors.get("fix") or ""))
     return vectors
 
 

@@ -56,17 +56,18 @@ def serve(
     raise typer.Exit(run_server(machine_id=machine_id))
 
 
-MISSING_MCP = (
-    "the MCP server is not installed; install it with: "
-    "uv tool install --force 'anamnesis-memory[mcp]'"
-)
+def missing_mcp() -> str:
+    """Why the server cannot start, and the command that fixes it for this installation."""
+    from anamnesis.cli.setup import add_mcp_extra
+
+    return f"the MCP server is not installed; install it with: {add_mcp_extra()}"
 
 
 def run_server(machine_id: str | None = None) -> int:
     from anamnesis.cli.mcp_registration import mcp_extra_installed
 
     if not mcp_extra_installed():
-        raise CliError(MISSING_MCP)
+        raise CliError(missing_mcp())
     from anamnesis.mcp.__main__ import serve as serve_stdio
 
     sys.stdout.flush()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import warnings
 from typing import Annotated, Any
 
 import typer
@@ -22,9 +23,17 @@ from anamnesis.cli.context import (
     project_filter,
 )
 from anamnesis.cli.errors import CliError, UsageError
-from anamnesis.store import Memory, MemoryStore, NoteNotFound, StoreError, redact_secrets
+from anamnesis.store import (
+    AmbiguousId,
+    Memory,
+    MemoryStore,
+    NoteNotFound,
+    SearchResult,
+    StoreError,
+    VectorsUnavailableWarning,
+    redact_secrets,
+)
 from anamnesis.store.config import resolve_machine_id
-from anamnesis.store.ids import check_id
 from anamnesis.store.redact import count_secrets
 
 MAX_BODY_BYTES = 1_000_000
@@ -50,13 +59,17 @@ def search(
 ) -> None:
     """Search notes: keywords (BM25), meaning (vectors) or both; superseded notes are hidden.
 
-    When vectors cannot run here, vector and hybrid searches use keywords and say why once.
+    Each result has a score (higher is better, within one search). A query that shares
+    nothing with any note finds nothing. Which mode ran is said on stderr (and in --json,
+    as each result's "mode"): vector and hybrid fall back to keywords where vectors cannot
+    run, and say why.
     """
     if not 1 <= k <= 1000:
         raise UsageError(f"-k must be from 1 to 1000, got {k}")
     mode = check_mode(mode)
-    with open_store() as store:
-        hits = store.search(
+    with open_store() as store, warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", VectorsUnavailableWarning)
+        found = store.search_scored(
             query,
             project=project_filter(project, here),
             type=check_type(type),
@@ -64,12 +77,40 @@ def search(
             k=k,
             mode=mode,
         )
+    console.warn(_mode_line(found))
+    for warning in caught:  # the fallback is in the line above: say it once
+        if found.mode == found.asked or warning.category is not VectorsUnavailableWarning:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, 0)
     if as_json:
-        console.print_json([note.to_dict() for note in hits])
-    elif not hits:
+        console.print_json(
+            [
+                {**hit.note.to_dict(), "score": round(hit.score, 6), "mode": found.mode}
+                for hit in found.hits
+            ]
+        )
+    elif not found.hits:
         console.say(f"no notes match {query!r}")
     else:
-        _note_table(hits)
+        console.table(
+            ["id", "score", "type", "project", "updated", "title"],
+            [
+                [n.id, f"{hit.score:.3f}", n.type, n.project, n.updated_at[:10], n.title]
+                for hit in found.hits
+                for n in (hit.note,)
+            ],
+        )
+
+
+def _mode_line(found: SearchResult) -> str:
+    """The one stderr line saying how the search ran."""
+    count = f"{len(found.hits)} {'result' if len(found.hits) == 1 else 'results'}"
+    if found.mode == found.asked:
+        return f"{found.mode} search: {count}"
+    reason = " ".join(found.fallback.split()) or "vector search is unavailable"
+    return (
+        f"keyword search: {count} ({found.asked} was asked for, but {reason}; "
+        "`anamnesis doctor` says how to fix it)"
+    )
 
 
 def list_notes(
@@ -112,7 +153,9 @@ def _note_table(notes: list[Memory]) -> None:
 
 
 def show(
-    memory_id: Annotated[str, typer.Argument(metavar="ID", help="The note's id.")],
+    memory_id: Annotated[
+        str, typer.Argument(metavar="ID", help="The note's id, or 6+ of its first characters.")
+    ],
     raw: Annotated[bool, typer.Option("--raw", help="Print the markdown file as is.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
@@ -144,12 +187,19 @@ def show(
 
 
 def _get(store: MemoryStore, memory_id: str) -> Memory:
+    """The note an id, or a unique prefix of 6 or more of its characters, names."""
     try:
-        check_id(memory_id)
-        return store.get(memory_id)
+        return store.get(store.resolve_id(memory_id))
     except NoteNotFound:
         raise CliError(
-            f"no note with id {memory_id}; `anamnesis search` and `anamnesis list` show ids"
+            f"no note with id {memory_id.strip()}; `anamnesis search` and `anamnesis list` "
+            "show ids (a unique prefix of 6 or more characters is enough)"
+        ) from None
+    except AmbiguousId as exc:
+        raise CliError(
+            f"{exc.prefix} is the start of {len(exc.candidates)}"
+            f"{'+' if len(exc.candidates) > 10 else ''} notes' ids: "
+            f"{', '.join(exc.candidates[:10])}; give more of the id"
         ) from None
     except StoreError as exc:  # a malformed id, or a file that no longer parses
         raise CliError(str(exc)) from None
@@ -174,7 +224,9 @@ def write(
     ] = "portable",
     supersedes: Annotated[
         list[str] | None,
-        typer.Option("--supersedes", help="Id of a note this one replaces (repeatable)."),
+        typer.Option(
+            "--supersedes", help="Id (or 6+ first characters) of a note this replaces; repeatable."
+        ),
     ] = None,
     as_json: JsonFlag = False,
 ) -> None:
@@ -189,8 +241,8 @@ def write(
     tags = list(tag or [])
     masked = sum(count_secrets(t) for t in (title, text, *tags))
     with open_store(must_exist=False) as store:
-        for old in supersedes or []:
-            _get(store, old)  # replacing a note that does not exist is a typo
+        # Replacing a note that does not exist is a typo; a prefix means its whole id.
+        supersedes = [_get(store, old).id for old in supersedes or []]
         try:
             note = store.write(
                 type=type,
@@ -200,7 +252,7 @@ def write(
                 machine_id=resolve_machine_id(store.root),
                 tags=[redact_secrets(t) for t in tags],
                 scope=scope,
-                supersedes=supersedes or [],
+                supersedes=supersedes,
             )
         except StoreError as exc:
             raise CliError(str(exc)) from None
@@ -231,7 +283,9 @@ def _body(body: str | None) -> str:
 
 
 def delete(
-    memory_id: Annotated[str, typer.Argument(metavar="ID", help="The note's id.")],
+    memory_id: Annotated[
+        str, typer.Argument(metavar="ID", help="The note's id, or 6+ of its first characters.")
+    ],
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask for confirmation.")] = False,
     as_json: JsonFlag = False,
 ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -35,6 +36,13 @@ def init(
     ] = False,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask anything.")] = False,
     no_sync: Annotated[bool, typer.Option("--no-sync", help="Skip the first sync.")] = False,
+    embed_model_path: Annotated[
+        str | None,
+        typer.Option(
+            "--embed-model-path",
+            help="A local copy of the embedding model (for machines that cannot download it).",
+        ),
+    ] = None,
     uninstall: Annotated[
         bool, typer.Option("--uninstall", help="Remove our hooks and MCP server; keep notes.")
     ] = False,
@@ -56,7 +64,13 @@ def init(
             show_default=bool(current),
         ).strip()
         remote, local_only = (answer, False) if answer else (None, True)
-    plan = setup.plan_init(root, machine_id=machine_id, remote=remote, local_only=local_only)
+    plan = setup.plan_init(
+        root,
+        machine_id=machine_id,
+        remote=remote,
+        local_only=local_only,
+        embed_model_path=embed_model_path,
+    )
     if print_only:
         console.say("anamnesis init --print: nothing will be written")
         for line in setup.describe_init(plan):
@@ -70,10 +84,41 @@ def init(
     outcome = setup.apply_init(plan, first_sync=not no_sync)
     for line in outcome.lines:
         console.say(line)
+    _model_step(root, interactive=interactive)
     if outcome.problems:
         for problem in outcome.problems[:-1]:
             console.warn(problem)
         raise CliError(outcome.problems[-1])
+
+
+def _model_step(root: Path, *, interactive: bool) -> None:
+    """Vector search needs its model: ask for a local copy when it cannot be downloaded."""
+    from anamnesis.cli import setup_vectors
+
+    with console.spinner("Checking the embedding model"):
+        problem = setup_vectors.model_problem(root)
+    if problem is None:
+        return
+    if not interactive:
+        console.say(f"vector search: {problem}; {setup_vectors.HINT}")
+        return
+    console.say(f"vector search: {problem}")
+    answer = typer.prompt(
+        "Folder with a local copy of the model (model.onnx and its tokenizer files; "
+        "empty: keyword search for now)",
+        default="",
+        show_default=False,
+    ).strip()
+    if not answer:
+        console.say(f"vector search stays off; later: {setup_vectors.HINT}")
+        return
+    from anamnesis.cli.config_file import check_model_path, load_config
+    from anamnesis.store.config import write_config
+
+    config = load_config(root)
+    config["embed_model_path"] = check_model_path(answer)
+    write_config(config, root)
+    console.say(f"vector search will use the model in {config['embed_model_path']}")
 
 
 def _uninstall(*, print_only: bool, yes: bool) -> None:

@@ -1,0 +1,43 @@
+"""`anamnesis init`'s vectors step: make sure search by meaning can get its model.
+
+The vectors extra downloads its embedding model on first use. A machine that cannot reach
+the download (offline, a firewall) needs a local copy, set with `embed_model_path`; init
+finds that out once, here, instead of every search quietly running on keywords.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def model_problem(home: Path) -> str | None:
+    """Why the vectors extra, which can run in this Python, cannot get its model; None
+    when it can, or when there is nothing to ask about (no extra, a Python whose sqlite3
+    cannot load extensions, or a model folder that is already configured: `anamnesis
+    doctor` checks those)."""
+    from anamnesis.store.embedding import (
+        VectorsUnavailable,
+        configured_model,
+        default_embedder,
+        vector_support,
+    )
+
+    if not vector_support().available:
+        return None
+    _name, path = configured_model(home)
+    if path is not None:
+        return None
+    try:
+        default_embedder(home).embed_query("anamnesis init")  # downloads it once, if it can
+    except VectorsUnavailable as exc:
+        return str(exc).split("; ")[0]
+    except Exception as exc:  # the model's own libraries fail in their own ways
+        return f"the embedding model does not load: {type(exc).__name__}: {exc}"
+    return None
+
+
+HINT = (
+    "point it at a local copy of the model (a folder with model.onnx and its tokenizer "
+    "files) with `anamnesis init --embed-model-path FOLDER`; until then search is "
+    "keyword-only"
+)

@@ -1,0 +1,104 @@
+"""Adopting hand-written notes: a markdown file without an id becomes a proper note.
+
+People drop notes into the folders by hand, and the smallest note anyone would write is
+
+    ---
+    title: Use WAL mode
+    ---
+    Set busy_timeout on every connection.
+
+in ``memory/procedural/``. Such a file has no id, so it cannot be indexed as it is. A full
+reindex adopts it: the note gets a new id (the type from its folder when the frontmatter
+names none, the title from the first line when it has none, timestamps from the file),
+and the file is rewritten atomically, in place, in the store's exact format. Everything
+the author wrote is kept: the body byte for byte, and any frontmatter keys of their own.
+A file that has an id, or that is broken in another way, is not touched.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+from anamnesis.store import codec, frontmatter
+from anamnesis.store.atomic import atomic_write_bytes
+from anamnesis.store.errors import MalformedNote
+from anamnesis.store.ids import new_id
+from anamnesis.store.model import NOTE_TYPES, Memory
+
+# Longest title taken from a note's first line; a longer first line is a paragraph.
+MAX_DERIVED_TITLE = 120
+
+
+def adopt(path: Path, rel: str, scope: str, machine_id: str) -> Memory | None:
+    """Give the file at ``path`` (``rel`` inside its tree) an id and rewrite it in the
+    exact format; return the note, or None when the file is not a note without an id
+    (it has one, it is unreadable, or no type or title can be found for it).
+
+    The rewrite happens only if the file is still what was read: an editor saving at the
+    same moment wins, and the next reindex looks again.
+    """
+    try:
+        raw = path.read_bytes()
+        text = raw.decode("utf-8")
+        before = os.stat(path)
+    except (OSError, UnicodeDecodeError):
+        return None
+    note = adopted_note(text, rel, scope, machine_id, before.st_mtime)
+    if note is None:
+        return None
+    try:
+        if path.read_bytes() != raw:
+            return None
+        atomic_write_bytes(path, codec.serialize(note), mode=before.st_mode & 0o777)
+    except OSError:
+        return None
+    return note
+
+
+def adopted_note(text: str, rel: str, scope: str, machine_id: str, mtime: float) -> Memory | None:
+    """The note a hand-written file without an id stands for, with a new id (None: the
+    file has an id, or is not a note this can make sense of)."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if text.startswith(("---\n", "---\r\n")):
+        try:
+            front, body = codec.split(text, rel)
+            meta = frontmatter.load(front)
+        except (MalformedNote, frontmatter.FrontmatterError):
+            return None
+    else:  # plain markdown: all of it is the body
+        meta, body = {}, text.removesuffix("\n")
+    if meta.get("id"):
+        return None
+    folder = rel.split("/", 1)[0]
+    note_type = meta.get("type") or (folder if folder in NOTE_TYPES else None)
+    title = meta.get("title") or _first_line(body)
+    if not note_type or not title:
+        return None
+    stamp = datetime.fromtimestamp(mtime, UTC).isoformat(timespec="seconds")
+    meta = {
+        **meta,
+        "id": new_id(),
+        "type": note_type,
+        "title": title,
+        "machine_id": meta.get("machine_id") or machine_id,
+        "created_at": meta.get("created_at") or stamp,
+        "updated_at": meta.get("updated_at") or meta.get("created_at") or stamp,
+    }
+    try:
+        # Through the codec's own reader, so an adopted note obeys every rule a written
+        # one does (a bad type or timestamp leaves the file alone, reported as before).
+        dumped = frontmatter.dump(meta)
+        return codec.parse(f"{codec.DELIMITER}{dumped}{codec.DELIMITER}{body}\n", rel, scope)
+    except (MalformedNote, frontmatter.FrontmatterError, ValueError, TypeError):
+        return None  # e.g. a value YAML cannot write back: leave the file for a person
+
+
+def _first_line(body: str) -> str:
+    for line in body.splitlines():
+        words = line.strip().lstrip("#").strip()
+        if words:
+            return words if len(words) <= MAX_DERIVED_TITLE else ""
+    return ""
