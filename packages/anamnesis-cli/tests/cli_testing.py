@@ -1,7 +1,12 @@
-"""Running the real `anamnesis` console script against an isolated environment."""
+"""Running `anamnesis` against an isolated environment: in this process by default (the
+same entry point, environment, working folder and standard streams a process would get,
+without a new interpreter's start-up per command), or as the real console script where
+the process boundary is what a test checks (``run_process``, ``run_on_terminal``)."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import pty
@@ -9,6 +14,7 @@ import stat
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,6 +89,15 @@ class Env:
         return environment
 
     def run(self, *args: str, stdin: str | None = None, cwd: Path | None = None) -> Result:
+        """One command, run in this process as the console script would run it."""
+        with _as_process(self.environment(), cwd or self.root, (stdin or "").encode()) as out:
+            code = _entry_point(list(args))
+        return Result(code, out.stdout(), out.stderr())
+
+    def run_process(
+        self, *args: str, stdin: str | None = None, cwd: Path | None = None
+    ) -> Result:
+        """One command as a real process of the installed console script."""
         done = subprocess.run(
             [*anamnesis_script(), *args],
             input=(stdin or "").encode(),
@@ -176,6 +191,69 @@ def in_process(capsys: Any, *args: str) -> Result:
     code = main(list(args))
     captured = capsys.readouterr()
     return Result(code, captured.out, captured.err)
+
+
+class _Streams:
+    """What a command wrote to its standard output and error."""
+
+    def __init__(self) -> None:
+        self.out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+        self.err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", write_through=True)
+
+    def stdout(self) -> str:
+        return _written(self.out)
+
+    def stderr(self) -> str:
+        return _written(self.err)
+
+
+def _written(stream: io.TextIOWrapper) -> str:
+    stream.flush()
+    buffer = stream.buffer
+    assert isinstance(buffer, io.BytesIO)
+    return buffer.getvalue().decode("utf-8", "replace")
+
+
+@contextlib.contextmanager
+def _as_process(environment: dict[str, str], cwd: Path, stdin: bytes) -> Iterator[_Streams]:
+    """This process made to look like a fresh one: the environment, working folder and
+    standard streams replaced for the duration, and all of them restored afterwards."""
+    saved_environ = dict(os.environ)
+    saved_cwd = Path.cwd()
+    saved_streams = (sys.stdin, sys.stdout, sys.stderr)
+    streams = _Streams()
+    os.environ.clear()
+    os.environ.update(environment)
+    os.chdir(cwd)
+    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8")
+    sys.stdout, sys.stderr = streams.out, streams.err
+    try:
+        yield streams
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = saved_streams
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_environ)
+
+
+def _entry_point(argv: list[str]) -> int:
+    """What ``anamnesis.cli.__main__.run`` does with ``argv``, returning the exit status
+    instead of ending the process."""
+    from anamnesis.cli.__main__ import is_hook_call
+
+    try:
+        if is_hook_call(argv):
+            from anamnesis.hooks.__main__ import main as hook_main
+
+            return hook_main(argv)
+        from anamnesis.cli.app import main
+
+        return main(argv)
+    except SystemExit as exc:  # what the real process would have exited with
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    finally:
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
 
 
 def claude_calls(log: Path) -> list[list[str]]:

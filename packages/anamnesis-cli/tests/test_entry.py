@@ -14,6 +14,7 @@ import pytest
 from anamnesis.cli import __main__ as entry
 from anamnesis.cli import mcp_registration
 from anamnesis.cli.app import main
+from anamnesis.cli.setup import add_mcp_extra
 from cli_testing import Env, anamnesis_script, bare_remote
 
 
@@ -51,13 +52,13 @@ def test_capture_through_the_script_writes_the_session_note(env: Env, tmp_path: 
     hook_input = {"session_id": "sess-9", "cwd": str(tmp_path),
                   "transcript_path": str(transcript), "hook_event_name": "SessionEnd"}  # fmt: skip
     env.variables["PYTHONPROFILEIMPORTTIME"] = "1"
-    done = env.run("capture", "--no-sync", stdin=json.dumps(hook_input))
+    done = env.run_process("capture", "--no-sync", stdin=json.dumps(hook_input))
     del env.variables["PYTHONPROFILEIMPORTTIME"]
     assert done.code == 0 and done.out == ""
     assert "anamnesis.store" in imported_modules(done.err)  # the profile did run
     for heavy in HEAVY:
         assert heavy not in imported_modules(done.err), heavy
-    notes = env.run("list", "--type", "episodic", "--json").json()
+    notes = env.run_process("list", "--type", "episodic", "--json").json()
     assert [(n["prov_session"], n["machine_id"]) for n in notes] == [("sess-9", "laptop")]
 
 
@@ -66,10 +67,10 @@ def test_sync_quiet_through_the_script_pushes_without_typer(env: Env, tmp_path: 
     from dulwich.repo import Repo
 
     remote = bare_remote(tmp_path / "remote.git")
-    assert env.run("init", "--yes", "--remote", str(remote)).code == 0
-    assert env.run("write", "--title", "travels", "pushed by the hook").code == 0
+    assert env.run_process("init", "--yes", "--remote", str(remote)).code == 0
+    assert env.run_process("write", "--title", "travels", "pushed by the hook").code == 0
     env.variables["PYTHONPROFILEIMPORTTIME"] = "1"
-    done = env.run("sync", "--quiet")
+    done = env.run_process("sync", "--quiet")
     del env.variables["PYTHONPROFILEIMPORTTIME"]
     assert done.code == 0 and done.out == ""
     assert "anamnesis.store" in imported_modules(done.err)  # the profile did run
@@ -77,7 +78,7 @@ def test_sync_quiet_through_the_script_pushes_without_typer(env: Env, tmp_path: 
         assert heavy not in imported_modules(done.err), heavy
     with Repo(str(env.home / "memory")) as local, Repo(str(remote)) as shared:
         assert shared.refs[Ref(b"refs/heads/main")] == local.head()
-    assert env.run("status", "--json").json()["sync"]["dirty"] is False
+    assert env.run_process("status", "--json").json()["sync"]["dirty"] is False
 
 
 # Simulates an install without the `mcp` extra: the SDK and our server cannot be imported.
@@ -104,21 +105,24 @@ def test_without_the_mcp_extra_the_real_script_says_how_to_install(
     probe = subprocess.run([sys.executable, "-c", "import mcp"], env=env.environment(),
                            capture_output=True, check=False)  # fmt: skip
     assert probe.returncode != 0  # the simulation holds
-    install = "uv tool install --force 'anamnesis-memory[mcp]'"
-    bare = env.run()
+    # The fix names how this copy is installed (here: the workspace's environment), never
+    # the package index's older release of the same name.
+    install = add_mcp_extra()
+    assert "'anamnesis-memory[mcp]'" not in install
+    bare = env.run_process()
     assert bare.code == 1 and bare.out == ""
     assert bare.err_lines == [
         f"anamnesis: the MCP server is not installed; install it with: {install}"
     ]
-    served = env.run("serve")
+    served = env.run_process("serve")
     assert served.code == 1
     assert served.err_lines == [
         f"anamnesis serve: the MCP server is not installed; install it with: {install}"
     ]
-    plan = env.run("init", "--print", "--local-only")
+    plan = env.run_process("init", "--print", "--local-only")
     assert plan.code == 0 and "skipped: the MCP server is not installed" in plan.out
-    assert env.run("write", "--title", "still works", "hooks and the CLI need no SDK").code == 0
-    injected = env.run("inject", "--cwd", str(tmp_path), stdin="{}")
+    assert env.run_process("write", "--title", "still works", "hooks and the CLI need no SDK").code == 0
+    injected = env.run_process("inject", "--cwd", str(tmp_path), stdin="{}")
     assert injected.code == 0 and "still works" in injected.out
 
 
@@ -185,8 +189,7 @@ def test_without_the_mcp_extra_serve_says_how_to_install(
     assert main(["serve"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert err == [
-        "anamnesis serve: the MCP server is not installed; install it with: "
-        "uv tool install --force 'anamnesis-memory[mcp]'"
+        f"anamnesis serve: the MCP server is not installed; install it with: {add_mcp_extra()}"
     ]
     assert entry._serve() == 1
-    assert "uv tool install --force 'anamnesis-memory[mcp]'" in capsys.readouterr().err
+    assert add_mcp_extra() in capsys.readouterr().err

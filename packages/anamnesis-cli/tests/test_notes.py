@@ -27,16 +27,19 @@ def test_write_then_search_list_show(env: Env) -> None:
 
     found = env.run("search", "busy_timeout", "--json")
     assert found.code == 0
+    assert found.err_lines == ["anamnesis: keyword search: 1 result"]  # the mode that ran
     hits = found.json()
     assert [h["id"] for h in hits] == [first]
     assert hits[0]["machine_id"] == "laptop"  # from ANAMNESIS_MACHINE_ID
     assert hits[0]["body"] == "Set busy_timeout on every connection"
+    assert hits[0]["mode"] == "keyword" and hits[0]["score"] > 0
 
     table = env.run("search", "busy_timeout")
     assert table.code == 0
     header, row = table.out.splitlines()
-    assert header.split() == ["id", "type", "project", "updated", "title"]
+    assert header.split() == ["id", "score", "type", "project", "updated", "title"]
     assert row.startswith(first) and "Use WAL mode" in row and "acme" in row
+    assert row.split()[1] == f"{hits[0]['score']:.3f}"
 
     listed = env.run("list", "--json").json()
     assert {n["title"] for n in listed} == {"Use WAL mode", "Deploy day"}
@@ -179,7 +182,7 @@ def test_in_process_crash_is_one_line_and_logged(
     def explode(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("kaboom")
 
-    monkeypatch.setattr(MemoryStore, "search", explode)
+    monkeypatch.setattr(MemoryStore, "search_scored", explode)
     assert main(["search", "anything"]) == 1
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1

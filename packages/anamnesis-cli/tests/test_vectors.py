@@ -57,14 +57,20 @@ def test_hybrid_search_finds_a_paraphrase_that_keywords_miss(
     keyword = env.run("search", PARAPHRASE, "--mode", "keyword", "--json")
     assert keyword.code == 0 and ids["n1"] not in [hit["id"] for hit in keyword.json()]
     hybrid = env.run("search", PARAPHRASE, "--mode", "hybrid", "--json")
-    assert hybrid.code == 0 and hybrid.err == ""
-    assert hybrid.json()[0]["id"] == ids["n1"]
-    # No --mode: the store's default, hybrid where the extra runs; the table is unchanged.
+    assert hybrid.code == 0 and hybrid.err_lines[0].startswith("anamnesis: hybrid search: ")
+    assert hybrid.json()[0]["id"] == ids["n1"] and hybrid.json()[0]["mode"] == "hybrid"
+    assert 0 < hybrid.json()[0]["score"] <= 1
+    # No --mode: the store's default, hybrid where the extra runs.
     default = in_process(capsys, "search", PARAPHRASE, "-k", "1")
-    assert default.code == 0 and default.err == ""
+    assert default.code == 0 and default.err_lines == ["anamnesis: hybrid search: 1 result"]
     header, row = default.out.splitlines()
-    assert header.split() == ["id", "type", "project", "updated", "title"]
+    assert header.split() == ["id", "score", "type", "project", "updated", "title"]
     assert row.startswith(ids["n1"])
+    # A query that shares nothing with any note finds nothing, in every mode.
+    for mode in ("keyword", "vector", "hybrid"):
+        nothing = env.run("search", "qzxv blorft wugglepox", "--mode", mode, "--json")
+        assert nothing.code == 0 and nothing.json() == [], (mode, nothing.out)
+        assert nothing.err_lines == [f"anamnesis: {mode} search: 0 results"]
 
 
 @needs_vectors
@@ -143,11 +149,13 @@ def test_a_model_that_cannot_load_is_one_notice_and_keyword_results(
     hybrid = env.run("search", KEYWORDS, "--mode", "hybrid", "--json")
     assert hybrid.code == 0
     assert [hit["id"] for hit in hybrid.json()] == [ids["n2"]]
+    assert [hit["mode"] for hit in hybrid.json()] == ["keyword"]  # what actually ran
     # Why depends on this Python (its sqlite3, or the model): said once, the CLI's way.
     assert len(hybrid.err_lines) == 1, hybrid.err
     assert hybrid.err_lines[0].startswith(
-        "anamnesis: vector search is unavailable, searching by keywords only: "
+        "anamnesis: keyword search: 1 result (hybrid was asked for, but "
     )
+    assert hybrid.err_lines[0].endswith("`anamnesis doctor` says how to fix it)")
     reindexed = env.run("reindex", "--json")
     assert reindexed.code == 0 and reindexed.json()["embedded"] is None
     # Where the extra runs the model's failure is news (one notice); elsewhere the extra

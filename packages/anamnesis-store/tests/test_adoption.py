@@ -47,14 +47,28 @@ def test_the_authors_keys_and_values_are_kept(store: MemoryStore) -> None:
     assert path.exists()  # rewritten in place, not moved
 
 
-def test_plain_markdown_in_a_type_folder_takes_its_title_from_the_first_line(
+def test_the_title_may_come_from_the_first_line_and_the_id_from_the_file_name(
     store: MemoryStore,
 ) -> None:
-    _hand_write(store, "semantic/deploys.md", "# Deploys run on Fridays\n\nNever on Monday.\n")
+    name = "01JDEP10YSRVNFR1DAYS00000A"
+    path = _hand_write(
+        store, f"semantic/{name}.md", "---\ntags: [ops]\n---\n# Deploys run on Fridays\n"
+    )
     (adopted,) = store.reindex().adopted
-    note = store.get(adopted.memory_id)
-    assert (note.type, note.title) == ("semantic", "Deploys run on Fridays")
-    assert note.body == "# Deploys run on Fridays\n\nNever on Monday."
+    assert adopted.memory_id == name and adopted.path == str(path)
+    note = store.get(name)
+    assert (note.type, note.title, note.tags) == ("semantic", "Deploys run on Fridays", ["ops"])
+
+
+def test_a_file_named_after_an_id_in_use_gets_a_new_one(store: MemoryStore) -> None:
+    existing = store.write(type="semantic", title="first", body="b")
+    _hand_write(store, f"episodic/{existing.id}.md", "---\ntitle: second\n---\nb\n")
+    (adopted,) = store.reindex().adopted
+    assert adopted.memory_id != existing.id
+    assert {store.get(existing.id).title, store.get(adopted.memory_id).title} == {
+        "first",
+        "second",
+    }
 
 
 def test_files_that_cannot_be_adopted_are_left_alone_and_reported(store: MemoryStore) -> None:
@@ -63,6 +77,8 @@ def test_files_that_cannot_be_adopted_are_left_alone_and_reported(store: MemoryS
         "semantic/no-title.md": "---\nproject: x\n---\n\n",
         "semantic/bad-type.md": "---\ntype: musing\ntitle: t\n---\nbody\n",
         "semantic/broken-yaml.md": "---\ntitle: [unclosed\n---\nbody\n",
+        # No frontmatter: maybe a note that lost its header; guessing would hide that.
+        "semantic/plain.md": "# Deploys run on Fridays\n\nNever on Monday.\n",
     }
     paths = {rel: _hand_write(store, rel, text) for rel, text in cases.items()}
     report = store.reindex()

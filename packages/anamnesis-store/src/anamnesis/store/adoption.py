@@ -8,36 +8,43 @@ People drop notes into the folders by hand, and the smallest note anyone would w
     Set busy_timeout on every connection.
 
 in ``memory/procedural/``. Such a file has no id, so it cannot be indexed as it is. A full
-reindex adopts it: the note gets a new id (the type from its folder when the frontmatter
-names none, the title from the first line when it has none, timestamps from the file),
-and the file is rewritten atomically, in place, in the store's exact format. Everything
-the author wrote is kept: the body byte for byte, and any frontmatter keys of their own.
-A file that has an id, or that is broken in another way, is not touched.
+reindex adopts it: the note gets an id (the file's name when that is a free ULID, else a
+new one; the type from its folder when the frontmatter names none; the title from the
+first line when it has none; timestamps from the file), and the file is rewritten
+atomically, in place, in the store's exact format. Everything the author wrote is kept:
+the body byte for byte, and any frontmatter keys of their own. A file without
+frontmatter is not adopted: it may be a note that lost its header (or a stray README),
+and guessing would hide that. A file that has an id, or is broken in another way, is not
+touched.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 from anamnesis.store import codec, frontmatter
 from anamnesis.store.atomic import atomic_write_bytes
 from anamnesis.store.errors import MalformedNote
-from anamnesis.store.ids import new_id
+from anamnesis.store.ids import is_valid_id, new_id
 from anamnesis.store.model import NOTE_TYPES, Memory
 
 # Longest title taken from a note's first line; a longer first line is a paragraph.
 MAX_DERIVED_TITLE = 120
 
 
-def adopt(path: Path, rel: str, scope: str, machine_id: str) -> Memory | None:
+def adopt(
+    path: Path, rel: str, scope: str, machine_id: str, taken: Callable[[str], bool]
+) -> Memory | None:
     """Give the file at ``path`` (``rel`` inside its tree) an id and rewrite it in the
     exact format; return the note, or None when the file is not a note without an id
     (it has one, it is unreadable, or no type or title can be found for it).
 
     The rewrite happens only if the file is still what was read: an editor saving at the
-    same moment wins, and the next reindex looks again.
+    same moment wins, and the next reindex looks again. ``taken`` says whether an id is
+    already some note's.
     """
     try:
         raw = path.read_bytes()
@@ -45,7 +52,8 @@ def adopt(path: Path, rel: str, scope: str, machine_id: str) -> Memory | None:
         before = os.stat(path)
     except (OSError, UnicodeDecodeError):
         return None
-    note = adopted_note(text, rel, scope, machine_id, before.st_mtime)
+    named = path.stem if is_valid_id(path.stem) and not taken(path.stem) else None
+    note = adopted_note(text, rel, scope, machine_id, before.st_mtime, named)
     if note is None:
         return None
     try:
@@ -57,19 +65,21 @@ def adopt(path: Path, rel: str, scope: str, machine_id: str) -> Memory | None:
     return note
 
 
-def adopted_note(text: str, rel: str, scope: str, machine_id: str, mtime: float) -> Memory | None:
-    """The note a hand-written file without an id stands for, with a new id (None: the
-    file has an id, or is not a note this can make sense of)."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    if text.startswith(("---\n", "---\r\n")):
-        try:
-            front, body = codec.split(text, rel)
-            meta = frontmatter.load(front)
-        except (MalformedNote, frontmatter.FrontmatterError):
-            return None
-    else:  # plain markdown: all of it is the body
-        meta, body = {}, text.removesuffix("\n")
+def adopted_note(
+    text: str,
+    rel: str,
+    scope: str,
+    machine_id: str,
+    mtime: float,
+    memory_id: str | None = None,
+) -> Memory | None:
+    """The note a hand-written file without an id stands for, with ``memory_id`` (None: a
+    new one); None when the file has an id, or is not a note this can make sense of."""
+    try:
+        front, body = codec.split(text, rel)
+        meta = frontmatter.load(front)
+    except (MalformedNote, frontmatter.FrontmatterError):
+        return None  # no frontmatter at all, or frontmatter that does not parse
     if meta.get("id"):
         return None
     folder = rel.split("/", 1)[0]
@@ -80,7 +90,7 @@ def adopted_note(text: str, rel: str, scope: str, machine_id: str, mtime: float)
     stamp = datetime.fromtimestamp(mtime, UTC).isoformat(timespec="seconds")
     meta = {
         **meta,
-        "id": new_id(),
+        "id": memory_id or new_id(),
         "type": note_type,
         "title": title,
         "machine_id": meta.get("machine_id") or machine_id,

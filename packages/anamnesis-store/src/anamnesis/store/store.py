@@ -1224,7 +1224,7 @@ class MemoryStore:
         for done, note in enumerate(files, start=1):
             try:
                 loaded: tuple[Memory, os.stat_result] | str | None = self._load(note)
-                if isinstance(loaded, str) and self._adopt(note):
+                if isinstance(loaded, str) and self._adopt(note, holders):
                     loaded = self._load(note)
                     if isinstance(loaded, tuple):
                         adopted.append(AdoptedFile(str(note.path), loaded[0].id))
@@ -1262,12 +1262,24 @@ class MemoryStore:
             ix.set_meta(conn, f"{_DIR_KEY}{scope}:{rel}", str(mtime))
         return ReindexReport(indexed=len(holders), skipped=tuple(skipped), adopted=tuple(adopted))
 
-    def _adopt(self, note: _NoteFile) -> bool:
-        """Give a hand-written note without an id one (see :mod:`.adoption`)."""
+    def _adopt(self, note: _NoteFile, holders: dict[str, tuple[_Copy, os.stat_result]]) -> bool:
+        """Give a hand-written note without an id one (see :mod:`.adoption`); ``holders``
+        are the ids indexed so far (a file named after one of them gets a new id)."""
         from anamnesis.store.adoption import adopt
         from anamnesis.store.config import resolve_machine_id
 
-        return adopt(note.path, note.rel, note.scope, resolve_machine_id(self.root)) is not None
+        def taken(memory_id: str) -> bool:
+            # Ids of files not indexed yet are not known: a file named after one of them
+            # would come out as a duplicate, so only a name no other file has is used.
+            return memory_id in holders or any(
+                (tree / note_type / f"{memory_id}.md").exists()
+                for tree, _scope in self.layout.trees()
+                for note_type in NOTE_TYPES
+                if (tree / note_type / f"{memory_id}.md") != note.path
+            )
+
+        machine = resolve_machine_id(self.root)
+        return adopt(note.path, note.rel, note.scope, machine, taken) is not None
 
     def _note_files(self) -> Iterator[_NoteFile]:
         for tree, scope in self.layout.trees():
