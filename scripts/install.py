@@ -88,7 +88,7 @@ def _say_where(uv: str) -> None:
     print(f"installed: {Path(bin_dir) / 'anamnesis'}")
     if not on_path:
         print(
-            f"{bin_dir} is not on PATH: run `export PATH=\"{bin_dir}:$PATH\"` now, and "
+            f'{bin_dir} is not on PATH: run `export PATH="{bin_dir}:$PATH"` now, and '
             "`uv tool update-shell` once to make it permanent"
         )
 

@@ -94,9 +94,7 @@ class Env:
             code = _entry_point(list(args))
         return Result(code, out.stdout(), out.stderr())
 
-    def run_process(
-        self, *args: str, stdin: str | None = None, cwd: Path | None = None
-    ) -> Result:
+    def run_process(self, *args: str, stdin: str | None = None, cwd: Path | None = None) -> Result:
         """One command as a real process of the installed console script."""
         done = subprocess.run(
             [*anamnesis_script(), *args],

@@ -121,7 +121,10 @@ def test_without_the_mcp_extra_the_real_script_says_how_to_install(
     ]
     plan = env.run_process("init", "--print", "--local-only")
     assert plan.code == 0 and "skipped: the MCP server is not installed" in plan.out
-    assert env.run_process("write", "--title", "still works", "hooks and the CLI need no SDK").code == 0
+    assert (
+        env.run_process("write", "--title", "still works", "hooks and the CLI need no SDK").code
+        == 0
+    )
     injected = env.run_process("inject", "--cwd", str(tmp_path), stdin="{}")
     assert injected.code == 0 and "still works" in injected.out
 

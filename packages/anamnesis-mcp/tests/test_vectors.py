@@ -91,8 +91,15 @@ def test_hybrid_finds_a_paraphrase_keywords_miss_with_notes_embedded_in_the_back
                 "memory_search", {"query": "how often to clean the espresso maker", "k": 1}
             )
             status = data(await client.call_tool("memory_status", {}))
+            nothing = {
+                mode: await client.call_tool(
+                    "memory_search", {"query": "qzxv blorft wugglepox", "mode": mode}
+                )
+                for mode in ("keyword", "vector", "hybrid")
+            }
         return {"written": written, "embedded": embedded, "keyword": keyword,
-                "hybrid": hybrid, "coffee": coffee, "status": status}  # fmt: skip
+                "hybrid": hybrid, "coffee": coffee, "status": status,
+                "nothing": nothing}  # fmt: skip
 
     out = anyio.run(scenario)
     # The write woke the thread, which embedded the new note before any search needed it.
@@ -102,6 +109,11 @@ def test_hybrid_finds_a_paraphrase_keywords_miss_with_notes_embedded_in_the_back
     assert data(hybrid)[0]["id"] == ids[TMUX]
     assert hybrid.structured_content["mode"] == "hybrid"
     assert len(hybrid.content) == 1  # no fallback notice: vectors ran
+    scores = [hit["score"] for hit in data(hybrid)]
+    assert scores == sorted(scores, reverse=True) and 0 < scores[-1] <= scores[0] <= 1
+    # The description's promise: an empty list means nothing matched, in every mode.
+    for mode, reply in out["nothing"].items():
+        assert data(reply) == [] and reply.structured_content["mode"] == mode, mode
     assert [hit["id"] for hit in data(out["coffee"])] == [out["written"]["id"]]
     vectors = out["status"]["vectors"]
     assert vectors["available"] is True

@@ -45,6 +45,7 @@ def test_the_authors_keys_and_values_are_kept(store: MemoryStore) -> None:
     assert note.created_at.startswith("2026-01-02T03:04:05") and note.updated_at == note.created_at
     assert note.body == "# Team\n\nAna owns the deploys."
     assert path.exists()  # rewritten in place, not moved
+    assert store.file_of(note.id) == path != store.path_of(note)
 
 
 def test_the_title_may_come_from_the_first_line_and_the_id_from_the_file_name(

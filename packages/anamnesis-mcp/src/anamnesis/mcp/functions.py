@@ -47,20 +47,16 @@ def search_memories(
     k: int = 8,
     mode: str | None = None,
 ) -> list[Note]:
-    """The best ``k`` notes for ``query``, with bodies; superseded notes hidden.
+    """The best ``k`` notes for ``query``, with bodies and each one's ``score`` (higher is
+    better, within this search); superseded notes hidden. A query that shares nothing with
+    any note finds nothing.
 
     ``mode``: keyword (BM25), vector or hybrid (both, fused); None means the store's
     default (hybrid where vectors run, else keyword).
     """
-    hits = store.search(
-        check_query(query),
-        project=check_project_filter(project),
-        type=check_type(type),
-        scope=check_scope(scope),
-        k=check_k(k),
-        mode=check_mode(mode),
-    )
-    return [memory_dict(mem, include_body=True) for mem in hits]
+    return search_telling_mode(
+        store, query=query, project=project, type=type, scope=scope, k=k, mode=mode
+    )[0]
 
 
 def search_telling_mode(
@@ -74,21 +70,23 @@ def search_telling_mode(
     mode: str | None = None,
 ) -> tuple[list[Note], str, str | None]:
     """:func:`search_memories`, plus the mode that ran and, when vectors were asked for but
-    could not run, a notice saying the search used keywords only (None otherwise).
-
-    The store's own fallback warning is a Python warning, given once per store; capturing
-    it per call is not thread-safe, and later calls would not see it. Asking the store
-    after the search is both: vectors that cannot run stay unavailable for the store's
-    life, so a search that found them unavailable afterwards did run on keywords.
-    """
-    asked = check_mode(mode) or store.default_search_mode()
-    notes = search_memories(
-        store, query=query, project=project, type=type, scope=scope, k=k, mode=asked
+    could not run, a notice saying the search used keywords only (None otherwise)."""
+    found = store.search_scored(
+        check_query(query),
+        project=check_project_filter(project),
+        type=check_type(type),
+        scope=check_scope(scope),
+        k=check_k(k),
+        mode=check_mode(mode),
     )
-    if asked == "keyword" or store.vectors_available():
-        return notes, asked, None  # no counts needed: keep searches cheap
-    notice = keyword_fallback_notice(asked, store.embedding_status())
-    return notes, asked if notice is None else "keyword", notice
+    notes = [
+        {**memory_dict(hit.note, include_body=True), "score": round(hit.score, 6)}
+        for hit in found.hits
+    ]
+    if found.mode == found.asked:
+        return notes, found.mode, None
+    status = {"available": False, "reason": found.fallback}
+    return notes, found.mode, keyword_fallback_notice(found.asked, status)
 
 
 # A fallback reason can quote a library's error at length; the model needs the gist.

@@ -174,8 +174,23 @@ class MemoryStore:
         return self.layout.db_path
 
     def path_of(self, mem: Memory) -> Path:
-        """Where a note's file lives (or would live) on disk."""
+        """Where the store writes a note's file: ``<tree>/<type>/<id>.md``. A note written
+        by hand may live elsewhere until it is next saved: :meth:`file_of` says where."""
         return self.layout.note_path(mem.scope, mem.type, mem.id)
+
+    def file_of(self, memory_id: str) -> Path:
+        """The file that holds this note now (a hand-written note keeps the name its
+        author gave it until the store next saves it); raises :class:`NoteNotFound`."""
+        check_id(memory_id)
+
+        def action() -> Path:
+            self._catch_up()
+            row = ix.rows_by_id(self._connection(), [memory_id], with_body=False).get(memory_id)
+            if row is None:
+                raise NoteNotFound(memory_id)
+            return self._row_path(row)
+
+        return self._run(action)
 
     def __repr__(self) -> str:
         return f"MemoryStore({str(self.layout.root)!r})"

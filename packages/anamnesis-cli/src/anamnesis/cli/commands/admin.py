@@ -115,16 +115,29 @@ def reindex(
     as_json: JsonFlag = False,
 ) -> None:
     """Rebuild the search index from the markdown files, then embed the notes that have
-    no vector yet (when vector search can run here; unchanged notes are never re-embedded)."""
+    no vector yet (when vector search can run here; unchanged notes are never re-embedded).
+
+    A hand-written note without an id (frontmatter with at least a title, in a type
+    folder) is adopted: it gets an id and its file is rewritten in the exact format."""
     with open_store() as store:
         with console.progress("Reindexing") as progress:
             report = store.reindex(progress=progress, embed=False)  # embedded below, with a bar
         embedded = None if no_embed else _embed_missing(store)
     skipped = [{"path": s.path, "reason": s.reason} for s in report.skipped]
+    adopted = [{"path": a.path, "id": a.memory_id} for a in report.adopted]
     if as_json:
-        console.print_json({"indexed": report.indexed, "skipped": skipped, "embedded": embedded})
+        console.print_json(
+            {
+                "indexed": report.indexed,
+                "skipped": skipped,
+                "embedded": embedded,
+                "adopted": adopted,
+            }
+        )
         return
     console.say(f"indexed {report.indexed} notes")
+    for item in adopted:  # hand-written notes without an id: given one, file rewritten
+        console.say(f"adopted {item['path']}: it is note {item['id']} now")
     if embedded is not None:
         console.say(f"embedded {embedded} notes for vector search")
     for item in skipped:

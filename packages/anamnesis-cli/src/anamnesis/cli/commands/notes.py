@@ -162,7 +162,7 @@ def show(
     """One note, in full."""
     with open_store() as store:
         note = _get(store, memory_id)
-        path = store.path_of(note)
+        path = store.file_of(note.id)
         superseded_by = store.superseders().get(note.id, [])
     if raw:
         sys.stdout.write(path.read_text(encoding="utf-8"))

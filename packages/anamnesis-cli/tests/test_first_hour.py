@@ -1,0 +1,133 @@
+"""What a new user meets in the first hour: doctor without Claude Code, ids by prefix, a
+bare `anamnesis` on a terminal, hand-written notes, and a model folder set by init."""
+
+from __future__ import annotations
+
+import os
+import pty
+import shlex
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from anamnesis.cli import installation
+from anamnesis.cli.locations import anamnesis_command
+from anamnesis.cli.mcp_registration import add_argv
+from anamnesis.store.embedding import DOWNLOAD_HOST, _reachable, vector_support
+from cli_testing import Env, anamnesis_script
+
+
+def write(env: Env, title: str, body: str, *extra: str) -> str:
+    result = env.run("write", "--title", title, *extra, body, "--json")
+    assert result.code == 0, result.err
+    note_id: str = result.json()["id"]
+    return note_id
+
+
+def test_doctor_without_claude_warns_with_the_exact_line_to_run_later(env: Env) -> None:
+    init = env.run("init", "--yes", "--local-only")
+    assert init.code == 0, init.err
+    line = shlex.join(add_argv(anamnesis_command(), {"ANAMNESIS_HOME": str(env.home)}))
+    assert line in init.out  # init already said what to run
+    doctor = env.run("doctor", "--json", "--offline")
+    checks = {c["name"]: c for c in doctor.json()["checks"]}
+    assert checks["mcp"]["status"] == "warn"
+    assert checks["mcp"]["fix"] == f"once Claude Code is installed, run: {line}"
+    assert "anamnesis init" not in checks["mcp"]["fix"]  # no loop back to init
+    assert [c["name"] for c in checks.values() if c["status"] == "fail"] == []
+    assert doctor.code == 0 and doctor.json()["ok"] is True
+
+
+def test_doctor_says_how_this_copy_is_installed_and_how_to_update_it(env: Env) -> None:
+    assert env.run("init", "--yes", "--local-only").code == 0
+    human = env.run("doctor", "--offline")
+    inst = installation.detect()
+    assert f"[ok  ] install  {inst.describe()}" in human.out
+    assert f"tip: update: {installation.update_command(inst)}" in human.out
+    # Every hint names this copy's source: never the index's older release by name.
+    assert "'anamnesis-memory[" not in human.out
+
+
+def test_show_delete_and_supersedes_take_a_unique_prefix(env: Env) -> None:
+    first = write(env, "Use WAL mode", "busy_timeout everywhere")
+    shown = env.run("show", first[:6].lower())
+    assert shown.code == 0 and shown.out.startswith("# Use WAL mode\n")
+    second = write(env, "Use WAL mode, v2", "and a 5 s busy_timeout", "--supersedes", first[:8])
+    assert env.run("show", second, "--json").json()["supersedes"] == [first]
+    deleted = env.run("delete", second[:10], "--yes", "--json")
+    assert deleted.code == 0 and deleted.json()["id"] == second
+
+
+def test_an_ambiguous_or_short_prefix_says_what_to_do(env: Env) -> None:
+    ids = [write(env, f"note {i}", "body") for i in range(3)]
+    common = os.path.commonprefix(ids)
+    assert len(common) >= 6  # written in the same second: the time part is shared
+    ambiguous = env.run("show", common[:6])
+    assert ambiguous.code == 1 and ambiguous.out == ""
+    (line,) = ambiguous.err_lines
+    assert line.startswith(f"anamnesis show: {common[:6]} is the start of 3 notes' ids: ")
+    assert all(memory_id in line for memory_id in ids) and "give more of the id" in line
+    short = env.run("show", ids[0][:5])
+    assert short.code == 1 and "at least 6 characters" in short.err
+    missing = env.run("show", "7ZZZZZZZZ")
+    assert missing.code == 1 and "a unique prefix of 6 or more characters" in missing.err
+
+
+def test_a_bare_anamnesis_on_a_terminal_prints_help_and_exits_0(env: Env) -> None:
+    controller, terminal = pty.openpty()
+    try:
+        done = subprocess.run(
+            anamnesis_script(),
+            stdin=terminal,
+            capture_output=True,
+            env=env.environment(),
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.decode()
+    assert "Usage: anamnesis" in out and "init" in out and "anamnesis serve" in out
+
+
+def test_reindex_adopts_a_hand_written_note_and_says_so(env: Env) -> None:
+    assert env.run("init", "--yes", "--local-only").code == 0
+    path = env.home / "memory" / "procedural" / "wal.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("---\ntitle: Use WAL mode\n---\nSet busy_timeout on every connection.\n")
+    report = env.run("reindex", "--json").json()
+    (adopted,) = report["adopted"]
+    assert adopted["path"] == str(path)
+    shown = env.run("show", adopted["id"], "--raw")
+    assert shown.code == 0, shown.err
+    assert shown.out == path.read_text()
+    assert [h["id"] for h in env.run("search", "busy_timeout", "--json").json()] == [adopted["id"]]
+    assert env.run("reindex", "--json").json()["adopted"] == []
+
+
+def test_init_sets_a_model_folder_and_refuses_one_without_a_model(env: Env, tmp_path: Path) -> None:
+    empty = tmp_path / "empty-folder"
+    empty.mkdir()
+    refused = env.run("init", "--yes", "--local-only", "--embed-model-path", str(empty))
+    assert refused.code == 2 and "holds no .onnx model file" in refused.err
+    assert not (env.home / "config.json").exists()  # nothing was written
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "model.onnx").write_bytes(b"weights")
+    done = env.run("init", "--yes", "--local-only", "--embed-model-path", str(model))
+    assert done.code == 0, done.err
+    assert env.run("config", "get", "embed_model_path").out.strip() == str(model.resolve())
+
+
+@pytest.mark.skipif(not vector_support().available, reason="the vectors extra cannot run here")
+@pytest.mark.skipif(_reachable(DOWNLOAD_HOST), reason="the model could be downloaded here")
+def test_init_says_once_how_to_give_a_model_that_cannot_be_downloaded(env: Env) -> None:
+    del env.variables["ANAMNESIS_EMBED_MODEL_PATH"]  # nothing configured: init must find out
+    done = env.run("init", "--yes", "--local-only")
+    assert done.code == 0, done.err
+    (line,) = [line for line in done.out.splitlines() if line.startswith("vector search:")]
+    assert "cannot be reached" in line
+    assert "`anamnesis init --embed-model-path FOLDER`" in line
