@@ -6,6 +6,7 @@ run tests exactly what is locked. `bench` runs only when asked: `uv run nox -s b
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -14,6 +15,7 @@ import sys
 import tempfile
 import tomllib
 from pathlib import Path
+from types import ModuleType
 
 import nox
 
@@ -139,16 +141,23 @@ print("cli smoke ok")
 }
 
 
+def _capable_python_module() -> ModuleType:
+    """The finder the installer and `anamnesis doctor` use (one rule, one place), loaded
+    from its file: it needs nothing installed."""
+    path = ROOT / "packages" / "anamnesis-cli" / "src" / "anamnesis" / "cli" / "capable_python.py"
+    spec = importlib.util.spec_from_file_location("anamnesis_capable_python", path)
+    if spec is None or spec.loader is None:
+        raise RuntimeError(f"cannot load {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+CAPABLE = _capable_python_module()
+
+
 def _can_load_extensions(python: str) -> bool:
-    probe = (
-        "import sqlite3, sys; c = sqlite3.connect(':memory:');"
-        "sys.exit(0 if sys.version_info >= (3, 11) and hasattr(c, 'enable_load_extension') else 1)"
-    )
-    try:
-        result = subprocess.run([python, "-c", probe], capture_output=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return result.returncode == 0
+    return bool(CAPABLE.can_load_extensions(python))
 
 
 def _pick_python() -> str:
@@ -159,11 +168,8 @@ def _pick_python() -> str:
     override = os.environ.get("ANAMNESIS_NOX_PYTHON")
     if override:
         return override
-    for name in ("python3.13", "python3.12", "python3.11"):
-        for candidate in (f"/usr/bin/{name}", shutil.which(name)):
-            if candidate and Path(candidate).exists() and _can_load_extensions(candidate):
-                return candidate
-    return "3.11"
+    found = CAPABLE.find_capable_python()
+    return str(found) if found else "3.11"
 
 
 PYTHON = _pick_python()

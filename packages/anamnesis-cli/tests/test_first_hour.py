@@ -14,6 +14,7 @@ import pytest
 from anamnesis.cli import installation
 from anamnesis.cli.locations import anamnesis_command
 from anamnesis.cli.mcp_registration import add_argv
+from anamnesis.store import Memory, MemoryStore, derived_id
 from anamnesis.store.embedding import DOWNLOAD_HOST, _reachable, vector_support
 from cli_testing import Env, anamnesis_script
 
@@ -60,9 +61,13 @@ def test_show_delete_and_supersedes_take_a_unique_prefix(env: Env) -> None:
 
 
 def test_an_ambiguous_or_short_prefix_says_what_to_do(env: Env) -> None:
-    ids = [write(env, f"note {i}", "body") for i in range(3)]
-    common = os.path.commonprefix(ids)
-    assert len(common) >= 6  # written in the same second: the time part is shared
+    # Ids made for the same millisecond share their first 10 characters (the time part).
+    ids = [derived_id(f"note {i}", time_ms=1_750_000_000_000) for i in range(3)]
+    with MemoryStore(env.home) as store:
+        for i, memory_id in enumerate(ids):
+            store.put(Memory(id=memory_id, type="semantic", title=f"note {i}", body="body"))
+    common = ids[0][:10]
+    assert all(memory_id.startswith(common) for memory_id in ids)
     ambiguous = env.run("show", common[:6])
     assert ambiguous.code == 1 and ambiguous.out == ""
     (line,) = ambiguous.err_lines
