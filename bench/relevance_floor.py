@@ -13,9 +13,9 @@ reaches it. This script measures, with the offline model (../shared/models):
   queries (everyday questions a coding memory has no answer to) reach on each corpus, over
   the notes that share no word with them: what a floor must stay above.
 
-It sets ``fusion.VECTOR_FLOOR`` for each row (the floor for a query that shares a word
-with some note; ``fusion.UNSHARED_FLOOR``, for one that shares none, stays as it is): a
-what-if, in this process only.
+Each row sets ``fusion.VECTOR_FLOOR`` (the floor for a query that shares a word with some
+note) and ``fusion.UNSHARED_FLOOR`` (for one that shares none): a what-if, in this process
+only. The first row, both at 0, is search without any floor.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ CORPORA = {
     "names-and-dates": HERE / "corpora" / "namesdates",
 }
 REALMEM = corpus.SHARED / "eval" / "realmem"
-DEFAULT_FLOORS = (0.0, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+DEFAULT_FLOORS = (0.1, 0.15, 0.2, 0.22, 0.25, 0.28, 0.3, 0.35, 0.4)
 OFF_TOPIC = (
     "banana bread recipe with walnuts",
     "who painted the mona lisa",
@@ -121,15 +121,15 @@ def highest_unshared_cosine(store: MemoryStore, queries: list[str]) -> list[floa
 
 
 def measure(
-    name: str, folder: Path, floors: list[float], *, use_project: bool = False
+    name: str, folder: Path, floors: list[tuple[float, float]], *, use_project: bool = False
 ) -> dict[str, object]:
     cases = load_cases(folder / "queries.jsonl")
     rows = []
     with sandbox(folder / "notes.jsonl") as (store, ids):
         store.embed_missing()
-        for floor in floors:
-            fusion.VECTOR_FLOOR = floor
-            row: dict[str, object] = {"floor": floor}
+        for floor, unshared in floors:
+            fusion.VECTOR_FLOOR, fusion.UNSHARED_FLOOR = floor, unshared
+            row: dict[str, object] = {"floor": floor, "unshared": unshared}
             for mode in ("hybrid", "vector"):
                 report = recall_at_k(
                     store, cases, (1, 8), mode=mode, id_map=ids, use_project=use_project
@@ -157,13 +157,13 @@ def _spread(values: list[float]) -> dict[str, float]:
 
 def print_table(name: str, result: dict[str, object]) -> None:
     print(f"\n== {name} ==")
-    print(f"{'floor':>6} | hybrid R@1 / R@8 / MRR | vector R@1 / R@8 / MRR")
+    print(f"{'floor':>6} {'unshared':>8} | hybrid R@1 / R@8 / MRR | vector R@1 / R@8 / MRR")
     for row in result["rows"]:  # type: ignore[attr-defined]
         cells = []
         for mode in ("hybrid", "vector"):
             r = row[mode]
             cells.append(f"{r['R@1']:.3f} / {r['R@8']:.3f} / {r['MRR']:.3f}")
-        print(f"{row['floor']:>6.2f} | {cells[0]:>22} | {cells[1]:>22}")
+        print(f"{row['floor']:>6.2f} {row['unshared']:>8.2f} | {cells[0]:>22} | {cells[1]:>22}")
     for kind, spread in result["unrelated"].items():  # type: ignore[attr-defined]
         print(
             f"highest cosine of a note sharing no word, {kind} queries: "
@@ -181,7 +181,10 @@ def main() -> None:
     support = vector_support()
     if not support.available:
         sys.exit(f"vectors unavailable here ({support.reason}): nothing to measure")
-    floors = [float(value) for value in args.floors.split(",")]
+    unshared = fusion.UNSHARED_FLOOR
+    floors = [(0.0, 0.0)] + [
+        (float(value), max(float(value), unshared)) for value in args.floors.split(",")
+    ]
     corpora = dict(CORPORA)
     if args.realmem:
         corpora["realmem (within project)"] = REALMEM

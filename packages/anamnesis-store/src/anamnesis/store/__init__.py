@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from anamnesis.store.redact import redact_secrets
     from anamnesis.store.store import SEARCH_MODES, InvalidQuery, MemoryStore, StorageError
 
-__version__ = "0.2.0"
+__version__ = "0.2.1"
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     "AdoptedFile": ("anamnesis.store.model", "AdoptedFile"),
