@@ -120,6 +120,18 @@ def highest_unshared_cosine(store: MemoryStore, queries: list[str]) -> list[floa
     return out
 
 
+CHOSEN = (fusion.VECTOR_FLOOR, fusion.UNSHARED_FLOOR)
+
+
+def answered(store: MemoryStore, queries: list[str]) -> dict[str, int]:
+    """How many of the queries return anything, per mode, with the chosen floors."""
+    fusion.VECTOR_FLOOR, fusion.UNSHARED_FLOOR = CHOSEN
+    return {
+        mode: sum(1 for query in queries if store.search(query, mode=mode))
+        for mode in ("keyword", "vector", "hybrid")
+    }
+
+
 def measure(
     name: str, folder: Path, floors: list[tuple[float, float]], *, use_project: bool = False
 ) -> dict[str, object]:
@@ -141,9 +153,14 @@ def measure(
             "nonsense": highest_unshared_cosine(store, nonsense_queries()),
             "off-topic": highest_unshared_cosine(store, list(OFF_TOPIC)),
         }
+        results = {
+            "nonsense": answered(store, nonsense_queries()),
+            "off-topic": answered(store, list(OFF_TOPIC)),
+        }
     summary = {kind: _spread(values) for kind, values in ceilings.items()}
     print(json.dumps({"bench": "unrelated-cosine", "corpus": name, **summary}))
-    return {"rows": rows, "unrelated": summary}
+    print(json.dumps({"bench": "unrelated-answered", "corpus": name, **results}))
+    return {"rows": rows, "unrelated": summary, "answered": results}
 
 
 def _spread(values: list[float]) -> dict[str, float]:
@@ -169,6 +186,10 @@ def print_table(name: str, result: dict[str, object]) -> None:
             f"highest cosine of a note sharing no word, {kind} queries: "
             f"median {spread['median']:.3f}, p95 {spread['p95']:.3f}, max {spread['max']:.3f}"
         )
+    floors = f"floors {CHOSEN[0]} / {CHOSEN[1]}"
+    for kind, counts in result["answered"].items():  # type: ignore[attr-defined]
+        shown = ", ".join(f"{mode} {count}" for mode, count in counts.items())
+        print(f"{kind} queries with any result at the chosen {floors}: {shown}")
 
 
 def main() -> None:

@@ -136,3 +136,22 @@ def test_init_says_once_how_to_give_a_model_that_cannot_be_downloaded(env: Env) 
     (line,) = [line for line in done.out.splitlines() if line.startswith("vector search:")]
     assert "cannot be reached" in line
     assert "`anamnesis init --embed-model-path FOLDER`" in line
+
+
+@pytest.mark.skipif(not vector_support().available, reason="the vectors extra cannot run here")
+def test_a_default_hybrid_search_that_falls_back_says_so_as_a_default(env: Env) -> None:
+    del env.variables["ANAMNESIS_SEARCH_MODE"]  # the store's default: hybrid, the extra runs
+    write(env, "SQLite: database is locked", "Use WAL mode")
+    found = env.run("search", "sqlite locked")
+    assert found.code == 0 and "locked" in found.out
+    (line,) = found.err_lines
+    assert line.startswith("anamnesis: keyword search: 1 result (hybrid is the default here, but")
+
+
+@pytest.mark.skipif(not vector_support().available, reason="the vectors extra cannot run here")
+def test_status_says_when_the_model_is_not_downloaded_yet(env: Env) -> None:
+    del env.variables["ANAMNESIS_EMBED_MODEL_PATH"]  # no local copy: it would be downloaded
+    env.variables["ANAMNESIS_SEARCH_MODE"] = "keyword"  # nothing here may load the model
+    write(env, "a note", "so that the store exists")
+    assert env.run("status", "--json").json()["vectors"]["needs_download"] is True
+    assert "the model is not downloaded yet" in env.run("status").out

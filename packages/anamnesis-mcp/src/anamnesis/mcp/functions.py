@@ -80,7 +80,7 @@ def search_telling_mode(
         mode=check_mode(mode),
     )
     notes = [
-        {**memory_dict(hit.note, include_body=True), "score": round(hit.score, 6)}
+        {**memory_dict(hit.note, include_body=True), "score": hit.score}
         for hit in found.hits
     ]
     if found.mode == found.asked:

@@ -204,6 +204,15 @@ class FastEmbedEmbedder:
                 "with model.onnx and its tokenizer files"
             )
 
+    def needs_download(self) -> bool:
+        """True when using the model means downloading it first: no local copy is set and
+        none was downloaded before (cheap: looks for files, loads nothing)."""
+        if self.model_path is not None:
+            return False
+        if self.cache_dir is None or not self.cache_dir.is_dir():
+            return True
+        return next(self.cache_dir.rglob("*.onnx"), None) is None
+
     def _onnx_files(self) -> list[Path]:
         if self.model_path is None or not self.model_path.is_dir():
             return []

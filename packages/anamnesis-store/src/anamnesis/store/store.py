@@ -721,10 +721,13 @@ class MemoryStore:
         if not support.available:
             return out
         try:
-            model = state.embedder().model_id
+            embedder = state.embedder()
+            model = embedder.model_id
         except VectorsUnavailable as exc:
             what, _, fix = str(exc).partition("; ")
             return {**out, "available": False, "reason": what, "fix": fix}
+        needs_download = getattr(embedder, "needs_download", None)
+        out["needs_download"] = bool(needs_download()) if callable(needs_download) else False
         from anamnesis.store import vector_index as vi
 
         def count() -> tuple[int, int]:

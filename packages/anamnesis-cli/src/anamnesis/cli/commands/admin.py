@@ -92,6 +92,11 @@ def _say_status(report: dict[str, Any]) -> None:
         pending = vectors["pending"]
         todo = f", {pending} pending (`anamnesis reindex` embeds them)" if pending else ""
         console.say(f"vectors:  {vectors['model']}: {vectors['embedded']} embedded{todo}")
+        if vectors.get("needs_download"):
+            console.say(
+                "          the model is not downloaded yet: it downloads on first use where "
+                "the network allows (offline: `anamnesis init --embed-model-path FOLDER`)"
+            )
     else:
         fix = f" (fix: {vectors['fix']})" if vectors.get("fix") else ""
         console.say(f"vectors:  off: {vectors['reason']}{fix}")

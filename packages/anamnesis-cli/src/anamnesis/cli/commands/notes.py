@@ -77,14 +77,14 @@ def search(
             k=k,
             mode=mode,
         )
-    console.warn(_mode_line(found))
+    console.warn(_mode_line(found, chosen=mode is not None))
     for warning in caught:  # the fallback is in the line above: say it once
         if found.mode == found.asked or warning.category is not VectorsUnavailableWarning:
             warnings.warn_explicit(warning.message, warning.category, warning.filename, 0)
     if as_json:
         console.print_json(
             [
-                {**hit.note.to_dict(), "score": round(hit.score, 6), "mode": found.mode}
+                {**hit.note.to_dict(), "score": hit.score, "mode": found.mode}
                 for hit in found.hits
             ]
         )
@@ -94,21 +94,22 @@ def search(
         console.table(
             ["id", "score", "type", "project", "updated", "title"],
             [
-                [n.id, f"{hit.score:.3f}", n.type, n.project, n.updated_at[:10], n.title]
+                [n.id, f"{hit.score:.3g}", n.type, n.project, n.updated_at[:10], n.title]
                 for hit in found.hits
                 for n in (hit.note,)
             ],
         )
 
 
-def _mode_line(found: SearchResult) -> str:
-    """The one stderr line saying how the search ran."""
+def _mode_line(found: SearchResult, *, chosen: bool) -> str:
+    """The one stderr line saying how the search ran (``chosen``: --mode was given)."""
     count = f"{len(found.hits)} {'result' if len(found.hits) == 1 else 'results'}"
     if found.mode == found.asked:
         return f"{found.mode} search: {count}"
     reason = " ".join(found.fallback.split()) or "vector search is unavailable"
+    asked = "was asked for" if chosen else "is the default here"
     return (
-        f"keyword search: {count} ({found.asked} was asked for, but {reason}; "
+        f"keyword search: {count} ({found.asked} {asked}, but {reason}; "
         "`anamnesis doctor` says how to fix it)"
     )
 
