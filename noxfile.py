@@ -246,9 +246,12 @@ def isolation(session: nox.Session, package: str) -> None:
     venv = Path(tempfile.mkdtemp(prefix=f"isolated-{package}-"))
     session.run("uv", "venv", "--python", PYTHON, str(venv), external=True)
     python = str(venv / "bin" / "python")
+    # --reinstall (here and below): uv reuses its cached copy of a wheel with the same name
+    # and version from a --find-links folder even when the folder holds a new build, so a
+    # run could otherwise test an earlier build of the same version.
     session.run(
-        "uv", "pip", "install", "--python", python, "--find-links", str(wheels), package,
-        external=True,
+        "uv", "pip", "install", "--reinstall", "--python", python, "--find-links", str(wheels),
+        package, external=True,
     )  # fmt: skip
     session.run(python, "-c", SMOKE[package], external=True)
     report = subprocess.run(
@@ -324,8 +327,8 @@ def vectors_fallback(session: nox.Session) -> None:
     venv = Path(tempfile.mkdtemp(prefix="vectors-fallback-"))
     session.run("uv", "venv", "--python", python, str(venv), external=True)
     target = str(venv / "bin" / "python")
-    session.run("uv", "pip", "install", "--python", target, "--find-links", str(wheels),
-                "anamnesis-store[vectors]", external=True)  # fmt: skip
+    session.run("uv", "pip", "install", "--reinstall", "--python", target, "--find-links",
+                str(wheels), "anamnesis-store[vectors]", external=True)  # fmt: skip
     session.run(target, "-c", _VECTORS_FALLBACK, external=True)
     shutil.rmtree(venv, ignore_errors=True)
     shutil.rmtree(wheels, ignore_errors=True)
@@ -373,7 +376,8 @@ def install(session: nox.Session) -> None:
             "UV_PYTHON": PYTHON,
         }
         session.run(
-            "uv", "tool", "install", "--find-links", str(wheels), f"anamnesis-memory{extra}",
+            "uv", "tool", "install", "--reinstall", "--find-links", str(wheels),
+            f"anamnesis-memory{extra}",
             env=env, external=True,
         )  # fmt: skip
         tool = str(root / "bin" / "anamnesis")
@@ -403,6 +407,9 @@ run("write", "--title", "Tour note", "--project", "global", "-", stdin="Use uv f
 assert json.loads(run("search", "uv", "--json").stdout)[0]["title"] == "Tour note"
 out = run("inject", stdin=json.dumps({"cwd": str(root)})).stdout
 assert "Tour note" in out, out
+doctor = json.loads(run("doctor", "--offline", "--json", ok=False).stdout)
+install = {c["name"]: c for c in doctor["checks"]}["install"]
+assert "from wheels in" in install["detail"] and "--find-links" in install["fix"], install
 """
 _USER_TOUR = (
     _USER_TOUR_COMMON

@@ -74,6 +74,12 @@ def test_a_checkout_install_is_reinstalled_from_its_folder_never_by_name(tmp_pat
     assert "--python /opt/py/bin/python3" in other
 
 
+def test_a_uv_tool_receipt_names_the_wheel_folder_find_links_used() -> None:
+    receipt = {"requirements": [], "options": {"find-links": ["file:///tmp/my%20wheels"]}}
+    assert installation._receipt_source(receipt) == ("wheel", Path("/tmp/my wheels"))
+    assert installation._receipt_source({"requirements": []}) == ("index", None)
+
+
 def test_a_wheel_install_keeps_to_its_wheels_and_version() -> None:
     inst = copy("wheel", Path("/tmp/dist"))
     command = installation.install_command(inst)
@@ -86,8 +92,8 @@ def test_a_wheel_install_keeps_to_its_wheels_and_version() -> None:
 
 def test_an_index_install_and_a_pip_install_are_updated_their_own_way() -> None:
     inst = copy("index", None)
-    assert installation.install_command(inst) == (
-        "uv tool install --reinstall --python /usr/bin/python3.11 'anamnesis-memory[mcp]'"
+    assert installation.install_command(inst) == (  # never below this version: not 0.1.3
+        "uv tool install --reinstall --python /usr/bin/python3.11 'anamnesis-memory[mcp]>=0.2.0'"
     )
     assert installation.update_command(inst) == "uv tool upgrade anamnesis-memory"
     pip = copy("checkout", Path("/src/packages/anamnesis-cli"), uv_tool=False)

@@ -52,7 +52,7 @@ class Installation:
             "checkout": f"the checkout {self.location}",
             "editable": f"a development environment of {self.checkout or self.location}",
             "wheel": f"wheels in {self.location}",
-            "index": "the package index",
+            "index": "a package index",
         }[self.source]
         how = "uv tool" if self.uv_tool else "pip"
         extras = ", ".join(self.extras) or "none"
@@ -69,6 +69,10 @@ def detect() -> Installation:
         dist = None
     source, location = _source(dist)
     receipt = _uv_receipt()
+    if source == "index" and receipt is not None:
+        # `uv tool install --find-links DIR` leaves no direct_url.json (the wheel came
+        # from a folder acting as an index), but its receipt keeps the folder.
+        source, location = _receipt_source(receipt)
     python = str(receipt.get("python") or "") if receipt else ""
     return Installation(
         source=source,
@@ -117,7 +121,10 @@ def install_command(
         requirement = f"{DISTRIBUTION}{suffix}>={inst.version}"
         finder = ["--find-links", str(inst.location)]
     else:
-        requirement, finder = f"{DISTRIBUTION}{suffix}", []
+        # Never below this version: the index's older release has the same name, and a
+        # hint must not trade this copy for it.
+        floor = f">={inst.version}" if inst.version != "unknown" else ""
+        requirement, finder = f"{DISTRIBUTION}{suffix}{floor}", []
     if inst.uv_tool or python:
         # --reinstall: uv caches a folder's build by its version, so an updated checkout
         # with the same version would otherwise be installed from the old build.
@@ -163,6 +170,18 @@ def _source(dist: metadata.Distribution | None) -> tuple[str, Path | None]:
     dir_info = info.get("dir_info")
     editable = isinstance(dir_info, dict) and bool(dir_info.get("editable"))
     return ("editable" if editable else "checkout"), path
+
+
+def _receipt_source(receipt: dict[str, object]) -> tuple[str, Path | None]:
+    """Where a uv tool receipt says the wheels came from: a --find-links folder, else the
+    index."""
+    options = receipt.get("options")
+    links = options.get("find-links") if isinstance(options, dict) else None
+    if isinstance(links, list) and links and str(links[0]).startswith(("file:", "/")):
+        raw = str(links[0])
+        path = Path(unquote(urlparse(raw).path)) if raw.startswith("file:") else Path(raw)
+        return "wheel", path
+    return "index", None
 
 
 def _uv_receipt() -> dict[str, object] | None:
