@@ -79,10 +79,7 @@ def search_telling_mode(
         k=check_k(k),
         mode=check_mode(mode),
     )
-    notes = [
-        {**memory_dict(hit.note, include_body=True), "score": hit.score}
-        for hit in found.hits
-    ]
+    notes = [{**memory_dict(hit.note, include_body=True), "score": hit.score} for hit in found.hits]
     if found.mode == found.asked:
         return notes, found.mode, None
     status = {"available": False, "reason": found.fallback}

@@ -83,10 +83,7 @@ def search(
             warnings.warn_explicit(warning.message, warning.category, warning.filename, 0)
     if as_json:
         console.print_json(
-            [
-                {**hit.note.to_dict(), "score": hit.score, "mode": found.mode}
-                for hit in found.hits
-            ]
+            [{**hit.note.to_dict(), "score": hit.score, "mode": found.mode} for hit in found.hits]
         )
     elif not found.hits:
         console.say(f"no notes match {query!r}")
