@@ -75,7 +75,7 @@ def test_a_checkout_install_is_reinstalled_from_its_folder_never_by_name(tmp_pat
 
 
 def test_a_uv_tool_receipt_names_the_wheel_folder_find_links_used() -> None:
-    receipt = {"requirements": [], "options": {"find-links": ["file:///tmp/my%20wheels"]}}
+    receipt: dict[str, object] = {"options": {"find-links": ["file:///tmp/my%20wheels"]}}
     assert installation._receipt_source(receipt) == ("wheel", Path("/tmp/my wheels"))
     assert installation._receipt_source({"requirements": []}) == ("index", None)
 
