@@ -155,3 +155,29 @@ def test_status_says_when_the_model_is_not_downloaded_yet(env: Env) -> None:
     write(env, "a note", "so that the store exists")
     assert env.run("status", "--json").json()["vectors"]["needs_download"] is True
     assert "the model is not downloaded yet" in env.run("status").out
+
+
+def test_status_reindex_and_doctor_report_and_sweep_leftovers_of_killed_writes(env: Env) -> None:
+    import time as clock
+
+    note = write(env, "kept", "body")
+    folder = Path(env.run("show", note, "--json").json()["path"]).parent
+    past = clock.time() - 3600
+
+    def leftover(name: str) -> Path:
+        path = folder / f".{note}.md.{name}.tmp"
+        path.write_bytes(b"x" * 500)
+        os.utime(path, (past, past))
+        return path
+
+    first = leftover("0badc0de")
+    status = env.run("status", "--json").json()
+    assert status["swept"] == [{"path": str(first), "bytes": 500}] and not first.exists()
+    second = leftover("00c0ffee")
+    assert env.run("reindex", "--json").json()["swept"] == [{"path": str(second), "bytes": 500}]
+    third = leftover("0ddba11a")
+    store = {c["name"]: c for c in env.run("doctor", "--json", "--offline").json()["checks"]}
+    assert (
+        "removed 1 temp file(s) left by interrupted writes (500 bytes)" in store["index"]["detail"]
+    )
+    assert not third.exists()

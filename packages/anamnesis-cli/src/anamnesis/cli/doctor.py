@@ -91,6 +91,7 @@ def _index(home: Path) -> Check:
                 total = store.count()
                 problems = store.problems()
                 db_path = store.db_path
+                swept = store.sweep_leftovers()  # temp files of killed writes: no live owner
         rebuilt = next((str(w.message) for w in caught if w.category is IndexRebuiltWarning), "")
     except StoreError as exc:
         # The store moves an index it cannot use aside and rebuilds it by itself: when even
@@ -116,6 +117,9 @@ def _index(home: Path) -> Check:
             "fix or delete those files; they are indexed again as soon as they parse",
         )  # fmt: skip
     detail = f"{total} notes indexed"
+    if swept:
+        size = sum(f.size for f in swept)
+        detail += f"; removed {len(swept)} temp file(s) left by interrupted writes ({size:,} bytes)"
     if rebuilt:
         return Check("index", WARN, f"{detail}; it was rebuilt: {rebuilt}")
     return Check("index", OK, detail)

@@ -20,7 +20,6 @@ touched.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -30,6 +29,7 @@ from anamnesis.store.atomic import atomic_write_bytes
 from anamnesis.store.errors import MalformedNote
 from anamnesis.store.ids import is_valid_id, new_id
 from anamnesis.store.model import NOTE_TYPES, Memory
+from anamnesis.store.safe_files import read_regular
 
 # Longest title taken from a note's first line; a longer first line is a paragraph.
 MAX_DERIVED_TITLE = 120
@@ -47,9 +47,8 @@ def adopt(
     already some note's.
     """
     try:
-        raw = path.read_bytes()
+        raw, before = read_regular(path)  # never through a link, never a FIFO or device
         text = raw.decode("utf-8")
-        before = os.stat(path)
     except (OSError, UnicodeDecodeError):
         return None
     named = path.stem if is_valid_id(path.stem) and not taken(path.stem) else None
@@ -57,7 +56,7 @@ def adopt(
     if note is None:
         return None
     try:
-        if path.read_bytes() != raw:
+        if read_regular(path)[0] != raw:
             return None
         atomic_write_bytes(path, codec.serialize(note), mode=before.st_mode & 0o777)
     except OSError:

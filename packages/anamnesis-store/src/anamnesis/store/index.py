@@ -138,6 +138,22 @@ def is_current(conn: sqlite3.Connection) -> bool:
     return bool(version == SCHEMA_VERSION and app_id == APPLICATION_ID)
 
 
+def foreign_kind(conn: sqlite3.Connection) -> str | None:
+    """What the file is when it holds tables but is not an index of this project's own
+    (another application id): never to be changed in place. None: ours, or empty."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    if app_id == APPLICATION_ID:
+        return None
+    tables = {
+        name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+    }
+    if not tables:
+        return None
+    if {"memories", "memories_fts"} <= tables:  # the published release's layout
+        return "an index built by another version of Anamnesis"
+    return "not an Anamnesis index (another program's SQLite database)"
+
+
 def recreate_schema(conn: sqlite3.Connection) -> None:
     """Drop every table in the file and create this version's tables (in a transaction).
 

@@ -9,6 +9,8 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any, Final
 
+    from anamnesis.store.leftovers import LeftoverFile
+
 # The constrained string fields. They stay plain ``str`` because values arrive from files,
 # the CLI and MCP as text; ``validation`` enforces these sets.
 MemoryType = str  # "procedural" | "semantic" | "episodic"
@@ -161,10 +163,10 @@ class AdoptedFile(Record):
 
 
 class ReindexReport(Record):
-    """What a (full or partial) reindex did: notes indexed, removed, files skipped, and
-    hand-written files adopted (given an id)."""
+    """What a (full or partial) reindex did: notes indexed, removed, files skipped,
+    hand-written files adopted (given an id), and temp files of killed writes swept."""
 
-    __slots__ = ("adopted", "indexed", "removed", "skipped")
+    __slots__ = ("adopted", "indexed", "removed", "skipped", "swept")
 
     def __init__(
         self,
@@ -172,11 +174,13 @@ class ReindexReport(Record):
         removed: int = 0,
         skipped: tuple[SkippedFile, ...] = (),
         adopted: tuple[AdoptedFile, ...] = (),
+        swept: tuple[LeftoverFile, ...] = (),
     ) -> None:
         self.indexed = indexed
         self.removed = removed
         self.skipped = skipped
         self.adopted = adopted
+        self.swept = swept
 
     @property
     def skipped_count(self) -> int:

@@ -48,6 +48,7 @@ from anamnesis.store.model import (
 )
 from anamnesis.store.query import NOT_SUPERSEDED, Filters, Ranker, query_tokens
 from anamnesis.store.record import Record
+from anamnesis.store.safe_files import UnsafeFile, read_regular
 from anamnesis.store.timestamps import utc_now
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -55,6 +56,7 @@ if TYPE_CHECKING:  # typing costs an import; the hooks' hot path does without it
     from typing import Any, Self, TypeVar
 
     from anamnesis.store.embedding import Embedder
+    from anamnesis.store.leftovers import LeftoverFile
     from anamnesis.store.vectors import StoreVectors
 
     T = TypeVar("T")
@@ -78,6 +80,16 @@ class StorageError(StoreError):
 
 class InvalidQuery(StoreError, ValueError):
     """A search or list argument is out of range."""
+
+
+class _ForeignIndex(Exception):
+    """index.db is another program's SQLite database: move it aside, never rebuild in it."""
+
+
+def _refuse_foreign(conn: sqlite3.Connection) -> None:
+    kind = ix.foreign_kind(conn)
+    if kind is not None:  # not ours: never drop another program's tables
+        raise _ForeignIndex(kind)
 
 
 class _NoteFile(Record):
@@ -910,7 +922,7 @@ class MemoryStore:
                 ix.mark_current(conn)
             return report
 
-        report = self._run(action)
+        report = self._run(action).replace(swept=tuple(self.sweep_leftovers()))
         uses_vectors = self.default_search_mode() != "keyword"
         if (uses_vectors or embed) and self.vectors_available():
             self._attach_cached_vectors()  # no model needed: texts embedded before
@@ -923,6 +935,21 @@ class MemoryStore:
                 if embed:
                     raise  # asked for explicitly: say so; otherwise the warning was given
         return report
+
+    def sweep_leftovers(self, *, min_age_s: float | None = None) -> builtins.list[LeftoverFile]:
+        """Remove temp files that killed writes left behind (older than a safe age: no live
+        writer owns them, see :mod:`.leftovers`); return what was removed."""
+        from anamnesis.store import leftovers
+
+        age = leftovers.SAFE_AGE_S if min_age_s is None else min_age_s
+        trees = [tree for tree, _scope in self.layout.trees()]
+        return leftovers.sweep(trees, [self.root], min_age_s=age)
+
+    def leftovers(self) -> builtins.list[LeftoverFile]:
+        """Temp files of interrupted (or running) writes, without removing any."""
+        from anamnesis.store import leftovers
+
+        return list(leftovers.find([tree for tree, _scope in self.layout.trees()], [self.root]))
 
     def reindex_paths(self, paths: Iterable[str | Path]) -> ReindexReport:
         """Bring the index up to date for these files only (after a sync changed them).
@@ -1005,6 +1032,12 @@ class MemoryStore:
     def _open(self) -> sqlite3.Connection:
         try:
             return self._open_once()
+        except _ForeignIndex as foreign:
+            moved = self._move_index_aside(str(foreign))
+            self._warn(
+                f"{self.db_path} was {foreign}; moved it to {moved} untouched and rebuilt"
+                " the index from the markdown"
+            )
         except sqlite3.Error as exc:
             if not self._replaceable(exc):
                 raise ix.unavailable(self.db_path, exc) from None
@@ -1021,6 +1054,7 @@ class MemoryStore:
         conn = ix.connect(self.db_path)
         try:
             if not ix.is_current(conn):
+                _refuse_foreign(conn)
                 with ix.write_transaction(conn, self.db_path):
                     if not ix.is_current(conn):  # another process may have just built it
                         had_tables = conn.execute(
@@ -1047,9 +1081,10 @@ class MemoryStore:
         self._warn(f"{reason}; rebuilt it from the markdown")
         self._conn = self._open()
 
-    def _move_index_aside(self, reason: str) -> None:
+    def _move_index_aside(self, reason: str) -> Path:
         """Rename the index files to ``index.db.corrupt-<time>[-wal|-shm]``, kept for a
-        post-mortem; the store then rebuilds the index from the markdown."""
+        post-mortem; the store then rebuilds the index from the markdown. Returns where
+        the main file went."""
         stamp = time.strftime("%Y%m%dT%H%M%S")
         if any(os.path.lexists(f"{self.db_path}.corrupt-{stamp}{s}") for s in _DB_SUFFIXES):
             stamp += f"-{os.urandom(3).hex()}"  # moved aside twice within a second
@@ -1065,6 +1100,7 @@ class MemoryStore:
                         f" {self.db_path.parent} writable, or remove {path} by hand;"
                         " the markdown notes are safe"
                     ) from None
+        return Path(f"{self.db_path}.corrupt-{stamp}")
 
     @staticmethod
     def _warn(message: str) -> None:
@@ -1126,6 +1162,8 @@ class MemoryStore:
             text, stat = _read(note.path)
         except FileNotFoundError:
             raise
+        except UnsafeFile as exc:
+            return f"not read: {exc.strerror}"
         except (OSError, UnicodeDecodeError) as exc:
             return f"cannot read it: {exc}"
         try:  # the tree, not the frontmatter, decides the scope
@@ -1324,7 +1362,8 @@ class MemoryStore:
             except OSError:
                 continue
             for entry in entries:
-                if entry.name.startswith(".") or not entry.is_dir():
+                # A linked folder is never entered: its notes would come from outside.
+                if entry.name.startswith(".") or not entry.is_dir(follow_symlinks=False):
                     continue
                 sub_mtime = _dir_mtime(Path(entry.path))
                 if sub_mtime is not None:
@@ -1418,7 +1457,7 @@ class MemoryStore:
             self._unindex_path(conn, scope, path)
         for path, entry in on_disk.items():
             try:
-                stat = entry.stat()
+                stat = entry.stat(follow_symlinks=False)  # a link is reported, not followed
             except OSError:
                 continue
             if indexed.get(path) != (stat.st_size, stat.st_mtime_ns):
@@ -1544,22 +1583,16 @@ def _stat_or_none(path: Path) -> os.stat_result | None:
 
 
 def _read(path: Path) -> tuple[str, os.stat_result]:
-    """A file's text and its stat, taken before reading so a later edit is never missed."""
-    # os-level calls: half the cost of a buffered file object, paid once per note in a reindex
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        stat = os.fstat(fd)
-        chunks = []
-        while chunk := os.read(fd, stat.st_size + 4096):  # to the end, even if it grew
-            chunks.append(chunk)
-    finally:
-        os.close(fd)
-    return b"".join(chunks).decode("utf-8"), stat
+    """A note file's text and its stat, taken before reading so a later edit is never
+    missed. Only a regular file is read, never through a symbolic link, up to a size cap
+    (:mod:`.safe_files`)."""
+    data, stat = read_regular(path)
+    return data.decode("utf-8"), stat
 
 
 def _read_bytes(path: Path) -> bytes | None:
     try:
-        return path.read_bytes()
+        return read_regular(path)[0]
     except OSError:
         return None
 

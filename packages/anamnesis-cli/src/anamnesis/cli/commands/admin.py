@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -14,6 +15,9 @@ from anamnesis.cli.locations import claude_dir
 from anamnesis.store import MemoryStore
 from anamnesis.store.config import resolve_machine_id, resolve_remote
 from anamnesis.sync.remote import redact_url
+
+if TYPE_CHECKING:
+    from anamnesis.store.leftovers import LeftoverFile
 
 ApplyFlag = Annotated[bool, typer.Option("--apply", help="Make the changes (default: dry run).")]
 
@@ -33,6 +37,7 @@ def status(as_json: JsonFlag = False) -> None:
     from anamnesis.sync import GitSyncBackend
 
     with open_store() as store:
+        swept = store.sweep_leftovers()  # housekeeping a status may do: nothing live is touched
         stats = store.stats()
         problems = store.problems()
         machine = resolve_machine_id(store.root)
@@ -48,6 +53,7 @@ def status(as_json: JsonFlag = False) -> None:
             "by_scope": stats.by_scope,
             "superseded": stats.superseded,
             "problems": [{"path": p.path, "reason": p.reason} for p in problems],
+            "swept": [{"path": f.path, "bytes": f.size} for f in swept],
             "sync": {
                 "initialized": state.initialized,
                 "remote": redact_url(state.remote) if state.remote else None,
@@ -100,6 +106,11 @@ def _say_status(report: dict[str, Any]) -> None:
     else:
         fix = f" (fix: {vectors['fix']})" if vectors.get("fix") else ""
         console.say(f"vectors:  off: {vectors['reason']}{fix}")
+    if report["swept"]:
+        size = sum(f["bytes"] for f in report["swept"])
+        console.say(
+            f"swept:    {len(report['swept'])} temp file(s) of interrupted writes ({size:,} bytes)"
+        )
     if report["problems"]:
         console.say(f"unreadable note files ({len(report['problems'])}):")
         for problem in report["problems"]:
@@ -130,6 +141,7 @@ def reindex(
         embedded = None if no_embed else _embed_missing(store)
     skipped = [{"path": s.path, "reason": s.reason} for s in report.skipped]
     adopted = [{"path": a.path, "id": a.memory_id} for a in report.adopted]
+    swept = [{"path": f.path, "bytes": f.size} for f in report.swept]
     if as_json:
         console.print_json(
             {
@@ -137,16 +149,28 @@ def reindex(
                 "skipped": skipped,
                 "embedded": embedded,
                 "adopted": adopted,
+                "swept": swept,
             }
         )
         return
     console.say(f"indexed {report.indexed} notes")
+    if report.swept:
+        console.say(_swept_line(report.swept))
     for item in adopted:  # hand-written notes without an id: given one, file rewritten
         console.say(f"adopted {item['path']}: it is note {item['id']} now")
     if embedded is not None:
         console.say(f"embedded {embedded} notes for vector search")
     for item in skipped:
         console.warn(f"skipped {item['path']}: {item['reason']}")
+
+
+def _swept_line(swept: Sequence[LeftoverFile]) -> str:
+    size = sum(f.size for f in swept)
+    return (
+        f"removed {len(swept)} temp file(s) left by interrupted writes ({size:,} bytes): "
+        + ", ".join(f.path for f in swept[:5])
+        + (" ..." if len(swept) > 5 else "")
+    )
 
 
 def _embed_missing(store: MemoryStore) -> int | None:
