@@ -18,6 +18,7 @@ from anamnesis.hooks.capture import (
     capture_session,
     content_digest,
     edited_by_hand,
+    legacy_note_ids,
     session_note_id,
 )
 from anamnesis.hooks.inject import select_inject
@@ -77,12 +78,17 @@ def test_capturing_again_updates_the_same_note(store: MemoryStore, tmp_path: Pat
     assert second.note.id == first.note.id
     assert second.note.created_at == first.note.created_at
     assert "One more thing done late." in second.note.body
+    # SessionEnd after PreCompact: one session is one note, with the newest content.
+    with growing.open("a") as handle:
+        handle.write('{"type": "assistant", "message": {"id": "last", "content": '
+                     '[{"type": "text", "text": "Wrapped up at the end."}]}}\n')  # fmt: skip
     end = capture_session(
         store, growing, machine_id="laptop", cwd=str(tmp_path), source="session-end"
     )
-    assert end.note is not None and end.note.id != first.note.id
-    assert end.note.tags == ["session", "session-end"]
-    assert store.stats().total == 2
+    assert end.note is not None and end.note.id == first.note.id
+    assert end.note.tags == ["session", "session-end"]  # says which hook captured it last
+    assert "Wrapped up at the end." in end.note.body
+    assert store.stats().total == 1
     again = capture_session(
         store, growing, machine_id="laptop", cwd=str(tmp_path), source="session-end"
     )
@@ -148,7 +154,7 @@ def test_a_hand_edited_capture_is_kept_and_the_session_goes_to_a_follow_up(
     second = capture_session(store, path, machine_id="laptop", cwd=str(tmp_path))
     follow_up = second.note
     assert follow_up is not None and second.kept_edits == (first.id,)
-    assert follow_up.id == session_note_id("s-7", "session-end", "2026-03-01T10:00:00Z", 1)
+    assert follow_up.id == session_note_id("s-7", "2026-03-01T10:00:00Z", 1)
     assert LATER in follow_up.body and "DNS" not in follow_up.body
     assert note_file.read_text() == edited_text  # the hand edit is untouched
     _session(path, FIRST, LATER, "Even later: merged.")
@@ -161,7 +167,7 @@ def test_a_hand_edited_capture_is_kept_and_the_session_goes_to_a_follow_up(
 
 def test_what_counts_as_a_hand_edit() -> None:
     body = "**Ask:** fix it\n\n**Outcome:** fixed"
-    note = Memory(id=session_note_id("s", "session-end"), type="episodic", title="Fix it",
+    note = Memory(id=session_note_id("s"), type="episodic", title="Fix it",
                   body=body, extra={DIGEST_KEY: content_digest("Fix it", body)})  # fmt: skip
     assert not edited_by_hand(note)
     assert not edited_by_hand(note.replace(body=body.replace("\n\n", "\n  \n") + "\n"))
@@ -173,10 +179,30 @@ def test_what_counts_as_a_hand_edit() -> None:
 
 
 def test_note_ids_are_stable_ulids() -> None:
-    a = session_note_id("s-1", "session-end", "2026-01-21T06:20:30.851Z")
-    assert a == session_note_id("s-1", "session-end", "2026-01-21T06:20:30.851Z")
-    assert a != session_note_id("s-1", "precompact", "2026-01-21T06:20:30.851Z")
+    a = session_note_id("s-1", "2026-01-21T06:20:30.851Z")
+    assert a == session_note_id("s-1", "2026-01-21T06:20:30.851Z")
+    assert a != session_note_id("s-2", "2026-01-21T06:20:30.851Z")
+    assert a != session_note_id("s-1", "2026-01-21T06:20:30.851Z", follow_up=1)
     assert a.startswith("01KFF")  # the time part is the session start (January 2026)
+
+
+@needs_fixtures
+def test_a_note_captured_under_the_old_per_hook_id_is_updated_not_repeated(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    source = fixture("DRMacIver__hello-world-script.jsonl")
+    parsed = parse_transcript(source)
+    legacy_id = legacy_note_ids("old-session", "precompact", parsed.started_at)[0]
+    first = capture_session(store, source, machine_id="laptop", cwd=str(tmp_path),
+                            source="precompact", session_id="old-session")  # fmt: skip
+    assert first.note is not None
+    # As an earlier version wrote it: the same note under its per-hook id.
+    store.delete(first.note.id)
+    store.put(first.note.replace(id=legacy_id))
+    end = capture_session(store, source, machine_id="laptop", cwd=str(tmp_path),
+                          source="session-end", session_id="old-session")  # fmt: skip
+    assert end.note is not None and end.note.id == legacy_id
+    assert [m.id for m in store.list()] == [legacy_id]
 
 
 def test_trivial_sessions_write_nothing(store: MemoryStore, tmp_path: Path) -> None:
@@ -223,8 +249,8 @@ def test_the_capture_hook_as_claude_code_runs_it(store: MemoryStore, tmp_path: P
         "transcript_path": str(fixture("DRMacIver__coverage-test-fix.jsonl")), "cwd": str(work),
     })  # fmt: skip
     assert precompact.returncode == 0
-    with MemoryStore() as reopened:
-        assert sorted(m.tags[1] for m in reopened.list()) == ["precompact", "session-end"]
+    with MemoryStore() as reopened:  # one session, one note: the same one, updated
+        assert [(m.id, m.tags[1]) for m in reopened.list()] == [(note.id, "precompact")]
 
 
 GIT = shutil.which("git")
@@ -313,4 +339,4 @@ def test_flags_override_the_hook_input(isolated_home: Path, tmp_path: Path) -> N
     )
     assert note.title.startswith("Write a shell script")  # the flag's transcript
     started = parse_transcript(fixture("DRMacIver__hello-world-script.jsonl")).started_at
-    assert note.id == session_note_id("from-flag", "precompact", started)
+    assert note.id == session_note_id("from-flag", started)

@@ -67,12 +67,19 @@ def _home() -> Path:
     return resolve_home()
 
 
-def _hook_input(options: Options) -> dict[str, Any]:
+def _hook_input(options: Options, hook: str, instead: str) -> dict[str, Any]:
+    """Claude Code's hook JSON; input that is not JSON is logged, once, with what the hook
+    does ``instead``."""
     if options.get("no-stdin"):
         return {}
-    from anamnesis.hooks.hookio import read_hook_input
+    from anamnesis.hooks.hookio import read_hook_input_checked
 
-    return read_hook_input()
+    payload, problem = read_hook_input_checked()
+    if problem is not None:
+        from anamnesis.hooks.failopen import log
+
+        log(_home(), hook, f"{problem}; {instead}")
+    return payload
 
 
 def _text(options: Options, name: str) -> str | None:
@@ -103,7 +110,7 @@ def _inject_numbers(options: Options) -> tuple[int, int]:
 
 
 def run_inject(options: Options) -> None:
-    payload = _hook_input(options)
+    payload = _hook_input(options, "inject", "injected for the current folder instead")
     home = _home()
     if not (home / "memory").is_dir() and not (home / "local").is_dir():
         return  # no store yet: nothing to inject, and nothing is created
@@ -128,32 +135,48 @@ def run_inject(options: Options) -> None:
 
 
 def run_capture(options: Options) -> None:
-    payload = _hook_input(options)
+    payload = _hook_input(options, "capture", "captured only what the flags name")
     from anamnesis.hooks.capture import capture_session
     from anamnesis.hooks.failopen import log
     from anamnesis.hooks.hookio import text_field
+    from anamnesis.hooks.transcript import TranscriptUnreadable
     from anamnesis.store import MemoryStore
     from anamnesis.store.config import resolve_machine_id
 
     home = _home()
     transcript = _text(options, "transcript") or text_field(payload, "transcript_path")
     if not transcript:
+        got = ", ".join(sorted(payload)) or "nothing"
         log(
             home,
             "capture",
-            "no transcript_path in the hook input and no --transcript: nothing to do",
+            f"no transcript to read: the hook input has no transcript_path (it had: {got}) "
+            "and no --transcript was given; nothing was captured",
         )
         return
     event = payload.get("hook_event_name")
     source = _text(options, "source") or ("precompact" if event == "PreCompact" else "session-end")
     with MemoryStore(home) as store:
-        result = capture_session(
-            store,
-            transcript,
-            machine_id=resolve_machine_id(home),
-            source=source,
-            session_id=_text(options, "session-id") or text_field(payload, "session_id"),
-            cwd=_text(options, "cwd") or text_field(payload, "cwd"),
+        try:
+            result = capture_session(
+                store,
+                transcript,
+                machine_id=resolve_machine_id(home),
+                source=source,
+                session_id=_text(options, "session-id") or text_field(payload, "session_id"),
+                cwd=_text(options, "cwd") or text_field(payload, "cwd"),
+            )
+        except TranscriptUnreadable as exc:  # expected: one line, not a traceback
+            log(home, "capture", f"{exc}; nothing was captured")
+            return
+    if result.truncated:
+        from anamnesis.hooks.transcript import MAX_TRANSCRIPT_BYTES
+
+        log(
+            home,
+            "capture",
+            f"{transcript} is over the {MAX_TRANSCRIPT_BYTES:,}-byte reading cap: the note "
+            "was made from its start",
         )
     if result.kept_edits and result.note is not None:
         edited = ", ".join(result.kept_edits)
@@ -171,7 +194,7 @@ def run_capture(options: Options) -> None:
 
 def run_sync(options: Options) -> None:
     if not options.get("quiet"):
-        _hook_input(options)  # consume the hook JSON if Claude Code sent one
+        _hook_input(options, "sync", "synced anyway")  # consume Claude Code's hook JSON
     from anamnesis.hooks.failopen import log
     from anamnesis.hooks.native import claude_home
     from anamnesis.hooks.syncing import sync_store

@@ -1,8 +1,9 @@
-"""SessionEnd / PreCompact: one episodic note per session and source, written fast.
+"""SessionEnd / PreCompact: one episodic note per session, written fast.
 
-The note's id is derived from the session id and the source, so capturing the same
-session again (PreCompact fires repeatedly, SessionEnd after it) updates that one note.
-Everything that leaves this machine is redacted first.
+The note's id is derived from the session id, so capturing the same session again
+(PreCompact fires repeatedly, SessionEnd after it) updates that one note with the newest
+content. Notes captured before this rule (one per session and source) are found by their
+old ids and updated in place. Everything that leaves this machine is redacted first.
 
 A re-capture refreshes only what capture owns (title, body, provenance, its own two tags,
 ``updated_at``) and keeps what others added since: a ``reflected`` tag, a confidence, a
@@ -14,13 +15,13 @@ overwrites it and writes the rest of the session to a follow-up note instead.
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from anamnesis.hooks.project import resolve_project_key
 from anamnesis.hooks.summarize import HeuristicSummarizer, Summarizer, is_trivial
-from anamnesis.hooks.transcript import parse_transcript
+from anamnesis.hooks.transcript import ParsedSession, parse_transcript
 from anamnesis.store import Memory, MemoryStore, NoteNotFound, derived_id, redact_secrets
 from anamnesis.store.timestamps import utc_now
 
@@ -44,17 +45,26 @@ class CaptureResult:
     skipped: str | None = None
     unchanged: bool = False
     kept_edits: tuple[str, ...] = ()
+    # The transcript was longer than the reading cap: the note holds what its start said.
+    truncated: bool = False
 
 
-def session_note_id(session_id: str, source: str, started_at: str = "", follow_up: int = 0) -> str:
-    """The id of a session's note for a source: stable across re-captures.
+def session_note_id(session_id: str, started_at: str = "", follow_up: int = 0) -> str:
+    """The id of a session's note: stable across re-captures, whatever the hook.
 
     ``follow_up`` > 0 names the notes that continue a capture after a hand edit.
     """
-    key = f"anamnesis-session:{session_id}:{source}"
+    key = f"anamnesis-session:{session_id}"
     if follow_up:
         key += f":{follow_up}"
     return derived_id(key, time_ms=_epoch_ms(started_at))
+
+
+def legacy_note_ids(session_id: str, source: str, started_at: str = "") -> list[str]:
+    """The ids the session's note had when each hook wrote its own (this source first)."""
+    ordered = [source, *(other for other in SOURCES if other != source)]
+    stamp = _epoch_ms(started_at)
+    return [derived_id(f"anamnesis-session:{session_id}:{kind}", time_ms=stamp) for kind in ordered]
 
 
 def capture_session(
@@ -71,6 +81,20 @@ def capture_session(
     if source not in SOURCES:
         raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
     parsed = parse_transcript(transcript)
+    result = _capture(store, parsed, transcript, machine_id, source, session_id, cwd, summarizer)
+    return replace(result, truncated=parsed.truncated) if parsed.truncated else result
+
+
+def _capture(
+    store: MemoryStore,
+    parsed: ParsedSession,
+    transcript: str | Path,
+    machine_id: str,
+    source: str,
+    session_id: str | None,
+    cwd: str | None,
+    summarizer: Summarizer | None,
+) -> CaptureResult:
     if is_trivial(parsed):
         return CaptureResult(None, skipped="trivial session: no files touched and no real ask")
     summary = (summarizer or HeuristicSummarizer()).summarize(parsed)
@@ -83,8 +107,11 @@ def capture_session(
     now = utc_now()
     kept: list[str] = []
     for follow_up in range(MAX_FOLLOW_UPS + 1):
+        note_id = session_note_id(sid, parsed.started_at, follow_up)
+        if follow_up == 0:
+            note_id = _existing_id(store, note_id, legacy_note_ids(sid, source, parsed.started_at))
         fresh = Memory(
-            id=session_note_id(sid, source, parsed.started_at, follow_up),
+            id=note_id,
             type="episodic",
             title=title,
             body=body,
@@ -116,6 +143,18 @@ def capture_session(
     )
 
 
+def _existing_id(store: MemoryStore, note_id: str, legacy: list[str]) -> str:
+    """``note_id``, unless only a note under an older id scheme exists for this session:
+    then that note's id, so it is updated rather than repeated."""
+    for candidate in (note_id, *legacy):
+        try:
+            store.get(candidate)
+        except NoteNotFound:
+            continue
+        return candidate
+    return note_id
+
+
 def refresh(existing: Memory, fresh: Memory) -> Memory:
     """``existing`` with what capture owns taken from ``fresh``, everything else kept.
 
@@ -125,11 +164,13 @@ def refresh(existing: Memory, fresh: Memory) -> Memory:
     unknown frontmatter keys are someone else's decisions and stay.
     """
     own = fresh.tags
+    # The source tags are capture's: the note says which hook captured it last.
+    theirs = [tag for tag in existing.tags if tag not in own and tag not in SOURCES]
     return existing.replace(
         title=fresh.title,
         body=fresh.body,
         machine_id=fresh.machine_id,
-        tags=[*own, *(tag for tag in existing.tags if tag not in own)],
+        tags=[*own, *theirs],
         prov_source=fresh.prov_source,
         prov_model=fresh.prov_model,
         prov_session=fresh.prov_session,

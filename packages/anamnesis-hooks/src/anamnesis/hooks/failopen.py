@@ -1,7 +1,8 @@
 """Hooks fail open: whatever happens, exit 0 and print nothing harmful into Claude Code.
 
-Problems go to ``<home>/logs/hooks.log`` (rotated), where ``anamnesis doctor`` and the user
-can find them. If even the log cannot be written, one line goes to stderr.
+Problems go to ``<home>/logs/hooks.log`` (rotated), one line each, where ``anamnesis
+doctor`` and the user can find them; ``ANAMNESIS_DEBUG=1`` adds the traceback of an
+unexpected failure. If even the log cannot be written, one line goes to stderr.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 LOG_NAME = "hooks.log"
 LOG_MAX_BYTES = 1_000_000
 LOG_BACKUPS = 3
+DEBUG_ENV = "ANAMNESIS_DEBUG"
 
 
 def log(home: Path, hook: str, message: str) -> None:
@@ -40,16 +42,26 @@ def run_failing_open(hook: str, home: Callable[[], Path], action: Callable[[], N
     except BaseException as exc:  # a hook must never raise into Claude Code
         if isinstance(exc, SystemExit) and exc.code in (0, None):
             return 0
-        import traceback  # only on the failure path: it is not a cheap import
+        line = f"failed: {type(exc).__name__}: {exc}; nothing else was done"
+        if _debugging():
+            import traceback  # only on the failure path: it is not a cheap import
 
-        details = "".join(traceback.format_exception(exc)).rstrip()
+            line += "\n" + "".join(traceback.format_exception(exc)).rstrip()
+        else:
+            line += f" (set {DEBUG_ENV}=1 in the hook's command for the traceback)"
         try:
             where = home()
         except BaseException:  # even resolving the home failed: nowhere to log but stderr
             _last_resort(f"anamnesis {hook}: {exc}")
             return 0
-        log(where, hook, f"failed: {exc}\n{details}")
+        log(where, hook, line)
     return 0
+
+
+def _debugging() -> bool:
+    import os
+
+    return os.environ.get(DEBUG_ENV, "").strip() not in ("", "0", "false", "no")
 
 
 def _rotate(path: Path) -> None:

@@ -23,18 +23,34 @@ def read_hook_input(
     stream: BinaryIO | None = None, timeout_s: float = DEFAULT_TIMEOUT_S
 ) -> dict[str, Any]:
     """The hook JSON object from ``stream`` (stdin by default), or ``{}``."""
+    return read_hook_input_checked(stream, timeout_s)[0]
+
+
+def read_hook_input_checked(
+    stream: BinaryIO | None = None, timeout_s: float = DEFAULT_TIMEOUT_S
+) -> tuple[dict[str, Any], str | None]:
+    """The hook JSON object (or ``{}``), and what was wrong with the input when something
+    arrived that is not one JSON object (None: fine, or nothing at all)."""
     if stream is None:
         if sys.stdin is None or sys.stdin.closed:
-            return {}
+            return {}, None
         stream = sys.stdin.buffer
     try:
         if stream.isatty():
-            return {}
+            return {}, None
         fd = stream.fileno()
     except (OSError, ValueError, AttributeError):
-        return {}
+        return {}, None
     data = _read_posix(fd, timeout_s) if os.name != "nt" else _read_threaded(stream, timeout_s)
-    return _parse(data)
+    payload = _parse(data)
+    if payload or not data.strip() or _complete(data):
+        return payload, None
+    preview = data[:60].decode("utf-8", errors="replace")
+    more = "..." if len(data) > 60 else ""
+    return (
+        payload,
+        f"stdin held {len(data):,} bytes that are not one JSON object: {preview!r}{more}",
+    )
 
 
 def _read_posix(fd: int, timeout_s: float) -> bytes:

@@ -22,6 +22,8 @@ from anamnesis.store import (
     NoteNotFound,
     StoreError,
     derived_id,
+    open_regular,
+    read_regular,
     redact_secrets,
 )
 from anamnesis.store import frontmatter as fm
@@ -33,8 +35,10 @@ TYPES = {
     "project": "semantic",
     "reference": "semantic",
 }
-# How many lines of a session transcript to read looking for its working directory.
+# How much of a session transcript to read looking for its working directory: lines, and
+# characters of each (a line is never read whole past this).
 _CWD_SCAN_LINES = 40
+_CWD_LINE_CHARS = 1 << 20
 
 
 @dataclass(slots=True)
@@ -123,7 +127,9 @@ def _import_one(
     seen_bodies: set[str],
     report: ImportReport,
 ) -> None:
-    text = path.read_text(encoding="utf-8")
+    # Never through a link (it could point anywhere: its content would reach a synced
+    # note), never a FIFO or device, never a huge file.
+    text = read_regular(path)[0].decode("utf-8")
     meta, body = _split(text)
     name = _text_value(meta.get("name"))
     description = _text_value(meta.get("description"))
@@ -213,10 +219,13 @@ def _mtime(path: Path) -> float:
 
 
 def _recorded_cwd(transcript: Path) -> str | None:
+    import io
+
     try:
-        with transcript.open(encoding="utf-8", errors="replace") as handle:
+        raw = io.FileIO(open_regular(transcript, follow=True), "rb", closefd=True)
+        with io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8", errors="replace") as handle:
             for _ in range(_CWD_SCAN_LINES):
-                line = handle.readline()
+                line = handle.readline(_CWD_LINE_CHARS)
                 if not line:
                     break
                 try:

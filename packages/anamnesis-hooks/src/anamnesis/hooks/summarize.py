@@ -50,7 +50,7 @@ class HeuristicSummarizer:
 
     def summarize(self, session: ParsedSession) -> Summary | None:
         ask = session.first_prompt.strip()
-        title = _first_line(ask)[:TITLE_MAX].rstrip() if ask else "Session summary"
+        title = cut_at_word(_first_line(ask), TITLE_MAX) if ask else "Session summary"
         parts = [f"**Ask:** {_clip(ask, ASK_MAX) or '(no prompt captured)'}"]
         if session.git_branch:
             parts.append(f"**Branch:** {session.git_branch}")
@@ -70,6 +70,20 @@ def _first_line(text: str) -> str:
         if line.strip():
             return " ".join(line.split())
     return ""
+
+
+def cut_at_word(text: str, limit: int) -> str:
+    """``text`` if it fits in ``limit`` characters, else its longest start that ends at a
+    word boundary, with an ellipsis (within the limit). A single word longer than the
+    limit is cut inside, since there is no boundary to cut at."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    room = limit - 1  # for the ellipsis
+    head = text[: room + 1]
+    cut = head.rfind(" ")
+    kept = head[:cut] if cut > 0 else text[:room]
+    return kept.rstrip(" ,;:-") + "…"
 
 
 def _clip(text: str, limit: int) -> str:

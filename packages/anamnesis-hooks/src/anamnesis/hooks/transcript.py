@@ -2,7 +2,9 @@
 
 The format is internal to Claude Code and changes between versions, so everything is
 optional: unknown record types are skipped, garbage and truncated lines are counted and
-skipped, and the file is streamed (a huge transcript costs time, not memory).
+skipped, and the file is streamed (a huge transcript costs time, not memory). Only a
+regular file is read (a FIFO would block the hook, a device never end), a line is never
+held whole past :data:`MAX_LINE_BYTES`, and reading stops at :data:`MAX_TRANSCRIPT_BYTES`.
 """
 
 from __future__ import annotations
@@ -18,6 +20,10 @@ EDIT_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path
               "NotebookEdit": "notebook_path"}  # fmt: skip
 # Lines longer than this are tool output (file dumps, logs): skipped unparsed.
 MAX_LINE_BYTES = 4 * 1024 * 1024
+# Reading stops here: a session this long has been compacted many times, and its start and
+# the note made from it are in the first part anyway. The hook has seconds, not minutes.
+MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
+_CHUNK = 1 << 16
 
 _COMMAND = re.compile(r"<command-name>\s*(/?[^<\s]+)\s*</command-name>")
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
@@ -48,22 +54,19 @@ class ParsedSession:
     user_turns: int = 0
     compactions: int = 0
     bad_lines: int = 0
+    # Set when the file was longer than MAX_TRANSCRIPT_BYTES: only its start was read.
+    truncated: bool = False
 
 
 def parse_transcript(path: str | Path) -> ParsedSession:
     """Parse a transcript file; raise :class:`TranscriptUnreadable` if it cannot be read."""
     session = ParsedSession()
     state = _State()
-    try:
-        handle = Path(path).open("rb")  # noqa: SIM115 - closed by the with block below
-    except OSError as exc:
-        raise TranscriptUnreadable(
-            f"cannot read transcript {path}: {exc.strerror or exc}"
-        ) from None
-    with handle:
-        for raw in handle:
-            if len(raw) > MAX_LINE_BYTES:
-                continue
+    fd = _open_regular(path)
+    import io
+
+    with io.FileIO(fd, "rb", closefd=True) as handle:
+        for raw in _lines(handle, session):
             line = raw.strip()
             if not line:
                 continue
@@ -81,6 +84,46 @@ def parse_transcript(path: str | Path) -> ParsedSession:
     if not session.first_prompt and state.command_prompt:
         session.first_prompt = state.command_prompt
     return session
+
+
+def _open_regular(path: str | Path) -> int:
+    """A descriptor of the transcript, once it is known to be a regular file."""
+    from anamnesis.store import UnsafeFile, open_regular
+
+    try:
+        # Claude Code's folder may well be a link (dotfile managers): follow links here,
+        # but read only a regular file (a FIFO would block, /dev/zero never end).
+        return open_regular(path, follow=True)
+    except UnsafeFile as exc:
+        raise TranscriptUnreadable(f"transcript {path} was not read: {exc.strerror}") from None
+    except OSError as exc:
+        raise TranscriptUnreadable(
+            f"cannot read transcript {path}: {exc.strerror or exc}"
+        ) from None
+
+
+def _lines(handle: Any, session: ParsedSession) -> Any:
+    """The file's lines, each cut off (and skipped) once past MAX_LINE_BYTES without ever
+    being held whole, up to MAX_TRANSCRIPT_BYTES in all."""
+    pending = b""
+    skipping = False  # inside a line already known to be too long
+    total = 0
+    while chunk := handle.read(_CHUNK):
+        total += len(chunk)
+        if total > MAX_TRANSCRIPT_BYTES:
+            session.truncated = True
+            return
+        start = 0
+        while (end := chunk.find(b"\n", start)) != -1:
+            if not skipping:
+                yield pending + chunk[start:end]
+            pending, skipping, start = b"", False, end + 1
+        if not skipping:
+            pending += chunk[start:]
+            if len(pending) > MAX_LINE_BYTES:
+                pending, skipping = b"", True
+    if pending and not skipping:
+        yield pending
 
 
 @dataclass(slots=True)

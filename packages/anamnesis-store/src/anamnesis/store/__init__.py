@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         StoreStats,
     )
     from anamnesis.store.redact import redact_secrets
+    from anamnesis.store.safe_files import UnsafeFile, open_regular, read_regular
     from anamnesis.store.store import SEARCH_MODES, InvalidQuery, MemoryStore, StorageError
 
 __version__ = "0.2.1"
@@ -91,6 +92,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "StoreError": ("anamnesis.store.errors", "StoreError"),
     "StoreLayout": ("anamnesis.store.layout", "StoreLayout"),
     "StoreStats": ("anamnesis.store.model", "StoreStats"),
+    "UnsafeFile": ("anamnesis.store.safe_files", "UnsafeFile"),
+    "open_regular": ("anamnesis.store.safe_files", "open_regular"),
+    "read_regular": ("anamnesis.store.safe_files", "read_regular"),
     "derived_id": ("anamnesis.store.ids", "derived_id"),
     "is_valid_id": ("anamnesis.store.ids", "is_valid_id"),
     "new_id": ("anamnesis.store.ids", "new_id"),
@@ -133,13 +137,16 @@ __all__ = [
     "StoreError",
     "StoreLayout",
     "StoreStats",
+    "UnsafeFile",
     "VectorsUnavailable",
     "VectorsUnavailableWarning",
     "derived_id",
     "is_valid_id",
     "new_id",
+    "open_regular",
     "parse_note",
     "read_config",
+    "read_regular",
     "redact_secrets",
     "resolve_home",
     "resolve_machine_id",

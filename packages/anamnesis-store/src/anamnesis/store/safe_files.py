@@ -39,13 +39,11 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-def read_regular(
-    path: str | os.PathLike[str], max_bytes: int = MAX_NOTE_BYTES, *, follow: bool = False
-) -> tuple[bytes, os.stat_result]:
-    """The bytes of a regular file and its stat (taken before reading, so a later edit is
-    never missed); raises :class:`UnsafeFile` for a symbolic link (unless ``follow``), a
-    FIFO, a device or anything else that is not a regular file, or a file over
-    ``max_bytes``, and ``OSError`` as ``open`` would otherwise."""
+def open_regular(path: str | os.PathLike[str], *, follow: bool = False) -> int:
+    """A read-only descriptor of ``path`` once it is known to be a regular file (the caller
+    closes it); raises :class:`UnsafeFile` for a symbolic link (unless ``follow``), a FIFO,
+    a device or anything else that is not a regular file, and ``OSError`` as ``open`` would.
+    Opening never blocks: a FIFO is refused, not waited on."""
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
     if not follow:
         flags |= getattr(os, "O_NOFOLLOW", 0)
@@ -59,13 +57,24 @@ def read_regular(
                 "followed: replace the link with the file itself)",
             ) from None
         raise
+    mode = os.fstat(fd).st_mode
+    if not stat_module.S_ISREG(mode):
+        os.close(fd)
+        raise UnsafeFile(
+            errno.EINVAL, f"it is {kind_of(mode)}, not a regular file: nothing was read from it"
+        )
+    return fd
+
+
+def read_regular(
+    path: str | os.PathLike[str], max_bytes: int = MAX_NOTE_BYTES, *, follow: bool = False
+) -> tuple[bytes, os.stat_result]:
+    """The bytes of a regular file and its stat (taken before reading, so a later edit is
+    never missed); raises :class:`UnsafeFile` as :func:`open_regular` does, or for a file
+    over ``max_bytes``."""
+    fd = open_regular(path, follow=follow)
     try:
         info = os.fstat(fd)
-        if not stat_module.S_ISREG(info.st_mode):
-            raise UnsafeFile(
-                errno.EINVAL,
-                f"it is {kind_of(info.st_mode)}, not a regular file: nothing was read from it",
-            )
         if info.st_size > max_bytes:
             raise UnsafeFile(
                 errno.EFBIG,
