@@ -174,6 +174,17 @@ def test_dedup_never_merges_across_projects_or_types(env: Env) -> None:
     assert remaining == {in_a, in_b, as_rule}
 
 
+def test_dedup_never_moves_machine_local_content_into_a_synced_note(env: Env) -> None:
+    synced = write(env, "deploy", "deploy with make release", "--tag", "team")
+    local = write(env, "deploy", "deploy with make release", "--scope", "machine-local",
+                  "--tag", "host-b7-secret", "--supersedes", synced)  # fmt: skip
+    assert env.run("dedup", "--json").json()["groups"] == []
+    assert env.run("dedup", "--apply").code == 0
+    kept = {n["id"]: n for n in env.run("list", "--json").json()}
+    assert set(kept) == {synced, local}
+    assert kept[synced]["tags"] == ["team"] and kept[synced]["supersedes"] == []
+
+
 def test_dedup_keeps_the_copy_still_in_force(env: Env) -> None:
     old = write(env, "port", "the API listens on 8080")
     write(env, "port", "the API listens on 9090", "--supersedes", old)

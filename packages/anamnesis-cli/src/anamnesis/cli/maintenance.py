@@ -69,33 +69,32 @@ class DuplicateGroup:
     drop: list[Memory]
 
 
-def duplicate_key(note: Memory) -> tuple[str, str, str]:
-    """Notes are duplicates only when project, type and body are all the same.
+def duplicate_key(note: Memory) -> tuple[str, str, str, str]:
+    """Notes are duplicates only when project, type, scope and body are all the same.
 
     The same text in two projects is two notes: each shows up in its own project's
     sessions, and removing one would take it away from that project. A different type
     changes how a note is recalled (procedural notes are injected first), so a procedural
-    and a semantic note with one body are not interchangeable either.
+    and a semantic note with one body are not interchangeable either. And a machine-local
+    note never merges with a portable one: its tags and links would travel to the remote
+    inside the synced keeper, and dropping it instead would lose them.
     """
-    return note.project, note.type, note.body
+    return note.project, note.type, note.scope, note.body
 
 
 def find_duplicates(store: MemoryStore) -> list[DuplicateGroup]:
     """Groups of notes with the same ``duplicate_key``. The keeper is the note still in
-    force (a superseded copy is hidden from search), then the portable one (dropping it
-    would take the note off the user's other machines), then the oldest: the original,
-    with the provenance of when the thing was first learned."""
+    force (a superseded copy is hidden from search), then the oldest: the original, with
+    the provenance of when the thing was first learned."""
     superseded = set(store.superseders())
-    by_key: dict[tuple[str, str, str], list[Memory]] = {}
+    by_key: dict[tuple[str, str, str, str], list[Memory]] = {}
     for note in store.list():
         if note.body.strip():
             by_key.setdefault(duplicate_key(note), []).append(note)
     groups = []
     for notes in by_key.values():
         if len(notes) > 1:
-            notes.sort(
-                key=lambda n: (n.id in superseded, n.scope != "portable", n.created_at, n.id)
-            )
+            notes.sort(key=lambda n: (n.id in superseded, n.created_at, n.id))
             groups.append(DuplicateGroup(keep=notes[0], drop=notes[1:]))
     groups.sort(key=lambda g: (g.keep.created_at, g.keep.id))
     return groups
