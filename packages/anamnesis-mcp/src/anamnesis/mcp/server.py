@@ -25,6 +25,7 @@ from anamnesis.mcp.functions import (
     sync_memory,
     write_memory,
 )
+from anamnesis.mcp.stdio import serve_stdio
 from anamnesis.mcp.version import __version__
 from anamnesis.store import MemoryStore, StoreError, resolve_machine_id, resolve_remote
 from anamnesis.store.errors import IndexUnavailable, InvalidNote, StoreBusy
@@ -85,6 +86,14 @@ class AnamnesisServer(MCPServer[Any]):
             with self.guard(name):
                 arguments = check_call(name, arguments)
         return await super().call_tool(name, arguments, context)
+
+    async def run_stdio_async(self) -> None:
+        """Serve over stdio, answering every request, even one the SDK cannot parse.
+
+        The SDK's own stdio loop drops such a line without a reply (see :mod:`.stdio`).
+        """
+        # MCPServer keeps its protocol server private; its own run_stdio_async uses it so.
+        await serve_stdio(self._lowlevel_server)
 
 
 def build_server(
