@@ -3,7 +3,14 @@ resolve path brings both machines to the same notes (scenario 5)."""
 
 from __future__ import annotations
 
-from e2e_support import World, quiet_syncs, remote_files
+from e2e_support import Machine, World, quiet_syncs, remote_files
+
+
+def conflict_with(machine: Machine, memory_id: str) -> str:
+    """The ``conflict_with`` key of a note's file: the other version's id."""
+    text = machine.ok("show", memory_id, "--raw").out
+    (line,) = [line for line in text.splitlines() if line.startswith("conflict_with:")]
+    return line.split(":", 1)[1].strip().strip("'\"")
 
 
 def test_a_note_edited_on_both_machines_is_reported_kept_and_resolved(world: World) -> None:
@@ -45,18 +52,22 @@ def test_a_note_edited_on_both_machines_is_reported_kept_and_resolved(world: Wor
     # Both machines hold the very same files ...
     assert laptop.notes() == desktop.notes()
     assert remote_files(world.remote) == laptop.notes()
-    # ... with both versions: laptop's edit in place, desktop's as a new note replacing it.
-    assert (laptop.memory / path).read_text(encoding="utf-8") == laptop_text
+    # ... with both versions, both visible: laptop's edit in place, desktop's as a new note;
+    # neither replaces the other, both are tagged and each names the other.
     assert len(laptop.notes()) == 2
     for machine in (laptop, desktop):
         hits = machine.search("notify")
         assert len(hits) == 1, hits
         fork = hits[0]
         assert fork["id"] != note["id"]
-        assert fork["supersedes"] == [note["id"]]
+        assert fork["supersedes"] == []
         assert "conflict" in fork["tags"]
         assert fork["body"] == "tag the release, then publish the wheels; desktop: notify"
         kept = machine.ok("show", note["id"], "--json").json()
         assert kept["body"] == "tag the release, then publish the wheels; laptop: sign them"
+        assert "conflict" in kept["tags"] and kept["superseded_by"] == []
+        assert [h["id"] for h in machine.search("sign them")] == [note["id"]]
+        assert conflict_with(machine, note["id"]) == fork["id"]
+        assert conflict_with(machine, fork["id"]) == note["id"]
         assert {listed["id"] for listed in machine.listed()} == {note["id"], fork["id"]}
         assert machine.ok("status", "--json").json()["sync"]["conflicts"] == []

@@ -61,15 +61,21 @@ def test_a_conflict_is_reported_then_resolved_keeping_both(tmp_path: Path) -> No
     resolved = desktop.run("sync", "--resolve", "keep-both", "--json")
     assert resolved.code == 0, resolved.err
     assert laptop.run("sync").code == 0
+    assert resolved.json()["indexed"] == 2  # both versions changed here: both reindexed
     for machine in (laptop, desktop):
-        bodies = sorted(n["body"].strip() for n in machine.run("search", "Port", "-k", "5",
-                        "--json").json())  # fmt: skip
-        # The remote's version was superseded by the kept local one: search shows the fork.
-        assert bodies == ["7070"], bodies
+        found = machine.run("search", "Port", "-k", "5", "--json").json()
+        # Keep both means both stay visible: neither supersedes the other.
+        assert sorted(n["body"].strip() for n in found) == ["7070", "9090"], found
         listed = machine.run("list", "--json").json()
-        assert len(listed) == 2  # nothing lost: both versions are still notes
-        fork = next(n for n in listed if n["id"] != note_id)
-        assert fork["supersedes"] == [note_id] and "conflict" in fork["tags"]
+        assert len(listed) == 2  # nothing lost: both versions are notes
+        fork_id = next(n["id"] for n in listed if n["id"] != note_id)
+        fork, kept = (machine.run("show", i, "--json").json() for i in (fork_id, note_id))
+        assert (fork["body"].strip(), kept["body"].strip()) == ("7070", "9090")
+        for one, other in ((fork, kept), (kept, fork)):
+            assert one["supersedes"] == [] and "conflict" in one["tags"]
+            # Each names the other, in the file the other machine sees too.
+            raw = Path(one["path"]).read_text()
+            assert f"conflict_with: {other['id']}\n" in raw, raw
         # The kept version is the one the resolving machine had: it is its author now.
         assert fork["machine_id"] == "desktop"
     bad = desktop.run("sync", "--resolve", "mine")

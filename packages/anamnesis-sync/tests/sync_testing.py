@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,12 +27,15 @@ def write_note(backend: GitSyncBackend, rel: str, text: str) -> Path:
 
 
 def files(backend: GitSyncBackend) -> dict[str, str]:
-    """Every synced file under the folder, with its text."""
+    """Every synced file under the folder, with its text (symlinks are never followed)."""
     root = backend.repo_dir
     return {
         p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
         for p in sorted(root.rglob("*"))
-        if p.is_file() and ".git" not in p.relative_to(root).parts and not p.name.startswith(".")
+        if not p.is_symlink()
+        and p.is_file()
+        and ".git" not in p.relative_to(root).parts
+        and not p.name.startswith(".")
     }
 
 
@@ -76,3 +80,15 @@ def edit_once_before(
 
     monkeypatch.setattr(worktree, name, wrapped)
     return calls
+
+
+def git(*args: str, cwd: Path) -> str:
+    assert GIT is not None
+    env = {"GIT_AUTHOR_NAME": "cli", "GIT_AUTHOR_EMAIL": "cli@example.com",
+           "GIT_COMMITTER_NAME": "cli", "GIT_COMMITTER_EMAIL": "cli@example.com",
+           "HOME": str(cwd), "PATH": "/usr/bin:/bin"}  # fmt: skip
+    done = subprocess.run(
+        [GIT, *args], cwd=cwd, capture_output=True, text=True, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

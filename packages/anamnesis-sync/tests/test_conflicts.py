@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from anamnesis.sync import GitSyncBackend, NothingToResolve, SyncError
@@ -40,24 +42,31 @@ def test_a_conflict_keeps_local_edits_and_pushes_nothing(machine: Machine, remot
     assert desktop.sync().conflicted  # stays reported until resolved
 
 
-def test_keep_both_keeps_the_remote_note_and_forks_the_local_one(machine: Machine) -> None:
+def test_keep_both_keeps_both_versions_tagged_and_linked_neither_superseding(
+    machine: Machine, remote: Path
+) -> None:
     laptop, desktop = conflicted_pair(machine)
     desktop.sync()
     result = desktop.resolve("keep-both")
     assert result.pushed and not result.conflicted
-    laptop.sync()
+    assert laptop.sync().pulled == 1
     assert files(laptop) == files(desktop)
+    assert {p: t.decode() for p, t in remote_files(remote).items()} == files(laptop)
     notes = files(desktop)
-    assert "laptop edit" in notes[PATH]  # the remote version stays at its path
+    kept = notes[PATH]  # the remote version stays at its path, with its id
+    assert "laptop edit" in kept and kept.startswith(f"---\nid: {ID}\n")
     forked = [text for path, text in notes.items() if path != PATH]
     assert len(forked) == 1
     fork = forked[0]
     assert "desktop edit" in fork
-    assert f"supersedes:\n- {ID}" in fork
-    assert "- conflict" in fork and "- deploy" in fork
     new_id = fork.split("id: ", 1)[1].split("\n", 1)[0]
     assert new_id != ID and len(new_id) == 26
     assert [p for p in notes if p != PATH] == [f"semantic/{new_id}.md"]
+    for text, other in ((fork, ID), (kept, new_id)):
+        assert "supersedes" not in text
+        assert f"conflict_with: {other}\n" in text
+        assert "- conflict" in text and "- deploy" in text
+    assert set(result.changed) == {PATH, f"semantic/{new_id}.md"}  # both to reindex
 
 
 @pytest.mark.parametrize(

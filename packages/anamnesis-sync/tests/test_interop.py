@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,21 +9,9 @@ from pathlib import Path
 import pytest
 from dulwich.repo import Repo
 
-from sync_testing import GIT, Machine, files, write_note
+from sync_testing import GIT, Machine, files, git, write_note
 
 needs_git = pytest.mark.skipif(GIT is None, reason="git binary not installed")
-
-
-def git(*args: str, cwd: Path) -> str:
-    assert GIT is not None
-    env = {"GIT_AUTHOR_NAME": "cli", "GIT_AUTHOR_EMAIL": "cli@example.com",
-           "GIT_COMMITTER_NAME": "cli", "GIT_COMMITTER_EMAIL": "cli@example.com",
-           "HOME": str(cwd), "PATH": "/usr/bin:/bin"}  # fmt: skip
-    done = subprocess.run(
-        [GIT, *args], cwd=cwd, capture_output=True, text=True, env=env, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @needs_git

@@ -13,9 +13,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from anamnesis.sync.backend import STRATEGIES, Strategy, SyncBackend, SyncResult, SyncState
+    from anamnesis.sync.backend import (
+        STRATEGIES,
+        GitLock,
+        Strategy,
+        SyncBackend,
+        SyncResult,
+        SyncState,
+        Unsynced,
+    )
     from anamnesis.sync.errors import NothingToResolve, SyncBusy, SyncError
-    from anamnesis.sync.fork import Fork, fork_note, new_ulid
+    from anamnesis.sync.fork import Fork, Forked, fork_note, new_ulid
     from anamnesis.sync.git import GitSyncBackend
     from anamnesis.sync.remote import redact_url
     from anamnesis.sync.transport import check_remote
@@ -25,6 +33,8 @@ __version__ = "0.2.0"
 _EXPORTS: dict[str, str] = {
     "STRATEGIES": "anamnesis.sync.backend",
     "Fork": "anamnesis.sync.fork",
+    "Forked": "anamnesis.sync.fork",
+    "GitLock": "anamnesis.sync.backend",
     "GitSyncBackend": "anamnesis.sync.git",
     "NothingToResolve": "anamnesis.sync.errors",
     "Strategy": "anamnesis.sync.backend",
@@ -33,6 +43,7 @@ _EXPORTS: dict[str, str] = {
     "SyncError": "anamnesis.sync.errors",
     "SyncResult": "anamnesis.sync.backend",
     "SyncState": "anamnesis.sync.backend",
+    "Unsynced": "anamnesis.sync.backend",
     "check_remote": "anamnesis.sync.transport",
     "fork_note": "anamnesis.sync.fork",
     "new_ulid": "anamnesis.sync.fork",
@@ -42,6 +53,8 @@ _EXPORTS: dict[str, str] = {
 __all__ = [
     "STRATEGIES",
     "Fork",
+    "Forked",
+    "GitLock",
     "GitSyncBackend",
     "NothingToResolve",
     "Strategy",
@@ -50,6 +63,7 @@ __all__ = [
     "SyncError",
     "SyncResult",
     "SyncState",
+    "Unsynced",
     "check_remote",
     "fork_note",
     "new_ulid",

@@ -11,6 +11,30 @@ STRATEGIES: tuple[Strategy, ...] = ("keep-both", "ours", "theirs")
 
 
 @dataclass(frozen=True, slots=True)
+class Unsynced:
+    """A path sync leaves alone because it is not a plain file.
+
+    ``path`` is relative to the synced folder, ``/``-separated. ``kind``: ``"symlink"``,
+    ``"fifo"``, ``"socket"``, ``"device"``, ``"submodule"`` or ``"other"``. ``incoming``:
+    True for an entry of the remote's tree (never created on disk here, kept as it is in
+    the tree), False for something on disk here (never read, followed or committed).
+    """
+
+    path: str
+    kind: str
+    incoming: bool
+
+
+@dataclass(frozen=True, slots=True)
+class GitLock:
+    """A git lock file: ``path`` relative to the synced folder (``.git/index.lock``), and
+    how long ago it was last written, in seconds."""
+
+    path: str
+    age_s: float
+
+
+@dataclass(frozen=True, slots=True)
 class SyncResult:
     """The outcome of one sync cycle.
 
@@ -19,6 +43,10 @@ class SyncResult:
     ``conflicts`` names the files changed on both sides when ``conflicted`` is True.
     ``remote_error`` says why the remote could not be fetched from or pushed to (empty when
     it could, or when there is no remote); local changes are committed either way.
+    ``unsynced`` lists what the sync left alone because it is not a plain file: symlinks,
+    FIFOs, sockets and devices in the folder (never read, followed or committed), and
+    symlinks or submodules in the remote's tree (never created here). Each is also logged
+    as a warning on the ``anamnesis.sync`` logger.
     """
 
     pushed: bool
@@ -30,6 +58,7 @@ class SyncResult:
     conflicts: tuple[str, ...] = ()
     committed: bool = False
     remote_error: str = ""
+    unsynced: tuple[Unsynced, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +66,11 @@ class SyncState:
     """Where the synced folder stands, without touching the network.
 
     ``ahead``/``behind`` count commits against the remote as of the last fetch (None when
-    unknown: never fetched, or no remote).
+    unknown: never fetched, or no remote). ``git_locks`` lists the git lock files in the
+    repository (``.git/index.lock``, ``.git/refs/heads/main.lock``, ...): a git command
+    running right now, or a process that died mid-write (a sync killed at a hook's timeout);
+    the next sync waits for a young one and removes one older than a few seconds.
+    ``unsynced``: as in :class:`SyncResult`.
     """
 
     initialized: bool
@@ -48,6 +81,8 @@ class SyncState:
     ahead: int | None = None
     behind: int | None = None
     conflicts: tuple[str, ...] = field(default=())
+    git_locks: tuple[GitLock, ...] = ()
+    unsynced: tuple[Unsynced, ...] = ()
 
 
 class SyncBackend(Protocol):

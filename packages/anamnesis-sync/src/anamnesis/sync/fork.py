@@ -1,9 +1,13 @@
-"""keep-both: turn the local side of a conflicting note into a new note that supersedes
-the remote one, without importing the store (sync depends on dulwich alone).
+"""keep-both: both versions of a conflicting note stay, as two notes that name each other,
+without importing the store (sync depends on dulwich alone).
 
-The store writes frontmatter as simple ``key: value`` lines; this edits those lines: a
-fresh id, ``supersedes`` gains the old id, ``tags`` gains ``conflict``. A file that is not a
-note (no frontmatter) is kept beside the original under a ``.conflict-<machine>`` name.
+Neither supersedes the other: both stay visible in search until the user supersedes one
+or merges them. Our side becomes a new note (a fresh id); the remote's keeps its id and
+path. Both gain the tag ``conflict`` and a ``conflict_with`` key naming the other's id
+(a list when a note was in conflict before). The store writes frontmatter as simple
+``key: value`` lines; this edits those lines. A file that is not a note (no frontmatter)
+is kept beside the original under a ``.conflict-<machine>`` name, and the remote's version
+is left as it is.
 """
 
 from __future__ import annotations
@@ -12,9 +16,26 @@ import os
 import re
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
-# (path, our bytes, their bytes) -> (new path, new bytes) for our side.
-Fork = Callable[[str, bytes, bytes], tuple[str, bytes]]
+# The frontmatter key naming the other version of a note kept by keep-both. The store
+# does not know it, so it keeps it as an extra key, unchanged.
+CONFLICT_KEY = "conflict_with"
+CONFLICT_TAG = "conflict"
+
+
+class Forked(NamedTuple):
+    """What keep-both makes of a conflicting file: ``ours`` goes to the new ``path``;
+    ``theirs`` (the remote's version) stays at the original path, rewritten to name ours
+    (or unchanged, when it is not a note)."""
+
+    path: str
+    ours: bytes
+    theirs: bytes
+
+
+# (path, our bytes, their bytes) -> both sides as keep-both keeps them.
+Fork = Callable[[str, bytes, bytes], Forked]
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _ULID = re.compile(r"[0-7][0-9A-HJKMNP-TV-Z]{25}")
@@ -26,22 +47,21 @@ def new_ulid() -> str:
     return "".join(_CROCKFORD[(value >> shift) & 31] for shift in range(125, -1, -5))
 
 
-def fork_note(path: str, ours: bytes, theirs: bytes, *, machine_id: str) -> tuple[str, bytes]:
-    """Our version of ``path`` as a new note superseding the remote version."""
-    del theirs  # the remote version stays where it is, untouched
-    text = ours.decode("utf-8", errors="surrogateescape")
-    if text.startswith("---\n") and "\n---\n" in text[3:]:
-        front, body = text[4:].split("\n---\n", 1)
-        lines = front.split("\n")
-        old_id = _value(lines, "id")
-        if old_id and _ULID.fullmatch(old_id):
-            fresh = new_ulid()
-            lines = _set_scalar(lines, "id", fresh)
-            lines = _add_to_list(lines, "supersedes", old_id, before="created_at")
-            lines = _add_to_list(lines, "tags", "conflict", before=None)
-            directory = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
-            new_text = "---\n" + "\n".join(lines) + "\n---\n" + body
-            return f"{directory}{fresh}.md", new_text.encode("utf-8", errors="surrogateescape")
+def fork_note(path: str, ours: bytes, theirs: bytes, *, machine_id: str) -> Forked:
+    """Keep both sides of ``path``: ours as a new note, theirs in place, naming each other."""
+    mine = _split(ours)
+    old_id = _value(mine[0], "id") if mine is not None else None
+    if mine is not None and old_id and _ULID.fullmatch(old_id):
+        other = _split(theirs)
+        their_id = _value(other[0], "id") if other is not None else None
+        fresh = new_ulid()
+        lines = _set_scalar(mine[0], "id", fresh)
+        lines = _mark(lines, their_id or old_id)
+        kept = theirs
+        if other is not None and their_id:
+            kept = _join(_mark(other[0], fresh), other[1])
+        directory = path.rsplit("/", 1)[0] + "/" if "/" in path else ""
+        return Forked(f"{directory}{fresh}.md", _join(lines, mine[1]), kept)
     stem, dot, suffix = path.rpartition(".")
     label = re.sub(r"[^A-Za-z0-9._-]", "-", machine_id) or "local"
     renamed = (
@@ -49,7 +69,28 @@ def fork_note(path: str, ours: bytes, theirs: bytes, *, machine_id: str) -> tupl
         if dot and "/" not in suffix
         else f"{path}.conflict-{label}"
     )
-    return renamed, ours
+    return Forked(renamed, ours, theirs)
+
+
+def _split(data: bytes) -> tuple[list[str], str] | None:
+    """(frontmatter lines, body) of a note's text; None for a file without frontmatter."""
+    text = data.decode("utf-8", errors="surrogateescape")
+    if not (text.startswith("---\n") and "\n---\n" in text[3:]):
+        return None
+    front, body = text[4:].split("\n---\n", 1)
+    return front.split("\n"), body
+
+
+def _join(lines: list[str], body: str) -> bytes:
+    return ("---\n" + "\n".join(lines) + "\n---\n" + body).encode("utf-8", errors="surrogateescape")
+
+
+def _mark(lines: list[str], other_id: str) -> list[str]:
+    """Tag ``conflict`` and name ``other_id`` under :data:`CONFLICT_KEY`."""
+    lines = _add_to_list(lines, "tags", CONFLICT_TAG, before=None)
+    if not any(line.startswith(f"{CONFLICT_KEY}:") for line in lines):
+        return [*lines, f"{CONFLICT_KEY}: {other_id}"]  # one id: a scalar, like supersedes
+    return _add_to_list(lines, CONFLICT_KEY, other_id, before=None)
 
 
 def _value(lines: list[str], key: str) -> str | None:

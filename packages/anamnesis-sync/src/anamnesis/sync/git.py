@@ -19,6 +19,7 @@ from pathlib import Path
 
 from dulwich.config import ConfigFile
 from dulwich.errors import NotGitRepository
+from dulwich.file import FileLocked
 from dulwich.graph import can_fast_forward, find_merge_base
 from dulwich.index import Index
 from dulwich.objects import Blob, Commit, ObjectID
@@ -35,6 +36,7 @@ from anamnesis.sync.integrate import (
     Divergence,
     apply_changes,
     build_tree,
+    clean_incoming,
     commits_between,
     diverged,
     flat_tree,
@@ -42,8 +44,17 @@ from anamnesis.sync.integrate import (
     tree_of,
 )
 from anamnesis.sync.lock import sync_lock
+from anamnesis.sync.locks import (
+    find_git_locks,
+    locked_message,
+    locks_detail,
+    recover_stale_locks,
+)
+from anamnesis.sync.partial import take_message
 from anamnesis.sync.remote import describe, explain_transport_error
+from anamnesis.sync.remote_head import point_unborn_head
 from anamnesis.sync.transport import PushRefused, PushRejected, fetch_branch, push_branch
+from anamnesis.sync.unsynced import UnsyncedReport
 
 # Attempts when the remote moves between our fetch and our push, or a note is edited
 # while we pull.
@@ -128,6 +139,7 @@ class GitSyncBackend:
         self.branch = branch
         self.lock_wait_s = lock_wait_s
         self.timeout_s = timeout_s
+        self._unsynced = UnsyncedReport()  # of the sync running now (under the lock)
         self._branch_ref = Ref(f"refs/heads/{branch}".encode())
         self._tracking_ref = Ref(f"refs/remotes/origin/{branch}".encode())
 
@@ -151,35 +163,40 @@ class GitSyncBackend:
             result = self._cycle(repo, index, self._commit_local(repo, index))
             if result.pushed and self.remote is not None:
                 _best_effort(tidy_remote, self.remote)
-            return result
+            return self._unsynced.finish(result)
 
     def resolve(self, strategy: Strategy, *, fork: Fork | None = None) -> SyncResult:
         """Settle a conflict reported by :meth:`sync`, then push the result.
 
         ``keep-both``: the other version stays at its path and the local version becomes
-        a new note that supersedes it (tagged ``conflict``); a note deleted on one side
+        a new note; neither supersedes the other, both are tagged ``conflict`` and name
+        each other (``conflict_with``), and both are pushed; a note deleted on one side
         and edited on the other keeps the edit. ``ours``: local versions win.
-        ``theirs``: the other versions win. ``fork`` overrides how keep-both turns a local
-        file into a new note (the CLI passes one that uses the store's codec).
+        ``theirs``: the other versions win. ``fork`` overrides how keep-both rewrites the
+        two versions (the CLI passes one that uses the store's codec; see
+        :data:`~anamnesis.sync.fork.Fork`).
         """
         if strategy not in STRATEGIES:
             raise SyncError(f"unknown strategy {strategy!r}: use {', '.join(STRATEGIES)}")
         with self._session() as repo:
-            index = repo.open_index()
-            # Local edits first, so nothing on disk is left out; a branch moved by another
-            # program is settled here with the same strategy.
-            local = self._commit_local(repo, index, strategy=strategy, fork=fork)
-            if local.resolved:
-                return self._after_moved_resolution(repo, index, local, strategy)
-            stop = self._unsettled(repo, local, local.committed, local.changed)
-            if stop is not None:
-                return stop
-            if self.remote is None:
-                raise NothingToResolve("no remote is configured, so there is nothing to resolve")
-            result = self._resolve(repo, index, strategy, fork, local)
-            if result.pushed:
-                _best_effort(tidy_remote, self.remote)
-            return result
+            return self._unsynced.finish(self._settle(repo, strategy, fork))
+
+    def _settle(self, repo: Repo, strategy: Strategy, fork: Fork | None) -> SyncResult:
+        index = repo.open_index()
+        # Local edits first, so nothing on disk is left out; a branch moved by another
+        # program is settled here with the same strategy.
+        local = self._commit_local(repo, index, strategy=strategy, fork=fork)
+        if local.resolved:
+            return self._after_moved_resolution(repo, index, local, strategy)
+        stop = self._unsettled(repo, local, local.committed, local.changed)
+        if stop is not None:
+            return stop
+        if self.remote is None:
+            raise NothingToResolve("no remote is configured, so there is nothing to resolve")
+        result = self._resolve(repo, index, strategy, fork, local)
+        if result.pushed:
+            _best_effort(tidy_remote, self.remote)
+        return result
 
     def state(self) -> SyncState:
         """Where things stand, from local data only (no network)."""
@@ -195,7 +212,8 @@ class GitSyncBackend:
         repo = Repo(str(self.repo_dir))
         try:
             head = self._head(repo)
-            dirty = worktree.stage_all(repo, self.repo_dir, write=False).changed
+            staged = worktree.stage_all(repo, self.repo_dir, write=False)
+            dirty = staged.changed
             tracking = _ref(repo, self._tracking_ref)
             ahead = behind = None
             conflicts: tuple[str, ...] = ()
@@ -212,6 +230,9 @@ class GitSyncBackend:
                     "the branch was moved by another program; the next sync brings the "
                     "files in line with it, keeping local edits: " + detail
                 )
+            git_locks = tuple(find_git_locks(self.repo_dir))
+            if git_locks:
+                detail = f"{locks_detail(git_locks)}; {detail}"
             return SyncState(
                 initialized=True,
                 remote=remote,
@@ -221,6 +242,8 @@ class GitSyncBackend:
                 ahead=ahead,
                 behind=behind,
                 conflicts=conflicts,
+                git_locks=git_locks,
+                unsynced=staged.unsynced,
             )
         finally:
             repo.close()
@@ -281,7 +304,11 @@ class GitSyncBackend:
             elif remote_head is not None and local_head is None:
                 outcome = self._adopt(repo, remote_head, index)
             if isinstance(outcome, Divergence):
-                return self._conflict_result(repo, outcome, committed, changed)
+                assert local_head is not None
+                assert remote_head is not None
+                taken = self._take_clean(repo, index, local_head, remote_head, outcome)
+                changed.extend(taken)
+                return self._conflict_result(repo, outcome, committed, changed, taken=len(taken))
             if outcome is not None:
                 changed.extend(outcome.changed)
                 if not outcome.complete:
@@ -326,6 +353,28 @@ class GitSyncBackend:
             new_head = replay(repo, commits_between(repo, local_head, exclude), remote_head)
         return self._checkout(repo, index, local_tree, new_head, pulled)
 
+    def _take_clean(
+        self,
+        repo: Repo,
+        index: Index,
+        local_head: ObjectID,
+        remote_head: ObjectID,
+        split: Divergence,
+    ) -> list[str]:
+        """Land the incoming changes that are not in conflict, as a take commit on the
+        local branch (see partial.py); return the files written."""
+        clean = clean_incoming(split)
+        if not clean:
+            return []
+        local_files = flat_tree(repo, tree_of(repo, local_head))
+        message = take_message(remote_head, len(clean), split.conflicts, _now())
+        take = self._new_commit(
+            repo, build_tree(repo, apply_changes(local_files, clean)), [local_head], message
+        )
+        # A note edited meanwhile stops the take (nothing overwritten); the next sync
+        # takes again.
+        return self._checkout(repo, index, tree_of(repo, local_head), take, 0).changed
+
     def _adopt(self, repo: Repo, remote_head: ObjectID, index: Index) -> _Pulled:
         """A repository with no commits takes the remote as it is."""
         return self._checkout(
@@ -338,9 +387,7 @@ class GitSyncBackend:
         """Bring the files from ``old_tree`` to ``new_head``'s; move the branch only if
         every file could be (a note edited meanwhile is committed on what it was based on
         at the next attempt, and so meets the pulled version as a conflict, never lost)."""
-        applied = worktree.apply_tree_change(
-            repo, self.repo_dir, old_tree, _required(tree_of(repo, new_head)), index=index
-        )
+        applied = self._apply_tree_change(repo, old_tree, _required(tree_of(repo, new_head)), index)
         if applied.complete:
             self._move_head(repo, new_head)
         return _Pulled(applied.changed, pulled, applied.complete)
@@ -385,9 +432,7 @@ class GitSyncBackend:
             else:
                 exclude = [head] if merge_base is None else [merge_base, head]
                 new_head = replay(repo, commits_between(repo, local, exclude), head)
-        applied = worktree.apply_tree_change(
-            repo, self.repo_dir, tree, _required(tree_of(repo, new_head)), index=index
-        )
+        applied = self._apply_tree_change(repo, tree, _required(tree_of(repo, new_head)), index)
         if not applied.complete:
             return _Local(False, applied.changed, complete=False)
         self._move_head(repo, new_head)
@@ -457,12 +502,8 @@ class GitSyncBackend:
         if not split.conflicts:
             raise NothingToResolve("local and remote do not conflict; run a normal sync")
         commit = self._resolution_commit(repo, split, remote_head, strategy, fork)
-        applied = worktree.apply_tree_change(
-            repo,
-            self.repo_dir,
-            tree_of(repo, local_head),
-            _required(tree_of(repo, commit)),
-            index=index,
+        applied = self._apply_tree_change(
+            repo, tree_of(repo, local_head), _required(tree_of(repo, commit)), index
         )
         names = ", ".join(os.fsdecode(p) for p in split.conflicts)
         if not applied.complete:
@@ -547,12 +588,19 @@ class GitSyncBackend:
                 if theirs is None:
                     tree[path] = ours  # edited here, deleted there: keep the edit
                     continue
-                new_path, data = fork(
-                    os.fsdecode(path), _blob(repo, ours[1]), _blob(repo, theirs[1])
-                )
-                blob = Blob.from_string(data)
-                repo.object_store.add_object(blob)
-                tree[_tree_path(new_path)] = (ours[0], blob.id)
+                their_data = _blob(repo, theirs[1])
+                forked = fork(os.fsdecode(path), _blob(repo, ours[1]), their_data)
+                new_path = _tree_path(forked.path)
+                if new_path == path or new_path in tree:
+                    # Never write one version over another note: nothing may be lost.
+                    raise SyncError(
+                        f"keep-both would put {os.fsdecode(path)}'s local version at "
+                        f"{forked.path}, which exists: rename that file, or resolve with "
+                        "ours / theirs"
+                    )
+                tree[new_path] = (ours[0], _add_blob(repo, forked.ours))
+                if forked.theirs != their_data:  # now names the fork (tag, conflict_with)
+                    tree[path] = (theirs[0], _add_blob(repo, forked.theirs))
             # "theirs": the remote version is already in the tree
         return tree
 
@@ -565,12 +613,18 @@ class GitSyncBackend:
         # syncs share it.
         self.repo_dir.mkdir(parents=True, exist_ok=True)
         with sync_lock(self.repo_dir / worktree.LOCK_FILE, wait_s=self.lock_wait_s):
-            repo = self._repo()
+            self._unsynced = UnsyncedReport()
+            # Under our lock no sync of ours is writing: an old git lock is a dead writer's.
+            recover_stale_locks(self.repo_dir)
             try:
-                yield repo
-                _best_effort(tidy, repo)
-            finally:
-                repo.close()
+                repo = self._repo()
+                try:
+                    yield repo
+                    _best_effort(tidy, repo)
+                finally:
+                    repo.close()
+            except FileLocked as exc:  # a git command's lock that outlasted our wait
+                raise SyncError(locked_message(self.repo_dir, exc)) from None
 
     def _repo(self) -> Repo:
         self.repo_dir.mkdir(parents=True, exist_ok=True)
@@ -585,6 +639,13 @@ class GitSyncBackend:
 
     def _head(self, repo: Repo) -> ObjectID | None:
         return _ref(repo, self._branch_ref)
+
+    def _apply_tree_change(
+        self, repo: Repo, old_tree: ObjectID | None, new_tree: ObjectID, index: Index
+    ) -> worktree.Applied:
+        applied = worktree.apply_tree_change(repo, self.repo_dir, old_tree, new_tree, index=index)
+        self._unsynced.add(applied.unsynced)
+        return applied
 
     def _move_head(self, repo: Repo, commit: ObjectID) -> None:
         """Point the branch at ``commit``, whose files are now the ones on disk.
@@ -605,6 +666,7 @@ class GitSyncBackend:
     ) -> _Local:
         """Stage everything and commit if the tree changed."""
         report = worktree.stage_all(repo, self.repo_dir, index=index)
+        self._unsynced.add(report.unsynced)
         head = self._head(repo)
         tree = index.commit(repo.object_store)
         base = _ref(repo, WORKTREE_REF)
@@ -678,6 +740,9 @@ class GitSyncBackend:
         except Exception as exc:  # transport errors of every kind become a detail, not a traceback
             raise _TransportFailed(explain_transport_error(self.remote, exc, "push to")) from None
         repo.refs[self._tracking_ref] = head
+        # A remote made by a plain `git init --bare` names `master`: clones of it would
+        # check out nothing.
+        _best_effort(point_unborn_head, self.remote, self._branch_ref)
 
     def _pending(self, repo: Repo, committed: bool) -> str:
         """What waits for the next sync, in words (only what is true)."""
@@ -729,10 +794,16 @@ class GitSyncBackend:
         changed: list[str],
         *,
         moved: bool = False,
+        taken: int = 0,
     ) -> SyncResult:
         names = tuple(os.fsdecode(path) for path in split.conflicts)
         where = (
             "in commits another program put on this folder's branch" if moved else "on the remote"
+        )
+        landed = (
+            f"; {taken} incoming file{'s' if taken != 1 else ''} not in conflict landed"
+            if taken
+            else ""
         )
         return SyncResult(
             pushed=False,
@@ -741,8 +812,8 @@ class GitSyncBackend:
             head=_short(self._head(repo)),
             detail=(
                 f"conflict: {', '.join(names)} changed both here and {where}; local edits "
-                "are kept and nothing was pushed. Resolve with `anamnesis sync --resolve "
-                "keep-both` (or ours / theirs)"
+                f"are kept and nothing was pushed{landed}. Resolve with `anamnesis sync "
+                "--resolve keep-both` (or ours / theirs)"
             ),
             changed=tuple(dict.fromkeys(changed)),
             conflicts=names,
@@ -779,6 +850,12 @@ def _blob(repo: Repo, sha: ObjectID) -> bytes:
     blob = repo.object_store[sha]
     assert isinstance(blob, Blob)
     return blob.as_raw_string()
+
+
+def _add_blob(repo: Repo, data: bytes) -> ObjectID:
+    blob = Blob.from_string(data)
+    repo.object_store.add_object(blob)
+    return blob.id
 
 
 def _identity(machine_id: str) -> bytes:

@@ -17,6 +17,8 @@ from dulwich.object_store import iter_tree_contents
 from dulwich.objects import Commit, ObjectID
 from dulwich.repo import Repo
 
+from anamnesis.sync.partial import is_take
+
 # path -> (mode, blob id)
 Tree = dict[bytes, tuple[int, ObjectID]]
 # path -> new (mode, blob id), or None for a deletion
@@ -85,16 +87,15 @@ def replay(repo: Repo, commits: list[Commit], onto: ObjectID) -> ObjectID:
 
     Authors, dates and messages are kept, as ``git rebase`` keeps them; a commit whose
     change is already there (the same edit made on both sides) is dropped, as
-    ``git rebase`` drops it.
+    ``git rebase`` drops it. Take commits are skipped (see partial.py).
     """
     head = onto
     tree = flat_tree(repo, tree_of(repo, onto))
     tree_id = tree_of(repo, onto)
     for commit in commits:
-        parent_tree = tree_of(repo, commit.parents[0]) if commit.parents else None
-        tree = apply_changes(
-            tree, changes_between(flat_tree(repo, parent_tree), flat_tree(repo, commit.tree))
-        )
+        if is_take(commit):
+            continue  # the remote's own content, newer in ``onto`` (see partial.py)
+        tree = apply_changes(tree, own_changes(repo, commit))
         new_tree_id = build_tree(repo, tree)
         if new_tree_id == tree_id:
             continue
@@ -129,7 +130,23 @@ def diverged(
     repo: Repo, local_head: ObjectID, remote_head: ObjectID, base: ObjectID | None
 ) -> Divergence:
     base_tree = tree_of(repo, base)
-    base_files = flat_tree(repo, base_tree)
-    local = changes_between(base_files, flat_tree(repo, tree_of(repo, local_head)))
-    remote = changes_between(base_files, flat_tree(repo, tree_of(repo, remote_head)))
+    agreed = flat_tree(repo, base_tree)
+    # What was taken from the remote during a conflict is agreed on too (see partial.py).
+    for commit in commits_between(repo, local_head, [remote_head]):
+        if is_take(commit):
+            agreed = apply_changes(agreed, own_changes(repo, commit))
+    local = changes_between(agreed, flat_tree(repo, tree_of(repo, local_head)))
+    remote = changes_between(agreed, flat_tree(repo, tree_of(repo, remote_head)))
     return Divergence(base_tree, local, remote, conflicting_paths(local, remote))
+
+
+def own_changes(repo: Repo, commit: Commit) -> Changes:
+    """What ``commit`` changed against its first parent."""
+    parent_tree = tree_of(repo, commit.parents[0]) if commit.parents else None
+    return changes_between(flat_tree(repo, parent_tree), flat_tree(repo, commit.tree))
+
+
+def clean_incoming(split: Divergence) -> Changes:
+    """The remote's changes to paths not changed here: they can land while the
+    conflicting ones wait (identical changes on both sides are already here)."""
+    return {path: value for path, value in split.remote.items() if path not in split.local}

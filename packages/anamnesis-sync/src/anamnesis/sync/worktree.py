@@ -3,16 +3,24 @@
 Staging walks the notes folder and brings the index in line with it (new, edited and
 deleted files); applying a tree change writes pulled files atomically and updates only the
 index entries that changed, so the store sees exactly the files a sync touched.
+
+Only plain files are synced. A symlink, FIFO, socket or device in the folder is never
+followed, opened or committed (a symlink to ``/etc/passwd`` must not push the password
+file; opening a FIFO waits forever): for sync it is absent, and it is reported
+(:class:`~anamnesis.sync.backend.Unsynced`). A symlink or submodule in the remote's tree
+is never created on disk: it is carried in the index as it is, so it is neither
+materialized nor deleted from the tree, and reported too.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import secrets
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from dulwich.diff_tree import tree_changes
@@ -20,20 +28,32 @@ from dulwich.index import Index, IndexEntry, index_entry_from_stat
 from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
+from anamnesis.sync.backend import Unsynced
 from anamnesis.sync.errors import SyncError
 
 # Blobs beyond this many in one staging go into a single pack instead of loose files.
 _PACK_THRESHOLD = 64
 _REGULAR = 0o100644
 _EXECUTABLE = 0o100755
+_GITLINK = 0o160000
+# Opening for a read never follows a symlink nor waits on a FIFO (both are checked with
+# lstat first; these close the window between the check and the open).
+_READ_FLAGS = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_BINARY", 0)
+)
 
 
 @dataclass(frozen=True, slots=True)
 class StageReport:
-    """What staging found: whether the index changed, and which paths."""
+    """What staging found: whether the index changed, and which paths; ``unsynced``: what
+    was left alone, not being a plain file (on disk here, or carried from the remote)."""
 
     changed: bool
     paths: tuple[str, ...]
+    unsynced: tuple[Unsynced, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,11 +64,13 @@ class Applied:
     left as they are, and the tree change is *not* complete, so the caller must not move
     its branch (the edits are then committed on the version they were based on, and the
     next integration sees them as local changes). When the edit was seen before anything
-    was written, nothing at all was touched (``changed`` is empty).
+    was written, nothing at all was touched (``changed`` is empty). ``unsynced``: symlinks
+    and submodules of the new tree that were not created on disk (carried in the index).
     """
 
     changed: list[str]
     skipped: list[str]
+    unsynced: list[Unsynced] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -84,12 +106,17 @@ def _is_scratch_path(path: bytes) -> bool:
 
 
 def walk_files(root: Path) -> Iterator[tuple[bytes, str]]:
-    """(path in tree as bytes, absolute path) of every file to sync under ``root``."""
+    """(path in tree as bytes, absolute path) of every file to sync under ``root``.
+
+    Symlinks to directories are yielded too, as entries (never walked into), so that
+    staging reports them."""
     base = len(str(root)) + 1
     for dirpath, dirnames, filenames in os.walk(root):
         # Case-insensitive: on macOS and Windows ".GIT" is the repository itself.
-        dirnames[:] = [name for name in dirnames if name.lower() != ".git"]
-        for name in filenames:
+        kept = [name for name in dirnames if name.lower() != ".git"]
+        linked = [name for name in kept if Path(dirpath, name).is_symlink()]
+        dirnames[:] = [name for name in kept if name not in linked]
+        for name in [*filenames, *linked]:
             if is_scratch_file(name):
                 continue
             absolute = os.path.join(dirpath, name)
@@ -110,6 +137,7 @@ def stage_all(
     seen: set[bytes] = set()
     new_blobs: dict[bytes, Blob] = {}
     changed_paths: list[str] = []
+    unsynced: list[Unsynced] = []
     touched = False
     for rel, absolute in walk_files(root):
         try:
@@ -117,7 +145,9 @@ def stage_all(
         except FileNotFoundError:
             continue
         if not stat.S_ISREG(info.st_mode):
-            continue  # symlinks, sockets: notes are plain files
+            # Never followed nor read: for sync it is absent (see the module docstring).
+            unsynced.append(Unsynced(os.fsdecode(rel), _disk_kind(info.st_mode), False))
+            continue
         seen.add(rel)
         entry = _entry(index, rel)
         mode = _EXECUTABLE if info.st_mode & 0o111 else _REGULAR
@@ -130,10 +160,8 @@ def stage_all(
             and info.st_mtime_ns < index_mtime
         ):
             continue
-        try:
-            with open(absolute, "rb") as handle:
-                data = handle.read()
-        except FileNotFoundError:
+        data = _read_regular(absolute)
+        if data is None:  # gone, or swapped for a symlink or FIFO since the lstat
             seen.discard(rel)
             continue
         blob = Blob.from_string(data)
@@ -146,8 +174,13 @@ def stage_all(
         if write:
             index[rel] = index_entry_from_stat(info, blob.id, mode=mode)
     # A scratch path in the index came from the remote (committed by another tool): it is
-    # not ours to change, so its absence here is not a deletion.
+    # not ours to change, so its absence here is not a deletion. Nor is a symlink's or a
+    # submodule's from the remote: they are never created on disk.
     for rel in [p for p in index.paths() if p not in seen and not _is_scratch_path(p)]:
+        entry = _entry(index, rel)
+        if entry is not None and not stat.S_ISREG(entry.mode):
+            unsynced.append(Unsynced(os.fsdecode(rel), _tree_kind(entry.mode), True))
+            continue
         changed_paths.append(os.fsdecode(rel))
         touched = True
         if write:
@@ -156,7 +189,11 @@ def stage_all(
         _store_blobs(repo, list(new_blobs.values()))
     if write and touched:
         index.write()
-    return StageReport(changed=bool(changed_paths), paths=tuple(sorted(set(changed_paths))))
+    return StageReport(
+        changed=bool(changed_paths),
+        paths=tuple(sorted(set(changed_paths))),
+        unsynced=tuple(unsynced),
+    )
 
 
 def apply_tree_change(
@@ -178,8 +215,10 @@ def apply_tree_change(
     store = repo.object_store
     plan: list[_Step] = []
     skipped: list[str] = []
+    unsynced: list[Unsynced] = []
     # Scratch names (lock, temp, database files) committed elsewhere are carried in the
-    # index only: writing them would clobber this machine's own lock or index.
+    # index only: writing them would clobber this machine's own lock or index. So are
+    # symlinks and submodules: never created here.
     carried: dict[bytes, IndexEntry | None] = {}
     for change in tree_changes(store, old_tree, new_tree):
         old, new = change.old, change.new
@@ -196,19 +235,31 @@ def apply_tree_change(
                 else None
             )
             continue
-        expected = old.sha if old is not None and old.sha is not None else None
+        new_file = new is not None and new.sha is not None and _is_file(new.mode)
+        if new is not None and new.sha is not None and not new_file:
+            assert new.mode is not None
+            carried[path_bytes] = _placeholder_entry(new.sha, new.mode)
+            unsynced.append(Unsynced(os.fsdecode(path_bytes), _tree_kind(new.mode), True))
+        elif old is not None and old.sha is not None and not _is_file(old.mode) and not new_file:
+            carried[path_bytes] = None  # a symlink or submodule entry the remote removed
+        # On disk there is only ever a plain file of ours (or nothing).
+        expected = old.sha if old is not None and _is_file(old.mode) else None
+        if expected is None and not new_file:
+            continue
         if not _content_is(target, expected):
             skipped.append(os.fsdecode(path_bytes))
             continue
-        if new is None or new.sha is None:
+        if not new_file:
             plan.append(_Step(path_bytes, target, expected, None, _REGULAR, None))
         else:
+            assert new is not None
+            assert new.sha is not None
             blob = store[new.sha]
             assert isinstance(blob, Blob)
             mode = new.mode or _REGULAR
             plan.append(_Step(path_bytes, target, expected, blob.as_raw_string(), mode, new.sha))
-    if skipped:
-        return Applied([], skipped)  # untouched: the caller commits the edits and retries
+    if skipped:  # untouched: the caller commits the edits and retries
+        return Applied([], skipped, unsynced)
     done = _apply_steps(plan)
     done_ids = {id(step) for step in done}
     skipped = [os.fsdecode(step.path) for step in plan if id(step) not in done_ids]
@@ -227,7 +278,7 @@ def apply_tree_change(
             del index[path]
     if done or carried:
         index.write()
-    return Applied([os.fsdecode(step.path) for step in done], skipped)
+    return Applied([os.fsdecode(step.path) for step in done], skipped, unsynced)
 
 
 # Windows and macOS resolve these spellings to ".git" too: trailing dots and spaces are
@@ -284,15 +335,60 @@ def _store_blobs(repo: Repo, blobs: list[Blob]) -> None:
 
 
 def _content_is(target: Path, expected: ObjectID | None) -> bool:
-    """True when the file holds exactly the blob ``expected`` (or is absent for None)."""
+    """True when the file holds exactly the blob ``expected`` (or is absent for None).
+
+    A symlink, FIFO or device there is never opened: it holds nothing of ours, so it
+    counts as absent (a pulled note then replaces the link itself, never its target)."""
     try:
-        with open(target, "rb") as handle:
-            data = handle.read()
+        info = os.lstat(target)
     except FileNotFoundError:
         return expected is None
-    except IsADirectoryError:
+    if stat.S_ISDIR(info.st_mode):
         return False
+    data = _read_regular(target) if stat.S_ISREG(info.st_mode) else None
+    if data is None:
+        return expected is None
     return expected is not None and Blob.from_string(data).id == expected
+
+
+def _read_regular(path: str | Path) -> bytes | None:
+    """The bytes of a plain file; None when it is gone or is not a plain file (a symlink
+    or FIFO swapped in since it was checked: never followed, never waited on)."""
+    try:
+        fd = os.open(path, _READ_FLAGS)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a symlink
+            return None
+        raise
+    with open(fd, "rb", closefd=True) as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            return None
+        return handle.read()
+
+
+def _is_file(mode: int | None) -> bool:
+    """A tree or index mode of a plain file (not a symlink, not a submodule)."""
+    return mode is None or stat.S_ISREG(mode)
+
+
+def _disk_kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "symlink"
+    if stat.S_ISFIFO(mode):
+        return "fifo"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    return "other"
+
+
+def _tree_kind(mode: int) -> str:
+    if mode == _GITLINK:
+        return "submodule"
+    return "symlink" if stat.S_ISLNK(mode) else "other"
 
 
 def _placeholder_entry(sha: ObjectID, mode: int) -> IndexEntry:
