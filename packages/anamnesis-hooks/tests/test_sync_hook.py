@@ -42,3 +42,49 @@ def test_native_memory_is_imported_before_the_sync(tmp_path: Path) -> None:
         report = sync_store(store, machine_id="laptop", remote=None, claude_dir=claude)
         assert report.imported is not None and report.imported.created == 1
         assert report.result.committed  # the imported note went into the local commit
+
+
+SECRET = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # synthetic, GitHub's token shape
+
+
+def every_blob(remote: Path) -> list[bytes]:
+    repo = Repo(str(remote))
+    try:
+        return [
+            repo.object_store[sha].as_raw_string()
+            for sha in repo.object_store
+            if repo.object_store[sha].type_name == b"blob"
+        ]
+    finally:
+        repo.close()
+
+
+def test_a_secret_typed_into_a_note_by_hand_never_reaches_the_remote(tmp_path: Path) -> None:
+    remote = tmp_path / "remote.git"
+    remote.mkdir()
+    Repo.init_bare(str(remote), default_branch=b"main").close()
+    with MemoryStore(tmp_path / "laptop") as store:
+        note = store.write(type="semantic", title="CI token", body="stored in the vault")
+        sync_store(store, machine_id="laptop", remote=str(remote), import_native=False)
+        path = store.file_of(note.id)
+        # Edited by hand, in an editor: nothing masked it on the way in.
+        path.write_text(path.read_text().replace("stored in the vault", f"token {SECRET}"))
+        hand_made = store.memory_dir / "semantic" / "deploy.md"
+        hand_made.write_text(f"---\ntitle: {SECRET}\n---\nbroken frontmatter? no: fine\n")
+        report = sync_store(store, machine_id="laptop", remote=str(remote), import_native=False)
+        assert report.result.pushed
+        assert sorted(Path(found.path).name for found in report.masked) == sorted(
+            [path.name, hand_made.name]
+        )
+        assert SECRET not in path.read_text() and "[REDACTED]" in store.get(note.id).body
+        assert store.search("token")[0].id == note.id  # reindexed as masked
+        # The hand-made file (no id yet) is masked value by value: still adoptable.
+        (adopted,) = store.reindex().adopted
+        assert store.get(adopted.memory_id).title == "[REDACTED]"
+    assert all(SECRET.encode() not in blob for blob in every_blob(remote))
+    repo = Repo(str(remote))
+    try:
+        messages = [entry.commit.message for entry in repo.get_walker()]
+    finally:
+        repo.close()
+    assert any(b"masked 2 secret(s) in 2 note(s) before syncing" in m for m in messages)

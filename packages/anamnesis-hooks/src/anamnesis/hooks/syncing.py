@@ -1,4 +1,5 @@
-"""The sync hook: mirror Claude Code's own memory, sync with the remote, reindex what came in."""
+"""The sync hook: mirror Claude Code's own memory, mask secrets in what is about to go out,
+sync with the remote, reindex what came in."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from anamnesis.hooks.native import ImportReport, import_native_memory
-from anamnesis.store import MemoryStore, ReindexReport
+from anamnesis.store import MaskedFile, MemoryStore, ReindexReport, mask_outgoing
 from anamnesis.sync import GitSyncBackend, SyncResult
 
 
@@ -17,6 +18,7 @@ class SyncReport:
     result: SyncResult
     reindexed: ReindexReport | None
     imported: ImportReport | None
+    masked: tuple[MaskedFile, ...] = ()
 
 
 def sync_store(
@@ -27,13 +29,15 @@ def sync_store(
     claude_dir: Path | None = None,
     import_native: bool = True,
 ) -> SyncReport:
-    """Import native memory (if asked), run one sync cycle, reindex the files it changed."""
+    """Import native memory (if asked), mask secrets in the outgoing notes (committed on
+    their own, saying so), run one sync cycle, reindex the files it changed."""
     imported = None
     if import_native and claude_dir is not None:
         imported = import_native_memory(store, claude_dir=claude_dir, machine_id=machine_id)
     backend = GitSyncBackend(store.memory_dir, remote=remote, machine_id=machine_id)
+    masked = tuple(mask_outgoing(store, backend))
     result = backend.sync()
     reindexed = None
     if result.changed:
         reindexed = store.reindex_paths([store.memory_dir / path for path in result.changed])
-    return SyncReport(result, reindexed, imported)
+    return SyncReport(result, reindexed, imported, masked)

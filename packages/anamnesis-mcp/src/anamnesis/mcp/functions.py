@@ -22,7 +22,7 @@ from anamnesis.mcp.arguments import (
     check_title,
     check_type,
 )
-from anamnesis.store import Memory, MemoryStore, redact_secrets, resolve_machine_id
+from anamnesis.store import Memory, MemoryStore, mask_outgoing, redact_secrets, resolve_machine_id
 from anamnesis.store.redact import count_secrets
 from anamnesis.sync.remote import redact_url
 
@@ -230,8 +230,10 @@ def sync_memory(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
     """One sync cycle, then reindex the files it changed so pulled notes are searchable.
 
     ``indexed`` counts pulled notes (new or changed) now in the index, ``removed`` the notes
-    deleted on another machine and dropped from it.
+    deleted on another machine and dropped from it, ``masked`` the outgoing notes whose
+    secrets were masked (and committed so) before anything was pushed.
     """
+    masked = mask_outgoing(store, backend)
     result = backend.sync()
     indexed = removed = 0
     if result.changed:
@@ -245,5 +247,6 @@ def sync_memory(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
         "head": result.head,
         "indexed": indexed,
         "removed": removed,
+        "masked": [found.path for found in masked],
         "detail": result.detail,
     }

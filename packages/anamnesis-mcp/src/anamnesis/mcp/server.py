@@ -236,8 +236,11 @@ class _GitOnFirstUse:
     def init(self) -> None:
         self._git().init()
 
-    def commit_local(self) -> str | None:
-        return self._git().commit_local()
+    def local_changes(self) -> tuple[str, ...]:
+        return self._git().local_changes()
+
+    def commit_local(self, message: str | None = None) -> str | None:
+        return self._git().commit_local(message)
 
     def sync(self) -> SyncResult:
         return self._git().sync()

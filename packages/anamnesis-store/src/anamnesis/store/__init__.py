@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     )
     from anamnesis.store.redact import redact_secrets
     from anamnesis.store.safe_files import UnsafeFile, open_regular, read_regular
+    from anamnesis.store.secret_scan import MaskedFile, mask_outgoing
     from anamnesis.store.store import SEARCH_MODES, InvalidQuery, MemoryStore, StorageError
 
 __version__ = "0.2.1"
@@ -75,6 +76,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "InvalidNote": ("anamnesis.store.errors", "InvalidNote"),
     "InvalidQuery": ("anamnesis.store.store", "InvalidQuery"),
     "MalformedNote": ("anamnesis.store.errors", "MalformedNote"),
+    "MaskedFile": ("anamnesis.store.secret_scan", "MaskedFile"),
     "Memory": ("anamnesis.store.model", "Memory"),
     "MemoryStore": ("anamnesis.store.store", "MemoryStore"),
     "MemoryType": ("anamnesis.store.model", "MemoryType"),
@@ -97,6 +99,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "read_regular": ("anamnesis.store.safe_files", "read_regular"),
     "derived_id": ("anamnesis.store.ids", "derived_id"),
     "is_valid_id": ("anamnesis.store.ids", "is_valid_id"),
+    "mask_outgoing": ("anamnesis.store.secret_scan", "mask_outgoing"),
     "new_id": ("anamnesis.store.ids", "new_id"),
     "parse_note": ("anamnesis.store.codec", "parse"),
     "read_config": ("anamnesis.store.config", "read_config"),
@@ -123,6 +126,7 @@ __all__ = [
     "InvalidNote",
     "InvalidQuery",
     "MalformedNote",
+    "MaskedFile",
     "Memory",
     "MemoryStore",
     "MemoryType",
@@ -142,6 +146,7 @@ __all__ = [
     "VectorsUnavailableWarning",
     "derived_id",
     "is_valid_id",
+    "mask_outgoing",
     "new_id",
     "open_regular",
     "parse_note",

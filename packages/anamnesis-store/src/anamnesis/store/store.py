@@ -57,6 +57,7 @@ if TYPE_CHECKING:  # typing costs an import; the hooks' hot path does without it
 
     from anamnesis.store.embedding import Embedder
     from anamnesis.store.leftovers import LeftoverFile
+    from anamnesis.store.secret_scan import MaskedFile
     from anamnesis.store.vectors import StoreVectors
 
     T = TypeVar("T")
@@ -935,6 +936,25 @@ class MemoryStore:
                 if embed:
                     raise  # asked for explicitly: say so; otherwise the warning was given
         return report
+
+    def mask_secrets_in(self, paths: Iterable[str | Path]) -> builtins.list[MaskedFile]:
+        """Mask secrets in these note files in place (a sync's outgoing files: hand edits
+        and notes written before a rule existed are pushed otherwise), then reindex the
+        ones that changed. Paths are absolute or relative to the store root; only files
+        inside the note trees are touched. Returns what was masked."""
+        from anamnesis.store.secret_scan import mask_file
+
+        masked = []
+        for raw in paths:
+            path = Path(raw) if Path(raw).is_absolute() else self.root / raw
+            if self.layout.locate(path) is None or path.suffix != ".md":
+                continue
+            found = mask_file(path)
+            if found is not None:
+                masked.append(found)
+        if masked:
+            self.reindex_paths([found.path for found in masked])
+        return masked
 
     def sweep_leftovers(self, *, min_age_s: float | None = None) -> builtins.list[LeftoverFile]:
         """Remove temp files that killed writes left behind (older than a safe age: no live

@@ -91,9 +91,14 @@ class SyncBackend(Protocol):
     def init(self) -> None:
         """Make the folder ready to sync (idempotent)."""
 
-    def commit_local(self) -> str | None:
+    def local_changes(self) -> tuple[str, ...]:
+        """Paths (relative to the folder) added, edited or deleted since the last commit:
+        what the next sync would send, before it is committed."""
+
+    def commit_local(self, message: str | None = None) -> str | None:
         """Record local changes without touching the network; return the short head, if any
-        (the same form as ``SyncResult.head`` and ``SyncState.head``)."""
+        (the same form as ``SyncResult.head`` and ``SyncState.head``). ``message`` says
+        why, in the commit (default: a sync from this machine)."""
 
     def sync(self) -> SyncResult:
         """Commit, exchange with the remote, integrate, push."""

@@ -149,10 +149,17 @@ class GitSyncBackend:
         """Create the repository if needed (idempotent; safe with existing notes)."""
         self._repo().close()
 
-    def commit_local(self) -> str | None:
+    def local_changes(self) -> tuple[str, ...]:
+        """Paths added, edited or deleted since the last commit (nothing is staged)."""
+        if not (self.repo_dir / ".git").is_dir():
+            return tuple(path for path, _ in _files_of(self.repo_dir))
+        with self._session() as repo:
+            return worktree.stage_all(repo, self.repo_dir, write=False).paths
+
+    def commit_local(self, message: str | None = None) -> str | None:
         """Commit local changes without touching the network; return the short head."""
         with self._session() as repo:
-            self._commit_local(repo, repo.open_index())
+            self._commit_local(repo, repo.open_index(), message=message)
             return _short(self._head(repo))
 
     def sync(self) -> SyncResult:
@@ -663,8 +670,9 @@ class GitSyncBackend:
         *,
         strategy: Strategy | None = None,
         fork: Fork | None = None,
+        message: str | None = None,
     ) -> _Local:
-        """Stage everything and commit if the tree changed."""
+        """Stage everything and commit if the tree changed (``message``: why)."""
         report = worktree.stage_all(repo, self.repo_dir, index=index)
         self._unsynced.add(report.unsynced)
         head = self._head(repo)
@@ -682,7 +690,7 @@ class GitSyncBackend:
             repo,
             tree,
             [head] if head else [],
-            f"anamnesis: sync from {self.machine_id} at {_now()}",
+            message or f"anamnesis: sync from {self.machine_id} at {_now()}",
         )
         self._move_head(repo, commit)
         return _Local(True)
@@ -906,6 +914,11 @@ def _best_effort(action: Callable[..., object], *args: object) -> None:
         action(*args)
     except Exception:  # see the docstring
         return
+
+
+def _files_of(root: Path) -> list[tuple[str, str]]:
+    """(path in the folder, absolute path) of every file a first sync would commit."""
+    return [(os.fsdecode(rel), absolute) for rel, absolute in worktree.walk_files(root)]
 
 
 def _short(sha: ObjectID | None) -> str | None:

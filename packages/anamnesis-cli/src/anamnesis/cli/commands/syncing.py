@@ -46,37 +46,44 @@ def sync(
     del quiet  # `sync --quiet` is dispatched to the hook before this app runs
     if resolve is not None and resolve not in STRATEGIES:
         raise UsageError(f"--resolve must be one of {', '.join(STRATEGIES)}, got {resolve!r}")
-    from anamnesis.sync.git import GitSyncBackend  # dulwich: only when syncing
+    from anamnesis.hooks.syncing import sync_store  # dulwich: only when syncing
+    from anamnesis.sync.git import GitSyncBackend
 
     with open_store() as store:
         machine = resolve_machine_id(store.root)
-        backend = GitSyncBackend(
-            store.memory_dir, remote=resolve_remote(store.root), machine_id=machine
-        )
+        remote = resolve_remote(store.root)
         imported = 0
         problems: list[tuple[str, str]] = []
+        masked: list[str] = []
         try:
             with console.spinner("Syncing"):  # the import is part of the wait, too
-                if not no_import and resolve is None:
-                    from anamnesis.hooks.native import import_native_memory
-
-                    report = import_native_memory(
-                        store, claude_dir=claude_dir(), machine_id=machine
+                if resolve is None:  # the same cycle as the session-start hook's
+                    report = sync_store(
+                        store,
+                        machine_id=machine,
+                        remote=remote,
+                        claude_dir=claude_dir(),
+                        import_native=not no_import,
                     )
-                    imported = report.created + report.updated
-                    problems = report.problems
-                if resolve is None:
-                    result = backend.sync()
+                    result = report.result
+                    indexed = report.reindexed.indexed if report.reindexed else 0
+                    if report.imported is not None:
+                        imported = report.imported.created + report.imported.updated
+                        problems = report.imported.problems
+                    masked = [found.path for found in report.masked]
                 else:
+                    backend = GitSyncBackend(store.memory_dir, remote=remote, machine_id=machine)
                     result = backend.resolve(resolve, fork=_store_fork(machine))
+                    indexed = _reindex(store, result)
         except SyncBusy as exc:
             raise CliError(str(exc)) from None
         except SyncError as exc:
             raise CliError(str(exc)) from None
-        indexed = _reindex(store, result)
     for path, reason in problems:
         console.warn(f"could not import {path}: {reason}")
-    data = _result(result, indexed, imported)
+    for path in masked:
+        console.warn(f"masked secrets in {path} before pushing it (committed as such)")
+    data = {**_result(result, indexed, imported), "masked": masked}
     if as_json:
         console.print_json(data)
     else:

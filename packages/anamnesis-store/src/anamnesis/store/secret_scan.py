@@ -1,0 +1,114 @@
+"""Masking secrets in note files already on disk, before they leave the machine.
+
+Every writer masks what it writes (:mod:`.redact`), but a note edited by hand, or written
+before a rule existed, is pushed as it is. A sync therefore hands its outgoing files to
+:func:`mask_file` first. A note that parses is rewritten through the codec, field by field
+(a masked title stays a title: masking the raw text could turn ``title: ghp_...`` into the
+YAML list ``title: [REDACTED]``); a file that does not parse has its raw text masked, since
+it is broken already and must not carry a secret out either (its frontmatter values are
+masked one by one when the YAML reads, so it can still be adopted). Only regular files are
+read.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from anamnesis.store import codec, frontmatter
+from anamnesis.store.atomic import atomic_write_bytes
+from anamnesis.store.errors import MalformedNote
+from anamnesis.store.model import Memory
+from anamnesis.store.record import Record
+from anamnesis.store.redact import count_secrets, redact_secrets
+from anamnesis.store.safe_files import read_regular
+
+if TYPE_CHECKING:
+    from anamnesis.store.store import MemoryStore
+
+
+class MaskedFile(Record):
+    """A note file whose secrets were masked in place, and how many."""
+
+    __slots__ = ("path", "secrets")
+
+    def __init__(self, path: str, secrets: int) -> None:
+        self.path = path
+        self.secrets = secrets
+
+
+def mask_file(path: Path) -> MaskedFile | None:
+    """Mask the secrets in one note file, in place and atomically; None when it holds
+    none (or is not a regular file: those are never read, nor synced)."""
+    try:
+        raw, before = read_regular(path)
+        text = raw.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    found = count_secrets(text)
+    if not found:
+        return None
+    try:
+        note = codec.parse(text, str(path))
+    except MalformedNote:
+        masked = _masked_text(text, str(path))
+    else:
+        masked = codec.serialize(_masked_note(note))
+    if masked == text:
+        return None
+    atomic_write_bytes(path, masked, mode=before.st_mode & 0o777)
+    return MaskedFile(str(path), found)
+
+
+def _masked_text(text: str, where: str) -> str:
+    """A file that is not a valid note: its frontmatter values masked one by one when the
+    YAML reads (so the file stays adoptable), else the raw text masked."""
+    try:
+        front, body = codec.split(text, where)
+        meta = frontmatter.load(front)
+        dumped = frontmatter.dump({key: _masked_value(value) for key, value in meta.items()})
+    except (MalformedNote, frontmatter.FrontmatterError, ValueError, TypeError):
+        return redact_secrets(text)
+    return f"{codec.DELIMITER}{dumped}{codec.DELIMITER}{redact_secrets(body)}\n"
+
+
+def _masked_note(note: Memory) -> Memory:
+    return note.replace(
+        title=redact_secrets(note.title),
+        body=redact_secrets(note.body),
+        tags=[redact_secrets(tag) for tag in note.tags],
+        extra={key: _masked_value(value) for key, value in note.extra.items()},
+    )
+
+
+def _masked_value(value: Any) -> Any:
+    if isinstance(value, str):
+        return redact_secrets(value)
+    if isinstance(value, list):
+        return [_masked_value(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _masked_value(item) for key, item in value.items()}
+    return value
+
+
+class Outgoing(Protocol):
+    """What a sync backend offers for this (``anamnesis.sync.SyncBackend`` has both): the
+    store never imports the sync package."""
+
+    def local_changes(self) -> tuple[str, ...]: ...
+
+    def commit_local(self, message: str | None = None) -> str | None: ...
+
+
+def mask_outgoing(store: MemoryStore, backend: Outgoing) -> list[MaskedFile]:
+    """Mask secrets in every note file the next sync would send, and commit the masking
+    on its own, with a message that says so, so nothing unmasked is ever pushed. Call it
+    right before ``backend.sync()``."""
+    changed = [store.memory_dir / path for path in backend.local_changes()]
+    masked = store.mask_secrets_in([path for path in changed if path.suffix == ".md"])
+    if masked:
+        total = sum(found.secrets for found in masked)
+        backend.commit_local(
+            f"anamnesis: masked {total} secret(s) in {len(masked)} note(s) before syncing"
+        )
+    return masked
