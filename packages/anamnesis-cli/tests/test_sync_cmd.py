@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import time
 from pathlib import Path
 
 from cli_testing import Env, bare_remote
@@ -78,6 +80,20 @@ def test_a_conflict_is_reported_then_resolved_keeping_both(tmp_path: Path) -> No
             assert f"conflict_with: {other['id']}\n" in raw, raw
         # The kept version is the one the resolving machine had: it is its author now.
         assert fork["machine_id"] == "desktop"
+        # Listed by status and doctor until one supersedes the other.
+        kept_both = machine.run("status", "--json").json()["kept_both"]
+        assert {(k["id"], tuple(k["conflict_with"])) for k in kept_both} == {
+            (fork_id, (note_id,)), (note_id, (fork_id,))
+        }  # fmt: skip
+        doctor = {c["name"]: c for c in machine.run("doctor", "--json").json()["checks"]}
+        assert doctor["sync"]["status"] == "warn" and fork_id in doctor["sync"]["detail"]
+    settled = desktop.run("write", "--title", "Port", "--supersedes", fork_id,
+                          "--supersedes", note_id, "9090 (checked)")  # fmt: skip
+    assert settled.code == 0, settled.err
+    assert desktop.run("status", "--json").json()["kept_both"] == []
+    assert {c["name"]: c for c in desktop.run("doctor", "--json").json()["checks"]}["sync"][
+        "status"
+    ] == "ok"
     bad = desktop.run("sync", "--resolve", "mine")
     assert bad.code == 2 and "keep-both" in bad.err
 
@@ -85,3 +101,21 @@ def test_a_conflict_is_reported_then_resolved_keeping_both(tmp_path: Path) -> No
 def test_sync_before_init_says_how_to_start(env: Env) -> None:
     result = env.run("sync")
     assert result.code == 1 and "anamnesis init" in result.err
+
+
+def test_a_git_lock_left_by_a_killed_sync_is_reported_then_recovered(tmp_path: Path) -> None:
+    laptop, _desktop, _remote = machines(tmp_path)
+    lock = laptop.home / "memory" / ".git" / "index.lock"
+    lock.write_bytes(b"")  # as a sync killed by Claude Code's hook timeout leaves it
+    past = time.time() - 60
+    os.utime(lock, (past, past))
+    status = laptop.run("status", "--json").json()["sync"]
+    assert [g["path"] for g in status["git_locks"]] == [".git/index.lock"]
+    assert "git lock: .git/index.lock" in laptop.run("status").out
+    doctor = {c["name"]: c for c in laptop.run("doctor", "--json").json()["checks"]}
+    assert doctor["sync"]["status"] == "warn" and ".git/index.lock" in doctor["sync"]["detail"]
+    assert laptop.run("write", "--title", "after the kill", "still pushed").code == 0
+    synced = laptop.run("sync", "--json")
+    assert synced.code == 0 and synced.json()["pushed"] is True, synced.err
+    assert not lock.exists()
+    assert laptop.run("status", "--json").json()["sync"]["git_locks"] == []

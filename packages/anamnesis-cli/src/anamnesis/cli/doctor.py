@@ -265,9 +265,37 @@ def _sync_state(home: Path) -> Check:
         )  # fmt: skip
     if not state.initialized:
         return Check("sync", WARN, state.detail, "run `anamnesis sync`")
+    if state.git_locks:
+        locks = ", ".join(f"{lock.path} ({lock.age_s:.0f} s old)" for lock in state.git_locks)
+        return Check(
+            "sync", WARN, f"git lock(s) left by a killed sync: {locks}",
+            "run `anamnesis sync`: under its own lock it removes locks no live sync holds",
+        )  # fmt: skip
+    if state.unsynced:
+        shown = ", ".join(f"{u.path} ({u.kind})" for u in state.unsynced[:5])
+        return Check(
+            "sync", WARN, f"not synced, not being plain files: {shown}",
+            "replace links with the files themselves (links are never followed or synced)",
+        )  # fmt: skip
+    kept = _kept_both(home)
+    if kept:
+        return Check(
+            "sync", WARN,
+            f"{len(kept)} note(s) kept both ways after a conflict: {', '.join(kept[:6])}",
+            "keep one: `anamnesis write --supersedes OTHER_ID ...` (or merge them into a new "
+            "note that supersedes both); both stay listed until then",
+        )  # fmt: skip
     if state.ahead:
         return Check("sync", WARN, state.detail, "run `anamnesis sync` once the remote answers")
     return Check("sync", OK, state.detail)
+
+
+def _kept_both(home: Path) -> list[str]:
+    from anamnesis.cli.maintenance import open_conflicts
+    from anamnesis.store import MemoryStore
+
+    with MemoryStore(home) as store:
+        return [note.id for note, _others in open_conflicts(store)]
 
 
 def _vectors_check(offline: bool) -> Callable[[Path], Check]:

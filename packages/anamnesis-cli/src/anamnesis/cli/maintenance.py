@@ -137,3 +137,26 @@ def _merged_keeper(group: DuplicateGroup) -> Memory | None:
     if tags == keep.tags and supersedes == keep.supersedes:
         return None
     return keep.replace(tags=tags, supersedes=supersedes)
+
+
+# What `sync --resolve keep-both` leaves on both notes of a pair (anamnesis.sync.fork).
+CONFLICT_TAG = "conflict"
+CONFLICT_KEY = "conflict_with"
+
+
+def open_conflicts(store: MemoryStore) -> list[tuple[Memory, list[str]]]:
+    """Notes kept both ways by `sync --resolve keep-both` whose other version is still in
+    force too: each with the ids of those other versions. A pair leaves this list once the
+    user supersedes one of the two (or deletes one)."""
+    current = {
+        note.id: note
+        for note in store.list(tag=CONFLICT_TAG, include_superseded=False, include_body=False)
+    }
+    out = []
+    for note in current.values():
+        named = note.extra.get(CONFLICT_KEY)
+        others = [named] if isinstance(named, str) else named if isinstance(named, list) else []
+        alive = [str(other) for other in others if other in current]
+        if alive:
+            out.append((note, alive))
+    return out

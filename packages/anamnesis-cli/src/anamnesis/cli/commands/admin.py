@@ -63,7 +63,17 @@ def status(as_json: JsonFlag = False) -> None:
                 "behind": state.behind,
                 "conflicts": list(state.conflicts),
                 "detail": state.detail,
+                "git_locks": [
+                    {"path": g.path, "age_s": round(g.age_s, 1)} for g in state.git_locks
+                ],
+                "unsynced": [
+                    {"path": u.path, "kind": u.kind, "incoming": u.incoming} for u in state.unsynced
+                ],
             },
+            "kept_both": [
+                {"id": note.id, "title": note.title, "conflict_with": others}
+                for note, others in maintenance.open_conflicts(store)
+            ],
             "vectors": _vectors_status(store),
         }
     if as_json:
@@ -106,6 +116,18 @@ def _say_status(report: dict[str, Any]) -> None:
     else:
         fix = f" (fix: {vectors['fix']})" if vectors.get("fix") else ""
         console.say(f"vectors:  off: {vectors['reason']}{fix}")
+    for lock in sync["git_locks"]:
+        console.say(
+            f"git lock: {lock['path']} ({lock['age_s']:.0f} s old; a killed sync left it: "
+            "the next sync removes it)"
+        )
+    for item in sync["unsynced"]:
+        where = "from the remote, not created here" if item["incoming"] else "not synced"
+        console.say(f"unsynced: {item['path']} is a {item['kind']} ({where})")
+    if report["kept_both"]:
+        console.say(f"kept both after a conflict ({len(report['kept_both'])} notes):")
+        for item in report["kept_both"]:
+            console.say(f"  {item['id']} {item['title']} <-> {', '.join(item['conflict_with'])}")
     if report["swept"]:
         size = sum(f["bytes"] for f in report["swept"])
         console.say(
