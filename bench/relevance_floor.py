@@ -34,13 +34,8 @@ from anamnesis.store import MemoryStore, fusion, vector_index
 from anamnesis.store.embedding import MODEL_PATH_ENV, as_blob, vector_support
 from anamnesis.store.query import Filters, match_expression, query_tokens
 from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
+from recall_bench import CORPORA, OFFLINE_MODEL
 
-HERE = Path(__file__).resolve().parent
-OFFLINE_MODEL = corpus.SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
-CORPORA = {
-    "devmemory": corpus.DEVMEMORY,
-    "names-and-dates": HERE / "corpora" / "namesdates",
-}
 REALMEM = corpus.SHARED / "eval" / "realmem"
 DEFAULT_FLOORS = (0.1, 0.15, 0.2, 0.22, 0.25, 0.28, 0.3, 0.35, 0.4)
 OFF_TOPIC = (

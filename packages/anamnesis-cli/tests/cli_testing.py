@@ -254,6 +254,14 @@ def _entry_point(argv: list[str]) -> int:
             stream.flush()
 
 
+def write(env: Env, title: str, body: str, *extra: str) -> str:
+    """Write a note with `anamnesis write ... --json`; its id."""
+    result = env.run("write", "--title", title, *extra, body, "--json")
+    assert result.code == 0, result.err
+    note_id: str = result.json()["id"]
+    return note_id
+
+
 def claude_calls(log: Path) -> list[list[str]]:
     if not log.exists():
         return []

@@ -12,14 +12,7 @@ from pathlib import Path
 import pytest
 
 from anamnesis.cli import doctor
-from cli_testing import Env, bare_remote
-
-
-def write(env: Env, title: str, body: str, *extra: str) -> str:
-    result = env.run("write", "--title", title, *extra, body, "--json")
-    assert result.code == 0, result.err
-    note_id: str = result.json()["id"]
-    return note_id
+from cli_testing import Env, bare_remote, write
 
 
 def test_status_human_and_json(env: Env) -> None:

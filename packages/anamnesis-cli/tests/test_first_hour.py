@@ -16,14 +16,7 @@ from anamnesis.cli.locations import anamnesis_command
 from anamnesis.cli.mcp_registration import add_argv
 from anamnesis.store import Memory, MemoryStore, derived_id
 from anamnesis.store.embedding import DOWNLOAD_HOST, _reachable, vector_support
-from cli_testing import Env, anamnesis_script
-
-
-def write(env: Env, title: str, body: str, *extra: str) -> str:
-    result = env.run("write", "--title", title, *extra, body, "--json")
-    assert result.code == 0, result.err
-    note_id: str = result.json()["id"]
-    return note_id
+from cli_testing import Env, anamnesis_script, write
 
 
 def test_doctor_without_claude_warns_with_the_exact_line_to_run_later(env: Env) -> None:

@@ -8,14 +8,7 @@ import pytest
 
 from anamnesis.cli.app import main
 from anamnesis.store import MemoryStore
-from cli_testing import Env
-
-
-def write(env: Env, title: str, body: str, *extra: str) -> str:
-    result = env.run("write", "--title", title, *extra, body, "--json")
-    assert result.code == 0, result.err
-    note_id: str = result.json()["id"]
-    return note_id
+from cli_testing import Env, write
 
 
 def test_write_then_search_list_show(env: Env) -> None:
