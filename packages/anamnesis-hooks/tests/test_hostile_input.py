@@ -144,3 +144,10 @@ def test_a_captured_session_note_has_a_whole_word_title(
     assert note.title.endswith("…") and len(note.title) <= TITLE_MAX
     kept = note.title[:-1]
     assert ask.startswith(kept) and ask[len(kept)] == " "  # cut between two words
+
+
+def test_a_fifo_in_the_notes_tree_never_blocks_inject(isolated_home: Path, tmp_path: Path) -> None:
+    seeded(isolated_home)
+    os.mkfifo(isolated_home / "memory" / "semantic" / "01JF1F0000000000000000000A.md")
+    done = run_hook("inject", stdin={"cwd": str(tmp_path)}, timeout=30)
+    assert done.returncode == 0 and "A note" in done.stdout

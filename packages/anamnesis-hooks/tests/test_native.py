@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,22 @@ def test_the_sync_hook_imports_from_claude_config_dir(
     with MemoryStore(isolated_home) as store:
         titles = {m.title for m in store.list()}
     assert "Run tests with -x" in titles and "Backend engineer" in titles
+
+
+def test_links_fifos_and_devices_in_claude_codes_memory_are_never_read(
+    claude: Path, tmp_path: Path
+) -> None:
+    memory = claude / "projects" / "-home-me-src-api" / "memory"
+    secret = tmp_path / "elsewhere.md"
+    secret.write_text("the contents of a file outside Claude Code's folder\n")
+    (memory / "linked.md").symlink_to(secret)
+    (memory / "zero.md").symlink_to("/dev/zero")
+    os.mkfifo(memory / "pipe.md")
+    os.mkfifo(claude / "projects" / "-home-me-src-api" / "pipe.jsonl")  # a "transcript"
+    with MemoryStore(tmp_path / "home") as store:
+        report = import_native_memory(store, claude_dir=claude, machine_id="laptop")
+        bodies = [note.body for note in store.list()]
+    refused = {Path(path).name: reason for path, reason in report.problems}
+    assert {"linked.md", "zero.md", "pipe.md"} <= set(refused)
+    assert "symbolic link" in refused["linked.md"] and "FIFO" in refused["pipe.md"]
+    assert not any("outside Claude Code's folder" in body for body in bodies)
