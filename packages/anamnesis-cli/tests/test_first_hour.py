@@ -174,3 +174,69 @@ def test_status_reindex_and_doctor_report_and_sweep_leftovers_of_killed_writes(e
         "removed 1 temp file(s) left by interrupted writes (500 bytes)" in store["index"]["detail"]
     )
     assert not third.exists()
+
+
+class Terminal:
+    """A real `anamnesis` process on a pseudo-terminal, answered like a person would."""
+
+    def __init__(self, env: Env, *args: str) -> None:
+        import subprocess
+
+        self.controller, terminal = pty.openpty()
+        self.seen = b""
+        self.process = subprocess.Popen(
+            [*anamnesis_script(), *args],
+            stdin=terminal,
+            stdout=terminal,
+            stderr=terminal,
+            env={**env.environment(), "TERM": "dumb", "COLUMNS": "200"},
+            cwd=env.root,
+        )
+        os.close(terminal)
+
+    def expect(self, text: str, timeout: float = 60) -> None:
+        import select
+        import time as clock
+
+        deadline = clock.monotonic() + timeout
+        while text.encode() not in self.seen:
+            left = deadline - clock.monotonic()
+            assert left > 0, f"never saw {text!r} in {self.seen.decode(errors='replace')}"
+            ready, _, _ = select.select([self.controller], [], [], left)
+            if ready:
+                try:
+                    self.seen += os.read(self.controller, 65536)
+                except OSError:  # the process ended: no more output
+                    break
+        assert text.encode() in self.seen, self.seen.decode(errors="replace")
+
+    def answer(self, line: str) -> None:
+        os.write(self.controller, line.encode() + b"\r")
+
+    def finish(self) -> int:
+        code = self.process.wait(timeout=60)
+        os.close(self.controller)
+        return code
+
+
+@pytest.mark.skipif(not vector_support().available, reason="the vectors extra cannot run here")
+@pytest.mark.skipif(_reachable(DOWNLOAD_HOST), reason="the model could be downloaded here")
+def test_init_on_a_terminal_asks_for_a_model_folder_again_after_a_typo(
+    env: Env, tmp_path: Path
+) -> None:
+    del env.variables["ANAMNESIS_EMBED_MODEL_PATH"]
+    model = tmp_path / "model"
+    model.mkdir()
+    (model / "model.onnx").write_bytes(b"weights")
+    person = Terminal(env, "init")
+    person.expect("Git remote to sync notes between machines")
+    person.answer("")
+    person.expect("Apply?")
+    person.answer("y")
+    person.expect("Folder with a local copy of the model")
+    person.answer(str(tmp_path / "nowhere"))
+    person.expect("is not an existing folder")
+    person.answer(str(model))
+    person.expect("vector search will use the model in")
+    assert person.finish() == 0
+    assert env.run("config", "get", "embed_model_path").out.strip() == str(model.resolve())

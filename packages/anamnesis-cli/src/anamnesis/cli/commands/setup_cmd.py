@@ -103,22 +103,29 @@ def _model_step(root: Path, *, interactive: bool) -> None:
         console.say(f"vector search: {problem}; {setup_vectors.HINT}")
         return
     console.say(f"vector search: {problem}")
-    answer = typer.prompt(
-        "Folder with a local copy of the model (model.onnx and its tokenizer files; "
-        "empty: keyword search for now)",
-        default="",
-        show_default=False,
-    ).strip()
-    if not answer:
-        console.say(f"vector search stays off; later: {setup_vectors.HINT}")
-        return
     from anamnesis.cli.config_file import check_model_path, load_config
     from anamnesis.store.config import write_config
 
-    config = load_config(root)
-    config["embed_model_path"] = check_model_path(answer)
-    write_config(config, root)
-    console.say(f"vector search will use the model in {config['embed_model_path']}")
+    for _attempt in range(3):  # an optional step: a typo asks again, never fails init
+        answer = typer.prompt(
+            "Folder with a local copy of the model (model.onnx and its tokenizer files; "
+            "empty: keyword search for now)",
+            default="",
+            show_default=False,
+        ).strip()
+        if not answer:
+            break
+        try:
+            folder = check_model_path(answer)
+        except CliError as exc:
+            console.say(exc.message)
+            continue
+        config = load_config(root)
+        config["embed_model_path"] = folder
+        write_config(config, root)
+        console.say(f"vector search will use the model in {folder}")
+        return
+    console.say(f"vector search stays off; later: {setup_vectors.HINT}")
 
 
 def _uninstall(*, print_only: bool, yes: bool) -> None:
