@@ -95,13 +95,13 @@ def _importable(module: str) -> bool:
 
 
 def _model_check(home: Path, *, offline: bool) -> Check:
+    from anamnesis.store import configured_search_mode
     from anamnesis.store.embedding import (
         MODEL_PATH_ENV,
         VectorsUnavailable,
         configured_model,
         default_embedder,
     )
-    from anamnesis.store.store import configured_search_mode
 
     name, path = configured_model(home)
     mode = configured_search_mode(home) or "hybrid"

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import threading
 
-from anamnesis.store import MemoryStore, StoreBusy, VectorsUnavailable
-from anamnesis.store.store import configured_search_mode
+from anamnesis.store import MemoryStore, StoreBusy, VectorsUnavailable, configured_search_mode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -33,8 +33,10 @@ if TYPE_CHECKING:
         IndexRebuiltWarning,
         IndexUnavailable,
         InvalidNote,
+        InvalidQuery,
         MalformedNote,
         NoteNotFound,
+        StorageError,
         StoreBusy,
         StoreError,
     )
@@ -57,8 +59,9 @@ if TYPE_CHECKING:
     )
     from anamnesis.store.redact import redact_secrets
     from anamnesis.store.safe_files import UnsafeFile, open_regular, read_regular
+    from anamnesis.store.search_modes import SEARCH_MODE_ENV, SEARCH_MODES, configured_search_mode
     from anamnesis.store.secret_scan import MaskedFile, mask_outgoing
-    from anamnesis.store.store import SEARCH_MODES, InvalidQuery, MemoryStore, StorageError
+    from anamnesis.store.store import MemoryStore
 
 __version__ = "0.2.1"
 
@@ -68,13 +71,15 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "DURABLE_TYPES": ("anamnesis.store.model", "DURABLE_TYPES"),
     "Embedder": ("anamnesis.store.embedding", "Embedder"),
     "FastEmbedEmbedder": ("anamnesis.store.embedding", "FastEmbedEmbedder"),
-    "SEARCH_MODES": ("anamnesis.store.store", "SEARCH_MODES"),
+    "SEARCH_MODES": ("anamnesis.store.search_modes", "SEARCH_MODES"),
+    "SEARCH_MODE_ENV": ("anamnesis.store.search_modes", "SEARCH_MODE_ENV"),
+    "configured_search_mode": ("anamnesis.store.search_modes", "configured_search_mode"),
     "VectorsUnavailable": ("anamnesis.store.embedding", "VectorsUnavailable"),
     "VectorsUnavailableWarning": ("anamnesis.store.embedding", "VectorsUnavailableWarning"),
     "IndexRebuiltWarning": ("anamnesis.store.errors", "IndexRebuiltWarning"),
     "IndexUnavailable": ("anamnesis.store.errors", "IndexUnavailable"),
     "InvalidNote": ("anamnesis.store.errors", "InvalidNote"),
-    "InvalidQuery": ("anamnesis.store.store", "InvalidQuery"),
+    "InvalidQuery": ("anamnesis.store.errors", "InvalidQuery"),
     "MalformedNote": ("anamnesis.store.errors", "MalformedNote"),
     "MaskedFile": ("anamnesis.store.secret_scan", "MaskedFile"),
     "Memory": ("anamnesis.store.model", "Memory"),
@@ -89,7 +94,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "SearchHit": ("anamnesis.store.model", "SearchHit"),
     "SearchResult": ("anamnesis.store.model", "SearchResult"),
     "SkippedFile": ("anamnesis.store.model", "SkippedFile"),
-    "StorageError": ("anamnesis.store.store", "StorageError"),
+    "StorageError": ("anamnesis.store.errors", "StorageError"),
     "StoreBusy": ("anamnesis.store.errors", "StoreBusy"),
     "StoreError": ("anamnesis.store.errors", "StoreError"),
     "StoreLayout": ("anamnesis.store.layout", "StoreLayout"),
@@ -117,6 +122,7 @@ __all__ = [
     "PROV_SOURCES",
     "SCOPES",
     "SEARCH_MODES",
+    "SEARCH_MODE_ENV",
     "AdoptedFile",
     "AmbiguousId",
     "Embedder",
@@ -144,6 +150,7 @@ __all__ = [
     "UnsafeFile",
     "VectorsUnavailable",
     "VectorsUnavailableWarning",
+    "configured_search_mode",
     "derived_id",
     "is_valid_id",
     "mask_outgoing",

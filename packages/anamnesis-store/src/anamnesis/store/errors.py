@@ -18,6 +18,14 @@ class InvalidNote(StoreError, ValueError):
         self.field = field
 
 
+class InvalidQuery(StoreError, ValueError):
+    """A search or list argument is out of range."""
+
+
+class StorageError(StoreError):
+    """A note file could not be read or written (permissions, disk full, ...)."""
+
+
 class MalformedNote(StoreError):
     """A markdown file on disk does not parse as a note."""
 

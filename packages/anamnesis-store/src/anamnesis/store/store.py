@@ -28,8 +28,10 @@ from anamnesis.store.errors import (
     IndexRebuiltWarning,
     IndexUnavailable,
     InvalidNote,
+    InvalidQuery,
     MalformedNote,
     NoteNotFound,
+    StorageError,
     StoreError,
 )
 from anamnesis.store.ids import check_id, check_prefix, new_id
@@ -49,6 +51,7 @@ from anamnesis.store.model import (
 from anamnesis.store.query import NOT_SUPERSEDED, Filters, Ranker, query_tokens
 from anamnesis.store.record import Record
 from anamnesis.store.safe_files import UnsafeFile, read_regular
+from anamnesis.store.search_modes import SEARCH_MODE_ENV, SEARCH_MODES, configured_search_mode
 from anamnesis.store.timestamps import utc_now
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -68,19 +71,9 @@ _DIR_KEY = "dir:"
 _DB_SUFFIXES = ("", "-wal", "-shm")
 _BROKEN_KEY = "broken:"
 MAX_K = 1000
-SEARCH_MODES = ("keyword", "vector", "hybrid")
-SEARCH_MODE_ENV = "ANAMNESIS_SEARCH_MODE"
 # A search embeds at most this many notes that lack a vector (about a second): more wait
 # for a reindex or the MCP server's background pass.
 SEARCH_EMBED_LIMIT = 64
-
-
-class StorageError(StoreError):
-    """A note file could not be read or written (permissions, disk full, ...)."""
-
-
-class InvalidQuery(StoreError, ValueError):
-    """A search or list argument is out of range."""
 
 
 class _ForeignIndex(Exception):
@@ -1517,16 +1510,6 @@ def _embedder_failure(exc: Exception) -> str:
     if isinstance(exc, VectorsUnavailable):
         return str(exc)
     return f"the embedding model failed ({type(exc).__name__}: {exc}); run `anamnesis doctor`"
-
-
-def configured_search_mode(home: Path) -> str | None:
-    """The search mode the user chose (env over config.json), if any valid one."""
-    raw = os.environ.get(SEARCH_MODE_ENV, "").strip()
-    if not raw:
-        from anamnesis.store.config import read_config
-
-        raw = str(read_config(home).get("search_mode") or "").strip()
-    return raw if raw in SEARCH_MODES else None
 
 
 def _parse(text: str, path: str, scope: str | None = None) -> Memory:

@@ -26,8 +26,6 @@ from anamnesis.store.embedding import (
     vector_support,
 )
 
-SEARCH_MODES = ("keyword", "vector", "hybrid")
-
 
 @lru_cache(maxsize=1)
 def _support() -> VectorSupport:
@@ -115,11 +113,4 @@ class StoreVectors:
         warnings.warn(message, VectorsUnavailableWarning, stacklevel=5)
 
 
-def check_mode(mode: str | None) -> str | None:
-    """``mode`` if it is a search mode (or None), else ValueError with the choices."""
-    if mode is not None and mode not in SEARCH_MODES:
-        raise ValueError(f"mode must be one of {', '.join(SEARCH_MODES)}, got {mode!r}")
-    return mode
-
-
-__all__ = ["SEARCH_MODES", "StoreVectors", "check_mode", "sqlite_can_load_extensions"]
+__all__ = ["StoreVectors", "sqlite_can_load_extensions"]

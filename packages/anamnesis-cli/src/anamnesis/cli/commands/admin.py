@@ -86,7 +86,7 @@ def _vectors_status(store: MemoryStore) -> dict[str, Any]:
     """The store's embedding status, with the search mode searches actually default to (a
     configured search_mode wins over what the extra makes possible)."""
     from anamnesis.cli.doctor_vectors import vectors_fix
-    from anamnesis.store.store import configured_search_mode
+    from anamnesis.store import configured_search_mode
 
     vectors = store.embedding_status()
     vectors["default_mode"] = configured_search_mode(store.root) or vectors["default_mode"]
