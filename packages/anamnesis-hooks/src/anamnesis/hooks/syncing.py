@@ -37,7 +37,4 @@ def sync_store(
     backend = GitSyncBackend(store.memory_dir, remote=remote, machine_id=machine_id)
     masked = tuple(mask_outgoing(store, backend))
     result = backend.sync()
-    reindexed = None
-    if result.changed:
-        reindexed = store.reindex_paths([store.memory_dir / path for path in result.changed])
-    return SyncReport(result, reindexed, imported, masked)
+    return SyncReport(result, store.reindex_changed(result.changed), imported, masked)

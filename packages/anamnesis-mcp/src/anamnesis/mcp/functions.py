@@ -235,10 +235,8 @@ def sync_memory(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
     """
     masked = mask_outgoing(store, backend)
     result = backend.sync()
-    indexed = removed = 0
-    if result.changed:
-        report = store.reindex_paths([store.memory_dir / path for path in result.changed])
-        indexed, removed = report.indexed, report.removed
+    report = store.reindex_changed(result.changed)
+    indexed, removed = (report.indexed, report.removed) if report else (0, 0)
     return {
         "pushed": result.pushed,
         "pulled": result.pulled,

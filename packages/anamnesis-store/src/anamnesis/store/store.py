@@ -964,6 +964,13 @@ class MemoryStore:
 
         return list(leftovers.find([tree for tree, _scope in self.layout.trees()], [self.root]))
 
+    def reindex_changed(self, changed: Iterable[str]) -> ReindexReport | None:
+        """Bring the index up to date after a sync changed these files, given as a sync
+        reports them (relative to the synced ``memory/`` folder); None when none changed.
+        The one way every caller (CLI, MCP server, hooks) makes pulled notes searchable."""
+        paths = [self.memory_dir / path for path in changed]
+        return self.reindex_paths(paths) if paths else None
+
     def reindex_paths(self, paths: Iterable[str | Path]) -> ReindexReport:
         """Bring the index up to date for these files only (after a sync changed them).
 

@@ -14,7 +14,7 @@ from anamnesis.cli import console
 from anamnesis.cli.context import JsonFlag, open_store
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.cli.locations import claude_dir
-from anamnesis.store import MalformedNote, MemoryStore, StoreError, new_id, parse_note
+from anamnesis.store import MalformedNote, StoreError, new_id, parse_note
 from anamnesis.store.codec import serialize
 from anamnesis.store.config import resolve_machine_id, resolve_remote
 from anamnesis.store.validation import validate
@@ -74,7 +74,8 @@ def sync(
                 else:
                     backend = GitSyncBackend(store.memory_dir, remote=remote, machine_id=machine)
                     result = backend.resolve(resolve, fork=_store_fork(machine))
-                    indexed = _reindex(store, result)
+                    reindexed = store.reindex_changed(result.changed)
+                    indexed = reindexed.indexed if reindexed else 0
         except SyncBusy as exc:
             raise CliError(str(exc)) from None
         except SyncError as exc:
@@ -98,13 +99,6 @@ def sync(
         )
     if result.remote_error:
         raise CliError(result.remote_error)
-
-
-def _reindex(store: MemoryStore, result: SyncResult) -> int:
-    if not result.changed:
-        return 0
-    report = store.reindex_paths([store.memory_dir / path for path in result.changed])
-    return report.indexed
 
 
 def _result(result: SyncResult, indexed: int, imported: int) -> dict[str, Any]:
