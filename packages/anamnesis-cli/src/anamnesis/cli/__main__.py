@@ -25,7 +25,7 @@ def is_hook_call(argv: list[str]) -> bool:
 def run() -> None:
     argv = sys.argv[1:]
     if is_hook_call(argv):
-        from anamnesis.hooks.__main__ import main as hook_main
+        from anamnesis.hooks import main as hook_main
 
         code = hook_main(argv)
         _flush()
@@ -49,7 +49,7 @@ def _serve() -> int:
     if not mcp_extra_installed():
         sys.stderr.write(f"anamnesis: {missing_mcp()}\n")
         return 1
-    from anamnesis.mcp.__main__ import serve
+    from anamnesis.mcp import serve
 
     return serve()
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from anamnesis.cli import console
 from anamnesis.cli.errors import USAGE, CliError
-from anamnesis.store.config import CONFIG_FILE
+from anamnesis.store import CONFIG_FILE
 
 MAX_MACHINE_ID = 64
 CONFIG_KEYS = {

@@ -11,8 +11,7 @@ import typer
 
 from anamnesis.cli.config_file import config_for_reading
 from anamnesis.cli.errors import CliError, UsageError
-from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES, MemoryStore
-from anamnesis.store.config import resolve_home
+from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES, MemoryStore, resolve_home
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 ProjectOption = Annotated[
@@ -54,7 +53,7 @@ def project_filter(project: str | None, here: bool) -> str | None:
     if project is not None and here:
         raise UsageError("--project and --here contradict each other; pick one")
     if here:
-        from anamnesis.hooks.project import resolve_project_key
+        from anamnesis.hooks import resolve_project_key
 
         return resolve_project_key(Path.cwd())
     if project is not None and not project.strip():

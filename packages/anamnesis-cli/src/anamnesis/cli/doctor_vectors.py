@@ -53,7 +53,7 @@ def _with_vectors(inst: installation.Installation) -> tuple[str, ...]:
 
 
 def vectors_check(home: Path, *, offline: bool) -> Check:
-    from anamnesis.store.embedding import sqlite_can_load_extensions
+    from anamnesis.store import sqlite_can_load_extensions
 
     missing = [name for name in ("sqlite_vec", "fastembed") if not _importable(name)]
     can_load = sqlite_can_load_extensions()
@@ -79,7 +79,7 @@ def vectors_check(home: Path, *, offline: bool) -> Check:
             "search is keyword-only",
             other_python(),
         )  # fmt: skip
-    from anamnesis.store.embedding import sqlite_vec_problem
+    from anamnesis.store import sqlite_vec_problem
 
     problem = sqlite_vec_problem()
     if problem is not None:
@@ -95,11 +95,11 @@ def _importable(module: str) -> bool:
 
 
 def _model_check(home: Path, *, offline: bool) -> Check:
-    from anamnesis.store import configured_search_mode
-    from anamnesis.store.embedding import (
+    from anamnesis.store import (
         MODEL_PATH_ENV,
         VectorsUnavailable,
         configured_model,
+        configured_search_mode,
         default_embedder,
     )
 

@@ -19,11 +19,18 @@ from typing import TYPE_CHECKING, Any
 from anamnesis.cli import console
 from anamnesis.cli.context import home, open_store
 from anamnesis.cli.errors import CliError, UsageError
-from anamnesis.store import SEARCH_MODES, MemoryStore
-from anamnesis.store.recall_eval import EvalCase, RecallReport, load_notes, recall_at_k, sandbox
+from anamnesis.store import (
+    SEARCH_MODES,
+    EvalCase,
+    MemoryStore,
+    RecallReport,
+    load_notes,
+    recall_at_k,
+    sandbox,
+)
 
 if TYPE_CHECKING:
-    from anamnesis.store.embedding import Embedder
+    from anamnesis.store import Embedder
 
 ALL_MODES = "all"
 MAX_K = 1000  # the store's limit on one search
@@ -87,7 +94,7 @@ def _users_embedder() -> tuple[Embedder | None, str | None]:
     """The model the user's own store would use (their settings and their downloaded copy:
     a sandbox's own defaults would download the model again into a temporary folder), or
     why vectors cannot run."""
-    from anamnesis.store.embedding import VectorsUnavailable, default_embedder, vector_support
+    from anamnesis.store import VectorsUnavailable, default_embedder, vector_support
 
     support = vector_support()
     if not support.available:
@@ -124,7 +131,7 @@ def embed_all(target: Subject, requested: str, modes: list[str]) -> list[str]:
     the modes that can run afterwards."""
     if modes == ["keyword"]:
         return modes
-    from anamnesis.store.embedding import VectorsUnavailable, VectorsUnavailableWarning
+    from anamnesis.store import VectorsUnavailable, VectorsUnavailableWarning
 
     failure: str | None = None
     with warnings.catch_warnings(record=True) as caught:

@@ -26,7 +26,7 @@ LOG_FILE = "cli.log"
 
 
 def log_path() -> Path:
-    from anamnesis.store.config import resolve_home
+    from anamnesis.store import resolve_home
 
     return resolve_home() / "logs" / LOG_FILE
 

@@ -24,7 +24,7 @@ from anamnesis.cli.config_file import (
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
 from anamnesis.cli.locations import anamnesis_command, claude_dir, settings_path
-from anamnesis.store.config import CONFIG_FILE, write_config
+from anamnesis.store import CONFIG_FILE, write_config
 from anamnesis.sync.remote import redact_url
 
 
@@ -272,7 +272,7 @@ def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
 
 
 def _first_sync(plan: InitPlan, out: Outcome) -> None:
-    from anamnesis.hooks.syncing import sync_store
+    from anamnesis.hooks import sync_store
     from anamnesis.store import MemoryStore
     from anamnesis.sync import SyncBusy
 
@@ -375,7 +375,7 @@ def write_settings(path: Path, before: str | None, settings: dict[str, Any]) -> 
 
     A symlinked settings.json (dotfile managers do that) is written through the link.
     """
-    from anamnesis.store.atomic import atomic_write_bytes
+    from anamnesis.store import atomic_write_bytes
 
     target = path.resolve() if path.is_symlink() else path
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -15,7 +15,7 @@ def model_problem(home: Path) -> str | None:
     when it can, or when there is nothing to ask about (no extra, a Python whose sqlite3
     cannot load extensions, or a model folder that is already configured: `anamnesis
     doctor` checks those)."""
-    from anamnesis.store.embedding import (
+    from anamnesis.store import (
         VectorsUnavailable,
         configured_model,
         default_embedder,

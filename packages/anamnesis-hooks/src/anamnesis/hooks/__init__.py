@@ -1,7 +1,55 @@
 """anamnesis.hooks: Claude Code's session lifecycle feeding and reading the memory.
 
-Never imports the MCP SDK. Submodules are imported on use (``from anamnesis.hooks.inject
-import ...``) so each hook process loads only what it needs.
+Never imports the MCP SDK. Names load from their modules on first use, so each hook
+process loads only what it needs; other packages import them from here.
 """
 
+from __future__ import annotations
+
+from importlib import import_module
+
 __version__ = "0.2.0"
+
+TYPE_CHECKING = False  # typing itself costs an import; type checkers read this as True
+if TYPE_CHECKING:
+    from typing import Any
+
+    from anamnesis.hooks.__main__ import main
+    from anamnesis.hooks.capture import CaptureResult, capture_session
+    from anamnesis.hooks.native import ImportReport, claude_home, import_native_memory
+    from anamnesis.hooks.project import resolve_project_key
+    from anamnesis.hooks.syncing import SyncReport, sync_store
+
+_EXPORTS: dict[str, str] = {
+    "CaptureResult": "anamnesis.hooks.capture",
+    "ImportReport": "anamnesis.hooks.native",
+    "SyncReport": "anamnesis.hooks.syncing",
+    "capture_session": "anamnesis.hooks.capture",
+    "claude_home": "anamnesis.hooks.native",
+    "import_native_memory": "anamnesis.hooks.native",
+    "main": "anamnesis.hooks.__main__",
+    "resolve_project_key": "anamnesis.hooks.project",
+    "sync_store": "anamnesis.hooks.syncing",
+}
+
+__all__ = [
+    "CaptureResult",
+    "ImportReport",
+    "SyncReport",
+    "__version__",
+    "capture_session",
+    "claude_home",
+    "import_native_memory",
+    "main",
+    "resolve_project_key",
+    "sync_store",
+]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'anamnesis.hooks' has no attribute {name!r}")
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value

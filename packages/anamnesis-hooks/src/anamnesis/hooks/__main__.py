@@ -62,7 +62,7 @@ Options = dict[str, "str | bool"]
 
 
 def _home() -> Path:
-    from anamnesis.store.config import resolve_home
+    from anamnesis.store import resolve_home
 
     return resolve_home()
 
@@ -140,8 +140,7 @@ def run_capture(options: Options) -> None:
     from anamnesis.hooks.failopen import log
     from anamnesis.hooks.hookio import text_field
     from anamnesis.hooks.transcript import TranscriptUnreadable
-    from anamnesis.store import MemoryStore
-    from anamnesis.store.config import resolve_machine_id
+    from anamnesis.store import MemoryStore, resolve_machine_id
 
     home = _home()
     transcript = _text(options, "transcript") or text_field(payload, "transcript_path")
@@ -198,8 +197,7 @@ def run_sync(options: Options) -> None:
     from anamnesis.hooks.failopen import log
     from anamnesis.hooks.native import claude_home
     from anamnesis.hooks.syncing import sync_store
-    from anamnesis.store import MemoryStore
-    from anamnesis.store.config import resolve_machine_id, resolve_remote
+    from anamnesis.store import MemoryStore, resolve_machine_id, resolve_remote
     from anamnesis.sync import SyncBusy
 
     home = _home()

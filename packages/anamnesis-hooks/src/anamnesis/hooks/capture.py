@@ -22,8 +22,7 @@ from pathlib import Path
 from anamnesis.hooks.project import resolve_project_key
 from anamnesis.hooks.summarize import HeuristicSummarizer, Summarizer, is_trivial
 from anamnesis.hooks.transcript import ParsedSession, parse_transcript
-from anamnesis.store import Memory, MemoryStore, NoteNotFound, derived_id, redact_secrets
-from anamnesis.store.timestamps import utc_now
+from anamnesis.store import Memory, MemoryStore, NoteNotFound, derived_id, redact_secrets, utc_now
 
 SOURCES = ("session-end", "precompact")
 # The frontmatter key recording a digest of the title and body capture last wrote: a note

@@ -21,8 +21,7 @@ from __future__ import annotations
 
 import json
 
-from anamnesis.store import DURABLE_TYPES, Memory, MemoryStore
-from anamnesis.store.record import Record
+from anamnesis.store import DURABLE_TYPES, Memory, MemoryStore, Record
 
 DEFAULT_K = 8
 MAX_EPISODIC = 2

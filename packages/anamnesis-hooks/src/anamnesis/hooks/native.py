@@ -17,16 +17,17 @@ from typing import Any
 
 from anamnesis.hooks.project import resolve_project_key
 from anamnesis.store import (
+    FrontmatterError,
     Memory,
     MemoryStore,
     NoteNotFound,
     StoreError,
     derived_id,
+    load_yaml_frontmatter,
     open_regular,
     read_regular,
     redact_secrets,
 )
-from anamnesis.store import frontmatter as fm
 
 INDEX_FILE = "memory.md"  # MEMORY.md is Claude Code's index of the other files
 TYPES = {
@@ -189,8 +190,8 @@ def _split(text: str) -> tuple[dict[str, Any], str]:
             front = "".join(lines[1:index])
             body = "".join(lines[index + 1 :])
             try:
-                loaded = fm.load_yaml(front)
-            except fm.FrontmatterError:
+                loaded = load_yaml_frontmatter(front)
+            except FrontmatterError:
                 return {}, body
             return loaded, body
     return {}, text

@@ -13,6 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from anamnesis.mcp.__main__ import serve
     from anamnesis.mcp.arguments import InvalidArgument
     from anamnesis.mcp.functions import (
         list_memories,
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 _EXPORTS: dict[str, str] = {
     "InvalidArgument": "anamnesis.mcp.arguments",
     "build_server": "anamnesis.mcp.server",
+    "serve": "anamnesis.mcp.__main__",
     "list_memories": "anamnesis.mcp.functions",
     "search_memories": "anamnesis.mcp.functions",
     "status_report": "anamnesis.mcp.functions",
@@ -39,6 +41,7 @@ __all__ = [
     "build_server",
     "list_memories",
     "search_memories",
+    "serve",
     "status_report",
     "sync_memory",
     "write_memory",

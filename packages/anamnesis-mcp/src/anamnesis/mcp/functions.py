@@ -22,8 +22,14 @@ from anamnesis.mcp.arguments import (
     check_title,
     check_type,
 )
-from anamnesis.store import Memory, MemoryStore, mask_outgoing, redact_secrets, resolve_machine_id
-from anamnesis.store.redact import count_secrets
+from anamnesis.store import (
+    Memory,
+    MemoryStore,
+    count_secrets,
+    mask_outgoing,
+    redact_secrets,
+    resolve_machine_id,
+)
 from anamnesis.sync.remote import redact_url
 
 if TYPE_CHECKING:

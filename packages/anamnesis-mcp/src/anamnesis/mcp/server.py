@@ -27,8 +27,15 @@ from anamnesis.mcp.functions import (
 )
 from anamnesis.mcp.stdio import serve_stdio
 from anamnesis.mcp.version import __version__
-from anamnesis.store import MemoryStore, StoreError, resolve_machine_id, resolve_remote
-from anamnesis.store.errors import IndexUnavailable, InvalidNote, StoreBusy
+from anamnesis.store import (
+    IndexUnavailable,
+    InvalidNote,
+    MemoryStore,
+    StoreBusy,
+    StoreError,
+    resolve_machine_id,
+    resolve_remote,
+)
 from anamnesis.sync.backend import SyncBackend, SyncResult, SyncState
 from anamnesis.sync.errors import SyncBusy, SyncError
 from mcp.server.mcpserver import MCPServer

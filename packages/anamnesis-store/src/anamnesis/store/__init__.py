@@ -13,9 +13,11 @@ TYPE_CHECKING = False  # typing itself costs an import; type checkers read this 
 if TYPE_CHECKING:
     from typing import Any
 
+    from anamnesis.store.atomic import atomic_write_bytes
     from anamnesis.store.codec import parse as parse_note
     from anamnesis.store.codec import serialize as serialize_note
     from anamnesis.store.config import (
+        CONFIG_FILE,
         read_config,
         resolve_home,
         resolve_machine_id,
@@ -23,10 +25,16 @@ if TYPE_CHECKING:
         write_config,
     )
     from anamnesis.store.embedding import (
+        MODEL_PATH_ENV,
         Embedder,
         FastEmbedEmbedder,
         VectorsUnavailable,
         VectorsUnavailableWarning,
+        configured_model,
+        default_embedder,
+        sqlite_can_load_extensions,
+        sqlite_vec_problem,
+        vector_support,
     )
     from anamnesis.store.errors import (
         AmbiguousId,
@@ -40,8 +48,11 @@ if TYPE_CHECKING:
         StoreBusy,
         StoreError,
     )
+    from anamnesis.store.frontmatter import FrontmatterError
+    from anamnesis.store.frontmatter import load_yaml as load_yaml_frontmatter
     from anamnesis.store.ids import derived_id, is_valid_id, new_id
     from anamnesis.store.layout import StoreLayout
+    from anamnesis.store.leftovers import LeftoverFile
     from anamnesis.store.model import (
         DURABLE_TYPES,
         NOTE_TYPES,
@@ -57,15 +68,46 @@ if TYPE_CHECKING:
         SkippedFile,
         StoreStats,
     )
-    from anamnesis.store.redact import redact_secrets
+    from anamnesis.store.recall_eval import (
+        EvalCase,
+        RecallReport,
+        load_cases,
+        load_notes,
+        recall_at_k,
+        sandbox,
+    )
+    from anamnesis.store.record import Record
+    from anamnesis.store.redact import count_secrets, redact_secrets
     from anamnesis.store.safe_files import UnsafeFile, open_regular, read_regular
     from anamnesis.store.search_modes import SEARCH_MODE_ENV, SEARCH_MODES, configured_search_mode
     from anamnesis.store.secret_scan import MaskedFile, mask_outgoing
     from anamnesis.store.store import MemoryStore
+    from anamnesis.store.timestamps import utc_now
+    from anamnesis.store.validation import validate as validate_note
 
 __version__ = "0.2.1"
 
 _EXPORTS: dict[str, tuple[str, str]] = {
+    "CONFIG_FILE": ("anamnesis.store.config", "CONFIG_FILE"),
+    "EvalCase": ("anamnesis.store.recall_eval", "EvalCase"),
+    "FrontmatterError": ("anamnesis.store.frontmatter", "FrontmatterError"),
+    "LeftoverFile": ("anamnesis.store.leftovers", "LeftoverFile"),
+    "MODEL_PATH_ENV": ("anamnesis.store.embedding", "MODEL_PATH_ENV"),
+    "RecallReport": ("anamnesis.store.recall_eval", "RecallReport"),
+    "atomic_write_bytes": ("anamnesis.store.atomic", "atomic_write_bytes"),
+    "configured_model": ("anamnesis.store.embedding", "configured_model"),
+    "count_secrets": ("anamnesis.store.redact", "count_secrets"),
+    "default_embedder": ("anamnesis.store.embedding", "default_embedder"),
+    "load_cases": ("anamnesis.store.recall_eval", "load_cases"),
+    "load_notes": ("anamnesis.store.recall_eval", "load_notes"),
+    "load_yaml_frontmatter": ("anamnesis.store.frontmatter", "load_yaml"),
+    "recall_at_k": ("anamnesis.store.recall_eval", "recall_at_k"),
+    "sandbox": ("anamnesis.store.recall_eval", "sandbox"),
+    "sqlite_can_load_extensions": ("anamnesis.store.embedding", "sqlite_can_load_extensions"),
+    "sqlite_vec_problem": ("anamnesis.store.embedding", "sqlite_vec_problem"),
+    "utc_now": ("anamnesis.store.timestamps", "utc_now"),
+    "validate_note": ("anamnesis.store.validation", "validate"),
+    "vector_support": ("anamnesis.store.embedding", "vector_support"),
     "AdoptedFile": ("anamnesis.store.model", "AdoptedFile"),
     "AmbiguousId": ("anamnesis.store.errors", "AmbiguousId"),
     "DURABLE_TYPES": ("anamnesis.store.model", "DURABLE_TYPES"),
@@ -88,6 +130,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "NOTE_TYPES": ("anamnesis.store.model", "NOTE_TYPES"),
     "NoteNotFound": ("anamnesis.store.errors", "NoteNotFound"),
     "PROV_SOURCES": ("anamnesis.store.model", "PROV_SOURCES"),
+    "Record": ("anamnesis.store.record", "Record"),
     "ReindexReport": ("anamnesis.store.model", "ReindexReport"),
     "SCOPES": ("anamnesis.store.model", "SCOPES"),
     "Scope": ("anamnesis.store.model", "Scope"),
@@ -117,7 +160,9 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 }
 
 __all__ = [
+    "CONFIG_FILE",
     "DURABLE_TYPES",
+    "MODEL_PATH_ENV",
     "NOTE_TYPES",
     "PROV_SOURCES",
     "SCOPES",
@@ -126,17 +171,22 @@ __all__ = [
     "AdoptedFile",
     "AmbiguousId",
     "Embedder",
+    "EvalCase",
     "FastEmbedEmbedder",
+    "FrontmatterError",
     "IndexRebuiltWarning",
     "IndexUnavailable",
     "InvalidNote",
     "InvalidQuery",
+    "LeftoverFile",
     "MalformedNote",
     "MaskedFile",
     "Memory",
     "MemoryStore",
     "MemoryType",
     "NoteNotFound",
+    "RecallReport",
+    "Record",
     "ReindexReport",
     "Scope",
     "SearchHit",
@@ -150,20 +200,34 @@ __all__ = [
     "UnsafeFile",
     "VectorsUnavailable",
     "VectorsUnavailableWarning",
+    "atomic_write_bytes",
+    "configured_model",
     "configured_search_mode",
+    "count_secrets",
+    "default_embedder",
     "derived_id",
     "is_valid_id",
+    "load_cases",
+    "load_notes",
+    "load_yaml_frontmatter",
     "mask_outgoing",
     "new_id",
     "open_regular",
     "parse_note",
     "read_config",
     "read_regular",
+    "recall_at_k",
     "redact_secrets",
     "resolve_home",
     "resolve_machine_id",
     "resolve_remote",
+    "sandbox",
     "serialize_note",
+    "sqlite_can_load_extensions",
+    "sqlite_vec_problem",
+    "utc_now",
+    "validate_note",
+    "vector_support",
     "write_config",
 ]
 

@@ -12,12 +12,11 @@ from anamnesis.cli import config_file, console, doctor, maintenance
 from anamnesis.cli.context import JsonFlag, home, open_store
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.cli.locations import claude_dir
-from anamnesis.store import MemoryStore
-from anamnesis.store.config import resolve_machine_id, resolve_remote
+from anamnesis.store import MemoryStore, resolve_machine_id, resolve_remote
 from anamnesis.sync.remote import redact_url
 
 if TYPE_CHECKING:
-    from anamnesis.store.leftovers import LeftoverFile
+    from anamnesis.store import LeftoverFile
 
 ApplyFlag = Annotated[bool, typer.Option("--apply", help="Make the changes (default: dry run).")]
 
@@ -198,7 +197,7 @@ def _swept_line(swept: Sequence[LeftoverFile]) -> str:
 def _embed_missing(store: MemoryStore) -> int | None:
     """How many notes were embedded; None when vector search cannot run here (the extra is
     optional: `status` and `doctor` say why it is off, reindex stays quiet about it)."""
-    from anamnesis.store.embedding import VectorsUnavailable
+    from anamnesis.store import VectorsUnavailable
 
     if not store.embedding_status()["available"]:
         return None
@@ -211,7 +210,7 @@ def _embed_missing(store: MemoryStore) -> int | None:
 
 def import_native(as_json: JsonFlag = False) -> None:
     """Import Claude Code's own memory (~/.claude/projects/*/memory/*.md)."""
-    from anamnesis.hooks.native import import_native_memory
+    from anamnesis.hooks import import_native_memory
 
     source = claude_dir()
     with open_store(must_exist=False) as store, console.progress("Importing") as progress:
@@ -316,7 +315,7 @@ def project(
     as_json: JsonFlag = False,
 ) -> None:
     """Print the project key of a directory (what inject and capture use)."""
-    from anamnesis.hooks.project import resolve_project_key
+    from anamnesis.hooks import resolve_project_key
 
     where = (cwd or Path.cwd()).resolve()
     if not where.is_dir():
@@ -395,7 +394,7 @@ def config_app() -> typer.Typer:
         value: Annotated[str, typer.Argument(help="Its new value.")],
     ) -> None:
         """Change one setting."""
-        from anamnesis.store.config import write_config
+        from anamnesis.store import write_config
 
         config_file.check_key(key)
         checked = config_file.checked_value(key, value)
@@ -406,7 +405,7 @@ def config_app() -> typer.Typer:
     @app.command(name="unset")
     def config_unset(key: Annotated[str, typer.Argument(help="A setting's name.")]) -> None:
         """Remove one setting (its default applies again)."""
-        from anamnesis.store.config import write_config
+        from anamnesis.store import write_config
 
         config_file.check_key(key)
         data = config_file.load_config(home())

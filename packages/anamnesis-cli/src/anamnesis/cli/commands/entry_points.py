@@ -42,7 +42,7 @@ def capture(ctx: typer.Context) -> None:
 
 
 def _hook(name: str, args: list[str]) -> int:
-    from anamnesis.hooks.__main__ import main
+    from anamnesis.hooks import main
 
     return main([name, *args])
 
@@ -68,7 +68,7 @@ def run_server(machine_id: str | None = None) -> int:
 
     if not mcp_extra_installed():
         raise CliError(missing_mcp())
-    from anamnesis.mcp.__main__ import serve as serve_stdio
+    from anamnesis.mcp import serve as serve_stdio
 
     sys.stdout.flush()
     return serve_stdio(machine_id=machine_id)

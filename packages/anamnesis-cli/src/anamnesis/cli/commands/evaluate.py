@@ -68,7 +68,7 @@ def run(
 ) -> None:
     """Recall@k and MRR for each search mode (a table; --json for the figures, per kind
     of case and each case's rank)."""
-    from anamnesis.store.recall_eval import load_cases
+    from anamnesis.store import load_cases
 
     cutoffs = evaluation.parse_ks(ks)
     evaluation.check_mode_choice(mode)

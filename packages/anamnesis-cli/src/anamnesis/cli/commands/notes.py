@@ -31,10 +31,10 @@ from anamnesis.store import (
     SearchResult,
     StoreError,
     VectorsUnavailableWarning,
+    count_secrets,
     redact_secrets,
+    resolve_machine_id,
 )
-from anamnesis.store.config import resolve_machine_id
-from anamnesis.store.redact import count_secrets
 
 MAX_BODY_BYTES = 1_000_000
 

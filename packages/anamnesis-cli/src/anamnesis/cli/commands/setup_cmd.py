@@ -104,7 +104,7 @@ def _model_step(root: Path, *, interactive: bool) -> None:
         return
     console.say(f"vector search: {problem}")
     from anamnesis.cli.config_file import check_model_path, load_config
-    from anamnesis.store.config import write_config
+    from anamnesis.store import write_config
 
     for _attempt in range(3):  # an optional step: a typo asks again, never fails init
         answer = typer.prompt(

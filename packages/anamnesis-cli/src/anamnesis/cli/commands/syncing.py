@@ -14,10 +14,16 @@ from anamnesis.cli import console
 from anamnesis.cli.context import JsonFlag, open_store
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.cli.locations import claude_dir
-from anamnesis.store import MalformedNote, StoreError, new_id, parse_note
-from anamnesis.store.codec import serialize
-from anamnesis.store.config import resolve_machine_id, resolve_remote
-from anamnesis.store.validation import validate
+from anamnesis.store import (
+    MalformedNote,
+    StoreError,
+    new_id,
+    parse_note,
+    resolve_machine_id,
+    resolve_remote,
+)
+from anamnesis.store import serialize_note as serialize
+from anamnesis.store import validate_note as validate
 from anamnesis.sync.backend import STRATEGIES, SyncResult
 from anamnesis.sync.errors import SyncBusy, SyncError
 
@@ -46,7 +52,7 @@ def sync(
     del quiet  # `sync --quiet` is dispatched to the hook before this app runs
     if resolve is not None and resolve not in STRATEGIES:
         raise UsageError(f"--resolve must be one of {', '.join(STRATEGIES)}, got {resolve!r}")
-    from anamnesis.hooks.syncing import sync_store  # dulwich: only when syncing
+    from anamnesis.hooks import sync_store  # dulwich: only when syncing
     from anamnesis.sync.git import GitSyncBackend
 
     with open_store() as store:
