@@ -23,7 +23,7 @@ from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
 from anamnesis.store import CONFIG_FILE, resolve_remote
-from anamnesis.sync.remote import redact_url
+from anamnesis.sync import redact_url
 
 # Seconds the remote check waits for an answer: someone is watching the doctor run, and a
 # remote that stays silent this long is a finding in itself.

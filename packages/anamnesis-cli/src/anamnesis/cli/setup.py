@@ -25,7 +25,7 @@ from anamnesis.cli.config_file import (
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
 from anamnesis.cli.locations import anamnesis_command, claude_dir, settings_path
 from anamnesis.store import CONFIG_FILE, write_config
-from anamnesis.sync.remote import redact_url
+from anamnesis.sync import redact_url
 
 
 @dataclass(slots=True)

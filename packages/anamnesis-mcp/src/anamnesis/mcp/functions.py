@@ -30,7 +30,7 @@ from anamnesis.store import (
     redact_secrets,
     resolve_machine_id,
 )
-from anamnesis.sync.remote import redact_url
+from anamnesis.sync import redact_url
 
 if TYPE_CHECKING:
     from anamnesis.sync import SyncBackend

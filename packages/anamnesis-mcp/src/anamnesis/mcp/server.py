@@ -36,8 +36,7 @@ from anamnesis.store import (
     resolve_machine_id,
     resolve_remote,
 )
-from anamnesis.sync.backend import SyncBackend, SyncResult, SyncState
-from anamnesis.sync.errors import SyncBusy, SyncError
+from anamnesis.sync import SyncBackend, SyncBusy, SyncError, SyncResult, SyncState
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -232,7 +231,7 @@ class _GitOnFirstUse:
     def _git(self) -> SyncBackend:
         remote = resolve_remote(self._store.root)
         if self._backend is None or remote != self._remote:
-            from anamnesis.sync.git import GitSyncBackend
+            from anamnesis.sync import GitSyncBackend
 
             self._backend = GitSyncBackend(
                 self._store.memory_dir, remote=remote, machine_id=self._machine_id

@@ -13,7 +13,7 @@ from anamnesis.cli.context import JsonFlag, home, open_store
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.cli.locations import claude_dir
 from anamnesis.store import MemoryStore, resolve_machine_id, resolve_remote
-from anamnesis.sync.remote import redact_url
+from anamnesis.sync import redact_url
 
 if TYPE_CHECKING:
     from anamnesis.store import LeftoverFile

@@ -24,8 +24,7 @@ from anamnesis.store import (
 )
 from anamnesis.store import serialize_note as serialize
 from anamnesis.store import validate_note as validate
-from anamnesis.sync.backend import STRATEGIES, SyncResult
-from anamnesis.sync.errors import SyncBusy, SyncError
+from anamnesis.sync import STRATEGIES, SyncBusy, SyncError, SyncResult
 
 
 def register(app: typer.Typer) -> None:
@@ -53,7 +52,7 @@ def sync(
     if resolve is not None and resolve not in STRATEGIES:
         raise UsageError(f"--resolve must be one of {', '.join(STRATEGIES)}, got {resolve!r}")
     from anamnesis.hooks import sync_store  # dulwich: only when syncing
-    from anamnesis.sync.git import GitSyncBackend
+    from anamnesis.sync import GitSyncBackend
 
     with open_store() as store:
         machine = resolve_machine_id(store.root)
