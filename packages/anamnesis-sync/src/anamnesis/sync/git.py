@@ -5,32 +5,30 @@ with no remote, stop there. Otherwise make sure ``origin`` points at the configu
 (it may have been added or changed since the last run), fetch, integrate ``origin/<branch>``
 by replaying local commits on it, and push. When the same file changed on both sides,
 nothing is decided silently: local edits stay, nothing is pushed, and ``resolve()`` offers
-keep-both, ours or theirs.
+keep-both, ours or theirs (resolution.py). Results are worded in results.py; the dulwich
+plumbing (refs, commits, fetch and push) is in repository.py.
 """
 
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from dulwich.config import ConfigFile
-from dulwich.errors import NotGitRepository
 from dulwich.file import FileLocked
-from dulwich.graph import can_fast_forward, find_merge_base
+from dulwich.graph import can_fast_forward
 from dulwich.index import Index
-from dulwich.objects import Blob, Commit, ObjectID
+from dulwich.objects import ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.sync import worktree
+from anamnesis.sync import results, worktree
 from anamnesis.sync.backend import STRATEGIES, Strategy, SyncResult, SyncState
 from anamnesis.sync.connect import DEFAULT_TIMEOUT_S
 from anamnesis.sync.errors import NothingToResolve, SyncError
-from anamnesis.sync.fork import Fork, fork_note
+from anamnesis.sync.fork import Fork
 from anamnesis.sync.housekeeping import tidy, tidy_remote
 from anamnesis.sync.integrate import (
     Divergence,
@@ -44,37 +42,33 @@ from anamnesis.sync.integrate import (
     tree_of,
 )
 from anamnesis.sync.lock import sync_lock
-from anamnesis.sync.locks import (
-    find_git_locks,
-    locked_message,
-    locks_detail,
-    recover_stale_locks,
-)
+from anamnesis.sync.locks import locked_message, recover_stale_locks
 from anamnesis.sync.partial import take_message
-from anamnesis.sync.remote import describe, explain_transport_error
-from anamnesis.sync.remote_head import point_unborn_head
-from anamnesis.sync.transport import PushRefused, PushRejected, fetch_branch, push_branch
+from anamnesis.sync.repository import (
+    WORKTREE_REF,
+    Origin,
+    RemoteMoved,
+    TransportFailed,
+    best_effort,
+    merge_base,
+    move_branch,
+    new_commit,
+    open_repo,
+    read_ref,
+    required,
+    short,
+    timestamp,
+)
+from anamnesis.sync.resolution import resolution_commit, resolve_with_remote
+from anamnesis.sync.status import read_state
 from anamnesis.sync.unsynced import UnsyncedReport
 
 # Attempts when the remote moves between our fetch and our push, or a note is edited
 # while we pull.
 _PUSH_ATTEMPTS = 3
-# The commit the files on disk were last brought in line with. The branch moving away
-# from it means another program moved the branch (a push into this folder, a git command)
-# without updating the files: they must not be committed over it as if they were newer.
-WORKTREE_REF = Ref(b"refs/anamnesis/worktree")
 
 
-class _TransportFailed(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
-
-
-class _PushRejected(Exception):
-    pass
-
-
+@dataclass(slots=True)
 class _Local:
     """What committing local changes did.
 
@@ -84,34 +78,21 @@ class _Local:
     False when a note was edited again while its new version was being written.
     """
 
-    __slots__ = ("changed", "committed", "complete", "conflict", "resolved")
-
-    def __init__(
-        self,
-        committed: bool,
-        changed: list[str] | None = None,
-        *,
-        conflict: Divergence | None = None,
-        resolved: tuple[str, ...] = (),
-        complete: bool = True,
-    ) -> None:
-        self.committed = committed
-        self.changed = changed or []
-        self.conflict = conflict
-        self.resolved = resolved
-        self.complete = complete
+    committed: bool
+    changed: list[str] = field(default_factory=list)
+    conflict: Divergence | None = None
+    resolved: tuple[str, ...] = ()
+    complete: bool = True
 
 
+@dataclass(slots=True)
 class _Pulled:
     """What integrating the remote did; ``complete`` False: a note was edited meanwhile,
     so the branch did not move (see worktree.Applied)."""
 
-    __slots__ = ("changed", "complete", "pulled")
-
-    def __init__(self, changed: list[str], pulled: int, complete: bool) -> None:
-        self.changed = changed
-        self.pulled = pulled
-        self.complete = complete
+    changed: list[str]
+    pulled: int
+    complete: bool
 
 
 class GitSyncBackend:
@@ -152,7 +133,7 @@ class GitSyncBackend:
     def local_changes(self) -> tuple[str, ...]:
         """Paths added, edited or deleted since the last commit (nothing is staged)."""
         if not (self.repo_dir / ".git").is_dir():
-            return tuple(path for path, _ in _files_of(self.repo_dir))
+            return tuple(os.fsdecode(rel) for rel, _ in worktree.walk_files(self.repo_dir))
         with self._session() as repo:
             return worktree.stage_all(repo, self.repo_dir, write=False).paths
 
@@ -160,7 +141,7 @@ class GitSyncBackend:
         """Commit local changes without touching the network; return the short head."""
         with self._session() as repo:
             self._commit_local(repo, repo.open_index(), message=message)
-            return _short(self._head(repo))
+            return short(self._head(repo))
 
     def sync(self) -> SyncResult:
         """One full cycle. Never raises for an unreachable remote: see ``detail``."""
@@ -169,7 +150,7 @@ class GitSyncBackend:
             index = repo.open_index()
             result = self._cycle(repo, index, self._commit_local(repo, index))
             if result.pushed and self.remote is not None:
-                _best_effort(tidy_remote, self.remote)
+                best_effort(tidy_remote, self.remote)
             return self._unsynced.finish(result)
 
     def resolve(self, strategy: Strategy, *, fork: Fork | None = None) -> SyncResult:
@@ -194,66 +175,33 @@ class GitSyncBackend:
         # program is settled here with the same strategy.
         local = self._commit_local(repo, index, strategy=strategy, fork=fork)
         if local.resolved:
-            return self._after_moved_resolution(repo, index, local, strategy)
+            result = self._cycle(repo, index, _Local(True, local.changed))
+            if result.pushed and self.remote is not None:
+                best_effort(tidy_remote, self.remote)
+            return results.after_settling(result, strategy, local.resolved)
         stop = self._unsettled(repo, local, local.committed, local.changed)
         if stop is not None:
             return stop
         if self.remote is None:
             raise NothingToResolve("no remote is configured, so there is nothing to resolve")
-        result = self._resolve(repo, index, strategy, fork, local)
+        result = resolve_with_remote(
+            repo,
+            index,
+            self._origin(),
+            strategy=strategy,
+            fork=fork,
+            machine_id=self.machine_id,
+            committed=local.committed,
+            changed=local.changed,
+            apply=self._apply_tree_change,
+        )
         if result.pushed:
-            _best_effort(tidy_remote, self.remote)
+            best_effort(tidy_remote, self.remote)
         return result
 
     def state(self) -> SyncState:
         """Where things stand, from local data only (no network)."""
-        remote = describe(self.remote) if self.remote else None
-        if not (self.repo_dir / ".git").is_dir():
-            return SyncState(
-                initialized=False,
-                remote=remote,
-                head=None,
-                dirty=self.repo_dir.is_dir() and any(worktree.walk_files(self.repo_dir)),
-                detail="not initialized: no sync has run yet",
-            )
-        repo = Repo(str(self.repo_dir))
-        try:
-            head = self._head(repo)
-            staged = worktree.stage_all(repo, self.repo_dir, write=False)
-            dirty = staged.changed
-            tracking = _ref(repo, self._tracking_ref)
-            ahead = behind = None
-            conflicts: tuple[str, ...] = ()
-            if tracking is not None and head is not None:
-                ahead = len(commits_between(repo, head, [tracking]))
-                behind = len(commits_between(repo, tracking, [head]))
-                if ahead and behind:
-                    split = diverged(repo, head, tracking, _merge_base(repo, head, tracking))
-                    conflicts = tuple(os.fsdecode(p) for p in split.conflicts)
-            detail = _state_detail(dirty, ahead, behind, conflicts, self.remote)
-            base = _ref(repo, WORKTREE_REF)
-            if base is not None and head is not None and base != head:
-                detail = (
-                    "the branch was moved by another program; the next sync brings the "
-                    "files in line with it, keeping local edits: " + detail
-                )
-            git_locks = tuple(find_git_locks(self.repo_dir))
-            if git_locks:
-                detail = f"{locks_detail(git_locks)}; {detail}"
-            return SyncState(
-                initialized=True,
-                remote=remote,
-                head=_short(head),
-                dirty=dirty,
-                detail=detail,
-                ahead=ahead,
-                behind=behind,
-                conflicts=conflicts,
-                git_locks=git_locks,
-                unsynced=staged.unsynced,
-            )
-        finally:
-            repo.close()
+        return read_state(self.repo_dir, self.remote, self._branch_ref, self._tracking_ref)
 
     # -- the cycle ------------------------------------------------------------------
 
@@ -264,20 +212,9 @@ class GitSyncBackend:
         if stop is not None:
             return stop
         if self.remote is None:
-            return SyncResult(
-                pushed=False,
-                pulled=0,
-                conflicted=False,
-                head=_short(self._head(repo)),
-                detail=(
-                    ("committed local changes" if committed else "no local changes")
-                    + "; no remote configured, so nothing was pushed"
-                    " (set one with `anamnesis init --remote URL`)"
-                ),
-                changed=tuple(dict.fromkeys(changed)),
-                committed=committed,
-            )
-        self._point_origin(repo)
+            return results.local_only(self._head(repo), changed=changed, committed=committed)
+        origin = self._origin()
+        origin.point(repo)
         pulled = 0
         why_again = "the remote kept changing while we pushed"
         for attempt in range(_PUSH_ATTEMPTS):
@@ -289,20 +226,12 @@ class GitSyncBackend:
                 if stop is not None:
                     return stop
             try:
-                remote_head = self._fetch(repo)
-            except _TransportFailed as failure:
-                return self._offline(repo, failure.message, committed, changed, pulled)
+                remote_head = origin.fetch(repo)
+            except TransportFailed as failure:
+                return self._stopped(repo, failure.message, committed, changed, pulled)
             local_head = self._head(repo)
             if remote_head is None and local_head is None:
-                return SyncResult(
-                    pushed=False,
-                    pulled=0,
-                    conflicted=False,
-                    head=None,
-                    detail="nothing to sync yet: no notes here or on the remote",
-                    changed=tuple(dict.fromkeys(changed)),
-                    committed=committed,
-                )
+                return results.nothing_yet(changed=changed, committed=committed)
             outcome: _Pulled | Divergence | None = None
             if remote_head is not None and local_head is not None and local_head != remote_head:
                 if not can_fast_forward(repo, remote_head, local_head):
@@ -315,7 +244,13 @@ class GitSyncBackend:
                 assert remote_head is not None
                 taken = self._take_clean(repo, index, local_head, remote_head, outcome)
                 changed.extend(taken)
-                return self._conflict_result(repo, outcome, committed, changed, taken=len(taken))
+                return results.conflicted(
+                    self._head(repo),
+                    outcome.conflicts,
+                    changed=changed,
+                    committed=committed,
+                    taken=len(taken),
+                )
             if outcome is not None:
                 changed.extend(outcome.changed)
                 if not outcome.complete:
@@ -326,22 +261,14 @@ class GitSyncBackend:
             if head is None or head == remote_head:
                 return self._done(repo, False, pulled, changed, committed)
             try:
-                self._push(repo, head)
-            except _PushRejected:
+                origin.push(repo, head)
+            except RemoteMoved:
                 why_again = "the remote kept changing while we pushed"
                 continue  # someone pushed since our fetch: fetch and integrate again
-            except _TransportFailed as failure:
-                return self._offline(repo, failure.message, committed, changed, pulled)
+            except TransportFailed as failure:
+                return self._stopped(repo, failure.message, committed, changed, pulled)
             return self._done(repo, True, pulled, changed, committed)
-        return SyncResult(
-            pushed=False,
-            pulled=pulled,
-            conflicted=False,
-            head=_short(self._head(repo)),
-            detail=f"{why_again}; {self._pending(repo, committed)}: sync again",
-            changed=tuple(dict.fromkeys(changed)),
-            committed=committed,
-        )
+        return self._stopped(repo, why_again, committed, changed, pulled, unreachable=False)
 
     def _integrate(
         self, repo: Repo, local_head: ObjectID, remote_head: ObjectID, index: Index
@@ -352,7 +279,7 @@ class GitSyncBackend:
         if can_fast_forward(repo, local_head, remote_head):
             new_head = remote_head
         else:
-            base = _merge_base(repo, local_head, remote_head)
+            base = merge_base(repo, local_head, remote_head)
             split = diverged(repo, local_head, remote_head, base)
             if split.conflicts:
                 return split
@@ -374,8 +301,8 @@ class GitSyncBackend:
         if not clean:
             return []
         local_files = flat_tree(repo, tree_of(repo, local_head))
-        message = take_message(remote_head, len(clean), split.conflicts, _now())
-        take = self._new_commit(
+        message = take_message(remote_head, len(clean), split.conflicts, timestamp())
+        take = self._commit(
             repo, build_tree(repo, apply_changes(local_files, clean)), [local_head], message
         )
         # A note edited meanwhile stops the take (nothing overwritten); the next sync
@@ -394,9 +321,9 @@ class GitSyncBackend:
         """Bring the files from ``old_tree`` to ``new_head``'s; move the branch only if
         every file could be (a note edited meanwhile is committed on what it was based on
         at the next attempt, and so meets the pulled version as a conflict, never lost)."""
-        applied = self._apply_tree_change(repo, old_tree, _required(tree_of(repo, new_head)), index)
+        applied = self._apply_tree_change(repo, old_tree, required(tree_of(repo, new_head)), index)
         if applied.complete:
-            self._move_head(repo, new_head)
+            move_branch(repo, self._branch_ref, new_head)
         return _Pulled(applied.changed, pulled, applied.complete)
 
     # -- a branch moved by another program ------------------------------------------
@@ -415,34 +342,30 @@ class GitSyncBackend:
         still ``base`` plus local edits (``tree``). Commit those edits on ``base`` and bring
         ``head`` in like a pull, so neither side is lost. Conflicting notes are reported
         (nothing moves) unless ``strategy`` settles them."""
-        local = (
-            base
-            if tree == tree_of(repo, base)
-            else self._new_commit(
-                repo, tree, [base], f"anamnesis: sync from {self.machine_id} at {_now()}"
-            )
-        )
+        local = base if tree == tree_of(repo, base) else self._commit(repo, tree, [base])
         resolved: tuple[str, ...] = ()
         if can_fast_forward(repo, local, head):
             new_head = head
         elif can_fast_forward(repo, head, local):
             new_head = local  # the branch went back (a reset): the files here are newer
         else:
-            merge_base = _merge_base(repo, local, head)
-            split = diverged(repo, local, head, merge_base)
+            base_of_both = merge_base(repo, local, head)
+            split = diverged(repo, local, head, base_of_both)
             if split.conflicts and strategy is None:
                 return _Local(False, conflict=split)
             if split.conflicts:
                 assert strategy is not None
-                new_head = self._resolution_commit(repo, split, head, strategy, fork)
+                new_head = resolution_commit(
+                    repo, split, head, strategy, fork, machine_id=self.machine_id
+                )
                 resolved = tuple(os.fsdecode(p) for p in split.conflicts)
             else:
-                exclude = [head] if merge_base is None else [merge_base, head]
+                exclude = [head] if base_of_both is None else [base_of_both, head]
                 new_head = replay(repo, commits_between(repo, local, exclude), head)
-        applied = self._apply_tree_change(repo, tree, _required(tree_of(repo, new_head)), index)
+        applied = self._apply_tree_change(repo, tree, required(tree_of(repo, new_head)), index)
         if not applied.complete:
             return _Local(False, applied.changed, complete=False)
-        self._move_head(repo, new_head)
+        move_branch(repo, self._branch_ref, new_head)
         return _Local(new_head != head, applied.changed, resolved=resolved)
 
     def _unsettled(
@@ -451,165 +374,18 @@ class GitSyncBackend:
         """The result to stop with when a moved branch is not settled yet: the files here
         are not the branch's, so nothing may be fetched onto it or pushed from it."""
         if local.conflict is not None:
-            return self._conflict_result(repo, local.conflict, committed, changed, moved=True)
+            return results.conflicted(
+                self._head(repo),
+                local.conflict.conflicts,
+                changed=changed,
+                committed=committed,
+                moved=True,
+            )
         if local.complete:
             return None
-        return SyncResult(
-            pushed=False,
-            pulled=0,
-            conflicted=False,
-            head=_short(self._head(repo)),
-            detail=(
-                "notes changed on disk while this folder was brought in line with commits "
-                "another program put on its branch; nothing was overwritten: sync again"
-            ),
-            changed=tuple(dict.fromkeys(changed)),
-            committed=committed,
+        return results.edited_while_realigning(
+            self._head(repo), changed=changed, committed=committed
         )
-
-    def _after_moved_resolution(
-        self, repo: Repo, index: Index, local: _Local, strategy: Strategy
-    ) -> SyncResult:
-        names = ", ".join(local.resolved)
-        settled = f"resolved {len(local.resolved)} conflict(s) with {strategy}: {names}"
-        result = self._cycle(repo, index, _Local(True, local.changed))
-        if result.pushed and self.remote is not None:
-            _best_effort(tidy_remote, self.remote)
-        return SyncResult(
-            pushed=result.pushed,
-            pulled=result.pulled,
-            conflicted=result.conflicted,
-            head=result.head,
-            detail=f"{settled}; {result.detail}",
-            changed=result.changed,
-            conflicts=result.conflicts,
-            committed=True,
-            remote_error=result.remote_error,
-        )
-
-    # -- resolving ------------------------------------------------------------------
-
-    def _resolve(
-        self, repo: Repo, index: Index, strategy: Strategy, fork: Fork | None, local: _Local
-    ) -> SyncResult:
-        self._point_origin(repo)
-        try:
-            remote_head = self._fetch(repo)
-        except _TransportFailed as failure:
-            raise SyncError(failure.message) from None
-        local_head = self._head(repo)
-        if (
-            remote_head is None
-            or local_head is None
-            or can_fast_forward(repo, remote_head, local_head)
-        ):
-            raise NothingToResolve("local and remote do not conflict; run a normal sync")
-        base = _merge_base(repo, local_head, remote_head)
-        split = diverged(repo, local_head, remote_head, base)
-        if not split.conflicts:
-            raise NothingToResolve("local and remote do not conflict; run a normal sync")
-        commit = self._resolution_commit(repo, split, remote_head, strategy, fork)
-        applied = self._apply_tree_change(
-            repo, tree_of(repo, local_head), _required(tree_of(repo, commit)), index
-        )
-        names = ", ".join(os.fsdecode(p) for p in split.conflicts)
-        if not applied.complete:
-            return SyncResult(
-                pushed=False,
-                pulled=0,
-                conflicted=True,
-                head=_short(local_head),
-                detail=(
-                    f"{', '.join(applied.skipped)} changed on disk while resolving; nothing "
-                    "was overwritten. Resolve again"
-                ),
-                changed=tuple(applied.changed),
-                conflicts=tuple(os.fsdecode(p) for p in split.conflicts),
-                committed=local.committed,
-            )
-        self._move_head(repo, commit)
-        changed = tuple(dict.fromkeys([*local.changed, *applied.changed]))
-        try:
-            self._push(repo, commit)
-        except _PushRejected:
-            return SyncResult(
-                pushed=False,
-                pulled=0,
-                conflicted=False,
-                head=_short(commit),
-                detail="resolved locally, but the remote moved meanwhile; sync again to push",
-                changed=changed,
-                committed=True,
-            )
-        except _TransportFailed as failure:
-            raise SyncError(f"resolved locally but could not push: {failure.message}") from None
-        pulled = len(commits_between(repo, remote_head, [local_head]))
-        return SyncResult(
-            pushed=True,
-            pulled=pulled,
-            conflicted=False,
-            head=_short(commit),
-            detail=f"resolved {len(split.conflicts)} conflict(s) with {strategy}: {names}",
-            changed=changed,
-            committed=True,
-        )
-
-    def _resolution_commit(
-        self,
-        repo: Repo,
-        split: Divergence,
-        remote_head: ObjectID,
-        strategy: Strategy,
-        fork: Fork | None,
-    ) -> ObjectID:
-        """A commit on ``remote_head`` settling the conflicting files by ``strategy``."""
-        merged = self._merged_tree(repo, split, remote_head, strategy, fork)
-        return self._new_commit(
-            repo,
-            build_tree(repo, merged),
-            [remote_head],
-            f"anamnesis: resolve conflict ({strategy}) from {self.machine_id} at {_now()}",
-        )
-
-    def _merged_tree(
-        self,
-        repo: Repo,
-        split: Divergence,
-        remote_head: ObjectID,
-        strategy: Strategy,
-        fork: Fork | None,
-    ) -> dict[bytes, tuple[int, ObjectID]]:
-        tree = flat_tree(repo, tree_of(repo, remote_head))
-        clean = {path: value for path, value in split.local.items() if path not in split.conflicts}
-        tree = apply_changes(tree, clean)
-        fork = fork or (
-            lambda path, ours, theirs: fork_note(path, ours, theirs, machine_id=self.machine_id)
-        )
-        for path in split.conflicts:
-            ours, theirs = split.local[path], split.remote[path]
-            if strategy == "ours":
-                tree = apply_changes(tree, {path: ours})
-            elif strategy == "keep-both":
-                if ours is None:
-                    continue  # deleted here, edited there: keep the edit
-                if theirs is None:
-                    tree[path] = ours  # edited here, deleted there: keep the edit
-                    continue
-                their_data = _blob(repo, theirs[1])
-                forked = fork(os.fsdecode(path), _blob(repo, ours[1]), their_data)
-                new_path = _tree_path(forked.path)
-                if new_path == path or new_path in tree:
-                    # Never write one version over another note: nothing may be lost.
-                    raise SyncError(
-                        f"keep-both would put {os.fsdecode(path)}'s local version at "
-                        f"{forked.path}, which exists: rename that file, or resolve with "
-                        "ours / theirs"
-                    )
-                tree[new_path] = (ours[0], _add_blob(repo, forked.ours))
-                if forked.theirs != their_data:  # now names the fork (tag, conflict_with)
-                    tree[path] = (theirs[0], _add_blob(repo, forked.theirs))
-            # "theirs": the remote version is already in the tree
-        return tree
 
     # -- plumbing -------------------------------------------------------------------
 
@@ -627,25 +403,21 @@ class GitSyncBackend:
                 repo = self._repo()
                 try:
                     yield repo
-                    _best_effort(tidy, repo)
+                    best_effort(tidy, repo)
                 finally:
                     repo.close()
             except FileLocked as exc:  # a git command's lock that outlasted our wait
                 raise SyncError(locked_message(self.repo_dir, exc)) from None
 
     def _repo(self) -> Repo:
-        self.repo_dir.mkdir(parents=True, exist_ok=True)
-        try:
-            repo = Repo(str(self.repo_dir))
-        except NotGitRepository:
-            repo = Repo.init(str(self.repo_dir), default_branch=self.branch.encode())
-        if self._head(repo) is None:  # nothing committed yet: HEAD must name our branch
-            repo.refs.set_symbolic_ref(Ref(b"HEAD"), self._branch_ref)
-        _exclude_scratch_files(repo)
-        return repo
+        return open_repo(self.repo_dir, self.branch, self._branch_ref)
 
     def _head(self, repo: Repo) -> ObjectID | None:
-        return _ref(repo, self._branch_ref)
+        return read_ref(repo, self._branch_ref)
+
+    def _origin(self) -> Origin:
+        assert self.remote is not None
+        return Origin(self.remote, self._branch_ref, self._tracking_ref, self.timeout_s)
 
     def _apply_tree_change(
         self, repo: Repo, old_tree: ObjectID | None, new_tree: ObjectID, index: Index
@@ -653,15 +425,6 @@ class GitSyncBackend:
         applied = worktree.apply_tree_change(repo, self.repo_dir, old_tree, new_tree, index=index)
         self._unsynced.add(applied.unsynced)
         return applied
-
-    def _move_head(self, repo: Repo, commit: ObjectID) -> None:
-        """Point the branch at ``commit``, whose files are now the ones on disk.
-
-        The branch first: a crash in between leaves a state the next cycle reconciles
-        by replaying (changes equal on both sides), never by undoing the pull.
-        """
-        repo.refs[self._branch_ref] = commit
-        repo.refs[WORKTREE_REF] = commit
 
     def _commit_local(
         self,
@@ -677,7 +440,7 @@ class GitSyncBackend:
         self._unsynced.add(report.unsynced)
         head = self._head(repo)
         tree = index.commit(repo.object_store)
-        base = _ref(repo, WORKTREE_REF)
+        base = read_ref(repo, WORKTREE_REF)
         if head is not None and base is not None and base != head and base in repo.object_store:
             return self._reconcile_moved(repo, index, base, head, tree, strategy, fork)
         if head is not None and tree_of(repo, head) == tree:
@@ -686,263 +449,47 @@ class GitSyncBackend:
             return _Local(False)
         if head is None and not report.changed and not flat_tree(repo, tree):
             return _Local(False)
-        commit = self._new_commit(
-            repo,
-            tree,
-            [head] if head else [],
-            message or f"anamnesis: sync from {self.machine_id} at {_now()}",
-        )
-        self._move_head(repo, commit)
+        commit = self._commit(repo, tree, [head] if head else [], message)
+        move_branch(repo, self._branch_ref, commit)
         return _Local(True)
 
-    def _new_commit(
-        self, repo: Repo, tree: ObjectID, parents: list[ObjectID], message: str
+    def _commit(
+        self, repo: Repo, tree: ObjectID, parents: list[ObjectID], message: str | None = None
     ) -> ObjectID:
-        commit = Commit()
-        commit.tree = tree
-        commit.parents = parents
-        commit.author = commit.committer = _identity(self.machine_id)
-        commit.author_time = commit.commit_time = int(datetime.now(UTC).timestamp())
-        commit.author_timezone = commit.commit_timezone = 0
-        commit.encoding = b"UTF-8"
-        commit.message = message.encode("utf-8") + b"\n"
-        repo.object_store.add_object(commit)
-        return commit.id
-
-    def _point_origin(self, repo: Repo) -> None:
-        """Set ``origin`` to the configured remote on every cycle (it may have changed)."""
-        assert self.remote is not None
-        config = repo.get_config()
-        section = (b"remote", b"origin")
-        url = self.remote.encode()
-        fetch = b"+refs/heads/*:refs/remotes/origin/*"
-        # Either line may be missing from a hand-edited config; both are rewritten then.
-        if _config_value(config, section, b"url") != url or (
-            _config_value(config, section, b"fetch") != fetch
-        ):
-            config.set(section, b"url", url)
-            config.set(section, b"fetch", fetch)
-            config.write_to_path()
-
-    def _fetch(self, repo: Repo) -> ObjectID | None:
-        """Fetch from the remote; return the remote branch head (None for an empty remote)."""
-        assert self.remote is not None
-        try:
-            head = fetch_branch(repo, self.remote, self._branch_ref, timeout_s=self.timeout_s)
-        except Exception as exc:  # dulwich raises many kinds; none may escape as a traceback
-            raise _TransportFailed(
-                explain_transport_error(self.remote, exc, "fetch from")
-            ) from None
-        if head is not None:
-            repo.refs[self._tracking_ref] = head
-        return head
-
-    def _push(self, repo: Repo, head: ObjectID) -> None:
-        assert self.remote is not None
-        try:
-            push_branch(repo, self.remote, self._branch_ref, head, timeout_s=self.timeout_s)
-        except PushRejected:
-            raise _PushRejected from None
-        except PushRefused as exc:
-            raise _TransportFailed(explain_transport_error(self.remote, exc, "push to")) from None
-        except Exception as exc:  # transport errors of every kind become a detail, not a traceback
-            raise _TransportFailed(explain_transport_error(self.remote, exc, "push to")) from None
-        repo.refs[self._tracking_ref] = head
-        # A remote made by a plain `git init --bare` names `master`: clones of it would
-        # check out nothing.
-        _best_effort(point_unborn_head, self.remote, self._branch_ref)
-
-    def _pending(self, repo: Repo, committed: bool) -> str:
-        """What waits for the next sync, in words (only what is true)."""
-        if committed:
-            return "local changes are committed and will be pushed on the next sync"
-        head = self._head(repo)
-        if head is not None and head != _ref(repo, self._tracking_ref):
-            return "local commits not yet pushed will be pushed on the next sync"
-        return "nothing local is waiting to be pushed; the next sync tries again"
+        """A commit by this machine; ``message`` says why (default: a sync from it, now)."""
+        message = message or f"anamnesis: sync from {self.machine_id} at {timestamp()}"
+        return new_commit(repo, tree, parents, message, machine_id=self.machine_id)
 
     def _done(
         self, repo: Repo, pushed: bool, pulled: int, changed: list[str], committed: bool
     ) -> SyncResult:
-        parts = []
-        if committed:
-            parts.append("committed local changes")
-        if pulled:
-            parts.append(f"pulled {pulled} commit(s), {len(set(changed))} file(s) changed")
-        parts.append("pushed" if pushed else "nothing to push")
-        return SyncResult(
+        return results.synced(
+            self._head(repo),
+            self.remote or "",
             pushed=pushed,
             pulled=pulled,
-            conflicted=False,
-            head=_short(self._head(repo)),
-            detail=f"synced with {describe(self.remote or '')}: " + "; ".join(parts),
-            changed=tuple(dict.fromkeys(changed)),
+            changed=changed,
             committed=committed,
         )
 
-    def _offline(
-        self, repo: Repo, message: str, committed: bool, changed: list[str], pulled: int
-    ) -> SyncResult:
-        return SyncResult(
-            pushed=False,
-            pulled=pulled,
-            conflicted=False,
-            head=_short(self._head(repo)),
-            detail=f"{message}; {self._pending(repo, committed)}",
-            changed=tuple(dict.fromkeys(changed)),
-            committed=committed,
-            remote_error=message,
-        )
-
-    def _conflict_result(
+    def _stopped(
         self,
         repo: Repo,
-        split: Divergence,
+        why: str,
         committed: bool,
         changed: list[str],
+        pulled: int,
         *,
-        moved: bool = False,
-        taken: int = 0,
+        unreachable: bool = True,
     ) -> SyncResult:
-        names = tuple(os.fsdecode(path) for path in split.conflicts)
-        where = (
-            "in commits another program put on this folder's branch" if moved else "on the remote"
-        )
-        landed = (
-            f"; {taken} incoming file{'s' if taken != 1 else ''} not in conflict landed"
-            if taken
-            else ""
-        )
-        return SyncResult(
-            pushed=False,
-            pulled=0,
-            conflicted=True,
-            head=_short(self._head(repo)),
-            detail=(
-                f"conflict: {', '.join(names)} changed both here and {where}; local edits "
-                f"are kept and nothing was pushed{landed}. Resolve with `anamnesis sync "
-                "--resolve keep-both` (or ours / theirs)"
-            ),
-            changed=tuple(dict.fromkeys(changed)),
-            conflicts=names,
+        """The cycle stopped: the remote is unreachable (``why`` says how), or it kept
+        changing."""
+        return results.stopped(
+            self._head(repo),
+            read_ref(repo, self._tracking_ref),
+            why,
+            changed=changed,
             committed=committed,
+            pulled=pulled,
+            unreachable=unreachable,
         )
-
-
-# -- helpers -------------------------------------------------------------------------
-
-
-def _tree_path(path: str) -> bytes:
-    return path.replace(os.sep, "/").encode("utf-8", errors="surrogateescape")
-
-
-def _ref(repo: Repo, name: Ref) -> ObjectID | None:
-    try:
-        return repo.refs[name]
-    except KeyError:
-        return None
-
-
-def _required(tree: ObjectID | None) -> ObjectID:
-    if tree is None:
-        raise SyncError("a commit without a tree: the repository is damaged")
-    return tree
-
-
-def _merge_base(repo: Repo, a: ObjectID, b: ObjectID) -> ObjectID | None:
-    bases = find_merge_base(repo, [a, b])
-    return bases[0] if bases else None
-
-
-def _blob(repo: Repo, sha: ObjectID) -> bytes:
-    blob = repo.object_store[sha]
-    assert isinstance(blob, Blob)
-    return blob.as_raw_string()
-
-
-def _add_blob(repo: Repo, data: bytes) -> ObjectID:
-    blob = Blob.from_string(data)
-    repo.object_store.add_object(blob)
-    return blob.id
-
-
-def _identity(machine_id: str) -> bytes:
-    # An email may not hold spaces or angle brackets: keep a safe spelling of the id.
-    safe = re.sub(r"[^A-Za-z0-9._-]", "-", machine_id).strip("-.") or "unknown"
-    return f"anamnesis <anamnesis@{safe}>".encode()
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _config_value(config: ConfigFile, section: tuple[bytes, ...], name: bytes) -> bytes | None:
-    try:
-        return config.get(section, name)
-    except KeyError:
-        return None
-
-
-def _exclude_scratch_files(repo: Repo) -> None:
-    """List the never-synced files in .git/info/exclude, so `git status` agrees with sync."""
-    path = Path(repo.controldir()) / "info" / "exclude"
-    try:
-        current = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        current = ""
-    except OSError:
-        return  # unreadable: only `git status` is affected, never the sync
-    missing = [line for line in worktree.EXCLUDE_PATTERNS if line not in current.splitlines()]
-    if not missing:
-        return
-    header = "# anamnesis: machine-local files in the notes folder, never synced"
-    lines = ([] if header in current else [header]) + missing
-    lead = "" if not current or current.endswith("\n") else "\n"
-    _best_effort(_append, path, lead + "\n".join(lines) + "\n")
-
-
-def _append(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(text)
-
-
-def _best_effort(action: Callable[..., object], *args: object) -> None:
-    """Housekeeping (packing, exclude lists) never fails a sync that did its work; it is
-    tried again next time."""
-    try:
-        action(*args)
-    except Exception:  # see the docstring
-        return
-
-
-def _files_of(root: Path) -> list[tuple[str, str]]:
-    """(path in the folder, absolute path) of every file a first sync would commit."""
-    return [(os.fsdecode(rel), absolute) for rel, absolute in worktree.walk_files(root)]
-
-
-def _short(sha: ObjectID | None) -> str | None:
-    return sha.decode("ascii")[:7] if sha is not None else None
-
-
-def _state_detail(
-    dirty: bool,
-    ahead: int | None,
-    behind: int | None,
-    conflicts: tuple[str, ...],
-    remote: str | None,
-) -> str:
-    if conflicts:
-        return (
-            f"conflict in {', '.join(conflicts)}: resolve with `anamnesis sync --resolve keep-both`"
-        )
-    parts = []
-    if dirty:
-        parts.append("local changes not yet committed")
-    if remote is None:
-        parts.append("no remote configured")
-    elif ahead is None:
-        parts.append("never synced with the remote")
-    elif ahead or behind:
-        parts.append(f"{ahead} commit(s) to push, {behind} to pull (as of the last fetch)")
-    return "; ".join(parts) or "in sync (as of the last fetch)"
