@@ -106,7 +106,7 @@ def check_machine_id(value: str, *, source: str = "machine_id", code: int = USAG
 
 def normalize_remote(remote: str) -> str:
     """A remote as stored: local paths made absolute (syncs run from any folder)."""
-    from anamnesis.sync.remote import is_local
+    from anamnesis.sync import is_local
 
     text = remote.strip()
     if not text or any(ch.isspace() for ch in text) or not text.isprintable():

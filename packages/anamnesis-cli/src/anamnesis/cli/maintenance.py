@@ -139,15 +139,12 @@ def _merged_keeper(group: DuplicateGroup) -> Memory | None:
     return keep.replace(tags=tags, supersedes=supersedes)
 
 
-# What `sync --resolve keep-both` leaves on both notes of a pair (anamnesis.sync.fork).
-CONFLICT_TAG = "conflict"
-CONFLICT_KEY = "conflict_with"
-
-
 def open_conflicts(store: MemoryStore) -> list[tuple[Memory, list[str]]]:
     """Notes kept both ways by `sync --resolve keep-both` whose other version is still in
     force too: each with the ids of those other versions. A pair leaves this list once the
     user supersedes one of the two (or deletes one)."""
+    from anamnesis.sync import CONFLICT_KEY, CONFLICT_TAG  # what keep-both writes
+
     current = {
         note.id: note
         for note in store.list(tag=CONFLICT_TAG, include_superseded=False, include_body=False)

@@ -23,14 +23,16 @@ if TYPE_CHECKING:
         Unsynced,
     )
     from anamnesis.sync.errors import NothingToResolve, SyncBusy, SyncError
-    from anamnesis.sync.fork import Fork, Forked, fork_note, new_ulid
+    from anamnesis.sync.fork import CONFLICT_KEY, CONFLICT_TAG, Fork, Forked, fork_note, new_ulid
     from anamnesis.sync.git import GitSyncBackend
-    from anamnesis.sync.remote import redact_url
+    from anamnesis.sync.remote import is_local, redact_url
     from anamnesis.sync.transport import check_remote
 
 __version__ = "0.2.0"
 
 _EXPORTS: dict[str, str] = {
+    "CONFLICT_KEY": "anamnesis.sync.fork",
+    "CONFLICT_TAG": "anamnesis.sync.fork",
     "STRATEGIES": "anamnesis.sync.backend",
     "Fork": "anamnesis.sync.fork",
     "Forked": "anamnesis.sync.fork",
@@ -46,11 +48,14 @@ _EXPORTS: dict[str, str] = {
     "Unsynced": "anamnesis.sync.backend",
     "check_remote": "anamnesis.sync.transport",
     "fork_note": "anamnesis.sync.fork",
+    "is_local": "anamnesis.sync.remote",
     "new_ulid": "anamnesis.sync.fork",
     "redact_url": "anamnesis.sync.remote",
 }
 
 __all__ = [
+    "CONFLICT_KEY",
+    "CONFLICT_TAG",
     "STRATEGIES",
     "Fork",
     "Forked",
@@ -66,6 +71,7 @@ __all__ = [
     "Unsynced",
     "check_remote",
     "fork_note",
+    "is_local",
     "new_ulid",
     "redact_url",
 ]

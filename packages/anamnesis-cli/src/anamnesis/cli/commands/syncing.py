@@ -129,7 +129,7 @@ def _store_fork(machine_id: str) -> Any:
     in ``conflict_with`` (an extra key the store keeps) until the user supersedes one or
     merges them. A file the codec cannot read falls back to sync's own text fork."""
     from anamnesis.store import Memory
-    from anamnesis.sync.fork import CONFLICT_KEY, CONFLICT_TAG, Forked, fork_note
+    from anamnesis.sync import CONFLICT_KEY, CONFLICT_TAG, Forked, fork_note
 
     def marked(note: Memory, other_id: str) -> Memory:
         links = note.extra.get(CONFLICT_KEY)
