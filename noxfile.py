@@ -32,6 +32,8 @@ nox.options.sessions = [
 nox.options.error_on_external_run = True
 
 ROOT = Path(__file__).parent
+# The shared test helpers (tests-support/): a workspace member only for development.
+TESTSUPPORT = "anamnesis_testsupport"
 PACKAGES = sorted(p.name for p in (ROOT / "packages").iterdir() if (p / "pyproject.toml").is_file())
 # Distribution names (the CLI's folder is anamnesis-cli, its distribution anamnesis-memory).
 DISTRIBUTIONS = sorted(
@@ -56,88 +58,16 @@ FORBIDDEN: dict[str, set[str]] = {
     "anamnesis-mcp": {"anamnesis-hooks", "typer", "rich"},
     "anamnesis-memory": {"anamnesis-mcp", "mcp"},  # the MCP server is the `mcp` extra
 }
+# The programs the sessions run in the venvs they make (plain scripts: stdlib plus what that
+# venv holds), kept as files so that ruff and mypy check them; see each file's docstring.
+PROGRAMS = ROOT / "nox_programs"
+# The isolation session's smoke test of each distribution, installed alone.
 SMOKE = {
-    "anamnesis-store": """
-import tempfile
-from anamnesis.store import MemoryStore
-with MemoryStore(tempfile.mkdtemp()) as store:
-    note = store.write(type="semantic", title="Isolation smoke", body="installed alone")
-    assert [m.id for m in store.search("isolation")] == [note.id]
-print("store smoke ok")
-""",
-    "anamnesis-sync": """
-import pathlib, tempfile
-from dulwich.repo import Repo
-from anamnesis.sync import GitSyncBackend
-root = pathlib.Path(tempfile.mkdtemp())
-(root / "remote.git").mkdir()
-Repo.init_bare(str(root / "remote.git")).close()
-a = GitSyncBackend(root / "a", remote=str(root / "remote.git"), machine_id="a")
-b = GitSyncBackend(root / "b", remote=str(root / "remote.git"), machine_id="b")
-(root / "a" / "semantic").mkdir(parents=True)
-(root / "a" / "semantic" / "n.md").write_text("smoke")
-assert a.sync().pushed and b.sync().pulled == 1
-assert (root / "b" / "semantic" / "n.md").read_text() == "smoke"
-print("sync smoke ok")
-""",
-    "anamnesis-hooks": """
-import json, os, pathlib, subprocess, sys, tempfile
-home = pathlib.Path(tempfile.mkdtemp())
-env = {**os.environ, "ANAMNESIS_HOME": str(home), "ANAMNESIS_MACHINE_ID": "smoke"}
-from anamnesis.store import MemoryStore
-with MemoryStore(home) as store:
-    store.write(type="semantic", title="Hooks smoke note", body="injected", project="global")
-done = subprocess.run([sys.executable, "-m", "anamnesis.hooks", "inject"], env=env,
-                      input=json.dumps({"cwd": str(home)}), capture_output=True, text=True)
-assert done.returncode == 0 and "Hooks smoke note" in done.stdout, done
-transcript = home / "t.jsonl"
-transcript.write_text(json.dumps({"type": "user", "message": {"content": "smoke ask"}}) + "\\n")
-done = subprocess.run([sys.executable, "-m", "anamnesis.hooks", "capture", "--no-sync"], env=env,
-                      input=json.dumps({"transcript_path": str(transcript), "session_id": "s"}),
-                      capture_output=True, text=True)
-assert done.returncode == 0, done
-with MemoryStore(home) as store:
-    assert any(m.prov_session == "s" for m in store.list()), store.list()
-import importlib.util
-assert importlib.util.find_spec("mcp") is None
-print("hooks smoke ok")
-""",
-    "anamnesis-mcp": """
-import json, os, pathlib, shutil, sys, tempfile
-import anyio
-from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
-home = tempfile.mkdtemp()
-script = shutil.which("anamnesis-mcp", path=str(pathlib.Path(sys.executable).parent))
-params = StdioServerParameters(command=script, env={**os.environ, "ANAMNESIS_HOME": home})
-async def main():
-    async with Client(params, mode="legacy") as client:
-        assert len((await client.list_tools()).tools) == 5
-        note = {"type": "semantic", "title": "MCP smoke", "body": "installed alone"}
-        assert not (await client.call_tool("memory_write", note)).is_error
-        found = await client.call_tool("memory_search", {"query": "smoke"})
-        assert json.loads(found.content[0].text)[0]["title"] == "MCP smoke", found
-anyio.run(main)
-import importlib.util
-assert importlib.util.find_spec("anamnesis.hooks") is None
-print("mcp smoke ok")
-""",
-    "anamnesis-memory": """
-import json, os, pathlib, shutil, subprocess, sys, tempfile
-root = pathlib.Path(tempfile.mkdtemp())
-env = {**os.environ, "ANAMNESIS_HOME": str(root / "home"), "CLAUDE_CONFIG_DIR": str(root / "c")}
-tool = shutil.which("anamnesis", path=str(pathlib.Path(sys.executable).parent))
-def run(*args, stdin=""):
-    done = subprocess.run([tool, *args], input=stdin, capture_output=True, text=True, env=env)
-    assert done.returncode == 0, (args, done.stderr)
-    return done.stdout
-run("init", "--yes", "--local-only")
-run("write", "--title", "CLI smoke", "installed alone")
-assert json.loads(run("search", "smoke", "--json"))[0]["title"] == "CLI smoke"
-served = subprocess.run([tool, "serve"], capture_output=True, text=True, env=env)
-assert served.returncode == 1 and "anamnesis-memory[mcp]" in served.stderr, served
-print("cli smoke ok")
-""",
+    "anamnesis-store": PROGRAMS / "smoke_store.py",
+    "anamnesis-sync": PROGRAMS / "smoke_sync.py",
+    "anamnesis-hooks": PROGRAMS / "smoke_hooks.py",
+    "anamnesis-mcp": PROGRAMS / "smoke_mcp.py",
+    "anamnesis-memory": PROGRAMS / "smoke_cli.py",
 }
 
 
@@ -220,12 +150,13 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def typecheck(session: nox.Session) -> None:
-    """mypy --strict over every package, its tests and the benchmarks."""
+    """mypy --strict over every package, its tests, the benchmarks, the shared test
+    support and the programs the sessions run (nox_programs/)."""
     _sync(session)
     # One run per package: each has its own tests/conftest.py, which one run cannot hold.
     for name in PACKAGES:
         session.run("mypy", str(ROOT / "packages" / name))
-    session.run("mypy", "bench", "noxfile.py", "tests-support", "tests-e2e")
+    session.run("mypy", "bench", "noxfile.py", "tests-support", "tests-e2e", "nox_programs")
 
 
 @nox.session(python=PYTHON)
@@ -253,9 +184,12 @@ def isolation(session: nox.Session, package: str) -> None:
         "uv", "pip", "install", "--reinstall", "--python", python, "--find-links", str(wheels),
         package, external=True,
     )  # fmt: skip
-    session.run(python, "-c", SMOKE[package], external=True)
+    session.run(python, str(SMOKE[package]), external=True)
     report = subprocess.run(
-        [python, "-c", _DEPENDENCY_REPORT, package], capture_output=True, text=True, check=True
+        [python, str(PROGRAMS / "dependency_report.py"), package],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     found = json.loads(report.stdout)
     direct = set(found["direct"])
@@ -273,47 +207,6 @@ def isolation(session: nox.Session, package: str) -> None:
     shutil.rmtree(wheels, ignore_errors=True)
 
 
-# Run inside the isolated venv: the package's direct requirements (no extras), the closure of
-# those requirements over what is installed (a requirement a marker excludes is simply not
-# installed), and every distribution that is installed.
-_DEPENDENCY_REPORT = r"""
-import json, re, sys
-from importlib import metadata
-
-def norm(name):
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-installed = {norm(d.metadata["Name"]) for d in metadata.distributions()}
-
-def requirements(name, extras=()):
-    # (name, extras) pairs; requirements behind an extra count only when it was asked for.
-    out = []
-    for raw in metadata.distribution(name).requires or []:
-        marker = raw.split(";", 1)[1] if ";" in raw else ""
-        wanted = re.findall(r"\bextra\s*==\s*['\"]([^'\"]+)['\"]", marker)
-        if wanted and not set(map(norm, wanted)) & set(extras):
-            continue
-        match = re.match(r"\s*([A-Za-z0-9._-]+)\s*(?:\[([^\]]*)\])?", raw)
-        asked = tuple(norm(e) for e in (match.group(2) or "").split(",") if e.strip())
-        out.append((norm(match.group(1)), asked))
-    return out
-
-package = sys.argv[1]
-direct = [name for name, _ in requirements(package)]
-closure, todo = set(), [req for req in requirements(package) if req[0] in installed]
-seen = set()
-while todo:
-    name, extras = todo.pop()
-    if (name, extras) in seen:
-        continue
-    seen.add((name, extras))
-    closure.add(name)
-    todo.extend(r for r in requirements(name, extras) if r[0] in installed)
-report = {"direct": direct, "closure": closure, "installed": installed}
-print(json.dumps({key: sorted(value) for key, value in report.items()}))
-"""
-
-
 @nox.session(python=PYTHON)
 def vectors_fallback(session: nox.Session) -> None:
     """`anamnesis-store[vectors]` on a Python whose sqlite3 cannot load extensions: search
@@ -329,33 +222,9 @@ def vectors_fallback(session: nox.Session) -> None:
     target = str(venv / "bin" / "python")
     session.run("uv", "pip", "install", "--reinstall", "--python", target, "--find-links",
                 str(wheels), "anamnesis-store[vectors]", external=True)  # fmt: skip
-    session.run(target, "-c", _VECTORS_FALLBACK, external=True)
+    session.run(target, str(PROGRAMS / "vectors_fallback.py"), external=True)
     shutil.rmtree(venv, ignore_errors=True)
     shutil.rmtree(wheels, ignore_errors=True)
-
-
-_VECTORS_FALLBACK = r"""
-import tempfile, warnings
-import fastembed, sqlite_vec  # the extra really is installed
-from anamnesis.store import MemoryStore, VectorsUnavailableWarning
-from anamnesis.store.embedding import sqlite_can_load_extensions, vector_support
-assert not sqlite_can_load_extensions()
-support = vector_support()
-assert not support.available and "cannot load extensions" in support.reason, support
-with MemoryStore(tempfile.mkdtemp()) as store:
-    note = store.write(type="semantic", title="Fallback smoke", body="keyword search works")
-    assert store.default_search_mode() == "keyword"
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        for mode in ("hybrid", "vector", None):
-            assert [m.id for m in store.search("fallback", mode=mode)] == [note.id]
-    messages = [str(w.message) for w in caught if w.category is VectorsUnavailableWarning]
-    assert len(messages) == 1 and "cannot load extensions" in messages[0], messages
-    status = store.embedding_status()
-    assert status["available"] is False and status["fix"], status
-    assert store.reindex().indexed == 1
-print("vectors fallback ok:", messages[0])
-"""
 
 
 @nox.session(python=PYTHON)
@@ -364,7 +233,12 @@ def install(session: nox.Session) -> None:
     with and without the `mcp` extra, then use it."""
     wheels = Path(tempfile.mkdtemp(prefix="anamnesis-wheels-"))
     session.run("uv", "build", "--all-packages", "--wheel", "-o", str(wheels), external=True)
-    built = sorted(path.name.split("-")[0] for path in wheels.glob("*.whl"))
+    # --all-packages builds every workspace member: the test-support one too (never installed).
+    built = sorted(
+        path.name.split("-")[0]
+        for path in wheels.glob("*.whl")
+        if not path.name.startswith(f"{TESTSUPPORT}-")
+    )
     if len(built) != len(PACKAGES):
         session.error(f"expected {len(PACKAGES)} wheels, built {built}")
     for extra in ("[mcp]", ""):
@@ -381,61 +255,11 @@ def install(session: nox.Session) -> None:
             env=env, external=True,
         )  # fmt: skip
         tool = str(root / "bin" / "anamnesis")
-        script = _USER_TOUR if extra else _USER_TOUR_WITHOUT_MCP
-        session.run(sys.executable, "-c", script, tool, str(root), external=True)
+        # What a new user does after installing: run with this Python (it has the MCP client).
+        tour = [tool, str(root)] if extra else [tool, str(root), "--without-mcp"]
+        session.run(sys.executable, str(PROGRAMS / "user_tour.py"), *tour, external=True)
         shutil.rmtree(root, ignore_errors=True)
     shutil.rmtree(wheels, ignore_errors=True)
-
-
-# What a new user does after installing: runs as a plain script with the tool's path.
-_USER_TOUR_COMMON = r"""
-import json, os, pathlib, subprocess, sys
-tool, root = sys.argv[1], pathlib.Path(sys.argv[2])
-env = {k: v for k, v in os.environ.items() if not k.startswith(("ANAMNESIS_", "CLAUDE_"))}
-env.update(ANAMNESIS_HOME=str(root / "home"), CLAUDE_CONFIG_DIR=str(root / "claude"),
-           ANAMNESIS_MACHINE_ID="tour", HOME=str(root))
-def run(*args, stdin="", ok=True):
-    done = subprocess.run([tool, *args], input=stdin, capture_output=True, text=True, env=env)
-    if ok:
-        assert done.returncode == 0, (args, done.stdout, done.stderr)
-    return done
-print(run("--version").stdout.strip())
-plan = run("init", "--print").stdout
-assert "inject --format json" in plan and not (root / "home").exists(), plan
-run("init", "--yes", "--local-only")
-run("write", "--title", "Tour note", "--project", "global", "-", stdin="Use uv for everything")
-assert json.loads(run("search", "uv", "--json").stdout)[0]["title"] == "Tour note"
-out = run("inject", stdin=json.dumps({"cwd": str(root)})).stdout
-assert "Tour note" in out, out
-doctor = json.loads(run("doctor", "--offline", "--json", ok=False).stdout)
-install = {c["name"]: c for c in doctor["checks"]}["install"]
-assert "from wheels in" in install["detail"] and "--find-links" in install["fix"], install
-"""
-_USER_TOUR = (
-    _USER_TOUR_COMMON
-    + r"""
-import anyio
-from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
-async def tools():
-    params = StdioServerParameters(command=tool, args=[], env=env)
-    async with Client(params, mode="legacy") as client:
-        return sorted(t.name for t in (await client.list_tools()).tools)
-assert len(anyio.run(tools)) == 5
-print("tour with [mcp] ok")
-"""
-)
-_USER_TOUR_WITHOUT_MCP = (
-    _USER_TOUR_COMMON
-    + r"""
-venv_python = pathlib.Path(tool).resolve().parent / "python"
-probe = subprocess.run([str(venv_python), "-c", "import mcp"], capture_output=True)
-assert probe.returncode != 0, "the MCP SDK is installed without the [mcp] extra"
-served = run("serve", ok=False)
-assert served.returncode == 1 and "anamnesis-memory[mcp]" in served.stderr, served.stderr
-print("tour without [mcp] ok")
-"""
-)
 
 
 @nox.session(python=PYTHON)

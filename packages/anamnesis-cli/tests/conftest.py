@@ -7,24 +7,23 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests-support"))
+# isolated_home (autouse): its own ANAMNESIS_HOME and environment for every test (keyword
+# search, no embedding model: a model costs seconds per process), with no
+# ANAMNESIS_MACHINE_ID (anamnesis_machine_id's default); `env` layers a machine on top.
+from anamnesis_testsupport.fixtures import anamnesis_machine_id as anamnesis_machine_id
+from anamnesis_testsupport.fixtures import isolated_home as isolated_home
+from anamnesis_testsupport.fixtures import make_unwritable as make_unwritable
 
-from anamnesis_testsupport import make_unwritable as make_unwritable
+# Test helpers live in cli_testing.py beside this file (tests import it by name).
+sys.path.insert(0, str(Path(__file__).parent))
 
 from cli_testing import Env
 
 
-@pytest.fixture(autouse=True)
-def keyword_search(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """No test loads an embedding model unless it asks to (test_vectors.py does): keyword
-    search keeps results exact, and a model costs seconds per process."""
-    monkeypatch.setenv("ANAMNESIS_SEARCH_MODE", "keyword")
-    monkeypatch.setenv("ANAMNESIS_EMBED_MODEL_PATH", str(tmp_path / "no-model-here"))
-
-
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
+    """One machine (``Env.make``: its own store, Claude Code folder, HOME and PATH), set in
+    this process's environment over isolated_home's (autouse, so it runs first)."""
     environment = Env.make(tmp_path)
     for name, value in environment.variables.items():
         monkeypatch.setenv(name, value)

@@ -8,28 +8,22 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests-support"))
-from anamnesis_testsupport import make_unwritable as make_unwritable
+# isolated_home (autouse): its own ANAMNESIS_HOME and environment for every test, in this
+# process and in the servers started as subprocesses (they inherit it).
+from anamnesis_testsupport.fixtures import isolated_home as isolated_home
+from anamnesis_testsupport.fixtures import make_unwritable as make_unwritable
 
 from anamnesis.store import MemoryStore
 
+# Test helpers live in mcp_testing.py beside this file (tests import it by name).
+sys.path.insert(0, str(Path(__file__).parent))
 
-@pytest.fixture(autouse=True)
-def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "anamnesis-home"
-    monkeypatch.setenv("ANAMNESIS_HOME", str(home))
-    monkeypatch.setenv("ANAMNESIS_MACHINE_ID", "env-machine")
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
-    for name in ("ANAMNESIS_GIT_REMOTE", "ANAMNESIS_EMBED_MODEL"):
-        monkeypatch.delenv(name, raising=False)
-    # Keyword search unless a test asks for vectors (test_vectors.py): results stay exact,
-    # no server starts the embedding thread and no model loads, in this process or in the
-    # servers started as subprocesses (they inherit this environment). A model path with
-    # no model in it means nothing is ever downloaded, even by a test that forgets to pin.
-    monkeypatch.setenv("ANAMNESIS_SEARCH_MODE", "keyword")
-    monkeypatch.setenv("ANAMNESIS_EMBED_MODEL_PATH", str(tmp_path / "no-model-here"))
-    return home
+
+@pytest.fixture
+def anamnesis_machine_id() -> str:
+    """The machine a server binds when none is given: ANAMNESIS_MACHINE_ID (isolated_home
+    sets it), distinct from the ids tests pass explicitly."""
+    return "env-machine"
 
 
 @pytest.fixture

@@ -7,14 +7,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from anamnesis_testsupport.fixtures import make_unwritable as make_unwritable
 from dulwich.repo import Repo
 
 from anamnesis.sync import GitSyncBackend
 
 # Test helpers live in sync_testing.py beside this file (tests import it by name).
 sys.path.insert(0, str(Path(__file__).parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests-support"))
-from anamnesis_testsupport import make_unwritable as make_unwritable
 
 
 @pytest.fixture(autouse=True)

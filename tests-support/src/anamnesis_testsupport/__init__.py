@@ -1,4 +1,8 @@
-"""Helpers shared by the test suites of several packages (imported by their conftests)."""
+"""Helpers shared by the test suites of several packages.
+
+The pytest fixtures are in :mod:`anamnesis_testsupport.fixtures`; a conftest imports the
+ones its suite uses.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +13,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+# The workspace is installed editable (uv sync), so this file is in the checkout:
+# tests-support/src/anamnesis_testsupport/, and ../shared sits beside the checkout.
+SHARED = Path(__file__).resolve().parents[4] / "shared"
 TRANSCRIPTS = SHARED / "fixtures" / "transcripts"
 # The offline copy of the vectors extra's default model, and the recall evaluation set.
 OFFLINE_MODEL = SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
@@ -67,27 +73,3 @@ def unwritable_folders() -> Iterator[Callable[[Path], None]]:
                     subprocess.run([chattr, "-i", str(path)], capture_output=True, check=False)
             else:
                 path.chmod(0o700)
-
-
-def _fixture_make_unwritable() -> Iterator[Callable[[Path], None]]:
-    import pytest
-
-    with unwritable_folders() as lock:
-
-        def lock_or_skip(path: Path) -> None:
-            try:
-                lock(path)
-            except CannotLock as exc:
-                pytest.skip(str(exc))
-
-        yield lock_or_skip
-
-
-def _register() -> object:
-    import pytest
-
-    return pytest.fixture(name="make_unwritable")(_fixture_make_unwritable)
-
-
-# Import this name into a conftest to get the fixture: make_unwritable(path) locks a folder.
-make_unwritable = _register()
