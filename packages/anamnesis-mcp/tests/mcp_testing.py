@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 from dulwich.repo import Repo
+from mcp.client import Client
 from mcp_types import CallToolResult, TextContent
 
 from anamnesis.mcp.arguments import MAX_QUERY_CHARS
+from anamnesis.mcp.server import AnamnesisServer
 
 # What a model or a broken client may send, beyond the plausible: the auditor's list and more.
 HOSTILE: list[object] = [
@@ -91,3 +93,18 @@ def text_of(result: CallToolResult) -> str:
     block = result.content[0]
     assert isinstance(block, TextContent)
     return block.text
+
+
+# The five tools, and a note to write: shared by the server tests.
+FIVE = {"memory_search", "memory_list", "memory_status", "memory_write", "memory_sync"}
+WRITE = {"type": "procedural", "title": "Pin esbuild", "body": "esbuild 0.19 breaks the build"}
+
+
+async def call(server: AnamnesisServer, tool: str, arguments: dict[str, Any]) -> Any:
+    async with Client(server) as client:
+        return await client.call_tool(tool, arguments)
+
+
+async def tools_of(server: AnamnesisServer) -> dict[str, Any]:
+    async with Client(server) as client:
+        return {tool.name: tool for tool in (await client.list_tools()).tools}
