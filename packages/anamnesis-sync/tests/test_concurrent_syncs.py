@@ -1,0 +1,122 @@
+"""Two syncs at once: racing pushes to one remote, our lock, two processes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from dulwich.repo import Repo
+
+from anamnesis.sync import SyncBusy
+from anamnesis.sync.lock import sync_lock
+from anamnesis.sync.transport import PushRejected, push_branch
+from anamnesis.sync.worktree import LOCK_FILE
+from sync_testing import MAIN, Machine, remote_files, write_note
+
+
+class _RacingRepo(Repo):
+    """A real repository whose pack generation lets another push land first: the moment
+    between a local push reading the remote branch and setting it."""
+
+    racer: Callable[[], None] | None = None
+
+    def generate_pack_data(self, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        if self.racer is not None:
+            racer, self.racer = self.racer, None
+            racer()
+        return super().generate_pack_data(*args, **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_push_racing_another_on_a_local_remote_is_retried_not_refused(
+    machine: Machine, remote: Path
+) -> None:
+    laptop, desktop = machine("laptop"), machine("desktop")
+    write_note(laptop, "semantic/base.md", "base")
+    laptop.sync()
+    desktop.sync()
+    write_note(laptop, "semantic/l.md", "from laptop")
+    write_note(desktop, "semantic/d.md", "from desktop")
+    laptop.commit_local()
+    repo = _RacingRepo(str(laptop.repo_dir))
+    try:
+        repo.racer = lambda: None if desktop.sync().pushed else pytest.fail("desktop push")
+        head = repo.refs[MAIN]
+        with pytest.raises(PushRejected):  # "unable to set": the branch moved meanwhile
+            push_branch(repo, str(remote), MAIN, head)
+    finally:
+        repo.close()
+    result = laptop.sync()
+    assert result.pushed and result.pulled == 1
+    assert set(remote_files(remote)) == {"semantic/base.md", "semantic/l.md", "semantic/d.md"}
+
+
+def test_the_lock_file_is_excluded_from_git_status(machine: Machine) -> None:
+    laptop = machine("laptop")
+    write_note(laptop, "semantic/a.md", "x")
+    laptop.sync()
+    laptop.sync()  # the exclude list is written once, not once per sync
+    exclude = (laptop.repo_dir / ".git" / "info" / "exclude").read_text().splitlines()
+    assert exclude.count(f"/{LOCK_FILE}") == 1
+    assert ".*.tmp" in exclude and "*.db" in exclude
+
+
+def test_a_second_sync_waits_then_reports_busy(machine: Machine) -> None:
+    laptop = machine("laptop")
+    laptop.repo_dir.mkdir(parents=True)
+    held = threading.Event()
+    release = threading.Event()
+
+    def hold() -> None:
+        with sync_lock(laptop.repo_dir / LOCK_FILE, wait_s=1):
+            held.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait(5)
+    started = time.monotonic()
+    try:
+        with pytest.raises(SyncBusy, match="sync already running"):
+            laptop.sync()
+        assert 1.5 <= time.monotonic() - started < 10  # waited its bounded time first
+    finally:
+        release.set()
+        holder.join()
+    assert laptop.sync() is not None  # and works once the other is done
+
+
+def test_two_processes_syncing_at_once_both_finish_or_report_busy(
+    machine: Machine, remote: Path
+) -> None:
+    laptop = machine("laptop")
+    for i in range(30):
+        write_note(laptop, f"semantic/{i}.md", f"note {i}")
+    script = textwrap.dedent(
+        f"""
+        from anamnesis.sync import GitSyncBackend, SyncBusy
+        b = GitSyncBackend({str(laptop.repo_dir)!r}, remote={str(remote)!r}, machine_id="laptop")
+        try:
+            print(b.sync().detail)
+        except SyncBusy as exc:
+            print("BUSY", exc)
+        """
+    )
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", script],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outs
+    assert all(err == "" for _out, err in outs), outs
+    assert len(remote_files(remote)) == 30
