@@ -195,11 +195,11 @@ def _hooks(home: Path) -> Check:
 
 def _mcp(home: Path) -> Check:
     if not mcp_registration.mcp_extra_installed():
-        inst = installation.detect()
-        extras = tuple(dict.fromkeys(("mcp", *inst.extras)))
+        from anamnesis.cli.setup import add_mcp_extra
+
         return Check(
             "mcp", WARN, "the MCP server is not installed (the memory_* tools are unavailable)",
-            f"{installation.install_command(inst, extras=extras)} && anamnesis init",
+            add_mcp_extra(),
         )  # fmt: skip
     entry = mcp_registration.registered_entry()
     command = anamnesis_command()

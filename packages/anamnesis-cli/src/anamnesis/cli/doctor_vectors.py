@@ -8,19 +8,19 @@ keyword-only); a half-working one is a warning, since searches quietly fall back
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from pathlib import Path
 
 from anamnesis.cli import installation
 from anamnesis.cli.capable_python import find_capable_python
 from anamnesis.cli.doctor_checks import OK, WARN, Check
+from anamnesis.cli.importable import importable
 
 
 def install_vectors() -> str:
     """The command that adds the vectors extra to this installation."""
     inst = installation.detect()
-    return installation.install_command(inst, extras=_with_vectors(inst))
+    return installation.install_command(inst, extras=inst.with_extras("mcp", "vectors"))
 
 
 def other_python() -> str:
@@ -34,7 +34,8 @@ def other_python() -> str:
             "Ubuntu: apt install python3; macOS: the python.org installer or Homebrew), "
             "then run `anamnesis doctor` again for the exact command"
         )
-    command = installation.install_command(inst, extras=_with_vectors(inst), python=python)
+    extras = inst.with_extras("mcp", "vectors")
+    command = installation.install_command(inst, extras=extras, python=python)
     return f"reinstall on {python}, whose sqlite3 can: {command}"
 
 
@@ -48,14 +49,10 @@ def vectors_fix(reason: str, fix: str) -> str:
     return fix
 
 
-def _with_vectors(inst: installation.Installation) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(("mcp", *inst.extras, "vectors")))
-
-
 def vectors_check(home: Path, *, offline: bool) -> Check:
     from anamnesis.store import sqlite_can_load_extensions
 
-    missing = [name for name in ("sqlite_vec", "fastembed") if not _importable(name)]
+    missing = [name for name in ("sqlite_vec", "fastembed") if not importable(name)]
     can_load = sqlite_can_load_extensions()
     if len(missing) == 2:
         detail = "the vectors extra is not installed (it is optional): search is keyword-only"
@@ -85,13 +82,6 @@ def vectors_check(home: Path, *, offline: bool) -> Check:
     if problem is not None:
         return Check("vectors", WARN, problem, install_vectors())
     return _model_check(home, offline=offline)
-
-
-def _importable(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
 
 
 def _model_check(home: Path, *, offline: bool) -> Check:

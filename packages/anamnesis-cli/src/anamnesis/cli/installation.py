@@ -22,7 +22,6 @@ from urllib.parse import unquote, urlparse
 
 DISTRIBUTION = "anamnesis-memory"
 CLI_PACKAGE_DIR = Path("packages") / "anamnesis-cli"
-INSTALLER = Path("scripts") / "install.py"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +45,10 @@ class Installation:
             return None
         root = self.location.parent.parent
         return root if (root / CLI_PACKAGE_DIR).is_dir() else None
+
+    def with_extras(self, *names: str) -> tuple[str, ...]:
+        """The extras this copy has, plus ``names`` (for a hint that adds them)."""
+        return tuple(dict.fromkeys((*names, *self.extras)))
 
     def describe(self) -> str:
         where = {
@@ -86,18 +89,13 @@ def detect() -> Installation:
 
 def installed_extras() -> tuple[str, ...]:
     """The extras whose packages are importable here."""
-    import importlib.util
-
-    def present(*modules: str) -> bool:
-        try:
-            return all(importlib.util.find_spec(module) is not None for module in modules)
-        except (ImportError, ValueError):
-            return False
+    from anamnesis.cli.importable import importable
+    from anamnesis.cli.mcp_registration import mcp_extra_installed
 
     extras = []
-    if present("anamnesis.mcp", "mcp"):
+    if mcp_extra_installed():
         extras.append("mcp")
-    if present("sqlite_vec", "fastembed"):
+    if importable("sqlite_vec", "fastembed"):
         extras.append("vectors")
     return tuple(extras)
 

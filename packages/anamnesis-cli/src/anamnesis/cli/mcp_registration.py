@@ -6,7 +6,6 @@ whether the current registration is already there, and otherwise call `claude mc
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shlex
 import shutil
@@ -15,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from anamnesis.cli.importable import importable
 from anamnesis.cli.locations import claude_json_path
 
 SERVER_NAME = "anamnesis"
@@ -29,12 +29,7 @@ class ClaudeRun:
 
 def mcp_extra_installed() -> bool:
     """True when the `mcp` extra (anamnesis-mcp and the MCP SDK) is importable."""
-    try:
-        return importlib.util.find_spec("anamnesis.mcp") is not None and (
-            importlib.util.find_spec("mcp") is not None
-        )
-    except (ImportError, ValueError):
-        return False
+    return importable("anamnesis.mcp", "mcp")
 
 
 def add_argv(command: Sequence[str], env: dict[str, str]) -> list[str]:

@@ -245,8 +245,7 @@ def add_mcp_extra() -> str:
     from anamnesis.cli import installation
 
     inst = installation.detect()
-    extras = tuple(dict.fromkeys(("mcp", *inst.extras)))
-    return f"{installation.install_command(inst, extras=extras)} && anamnesis init"
+    return f"{installation.install_command(inst, extras=inst.with_extras('mcp'))} && anamnesis init"
 
 
 def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
