@@ -64,6 +64,16 @@ def load_config(home: Path) -> dict[str, Any]:
     return data
 
 
+def set_setting(home: Path, key: str, value: str) -> None:
+    """Store one (already checked) setting in config.json, keeping the others; a broken
+    file is refused by :func:`load_config`, since rewriting it would wipe it."""
+    from anamnesis.store import write_config
+
+    data = load_config(home)
+    data[key] = value
+    write_config(data, home)
+
+
 def config_for_reading(home: Path) -> dict[str, Any]:
     """The settings for a command that only reads them. A broken file is one warning and the
     defaults apply, as they do for the hooks and the MCP server."""

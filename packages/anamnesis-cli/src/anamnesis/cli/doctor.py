@@ -22,6 +22,7 @@ from anamnesis.cli.doctor_checks import FAIL, OK, WARN, Check
 from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
+from anamnesis.cli.maintenance import open_conflicts, swept_summary
 from anamnesis.store import CONFIG_FILE, resolve_remote
 from anamnesis.sync import redact_url
 
@@ -118,8 +119,7 @@ def _index(home: Path) -> Check:
         )  # fmt: skip
     detail = f"{total} notes indexed"
     if swept:
-        size = sum(f.size for f in swept)
-        detail += f"; removed {len(swept)} temp file(s) left by interrupted writes ({size:,} bytes)"
+        detail += f"; {swept_summary([f.size for f in swept])}"
     if rebuilt:
         return Check("index", WARN, f"{detail}; it was rebuilt: {rebuilt}")
     return Check("index", OK, detail)
@@ -291,7 +291,6 @@ def _sync_state(home: Path) -> Check:
 
 
 def _kept_both(home: Path) -> list[str]:
-    from anamnesis.cli.maintenance import open_conflicts
     from anamnesis.store import MemoryStore
 
     with MemoryStore(home) as store:

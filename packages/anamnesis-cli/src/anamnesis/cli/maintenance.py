@@ -6,7 +6,7 @@ Both compute a plan first (the dry run shows it) and apply it only when asked.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -157,3 +157,9 @@ def open_conflicts(store: MemoryStore) -> list[tuple[Memory, list[str]]]:
         if alive:
             out.append((note, alive))
     return out
+
+
+def swept_summary(sizes: Sequence[int]) -> str:
+    """How status, reindex and doctor say what a sweep of killed writes' temp files removed
+    (``sizes``: each file's bytes)."""
+    return f"removed {len(sizes)} temp file(s) left by interrupted writes ({sum(sizes):,} bytes)"

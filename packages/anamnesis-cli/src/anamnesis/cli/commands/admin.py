@@ -128,10 +128,7 @@ def _say_status(report: dict[str, Any]) -> None:
         for item in report["kept_both"]:
             console.say(f"  {item['id']} {item['title']} <-> {', '.join(item['conflict_with'])}")
     if report["swept"]:
-        size = sum(f["bytes"] for f in report["swept"])
-        console.say(
-            f"swept:    {len(report['swept'])} temp file(s) of interrupted writes ({size:,} bytes)"
-        )
+        console.say(f"swept:    {maintenance.swept_summary([f['bytes'] for f in report['swept']])}")
     if report["problems"]:
         console.say(f"unreadable note files ({len(report['problems'])}):")
         for problem in report["problems"]:
@@ -186,12 +183,8 @@ def reindex(
 
 
 def _swept_line(swept: Sequence[LeftoverFile]) -> str:
-    size = sum(f.size for f in swept)
-    return (
-        f"removed {len(swept)} temp file(s) left by interrupted writes ({size:,} bytes): "
-        + ", ".join(f.path for f in swept[:5])
-        + (" ..." if len(swept) > 5 else "")
-    )
+    paths = ", ".join(f.path for f in swept[:5]) + (" ..." if len(swept) > 5 else "")
+    return f"{maintenance.swept_summary([f.size for f in swept])}: {paths}"
 
 
 def _embed_missing(store: MemoryStore) -> int | None:
@@ -394,13 +387,8 @@ def config_app() -> typer.Typer:
         value: Annotated[str, typer.Argument(help="Its new value.")],
     ) -> None:
         """Change one setting."""
-        from anamnesis.store import write_config
-
         config_file.check_key(key)
-        checked = config_file.checked_value(key, value)
-        data = config_file.load_config(home())  # refuses a broken file: it would be wiped
-        data[key] = checked
-        write_config(data, home())
+        config_file.set_setting(home(), key, config_file.checked_value(key, value))
 
     @app.command(name="unset")
     def config_unset(key: Annotated[str, typer.Argument(help="A setting's name.")]) -> None:

@@ -103,8 +103,7 @@ def _model_step(root: Path, *, interactive: bool) -> None:
         console.say(f"vector search: {problem}; {setup_vectors.HINT}")
         return
     console.say(f"vector search: {problem}")
-    from anamnesis.cli.config_file import check_model_path, load_config
-    from anamnesis.store import write_config
+    from anamnesis.cli.config_file import check_model_path, set_setting
 
     for _attempt in range(3):  # an optional step: a typo asks again, never fails init
         answer = typer.prompt(
@@ -120,9 +119,7 @@ def _model_step(root: Path, *, interactive: bool) -> None:
         except CliError as exc:
             console.say(exc.message)
             continue
-        config = load_config(root)
-        config["embed_model_path"] = folder
-        write_config(config, root)
+        set_setting(root, "embed_model_path", folder)
         console.say(f"vector search will use the model in {folder}")
         return
     console.say(f"vector search stays off; later: {setup_vectors.HINT}")
