@@ -104,8 +104,8 @@ def mask_outgoing(store: MemoryStore, backend: Outgoing) -> list[MaskedFile]:
     """Mask secrets in every note file the next sync would send, and commit the masking
     on its own, with a message that says so, so nothing unmasked is ever pushed. Call it
     right before ``backend.sync()``."""
-    changed = [store.memory_dir / path for path in backend.local_changes()]
-    masked = store.mask_secrets_in([path for path in changed if path.suffix == ".md"])
+    # mask_secrets_in takes only note files inside the trees: the rest is passed over.
+    masked = store.mask_secrets_in(store.memory_dir / path for path in backend.local_changes())
     if masked:
         total = sum(found.secrets for found in masked)
         backend.commit_local(

@@ -1347,11 +1347,13 @@ class MemoryStore:
         def taken(memory_id: str) -> bool:
             # Ids of files not indexed yet are not known: a file named after one of them
             # would come out as a duplicate, so only a name no other file has is used.
-            return memory_id in holders or any(
-                (tree / note_type / f"{memory_id}.md").exists()
-                for tree, _scope in self.layout.trees()
+            canonical = (
+                self.layout.note_path(scope, note_type, memory_id)
+                for _tree, scope in self.layout.trees()
                 for note_type in NOTE_TYPES
-                if (tree / note_type / f"{memory_id}.md") != note.path
+            )
+            return memory_id in holders or any(
+                path != note.path and path.exists() for path in canonical
             )
 
         machine = resolve_machine_id(self.root)
