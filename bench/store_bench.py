@@ -3,6 +3,12 @@
     uv run nox -s bench                      # or, inside the dev venv:
     ANAMNESIS_PUBLISHED_PYTHON=/path/to/0.1.3/bin/python python bench/store_bench.py [--quick]
 
+Against an older commit of this store, side by side in the same run (a refactor must not
+slow it down): check the commit out somewhere and point --baseline at its store sources:
+
+    git worktree add /tmp/anamnesis-base <commit>
+    python bench/store_bench.py --big 0 --baseline /tmp/anamnesis-base/packages/anamnesis-store/src
+
 Targets at 2,000 notes of ~4 KB: write <= 1 ms/note, search k=8 <= 1.5 ms median, list all
 <= 100 ms, full reindex <= 0.6 s. At 100,000 notes: search p95 <= 20 ms, reindex <= 60 s.
 """
@@ -26,7 +32,11 @@ import corpus
 DRIVER = Path(__file__).resolve().parent / "_store_driver.py"
 
 
-def run_driver(python: str, notes: Path, queries: Path, *extra: str) -> dict[str, Any]:
+def run_driver(
+    python: str, notes: Path, queries: Path, *extra: str, store_src: Path | None = None
+) -> dict[str, Any]:
+    """Run the driver in a fresh process; ``store_src`` puts another copy of the store's
+    sources first on its path (the baseline of a side-by-side run)."""
     # Flush what the previous run left to write back (its notes, its index, the removal
     # of its folder): otherwise that I/O lands in this run's fsyncs, and whichever release
     # runs second is measured on a busier disk.
@@ -37,7 +47,8 @@ def run_driver(python: str, notes: Path, queries: Path, *extra: str) -> dict[str
              "--queries", str(queries), *extra],
             capture_output=True, text=True, check=False,
             # Keyword search, like the published release: no embedding model in the way.
-            env={**os.environ, "ANAMNESIS_HOME": root, "ANAMNESIS_SEARCH_MODE": "keyword"},
+            env={**os.environ, "ANAMNESIS_HOME": root, "ANAMNESIS_SEARCH_MODE": "keyword",
+                 **({"PYTHONPATH": str(store_src)} if store_src else {})},
         )  # fmt: skip
     if result.returncode != 0:
         raise SystemExit(f"driver failed under {python}:\n{result.stderr}")
@@ -82,7 +93,12 @@ def main() -> None:
     parser.add_argument(
         "--styles", default="topical,mixed", help="corpus styles at --notes (see corpus.py)"
     )
+    parser.add_argument(
+        "--baseline", type=Path, help="another checkout's packages/anamnesis-store/src"
+    )
     args = parser.parse_args()
+    if args.baseline and not (args.baseline / "anamnesis" / "store" / "store.py").is_file():
+        parser.error(f"--baseline {args.baseline}: no anamnesis/store/store.py there")
     count = 500 if args.quick else args.notes
     big = 0 if args.quick else args.big
     published = os.environ.get("ANAMNESIS_PUBLISHED_PYTHON")
@@ -94,7 +110,11 @@ def main() -> None:
             notes = corpus.write_jsonl(
                 corpus.generate(count, style=style), Path(tmp) / f"notes-{style}.jsonl"
             )
-            results = {"ours": summarize(run_driver(sys.executable, notes, queries))}
+            results = {}
+            if args.baseline:
+                base = run_driver(sys.executable, notes, queries, store_src=args.baseline)
+                results["baseline"] = summarize(base)
+            results["ours"] = summarize(run_driver(sys.executable, notes, queries))
             if published:
                 results["published"] = summarize(run_driver(published, notes, queries))
             else:
@@ -119,14 +139,15 @@ BIG_TARGETS = {"search_p95_ms": 20.0, "reindex_median_s": 60.0}
 
 def report(label: str, results: dict[str, dict[str, float]]) -> None:
     ours = results["ours"]
-    theirs = results.get("published", {})
+    others = {name: values for name, values in results.items() if name != "ours"}
     targets = BIG_TARGETS if ours["notes"] >= 10_000 else TARGETS
-    print(f"\n== store, {label} (medians; ratio = published / ours) ==")
+    print(f"\n== store, {label} (medians; ratio = other / ours) ==")
     for key, value in ours.items():
         line = f"{key:>20}: ours {value:10.3f}"
-        if key in theirs:
-            ratio = theirs[key] / value if value else float("inf")
-            line += f" | published {theirs[key]:10.3f} | x{ratio:6.1f}"
+        for name, theirs in others.items():
+            if key in theirs:
+                ratio = theirs[key] / value if value else float("inf")
+                line += f" | {name} {theirs[key]:10.3f} | x{ratio:5.2f}"
         if key in targets:
             line += f" | target <= {targets[key]} {'OK' if value <= targets[key] else 'MISSED'}"
         print(line)

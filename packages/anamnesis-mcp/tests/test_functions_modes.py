@@ -15,7 +15,6 @@ from anamnesis.mcp import (
 from anamnesis.mcp.functions import (
     MAX_REASON_CHARS,
     keyword_fallback_notice,
-    search_telling_mode,
     vectors_report,
 )
 from anamnesis.store import SEARCH_MODES, MemoryStore, VectorsUnavailableWarning
@@ -52,17 +51,18 @@ def test_a_search_that_asked_for_vectors_says_it_ran_on_keywords_each_time(
     keyword results and a notice, on every call, though the store warns only once."""
     wanted = write_memory(store, type="semantic", title="Deploy key", body="rotate the deploy key")
     write_memory(store, type="semantic", title="Other", body="nothing to see")
-    keyword, ran, notice = search_telling_mode(store, query="deploy key")
-    assert (ran, notice) == ("keyword", None)  # the default here, and nothing asked for
+    keyword = search_memories(store, query="deploy key")
+    assert (keyword.mode, keyword.notice) == ("keyword", None)  # the default, nothing asked
     assert [hit["id"] for hit in keyword] == [wanted["id"]]
     with pytest.warns(VectorsUnavailableWarning):
-        hits, ran, notice = search_telling_mode(store, query="deploy key", mode="hybrid")
-    assert hits == keyword and ran == "keyword"
+        hits = search_memories(store, query="deploy key", mode="hybrid")
+    assert hits == keyword and hits.mode == "keyword"
+    notice = hits.notice
     assert notice is not None and notice.startswith("searched by keywords only: ")
     reason = store.embedding_status()["reason"]
     assert " ".join(reason.split())[:40] in notice  # the store's own reason, not a guess
-    again = search_telling_mode(store, query="deploy key", mode="Vector")
-    assert again == (keyword, "keyword", notice)
+    again = search_memories(store, query="deploy key", mode="Vector")
+    assert (again, again.mode, again.notice) == (keyword, "keyword", notice)
 
 
 def test_search_memories_passes_the_mode_and_checks_it(store: MemoryStore) -> None:

@@ -3,6 +3,7 @@ schemas and descriptions, results, search modes and the status."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 import threading
@@ -14,6 +15,7 @@ from mcp.client import Client
 
 from anamnesis.mcp import build_server, descriptions
 from anamnesis.mcp.server import (
+    TOOLS,
     ModeName,
     ScopeName,
     TypeName,
@@ -37,6 +39,30 @@ from mcp_testing import (
 
 def test_exactly_the_five_tools_are_registered(store: MemoryStore) -> None:
     assert set(anyio.run(tools_of, build_server(store))) == FIVE
+
+
+def test_the_tools_a_client_sees_are_the_module_level_functions(store: MemoryStore) -> None:
+    """Each entry of TOOLS is what a client lists, in order: its name, description and hints,
+    and a schema of the function's parameters without the ``state`` build_server binds."""
+    seen = list(anyio.run(tools_of, build_server(store)).values())
+    assert [tool.name for tool in seen] == [spec.function.__name__ for spec in TOOLS]
+    for tool, spec in zip(seen, TOOLS, strict=True):
+        assert tool.description == spec.description
+        assert tool.annotations == spec.annotations
+        first, *params = inspect.signature(spec.function).parameters.values()
+        assert first.name == "state"
+        assert list(tool.input_schema["properties"]) == [param.name for param in params]
+        required = [param.name for param in params if param.default is inspect.Parameter.empty]
+        assert tool.input_schema.get("required", []) == required
+
+
+def test_each_server_keeps_its_own_state(store: MemoryStore) -> None:
+    """The tool functions are shared by every server in the process; what they work on is not."""
+    first = build_server(store, machine_id="m-first")
+    second = build_server(store, machine_id="m-second")
+    assert data(anyio.run(call, first, "memory_write", WRITE))["machine_id"] == "m-first"
+    assert data(anyio.run(call, second, "memory_write", WRITE))["machine_id"] == "m-second"
+    assert data(anyio.run(call, first, "memory_status", {}))["machine_id"] == "m-first"
 
 
 def test_annotations_let_claude_code_auto_approve_only_the_readers(store: MemoryStore) -> None:

@@ -280,3 +280,21 @@ def test_a_token_glued_to_another_secret_is_masked_too() -> None:
 )
 def test_identifiers_and_prose_survive(text: str) -> None:
     assert redact_secrets(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ('Enter your password:  $env:PGPASSWORD = "knog90LWgj5t"', "PGPASSWORD"),  # hypothesis
+        ('Enter your password:    DB_PASS: "knog90LWgj5t"', "DB_PASS"),  # found by it too
+        ("token: API_TOKEN := knog90LWgj5t", "API_TOKEN"),
+        ('password: {"credentials": "knog90LWgj5t"}', "credentials"),
+    ],
+)
+def test_a_variable_standing_where_a_value_would_is_read_as_the_next_key(
+    text: str, name: str
+) -> None:
+    masked = redact_secrets(text)
+    assert "knog90LWgj5t" not in masked
+    assert name in masked  # the variable's name is kept: it is a key, not the secret
+    assert redact_secrets(masked) == masked

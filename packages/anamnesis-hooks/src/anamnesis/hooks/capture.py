@@ -22,7 +22,7 @@ from pathlib import Path
 from anamnesis.hooks.project import resolve_project_key
 from anamnesis.hooks.summarize import HeuristicSummarizer, Summarizer, is_trivial
 from anamnesis.hooks.transcript import ParsedSession, parse_transcript
-from anamnesis.store import Memory, MemoryStore, NoteNotFound, derived_id, redact_secrets, utc_now
+from anamnesis.store import Memory, MemoryStore, NoteNotFound, derived_id, utc_now
 
 SOURCES = ("session-end", "precompact")
 # The frontmatter key recording a digest of the title and body capture last wrote: a note
@@ -101,8 +101,6 @@ def _capture(
         return CaptureResult(None, skipped="the summarizer chose to skip this session")
     sid = session_id or parsed.session_id or Path(transcript).stem
     project = resolve_project_key(cwd or parsed.cwd or str(Path.cwd()))
-    title = redact_secrets(summary.title)
-    body = redact_secrets(summary.body)
     now = utc_now()
     kept: list[str] = []
     for follow_up in range(MAX_FOLLOW_UPS + 1):
@@ -112,8 +110,8 @@ def _capture(
         fresh = Memory(
             id=note_id,
             type="episodic",
-            title=title,
-            body=body,
+            title=summary.title,
+            body=summary.body,
             project=project,
             machine_id=machine_id,
             tags=["session", source],
@@ -122,8 +120,11 @@ def _capture(
             prov_source="session-end",
             prov_model=summary.model,
             prov_session=sid,
-            extra={DIGEST_KEY: content_digest(title, body)},
         )
+        # The digest and the comparison below are over the note as the store writes it
+        # (secrets masked): a session that quoted a secret is still "unchanged" next time.
+        fresh = store.as_written(fresh)
+        fresh.extra = {**fresh.extra, DIGEST_KEY: content_digest(fresh.title, fresh.body)}
         try:
             existing = store.get(fresh.id)
         except NoteNotFound:

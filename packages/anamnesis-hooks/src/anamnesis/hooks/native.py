@@ -26,7 +26,6 @@ from anamnesis.store import (
     load_yaml_frontmatter,
     open_regular,
     read_regular,
-    redact_secrets,
 )
 
 INDEX_FILE = "memory.md"  # MEMORY.md is Claude Code's index of the other files
@@ -146,8 +145,8 @@ def _import_one(
     fresh = Memory(
         id=note_id,
         type=TYPES.get(kind, "semantic"),
-        title=redact_secrets(" ".join(title.split())[:200]),
-        body=redact_secrets(body),
+        title=" ".join(title.split())[:200],
+        body=body,
         project=project,
         machine_id=machine_id,
         tags=["imported", "claude-memory", *([kind] if kind else [])],
@@ -155,6 +154,8 @@ def _import_one(
         updated_at=stamp,
         prov_source="import",
     )
+    # Compared with what is stored, so as the store writes it: secrets masked.
+    fresh = store.as_written(fresh)
     try:
         existing: Memory | None = store.get(note_id)
     except NoteNotFound:

@@ -27,7 +27,6 @@ from anamnesis.store import (
     MemoryStore,
     count_secrets,
     mask_outgoing,
-    redact_secrets,
     resolve_machine_id,
 )
 from anamnesis.sync import redact_url
@@ -43,6 +42,20 @@ def memory_dict(mem: Memory, *, include_body: bool) -> Note:
     return mem.to_dict(include_body=include_body)
 
 
+class SearchHits(list[Note]):
+    """The notes a search found, best first, and how it ran.
+
+    A list, so a caller that only wants the notes uses it as one; ``mode`` is the mode that
+    ran and ``notice``, when vectors were asked for but could not run, says the search used
+    keywords only (None otherwise): the MCP tool passes both on to the model.
+    """
+
+    def __init__(self, notes: list[Note], mode: str, notice: str | None) -> None:
+        super().__init__(notes)
+        self.mode = mode
+        self.notice = notice
+
+
 def search_memories(
     store: MemoryStore,
     *,
@@ -52,31 +65,15 @@ def search_memories(
     scope: str | None = None,
     k: int = 8,
     mode: str | None = None,
-) -> list[Note]:
+) -> SearchHits:
     """The best ``k`` notes for ``query``, with bodies and each one's ``score`` (higher is
     better, within this search); superseded notes hidden. A query that shares nothing with
     any note finds nothing.
 
     ``mode``: keyword (BM25), vector or hybrid (both, fused); None means the store's
-    default (hybrid where vectors run, else keyword).
+    default (hybrid where vectors run, else keyword). The result also says which mode ran
+    and whether the model should be told the search fell back to keywords (:class:`SearchHits`).
     """
-    return search_telling_mode(
-        store, query=query, project=project, type=type, scope=scope, k=k, mode=mode
-    )[0]
-
-
-def search_telling_mode(
-    store: MemoryStore,
-    *,
-    query: str,
-    project: str | None = None,
-    type: str | None = None,
-    scope: str | None = None,
-    k: int = 8,
-    mode: str | None = None,
-) -> tuple[list[Note], str, str | None]:
-    """:func:`search_memories`, plus the mode that ran and, when vectors were asked for but
-    could not run, a notice saying the search used keywords only (None otherwise)."""
     found = store.search_scored(
         check_query(query),
         project=check_project_filter(project),
@@ -87,9 +84,9 @@ def search_telling_mode(
     )
     notes = [{**memory_dict(hit.note, include_body=True), "score": hit.score} for hit in found.hits]
     if found.mode == found.asked:
-        return notes, found.mode, None
+        return SearchHits(notes, found.mode, None)
     status = {"available": False, "reason": found.fallback}
-    return notes, found.mode, keyword_fallback_notice(found.asked, status)
+    return SearchHits(notes, found.mode, keyword_fallback_notice(found.asked, status))
 
 
 # A fallback reason can quote a library's error at length; the model needs the gist.
@@ -209,21 +206,26 @@ def write_memory(
     machine_id: str = "unknown",
     scope: str = "portable",
 ) -> Note:
-    """Create one note (fresh id, stamped now) with secrets masked; return it with its body."""
+    """Create one note (fresh id, stamped now); return it with its body.
+
+    The store masks secrets in everything it writes; ``redacted`` in the result counts the
+    secrets masked in the title, body, project key and tags.
+    """
     note_type = str(check_type(type, required=True))
     note_scope = str(check_scope(scope, required=True))
     clean_title, clean_body = check_title(title), check_body(body)
     clean_tags, clean_project = check_tags(tags), check_project(project)
-    # A note may sync to other machines: nothing secret-shaped is written, whatever the model
-    # pasted. Machine-local notes too: a note's scope can change later.
+    # The store masks secrets on every write (a note may sync to other machines, and a
+    # machine-local note's scope can change later); counting the same texts here tells the
+    # model how much of what it sent never reached the note.
     texts = (clean_title, clean_body, clean_project, *clean_tags)
     masked = sum(count_secrets(text) for text in texts)
     mem = store.write(
         type=note_type,
-        title=redact_secrets(clean_title),
-        body=redact_secrets(clean_body),
-        project=redact_secrets(clean_project),
-        tags=[redact_secrets(tag) for tag in clean_tags],
+        title=clean_title,
+        body=clean_body,
+        project=clean_project,
+        tags=clean_tags,
         machine_id=machine_id,
         scope=note_scope,
     )

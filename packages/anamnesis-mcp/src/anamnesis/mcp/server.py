@@ -1,4 +1,8 @@
-"""The MCP server: five tools, each a thin wrapper over a function in :mod:`.functions`."""
+"""The MCP server: five tools, each a thin wrapper over a function in :mod:`.functions`.
+
+The tools are module-level functions taking the server's :class:`ToolState` first;
+:func:`build_server` binds them to one state and registers them (:data:`TOOLS`).
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,12 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from types import MethodType
+from typing import Annotated, Any, Literal, NamedTuple
 
 from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import Field
@@ -20,7 +26,7 @@ from anamnesis.mcp.background import BackgroundEmbedding
 from anamnesis.mcp.functions import (
     fit_listing,
     list_memories,
-    search_telling_mode,
+    search_memories,
     status_report,
     sync_memory,
     write_memory,
@@ -71,6 +77,20 @@ SearchMode = Annotated[
 ]
 
 
+@dataclass(frozen=True)
+class ToolState:
+    """What the tools of one server share: built once by :func:`build_server`, passed to
+    each tool as its first argument (bound there, so a client never sees it)."""
+
+    store: MemoryStore
+    machine_id: str  # resolved at build time: the model cannot choose it
+    backend: SyncBackend
+    guard: _ToolGuard
+    # Embeds new notes on a daemon thread; whoever runs the server stops it before closing
+    # the store (see __main__.serve).
+    embedding: BackgroundEmbedding
+
+
 class AnamnesisServer(MCPServer[Any]):
     """MCPServer whose tools check their raw JSON arguments first, in words a model can use.
 
@@ -78,18 +98,16 @@ class AnamnesisServer(MCPServer[Any]):
     checking here first turns every mistake into one sentence naming the fix.
     """
 
-    def __init__(self, guard: _ToolGuard, embedding: BackgroundEmbedding, **settings: Any) -> None:
+    def __init__(self, state: ToolState, **settings: Any) -> None:
         super().__init__(**settings)
-        self.guard = guard
-        # Embeds new notes on a daemon thread; whoever runs the server stops it before
-        # closing the store (see __main__.serve).
-        self.embedding = embedding
+        self.state = state  # what build_server bound the tools to
+        self.embedding = state.embedding  # stop it before closing the store
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Any = None
     ) -> CallToolResult | InputRequiredResult:
         if name in TOOL_ARGUMENTS:
-            with self.guard(name):
+            with self.state.guard(name):
                 arguments = check_call(name, arguments)
         return await super().call_tool(name, arguments, context)
 
@@ -100,6 +118,119 @@ class AnamnesisServer(MCPServer[Any]):
         """
         # MCPServer keeps its protocol server private; its own run_stdio_async uses it so.
         await serve_stdio(self._lowlevel_server)
+
+
+# The tools. The SDK builds each one's input and output schema from its signature (all but
+# the first parameter, `state`, which build_server binds) and its name from the function's.
+
+
+def memory_search(
+    state: ToolState,
+    query: Annotated[str, Field(description="Keywords: names, error text, topics.")],
+    project: Project = None,
+    type: NoteType = None,
+    scope: NoteScope = None,
+    k: Annotated[int, Field(description="How many notes.", ge=1, le=MAX_K)] = 8,
+    mode: SearchMode = None,
+) -> Annotated[CallToolResult, list[Note]]:
+    """The best notes for ``query``, with the mode that ran (and, after a fallback to
+    keywords, a second text block saying so)."""
+    with state.guard("memory_search"):
+        hits = search_memories(
+            state.store, query=query, project=project, type=type, scope=scope, k=k, mode=mode
+        )
+    reply = _reply({"result": hits, "mode": hits.mode}, hits)
+    if hits.notice is not None:  # vectors were asked for and could not run: say so
+        reply.content.append(TextContent(type="text", text=hits.notice))
+    return reply
+
+
+def memory_list(
+    state: ToolState, project: Project = None, type: NoteType = None, scope: NoteScope = None
+) -> Annotated[CallToolResult, list[Note]]:
+    """The matching notes, newest first, without bodies; cut to fit :data:`LIST_MAX_CHARS`."""
+    with state.guard("memory_list"):
+        notes = list_memories(state.store, project=project, type=type, scope=scope)
+    shown = fit_listing(notes, LIST_MAX_CHARS)
+    reply = _reply({"result": shown, "total": len(notes)}, shown)
+    if len(shown) < len(notes):
+        reply.content.append(
+            TextContent(
+                type="text",
+                text=f"Showing the newest {len(shown)} of {len(notes)} notes (the listing "
+                f"is cut at {LIST_MAX_CHARS:,} characters). Narrow it with project, type "
+                "or scope, or use memory_search.",
+            )
+        )
+    return reply
+
+
+def memory_status(state: ToolState) -> Annotated[CallToolResult, dict[str, Any]]:
+    """Counts, unreadable files, vector search and the sync state (no network)."""
+    with state.guard("memory_status"):
+        report = status_report(state.store, state.backend, machine_id=state.machine_id)
+    return _reply(report, report)
+
+
+def memory_write(
+    state: ToolState,
+    type: Annotated[TypeName, Field(description="What kind of note.")],
+    title: Annotated[str, Field(description="One line: what the note is about.")],
+    body: Annotated[str, Field(description="Markdown, self-contained; up to 1 MB.")],
+    project: Annotated[
+        str, Field(description="Project key (see memory_status), or 'global'.")
+    ] = "global",
+    tags: Annotated[
+        list[str] | None, Field(description="A few short keywords.", max_length=MAX_TAGS)
+    ] = None,
+    scope: Annotated[
+        ScopeName, Field(description="portable: synced; machine-local: this machine only.")
+    ] = "portable",
+) -> Annotated[CallToolResult, Note]:
+    """One new note, stamped with the server's machine id."""
+    with state.guard("memory_write"):
+        note = write_memory(
+            state.store,
+            type=type,
+            title=title,
+            body=body,
+            project=project,
+            tags=tags,
+            machine_id=state.machine_id,  # bound at build time, never from the model
+            scope=scope,
+        )
+    state.embedding.wake()  # embed the new note now, not in the next hybrid search
+    return _reply(note, note)
+
+
+def memory_sync(
+    state: ToolState,
+    force: Annotated[bool, Field(description="Reserved; has no effect.")] = False,
+) -> Annotated[CallToolResult, dict[str, Any]]:
+    """One sync cycle, then the pulled notes reindexed."""
+    del force  # accepted for compatibility with the spec's signature; changes nothing
+    with state.guard("memory_sync"):
+        outcome = sync_memory(state.store, state.backend)
+    state.embedding.wake()  # pulled notes need vectors too
+    return _reply(outcome, outcome)
+
+
+class ToolSpec(NamedTuple):
+    """A tool as registered: the function, and what a client reads beside its schema."""
+
+    function: Callable[..., CallToolResult]
+    description: str  # what the model reads; the docstrings above are for this code's readers
+    annotations: ToolAnnotations  # the hints Claude Code's auto-approval goes by
+
+
+# In the order tools/list shows them.
+TOOLS: tuple[ToolSpec, ...] = (
+    ToolSpec(memory_search, descriptions.SEARCH, READ_ONLY),
+    ToolSpec(memory_list, descriptions.LIST, READ_ONLY),
+    ToolSpec(memory_status, descriptions.STATUS, READ_ONLY),
+    ToolSpec(memory_write, descriptions.WRITE, WRITES_NEW_NOTE),
+    ToolSpec(memory_sync, descriptions.SYNC, TALKS_TO_REMOTE),
+)
 
 
 def build_server(
@@ -116,101 +247,28 @@ def build_server(
     vector (``server.embedding``; stop it before closing the store).
     """
     mid = machine_id or resolve_machine_id(store.root)
-    sync_backend: SyncBackend = backend or _GitOnFirstUse(store, mid)
     guard = _ToolGuard(store)
-    embedding = BackgroundEmbedding(store, lambda: _crash_log(guard.log_path))
+    state = ToolState(
+        store=store,
+        machine_id=mid,
+        backend=backend or _GitOnFirstUse(store, mid),
+        guard=guard,
+        embedding=BackgroundEmbedding(store, lambda: _crash_log(guard.log_path)),
+    )
     server = AnamnesisServer(
-        guard,
-        embedding,
+        state,
         name=SERVER_NAME,
         instructions=descriptions.INSTRUCTIONS,
         version=__version__,
         log_level="WARNING",  # INFO would log every request to Claude Code's MCP log
     )
-
-    @server.tool(description=descriptions.SEARCH, annotations=READ_ONLY)
-    def memory_search(
-        query: Annotated[str, Field(description="Keywords: names, error text, topics.")],
-        project: Project = None,
-        type: NoteType = None,
-        scope: NoteScope = None,
-        k: Annotated[int, Field(description="How many notes.", ge=1, le=MAX_K)] = 8,
-        mode: SearchMode = None,
-    ) -> Annotated[CallToolResult, list[Note]]:
-        with guard("memory_search"):
-            hits, ran, notice = search_telling_mode(
-                store, query=query, project=project, type=type, scope=scope, k=k, mode=mode
-            )
-        reply = _reply({"result": hits, "mode": ran}, hits)
-        if notice is not None:  # vectors were asked for and could not run: say so
-            reply.content.append(TextContent(type="text", text=notice))
-        return reply
-
-    @server.tool(description=descriptions.LIST, annotations=READ_ONLY)
-    def memory_list(
-        project: Project = None, type: NoteType = None, scope: NoteScope = None
-    ) -> Annotated[CallToolResult, list[Note]]:
-        with guard("memory_list"):
-            notes = list_memories(store, project=project, type=type, scope=scope)
-        shown = fit_listing(notes, LIST_MAX_CHARS)
-        reply = _reply({"result": shown, "total": len(notes)}, shown)
-        if len(shown) < len(notes):
-            reply.content.append(
-                TextContent(
-                    type="text",
-                    text=f"Showing the newest {len(shown)} of {len(notes)} notes (the listing "
-                    f"is cut at {LIST_MAX_CHARS:,} characters). Narrow it with project, type "
-                    "or scope, or use memory_search.",
-                )
-            )
-        return reply
-
-    @server.tool(description=descriptions.STATUS, annotations=READ_ONLY)
-    def memory_status() -> Annotated[CallToolResult, dict[str, Any]]:
-        with guard("memory_status"):
-            report = status_report(store, sync_backend, machine_id=mid)
-        return _reply(report, report)
-
-    @server.tool(description=descriptions.WRITE, annotations=WRITES_NEW_NOTE)
-    def memory_write(
-        type: Annotated[TypeName, Field(description="What kind of note.")],
-        title: Annotated[str, Field(description="One line: what the note is about.")],
-        body: Annotated[str, Field(description="Markdown, self-contained; up to 1 MB.")],
-        project: Annotated[
-            str, Field(description="Project key (see memory_status), or 'global'.")
-        ] = "global",
-        tags: Annotated[
-            list[str] | None, Field(description="A few short keywords.", max_length=MAX_TAGS)
-        ] = None,
-        scope: Annotated[
-            ScopeName, Field(description="portable: synced; machine-local: this machine only.")
-        ] = "portable",
-    ) -> Annotated[CallToolResult, Note]:
-        with guard("memory_write"):
-            note = write_memory(
-                store,
-                type=type,
-                title=title,
-                body=body,
-                project=project,
-                tags=tags,
-                machine_id=mid,  # bound at build time, never from the model
-                scope=scope,
-            )
-        embedding.wake()  # embed the new note now, not in the next hybrid search
-        return _reply(note, note)
-
-    @server.tool(description=descriptions.SYNC, annotations=TALKS_TO_REMOTE)
-    def memory_sync(
-        force: Annotated[bool, Field(description="Reserved; has no effect.")] = False,
-    ) -> Annotated[CallToolResult, dict[str, Any]]:
-        del force  # accepted for compatibility with the spec's signature; changes nothing
-        with guard("memory_sync"):
-            outcome = sync_memory(store, sync_backend)
-        embedding.wake()  # pulled notes need vectors too
-        return _reply(outcome, outcome)
-
-    embedding.start()
+    for tool in TOOLS:
+        # Bound as a method: the SDK reads the name, the signature (without `state`) and the
+        # annotations through it as from the function itself. A functools.partial has no
+        # __name__, which names the tool and its schemas.
+        bound = MethodType(tool.function, state)
+        server.add_tool(bound, description=tool.description, annotations=tool.annotations)
+    state.embedding.start()
     return server
 
 

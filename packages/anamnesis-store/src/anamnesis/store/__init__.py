@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from anamnesis.store.codec import serialize as serialize_note
     from anamnesis.store.config import (
         CONFIG_FILE,
+        REFLECTION_ENV_GUARD,
         read_config,
         resolve_home,
         resolve_machine_id,
@@ -52,13 +53,13 @@ if TYPE_CHECKING:
     from anamnesis.store.frontmatter import load_yaml as load_yaml_frontmatter
     from anamnesis.store.ids import derived_id, is_valid_id, new_id
     from anamnesis.store.layout import StoreLayout
-    from anamnesis.store.leftovers import LeftoverFile
     from anamnesis.store.model import (
         DURABLE_TYPES,
         NOTE_TYPES,
         PROV_SOURCES,
         SCOPES,
         AdoptedFile,
+        LeftoverFile,
         Memory,
         MemoryType,
         ReindexReport,
@@ -89,9 +90,10 @@ __version__ = "0.2.1"
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     "CONFIG_FILE": ("anamnesis.store.config", "CONFIG_FILE"),
+    "REFLECTION_ENV_GUARD": ("anamnesis.store.config", "REFLECTION_ENV_GUARD"),
     "EvalCase": ("anamnesis.store.recall_eval", "EvalCase"),
     "FrontmatterError": ("anamnesis.store.frontmatter", "FrontmatterError"),
-    "LeftoverFile": ("anamnesis.store.leftovers", "LeftoverFile"),
+    "LeftoverFile": ("anamnesis.store.model", "LeftoverFile"),
     "MODEL_PATH_ENV": ("anamnesis.store.embedding", "MODEL_PATH_ENV"),
     "RecallReport": ("anamnesis.store.recall_eval", "RecallReport"),
     "atomic_write_bytes": ("anamnesis.store.atomic", "atomic_write_bytes"),
@@ -165,6 +167,7 @@ __all__ = [
     "MODEL_PATH_ENV",
     "NOTE_TYPES",
     "PROV_SOURCES",
+    "REFLECTION_ENV_GUARD",
     "SCOPES",
     "SEARCH_MODES",
     "SEARCH_MODE_ENV",

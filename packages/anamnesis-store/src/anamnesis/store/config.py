@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 
 
 CONFIG_FILE = "config.json"
+# Set in the environment of a Claude Code session that reflection starts (the claude-code
+# provider): the hooks stand aside there, so a reflection is never captured as a session.
+# Here because the hooks and the reflect package both see the store, and not each other.
+REFLECTION_ENV_GUARD = "ANAMNESIS_REFLECTING"
 
 
 def resolve_home() -> Path:

@@ -15,23 +15,16 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from anamnesis.store.record import Record
+from anamnesis.store.model import LeftoverFile
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from anamnesis.store.layout import StoreLayout
 
 # Ten minutes: far beyond any write (the index's busy timeout is seconds), so a sweep never
 # takes a file from a writer that is still going.
 SAFE_AGE_S = 600.0
 _TEMP_NAME = re.compile(r"\..+\.[0-9a-f]{8}\.tmp")
-
-
-class LeftoverFile(Record):
-    """A temp file of an interrupted write: where, how big, and how old (seconds)."""
-
-    __slots__ = ("age_s", "path", "size")
-
-    def __init__(self, path: str, size: int, age_s: float) -> None:
-        self.path = path
-        self.size = size
-        self.age_s = age_s
 
 
 def find(
@@ -78,3 +71,14 @@ def sweep(
             continue  # not ours to remove after all (permissions): it stays reported
         swept.append(leftover)
     return swept
+
+
+def find_in_store(layout: StoreLayout) -> list[LeftoverFile]:
+    """:func:`find` over a store: its note trees, and the files directly in its root."""
+    return list(find([tree for tree, _scope in layout.trees()], [layout.root]))
+
+
+def sweep_store(layout: StoreLayout, *, min_age_s: float | None = None) -> list[LeftoverFile]:
+    """:func:`sweep` over a store (``min_age_s`` None: :data:`SAFE_AGE_S`)."""
+    age = SAFE_AGE_S if min_age_s is None else min_age_s
+    return sweep([tree for tree, _scope in layout.trees()], [layout.root], min_age_s=age)

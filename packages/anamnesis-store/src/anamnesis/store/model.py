@@ -9,7 +9,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any, Final
 
-    from anamnesis.store.leftovers import LeftoverFile
 
 # The constrained string fields. They stay plain ``str`` because values arrive from files,
 # the CLI and MCP as text; ``validation`` enforces these sets.
@@ -160,6 +159,17 @@ class AdoptedFile(Record):
     def __init__(self, path: str, memory_id: str) -> None:
         self.path = path
         self.memory_id = memory_id
+
+
+class LeftoverFile(Record):
+    """A temp file of an interrupted write: where, how big, and how old (seconds)."""
+
+    __slots__ = ("age_s", "path", "size")
+
+    def __init__(self, path: str, size: int, age_s: float) -> None:
+        self.path = path
+        self.size = size
+        self.age_s = age_s
 
 
 class ReindexReport(Record):

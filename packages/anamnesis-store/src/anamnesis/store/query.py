@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
 from anamnesis.store import exact_bm25, rare_first
+from anamnesis.store.errors import InvalidQuery
 from anamnesis.store.exact_bm25 import FTS5_SCORE_SQL, IDF_FLOOR, K1
+from anamnesis.store.model import NOTE_TYPES
 from anamnesis.store.rare_first import ExactScores, Hit, in_spec_order
 from anamnesis.store.record import Record
 
@@ -71,6 +73,32 @@ class Filters(Record):
         self.types = types
         self.scope = scope
         self.tag = tag
+
+    @classmethod
+    def checked(
+        cls,
+        project: str | None,
+        note_type: str | Iterable[str] | None,
+        scope: str | None,
+        tag: str | None,
+    ) -> Filters:
+        """Filters from a caller's arguments; raises :class:`InvalidQuery` naming the bad
+        one. ``note_type`` is one type or several."""
+        types: tuple[str, ...] | None
+        if note_type is None:
+            types = None
+        elif isinstance(note_type, str):
+            types = (note_type,)
+        else:
+            types = tuple(note_type)
+        for value in types or ():
+            if value not in NOTE_TYPES:
+                raise InvalidQuery(f"type must be one of {', '.join(NOTE_TYPES)}, got {value!r}")
+        if scope is not None and scope not in ("portable", "machine-local"):
+            raise InvalidQuery(f"scope must be portable or machine-local, got {scope!r}")
+        if project is not None and not isinstance(project, str):
+            raise InvalidQuery(f"project must be text, got {project!r}")
+        return cls(project=project, types=types, scope=scope, tag=tag)
 
     def sql(self, alias: str = "m") -> tuple[str, list[object]]:
         """``AND ...`` clauses and their parameters (values are always bound, never inlined)."""

@@ -1,5 +1,5 @@
 """The search modes, defined once: their names, the variable and setting that choose the
-default, and how a configured choice is read.
+default, how a configured choice is read, and which ranking each mode runs.
 
 ``keyword`` is spec 002's BM25 search; ``vector`` ranks by embedding similarity; ``hybrid``
 fuses both (:mod:`.fusion`). A search without a mode uses :func:`configured_search_mode`,
@@ -10,6 +10,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Sequence
+
+    from anamnesis.store.query import Filters, Ranker
 
 SEARCH_MODES = ("keyword", "vector", "hybrid")
 SEARCH_MODE_ENV = "ANAMNESIS_SEARCH_MODE"
@@ -30,3 +37,34 @@ def configured_search_mode(home: Path) -> str | None:
 
         raw = str(read_config(home).get(CONFIG_KEY) or "").strip()
     return raw if is_search_mode(raw) else None
+
+
+def check_mode(mode: str | None) -> str | None:
+    """A search's ``mode`` argument, checked: a mode's name, or None for the default."""
+    if mode is not None and not is_search_mode(mode):
+        from anamnesis.store.errors import InvalidQuery
+
+        raise InvalidQuery(f"mode must be one of {', '.join(SEARCH_MODES)}, got {mode!r}")
+    return mode
+
+
+def rank(
+    conn: sqlite3.Connection,
+    ranker: Ranker,
+    tokens: Sequence[str],
+    filters: Filters,
+    k: int,
+    mode: str,
+    query_vector: tuple[bytes, str] | None,
+) -> list[tuple[str, float]]:
+    """The best ``k`` (id, score) pairs in the order ``mode`` ranks them: keyword by BM25
+    (score sign-flipped, higher is better) when there is no query vector (keyword mode, or
+    vectors unavailable); otherwise vector or hybrid (:mod:`.hybrid`)."""
+    if query_vector is None:
+        return [(memory_id, -bm25) for memory_id, bm25 in ranker.ranked_ids(tokens, filters, k)]
+    from anamnesis.store import hybrid  # only a search that runs vectors pays for it
+
+    vector, model = query_vector
+    if mode == "vector":
+        return hybrid.vector_ranking(conn, ranker, tokens, vector, model, filters, k)
+    return hybrid.hybrid_ranking(conn, ranker, tokens, vector, model, filters, k)

@@ -1,30 +1,29 @@
 """Masking secrets in note files already on disk, before they leave the machine.
 
-Every writer masks what it writes (:mod:`.redact`), but a note edited by hand, or written
-before a rule existed, is pushed as it is. A sync therefore hands its outgoing files to
-:func:`mask_file` first. A note that parses is rewritten through the codec, field by field
-(a masked title stays a title: masking the raw text could turn ``title: ghp_...`` into the
-YAML list ``title: [REDACTED]``); a file that does not parse has its raw text masked, since
-it is broken already and must not carry a secret out either (its frontmatter values are
-masked one by one when the YAML reads, so it can still be adopted). Only regular files are
-read.
+The store masks every note it writes (:func:`mask_note`, called on its write path), but a
+note edited by hand, or written before a rule existed, would be pushed as it is. A sync
+therefore hands its outgoing files to :func:`mask_file` first. A note that parses is
+rewritten through the codec, field by field (a masked title stays a title: masking the raw
+text could turn ``title: ghp_...`` into the YAML list ``title: [REDACTED]``); a file that
+does not parse has its raw text masked, since it is broken already and must not carry a
+secret out either (its frontmatter values are masked one by one when the YAML reads, so it
+can still be adopted). Only regular files are read.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from anamnesis.store import codec, frontmatter
 from anamnesis.store.atomic import atomic_write_bytes
 from anamnesis.store.errors import MalformedNote
+from anamnesis.store.layout import StoreLayout
 from anamnesis.store.model import Memory
 from anamnesis.store.record import Record
 from anamnesis.store.redact import count_secrets, redact_secrets
 from anamnesis.store.safe_files import read_regular
-
-if TYPE_CHECKING:
-    from anamnesis.store.store import MemoryStore
 
 
 class MaskedFile(Record):
@@ -53,11 +52,25 @@ def mask_file(path: Path) -> MaskedFile | None:
     except MalformedNote:
         masked = _masked_text(text, str(path))
     else:
-        masked = codec.serialize(_masked_note(note))
+        masked = codec.serialize(mask_note(note))
     if masked == text:
         return None
     atomic_write_bytes(path, masked, mode=before.st_mode & 0o777)
     return MaskedFile(str(path), found)
+
+
+def mask_files(layout: StoreLayout, paths: Iterable[str | Path]) -> list[MaskedFile]:
+    """:func:`mask_file` for each of these paths that is a note file inside the note
+    trees (absolute, or relative to the store root); the rest are passed over."""
+    masked = []
+    for raw in paths:
+        path = Path(raw) if Path(raw).is_absolute() else layout.root / raw
+        if layout.locate(path) is None or path.suffix != ".md":
+            continue
+        found = mask_file(path)
+        if found is not None:
+            masked.append(found)
+    return masked
 
 
 def _masked_text(text: str, where: str) -> str:
@@ -72,11 +85,15 @@ def _masked_text(text: str, where: str) -> str:
     return f"{codec.DELIMITER}{dumped}{codec.DELIMITER}{redact_secrets(body)}\n"
 
 
-def _masked_note(note: Memory) -> Memory:
+def mask_note(note: Memory) -> Memory:
+    """The note with every secret in its text fields masked: title, body, project, tags
+    and ``extra`` values. The store runs every note it writes through this."""
     return note.replace(
         title=redact_secrets(note.title),
         body=redact_secrets(note.body),
-        tags=[redact_secrets(tag) for tag in note.tags],
+        project=redact_secrets(note.project),
+        # Two secrets masked alike must not leave a duplicate tag behind.
+        tags=list(dict.fromkeys(redact_secrets(tag) for tag in note.tags)),
         extra={key: _masked_value(value) for key, value in note.extra.items()},
     )
 
@@ -100,7 +117,17 @@ class Outgoing(Protocol):
     def commit_local(self, message: str | None = None) -> str | None: ...
 
 
-def mask_outgoing(store: MemoryStore, backend: Outgoing) -> list[MaskedFile]:
+class MaskingStore(Protocol):
+    """What :func:`mask_outgoing` needs of a store (``MemoryStore`` has both); a protocol
+    keeps this module below the store's, with no import circle."""
+
+    @property
+    def memory_dir(self) -> Path: ...
+
+    def mask_secrets_in(self, paths: Iterable[str | Path]) -> list[MaskedFile]: ...
+
+
+def mask_outgoing(store: MaskingStore, backend: Outgoing) -> list[MaskedFile]:
     """Mask secrets in every note file the next sync would send, and commit the masking
     on its own, with a message that says so, so nothing unmasked is ever pushed. Call it
     right before ``backend.sync()``."""

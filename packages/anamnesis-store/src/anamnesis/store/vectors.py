@@ -1,9 +1,12 @@
-"""The vectors extra as one store sees it: can it run, with which embedder, and warnings.
+"""The vectors extra as one store sees it: can it run, with which embedder, embedding the
+notes that lack a vector, embedding a query, and warnings.
 
 Nothing here loads a model or imports fastembed until a vector or hybrid search (or an
-explicit embedding pass) needs it. When the extra cannot run (not installed, a Python
-whose sqlite3 cannot load extensions, a model that cannot be loaded), search falls back to
-keyword-only and says why once per store, with a :class:`VectorsUnavailableWarning`.
+explicit embedding pass) needs it. Vectors are cached by content and model inside index.db
+(:mod:`.vector_index`): unchanged notes are never embedded twice. When the extra cannot
+run (not installed, a Python whose sqlite3 cannot load extensions, a model that cannot be
+loaded), search falls back to keyword-only and says why once per store, with a
+:class:`VectorsUnavailableWarning`.
 """
 
 from __future__ import annotations
@@ -11,20 +14,28 @@ from __future__ import annotations
 import sqlite3
 import threading
 import warnings
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
+from anamnesis.store import index as ix
+from anamnesis.store import vector_index as vi
 from anamnesis.store.embedding import (
     Embedder,
     VectorsUnavailable,
     VectorsUnavailableWarning,
     VectorSupport,
+    as_blob,
     default_embedder,
     load_sqlite_vec,
     sqlite_can_load_extensions,
     sqlite_vec_problem,
     vector_support,
 )
+from anamnesis.store.index_connection import IndexConnection
+
+Progress = Callable[[int, int], None]
 
 
 @lru_cache(maxsize=1)
@@ -41,16 +52,34 @@ def _sqlite_vec_support() -> VectorSupport:
 
 class StoreVectors:
     """Vector state of one store: the embedder (made on first use), which connection has
-    sqlite-vec loaded, and whether the fallback warning was given."""
+    sqlite-vec loaded, whether the fallback warning was given, and when the last embedding
+    pass found nothing left to do.
 
-    def __init__(self, home: Path, embedder: Embedder | None) -> None:
+    ``index`` is the store's connection; ``catch_up`` brings it up to date with the files
+    before notes are picked for embedding.
+    """
+
+    def __init__(
+        self,
+        home: Path,
+        embedder: Embedder | None,
+        index: IndexConnection,
+        catch_up: Callable[[], None],
+    ) -> None:
         self.home = home
         self._given = embedder
         self._embedder: Embedder | None = embedder
-        self._loaded_into: int | None = None  # id() of the connection holding sqlite-vec
+        self._index = index
+        self._catch_up = catch_up
+        # The connection holding sqlite-vec (kept, not its id(): a rebuilt index's new
+        # connection could reuse the id of the closed one).
+        self._loaded_into: sqlite3.Connection | None = None
         self._failure: VectorSupport | None = None  # why vectors stopped working here
         self._warned = False
         self._lock = threading.Lock()
+        # (data_version, total_changes, model) when the last embedding pass found nothing
+        # left to do: searches skip the check until the index changes.
+        self._embedded_at: tuple[int, int, str] | None = None
 
     def support(self) -> VectorSupport:
         """Whether vectors can run here, without loading a model."""
@@ -75,13 +104,10 @@ class StoreVectors:
 
     def load_into(self, conn: sqlite3.Connection) -> None:
         """Make sqlite-vec's functions available on ``conn`` (once per connection)."""
-        if self._loaded_into == id(conn):
+        if self._loaded_into is conn:
             return
         load_sqlite_vec(conn)
-        self._loaded_into = id(conn)
-
-    def forget_connection(self) -> None:
-        self._loaded_into = None
+        self._loaded_into = conn
 
     def fail(self, reason: str) -> None:
         """Vectors stopped working (e.g. the model cannot load): keyword-only from now on.
@@ -111,6 +137,167 @@ class StoreVectors:
             return
         self._warned = True
         warnings.warn(message, VectorsUnavailableWarning, stacklevel=5)
+
+    # -- embedding notes ---------------------------------------------------------------
+
+    def embed_missing(
+        self, *, batch_size: int = 32, limit: int | None = None, progress: Progress | None = None
+    ) -> int:
+        """See :meth:`MemoryStore.embed_missing <.store.MemoryStore.embed_missing>`. The
+        model runs outside the index lock, so searches and writes go on meanwhile."""
+        embedder = self.embedder()
+        model = embedder.model_id
+        index = self._index
+
+        def prepare() -> list[tuple[str, str]]:
+            self._catch_up()
+            conn = index.connection()
+            with ix.write_transaction(conn, index.db_path):
+                vi.ensure_cache(conn)
+                vi.hash_new_rows(conn)
+                vi.attach_cached(conn, model)  # texts embedded before: no model needed
+            return vi.pending(conn, model, limit)
+
+        todo = index.run(prepare)
+        done = 0
+        for start in range(0, len(todo), batch_size):
+            batch = todo[start : start + batch_size]
+            try:
+                vectors = embedder.embed_documents([text for _digest, text in batch])
+            except Exception as exc:  # any embedder failure: vectors are off, never a crash
+                reason = embedder_failure(exc)
+                self.fail(reason)
+                raise VectorsUnavailable(reason) from None
+            rows = [
+                (digest, as_blob(vector))
+                for (digest, _text), vector in zip(batch, vectors, strict=True)
+            ]
+
+            def save(rows: list[tuple[str, bytes]] = rows) -> None:
+                conn = index.connection()
+                with ix.write_transaction(conn, index.db_path):
+                    vi.ensure_cache(conn)  # a repaired index starts without the table
+                    vi.store_vectors(conn, model, rows)
+
+            index.run(save)
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(todo))
+
+        def settle() -> None:
+            conn = index.connection()
+            if limit is None or len(todo) < limit:
+                with ix.write_transaction(conn, index.db_path):
+                    if limit is None:
+                        vi.prune(conn, model)
+                self._embedded_at = (*_index_version(conn), model)
+
+        index.run(settle)
+        return done
+
+    def after_rebuild(self, *, embed: bool | None) -> None:
+        """After a full reindex: give the new rows their cached vectors (no model needed),
+        then embed what is left unless ``embed`` is False. A failure raises only when the
+        embedding was asked for explicitly; otherwise its warning was given."""
+        self.attach_cached()
+        if embed is False:
+            return
+        try:
+            self.embed_missing()
+        except VectorsUnavailable:
+            if embed:
+                raise
+
+    def attach_cached(self) -> None:
+        """Give rebuilt rows the vectors their texts had before (hashing, no model)."""
+        try:
+            model = self.embedder().model_id
+        except VectorsUnavailable:
+            return
+        index = self._index
+
+        def attach() -> None:
+            conn = index.connection()
+            with ix.write_transaction(conn, index.db_path):
+                vi.ensure_cache(conn)
+                vi.hash_new_rows(conn)
+                vi.attach_cached(conn, model)
+
+        index.run(attach)
+
+    def status(self, default_mode: str) -> dict[str, Any]:
+        """See :meth:`MemoryStore.embedding_status <.store.MemoryStore.embedding_status>`."""
+        support = self.support()
+        out: dict[str, Any] = {
+            "available": support.available,
+            "reason": support.reason,
+            "fix": support.fix,
+            "default_mode": default_mode,
+        }
+        if not support.available:
+            return out
+        try:
+            embedder = self.embedder()
+            model = embedder.model_id
+        except VectorsUnavailable as exc:
+            what, _, fix = str(exc).partition("; ")
+            return {**out, "available": False, "reason": what, "fix": fix}
+        needs_download = getattr(embedder, "needs_download", None)
+        out["needs_download"] = bool(needs_download()) if callable(needs_download) else False
+        index = self._index
+
+        def count() -> tuple[int, int]:
+            conn = index.connection()
+            with ix.read_transaction(conn):
+                total: int = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+                pending = vi.count_pending(conn, model)
+            return total, pending
+
+        total, pending = index.run(count)
+        return {**out, "model": model, "embedded": total - pending, "pending": pending}
+
+    # -- embedding a query -------------------------------------------------------------
+
+    def query_vector(self, query: str, embed_first: int) -> tuple[bytes, str] | None:
+        """The query's embedding and the model id, after embedding up to ``embed_first``
+        notes that lack one (more wait for a reindex or the MCP server's background
+        pass). None: vectors cannot run, and search falls back to keywords."""
+        try:
+            embedder = self.embedder()
+            self._index.run(lambda: self.load_into(self._index.connection()))
+            self._embed_before_search(embedder.model_id, embed_first)
+            vector = as_blob(embedder.embed_query(query))
+        except Exception as exc:  # any embedder failure: keyword results, never a crash
+            reason = embedder_failure(exc)
+            if self.ready():
+                self.fail(reason)  # e.g. the model cannot load: stop trying
+            else:
+                self.warn(reason)
+            return None
+        return vector, embedder.model_id
+
+    def _embed_before_search(self, model: str, limit: int) -> None:
+        index = self._index
+        current = index.run(lambda: (*_index_version(index.connection()), model))
+        if current == self._embedded_at:
+            return
+        if limit > 0 and self.embed_missing(limit=limit) < limit:
+            return
+        left = index.run(lambda: vi.count_pending(index.connection(), model))
+        if left:
+            self.warn_partial(left)
+
+
+def embedder_failure(exc: Exception) -> str:
+    """Why vectors stopped: our own message, or the embedder's error named as such."""
+    if isinstance(exc, VectorsUnavailable):
+        return str(exc)
+    return f"the embedding model failed ({type(exc).__name__}: {exc}); run `anamnesis doctor`"
+
+
+def _index_version(conn: sqlite3.Connection) -> tuple[int, int]:
+    data_version: int = conn.execute("PRAGMA data_version").fetchone()[0]
+    return data_version, conn.total_changes
 
 
 __all__ = ["StoreVectors", "sqlite_can_load_extensions"]

@@ -32,7 +32,6 @@ from anamnesis.store import (
     StoreError,
     VectorsUnavailableWarning,
     count_secrets,
-    redact_secrets,
     resolve_machine_id,
 )
 
@@ -237,6 +236,7 @@ def write(
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY_BYTES:
         raise UsageError("the body is over 1 MB; store a summary and where the full text lives")
     tags = list(tag or [])
+    # The store masks what it writes; this only counts what it will mask, to say so.
     masked = sum(count_secrets(t) for t in (title, text, *tags))
     with open_store(must_exist=False) as store:
         # Replacing a note that does not exist is a typo; a prefix means its whole id.
@@ -244,11 +244,11 @@ def write(
         try:
             note = store.write(
                 type=type,
-                title=redact_secrets(" ".join(title.split())),
-                body=redact_secrets(text),
+                title=" ".join(title.split()),
+                body=text,
                 project=project_filter(project, here) or "global",
                 machine_id=resolve_machine_id(store.root),
-                tags=[redact_secrets(t) for t in tags],
+                tags=tags,
                 scope=scope,
                 supersedes=supersedes,
             )

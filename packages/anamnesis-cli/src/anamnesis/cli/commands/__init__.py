@@ -1,0 +1,1 @@
+"""The `anamnesis` subcommands, one module per group; `app` registers them."""

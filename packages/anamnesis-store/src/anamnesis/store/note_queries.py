@@ -1,0 +1,112 @@
+"""The SQL behind listing, counting and summarising notes: small functions over the index.
+
+Each takes checked arguments (the store validates what callers pass) and either builds a
+statement or runs one on a connection the caller holds under the store's lock. Values are
+always bound, never inlined.
+"""
+
+from __future__ import annotations
+
+from anamnesis.store import index as ix
+from anamnesis.store.errors import InvalidQuery
+from anamnesis.store.model import StoreStats
+from anamnesis.store.query import NOT_SUPERSEDED, Filters
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    import sqlite3
+
+_ID_LENGTH = 26
+
+
+def listing(
+    filters: Filters,
+    *,
+    exclude_tag: str | None,
+    include_superseded: bool,
+    include_body: bool,
+    limit: int | None,
+    offset: int,
+) -> tuple[str, list[object]]:
+    """The statement :meth:`MemoryStore.list` runs: newest first (``updated_at``, then
+    ``confidence``, then id). Raises :class:`InvalidQuery` for a bad limit or offset."""
+    if limit is not None and (not isinstance(limit, int) or limit < 0):
+        raise InvalidQuery(f"limit must be a whole number >= 0, got {limit!r}")
+    if not isinstance(offset, int) or offset < 0:
+        raise InvalidQuery(f"offset must be a whole number >= 0, got {offset!r}")
+    where, params = filters.sql()
+    if exclude_tag is not None:
+        where += (
+            " AND NOT EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_id = m.id AND t.tag = ?)"
+        )
+        params.append(exclude_tag)
+    if not include_superseded:
+        where += f" AND {NOT_SUPERSEDED}"
+    base = ix.SELECT_NOTE if include_body else ix.SELECT_NOTE_NO_BODY
+    sql = f"{base} WHERE 1 = 1{where} ORDER BY m.updated_at DESC, m.confidence DESC, m.id DESC"
+    if limit is not None or offset:
+        sql += " LIMIT ? OFFSET ?"
+        params.extend([-1 if limit is None else limit, offset])
+    return sql, params
+
+
+def counting(filters: Filters, *, include_superseded: bool) -> tuple[str, list[object]]:
+    """The statement that counts what :func:`listing` would list."""
+    where, params = filters.sql()
+    if not include_superseded:
+        where += f" AND {NOT_SUPERSEDED}"
+    return f"SELECT count(*) FROM memories m WHERE 1 = 1{where}", params
+
+
+def ids_with_prefix(conn: sqlite3.Connection, prefix: str, most: int) -> list[str]:
+    """Up to ``most`` ids starting with ``prefix`` (upper case). Every such id sorts between
+    the prefix and the prefix followed by the highest character: one range scan of the
+    primary key."""
+    rows = conn.execute(
+        "SELECT id FROM memories WHERE id >= ? AND id <= ? ORDER BY id LIMIT ?",
+        (prefix, prefix + "Z" * (_ID_LENGTH - len(prefix)), most),
+    )
+    return [memory_id for (memory_id,) in rows]
+
+
+def stats(conn: sqlite3.Connection) -> StoreStats:
+    """Counts by type, project and scope, and how many notes are superseded."""
+    with ix.read_transaction(conn):
+        total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+        counts = {
+            column: dict(
+                conn.execute(
+                    f"SELECT {column}, count(*) FROM memories GROUP BY {column}"
+                    f" ORDER BY count(*) DESC, {column}"
+                ).fetchall()
+            )
+            for column in ("type", "project", "scope")
+        }
+        superseded = conn.execute(
+            "SELECT count(*) FROM memories m WHERE m.id IN"
+            " (SELECT superseded_id FROM memory_supersedes)"
+        ).fetchone()[0]
+    return StoreStats(
+        total=total,
+        by_type=counts["type"],
+        by_project=counts["project"],
+        by_scope=counts["scope"],
+        superseded=superseded,
+    )
+
+
+def superseded_ids(conn: sqlite3.Connection) -> set[str]:
+    """Ids named in some note's ``supersedes``."""
+    rows = conn.execute("SELECT DISTINCT superseded_id FROM memory_supersedes")
+    return {superseded_id for (superseded_id,) in rows}
+
+
+def superseders(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """For each superseded id, the ids of the notes that supersede it (sorted)."""
+    out: dict[str, list[str]] = {}
+    rows = conn.execute(
+        "SELECT superseded_id, memory_id FROM memory_supersedes ORDER BY superseded_id, memory_id"
+    )
+    for superseded_id, memory_id in rows:
+        out.setdefault(superseded_id, []).append(memory_id)
+    return out
