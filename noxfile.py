@@ -48,7 +48,14 @@ DIRECT_DEPENDENCIES: dict[str, set[str]] = {
     "anamnesis-sync": {"dulwich"},
     "anamnesis-hooks": {"anamnesis-store", "anamnesis-sync"},
     "anamnesis-mcp": {"anamnesis-store", "anamnesis-sync", "mcp"},
-    "anamnesis-memory": {"anamnesis-store", "anamnesis-sync", "anamnesis-hooks", "typer"},
+    "anamnesis-reflect": {"anamnesis-store"},
+    "anamnesis-memory": {
+        "anamnesis-store",
+        "anamnesis-sync",
+        "anamnesis-hooks",
+        "anamnesis-reflect",
+        "typer",
+    },
 }
 # Distributions that must never be installed alongside a package, even indirectly.
 FORBIDDEN: dict[str, set[str]] = {
@@ -56,6 +63,7 @@ FORBIDDEN: dict[str, set[str]] = {
     "anamnesis-sync": {"anamnesis-store", "mcp", "pyyaml", "python-ulid", "typer", "rich"},
     "anamnesis-hooks": {"mcp", "typer", "rich", "click"},
     "anamnesis-mcp": {"anamnesis-hooks", "typer", "rich"},
+    "anamnesis-reflect": {"mcp", "dulwich", "typer", "rich", "anamnesis-sync", "anamnesis-hooks"},
     "anamnesis-memory": {"anamnesis-mcp", "mcp"},  # the MCP server is the `mcp` extra
 }
 # The programs the sessions run in the venvs they make (plain scripts: stdlib plus what that
@@ -67,6 +75,7 @@ SMOKE = {
     "anamnesis-sync": PROGRAMS / "smoke_sync.py",
     "anamnesis-hooks": PROGRAMS / "smoke_hooks.py",
     "anamnesis-mcp": PROGRAMS / "smoke_mcp.py",
+    "anamnesis-reflect": PROGRAMS / "smoke_reflect.py",
     "anamnesis-memory": PROGRAMS / "smoke_cli.py",
 }
 

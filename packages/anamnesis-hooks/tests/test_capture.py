@@ -23,7 +23,7 @@ from anamnesis.hooks.capture import (
 )
 from anamnesis.hooks.inject import select_inject
 from anamnesis.hooks.transcript import parse_transcript
-from anamnesis.store import Memory, MemoryStore, write_config
+from anamnesis.store import REFLECTION_ENV_GUARD, Memory, MemoryStore, write_config
 from hooks_testing import assistant, checkout, fixture, run_hook, transcript, user
 
 GITHUB_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # synthetic
@@ -340,3 +340,24 @@ def test_flags_override_the_hook_input(isolated_home: Path, tmp_path: Path) -> N
     assert note.title.startswith("Write a shell script")  # the flag's transcript
     started = parse_transcript(fixture("DRMacIver__hello-world-script.jsonl")).started_at
     assert note.id == session_note_id("from-flag", started)
+
+
+def test_hooks_stand_aside_in_a_session_that_reflection_started(
+    store: MemoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The claude-code provider runs a Claude Code session for a reflection: capturing it
+    would file the reflection as a session, injecting would feed it notes."""
+    work = checkout(tmp_path / "api", "git@github.com:acme/api.git")
+    store.write(type="semantic", title="api note", body="x", project="github.com/acme/api")
+    store.close()
+    monkeypatch.setenv(REFLECTION_ENV_GUARD, "1")
+    captured = run_hook("capture", "--no-sync", stdin={
+        "hook_event_name": "SessionEnd", "session_id": "reflecting",
+        "transcript_path": str(fixture("DRMacIver__coverage-test-fix.jsonl")), "cwd": str(work),
+    })  # fmt: skip
+    injected = run_hook("inject", stdin={"hook_event_name": "SessionStart", "cwd": str(work)})
+    assert [(d.returncode, d.stdout, d.stderr) for d in (captured, injected)] == [(0, "", "")] * 2
+    with MemoryStore() as reopened:
+        assert [note.title for note in reopened.list()] == ["api note"]
+    monkeypatch.delenv(REFLECTION_ENV_GUARD)
+    assert "api note" in run_hook("inject", stdin={"cwd": str(work)}).stdout  # otherwise it does

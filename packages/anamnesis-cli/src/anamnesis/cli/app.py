@@ -10,7 +10,15 @@ import typer
 import typer.main
 
 from anamnesis.cli import __version__
-from anamnesis.cli.commands import admin, entry_points, evaluate, notes, setup_cmd, syncing
+from anamnesis.cli.commands import (
+    admin,
+    entry_points,
+    evaluate,
+    notes,
+    reflecting,
+    setup_cmd,
+    syncing,
+)
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
 
 HELP = """Cross-machine memory for Claude Code: markdown notes, keyword and vector search,
@@ -53,6 +61,7 @@ def build_app() -> typer.Typer:
     syncing.register(app)
     notes.register(app)
     admin.register(app)
+    reflecting.register(app)
     app.add_typer(admin.config_app(), name="config")
     app.add_typer(evaluate.eval_app(), name="eval")
     return app
@@ -62,7 +71,13 @@ def version_line() -> str:
     from importlib import metadata
 
     parts = []
-    for dist in ("anamnesis-store", "anamnesis-sync", "anamnesis-hooks", "anamnesis-mcp"):
+    for dist in (
+        "anamnesis-store",
+        "anamnesis-sync",
+        "anamnesis-hooks",
+        "anamnesis-mcp",
+        "anamnesis-reflect",
+    ):
         try:
             parts.append(f"{dist.removeprefix('anamnesis-')} {metadata.version(dist)}")
         except metadata.PackageNotFoundError:

@@ -20,12 +20,21 @@ from anamnesis.cli.errors import USAGE, CliError
 from anamnesis.store import CONFIG_FILE
 
 MAX_MACHINE_ID = 64
+
+
+def _llm_settings() -> dict[str, str]:
+    from anamnesis.reflect import LLM_SETTINGS
+
+    return dict(LLM_SETTINGS)
+
+
 CONFIG_KEYS = {
     "machine_id": "this machine's name in notes (default: the hostname)",
     "remote": "the git remote notes sync through (none: this machine only)",
     "embed_model": "the embedding model for the vectors extra",
     "embed_model_path": "a local folder holding that model's .onnx file (instead of a download)",
     "search_mode": "the default search: keyword, vector or hybrid",
+    **_llm_settings(),
 }
 
 
@@ -144,6 +153,13 @@ def checked_value(key: str, value: str) -> str:
         return check_model_path(value)
     if key == "search_mode":
         return check_search_mode(value)
+    if key.startswith("llm."):
+        from anamnesis.reflect import InvalidLlmSetting, check_setting
+
+        try:
+            return check_setting(key, value)
+        except InvalidLlmSetting as exc:
+            raise CliError(str(exc), code=USAGE) from None
     text = value.strip()
     if not text.isprintable():
         raise CliError(f"{key} must be one line of text: {value!r}", code=USAGE)

@@ -33,6 +33,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_failing_open("hook", _home, lambda: log(_home(), "hook", problem))
         return 0
     hook, rest = args[0], args[1:]
+    from anamnesis.store import REFLECTION_ENV_GUARD
+
+    if os.environ.get(REFLECTION_ENV_GUARD):
+        # A session that reflection started (the claude-code provider): capturing it
+        # would file the reflection itself as a session; injecting would feed it notes
+        # it was not sent. Stand aside.
+        return 0
     runner = {"inject": run_inject, "capture": run_capture, "sync": run_sync}[hook]
     try:
         options = parse_flags(rest, values=_VALUES[hook], switches=_SWITCHES[hook])

@@ -1,4 +1,5 @@
-"""`anamnesis eval run`: how well search finds the notes a set of cases expects."""
+"""`anamnesis eval run|generate|approve`: how well search finds the notes a set of cases
+expects, and cases made by the LLM provider (stored unapproved until a person approves them)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Annotated
 import typer
 
 from anamnesis.cli import console, evaluation
-from anamnesis.cli.context import JsonFlag
+from anamnesis.cli.context import JsonFlag, home, open_store
 from anamnesis.cli.errors import CliError, UsageError
 
 HELP = """Measure recall: Recall@k and MRR of search over a set of cases.
@@ -23,22 +24,26 @@ def eval_app() -> typer.Typer:
     @app.callback(invoke_without_command=True)
     def eval_root(ctx: typer.Context) -> None:
         if ctx.invoked_subcommand is None:  # a short usage line, not the whole help
-            raise UsageError("missing a command: run (see `anamnesis eval --help`)")
+            raise UsageError(
+                "missing a command: run, generate or approve (see `anamnesis eval --help`)"
+            )
 
     app.command(name="run")(run)
+    app.command(name="generate")(generate)
+    app.command(name="approve")(approve)
     return app
 
 
 def run(
     cases: Annotated[
-        Path,
+        Path | None,
         typer.Option(
             "--cases",
             metavar="FILE",
             help='JSONL, a case a line: {"qid", "query", "relevant": [note ids], "project", '
-            '"approved", "kind"}.',
+            '"approved", "kind"}. Default: the store\'s own cases (`eval generate`).',
         ),
-    ],
+    ] = None,
     notes: Annotated[
         Path | None,
         typer.Option(
@@ -70,6 +75,15 @@ def run(
     of case and each case's rank)."""
     from anamnesis.store import load_cases
 
+    if cases is None:
+        from anamnesis.reflect import cases_path
+
+        cases = cases_path(home())
+        if not cases.is_file():
+            raise CliError(
+                "this store has no eval cases yet: `anamnesis eval generate` asks the LLM "
+                "provider for some (then `anamnesis eval approve`), or pass --cases FILE"
+            )
     cutoffs = evaluation.parse_ks(ks)
     evaluation.check_mode_choice(mode)
     loaded = load_cases(cases)  # a bad file is one line naming it, before any other work
@@ -102,3 +116,62 @@ def run(
     source = f"notes from {notes} (sandbox)" if notes is not None else "your store"
     console.say(f"{len(scored)} cases from {cases} against {source}")
     evaluation.print_tables(reports, cutoffs)
+
+
+def generate(
+    n: Annotated[int, typer.Option("--n", min=1, max=1000, help="How many notes to sample.")] = 50,
+    seed: Annotated[int | None, typer.Option("--seed", help="Sample the same notes again.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Ask the LLM provider for one paraphrase query per sampled durable note; the cases
+    are stored unapproved (`anamnesis eval approve` approves them)."""
+    from anamnesis.cli.commands.reflecting import provider_from_settings
+    from anamnesis.reflect import ProviderError, cases_path, generate_cases
+
+    settings, provider = provider_from_settings()
+    with open_store() as store:
+        try:
+            with console.spinner("Asking for queries"):
+                made = generate_cases(store, provider, settings, n=n, seed=seed)
+        except ProviderError as exc:
+            raise CliError(str(exc)) from None
+        path = cases_path(store.root)
+    if as_json:
+        console.print_json({"generated": [case.qid for case in made], "file": str(path)})
+        return
+    console.say(f"{len(made)} new case(s), unapproved, in {path}")
+    if made:
+        console.say("review them with `anamnesis eval approve` (or `--all`)")
+
+
+def approve(
+    qids: Annotated[list[str] | None, typer.Argument(help="Cases to approve (qid).")] = None,
+    all_cases: Annotated[bool, typer.Option("--all", help="Approve every case.")] = False,
+) -> None:
+    """Approve generated cases: the merge gate and `eval run` use approved ones only.
+    Without qids or --all, asks about each unapproved case in turn (a terminal is needed)."""
+    from anamnesis.reflect import UnknownCases, approve_cases, load_store_cases
+
+    root = home()
+    if qids and all_cases:
+        raise UsageError("name cases or use --all, not both")
+    chosen = list(qids or [])
+    if not chosen and not all_cases:
+        pending = [case for case in load_store_cases(root) if not case.approved]
+        if not pending:
+            console.say("no unapproved cases")
+            return
+        if not console.stdin_is_terminal():
+            raise UsageError("name the cases to approve, or use --all (no terminal to ask on)")
+        for case in pending:
+            console.say(f"{case.qid}: {case.query!r} -> {', '.join(case.relevant)}")
+            if typer.confirm("approve?", default=True):
+                chosen.append(case.qid)
+        if not chosen:
+            console.say("none approved")
+            return
+    try:
+        changed = approve_cases(root, chosen, all_cases=all_cases)
+    except UnknownCases as exc:
+        raise CliError(str(exc)) from None
+    console.say(f"approved {changed} case(s)")

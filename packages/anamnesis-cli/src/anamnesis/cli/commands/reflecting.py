@@ -1,0 +1,211 @@
+"""`anamnesis reflect`, `anamnesis merge` and `anamnesis llm test`: the LLM layer's commands.
+
+Each is a dry run unless `--apply` is given: the plan (calls, an input-token estimate) is
+printed before anything is paid for. Whatever an apply writes lands in one batch and is
+committed to the sync repository at once, so a concurrent sync cannot half-send it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from anamnesis.cli import console
+from anamnesis.cli.context import JsonFlag, ProjectOption, home, open_store
+from anamnesis.cli.errors import CliError, UsageError
+
+if TYPE_CHECKING:
+    from anamnesis.reflect import LlmSettings, Provider
+    from anamnesis.store import MemoryStore
+
+ApplyFlag = Annotated[
+    bool, typer.Option("--apply", help="Call the provider and write (default: a dry run).")
+]
+MaxCalls = Annotated[
+    int | None,
+    typer.Option("--max-calls", min=0, help="Stop after this many provider calls."),
+]
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(reflect)
+    app.command()(merge)
+    llm = typer.Typer(help="The LLM provider reflection uses (llm.* settings).")
+
+    @llm.callback(invoke_without_command=True)
+    def llm_root(ctx: typer.Context) -> None:
+        if ctx.invoked_subcommand is None:
+            raise UsageError("missing a command: test (see `anamnesis llm --help`)")
+
+    llm.command(name="test")(llm_test)
+    app.add_typer(llm, name="llm")
+
+
+def provider_from_settings() -> tuple[LlmSettings, Provider]:
+    """The configured provider; a bad setting or a missing model or key is one line."""
+    from anamnesis.reflect import ProviderError, load_settings, make_provider
+
+    try:
+        settings = load_settings(home())
+        return settings, make_provider(settings)
+    except ProviderError as exc:
+        raise CliError(str(exc)) from None
+
+
+def reflect(
+    project: ProjectOption = None,
+    all_projects: Annotated[
+        bool, typer.Option("--all", help="Every project with enough episodes.")
+    ] = False,
+    min_episodes: Annotated[
+        int, typer.Option("--min-episodes", min=1, help="Episodes a project needs.")
+    ] = 5,
+    apply: ApplyFlag = False,
+    max_calls: MaxCalls = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Distil a project's session notes into durable notes (the reflected episodes are
+    tagged `reflected`; the new notes carry prov_source reflection)."""
+    from anamnesis.reflect import ProviderError, ReflectionBusy, run_reflection
+
+    if (project is None) == (not all_projects):
+        raise UsageError("name one project with --project, or use --all")
+    settings, provider = provider_from_settings()
+    with open_store() as store:
+        try:
+            with console.spinner("Reflecting" if apply else "Planning"):
+                report = run_reflection(
+                    store,
+                    provider,
+                    settings,
+                    project=project,
+                    all_projects=all_projects,
+                    min_episodes=min_episodes,
+                    apply=apply,
+                    max_calls=max_calls,
+                )
+        except (ProviderError, ReflectionBusy) as exc:
+            raise CliError(str(exc)) from None
+        data = {"provider": provider.name, "model": provider.model, **report.to_dict()}
+        written = [n for p in data["projects"] for n in p.get("written", [])]
+        if written:
+            data["commit"] = commit_to_sync(store, f"anamnesis reflect: {len(written)} note(s)")
+    if as_json:
+        console.print_json(data)
+    else:
+        _say_reflection(data)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _say_reflection(data: dict[str, Any]) -> None:
+    if not data["projects"]:
+        console.say("nothing to reflect: no project has enough unreflected episodes")
+        return
+    rows = [
+        [p["project"], len(p.get("episodes", [])), p.get("status", ""), p.get("reason", "")]
+        for p in data["projects"]
+    ]
+    console.table(["project", "episodes", "status", "why"], rows)
+    what = "planned" if data["dry_run"] else "made"
+    console.say(
+        f"{data['calls']} provider call(s) {what} ({data['provider']}), about "
+        f"{data['input_tokens']} input tokens"
+    )
+    if data["dry_run"]:
+        console.say("dry run: nothing sent, nothing written; add --apply to reflect")
+
+
+def merge(
+    project: ProjectOption = None,
+    apply: ApplyFlag = False,
+    max_calls: MaxCalls = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Merge redundant durable notes. Each merge is kept only if no approved eval case
+    and no self-probe loses its hit at 8; merged-away notes are superseded, never deleted."""
+    from anamnesis.reflect import ProviderError, ReflectionBusy, approved_cases, run_merge
+
+    settings, provider = provider_from_settings()
+    with open_store() as store:
+        try:
+            with console.spinner("Merging" if apply else "Looking for look-alike notes"):
+                report = run_merge(
+                    store,
+                    provider,
+                    settings,
+                    project=project,
+                    apply=apply,
+                    cases=approved_cases(store.root),
+                    **({"max_calls": max_calls} if max_calls is not None else {}),
+                )
+        except (ProviderError, ReflectionBusy) as exc:
+            raise CliError(str(exc)) from None
+        data = report.to_dict()
+        if report.written:
+            data["commit"] = commit_to_sync(
+                store, f"anamnesis merge: {len(report.written)} note(s)"
+            )
+    if as_json:
+        console.print_json(data)
+    else:
+        _say_merge(data)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _say_merge(data: dict[str, Any]) -> None:
+    console.say(f"{len(data['candidates'])} candidate group(s) of look-alike notes")
+    for group in data["groups"]:
+        why = group["reason"] or ", ".join(loss["query"] for loss in group["losses"])
+        console.say(
+            f"  {group['status']}: {', '.join(group['ids'])}" + (f" ({why})" if why else "")
+        )
+    for call in data["calls"]:
+        if call["reason"]:
+            console.warn(f"{call['project']}: {call['status']}: {call['reason']}")
+    if not data["apply"]:
+        console.say(f"dry run: about {data['tokens']} input tokens; add --apply to merge")
+
+
+def llm_test(as_json: JsonFlag = False) -> None:
+    """Make one tiny call to the configured provider: its name, model and latency, or
+    exactly what is wrong."""
+    from anamnesis.reflect import ProviderError, test_provider
+
+    settings, provider = provider_from_settings()
+    try:
+        probe = test_provider(provider, timeout_s=settings.timeout_s)
+    except ProviderError as exc:
+        raise CliError(f"{provider.name}: {exc}") from None
+    data = {
+        "provider": probe.provider,
+        "model": probe.model,
+        "latency_s": round(probe.latency_s, 3),
+        "reply": probe.reply_excerpt,
+    }
+    if as_json:
+        console.print_json(data)
+    else:
+        model = f", model {probe.model}" if probe.model else ""
+        console.say(f"{probe.provider}{model}: answered in {probe.latency_s:.2f} s")
+
+
+def commit_to_sync(store: MemoryStore, message: str) -> str | None:
+    """Commit what was just written to the sync repository, if this store syncs, so that
+    it travels as one change; None when it does not sync (or cannot commit: said once)."""
+    if not (store.memory_dir / ".git").exists():
+        return None
+    from anamnesis.store import resolve_machine_id, resolve_remote
+    from anamnesis.sync import GitSyncBackend, SyncError
+
+    machine = resolve_machine_id(store.root)
+    backend = GitSyncBackend(
+        store.memory_dir, remote=resolve_remote(store.root), machine_id=machine
+    )
+    try:
+        return backend.commit_local(message)
+    except SyncError as exc:
+        console.warn(f"written, but not committed for sync yet ({exc}); the next sync will")
+        return None

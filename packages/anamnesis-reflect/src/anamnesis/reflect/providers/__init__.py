@@ -1,0 +1,1 @@
+"""The LLM providers reflection can use, behind one protocol (see ``protocol.py``)."""

@@ -1,0 +1,220 @@
+"""Which LLM to use, from config.json's ``llm.*`` keys and ``ANAMNESIS_LLM_*`` variables,
+and the provider built from that (:func:`make_provider`).
+
+A key is never read from a file: config.json names the environment variable holding it
+(``llm.api_key_env``), because the store's folder is backed up and shared, and a key in it
+would travel. ``ANAMNESIS_LLM_API_KEY`` is the one exception to the naming, for a shell or an
+MCP entry that sets a key for Anamnesis alone.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from anamnesis.reflect.providers.protocol import (
+    InvalidLlmSetting,
+    Provider,
+    ProviderUnavailable,
+)
+
+PROVIDERS = ("heuristic", "claude-code", "openai", "anthropic")
+DEFAULT_PROVIDER = "heuristic"
+DEFAULT_TIMEOUT_S = 60.0
+DEFAULT_MAX_INPUT_TOKENS = 24_000
+# The same as openai.DEFAULT_BASE_URL and anthropic.DEFAULT_BASE_URL, repeated so that reading
+# the settings does not load urllib (a test holds them equal).
+DEFAULT_BASE_URLS = {
+    "openai": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com",
+}
+DEFAULT_KEY_ENVS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+# The architecture spec's name for the provider variable; ANAMNESIS_LLM_PROVIDER wins.
+SPEC_PROVIDER_ENV = "ANAMNESIS_REFLECTION_PROVIDER"
+_EXAMPLE_MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-latest"}
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# The keys config.json may hold, and what each means (`anamnesis config set` lists them).
+LLM_SETTINGS = {
+    "llm.provider": f"the LLM reflection uses: {', '.join(PROVIDERS)} (default heuristic: none)",
+    "llm.model": "the provider's model (claude-code: optional; openai, anthropic: required)",
+    "llm.base_url": "an OpenAI-compatible or Anthropic server (Ollama, LM Studio, vLLM, ...)",
+    "llm.api_key_env": "the NAME of the environment variable holding the key (never the key)",
+    "llm.timeout_s": "seconds one provider call may take (default 60)",
+    "llm.max_input_tokens": "the most a prompt may hold, estimated (default 24000)",
+    "llm.summarize_sessions": "true: rewrite each captured session's note with the provider",
+}
+_TRUE = frozenset({"true", "yes", "on", "1"})
+_FALSE = frozenset({"false", "no", "off", "0"})
+
+
+@dataclass(frozen=True)
+class LlmSettings:
+    """The resolved ``llm.*`` settings. ``api_key`` is the key itself, read from the
+    environment (never shown in the repr); ``api_key_env`` the variable it came from."""
+
+    provider: str = DEFAULT_PROVIDER
+    model: str = ""
+    base_url: str = ""
+    api_key: str | None = field(default=None, repr=False)
+    api_key_env: str = ""
+    timeout_s: float = DEFAULT_TIMEOUT_S
+    max_input_tokens: int = DEFAULT_MAX_INPUT_TOKENS
+    summarize_sessions: bool = False
+
+
+def load_settings(home: Path | None = None, env: Mapping[str, str] | None = None) -> LlmSettings:
+    """The settings of the store at ``home`` (default: ``resolve_home()``), environment
+    variables over config.json over the defaults. Raises InvalidLlmSetting for a bad value."""
+    from anamnesis.store import read_config
+
+    environ = os.environ if env is None else env
+    config = read_config(home)
+
+    def setting(key: str, *variables: str) -> tuple[str, Any]:
+        """The value and the name it was found under (for error messages)."""
+        for name in variables:
+            value = environ.get(name, "").strip()
+            if value:
+                return name, value
+        return key, config.get(key)
+
+    where, raw = setting("llm.provider", "ANAMNESIS_LLM_PROVIDER", SPEC_PROVIDER_ENV)
+    provider = _provider(where, raw)
+    where, raw = setting("llm.model", "ANAMNESIS_LLM_MODEL")
+    model = _text(where, raw)
+    where, raw = setting("llm.base_url", "ANAMNESIS_LLM_BASE_URL")
+    base_url = _url(where, raw) or DEFAULT_BASE_URLS.get(provider, "")
+    key_env = _key_env(config.get("llm.api_key_env")) or DEFAULT_KEY_ENVS.get(provider, "")
+    if environ.get("ANAMNESIS_LLM_API_KEY", "").strip():
+        key_env = "ANAMNESIS_LLM_API_KEY"
+    api_key = (environ.get(key_env, "").strip() or None) if key_env else None
+    where, raw = setting("llm.timeout_s", "ANAMNESIS_LLM_TIMEOUT")
+    timeout_s = _positive(where, raw, DEFAULT_TIMEOUT_S)
+    raw = config.get("llm.max_input_tokens")
+    max_input_tokens = int(_positive("llm.max_input_tokens", raw, DEFAULT_MAX_INPUT_TOKENS, True))
+    summarize = _flag("llm.summarize_sessions", config.get("llm.summarize_sessions"))
+    return LlmSettings(
+        provider, model, base_url, api_key, key_env, timeout_s, max_input_tokens, summarize
+    )
+
+
+def check_setting(key: str, value: str) -> str:
+    """The value as config.json should hold it, or InvalidLlmSetting saying why not (the
+    same checks :func:`load_settings` makes, so a bad value is refused when it is set)."""
+    checks: dict[str, Callable[[], str]] = {
+        "llm.provider": lambda: _provider(key, value),
+        "llm.model": lambda: _text(key, value),
+        "llm.base_url": lambda: _url(key, value),
+        "llm.api_key_env": lambda: _key_env(value),
+        "llm.timeout_s": lambda: str(_positive(key, value, DEFAULT_TIMEOUT_S)),
+        "llm.max_input_tokens": lambda: str(int(_positive(key, value, 1, True))),
+        "llm.summarize_sessions": lambda: "true" if _flag(key, value) else "false",
+    }
+    if key not in checks:
+        raise InvalidLlmSetting(key, f"{key} is not an LLM setting: {', '.join(LLM_SETTINGS)}")
+    return checks[key]()
+
+
+def make_provider(settings: LlmSettings) -> Provider:
+    """The provider the settings choose. Raises ProviderUnavailable when it lacks a model
+    or a key it needs, saying how to set them (`claude` on PATH is checked when used)."""
+    name = settings.provider
+    if name == "heuristic":
+        from anamnesis.reflect.providers.heuristic import HeuristicProvider
+
+        return HeuristicProvider()
+    if name == "claude-code":
+        from anamnesis.reflect.providers.claude_code import ClaudeCodeProvider
+
+        return ClaudeCodeProvider(settings.model)
+    if not settings.model:
+        raise ProviderUnavailable(
+            f"the {name} provider needs a model: anamnesis config set llm.model "
+            f"{_EXAMPLE_MODELS.get(name, '<model>')} (or set ANAMNESIS_LLM_MODEL)"
+        )
+    # The public APIs need a key; a local server (another base_url) usually does not.
+    if not settings.api_key and settings.base_url == DEFAULT_BASE_URLS.get(name):
+        variable = settings.api_key_env or DEFAULT_KEY_ENVS[name]
+        raise ProviderUnavailable(
+            f"the {name} provider needs an API key in the environment variable {variable}, "
+            f"which is not set: export {variable}=<your key> (keys are never read from "
+            "config.json; llm.api_key_env names another variable), or use your Claude Code "
+            "login, no key needed: anamnesis config set llm.provider claude-code"
+        )
+    if name == "openai":
+        from anamnesis.reflect.providers.openai import OpenAIProvider
+
+        return OpenAIProvider(settings.model, base_url=settings.base_url, api_key=settings.api_key)
+    from anamnesis.reflect.providers.anthropic import AnthropicProvider
+
+    return AnthropicProvider(settings.model, base_url=settings.base_url, api_key=settings.api_key)
+
+
+def _provider(where: str, raw: Any) -> str:
+    if raw is None or raw == "":
+        return DEFAULT_PROVIDER
+    value = raw.strip().lower() if isinstance(raw, str) else raw
+    if value not in PROVIDERS:
+        raise InvalidLlmSetting(
+            where, f"{where} is {raw!r}, which is not a provider: use one of {', '.join(PROVIDERS)}"
+        )
+    return str(value)
+
+
+def _text(where: str, raw: Any) -> str:
+    if raw is None:
+        return ""
+    if not isinstance(raw, str):
+        raise InvalidLlmSetting(where, f"{where} must be text, not {raw!r}")
+    return raw.strip()
+
+
+def _url(where: str, raw: Any) -> str:
+    url = _text(where, raw)
+    if url and not url.startswith(("http://", "https://")):
+        raise InvalidLlmSetting(
+            where, f"{where} must be an http:// or https:// URL, like http://localhost:11434/v1"
+        )
+    return url.rstrip("/")
+
+
+def _key_env(raw: Any) -> str:
+    from anamnesis.store import redact_secrets
+
+    name = _text("llm.api_key_env", raw)
+    # People paste the key itself here. Never echo the value: it may be that key.
+    if name and (not _ENV_NAME.fullmatch(name) or redact_secrets(name) != name):
+        raise InvalidLlmSetting(
+            "llm.api_key_env",
+            "llm.api_key_env must be the NAME of an environment variable holding the key "
+            "(like OPENAI_API_KEY), not the key itself: keys never go in config.json",
+        )
+    return name
+
+
+def _positive(where: str, raw: Any, default: float, whole: bool = False) -> float:
+    if raw is None or raw == "":
+        return default
+    kind = "a whole number" if whole else "a number of seconds"
+    try:
+        value = math.nan if isinstance(raw, bool) else float(raw)  # JSON true is not 1 s
+    except (TypeError, ValueError):
+        value = math.nan
+    if not math.isfinite(value) or value <= 0 or (whole and not value.is_integer()):
+        raise InvalidLlmSetting(where, f"{where} must be {kind} greater than 0, not {raw!r}")
+    return value
+
+
+def _flag(where: str, raw: Any) -> bool:
+    if raw is None or raw == "":
+        return False
+    if isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.strip().lower() in _TRUE | _FALSE:
+        return raw.strip().lower() in _TRUE
+    raise InvalidLlmSetting(where, f"{where} must be true or false, not {raw!r}")

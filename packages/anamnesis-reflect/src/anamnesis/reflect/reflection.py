@@ -1,0 +1,293 @@
+"""Reflection: distil a project's episodic notes into durable ones with an LLM.
+
+A run plans (:func:`plan_reflection`), and stops there unless asked to apply: a dry run
+makes no call and writes nothing. Applying makes one provider call per planned project,
+checks the reply strictly (:func:`validate_reply`) and writes each project's new notes and
+retagged episodes in one all-or-nothing batch (:func:`apply_reflection`). A project whose
+reply cannot be used gets nothing written; the report says why.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from anamnesis.reflect.prompting import redact_prompt
+from anamnesis.reflect.providers.protocol import ProviderError, ProviderUnavailable
+from anamnesis.reflect.reflection_plan import REFLECTED_TAG, ProjectPlan, plan_reflection
+from anamnesis.reflect.reflection_prompt import ProposedNote, check_reply, validate_reply
+from anamnesis.reflect.replies import InvalidReply
+from anamnesis.reflect.run_lock import reflection_lock
+from anamnesis.store import InvalidNote, Memory, NoteNotFound, new_id, resolve_machine_id, utc_now
+
+if TYPE_CHECKING:
+    from anamnesis.reflect.providers.protocol import Provider
+    from anamnesis.reflect.providers.settings import LlmSettings
+    from anamnesis.store import MemoryStore
+
+# The whole workflow from one module (the prompt and plan modules hold the details).
+__all__ = [
+    "REFLECTED_TAG",
+    "ApplyResult",
+    "ProjectOutcome",
+    "ProjectPlan",
+    "ProposedNote",
+    "ReflectionReport",
+    "apply_reflection",
+    "check_reply",
+    "plan_reflection",
+    "run_reflection",
+    "validate_reply",
+]
+
+log = logging.getLogger("anamnesis.reflect")
+
+PROV_SOURCE = "reflection"
+REFLECTION_TAG = "reflection"
+# Below a human's 1.0: a model's distillation, not something a person checked.
+REFLECTION_CONFIDENCE = 0.6
+# Room for a dozen notes of a few paragraphs; the reply is JSON, cut JSON is unusable.
+REPLY_MAX_TOKENS = 4096
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    """What one project's apply wrote: the new notes' ids, the episodes tagged
+    ``reflected``, and the durable notes the new ones supersede."""
+
+    project: str
+    written: tuple[str, ...]
+    retagged: tuple[str, ...]
+    superseded: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "written": list(self.written),
+            "retagged": list(self.retagged),
+            "superseded": list(self.superseded),
+        }
+
+
+def apply_reflection(
+    store: MemoryStore,
+    plan: ProjectPlan,
+    notes: Collection[ProposedNote],
+    *,
+    model: str,
+    keep_unreflected: Collection[str] = (),
+) -> ApplyResult:
+    """Write ``notes`` as new durable notes of the plan's project and tag the plan's
+    episodes ``reflected``, all in one :meth:`MemoryStore.put_many`: either everything is
+    written or nothing is. ``model`` goes in each note's ``prov_model``.
+
+    Which episodes get ``reflected``: every episode that was sent, except those in
+    ``keep_unreflected`` that no note in ``notes`` cites. The model read every episode it
+    was sent; one it drew nothing from is accounted for as much as one it cites, and
+    tagging only the cited ones would send the rest again, at a price, on every later run,
+    so a second apply would not be a no-op. ``keep_unreflected`` is for the episodes cited
+    by notes the check refused: what the model meant to keep from them was not written,
+    so they stay for another run."""
+    if not notes:
+        raise ValueError("nothing to apply: without a note, no episode may be tagged reflected")
+    # validate_reply checked a model's notes; these may come from elsewhere, and an id
+    # outside the plan would tag or hide a note nobody looked at.
+    for note in notes:
+        if not note.sources or not plan.episode_ids.issuperset(note.sources):
+            raise ValueError(f"{note.title!r}: its sources are not in the plan's episodes")
+        if not plan.durable_ids.issuperset(note.supersedes):
+            raise ValueError(f"{note.title!r}: what it supersedes is not in the plan's notes")
+    machine = resolve_machine_id(store.root)
+    local = {sent.id for sent in (*plan.episodes, *plan.durable) if sent.scope == "machine-local"}
+    new = [
+        Memory(
+            id=new_id(),
+            type=note.type,
+            title=note.title,
+            body=note.body,
+            project=plan.project,
+            machine_id=machine,
+            # A note drawn from a machine-local note would otherwise carry its content to
+            # every machine the store syncs to.
+            scope="machine-local" if local & {*note.sources, *note.supersedes} else "portable",
+            tags=[REFLECTION_TAG, *note.tags],
+            prov_source=PROV_SOURCE,
+            prov_model=model,
+            confidence=REFLECTION_CONFIDENCE,
+            supersedes=list(note.supersedes),
+        )
+        for note in notes
+    ]
+    cited = {source for note in notes for source in note.sources}
+    held = set(keep_unreflected) - cited
+    now = utc_now()
+    retagged = []
+    for sent in plan.episodes:
+        if sent.id in held:
+            continue
+        # Read again, not taken from the plan: a hook or the user may have changed the
+        # episode since, and the batch must not write an old copy over that.
+        try:
+            current = store.get(sent.id)
+        except NoteNotFound:
+            continue  # deleted since the plan was made: nothing left to tag
+        if REFLECTED_TAG not in current.tags:
+            retagged.append(current.replace(tags=[*current.tags, REFLECTED_TAG], updated_at=now))
+    store.put_many([*new, *retagged])
+    return ApplyResult(
+        project=plan.project,
+        written=tuple(note.id for note in new),
+        retagged=tuple(note.id for note in retagged),
+        superseded=tuple(dict.fromkeys(sid for note in notes for sid in note.supersedes)),
+    )
+
+
+@dataclass(frozen=True)
+class ProjectOutcome:
+    """What an apply run did for one project. ``status`` is ``applied``, or why nothing
+    was written: ``provider-error``, ``invalid-reply`` or ``store-refused`` (``reason``
+    says more). ``refused`` lists the notes of an applied reply that were refused."""
+
+    project: str
+    status: str
+    reason: str = ""
+    refused: tuple[str, ...] = ()
+    result: ApplyResult | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "applied"
+
+
+@dataclass(frozen=True)
+class ReflectionReport:
+    """A run's plans and, when it applied, each project's outcome and the projects that
+    ``max_calls`` left unreached. ``ok`` is false when any project failed."""
+
+    applied: bool
+    plans: tuple[ProjectPlan, ...]
+    outcomes: tuple[ProjectOutcome, ...] = ()
+    not_reached: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return all(outcome.ok for outcome in self.outcomes)
+
+    @property
+    def calls(self) -> int:
+        """Provider calls planned (dry run) or made (apply)."""
+        return len(self.outcomes) if self.applied else sum(plan.calls for plan in self.plans)
+
+    @property
+    def input_tokens(self) -> int:
+        """The estimated input tokens of the planned calls."""
+        return sum(plan.input_tokens for plan in self.plans)
+
+    def to_dict(self) -> dict[str, Any]:
+        outcomes = {outcome.project: outcome for outcome in self.outcomes}
+        projects = []
+        for plan in self.plans:
+            entry = plan.to_dict()
+            outcome = outcomes.get(plan.project)
+            if outcome is not None:
+                entry.update(status=outcome.status, reason=outcome.reason)
+                entry["refused"] = list(outcome.refused)
+                entry.update(outcome.result.to_dict() if outcome.result else {})
+            else:
+                reached = plan.project not in self.not_reached
+                entry["status"] = "planned" if reached else "not-reached"
+            projects.append(entry)
+        return {
+            "dry_run": not self.applied,
+            "ok": self.ok,
+            "calls": self.calls,
+            "input_tokens": self.input_tokens,
+            "projects": projects,
+            "not_reached": list(self.not_reached),
+        }
+
+
+def run_reflection(
+    store: MemoryStore,
+    provider: Provider,
+    settings: LlmSettings,
+    *,
+    project: str | None,
+    all_projects: bool = False,
+    min_episodes: int = 5,
+    apply: bool = False,
+    max_calls: int | None = None,
+) -> ReflectionReport:
+    """Plan, and with ``apply`` reflect, under the store's reflection lock (raises
+    :class:`~anamnesis.reflect.run_lock.ReflectionBusy` when another run holds it).
+
+    A dry run (the default) calls nothing and writes nothing, whatever the provider. With
+    ``apply``, one call per planned project, at most ``max_calls``. A provider error, an
+    unusable reply or a note the store refuses fails that project alone, and nothing is
+    written for it. :class:`ProviderUnavailable` (no LLM configured, as with the heuristic
+    provider, or none reachable) ends the run: it would fail every project the same way,
+    so it is raised for the caller to print; projects already applied stay applied."""
+    if max_calls is not None and max_calls < 0:
+        raise ValueError(f"max_calls must not be negative, not {max_calls}")
+    with reflection_lock(store.root):
+        plans = plan_reflection(
+            store,
+            project=project,
+            all_projects=all_projects,
+            min_episodes=min_episodes,
+            settings=settings,
+        )
+        if not apply:
+            return ReflectionReport(applied=False, plans=tuple(plans))
+        outcomes: list[ProjectOutcome] = []
+        not_reached: list[str] = []
+        for plan in plans:
+            if max_calls is not None and len(outcomes) >= max_calls:
+                not_reached.append(plan.project)
+                continue
+            outcomes.append(_reflect(store, provider, settings, plan))
+        return ReflectionReport(True, tuple(plans), tuple(outcomes), tuple(not_reached))
+
+
+def _reflect(
+    store: MemoryStore, provider: Provider, settings: LlmSettings, plan: ProjectPlan
+) -> ProjectOutcome:
+    project = plan.project
+    try:
+        reply = provider.complete(
+            plan.system, plan.user, max_tokens=REPLY_MAX_TOKENS, timeout_s=settings.timeout_s
+        )
+    except ProviderUnavailable:
+        raise
+    except ProviderError as exc:
+        log.warning("reflect %s: the provider failed, nothing written: %s", project, exc)
+        return ProjectOutcome(project, "provider-error", str(exc))
+    try:
+        checked = check_reply(reply, plan)
+    except InvalidReply as exc:
+        # Masked again: the model saw masked text, but a reply can hold anything.
+        log.warning(
+            "reflect %s: unusable reply, nothing written: %s; the reply began: %r",
+            project,
+            exc.reason,
+            redact_prompt(exc.excerpt),
+        )
+        return ProjectOutcome(project, "invalid-reply", exc.reason)
+    for refused in checked.refused:
+        log.warning("reflect %s: refused %s", project, refused.describe())
+    held = {source for refused in checked.refused for source in refused.cited}
+    try:
+        result = apply_reflection(
+            store,
+            plan,
+            checked.accepted,
+            model=provider.model or provider.name,
+            keep_unreflected=held,
+        )
+    except InvalidNote as exc:
+        # put_many checks every note before writing any: nothing of this project is written.
+        log.warning("reflect %s: the store refused a note, nothing written: %s", project, exc)
+        return ProjectOutcome(project, "store-refused", str(exc))
+    refusals = tuple(refused.describe() for refused in checked.refused)
+    return ProjectOutcome(project, "applied", "", refusals, result)

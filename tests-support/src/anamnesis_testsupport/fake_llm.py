@@ -1,0 +1,174 @@
+"""Test doubles for the providers: a local HTTP server speaking the OpenAI and Anthropic
+formats with scripted replies, and a fake `claude` executable. Both record what they got."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+GITHUB_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+AWS_KEY_ID = "AKIAIOSFODNN7EXAMPLE"
+
+
+@dataclass
+class Scripted:
+    """One reply: a status, a JSON body (or raw bytes), headers, and how long to stall
+    first (``delay_s``) or, with ``trickle``, how long to dribble the body out."""
+
+    status: int = 200
+    body: Any = None
+    headers: dict[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+    trickle: bool = False
+
+
+@dataclass
+class Received:
+    """One request as the server saw it (header names lowercased)."""
+
+    path: str
+    headers: dict[str, str]
+    raw: bytes
+
+    @property
+    def json(self) -> Any:
+        return json.loads(self.raw)
+
+
+def openai_reply(text: str | None) -> Scripted:
+    return Scripted(
+        body={"choices": [{"index": 0, "message": {"role": "assistant", "content": text}}]}
+    )
+
+
+def anthropic_reply(*texts: str) -> Scripted:
+    blocks: list[dict[str, str]] = [{"type": "thinking", "thinking": "hmm"}]
+    blocks += [{"type": "text", "text": text} for text in texts]
+    return Scripted(body={"type": "message", "role": "assistant", "content": blocks})
+
+
+def api_error(status: int, message: str, **headers: str) -> Scripted:
+    return Scripted(status, {"error": {"type": "error", "message": message}}, dict(headers))
+
+
+class FakeLLMServer:
+    """An HTTP server on 127.0.0.1 (ephemeral port) answering each POST with the next
+    scripted reply (a 500 saying so when the script is used up)."""
+
+    def __init__(self) -> None:
+        self.script: list[Scripted] = []
+        self.received: list[Received] = []
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
+        )
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def queue(self, *replies: Scripted) -> FakeLLMServer:
+        self.script.extend(replies)
+        return self
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()  # stalled handlers give up at once
+        self._server.shutdown()
+        self._server.server_close()
+
+    def _next(self, received: Received) -> Scripted:
+        with self._lock:
+            self.received.append(received)
+            return self.script.pop(0) if self.script else api_error(500, "script used up")
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                headers = {name.lower(): value for name, value in self.headers.items()}
+                reply = server._next(Received(self.path, headers, raw))
+                if reply.delay_s and not reply.trickle:
+                    server._stopping.wait(reply.delay_s)
+                body = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body)
+                data = body.encode() if isinstance(body, str) else body
+                self.send_response(reply.status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for name, value in reply.headers.items():
+                    self.send_header(name, value)
+                self.end_headers()
+                if reply.trickle:  # a byte at a time, each well within a socket timeout
+                    deadline = time.monotonic() + reply.delay_s
+                    for byte in data:
+                        if server._stopping.wait(0.05) or time.monotonic() > deadline:
+                            return
+                        self.wfile.write(bytes([byte]))
+                        self.wfile.flush()
+                else:
+                    self.wfile.write(data)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass  # keep pytest's output clean
+
+        return Handler
+
+
+# The fake `claude`: records its argv, stdin and environment, then acts out MODE.
+_FAKE_CLAUDE = """\
+#!{python}
+import json, os, subprocess, sys, time
+MODE = {mode!r}
+record = {{
+    "argv": sys.argv[1:],
+    "stdin": sys.stdin.read(),
+    "guard": os.environ.get("ANAMNESIS_REFLECTING"),
+    "claudecode": os.environ.get("CLAUDECODE"),
+    "pid": os.getpid(),
+}}
+if MODE == "hang":  # and a grandchild, as claude starts node workers and MCP servers
+    worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    record["worker_pid"] = worker.pid
+with open({record!r}, "w") as f:
+    json.dump(record, f)
+if MODE == "ok":
+    print(json.dumps({{"type": "result", "subtype": "success", "is_error": False,
+                      "result": "```json\\n{{\\"notes\\": []}}\\n```", "num_turns": 1}}))
+elif MODE == "is_error":
+    print(json.dumps({{"type": "result", "subtype": "error_during_execution",
+                      "is_error": True, "result": "Credit balance is too low"}}))
+    sys.exit(1)
+elif MODE == "exit":
+    print("Error: Invalid API key. Please run /login", file=sys.stderr)
+    sys.exit(2)
+elif MODE == "not_json":
+    print("Hello from an old claude")
+elif MODE == "hang":
+    time.sleep(60)
+"""
+
+
+def write_fake_claude(folder: Path, mode: str) -> Path:
+    """An executable ``claude`` in ``folder`` acting out ``mode`` (ok, is_error, exit,
+    not_json, hang); what it received goes to ``folder/record.json``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    script = folder / "claude"
+    record = folder / "record.json"
+    script.write_text(_FAKE_CLAUDE.format(python=sys.executable, mode=mode, record=str(record)))
+    script.chmod(0o755)
+    return record
