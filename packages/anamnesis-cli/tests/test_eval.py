@@ -176,7 +176,7 @@ def test_file_errors_exit_1_in_one_line_naming_the_file(
 def test_eval_alone_and_a_missing_cases_option_are_usage_errors(env: Env) -> None:
     alone = env.run("eval")
     assert alone.code == 2 and alone.err_lines == [
-        "anamnesis eval: missing a command: run (see `anamnesis eval --help`)"
+        "anamnesis eval: missing a command: run, generate or approve (see `anamnesis eval --help`)"
     ]
     no_cases = env.run("eval", "run", "--notes", str(NOTES))
     assert no_cases.code == 2 and len(no_cases.err_lines) == 1 and "--cases" in no_cases.err

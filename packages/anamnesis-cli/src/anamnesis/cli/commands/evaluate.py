@@ -75,6 +75,8 @@ def run(
     of case and each case's rank)."""
     from anamnesis.store import load_cases
 
+    if cases is None and notes is not None:
+        raise UsageError("--notes needs --cases: the store's own cases name the store's notes")
     if cases is None:
         from anamnesis.reflect import cases_path
 
