@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -16,14 +17,19 @@ from dulwich.repo import Repo
 from anamnesis.hooks.capture import (
     DIGEST_KEY,
     capture_session,
-    content_digest,
     edited_by_hand,
     legacy_note_ids,
     session_note_id,
 )
 from anamnesis.hooks.inject import select_inject
 from anamnesis.hooks.transcript import parse_transcript
-from anamnesis.store import REFLECTION_ENV_GUARD, Memory, MemoryStore, write_config
+from anamnesis.store import (
+    REFLECTION_ENV_GUARD,
+    Memory,
+    MemoryStore,
+    content_digest,
+    write_config,
+)
 from hooks_testing import assistant, checkout, fixture, run_hook, transcript, user
 
 GITHUB_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # synthetic
@@ -361,3 +367,44 @@ def test_hooks_stand_aside_in_a_session_that_reflection_started(
         assert [note.title for note in reopened.list()] == ["api note"]
     monkeypatch.delenv(REFLECTION_ENV_GUARD)
     assert "api note" in run_hook("inject", stdin={"cwd": str(work)}).stdout  # otherwise it does
+
+
+def test_with_session_summaries_on_the_llm_rewrites_the_note_after_the_hook(
+    store: MemoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Capture stays deterministic inside the hook; a detached step asks the provider and
+    rewrites the same note. Capturing the session again still updates that note."""
+    from anamnesis_testsupport.fake_llm import FakeLLMServer, openai_reply
+
+    work = checkout(tmp_path / "api", "git@github.com:acme/api.git")
+    write_config({"llm.summarize_sessions": "true"}, store.root)
+    store.close()
+    summary = json.dumps({"title": "Made coverage pass", "summary": "Fixed the test."})
+    server = FakeLLMServer().queue(openai_reply(summary))
+    server.start()
+    for name, value in (("PROVIDER", "openai"), ("MODEL", "m"), ("BASE_URL", server.url)):
+        monkeypatch.setenv(f"ANAMNESIS_LLM_{name}", value)
+    transcript_path = str(fixture("DRMacIver__coverage-test-fix.jsonl"))
+    hook_input = {"hook_event_name": "SessionEnd", "session_id": "abc", "cwd": str(work),
+                  "transcript_path": transcript_path}  # fmt: skip
+    try:
+        done = run_hook("capture", "--no-sync", stdin=hook_input)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with MemoryStore() as reopened:
+                [note] = reopened.list()
+            if note.title == "Made coverage pass":
+                break
+            time.sleep(0.1)
+        assert (note.title, note.body, note.prov_model) == (
+            "Made coverage pass",
+            "Fixed the test.",
+            "m",
+        )
+    finally:
+        server.stop()
+    monkeypatch.setenv("ANAMNESIS_LLM_PROVIDER", "heuristic")  # the recapture asks nothing
+    assert run_hook("capture", "--no-sync", stdin=hook_input).returncode == 0
+    with MemoryStore() as reopened:
+        assert [n.id for n in reopened.list()] == [note.id]  # the same note, no follow-up

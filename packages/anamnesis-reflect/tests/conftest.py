@@ -4,9 +4,11 @@ settings or keys, and with retry waits recorded instead of slept."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from anamnesis_testsupport.fake_llm import FakeLLMServer
 
 # isolated_home (autouse): its own ANAMNESIS_HOME and environment for every test.
 from anamnesis_testsupport.fixtures import anamnesis_machine_id as anamnesis_machine_id
@@ -54,3 +56,12 @@ def waits(monkeypatch: pytest.MonkeyPatch) -> list[float]:
     asked: list[float] = []
     monkeypatch.setattr(http, "sleep", asked.append)
     return asked
+
+
+@pytest.fixture
+def server() -> Iterator[FakeLLMServer]:
+    """A scripted OpenAI/Anthropic-speaking server on 127.0.0.1, stopped after the test."""
+    fake = FakeLLMServer()
+    fake.start()
+    yield fake
+    fake.stop()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from anamnesis_testsupport.fake_llm import FakeLLMServer, api_error, openai_reply
 
@@ -16,14 +14,6 @@ from anamnesis.reflect import (
     ProviderUnavailable,
 )
 from anamnesis.reflect import test_provider as probe  # renamed: pytest would collect it
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    fake = FakeLLMServer()
-    fake.start()
-    yield fake
-    fake.stop()
 
 
 def test_a_working_provider_reports_its_name_model_latency_and_reply(

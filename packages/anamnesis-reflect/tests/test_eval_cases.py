@@ -23,9 +23,8 @@ from anamnesis.reflect.eval_cases import (
 )
 from anamnesis.reflect.replies import InvalidReply
 from anamnesis.store import Memory, MemoryStore, load_cases, recall_at_k
-from test_merge_support import UNRELATED, WAL, WAL_AGAIN, ScriptedProvider, write
+from test_merge_support import SETTINGS, UNRELATED, WAL, WAL_AGAIN, ScriptedProvider, write
 
-SETTINGS = LlmSettings(timeout_s=5.0)
 _SENT_ID = re.compile(r"--- note (\w{26}) ---")
 
 

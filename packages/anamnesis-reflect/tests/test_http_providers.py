@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Iterator
 
 import pytest
 from anamnesis_testsupport.fake_llm import (
@@ -29,14 +28,6 @@ from anamnesis.reflect import (
 from anamnesis.reflect.providers import http
 
 FENCED = '```json\n{"notes": [{"title": "Use uv"}]}\n```'
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    fake = FakeLLMServer()
-    fake.start()
-    yield fake
-    fake.stop()
 
 
 def openai(server: FakeLLMServer, key: str | None = None) -> OpenAIProvider:

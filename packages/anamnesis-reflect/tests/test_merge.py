@@ -23,6 +23,7 @@ from anamnesis.reflect.merge_report import (
 from anamnesis.reflect.run_lock import ReflectionBusy, reflection_lock
 from anamnesis.store import MemoryStore
 from test_merge_support import (
+    SETTINGS,
     ScriptedProvider,
     fill,
     groups_reply,
@@ -31,8 +32,6 @@ from test_merge_support import (
     synthesize,
     write,
 )
-
-SETTINGS = LlmSettings(timeout_s=5.0)
 
 
 @pytest.fixture

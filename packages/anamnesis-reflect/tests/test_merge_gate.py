@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from anamnesis_testsupport.fake_llm import GITHUB_TOKEN
 
-from anamnesis.reflect import LlmSettings
 from anamnesis.reflect.merge import run_merge
 from anamnesis.reflect.merge_candidates import document_frequencies
 from anamnesis.reflect.merge_gate import RARE_PROBE, TITLE_PROBE, Sandbox, probes_for
 from anamnesis.reflect.merge_report import APPLIED, REFUSED_BY_GATE
 from anamnesis.store import EvalCase, MemoryStore
 from test_merge_support import (
+    SETTINGS,
     UNRELATED,
     ScriptedProvider,
     groups_reply,
@@ -25,7 +25,6 @@ from test_merge_support import (
     write,
 )
 
-SETTINGS = LlmSettings(timeout_s=5.0)
 DEPLOY = "Run make deploy-staging from the repo root: it builds the image, pushes it and "
 DEPLOY += "restarts the pods."
 

@@ -4,37 +4,15 @@ provider that records every prompt, and a snapshot of a store's files."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
+from anamnesis_testsupport.fake_llm import ScriptedProvider as ScriptedProvider
+
+from anamnesis.reflect import LlmSettings
 from anamnesis.store import Memory, MemoryStore
 
-Reply = str | Exception | Callable[[str], str]
-
-
-class ScriptedProvider:
-    """A provider answering each call with the next scripted reply: a text, an exception
-    to raise, or a function of the user text. A call past the script fails the test."""
-
-    name = "scripted"
-
-    def __init__(self, *replies: Reply, model: str = "scripted-model") -> None:
-        self.model = model
-        self.replies = list(replies)
-        self.prompts: list[tuple[str, str]] = []
-
-    def complete(self, system: str, user: str, *, max_tokens: int, timeout_s: float) -> str:
-        self.prompts.append((system, user))
-        assert self.replies, "the provider was called more often than scripted"
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        return reply(user) if callable(reply) else reply
-
-    @property
-    def sent(self) -> str:
-        """Everything sent so far, system and user texts, as one text."""
-        return "\n".join(f"{system}\n{user}" for system, user in self.prompts)
+# Provider calls in these tests answer at once: a short timeout keeps a mistake short.
+SETTINGS = LlmSettings(timeout_s=5.0)
 
 
 def groups_reply(*groups: dict[str, Any]) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
@@ -67,7 +66,7 @@ def test_apply_writes_distilled_notes_and_tags_every_episode_sent(store: MemoryS
         "semantic",
     )
     for written in (first, second):
-        assert written.prov_source == "reflection" and written.prov_model == "test-model"
+        assert written.prov_source == "reflection" and written.prov_model == "scripted-model"
         assert written.confidence == 0.6 and written.project == PROJECT
         assert written.machine_id == resolve_machine_id(store.root) == "test-box"
         assert written.scope == "portable" and written.created_at
@@ -246,14 +245,6 @@ def test_apply_tags_the_episode_as_it_is_now_not_as_planned(store: MemoryStore) 
     apply_reflection(store, plan, [proposed], model="m")
     edited = store.get(episodes[0].id)
     assert (edited.body, edited.tags) == ("edited after planning", ["mine", "reflected"])
-
-
-@pytest.fixture
-def server() -> Iterator[FakeLLMServer]:
-    fake = FakeLLMServer()
-    fake.start()
-    yield fake
-    fake.stop()
 
 
 def test_a_reflection_through_the_openai_provider(

@@ -10,34 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from anamnesis_testsupport.fake_llm import ScriptedProvider as ScriptedProvider
 
 from anamnesis.reflect import LlmSettings
 from anamnesis.reflect.reflection import ProjectPlan
 from anamnesis.store import Memory, MemoryStore, new_id
 
 PROJECT = "github.com/me/app"
-
-
-class ScriptedProvider:
-    """A provider that answers each call with the next scripted reply (or raises it, when
-    it is an exception) and records every (system, user) it was sent."""
-
-    def __init__(
-        self, *replies: str | Exception, name: str = "scripted", model: str = "test-model"
-    ) -> None:
-        self.name = name
-        self.model = model
-        self.replies = list(replies)
-        self.received: list[tuple[str, str]] = []
-
-    def complete(self, system: str, user: str, *, max_tokens: int, timeout_s: float) -> str:
-        self.received.append((system, user))
-        if not self.replies:
-            raise AssertionError("the provider was called more often than scripted")
-        reply = self.replies.pop(0)
-        if isinstance(reply, Exception):
-            raise reply
-        return reply
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""Test doubles for the providers: a local HTTP server speaking the OpenAI and Anthropic
-formats with scripted replies, and a fake `claude` executable. Both record what they got."""
+"""Test doubles for the LLM providers: a local HTTP server speaking the OpenAI and Anthropic
+formats with scripted replies, a fake `claude` executable, and an in-process scripted
+provider. Each records what it got."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -172,3 +174,38 @@ def write_fake_claude(folder: Path, mode: str) -> Path:
     script.write_text(_FAKE_CLAUDE.format(python=sys.executable, mode=mode, record=str(record)))
     script.chmod(0o755)
     return record
+
+
+Reply = str | Exception | Callable[[str], str]
+
+
+class ScriptedProvider:
+    """An in-process provider answering each call with the next scripted reply: a text,
+    an exception to raise, or a function of the user text. It records every (system, user)
+    it was sent; a call past the script fails the test."""
+
+    def __init__(
+        self, *replies: Reply, name: str = "scripted", model: str = "scripted-model"
+    ) -> None:
+        self.name = name
+        self.model = model
+        self.replies = list(replies)
+        self.prompts: list[tuple[str, str]] = []
+
+    def complete(self, system: str, user: str, *, max_tokens: int, timeout_s: float) -> str:
+        self.prompts.append((system, user))
+        if not self.replies:
+            raise AssertionError("the provider was called more often than scripted")
+        reply = self.replies.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
+        return reply(user) if callable(reply) else reply
+
+    @property
+    def received(self) -> list[tuple[str, str]]:
+        return self.prompts
+
+    @property
+    def sent(self) -> str:
+        """Everything sent so far, system and user texts, as one text."""
+        return "\n".join(f"{system}\n{user}" for system, user in self.prompts)

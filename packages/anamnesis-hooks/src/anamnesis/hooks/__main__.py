@@ -192,10 +192,12 @@ def run_capture(options: Options) -> None:
     else:
         what = "unchanged" if result.unchanged else "captured"
         log(home, "capture", f"{what} {result.note.id} ({result.note.project}) from {transcript}")
-    if not options.get("no-sync") and result.note is not None and not result.unchanged:
-        from anamnesis.hooks.background import start_background_sync
+    if result.note is not None and not result.unchanged:
+        from anamnesis.hooks.background import start_background_sync, start_session_summary
 
-        start_background_sync(home)
+        start_session_summary(home, result.note.id)  # only when llm.summarize_sessions is on
+        if not options.get("no-sync"):
+            start_background_sync(home)
 
 
 def run_sync(options: Options) -> None:

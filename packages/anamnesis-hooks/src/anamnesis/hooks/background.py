@@ -1,7 +1,9 @@
-"""Slow work leaves the hook: a sync runs as a detached process the hook does not wait for.
+"""Slow work leaves the hook: a sync, or an LLM session summary, runs as a detached process
+the hook does not wait for.
 
-SessionEnd hooks get about 1.5 s; a sync talks to the network. The child gets its own
-session (it survives Claude Code closing) and no terminal; its failures go to the log.
+SessionEnd hooks get about 1.5 s; a sync talks to the network, a model takes seconds. The
+child gets its own session (it survives Claude Code closing) and no terminal; its failures
+go to the log.
 """
 
 from __future__ import annotations
@@ -14,6 +16,32 @@ from pathlib import Path
 
 def start_background_sync(home: Path) -> int:
     """Start ``python -m anamnesis.hooks sync`` detached; return its pid."""
+    return _detached(home, "anamnesis.hooks", "sync", "--quiet")
+
+
+# What a config.json value of llm.summarize_sessions may say for "off" (the summary step
+# reads the setting properly; this only spares starting a process that would do nothing).
+_OFF = (None, False, "", "false", "no", "off", "0")
+
+
+def start_session_summary(home: Path, note_id: str) -> int | None:
+    """Start the LLM session summary of a captured note detached (``python -m
+    anamnesis.reflect.session_summary``), when the reflect package is installed and
+    ``llm.summarize_sessions`` is set; return its pid, or None when not started. The hooks
+    never import that package: it is only run, as its own process."""
+    from importlib.util import find_spec
+
+    from anamnesis.store import read_config
+
+    value = read_config(home).get("llm.summarize_sessions")
+    if (value.strip().lower() if isinstance(value, str) else value) in _OFF:
+        return None
+    if find_spec("anamnesis.reflect") is None:
+        return None
+    return _detached(home, "anamnesis.reflect.session_summary", note_id)
+
+
+def _detached(home: Path, module: str, *args: str) -> int:
     env = {**os.environ, "ANAMNESIS_HOME": str(home)}
     options: dict[str, object] = {}
     if sys.platform == "win32":  # pragma: no cover - Windows only
@@ -21,7 +49,7 @@ def start_background_sync(home: Path) -> int:
     else:
         options["start_new_session"] = True
     process = subprocess.Popen(
-        [sys.executable, "-m", "anamnesis.hooks", "sync", "--quiet"],
+        [sys.executable, "-m", module, *args],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -14,7 +14,6 @@ overwrites it and writes the rest of the session to a follow-up note instead.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,12 +21,21 @@ from pathlib import Path
 from anamnesis.hooks.project import resolve_project_key
 from anamnesis.hooks.summarize import HeuristicSummarizer, Summarizer, is_trivial
 from anamnesis.hooks.transcript import ParsedSession, parse_transcript
-from anamnesis.store import Memory, MemoryStore, NoteNotFound, derived_id, utc_now
+from anamnesis.store import (
+    CAPTURE_DIGEST_KEY,
+    Memory,
+    MemoryStore,
+    NoteNotFound,
+    content_digest,
+    derived_id,
+    is_capture_owned,
+    utc_now,
+)
 
 SOURCES = ("session-end", "precompact")
 # The frontmatter key recording a digest of the title and body capture last wrote: a note
 # that no longer matches it was edited by someone, and capture leaves it alone.
-DIGEST_KEY = "capture_digest"
+DIGEST_KEY = CAPTURE_DIGEST_KEY  # the name the tests and older code use
 # How many follow-up notes one session and source may get (one per hand edit).
 MAX_FOLLOW_UPS = 8
 
@@ -182,21 +190,9 @@ def refresh(existing: Memory, fresh: Memory) -> Memory:
 
 def edited_by_hand(note: Memory) -> bool:
     """True when someone changed the note's title or body since capture wrote it, or made
-    it a durable note. A note without a digest (written before digests existed) cannot
-    tell, and counts as capture's own."""
-    if note.type != "episodic":
-        return True
-    recorded = note.extra.get(DIGEST_KEY)
-    if not isinstance(recorded, str) or not recorded:
-        return False
-    return recorded != content_digest(note.title, note.body)
-
-
-def content_digest(title: str, body: str) -> str:
-    """A short digest of a note's title and body, blind to whitespace (an editor that
-    re-wraps lines or trims trailing spaces has not changed what the note says)."""
-    text = " ".join(title.split()) + "\n" + " ".join(body.split())
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
+    it a durable note (the store's :func:`is_capture_owned`, which the LLM session summary
+    also keeps true when it rewrites the note)."""
+    return not is_capture_owned(note)
 
 
 def _epoch_ms(stamp: str) -> int:

@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from typing import Any
 
     from anamnesis.store.atomic import atomic_write_bytes
+    from anamnesis.store.capture_digest import (
+        CAPTURE_DIGEST_KEY,
+        content_digest,
+        is_capture_owned,
+    )
     from anamnesis.store.codec import parse as parse_note
     from anamnesis.store.codec import serialize as serialize_note
     from anamnesis.store.config import (
@@ -90,6 +95,9 @@ __version__ = "0.2.1"
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     "CONFIG_FILE": ("anamnesis.store.config", "CONFIG_FILE"),
+    "CAPTURE_DIGEST_KEY": ("anamnesis.store.capture_digest", "CAPTURE_DIGEST_KEY"),
+    "content_digest": ("anamnesis.store.capture_digest", "content_digest"),
+    "is_capture_owned": ("anamnesis.store.capture_digest", "is_capture_owned"),
     "REFLECTION_ENV_GUARD": ("anamnesis.store.config", "REFLECTION_ENV_GUARD"),
     "EvalCase": ("anamnesis.store.recall_eval", "EvalCase"),
     "FrontmatterError": ("anamnesis.store.frontmatter", "FrontmatterError"),
@@ -162,6 +170,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 }
 
 __all__ = [
+    "CAPTURE_DIGEST_KEY",
     "CONFIG_FILE",
     "DURABLE_TYPES",
     "MODEL_PATH_ENV",
@@ -206,9 +215,11 @@ __all__ = [
     "atomic_write_bytes",
     "configured_model",
     "configured_search_mode",
+    "content_digest",
     "count_secrets",
     "default_embedder",
     "derived_id",
+    "is_capture_owned",
     "is_valid_id",
     "load_cases",
     "load_notes",

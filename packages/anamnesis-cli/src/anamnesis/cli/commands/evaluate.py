@@ -127,16 +127,13 @@ def generate(
 ) -> None:
     """Ask the LLM provider for one paraphrase query per sampled durable note; the cases
     are stored unapproved (`anamnesis eval approve` approves them)."""
-    from anamnesis.cli.commands.reflecting import provider_from_settings
-    from anamnesis.reflect import ProviderError, cases_path, generate_cases
+    from anamnesis.cli.commands.reflecting import llm_errors, provider_from_settings
+    from anamnesis.reflect import cases_path, generate_cases
 
     settings, provider = provider_from_settings()
     with open_store() as store:
-        try:
-            with console.spinner("Asking for queries"):
-                made = generate_cases(store, provider, settings, n=n, seed=seed)
-        except ProviderError as exc:
-            raise CliError(str(exc)) from None
+        with llm_errors("Asking for queries"):
+            made = generate_cases(store, provider, settings, n=n, seed=seed)
         path = cases_path(store.root)
     if as_json:
         console.print_json({"generated": [case.qid for case in made], "file": str(path)})

@@ -7,12 +7,21 @@ committed to the sync repository at once, so a concurrent sync cannot half-send 
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from anamnesis.cli import console
-from anamnesis.cli.context import JsonFlag, ProjectOption, home, open_store
+from anamnesis.cli.context import (
+    HereFlag,
+    JsonFlag,
+    ProjectOption,
+    home,
+    open_store,
+    project_filter,
+)
 from anamnesis.cli.errors import CliError, UsageError
 
 if TYPE_CHECKING:
@@ -42,6 +51,19 @@ def register(app: typer.Typer) -> None:
     app.add_typer(llm, name="llm")
 
 
+@contextmanager
+def llm_errors(label: str) -> Iterator[None]:
+    """A spinner while the provider works; a provider's error, a bad setting or another
+    run holding the lock become one line (the message says what to do)."""
+    from anamnesis.reflect import ProviderError, ReflectionBusy
+
+    try:
+        with console.spinner(label):
+            yield
+    except (ProviderError, ReflectionBusy) as exc:
+        raise CliError(str(exc)) from None
+
+
 def provider_from_settings() -> tuple[LlmSettings, Provider]:
     """The configured provider; a bad setting or a missing model or key is one line."""
     from anamnesis.reflect import ProviderError, load_settings, make_provider
@@ -55,6 +77,7 @@ def provider_from_settings() -> tuple[LlmSettings, Provider]:
 
 def reflect(
     project: ProjectOption = None,
+    here: HereFlag = False,
     all_projects: Annotated[
         bool, typer.Option("--all", help="Every project with enough episodes.")
     ] = False,
@@ -67,26 +90,24 @@ def reflect(
 ) -> None:
     """Distil a project's session notes into durable notes (the reflected episodes are
     tagged `reflected`; the new notes carry prov_source reflection)."""
-    from anamnesis.reflect import ProviderError, ReflectionBusy, run_reflection
+    from anamnesis.reflect import run_reflection
 
+    project = project_filter(project, here)
     if (project is None) == (not all_projects):
-        raise UsageError("name one project with --project, or use --all")
+        raise UsageError("name one project with --project (or --here), or use --all")
     settings, provider = provider_from_settings()
     with open_store() as store:
-        try:
-            with console.spinner("Reflecting" if apply else "Planning"):
-                report = run_reflection(
-                    store,
-                    provider,
-                    settings,
-                    project=project,
-                    all_projects=all_projects,
-                    min_episodes=min_episodes,
-                    apply=apply,
-                    max_calls=max_calls,
-                )
-        except (ProviderError, ReflectionBusy) as exc:
-            raise CliError(str(exc)) from None
+        with llm_errors("Reflecting" if apply else "Planning"):
+            report = run_reflection(
+                store,
+                provider,
+                settings,
+                project=project,
+                all_projects=all_projects,
+                min_episodes=min_episodes,
+                apply=apply,
+                max_calls=max_calls,
+            )
         data = {"provider": provider.name, "model": provider.model, **report.to_dict()}
         written = [n for p in data["projects"] for n in p.get("written", [])]
         if written:
@@ -108,6 +129,14 @@ def _say_reflection(data: dict[str, Any]) -> None:
         for p in data["projects"]
     ]
     console.table(["project", "episodes", "status", "why"], rows)
+    for p in data["projects"]:
+        if p.get("written"):
+            console.say(
+                f"{p['project']}: wrote {', '.join(p['written'])}; tagged "
+                f"{len(p.get('retagged', []))} episode(s) reflected"
+            )
+        for refused in p.get("refused", []):
+            console.warn(f"{p['project']}: refused {refused}")
     what = "planned" if data["dry_run"] else "made"
     console.say(
         f"{data['calls']} provider call(s) {what} ({data['provider']}), about "
@@ -119,29 +148,28 @@ def _say_reflection(data: dict[str, Any]) -> None:
 
 def merge(
     project: ProjectOption = None,
+    here: HereFlag = False,
     apply: ApplyFlag = False,
     max_calls: MaxCalls = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Merge redundant durable notes. Each merge is kept only if no approved eval case
     and no self-probe loses its hit at 8; merged-away notes are superseded, never deleted."""
-    from anamnesis.reflect import ProviderError, ReflectionBusy, approved_cases, run_merge
+    from anamnesis.reflect import approved_cases, run_merge
 
+    project = project_filter(project, here)
     settings, provider = provider_from_settings()
     with open_store() as store:
-        try:
-            with console.spinner("Merging" if apply else "Looking for look-alike notes"):
-                report = run_merge(
-                    store,
-                    provider,
-                    settings,
-                    project=project,
-                    apply=apply,
-                    cases=approved_cases(store.root),
-                    **({"max_calls": max_calls} if max_calls is not None else {}),
-                )
-        except (ProviderError, ReflectionBusy) as exc:
-            raise CliError(str(exc)) from None
+        with llm_errors("Merging" if apply else "Looking for look-alike notes"):
+            report = run_merge(
+                store,
+                provider,
+                settings,
+                project=project,
+                apply=apply,
+                cases=approved_cases(store.root),
+                **({"max_calls": max_calls} if max_calls is not None else {}),
+            )
         data = report.to_dict()
         if report.written:
             data["commit"] = commit_to_sync(
@@ -172,13 +200,11 @@ def _say_merge(data: dict[str, Any]) -> None:
 def llm_test(as_json: JsonFlag = False) -> None:
     """Make one tiny call to the configured provider: its name, model and latency, or
     exactly what is wrong."""
-    from anamnesis.reflect import ProviderError, test_provider
+    from anamnesis.reflect import test_provider
 
     settings, provider = provider_from_settings()
-    try:
+    with llm_errors("Asking"):
         probe = test_provider(provider, timeout_s=settings.timeout_s)
-    except ProviderError as exc:
-        raise CliError(f"{provider.name}: {exc}") from None
     data = {
         "provider": probe.provider,
         "model": probe.model,
