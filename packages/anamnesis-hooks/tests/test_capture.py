@@ -357,9 +357,12 @@ def test_hooks_stand_aside_in_a_session_that_reflection_started(
     store.write(type="semantic", title="api note", body="x", project="github.com/acme/api")
     store.close()
     monkeypatch.setenv(REFLECTION_ENV_GUARD, "1")
+    session = _session(tmp_path / "t.jsonl", FIRST)
+    with MemoryStore(tmp_path / "scratch") as scratch:  # a session capture would keep
+        assert capture_session(scratch, session, machine_id="x").note is not None
     captured = run_hook("capture", "--no-sync", stdin={
         "hook_event_name": "SessionEnd", "session_id": "reflecting",
-        "transcript_path": str(fixture("DRMacIver__coverage-test-fix.jsonl")), "cwd": str(work),
+        "transcript_path": str(session), "cwd": str(work),
     })  # fmt: skip
     injected = run_hook("inject", stdin={"hook_event_name": "SessionStart", "cwd": str(work)})
     assert [(d.returncode, d.stdout, d.stderr) for d in (captured, injected)] == [(0, "", "")] * 2
@@ -384,7 +387,7 @@ def test_with_session_summaries_on_the_llm_rewrites_the_note_after_the_hook(
     server.start()
     for name, value in (("PROVIDER", "openai"), ("MODEL", "m"), ("BASE_URL", server.url)):
         monkeypatch.setenv(f"ANAMNESIS_LLM_{name}", value)
-    transcript_path = str(fixture("DRMacIver__coverage-test-fix.jsonl"))
+    transcript_path = str(_session(tmp_path / "t.jsonl", FIRST))
     hook_input = {"hook_event_name": "SessionEnd", "session_id": "abc", "cwd": str(work),
                   "transcript_path": transcript_path}  # fmt: skip
     try:
