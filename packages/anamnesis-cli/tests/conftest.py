@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from anamnesis_testsupport.fake_llm import FakeLLMServer
 
 # isolated_home (autouse): its own ANAMNESIS_HOME and environment for every test (keyword
 # search, no embedding model: a model costs seconds per process), with no
@@ -30,3 +32,18 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
     for name in ("ANAMNESIS_GIT_REMOTE", "ANAMNESIS_MACHINE_ID", "ANAMNESIS_EMBED_MODEL"):
         monkeypatch.delenv(name, raising=False)
     return environment
+
+
+@pytest.fixture
+def llm(env: Env) -> Iterator[FakeLLMServer]:
+    """A scripted OpenAI-compatible server on 127.0.0.1, and `env` set to use it."""
+    server = FakeLLMServer()
+    server.start()
+    env.variables.update(
+        ANAMNESIS_LLM_PROVIDER="openai",
+        ANAMNESIS_LLM_MODEL="scripted-1",
+        ANAMNESIS_LLM_BASE_URL=server.url,
+        ANAMNESIS_LLM_TIMEOUT="5",
+    )
+    yield server
+    server.stop()

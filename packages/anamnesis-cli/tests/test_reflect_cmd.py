@@ -4,29 +4,13 @@ against a scripted OpenAI-compatible server on 127.0.0.1 (no real provider, ever
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
-import pytest
 from anamnesis_testsupport.fake_llm import GITHUB_TOKEN, FakeLLMServer, api_error, openai_reply
 
 from anamnesis.store import MemoryStore, write_config
 from cli_testing import Env
 
 PROJECT = "github.com/acme/api"
-
-
-@pytest.fixture
-def llm(env: Env) -> Iterator[FakeLLMServer]:
-    server = FakeLLMServer()
-    server.start()
-    env.variables.update(
-        ANAMNESIS_LLM_PROVIDER="openai",
-        ANAMNESIS_LLM_MODEL="scripted-1",
-        ANAMNESIS_LLM_BASE_URL=server.url,
-        ANAMNESIS_LLM_TIMEOUT="5",
-    )
-    yield server
-    server.stop()
 
 
 def _episodes(env: Env, count: int = 5) -> list[str]:

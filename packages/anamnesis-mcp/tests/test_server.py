@@ -87,6 +87,7 @@ def test_spec_parameters_and_defaults(store: MemoryStore) -> None:
 
     assert params("memory_search") == {
         "query": "required", "project": None, "type": None, "scope": None, "k": 8, "mode": None,
+        "include_superseded": False,
     }  # fmt: skip
     assert params("memory_list") == {"project": None, "type": None, "scope": None}
     assert params("memory_status") == {}
@@ -133,6 +134,7 @@ def test_input_schemas_show_the_allowed_values(store: MemoryStore) -> None:
     assert (prop("memory_search", "k")["minimum"], prop("memory_search", "k")["maximum"]) == (1, 50)
     assert prop("memory_search", "mode")["enum"] == list(SEARCH_MODES)
     assert prop("memory_search", "mode")["default"] is None  # null: the store's default
+    assert prop("memory_search", "include_superseded")["type"] == "boolean"
     assert prop("memory_write", "tags")["maxItems"] == 50
     assert prop("memory_write", "scope")["default"] == "portable"
     assert prop("memory_sync", "force")["type"] == "boolean"

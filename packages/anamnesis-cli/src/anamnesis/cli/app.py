@@ -12,10 +12,14 @@ import typer.main
 from anamnesis.cli import __version__
 from anamnesis.cli.commands import (
     admin,
+    compacting,
     entry_points,
     evaluate,
+    hygiene,
+    interchange,
     notes,
     reflecting,
+    secrets_scan,
     setup_cmd,
     syncing,
 )
@@ -61,7 +65,11 @@ def build_app() -> typer.Typer:
     syncing.register(app)
     notes.register(app)
     admin.register(app)
+    interchange.register(app)
     reflecting.register(app)
+    compacting.register(app)
+    hygiene.register(app)
+    secrets_scan.register(app)
     app.add_typer(admin.config_app(), name="config")
     app.add_typer(evaluate.eval_app(), name="eval")
     return app

@@ -34,6 +34,7 @@ CONFIG_KEYS = {
     "embed_model": "the embedding model for the vectors extra",
     "embed_model_path": "a local folder holding that model's .onnx file (instead of a download)",
     "search_mode": "the default search: keyword, vector or hybrid",
+    "compact.min_tokens": "`anamnesis compact` rewrites notes longer than this (default 1500)",
     **_llm_settings(),
 }
 
@@ -153,6 +154,8 @@ def checked_value(key: str, value: str) -> str:
         return check_model_path(value)
     if key == "search_mode":
         return check_search_mode(value)
+    if key == "compact.min_tokens":
+        return check_min_tokens(value)
     if key.startswith("llm."):
         from anamnesis.reflect import InvalidLlmSetting, check_setting
 
@@ -164,6 +167,20 @@ def checked_value(key: str, value: str) -> str:
     if not text.isprintable():
         raise CliError(f"{key} must be one line of text: {value!r}", code=USAGE)
     return text
+
+
+def check_min_tokens(
+    value: object, *, source: str = "compact.min_tokens", code: int = USAGE
+) -> str:
+    """A positive whole number of tokens, as text (``2000``; ``2000.0`` is read as 2000)."""
+    text = str(value).strip()
+    try:
+        number = float(text) if not isinstance(value, bool) else 0.0
+    except ValueError:
+        number = 0.0
+    if not (number.is_integer() and number >= 1):  # NaN and inf are not integers
+        raise CliError(f"{source} must be a whole number greater than 0, not {value!r}", code=code)
+    return str(int(number))
 
 
 def check_search_mode(value: str, *, source: str = "search_mode", code: int = USAGE) -> str:

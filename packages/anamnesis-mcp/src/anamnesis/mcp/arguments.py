@@ -257,6 +257,19 @@ def check_tags(value: object) -> list[str]:
     return tags
 
 
+def check_include_superseded(value: object) -> bool:
+    # Models sometimes send booleans as text ("true"): the intent is plain.
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    if not isinstance(value, bool):
+        raise InvalidArgument(
+            "include_superseded",
+            f"must be true or false (a JSON boolean), got {_got(value)}; true also searches "
+            "notes that a newer note replaced, leave it out to search current notes only",
+        )
+    return value
+
+
 def check_force(value: object) -> bool:
     if not isinstance(value, bool):
         raise InvalidArgument(
@@ -279,6 +292,7 @@ TOOL_ARGUMENTS: Mapping[str, Mapping[str, _Check]] = {
         "scope": check_scope,
         "k": check_k,
         "mode": check_mode,
+        "include_superseded": check_include_superseded,
     },
     "memory_list": {
         "project": check_project_filter,

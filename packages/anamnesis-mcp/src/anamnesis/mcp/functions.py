@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from anamnesis.mcp.arguments import (
     check_body,
+    check_include_superseded,
     check_k,
     check_mode,
     check_project,
@@ -65,10 +66,12 @@ def search_memories(
     scope: str | None = None,
     k: int = 8,
     mode: str | None = None,
+    include_superseded: bool = False,
 ) -> SearchHits:
-    """The best ``k`` notes for ``query``, with bodies and each one's ``score`` (higher is
-    better, within this search); superseded notes hidden. A query that shares nothing with
-    any note finds nothing.
+    """The best ``k`` notes for ``query``, with bodies, each one's ``score`` (higher is
+    better, within this search) and ``superseded_by`` (the ids of the notes replacing it;
+    empty for a current note). Superseded notes are hidden unless ``include_superseded``,
+    which ranks them like any other. A query that shares nothing with any note finds nothing.
 
     ``mode``: keyword (BM25), vector or hybrid (both, fused); None means the store's
     default (hybrid where vectors run, else keyword). The result also says which mode ran
@@ -81,8 +84,16 @@ def search_memories(
         scope=check_scope(scope),
         k=check_k(k),
         mode=check_mode(mode),
+        include_superseded=check_include_superseded(include_superseded),
     )
-    notes = [{**memory_dict(hit.note, include_body=True), "score": hit.score} for hit in found.hits]
+    notes = [
+        {
+            **memory_dict(hit.note, include_body=True),
+            "score": hit.score,
+            "superseded_by": list(hit.superseded_by),
+        }
+        for hit in found.hits
+    ]
     if found.mode == found.asked:
         return SearchHits(notes, found.mode, None)
     status = {"available": False, "reason": found.fallback}

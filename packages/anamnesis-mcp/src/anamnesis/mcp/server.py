@@ -132,12 +132,23 @@ def memory_search(
     scope: NoteScope = None,
     k: Annotated[int, Field(description="How many notes.", ge=1, le=MAX_K)] = 8,
     mode: SearchMode = None,
+    include_superseded: Annotated[
+        bool,
+        Field(description="true: also notes a newer note replaced (each says superseded_by)."),
+    ] = False,
 ) -> Annotated[CallToolResult, list[Note]]:
     """The best notes for ``query``, with the mode that ran (and, after a fallback to
     keywords, a second text block saying so)."""
     with state.guard("memory_search"):
         hits = search_memories(
-            state.store, query=query, project=project, type=type, scope=scope, k=k, mode=mode
+            state.store,
+            query=query,
+            project=project,
+            type=type,
+            scope=scope,
+            k=k,
+            mode=mode,
+            include_superseded=include_superseded,
         )
     reply = _reply({"result": hits, "mode": hits.mode}, hits)
     if hits.notice is not None:  # vectors were asked for and could not run: say so

@@ -16,6 +16,14 @@ TYPE_CHECKING = False  # typing itself costs an import; type checkers read this 
 if TYPE_CHECKING:
     from typing import Any
 
+    from anamnesis.reflect.compaction import DEFAULT_MIN_TOKENS as COMPACT_MIN_TOKENS
+    from anamnesis.reflect.compaction import (
+        NEEDS_REVIEW_TAG,
+        CompactionReport,
+        NoteCompaction,
+        fold_text,
+        run_compaction,
+    )
     from anamnesis.reflect.eval_cases import (
         UnknownCases,
         approve_cases,
@@ -24,6 +32,7 @@ if TYPE_CHECKING:
         generate_cases,
         load_store_cases,
     )
+    from anamnesis.reflect.fact_check import FactCheck, Facts, check_facts, extract_facts
     from anamnesis.reflect.merge import run_merge
     from anamnesis.reflect.merge_candidates import CandidateGroup
     from anamnesis.reflect.merge_gate import GateLoss
@@ -79,7 +88,19 @@ _PROTOCOL = "anamnesis.reflect.providers.protocol"
 _SETTINGS = "anamnesis.reflect.providers.settings"
 _PROMPTING = "anamnesis.reflect.prompting"
 _REFLECTION = "anamnesis.reflect.reflection"
+_COMPACTION = "anamnesis.reflect.compaction"
+_FACT_CHECK = "anamnesis.reflect.fact_check"
 _EXPORTS: dict[str, tuple[str, str]] = {
+    "COMPACT_MIN_TOKENS": (_COMPACTION, "DEFAULT_MIN_TOKENS"),
+    "NEEDS_REVIEW_TAG": (_COMPACTION, "NEEDS_REVIEW_TAG"),
+    "CompactionReport": (_COMPACTION, "CompactionReport"),
+    "NoteCompaction": (_COMPACTION, "NoteCompaction"),
+    "fold_text": (_COMPACTION, "fold_text"),
+    "run_compaction": (_COMPACTION, "run_compaction"),
+    "FactCheck": (_FACT_CHECK, "FactCheck"),
+    "Facts": (_FACT_CHECK, "Facts"),
+    "check_facts": (_FACT_CHECK, "check_facts"),
+    "extract_facts": (_FACT_CHECK, "extract_facts"),
     "CandidateGroup": ("anamnesis.reflect.merge_candidates", "CandidateGroup"),
     "GateLoss": ("anamnesis.reflect.merge_gate", "GateLoss"),
     "GroupOutcome": ("anamnesis.reflect.merge_report", "GroupOutcome"),
@@ -133,14 +154,19 @@ _EXPORTS: dict[str, tuple[str, str]] = {
 
 __all__ = [
     "CHARS_PER_TOKEN",
+    "COMPACT_MIN_TOKENS",
     "CUT_MARKER",
     "LLM_SETTINGS",
+    "NEEDS_REVIEW_TAG",
     "PROVIDERS",
     "REFLECTION_ENV_GUARD",
     "AnthropicProvider",
     "ApplyResult",
     "CandidateGroup",
     "ClaudeCodeProvider",
+    "CompactionReport",
+    "FactCheck",
+    "Facts",
     "GateLoss",
     "GroupOutcome",
     "HeuristicProvider",
@@ -149,6 +175,7 @@ __all__ = [
     "LlmSettings",
     "MergeCall",
     "MergeReport",
+    "NoteCompaction",
     "OpenAIProvider",
     "ProbeResult",
     "ProjectOutcome",
@@ -168,15 +195,19 @@ __all__ = [
     "approve_cases",
     "approved_cases",
     "cases_path",
+    "check_facts",
     "check_setting",
     "estimate_tokens",
+    "extract_facts",
     "fit_to_budget",
+    "fold_text",
     "generate_cases",
     "load_settings",
     "load_store_cases",
     "make_provider",
     "plan_reflection",
     "redact_prompt",
+    "run_compaction",
     "run_merge",
     "run_reflection",
     "test_provider",

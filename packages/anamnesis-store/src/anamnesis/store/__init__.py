@@ -57,6 +57,17 @@ if TYPE_CHECKING:
     from anamnesis.store.frontmatter import FrontmatterError
     from anamnesis.store.frontmatter import load_yaml as load_yaml_frontmatter
     from anamnesis.store.ids import derived_id, is_valid_id, new_id
+    from anamnesis.store.interchange import FORMATS as EXPORT_FORMATS
+    from anamnesis.store.interchange import (
+        ExportReport,
+        ImportPlan,
+        InterchangeError,
+        ReadNotes,
+        export_store,
+        plan_import,
+        read_jsonl,
+        read_markdown_export,
+    )
     from anamnesis.store.layout import StoreLayout
     from anamnesis.store.model import (
         DURABLE_TYPES,
@@ -73,6 +84,14 @@ if TYPE_CHECKING:
         SearchResult,
         SkippedFile,
         StoreStats,
+        SupersedeChain,
+    )
+    from anamnesis.store.openchronicle import (
+        ChronicleFile,
+        ChronicleImport,
+        load_project_map,
+        openchronicle_note_id,
+        read_openchronicle,
     )
     from anamnesis.store.recall_eval import (
         EvalCase,
@@ -91,7 +110,7 @@ if TYPE_CHECKING:
     from anamnesis.store.timestamps import utc_now
     from anamnesis.store.validation import validate as validate_note
 
-__version__ = "0.2.1"
+__version__ = "0.2.2"
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     "CONFIG_FILE": ("anamnesis.store.config", "CONFIG_FILE"),
@@ -152,10 +171,25 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "StoreError": ("anamnesis.store.errors", "StoreError"),
     "StoreLayout": ("anamnesis.store.layout", "StoreLayout"),
     "StoreStats": ("anamnesis.store.model", "StoreStats"),
+    "SupersedeChain": ("anamnesis.store.model", "SupersedeChain"),
     "UnsafeFile": ("anamnesis.store.safe_files", "UnsafeFile"),
     "open_regular": ("anamnesis.store.safe_files", "open_regular"),
     "read_regular": ("anamnesis.store.safe_files", "read_regular"),
     "derived_id": ("anamnesis.store.ids", "derived_id"),
+    "EXPORT_FORMATS": ("anamnesis.store.interchange", "FORMATS"),
+    "ExportReport": ("anamnesis.store.interchange", "ExportReport"),
+    "ImportPlan": ("anamnesis.store.interchange", "ImportPlan"),
+    "InterchangeError": ("anamnesis.store.interchange", "InterchangeError"),
+    "ReadNotes": ("anamnesis.store.interchange", "ReadNotes"),
+    "export_store": ("anamnesis.store.interchange", "export_store"),
+    "plan_import": ("anamnesis.store.interchange", "plan_import"),
+    "read_jsonl": ("anamnesis.store.interchange", "read_jsonl"),
+    "read_markdown_export": ("anamnesis.store.interchange", "read_markdown_export"),
+    "ChronicleFile": ("anamnesis.store.openchronicle", "ChronicleFile"),
+    "ChronicleImport": ("anamnesis.store.openchronicle", "ChronicleImport"),
+    "load_project_map": ("anamnesis.store.openchronicle", "load_project_map"),
+    "openchronicle_note_id": ("anamnesis.store.openchronicle", "openchronicle_note_id"),
+    "read_openchronicle": ("anamnesis.store.openchronicle", "read_openchronicle"),
     "is_valid_id": ("anamnesis.store.ids", "is_valid_id"),
     "mask_outgoing": ("anamnesis.store.secret_scan", "mask_outgoing"),
     "new_id": ("anamnesis.store.ids", "new_id"),
@@ -173,6 +207,7 @@ __all__ = [
     "CAPTURE_DIGEST_KEY",
     "CONFIG_FILE",
     "DURABLE_TYPES",
+    "EXPORT_FORMATS",
     "MODEL_PATH_ENV",
     "NOTE_TYPES",
     "PROV_SOURCES",
@@ -182,12 +217,17 @@ __all__ = [
     "SEARCH_MODE_ENV",
     "AdoptedFile",
     "AmbiguousId",
+    "ChronicleFile",
+    "ChronicleImport",
     "Embedder",
     "EvalCase",
+    "ExportReport",
     "FastEmbedEmbedder",
     "FrontmatterError",
+    "ImportPlan",
     "IndexRebuiltWarning",
     "IndexUnavailable",
+    "InterchangeError",
     "InvalidNote",
     "InvalidQuery",
     "LeftoverFile",
@@ -197,6 +237,7 @@ __all__ = [
     "MemoryStore",
     "MemoryType",
     "NoteNotFound",
+    "ReadNotes",
     "RecallReport",
     "Record",
     "ReindexReport",
@@ -209,6 +250,7 @@ __all__ = [
     "StoreError",
     "StoreLayout",
     "StoreStats",
+    "SupersedeChain",
     "UnsafeFile",
     "VectorsUnavailable",
     "VectorsUnavailableWarning",
@@ -219,16 +261,23 @@ __all__ = [
     "count_secrets",
     "default_embedder",
     "derived_id",
+    "export_store",
     "is_capture_owned",
     "is_valid_id",
     "load_cases",
     "load_notes",
+    "load_project_map",
     "load_yaml_frontmatter",
     "mask_outgoing",
     "new_id",
     "open_regular",
+    "openchronicle_note_id",
     "parse_note",
+    "plan_import",
     "read_config",
+    "read_jsonl",
+    "read_markdown_export",
+    "read_openchronicle",
     "read_regular",
     "recall_at_k",
     "redact_secrets",

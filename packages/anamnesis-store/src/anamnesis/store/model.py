@@ -198,18 +198,22 @@ class ReindexReport(Record):
 
 
 class SearchHit(Record):
-    """One search result: the note and its score in the mode that ran (higher is better).
+    """One search result: the note, its score in the mode that ran (higher is better) and
+    the ids of the notes that supersede it.
 
     keyword: BM25 relevance as FTS5 computes it, sign flipped (FTS5 gives lower-is-better);
     vector: cosine similarity of the note to the query (-1 to 1); hybrid: the fused score
     (0 to 1, see :mod:`anamnesis.store.fusion`). Scores compare within one search only.
     """
 
-    __slots__ = ("note", "score")
+    __slots__ = ("note", "score", "superseded_by")
 
-    def __init__(self, note: Memory, score: float) -> None:
+    def __init__(self, note: Memory, score: float, superseded_by: tuple[str, ...] = ()) -> None:
         self.note = note
         self.score = score
+        # The notes that list this one in their ``supersedes`` (sorted); empty for a note
+        # that is current, which is every hit unless the search included superseded notes.
+        self.superseded_by = superseded_by
 
 
 class SearchResult(Record):
@@ -228,3 +232,37 @@ class SearchResult(Record):
     @property
     def notes(self) -> list[Memory]:
         return [hit.note for hit in self.hits]
+
+
+class SupersedeChain(Record):
+    """A note's place in its supersede chain (:meth:`MemoryStore.supersede_chain`).
+
+    ``older``: every note this one replaces, directly or through the notes it replaces;
+    ``newer``: every note that replaces it, directly or through notes replacing those. Both
+    nearest first (then by id), the note itself never among them, each id once however the
+    links branch or loop. ``links``: every (newer id, older id) pair walked, to draw the
+    chain. ``missing``: ids in ``older`` that no note has any more (deleted notes).
+    """
+
+    __slots__ = ("id", "older", "newer", "links", "missing")
+
+    def __init__(
+        self,
+        id: str,
+        older: tuple[str, ...] = (),
+        newer: tuple[str, ...] = (),
+        links: tuple[tuple[str, str], ...] = (),
+        missing: tuple[str, ...] = (),
+    ) -> None:
+        self.id = id
+        self.older = older
+        self.newer = newer
+        self.links = links
+        self.missing = missing
+
+    @property
+    def latest(self) -> tuple[str, ...]:
+        """The current notes at the newest end of the chain: this note itself when nothing
+        replaces it, else the newer notes that nothing replaces (none when the links loop)."""
+        replaced = {older for _newer, older in self.links}
+        return tuple(memory_id for memory_id in (self.id, *self.newer) if memory_id not in replaced)

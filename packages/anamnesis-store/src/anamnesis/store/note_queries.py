@@ -110,3 +110,20 @@ def superseders(conn: sqlite3.Connection) -> dict[str, list[str]]:
     for superseded_id, memory_id in rows:
         out.setdefault(superseded_id, []).append(memory_id)
     return out
+
+
+def superseders_of(conn: sqlite3.Connection, ids: list[str]) -> dict[str, tuple[str, ...]]:
+    """For each of these ids that some note supersedes, the ids of those notes (sorted):
+    one lookup of the supersedes index per id (up to 500 ids a statement)."""
+    out: dict[str, list[str]] = {}
+    for start in range(0, len(ids), 500):  # stay under SQLite's bound-parameter limit
+        chunk = ids[start : start + 500]
+        rows = conn.execute(
+            "SELECT superseded_id, memory_id FROM memory_supersedes"
+            f" WHERE superseded_id IN ({','.join('?' * len(chunk))})"
+            " ORDER BY superseded_id, memory_id",
+            chunk,
+        )
+        for superseded_id, memory_id in rows:
+            out.setdefault(superseded_id, []).append(memory_id)
+    return {superseded_id: tuple(newer) for superseded_id, newer in out.items()}

@@ -3,7 +3,8 @@
 Every ``\\w+`` run of the query becomes a double-quoted FTS5 phrase, so operators and
 punctuation in user text (``state-of-the-art``, ``16:9``, ``"``) can never break the
 query; the phrases are OR-joined so a note sharing some words is still found; BM25 ranks,
-the more recently updated note wins a tie; superseded notes never come back.
+the more recently updated note wins a tie; superseded notes never come back unless the
+search asks for them (``Filters.include_superseded``), and then they rank like any other.
 
 Three things make this fast without changing a single result:
 
@@ -58,9 +59,13 @@ def match_expression(tokens: Sequence[str]) -> str:
 
 
 class Filters(Record):
-    """Exact-match filters shared by search and list. None means "any"."""
+    """Exact-match filters shared by search and list. None means "any".
 
-    __slots__ = ("project", "scope", "tag", "types")
+    ``include_superseded`` is search's alone (:meth:`eligible_sql`): a search hides
+    superseded notes unless it is set; listing and counting take their own flag.
+    """
+
+    __slots__ = ("include_superseded", "project", "scope", "tag", "types")
 
     def __init__(
         self,
@@ -68,11 +73,13 @@ class Filters(Record):
         types: tuple[str, ...] | None = None,
         scope: str | None = None,
         tag: str | None = None,
+        include_superseded: bool = False,
     ) -> None:
         self.project = project
         self.types = types
         self.scope = scope
         self.tag = tag
+        self.include_superseded = include_superseded
 
     @classmethod
     def checked(
@@ -81,6 +88,7 @@ class Filters(Record):
         note_type: str | Iterable[str] | None,
         scope: str | None,
         tag: str | None,
+        include_superseded: bool = False,
     ) -> Filters:
         """Filters from a caller's arguments; raises :class:`InvalidQuery` naming the bad
         one. ``note_type`` is one type or several."""
@@ -98,7 +106,9 @@ class Filters(Record):
             raise InvalidQuery(f"scope must be portable or machine-local, got {scope!r}")
         if project is not None and not isinstance(project, str):
             raise InvalidQuery(f"project must be text, got {project!r}")
-        return cls(project=project, types=types, scope=scope, tag=tag)
+        if not isinstance(include_superseded, bool):
+            raise InvalidQuery(f"include_superseded must be a bool, got {include_superseded!r}")
+        return cls(project, types, scope, tag, include_superseded)
 
     def sql(self, alias: str = "m") -> tuple[str, list[object]]:
         """``AND ...`` clauses and their parameters (values are always bound, never inlined)."""
@@ -119,6 +129,14 @@ class Filters(Record):
             )
             params.append(self.tag)
         return "".join(f" AND {clause}" for clause in clauses), params
+
+    def eligible_sql(self) -> tuple[str, list[object]]:
+        """:meth:`sql` for the notes a search may return (alias ``m``): superseded notes
+        are left out unless ``include_superseded``, in which case they rank like any other."""
+        where, params = self.sql()
+        if self.include_superseded:
+            return where, params
+        return f"{where} AND {NOT_SUPERSEDED}", params
 
 
 NOT_SUPERSEDED = "m.id NOT IN (SELECT superseded_id FROM memory_supersedes)"
@@ -248,22 +266,21 @@ class Ranker:
         if not ranked:
             return []
         score_of = dict(ranked)
-        where, params = filters.sql()
+        where, params = filters.eligible_sql()
         marks = ",".join("?" * len(ranked))
         rows = self.conn.execute(
-            f"SELECT m.seq, m.updated_at, m.id FROM memories m WHERE m.seq IN ({marks})"
-            f"{where} AND {NOT_SUPERSEDED}",
+            f"SELECT m.seq, m.updated_at, m.id FROM memories m WHERE m.seq IN ({marks}){where}",
             [seq for seq, _score in ranked] + params,
         ).fetchall()
         hits = [(score_of[seq], updated, memory_id) for seq, updated, memory_id in rows]
         return in_spec_order(hits)
 
     def _top_filtered_in_sql(self, expression: str, filters: Filters, want: int) -> list[Hit]:
-        where, params = filters.sql()
+        where, params = filters.eligible_sql()
         rows = self.conn.execute(
             "SELECT bm25(memories_fts) AS score, m.updated_at, m.id FROM memories_fts f"
             " JOIN memories m ON m.seq = f.rowid"
-            f" WHERE memories_fts MATCH ?{where} AND {NOT_SUPERSEDED}"
+            f" WHERE memories_fts MATCH ?{where}"
             " ORDER BY score, m.updated_at DESC, m.id DESC LIMIT ?",
             [expression, *params, want],
         ).fetchall()

@@ -23,7 +23,6 @@ from anamnesis.store.config import resolve_home
 from anamnesis.store.errors import (
     AmbiguousId,
     InvalidNote,
-    InvalidQuery,
     NoteNotFound,
     StorageError,
 )
@@ -47,9 +46,9 @@ from anamnesis.store.note_writer import NoteWriter
 from anamnesis.store.query import Filters, Ranker, query_tokens
 from anamnesis.store.search_modes import (
     SEARCH_MODE_ENV,
-    check_mode,
+    check_search,
     configured_search_mode,
-    rank,
+    search_hits,
 )
 from anamnesis.store.timestamps import utc_now
 
@@ -58,6 +57,7 @@ if TYPE_CHECKING:
     from typing import Any, Self, TypeVar
 
     from anamnesis.store.embedding import Embedder
+    from anamnesis.store.model import SupersedeChain
     from anamnesis.store.secret_scan import MaskedFile
     from anamnesis.store.vectors import StoreVectors
 
@@ -72,7 +72,6 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]
 
-MAX_K = 1000
 # A search embeds at most this many notes that lack a vector (about a second): more wait
 # for a reindex or the MCP server's background pass.
 SEARCH_EMBED_LIMIT = 64
@@ -356,8 +355,10 @@ class MemoryStore:
         scope: Scope | None = None,
         k: int = 8,
         mode: str | None = None,
+        include_superseded: bool = False,
     ) -> Notes:
-        """The best ``k`` notes for a free-text query, superseded notes hidden.
+        """The best ``k`` notes for a free-text query, superseded notes hidden (with
+        ``include_superseded`` they rank like any other: the history, searched).
 
         ``mode``: ``keyword`` (spec 002: quoted tokens OR-joined, BM25, newer first on a
         tie), ``vector`` (nearest embeddings) or ``hybrid`` (both, fused; see
@@ -366,8 +367,9 @@ class MemoryStore:
         query that shares nothing with any note finds nothing in every mode (vector
         evidence counts only above :data:`~anamnesis.store.fusion.VECTOR_FLOOR`).
         """
+        flag = include_superseded
         return self.search_scored(
-            query, project=project, type=type, scope=scope, k=k, mode=mode
+            query, project=project, type=type, scope=scope, k=k, mode=mode, include_superseded=flag
         ).notes
 
     def search_scored(
@@ -379,19 +381,17 @@ class MemoryStore:
         scope: Scope | None = None,
         k: int = 8,
         mode: str | None = None,
+        include_superseded: bool = False,
     ) -> SearchResult:
-        """:meth:`search` with each hit's score and the mode that actually ran."""
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
-            raise InvalidQuery(f"k must be a whole number from 1 to {MAX_K}, got {k!r}")
-        if not isinstance(query, str):
-            raise InvalidQuery(f"query must be text, got {query.__class__.__name__}")
-        chosen = check_mode(mode) or self.default_search_mode()
+        """:meth:`search` with each hit's score, the notes superseding it (``superseded_by``,
+        empty for a current note) and the mode that actually ran."""
+        chosen = check_search(query, k, mode) or self.default_search_mode()
         tokens = query_tokens(query)
         if not tokens:  # nothing to search for: no model is loaded to find that out
             if chosen == "keyword" or self.vectors_available():
                 return SearchResult([], chosen, chosen)
             return SearchResult([], "keyword", chosen, self._vectors().support().reason)
-        filters = Filters.checked(project, type, scope, None)
+        filters = Filters.checked(project, type, scope, None, include_superseded)
         query_vector: tuple[bytes, str] | None = None
         if chosen != "keyword":
             query_vector = self._vectors().query_vector(query, self.search_embed_limit)
@@ -401,16 +401,9 @@ class MemoryStore:
             conn = self._connection()
             if query_vector is not None:
                 self._vectors().load_into(conn)
-            score_of: dict[str, float] = {}
-
-            def fetch() -> list[ix.NoteRow]:
-                ranked = rank(conn, self._ranker(conn), tokens, filters, k, chosen, query_vector)
-                score_of.update(ranked)
-                rows = ix.rows_by_id(conn, [memory_id for memory_id, _ in ranked])
-                return [rows[memory_id] for memory_id, _ in ranked if memory_id in rows]
-
-            notes = self._indexer.settled(conn, fetch, True)
-            return [SearchHit(note, score_of.get(note.id, 0.0)) for note in notes]
+            return search_hits(
+                conn, self._ranker(conn), self._indexer, tokens, filters, k, chosen, query_vector
+            )
 
         hits = self._run(action)
         if query_vector is None and chosen != "keyword":
@@ -454,18 +447,22 @@ class MemoryStore:
 
     def stats(self) -> StoreStats:
         """Counts by type, project and scope, and how many notes are superseded."""
-
         return self._read(note_queries.stats)
 
     def superseded_ids(self) -> set[str]:
         """Ids named in some note's ``supersedes``: hidden from search and inject."""
-
         return self._read(note_queries.superseded_ids)
 
     def superseders(self) -> dict[str, Ids]:
         """For each superseded id, the ids of the notes that supersede it (sorted)."""
-
         return self._read(note_queries.superseders)
+
+    def supersede_chain(self, memory_id: str) -> SupersedeChain:
+        """What this note replaces (``older``) and what replaces it (``newer``), each
+        followed link by link, nearest first; loops are walked once. Raises NoteNotFound."""
+        from anamnesis.store.supersession import chain
+
+        return self._read(lambda conn: chain(conn, check_id(memory_id)))
 
     def problems(self) -> SkippedFiles:
         """Note files the index could not read, and why (fix them and they reappear)."""

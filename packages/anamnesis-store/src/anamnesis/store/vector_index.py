@@ -27,7 +27,7 @@ import hashlib
 import sqlite3
 from collections.abc import Sequence
 
-from anamnesis.store.query import NOT_SUPERSEDED, Filters
+from anamnesis.store.query import Filters
 
 CACHE_TABLE = "embedding_cache"
 
@@ -141,12 +141,13 @@ def nearest(
 ) -> list[tuple[str, float]]:
     """(id, cosine similarity) of the ``k`` eligible notes nearest the query, best first.
 
-    Needs sqlite-vec loaded into ``conn``. Superseded notes are never returned. Ranking
+    Needs sqlite-vec loaded into ``conn``. Superseded notes are never returned (unless
+    ``filters.include_superseded``: then they rank like any other). Ranking
     runs on the narrow vector table alone; note rows are read for the best candidates
     only, where filters and supersession apply, widening until ``k`` are eligible (or
     every vector was ranked).
     """
-    where, params = filters.sql()
+    where, params = filters.eligible_sql()
     limit = k + _FIRST_MARGIN
     while True:
         ranked = conn.execute(
@@ -159,8 +160,7 @@ def nearest(
         similarity_of = dict(ranked)
         marks = ",".join("?" * len(ranked))
         rows = conn.execute(
-            f"SELECT m.seq, m.id, m.updated_at FROM memories m WHERE m.seq IN ({marks})"
-            f"{where} AND {NOT_SUPERSEDED}",
+            f"SELECT m.seq, m.id, m.updated_at FROM memories m WHERE m.seq IN ({marks}){where}",
             [seq for seq, _ in ranked] + params,
         ).fetchall()
         hits = sorted(

@@ -24,7 +24,7 @@ ApplyFlag = Annotated[bool, typer.Option("--apply", help="Make the changes (defa
 def register(app: typer.Typer) -> None:
     app.command()(status)
     app.command()(reindex)
-    app.command(name="import")(import_native)
+    # `import` is a group (interchange.py): its bare form runs import_native.
     app.command()(migrate)
     app.command()(dedup)
     app.command()(project)

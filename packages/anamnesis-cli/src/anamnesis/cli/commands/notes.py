@@ -54,11 +54,20 @@ def search(
     scope: ScopeOption = None,
     k: Annotated[int, typer.Option("-k", help="How many notes (1-1000).")] = 8,
     mode: ModeOption = None,
+    include_superseded: Annotated[
+        bool,
+        typer.Option(
+            "--include-superseded", help="Search replaced notes too (they rank like any other)."
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Search notes: keywords (BM25), meaning (vectors) or both; superseded notes are hidden.
+    """Search notes: keywords (BM25), meaning (vectors) or both; superseded notes are hidden
+    unless --include-superseded.
 
-    Each result has a score (higher is better, within one search). A query that shares
+    Each result has a score (higher is better, within one search) and, in --json, the ids of
+    the notes that replace it ("superseded_by", empty for a current note); with
+    --include-superseded the table says which rows are replaced. A query that shares
     nothing with any note finds nothing. Which mode ran is said on stderr (and in --json,
     as each result's "mode"): vector and hybrid fall back to keywords where vectors cannot
     run, and say why.
@@ -75,6 +84,7 @@ def search(
             scope=check_scope(scope),
             k=k,
             mode=mode,
+            include_superseded=include_superseded,
         )
     console.warn(_mode_line(found, chosen=mode is not None))
     for warning in caught:  # the fallback is in the line above: say it once
@@ -82,24 +92,43 @@ def search(
             warnings.warn_explicit(warning.message, warning.category, warning.filename, 0)
     if as_json:
         console.print_json(
-            [{**hit.note.to_dict(), "score": hit.score, "mode": found.mode} for hit in found.hits]
+            [
+                {
+                    **hit.note.to_dict(),
+                    "score": hit.score,
+                    "mode": found.mode,
+                    "superseded_by": list(hit.superseded_by),
+                }
+                for hit in found.hits
+            ]
         )
     elif not found.hits:
         console.say(f"no notes match {query!r}")
     else:
-        console.table(
-            ["id", "score", "type", "project", "updated", "title"],
-            [
-                [n.id, f"{hit.score:.3g}", n.type, n.project, n.updated_at[:10], n.title]
-                for hit in found.hits
-                for n in (hit.note,)
-            ],
-        )
+        _hit_table(found, include_superseded)
+
+
+def _hit_table(found: SearchResult, include_superseded: bool) -> None:
+    """The hits as a table; searching the history adds a column naming each replaced
+    row's replacements ("-" for a current note)."""
+    headers = ["id", "score", "type", "project", "updated", "title"]
+    rows: list[list[object]] = []
+    for hit in found.hits:
+        n = hit.note
+        rows.append([n.id, f"{hit.score:.3g}", n.type, n.project, n.updated_at[:10], n.title])
+        if include_superseded:
+            rows[-1].insert(5, list(hit.superseded_by) or "-")
+    if include_superseded:
+        headers.insert(5, "superseded by")
+    console.table(headers, rows)
 
 
 def _mode_line(found: SearchResult, *, chosen: bool) -> str:
     """The one stderr line saying how the search ran (``chosen``: --mode was given)."""
     count = f"{len(found.hits)} {'result' if len(found.hits) == 1 else 'results'}"
+    replaced = sum(1 for hit in found.hits if hit.superseded_by)
+    if replaced:
+        count += f", {replaced} superseded"
     if found.mode == found.asked:
         return f"{found.mode} search: {count}"
     reason = " ".join(found.fallback.split()) or "vector search is unavailable"
@@ -156,16 +185,32 @@ def show(
     raw: Annotated[bool, typer.Option("--raw", help="Print the markdown file as is.")] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """One note, in full."""
+    """One note, in full, with its supersede chain: the notes it replaces, and the notes
+    that replace it (each followed to the end, nearest first)."""
     with open_store() as store:
         note = _get(store, memory_id)
         path = store.file_of(note.id)
-        superseded_by = store.superseders().get(note.id, [])
+        chain = store.supersede_chain(note.id)
+        titles = {} if raw or as_json else _titles(store, [*chain.older, *chain.newer])
+    superseded_by = sorted(newer for newer, older in chain.links if older == note.id)
     if raw:
         sys.stdout.write(path.read_text(encoding="utf-8"))
         return
     if as_json:
-        console.print_json({**note.to_dict(), "path": str(path), "superseded_by": superseded_by})
+        console.print_json(
+            {
+                **note.to_dict(),
+                "path": str(path),
+                "superseded_by": superseded_by,
+                "chain": {
+                    "replaces": list(chain.older),
+                    "replaced_by": list(chain.newer),
+                    "latest": list(chain.latest),
+                    "missing": list(chain.missing),
+                    "links": [list(link) for link in chain.links],
+                },
+            }
+        )
         return
     console.say(f"# {note.title}")
     console.say(f"id:       {note.id}")
@@ -174,13 +219,35 @@ def show(
     console.say(f"created:  {note.created_at}    updated: {note.updated_at}")
     if note.tags:
         console.say(f"tags:     {', '.join(note.tags)}")
-    if note.supersedes:
-        console.say(f"replaces: {', '.join(note.supersedes)}")
-    if superseded_by:
-        console.say(f"replaced by: {', '.join(superseded_by)}")
+    _chain_lines("replaces:", chain.older, titles)
+    _chain_lines("replaced by:", chain.newer, titles)
+    if chain.newer and not chain.latest:
+        console.say("current:     none (the supersedes links loop back to this note)")
+    elif len(chain.newer) > len(chain.latest):  # replaced more than once: which is current
+        _chain_lines("current:", chain.latest, titles)
     console.say(f"file:     {path}")
     console.say()
     console.say(note.body.rstrip("\n"))
+
+
+def _titles(store: MemoryStore, ids: list[str]) -> dict[str, str]:
+    """The title of each note, or why there is none."""
+    titles: dict[str, str] = {}
+    for memory_id in ids:
+        try:
+            titles[memory_id] = store.get(memory_id).title
+        except NoteNotFound:
+            titles[memory_id] = "(deleted)"
+        except StoreError:  # a file that no longer parses
+            titles[memory_id] = "(unreadable)"
+    return titles
+
+
+def _chain_lines(label: str, ids: tuple[str, ...], titles: dict[str, str]) -> None:
+    """One line per note of a chain, nearest first: id and title, the label on the first."""
+    for index, memory_id in enumerate(ids):
+        title = titles.get(memory_id, "")
+        console.say(f"{label if index == 0 else '':<13}{memory_id}  {title}".rstrip())
 
 
 def _get(store: MemoryStore, memory_id: str) -> Memory:

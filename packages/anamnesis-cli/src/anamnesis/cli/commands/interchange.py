@@ -1,0 +1,288 @@
+"""Notes in and out of the store: `anamnesis export` and the sources of `anamnesis import`.
+
+`import` used to be one command, Claude Code's own memory. It is a group now whose bare
+form (`anamnesis import [--json]`) still runs that same import, unchanged; `import claude`
+names it, and `import openchronicle DIR`, `import jsonl FILE` and `import markdown DIR`
+read other sources. Those three are dry runs unless --apply, which writes every new and
+changed note in one all-or-nothing batch; notes keep fixed ids, so importing the same
+thing again adds nothing.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from anamnesis.cli import console
+from anamnesis.cli.commands import admin
+from anamnesis.cli.context import JsonFlag, home, open_store
+from anamnesis.cli.errors import UsageError
+from anamnesis.store import EXPORT_FORMATS, ImportPlan, resolve_machine_id
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from anamnesis.store import ChronicleImport, Memory, ReadNotes
+
+ApplyFlag = Annotated[bool, typer.Option("--apply", help="Write the notes (default: dry run).")]
+
+IMPORT_HELP = """Import notes. Bare `anamnesis import` imports Claude Code's own memory
+(~/.claude/projects/*/memory/*.md) as it always has; name a source to read another one
+(dry run unless --apply)."""
+
+
+def register(app: typer.Typer) -> None:
+    """Add `export` and the `import` group, whose bare form imports Claude Code's own
+    memory (admin's ``import_native``) as `anamnesis import` always has."""
+    app.add_typer(import_app(), name="import")
+    app.command(name="export")(export)
+
+
+def import_app() -> typer.Typer:
+    app = typer.Typer(help=IMPORT_HELP)
+
+    @app.callback(invoke_without_command=True)
+    def import_root(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+        if ctx.invoked_subcommand is None:
+            admin.import_native(as_json=as_json)
+        else:  # `anamnesis import --json jsonl FILE` means --json for the source too
+            ctx.obj = {"json": as_json}
+
+    @app.command(name="claude")
+    def import_claude(ctx: typer.Context, as_json: JsonFlag = False) -> None:
+        """Claude Code's own memory (what a bare `anamnesis import` does)."""
+        admin.import_native(as_json=_json(ctx, as_json))
+
+    app.command(name="openchronicle")(import_openchronicle)
+    app.command(name="jsonl")(import_jsonl)
+    app.command(name="markdown")(import_markdown)
+    return app
+
+
+def _json(ctx: typer.Context, as_json: bool) -> bool:
+    return as_json or bool(isinstance(ctx.obj, dict) and ctx.obj.get("json"))
+
+
+def import_openchronicle(
+    ctx: typer.Context,
+    folder: Annotated[Path, typer.Argument(metavar="DIR", help="OpenChronicle's memory folder.")],
+    apply: ApplyFlag = False,
+    project_map: Annotated[
+        Path | None,
+        typer.Option(
+            "--project-map",
+            metavar="FILE",
+            help='A JSON object: file stem or prefix to project key, e.g. {"tool-": "global",'
+            ' "project-api": "github.com/me/api"} (default: project-NAME files go to NAME,'
+            " the rest to global).",
+        ),
+    ] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """OpenChronicle memory files: each entry one note (event- files episodic, the rest
+    semantic), struck-through entries superseded by the entries that replace them."""
+    from anamnesis.store import load_project_map, read_openchronicle
+
+    mapping = load_project_map(project_map) if project_map is not None else None
+    found = read_openchronicle(folder, project_map=mapping, machine_id=resolve_machine_id(home()))
+    # This machine's id is stamped on every note: importing on another machine is no change.
+    plan = _plan_and_apply(found.notes, apply, ignore=("machine_id",))
+    _report_openchronicle(found, plan, apply, _json(ctx, as_json))
+
+
+def import_jsonl(
+    ctx: typer.Context,
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="A JSONL export (`anamnesis export`).")
+    ],
+    apply: ApplyFlag = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """A JSONL export, ids and timestamps kept (another store's, or this one's backup)."""
+    from anamnesis.store import read_jsonl
+
+    read = read_jsonl(file)
+    _report_read(file, read, _plan_and_apply(read.notes, apply), apply, _json(ctx, as_json))
+
+
+def import_markdown(
+    ctx: typer.Context,
+    folder: Annotated[
+        Path,
+        typer.Argument(metavar="DIR", help="A markdown export (`anamnesis export`)."),
+    ],
+    apply: ApplyFlag = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """A markdown export (memory/<type>/*.md and local/<type>/*.md), ids kept."""
+    from anamnesis.store import read_markdown_export
+
+    read = read_markdown_export(folder)
+    _report_read(folder, read, _plan_and_apply(read.notes, apply), apply, _json(ctx, as_json))
+
+
+def _plan_and_apply(notes: list[Memory], apply: bool, ignore: Iterable[str] = ()) -> ImportPlan:
+    """Compare with the store and, with ``apply``, write what is new or changed in one
+    batch. A dry run against a store that does not exist yet creates nothing."""
+    from anamnesis.store import plan_import
+
+    root = home()
+    if not apply and not (root / "memory").is_dir() and not (root / "local").is_dir():
+        return ImportPlan(new=list(notes))
+    with open_store(must_exist=False) as store:
+        plan = plan_import(store, notes, ignore=ignore)
+        if apply and plan.changed:
+            store.put_many(plan.changed)
+    return plan
+
+
+def _counts(status: dict[str, str], ids: Iterable[str]) -> dict[str, int]:
+    statuses = [status.get(note_id) for note_id in ids]
+    return {name: statuses.count(name) for name in ("new", "updated", "unchanged")}
+
+
+def _status_by_id(plan: ImportPlan) -> dict[str, str]:
+    return {
+        note.id: name for name in ("new", "updated", "unchanged") for note in getattr(plan, name)
+    }
+
+
+def _report_openchronicle(
+    found: ChronicleImport, plan: ImportPlan, apply: bool, as_json: bool
+) -> None:
+    status = _status_by_id(plan)
+    files: list[dict[str, Any]] = [
+        {
+            "file": f.name,
+            "type": f.type,
+            "project": f.project,
+            "entries": f.entries,
+            **_counts(status, f.note_ids),
+            "skipped": [{"where": where, "reason": reason} for where, reason in f.skipped],
+            "notices": list(f.notices),
+            "error": f.error or None,
+        }
+        for f in found.files
+    ]
+    data: dict[str, Any] = {
+        "source": str(found.folder),
+        "applied": apply,
+        "files": files,
+        **_totals(plan),
+        "skipped": sum(len(f.skipped) for f in found.files),
+        "unread_files": sum(1 for f in found.files if f.error),
+    }
+    if as_json:
+        console.print_json(data)
+        return
+    _say_header(data["source"], apply)
+    if not files:
+        console.say("no memory files (*.md) there")
+        return
+    console.table(
+        ["file", "type", "project", "entries", "new", "updated", "unchanged", "skipped"],
+        [[*_columns(f), "file not read" if f["error"] else len(f["skipped"])] for f in files],
+    )
+    for f in files:
+        if f["error"]:
+            console.say(f"{f['file']}: not read: {f['error']}")
+        for item in f["skipped"]:
+            console.say(f"{f['file']}: skipped {item['where']}: {item['reason']}")
+        for notice in f["notices"]:
+            console.say(f"{f['file']}: {notice}")
+    unread = f", {data['unread_files']} file(s) not read" if data["unread_files"] else ""
+    entries = "entry" if data["skipped"] == 1 else "entries"
+    _say_totals(data, apply, f"{data['skipped']} {entries} skipped{unread}")
+
+
+def _columns(row: dict[str, Any]) -> list[object]:
+    keys = ("file", "type", "project", "entries", "new", "updated", "unchanged")
+    return [row[key] for key in keys]
+
+
+def _report_read(
+    source: Path, read: ReadNotes, plan: ImportPlan, apply: bool, as_json: bool
+) -> None:
+    data: dict[str, Any] = {
+        "source": str(source),
+        "applied": apply,
+        **_totals(plan),
+        "skipped": [{"where": where, "reason": reason} for where, reason in read.skipped],
+        "notices": [{"where": where, "notice": notice} for where, notice in read.notices],
+    }
+    if as_json:
+        console.print_json(data)
+        return
+    _say_header(data["source"], apply)
+    for where, reason in read.skipped:
+        console.say(f"skipped {where}: {reason}")
+    for where, notice in read.notices:
+        console.say(f"{where}: {notice}")
+    _say_totals(data, apply, f"{len(read.skipped)} skipped")
+
+
+def _totals(plan: ImportPlan) -> dict[str, int]:
+    return {
+        "new": len(plan.new),
+        "updated": len(plan.updated),
+        "unchanged": len(plan.unchanged),
+    }
+
+
+def _say_header(source: str, apply: bool) -> None:
+    console.say(f"from {source}" + ("" if apply else " (dry run: nothing written)"))
+
+
+def _say_totals(data: dict[str, Any], apply: bool, skipped: str) -> None:
+    counts = f"{data['new']} new, {data['updated']} updated, {data['unchanged']} unchanged"
+    if apply:
+        console.say(f"imported: {counts}, {skipped}")
+    else:
+        console.say(f"would import: {counts}, {skipped}; add --apply to write them")
+
+
+def export(
+    folder: Annotated[
+        Path, typer.Argument(metavar="DIR", help="Where to write (created; must be empty).")
+    ],
+    fmt: Annotated[
+        str,
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="FORMAT",
+            help="jsonl (one JSON object per note, DIR/notes.jsonl) or markdown (the note "
+            "files, DIR/memory/<type>/ and DIR/local/<type>/).",
+        ),
+    ] = "jsonl",
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Write into a folder that is not empty (the export's own files are "
+            "replaced; nothing else is touched).",
+        ),
+    ] = False,
+    as_json: JsonFlag = False,
+) -> None:
+    """Export every note (superseded and machine-local ones too) with its id, to read back
+    with `anamnesis import jsonl` or `anamnesis import markdown`."""
+    from anamnesis.store import export_store
+
+    if fmt not in EXPORT_FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, got {fmt!r}")
+    with open_store() as store:
+        report = export_store(store, folder, fmt, force=force)
+    data = {
+        "format": report.format,
+        "folder": str(report.folder),
+        "notes": report.notes,
+        "files": len(report.files),
+    }
+    if as_json:
+        console.print_json(data)
+        return
+    where = report.files[0] if fmt == "jsonl" else report.folder
+    console.say(f"exported {report.notes} note(s) to {where}")
