@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from dulwich.repo import Repo
 
-from anamnesis.sync import SyncBusy
+from anamnesis.sync import GitSyncBackend, SyncBusy
 from anamnesis.sync.lock import sync_lock
 from anamnesis.sync.transport import PushRejected, push_branch
 from anamnesis.sync.worktree import LOCK_FILE
@@ -89,6 +89,20 @@ def test_a_second_sync_waits_then_reports_busy(machine: Machine) -> None:
         release.set()
         holder.join()
     assert laptop.sync() is not None  # and works once the other is done
+
+
+def test_exclusive_holds_off_syncs_without_running_one(machine: Machine) -> None:
+    """A wipe holds the folder's sync lock: a sync meanwhile reports busy, and nothing
+    was committed by holding it."""
+    laptop = machine("laptop")
+    write_note(laptop, "semantic/a.md", "x")
+    other = GitSyncBackend(laptop.repo_dir, remote=None, machine_id="other", lock_wait_s=0.2)
+    with laptop.exclusive():
+        with pytest.raises(SyncBusy):
+            other.sync()
+        with pytest.raises(SyncBusy):
+            other.commit_local("while held")
+    assert laptop.local_changes() == ("semantic/a.md",)  # holding it committed nothing
 
 
 def test_two_processes_syncing_at_once_both_finish_or_report_busy(

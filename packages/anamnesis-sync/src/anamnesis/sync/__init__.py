@@ -27,13 +27,15 @@ if TYPE_CHECKING:
     from anamnesis.sync.git import GitSyncBackend
     from anamnesis.sync.remote import is_local, redact_url
     from anamnesis.sync.transport import check_remote
+    from anamnesis.sync.worktree import SYNC_LOCK_FILE
 
-__version__ = "0.2.0"
+__version__ = "0.2.1"
 
 _EXPORTS: dict[str, str] = {
     "CONFLICT_KEY": "anamnesis.sync.fork",
     "CONFLICT_TAG": "anamnesis.sync.fork",
     "STRATEGIES": "anamnesis.sync.backend",
+    "SYNC_LOCK_FILE": "anamnesis.sync.worktree",
     "Fork": "anamnesis.sync.fork",
     "Forked": "anamnesis.sync.fork",
     "GitLock": "anamnesis.sync.backend",
@@ -57,6 +59,7 @@ __all__ = [
     "CONFLICT_KEY",
     "CONFLICT_TAG",
     "STRATEGIES",
+    "SYNC_LOCK_FILE",
     "Fork",
     "Forked",
     "GitLock",

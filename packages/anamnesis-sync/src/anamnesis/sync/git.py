@@ -137,6 +137,14 @@ class GitSyncBackend:
         with self._session() as repo:
             return worktree.stage_all(repo, self.repo_dir, write=False).paths
 
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold this folder's sync lock without running anything, for a caller that changes
+        the notes folder wholesale (a wipe): a sync meanwhile waits, then says it is busy.
+        Raises :class:`SyncBusy` when a sync holds it longer than ``lock_wait_s``."""
+        with sync_lock(self.repo_dir / worktree.LOCK_FILE, wait_s=self.lock_wait_s):
+            yield
+
     def commit_local(self, message: str | None = None) -> str | None:
         """Commit local changes without touching the network; return the short head."""
         with self._session() as repo:

@@ -79,6 +79,7 @@ class Applied:
 
 # Held while a sync runs; lives in the notes folder but is never synced.
 LOCK_FILE = ".anamnesis-sync.lock"
+SYNC_LOCK_FILE = LOCK_FILE  # its public name: anamnesis.sync.SYNC_LOCK_FILE
 # SQLite files (the derived index, its WAL and shared memory) are live machine-local state:
 # copying them between machines corrupts them, so a stray one in the notes folder is
 # never committed (the store keeps its index.db beside the folder, not in it).

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import stat
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -25,11 +24,6 @@ from anamnesis.cli.errors import CliError, UsageError
 
 SCOPES = ("memory", "all")
 CONFIRM_WORD = "delete"
-# The lock a sync holds in the notes folder (anamnesis.sync's worktree.LOCK_FILE, never
-# synced). `clean` holds it while the notes go, so that no sync running meanwhile commits
-# half a wipe and sends it to the other machines; it is never deleted.
-SYNC_LOCK = ".anamnesis-sync.lock"
-SYNC_LOCK_WAIT_S = 30.0
 # Beside the notes, in the store's root. The batch journal lists renames into the note
 # trees (an unfinished batch write): note state, so it goes with the notes.
 BATCH_JOURNAL = ".batch-journal.json"
@@ -188,7 +182,9 @@ def clean_targets(root: Path, what: str, *, everywhere: bool) -> list[Path]:
         names = sorted(child.name for child in memory.iterdir())
         if not everywhere:
             targets += [memory / n for n in names if n.lower() == ".git"]
-        targets += [memory / n for n in names if n.lower() != ".git" and n != SYNC_LOCK]
+        from anamnesis.sync import SYNC_LOCK_FILE  # imports git: only when cleaning
+
+        targets += [memory / n for n in names if n.lower() != ".git" and n != SYNC_LOCK_FILE]
     elif _lexists(memory):  # a link (or a file): removed as itself, never followed
         targets.append(memory)
     if _is_folder(local):
@@ -396,43 +392,26 @@ def _kept(root: Path) -> list[str]:
 
 @contextmanager
 def _sync_paused(memory: Path) -> Iterator[None]:
-    """Hold the sync lock of the notes folder (a sync waits meanwhile): none commits or
-    pushes a half-deleted folder. Not on a folder behind a link (nothing in it is
-    touched), nor where the platform has no flock."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        yield
-        return
+    """Hold the notes folder's sync lock (a sync waits meanwhile): none commits or pushes
+    a half-deleted folder. Not on a folder behind a link: nothing in it is touched."""
     if not _is_folder(memory):
         yield
         return
+    from anamnesis.sync import GitSyncBackend, SyncBusy
+
+    # The lock alone is taken: no repository is opened, so the machine id does not matter.
+    backend = GitSyncBackend(memory, remote=None, machine_id="clean")
     try:
-        fd = os.open(memory / SYNC_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        with backend.exclusive():
+            yield
+    except SyncBusy:
+        raise CliError(
+            "a sync is running on this store; nothing was deleted: try again when it is done"
+        ) from None
     except OSError as exc:
         raise CliError(
-            f"cannot take the sync lock {memory / SYNC_LOCK} ({exc.strerror or exc}); "
-            "nothing was deleted"
+            f"cannot take the sync lock in {memory} ({exc.strerror or exc}); nothing was deleted"
         ) from None
-    try:
-        deadline = time.monotonic() + SYNC_LOCK_WAIT_S
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise CliError(
-                        "a sync is running on this store; nothing was deleted: try again "
-                        "when it is done"
-                    ) from None
-                time.sleep(0.05)
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
-        os.close(fd)
 
 
 def _unpushed(root: Path, remote: str | None) -> str:
@@ -476,11 +455,13 @@ def tree_files(tree: Path) -> Iterator[Path]:
     in place of the tree itself is, as the store reads through it)."""
     if not tree.is_dir():
         return
+    from anamnesis.sync import SYNC_LOCK_FILE  # imports git: only when scanning
+
     for dirpath, dirnames, filenames in os.walk(tree):
         dirnames[:] = [d for d in dirnames if d.lower() != ".git"]
         for name in filenames:
             path = Path(dirpath) / name
-            if name == SYNC_LOCK or (name.startswith(".") and name.endswith(".tmp")):
+            if name == SYNC_LOCK_FILE or (name.startswith(".") and name.endswith(".tmp")):
                 continue  # the sync lock, temp files of writes: never synced, not notes
             try:
                 if stat.S_ISREG(path.lstat().st_mode):
