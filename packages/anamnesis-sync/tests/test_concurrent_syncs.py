@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from dulwich.repo import Repo
 
-from anamnesis.sync import GitSyncBackend, SyncBusy
+from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError
 from anamnesis.sync.lock import sync_lock
 from anamnesis.sync.transport import PushRejected, push_branch
 from anamnesis.sync.worktree import LOCK_FILE
@@ -105,6 +105,17 @@ def test_exclusive_holds_off_syncs_without_running_one(machine: Machine) -> None
     assert laptop.local_changes() == ("semantic/a.md",)  # holding it committed nothing
 
 
+def test_a_link_in_place_of_the_lock_is_never_followed(machine: Machine, tmp_path: Path) -> None:
+    laptop = machine("laptop")
+    laptop.repo_dir.mkdir(parents=True)
+    outside = tmp_path / "precious.txt"
+    outside.write_text("keep me")
+    (laptop.repo_dir / LOCK_FILE).symlink_to(outside)
+    with pytest.raises(SyncError, match="remove it"):
+        laptop.sync()
+    assert outside.read_text() == "keep me"  # not truncated by the pid the lock writes
+
+
 def test_two_processes_syncing_at_once_both_finish_or_report_busy(
     machine: Machine, remote: Path
 ) -> None:
@@ -113,7 +124,7 @@ def test_two_processes_syncing_at_once_both_finish_or_report_busy(
         write_note(laptop, f"semantic/{i}.md", f"note {i}")
     script = textwrap.dedent(
         f"""
-        from anamnesis.sync import GitSyncBackend, SyncBusy
+        from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError
         b = GitSyncBackend({str(laptop.repo_dir)!r}, remote={str(remote)!r}, machine_id="laptop")
         try:
             print(b.sync().detail)

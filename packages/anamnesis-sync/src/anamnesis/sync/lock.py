@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from anamnesis.sync.errors import SyncBusy
+from anamnesis.sync.errors import SyncBusy, SyncError
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
     import msvcrt
@@ -46,7 +46,14 @@ def sync_lock(path: Path, *, wait_s: float) -> Iterator[None]:
     leaves a stale lock behind.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        # Never through a link: the pid written below would truncate whatever it points at.
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError as exc:
+        raise SyncError(
+            f"cannot open the sync lock {path} ({exc.strerror or exc}); if it is a link or "
+            "not a file, remove it (nothing was synced)"
+        ) from None
     try:
         deadline = time.monotonic() + wait_s
         while not _try_lock(fd):

@@ -397,7 +397,7 @@ def _sync_paused(memory: Path) -> Iterator[None]:
     if not _is_folder(memory):
         yield
         return
-    from anamnesis.sync import GitSyncBackend, SyncBusy
+    from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError
 
     # The lock alone is taken: no repository is opened, so the machine id does not matter.
     backend = GitSyncBackend(memory, remote=None, machine_id="clean")
@@ -408,10 +408,8 @@ def _sync_paused(memory: Path) -> Iterator[None]:
         raise CliError(
             "a sync is running on this store; nothing was deleted: try again when it is done"
         ) from None
-    except OSError as exc:
-        raise CliError(
-            f"cannot take the sync lock in {memory} ({exc.strerror or exc}); nothing was deleted"
-        ) from None
+    except SyncError as exc:  # the lock file cannot be opened (a link in its place)
+        raise CliError(f"{exc}; nothing was deleted") from None
 
 
 def _unpushed(root: Path, remote: str | None) -> str:
