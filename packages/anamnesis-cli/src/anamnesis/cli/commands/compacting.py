@@ -18,6 +18,7 @@ from anamnesis.cli.commands.reflecting import (
     commit_to_sync,
     llm_errors,
     provider_from_settings,
+    say_cost,
 )
 from anamnesis.cli.config_file import check_min_tokens, config_for_reading
 from anamnesis.cli.context import (
@@ -115,13 +116,7 @@ def _say(data: dict[str, Any]) -> None:
         console.say(f"compacted {len(data['written'])} note(s): {', '.join(data['written'])}")
     if data["tagged"]:
         console.say(f"tagged needs-review: {', '.join(data['tagged'])}")
-    if data["provider"] == "heuristic":
+    heuristic = data["provider"] == "heuristic"
+    if heuristic:
         console.say("no LLM (llm.provider heuristic): repeated lines and blocks are folded")
-    else:
-        what = "planned" if data["dry_run"] else "made"
-        console.say(
-            f"{data['calls']} provider call(s) {what} ({data['provider']}), about "
-            f"{data['input_tokens']} input tokens"
-        )
-    if data["dry_run"]:
-        console.say("dry run: nothing sent, nothing written; add --apply to compact")
+    say_cost(data, "compact", calls=not heuristic)

@@ -137,13 +137,20 @@ def _say_reflection(data: dict[str, Any]) -> None:
             )
         for refused in p.get("refused", []):
             console.warn(f"{p['project']}: refused {refused}")
-    what = "planned" if data["dry_run"] else "made"
-    console.say(
-        f"{data['calls']} provider call(s) {what} ({data['provider']}), about "
-        f"{data['input_tokens']} input tokens"
-    )
+    say_cost(data, "reflect")
+
+
+def say_cost(data: dict[str, Any], command: str, *, calls: bool = True) -> None:
+    """The provider calls planned or made, with the input-token estimate (unless
+    ``calls`` is false: no provider was asked), and what a dry run did not do."""
+    if calls:
+        what = "planned" if data["dry_run"] else "made"
+        console.say(
+            f"{data['calls']} provider call(s) {what} ({data['provider']}), about "
+            f"{data['input_tokens']} input tokens"
+        )
     if data["dry_run"]:
-        console.say("dry run: nothing sent, nothing written; add --apply to reflect")
+        console.say(f"dry run: nothing sent, nothing written; add --apply to {command}")
 
 
 def merge(
