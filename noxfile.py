@@ -24,6 +24,7 @@ nox.options.sessions = [
     "lint",
     "typecheck",
     "tests",
+    "dashboard",
     "isolation",
     "vectors_fallback",
     "install",
@@ -49,6 +50,14 @@ DIRECT_DEPENDENCIES: dict[str, set[str]] = {
     "anamnesis-hooks": {"anamnesis-store", "anamnesis-sync"},
     "anamnesis-mcp": {"anamnesis-store", "anamnesis-sync", "mcp"},
     "anamnesis-reflect": {"anamnesis-store"},
+    "anamnesis-dashboard": {
+        "anamnesis-store",
+        "anamnesis-sync",
+        "starlette",
+        "uvicorn",
+        "jinja2",
+        "markdown-it-py",
+    },
     "anamnesis-memory": {
         "anamnesis-store",
         "anamnesis-sync",
@@ -64,7 +73,8 @@ FORBIDDEN: dict[str, set[str]] = {
     "anamnesis-hooks": {"mcp", "typer", "rich", "click"},
     "anamnesis-mcp": {"anamnesis-hooks", "typer", "rich"},
     "anamnesis-reflect": {"mcp", "dulwich", "typer", "rich", "anamnesis-sync", "anamnesis-hooks"},
-    "anamnesis-memory": {"anamnesis-mcp", "mcp"},  # the MCP server is the `mcp` extra
+    "anamnesis-dashboard": {"mcp", "typer", "rich", "anamnesis-hooks", "anamnesis-mcp"},
+    "anamnesis-memory": {"anamnesis-mcp", "mcp", "anamnesis-dashboard", "starlette"},  # extras
 }
 # The programs the sessions run in the venvs they make (plain scripts: stdlib plus what that
 # venv holds), kept as files so that ruff and mypy check them; see each file's docstring.
@@ -76,6 +86,7 @@ SMOKE = {
     "anamnesis-hooks": PROGRAMS / "smoke_hooks.py",
     "anamnesis-mcp": PROGRAMS / "smoke_mcp.py",
     "anamnesis-reflect": PROGRAMS / "smoke_reflect.py",
+    "anamnesis-dashboard": PROGRAMS / "smoke_dashboard.py",
     "anamnesis-memory": PROGRAMS / "smoke_cli.py",
 }
 
@@ -171,9 +182,17 @@ def typecheck(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 @nox.parametrize("package", PACKAGES)
 def tests(session: nox.Session, package: str) -> None:
-    """Each package's own test suite."""
+    """Each package's own test suite, but the browser tests (run once, in `dashboard`)."""
     _sync(session)
-    session.run("pytest", f"packages/{package}/tests", *session.posargs)
+    session.run("pytest", f"packages/{package}/tests", "-m", "not browser", *session.posargs)
+
+
+@nox.session(python=PYTHON)
+def dashboard(session: nox.Session) -> None:
+    """The dashboard's browser tests: Playwright driving the system's headless Chromium.
+    Where there is none they skip, saying how to get one."""
+    _sync(session)
+    session.run("pytest", "packages/anamnesis-dashboard/tests", "-m", "browser", *session.posargs)
 
 
 @nox.session(python=PYTHON)
@@ -238,8 +257,8 @@ def vectors_fallback(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def install(session: nox.Session) -> None:
-    """Install the tool as users do: `uv tool install` from the five built wheels, offline,
-    with and without the `mcp` extra, then use it."""
+    """Install the tool as users do: `uv tool install` from the built wheels, offline, with
+    and without the `mcp` and `dashboard` extras, then use it."""
     wheels = Path(tempfile.mkdtemp(prefix="anamnesis-wheels-"))
     session.run("uv", "build", "--all-packages", "--wheel", "-o", str(wheels), external=True)
     # --all-packages builds every workspace member: the test-support one too (never installed).
@@ -250,7 +269,7 @@ def install(session: nox.Session) -> None:
     )
     if len(built) != len(PACKAGES):
         session.error(f"expected {len(PACKAGES)} wheels, built {built}")
-    for extra in ("[mcp]", ""):
+    for extra in ("[mcp,dashboard]", ""):
         root = Path(tempfile.mkdtemp(prefix="anamnesis-tool-"))
         env = {
             "UV_TOOL_DIR": str(root / "tools"),

@@ -1,8 +1,9 @@
 """What a new user does after installing the tool from wheels (the `install` session): init
 (printed plan first, then local-only), write, search, the inject hook, and doctor's update
-advice for a wheel install; then, with the `mcp` extra, the server's five tools over stdio,
-or, without it (`--without-mcp`), no MCP SDK in the tool's venv and `serve` failing with the
-hint to install `anamnesis-memory[mcp]`.
+advice for a wheel install; then, with the `mcp` and `dashboard` extras, the server's five
+tools over stdio and the dashboard serving the tour's note behind its link, or, without them
+(`--without-mcp`), no MCP SDK in the tool's venv and `serve` and `dashboard` failing with
+the hint to install `anamnesis-memory[mcp]` / `[dashboard]`.
 
 Usage: python user_tour.py TOOL ROOT [--without-mcp]: TOOL is the installed `anamnesis`,
 ROOT an empty folder for the store, Claude Code's folder and HOME. Runs with the Python
@@ -46,7 +47,25 @@ def tour_with_mcp() -> None:
             return sorted(t.name for t in (await client.list_tools()).tools)
 
     assert len(anyio.run(tools)) == 5
-    print("tour with [mcp] ok")
+    tour_dashboard()
+    print("tour with [mcp,dashboard] ok")
+
+
+def tour_dashboard() -> None:
+    import re
+    import urllib.request
+
+    server = subprocess.Popen([tool, "dashboard", "--no-open", "--port", "0"], env=env,
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert server.stdout is not None
+        link = re.search(r"http://127\.0\.0\.1:\d+/\?token=\S+", server.stdout.readline())
+        assert link, "the dashboard printed no link"
+        with urllib.request.urlopen(link.group(0), timeout=30) as page:  # follows the 303
+            assert "Tour note" in page.read().decode()
+    finally:
+        server.terminate()
+        server.wait(10)
 
 
 def tour_without_mcp() -> None:
@@ -55,7 +74,9 @@ def tour_without_mcp() -> None:
     assert probe.returncode != 0, "the MCP SDK is installed without the [mcp] extra"
     served = run("serve", ok=False)
     assert served.returncode == 1 and "anamnesis-memory[mcp]" in served.stderr, served.stderr
-    print("tour without [mcp] ok")
+    page = run("dashboard", "--no-open", ok=False)
+    assert page.returncode == 1 and "anamnesis-memory[dashboard]" in page.stderr, page.stderr
+    print("tour without [mcp] and [dashboard] ok")
 
 
 print(run("--version").stdout.strip())

@@ -35,8 +35,8 @@ from anamnesis.cli.capable_python import can_load_extensions, find_capable_pytho
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--python", help="the Python to install with (default: a capable one)")
-    parser.add_argument("--extras", help="comma-separated extras (default: mcp, and vectors "
-                        "where the Python can load SQLite extensions)")  # fmt: skip
+    parser.add_argument("--extras", help="comma-separated extras (default: mcp, dashboard, "
+                        "and vectors where the Python can load SQLite extensions)")  # fmt: skip
     parser.add_argument("--print", dest="print_only", action="store_true",
                         help="print the command; run nothing")  # fmt: skip
     args = parser.parse_args()
@@ -53,7 +53,8 @@ def main() -> int:
     capable = python is not None and can_load_extensions(python)
     if python is None:
         python = sys.executable if sys.version_info >= (3, 11) else "3.11"
-    extras = args.extras if args.extras is not None else ("mcp,vectors" if capable else "mcp")
+    default = "mcp,dashboard,vectors" if capable else "mcp,dashboard"
+    extras = args.extras if args.extras is not None else default
     requirement = f"{CLI}[{extras}]" if extras else str(CLI)
     command = [uv, "tool", "install", "--reinstall", "--python", python, requirement]
     print(f"$ {shlex.join(command)}", flush=True)

@@ -134,9 +134,9 @@ def test_vectors_are_installed_exactly_where_the_python_can_run_them(user: NewUs
     doctor = {c["name"]: c for c in user.json("doctor", "--offline")["checks"]}
     if capable is None:
         assert "search by meaning (the vectors extra) is left out" in user.install_output  # type: ignore[attr-defined]
-        assert "extras: mcp)" in doctor["install"]["detail"]
+        assert "extras: mcp, dashboard)" in doctor["install"]["detail"]
         return
-    assert "extras: mcp, vectors" in doctor["install"]["detail"]
+    assert "extras: mcp, dashboard, vectors" in doctor["install"]["detail"]
     assert f"Python {capable}" in doctor["install"]["detail"]
     # 7: the model cannot be downloaded here; init said once how to give a local copy.
     assert "--embed-model-path FOLDER" in user.install_output  # type: ignore[attr-defined]

@@ -164,11 +164,14 @@ def test_a_real_terminal_is_asked(env: Env) -> None:
 
 def test_clean_memory_removes_notes_and_index_keeps_config_logs_and_eval(env: Env) -> None:
     kept = filled_store(env)
+    (env.home / "cache").mkdir()
+    (env.home / "cache" / "history.db").write_bytes(b"derived from memory/.git")
     result = env.run("clean", "memory", "--yes")
     assert result.code == 0, result.err
     assert note_files(env) == []
     home = env.home
     assert [p.name for p in home.iterdir() if p.name.startswith("index.db")] == []
+    assert not (home / "cache").exists()
     assert not (home / ".batch-journal.json").exists()
     assert (home / "logs" / "hooks.log").read_text() == "a log line\n"
     assert (home / "eval" / "cases.jsonl").exists()

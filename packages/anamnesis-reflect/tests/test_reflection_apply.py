@@ -72,6 +72,8 @@ def test_apply_writes_distilled_notes_and_tags_every_episode_sent(store: MemoryS
         assert written.scope == "portable" and written.created_at
     assert first.tags == ["reflection", "testing", "uv"] and second.tags == ["reflection"]
     assert first.supersedes == [old.id] and second.supersedes == []
+    # Each note names the episodes it came from (the dashboard links them).
+    assert first.extra == {"sources": ids[:2]} and second.extra == {"sources": ids[2:3]}
     for episode in episodes:
         assert store.get(episode.id).tags == ["reflected"]
     current = {mem.id for mem in store.list(include_superseded=False)}

@@ -13,6 +13,7 @@ from anamnesis.cli import __version__
 from anamnesis.cli.commands import (
     admin,
     compacting,
+    dashboard_cmd,
     entry_points,
     evaluate,
     hygiene,
@@ -70,6 +71,7 @@ def build_app() -> typer.Typer:
     compacting.register(app)
     hygiene.register(app)
     secrets_scan.register(app)
+    dashboard_cmd.register(app)
     app.add_typer(admin.config_app(), name="config")
     app.add_typer(evaluate.eval_app(), name="eval")
     return app
@@ -85,6 +87,7 @@ def version_line() -> str:
         "anamnesis-hooks",
         "anamnesis-mcp",
         "anamnesis-reflect",
+        "anamnesis-dashboard",
     ):
         try:
             parts.append(f"{dist.removeprefix('anamnesis-')} {metadata.version(dist)}")

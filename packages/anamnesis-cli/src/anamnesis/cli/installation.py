@@ -95,6 +95,8 @@ def installed_extras() -> tuple[str, ...]:
     extras = []
     if mcp_extra_installed():
         extras.append("mcp")
+    if importable("anamnesis.dashboard"):
+        extras.append("dashboard")
     if importable("sqlite_vec", "fastembed"):
         extras.append("vectors")
     return tuple(extras)

@@ -45,6 +45,8 @@ __all__ = [
 log = logging.getLogger("anamnesis.reflect")
 
 PROV_SOURCE = "reflection"
+# Frontmatter key of a reflection note: the ids of the episodes it was distilled from.
+SOURCES_KEY = "sources"
 REFLECTION_TAG = "reflection"
 # Below a human's 1.0: a model's distillation, not something a person checked.
 REFLECTION_CONFIDENCE = 0.6
@@ -116,6 +118,8 @@ def apply_reflection(
             prov_model=model,
             confidence=REFLECTION_CONFIDENCE,
             supersedes=list(note.supersedes),
+            # The episodes it was distilled from, for a reader (the dashboard links them).
+            extra={SOURCES_KEY: list(note.sources)},
         )
         for note in notes
     ]

@@ -25,17 +25,27 @@ if TYPE_CHECKING:
     from anamnesis.sync.errors import NothingToResolve, SyncBusy, SyncError
     from anamnesis.sync.fork import CONFLICT_KEY, CONFLICT_TAG, Fork, Forked, fork_note, new_ulid
     from anamnesis.sync.git import GitSyncBackend
+    from anamnesis.sync.history import (
+        ChangedFile,
+        CommitChanges,
+        head_commit,
+        new_commits,
+        read_blob,
+        unreachable_commits,
+    )
     from anamnesis.sync.remote import is_local, redact_url
     from anamnesis.sync.transport import check_remote
     from anamnesis.sync.worktree import SYNC_LOCK_FILE
 
-__version__ = "0.2.1"
+__version__ = "0.2.2"
 
 _EXPORTS: dict[str, str] = {
     "CONFLICT_KEY": "anamnesis.sync.fork",
     "CONFLICT_TAG": "anamnesis.sync.fork",
     "STRATEGIES": "anamnesis.sync.backend",
     "SYNC_LOCK_FILE": "anamnesis.sync.worktree",
+    "ChangedFile": "anamnesis.sync.history",
+    "CommitChanges": "anamnesis.sync.history",
     "Fork": "anamnesis.sync.fork",
     "Forked": "anamnesis.sync.fork",
     "GitLock": "anamnesis.sync.backend",
@@ -50,9 +60,13 @@ _EXPORTS: dict[str, str] = {
     "Unsynced": "anamnesis.sync.backend",
     "check_remote": "anamnesis.sync.transport",
     "fork_note": "anamnesis.sync.fork",
+    "head_commit": "anamnesis.sync.history",
     "is_local": "anamnesis.sync.remote",
+    "new_commits": "anamnesis.sync.history",
     "new_ulid": "anamnesis.sync.fork",
+    "read_blob": "anamnesis.sync.history",
     "redact_url": "anamnesis.sync.remote",
+    "unreachable_commits": "anamnesis.sync.history",
 }
 
 __all__ = [
@@ -60,6 +74,8 @@ __all__ = [
     "CONFLICT_TAG",
     "STRATEGIES",
     "SYNC_LOCK_FILE",
+    "ChangedFile",
+    "CommitChanges",
     "Fork",
     "Forked",
     "GitLock",
@@ -74,9 +90,13 @@ __all__ = [
     "Unsynced",
     "check_remote",
     "fork_note",
+    "head_commit",
     "is_local",
+    "new_commits",
     "new_ulid",
+    "read_blob",
     "redact_url",
+    "unreachable_commits",
 ]
 
 

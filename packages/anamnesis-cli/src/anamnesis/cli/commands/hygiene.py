@@ -28,6 +28,8 @@ CONFIRM_WORD = "delete"
 # trees (an unfinished batch write): note state, so it goes with the notes.
 BATCH_JOURNAL = ".batch-journal.json"
 REFLECT_LOCK = "reflect.lock"
+# Rebuilt from the notes' git history on use (the dashboard's history cache): goes with them.
+DERIVED_CACHES = "cache"
 HISTORY = (
     "git history keeps the deleted notes: to purge them, rewrite the remote's history "
     "(`git filter-repo`, then force-push) or replace the remote with a new repository "
@@ -39,8 +41,9 @@ HISTORY = (
 CLEAN_HELP = """Delete this machine's notes, and what is derived from them.
 
 `memory`: every note (portable in memory/, machine-local in local/), the search index
-(index.db, its -wal/-shm files and moved-aside index.db.corrupt-* copies) and the batch
-journal. `all`: that, and the logs (logs/), the eval cases (eval/) and the reflection lock.
+(index.db, its -wal/-shm files and moved-aside index.db.corrupt-* copies), the caches
+derived from the notes' git history (cache/: the dashboard's) and the batch journal.
+`all`: that, and the logs (logs/), the eval cases (eval/) and the reflection lock.
 config.json is always kept. So is models/: it holds no note, only a downloaded copy of a
 public embedding model; delete it by hand to free its space.
 
@@ -192,6 +195,8 @@ def clean_targets(root: Path, what: str, *, everywhere: bool) -> list[Path]:
     elif _lexists(local):
         targets.append(local)
     targets += sorted(p for p in root.iterdir() if _is_index_file(p.name))
+    if _lexists(root / DERIVED_CACHES):
+        targets.append(root / DERIVED_CACHES)
     if _lexists(root / BATCH_JOURNAL):
         targets.append(root / BATCH_JOURNAL)
     if what == "all":

@@ -1,0 +1,62 @@
+"""`anamnesis dashboard`: starts the dashboard process (the `dashboard` extra), or says how
+to install it."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import httpx
+
+from cli_testing import Env, anamnesis_script
+
+NO_DASHBOARD = """
+import importlib.abc, sys
+
+class NoDashboard(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.startswith("anamnesis.dashboard"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, NoDashboard())
+"""
+
+
+def test_dashboard_prints_one_link_and_serves_the_store(env: Env) -> None:
+    assert env.run("write", "--title", "Seen in the page", "hello").code == 0
+    process = subprocess.Popen(
+        [*anamnesis_script(), "dashboard", "--no-open", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env.environment(),
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=\S+", line)
+        assert found, line
+        page = httpx.get(found.group(0), follow_redirects=True, timeout=30)
+        assert page.status_code == 200 and "Seen in the page" in page.text
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_without_the_extra_it_says_how_to_install(env: Env, tmp_path: Path) -> None:
+    site = tmp_path / "no-dashboard"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(NO_DASHBOARD)
+    env.variables["PYTHONPATH"] = str(site)
+    assert env.run("init", "--local-only").code == 0
+    done = env.run_process("dashboard", "--no-open")
+    assert done.code == 1
+    assert done.err_lines[0].startswith(
+        "anamnesis dashboard: the dashboard is not installed; install it with: "
+    )
+    assert "'anamnesis-memory[dashboard]'" not in done.err  # never the index's old release
+
+
+def test_no_store_is_a_clear_error(env: Env) -> None:
+    done = env.run_process("dashboard", "--no-open", "--port", "0")
+    assert done.code == 1
+    assert "run `anamnesis init` first" in done.err

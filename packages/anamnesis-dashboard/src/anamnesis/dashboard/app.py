@@ -1,0 +1,58 @@
+"""The ASGI application: routes (fixed: other tools link to them), static files, and the
+guard in front of everything."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from anamnesis.dashboard import browse_pages, note_pages, sync_action
+from anamnesis.dashboard.context import Dashboard
+from anamnesis.dashboard.responses import problem
+from anamnesis.dashboard.security import GuardMiddleware
+
+
+def create_app(dashboard: Dashboard) -> Starlette:
+    """The dashboard over ``dashboard``'s store; closing the app closes the store."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        try:
+            yield
+        finally:
+            dashboard.close()
+
+    routes = [
+        Route("/", browse_pages.notes_list),
+        Route("/search", browse_pages.search),
+        Route("/fleet", browse_pages.fleet),
+        Route("/status", browse_pages.status),
+        Route("/sync", sync_action.sync_now, methods=["POST"]),
+        Route("/notes/{note_id}", note_pages.show_note, methods=["GET", "POST"]),
+        Route("/notes/{note_id}/edit", note_pages.edit_note),
+        Route("/notes/{note_id}/history", note_pages.note_history),
+        Mount("/static", StaticFiles(packages=[("anamnesis.dashboard", "static")]), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(GuardMiddleware, guard=dashboard.guard)],
+        exception_handlers={404: _not_found, 405: _not_allowed},
+        lifespan=lifespan,
+    )
+    app.state.dashboard = dashboard
+    return app
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return problem(request, 404, "Not found", "There is no page at this address.")
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return problem(request, 405, "Not allowed", "This address does not take that method.")

@@ -1,0 +1,100 @@
+"""The pages that look across notes: the list (``/``), search, the fleet and the status."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from anamnesis.dashboard.fleet import summarize
+from anamnesis.dashboard.listing import BadFilter, ListQuery, list_page
+from anamnesis.dashboard.responses import dashboard_of, page, problem
+from anamnesis.store import (
+    NOTE_TYPES,
+    SCOPES,
+    SEARCH_MODES,
+    StoreError,
+)
+
+DEFAULT_K = 8  # the CLI's `anamnesis search` default
+MAX_K = 100
+
+
+async def notes_list(request: Request) -> HTMLResponse:
+    dashboard = dashboard_of(request)
+    try:
+        query = ListQuery.parse(request.query_params)
+        listed = list_page(dashboard.store, query)
+    except (BadFilter, StoreError) as exc:
+        return problem(request, 400, "That filter cannot match", str(exc))
+    return page(
+        request, "list.html", listed=listed, query=query, note_types=NOTE_TYPES, scopes=SCOPES
+    )
+
+
+async def search(request: Request) -> HTMLResponse:
+    dashboard = dashboard_of(request)
+    params = request.query_params
+    text = params.get("q", "").strip()
+    form = {key: params.get(key, "").strip() for key in ("project", "type", "scope", "mode")}
+    include_superseded = params.get("superseded") == "1"
+    try:
+        k = int(params.get("k") or DEFAULT_K)
+    except ValueError:
+        return problem(request, 400, "Bad search", "k must be a number")
+    context: dict[str, Any] = {
+        "q": text, "form": form, "k": k, "superseded": include_superseded,
+        "note_types": NOTE_TYPES, "scopes": SCOPES, "modes": SEARCH_MODES, "result": None,
+    }  # fmt: skip
+    if not 1 <= k <= MAX_K:
+        return problem(request, 400, "Bad search", f"k must be between 1 and {MAX_K}")
+    if form["type"] and form["type"] not in NOTE_TYPES:
+        return problem(request, 400, "Bad search", f"type must be one of {', '.join(NOTE_TYPES)}")
+    if form["scope"] and form["scope"] not in SCOPES:
+        return problem(request, 400, "Bad search", f"scope must be one of {', '.join(SCOPES)}")
+    if form["mode"] and form["mode"] not in SEARCH_MODES:
+        modes = ", ".join(SEARCH_MODES)
+        return problem(request, 400, "Bad search", f"mode must be one of {modes}")
+    if text:
+        try:
+            context["result"] = dashboard.store.search_scored(
+                text,
+                project=form["project"] or None,
+                type=form["type"] or None,
+                scope=form["scope"] or None,
+                k=k,
+                mode=form["mode"] or None,
+                include_superseded=include_superseded,
+            )
+        except StoreError as exc:
+            return problem(request, 400, "Bad search", str(exc))
+    return page(request, "search.html", **context)
+
+
+async def fleet(request: Request) -> HTMLResponse:
+    dashboard = dashboard_of(request)
+    notes = dashboard.store.list(include_body=False)
+    dashboard.history.refresh()
+    machines = summarize(notes, dashboard.history.machines(), dashboard.machine_id)
+    return page(request, "fleet.html", machines=machines)
+
+
+async def status(request: Request) -> HTMLResponse:
+    """doctor's checks (run through the CLI, cached a minute) and the store's own counts.
+    ``?panel=1`` answers the fragment the list page loads into its status panel."""
+    dashboard = dashboard_of(request)
+    answer = await dashboard.doctor.checks(
+        dashboard.cli, dashboard.home, fresh=request.query_params.get("fresh") == "1"
+    )
+    checks = answer.data.get("checks", []) if answer.data else []
+    template = "status_panel.html" if request.query_params.get("panel") == "1" else "status.html"
+    return page(
+        request,
+        template,
+        checks=checks,
+        doctor_error="" if checks else (answer.error or "doctor printed nothing"),
+        stats=dashboard.store.stats(),
+        problems=dashboard.store.problems(),
+        home=str(dashboard.home),
+    )

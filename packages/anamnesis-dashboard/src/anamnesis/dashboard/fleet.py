@@ -1,0 +1,49 @@
+"""The fleet page: what each machine wrote (from the notes' metadata) and when it last
+synced (from the authors of the store's git history)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from anamnesis.store import Memory
+
+
+@dataclass
+class MachineSummary:
+    machine_id: str
+    notes: int = 0
+    by_type: Counter[str] = field(default_factory=Counter)
+    by_project: Counter[str] = field(default_factory=Counter)
+    last_write: str = ""
+    commits: int = 0
+    last_commit: int | None = None  # unix seconds of its newest commit in our history
+    local_notes: int = 0  # machine-local notes (only ever this machine's own)
+
+
+def summarize(
+    notes: list[Memory], commits: dict[str, tuple[int, int]], this_machine: str
+) -> list[MachineSummary]:
+    """One summary per machine id seen in notes or commits, this machine first, then the
+    most recently active."""
+    machines: dict[str, MachineSummary] = {}
+
+    def of(machine_id: str) -> MachineSummary:
+        return machines.setdefault(machine_id, MachineSummary(machine_id))
+
+    for note in notes:
+        summary = of(note.machine_id)
+        summary.notes += 1
+        summary.by_type[note.type] += 1
+        summary.by_project[note.project] += 1
+        summary.last_write = max(summary.last_write, note.updated_at)
+        if note.scope == "machine-local":
+            summary.local_notes += 1
+    for machine_id, (count, last) in commits.items():
+        summary = of(machine_id)
+        summary.commits, summary.last_commit = count, last
+    of(this_machine)
+    return sorted(
+        machines.values(),
+        key=lambda s: (s.machine_id != this_machine, -(s.last_commit or 0), s.machine_id),
+    )

@@ -1,0 +1,79 @@
+"""A note's markdown source for the editor, and saving an edit without losing anyone's work.
+
+Saving is optimistic: the edit form carries the SHA-256 of the file as it was loaded. If
+the file changed meanwhile (a hand edit, a sync, another tab), the save is refused with
+both versions, and nothing is written. A save goes through the store (:meth:`put`): the
+text is validated, secrets are masked, the file is written atomically and reindexed.
+Nothing is committed: sync stays an explicit step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from anamnesis.store import (
+    InvalidNote,
+    MalformedNote,
+    Memory,
+    MemoryStore,
+    parse_note,
+    read_regular,
+    utc_now,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class NoteSource:
+    """A note file's text and the hash of its bytes (the edit form's guard)."""
+
+    path: Path
+    text: str
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class SaveOutcome:
+    """``saved`` (the note as written), or ``conflict`` (the file as it is now), or
+    ``problem`` (why the text is not a valid note). ``masked``: the store masked secrets
+    in what was saved, so the file differs from what was typed."""
+
+    saved: Memory | None = None
+    conflict: NoteSource | None = None
+    problem: str = ""
+    masked: bool = False
+
+
+def digest_of(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_source(store: MemoryStore, note_id: str) -> NoteSource:
+    """The note's file as it is on disk (a regular file inside the store, never a link).
+    Raises the store's NoteNotFound for an unknown id."""
+    path = store.file_of(note_id)
+    data, _ = read_regular(path)
+    return NoteSource(path, data.decode("utf-8", "replace"), digest_of(data))
+
+
+def save_source(store: MemoryStore, note_id: str, text: str, loaded_digest: str) -> SaveOutcome:
+    """Save ``text`` as note ``note_id`` if its file is still the one the editor loaded."""
+    current = read_source(store, note_id)
+    if current.digest != loaded_digest:
+        return SaveOutcome(conflict=current)
+    scope = store.get(note_id).scope  # the folder decides the scope, not the text
+    try:
+        edited = parse_note(text.replace("\r\n", "\n"), str(current.path), scope=scope)
+    except MalformedNote as exc:
+        return SaveOutcome(problem=str(exc))
+    if edited.id != note_id:
+        return SaveOutcome(
+            problem=f"the id must stay {note_id}; to make a new note, write one instead"
+        )
+    try:
+        saved = store.put(edited.replace(updated_at=utc_now()))
+    except InvalidNote as exc:
+        return SaveOutcome(problem=str(exc))
+    masked = (saved.title, saved.body) != (edited.title, edited.body)
+    return SaveOutcome(saved=saved, masked=masked)

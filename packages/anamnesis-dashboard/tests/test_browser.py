@@ -1,0 +1,329 @@
+"""The dashboard in a real browser (headless Chromium through Playwright): what the HTTP
+tests cannot see. htmx swapping the results, the CSP holding with real script, the edit
+form's round trip and its 409, the cookie the start link sets, and that the page never
+calls anywhere but its own server.
+
+Playwright's own browser download is not used: the system's Chromium is launched by path
+(``ANAMNESIS_CHROMIUM``, else the first of chromium, chromium-browser, google-chrome on
+PATH). Without one these tests skip and say how to get one. The ``dashboard`` nox session
+runs them; the ``tests`` session leaves them out (``-m "not browser"``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from anamnesis_testsupport.dashboard_server import DashboardProcess
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    Request,
+    expect,
+    sync_playwright,
+)
+from playwright.sync_api import Error as PlaywrightError
+
+from anamnesis.store import MemoryStore
+from anamnesis.sync import GitSyncBackend
+
+pytestmark = pytest.mark.browser
+
+MACHINE = "laptop"  # conftest's machine id: the dashboard's and the commits' author
+BROWSERS = ("chromium", "chromium-browser", "google-chrome")
+NO_BROWSER = "no Chromium here: apt-get install -y chromium (or set ANAMNESIS_CHROMIUM)"
+TIMEOUT_MS = 10_000  # a step that takes longer is broken, not slow: fail fast
+XSS_TITLE = "<script>window.__xss=1</script>"
+XSS_IMG = '<img src=x onerror="window.__xss=2">'
+XSS_LINK = "[x](javascript:window.__xss=3)"
+
+
+def _chromium() -> str:
+    """The Chromium to launch, or skip the test saying why there is none."""
+    chosen = os.environ.get("ANAMNESIS_CHROMIUM")
+    if chosen:
+        if not Path(chosen).is_file():
+            pytest.skip(f"ANAMNESIS_CHROMIUM={chosen} is not a file")
+        return chosen
+    for name in BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    pytest.skip(NO_BROWSER)
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    """One headless Chromium for the module (each test gets its own context)."""
+    path = _chromium()
+    # Chromium refuses to start as root with its sandbox on (containers, CI runners).
+    args = ["--no-sandbox"] if os.geteuid() == 0 else []
+    try:
+        launched = playwright.chromium.launch(executable_path=path, headless=True, args=args)
+    except PlaywrightError as exc:
+        pytest.skip(f"{NO_BROWSER}; {path} did not start: {str(exc).splitlines()[0]}")
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    """A fresh profile: no cookies, so no session until the start link is opened."""
+    made = browser.new_context()
+    made.set_default_timeout(TIMEOUT_MS)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+@pytest.fixture
+def page(context: BrowserContext) -> Page:
+    return context.new_page()
+
+
+def sign_in(page: Page, dashboard: DashboardProcess) -> None:
+    """Open the printed link: the token becomes the session cookie and leaves the URL."""
+    answer = page.goto(dashboard.link)
+    assert answer is not None and answer.status == 200
+    assert page.url == dashboard.base
+    assert "token" not in page.url
+
+
+def pin_time(store: MemoryStore, note_id: str, day: int) -> None:
+    """Give a note its own ``updated_at`` (the list orders by it, to the second)."""
+    store.update(note_id, updated_at=f"2026-01-{day:02d}T12:00:00+00:00")
+
+
+def titles(page: Page, selector: str) -> list[str]:
+    return [text.strip() for text in page.locator(selector).all_inner_texts()]
+
+
+def test_list_filter_search_and_open_a_note(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    oldest = store.write(type="semantic", title="Postgres pool size", body="use 20", project="api")
+    middle = store.write(type="episodic", title="Fixed the deploy", body="retry it", project="web")
+    newest = store.write(
+        type="procedural", title="Redis eviction", body="allkeys-lru policy", project="api"
+    )
+    for day, note in enumerate((oldest, middle, newest), start=1):
+        pin_time(store, note.id, day)
+    sign_in(page, dashboard)
+    assert titles(page, "#results a.title") == [newest.title, middle.title, oldest.title]
+
+    with page.expect_response(lambda r: "project=api" in r.url and r.status == 200):
+        page.select_option("form.filters select[name=project]", "api")
+    expect(page.locator("#results a.title")).to_have_count(2)
+    assert titles(page, "#results a.title") == [newest.title, oldest.title]
+    assert "project=api" in page.url  # hx-push-url: the filtered list can be bookmarked
+
+    page.goto(dashboard.base + "search")
+    with page.expect_response(lambda r: "/search?" in r.url and r.status == 200):
+        page.fill("form.search input[name=q]", "allkeys-lru")
+        page.press("form.search input[name=q]", "Enter")
+    hits = page.locator("#hits li.note-row")
+    expect(hits).to_have_count(1)
+    expect(page.locator("#hits .mode")).to_have_text("keyword")
+    expect(hits.locator(".score")).to_have_text(re.compile(r"^-?\d+\.\d{3}$"))
+    hits.locator("a.title").click()
+    page.wait_for_url(f"**/notes/{newest.id}")
+    expect(page.locator("article.note h1")).to_have_text(newest.title)
+    expect(page.locator("article.note .body")).to_contain_text("allkeys-lru policy")
+
+
+def test_edit_save_and_see_the_new_version_in_history(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    note = store.write(
+        type="semantic", title="Pool size", body="first line\nuse 20 connections\n", project="api"
+    )
+    git = GitSyncBackend(store.memory_dir, remote=None, machine_id=MACHINE)
+    before = git.commit_local("the note as written")
+    sign_in(page, dashboard)
+
+    page.goto(f"{dashboard.base}notes/{note.id}/edit")
+    editor = page.locator("textarea[name=source]")
+    text = editor.input_value()
+    assert "use 20 connections" in text
+    editor.fill(text.replace("use 20 connections", "use 40 connections"))
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.click("#save")
+    assert answer.value.status == 303, answer.value.text()
+    page.wait_for_url(f"**/notes/{note.id}?saved=1")
+    expect(page.locator("p.notice[role=status]")).to_contain_text("Saved")
+    expect(page.locator("article.note .body")).to_contain_text("use 40 connections")
+    assert "use 40 connections" in store.get(note.id).body
+
+    after = git.commit_local("the edit from the dashboard")
+    assert before and after and before != after
+    page.goto(f"{dashboard.base}notes/{note.id}/history")
+    expect(page.locator("table.versions tr.version")).to_have_count(2)
+    commits = titles(page, "table.versions tr.version td code")
+    assert commits == [after, before]  # newest first
+    added = titles(page, "#diff-view .d-add")
+    removed = titles(page, "#diff-view .d-del")
+    assert any("use 40 connections" in line for line in added), added
+    assert any("use 20 connections" in line for line in removed), removed
+
+
+def test_a_save_over_a_changed_file_is_a_409_that_keeps_both_texts(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    note = store.write(type="semantic", title="Ports", body="api listens on 8000", project="api")
+    sign_in(page, dashboard)
+    page.goto(f"{dashboard.base}notes/{note.id}/edit")
+    editor = page.locator("textarea[name=source]")
+    mine = editor.input_value().replace("api listens on 8000", "api listens on 9000")
+    editor.fill(mine)
+
+    store.update(note.id, body="api listens on 7000 (changed on disk)")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.click("#save")
+    assert answer.value.status == 409, answer.value.text()
+    expect(page.locator("#conflict")).to_be_visible()
+    assert editor.input_value() == mine  # the browser's text survives the refusal
+    expect(page.locator("#theirs")).to_contain_text("api listens on 7000 (changed on disk)")
+    assert store.get(note.id).body == "api listens on 7000 (changed on disk)"  # nothing saved
+
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.click("#save")  # saving again, knowingly: the browser's text replaces the file
+    assert answer.value.status == 303
+    page.wait_for_url(f"**/notes/{note.id}?saved=1")
+    assert store.get(note.id).body == "api listens on 9000"
+    assert "api listens on 9000" in store.file_of(note.id).read_text(encoding="utf-8")
+
+
+def test_a_hostile_note_renders_inert(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    evil = store.write(
+        type="semantic", title=XSS_TITLE, body=f"{XSS_IMG}\n\n{XSS_LINK}\n", project="p"
+    )
+    sign_in(page, dashboard)
+    assert page.evaluate("window.__xss") is None
+    row = page.locator("#results a.title")
+    expect(row).to_have_text(XSS_TITLE)  # shown as text, not parsed as markup
+    assert page.locator("#results script").count() == 0
+
+    page.goto(f"{dashboard.base}notes/{evil.id}")
+    assert page.evaluate("window.__xss") is None
+    expect(page.locator("article.note h1")).to_have_text(XSS_TITLE)
+    body = page.locator("article.note .body")
+    expect(body).to_contain_text(XSS_IMG)
+    expect(body).to_contain_text(XSS_LINK)
+    assert body.locator("script, img, iframe, [onerror]").count() == 0
+    assert page.locator('a[href^="javascript:" i]').count() == 0
+    assert page.locator("script:not([src])").count() == 0  # no inline script anywhere
+
+    page.goto(f"{dashboard.base}notes/{evil.id}/edit")
+    assert page.evaluate("window.__xss") is None
+    source = page.locator("textarea[name=source]").input_value()
+    assert XSS_IMG in source and XSS_LINK in source
+    assert page.locator("main script, main img").count() == 0
+
+
+def test_refusals_without_session_from_other_hosts_and_origins(
+    store: MemoryStore, dashboard: DashboardProcess, browser: Browser, page: Page
+) -> None:
+    note = store.write(type="semantic", title="Guarded", body="keep me", project="p")
+    sign_in(page, dashboard)
+
+    stranger = browser.new_context()
+    try:
+        other = stranger.new_page()
+        answer = other.goto(dashboard.base)
+        assert answer is not None and answer.status == 403  # no cookie, no page
+        answer = other.goto(dashboard.link)
+        assert answer is not None and answer.status == 403  # the start link is spent
+        assert not stranger.cookies()
+    finally:
+        stranger.close()
+
+    # DNS rebinding: a page under another name reaching this port. (httpx: a browser
+    # sets Host itself and will not be told otherwise.)
+    with httpx.Client(timeout=10) as raw:
+        answer_host = raw.get(dashboard.base, headers={"Host": f"evil.example:{dashboard.port}"})
+    assert answer_host.status_code == 421
+
+    # A cross-site form post carrying the session and the right CSRF token: the Origin alone
+    # refuses it. The same post from our own origin goes through, so the rest was right.
+    page.goto(f"{dashboard.base}notes/{note.id}/edit")
+    source = page.locator("textarea[name=source]").input_value()
+    form: dict[str, str | float | bool] = {
+        "csrf": page.locator("input[name=csrf]").first.input_value(),
+        "digest": page.locator("input[name=digest]").input_value(),
+        "source": source.replace("keep me", "overwritten"),
+    }
+    target = f"{dashboard.base}notes/{note.id}"
+    refused = page.request.post(
+        target, form=form, headers={"Origin": "http://evil.example"}, max_redirects=0
+    )
+    assert refused.status == 403
+    assert store.get(note.id).body == "keep me"
+    accepted = page.request.post(
+        target, form=form, headers={"Origin": dashboard.origin}, max_redirects=0
+    )
+    assert accepted.status == 303
+    assert store.get(note.id).body == "overwritten"
+
+
+def test_no_request_leaves_the_dashboard_and_the_csp_holds(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    note = store.write(
+        type="semantic", title="Local only", body="# Heading\n\n- item\n", project="p"
+    )
+    GitSyncBackend(store.memory_dir, remote=None, machine_id=MACHINE).commit_local("first")
+    requested: list[str] = []
+    errors: list[str] = []
+
+    def on_request(request: Request) -> None:
+        requested.append(request.url)
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            errors.append(f"{message.text} ({message.location.get('url')})")
+
+    page.on("request", on_request)
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+
+    sign_in(page, dashboard)
+    # The list loads its status panel with htmx: wait for it, so its request is counted.
+    expect(page.locator("#status-panel #status")).to_be_visible()
+    for path in (
+        "search?q=local",
+        f"notes/{note.id}",
+        f"notes/{note.id}/edit",
+        f"notes/{note.id}/history",
+        "fleet",
+        "status",
+    ):
+        answer = page.goto(dashboard.base + path)
+        assert answer is not None and answer.status == 200, path
+        page.wait_for_load_state("load")
+
+    assert any(url.endswith("/static/htmx.min.js") for url in requested)
+    assert any("/status?panel=1" in url for url in requested)  # htmx ran
+    foreign = [url for url in requested if not url.startswith(dashboard.base)]
+    assert not foreign, foreign
+    csp = [text for text in errors if "content security policy" in text.lower()]
+    assert not csp, csp
+    assert not errors, errors

@@ -1,0 +1,148 @@
+"""The pages over a real store, through a real dashboard process: what a person sees."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+from anamnesis_testsupport.dashboard_server import DashboardProcess
+
+from anamnesis.store import MemoryStore
+
+
+def test_list_shows_notes_newest_first_with_counts(store: MemoryStore) -> None:
+    from anamnesis_testsupport.dashboard_server import start_dashboard
+
+    older = store.write(type="semantic", title="Postgres pool size", body="use 20", project="api")
+    newer = store.write(type="episodic", title="Fixed the deploy", body="retry", project="web")
+    running = start_dashboard(store.root)
+    try:
+        with httpx.Client(base_url=running.base) as client:
+            page = client.get(running.link, follow_redirects=True)
+    finally:
+        running.stop()
+    assert page.status_code == 200
+    assert page.text.index(newer.title) < page.text.index(older.title)
+    assert re.search(r"<strong>2</strong> notes", page.text)
+    assert f'href="/notes/{older.id}"' in page.text
+
+
+def test_filters_by_project_type_machine_and_tag(
+    store: MemoryStore, dashboard: DashboardProcess, client: httpx.Client
+) -> None:
+    a = store.write(type="semantic", title="alpha", body="x", project="api", tags=["db"],
+                    machine_id="laptop")  # fmt: skip
+    b = store.write(type="episodic", title="beta", body="x", project="web", machine_id="desk")
+    assert a.title in client.get("/?project=api").text
+    assert b.title not in client.get("/?project=api").text
+    assert b.title in client.get("/?type=episodic").text
+    assert a.title not in client.get("/?machine=desk").text
+    assert b.title in client.get("/?machine=desk").text
+    assert a.title in client.get("/?tag=db").text
+    assert b.title not in client.get("/?tag=db").text
+
+
+def test_a_bad_filter_is_a_clear_400(client: httpx.Client) -> None:
+    answer = client.get("/?type=bogus")
+    assert answer.status_code == 400
+    assert "type must be one of" in answer.text
+
+
+def test_superseded_notes_are_hidden_until_asked(store: MemoryStore, client: httpx.Client) -> None:
+    old = store.write(type="semantic", title="old port", body="5432", project="api")
+    store.write(type="semantic", title="new port", body="6432", project="api", supersedes=[old.id])
+    assert "old port" not in client.get("/").text
+    shown = client.get("/?superseded=1").text
+    assert "old port" in shown and "superseded" in shown
+
+
+def test_paging(store: MemoryStore, client: httpx.Client) -> None:
+    for n in range(55):
+        store.write(type="episodic", title=f"session {n:02d}", body="x", project="p")
+    first = client.get("/").text
+    assert "page 1 of 2" in first and 'rel="next"' in first
+    second = client.get("/?page=2").text
+    assert "session 00" in second and "session 54" not in second
+
+
+def test_search_shows_mode_scores_and_keeps_filters(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    store.write(type="semantic", title="Redis eviction", body="allkeys-lru policy", project="api")
+    store.write(type="semantic", title="Redis in web", body="allkeys-lru too", project="web")
+    page = client.get("/search", params={"q": "allkeys-lru", "project": "api"}).text
+    assert "Redis eviction" in page and "Redis in web" not in page
+    assert 'class="mode">keyword<' in page
+    assert re.search(r'class="score"[^>]*>-?\d+\.\d{3}<', page)
+    assert 'name="project" value="api"' in page
+
+
+def test_search_refuses_bad_arguments(client: httpx.Client) -> None:
+    assert client.get("/search", params={"q": "x", "k": "0"}).status_code == 400
+    assert client.get("/search", params={"q": "x", "mode": "psychic"}).status_code == 400
+
+
+def test_note_page_renders_markdown_metadata_and_chain(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    old = store.write(type="semantic", title="v1", body="old", project="api")
+    mid = store.write(type="semantic", title="v2", body="mid", project="api", supersedes=[old.id])
+    new = store.write(type="semantic", title="v3", body="# Heading\n\n- item", project="api",
+                      supersedes=[mid.id])  # fmt: skip
+    page = client.get(f"/notes/{new.id}").text
+    assert "<h1>Heading</h1>" in page and "<li>item</li>" in page
+    assert f'href="/notes/{mid.id}"' in page and f'href="/notes/{old.id}"' in page
+    middle = client.get(f"/notes/{mid.id}").text
+    assert "Superseded by" in middle and f'href="/notes/{new.id}"' in middle
+
+
+def test_reflection_note_links_its_episodes(store: MemoryStore, client: httpx.Client) -> None:
+    episode = store.write(type="episodic", title="debugging the cache", body="x", project="p")
+    lesson = store.write(type="semantic", title="cache lesson", body="y", project="p",
+                         prov_source="reflection", extra={"sources": [episode.id]})  # fmt: skip
+    page = client.get(f"/notes/{lesson.id}").text
+    assert "Distilled from" in page and f'href="/notes/{episode.id}"' in page
+
+
+def test_unknown_and_invalid_ids_are_404_never_paths(client: httpx.Client) -> None:
+    assert client.get("/notes/01J00000000000000000000000").status_code == 404
+    for bad in ("..%2F..%2Fetc%2Fpasswd", "not-an-id", "%2e%2e"):
+        answer = client.get(f"/notes/{bad}")
+        assert answer.status_code == 404, bad
+        assert "root:" not in answer.text
+
+
+def test_html_in_a_note_renders_as_text(store: MemoryStore, client: httpx.Client) -> None:
+    evil = store.write(
+        type="semantic",
+        title="<script>alert(1)</script>",
+        body='<img src=x onerror="alert(2)">\n\n[link](javascript:alert(3))\n\n'
+        "<script>x()</script>",
+        project="p",
+    )
+    for path in (f"/notes/{evil.id}", "/", f"/notes/{evil.id}/edit"):
+        page = client.get(path).text
+        assert "<script>alert" not in page and "<img src=x" not in page, path
+        assert 'href="javascript:' not in page, path
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(f"/notes/{evil.id}").text
+
+
+def test_fleet_counts_per_machine(store: MemoryStore, client: httpx.Client) -> None:
+    store.write(type="semantic", title="a", body="x", project="api", machine_id="laptop")
+    store.write(type="episodic", title="b", body="x", project="web", machine_id="desk")
+    store.write(type="episodic", title="c", body="x", project="web", machine_id="laptop",
+                scope="machine-local")  # fmt: skip
+    page = client.get("/fleet").text
+    rows = re.findall(r"<tr[^>]*>\s*<td><a href=\"/\?machine=(\w+)\">", page)
+    assert rows[0] == "laptop" and "desk" in rows  # this machine first
+    assert "this machine" in page
+
+
+def test_static_files_and_security_headers(client: httpx.Client) -> None:
+    page = client.get("/")
+    assert page.headers["content-security-policy"].startswith("default-src 'self'")
+    assert page.headers["x-frame-options"] == "DENY"
+    assert "app;dur=" in page.headers["server-timing"]
+    script = client.get("/static/htmx.min.js")
+    assert script.status_code == 200 and "htmx" in script.text[:2000]
+    assert client.get("/static/style.css").status_code == 200
