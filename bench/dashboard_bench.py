@@ -33,40 +33,47 @@ Targets (issue): server time p95 list <= 50 ms, search <= 30 ms, note <= 20 ms, 
 from __future__ import annotations
 
 import argparse
-import html
 import json
 import os
 import random
 import re
-import shutil
-import statistics
 import sys
 import tempfile
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from html.parser import HTMLParser
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode, urljoin
+from urllib.parse import urlencode
 
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from anamnesis_testsupport.dashboard_server import DashboardProcess, csrf_of, start_dashboard
+from anamnesis_testsupport.dashboard_server import csrf_of, start_dashboard
 
 import corpus
 from anamnesis.store import MemoryStore
 from anamnesis.sync import GitSyncBackend
+from dashboard_browser import browser_dcl
+from dashboard_requests import (
+    WARMUP,
+    Samples,
+    cache_build_ms,
+    clear_history_cache,
+    measure,
+    measure_saves,
+    measure_starts,
+    median,
+    p95,
+    page_weight,
+    server_ms,
+    timed_get,
+    walker_ms,
+)
 
 MACHINES = ("laptop", "desktop", "ci-runner")
 SERVER_MACHINE = MACHINES[0]
-HISTORY_CACHE = Path("cache") / "history.db"  # the dashboard's context.HISTORY_CACHE
-WARMUP = 3  # requests per step before the counted ones
-TIMING = re.compile(r"\bapp;dur=([0-9.]+)")
-DIGEST_INPUT = re.compile(r'name="digest" value="([^"]*)"')
-SOURCE_TEXTAREA = re.compile(r'<textarea name="source"[^>]*>(.*?)</textarea>', re.DOTALL)
 WORD = re.compile(r"[a-z]{4,}")
 
 TARGET_SERVER_P95_MS = {
@@ -85,16 +92,6 @@ TARGET_WEIGHT_BYTES = 100_000
 
 def log(message: str) -> None:
     print(f"[dashboard_bench] {message}", file=sys.stderr, flush=True)
-
-
-def median(values: Sequence[float]) -> float:
-    return statistics.median(values)
-
-
-def p95(values: Sequence[float]) -> float:
-    """The value 95 % of the way up (nearest rank, no interpolation), as store_bench."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
 # -- the store and its history ---------------------------------------------------------
@@ -186,54 +183,6 @@ def build_store(root: Path, notes: int, commits: int, seed: int) -> BuiltStore:
     )  # fmt: skip
 
 
-# -- talking to the server -------------------------------------------------------------
-
-
-@dataclass
-class Samples:
-    server_ms: list[float] = field(default_factory=list)
-    client_ms: list[float] = field(default_factory=list)
-
-    def add(self, answer: httpx.Response, client_s: float) -> None:
-        self.server_ms.append(server_ms(answer))
-        self.client_ms.append(client_s * 1000)
-
-    def summary(self) -> dict[str, float]:
-        return {
-            "server_median_ms": median(self.server_ms),
-            "server_p95_ms": p95(self.server_ms),
-            "client_median_ms": median(self.client_ms),
-            "client_p95_ms": p95(self.client_ms),
-            "count": float(len(self.server_ms)),
-        }
-
-
-def server_ms(answer: httpx.Response) -> float:
-    found = TIMING.search(answer.headers.get("server-timing", ""))
-    if found is None:
-        raise SystemExit(f"{answer.request.url}: no Server-Timing header ({answer.status_code})")
-    return float(found.group(1))
-
-
-def timed_get(client: httpx.Client, url: str, expect: int = 200) -> tuple[httpx.Response, float]:
-    started = time.perf_counter()
-    answer = client.get(url)
-    elapsed = time.perf_counter() - started
-    if answer.status_code != expect:
-        raise SystemExit(f"GET {url}: {answer.status_code}, expected {expect}\n{answer.text}")
-    return answer, elapsed
-
-
-def measure(client: httpx.Client, urls: Sequence[str]) -> Samples:
-    """GET each url (the first WARMUP uncounted)."""
-    samples = Samples()
-    for index, url in enumerate(urls):
-        answer, elapsed = timed_get(client, url)
-        if index >= WARMUP:
-            samples.add(answer, elapsed)
-    return samples
-
-
 def server_env(args: argparse.Namespace, model_dir: Path) -> dict[str, str]:
     return {
         "ANAMNESIS_SEARCH_MODE": args.mode,
@@ -241,174 +190,6 @@ def server_env(args: argparse.Namespace, model_dir: Path) -> dict[str, str]:
         "ANAMNESIS_MACHINE_ID": SERVER_MACHINE,
         "ANAMNESIS_GIT_REMOTE": "",
     }
-
-
-def clear_history_cache(home: Path) -> None:
-    for suffix in ("", "-wal", "-shm", "-journal"):
-        Path(f"{home / HISTORY_CACHE}{suffix}").unlink(missing_ok=True)
-
-
-@dataclass
-class StartTimes:
-    link_s: list[float] = field(default_factory=list)  # spawn -> the printed link
-    redirect_s: list[float] = field(default_factory=list)  # spawn -> the token's 303
-    page_s: list[float] = field(default_factory=list)  # spawn -> the first 200 of /
-
-
-def measure_starts(home: Path, env: dict[str, str], runs: int, *, cold: bool) -> StartTimes:
-    """Fresh processes; ``cold``: no history cache on disk (a first start ever)."""
-    times = StartTimes()
-    for _ in range(runs):
-        if cold:
-            clear_history_cache(home)
-        running = start_dashboard(home, env=env)
-        spawned = time.perf_counter() - running.started_s
-        try:
-            with httpx.Client(timeout=60) as client:
-                exchanged = client.get(running.link)
-                redirect_at = time.perf_counter()
-                if exchanged.status_code != 303:
-                    raise SystemExit(f"token exchange: {exchanged.status_code}, expected 303")
-                first = client.get(urljoin(running.base, exchanged.headers["location"]))
-                page_at = time.perf_counter()
-                if first.status_code != 200:
-                    raise SystemExit(f"first page: {first.status_code}, expected 200")
-        finally:
-            running.stop()
-        times.link_s.append(running.started_s)
-        times.redirect_s.append(redirect_at - spawned)
-        times.page_s.append(page_at - spawned)
-    return times
-
-
-class _Assets(HTMLParser):
-    """The stylesheets and scripts a page references."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.urls: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        values = dict(attrs)
-        rels = (values.get("rel") or "").lower().split()
-        if tag == "link" and "stylesheet" in rels and values.get("href"):
-            self.urls.append(str(values["href"]))
-        elif tag == "script" and values.get("src"):
-            self.urls.append(str(values["src"]))
-
-
-def page_weight(client: httpx.Client, url: str) -> dict[str, int]:
-    answer, _ = timed_get(client, url)
-    parser = _Assets()
-    parser.feed(answer.text)
-    weight = {"html": len(answer.content)}
-    for asset in parser.urls:
-        fetched, _ = timed_get(client, urljoin(str(answer.url), asset))
-        weight[asset] = len(fetched.content)
-    return weight
-
-
-def edit_form(client: httpx.Client, note_id: str) -> tuple[httpx.Response, float, str, str]:
-    answer, elapsed = timed_get(client, f"/notes/{note_id}/edit")
-    digest = DIGEST_INPUT.search(answer.text)
-    source = SOURCE_TEXTAREA.search(answer.text)
-    if digest is None or source is None:
-        raise SystemExit(f"/notes/{note_id}/edit: no digest or source in the form")
-    return answer, elapsed, html.unescape(digest.group(1)), html.unescape(source.group(1))
-
-
-def changed_source(source: str, number: int) -> str:
-    """The source with its body's last line changed (frontmatter left alone)."""
-    lines = source.split("\n")
-    last = max(i for i, line in enumerate(lines) if line.strip())
-    lines[last] = f"{lines[last]} Saved from the dashboard bench ({number})."
-    return "\n".join(lines)
-
-
-def measure_saves(
-    client: httpx.Client, origin: str, csrf: str, ids: Sequence[str]
-) -> tuple[Samples, Samples]:
-    """(the edit form, the save) for each id; the first WARMUP uncounted."""
-    forms, saves = Samples(), Samples()
-    for index, note_id in enumerate(ids):
-        form, form_s, digest, source = edit_form(client, note_id)
-        fields = {"csrf": csrf, "digest": digest, "source": changed_source(source, index)}
-        started = time.perf_counter()
-        saved = client.post(f"/notes/{note_id}", data=fields, headers={"Origin": origin})
-        elapsed = time.perf_counter() - started
-        if saved.status_code != 303:
-            raise SystemExit(f"save {note_id}: {saved.status_code}, expected 303\n{saved.text}")
-        if index >= WARMUP:
-            forms.add(form, form_s)
-            saves.add(saved, elapsed)
-    return forms, saves
-
-
-# -- the browser -----------------------------------------------------------------------
-
-DCL_SCRIPT = "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
-
-
-def browser_dcl(running: DashboardProcess, urls: dict[str, list[str]]) -> dict[str, list[float]]:
-    """DOMContentLoaded (ms after navigation start) of each url, by page type. Raises
-    RuntimeError saying why when there is no browser to run."""
-    executable = shutil.which("chromium") or shutil.which("chromium-browser")
-    if executable is None:
-        raise RuntimeError("no `chromium` on PATH")
-    try:
-        from playwright.sync_api import Error as PlaywrightError
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:
-        raise RuntimeError(f"Playwright is not installed ({exc})") from None
-    args = ["--no-sandbox"] if os.geteuid() == 0 else []
-    out: dict[str, list[float]] = {}
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=args)
-            try:
-                context = browser.new_context()
-                page = context.new_page()
-                page.goto(running.link)  # the one-time link: sets the cookie
-                for kind, addresses in urls.items():
-                    for address in addresses:
-                        answer = page.goto(urljoin(running.base, address), wait_until="load")
-                        if answer is None or answer.status != 200:
-                            status = None if answer is None else answer.status
-                            raise RuntimeError(f"browser: {address} answered {status}")
-                        value = page.evaluate(DCL_SCRIPT)
-                        out.setdefault(kind, []).append(float(value))
-            finally:
-                browser.close()
-    except PlaywrightError as exc:
-        raise RuntimeError(f"Chromium could not run: {str(exc).splitlines()[0]}") from None
-    return out
-
-
-# -- the history without its cache -----------------------------------------------------
-
-
-def walker_ms(memory_dir: Path, path: str) -> tuple[float, int]:
-    """dulwich's walk of the whole history filtered to one file: (ms, commits found)."""
-    from dulwich.repo import Repo
-
-    started = time.perf_counter()
-    with Repo(str(memory_dir)) as repo:
-        found = sum(1 for _ in repo.get_walker(paths=[path.encode()]))
-    return (time.perf_counter() - started) * 1000, found
-
-
-def cache_build_ms(memory_dir: Path, scratch: Path, note_id: str) -> tuple[float, float]:
-    """In this process, no server: the history cache's full build, and one warm
-    ``versions`` lookup afterwards (ms)."""
-    from anamnesis.dashboard.history_cache import HistoryCache
-
-    with HistoryCache(memory_dir, scratch / "history-build.db") as cache:
-        started = time.perf_counter()
-        cache.refresh()
-        built = time.perf_counter()
-        cache.refresh()
-        cache.versions(note_id)
-        return (built - started) * 1000, (time.perf_counter() - built) * 1000
 
 
 # -- the run ---------------------------------------------------------------------------

@@ -6,7 +6,10 @@
 Recall@{1,3,5,8} and MRR for keyword, vector and hybrid search on
 * devmemory (../shared/eval/devmemory): paraphrase look-ups, where vectors shine;
 * names-and-dates (bench/corpora/namesdates): exact error codes, config keys, people,
-  tickets and dates, where keyword search should decide.
+  tickets and dates, where keyword search should decide;
+* realmem (../shared/eval/realmem): 631 long conversational sessions and 717 later prompts,
+  searched within each prompt's project (as a prompt in that project searches): the shape
+  of episodic notes. `--no-realmem` skips it (embedding its long notes takes minutes).
 Then latency at 2,000 notes of ~4 KB with embeddings cached: keyword and hybrid search
 medians (the query's own embedding included) and write speed with and without vectors.
 
@@ -39,7 +42,10 @@ OFFLINE_MODEL = corpus.SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
 CORPORA = {
     "devmemory": corpus.DEVMEMORY,
     "names-and-dates": HERE / "corpora" / "namesdates",
+    "realmem": corpus.SHARED / "eval" / "realmem",
 }
+# Corpora searched within each query's project (the case's `project`), not the whole store.
+WITHIN_PROJECT = {"realmem"}
 KS = (1, 3, 5, 8)
 
 
@@ -59,8 +65,9 @@ def recall(name: str, folder: Path, wanted: list[str]) -> dict[str, RecallReport
             started = time.perf_counter()
             embedded = store.embed_missing()
             print(f"{name}: embedded {embedded} notes in {time.perf_counter() - started:.1f}s")
+        within = name in WITHIN_PROJECT
         for mode in wanted:
-            reports[mode] = recall_at_k(store, cases, KS, mode=mode, id_map=ids)
+            reports[mode] = recall_at_k(store, cases, KS, mode=mode, id_map=ids, use_project=within)
     return reports
 
 
@@ -137,16 +144,21 @@ def _median_search(store: MemoryStore, queries: list[str], mode: str, rounds: in
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="500 notes, one round")
+    parser.add_argument("--no-realmem", action="store_true", help="skip realmem (slow)")
+    parser.add_argument("--recall-only", action="store_true", help="skip the latency part")
     args = parser.parse_args()
     if not os.environ.get(MODEL_PATH_ENV) and OFFLINE_MODEL.is_dir():
         os.environ[MODEL_PATH_ENV] = str(OFFLINE_MODEL)
     wanted = modes()
     for name, folder in CORPORA.items():
+        if name == "realmem" and args.no_realmem:
+            continue
         if not (folder / "notes.jsonl").is_file():
             print(f"{name}: {folder} not found, skipped", file=sys.stderr)
             continue
         print_recall(name, recall(name, folder, wanted))
-    latency(500 if args.quick else 2000, 1 if args.quick else 3, wanted)
+    if not args.recall_only:
+        latency(500 if args.quick else 2000, 1 if args.quick else 3, wanted)
 
 
 if __name__ == "__main__":

@@ -61,7 +61,9 @@ def tour_dashboard() -> None:
         assert server.stdout is not None
         link = re.search(r"http://127\.0\.0\.1:\d+/\?token=\S+", server.stdout.readline())
         assert link, "the dashboard printed no link"
-        with urllib.request.urlopen(link.group(0), timeout=30) as page:  # follows the 303
+        # As a browser: keep the cookie the link sets, then follow its redirect.
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with browser.open(link.group(0), timeout=30) as page:
             assert "Tour note" in page.read().decode()
     finally:
         server.terminate()

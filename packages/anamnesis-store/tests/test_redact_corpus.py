@@ -171,7 +171,11 @@ def test_new_rules_take_linear_time_on_near_matches() -> None:
     suspects = [u for u, (one, two) in timings.items() if two > 2.5 * one and two > 0.01]
     if suspects:  # one more look, so that a burst of load on a shared machine is not a failure
         retimed = _timings(suspects, 200_000)
-        slow = {u: (round(a, 3), round(b, 3)) for u, (a, b) in retimed.items() if b > 2.5 * a}
+        slow = {
+            u: (round(a, 3), round(b, 3))
+            for u, (a, b) in retimed.items()
+            if b > 2.5 * a and b > 0.05  # quadratic at 200 KB is seconds, not tens of ms
+        }
         assert slow == {}
 
 

@@ -12,6 +12,10 @@ import threading
 import webbrowser
 from pathlib import Path
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from anamnesis.dashboard.history_cache import HistoryCache
+
 DEFAULT_PORT = 8765
 LOOPBACK = "127.0.0.1"
 
@@ -73,14 +77,12 @@ def cli_command() -> tuple[str, ...] | None:
     return None
 
 
-def warm_history(repo_dir: Path, cache_path: Path) -> None:
+def warm_history(cache: HistoryCache) -> None:
     """Bring the history cache up to date in the background (its first build walks the
-    whole git history: seconds on a long one), so the first history page is fast."""
-    from anamnesis.dashboard.history_cache import HistoryCache
-
+    whole git history: seconds on a long one), so the first history page is fast. The
+    cache is shared between threads (one connection behind a lock)."""
     try:
-        with HistoryCache(repo_dir, cache_path) as cache:
-            cache.refresh()
+        cache.refresh()
     except Exception:  # a page refreshes it again and shows any problem there
         pass
 
@@ -119,12 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     from anamnesis.dashboard.security import Guard
 
     guard = Guard(port=port, extra_host=None if args.host == LOOPBACK else args.host)
-    cache_path = home / HISTORY_CACHE
-    threading.Thread(target=warm_history, args=(store.memory_dir, cache_path), daemon=True).start()
+    history = HistoryCache(store.memory_dir, home / HISTORY_CACHE)
+    threading.Thread(target=warm_history, args=(history,), daemon=True).start()
     dashboard = Dashboard(
         home=home,
         store=store,
-        history=HistoryCache(store.memory_dir, cache_path),
+        history=history,
         guard=guard,
         machine_id=resolve_machine_id(home),
         cli=cli_command(),

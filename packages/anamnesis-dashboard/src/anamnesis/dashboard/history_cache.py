@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -302,12 +303,27 @@ def _open(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        db.execute("PRAGMA journal_mode = WAL")
+        _use_wal(db)
         db.execute("PRAGMA synchronous = NORMAL")  # a cache: losing the last refresh is fine
     except BaseException:
         db.close()
         raise
     return db
+
+
+def _use_wal(db: sqlite3.Connection) -> None:
+    """Switch to WAL, waiting out another connection that is doing the same: changing the
+    journal mode answers "database is locked" at once, without the busy timeout, while a
+    second process (or thread) opens a new cache file."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 def _usable(db: sqlite3.Connection) -> bool:
@@ -379,10 +395,10 @@ _Row = tuple[str, str, int, str, str, str | None]
 def _one_per_commit(rows: Iterable[_Row]) -> list[NoteVersion]:
     """One version per commit: the first row of each (see the ORDER BY of _VERSIONS)."""
     out: list[NoteVersion] = []
-    for sha, machine, time, message, path, blob in rows:
+    for sha, machine, when, message, path, blob in rows:
         if out and out[-1].commit == sha:
             continue
-        out.append(NoteVersion(sha, machine, time, message, path, blob))
+        out.append(NoteVersion(sha, machine, when, message, path, blob))
     return out
 
 
