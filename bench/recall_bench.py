@@ -29,11 +29,12 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
-from anamnesis.store import MemoryStore
+from anamnesis.store import KEYWORD_RANKING_ENV, MemoryStore
 from anamnesis.store.embedding import MODEL_PATH_ENV, default_embedder, vector_support
 from anamnesis.store.recall_eval import RecallReport, load_cases, recall_at_k, sandbox
 
@@ -57,6 +58,20 @@ def modes() -> list[str]:
     return ["keyword", "vector", "hybrid"]
 
 
+@contextlib.contextmanager
+def spec_keywords() -> Iterator[None]:
+    """Keywords ranked as spec 002 ranks them (every word of the query) meanwhile."""
+    before = os.environ.get(KEYWORD_RANKING_ENV)
+    os.environ[KEYWORD_RANKING_ENV] = "spec"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[KEYWORD_RANKING_ENV]
+        else:
+            os.environ[KEYWORD_RANKING_ENV] = before
+
+
 def recall(name: str, folder: Path, wanted: list[str]) -> dict[str, RecallReport]:
     reports: dict[str, RecallReport] = {}
     with sandbox(folder / "notes.jsonl") as (store, ids):
@@ -66,6 +81,10 @@ def recall(name: str, folder: Path, wanted: list[str]) -> dict[str, RecallReport
             embedded = store.embed_missing()
             print(f"{name}: embedded {embedded} notes in {time.perf_counter() - started:.1f}s")
         within = name in WITHIN_PROJECT
+        with spec_keywords():  # spec 002's exact ranking, the baseline every mode must beat
+            reports["spec"] = recall_at_k(
+                store, cases, KS, mode="keyword", id_map=ids, use_project=within
+            )
         for mode in wanted:
             reports[mode] = recall_at_k(store, cases, KS, mode=mode, id_map=ids, use_project=within)
     return reports
@@ -146,10 +165,11 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="500 notes, one round")
     parser.add_argument("--no-realmem", action="store_true", help="skip realmem (slow)")
     parser.add_argument("--recall-only", action="store_true", help="skip the latency part")
+    parser.add_argument("--keyword-only", action="store_true", help="no vector modes")
     args = parser.parse_args()
     if not os.environ.get(MODEL_PATH_ENV) and OFFLINE_MODEL.is_dir():
         os.environ[MODEL_PATH_ENV] = str(OFFLINE_MODEL)
-    wanted = modes()
+    wanted = ["keyword"] if args.keyword_only else modes()
     for name, folder in CORPORA.items():
         if name == "realmem" and args.no_realmem:
             continue

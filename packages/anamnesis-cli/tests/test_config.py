@@ -195,6 +195,19 @@ def test_search_mode_is_one_of_the_modes(env: Env) -> None:
     assert json.loads((env.home / "config.json").read_text()) == {"search_mode": "hybrid"}
 
 
+def test_keyword_ranking_switches_search_to_the_spec_and_back(env: Env) -> None:
+    assert env.run("write", "--title", "Rotate the deploy keys", "vault, every 90 days").code == 0
+    assert env.run("write", "--title", "Lunch", "what is there to eat").code == 0
+    query = ["search", "how do I rotate what is in the keys", "--mode", "keyword", "--json"]
+    assert [hit["title"] for hit in env.run(*query).json()] == ["Rotate the deploy keys"]
+    bad = env.run("config", "set", "keyword_ranking", "bm42")
+    assert bad.code == 2 and bad.err_lines == [
+        "anamnesis config set: keyword_ranking must be one of content, spec, got 'bm42'"
+    ]
+    assert env.run("config", "set", "keyword_ranking", "spec").code == 0
+    assert len(env.run(*query).json()) == 2  # every word counts: "what", "is" find Lunch
+
+
 def test_doctor_warns_of_a_hand_edited_setting_the_store_ignores(env: Env) -> None:
     assert env.run("write", "--title", "t", "body").code == 0
     path = env.home / "config.json"

@@ -145,10 +145,12 @@ def test_help_for_hook_commands_comes_from_the_app(env: Env) -> None:
 
 def test_is_hook_call() -> None:
     assert entry.is_hook_call(["inject"])
+    assert entry.is_hook_call(["prompt", "--format", "json"])
     assert entry.is_hook_call(["capture", "--source", "precompact", "--no-sync"])
     assert entry.is_hook_call(["sync", "--quiet"])
     assert not entry.is_hook_call(["sync"])
     assert not entry.is_hook_call(["inject", "--help"])
+    assert not entry.is_hook_call(["prompt", "--help"])
     assert not entry.is_hook_call([])
     assert not entry.is_hook_call(["search", "inject"])
 

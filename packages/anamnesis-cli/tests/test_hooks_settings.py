@@ -11,6 +11,7 @@ from anamnesis.cli.hooks_settings import (
     InvalidSettings,
     hook_command,
     is_our_command,
+    missing_hooks,
     parse_settings,
     with_ours,
     without_ours,
@@ -35,6 +36,8 @@ def test_what_we_write_is_recognised(spec: object) -> None:
         "ANAMNESIS_HOME=/x my-tool inject --format json",
         "/bin/anamnesis inject --format json && rm -rf /tmp/x",
         "/bin/anamnesis inject --format text",
+        "/bin/anamnesis prompt",
+        "/bin/anamnesis prompt --format json --budget 5000",
         "/bin/anamnesis-fork sync --quiet",
         "/bin/anamnesis sync",
         "OTHER=1 /bin/anamnesis capture",
@@ -74,3 +77,28 @@ def test_parse_settings_refuses_what_it_cannot_edit(tmp_path: Path) -> None:
     for bad in ("{", "[]", '{"hooks": []}', '{"hooks": {"E": [1]}}'):
         with pytest.raises(InvalidSettings, match=str(path)):
             parse_settings(bad, path)
+
+
+def test_the_prompt_hook_is_one_of_ours() -> None:
+    [spec] = [spec for spec in HOOKS if spec.event == "UserPromptSubmit"]
+    assert spec.args == ("prompt", "--format", "json") and spec.matcher is None
+    assert not spec.run_async  # its output must reach this prompt's context
+    assert spec.timeout <= 10  # it holds up every prompt: never for long
+
+
+def test_missing_hooks_are_named_by_event_and_arguments() -> None:
+    assert missing_hooks({}) == list(HOOKS)
+    every = with_ours({}, EXE, ENV)
+    assert missing_hooks(every) == []
+    older = without_ours(every)
+    for spec in HOOKS:
+        if spec.event != "UserPromptSubmit":
+            group = {"hooks": [{"type": "command", "command": hook_command(EXE, spec, ENV)}]}
+            older.setdefault("hooks", {}).setdefault(spec.event, []).append(group)
+    assert [spec.event for spec in missing_hooks(older)] == ["UserPromptSubmit"]
+    assert missing_hooks(with_ours(older, EXE, ENV)) == []
+    # Our prompt command under another event is not the prompt hook.
+    [prompt] = [spec for spec in HOOKS if spec.event == "UserPromptSubmit"]
+    entry = {"type": "command", "command": hook_command(EXE, prompt, ENV)}
+    older["hooks"]["SessionEnd"].append({"hooks": [entry]})
+    assert [spec.event for spec in missing_hooks(older)] == ["UserPromptSubmit"]

@@ -79,7 +79,8 @@ def test_init_merges_hooks_and_keeps_every_foreign_setting(env: Env) -> None:
     assert [(event, matcher) for event, matcher, _ in installed] == [
         ("SessionStart", "startup|resume|clear|compact"),
         ("SessionStart", "startup|resume"),
-        ("SessionEnd", None),
+        ("SessionEnd", None),  # the user's settings had this event: ours joins it
+        ("UserPromptSubmit", None),
         ("PreCompact", None),
     ]
     by_args = {tuple(shlex.split(e["command"])[1:]): e for _, _, e in installed}
@@ -109,7 +110,7 @@ def test_init_is_idempotent(env: Env) -> None:
     again = env.run("init", "--yes", "--local-only")
     assert again.code == 0
     assert env.settings.read_text() == first
-    assert len(ours(json.loads(first))) == 4
+    assert len(ours(json.loads(first))) == len(HOOKS) == 5
     assert backups(env) == []  # there was no file to back up, and nothing changed since
     assert "hooks already installed" in again.out
 
@@ -168,7 +169,7 @@ def test_a_failing_claude_is_reported(env: Env) -> None:
     result = env.run("init", "--yes", "--local-only")
     assert result.code == 1
     assert "claude mcp add" in result.err and "failed" in result.err
-    assert len(ours(json.loads(env.settings.read_text()))) == 4  # the rest was done
+    assert len(ours(json.loads(env.settings.read_text()))) == 5  # the rest was done
 
 
 def test_a_new_remote_takes_effect_on_rerun(env: Env, tmp_path: Path) -> None:
@@ -215,6 +216,54 @@ def test_uninstall_removes_exactly_ours_and_keeps_the_notes(env: Env) -> None:
     assert again.code == 0 and "no Anamnesis hooks" in again.out
 
 
+# What `anamnesis init` of 0.2 (hooks 0.2) wrote: four hooks, no prompt-time recall.
+def older_settings(env: Env) -> dict[str, Any]:
+    program = shlex.quote(anamnesis_script()[0])
+    home = f"ANAMNESIS_HOME={shlex.quote(str(env.home))}"
+
+    def group(command: str, timeout: int, matcher: str | None = None) -> dict[str, Any]:
+        entry = {"type": "command", "command": f"{home} {program} {command}", "timeout": timeout}
+        return {**({"matcher": matcher} if matcher else {}), "hooks": [entry]}
+
+    return {
+        "theme": "dark",
+        "hooks": {
+            "SessionStart": [
+                group("inject --format json", 15, "startup|resume|clear|compact"),
+                group("sync --quiet", 120, "startup|resume"),
+            ],
+            "SessionEnd": [group("capture", 10)],
+            "PreCompact": [group("capture --source precompact --no-sync", 60)],
+        },
+    }
+
+
+def test_init_adds_the_prompt_hook_to_settings_an_older_init_wrote(env: Env) -> None:
+    env.claude.mkdir(parents=True)
+    env.settings.write_text(json.dumps(older_settings(env)))
+    assert env.run("init", "--yes", "--local-only").code == 0  # makes the store
+    env.settings.write_text(json.dumps(older_settings(env)))
+    checks = {c["name"]: c for c in env.run("doctor", "--offline", "--json").json()["checks"]}
+    assert checks["hooks"]["status"] == "fail"
+    assert "4 of 5 Anamnesis hooks" in checks["hooks"]["detail"]
+    assert "missing: UserPromptSubmit (prompt --format json)" in checks["hooks"]["detail"]
+    assert checks["hooks"]["fix"] == "run `anamnesis init`"
+    result = env.run("init", "--yes", "--local-only")
+    assert result.code == 0, result.err
+    settings = json.loads(env.settings.read_text())
+    installed = ours(settings)
+    assert len(installed) == 5
+    [(_, matcher, entry)] = [hook for hook in installed if hook[0] == "UserPromptSubmit"]
+    assert matcher is None and entry["timeout"] == 5 and "async" not in entry
+    assert shlex.split(entry["command"])[1:] == [anamnesis_script()[0], "prompt", "--format",
+                                                 "json"]  # fmt: skip
+    assert settings["theme"] == "dark"
+    checks = {c["name"]: c for c in env.run("doctor", "--offline", "--json").json()["checks"]}
+    assert checks["hooks"]["status"] == "ok" and checks["hooks"]["detail"].startswith("5 hooks")
+    assert env.run("init", "--uninstall", "--yes").code == 0
+    assert json.loads(env.settings.read_text()) == {"theme": "dark"}
+
+
 def test_uninstall_from_a_file_with_only_our_hooks_leaves_no_trace(env: Env) -> None:
     env.claude.mkdir(parents=True)
     env.settings.write_text('{"theme": "dark"}')
@@ -232,7 +281,7 @@ def test_a_symlinked_settings_file_stays_a_symlink(env: Env, tmp_path: Path) -> 
     env.settings.symlink_to(dotfiles)
     assert env.run("init", "--yes", "--local-only").code == 0
     assert env.settings.is_symlink()
-    assert len(ours(json.loads(dotfiles.read_text()))) == 4
+    assert len(ours(json.loads(dotfiles.read_text()))) == 5
     assert oct(dotfiles.stat().st_mode & 0o777) == "0o600"
 
 
@@ -260,6 +309,22 @@ def test_hooks_written_by_init_run_and_fail_open(env: Env, tmp_path: Path) -> No
     assert done.returncode == 0
     context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "Global rule" in context
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".anamnesis").mkdir()
+    (work / ".anamnesis" / "project").write_text("acme/web\n")
+    assert env.run("write", "--title", "Deploy checklist", "--project", "acme/web",
+                   "deploy the web frontend after the canary checks pass").code == 0  # fmt: skip
+    prompt = next(e for ev, _, e in ours(settings) if ev == "UserPromptSubmit")
+    asked = {"session_id": "s1", "cwd": str(work), "prompt": "how do we deploy the web frontend?"}
+    done = subprocess.run(
+        prompt["command"], shell=True, input=json.dumps(asked).encode(),
+        capture_output=True, env=environment, timeout=60, check=False,
+    )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, b"")
+    recalled = json.loads(done.stdout)["hookSpecificOutput"]
+    assert recalled["hookEventName"] == "UserPromptSubmit"
+    assert "Deploy checklist" in recalled["additionalContext"]
 
 
 def test_init_takes_the_remote_from_anamnesis_git_remote(env: Env, tmp_path: Path) -> None:

@@ -15,6 +15,13 @@ from anamnesis_testsupport.fixtures import make_unwritable as make_unwritable
 sys.path.insert(0, str(Path(__file__).parent))
 
 
+@pytest.fixture(autouse=True)
+def no_recall_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A developer's own prompt recall settings never reach the tests."""
+    monkeypatch.delenv("ANAMNESIS_PROMPT_RECALL", raising=False)
+    monkeypatch.delenv("ANAMNESIS_PROMPT_RECALL_BUDGET", raising=False)
+
+
 @pytest.fixture
 def anamnesis_machine_id() -> str:
     """What the hooks record as the machine, from the environment (isolated_home sets it)."""

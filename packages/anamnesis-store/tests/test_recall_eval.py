@@ -118,13 +118,23 @@ needs_devmemory = pytest.mark.skipif(
 
 
 @needs_devmemory
-def test_keyword_search_reproduces_the_spec_baseline() -> None:
+def test_keyword_search_reproduces_the_spec_baseline(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANAMNESIS_KEYWORD_RANKING", "spec")
     with sandbox(DEVMEMORY / "notes.jsonl") as (store, ids):
         report = recall_at_k(store, load_cases(DEVMEMORY / "queries.jsonl"), id_map=ids,
                              mode="keyword")  # fmt: skip
     # The README's baseline: R@8 0.735, MRR 0.566 (one tie differs at R@3/R@5).
     assert report.recall[8] == pytest.approx(0.735, abs=0.006)
     assert report.mrr == pytest.approx(0.566, abs=0.006)
+
+
+@needs_devmemory
+def test_default_keyword_ranking_beats_the_spec_on_devmemory() -> None:
+    cases = load_cases(DEVMEMORY / "queries.jsonl")
+    with sandbox(DEVMEMORY / "notes.jsonl") as (store, ids):
+        report = recall_at_k(store, cases, id_map=ids, mode="keyword")
+    # Stop words dropped from queries: 0.745 / 0.572 against the spec's 0.735 / 0.566.
+    assert report.recall[8] >= 0.745 and report.mrr >= 0.570, report.to_dict()
 
 
 VECTORS = vectors_unavailable_reason()

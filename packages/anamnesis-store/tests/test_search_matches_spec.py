@@ -27,7 +27,10 @@ from search_testing import (
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_search_matches_the_spec_sql(store: MemoryStore, seed: int) -> None:
+def test_search_matches_the_spec_sql(
+    store: MemoryStore, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANAMNESIS_KEYWORD_RANKING", "spec")  # every word, as the spec
     rng = random.Random(seed)
     _random_store(store, rng, 120)
     conn = store._connection()

@@ -90,8 +90,9 @@ def test_every_superseder_is_listed_sorted(store: MemoryStore) -> None:
 
 @pytest.mark.parametrize("seed", range(4))
 def test_searching_the_history_matches_the_spec_sql_without_its_supersession_clause(
-    store: MemoryStore, seed: int
+    store: MemoryStore, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("ANAMNESIS_KEYWORD_RANKING", "spec")  # every word, as the spec
     rng = random.Random(seed)
     _random_store(store, rng, 120)  # about one note in ten supersedes an earlier one
     superseders = store.superseders()

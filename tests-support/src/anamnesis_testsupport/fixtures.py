@@ -14,7 +14,12 @@ from anamnesis_testsupport import CannotLock, unwritable_folders
 
 # Variables that change what the code under test does, and that nothing here sets: a
 # developer's own values must not reach the tests.
-_UNSET = ("ANAMNESIS_GIT_REMOTE", "ANAMNESIS_EMBED_MODEL", "ANAMNESIS_DEBUG")
+_UNSET = (
+    "ANAMNESIS_GIT_REMOTE",
+    "ANAMNESIS_EMBED_MODEL",
+    "ANAMNESIS_DEBUG",
+    "ANAMNESIS_KEYWORD_RANKING",
+)
 
 
 @pytest.fixture

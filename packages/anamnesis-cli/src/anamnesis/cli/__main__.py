@@ -1,7 +1,7 @@
 """The `anamnesis` process: hook entry points first, then everything else.
 
-Session hooks start a fresh process each time and wait for it, so `inject`, `capture` and
-the hook form of `sync` are handed to the hooks package before typer (and rich, and
+Session hooks start a fresh process each time and wait for it, so `inject`, `prompt`,
+`capture` and the hook form of `sync` are handed to the hooks package before typer (and rich, and
 pydantic) would load: the MCP server's start-up skips typer too.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import sys
 
-HOOK_COMMANDS = ("inject", "capture")
+HOOK_COMMANDS = ("inject", "prompt", "capture")
 HELP_FLAGS = ("--help", "-h")
 
 

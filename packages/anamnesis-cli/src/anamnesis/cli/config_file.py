@@ -28,13 +28,23 @@ def _llm_settings() -> dict[str, str]:
     return dict(LLM_SETTINGS)
 
 
+def _recall_settings() -> dict[str, str]:
+    from anamnesis.hooks import RECALL_SETTINGS
+
+    return dict(RECALL_SETTINGS)
+
+
+RECALL_KEYS = tuple(_recall_settings())
+
 CONFIG_KEYS = {
     "machine_id": "this machine's name in notes (default: the hostname)",
     "remote": "the git remote notes sync through (none: this machine only)",
     "embed_model": "the embedding model for the vectors extra",
     "embed_model_path": "a local folder holding that model's .onnx file (instead of a download)",
     "search_mode": "the default search: keyword, vector or hybrid",
+    "keyword_ranking": "content (default: a query's stop words left out) or spec (spec 002)",
     "compact.min_tokens": "`anamnesis compact` rewrites notes longer than this (default 1500)",
+    **_recall_settings(),
     **_llm_settings(),
 }
 
@@ -154,8 +164,12 @@ def checked_value(key: str, value: str) -> str:
         return check_model_path(value)
     if key == "search_mode":
         return check_search_mode(value)
+    if key == "keyword_ranking":
+        return check_keyword_ranking(value)
     if key == "compact.min_tokens":
         return check_min_tokens(value)
+    if key.startswith("prompt_recall."):
+        return check_recall_value(key, value)
     if key.startswith("llm."):
         from anamnesis.reflect import InvalidLlmSetting, check_setting
 
@@ -167,6 +181,20 @@ def checked_value(key: str, value: str) -> str:
     if not text.isprintable():
         raise CliError(f"{key} must be one line of text: {value!r}", code=USAGE)
     return text
+
+
+def check_recall_value(key: str, value: str, *, source: str = "", code: int = USAGE) -> str:
+    """A prompt recall setting as stored (``true``/``false``, a budget in characters), or a
+    one-line error naming where the value came from (``source``, default: the key)."""
+    from anamnesis.hooks import InvalidRecallSetting, check_recall_setting
+
+    try:
+        return check_recall_setting(key, value)
+    except InvalidRecallSetting as exc:
+        message = str(exc)
+        if source:
+            message = message.replace(key, source, 1)
+        raise CliError(message, code=code) from None
 
 
 def check_min_tokens(
@@ -189,6 +217,16 @@ def check_search_mode(value: str, *, source: str = "search_mode", code: int = US
     text = value.strip()
     if text not in SEARCH_MODES:
         choices = ", ".join(SEARCH_MODES)
+        raise CliError(f"{source} must be one of {choices}, got {value!r}", code=code)
+    return text
+
+
+def check_keyword_ranking(value: str, *, source: str = "keyword_ranking", code: int = USAGE) -> str:
+    from anamnesis.store import KEYWORD_RANKINGS
+
+    text = value.strip()
+    if text not in KEYWORD_RANKINGS:
+        choices = ", ".join(KEYWORD_RANKINGS)
         raise CliError(f"{source} must be one of {choices}, got {value!r}", code=code)
     return text
 

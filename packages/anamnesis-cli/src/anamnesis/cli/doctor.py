@@ -8,13 +8,17 @@ import sqlite3
 import tempfile
 import warnings
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from anamnesis.cli import hooks_settings, installation, mcp_registration
 from anamnesis.cli.config_file import (
+    RECALL_KEYS,
     ConfigUnreadable,
+    check_keyword_ranking,
     check_machine_id,
     check_model_path,
+    check_recall_value,
     check_search_mode,
     load_config,
 )
@@ -142,7 +146,12 @@ def _config(home: Path) -> Check:
             check_machine_id(str(machine_id), source=f"machine_id in {path}")
         except CliError as exc:
             return Check("config", FAIL, exc.message, "anamnesis config set machine_id NAME")
-    for key, check in (("search_mode", check_search_mode), ("embed_model_path", check_model_path)):
+    checks: list[tuple[str, Callable[..., str]]] = [
+        ("search_mode", check_search_mode), ("embed_model_path", check_model_path),
+        ("keyword_ranking", check_keyword_ranking),
+        *((key, partial(check_recall_value, key)) for key in RECALL_KEYS),
+    ]  # fmt: skip
+    for key, check in checks:
         if config.get(key) is not None:
             try:
                 check(str(config[key]), source=f"{key} in {path}")
@@ -170,10 +179,13 @@ def _hooks(home: Path) -> Check:
     except hooks_settings.InvalidSettings as exc:
         return Check("hooks", FAIL, str(exc), "Claude Code cannot read it either: fix the JSON")
     ours = hooks_settings.our_hooks(settings)
-    wanted = len(hooks_settings.HOOKS)
-    if len(ours) < wanted:
+    missing = hooks_settings.missing_hooks(settings)
+    if missing:
+        wanted = len(hooks_settings.HOOKS)
+        named = ", ".join(f"{spec.event} ({' '.join(spec.args)})" for spec in missing)
         return Check(
-            "hooks", FAIL, f"{len(ours)} of {wanted} Anamnesis hooks in {path}",
+            "hooks", FAIL,
+            f"{wanted - len(missing)} of {wanted} Anamnesis hooks in {path}; missing: {named}",
             "run `anamnesis init`",
         )  # fmt: skip
     for _event, command in ours:

@@ -2,8 +2,8 @@
 
 A user's settings hold their own hooks, possibly next to ours in one group. Ours are found
 by the exact shape of the commands we write (optional ``ANAMNESIS_*=...`` assignments, an
-executable named ``anamnesis``, then one of our four argument lists), never by a substring
-that someone else's command could also contain.
+executable named ``anamnesis``, then the arguments of one of :data:`HOOKS`), never by a
+substring that someone else's command could also contain.
 """
 
 from __future__ import annotations
@@ -34,9 +34,12 @@ class HookSpec:
 
 # Timeouts are seconds. SessionEnd hooks share a 1.5 s budget unless a hook asks for more (at
 # most 60 s): capture writes its note in well under a second and syncs in the background.
+# The prompt hook holds up every prompt: it takes tens of milliseconds, and a short timeout
+# lets the prompt go on should it ever hang.
 HOOKS: tuple[HookSpec, ...] = (
     HookSpec("SessionStart", "startup|resume|clear|compact", ("inject", "--format", "json"), 15),
     HookSpec("SessionStart", "startup|resume", ("sync", "--quiet"), 120, run_async=True),
+    HookSpec("UserPromptSubmit", None, ("prompt", "--format", "json"), 5),
     HookSpec("SessionEnd", None, ("capture",), 10),
     HookSpec("PreCompact", None, ("capture", "--source", "precompact", "--no-sync"), 60),
 )
@@ -52,24 +55,30 @@ def hook_command(executable: Sequence[str], spec: HookSpec, env: dict[str, str])
 
 def is_our_command(command: object) -> bool:
     """True only for a command with exactly the shape :func:`hook_command` writes."""
+    return _our_args(command) is not None
+
+
+def _our_args(command: object) -> tuple[str, ...] | None:
+    """The arguments of one of our hooks' commands (``("inject", "--format", "json")``),
+    or None for any other command."""
     if not isinstance(command, str):
-        return False
+        return None
     try:
         words = shlex.split(command)
     except ValueError:
-        return False
+        return None
     while words and _is_our_assignment(words[0]):
         words = words[1:]
     if not words:
-        return False
+        return None
     program = Path(words[0]).name
     if program in ("anamnesis", "anamnesis.exe"):
-        rest = words[1:]
+        rest = tuple(words[1:])
     elif program.startswith("python") and words[1:3] == ["-m", "anamnesis.cli"]:
-        rest = words[3:]
+        rest = tuple(words[3:])
     else:
-        return False
-    return tuple(rest) in _OUR_ARGS
+        return None
+    return rest if rest in _OUR_ARGS else None
 
 
 def _is_our_assignment(word: str) -> bool:
@@ -171,6 +180,13 @@ def our_hooks(settings: dict[str, Any]) -> list[tuple[str, str]]:
                     if isinstance(entry, dict) and _is_ours(entry):
                         found.append((event, entry["command"]))
     return found
+
+
+def missing_hooks(settings: dict[str, Any]) -> list[HookSpec]:
+    """The hooks of :data:`HOOKS` not installed under their event (a settings.json written
+    by an older version lacks the ones added since: `anamnesis init` adds them)."""
+    present = {(event, _our_args(command)) for event, command in our_hooks(settings)}
+    return [spec for spec in HOOKS if (spec.event, spec.args) not in present]
 
 
 def _is_ours(entry: dict[str, Any]) -> bool:

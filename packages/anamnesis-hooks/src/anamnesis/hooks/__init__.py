@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-__version__ = "0.2.1"
+__version__ = "0.3.0"
 
 TYPE_CHECKING = False  # typing itself costs an import; type checkers read this as True
 if TYPE_CHECKING:
@@ -18,13 +18,21 @@ if TYPE_CHECKING:
     from anamnesis.hooks.capture import CaptureResult, capture_session
     from anamnesis.hooks.native import ImportReport, claude_home, import_native_memory
     from anamnesis.hooks.project import resolve_project_key
+    from anamnesis.hooks.recall_settings import (
+        RECALL_SETTINGS,
+        InvalidRecallSetting,
+        check_recall_setting,
+    )
     from anamnesis.hooks.syncing import SyncReport, sync_store
 
 _EXPORTS: dict[str, str] = {
     "CaptureResult": "anamnesis.hooks.capture",
     "ImportReport": "anamnesis.hooks.native",
+    "InvalidRecallSetting": "anamnesis.hooks.recall_settings",
+    "RECALL_SETTINGS": "anamnesis.hooks.recall_settings",
     "SyncReport": "anamnesis.hooks.syncing",
     "capture_session": "anamnesis.hooks.capture",
+    "check_recall_setting": "anamnesis.hooks.recall_settings",
     "claude_home": "anamnesis.hooks.native",
     "import_native_memory": "anamnesis.hooks.native",
     "main": "anamnesis.hooks.__main__",
@@ -33,11 +41,14 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "RECALL_SETTINGS",
     "CaptureResult",
     "ImportReport",
+    "InvalidRecallSetting",
     "SyncReport",
     "__version__",
     "capture_session",
+    "check_recall_setting",
     "claude_home",
     "import_native_memory",
     "main",

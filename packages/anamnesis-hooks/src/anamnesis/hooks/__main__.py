@@ -1,4 +1,4 @@
-"""``python -m anamnesis.hooks inject|capture|sync``: the hook entry points.
+"""``python -m anamnesis.hooks inject|prompt|capture|sync``: the hook entry points.
 
 Each hook reads Claude Code's JSON from stdin (flags override it), never raises, and
 exits 0; failures go to ``<home>/logs/hooks.log``. Imports stay inside each hook so
@@ -18,7 +18,7 @@ TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from typing import Any
 
-HOOKS = ("inject", "capture", "sync")
+HOOKS = ("inject", "prompt", "capture", "sync")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -37,14 +37,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if os.environ.get(REFLECTION_ENV_GUARD):
         # A session that reflection started (the claude-code provider): capturing it
-        # would file the reflection itself as a session; injecting would feed it notes
-        # it was not sent. Stand aside.
+        # would file the reflection itself as a session; injecting or recalling would feed
+        # it notes it was not sent. Stand aside.
         return 0
-    runner = {"inject": run_inject, "capture": run_capture, "sync": run_sync}[hook]
+    runner = {"inject": run_inject, "prompt": run_prompt, "capture": run_capture,
+              "sync": run_sync}[hook]  # fmt: skip
     try:
         options = parse_flags(rest, values=_VALUES[hook], switches=_SWITCHES[hook])
         if hook == "inject":
             _inject_numbers(options)  # a bad number is a bad command line, said at once
+        elif hook == "prompt":
+            _prompt_budget(options, {})
     except FlagError as exc:
         message = f"bad command line: {exc}"
         print(f"anamnesis {hook}: {message}", file=sys.stderr)
@@ -55,13 +58,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 _VALUES: dict[str, dict[str, tuple[str, ...] | None]] = {
     "inject": {"cwd": None, "project": None, "format": ("text", "json"), "k": None,
-               "budget": None, "source": None},
+               "budget": None, "source": None, "session-id": None},
+    "prompt": {"cwd": None, "project": None, "format": ("text", "json"), "budget": None,
+               "session-id": None},
     "capture": {"transcript": None, "session-id": None, "cwd": None,
                 "source": ("session-end", "precompact")},
     "sync": {},
 }  # fmt: skip
 _SWITCHES: dict[str, tuple[str, ...]] = {
     "inject": ("no-stdin",),
+    "prompt": ("no-stdin",),
     "capture": ("no-stdin", "no-sync"),
     "sync": ("no-stdin", "quiet", "no-import"),
 }
@@ -116,13 +122,20 @@ def _inject_numbers(options: Options) -> tuple[int, int]:
     return k, _number(options, "budget", DEFAULT_BUDGET, MIN_BUDGET, MAX_BUDGET)
 
 
+def _prompt_budget(options: Options, config: dict[str, Any]) -> int:
+    """``--budget``, checked, else the configured budget (:mod:`.recall_settings`)."""
+    from anamnesis.hooks.recall_settings import MAX_BUDGET, MIN_BUDGET, recall_budget
+
+    return _number(options, "budget", recall_budget(config), MIN_BUDGET, MAX_BUDGET)
+
+
 def run_inject(options: Options) -> None:
     payload = _hook_input(options, "inject", "injected for the current folder instead")
     home = _home()
     if not (home / "memory").is_dir() and not (home / "local").is_dir():
         return  # no store yet: nothing to inject, and nothing is created
     from anamnesis.hooks.hookio import text_field
-    from anamnesis.hooks.inject import hook_output, render_inject, select_inject
+    from anamnesis.hooks.inject import hook_output, injected_ids, render_inject, select_inject
     from anamnesis.hooks.project import resolve_project_key
     from anamnesis.store import MemoryStore
 
@@ -139,6 +152,73 @@ def run_inject(options: Options) -> None:
     if output:
         sys.stdout.write(output + "\n")
         sys.stdout.flush()
+    session = _text(options, "session-id") or text_field(payload, "session_id")
+    if session:
+        # What the session now holds, for prompt-time recall to leave out. After a
+        # compaction or a clear the earlier notes are gone from the context: start afresh.
+        source = _text(options, "source") or text_field(payload, "source")
+        _record(home, "inject", session, injected_ids(selection), source in ("clear", "compact"))
+
+
+def _record(home: Path, hook: str, session: str, ids: list[str], replace: bool) -> bool:
+    """Record what a session was shown; False (logged) when the record cannot be written."""
+    from anamnesis.hooks.sessions import record_shown
+
+    try:
+        record_shown(home, session, ids, replace=replace)
+    except OSError as exc:
+        from anamnesis.hooks.failopen import log
+
+        log(home, hook, f"cannot record what session {session[:80]!r} was shown: {exc}")
+        return False
+    return True
+
+
+def run_prompt(options: Options) -> None:
+    payload = _hook_input(options, "prompt", "recalled nothing")
+    home = _home()
+    from anamnesis.hooks.hookio import text_field
+    from anamnesis.hooks.recall import recall_terms
+    from anamnesis.hooks.recall_settings import recall_enabled
+    from anamnesis.store import read_config
+
+    config = read_config(home)
+    if not recall_enabled(config):
+        return
+    terms = recall_terms(text_field(payload, "prompt"))
+    if not terms:
+        return  # short, a slash command, or only stop words: nothing to look for
+    if not (home / "memory").is_dir() and not (home / "local").is_dir():
+        return  # no store yet: nothing to recall, and nothing is created
+    from anamnesis.hooks.failopen import log
+    from anamnesis.hooks.inject import hook_output, injected_ids
+    from anamnesis.hooks.project import resolve_project_key
+    from anamnesis.hooks.recall import render_recall, select_recall
+    from anamnesis.hooks.sessions import SessionStateError, load_shown
+    from anamnesis.store import MemoryStore
+
+    session = _text(options, "session-id") or text_field(payload, "session_id")
+    shown: set[str] = set()
+    if session:
+        try:
+            shown = load_shown(home, session)
+        except SessionStateError as exc:  # a cache: start it afresh, say so once
+            log(home, "prompt", f"{exc}; it is started afresh")
+    cwd = _text(options, "cwd") or text_field(payload, "cwd") or str(Path.cwd())
+    project = _text(options, "project") or resolve_project_key(cwd)
+    budget = _prompt_budget(options, config)
+    with MemoryStore(home) as store:
+        selection = select_recall(store, project=project, terms=terms, shown=shown, budget=budget)
+    text = render_recall(selection)
+    if not text:
+        return
+    # Recorded before it is printed: what cannot be recorded is not shown, so that no
+    # later prompt of this session adds the same notes again.
+    if session and not _record(home, "prompt", session, injected_ids(selection), False):
+        return
+    fmt = _text(options, "format") or "text"
+    sys.stdout.write(hook_output(text, fmt=fmt, event="UserPromptSubmit") + "\n")
+    sys.stdout.flush()
 
 
 def run_capture(options: Options) -> None:

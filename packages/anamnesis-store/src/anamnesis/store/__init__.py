@@ -104,8 +104,15 @@ if TYPE_CHECKING:
     from anamnesis.store.record import Record
     from anamnesis.store.redact import count_secrets, redact_secrets
     from anamnesis.store.safe_files import UnsafeFile, open_regular, read_regular
-    from anamnesis.store.search_modes import SEARCH_MODE_ENV, SEARCH_MODES, configured_search_mode
+    from anamnesis.store.search_modes import (
+        KEYWORD_RANKING_ENV,
+        KEYWORD_RANKINGS,
+        SEARCH_MODE_ENV,
+        SEARCH_MODES,
+        configured_search_mode,
+    )
     from anamnesis.store.secret_scan import MaskedFile, mask_outgoing
+    from anamnesis.store.stop_words import STOP_WORDS, content_terms
     from anamnesis.store.store import MemoryStore
     from anamnesis.store.timestamps import utc_now
     from anamnesis.store.validation import validate as validate_note
@@ -143,6 +150,10 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Embedder": ("anamnesis.store.embedding", "Embedder"),
     "FastEmbedEmbedder": ("anamnesis.store.embedding", "FastEmbedEmbedder"),
     "SEARCH_MODES": ("anamnesis.store.search_modes", "SEARCH_MODES"),
+    "KEYWORD_RANKINGS": ("anamnesis.store.search_modes", "KEYWORD_RANKINGS"),
+    "KEYWORD_RANKING_ENV": ("anamnesis.store.search_modes", "KEYWORD_RANKING_ENV"),
+    "STOP_WORDS": ("anamnesis.store.stop_words", "STOP_WORDS"),
+    "content_terms": ("anamnesis.store.stop_words", "content_terms"),
     "SEARCH_MODE_ENV": ("anamnesis.store.search_modes", "SEARCH_MODE_ENV"),
     "configured_search_mode": ("anamnesis.store.search_modes", "configured_search_mode"),
     "VectorsUnavailable": ("anamnesis.store.embedding", "VectorsUnavailable"),
@@ -208,6 +219,8 @@ __all__ = [
     "CONFIG_FILE",
     "DURABLE_TYPES",
     "EXPORT_FORMATS",
+    "KEYWORD_RANKINGS",
+    "KEYWORD_RANKING_ENV",
     "MODEL_PATH_ENV",
     "NOTE_TYPES",
     "PROV_SOURCES",
@@ -215,6 +228,7 @@ __all__ = [
     "SCOPES",
     "SEARCH_MODES",
     "SEARCH_MODE_ENV",
+    "STOP_WORDS",
     "AdoptedFile",
     "AmbiguousId",
     "ChronicleFile",
@@ -258,6 +272,7 @@ __all__ = [
     "configured_model",
     "configured_search_mode",
     "content_digest",
+    "content_terms",
     "count_secrets",
     "default_embedder",
     "derived_id",

@@ -34,10 +34,16 @@ def vector_ranking(
     model: str,
     filters: Filters,
     k: int,
+    *,
+    stop_words_shared: bool = False,
 ) -> list[tuple[str, float]]:
     """(id, cosine similarity) of the ``k`` eligible notes nearest the query, best first,
-    leaving out notes below the relevance floor (:func:`.fusion.vector_floor`)."""
-    shares_a_word = bool(tokens) and bool(ranker.ranked_ids(tokens, filters, 1))
+    leaving out notes below the relevance floor (:func:`.fusion.vector_floor`).
+    ``stop_words_shared``: the query's left-out stop words are in the store (it is
+    language, not a random string, whatever its other words)."""
+    shares_a_word = stop_words_shared or (
+        bool(tokens) and bool(ranker.ranked_ids(tokens, filters, 1))
+    )
     floor = fusion.vector_floor(shares_a_word)
     nearest = vector_index.nearest(conn, query_vector, model, filters, k)
     return [(memory_id, cosine) for memory_id, cosine in nearest if cosine >= floor]
@@ -51,6 +57,8 @@ def hybrid_ranking(
     model: str,
     filters: Filters,
     k: int,
+    *,
+    stop_words_shared: bool = False,
 ) -> list[tuple[str, float]]:
     """(id, fused score) of the best ``k`` eligible notes by keyword and vector evidence.
 
@@ -62,7 +70,7 @@ def hybrid_ranking(
     """
     depth = candidates_depth(k)
     keyword = ranker.ranked_ids(tokens, filters, depth) if tokens else []
-    floor = fusion.vector_floor(bool(keyword))
+    floor = fusion.vector_floor(bool(keyword) or stop_words_shared)
     nearest = vector_index.nearest(conn, query_vector, model, filters, depth)
     bm25 = dict(keyword)
     cosine = dict(nearest)

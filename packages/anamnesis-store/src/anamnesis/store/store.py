@@ -10,7 +10,6 @@ store's back), :mod:`.note_writer` (files with their rows, secrets masked),
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -41,15 +40,9 @@ from anamnesis.store.model import (
     SkippedFile,
     StoreStats,
 )
-from anamnesis.store.note_files import stat_key
 from anamnesis.store.note_writer import NoteWriter
-from anamnesis.store.query import Filters, Ranker, query_tokens
-from anamnesis.store.search_modes import (
-    SEARCH_MODE_ENV,
-    check_search,
-    configured_search_mode,
-    search_hits,
-)
+from anamnesis.store.query import Filters, Ranker
+from anamnesis.store.search_modes import SearchSettings, check_search, search_hits
 from anamnesis.store.timestamps import utc_now
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -105,7 +98,7 @@ class MemoryStore:
         # How many notes lacking a vector a search embeds before ranking (about a second);
         # a process that embeds in the background (the MCP server) sets 0.
         self.search_embed_limit = SEARCH_EMBED_LIMIT
-        self._mode_cache: tuple[tuple[str, tuple[int, int] | None], str | None] | None = None
+        self._settings = SearchSettings(self.layout.root)  # the user's mode and ranking
         self._ranker_cache: Ranker | None = None
         try:
             self.layout.memory_dir.mkdir(parents=True, exist_ok=True)
@@ -386,7 +379,7 @@ class MemoryStore:
         """:meth:`search` with each hit's score, the notes superseding it (``superseded_by``,
         empty for a current note) and the mode that actually ran."""
         chosen = check_search(query, k, mode) or self.default_search_mode()
-        tokens = query_tokens(query)
+        words, tokens = self._settings.terms(query)
         if not tokens:  # nothing to search for: no model is loaded to find that out
             if chosen == "keyword" or self.vectors_available():
                 return SearchResult([], chosen, chosen)
@@ -401,8 +394,9 @@ class MemoryStore:
             conn = self._connection()
             if query_vector is not None:
                 self._vectors().load_into(conn)
+            ranker = self._ranker(conn)
             return search_hits(
-                conn, self._ranker(conn), self._indexer, tokens, filters, k, chosen, query_vector
+                conn, ranker, self._indexer, tokens, filters, k, chosen, query_vector, words
             )
 
         hits = self._run(action)
@@ -589,8 +583,4 @@ class MemoryStore:
         return self._vector_state
 
     def _configured_mode(self) -> str | None:
-        # Every search without a mode asks: read config.json again only when it changed.
-        key = (os.environ.get(SEARCH_MODE_ENV, ""), stat_key(str(self.layout.config_path)))
-        if self._mode_cache is None or self._mode_cache[0] != key:
-            self._mode_cache = (key, configured_search_mode(self.root))
-        return self._mode_cache[1]
+        return self._settings.mode()

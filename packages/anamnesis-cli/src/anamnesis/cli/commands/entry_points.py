@@ -1,6 +1,6 @@
 """The hook entry points and the server, as typer commands for `--help` and completeness.
 
-`anamnesis inject|capture` and `anamnesis sync --quiet` are normally dispatched to the
+`anamnesis inject|prompt|capture` and `anamnesis sync --quiet` are normally dispatched to the
 hooks package before typer loads (see ``__main__``); these commands exist so that `--help`
 describes them and an unusual spelling still reaches the same code.
 """
@@ -19,6 +19,7 @@ HOOK_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 def register(app: typer.Typer) -> None:
     app.command(context_settings=HOOK_CONTEXT)(inject)
+    app.command(context_settings=HOOK_CONTEXT)(prompt)
     app.command(context_settings=HOOK_CONTEXT)(capture)
     app.command()(serve)
 
@@ -30,6 +31,17 @@ def inject(ctx: typer.Context) -> None:
     Claude Code's hook JSON on stdin; always exits 0 (problems go to <home>/logs/hooks.log).
     """
     raise typer.Exit(_hook("inject", ctx.args))
+
+
+def prompt(ctx: typer.Context) -> None:
+    """UserPromptSubmit hook: add up to 3 of this project's notes related to the prompt.
+
+    Options: --cwd DIR, --project KEY, --format text|json, --budget CHARS, --session-id ID.
+    Leaves out notes the session was already shown; nothing for short prompts and slash
+    commands; off with `anamnesis config set prompt_recall.enabled false`. Reads Claude
+    Code's hook JSON on stdin; always exits 0 (problems go to <home>/logs/hooks.log).
+    """
+    raise typer.Exit(_hook("prompt", ctx.args))
 
 
 def capture(ctx: typer.Context) -> None:
