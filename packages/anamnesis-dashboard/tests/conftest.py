@@ -12,6 +12,7 @@ from anamnesis_testsupport.dashboard_server import DashboardProcess, start_dashb
 
 # isolated_home (autouse): its own ANAMNESIS_HOME and environment for every test.
 from anamnesis_testsupport.fixtures import isolated_home as isolated_home
+from dulwich.repo import Repo
 
 from anamnesis.store import MemoryStore
 
@@ -21,6 +22,15 @@ MACHINE = "laptop"
 @pytest.fixture
 def anamnesis_machine_id() -> str:
     return MACHINE
+
+
+@pytest.fixture
+def remote(tmp_path: Path) -> Path:
+    """An empty bare repository (made with dulwich): the machines' shared remote."""
+    path = tmp_path / "remote.git"
+    path.mkdir()
+    Repo.init_bare(str(path), default_branch=b"main").close()
+    return path
 
 
 @pytest.fixture

@@ -7,20 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 from anamnesis_testsupport.dashboard_server import DashboardProcess, csrf_of, start_dashboard
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from anamnesis.store import MemoryStore
-
-
-@pytest.fixture
-def remote(tmp_path: Path) -> Path:
-    path = tmp_path / "remote.git"
-    path.mkdir()
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
 
 
 def _served(home: Path, remote: str) -> Iterator[tuple[DashboardProcess, httpx.Client]]:

@@ -26,15 +26,6 @@ CacheOf = Callable[..., HistoryCache]
 
 
 @pytest.fixture
-def remote(tmp_path: Path) -> Path:
-    """An empty bare repository: the machines' shared remote."""
-    path = tmp_path / "remote.git"
-    path.mkdir()
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
-
-
-@pytest.fixture
 def machine(tmp_path: Path, remote: Path) -> Machine:
     def make(name: str) -> GitSyncBackend:
         return GitSyncBackend(
