@@ -2,42 +2,45 @@
 
 Every candidate (the best keyword hits and the nearest vectors) is scored on both signals:
 
-    score = KEYWORD_WEIGHT * coverage * bm25 / best_bm25  +  VECTOR_WEIGHT * cosine
+    score = KEYWORD_WEIGHT * coverage ** COVERAGE_EXPONENT * bm25 / best_bm25
+            + VECTOR_WEIGHT * cosine
 
 ``bm25 / best_bm25`` is the keyword evidence relative to the best keyword hit (1.0 for it,
 0.0 for a note that shares no word with the query). ``coverage`` is the share of the
-query's distinct words that the best keyword hit contains: it says how much the keyword
-ranking knows. A query that names an error code, a ticket or a person is covered whole by
-its best hit, and keywords count fully; a paraphrase shares a word or two with any note,
-and then the keyword order, however relative scores come out, says little. The vector
-part is the raw cosine similarity, so a flat, uninformative vector ranking (every note
-about as near as the next) moves the order little, while a confident one lifts a
-paraphrase over word-overlap hits.
+query's distinct words (the words keywords rank by: its stop words left out) that the best
+keyword hit contains: it says how much the keyword ranking knows. A query that names an
+error code, a ticket or a person is covered whole by its best hit, and keywords count
+fully; a paraphrase shares a word or two with any note, and then the keyword order, however
+relative scores come out, says little. The vector part is the raw cosine similarity, so a
+flat, uninformative vector ranking (every note about as near as the next) moves the order
+little, while a confident one lifts a paraphrase over word-overlap hits.
 
 Exact keyword matches stay in play: a keyword hit that contains every word of the query
 and scores within ``STRONG_KEYWORD`` of the best BM25 is never pushed out of the top k by
 vector evidence (it takes the place of the weakest result that is not such a hit).
 
-Why these numbers (Recall@8 / MRR; the chosen row and single modes from
-``bench/recall_bench.py``, the other rows from the same two rankings fused differently):
+Why these numbers: Recall@1/3/5/8 and MRR of hybrid search, keywords ranked over content
+words, from one grid run over the same keyword and vector rankings (``bench/README.md``,
+"Fusion weights"); single modes from ``bench/recall_bench.py``:
 
-==================================  =============  ===============
-fusion                              devmemory      names-and-dates
-==================================  =============  ===============
-keyword only (spec 002)             0.735 / 0.565  1.000 / 0.979
-vectors only                        0.895 / 0.712  0.799 / 0.663
-RRF k=60, equal weights             0.865 / 0.671  0.964 / 0.838
-0.3 kw / 0.7 vec, no coverage       0.895 / 0.701  1.000 / 0.978
-0.4 kw x coverage / 0.6 vec         0.935 / 0.727  1.000 / 0.981
-==================================  =============  ===============
+=============================  ===============================  ===============================
+fusion                         devmemory                        names-and-dates
+=============================  ===============================  ===============================
+keyword only                   0.495/0.650/0.695/0.745 0.581    0.970/1.000/1.000/1.000 0.985
+vectors only                   0.615/0.775/0.835/0.865 0.704    0.598/0.710/0.757/0.787 0.664
+0.4 kw x coverage / 0.6 vec    0.615/0.810/0.870/0.920 0.720    0.982/1.000/1.000/1.000 0.990
+0.4 kw x coverage^2 (chosen)   0.655/0.805/0.875/0.935 0.745    0.982/1.000/1.000/1.000 0.990
+0.45 kw x coverage^2           0.655/0.805/0.875/0.930 0.744    0.988/1.000/1.000/1.000 0.994
+0.35 kw x coverage^2           0.640/0.800/0.870/0.935 0.737    0.982/0.994/1.000/1.000 0.990
+=============================  ===============================  ===============================
 
 devmemory (../shared/eval/devmemory) is paraphrase recall, where vectors shine; the
 names-and-dates corpus (bench/corpora/namesdates) is decided by exact error codes, config
-keys, people, tickets and dates, where they do not. Without coverage, every weight that
-helps one corpus costs the other (more vector weight: devmemory up, names-and-dates R@1
-down from 0.959 to 0.929 at 0.8). With it, neighbouring choices (0.35 or 0.5 for the
-keyword weight, coverage squared or its square root) all stay within a point or two of
-the chosen one on both corpora: the choice is not a knife's edge.
+keys, people, tickets and dates, where they do not. Squaring the coverage lets a paraphrase
+(its best keyword hit holding a third of its words) count its keywords at a ninth, while
+a query its best hit covers whole keeps them at full weight. Below 0.4 the keyword side is
+too weak for names-and-dates (R@3 under keyword search's); from 0.4 to 0.5 with the square
+every number stays within a point of the chosen row.
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ from collections.abc import Mapping, Sequence
 
 KEYWORD_WEIGHT = 0.4
 VECTOR_WEIGHT = 0.6
+# The best keyword hit's coverage of the query counts squared (see the docstring).
+COVERAGE_EXPONENT = 2
 # An exact keyword hit scoring at least this share of the best BM25 is never pushed out.
 STRONG_KEYWORD = 0.9
 # Relevance floors of vector evidence. Any embedding puts every text at some angle to every
@@ -75,7 +80,7 @@ def fused_score(
 ) -> float:
     """One candidate's fused score (see the module docstring for the formula)."""
     best_id, best = keyword[0] if keyword else ("", 0.0)
-    confidence = coverage.get(best_id, 1.0)
+    confidence = coverage.get(best_id, 1.0) ** COVERAGE_EXPONENT
     return KEYWORD_WEIGHT * confidence * _relative(
         bm25.get(memory_id), best
     ) + VECTOR_WEIGHT * cosine.get(memory_id, 0.0)
