@@ -1,7 +1,7 @@
 """Generated corpora for the benchmarks: engineering notes of a chosen size.
 
 Notes grow from the devmemory evaluation set in ../shared (real-sounding commands, errors,
-decisions). Two styles:
+decisions), except ``zipf``'s. Three styles:
 
 * ``topical`` (the default): each ~4 KB note elaborates one seed note, the way a real note
   stays on its subject. Its sentences mix the seed's own vocabulary, common engineering
@@ -11,9 +11,16 @@ decisions). Two styles:
   notes, so every note touches ~25 unrelated subjects and nearly every content word is in
   a large share of notes. Real stores are not like this; it shows the worst case for
   keyword search, whose cost grows with the number of notes a query's words match.
+* ``zipf``: word frequencies as in real text (Zipf's law, s = 1.1, 14,000 words), which
+  the two above hide: a few words are in most notes, a long tail in almost none, and a
+  query's mid-frequency words each match from 2 % to 70 % of the notes. The words are
+  synthetic but word-like (syllables; the commoner, the shorter, as in real language),
+  drawn independently, so notes have no topics: every cost comes from frequency alone.
 
-Queries are the devmemory queries: natural language, stop words included. Without
-../shared a small built-in vocabulary stands in, so the benchmarks still run.
+Queries of topical and mixed are the devmemory queries: natural language, stop words
+included. Without ../shared a small built-in vocabulary stands in, so the benchmarks still
+run. zipf has its own (:func:`queries`): 2-4 distinct words of ranks 50 to 2,000, drawn
+by their frequency.
 """
 
 from __future__ import annotations
@@ -81,8 +88,11 @@ def _seed_notes() -> list[dict[str, object]]:
     ]
 
 
-def queries() -> list[str]:
-    """Natural-language look-ups, as people type them."""
+def queries(style: str = "topical", *, seed: int = 7) -> list[str]:
+    """The look-ups for a corpus style: natural language, as people type them, or for
+    ``zipf`` its mid-frequency words (:func:`zipf_queries`)."""
+    if style == "zipf":
+        return zipf_queries(seed=seed)
     path = DEVMEMORY / "queries.jsonl"
     if path.is_file():
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -156,6 +166,11 @@ def generate(
     if style == "mixed":
         yield from _generate_mixed(count, size=size, seed=seed)
         return
+    if style == "zipf":
+        yield from _generate_zipf(count, size=size, seed=seed)
+        return
+    if style != "topical":
+        raise ValueError(f"unknown corpus style {style!r}: topical, mixed or zipf")
     rng = random.Random(seed)
     seeds = _seed_notes()
     for index in range(count):
@@ -205,6 +220,96 @@ def _generate_mixed(count: int, *, size: int, seed: int) -> Iterator[CorpusNote]
             parts.append(sentence)
             length += len(sentence) + 1
         yield _note(base, index, len(seeds), " ".join(parts)[: size + 200])
+
+
+# --- zipf: a realistic vocabulary ---------------------------------------------------------
+
+ZIPF_EXPONENT = 1.1
+ZIPF_WORDS = 14_000
+# Queries draw from these ranks (1 = commonest): in 2,000 notes, words in 2-70 % of them.
+QUERY_RANKS = (50, 2_000)
+_ONSETS = ["", "b", "d", "f", "g", "k", "l", "m", "n", "p", "r", "s", "t", "v", "z",
+           "br", "ch", "dr", "gr", "pl", "sh", "st", "tr"]  # fmt: skip
+_VOWELS = ["a", "e", "i", "o", "u", "ai", "ea", "ou"]
+_CODAS = ["", "", "", "n", "r", "s", "t", "l", "m", "nd", "st"]
+_PROJECTS = ["github.com/acme/api", "github.com/acme/web", "github.com/acme/infra", "global"]
+
+
+def zipf_vocabulary(seed: int = 7) -> list[str]:
+    """:data:`ZIPF_WORDS` distinct word-like tokens, commonest first: one to four syllables,
+    shorter words at the common ranks. None is a stop word of the store's query side
+    (``stop_words.py``) nor shorter than three letters, so every query word counts."""
+    from anamnesis.store.stop_words import STOP_WORDS
+
+    rng = random.Random(seed)
+    words: set[str] = set()
+    while len(words) < ZIPF_WORDS:
+        syllables = rng.choice((1, 2, 2, 2, 3, 3, 3, 4))
+        word = "".join(
+            rng.choice(_ONSETS) + rng.choice(_VOWELS) + rng.choice(_CODAS) for _ in range(syllables)
+        )
+        if len(word) >= 3 and word not in STOP_WORDS:
+            words.add(word)
+    # Sorted first for determinism (a set's order is not), then shuffled and put stably in
+    # order of length: short words are common, without the alphabet deciding which.
+    ordered = sorted(words)
+    rng.shuffle(ordered)
+    return sorted(ordered, key=len)
+
+
+def _zipf_weights(count: int) -> list[float]:
+    """Cumulative weights of ranks 1..count under Zipf's law."""
+    total = 0.0
+    cumulative = []
+    for rank in range(1, count + 1):
+        total += rank**-ZIPF_EXPONENT
+        cumulative.append(total)
+    return cumulative
+
+
+def _generate_zipf(count: int, *, size: int, seed: int) -> Iterator[CorpusNote]:
+    vocabulary = zipf_vocabulary(seed)
+    weights = _zipf_weights(len(vocabulary))
+    rng = random.Random(seed + 1)
+
+    def words(n: int) -> list[str]:
+        return rng.choices(vocabulary, cum_weights=weights, k=n)
+
+    for index in range(count):
+        sentences: list[str] = []
+        length = 0
+        while length < size:
+            sentence = " ".join(words(rng.randint(6, 18))).capitalize() + "."
+            sentences.append(sentence)
+            length += len(sentence) + 1
+        yield CorpusNote(
+            type=rng.choice(["semantic", "procedural", "episodic"]),
+            title=f"{' '.join(words(rng.randint(3, 7))).capitalize()} #{index}",
+            body=" ".join(sentences),
+            project=rng.choice(_PROJECTS),
+            tags=sorted(set(words(rng.randint(1, 3)))),
+        )
+
+
+def zipf_queries(count: int = 200, *, seed: int = 7) -> list[str]:
+    """``count`` queries of 2-4 distinct words of the ranks in :data:`QUERY_RANKS`, each
+    drawn as often as the notes use it (a query is text too: its commoner words come up
+    more), deterministic for a seed, the vocabulary's seed."""
+    vocabulary = zipf_vocabulary(seed)
+    first, last = QUERY_RANKS
+    ranks = range(first, last + 1)
+    weights = [rank**-ZIPF_EXPONENT for rank in ranks]
+    rng = random.Random(seed + 2)
+    result = []
+    for _ in range(count):
+        words: list[str] = []
+        wanted = rng.randint(2, 4)
+        while len(words) < wanted:
+            word = vocabulary[rng.choices(ranks, weights)[0] - 1]
+            if word not in words:
+                words.append(word)
+        result.append(" ".join(words))
+    return result
 
 
 def write_jsonl(notes: Iterator[CorpusNote], path: Path) -> Path:

@@ -9,6 +9,9 @@ slow it down): check the commit out somewhere and point --baseline at its store 
     git worktree add /tmp/anamnesis-base <commit>
     python bench/store_bench.py --big 0 --baseline /tmp/anamnesis-base/packages/anamnesis-store/src
 
+Each corpus style at --notes (topical, mixed, zipf: see corpus.py) is searched with its
+own queries: the devmemory look-ups for topical and mixed, mid-frequency words for zipf.
+
 Targets at 2,000 notes of ~4 KB: write <= 1 ms/note, search k=8 <= 1.5 ms median, list all
 <= 100 ms, full reindex <= 0.6 s. At 100,000 notes: search p95 <= 20 ms, reindex <= 60 s.
 """
@@ -91,7 +94,9 @@ def main() -> None:
     parser.add_argument("--notes", type=int, default=2000)
     parser.add_argument("--big", type=int, default=100_000, help="0 to skip the large run")
     parser.add_argument(
-        "--styles", default="topical,mixed", help="corpus styles at --notes (see corpus.py)"
+        "--styles",
+        default="topical,mixed,zipf",
+        help="corpus styles at --notes, each with its own queries (see corpus.py)",
     )
     parser.add_argument(
         "--baseline", type=Path, help="another checkout's packages/anamnesis-store/src"
@@ -104,9 +109,8 @@ def main() -> None:
     published = os.environ.get("ANAMNESIS_PUBLISHED_PYTHON")
 
     with tempfile.TemporaryDirectory(prefix="anamnesis-corpus-") as tmp:
-        queries = Path(tmp) / "queries.txt"
-        queries.write_text("\n".join(corpus.queries()) + "\n", encoding="utf-8")
         for style in args.styles.split(","):
+            queries = _queries_file(Path(tmp), style)  # each style its own look-ups
             notes = corpus.write_jsonl(
                 corpus.generate(count, style=style), Path(tmp) / f"notes-{style}.jsonl"
             )
@@ -121,11 +125,18 @@ def main() -> None:
                 print("ANAMNESIS_PUBLISHED_PYTHON not set: measuring ours only", file=sys.stderr)
             report(f"{count} notes, {style} corpus", results)
         if big:
+            queries = _queries_file(Path(tmp), "topical")
             big_notes = corpus.write_jsonl(corpus.generate(big), Path(tmp) / "big.jsonl")
             data = run_driver(sys.executable, big_notes, queries, "--materialize",
                               "--search-rounds", "1", "--list-rounds", "1",
                               "--reindex-rounds", "1")  # fmt: skip
             report(f"{big} notes, topical corpus", {"ours": summarize(data)})
+
+
+def _queries_file(folder: Path, style: str) -> Path:
+    path = folder / f"queries-{style}.txt"
+    path.write_text("\n".join(corpus.queries(style)) + "\n", encoding="utf-8")
+    return path
 
 
 TARGETS = {

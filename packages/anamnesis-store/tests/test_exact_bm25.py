@@ -81,6 +81,47 @@ def test_scores_are_fts5s_to_the_last_bit(zipf_store: MemoryStore) -> None:
     assert compared > 100
 
 
+def test_fts5_is_asked_for_many_notes_in_one_statement(zipf_store: MemoryStore) -> None:
+    conn = zipf_store._connection()
+    tokens = ["w1", "w4", "w30", "w4", "naïve"]  # repeats and a word beyond ASCII too
+    expression = match_expression(tokens)
+    rowids = [
+        row[0]
+        for row in conn.execute(
+            "SELECT rowid FROM memories_fts WHERE memories_fts MATCH ? ORDER BY rowid LIMIT 12",
+            (expression,),
+        )
+    ]
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    try:
+        got = exact_bm25.fts5_scores(conn, expression, [*rowids, 10**6])  # one in no note
+    finally:
+        conn.set_trace_callback(None)
+    assert [got[rowid] for rowid in rowids] == _fts5_scores(conn, tokens, rowids)
+    assert 10**6 not in got
+    assert len([sql for sql in statements if "bm25(" in sql]) == 1
+    assert exact_bm25.fts5_scores(conn, expression, []) == {}
+
+
+def test_recounting_declines_when_asking_fts5_costs_less(zipf_store: MemoryStore) -> None:
+    conn = zipf_store._connection()
+    total = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
+    tokens = ["w2", "w5"]
+    expression = match_expression(tokens)
+    rowids = [1, 2, 3]
+
+    def recounted(budget_us: float) -> dict[int, float] | None:
+        doc_freq = _doc_freq(conn, total)
+        return exact_bm25.scores(conn, tokens, expression, doc_freq, total, rowids, None, budget_us)
+
+    assert recounted(0.0) is None
+    assert recounted(1e9) == exact_bm25.fts5_scores(conn, expression, rowids)
+    # The cost of asking grows with the phrases and the notes holding them.
+    assert exact_bm25.fts5_cost_us(2, 100) < exact_bm25.fts5_cost_us(2, 10_000)
+    assert exact_bm25.fts5_cost_us(2, 100) < exact_bm25.fts5_cost_us(6, 100)
+
+
 def test_a_searchs_occurrences_count_each_phrase_in_each_note_once(
     zipf_store: MemoryStore,
 ) -> None:

@@ -16,11 +16,13 @@ from anamnesis.store.rare_first import Hit
 sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import (
     _plan_by_budget,
+    _plan_small,
+    _scores,
     _spec_ids,
 )
 
 
-@pytest.mark.parametrize("policy", ["split", "budget"])
+@pytest.mark.parametrize("policy", ["small", "budget"])
 def test_a_note_past_the_narrow_querys_limit_is_not_lost(
     store: MemoryStore, monkeypatch: pytest.MonkeyPatch, policy: str
 ) -> None:
@@ -50,6 +52,8 @@ def test_a_note_past_the_narrow_querys_limit_is_not_lost(
     with monkeypatch.context() as patch:
         if policy == "budget":
             _plan_by_budget(patch, 0.05)
+        else:
+            _plan_small(patch)
         ranker = Ranker(conn)
         got = ranker.ranked_ids(["zeta", "alpha"], Filters(project="q"), 1)
         assert sum(ranker.rare_first_outcomes) == 1  # the shortcut was tried
@@ -82,8 +86,9 @@ def test_near_tied_hits_take_the_full_querys_scores_and_order(
         (tied, worse.updated_at, worse.id),
         (tied * (1 + 1e-12), better.updated_at, better.id),
     ]
-    if recomputed:  # and never asked of FTS5
-        monkeypatch.setattr(query, "FTS5_SCORE_SQL", "SELECT no_such_function()")
+    if recomputed:  # and never asked of FTS5, however little asking would cost
+        monkeypatch.setattr(exact_bm25, "_FTS5_SCORES_SQL", "SELECT no_such_function()")
+        monkeypatch.setattr(exact_bm25, "FTS5_US_PER_PHRASE", 1e9)
     else:  # as where this SQLite's bm25 arithmetic is not Python's
         monkeypatch.setattr(exact_bm25, "_agrees_with_fts5", False)
     exact = Ranker(conn)._exact_scores(["gateway", "timeout"], exact_bm25.Occurrences())
@@ -96,27 +101,32 @@ def test_near_tied_hits_take_the_full_querys_scores_and_order(
     assert rare_first._with_ties_rescored(apart, 2, exact) == apart
 
 
-def test_small_stores_split_once_and_large_ones_plan_by_budget() -> None:
+def test_small_and_large_stores_plan_by_their_budgets() -> None:
     def plan(total: int, freq: dict[str, int]) -> rare_first.Plan | None:
         tokens = list(freq)  # query order: commonest first
         return rare_first.plan_query(tokens, freq.__getitem__, total, 8, match_expression)
 
-    # 2,000 notes: the words in under a tenth of them are essential, for one round.
-    small = plan(2_000, {"everywhere": 800, "common": 600, "mid": 60, "rare": 1})
+    # 2,000 notes: the rarest words while they hold a fifth of the notes, widened in rounds.
+    small = plan(2_000, {"everywhere": 800, "common": 600, "mid": 300, "rare": 40})
     assert small is not None
     assert (small.words, small.first, small.rounds) == (
         [["rare"], ["mid"], ["common"], ["everywhere"]],
         2,
-        1,
+        rare_first.MAX_ROUNDS,
     )
+    # Even the rarest word in more than a fifth of the notes: nothing to stand a proof on.
+    assert plan(2_000, {"common": 900, "mid": 500}) is None
+    # Too little to skip: the other words add few notes, in all or against the rare ones.
+    assert plan(2_000, {"mid": 300, "rare": 100}) is None
+    assert plan(2_000, {"common": 200, "mid": 190, "rare": 160}) is None
+    # A few hundred notes: never enough to skip for the statements a plan adds.
+    assert plan(300, {"everywhere": 250, "rare": 5}) is None
     # 100,000 notes: the rarest words while they hold 6 % of the notes, widened in rounds.
     large = plan(100_000, {"everywhere": 40_000, "common": 30_000, "mid": 3_000, "rare": 50})
     assert large is not None
     assert (large.first, large.rounds) == (2, rare_first.MAX_ROUNDS)
     # Words that together hold under 6 % of the notes: the full query scores few enough.
     assert plan(100_000, {"mid": 3_000, "rare": 50}) is None
-    # A split that would skip little: the common words hold fewer notes than the rare ones.
-    assert plan(2_000, {"common": 200, "mid": 180, "rare": 160}) is None
 
 
 def test_notes_tied_without_common_words_are_ordered_by_them(
@@ -135,7 +145,7 @@ def test_notes_tied_without_common_words_are_ordered_by_them(
         store.write(type="semantic", title="filler", body=f"the filler {i}")
     conn = store._connection()
     calls: list[tuple[tuple[str, ...], int]] = []
-    top = Ranker._top
+    ranked = Ranker._ranked
 
     def recording(
         ranker: Ranker,
@@ -143,11 +153,13 @@ def test_notes_tied_without_common_words_are_ordered_by_them(
         filters: Filters,
         want: int,
         seen: exact_bm25.Occurrences,
-    ) -> list[Hit]:
+        *,
+        in_sql: bool = True,
+    ) -> tuple[list[Hit], bool]:
         calls.append((tuple(tokens), want))
-        return top(ranker, tokens, filters, want, seen)
+        return ranked(ranker, tokens, filters, want, seen, in_sql=in_sql)
 
-    monkeypatch.setattr(Ranker, "_top", recording)
+    monkeypatch.setattr(Ranker, "_ranked", recording)
     k = 3
     got = Ranker(conn).ranked_ids(["the", "gateway"], Filters(), k)
     # The tied notes, best first: the most "the", each a score of its own.
@@ -161,11 +173,13 @@ def test_notes_tied_without_common_words_are_ordered_by_them(
 
 
 def test_a_search_settling_ties_twice_counts_each_word_in_each_note_once(
-    store: MemoryStore,
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Two identical best notes tie twice: ranked by the rarer words first (rare_first),
     # then again with "the" (in every note, which FTS5 weighs at 1e-6). Both settlings
     # need each word's count in both notes; the second only adds what the first lacked.
+    _plan_small(monkeypatch)  # 200 notes: a plan would skip too little to be tried
+    monkeypatch.setattr(exact_bm25, "FTS5_US_PER_PHRASE", 1e9)  # recounted, not asked
     for minute in range(2):  # told apart by updated_at alone, as the spec orders a tie
         twin = store.write(type="semantic", title="alpha note", body="alpha common the words")
         stamp = f"2026-01-01T00:0{minute}:00+00:00"
@@ -221,3 +235,74 @@ def test_a_hit_just_behind_the_kth_can_overtake_it_with_common_words() -> None:
     assert asked == [["b", "c"]]  # "a" and "d" are too far apart to swap with anyone
     # Too close to the end of the hits: a note beyond them might overtake too.
     assert query._settled_without_clamped(hits[:3], 2, 1, exact) is None
+
+
+def test_a_crowd_tied_without_common_words_is_settled_without_the_full_query(
+    store: MemoryStore,
+) -> None:
+    # Forty notes tie on "gateway" (same length, one occurrence each) and differ only in
+    # how often they say "the", a word in most notes that FTS5 weighs at 1e-6: far more
+    # near ties than a handful, all settled by scoring just them again, not every note.
+    for i in range(40):
+        body = " ".join(["gateway"] + ["the"] * (1 + i % 7) + ["pad"] * (7 - i % 7))
+        store.write(type="semantic", title=f"tied {i}", body=body)
+    for i in range(60):
+        store.write(type="semantic", title=f"filler {i}", body=f"the filler words {i}")
+    conn = store._connection()
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    tokens = ["the", "gateway"]
+    try:
+        got = Ranker(conn).ranked_ids(tokens, Filters(), 8)
+    finally:
+        conn.set_trace_callback(None)
+    # Equal notes written in the same instant: the spec leaves their order open.
+    ids = [memory_id for memory_id, _score in got]
+    assert _scores(conn, "the gateway", ids) == _scores(
+        conn, "the gateway", _spec_ids(conn, tokens, 8)
+    )
+    full = match_expression(tokens)
+    assert not [sql for sql in statements if f"MATCH '{full}' ORDER BY" in sql]
+    # Asked for more notes than a ranking widens to: the full query, the spec's answer.
+    got = Ranker(conn).ranked_ids(tokens, Filters(), 500)
+    ids = [memory_id for memory_id, _score in got]
+    assert _scores(conn, "the gateway", ids) == _scores(
+        conn, "the gateway", _spec_ids(conn, tokens, 500)
+    )
+
+
+def test_a_crowd_too_large_to_widen_past_is_left_to_the_full_query(store: MemoryStore) -> None:
+    # 150 notes tie on "gateway": no ranking of it alone up to 400 rows finds where the
+    # tie ends below the 3rd place, so the full query (with "the") decides.
+    for i in range(150):
+        body = " ".join(["gateway"] + ["the"] * (1 + i % 5) + ["pad"] * (5 - i % 5))
+        store.write(type="semantic", title=f"tied {i}", body=body)
+    for i in range(160):  # so that "gateway" is in under half of the notes
+        store.write(type="semantic", title=f"filler {i}", body=f"the filler words {i}")
+    conn = store._connection()
+    tokens = ["the", "gateway"]
+    ranker = Ranker(conn)
+    ids = [memory_id for memory_id, _score in ranker.ranked_ids(tokens, Filters(), 3)]
+    assert not ranker._is_clamped("gateway", ranker._total())
+    assert _scores(conn, "the gateway", ids) == _scores(
+        conn, "the gateway", _spec_ids(conn, tokens, 3)
+    )
+
+
+def test_a_querys_words_are_counted_together_however_many(store: MemoryStore) -> None:
+    for i in range(30):
+        store.write(type="semantic", title=f"note {i}", body=f"w{i} w{i + 1} common words")
+    conn = store._connection()
+    statements: list[str] = []
+    conn.set_trace_callback(statements.append)
+    ranker = Ranker(conn)
+    try:
+        ranker.ranked_ids(["w1", "w2", "common", "w3"], Filters(), 3)
+    finally:
+        conn.set_trace_callback(None)
+    assert len([sql for sql in statements if "memories_fts MATCH" in sql and "count(" in sql]) == 1
+    # A long prompt: more words than one compound statement may hold, counted in batches.
+    tokens = [f"w{i}" for i in range(260)]
+    got = [memory_id for memory_id, _score in ranker.ranked_ids(tokens, Filters(), 5)]
+    query = " ".join(tokens)
+    assert _scores(conn, query, got) == _scores(conn, query, _spec_ids(conn, tokens, 5))

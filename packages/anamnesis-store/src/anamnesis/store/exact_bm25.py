@@ -1,9 +1,13 @@
-"""FTS5's bm25 recomputed for a few notes, to the last bit, without FTS5's counting pass.
+"""The full query's bm25 for a few notes, to the last bit: recomputed, or asked of FTS5.
 
 Settling a near tie needs the full query's own score for a handful of notes. Asked of
-FTS5, each such score costs bm25's set-up: a count of every phrase over the whole table,
-about 3.5 ms for each phrase found in most of 100,000 notes, per note. Here the same
-formula (``fts5Bm25Function`` in SQLite's fts5_aux.c) runs in Python on the same inputs:
+FTS5 (:func:`fts5_scores`, all the notes in one statement), that costs bm25's set-up: a
+count of every phrase over the whole table, about 3.5 ms for each phrase found in most of
+100,000 notes. Recomputing (:func:`scores`) costs a pass over each note's text per phrase
+instead, about 32 us for a 4 KB note: cheaper in a large store, dearer in a small one, so
+the caller passes what asking FTS5 would cost (:func:`fts5_cost_us`) and :func:`scores`
+declines when it would cost more. It runs the same formula (``fts5Bm25Function`` in
+SQLite's fts5_aux.c) in Python on the same inputs:
 
 * the row count and total token count from FTS5's averages record, and each note's
   token count from its docsize record (both SQLite varints);
@@ -46,6 +50,20 @@ _HIGHLIGHTS_SQL = (
 FTS5_SCORE_SQL = (
     "SELECT bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? AND rowid = ?"
 )
+# Several notes' scores in one statement. The unary plus keeps the rowids from FTS5: given
+# them, it would run the query (and bm25's set-up) once per rowid; without, it walks the
+# notes the expression matches (about 0.045 us each) and scores only the listed ones.
+_FTS5_SCORES_SQL = (
+    "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
+    " AND +rowid IN ({marks})"
+)
+# What each way costs, in microseconds, measured at 2,000 notes of ~4 KB (bench/corpus.py's
+# zipf corpus): recomputing, per token of a note counted for one phrase (highlight()
+# tokenizes the note again: 32 us for a 4 KB note); asking FTS5, per phrase of the
+# expression and per note holding one (bm25's count, then the MATCH's walk).
+RECOMPUTE_US_PER_TOKEN = 0.05
+FTS5_US_PER_PHRASE = 25.0
+FTS5_US_PER_POSTING = 0.075
 
 # Whether this process's SQLite computes bm25 exactly as below: None until first checked.
 _agrees_with_fts5: bool | None = None
@@ -73,19 +91,21 @@ def scores(
     total: int,
     rowids: Sequence[int],
     seen: Occurrences | None = None,
+    budget_us: float = math.inf,
 ) -> dict[int, float] | None:
     """The bm25 score FTS5 gives each of ``rowids`` under ``expression``, the OR of
     ``tokens`` (spec 002's quoted phrases, in order, repeats kept), or None when it cannot
-    be recomputed here. ``doc_freq`` counts a phrase's notes among ``total`` exactly
-    below half of them, and at least half of them otherwise. ``seen``: the occurrences
-    this search has already counted (added to as notes are counted)."""
+    be recomputed here, or would cost more than ``budget_us``. ``doc_freq`` counts a
+    phrase's notes among ``total`` exactly below half of them, and at least half of them
+    otherwise. ``seen``: the occurrences this search has already counted (added to as
+    notes are counted)."""
     global _agrees_with_fts5
     if _agrees_with_fts5 is False or not rowids:
         return None
     if not all(token.isascii() and token.isalnum() for token in tokens):
         return None  # one unicode61 token per phrase only: plain ASCII letters and digits
     known = seen if seen is not None else Occurrences()
-    computed = _computed(conn, tokens, doc_freq, total, rowids, known)
+    computed = _computed(conn, tokens, doc_freq, total, rowids, known, budget_us)
     if computed is None or _agrees_with_fts5:
         return computed
     rowid = rowids[0]
@@ -103,6 +123,7 @@ def _computed(
     total: int,
     rowids: Sequence[int],
     seen: Occurrences,
+    budget_us: float,
 ) -> dict[int, float] | None:
     averages = conn.execute(
         "SELECT block FROM memories_fts_data WHERE id = ?", (_AVERAGES_ID,)
@@ -114,6 +135,8 @@ def _computed(
     if rows <= 0 or rows != total:
         return None  # the counts came from another state of the index
     avgdl = float(tokens_in_all) / float(rows)
+    if _missing(tokens, rowids, seen) * avgdl * RECOMPUTE_US_PER_TOKEN > budget_us:
+        return None  # asking FTS5 costs less
     idf: dict[str, float] = {}
     for token in tokens:
         if token not in idf:
@@ -135,6 +158,32 @@ def _computed(
             score += idf[token] * ((freq * (K1 + 1.0)) / (freq + K1 * (1 - B + B * size / avgdl)))
         result[rowid] = -1.0 * score
     return result
+
+
+def _missing(tokens: Sequence[str], rowids: Sequence[int], seen: Occurrences) -> int:
+    """How many (phrase, note) occurrence counts recomputing would still have to make."""
+    missing = 0
+    for token in set(tokens):
+        counted = seen.counts.get(token, {})
+        missing += sum(1 for rowid in rowids if rowid not in counted)
+    return missing
+
+
+def fts5_scores(
+    conn: sqlite3.Connection, expression: str, rowids: Sequence[int]
+) -> dict[int, float]:
+    """The bm25 score FTS5 gives each of ``rowids`` under ``expression``, asked of FTS5 in
+    one statement (a note the expression does not match is missing)."""
+    if not rowids:
+        return {}
+    sql = _FTS5_SCORES_SQL.format(marks=",".join("?" * len(rowids)))
+    return dict(conn.execute(sql, [expression, *rowids]).fetchall())
+
+
+def fts5_cost_us(phrases: int, postings: int) -> float:
+    """About what :func:`fts5_scores` costs for an expression of ``phrases`` phrases that
+    ``postings`` (note, phrase) pairs match in all (repeats counted again)."""
+    return phrases * FTS5_US_PER_PHRASE + postings * FTS5_US_PER_POSTING
 
 
 def _sizes(conn: sqlite3.Connection, rowids: Sequence[int]) -> dict[int, int]:

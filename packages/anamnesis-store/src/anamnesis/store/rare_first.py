@@ -15,12 +15,12 @@ outscore one that holds several rare ones. This is MaxScore over FTS5:
 * A note holding none of the essential words scores at most the sum of the other words'
   bounds; notes past either query's limit score no better than its last row. When the
   k-th best known note beats all of that, the answer is the one the full query gives.
-* Otherwise, in a large store, the k-th best score found so far is a floor the answer
-  must reach, so more words become essential, exactly until the remaining ones cannot
-  reach it together, and the notes holding the newly essential words but none of the
-  earlier ones (FTS5's NOT: phrases under it add nothing to a note it returns) are
-  ranked the same way, except that those holding none of the remaining words are only
-  bounded, not ranked, when the new words together cannot reach that floor.
+* Otherwise the k-th best score found so far is a floor the answer must reach, so more
+  words become essential, exactly until the remaining ones cannot reach it together, and
+  the notes holding the newly essential words but none of the earlier ones (FTS5's NOT:
+  phrases under it add nothing to a note it returns) are ranked the same way, except that
+  those holding none of the remaining words are only bounded, not ranked, when the new
+  words together cannot reach that floor.
 
 How many words start essential depends on the store's size (:func:`plan_query`). Two
 scores so close that the order FTS5 summed the phrases in could matter are replaced by
@@ -35,32 +35,39 @@ import math
 import sqlite3
 from collections.abc import Callable, Sequence
 from itertools import pairwise
+from operator import itemgetter
 
 from anamnesis.store.exact_bm25 import IDF_FLOOR, K1
 from anamnesis.store.record import Record
 
-# Small stores: one round, when the words found in under this share of all notes (the
-# rare ones) can add at least MIN_RARE_WEIGHT times what the others can. Measured on the
-# corpora of bench/store_bench.py at 2,000 notes; below that weight the proof mostly
-# failed (the adversarial "mixed" corpus), and a failed proof costs both narrow queries on
-# top of the full one.
-COMMON_SHARE = 0.1
-MIN_RARE_WEIGHT = 4.0
-# Stores of at least this many notes plan by budget and widen over several rounds.
-# bench/store_bench.py's topical queries, median search time, split against budget: at
+# Small stores: the share of all notes the first essential words may hold. Ranker time
+# at 2,000 notes (median; topical / mixed / zipf corpora of bench/store_bench.py): 0.42 /
+# 0.76 / 0.54 ms at 20 %; 0.39 / 0.93 / 0.58 at 10 %; 0.43 / 0.81 / 0.58 at 30 %. The rule
+# this replaced (one round, only when the rare words outweighed the rest fourfold) took
+# 0.43 / 1.01 / 0.65: on Zipf-shaped frequencies the fourfold weight is seldom there, yet
+# the k-th best note mostly beats what the commoner words can add. Planning by a cost
+# model instead (the k-th best score estimated from the words' note counts) did worse on
+# mixed, 0.94-0.99 ms, whose notes repeat words far more than such an estimate expects.
+SMALL_ESSENTIAL_SHARE = 0.2
+# Small stores: plan only when the full query would score at least this many times as many
+# notes as the essential words hold (2 and 5 measured no better), and at least MIN_SKIPPED
+# more: each statement costs some 20 us a phrase however few notes it scores, so at 300
+# notes planning cost more than it saved (mean 0.20 against 0.18 ms on zipf, 0.32 against
+# 0.26 on mixed), and 400 lost nothing at 1,000 or 2,000 notes.
+MIN_GAIN = 3.0
+MIN_SKIPPED = 400
+# Stores of at least this many notes plan by ESSENTIAL_SHARE. (Measured with the topical
+# queries when small stores split once, median search time, split against budget: at
 # 2,000 notes 1.4-1.6 against 1.7-1.9 ms; at 5,000, 2.9-3.1 against 2.2-2.3 ms; at
-# 40,000, 13-15 against 9-10 ms.
+# 40,000, 13-15 against 9-10 ms.)
 LARGE_STORE = 4_000
 # Large stores: the share of all notes the first essential words may hold (the full
 # query is simply run when it scores no more notes than that). With the topical queries
 # at 100,000 notes, 1.5 % and 3 % proved too little in the first round, 12 % scored too
 # much.
 ESSENTIAL_SHARE = 0.06
-# Large stores: rounds of widening before giving the query back to the caller.
+# Rounds of widening before giving the query back to the caller.
 MAX_ROUNDS = 3
-# Near-tied notes scored again, at most: recomputed (exact_bm25) about 0.7 ms each at
-# 100,000 notes, but asked of FTS5 (a word beyond plain ASCII) a count of every phrase each.
-MAX_RESCORED = 6
 # Rows ranked beyond the wanted number, so that filters and ties rarely force the full query.
 MARGIN = 24
 # Bounds get 1 % headroom: FTS5 counts its own rows, which a concurrent writer may have moved.
@@ -149,26 +156,29 @@ def plan_query(
     freq = {token: doc_freq(token) for token in repeats}
     plan = Plan(repeats, freq, total, expression)
     if total >= LARGE_STORE:
-        return _by_budget(plan, total)
-    return _split_once(plan, total, want)
+        return _by_budget(plan, total, ESSENTIAL_SHARE)
+    return _small_by_budget(plan, total)
 
 
-def _split_once(plan: Plan, total: int, want: int) -> Plan | None:
-    """Essential: the words in under COMMON_SHARE of all notes, for one round only."""
-    rare = sum(1 for n in plan.freq if n < COMMON_SHARE * total)
-    held = plan.postings(0, rare)
-    if rare == len(plan.words) or held < want or plan.postings(rare, len(plan.words)) < held:
-        return None  # no common word, fewer notes hold a rare word than wanted, or little to skip
-    if sum(plan.bounds[:rare]) < MIN_RARE_WEIGHT * plan.rest_bound(rare):
+def _small_by_budget(plan: Plan, total: int) -> Plan | None:
+    """:func:`_by_budget` at SMALL_ESSENTIAL_SHARE, when it skips enough to pay for the
+    narrower statements it runs instead of one."""
+    if plan.freq[0] > SMALL_ESSENTIAL_SHARE * total:
+        return None  # even the rarest word is common: little to skip, and no proof likely
+    if _by_budget(plan, total, SMALL_ESSENTIAL_SHARE) is None:
         return None
-    plan.first = rare
+    held = plan.postings(0, plan.first)
+    shares = [min(notes, total) / total for notes in plan.freq]
+    skipped = total * _union(shares) - held
+    if skipped < (MIN_GAIN - 1) * held or skipped < MIN_SKIPPED:
+        return None
     return plan
 
 
-def _by_budget(plan: Plan, total: int) -> Plan | None:
-    """Essential: the rarest words while they hold ESSENTIAL_SHARE of all notes, widened
-    over up to MAX_ROUNDS rounds."""
-    budget = ESSENTIAL_SHARE * total
+def _by_budget(plan: Plan, total: int, share: float) -> Plan | None:
+    """Essential: the rarest words while they hold ``share`` of all notes, widened over up
+    to MAX_ROUNDS rounds."""
+    budget = share * total
     # The full query scores each note holding any of the words once: at most every note.
     if min(total, sum(plan.freq)) <= budget:
         return None
@@ -179,6 +189,14 @@ def _by_budget(plan: Plan, total: int) -> Plan | None:
     plan.first = first
     plan.rounds = MAX_ROUNDS
     return plan
+
+
+def _union(shares: list[float]) -> float:
+    """The share of all notes holding at least one of the words, were they independent."""
+    missing = 1.0
+    for share in shares:
+        missing *= 1.0 - share
+    return 1.0 - missing
 
 
 def top_by_rare_first(
@@ -240,7 +258,7 @@ def proven_prefix(hits: list[Hit], beyond: float) -> list[Hit]:
     return hits[:count]
 
 
-def _with_ties_rescored(hits: list[Hit], want: int, exact: ExactScores) -> list[Hit] | None:
+def _with_ties_rescored(hits: list[Hit], want: int, exact: ExactScores) -> list[Hit]:
     """The hits, after scoring again by the full query every hit that lies within
     rounding of a neighbour it might swap places with among the first ``want``."""
     close: set[int] = set()
@@ -251,8 +269,8 @@ def _with_ties_rescored(hits: list[Hit], want: int, exact: ExactScores) -> list[
             break  # past the last wanted hit, and no tie reaches back into it
     if not close:
         return hits
-    if len(close) > MAX_RESCORED:
-        return None  # a crowd of equal notes: one full query costs less
+    # However many: scoring them again (the cheaper of recomputing and one FTS5 statement
+    # over them) costs less than the full query, which scores every note it matches.
     return rescored(hits, close, exact)
 
 
@@ -269,9 +287,13 @@ def rescored(hits: list[Hit], marked: set[int], exact: ExactScores) -> list[Hit]
 
 def in_spec_order(hits: list[Hit]) -> list[Hit]:
     """bm25 ascending, then updated_at descending, then id descending (two stable sorts)."""
-    hits.sort(key=lambda hit: (hit[1], hit[2]), reverse=True)
-    hits.sort(key=lambda hit: hit[0])
+    hits.sort(key=_RECENCY, reverse=True)
+    hits.sort(key=_SCORE)
     return hits
+
+
+_RECENCY = itemgetter(1, 2)
+_SCORE = itemgetter(0)
 
 
 def _round_queries(plan: Plan, done: int, essential: int, *, alone: bool = True) -> list[str]:
