@@ -14,12 +14,11 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
-from anamnesis.store import fusion, hybrid
+from anamnesis.store import fusion
 from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
 
 MODEL = corpus.SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
@@ -28,28 +27,10 @@ CORPORA = {
     "names-and-dates": Path(__file__).resolve().parent / "corpora" / "namesdates",
 }
 KS = (1, 3, 5, 8)
-EXPONENT = [float(fusion.COVERAGE_EXPONENT)]
-
-
-def fused_score(
-    keyword: Sequence[tuple[str, float]],
-    cosine: Mapping[str, float],
-    coverage: Mapping[str, float],
-    memory_id: str,
-    bm25: Mapping[str, float],
-) -> float:
-    """fusion.fused_score with the grid's exponent (the weights are patched in place)."""
-    best_id, best = keyword[0] if keyword else ("", 0.0)
-    confidence: float = coverage.get(best_id, 1.0) ** EXPONENT[0]
-    relative = fusion._relative(bm25.get(memory_id), best)
-    vector = cosine.get(memory_id, 0.0)
-    return fusion.KEYWORD_WEIGHT * confidence * relative + fusion.VECTOR_WEIGHT * vector
 
 
 def main() -> None:
     os.environ.setdefault("ANAMNESIS_EMBED_MODEL_PATH", str(MODEL))
-    fusion.fused_score = fused_score
-    hybrid.fused_score = fused_score  # type: ignore[attr-defined]
     grid = [(w, e) for w in (0.3, 0.35, 0.4, 0.45, 0.5) for e in (0.5, 1.0, 1.5, 2.0)]
     if len(sys.argv) > 1:
         grid = [(float(arg.split(":")[0]), float(arg.split(":")[1])) for arg in sys.argv[1:]]
@@ -62,8 +43,9 @@ def main() -> None:
             keyword = recall_at_k(store, cases, KS, mode="keyword", id_map=ids)
             loaded[name] = (store, ids, cases, keyword)
         for weight, exponent in grid:
+            # fused_score reads these module constants at each call: patched in place.
             fusion.KEYWORD_WEIGHT, fusion.VECTOR_WEIGHT = weight, 1 - weight
-            EXPONENT[0] = exponent
+            fusion.COVERAGE_EXPONENT = exponent  # type: ignore[assignment]
             cells = []
             for name, (store, ids, cases, keyword) in loaded.items():
                 report = recall_at_k(store, cases, KS, mode="hybrid", id_map=ids)
