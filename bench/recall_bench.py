@@ -79,7 +79,12 @@ def recall(name: str, folder: Path, wanted: list[str]) -> dict[str, RecallReport
         if len(wanted) > 1:
             started = time.perf_counter()
             embedded = store.embed_missing()
-            print(f"{name}: embedded {embedded} notes in {time.perf_counter() - started:.1f}s")
+            elapsed = time.perf_counter() - started
+            count = store.embedding_status()["passages"]
+            print(
+                f"{name}: embedded {embedded} notes ({count} passages) in {elapsed:.1f}s:"
+                f" {embedded / elapsed:.1f} notes/s, {count / elapsed:.1f} passages/s"
+            )
         within = name in WITHIN_PROJECT
         with spec_keywords():  # spec 002's exact ranking, the baseline every mode must beat
             reports["spec"] = recall_at_k(

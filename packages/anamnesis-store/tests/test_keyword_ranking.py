@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.stop_words import STOP_WORDS, content_terms
+from anamnesis.store.stop_words import SHORT_QUERY, STOP_WORDS, content_terms
 
 
 @pytest.fixture
@@ -55,3 +55,10 @@ def test_content_terms_keep_order_repeats_and_case() -> None:
     assert content_terms(["the", "a"]) == ["the", "a"]
     assert content_terms([]) == []
     assert all(word == word.lower() for word in STOP_WORDS)
+
+
+def test_a_long_query_keeps_its_stop_words() -> None:
+    short = ["the", "deploy", "of", "it"] + ["word"] * (SHORT_QUERY - 4)
+    assert content_terms(short) == ["deploy"] + ["word"] * (SHORT_QUERY - 4)
+    long = [*short, "and"]
+    assert content_terms(long) == long  # a prompt: ranked over every word, as spec 002 does

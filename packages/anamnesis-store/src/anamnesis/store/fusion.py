@@ -7,13 +7,13 @@ Every candidate (the best keyword hits and the nearest vectors) is scored on bot
 
 ``bm25 / best_bm25`` is the keyword evidence relative to the best keyword hit (1.0 for it,
 0.0 for a note that shares no word with the query). ``coverage`` is the share of the
-query's distinct words (the words keywords rank by: its stop words left out) that the best
-keyword hit contains: it says how much the keyword ranking knows. A query that names an
-error code, a ticket or a person is covered whole by its best hit, and keywords count
-fully; a paraphrase shares a word or two with any note, and then the keyword order, however
-relative scores come out, says little. The vector part is the raw cosine similarity, so a
-flat, uninformative vector ranking (every note about as near as the next) moves the order
-little, while a confident one lifts a paraphrase over word-overlap hits.
+query's distinct words (the words keywords rank by: a short query's stop words left out)
+that the best keyword hit contains: it says how much the keyword ranking knows. A query
+that names an error code, a ticket or a person is covered whole by its best hit, and
+keywords count fully; a paraphrase shares a word or two with any note, and then the keyword
+order, however relative scores come out, says little. The vector part is the raw cosine
+similarity, so a flat, uninformative vector ranking (every note about as near as the next)
+moves the order little, while a confident one lifts a paraphrase over word-overlap hits.
 
 Exact keyword matches stay in play: a keyword hit that contains every word of the query
 and scores within ``STRONG_KEYWORD`` of the best BM25 is never pushed out of the top k by

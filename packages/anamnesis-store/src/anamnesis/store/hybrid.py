@@ -1,7 +1,9 @@
 """Vector and hybrid ranking over one connection (sqlite-vec loaded into it).
 
 Keyword ranking is :mod:`anamnesis.store.query` (spec 002); nearest neighbours are
-:mod:`anamnesis.store.vector_index`; :mod:`anamnesis.store.fusion` merges the two. Both
+:mod:`anamnesis.store.vector_index` (a note's cosine is its best passage's: a long note is
+embedded as several, :mod:`anamnesis.store.passages`); :mod:`anamnesis.store.fusion`
+merges the two. Both
 candidate lists are taken deeper than ``k`` and every candidate gets both scores, so a note
 just outside one list is not treated as having no evidence there (scoring the vector
 candidates' BM25 too raises devmemory Recall@8 from 0.870 to 0.895).

@@ -16,7 +16,14 @@ from pathlib import Path
 from anamnesis.store.errors import IndexUnavailable, StoreBusy
 from anamnesis.store.model import Memory
 from anamnesis.store.record import Record
-from anamnesis.store.schema import APPLICATION_ID, INDEXES, SCHEMA, SCHEMA_VERSION
+from anamnesis.store.schema import (
+    APPLICATION_ID,
+    INDEXES,
+    PASSAGE_CACHE_COLUMNS,
+    PASSAGE_CACHE_TABLE,
+    SCHEMA,
+    SCHEMA_VERSION,
+)
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -177,10 +184,10 @@ def recreate_schema(conn: sqlite3.Connection) -> None:
 
 
 def _is_embedding_cache(conn: sqlite3.Connection, name: str) -> bool:
-    if name != "embedding_cache":
+    if name != PASSAGE_CACHE_TABLE:
         return False
-    columns = [row[1] for row in conn.execute('PRAGMA table_info("embedding_cache")')]
-    return columns == ["content_hash", "model", "vector"]
+    columns = [row[1] for row in conn.execute(f'PRAGMA table_info("{PASSAGE_CACHE_TABLE}")')]
+    return tuple(columns) == PASSAGE_CACHE_COLUMNS
 
 
 def create_indexes(conn: sqlite3.Connection) -> None:
@@ -361,7 +368,7 @@ def _delete_rows(
             (seq, title, body, tags),
         )
     conn.execute("DELETE FROM memories WHERE seq = ?", (seq,))
-    conn.execute("DELETE FROM note_embeddings WHERE seq = ?", (seq,))
+    conn.execute("DELETE FROM note_passages WHERE seq = ?", (seq,))
     conn.execute("DELETE FROM memory_tags WHERE memory_id = ?", (memory_id,))
     conn.execute("DELETE FROM memory_supersedes WHERE memory_id = ?", (memory_id,))
 

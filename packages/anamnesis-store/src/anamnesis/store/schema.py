@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the schema or what the index stores changes. Any other value (including
 # the published release's 1-3) makes the store drop the tables and rebuild from markdown.
-SCHEMA_VERSION: Final = 107
+SCHEMA_VERSION: Final = 108
 # 'ANMS': marks the file as an Anamnesis index, so a stray SQLite file is never trusted.
 APPLICATION_ID: Final = 0x414E4D53
 
@@ -59,15 +59,18 @@ CREATE VIRTUAL TABLE memories_fts USING fts5(
   title, body, tags, content='memories', content_rowid='seq', tokenize='porter unicode61'
 );
 
--- The vectors extra: each note's embedding (for the model named), by the note's rowid.
+-- The vectors extra: each note's passages' embeddings (for the model named), by the note's
+-- rowid (see passages.py: a note longer than one window is embedded as several passages).
 -- Narrow on purpose: a nearest-neighbour scan reads only this, not the 4 KB note rows.
--- Emptied for a note whenever its row is rewritten; refilled from embedding_cache (kept
+-- Emptied for a note whenever its row is rewritten; refilled from passage_cache (kept
 -- across rebuilds, see vector_index) or by embedding the new text.
-CREATE TABLE note_embeddings (
-  seq    INTEGER PRIMARY KEY,  -- memories.seq
-  model  TEXT NOT NULL,
-  vector BLOB NOT NULL
+CREATE TABLE note_passages (
+  seq     INTEGER NOT NULL,  -- memories.seq
+  model   TEXT NOT NULL,
+  passage INTEGER NOT NULL,  -- 0: the note's start
+  vector  BLOB NOT NULL      -- float32, as sqlite-vec reads it
 );
+CREATE UNIQUE INDEX idx_passages_note ON note_passages(seq, model, passage);
 
 -- Bookkeeping: folder mtimes seen at the last scan, files that failed to parse.
 CREATE TABLE index_meta (
@@ -94,4 +97,20 @@ CREATE INDEX idx_mem_prov    ON memories(prov_source);
 CREATE INDEX idx_mem_unhashed ON memories(seq) WHERE embed_hash IS NULL;
 CREATE INDEX idx_tags_tag    ON memory_tags(tag);
 CREATE INDEX idx_supersedes_target ON memory_supersedes(superseded_id);
+"""
+
+# The vectors extra's cache: passage vectors by the note text's hash and the model. Not in
+# SCHEMA: made on first use, and kept by a rebuild (``index.recreate_schema``) when its
+# columns are these, so a reindex re-embeds nothing. Another layout (the single-vector
+# ``embedding_cache`` of schema 107 and before) is dropped like any other table.
+PASSAGE_CACHE_TABLE: Final = "passage_cache"
+PASSAGE_CACHE_COLUMNS: Final = ("content_hash", "model", "passage", "vector")
+PASSAGE_CACHE: Final = f"""
+CREATE TABLE IF NOT EXISTS {PASSAGE_CACHE_TABLE} (
+  content_hash TEXT NOT NULL,     -- vector_index.content_hash: the note's text and the scheme
+  model        TEXT NOT NULL,
+  passage      INTEGER NOT NULL,  -- 0: the note's start
+  vector       BLOB NOT NULL,     -- float32, as sqlite-vec reads it
+  PRIMARY KEY (content_hash, model, passage)
+)
 """

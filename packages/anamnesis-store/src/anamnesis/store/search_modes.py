@@ -2,10 +2,11 @@
 default, how a configured choice is read, which ranking each mode runs, and the hits a
 search returns (:func:`search_hits`).
 
-``keyword`` is spec 002's BM25 search over the query's content words (its stop words
-dropped, :mod:`.stop_words`); ``vector`` ranks by embedding similarity; ``hybrid`` fuses
-both (:mod:`.fusion`). A search without a mode uses :func:`configured_search_mode`, else
-hybrid where the vectors extra can run, else keyword (``MemoryStore.default_search_mode``).
+``keyword`` is spec 002's BM25 search over the query's content words (a short query's stop
+words dropped, :mod:`.stop_words`); ``vector`` ranks by embedding similarity; ``hybrid``
+fuses both (:mod:`.fusion`). A search without a mode uses :func:`configured_search_mode`,
+else hybrid where the vectors extra can run, else keyword
+(``MemoryStore.default_search_mode``).
 
 The keyword ranking (``keyword_ranking``: ``content``, the default, or ``spec``, spec 002's
 exact ranking over every word of the query, kept for compatibility and evaluation) applies

@@ -426,12 +426,14 @@ class MemoryStore:
         limit: int | None = None,
         progress: Progress | None = None,
     ) -> int:
-        """Embed notes that have no vector for the current model yet; return how many.
+        """Embed notes that have no vectors for the current model yet; return how many.
 
-        Vectors are cached by content and model inside index.db: unchanged notes are never
-        embedded twice, and a full reindex re-embeds nothing. The model runs outside the
-        store's lock, so searches and writes go on meanwhile. Raises
-        :class:`~anamnesis.store.embedding.VectorsUnavailable` when vectors cannot run.
+        A long note is embedded as passages (``passages.py``), saved about ``batch_size``
+        passages at a time. Vectors are cached by content and model inside index.db:
+        unchanged notes are never embedded twice, and a full reindex re-embeds nothing.
+        The model runs outside the store's lock, so searches and writes go on meanwhile.
+        Raises :class:`~anamnesis.store.embedding.VectorsUnavailable` when vectors cannot
+        run.
         """
         return self._vectors().embed_missing(batch_size=batch_size, limit=limit, progress=progress)
 
