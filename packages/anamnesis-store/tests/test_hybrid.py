@@ -4,13 +4,12 @@ embedder here is a small deterministic bag-of-words projection."""
 
 from __future__ import annotations
 
-import math
 import random
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from anamnesis_testsupport.embedders import BagOfWordsEmbedder
 
 from anamnesis.store import MemoryStore, hybrid, vector_index
 from anamnesis.store.embedding import as_blob, sqlite_vec_problem
@@ -20,29 +19,6 @@ from anamnesis.store.query import Filters, query_tokens
 PROBLEM = sqlite_vec_problem()
 pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=PROBLEM or "")
 
-DIMENSIONS = 32
-
-
-class BagOfWordsEmbedder:
-    """Each word a fixed random direction; a text the normalized sum of its words."""
-
-    model_id = "bag-of-words-32"
-
-    def _vector(self, text: str) -> list[float]:
-        total = [0.0] * DIMENSIONS
-        for word in re.findall(r"\w+", text.lower()):
-            rng = random.Random(word)
-            for i in range(DIMENSIONS):
-                total[i] += rng.gauss(0, 1)
-        norm = math.sqrt(sum(x * x for x in total)) or 1.0
-        return [x / norm for x in total]
-
-    def embed_documents(self, texts: Sequence[str]) -> list[Sequence[float]]:
-        return [self._vector(text) for text in texts]
-
-    def embed_query(self, text: str) -> Sequence[float]:
-        return self._vector(text)
-
 
 def reference(
     store: MemoryStore, tokens: list[str], vector: bytes, filters: Filters, k: int
@@ -51,7 +27,7 @@ def reference(
     conn = store._connection()
     depth = hybrid.candidates_depth(k)
     keyword = store._ranker(conn).ranked_ids(tokens, filters, depth)
-    model = BagOfWordsEmbedder.model_id
+    model = BagOfWordsEmbedder().model_id
     cosine = dict(vector_index.nearest(conn, vector, model, filters, depth))
     bm25 = dict(keyword)
     missing = [m for m in cosine if m not in bm25]

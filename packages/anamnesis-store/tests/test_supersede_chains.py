@@ -5,15 +5,14 @@ supersession clause dropped."""
 
 from __future__ import annotations
 
-import math
 import random
-import re
 import sqlite3
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from anamnesis_testsupport.embedders import BagOfWordsEmbedder
 
 from anamnesis.store import (
     InvalidNote,
@@ -193,31 +192,10 @@ def test_superseders_are_looked_up_once_and_only_when_the_history_is_searched(
 VEC_PROBLEM = sqlite_vec_problem()
 
 
-class BagOfWordsEmbedder:
-    """Each word a fixed random direction; a text the normalized sum of its words."""
-
-    model_id = "bag-of-words-16"
-
-    def _vector(self, text: str) -> list[float]:
-        total = [0.0] * 16
-        for word in re.findall(r"\w+", text.lower()):
-            rng = random.Random(word)
-            for i in range(16):
-                total[i] += rng.gauss(0, 1)
-        norm = math.sqrt(sum(x * x for x in total)) or 1.0
-        return [x / norm for x in total]
-
-    def embed_documents(self, texts: Sequence[str]) -> list[Sequence[float]]:
-        return [self._vector(text) for text in texts]
-
-    def embed_query(self, text: str) -> Sequence[float]:
-        return self._vector(text)
-
-
 @pytest.fixture
 def vstore(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryStore]:
     monkeypatch.delenv("ANAMNESIS_SEARCH_MODE", raising=False)
-    with MemoryStore(tmp_path / "v", embedder=BagOfWordsEmbedder()) as store:
+    with MemoryStore(tmp_path / "v", embedder=BagOfWordsEmbedder(16)) as store:
         yield store
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 from anamnesis_testsupport import OFFLINE_MODEL, vectors_unavailable_reason
+from anamnesis_testsupport.embedders import BagOfWordsEmbedder
 
 from anamnesis.store import MemoryStore, vector_index
 from anamnesis.store.embedding import VectorsUnavailableWarning, as_blob, sqlite_vec_problem
@@ -113,39 +114,13 @@ def test_the_passage_scheme_is_part_of_the_cache_key(monkeypatch: pytest.MonkeyP
 DIMENSIONS = 64
 
 
-class CountingBagOfWords:
-    """Each word a fixed random direction; a text the normalized sum of its words. Counts
-    the texts it embeds."""
-
-    model_id = "bag-of-words-64"
-
-    def __init__(self) -> None:
-        self.embedded: list[str] = []
-
-    def _vector(self, text: str) -> list[float]:
-        total = [0.0] * DIMENSIONS
-        for word in re.findall(r"\w+", text.lower()):
-            rng = random.Random(word)
-            for i in range(DIMENSIONS):
-                total[i] += rng.gauss(0, 1)
-        norm = math.sqrt(sum(x * x for x in total)) or 1.0
-        return [x / norm for x in total]
-
-    def embed_documents(self, texts: Sequence[str]) -> list[Sequence[float]]:
-        self.embedded.extend(texts)
-        return [self._vector(text) for text in texts]
-
-    def embed_query(self, text: str) -> Sequence[float]:
-        return self._vector(text)
+@pytest.fixture
+def embedder() -> BagOfWordsEmbedder:
+    return BagOfWordsEmbedder(DIMENSIONS)
 
 
 @pytest.fixture
-def embedder() -> CountingBagOfWords:
-    return CountingBagOfWords()
-
-
-@pytest.fixture
-def store(tmp_path: Path, embedder: CountingBagOfWords) -> Iterator[MemoryStore]:
+def store(tmp_path: Path, embedder: BagOfWordsEmbedder) -> Iterator[MemoryStore]:
     with MemoryStore(tmp_path / "s", embedder=embedder) as opened:
         yield opened
 
@@ -173,7 +148,7 @@ def long_body(topic: str, count: int = 700) -> str:
 
 @needs_sqlite_vec
 def test_each_note_gets_all_its_passages_and_only_new_text_is_embedded(
-    store: MemoryStore, embedder: CountingBagOfWords
+    store: MemoryStore, embedder: BagOfWordsEmbedder
 ) -> None:
     short = store.write(type="semantic", title="Short", body="a few words")
     long = store.write(type="episodic", title="Long", body=long_body("trip"))
@@ -196,7 +171,7 @@ def test_each_note_gets_all_its_passages_and_only_new_text_is_embedded(
 
 @needs_sqlite_vec
 def test_a_changed_note_re_embeds_its_own_passages_and_drops_the_old_ones(
-    store: MemoryStore, embedder: CountingBagOfWords
+    store: MemoryStore, embedder: BagOfWordsEmbedder
 ) -> None:
     other = store.write(type="episodic", title="Other", body=long_body("budget"))
     long = store.write(type="episodic", title="Long", body=long_body("trip", 900))
@@ -231,26 +206,30 @@ def test_k_distinct_notes_come_back_when_one_note_has_many_near_passages(
     query = " ".join(f"alpha{i}" for i in range(20))
     conn = store._connection()
     store._vectors().load_into(conn)
-    vector = as_blob(CountingBagOfWords().embed_query(query))
+    vector = as_blob(BagOfWordsEmbedder(DIMENSIONS).embed_query(query))
     for k in (1, 5, 10, 13):
-        nearest = vector_index.nearest(conn, vector, CountingBagOfWords.model_id, Filters(), k)
+        nearest = vector_index.nearest(
+            conn, vector, BagOfWordsEmbedder(DIMENSIONS).model_id, Filters(), k
+        )
         ids = [memory_id for memory_id, _ in nearest]
         assert len(ids) == len(set(ids)) == k
         assert ids[0] == long.id
         similarities = [similarity for _, similarity in nearest]
         assert similarities == sorted(similarities, reverse=True)
-    everything = vector_index.nearest(conn, vector, CountingBagOfWords.model_id, Filters(), 50)
+    everything = vector_index.nearest(
+        conn, vector, BagOfWordsEmbedder(DIMENSIONS).model_id, Filters(), 50
+    )
     assert len(everything) == 1 + len(others)
     # A note's similarity is its best passage's.
-    bag = CountingBagOfWords()
+    bag = BagOfWordsEmbedder(DIMENSIONS)
     best = max(
         1 - _cosine_distance(bag.embed_query(query), bag.embed_query(text))
         for text in passages("alpha", long_body("alpha", 3000))
     )
     assert dict(everything)[long.id] == pytest.approx(best, abs=1e-5)
-    assert vector_index.similarities(conn, vector, CountingBagOfWords.model_id, [long.id]) == {
-        long.id: pytest.approx(best, abs=1e-5)
-    }
+    assert vector_index.similarities(
+        conn, vector, BagOfWordsEmbedder(DIMENSIONS).model_id, [long.id]
+    ) == {long.id: pytest.approx(best, abs=1e-5)}
 
 
 def _cosine_distance(a: Sequence[float], b: Sequence[float]) -> float:
@@ -270,8 +249,8 @@ def test_filters_apply_before_the_passages_are_ranked(store: MemoryStore) -> Non
     store.embed_missing()
     conn = store._connection()
     store._vectors().load_into(conn)
-    vector = as_blob(CountingBagOfWords().embed_query("alpha1 alpha2 alpha3"))
-    model = CountingBagOfWords.model_id
+    vector = as_blob(BagOfWordsEmbedder(DIMENSIONS).embed_query("alpha1 alpha2 alpha3"))
+    model = BagOfWordsEmbedder(DIMENSIONS).model_id
     nearest = vector_index.nearest(conn, vector, model, Filters(project="here"), 8)
     assert sorted(memory_id for memory_id, _ in nearest) == sorted(note.id for note in here)
     assert len(vector_index.nearest(conn, vector, model, Filters(), 8)) == 8
@@ -306,7 +285,7 @@ def _as_schema_107(db_path: Path) -> None:
 
 @needs_sqlite_vec
 def test_an_index_of_the_previous_schema_is_rebuilt_with_passage_tables(
-    tmp_path: Path, embedder: CountingBagOfWords
+    tmp_path: Path, embedder: BagOfWordsEmbedder
 ) -> None:
     root = tmp_path / "s"
     with MemoryStore(root, embedder=embedder) as store:
@@ -400,7 +379,7 @@ def test_a_fact_deep_in_a_long_note_is_found_by_its_best_passage(
 
 @needs_sqlite_vec
 def test_a_search_waits_for_a_bounded_number_of_passages(
-    store: MemoryStore, embedder: CountingBagOfWords
+    store: MemoryStore, embedder: BagOfWordsEmbedder
 ) -> None:
     for i in range(10):
         store.write(type="episodic", title=f"Long {i}", body=long_body(f"topic{i}", 1500))
