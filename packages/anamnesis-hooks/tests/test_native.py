@@ -92,6 +92,28 @@ def test_reimport_is_idempotent_and_edits_update_in_place(
         assert "Rust" in store.get(derived_id("claude-native:-home-me-src-api/user_role")).body
 
 
+def test_a_reimport_of_files_already_imported_never_reads_every_note(
+    claude: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At 100,000 notes, reading every note's body took 9 of a no-op sync's 11 seconds: it
+    # is needed only to spot a new file whose text is already a note.
+    (claude / "projects" / "-home-me-src-web" / "memory" / "dup.md").unlink()
+    with MemoryStore(isolated_home) as store:
+        import_native_memory(store, claude_dir=claude, machine_id="laptop")
+
+        def every_note(*_args: object, **_kwargs: object) -> list[object]:
+            raise AssertionError("listed every note for files already imported")
+
+        monkeypatch.setattr(store, "list", every_note)
+        again = import_native_memory(store, claude_dir=claude, machine_id="laptop")
+        assert (again.created, again.updated, again.unchanged) == (0, 0, 3)
+        monkeypatch.undo()
+        new = claude / "projects" / "-home-me-src-api" / "memory" / "project_db.md"
+        new.write_text("Always run `pytest -x` before pushing.\n")  # a note's text already
+        third = import_native_memory(store, claude_dir=claude, machine_id="laptop")
+        assert (third.created, third.duplicates, third.unchanged) == (0, 1, 3)
+
+
 def test_progress_counts_every_file_including_the_ones_that_fail(
     claude: Path, isolated_home: Path
 ) -> None:

@@ -26,11 +26,11 @@ def _remote_edit_pending(machine: Machine) -> tuple[GitSyncBackend, GitSyncBacke
     return laptop, desktop
 
 
-@pytest.mark.parametrize("moment", ["apply_tree_change", "_apply_steps"])
+@pytest.mark.parametrize("moment", ["apply_tree_change", "apply_planned"])
 def test_an_edit_made_while_pulling_meets_the_remote_edit_as_a_conflict(
     machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch, moment: str
 ) -> None:
-    # apply_tree_change: before any file is checked; _apply_steps: after the check,
+    # apply_tree_change: before any file is checked; apply_planned: after the check,
     # while the new versions are being written (the last-moment re-check catches it).
     laptop, desktop = _remote_edit_pending(machine)
     calls = edit_once_before(

@@ -74,7 +74,7 @@ def import_native_memory(
     projects = claude_dir / "projects"
     if not projects.is_dir():
         return report
-    seen_bodies = {_digest(m.body) for m in store.list() if m.body.strip()}
+    seen_bodies = _SeenBodies(store)
     folders = _memory_files(projects, report)
     total = sum(len(files) for _slug_dir, files in folders)
     done = 0
@@ -124,7 +124,7 @@ def _import_one(
     slug: str,
     project: str,
     machine_id: str,
-    seen_bodies: set[str],
+    seen_bodies: _SeenBodies,
     report: ImportReport,
 ) -> None:
     # Never through a link (it could point anywhere: its content would reach a synced
@@ -179,6 +179,28 @@ def _import_one(
         store.put(fresh)
         report.created += 1
     seen_bodies.add(digest)
+
+
+class _SeenBodies:
+    """The digests of every note body in the store, read only when a memory file that is
+    not imported yet asks: a sync imports mostly files already imported, and reading every
+    note of a 100,000-note store took 9 of a no-op sync's 11 seconds."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
+        self._digests: set[str] | None = None
+
+    def __contains__(self, digest: str) -> bool:
+        return digest in self._loaded()
+
+    def add(self, digest: str) -> None:
+        if self._digests is not None:  # once loaded, kept up to date; else read later
+            self._digests.add(digest)
+
+    def _loaded(self) -> set[str]:
+        if self._digests is None:
+            self._digests = {_digest(m.body) for m in self._store.list() if m.body.strip()}
+        return self._digests
 
 
 def _split(text: str) -> tuple[dict[str, Any], str]:

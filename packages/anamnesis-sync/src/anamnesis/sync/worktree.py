@@ -17,7 +17,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -25,10 +24,12 @@ from pathlib import Path
 
 from dulwich.diff_tree import tree_changes
 from dulwich.index import Index, IndexEntry, index_entry_from_stat
+from dulwich.object_store import BaseObjectStore
 from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
 from anamnesis.sync.backend import Unsynced
+from anamnesis.sync.durable_writes import PlannedFile, apply_planned
 from anamnesis.sync.errors import SyncError
 
 # Blobs beyond this many in one staging go into a single pack instead of loose files.
@@ -214,7 +215,7 @@ def apply_tree_change(
     """
     index = index if index is not None else repo.open_index()
     store = repo.object_store
-    plan: list[_Step] = []
+    plan: list[PlannedFile] = []
     skipped: list[str] = []
     unsynced: list[Unsynced] = []
     # Scratch names (lock, temp, database files) committed elsewhere are carried in the
@@ -250,36 +251,41 @@ def apply_tree_change(
         if not _content_is(target, expected):
             skipped.append(os.fsdecode(path_bytes))
             continue
-        if not new_file:
-            plan.append(_Step(path_bytes, target, expected, None, _REGULAR, None))
-        else:
-            assert new is not None
-            assert new.sha is not None
-            blob = store[new.sha]
-            assert isinstance(blob, Blob)
-            mode = new.mode or _REGULAR
-            plan.append(_Step(path_bytes, target, expected, blob.as_raw_string(), mode, new.sha))
+        # The content is read from the object store when the file is written, not here.
+        sha, mode = (new.sha, new.mode or _REGULAR) if new is not None and new_file else (None, 0)
+        plan.append(PlannedFile(path_bytes, target, expected, mode, sha))
     if skipped:  # untouched: the caller commits the edits and retries
         return Applied([], skipped, unsynced)
-    done = _apply_steps(plan)
-    done_ids = {id(step) for step in done}
-    skipped = [os.fsdecode(step.path) for step in plan if id(step) not in done_ids]
-    for step in done:
-        if step.sha is None:
-            if step.path in index:
-                del index[step.path]
-        else:
-            index[step.path] = index_entry_from_stat(
-                os.lstat(step.target), step.sha, mode=step.mode
-            )
+    done: list[PlannedFile] = []
+    try:
+        for item in apply_planned(plan, lambda sha: _blob_bytes(store, sha), _content_is):
+            done.append(item)
+    finally:  # the files in place are indexed, even when a later one failed to be written
+        for item in done:
+            if item.sha is None:
+                if item.path in index:
+                    del index[item.path]
+            else:
+                info = os.lstat(item.target)
+                index[item.path] = index_entry_from_stat(info, item.sha, mode=item.mode)
+        if done:
+            index.write()
+    done_ids = {id(item) for item in done}
+    skipped = [os.fsdecode(item.path) for item in plan if id(item) not in done_ids]
     for path, entry in carried.items():
         if entry is not None:
             index[path] = entry
         elif path in index:
             del index[path]
-    if done or carried:
+    if carried:
         index.write()
-    return Applied([os.fsdecode(step.path) for step in done], skipped, unsynced)
+    return Applied([os.fsdecode(item.path) for item in done], skipped, unsynced)
+
+
+def _blob_bytes(store: BaseObjectStore, sha: ObjectID) -> bytes:
+    blob = store[sha]
+    assert isinstance(blob, Blob)
+    return blob.as_raw_string()
 
 
 # Windows and macOS resolve these spellings to ".git" too: trailing dots and spaces are
@@ -397,60 +403,3 @@ def _placeholder_entry(sha: ObjectID, mode: int) -> IndexEntry:
     return IndexEntry(
         ctime=(0, 0), mtime=(0, 0), dev=0, ino=0, mode=mode, uid=0, gid=0, size=0, sha=sha
     )
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class _Step:
-    """One file to replace (``data``) or remove (``data`` None), if it still holds
-    ``expected``."""
-
-    path: bytes
-    target: Path
-    expected: ObjectID | None
-    data: bytes | None
-    mode: int
-    sha: ObjectID | None
-
-
-def _apply_steps(steps: list[_Step]) -> list[_Step]:
-    """Write every file via a temp file, fsync, rename; remove deletions. Returns the steps
-    done: a file edited since it was checked is left alone.
-
-    All temp files are written first and synced next: the first fsync commits the file
-    system journal for all of them, so syncing many files costs little more than one.
-    Every rename still follows its own file's fsync.
-    """
-    staged: list[tuple[_Step, Path, int]] = []
-    try:
-        for step in steps:
-            if step.data is None:
-                continue
-            step.target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = step.target.with_name(f".{step.target.name}.{secrets.token_hex(4)}.tmp")
-            perms = 0o755 if step.mode == _EXECUTABLE else 0o644
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, perms)
-            staged.append((step, tmp, fd))
-            view = memoryview(step.data)
-            while view:
-                view = view[os.write(fd, view) :]
-        for _step, _tmp, fd in staged:
-            os.fsync(fd)
-    except BaseException:
-        for _step, tmp, fd in staged:
-            os.close(fd)
-            tmp.unlink(missing_ok=True)
-        raise
-    done: list[_Step] = []
-    for step, tmp, fd in staged:
-        os.close(fd)
-        # Checked again at the last moment: the edit window shrinks to a rename.
-        if _content_is(step.target, step.expected):
-            tmp.replace(step.target)
-            done.append(step)
-        else:
-            tmp.unlink(missing_ok=True)
-    for step in steps:
-        if step.data is None and _content_is(step.target, step.expected):
-            step.target.unlink(missing_ok=True)
-            done.append(step)
-    return done
