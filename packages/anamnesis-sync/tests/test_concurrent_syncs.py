@@ -7,34 +7,21 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dulwich.repo import Repo
 
-from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError
+from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError, transport
 from anamnesis.sync.lock import sync_lock
 from anamnesis.sync.transport import PushRejected, push_branch
 from anamnesis.sync.worktree import LOCK_FILE
 from sync_testing import MAIN, Machine, remote_files, write_note
 
 
-class _RacingRepo(Repo):
-    """A real repository whose pack generation lets another push land first: the moment
-    between a local push reading the remote branch and setting it."""
-
-    racer: Callable[[], None] | None = None
-
-    def generate_pack_data(self, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
-        if self.racer is not None:
-            racer, self.racer = self.racer, None
-            racer()
-        return super().generate_pack_data(*args, **kwargs)  # type: ignore[arg-type]
-
-
 def test_a_push_racing_another_on_a_local_remote_is_retried_not_refused(
-    machine: Machine, remote: Path
+    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     laptop, desktop = machine("laptop"), machine("desktop")
     write_note(laptop, "semantic/base.md", "base")
@@ -43,14 +30,26 @@ def test_a_push_racing_another_on_a_local_remote_is_retried_not_refused(
     write_note(laptop, "semantic/l.md", "from laptop")
     write_note(desktop, "semantic/d.md", "from desktop")
     laptop.commit_local()
-    repo = _RacingRepo(str(laptop.repo_dir))
+    # Another push lands while ours makes its pack: the moment between a local push
+    # reading the remote branch and setting it.
+    real = transport._pack_data
+    raced: list[int] = []
+
+    def racing(*args: Any, **kwargs: Any) -> Any:
+        if not raced:
+            raced.append(1)
+            assert desktop.sync().pushed
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(transport, "_pack_data", racing)
+    repo = Repo(str(laptop.repo_dir))
     try:
-        repo.racer = lambda: None if desktop.sync().pushed else pytest.fail("desktop push")
         head = repo.refs[MAIN]
         with pytest.raises(PushRejected):  # "unable to set": the branch moved meanwhile
             push_branch(repo, str(remote), MAIN, head)
     finally:
         repo.close()
+    monkeypatch.undo()
     result = laptop.sync()
     assert result.pushed and result.pulled == 1
     assert set(remote_files(remote)) == {"semantic/base.md", "semantic/l.md", "semantic/d.md"}
@@ -124,7 +123,7 @@ def test_two_processes_syncing_at_once_both_finish_or_report_busy(
         write_note(laptop, f"semantic/{i}.md", f"note {i}")
     script = textwrap.dedent(
         f"""
-        from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError
+        from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError, transport
         b = GitSyncBackend({str(laptop.repo_dir)!r}, remote={str(remote)!r}, machine_id="laptop")
         try:
             print(b.sync().detail)

@@ -38,7 +38,9 @@ from dulwich.objects import ObjectID
 # Files written before each durability point (one sync() on Linux). Larger rounds commit
 # the journal less often; the round also bounds the temp files a crash can leave behind.
 ROUND_FILES = 1024
-_EXECUTABLE = 0o100755
+# Git's modes of a plain file and an executable one.
+REGULAR = 0o100644
+EXECUTABLE = 0o100755
 # sync() waits for the writes to finish on Linux only (see the module docstring).
 _SYNC_IS_DURABLE = sys.platform.startswith("linux") and hasattr(os, "sync")
 
@@ -105,7 +107,7 @@ def _write_temp(item: PlannedFile, data: bytes) -> Path:
     ``sync()`` per round does not make it durable)."""
     item.target.parent.mkdir(parents=True, exist_ok=True)
     tmp = item.target.with_name(f".{item.target.name}.{secrets.token_hex(4)}.tmp")
-    perms = 0o755 if item.mode == _EXECUTABLE else 0o644
+    perms = 0o755 if item.mode == EXECUTABLE else 0o644
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), perms)
     try:
         view = memoryview(data)

@@ -12,7 +12,8 @@ plumbing (refs, commits, fetch and push) is in repository.py.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +25,7 @@ from dulwich.objects import ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.sync import results, worktree
+from anamnesis.sync import clean_tree, results, worktree
 from anamnesis.sync.backend import STRATEGIES, Strategy, SyncResult, SyncState
 from anamnesis.sync.connect import DEFAULT_TIMEOUT_S
 from anamnesis.sync.errors import NothingToResolve, SyncError
@@ -66,6 +67,8 @@ from anamnesis.sync.unsynced import UnsyncedReport
 # Attempts when the remote moves between our fetch and our push, or a note is edited
 # while we pull.
 _PUSH_ATTEMPTS = 3
+# How long local_changes' clean verdict stands for the sync that follows it.
+_CLEAN_VERDICT_S = 1.0
 
 
 @dataclass(slots=True)
@@ -121,6 +124,8 @@ class GitSyncBackend:
         self.lock_wait_s = lock_wait_s
         self.timeout_s = timeout_s
         self._unsynced = UnsyncedReport()  # of the sync running now (under the lock)
+        # When local_changes last found the folder clean, and HEAD then (see _is_clean).
+        self._clean_seen: tuple[float, ObjectID] | None = None
         self._branch_ref = Ref(f"refs/heads/{branch}".encode())
         self._tracking_ref = Ref(f"refs/remotes/origin/{branch}".encode())
 
@@ -135,6 +140,10 @@ class GitSyncBackend:
         if not (self.repo_dir / ".git").is_dir():
             return tuple(os.fsdecode(rel) for rel, _ in worktree.walk_files(self.repo_dir))
         with self._session() as repo:
+            if self._is_clean(repo):
+                head = self._head(repo)
+                self._clean_seen = (time.monotonic(), head) if head is not None else None
+                return ()
             return worktree.stage_all(repo, self.repo_dir, write=False).paths
 
     @contextmanager
@@ -154,9 +163,14 @@ class GitSyncBackend:
     def sync(self) -> SyncResult:
         """One full cycle. Never raises for an unreachable remote: see ``detail``."""
         with self._session() as repo:
-            # One index object for the whole cycle: reading it is the slow part of a no-op.
-            index = repo.open_index()
-            result = self._cycle(repo, index, self._commit_local(repo, index))
+            # One index object for the whole cycle, read only when it is needed: reading
+            # it is the slow part of a no-op (clean_tree.py).
+            index = clean_tree.IndexOnDemand(repo)
+            clean = self._is_clean(repo, just_checked=True)
+            local = _Local(False) if clean else self._commit_local(repo, index())
+            result = self._cycle(repo, index, local)
+            if index.opened is not None and not result.conflicted:
+                best_effort(clean_tree.record, repo, index.opened, self._head(repo))
             if result.pushed and self.remote is not None:
                 best_effort(tidy_remote, self.remote)
             return self._unsynced.finish(result)
@@ -183,7 +197,7 @@ class GitSyncBackend:
         # program is settled here with the same strategy.
         local = self._commit_local(repo, index, strategy=strategy, fork=fork)
         if local.resolved:
-            result = self._cycle(repo, index, _Local(True, local.changed))
+            result = self._cycle(repo, lambda: index, _Local(True, local.changed))
             if result.pushed and self.remote is not None:
                 best_effort(tidy_remote, self.remote)
             return results.after_settling(result, strategy, local.resolved)
@@ -213,7 +227,9 @@ class GitSyncBackend:
 
     # -- the cycle ------------------------------------------------------------------
 
-    def _cycle(self, repo: Repo, index: Index, local: _Local) -> SyncResult:
+    def _cycle(self, repo: Repo, index: Callable[[], Index], local: _Local) -> SyncResult:
+        """Fetch, integrate and push after ``local``; ``index()`` gives the index, read
+        when first asked (a no-op never asks)."""
         committed = local.committed
         changed = list(local.changed)
         stop = self._unsettled(repo, local, committed, changed)
@@ -227,7 +243,7 @@ class GitSyncBackend:
         why_again = "the remote kept changing while we pushed"
         for attempt in range(_PUSH_ATTEMPTS):
             if attempt:  # edits made meanwhile go in first, on what they were based on
-                again = self._commit_local(repo, index)
+                again = self._commit_local(repo, index())
                 committed = committed or again.committed
                 changed.extend(again.changed)
                 stop = self._unsettled(repo, again, committed, changed)
@@ -244,13 +260,13 @@ class GitSyncBackend:
             if remote_head is not None and local_head is not None and local_head != remote_head:
                 if not can_fast_forward(repo, remote_head, local_head):
                     # Remote has commits we lack: bring them in (or report a conflict).
-                    outcome = self._integrate(repo, local_head, remote_head, index)
+                    outcome = self._integrate(repo, local_head, remote_head, index())
             elif remote_head is not None and local_head is None:
-                outcome = self._adopt(repo, remote_head, index)
+                outcome = self._adopt(repo, remote_head, index())
             if isinstance(outcome, Divergence):
                 assert local_head is not None
                 assert remote_head is not None
-                taken = self._take_clean(repo, index, local_head, remote_head, outcome)
+                taken = self._take_clean(repo, index(), local_head, remote_head, outcome)
                 changed.extend(taken)
                 return results.conflicted(
                     self._head(repo),
@@ -422,6 +438,19 @@ class GitSyncBackend:
 
     def _head(self, repo: Repo) -> ObjectID | None:
         return read_ref(repo, self._branch_ref)
+
+    def _is_clean(self, repo: Repo, *, just_checked: bool = False) -> bool:
+        """Certain that staging would find nothing (see clean_tree.py). ``just_checked``:
+        a clean verdict of :meth:`local_changes` under a second old, with HEAD unchanged,
+        stands (the secret scan asks it right before a sync; walking the folder twice was
+        a third of a no-op). An edit landing in between waits for the next sync, as one
+        landing after the staging always has."""
+        head = self._head(repo)
+        seen, self._clean_seen = self._clean_seen, None
+        recent = seen is not None and time.monotonic() - seen[0] < _CLEAN_VERDICT_S
+        if just_checked and recent and seen is not None and seen[1] == head:
+            return True
+        return clean_tree.is_clean(repo, self.repo_dir, head, read_ref(repo, WORKTREE_REF))
 
     def _origin(self) -> Origin:
         assert self.remote is not None

@@ -13,6 +13,7 @@ from dulwich.client import LocalGitClient
 from dulwich.graph import can_fast_forward
 from dulwich.object_store import MissingObjectFinder
 from dulwich.objects import ObjectID
+from dulwich.pack import generate_unpacked_objects
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -123,7 +124,7 @@ def push_branch(
         ofs_delta: bool = False,
         progress: Callable[..., None] | None = None,
     ) -> tuple[int, Iterator[Any]]:
-        return repo.generate_pack_data(set(have), set(want), progress=progress, ofs_delta=ofs_delta)
+        return _pack_data(repo, set(have), set(want), ofs_delta=ofs_delta, progress=progress)
 
     with bounded(client, timeout_s):
         result = client.send_pack(
@@ -172,3 +173,31 @@ def _is_ancestor(repo: Repo, older: ObjectID, newer: ObjectID) -> bool:
 
 def _quiet(_data: bytes) -> None:
     """Transport progress is not shown: syncs run in the background."""
+
+
+def _pack_data(
+    repo: Repo,
+    have: set[ObjectID],
+    want: set[ObjectID],
+    *,
+    ofs_delta: bool,
+    progress: Callable[..., None] | None,
+) -> tuple[int, Iterator[Any]]:
+    """The objects the remote lacks, read one by one. dulwich's default also looks for
+    deltas to reuse, which reads every object of every pack whatever is sent (3 s of a
+    10-note push at 100,000 notes); ours are written here, and dulwich never stores them
+    as deltas, so there is nothing to find."""
+    finder = MissingObjectFinder(
+        repo.object_store, haves=have, wants=want, shallow=repo.get_shallow(), progress=progress
+    )
+    remote_has = finder.get_remote_has()
+    object_ids = list(finder)
+    objects = generate_unpacked_objects(
+        repo.object_store,
+        object_ids,
+        reuse_deltas=False,
+        ofs_delta=ofs_delta,
+        other_haves=remote_has,
+        progress=progress,
+    )
+    return len(object_ids), objects

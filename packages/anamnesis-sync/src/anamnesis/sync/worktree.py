@@ -29,13 +29,11 @@ from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
 from anamnesis.sync.backend import Unsynced
-from anamnesis.sync.durable_writes import PlannedFile, apply_planned
+from anamnesis.sync.durable_writes import EXECUTABLE, REGULAR, PlannedFile, apply_planned
 from anamnesis.sync.errors import SyncError
 
 # Blobs beyond this many in one staging go into a single pack instead of loose files.
 _PACK_THRESHOLD = 64
-_REGULAR = 0o100644
-_EXECUTABLE = 0o100755
 _GITLINK = 0o160000
 # Opening for a read never follows a symlink nor waits on a FIFO (both are checked with
 # lstat first; these close the window between the check and the open).
@@ -103,7 +101,7 @@ def is_scratch_file(name: str) -> bool:
     return name.lower().endswith(_DATABASE_ENDINGS)  # one C call: this runs for every file
 
 
-def _is_scratch_path(path: bytes) -> bool:
+def is_scratch_path(path: bytes) -> bool:
     return is_scratch_file(os.fsdecode(path.rsplit(b"/", 1)[-1]))
 
 
@@ -152,7 +150,7 @@ def stage_all(
             continue
         seen.add(rel)
         entry = _entry(index, rel)
-        mode = _EXECUTABLE if info.st_mode & 0o111 else _REGULAR
+        mode = EXECUTABLE if info.st_mode & 0o111 else REGULAR
         # Git's "racy" rule: a file modified in the same instant the index was written may
         # have changed without its stat changing, so it is always re-hashed.
         if (
@@ -178,7 +176,7 @@ def stage_all(
     # A scratch path in the index came from the remote (committed by another tool): it is
     # not ours to change, so its absence here is not a deletion. Nor is a symlink's or a
     # submodule's from the remote: they are never created on disk.
-    for rel in [p for p in index.paths() if p not in seen and not _is_scratch_path(p)]:
+    for rel in [p for p in index.paths() if p not in seen and not is_scratch_path(p)]:
         entry = _entry(index, rel)
         if entry is not None and not stat.S_ISREG(entry.mode):
             unsynced.append(Unsynced(os.fsdecode(rel), _tree_kind(entry.mode), True))
@@ -230,7 +228,7 @@ def apply_tree_change(
         if path_bytes is None:
             continue
         target = safe_path(root, path_bytes)
-        if _is_scratch_path(path_bytes):
+        if is_scratch_path(path_bytes):
             carried[path_bytes] = (
                 _placeholder_entry(new.sha, new.mode)
                 if new is not None and new.sha is not None and new.mode is not None
@@ -252,7 +250,7 @@ def apply_tree_change(
             skipped.append(os.fsdecode(path_bytes))
             continue
         # The content is read from the object store when the file is written, not here.
-        sha, mode = (new.sha, new.mode or _REGULAR) if new is not None and new_file else (None, 0)
+        sha, mode = (new.sha, new.mode or REGULAR) if new is not None and new_file else (None, 0)
         plan.append(PlannedFile(path_bytes, target, expected, mode, sha))
     if skipped:  # untouched: the caller commits the edits and retries
         return Applied([], skipped, unsynced)
@@ -319,10 +317,10 @@ def _entry(index: Index, path: bytes) -> IndexEntry | None:
 
 
 def _stat_matches(entry: IndexEntry, info: os.stat_result) -> bool:
-    return entry.size == info.st_size and _as_ns(entry.mtime) == info.st_mtime_ns
+    return entry.size == info.st_size and as_ns(entry.mtime) == info.st_mtime_ns
 
 
-def _as_ns(value: int | float | tuple[int, int]) -> int:
+def as_ns(value: int | float | tuple[int, int]) -> int:
     if isinstance(value, tuple):
         return value[0] * 1_000_000_000 + value[1]
     return int(value * 1_000_000_000)

@@ -1,0 +1,219 @@
+"""A no-op sync skips git's index (clean_tree.py), and never at the cost of a change: every
+kind of change made after a clean sync still reaches the remote."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from dulwich.repo import Repo
+
+from anamnesis.sync import GitSyncBackend, clean_tree
+from sync_testing import Machine, files, remote_files, write_note
+
+NOTE = "semantic/a.md"
+
+
+def _clean_laptop(machine: Machine) -> GitSyncBackend:
+    laptop = machine("laptop")
+    write_note(laptop, NOTE, "first text\n")
+    write_note(laptop, "episodic/b.md", "another note\n")
+    laptop.sync()
+    # A file as new as the index is re-hashed (git's racy rule): age the files a little.
+    for path in laptop.repo_dir.rglob("*.md"):
+        os.utime(path, ns=(time.time_ns() - 5_000_000_000,) * 2)
+    laptop.sync()  # restages the aged stat, then records the clean tree
+    assert (laptop.repo_dir / ".git" / clean_tree.RECORD_FILE).is_file()
+    return laptop
+
+
+def _index_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the reads of git's index (the real ones still happen)."""
+    calls: list[int] = []
+    real = Repo.open_index
+
+    def counted(self: Repo) -> object:
+        calls.append(1)
+        return real(self)
+
+    monkeypatch.setattr(Repo, "open_index", counted)
+    return calls
+
+
+def test_a_no_op_sync_never_reads_the_index(
+    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    laptop = _clean_laptop(machine)
+    reads = _index_reads(monkeypatch)
+    assert laptop.local_changes() == ()
+    result = laptop.sync()
+    assert (result.pushed, result.pulled, result.changed, result.committed) == (
+        False,
+        0,
+        (),
+        False,
+    )
+    assert reads == []
+    assert remote_files(remote)[NOTE] == b"first text\n"
+
+
+def _edit_same_size(laptop: GitSyncBackend) -> None:
+    write_note(laptop, NOTE, "FIRST TEXT\n")  # same size, new mtime
+
+
+def _edit_same_size_and_mtime_as_index(laptop: GitSyncBackend) -> None:
+    path = laptop.repo_dir / NOTE
+    before = path.stat()
+    write_note(laptop, NOTE, "FIRST TEXT\n")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # stat unchanged...
+    index = laptop.repo_dir / ".git" / "index"
+    stamp = index.stat().st_mtime_ns
+    os.utime(path, ns=(stamp, stamp))  # ...but as new as the index: racy, so re-hashed
+
+
+def _make_executable(laptop: GitSyncBackend) -> None:
+    path = laptop.repo_dir / NOTE
+    path.chmod(0o755)
+
+
+def _stage_with_another_tool(laptop: GitSyncBackend) -> None:
+    # A git command staging a file changes the index: the record no longer applies.
+    write_note(laptop, NOTE, "edited and staged elsewhere\n")
+    from dulwich import porcelain
+
+    porcelain.add(str(laptop.repo_dir), [str(laptop.repo_dir / NOTE)])
+
+
+def _commit_with_another_tool(laptop: GitSyncBackend) -> None:
+    from dulwich import porcelain
+
+    write_note(laptop, NOTE, "committed elsewhere\n")
+    porcelain.add(str(laptop.repo_dir), [str(laptop.repo_dir / NOTE)])
+    porcelain.commit(str(laptop.repo_dir), message=b"by hand", author=b"a <a@b>")
+
+
+CHANGES: dict[str, Callable[[GitSyncBackend], object]] = {
+    "edited, new size": lambda laptop: write_note(laptop, NOTE, "a longer second text\n"),
+    "edited, same size": _edit_same_size,
+    "edited, stat as new as the index": _edit_same_size_and_mtime_as_index,
+    "added": lambda laptop: write_note(laptop, "semantic/new.md", "new note\n"),
+    "deleted": lambda laptop: (laptop.repo_dir / NOTE).unlink(),
+    "made executable": _make_executable,
+    "staged by another tool": _stage_with_another_tool,
+    "committed by another tool": _commit_with_another_tool,
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_every_change_after_a_clean_sync_reaches_the_remote(
+    machine: Machine, remote: Path, change: str
+) -> None:
+    laptop = _clean_laptop(machine)
+    CHANGES[change](laptop)
+    if "another tool" not in change:  # local_changes: the folder against git's index
+        assert laptop.local_changes() != ()
+    result = laptop.sync()
+    assert result.pushed, result.detail
+    assert {k: v.encode() for k, v in files(laptop).items()} == remote_files(remote)
+    again = laptop.sync()  # and the next one is a no-op again
+    assert (again.pushed, again.committed) == (False, False)
+
+
+def test_a_symlink_appearing_is_reported_not_skipped(machine: Machine) -> None:
+    laptop = _clean_laptop(machine)
+    (laptop.repo_dir / "semantic" / "link.md").symlink_to(laptop.repo_dir / NOTE)
+    result = laptop.sync()
+    assert [item.path for item in result.unsynced] == ["semantic/link.md"]
+
+
+@pytest.mark.parametrize("damage", ["garbage", "empty", "other version", "missing"])
+def test_a_damaged_record_means_the_full_staging(
+    machine: Machine, remote: Path, damage: str
+) -> None:
+    laptop = _clean_laptop(machine)
+    record = laptop.repo_dir / ".git" / clean_tree.RECORD_FILE
+    if damage == "garbage":
+        record.write_bytes(b"\x00not marshal at all")
+    elif damage == "empty":
+        record.write_bytes(b"")
+    elif damage == "other version":
+        import marshal
+
+        _version, *rest = marshal.loads(record.read_bytes())
+        record.write_bytes(marshal.dumps((99, *rest)))
+    else:
+        record.unlink()
+    write_note(laptop, NOTE, "edited after the damage\n")
+    assert laptop.local_changes() == (NOTE,)
+    assert laptop.sync().pushed
+    assert remote_files(remote)[NOTE] == b"edited after the damage\n"
+
+
+def test_a_pull_records_the_new_tree_and_the_next_sync_is_a_no_op(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    laptop = _clean_laptop(machine)
+    desktop = machine("desktop")
+    desktop.sync()
+    write_note(desktop, "semantic/from-desktop.md", "hello\n")
+    desktop.sync()
+    pulled = laptop.sync()
+    assert pulled.changed == ("semantic/from-desktop.md",)
+    for path in laptop.repo_dir.rglob("*.md"):  # aged, as above
+        os.utime(path, ns=(time.time_ns() - 5_000_000_000,) * 2)
+    laptop.sync()
+    reads = _index_reads(monkeypatch)
+    assert not laptop.sync().pushed
+    assert reads == []
+    assert "semantic/from-desktop.md" in files(laptop)
+
+
+def _walks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the walks of the notes folder (the real ones still happen)."""
+    from anamnesis.sync import worktree
+
+    calls: list[int] = []
+    real = worktree.walk_files
+
+    def counted(root: Path) -> object:
+        calls.append(1)
+        return real(root)
+
+    monkeypatch.setattr(worktree, "walk_files", counted)
+    return calls
+
+
+def test_the_secret_scans_clean_verdict_spares_the_sync_a_second_walk(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    laptop = _clean_laptop(machine)
+    walks = _walks(monkeypatch)
+    assert laptop.local_changes() == ()
+    assert not laptop.sync().committed
+    assert len(walks) == 1
+
+
+def test_an_old_verdict_is_checked_again_and_the_edit_goes_out(
+    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from anamnesis.sync import git
+
+    laptop = _clean_laptop(machine)
+    assert laptop.local_changes() == ()
+    write_note(laptop, NOTE, "edited after the scan\n")
+    monkeypatch.setattr(git, "_CLEAN_VERDICT_S", 0.0)  # the verdict is already too old
+    assert laptop.sync().pushed
+    assert remote_files(remote)[NOTE] == b"edited after the scan\n"
+
+
+def test_a_commit_after_the_verdict_voids_it(machine: Machine, remote: Path) -> None:
+    laptop = _clean_laptop(machine)
+    assert laptop.local_changes() == ()
+    write_note(laptop, NOTE, "masked text\n")
+    laptop.commit_local("masked")  # what the secret scan does when it masks a note
+    write_note(laptop, "semantic/later.md", "written after the masking\n")
+    assert laptop.sync().pushed
+    assert remote_files(remote)["semantic/later.md"] == b"written after the masking\n"
