@@ -83,3 +83,32 @@ def test_a_pull_that_fails_part_way_keeps_its_files_indexed(
     assert files(desktop) == expected
     assert not second.conflicted  # the files already in place were not taken for edits
     assert not second.remote_error
+
+
+@pytest.mark.parametrize("one_sync_a_round", [True, False], ids=["sync() a round", "fsync a file"])
+def test_both_ways_of_making_a_pull_durable_write_every_file(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch, one_sync_a_round: bool
+) -> None:
+    # Linux makes a round durable with one sync(); macOS and Windows fsync each file.
+    expected = _publish(machine, 9)
+    monkeypatch.setattr(durable_writes, "ROUND_FILES", 4)
+    monkeypatch.setattr(durable_writes, "_SYNC_IS_DURABLE", one_sync_a_round)
+    synced: list[int] = []
+    real_fsync, real_sync = os.fsync, os.sync
+
+    def counted_fsync(fd: int) -> None:
+        synced.append(fd)
+        real_fsync(fd)
+
+    def counted_sync() -> None:
+        synced.append(-1)
+        real_sync()
+
+    monkeypatch.setattr(os, "fsync", counted_fsync)
+    monkeypatch.setattr(os, "sync", counted_sync)
+    desktop = machine("desktop")
+    desktop.sync()
+    assert files(desktop) == expected
+    # one sync() for each round of 4 files, or one fsync a file
+    assert synced.count(-1) == (3 if one_sync_a_round else 0)
+    assert len([fd for fd in synced if fd >= 0]) >= (0 if one_sync_a_round else 9)
