@@ -7,11 +7,12 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dulwich.repo import Repo
 
-from anamnesis.sync import GitSyncBackend, clean_tree
+from anamnesis.sync import GitSyncBackend, clean_tree, worktree
 from sync_testing import Machine, files, remote_files, write_note
 
 NOTE = "semantic/a.md"
@@ -30,16 +31,17 @@ def _clean_laptop(machine: Machine) -> GitSyncBackend:
     return laptop
 
 
-def _index_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the reads of git's index (the real ones still happen)."""
+def _count_calls(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[int]:
+    """Counts the calls of ``owner.name`` (the real ones still happen): git's index read
+    (``Repo.open_index``), the walk of the notes folder (``worktree.walk_files``)."""
     calls: list[int] = []
-    real = Repo.open_index
+    real = getattr(owner, name)
 
-    def counted(self: Repo) -> object:
+    def counted(*args: Any) -> Any:
         calls.append(1)
-        return real(self)
+        return real(*args)
 
-    monkeypatch.setattr(Repo, "open_index", counted)
+    monkeypatch.setattr(owner, name, counted)
     return calls
 
 
@@ -47,7 +49,7 @@ def test_a_no_op_sync_never_reads_the_index(
     machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     laptop = _clean_laptop(machine)
-    reads = _index_reads(monkeypatch)
+    reads = _count_calls(monkeypatch, Repo, "open_index")
     assert laptop.local_changes() == ()
     result = laptop.sync()
     assert (result.pushed, result.pulled, result.changed, result.committed) == (
@@ -165,32 +167,17 @@ def test_a_pull_records_the_new_tree_and_the_next_sync_is_a_no_op(
     for path in laptop.repo_dir.rglob("*.md"):  # aged, as above
         os.utime(path, ns=(time.time_ns() - 5_000_000_000,) * 2)
     laptop.sync()
-    reads = _index_reads(monkeypatch)
+    reads = _count_calls(monkeypatch, Repo, "open_index")
     assert not laptop.sync().pushed
     assert reads == []
     assert "semantic/from-desktop.md" in files(laptop)
-
-
-def _walks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Counts the walks of the notes folder (the real ones still happen)."""
-    from anamnesis.sync import worktree
-
-    calls: list[int] = []
-    real = worktree.walk_files
-
-    def counted(root: Path) -> object:
-        calls.append(1)
-        return real(root)
-
-    monkeypatch.setattr(worktree, "walk_files", counted)
-    return calls
 
 
 def test_the_secret_scans_clean_verdict_spares_the_sync_a_second_walk(
     machine: Machine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     laptop = _clean_laptop(machine)
-    walks = _walks(monkeypatch)
+    walks = _count_calls(monkeypatch, worktree, "walk_files")
     assert laptop.local_changes() == ()
     assert not laptop.sync().committed
     assert len(walks) == 1
