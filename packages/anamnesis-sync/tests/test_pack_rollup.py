@@ -81,22 +81,34 @@ def test_small_pushes_are_merged_and_the_large_first_pack_is_left_alone(
     assert len(remote_files(remote)) == 210
 
 
-def test_nothing_is_merged_while_a_pack_is_being_received(
-    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(housekeeping, "PACK_LIMIT", 2)
+def _push_one_note_at_a_time(machine: Machine, count: int) -> None:
     laptop = machine("laptop")
-    for n in range(3):
+    for n in range(count):
         write_note(laptop, f"semantic/{n}.md", f"note {n}\n")
         laptop.sync()
-    keep = remote / "objects" / "pack" / "pack-incoming.keep"
-    keep.write_text("receive-pack in progress\n")
-    before = _packs(remote)
+
+
+def _roll_up(remote: Path) -> int:
     with Repo(str(remote)) as repo:
         store = repo.object_store
         assert isinstance(store, DiskObjectStore)
-        assert housekeeping.roll_up_packs(store) == 0
+        return housekeeping.roll_up_packs(store)
+
+
+def test_nothing_is_merged_while_a_pack_is_being_received(
+    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(housekeeping, "PACK_LIMIT", 100)  # let them pile up first
+    _push_one_note_at_a_time(machine, 3)
+    before = _packs(remote)
+    assert len(before) == 3
+    keep = remote / "objects" / "pack" / "pack-incoming.keep"
+    keep.write_text("receive-pack in progress\n")
+    assert _roll_up(remote) == 0
     assert _packs(remote) == before
+    keep.unlink()
+    assert _roll_up(remote) == 3  # once the receiving is over
+    assert len(_packs(remote)) == 1
 
 
 @pytest.mark.skipif(GIT is None, reason="git binary not installed: interoperability unchecked")
@@ -105,10 +117,7 @@ def test_git_finds_a_rolled_up_remote_sound(
     machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(housekeeping, "PACK_LIMIT", 2)
-    laptop = machine("laptop")
-    for n in range(6):
-        write_note(laptop, f"semantic/{n}.md", f"note {n}\n")
-        laptop.sync()
+    _push_one_note_at_a_time(machine, 6)
     assert len(_packs(remote)) <= 3
     git("fsck", "--full", "--strict", cwd=remote)
     assert "semantic/5.md" in git("ls-tree", "-r", "--name-only", "main", cwd=remote)
