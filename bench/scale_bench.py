@@ -65,11 +65,16 @@ print(json.dumps({"seconds": elapsed, "rss_mb": rss, "error": error}))
 """
 
 
+def _running(code: Path) -> dict[str, str]:
+    """The environment of a child that runs the checkout at ``code`` (its packages first)."""
+    paths = [str(p) for p in sorted((code / "packages").glob("*/src"))]
+    return {**_ENV, "PYTHONPATH": os.pathsep.join(paths)}
+
+
 def sync_process(
     code: Path, folder: Path, remote: Path, machine: str, nofile: int = 0
 ) -> dict[str, object]:
-    paths = [str(p) for p in sorted((code / "packages").glob("*/src"))]
-    env = {**_ENV, "PYTHONPATH": os.pathsep.join(paths)}
+    env = _running(code)
     args = [sys.executable, "-c", CHILD, str(folder), str(remote), str(nofile), machine]
     run = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
     if run.returncode != 0:
@@ -80,10 +85,8 @@ def sync_process(
 
 def cli_process(code: Path, home: Path, remote: Path, *args: str) -> dict[str, object]:
     """`anamnesis <args>` as a process: its wall time and peak RSS (from wait4)."""
-    paths = [str(p) for p in sorted((code / "packages").glob("*/src"))]
     env = {
-        **_ENV,
-        "PYTHONPATH": os.pathsep.join(paths),
+        **_running(code),
         "ANAMNESIS_HOME": str(home),
         "ANAMNESIS_GIT_REMOTE": str(remote),
         "ANAMNESIS_MACHINE_ID": "desktop",

@@ -28,7 +28,6 @@ from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
 from anamnesis.sync import worktree
-from anamnesis.sync.durable_writes import EXECUTABLE, REGULAR
 
 RECORD_FILE = "anamnesis-clean-tree"
 _VERSION = 1
@@ -49,7 +48,7 @@ def record(repo: Repo, index: Index, head: ObjectID | None) -> None:
         if not isinstance(entry, IndexEntry) or not stat.S_ISREG(entry.mode):
             usable = False  # staging reports these every time: no shortcut
             break
-        entries[name] = (entry.mode, entry.size, worktree.as_ns(entry.mtime))
+        entries[name] = worktree.indexed_stat(entry)
     if usable and head is not None and index.commit(repo.object_store) == _tree(repo, head):
         data = marshal.dumps((_VERSION, head, index_stat, entries))
         tmp = path.with_name(f"{RECORD_FILE}.tmp")
@@ -81,8 +80,7 @@ def is_clean(repo: Repo, root: Path, head: ObjectID | None, marker: ObjectID | N
         expected = entries.get(rel)
         if expected is None or not stat.S_ISREG(info.st_mode):
             return False
-        mode = EXECUTABLE if info.st_mode & 0o111 else REGULAR
-        if expected != (mode, info.st_size, info.st_mtime_ns) or info.st_mtime_ns >= index_mtime:
+        if not worktree.unchanged_since_indexed(expected, info, index_mtime):
             return False
         seen += 1
     return seen == len(entries)

@@ -150,15 +150,8 @@ def stage_all(
             continue
         seen.add(rel)
         entry = _entry(index, rel)
-        mode = EXECUTABLE if info.st_mode & 0o111 else REGULAR
-        # Git's "racy" rule: a file modified in the same instant the index was written may
-        # have changed without its stat changing, so it is always re-hashed.
-        if (
-            entry is not None
-            and entry.mode == mode
-            and _stat_matches(entry, info)
-            and info.st_mtime_ns < index_mtime
-        ):
+        mode = _file_mode(info)
+        if entry is not None and unchanged_since_indexed(indexed_stat(entry), info, index_mtime):
             continue
         data = _read_regular(absolute)
         if data is None:  # gone, or swapped for a symlink or FIFO since the lstat
@@ -317,10 +310,31 @@ def _entry(index: Index, path: bytes) -> IndexEntry | None:
 
 
 def _stat_matches(entry: IndexEntry, info: os.stat_result) -> bool:
-    return entry.size == info.st_size and as_ns(entry.mtime) == info.st_mtime_ns
+    return entry.size == info.st_size and _as_ns(entry.mtime) == info.st_mtime_ns
 
 
-def as_ns(value: int | float | tuple[int, int]) -> int:
+def _file_mode(info: os.stat_result) -> int:
+    """The git mode of a plain file on disk: executable or not."""
+    return EXECUTABLE if info.st_mode & 0o111 else REGULAR
+
+
+def indexed_stat(entry: IndexEntry) -> tuple[int, int, int]:
+    """What staging compares of an indexed file: its mode, size and mtime (ns)."""
+    return (entry.mode, entry.size, _as_ns(entry.mtime))
+
+
+def unchanged_since_indexed(
+    indexed: tuple[int, int, int], info: os.stat_result, index_mtime: int
+) -> bool:
+    """Staging's test that a file is as indexed without reading it: the same mode, size
+    and mtime (:func:`indexed_stat`), and older than the index (``index_mtime``). Git's
+    "racy" rule: a file modified in the same instant the index was written may have
+    changed without its stat changing, so it is always re-hashed."""
+    current = (_file_mode(info), info.st_size, info.st_mtime_ns)
+    return indexed == current and info.st_mtime_ns < index_mtime
+
+
+def _as_ns(value: int | float | tuple[int, int]) -> int:
     if isinstance(value, tuple):
         return value[0] * 1_000_000_000 + value[1]
     return int(value * 1_000_000_000)
