@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dulwich.index import IndexEntry
 from dulwich.repo import Repo
 
 from anamnesis.sync import GitSyncBackend, clean_tree, worktree
@@ -111,17 +112,85 @@ CHANGES: dict[str, Callable[[GitSyncBackend], object]] = {
 
 @pytest.mark.parametrize("change", list(CHANGES))
 def test_every_change_after_a_clean_sync_reaches_the_remote(
-    machine: Machine, remote: Path, change: str
+    machine: Machine, remote: Path, change: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     laptop = _clean_laptop(machine)
     CHANGES[change](laptop)
+    reads = _count_calls(monkeypatch, Repo, "open_index")
     if "another tool" not in change:  # local_changes: the folder against git's index
         assert laptop.local_changes() != ()
     result = laptop.sync()
     assert result.pushed, result.detail
     assert {k: v.encode() for k, v in files(laptop).items()} == remote_files(remote)
+    # Our own edits are staged from the record (drift_staging.py), at the cost of what
+    # changed; another tool's change to the index voids the record: the full staging.
+    assert (reads == []) == ("another tool" not in change)
     again = laptop.sync()  # and the next one is a no-op again
     assert (again.pushed, again.committed) == (False, False)
+
+
+def _age(backend: GitSyncBackend) -> None:
+    for path in backend.repo_dir.rglob("*.md"):
+        os.utime(path, ns=(time.time_ns() - 5_000_000_000,) * 2)
+
+
+@pytest.mark.parametrize("local_edit", [False, True], ids=["pull only", "pull and replay"])
+def test_a_pull_after_a_clean_sync_splices_the_index_and_keeps_the_record(
+    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch, local_edit: bool
+) -> None:
+    laptop = _clean_laptop(machine)
+    desktop = machine("desktop")
+    desktop.sync()
+    write_note(desktop, "semantic/from-desktop.md", "hello\n")
+    (desktop.repo_dir / "episodic/b.md").unlink()
+    desktop.sync()
+    if local_edit:
+        write_note(laptop, NOTE, "edited on the laptop\n")
+    reads = _count_calls(monkeypatch, Repo, "open_index")
+    result = laptop.sync()
+    assert result.pulled == 1 and result.pushed == local_edit, result.detail
+    assert reads == []
+    assert {k: v.encode() for k, v in files(laptop).items()} == remote_files(remote)
+    _age(laptop)
+    laptop.sync()  # the aged stat is refreshed, by splicing again
+    assert not laptop.sync().committed
+    assert reads == []
+    # The spliced index is the one dulwich (and git) would have written.
+    with Repo(str(laptop.repo_dir)) as repo:
+        index = repo.open_index()
+        assert index.commit(repo.object_store) == repo[repo.head()].tree  # type: ignore[attr-defined]
+
+
+def test_an_index_that_cannot_be_spliced_means_the_full_staging(
+    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from anamnesis.sync import index_splice
+
+    laptop = _clean_laptop(machine)
+
+    def refuse(*_args: object) -> None:
+        raise index_splice.NotSpliceable("say, a split index")
+
+    monkeypatch.setattr(index_splice, "splice", refuse)
+    write_note(laptop, "semantic/new.md", "new note\n")
+    reads = _count_calls(monkeypatch, Repo, "open_index")
+    assert laptop.sync().pushed
+    assert len(reads) == 1
+    assert remote_files(remote)["semantic/new.md"] == b"new note\n"
+
+
+def test_edits_that_do_not_make_the_head_tree_forget_the_record(machine: Machine) -> None:
+    laptop = _clean_laptop(machine)
+    with Repo(str(laptop.repo_dir)) as repo:
+        head = repo.head()
+        found = clean_tree.drift(repo, laptop.repo_dir, head, head)
+        assert found is not None and found.empty
+        entry = repo.open_index()[NOTE.encode()]
+        assert isinstance(entry, IndexEntry)
+        clean_tree.record_edits(repo, found, {NOTE.encode(): entry}, head)  # the same entry
+        assert clean_tree.drift(repo, laptop.repo_dir, head, head) is not None
+        clean_tree.record_edits(repo, found, {NOTE.encode(): None}, head)  # not HEAD's tree
+        assert clean_tree.drift(repo, laptop.repo_dir, head, head) is None
 
 
 def test_a_symlink_appearing_is_reported_not_skipped(machine: Machine) -> None:

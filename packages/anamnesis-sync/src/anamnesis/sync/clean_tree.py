@@ -21,16 +21,22 @@ from __future__ import annotations
 import marshal
 import os
 import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from dulwich.index import Index, IndexEntry
 from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
-from anamnesis.sync import worktree
+from anamnesis.sync import integrate, worktree
+from anamnesis.sync.index_splice import IndexEdits, SplicedIndex, WholeIndex
 
 RECORD_FILE = "anamnesis-clean-tree"
 _VERSION = 1
+# Beyond this many changed files the full staging (one pack of blobs, one index write) is
+# as cheap, and better trodden.
+MAX_DRIFT = 1_000
 # path in the tree -> (mode, size, mtime in ns), as the index has them
 _Entries = dict[bytes, tuple[int, int, int]]
 
@@ -49,56 +55,149 @@ def record(repo: Repo, index: Index, head: ObjectID | None) -> None:
             usable = False  # staging reports these every time: no shortcut
             break
         entries[name] = worktree.indexed_stat(entry)
-    if usable and head is not None and index.commit(repo.object_store) == _tree(repo, head):
-        data = marshal.dumps((_VERSION, head, index_stat, entries))
-        tmp = path.with_name(f"{RECORD_FILE}.tmp")
-        tmp.write_bytes(data)
-        tmp.replace(path)
+    if (
+        usable
+        and head is not None
+        and index_stat is not None
+        and index.commit(repo.object_store) == _tree(repo, head)
+    ):
+        _write(repo, head, index_stat, entries)
     else:
         path.unlink(missing_ok=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Drift:
+    """How the folder differs from the record: ``changed`` files (new, or with another
+    stat: their content is read again to know whether it changed) and ``removed`` ones.
+    ``entries`` is the record's (path -> mode, size, mtime); ``head`` the commit whose
+    tree the index held."""
+
+    head: ObjectID
+    entries: _Entries
+    changed: list[tuple[bytes, str, os.stat_result]]
+    removed: list[bytes]
+
+    @property
+    def empty(self) -> bool:
+        return not self.changed and not self.removed
 
 
 def is_clean(repo: Repo, root: Path, head: ObjectID | None, marker: ObjectID | None) -> bool:
     """True when staging the folder would find nothing to commit and HEAD's tree is the
     index's (see the module docstring); False whenever that is not certain."""
+    found = drift(repo, root, head, marker)
+    return found is not None and found.empty
+
+
+def drift(repo: Repo, root: Path, head: ObjectID | None, marker: ObjectID | None) -> Drift | None:
+    """What differs from the record, or None when the record cannot tell (no record, the
+    index or HEAD changed since, a symlink or other non-regular file, too many changes):
+    then only the full staging can."""
     if head is None or marker != head:
-        return False
+        return None
     try:
         version, recorded_head, index_stat, entries = marshal.loads(_record_path(repo).read_bytes())
     except (OSError, ValueError, EOFError, TypeError):
-        return False
+        return None
     index_path = Path(repo.controldir()) / "index"
     if version != _VERSION or recorded_head != head or index_stat != _index_stat(index_path):
-        return False
+        return None
     index_mtime = index_stat[1]
-    seen = 0
+    changed: list[tuple[bytes, str, os.stat_result]] = []
+    seen: set[bytes] = set()
     for rel, absolute in worktree.walk_files(root):
         try:
             info = os.lstat(absolute)
         except FileNotFoundError:
             continue  # gone since it was listed: as staging treats it, absent
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        seen.add(rel)
         expected = entries.get(rel)
-        if expected is None or not stat.S_ISREG(info.st_mode):
-            return False
-        if not worktree.unchanged_since_indexed(expected, info, index_mtime):
-            return False
-        seen += 1
-    return seen == len(entries)
+        if expected is None or not worktree.unchanged_since_indexed(expected, info, index_mtime):
+            changed.append((rel, absolute, info))
+            if len(changed) > MAX_DRIFT:
+                return None
+    removed = [] if len(seen) - len(changed) == len(entries) else sorted(entries.keys() - seen)
+    return Drift(head, entries, changed, removed)
+
+
+def record_edits(
+    repo: Repo, base: Drift, edited: Mapping[bytes, IndexEntry | None], head: ObjectID | None
+) -> None:
+    """Record the index after ``edited`` entries were spliced into it (None: removed),
+    the index having been ``base.head``'s tree (the record said so), if that made it
+    ``head``'s tree: every path that differs between the two trees was edited to its new
+    entry, and every other edit set what the tree already holds. Otherwise forget it."""
+    new_tree = _tree(repo, head) if head is not None else None
+    differs = integrate.tree_diff(repo, _tree(repo, base.head), new_tree)
+    entries = dict(base.entries)
+    consistent = new_tree is not None
+    for name, entry in edited.items():
+        value = None if entry is None else (entry.mode, entry.sha)
+        expected = (
+            differs.pop(name) if name in differs else integrate.path_entry(repo, new_tree, name)
+        )
+        if value != expected or worktree.is_scratch_path(name):
+            consistent = False
+            break
+        if entry is None:
+            entries.pop(name, None)
+        elif stat.S_ISREG(entry.mode):
+            entries[name] = worktree.indexed_stat(entry)
+        else:
+            consistent = False  # staging reports these every time: no shortcut
+            break
+    index_stat = _index_stat(Path(repo.controldir()) / "index")
+    if consistent and not differs and head is not None and index_stat is not None:
+        _write(repo, head, index_stat, entries)
+    else:
+        _record_path(repo).unlink(missing_ok=True)
 
 
 class IndexOnDemand:
-    """The repository's index, read on the first call and the same object after."""
+    """The repository's index for one cycle: read whole on the first call (the same
+    object after), or, after :meth:`splice_on`, edited by splicing until something needs
+    it whole (drift_staging.py)."""
 
-    __slots__ = ("opened", "_repo")
+    __slots__ = ("opened", "_repo", "_spliced", "_base")
 
-    def __init__(self, repo: Repo) -> None:
+    def __init__(self, repo: Repo, opened: Index | None = None) -> None:
         self._repo = repo
-        self.opened: Index | None = None
+        self.opened = opened
+        self._spliced: SplicedIndex | None = None
+        self._base: Drift | None = None
 
     def __call__(self) -> Index:
-        if self.opened is None:
+        if self.opened is None:  # spliced edits are on disk already: this reads them
             self.opened = self._repo.open_index()
         return self.opened
+
+    def splice_on(self, base: Drift) -> SplicedIndex:
+        """Edit the index by splicing, from the state the record ``base`` describes."""
+        self._base = base
+        self._spliced = SplicedIndex(Path(self._repo.controldir()) / "index")
+        return self._spliced
+
+    def edits(self) -> IndexEdits:
+        if self.opened is None and self._spliced is not None:
+            return self._spliced
+        return WholeIndex(self())
+
+    def record(self, head: ObjectID | None) -> None:
+        """Update the clean record once the cycle is over (see :func:`record`)."""
+        if self.opened is not None:
+            record(self._repo, self.opened, head)
+        elif self._spliced is not None and self._base is not None and self._spliced.edited:
+            record_edits(self._repo, self._base, self._spliced.edited, head)
+
+
+def _write(repo: Repo, head: ObjectID, index_stat: tuple[int, int, int], entries: _Entries) -> None:
+    path = _record_path(repo)
+    tmp = path.with_name(f"{RECORD_FILE}.tmp")
+    tmp.write_bytes(marshal.dumps((_VERSION, head, index_stat, entries)))
+    tmp.replace(path)
 
 
 def _index_stat(path: str | bytes | Path) -> tuple[int, int, int] | None:
@@ -114,6 +213,4 @@ def _record_path(repo: Repo) -> Path:
 
 
 def _tree(repo: Repo, commit: ObjectID) -> ObjectID | None:
-    from anamnesis.sync.integrate import tree_of
-
-    return tree_of(repo, commit)
+    return integrate.tree_of(repo, commit)

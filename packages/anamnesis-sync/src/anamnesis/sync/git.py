@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,24 +21,23 @@ from pathlib import Path
 from dulwich.file import FileLocked
 from dulwich.graph import can_fast_forward
 from dulwich.index import Index
-from dulwich.objects import ObjectID
+from dulwich.objects import ObjectID, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.sync import clean_tree, results, worktree
+from anamnesis.sync import clean_tree, drift_staging, results, worktree
 from anamnesis.sync.backend import STRATEGIES, Strategy, SyncResult, SyncState
 from anamnesis.sync.connect import DEFAULT_TIMEOUT_S
 from anamnesis.sync.errors import NothingToResolve, SyncError
 from anamnesis.sync.fork import Fork
 from anamnesis.sync.housekeeping import tidy, tidy_remote
+from anamnesis.sync.index_splice import IndexEdits
 from anamnesis.sync.integrate import (
     Divergence,
-    apply_changes,
-    build_tree,
     clean_incoming,
     commits_between,
     diverged,
-    flat_tree,
+    patch_tree,
     replay,
     tree_of,
 )
@@ -124,7 +123,7 @@ class GitSyncBackend:
         self.lock_wait_s = lock_wait_s
         self.timeout_s = timeout_s
         self._unsynced = UnsyncedReport()  # of the sync running now (under the lock)
-        # When local_changes last found the folder clean, and HEAD then (see _is_clean).
+        # When local_changes last found the folder clean, and HEAD then (_commit_by_record).
         self._clean_seen: tuple[float, ObjectID] | None = None
         self._branch_ref = Ref(f"refs/heads/{branch}".encode())
         self._tracking_ref = Ref(f"refs/remotes/origin/{branch}".encode())
@@ -140,11 +139,14 @@ class GitSyncBackend:
         if not (self.repo_dir / ".git").is_dir():
             return tuple(os.fsdecode(rel) for rel, _ in worktree.walk_files(self.repo_dir))
         with self._session() as repo:
-            if self._is_clean(repo):
-                head = self._head(repo)
-                self._clean_seen = (time.monotonic(), head) if head is not None else None
-                return ()
-            return worktree.stage_all(repo, self.repo_dir, write=False).paths
+            staged = drift_staging.stage(
+                repo, self.repo_dir, self._head(repo), read_ref(repo, WORKTREE_REF)
+            )
+            clean = staged is not None and not staged.changes
+            self._clean_seen = (time.monotonic(), staged.drift.head) if clean and staged else None
+            if staged is None:
+                return worktree.stage_all(repo, self.repo_dir, write=False).paths
+            return staged.paths
 
     @contextmanager
     def exclusive(self) -> Iterator[None]:
@@ -166,11 +168,12 @@ class GitSyncBackend:
             # One index object for the whole cycle, read only when it is needed: reading
             # it is the slow part of a no-op (clean_tree.py).
             index = clean_tree.IndexOnDemand(repo)
-            clean = self._is_clean(repo, just_checked=True)
-            local = _Local(False) if clean else self._commit_local(repo, index())
+            local = self._commit_by_record(repo, index)
+            if local is None:
+                local = self._commit_local(repo, index())
             result = self._cycle(repo, index, local)
-            if index.opened is not None and not result.conflicted:
-                best_effort(clean_tree.record, repo, index.opened, self._head(repo))
+            if not result.conflicted:
+                best_effort(index.record, self._head(repo))
             if result.pushed and self.remote is not None:
                 best_effort(tidy_remote, self.remote)
             return self._unsynced.finish(result)
@@ -197,7 +200,8 @@ class GitSyncBackend:
         # program is settled here with the same strategy.
         local = self._commit_local(repo, index, strategy=strategy, fork=fork)
         if local.resolved:
-            result = self._cycle(repo, lambda: index, _Local(True, local.changed))
+            whole = clean_tree.IndexOnDemand(repo, opened=index)
+            result = self._cycle(repo, whole, _Local(True, local.changed))
             if result.pushed and self.remote is not None:
                 best_effort(tidy_remote, self.remote)
             return results.after_settling(result, strategy, local.resolved)
@@ -227,9 +231,9 @@ class GitSyncBackend:
 
     # -- the cycle ------------------------------------------------------------------
 
-    def _cycle(self, repo: Repo, index: Callable[[], Index], local: _Local) -> SyncResult:
-        """Fetch, integrate and push after ``local``; ``index()`` gives the index, read
-        when first asked (a no-op never asks)."""
+    def _cycle(self, repo: Repo, index: clean_tree.IndexOnDemand, local: _Local) -> SyncResult:
+        """Fetch, integrate and push after ``local``; ``index`` gives the index, read
+        when first asked (a no-op never asks) or spliced (``index.edits()``)."""
         committed = local.committed
         changed = list(local.changed)
         stop = self._unsettled(repo, local, committed, changed)
@@ -260,13 +264,13 @@ class GitSyncBackend:
             if remote_head is not None and local_head is not None and local_head != remote_head:
                 if not can_fast_forward(repo, remote_head, local_head):
                     # Remote has commits we lack: bring them in (or report a conflict).
-                    outcome = self._integrate(repo, local_head, remote_head, index())
+                    outcome = self._integrate(repo, local_head, remote_head, index.edits())
             elif remote_head is not None and local_head is None:
-                outcome = self._adopt(repo, remote_head, index())
+                outcome = self._adopt(repo, remote_head, index.edits())
             if isinstance(outcome, Divergence):
                 assert local_head is not None
                 assert remote_head is not None
-                taken = self._take_clean(repo, index(), local_head, remote_head, outcome)
+                taken = self._take_clean(repo, index.edits(), local_head, remote_head, outcome)
                 changed.extend(taken)
                 return results.conflicted(
                     self._head(repo),
@@ -295,7 +299,7 @@ class GitSyncBackend:
         return self._stopped(repo, why_again, committed, changed, pulled, unreachable=False)
 
     def _integrate(
-        self, repo: Repo, local_head: ObjectID, remote_head: ObjectID, index: Index
+        self, repo: Repo, local_head: ObjectID, remote_head: ObjectID, index: Index | IndexEdits
     ) -> _Pulled | Divergence:
         """Bring ``remote_head`` into the local branch: fast-forward or replay."""
         pulled = len(commits_between(repo, remote_head, [local_head]))
@@ -314,7 +318,7 @@ class GitSyncBackend:
     def _take_clean(
         self,
         repo: Repo,
-        index: Index,
+        index: Index | IndexEdits,
         local_head: ObjectID,
         remote_head: ObjectID,
         split: Divergence,
@@ -324,23 +328,27 @@ class GitSyncBackend:
         clean = clean_incoming(split)
         if not clean:
             return []
-        local_files = flat_tree(repo, tree_of(repo, local_head))
         message = take_message(remote_head, len(clean), split.conflicts, timestamp())
         take = self._commit(
-            repo, build_tree(repo, apply_changes(local_files, clean)), [local_head], message
+            repo, patch_tree(repo, tree_of(repo, local_head), clean), [local_head], message
         )
         # A note edited meanwhile stops the take (nothing overwritten); the next sync
         # takes again.
         return self._checkout(repo, index, tree_of(repo, local_head), take, 0).changed
 
-    def _adopt(self, repo: Repo, remote_head: ObjectID, index: Index) -> _Pulled:
+    def _adopt(self, repo: Repo, remote_head: ObjectID, index: Index | IndexEdits) -> _Pulled:
         """A repository with no commits takes the remote as it is."""
         return self._checkout(
             repo, index, None, remote_head, len(commits_between(repo, remote_head, []))
         )
 
     def _checkout(
-        self, repo: Repo, index: Index, old_tree: ObjectID | None, new_head: ObjectID, pulled: int
+        self,
+        repo: Repo,
+        index: Index | IndexEdits,
+        old_tree: ObjectID | None,
+        new_head: ObjectID,
+        pulled: int,
     ) -> _Pulled:
         """Bring the files from ``old_tree`` to ``new_head``'s; move the branch only if
         every file could be (a note edited meanwhile is committed on what it was based on
@@ -439,25 +447,35 @@ class GitSyncBackend:
     def _head(self, repo: Repo) -> ObjectID | None:
         return read_ref(repo, self._branch_ref)
 
-    def _is_clean(self, repo: Repo, *, just_checked: bool = False) -> bool:
-        """Certain that staging would find nothing (see clean_tree.py). ``just_checked``:
-        a clean verdict of :meth:`local_changes` under a second old, with HEAD unchanged,
-        stands (the secret scan asks it right before a sync; walking the folder twice was
-        a third of a no-op). An edit landing in between waits for the next sync, as one
-        landing after the staging always has."""
+    def _commit_by_record(self, repo: Repo, index: clean_tree.IndexOnDemand) -> _Local | None:
+        """Commit what changed since the last clean sync at the cost of what changed
+        (drift_staging.py); None when only the full staging can tell. A clean verdict of
+        :meth:`local_changes` under a second old, with HEAD unchanged, stands (the secret
+        scan asks it right before a sync; walking the folder twice was a third of a
+        no-op). An edit landing in between waits for the next sync, as one landing after
+        the staging always has."""
         head = self._head(repo)
         seen, self._clean_seen = self._clean_seen, None
-        recent = seen is not None and time.monotonic() - seen[0] < _CLEAN_VERDICT_S
-        if just_checked and recent and seen is not None and seen[1] == head:
-            return True
-        return clean_tree.is_clean(repo, self.repo_dir, head, read_ref(repo, WORKTREE_REF))
+        if seen is not None and time.monotonic() - seen[0] < _CLEAN_VERDICT_S and seen[1] == head:
+            return _Local(False)
+        staged = drift_staging.stage(repo, self.repo_dir, head, read_ref(repo, WORKTREE_REF))
+        if staged is None:
+            return None
+        made = drift_staging.commit(
+            repo,
+            staged,
+            index.splice_on(staged.drift),
+            self._branch_ref,
+            lambda tree, parents: self._commit(repo, tree, parents),
+        )
+        return None if made is None else _Local(made)
 
     def _origin(self) -> Origin:
         assert self.remote is not None
         return Origin(self.remote, self._branch_ref, self._tracking_ref, self.timeout_s)
 
     def _apply_tree_change(
-        self, repo: Repo, old_tree: ObjectID | None, new_tree: ObjectID, index: Index
+        self, repo: Repo, old_tree: ObjectID | None, new_tree: ObjectID, index: Index | IndexEdits
     ) -> worktree.Applied:
         applied = worktree.apply_tree_change(repo, self.repo_dir, old_tree, new_tree, index=index)
         self._unsynced.add(applied.unsynced)
@@ -484,7 +502,7 @@ class GitSyncBackend:
             if base is None:  # a repository from before the marker existed
                 repo.refs[WORKTREE_REF] = head
             return _Local(False)
-        if head is None and not report.changed and not flat_tree(repo, tree):
+        if head is None and not report.changed and tree == Tree().id:  # nothing at all
             return _Local(False)
         commit = self._commit(repo, tree, [head] if head else [], message)
         move_branch(repo, self._branch_ref, commit)

@@ -8,16 +8,20 @@ replayed on top of the remote head, keeping history linear like ``git rebase``.
 
 from __future__ import annotations
 
+import stat
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from dulwich.diff_tree import tree_changes
+from dulwich.errors import NotTreeError
 from dulwich.index import commit_tree
-from dulwich.object_store import iter_tree_contents
+from dulwich.object_store import commit_tree_changes, iter_tree_contents, tree_lookup_path
 from dulwich.objects import Commit, ObjectID
 from dulwich.repo import Repo
 
 from anamnesis.sync.partial import is_take
+from anamnesis.sync.tree_reader import reader
 
 # path -> (mode, blob id)
 Tree = dict[bytes, tuple[int, ObjectID]]
@@ -34,6 +38,62 @@ def flat_tree(repo: Repo, tree_id: ObjectID | None) -> Tree:
         if entry.path is not None and entry.sha is not None and entry.mode is not None:
             out[entry.path] = (entry.mode, entry.sha)
     return out
+
+
+def tree_diff(repo: Repo, old: ObjectID | None, new: ObjectID | None) -> Changes:
+    """What turns tree ``old`` into ``new``, path by path, like ``changes_between`` of the
+    two flat trees but reading only the folders that differ (their ids say which)."""
+    out: Changes = {}
+    gone: list[bytes] = []
+    for change in tree_changes(reader(repo.object_store).as_store(), old, new):
+        before, after = change.old, change.new
+        if after is not None and after.path is not None and after.sha is not None:
+            assert after.mode is not None
+            out[after.path] = (after.mode, after.sha)
+        if before is not None and before.path is not None and before.sha is not None:
+            gone.append(before.path)
+    for path in gone:
+        out.setdefault(path, None)  # deleted, unless a new entry took its place
+    return out
+
+
+def path_entry(repo: Repo, tree: ObjectID | None, path: bytes) -> tuple[int, ObjectID] | None:
+    """The (mode, blob) at ``path`` in ``tree``, or None (folders read once: tree_reader)."""
+    if tree is None:
+        return None
+    try:
+        return tree_lookup_path(reader(repo.object_store).__getitem__, tree, path)
+    except (KeyError, NotTreeError):
+        return None
+
+
+def patch_tree(repo: Repo, tree: ObjectID | None, changes: Changes) -> ObjectID:
+    """``tree`` with ``changes`` applied, storing only the folders that change (like
+    ``build_tree(apply_changes(flat_tree(...)))``, whose cost grows with the whole tree)."""
+    if tree is None:
+        return build_tree(repo, apply_changes({}, changes))
+    edits: list[tuple[bytes, int | None, ObjectID | None]] = []
+    for path, value in sorted(changes.items()):
+        if value is None:
+            if path_entry(repo, tree, path) is not None:  # deleting what is absent: no-op
+                edits.append((path, None, None))
+        elif _under_a_file(repo, tree, path):
+            # A file where this path needs a folder: only the flat rebuild settles it.
+            return build_tree(repo, apply_changes(flat_tree(repo, tree), changes))
+        else:
+            edits.append((path, value[0], value[1]))
+    return commit_tree_changes(repo.object_store, tree, edits) if edits else tree
+
+
+def _under_a_file(repo: Repo, tree: ObjectID, path: bytes) -> bool:
+    parts = path.split(b"/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        entry = path_entry(repo, tree, b"/".join(parts[:depth]))
+        if entry is None:
+            return False
+        if not stat.S_ISDIR(entry[0]):
+            return True
+    return False
 
 
 def changes_between(before: Mapping[bytes, tuple[int, ObjectID]], after: Tree) -> Changes:
@@ -90,13 +150,11 @@ def replay(repo: Repo, commits: list[Commit], onto: ObjectID) -> ObjectID:
     ``git rebase`` drops it. Take commits are skipped (see partial.py).
     """
     head = onto
-    tree = flat_tree(repo, tree_of(repo, onto))
     tree_id = tree_of(repo, onto)
     for commit in commits:
         if is_take(commit):
             continue  # the remote's own content, newer in ``onto`` (see partial.py)
-        tree = apply_changes(tree, own_changes(repo, commit))
-        new_tree_id = build_tree(repo, tree)
+        new_tree_id = patch_tree(repo, tree_id, own_changes(repo, commit))
         if new_tree_id == tree_id:
             continue
         tree_id = new_tree_id
@@ -130,20 +188,35 @@ def diverged(
     repo: Repo, local_head: ObjectID, remote_head: ObjectID, base: ObjectID | None
 ) -> Divergence:
     base_tree = tree_of(repo, base)
-    agreed = flat_tree(repo, base_tree)
     # What was taken from the remote during a conflict is agreed on too (see partial.py).
+    taken: Changes = {}
     for commit in commits_between(repo, local_head, [remote_head]):
         if is_take(commit):
-            agreed = apply_changes(agreed, own_changes(repo, commit))
-    local = changes_between(agreed, flat_tree(repo, tree_of(repo, local_head)))
-    remote = changes_between(agreed, flat_tree(repo, tree_of(repo, remote_head)))
+            taken.update(own_changes(repo, commit))
+    local = _since_agreed(repo, base_tree, tree_of(repo, local_head), taken)
+    remote = _since_agreed(repo, base_tree, tree_of(repo, remote_head), taken)
     return Divergence(base_tree, local, remote, conflicting_paths(local, remote))
+
+
+def _since_agreed(
+    repo: Repo, base_tree: ObjectID | None, tree: ObjectID | None, taken: Changes
+) -> Changes:
+    """``changes_between`` the agreed files (the base, then what was ``taken``) and
+    ``tree``, from the diff with the base and a look-up of each taken path."""
+    out = tree_diff(repo, base_tree, tree)
+    for path in taken:
+        out.pop(path, None)
+    for path, agreed in taken.items():
+        now = path_entry(repo, tree, path)
+        if now != agreed:
+            out[path] = now
+    return out
 
 
 def own_changes(repo: Repo, commit: Commit) -> Changes:
     """What ``commit`` changed against its first parent."""
     parent_tree = tree_of(repo, commit.parents[0]) if commit.parents else None
-    return changes_between(flat_tree(repo, parent_tree), flat_tree(repo, commit.tree))
+    return tree_diff(repo, parent_tree, commit.tree)
 
 
 def clean_incoming(split: Divergence) -> Changes:

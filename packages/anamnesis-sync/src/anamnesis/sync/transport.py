@@ -11,12 +11,12 @@ from typing import Any
 
 from dulwich.client import LocalGitClient
 from dulwich.graph import can_fast_forward
-from dulwich.object_store import MissingObjectFinder
 from dulwich.objects import ObjectID
 from dulwich.pack import generate_unpacked_objects
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
+from anamnesis.sync import new_objects
 from anamnesis.sync.connect import DEFAULT_TIMEOUT_S, bounded, open_client
 
 
@@ -94,10 +94,10 @@ def _fetch_local(repo: Repo, path: str, ref: Ref) -> ObjectID | None:
         if head in repo.object_store:
             return head
         haves = [sha for sha in repo.refs.as_dict().values() if sha in remote.object_store]
-        finder = MissingObjectFinder(remote.object_store, haves=haves, wants=[head])
-        missing = [remote.object_store[sha] for sha, _hint in finder]
-        if missing:
-            repo.object_store.add_objects([(obj, None) for obj in missing])
+        wanted = new_objects.missing(remote.object_store, [head], haves)
+        objects = [remote.object_store[sha] for sha in wanted if sha not in repo.object_store]
+        if objects:
+            repo.object_store.add_objects([(obj, None) for obj in objects])
         return head
 
 
@@ -183,21 +183,12 @@ def _pack_data(
     ofs_delta: bool,
     progress: Callable[..., None] | None,
 ) -> tuple[int, Iterator[Any]]:
-    """The objects the remote lacks, read one by one. dulwich's default also looks for
-    deltas to reuse, which reads every object of every pack whatever is sent (3 s of a
-    10-note push at 100,000 notes); ours are written here, and dulwich never stores them
-    as deltas, so there is nothing to find."""
-    finder = MissingObjectFinder(
-        repo.object_store, haves=have, wants=want, shallow=repo.get_shallow(), progress=progress
-    )
-    remote_has = finder.get_remote_has()
-    object_ids = list(finder)
+    """The objects the remote lacks (new_objects.py), read one by one. dulwich's
+    default also looks for deltas to reuse, which reads every object of every pack
+    whatever is sent (3 s of a 10-note push at 100,000 notes); ours are written here,
+    and dulwich never stores them as deltas, so there is nothing to find."""
+    object_ids = [(sha, None) for sha in new_objects.missing(repo.object_store, want, have)]
     objects = generate_unpacked_objects(
-        repo.object_store,
-        object_ids,
-        reuse_deltas=False,
-        ofs_delta=ofs_delta,
-        other_haves=remote_has,
-        progress=progress,
+        repo.object_store, object_ids, reuse_deltas=False, ofs_delta=ofs_delta, progress=progress
     )
     return len(object_ids), objects

@@ -31,6 +31,7 @@ from dulwich.repo import Repo
 from anamnesis.sync.backend import Unsynced
 from anamnesis.sync.durable_writes import EXECUTABLE, REGULAR, PlannedFile, apply_planned
 from anamnesis.sync.errors import SyncError
+from anamnesis.sync.index_splice import IndexEdits, WholeIndex
 
 # Blobs beyond this many in one staging go into a single pack instead of loose files.
 _PACK_THRESHOLD = 64
@@ -150,10 +151,10 @@ def stage_all(
             continue
         seen.add(rel)
         entry = _entry(index, rel)
-        mode = _file_mode(info)
+        mode = file_mode(info)
         if entry is not None and unchanged_since_indexed(indexed_stat(entry), info, index_mtime):
             continue
-        data = _read_regular(absolute)
+        data = read_regular(absolute)
         if data is None:  # gone, or swapped for a symlink or FIFO since the lstat
             seen.discard(rel)
             continue
@@ -179,7 +180,7 @@ def stage_all(
         if write:
             del index[rel]
     if write and new_blobs:
-        _store_blobs(repo, list(new_blobs.values()))
+        store_blobs(repo, list(new_blobs.values()))
     if write and touched:
         index.write()
     return StageReport(
@@ -195,7 +196,7 @@ def apply_tree_change(
     old_tree: ObjectID | None,
     new_tree: ObjectID,
     *,
-    index: Index | None = None,
+    index: Index | IndexEdits | None = None,
 ) -> Applied:
     """Move the working tree and index from ``old_tree`` to ``new_tree``.
 
@@ -204,7 +205,8 @@ def apply_tree_change(
     nothing is written at all. Each file is checked again just before it is replaced, so
     an edit landing while the new files are written is skipped too (see :class:`Applied`).
     """
-    index = index if index is not None else repo.open_index()
+    if index is None or isinstance(index, Index):
+        index = WholeIndex(index if index is not None else repo.open_index())
     store = repo.object_store
     plan: list[PlannedFile] = []
     skipped: list[str] = []
@@ -254,20 +256,19 @@ def apply_tree_change(
     finally:  # the files in place are indexed, even when a later one failed to be written
         for item in done:
             if item.sha is None:
-                if item.path in index:
-                    del index[item.path]
+                index.remove(item.path)
             else:
                 info = os.lstat(item.target)
-                index[item.path] = index_entry_from_stat(info, item.sha, mode=item.mode)
+                index.set(item.path, index_entry_from_stat(info, item.sha, mode=item.mode))
         if done:
             index.write()
     done_ids = {id(item) for item in done}
     skipped = [os.fsdecode(item.path) for item in plan if id(item) not in done_ids]
     for path, entry in carried.items():
         if entry is not None:
-            index[path] = entry
-        elif path in index:
-            del index[path]
+            index.set(path, entry)
+        else:
+            index.remove(path)
     if carried:
         index.write()
     return Applied([os.fsdecode(item.path) for item in done], skipped, unsynced)
@@ -313,7 +314,7 @@ def _stat_matches(entry: IndexEntry, info: os.stat_result) -> bool:
     return entry.size == info.st_size and _as_ns(entry.mtime) == info.st_mtime_ns
 
 
-def _file_mode(info: os.stat_result) -> int:
+def file_mode(info: os.stat_result) -> int:
     """The git mode of a plain file on disk: executable or not."""
     return EXECUTABLE if info.st_mode & 0o111 else REGULAR
 
@@ -330,7 +331,7 @@ def unchanged_since_indexed(
     and mtime (:func:`indexed_stat`), and older than the index (``index_mtime``). Git's
     "racy" rule: a file modified in the same instant the index was written may have
     changed without its stat changing, so it is always re-hashed."""
-    current = (_file_mode(info), info.st_size, info.st_mtime_ns)
+    current = (file_mode(info), info.st_size, info.st_mtime_ns)
     return indexed == current and info.st_mtime_ns < index_mtime
 
 
@@ -344,7 +345,7 @@ def _mtime_ns(path: str | bytes) -> int:
     return os.stat(path).st_mtime_ns
 
 
-def _store_blobs(repo: Repo, blobs: list[Blob]) -> None:
+def store_blobs(repo: Repo, blobs: list[Blob]) -> None:
     store = repo.object_store
     if len(blobs) >= _PACK_THRESHOLD:
         store.add_objects([(blob, None) for blob in blobs])  # one pack, not N loose files
@@ -364,13 +365,13 @@ def _content_is(target: Path, expected: ObjectID | None) -> bool:
         return expected is None
     if stat.S_ISDIR(info.st_mode):
         return False
-    data = _read_regular(target) if stat.S_ISREG(info.st_mode) else None
+    data = read_regular(target) if stat.S_ISREG(info.st_mode) else None
     if data is None:
         return expected is None
     return expected is not None and Blob.from_string(data).id == expected
 
 
-def _read_regular(path: str | Path) -> bytes | None:
+def read_regular(path: str | Path) -> bytes | None:
     """The bytes of a plain file; None when it is gone or is not a plain file (a symlink
     or FIFO swapped in since it was checked: never followed, never waited on)."""
     try:
