@@ -19,10 +19,11 @@ from pathlib import Path
 from dulwich.client import LocalGitClient
 from dulwich.object_store import DiskObjectStore
 from dulwich.objects import ObjectID
-from dulwich.pack import Pack, full_unpacked_object
+from dulwich.pack import Pack
 from dulwich.repo import Repo
 
 from anamnesis.sync.connect import DEFAULT_TIMEOUT_S, open_client
+from anamnesis.sync.pack_writer import write_pack
 
 # Loose objects beyond this are packed.
 LOOSE_OBJECT_LIMIT = 500
@@ -81,7 +82,7 @@ def roll_up_packs(store: DiskObjectStore) -> int:
     if len(chosen) < 2:
         return 0
     ids = _object_ids(store, chosen)
-    store.add_pack_data(len(ids), (full_unpacked_object(store[sha]) for sha in ids))
+    write_pack(store, (store[sha] for sha in ids), len(ids))
     store.close()  # the old packs' files are open (Windows cannot remove them then)
     for path in chosen:
         for sibling in folder.glob(f"{path.stem}.*"):  # .pack, .idx, .rev, .bitmap

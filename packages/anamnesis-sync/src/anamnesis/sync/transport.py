@@ -11,13 +11,15 @@ from typing import Any
 
 from dulwich.client import LocalGitClient
 from dulwich.graph import can_fast_forward
+from dulwich.object_store import DiskObjectStore
 from dulwich.objects import ObjectID
 from dulwich.pack import generate_unpacked_objects
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.sync import new_objects
+from anamnesis.sync import new_objects, object_copy
 from anamnesis.sync.connect import DEFAULT_TIMEOUT_S, bounded, open_client
+from anamnesis.sync.pack_writer import write_pack
 
 
 class PushRejected(Exception):
@@ -81,11 +83,10 @@ def check_remote(url: str, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> str | Non
 
 
 def _fetch_local(repo: Repo, path: str, ref: Ref) -> ObjectID | None:
-    """Copy just the missing objects from a repository on this file system.
-
-    dulwich's generic local fetch builds a pack by scanning the remote's packs from start
-    to end for reusable deltas; reading the few missing objects directly is far cheaper.
-    """
+    """Copy just the missing objects from a repository on this file system: all its files
+    when we have none of its commits (object_copy.py), else the objects the new commits
+    add, read one by one and streamed into one pack (dulwich's generic local fetch scans
+    the remote's packs from start to end for reusable deltas)."""
     with Repo(path) as remote:
         try:
             head = remote.refs[ref]
@@ -94,10 +95,19 @@ def _fetch_local(repo: Repo, path: str, ref: Ref) -> ObjectID | None:
         if head in repo.object_store:
             return head
         haves = [sha for sha in repo.refs.as_dict().values() if sha in remote.object_store]
-        wanted = new_objects.missing(remote.object_store, [head], haves)
-        objects = [remote.object_store[sha] for sha in wanted if sha not in repo.object_store]
-        if objects:
-            repo.object_store.add_objects([(obj, None) for obj in objects])
+        copied = not haves and object_copy.copy_objects(remote.object_store, repo.object_store)
+        if copied and object_copy.complete(repo.object_store, head):
+            return head
+        source = remote.object_store
+        wanted = [
+            sha
+            for sha in new_objects.missing(source, [head], haves)
+            if sha not in repo.object_store
+        ]
+        if wanted and isinstance(repo.object_store, DiskObjectStore):
+            write_pack(repo.object_store, (source[sha] for sha in wanted), len(wanted))
+        elif wanted:
+            repo.object_store.add_objects([(source[sha], None) for sha in wanted])
         return head
 
 
@@ -108,6 +118,8 @@ def push_branch(
     client, path = open_client(url, config=repo.get_config_stack(), timeout_s=timeout_s)
     if isinstance(client, LocalGitClient):
         _refuse_checked_out_branch(path, ref)
+        if _push_by_copy(repo, path, ref, head):
+            return
 
     def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
         current = refs.get(ref)
@@ -138,6 +150,22 @@ def push_branch(
         if any(word in error for word in moved):
             raise PushRejected
         raise PushRefused(f"the remote refused {ref.decode()}: {error}")
+
+
+def _push_by_copy(repo: Repo, path: str, ref: Ref, head: ObjectID) -> bool:
+    """A first push to an empty repository on this file system: copy every object file
+    (object_copy.py), then create the branch only if it is still absent. False when the
+    remote has branches already (push the usual way)."""
+    with Repo(path) as remote:
+        if remote.refs.as_dict():
+            return False
+        if not object_copy.copy_objects(repo.object_store, remote.object_store):
+            return False
+        if not object_copy.complete(remote.object_store, head):
+            return False  # a pack rolled up under us: send the objects instead
+        if not remote.refs.add_if_new(ref, head):
+            raise PushRejected  # another machine's first push got there first
+        return True
 
 
 def _refuse_checked_out_branch(path: str, ref: Ref) -> None:

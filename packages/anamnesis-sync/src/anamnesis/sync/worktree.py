@@ -24,7 +24,7 @@ from pathlib import Path
 
 from dulwich.diff_tree import tree_changes
 from dulwich.index import Index, IndexEntry, index_entry_from_stat
-from dulwich.object_store import BaseObjectStore
+from dulwich.object_store import BaseObjectStore, DiskObjectStore
 from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
@@ -32,9 +32,13 @@ from anamnesis.sync.backend import Unsynced
 from anamnesis.sync.durable_writes import EXECUTABLE, REGULAR, PlannedFile, apply_planned
 from anamnesis.sync.errors import SyncError
 from anamnesis.sync.index_splice import IndexEdits, WholeIndex
+from anamnesis.sync.pack_writer import write_pack
 
 # Blobs beyond this many in one staging go into a single pack instead of loose files.
 _PACK_THRESHOLD = 64
+# New blobs held in memory before they are stored (a pack each time): a first sync of
+# 100,000 notes would otherwise hold every note's text at once.
+_BLOBS_HELD = 32 << 20
 _GITLINK = 0o160000
 # Opening for a read never follows a symlink nor waits on a FIFO (both are checked with
 # lstat first; these close the window between the check and the open).
@@ -137,6 +141,7 @@ def stage_all(
     index_mtime = _mtime_ns(index.path) if os.path.exists(index.path) else 0
     seen: set[bytes] = set()
     new_blobs: dict[bytes, Blob] = {}
+    pending = 0  # bytes of new_blobs
     changed_paths: list[str] = []
     unsynced: list[Unsynced] = []
     touched = False
@@ -160,7 +165,13 @@ def stage_all(
             continue
         blob = Blob.from_string(data)
         if entry is None or entry.sha != blob.id or entry.mode != mode:
-            new_blobs[blob.id] = blob
+            if write:
+                new_blobs[blob.id] = blob
+                pending += len(data)
+                if pending >= _BLOBS_HELD:  # stored as they pile up: memory stays flat
+                    store_blobs(repo, list(new_blobs.values()))
+                    new_blobs.clear()
+                    pending = 0
             changed_paths.append(os.fsdecode(rel))
         elif _stat_matches(entry, info):
             continue  # content and stat unchanged: nothing to refresh
@@ -347,8 +358,8 @@ def _mtime_ns(path: str | bytes) -> int:
 
 def store_blobs(repo: Repo, blobs: list[Blob]) -> None:
     store = repo.object_store
-    if len(blobs) >= _PACK_THRESHOLD:
-        store.add_objects([(blob, None) for blob in blobs])  # one pack, not N loose files
+    if len(blobs) >= _PACK_THRESHOLD and isinstance(store, DiskObjectStore):
+        write_pack(store, blobs, len(blobs))  # one pack, not N loose files
     else:
         for blob in blobs:
             store.add_object(blob)
