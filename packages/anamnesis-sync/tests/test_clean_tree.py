@@ -255,12 +255,12 @@ def test_the_secret_scans_clean_verdict_spares_the_sync_a_second_walk(
 def test_an_old_verdict_is_checked_again_and_the_edit_goes_out(
     machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from anamnesis.sync import git
+    from anamnesis.sync import local_commits
 
     laptop = _clean_laptop(machine)
     assert laptop.local_changes() == ()
     write_note(laptop, NOTE, "edited after the scan\n")
-    monkeypatch.setattr(git, "_CLEAN_VERDICT_S", 0.0)  # the verdict is already too old
+    monkeypatch.setattr(local_commits, "VERDICT_S", 0.0)  # the verdict is already too old
     assert laptop.sync().pushed
     assert remote_files(remote)[NOTE] == b"edited after the scan\n"
 
@@ -273,3 +273,29 @@ def test_a_commit_after_the_verdict_voids_it(machine: Machine, remote: Path) -> 
     write_note(laptop, "semantic/later.md", "written after the masking\n")
     assert laptop.sync().pushed
     assert remote_files(remote)["semantic/later.md"] == b"written after the masking\n"
+
+
+def test_what_the_secret_scan_read_is_committed_without_a_second_walk(
+    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    laptop = _clean_laptop(machine)
+    write_note(laptop, "semantic/new.md", "new note\n")
+    walks = _count_calls(monkeypatch, worktree, "walk_files")
+    assert laptop.local_changes() == ("semantic/new.md",)
+    assert laptop.sync().pushed
+    assert len(walks) == 1
+    assert remote_files(remote)["semantic/new.md"] == b"new note\n"
+
+
+def test_an_index_changed_after_the_scan_voids_what_it_read(
+    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    laptop = _clean_laptop(machine)
+    write_note(laptop, "semantic/new.md", "new note\n")
+    assert laptop.local_changes() == ("semantic/new.md",)
+    _stage_with_another_tool(laptop)  # the index is rewritten meanwhile
+    walks = _count_calls(monkeypatch, worktree, "walk_files")
+    assert laptop.sync().pushed
+    assert len(walks) == 1  # read again (in full: the record no longer applies)
+    assert remote_files(remote)[NOTE] == b"edited and staged elsewhere\n"
+    assert remote_files(remote)["semantic/new.md"] == b"new note\n"

@@ -70,10 +70,11 @@ def record(repo: Repo, index: Index, head: ObjectID | None) -> None:
 class Drift:
     """How the folder differs from the record: ``changed`` files (new, or with another
     stat: their content is read again to know whether it changed) and ``removed`` ones.
-    ``entries`` is the record's (path -> mode, size, mtime); ``head`` the commit whose
-    tree the index held."""
+    ``entries`` is the record's (path -> mode, size, mtime), ``index_stat`` the stat of
+    the index it was read against, ``head`` the commit whose tree that index held."""
 
     head: ObjectID
+    index_stat: tuple[int, int, int]
     entries: _Entries
     changed: list[tuple[bytes, str, os.stat_result]]
     removed: list[bytes]
@@ -120,7 +121,12 @@ def drift(repo: Repo, root: Path, head: ObjectID | None, marker: ObjectID | None
             if len(changed) > MAX_DRIFT:
                 return None
     removed = [] if len(seen) - len(changed) == len(entries) else sorted(entries.keys() - seen)
-    return Drift(head, entries, changed, removed)
+    return Drift(head, index_stat, entries, changed, removed)
+
+
+def current(repo: Repo, found: Drift) -> bool:
+    """The index is still the one ``found`` was read against (nothing rewrote it)."""
+    return _index_stat(Path(repo.controldir()) / "index") == found.index_stat
 
 
 def record_edits(

@@ -1,7 +1,7 @@
 """GitSyncBackend: the notes folder as a git repository, synced with dulwich.
 
-One cycle: stage everything (additions, edits, deletions) and commit if anything changed;
-with no remote, stop there. Otherwise make sure ``origin`` points at the configured remote
+One cycle: commit what changed in the folder (additions, edits, deletions; see
+local_commits.py); with no remote, stop there. Otherwise make sure ``origin`` points at the configured remote
 (it may have been added or changed since the last run), fetch, integrate ``origin/<branch>``
 by replaying local commits on it, and push. When the same file changed on both sides,
 nothing is decided silently: local edits stay, nothing is pushed, and ``resolve()`` offers
@@ -15,13 +15,13 @@ import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from dulwich.file import FileLocked
 from dulwich.graph import can_fast_forward
 from dulwich.index import Index
-from dulwich.objects import ObjectID, Tree
+from dulwich.objects import ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -41,6 +41,7 @@ from anamnesis.sync.integrate import (
     replay,
     tree_of,
 )
+from anamnesis.sync.local_commits import Local, LocalCommits
 from anamnesis.sync.lock import sync_lock
 from anamnesis.sync.locks import locked_message, recover_stale_locks
 from anamnesis.sync.partial import take_message
@@ -52,39 +53,19 @@ from anamnesis.sync.repository import (
     best_effort,
     merge_base,
     move_branch,
-    new_commit,
     open_repo,
     read_ref,
     required,
     short,
     timestamp,
 )
-from anamnesis.sync.resolution import resolution_commit, resolve_with_remote
+from anamnesis.sync.resolution import resolve_with_remote
 from anamnesis.sync.status import read_state
 from anamnesis.sync.unsynced import UnsyncedReport
 
 # Attempts when the remote moves between our fetch and our push, or a note is edited
 # while we pull.
 _PUSH_ATTEMPTS = 3
-# How long local_changes' clean verdict stands for the sync that follows it.
-_CLEAN_VERDICT_S = 1.0
-
-
-@dataclass(slots=True)
-class _Local:
-    """What committing local changes did.
-
-    ``changed``: files rewritten on disk (reconciling a moved branch). ``conflict``: the
-    moved branch and the local edits changed the same notes (nothing was moved).
-    ``resolved``: conflicts of a moved branch settled by a strategy. ``complete`` is
-    False when a note was edited again while its new version was being written.
-    """
-
-    committed: bool
-    changed: list[str] = field(default_factory=list)
-    conflict: Divergence | None = None
-    resolved: tuple[str, ...] = ()
-    complete: bool = True
 
 
 @dataclass(slots=True)
@@ -97,7 +78,7 @@ class _Pulled:
     complete: bool
 
 
-class GitSyncBackend:
+class GitSyncBackend(LocalCommits):
     """Sync ``repo_dir`` with ``remote`` (or commit locally only when it is None).
 
     ``remote`` may be a local path, ``file://``, ``ssh://``, scp-like ``user@host:path`` or
@@ -123,8 +104,8 @@ class GitSyncBackend:
         self.lock_wait_s = lock_wait_s
         self.timeout_s = timeout_s
         self._unsynced = UnsyncedReport()  # of the sync running now (under the lock)
-        # When local_changes last found the folder clean, and HEAD then (_commit_by_record).
-        self._clean_seen: tuple[float, ObjectID] | None = None
+        # When local_changes last read the folder, and what it found (_commit_by_record).
+        self._seen: tuple[float, drift_staging.Staged] | None = None
         self._branch_ref = Ref(f"refs/heads/{branch}".encode())
         self._tracking_ref = Ref(f"refs/remotes/origin/{branch}".encode())
 
@@ -142,8 +123,7 @@ class GitSyncBackend:
             staged = drift_staging.stage(
                 repo, self.repo_dir, self._head(repo), read_ref(repo, WORKTREE_REF)
             )
-            clean = staged is not None and not staged.changes
-            self._clean_seen = (time.monotonic(), staged.drift.head) if clean and staged else None
+            self._seen = (time.monotonic(), staged) if staged is not None else None
             if staged is None:
                 return worktree.stage_all(repo, self.repo_dir, write=False).paths
             return staged.paths
@@ -201,7 +181,7 @@ class GitSyncBackend:
         local = self._commit_local(repo, index, strategy=strategy, fork=fork)
         if local.resolved:
             whole = clean_tree.IndexOnDemand(repo, opened=index)
-            result = self._cycle(repo, whole, _Local(True, local.changed))
+            result = self._cycle(repo, whole, Local(True, local.changed))
             if result.pushed and self.remote is not None:
                 best_effort(tidy_remote, self.remote)
             return results.after_settling(result, strategy, local.resolved)
@@ -231,7 +211,7 @@ class GitSyncBackend:
 
     # -- the cycle ------------------------------------------------------------------
 
-    def _cycle(self, repo: Repo, index: clean_tree.IndexOnDemand, local: _Local) -> SyncResult:
+    def _cycle(self, repo: Repo, index: clean_tree.IndexOnDemand, local: Local) -> SyncResult:
         """Fetch, integrate and push after ``local``; ``index`` gives the index, read
         when first asked (a no-op never asks) or spliced (``index.edits()``)."""
         committed = local.committed
@@ -360,48 +340,8 @@ class GitSyncBackend:
 
     # -- a branch moved by another program ------------------------------------------
 
-    def _reconcile_moved(
-        self,
-        repo: Repo,
-        index: Index,
-        base: ObjectID,
-        head: ObjectID,
-        tree: ObjectID,
-        strategy: Strategy | None,
-        fork: Fork | None,
-    ) -> _Local:
-        """The branch moved from ``base`` to ``head`` behind our back; the files here are
-        still ``base`` plus local edits (``tree``). Commit those edits on ``base`` and bring
-        ``head`` in like a pull, so neither side is lost. Conflicting notes are reported
-        (nothing moves) unless ``strategy`` settles them."""
-        local = base if tree == tree_of(repo, base) else self._commit(repo, tree, [base])
-        resolved: tuple[str, ...] = ()
-        if can_fast_forward(repo, local, head):
-            new_head = head
-        elif can_fast_forward(repo, head, local):
-            new_head = local  # the branch went back (a reset): the files here are newer
-        else:
-            base_of_both = merge_base(repo, local, head)
-            split = diverged(repo, local, head, base_of_both)
-            if split.conflicts and strategy is None:
-                return _Local(False, conflict=split)
-            if split.conflicts:
-                assert strategy is not None
-                new_head = resolution_commit(
-                    repo, split, head, strategy, fork, machine_id=self.machine_id
-                )
-                resolved = tuple(os.fsdecode(p) for p in split.conflicts)
-            else:
-                exclude = [head] if base_of_both is None else [base_of_both, head]
-                new_head = replay(repo, commits_between(repo, local, exclude), head)
-        applied = self._apply_tree_change(repo, tree, required(tree_of(repo, new_head)), index)
-        if not applied.complete:
-            return _Local(False, applied.changed, complete=False)
-        move_branch(repo, self._branch_ref, new_head)
-        return _Local(new_head != head, applied.changed, resolved=resolved)
-
     def _unsettled(
-        self, repo: Repo, local: _Local, committed: bool, changed: list[str]
+        self, repo: Repo, local: Local, committed: bool, changed: list[str]
     ) -> SyncResult | None:
         """The result to stop with when a moved branch is not settled yet: the files here
         are not the branch's, so nothing may be fetched onto it or pushed from it."""
@@ -444,76 +384,9 @@ class GitSyncBackend:
     def _repo(self) -> Repo:
         return open_repo(self.repo_dir, self.branch, self._branch_ref)
 
-    def _head(self, repo: Repo) -> ObjectID | None:
-        return read_ref(repo, self._branch_ref)
-
-    def _commit_by_record(self, repo: Repo, index: clean_tree.IndexOnDemand) -> _Local | None:
-        """Commit what changed since the last clean sync at the cost of what changed
-        (drift_staging.py); None when only the full staging can tell. A clean verdict of
-        :meth:`local_changes` under a second old, with HEAD unchanged, stands (the secret
-        scan asks it right before a sync; walking the folder twice was a third of a
-        no-op). An edit landing in between waits for the next sync, as one landing after
-        the staging always has."""
-        head = self._head(repo)
-        seen, self._clean_seen = self._clean_seen, None
-        if seen is not None and time.monotonic() - seen[0] < _CLEAN_VERDICT_S and seen[1] == head:
-            return _Local(False)
-        staged = drift_staging.stage(repo, self.repo_dir, head, read_ref(repo, WORKTREE_REF))
-        if staged is None:
-            return None
-        made = drift_staging.commit(
-            repo,
-            staged,
-            index.splice_on(staged.drift),
-            self._branch_ref,
-            lambda tree, parents: self._commit(repo, tree, parents),
-        )
-        return None if made is None else _Local(made)
-
     def _origin(self) -> Origin:
         assert self.remote is not None
         return Origin(self.remote, self._branch_ref, self._tracking_ref, self.timeout_s)
-
-    def _apply_tree_change(
-        self, repo: Repo, old_tree: ObjectID | None, new_tree: ObjectID, index: Index | IndexEdits
-    ) -> worktree.Applied:
-        applied = worktree.apply_tree_change(repo, self.repo_dir, old_tree, new_tree, index=index)
-        self._unsynced.add(applied.unsynced)
-        return applied
-
-    def _commit_local(
-        self,
-        repo: Repo,
-        index: Index,
-        *,
-        strategy: Strategy | None = None,
-        fork: Fork | None = None,
-        message: str | None = None,
-    ) -> _Local:
-        """Stage everything and commit if the tree changed (``message``: why)."""
-        report = worktree.stage_all(repo, self.repo_dir, index=index)
-        self._unsynced.add(report.unsynced)
-        head = self._head(repo)
-        tree = index.commit(repo.object_store)
-        base = read_ref(repo, WORKTREE_REF)
-        if head is not None and base is not None and base != head and base in repo.object_store:
-            return self._reconcile_moved(repo, index, base, head, tree, strategy, fork)
-        if head is not None and tree_of(repo, head) == tree:
-            if base is None:  # a repository from before the marker existed
-                repo.refs[WORKTREE_REF] = head
-            return _Local(False)
-        if head is None and not report.changed and tree == Tree().id:  # nothing at all
-            return _Local(False)
-        commit = self._commit(repo, tree, [head] if head else [], message)
-        move_branch(repo, self._branch_ref, commit)
-        return _Local(True)
-
-    def _commit(
-        self, repo: Repo, tree: ObjectID, parents: list[ObjectID], message: str | None = None
-    ) -> ObjectID:
-        """A commit by this machine; ``message`` says why (default: a sync from it, now)."""
-        message = message or f"anamnesis: sync from {self.machine_id} at {timestamp()}"
-        return new_commit(repo, tree, parents, message, machine_id=self.machine_id)
 
     def _done(
         self, repo: Repo, pushed: bool, pulled: int, changed: list[str], committed: bool
