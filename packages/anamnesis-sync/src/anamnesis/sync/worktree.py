@@ -36,6 +36,8 @@ from anamnesis.sync.pack_writer import write_pack
 
 # Blobs beyond this many in one staging go into a single pack instead of loose files.
 _PACK_THRESHOLD = 64
+# Blobs read from the packs' memory maps before they are released (see _BlobReader).
+_BLOBS_PER_MAPPING = 4096
 # New blobs held in memory before they are stored (a pack each time): a first sync of
 # 100,000 notes would otherwise hold every note's text at once.
 _BLOBS_HELD = 32 << 20
@@ -262,7 +264,7 @@ def apply_tree_change(
         return Applied([], skipped, unsynced)
     done: list[PlannedFile] = []
     try:
-        for item in apply_planned(plan, lambda sha: _blob_bytes(store, sha), _content_is):
+        for item in apply_planned(plan, _BlobReader(store), _content_is):
             done.append(item)
     finally:  # the files in place are indexed, even when a later one failed to be written
         for item in done:
@@ -285,10 +287,25 @@ def apply_tree_change(
     return Applied([os.fsdecode(item.path) for item in done], skipped, unsynced)
 
 
-def _blob_bytes(store: BaseObjectStore, sha: ObjectID) -> bytes:
-    blob = store[sha]
-    assert isinstance(blob, Blob)
-    return blob.as_raw_string()
+class _BlobReader:
+    """Blob contents for the files being written. dulwich maps each pack into memory and
+    every page read stays resident: pulling 100,000 notes would hold the whole pack
+    (150 MB) in the process. Letting go of the packs every few thousand blobs (they are
+    opened again on the next read) keeps that to a slice."""
+
+    __slots__ = ("_store", "_read")
+
+    def __init__(self, store: BaseObjectStore) -> None:
+        self._store = store
+        self._read = 0
+
+    def __call__(self, sha: ObjectID) -> bytes:
+        self._read += 1
+        if self._read % _BLOBS_PER_MAPPING == 0:
+            self._store.close()
+        blob = self._store[sha]
+        assert isinstance(blob, Blob)
+        return blob.as_raw_string()
 
 
 # Windows and macOS resolve these spellings to ".git" too: trailing dots and spaces are
