@@ -107,3 +107,13 @@ def test_git_finds_copied_and_written_packs_sound(machine: Machine, remote: Path
             packs = Path(repo.object_store.path) / "pack"
         for index in packs.glob("*.idx"):
             git("verify-pack", str(index), cwd=folder)
+
+
+def test_a_pull_letting_go_of_the_packs_as_it_reads_writes_every_file(
+    machine: Machine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _laptop_with_notes(machine)
+    monkeypatch.setattr(worktree, "_BLOBS_PER_MAPPING", 3)  # packs closed every 3 reads
+    desktop = machine("desktop")
+    assert desktop.sync().pulled == 2
+    assert files(desktop) == files(machine("laptop"))

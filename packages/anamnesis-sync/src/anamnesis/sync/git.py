@@ -1,12 +1,13 @@
 """GitSyncBackend: the notes folder as a git repository, synced with dulwich.
 
 One cycle: commit what changed in the folder (additions, edits, deletions; see
-local_commits.py); with no remote, stop there. Otherwise make sure ``origin`` points at the configured remote
-(it may have been added or changed since the last run), fetch, integrate ``origin/<branch>``
-by replaying local commits on it, and push. When the same file changed on both sides,
-nothing is decided silently: local edits stay, nothing is pushed, and ``resolve()`` offers
-keep-both, ours or theirs (resolution.py). Results are worded in results.py; the dulwich
-plumbing (refs, commits, fetch and push) is in repository.py.
+local_commits.py); with no remote, stop there. Otherwise make sure ``origin`` points at
+the configured remote (it may have been added or changed since the last run), fetch,
+integrate ``origin/<branch>`` by replaying local commits on it, and push. When the same
+file changed on both sides, nothing is decided silently: local edits stay, nothing is
+pushed, and ``resolve()`` offers keep-both, ours or theirs (resolution.py). Results are
+worded in results.py; the dulwich plumbing (refs, commits, fetch and push) is in
+repository.py.
 """
 
 from __future__ import annotations
