@@ -133,6 +133,7 @@ class IndexConnection:
                                 f"the index {self.db_path} was built by another version;"
                                 " rebuilt it from the markdown"
                             )
+                ix.give_back_free_pages(conn)
         except BaseException:
             conn.close()
             raise

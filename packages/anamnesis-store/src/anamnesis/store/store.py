@@ -489,6 +489,7 @@ class MemoryStore:
                 ix.recreate_schema(conn)
                 report = self._indexer.fill(conn, progress)
                 ix.mark_current(conn)
+            ix.give_back_free_pages(conn)
             return report
 
         report = self._run(action).replace(swept=tuple(self.sweep_leftovers()))
