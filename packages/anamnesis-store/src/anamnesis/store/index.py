@@ -15,6 +15,7 @@ from pathlib import Path
 
 from anamnesis.store import project_seq, stored_text
 from anamnesis.store.errors import IndexUnavailable, StoreBusy
+from anamnesis.store.file_format import PAGE_SIZE, is_busy
 from anamnesis.store.model import Memory
 from anamnesis.store.record import Record
 from anamnesis.store.schema import (
@@ -129,8 +130,9 @@ def connect(db_path: Path) -> sqlite3.Connection:
     try:
         stored_text.register(conn)
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-        # Free pages go back to the file system after a rebuild (give_back_free_pages):
-        # a new file takes this before its first table; an older one at its next rebuild.
+        # The file's format (:func:`has_current_format`): a new file takes it here, before
+        # WAL mode writes its first page; an older one when rebuilt (:func:`reformat`).
+        conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
         conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
@@ -202,24 +204,9 @@ def create_indexes(conn: sqlite3.Connection) -> None:
     for statement in _statements(INDEXES):
         conn.execute(statement)
     conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
-
-
-_AUTO_VACUUM_INCREMENTAL = 2
-
-
-def give_back_free_pages(conn: sqlite3.Connection) -> None:
-    """Return the pages a rebuild freed (the old tables', FTS5's merged segments) to the
-    file system; outside any transaction. An index made before it took incremental
-    vacuuming is vacuumed whole once to switch. Best effort: when another process holds
-    the index, the pages stay free inside the file for later writes."""
-    try:
-        if conn.execute("PRAGMA auto_vacuum").fetchone()[0] == _AUTO_VACUUM_INCREMENTAL:
-            conn.execute("PRAGMA incremental_vacuum").fetchall()  # it frees page by page
-        else:
-            conn.execute("VACUUM")  # takes the auto_vacuum set when connecting
-    except sqlite3.OperationalError as exc:
-        if "locked" not in str(exc) and "busy" not in str(exc):
-            raise
+    # One segment instead of the rebuild's several: each phrase of a query is then looked
+    # up once, not once a segment (bench/README.md: about half the cost per phrase).
+    conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
 
 
 def mark_current(conn: sqlite3.Connection) -> None:
@@ -248,7 +235,7 @@ def write_transaction(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]
             conn.execute("BEGIN IMMEDIATE")
             break
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
+            if not is_busy(exc):
                 raise
             if time.monotonic() >= deadline:
                 raise StoreBusy(
@@ -360,8 +347,8 @@ def upsert(
         )
     if mem.tags:
         conn.executemany(
-            "INSERT INTO memory_tags (memory_id, tag) VALUES (?, ?)",
-            [(mem.id, tag) for tag in mem.tags],
+            "INSERT INTO memory_tags (seq, tag) VALUES (?, ?)",
+            [(new_seq, tag) for tag in mem.tags],
         )
     if mem.supersedes:
         conn.executemany(
@@ -400,7 +387,7 @@ def _delete_rows(
         )
     conn.execute("DELETE FROM memories WHERE seq = ?", (seq,))
     conn.execute("DELETE FROM note_passages WHERE seq = ?", (seq,))
-    conn.execute("DELETE FROM memory_tags WHERE memory_id = ?", (memory_id,))
+    conn.execute("DELETE FROM memory_tags WHERE seq = ?", (seq,))
     conn.execute("DELETE FROM memory_supersedes WHERE memory_id = ?", (memory_id,))
 
 

@@ -36,9 +36,7 @@ def listing(
         raise InvalidQuery(f"offset must be a whole number >= 0, got {offset!r}")
     where, params = filters.sql()
     if exclude_tag is not None:
-        where += (
-            " AND NOT EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_id = m.id AND t.tag = ?)"
-        )
+        where += " AND NOT EXISTS (SELECT 1 FROM memory_tags t WHERE t.seq = m.seq AND t.tag = ?)"
         params.append(exclude_tag)
     if not include_superseded:
         where += f" AND {NOT_SUPERSEDED}"

@@ -125,7 +125,7 @@ class Filters(Record):
             params.append(self.scope)
         if self.tag is not None:
             clauses.append(
-                f"EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_id = {alias}.id AND t.tag = ?)"
+                f"EXISTS (SELECT 1 FROM memory_tags t WHERE t.seq = {alias}.seq AND t.tag = ?)"
             )
             params.append(self.tag)
         return "".join(f" AND {clause}" for clause in clauses), params

@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from anamnesis.store import batch_journal, note_queries
+from anamnesis.store import batch_journal, file_format, note_queries
 from anamnesis.store import index as ix
 from anamnesis.store.broken_files import broken_entries, raise_if_broken
 from anamnesis.store.catch_up import CatchUp
@@ -489,7 +489,7 @@ class MemoryStore:
                 ix.recreate_schema(conn)
                 report = self._indexer.fill(conn, progress)
                 ix.mark_current(conn)
-            ix.give_back_free_pages(conn)
+            file_format.give_back_free_pages(conn)
             return report
 
         report = self._run(action).replace(swept=tuple(self.sweep_leftovers()))
