@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -28,7 +28,24 @@ def stdin_is_terminal() -> bool:
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.write(_json_text(data) + "\n")
+
+
+def print_json_array(items: Iterable[Any]) -> None:
+    """:func:`print_json` of the list of ``items``, the same text, written as ``items``
+    yields them: neither the list nor its text is ever whole in memory."""
+    write = sys.stdout.write
+    first = True
+    for item in items:
+        # A list's items are its lines indented one level deeper. JSON text escapes every
+        # line break inside a string, so each one left is the layout's.
+        write(("[\n  " if first else ",\n  ") + _json_text(item).replace("\n", "\n  "))
+        first = False
+    write("[]\n" if first else "\n]\n")
+
+
+def _json_text(data: Any) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str)
 
 
 def say(text: str = "") -> None:

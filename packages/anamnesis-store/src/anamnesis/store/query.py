@@ -19,7 +19,9 @@ Three things make this fast without changing a single result:
   fetched for the few best hits only, where filters, supersession and the recency
   tie-break are applied, widening ``n`` until the answer is certain.
 * When the query's words would make FTS5 score much of the store, the notes holding the
-  rarer words are scored first and the rest bounded (:mod:`.rare_first`).
+  rarer words are scored first and the rest bounded (:mod:`.rare_first`). Words no note
+  holds are left out (they add exactly 0.0 to every score).
+* A search within a project ranks among its notes' rowids only (:mod:`.project_seq`).
 """
 
 from __future__ import annotations
@@ -179,6 +181,11 @@ class Ranker:
         self._forget_if_changed()
         total = self._total()
         self._count(tokens, total)
+        # A phrase no note holds adds exactly 0.0 to every score: left out, it neither
+        # costs a look-up nor leads a rare-first plan (as the rarest word) to find nothing.
+        tokens = [token for token in tokens if self._freq[token] > 0]
+        if not tokens:
+            return []
         clamped = {token for token in tokens if self._is_clamped(token, total)}
         informative = [token for token in tokens if token not in clamped]
         seen = exact_bm25.Occurrences()  # ties settled twice are mostly the same notes
