@@ -12,7 +12,6 @@ from anamnesis.store import MemoryStore, every_note
 sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import _random_store
 
-
 FILTERS: list[dict[str, Any]] = [
     {},
     {"project": "p"},
