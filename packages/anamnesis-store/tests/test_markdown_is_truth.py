@@ -339,7 +339,9 @@ def test_an_index_of_an_older_schema_is_rebuilt_in_the_current_file_format(
     (root / "memory" / "semantic").mkdir(parents=True)
     _hand_write(root / "memory" / "semantic" / f"{ID1}.md", title="from schema 108")
     _index_of_schema_108(root)
-    with pytest.warns(IndexRebuiltWarning, match="another version"), MemoryStore(root) as store:
+    with pytest.warns(IndexRebuiltWarning, match="another version"):
+        store = MemoryStore(root)
+    with store:
         assert [m.id for m in store.search("schema")] == [ID1]
         conn = store._connection()
         assert conn.execute("PRAGMA page_size").fetchone()[0] == 8192
@@ -358,7 +360,9 @@ def test_an_older_index_held_open_elsewhere_is_rebuilt_in_its_old_format(
     other = sqlite3.connect(root / "index.db")  # another process's connection, say
     try:
         other.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        with pytest.warns(IndexRebuiltWarning), MemoryStore(root) as store:
+        with pytest.warns(IndexRebuiltWarning):
+            store = MemoryStore(root)
+        with store:
             assert [m.id for m in store.search("held")] == [ID1]
             conn = store._connection()
             assert conn.execute("PRAGMA page_size").fetchone()[0] == 4096
