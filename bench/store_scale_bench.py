@@ -12,9 +12,11 @@ the notes and both indexes are kept there and reused by the next run (building 1
 notes' index takes minutes); without, they go to a temporary folder.
 
 * search: the store bench's 200 queries, k=8, keyword mode, each over the whole store and
-  within one project (query i in project i mod P), ``--rounds`` times, in one process of
-  each checkout (``_search_scale_driver.py``); median and p95 of every search's time, and
-  whether both checkouts returned the same notes in the same order for every search;
+  within one project (query i in project i mod P), ``--rounds`` times, by one process of
+  each checkout (``_search_scale_driver.py``, its store open), the two taking turns search
+  by search, so both meet the same load from whatever else runs on the machine; median and
+  p95 of every search's time, and whether both checkouts returned the same notes in the
+  same order for every search;
 * index: index.db's size (the first open builds it: that time too) beside the notes' files;
 * list: `anamnesis list --limit 0 --json` as a process at each of ``--list-sizes`` and at
   ``--notes``: wall time and peak RSS (from wait4), the index built by a run before, and
@@ -75,21 +77,67 @@ def notes_bytes(folder: Path) -> int:
     return sum(path.stat().st_size for path in (folder / "memory").rglob("*.md"))
 
 
-def search(code: Path, store: Path, data: Path, projects: int, rounds: int) -> dict[str, Any]:
-    queries = data / "queries.txt"
-    queries.write_text("\n".join(corpus.queries("topical")) + "\n", encoding="utf-8")
-    names = data / "projects.txt"
-    names.write_text("\n".join(corpus.project_names(projects)) + "\n", encoding="utf-8")
-    env = {**_running(code), "ANAMNESIS_HOME": str(store)}
-    run = subprocess.run(
-        [sys.executable, "-W", "ignore", str(DRIVER), "--root", str(store),
-         "--queries", str(queries), "--projects", str(names), "--rounds", str(rounds)],
-        env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    if run.returncode != 0:
-        raise SystemExit(f"search driver failed for {code}:\n{run.stderr}")
-    result: dict[str, Any] = json.loads(run.stdout.strip().splitlines()[-1])
-    return result
+class Searcher:
+    """One checkout's search driver (``_search_scale_driver.py``) as a process, its store
+    open, answering one search at a time."""
+
+    def __init__(self, code: Path, store: Path) -> None:
+        env = {**_running(code), "ANAMNESIS_HOME": str(store)}
+        self.process = subprocess.Popen(
+            [sys.executable, "-W", "ignore", str(DRIVER), str(store)], env=env,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        self.open_s = float(self._answer()["open_s"])
+
+    def search(self, project: str, query: str) -> dict[str, Any]:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{project}\t{query}\n")
+        self.process.stdin.flush()
+        return self._answer()
+
+    def close(self) -> int:
+        """Ends the driver; the index's size in bytes."""
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        size = int(self._answer()["index_bytes"])
+        self.process.wait()
+        return size
+
+    def _answer(self) -> dict[str, Any]:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise SystemExit(f"the search driver stopped (exit {self.process.wait()})")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+
+def search(
+    codes: dict[str, Path], notes: Path, projects: int, rounds: int
+) -> dict[str, dict[str, Any]]:
+    """Every query over the whole store and within one project (query i in project i mod
+    ``projects``), ``rounds`` times, each search run by every checkout in turn (the first
+    to go alternating), so that all meet the same load."""
+    names = corpus.project_names(projects)
+    searchers = {who: Searcher(code, store_folder(notes, who)) for who, code in codes.items()}
+    out: dict[str, dict[str, Any]] = {
+        who: {"open_s": searcher.open_s, "whole_s": [], "within_s": [], "whole_ids": [],
+              "within_ids": []}
+        for who, searcher in searchers.items()
+    }  # fmt: skip
+    order = list(searchers)
+    for round_number in range(rounds):
+        for number, query in enumerate(corpus.queries("topical")):
+            for key, project in (("whole", ""), ("within", names[number % projects])):
+                order.reverse()
+                for who in order:
+                    answer = searchers[who].search(project, query)
+                    out[who][f"{key}_s"].append(answer["seconds"])
+                    if round_number == 0:
+                        out[who][f"{key}_ids"].append(answer["ids"])
+    for who, searcher in searchers.items():
+        out[who]["index_bytes"] = searcher.close()
+    return out
 
 
 def list_json(code: Path, store: Path) -> dict[str, Any]:
@@ -149,11 +197,9 @@ def main() -> None:
 def report(args: argparse.Namespace, codes: dict[str, Path], data: Path) -> None:
     notes = notes_folder(data, args.notes, args.projects)
     size = notes_bytes(notes)
-    searched = {}
     print(f"== {args.notes} notes over {args.projects} projects, {size / 1e6:.1f} MB of notes ==")
-    for who, code in codes.items():
-        found = search(code, store_folder(notes, who), data, args.projects, args.rounds)
-        searched[who] = found
+    searched = search(codes, notes, args.projects, args.rounds)
+    for who, found in searched.items():
         line = {key: found[key] for key in ("open_s", "index_bytes")}
         for key in ("whole", "within"):
             values = found[f"{key}_s"]

@@ -318,8 +318,12 @@ def test_an_index_from_the_published_release_is_rebuilt(tmp_path: Path) -> None:
         assert [m.id for m in store.search("release")] == [ID1]
 
 
-def _index_of_schema_108(root: Path) -> None:
-    """An index file as schema 108 left it: 4 KB pages, no incremental vacuum, WAL."""
+def _store_with_index_of_schema_108(tmp_path: Path, title: str) -> Path:
+    """A store of one note titled ``title``, its index file as schema 108 left it: 4 KB
+    pages, no incremental vacuum, WAL."""
+    root = tmp_path / "s"
+    (root / "memory" / "semantic").mkdir(parents=True)
+    _hand_write(root / "memory" / "semantic" / f"{ID1}.md", title=title)
     conn = sqlite3.connect(root / "index.db")
     conn.execute("PRAGMA page_size = 4096")
     conn.execute("PRAGMA journal_mode = WAL")
@@ -330,15 +334,13 @@ def _index_of_schema_108(root: Path) -> None:
         f"PRAGMA application_id = {0x414E4D53};"
     )
     conn.close()
+    return root
 
 
 def test_an_index_of_an_older_schema_is_rebuilt_in_the_current_file_format(
     tmp_path: Path,
 ) -> None:
-    root = tmp_path / "s"
-    (root / "memory" / "semantic").mkdir(parents=True)
-    _hand_write(root / "memory" / "semantic" / f"{ID1}.md", title="from schema 108")
-    _index_of_schema_108(root)
+    root = _store_with_index_of_schema_108(tmp_path, "from schema 108")
     with pytest.warns(IndexRebuiltWarning, match="another version"):
         store = MemoryStore(root)
     with store:
@@ -353,10 +355,7 @@ def test_an_index_of_an_older_schema_is_rebuilt_in_the_current_file_format(
 def test_an_older_index_held_open_elsewhere_is_rebuilt_in_its_old_format(
     tmp_path: Path,
 ) -> None:
-    root = tmp_path / "s"
-    (root / "memory" / "semantic").mkdir(parents=True)
-    _hand_write(root / "memory" / "semantic" / f"{ID1}.md", title="held open")
-    _index_of_schema_108(root)
+    root = _store_with_index_of_schema_108(tmp_path, "held open")
     other = sqlite3.connect(root / "index.db")  # another process's connection, say
     try:
         other.execute("SELECT count(*) FROM sqlite_master").fetchone()

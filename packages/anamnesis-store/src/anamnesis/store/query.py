@@ -203,27 +203,10 @@ class Ranker:
             settled = _settled_without_clamped(hits, k, clamped_phrases, exact, complete)
             if settled is not None:
                 return [(memory_id, score) for score, _updated, memory_id in settled]
-            hits = self._top(list(tokens), filters, k, seen, span)
-        else:
-            hits = self._top(list(tokens), filters, k, seen, span)
+        hits = self._ranked(list(tokens), filters, k, seen, span=span)[0]
         return [(memory_id, score) for score, _updated, memory_id in hits[:k]]
 
     # -- ranking ---------------------------------------------------------------------
-
-    def _top(
-        self,
-        tokens: Sequence[str],
-        filters: Filters,
-        want: int,
-        seen: exact_bm25.Occurrences,
-        span: Span = None,
-    ) -> list[Hit]:
-        """The best ``want`` eligible hits in spec order (score, newer first, then id),
-        and any further hits found and proven on the way (ties past the ``want``-th may
-        be ordered up to the last bit of their scores). ``seen``: this search's counted
-        phrase occurrences, for settling ties; ``span``: the rowids every eligible note
-        is among."""
-        return self._ranked(tokens, filters, want, seen, span=span)[0]
 
     def _ranked(
         self,
@@ -235,9 +218,13 @@ class Ranker:
         span: Span = None,
         in_sql: bool = True,
     ) -> tuple[list[Hit], bool]:
-        """:meth:`_top`, and whether the hits are every eligible note holding a word.
-        Without ``in_sql``, hits ranked past _MAX_WIDENED are not looked for: fewer than
-        ``want`` come back."""
+        """The best ``want`` eligible hits in spec order (score, newer first, then id),
+        and any further hits found and proven on the way (ties past the ``want``-th may
+        be ordered up to the last bit of their scores); and whether the hits are every
+        eligible note holding a word. ``seen``: this search's counted phrase occurrences,
+        for settling ties; ``span``: the rowids every eligible note is among. Without
+        ``in_sql``, hits ranked past _MAX_WIDENED are not looked for: fewer than ``want``
+        come back."""
         total = self._total()
         plan = rare_first.plan_query(
             tokens, lambda token: self._doc_freq(token, total), total, want, match_expression
