@@ -26,12 +26,16 @@ by their frequency.
 from __future__ import annotations
 
 import json
+import os
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
+# The checkout's sibling ../shared, or BENCH_SHARED (a checkout elsewhere, e.g. a worktree).
+SHARED = Path(
+    os.environ.get("BENCH_SHARED") or Path(__file__).resolve().parent.parent.parent / "shared"
+)
 DEVMEMORY = SHARED / "eval" / "devmemory"
 
 _FALLBACK_SENTENCES = [
@@ -160,9 +164,39 @@ def _topic_words(text: str) -> list[str]:
 
 
 def generate(
-    count: int, *, size: int = 4000, seed: int = 7, style: str = "topical"
+    count: int,
+    *,
+    size: int = 4000,
+    seed: int = 7,
+    style: str = "topical",
+    projects: int | None = None,
 ) -> Iterator[CorpusNote]:
-    """``count`` notes of about ``size`` characters each, deterministic for a seed."""
+    """``count`` notes of about ``size`` characters each, deterministic for a seed.
+    ``projects``: spread the notes over that many projects (:func:`spread_projects`)
+    instead of the style's own."""
+    notes = _generate(count, size=size, seed=seed, style=style)
+    yield from notes if projects is None else spread_projects(notes, projects, seed=seed)
+
+
+def project_names(projects: int) -> list[str]:
+    """The names :func:`spread_projects` gives ``projects`` projects."""
+    return [f"github.com/acme/project-{number:02d}" for number in range(projects)]
+
+
+def spread_projects(
+    notes: Iterator[CorpusNote], projects: int, *, seed: int = 7
+) -> Iterator[CorpusNote]:
+    """The same notes, each moved to one of ``projects`` projects drawn at random (by its
+    own generator, so the text stays the style's): every project holds every subject,
+    as a team's many repositories share their tools, and a project's search finds its
+    share of every word's notes."""
+    names = project_names(projects)
+    rng = random.Random(seed + 3)
+    for note in notes:
+        yield replace(note, project=rng.choice(names))
+
+
+def _generate(count: int, *, size: int, seed: int, style: str) -> Iterator[CorpusNote]:
     if style == "mixed":
         yield from _generate_mixed(count, size=size, seed=seed)
         return

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from anamnesis.cli.app import main
-from anamnesis.store import MemoryStore
+from anamnesis.store import Memory, MemoryStore, new_id
 from cli_testing import Env, write
 
 
@@ -183,3 +184,28 @@ def test_in_process_crash_is_one_line_and_logged(
     log = env.home / "logs" / "cli.log"
     assert str(log) in err[0]
     assert "Traceback" in log.read_text()
+
+
+def test_list_json_streams_the_same_document_as_one_list(env: Env) -> None:
+    # More notes than a page (note_pages.PAGE), ties in updated_at decided by id, text
+    # JSON escapes ("quotes", a line break, non-ASCII): the streamed array must be the
+    # very text json.dumps gives the whole list.
+    with MemoryStore(env.home) as store:
+        base = [
+            Memory(id=new_id(), type="semantic", title=f'note "{i}"\nline two é', body="body",
+                   project=f"p{i % 3}", tags=[f"t{i % 5}"], machine_id="laptop",
+                   updated_at=f"2026-01-01T00:00:{i % 7:02d}+00:00")
+            for i in range(1010)
+        ]  # fmt: skip
+        store.put_many(base)
+        notes = store.list(include_body=False)
+    expected = json.dumps(
+        [n.to_dict(include_body=False) for n in notes], indent=2, ensure_ascii=False, default=str
+    )
+    listed = env.run("list", "--limit", "0", "--json")
+    assert listed.code == 0, listed.err
+    assert listed.out == expected + "\n"
+    assert len(json.loads(listed.out)) == 1010
+    limited = env.run("list", "--limit", "3", "--project", "p1", "--json")
+    assert [n["id"] for n in limited.json()] == [n.id for n in notes if n.project == "p1"][:3]
+    assert env.run("list", "--project", "none", "--json").out == "[]\n"

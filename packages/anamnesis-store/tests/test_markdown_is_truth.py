@@ -316,3 +316,55 @@ def test_an_index_from_the_published_release_is_rebuilt(tmp_path: Path) -> None:
     conn.close()
     with pytest.warns(IndexRebuiltWarning, match="another version"), MemoryStore(root) as store:
         assert [m.id for m in store.search("release")] == [ID1]
+
+
+def _store_with_index_of_schema_108(tmp_path: Path, title: str) -> Path:
+    """A store of one note titled ``title``, its index file as schema 108 left it: 4 KB
+    pages, no incremental vacuum, WAL."""
+    root = tmp_path / "s"
+    (root / "memory" / "semantic").mkdir(parents=True)
+    _hand_write(root / "memory" / "semantic" / f"{ID1}.md", title=title)
+    conn = sqlite3.connect(root / "index.db")
+    conn.execute("PRAGMA page_size = 4096")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.executescript(
+        "CREATE TABLE memories (seq INTEGER PRIMARY KEY, id TEXT, body TEXT);"
+        "INSERT INTO memories (id, body) VALUES ('x', 'old');"
+        "PRAGMA user_version = 108;"
+        f"PRAGMA application_id = {0x414E4D53};"
+    )
+    conn.close()
+    return root
+
+
+def test_an_index_of_an_older_schema_is_rebuilt_in_the_current_file_format(
+    tmp_path: Path,
+) -> None:
+    root = _store_with_index_of_schema_108(tmp_path, "from schema 108")
+    with pytest.warns(IndexRebuiltWarning, match="another version"):
+        store = MemoryStore(root)
+    with store:
+        assert [m.id for m in store.search("schema")] == [ID1]
+        conn = store._connection()
+        assert conn.execute("PRAGMA page_size").fetchone()[0] == 8192
+        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # incremental
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute("PRAGMA freelist_count").fetchone()[0] == 0
+
+
+def test_an_older_index_held_open_elsewhere_is_rebuilt_in_its_old_format(
+    tmp_path: Path,
+) -> None:
+    root = _store_with_index_of_schema_108(tmp_path, "held open")
+    other = sqlite3.connect(root / "index.db")  # another process's connection, say
+    try:
+        other.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        with pytest.warns(IndexRebuiltWarning):
+            store = MemoryStore(root)
+        with store:
+            assert [m.id for m in store.search("held")] == [ID1]
+            conn = store._connection()
+            assert conn.execute("PRAGMA page_size").fetchone()[0] == 4096
+            assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    finally:
+        other.close()

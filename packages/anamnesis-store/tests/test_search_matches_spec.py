@@ -77,7 +77,7 @@ def test_ranking_by_rare_words_first_changes_no_answer(
             patch.setattr(exact_bm25, "FTS5_US_PER_PHRASE", rng.choice([0.0, 1e9]))
             fast = ranker.ranked_ids(tokens, filters, k)
             # Every hit a ranking returns, not only the k asked for, is in its place.
-            ranked = ranker._top(tokens, filters, k, exact_bm25.Occurrences())
+            ranked = ranker._ranked(tokens, filters, k, exact_bm25.Occurrences())[0]
         for i, count in enumerate(ranker.rare_first_outcomes):
             outcomes[policy][i] += count - before[i]
         with monkeypatch.context() as patch:
@@ -116,6 +116,6 @@ def test_notes_holding_only_words_that_cannot_reach_the_kth_are_bounded_not_rank
         k = rng.choice([1, 3, 8, 20])
         with monkeypatch.context() as patch:
             _plan_by_budget(patch, rng.choice([0.04, 0.12, 0.3]))
-            ranked = Ranker(conn)._top(tokens, Filters(), k, exact_bm25.Occurrences())
+            ranked = Ranker(conn)._ranked(tokens, Filters(), k, exact_bm25.Occurrences())[0]
         _assert_every_hit_where_the_spec_puts_it(conn, " ".join(words), ranked, k)
     assert rounds["bounded"] > 20, rounds

@@ -11,7 +11,7 @@ import pytest
 
 from anamnesis.store import MemoryStore, exact_bm25, query, rare_first
 from anamnesis.store.query import Filters, Ranker, match_expression
-from anamnesis.store.rare_first import Hit
+from anamnesis.store.rare_first import Hit, Span
 
 sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import (
@@ -154,10 +154,11 @@ def test_notes_tied_without_common_words_are_ordered_by_them(
         want: int,
         seen: exact_bm25.Occurrences,
         *,
+        span: Span = None,
         in_sql: bool = True,
     ) -> tuple[list[Hit], bool]:
         calls.append((tuple(tokens), want))
-        return ranked(ranker, tokens, filters, want, seen, in_sql=in_sql)
+        return ranked(ranker, tokens, filters, want, seen, span=span, in_sql=in_sql)
 
     monkeypatch.setattr(Ranker, "_ranked", recording)
     k = 3

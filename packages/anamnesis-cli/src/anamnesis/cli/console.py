@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from itertools import islice
 from typing import Any
 
 Progress = Callable[[int, int], None]
@@ -28,7 +29,30 @@ def stdin_is_terminal() -> bool:
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.write(_json_text(data) + "\n")
+
+
+def print_json_array(items: Iterable[Any], batch: int = 1000) -> None:
+    """:func:`print_json` of the list of ``items``, the same text, written ``batch`` items
+    at a time as ``items`` yields them: neither the list nor its text is ever whole in
+    memory."""
+    write = sys.stdout.write
+    source = iter(items)
+    first = True
+    while chunk := list(islice(source, batch)):
+        # A batch's text between its own "[\n" and "\n]" is its items' lines exactly as
+        # the whole list's text has them. (One encoding a batch: json's indenting
+        # encoder costs some 15 us to set up for each call.)
+        write(("[\n" if first else ",\n") + _json_text(chunk)[2:-2])
+        first = False
+    write("[]\n" if first else "\n]\n")
+
+
+_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False, default=str)
+
+
+def _json_text(data: Any) -> str:
+    return _ENCODER.encode(data)
 
 
 def say(text: str = "") -> None:

@@ -86,6 +86,7 @@ if TYPE_CHECKING:
         StoreStats,
         SupersedeChain,
     )
+    from anamnesis.store.note_pages import every_note
     from anamnesis.store.openchronicle import (
         ChronicleFile,
         ChronicleImport,
@@ -142,6 +143,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "sqlite_can_load_extensions": ("anamnesis.store.embedding", "sqlite_can_load_extensions"),
     "sqlite_vec_problem": ("anamnesis.store.embedding", "sqlite_vec_problem"),
     "utc_now": ("anamnesis.store.timestamps", "utc_now"),
+    "every_note": ("anamnesis.store.note_pages", "every_note"),
     "validate_note": ("anamnesis.store.validation", "validate"),
     "vector_support": ("anamnesis.store.embedding", "vector_support"),
     "AdoptedFile": ("anamnesis.store.model", "AdoptedFile"),
@@ -276,6 +278,7 @@ __all__ = [
     "count_secrets",
     "default_embedder",
     "derived_id",
+    "every_note",
     "export_store",
     "is_capture_owned",
     "is_valid_id",

@@ -202,7 +202,7 @@ def _occurrences(
     only the notes ``seen`` has not counted for a phrase are highlighted."""
     marks = ",".join("?" * len(rowids))
     texts = conn.execute(
-        f"SELECT {', '.join(_COLUMNS)} FROM memories WHERE seq IN ({marks})", list(rowids)
+        f"SELECT {', '.join(_COLUMNS)} FROM memories_text WHERE seq IN ({marks})", list(rowids)
     ).fetchall()
     if any(_MARK in (text or "") for row in texts for text in row):
         return None

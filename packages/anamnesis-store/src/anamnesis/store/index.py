@@ -13,7 +13,9 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
+from anamnesis.store import project_seq, stored_text
 from anamnesis.store.errors import IndexUnavailable, StoreBusy
+from anamnesis.store.file_format import PAGE_SIZE, is_busy
 from anamnesis.store.model import Memory
 from anamnesis.store.record import Record
 from anamnesis.store.schema import (
@@ -53,7 +55,7 @@ _ROW_COLUMNS = (
     "m.tags_json, m.supersedes_json, m.extra_json, m.complete, m.file_size, m.file_mtime_ns"
 )
 # One row holds a whole note (memories is also the full-text table's content).
-SELECT_NOTE = f"SELECT {_ROW_COLUMNS}, m.body FROM memories m"
+SELECT_NOTE = f"SELECT {_ROW_COLUMNS}, {stored_text.SQL_FUNCTION}(m.body_z) FROM memories m"
 SELECT_NOTE_NO_BODY = f"SELECT {_ROW_COLUMNS}, '' FROM memories m"
 
 
@@ -126,7 +128,12 @@ def connect(db_path: Path) -> sqlite3.Connection:
         db_path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000
     )
     try:
+        stored_text.register(conn)
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        # The file's format (:func:`has_current_format`): a new file takes it here, before
+        # WAL mode writes its first page; an older one when rebuilt (:func:`reformat`).
+        conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
+        conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         # Up to 32 MB of pages (taken only as pages are read): a vector scan reads 1.5 KB
@@ -167,6 +174,8 @@ def recreate_schema(conn: sqlite3.Connection) -> None:
     The caller then fills the tables, calls :func:`create_indexes` and :func:`mark_current`,
     all in the same transaction, so no reader ever sees a current-but-empty index.
     """
+    for (view,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'view'").fetchall():
+        conn.execute(f'DROP VIEW IF EXISTS "{view}"')
     rows = conn.execute(
         "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
     ).fetchall()
@@ -195,6 +204,9 @@ def create_indexes(conn: sqlite3.Connection) -> None:
     for statement in _statements(INDEXES):
         conn.execute(statement)
     conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
+    # One segment instead of the rebuild's several: each phrase of a query is then looked
+    # up once, not once a segment (bench/README.md: about half the cost per phrase).
+    conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
 
 
 def mark_current(conn: sqlite3.Connection) -> None:
@@ -223,7 +235,7 @@ def write_transaction(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]
             conn.execute("BEGIN IMMEDIATE")
             break
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc):
+            if not is_busy(exc):
                 raise
             if time.monotonic() >= deadline:
                 raise StoreBusy(
@@ -285,19 +297,20 @@ def upsert(
     """
     seq: int | None = None
     if not new:
-        old = conn.execute(
-            "SELECT seq, title, body, tags FROM memories WHERE id = ?", (mem.id,)
-        ).fetchone()
+        old = conn.execute(_SELECT_OLD, (mem.id,)).fetchone()
         if old is not None:
-            seq = old[0]
+            if old[4] == mem.project:  # another project's notes live in another range
+                seq = old[0]
             _delete_rows(conn, mem.id, old, fts=fts)
+    if seq is None:
+        seq = project_seq.new_seq(conn, mem.project)
     complete = _json_exact(mem.extra)
     tags_text = " ".join(mem.tags)
     cursor = conn.execute(
         "INSERT INTO memories (seq, id, type, title, body_path, project, machine_id, scope,"
         " created_at, updated_at, prov_source, prov_model, prov_session, confidence,"
         " supersedes, tags_json, supersedes_json, extra_json, complete, file_size,"
-        " file_mtime_ns, tags, body)"
+        " file_mtime_ns, tags, body_z)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
@@ -322,7 +335,7 @@ def upsert(
             file_size,
             file_mtime_ns,
             tags_text,
-            mem.body,
+            stored_text.deflated(mem.body),
         ),
     )
     new_seq = cursor.lastrowid
@@ -334,8 +347,8 @@ def upsert(
         )
     if mem.tags:
         conn.executemany(
-            "INSERT INTO memory_tags (memory_id, tag) VALUES (?, ?)",
-            [(mem.id, tag) for tag in mem.tags],
+            "INSERT INTO memory_tags (seq, tag) VALUES (?, ?)",
+            [(new_seq, tag) for tag in mem.tags],
         )
     if mem.supersedes:
         conn.executemany(
@@ -347,19 +360,24 @@ def upsert(
 
 def delete(conn: sqlite3.Connection, memory_id: str, *, fts: bool = True) -> bool:
     """Remove every row of one note; True if it was indexed. Caller holds a transaction."""
-    old = conn.execute(
-        "SELECT seq, title, body, tags FROM memories WHERE id = ?", (memory_id,)
-    ).fetchone()
+    old = conn.execute(_SELECT_OLD, (memory_id,)).fetchone()
     if old is None:
         return False
     _delete_rows(conn, memory_id, old, fts=fts)
     return True
 
 
+# What removing a note's rows needs: its rowid, its indexed text, its project.
+_SELECT_OLD = (
+    f"SELECT seq, title, {stored_text.SQL_FUNCTION}(body_z), tags, project"
+    " FROM memories WHERE id = ?"
+)
+
+
 def _delete_rows(
     conn: sqlite3.Connection, memory_id: str, old: Sequence[Any], *, fts: bool
 ) -> None:
-    seq, title, body, tags = old
+    seq, title, body, tags, _project = old
     if fts:
         # An external-content FTS5 table forgets a row only when told its exact old text.
         conn.execute(
@@ -369,7 +387,7 @@ def _delete_rows(
         )
     conn.execute("DELETE FROM memories WHERE seq = ?", (seq,))
     conn.execute("DELETE FROM note_passages WHERE seq = ?", (seq,))
-    conn.execute("DELETE FROM memory_tags WHERE memory_id = ?", (memory_id,))
+    conn.execute("DELETE FROM memory_tags WHERE seq = ?", (seq,))
     conn.execute("DELETE FROM memory_supersedes WHERE memory_id = ?", (memory_id,))
 
 

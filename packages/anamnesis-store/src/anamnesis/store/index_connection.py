@@ -18,6 +18,7 @@ import warnings
 from _thread import RLock  # what threading.RLock is; importing threading costs more
 from pathlib import Path
 
+from anamnesis.store import file_format
 from anamnesis.store import index as ix
 from anamnesis.store.errors import IndexRebuiltWarning, IndexUnavailable, StoreError
 
@@ -120,6 +121,12 @@ class IndexConnection:
         try:
             if not ix.is_current(conn):
                 _refuse_foreign(conn)
+                if not file_format.has_current_format(conn):
+                    # Emptied first, so the rewrite into this version's format is quick.
+                    with ix.write_transaction(conn, self.db_path):
+                        if not ix.is_current(conn):
+                            ix.recreate_schema(conn)
+                    file_format.reformat(conn)
                 with ix.write_transaction(conn, self.db_path):
                     if not ix.is_current(conn):  # another process may have just built it
                         had_tables = conn.execute(
@@ -133,6 +140,7 @@ class IndexConnection:
                                 f"the index {self.db_path} was built by another version;"
                                 " rebuilt it from the markdown"
                             )
+                file_format.give_back_free_pages(conn)
         except BaseException:
             conn.close()
             raise

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from anamnesis.store import index as ix
 from anamnesis.store.errors import InvalidQuery
-from anamnesis.store.model import StoreStats
+from anamnesis.store.model import Memory, StoreStats
 from anamnesis.store.query import NOT_SUPERSEDED, Filters
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -27,21 +27,25 @@ def listing(
     include_body: bool,
     limit: int | None,
     offset: int,
+    after: Memory | None = None,
 ) -> tuple[str, list[object]]:
     """The statement :meth:`MemoryStore.list` runs: newest first (``updated_at``, then
-    ``confidence``, then id). Raises :class:`InvalidQuery` for a bad limit or offset."""
+    ``confidence``, then id), from the note after ``after`` when given. Raises
+    :class:`InvalidQuery` for a bad limit or offset."""
     if limit is not None and (not isinstance(limit, int) or limit < 0):
         raise InvalidQuery(f"limit must be a whole number >= 0, got {limit!r}")
     if not isinstance(offset, int) or offset < 0:
         raise InvalidQuery(f"offset must be a whole number >= 0, got {offset!r}")
     where, params = filters.sql()
     if exclude_tag is not None:
-        where += (
-            " AND NOT EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_id = m.id AND t.tag = ?)"
-        )
+        where += " AND NOT EXISTS (SELECT 1 FROM memory_tags t WHERE t.seq = m.seq AND t.tag = ?)"
         params.append(exclude_tag)
     if not include_superseded:
         where += f" AND {NOT_SUPERSEDED}"
+    if after is not None:
+        # Where the recency indexes go on from: one seek, however deep the page.
+        where += " AND (m.updated_at, m.confidence, m.id) < (?, ?, ?)"
+        params.extend([after.updated_at, after.confidence, after.id])
     base = ix.SELECT_NOTE if include_body else ix.SELECT_NOTE_NO_BODY
     sql = f"{base} WHERE 1 = 1{where} ORDER BY m.updated_at DESC, m.confidence DESC, m.id DESC"
     if limit is not None or offset:

@@ -19,7 +19,9 @@ Three things make this fast without changing a single result:
   fetched for the few best hits only, where filters, supersession and the recency
   tie-break are applied, widening ``n`` until the answer is certain.
 * When the query's words would make FTS5 score much of the store, the notes holding the
-  rarer words are scored first and the rest bounded (:mod:`.rare_first`).
+  rarer words are scored first and the rest bounded (:mod:`.rare_first`). Words no note
+  holds are left out (they add exactly 0.0 to every score).
+* A search within a project ranks among its notes' rowids only (:mod:`.project_seq`).
 """
 
 from __future__ import annotations
@@ -29,11 +31,11 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from itertools import pairwise
 
-from anamnesis.store import exact_bm25, rare_first
+from anamnesis.store import exact_bm25, project_seq, rare_first
 from anamnesis.store.errors import InvalidQuery
 from anamnesis.store.exact_bm25 import IDF_FLOOR, K1
 from anamnesis.store.model import NOTE_TYPES
-from anamnesis.store.rare_first import ExactScores, Hit, in_spec_order
+from anamnesis.store.rare_first import ExactScores, Hit, Span, in_spec_order
 from anamnesis.store.record import Record
 
 _TOKEN = re.compile(r"\w+")
@@ -125,7 +127,7 @@ class Filters(Record):
             params.append(self.scope)
         if self.tag is not None:
             clauses.append(
-                f"EXISTS (SELECT 1 FROM memory_tags t WHERE t.memory_id = {alias}.id AND t.tag = ?)"
+                f"EXISTS (SELECT 1 FROM memory_tags t WHERE t.seq = {alias}.seq AND t.tag = ?)"
             )
             params.append(self.tag)
         return "".join(f" AND {clause}" for clause in clauses), params
@@ -170,9 +172,20 @@ class Ranker:
         """
         if not tokens:
             return []
+        span: Span = None
+        if filters.project is not None:
+            # Rank among the project's rowids only: FTS5 then scores none of the others.
+            span = project_seq.rowid_range(self.conn, filters.project)
+            if span is None:
+                return []  # no note of that project was ever indexed
         self._forget_if_changed()
         total = self._total()
         self._count(tokens, total)
+        # A phrase no note holds adds exactly 0.0 to every score: left out, it neither
+        # costs a look-up nor leads a rare-first plan (as the rarest word) to find nothing.
+        tokens = [token for token in tokens if self._freq[token] > 0]
+        if not tokens:
+            return []
         clamped = {token for token in tokens if self._is_clamped(token, total)}
         informative = [token for token in tokens if token not in clamped]
         seen = exact_bm25.Occurrences()  # ties settled twice are mostly the same notes
@@ -182,27 +195,18 @@ class Ranker:
             # _MAX_WIDENED is left to the full query, which costs little more than ranking
             # the other words again. (A second, wider try after the first cost more than it
             # saved: 1.21 against 0.96 ms mean on a store of equally long notes.)
-            hits, complete = self._ranked(informative, filters, k + 1, seen, in_sql=False)
+            hits, complete = self._ranked(
+                informative, filters, k + 1, seen, span=span, in_sql=False
+            )
             clamped_phrases = len(tokens) - len(informative)
             exact = self._exact_scores(tokens, seen)
             settled = _settled_without_clamped(hits, k, clamped_phrases, exact, complete)
             if settled is not None:
                 return [(memory_id, score) for score, _updated, memory_id in settled]
-            hits = self._top(list(tokens), filters, k, seen)
-        else:
-            hits = self._top(list(tokens), filters, k, seen)
+        hits = self._ranked(list(tokens), filters, k, seen, span=span)[0]
         return [(memory_id, score) for score, _updated, memory_id in hits[:k]]
 
     # -- ranking ---------------------------------------------------------------------
-
-    def _top(
-        self, tokens: Sequence[str], filters: Filters, want: int, seen: exact_bm25.Occurrences
-    ) -> list[Hit]:
-        """The best ``want`` eligible hits in spec order (score, newer first, then id),
-        and any further hits found and proven on the way (ties past the ``want``-th may
-        be ordered up to the last bit of their scores). ``seen``: this search's counted
-        phrase occurrences, for settling ties."""
-        return self._ranked(tokens, filters, want, seen)[0]
 
     def _ranked(
         self,
@@ -211,11 +215,16 @@ class Ranker:
         want: int,
         seen: exact_bm25.Occurrences,
         *,
+        span: Span = None,
         in_sql: bool = True,
     ) -> tuple[list[Hit], bool]:
-        """:meth:`_top`, and whether the hits are every eligible note holding a word.
-        Without ``in_sql``, hits ranked past _MAX_WIDENED are not looked for: fewer than
-        ``want`` come back."""
+        """The best ``want`` eligible hits in spec order (score, newer first, then id),
+        and any further hits found and proven on the way (ties past the ``want``-th may
+        be ordered up to the last bit of their scores); and whether the hits are every
+        eligible note holding a word. ``seen``: this search's counted phrase occurrences,
+        for settling ties; ``span``: the rowids every eligible note is among. Without
+        ``in_sql``, hits ranked past _MAX_WIDENED are not looked for: fewer than ``want``
+        come back."""
         total = self._total()
         plan = rare_first.plan_query(
             tokens, lambda token: self._doc_freq(token, total), total, want, match_expression
@@ -227,6 +236,7 @@ class Ranker:
                 want,
                 lambda ranked: self._eligible(ranked, filters),
                 self._exact_scores(tokens, seen),
+                span,
             )
             self.rare_first_outcomes[hits is not None] += 1
             if hits is not None:
@@ -235,7 +245,7 @@ class Ranker:
         limit = want + _FIRST_MARGIN
         proven: list[Hit] = []
         while limit <= _MAX_WIDENED:
-            ranked = self.conn.execute(rare_first.RANK_SQL, (expression, limit)).fetchall()
+            ranked = rare_first.ranked_rows(self.conn, expression, limit, span)
             hits = self._eligible(ranked, filters)
             if len(ranked) < limit:
                 return hits, True  # every note holding a query word
@@ -247,7 +257,7 @@ class Ranker:
             limit *= 4
         if not in_sql:
             return proven, False
-        hits = self._top_filtered_in_sql(expression, filters, want)
+        hits = self._top_filtered_in_sql(expression, filters, want, span)
         return hits, len(hits) < want
 
     def _exact_scores(self, tokens: Sequence[str], seen: exact_bm25.Occurrences) -> ExactScores:
@@ -296,8 +306,13 @@ class Ranker:
         hits = [(score_of[seq], updated, memory_id) for seq, updated, memory_id in rows]
         return in_spec_order(hits)
 
-    def _top_filtered_in_sql(self, expression: str, filters: Filters, want: int) -> list[Hit]:
+    def _top_filtered_in_sql(
+        self, expression: str, filters: Filters, want: int, span: Span
+    ) -> list[Hit]:
         where, params = filters.eligible_sql()
+        if span is not None:
+            where += " AND f.rowid BETWEEN ? AND ?"
+            params.extend(span)
         rows = self.conn.execute(
             "SELECT bm25(memories_fts) AS score, m.updated_at, m.id FROM memories_fts f"
             " JOIN memories m ON m.seq = f.rowid"

@@ -80,6 +80,14 @@ RANK_SQL = (
     "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
     " ORDER BY bm25(memories_fts) LIMIT ?"
 )
+# The same among the rows of a rowid range (one project's notes, see project_seq.py):
+# FTS5 seeks to the range in each doclist and scores only the rows in it.
+_RANK_IN_SPAN_SQL = (
+    "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
+    " AND rowid BETWEEN ? AND ? ORDER BY bm25(memories_fts) LIMIT ?"
+)
+# The rowids a search may return (first, last); None: all of them.
+Span = tuple[int, int] | None
 
 # (score, updated_at, id) of one hit; lower score is better (FTS5 bm25 is negative).
 Hit = tuple[float, str, str]
@@ -199,12 +207,29 @@ def _union(shares: list[float]) -> float:
     return 1.0 - missing
 
 
+def ranked_rows(
+    conn: sqlite3.Connection, expression: str, limit: int, span: Span = None
+) -> list[tuple[int, float]]:
+    """The best ``limit`` (rowid, bm25) rows for ``expression`` among the rowids of
+    ``span``. bm25's statistics are the whole table's wherever the rows come from, so a
+    row scores the same in a span as in the whole table."""
+    if span is None:
+        return conn.execute(RANK_SQL, (expression, limit)).fetchall()
+    return conn.execute(_RANK_IN_SPAN_SQL, (expression, *span, limit)).fetchall()
+
+
 def top_by_rare_first(
-    conn: sqlite3.Connection, plan: Plan, want: int, eligible: Eligible, exact: ExactScores
+    conn: sqlite3.Connection,
+    plan: Plan,
+    want: int,
+    eligible: Eligible,
+    exact: ExactScores,
+    span: Span = None,
 ) -> list[Hit] | None:
     """The best ``want`` eligible hits, exactly as the full OR query ranks them, then
     every further hit the same proof places (in order up to the last bit of a near tie),
     or None when narrower queries cannot prove that (the caller then runs the full query).
+    ``span``: the rowids every eligible note is among (the proof needs to cover no other).
     """
     limit = want + MARGIN
     scores: dict[int, float] = {}
@@ -220,7 +245,7 @@ def top_by_rare_first(
             # 10,000 at 100,000 notes, ~1.6 us each) is skipped, and they are bounded.
             floor = min(floor, -plan.bound(done, essential))
         for query in _round_queries(plan, done, essential, alone=alone):
-            rows = conn.execute(RANK_SQL, (query, limit)).fetchall()
+            rows = ranked_rows(conn, query, limit, span)
             if len(rows) == limit:
                 floor = min(floor, rows[-1][1])
             for rowid, score in rows:

@@ -14,17 +14,12 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from anamnesis.store import batch_journal, note_queries
+from anamnesis.store import batch_journal, file_format, note_queries
 from anamnesis.store import index as ix
 from anamnesis.store.broken_files import broken_entries, raise_if_broken
 from anamnesis.store.catch_up import CatchUp
 from anamnesis.store.config import resolve_home
-from anamnesis.store.errors import (
-    AmbiguousId,
-    InvalidNote,
-    NoteNotFound,
-    StorageError,
-)
+from anamnesis.store.errors import AmbiguousId, InvalidNote, NoteNotFound, StorageError
 from anamnesis.store.ids import check_id, check_prefix, new_id
 from anamnesis.store.index_connection import IndexConnection
 from anamnesis.store.indexer import Indexer
@@ -296,11 +291,14 @@ class MemoryStore:
         limit: int | None = None,
         offset: int = 0,
         include_body: bool = True,
+        after: Memory | None = None,
     ) -> Notes:
         """Notes newest first (``updated_at``, then ``confidence``, then id), filtered.
 
         Superseded notes are included unless ``include_superseded=False``: the history
         stays browsable. With ``include_body=False`` bodies are returned empty (cheaper).
+        ``after``: only the notes that come after this one in that order (the next page
+        of a listing that ended with it, :func:`.note_pages.every_note`).
         """
         sql, params = note_queries.listing(
             Filters.checked(project, type, scope, tag),
@@ -309,6 +307,7 @@ class MemoryStore:
             include_body=include_body,
             limit=limit,
             offset=offset,
+            after=after,
         )
 
         def query(conn: sqlite3.Connection) -> list[Memory]:
@@ -489,6 +488,7 @@ class MemoryStore:
                 ix.recreate_schema(conn)
                 report = self._indexer.fill(conn, progress)
                 ix.mark_current(conn)
+            file_format.give_back_free_pages(conn)
             return report
 
         report = self._run(action).replace(swept=tuple(self.sweep_leftovers()))

@@ -56,7 +56,7 @@ def hash_new_rows(conn: sqlite3.Connection) -> int:
     """
     conn.create_function("anamnesis_content_hash", 2, content_hash, deterministic=True)
     cursor = conn.execute(
-        "UPDATE memories SET embed_hash = anamnesis_content_hash(title, body)"
+        "UPDATE memories SET embed_hash = anamnesis_content_hash(title, note_text(body_z))"
         " WHERE embed_hash IS NULL"
     )
     return cursor.rowcount
@@ -100,7 +100,7 @@ def texts(conn: sqlite3.Connection, digests: Sequence[str]) -> dict[str, tuple[s
         chunk = list(digests[start : start + 500])
         marks = ",".join("?" * len(chunk))
         rows = conn.execute(
-            "SELECT embed_hash, min(title), min(body) FROM memories"
+            "SELECT embed_hash, min(title), note_text(min(body_z)) FROM memories"
             f" WHERE embed_hash IN ({marks}) GROUP BY embed_hash",
             chunk,
         )

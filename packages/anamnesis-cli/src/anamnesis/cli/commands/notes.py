@@ -32,6 +32,7 @@ from anamnesis.store import (
     StoreError,
     VectorsUnavailableWarning,
     count_secrets,
+    every_note,
     resolve_machine_id,
 )
 
@@ -158,11 +159,12 @@ def list_notes(
             "scope": check_scope(scope),
             "tag": tag,
         }
+        if as_json:  # streamed: memory flat in the number of notes
+            listed = every_note(store, **filters, limit=limit or None, include_body=False)
+            console.print_json_array(note.to_dict(include_body=False) for note in listed)
+            return
         notes = store.list(**filters, limit=limit or None, include_body=False)
         total = store.count(**filters) if limit and len(notes) == limit else len(notes)
-    if as_json:
-        console.print_json([note.to_dict(include_body=False) for note in notes])
-        return
     if not notes:
         console.say("no notes")
         return
