@@ -126,7 +126,7 @@ class BackgroundEmbedding:
                 raise _Stopped
 
         try:
-            self._store.embed_missing(progress=check_stop)
+            self._store.embed_missing(progress=check_stop, background=True)
         except StoreBusy:
             return False  # e.g. a reindex in the CLI: not a failure, try again shortly
         return True
