@@ -33,6 +33,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from dataclasses import asdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -177,7 +178,7 @@ def main() -> None:
         made: dict[int, Path] = {}
         for size in [*sizes, args.full]:
             made[size] = Path(tmp) / f"notes-{size}"
-            notes = [note.__dict__ for note in corpus.generate(size, seed=11)]
+            notes = [asdict(note) for note in corpus.generate(size, seed=11)]
             materialize_notes(made[size], notes)
         plan = [*((f"size {n}", n, args.seconds) for n in sizes), ("full", args.full, 0.0)]
         for step, size, seconds in [*plan, ("search", sizes[0], 0.0)]:
