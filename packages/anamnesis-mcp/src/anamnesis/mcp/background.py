@@ -89,16 +89,17 @@ class BackgroundEmbedding:
             pass
         except VectorsUnavailable as exc:
             # The store has marked vectors failed: searches now say they use keywords.
-            self.state = "failed"
+            # Logged before the state says so: whoever sees "failed" finds the log line.
             if not self._stopping.is_set():
                 self._failure_log().warning(
                     "background embedding stopped, searches use keywords only: %s", exc
                 )
+            self.state = "failed"
             return
         except Exception:
-            self.state = "failed"
             if not self._stopping.is_set():  # a store closed under a stopping server is fine
                 self._failure_log().exception("background embedding failed and stopped")
+            self.state = "failed"
             return
         self.state = "stopped"
 
