@@ -107,7 +107,8 @@ def test_a_search_s_bounded_wait_gives_notes_their_start_and_a_later_pass_the_re
     newest, oldest = notes[2:], notes[:2]
     assert [passage_rows(store, memory_id) for memory_id, _t in newest] == [[HEAD]] * 4
     assert [passage_rows(store, memory_id) for memory_id, _t in oldest] == [[], []]
-    assert store.embedding_status()["pending"] == 2
+    status = store.embedding_status()
+    assert (status["embedded"], status["pending"], status["partial"]) == (4, 2, 4)
     # A note with its start only is found by it.
     query = as_blob(embedder.embed_query(notes[5][1][0]))
     nearest = vector_index.nearest(store._connection(), query, embedder.model_id, Filters(), 1)

@@ -11,6 +11,10 @@ the cache instead of computed again. Only new text, or a new model, costs an emb
 a changed note re-embeds its own passages only. Like all of index.db this is derived and
 never synced.
 
+A long note may have its first passage only for a while, stored as passage :data:`HEAD`
+(-1) until an embedding pass has embedded the rest (:mod:`.embedding_pass`): a note has
+its head, or all of its passages, never some of them.
+
 Each note row carries the hash of its text (and of the passage scheme) in
 ``memories.embed_hash``; every write resets it to NULL (the row is rewritten), so a
 changed note is re-hashed before it is matched against the cache. A note's passages are
@@ -159,6 +163,14 @@ def count_pending(conn: sqlite3.Connection, model: str) -> int:
         (model,),
     ).fetchone()[0]
     return missing
+
+
+def count_partial(conn: sqlite3.Connection, model: str) -> int:
+    """Notes with their :data:`HEAD` only (found by their start; the rest is pending)."""
+    partial: int = conn.execute(
+        "SELECT count(*) FROM note_passages WHERE model = ? AND passage = ?", (model, HEAD)
+    ).fetchone()[0]
+    return partial
 
 
 def count_passages(conn: sqlite3.Connection, model: str) -> int:

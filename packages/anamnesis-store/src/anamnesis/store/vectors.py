@@ -259,20 +259,22 @@ class StoreVectors:
         out["needs_download"] = bool(needs_download()) if callable(needs_download) else False
         index = self._index
 
-        def count() -> tuple[int, int, int]:
+        def count() -> tuple[int, int, int, int]:
             conn = index.connection()
             with ix.read_transaction(conn):
                 total: int = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
                 pending = vi.count_pending(conn, model)
+                partial = vi.count_partial(conn, model)
                 passages = vi.count_passages(conn, model)
-            return total, pending, passages
+            return total, pending, partial, passages
 
-        total, pending, passages = index.run(count)
+        total, pending, partial, passages = index.run(count)
         return {
             **out,
             "model": model,
-            "embedded": total - pending,
+            "embedded": total - pending,  # found by meaning, if only by their start
             "pending": pending,
+            "partial": partial,  # long notes with their first passage only, so far
             "passages": passages,
         }
 
