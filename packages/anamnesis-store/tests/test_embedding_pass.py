@@ -117,7 +117,7 @@ def test_a_search_s_bounded_wait_gives_notes_their_start_and_a_later_pass_the_re
     store.reindex(embed=False)  # a rebuild keeps the heads (from the cache), embeds nothing
     assert [passage_rows(store, memory_id) for memory_id, _t in newest] == [[HEAD]] * 4
     embedded = len(embedder.embedded)
-    assert store.embed_missing() == 2
+    assert store.embed_missing() == 6  # two new notes, four finished
     for memory_id, texts in notes:
         assert passage_rows(store, memory_id) == list(range(len(texts)))
     # Each note's start was embedded once, in all: 6 starts and every other passage.

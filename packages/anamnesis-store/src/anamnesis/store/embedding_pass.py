@@ -77,7 +77,7 @@ class EmbeddingPass:
         self.spent = 0  # passages embedded
         self.done = 0  # steps done (heads, finished notes, notes rewritten meanwhile)
         self.known = 0  # steps known so far
-        self.given = 0  # notes that had no vector and now have one
+        self.touched: set[str] = set()  # texts given a head, or all of their passages
 
     def _texts(self, notes: list[vi.Pending]) -> dict[str, tuple[str, str]]:
         return vi.texts(self._index.connection(), notes)
@@ -101,7 +101,7 @@ class EmbeddingPass:
             whole = [(note, v) for (note, texts), v in zip(group, vectors, strict=True)
                      if len(texts) == 1]  # fmt: skip
             self._index.run(partial(self._save_heads, heads, whole))
-            self._advance(len(group), len(group))
+            self._advance(group)
         return True
 
     def finish(self, todo: list[vi.Pending]) -> bool:
@@ -123,7 +123,7 @@ class EmbeddingPass:
             rows += [(digest, 0, heads[digest]) for digest in digests if digest in heads]
             notes = [note for note, _texts in group]
             self._index.run(partial(self._save_passages, notes, rows))
-            self._advance(len(group), 0)
+            self._advance(group)
         return True
 
     def _save_heads(
@@ -145,9 +145,9 @@ class EmbeddingPass:
             vi.ensure_cache(conn)
             vi.store_passages(conn, self._model, notes, rows)
 
-    def _advance(self, steps: int, given: int) -> None:
-        self.done += steps
-        self.given += given
+    def _advance(self, group: list[Note], skipped: int = 0) -> None:
+        self.done += len(group) + skipped
+        self.touched.update(digest for (digest, _seq), _texts in group)
         if self._progress is not None:
             self._progress(self.done, self.known)
 
@@ -184,7 +184,7 @@ class EmbeddingPass:
                 group.append((note, texts))
                 size += cost(texts)
             if gone:
-                self._advance(gone, 0)
+                self._advance([], gone)
         if group:
             yield group
 

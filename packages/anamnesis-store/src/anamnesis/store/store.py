@@ -428,7 +428,7 @@ class MemoryStore:
         background: bool = False,
     ) -> int:
         """Embed notes lacking vectors (or all but their start) for the current model; return
-        how many had none: first passages first (``embedding_pass.py``). Cached by content
+        how many it embedded, first passages first (``embedding_pass.py``). Cached by content
         and model: unchanged text is never embedded twice. ``background``: at the lowest CPU
         priority, yielding to searches, writes and hooks. Raises :class:`VectorsUnavailable`.
         """

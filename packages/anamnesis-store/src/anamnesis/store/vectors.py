@@ -159,7 +159,7 @@ class StoreVectors:
         with the store). ``limit``: at most this many notes in each of the two phases.
         ``passage_budget``: start no new group once this many passages were embedded (the
         bounded wait of a search). ``background``: the model runs at the lowest CPU
-        priority. Returns how many notes had no vector and now have one.
+        priority. Returns how many texts (notes) it embedded: a start, or the rest.
         """
         embedder = self.embedder()
         model = embedder.model_id
@@ -186,10 +186,10 @@ class StoreVectors:
         )
         try:
             if not run.heads(heads):
-                return run.given  # not settled: notes are left
+                return len(run.touched)  # not settled: notes are left
             unfinished = index.run(lambda: vi.partial(index.connection(), model, limit))
             if not run.finish(unfinished):
-                return run.given
+                return len(run.touched)
         except EmbedderFailed as failed:  # any embedder failure: vectors are off, no crash
             reason = embedder_failure(failed.cause)
             self.fail(reason)
@@ -206,7 +206,7 @@ class StoreVectors:
                 self._embedded_at = (*_index_version(conn), model)
 
         index.run(settle)
-        return run.given
+        return len(run.touched)
 
     def after_rebuild(self, *, embed: bool | None) -> None:
         """After a full reindex: give the new rows their cached vectors (no model needed),
