@@ -23,6 +23,9 @@ from anamnesis.store.priority import LOW_PRIORITY
 from anamnesis.store.query import Filters
 from anamnesis.store.vector_index import HEAD
 
+sys.path.insert(0, str(Path(__file__).parent))
+from store_testing import long_body, passage_rows
+
 SQLITE_VEC = sqlite_vec_problem()
 pytestmark = pytest.mark.skipif(SQLITE_VEC is not None, reason=SQLITE_VEC or "")
 
@@ -50,22 +53,6 @@ def embedder() -> RecordingEmbedder:
 def store(tmp_path: Path, embedder: RecordingEmbedder) -> Iterator[MemoryStore]:
     with MemoryStore(tmp_path / "s", embedder=embedder) as opened:
         yield opened
-
-
-def long_body(topic: str, count: int = 700) -> str:
-    return f"Session {topic} | 2025-12-20\n\n" + " ".join(f"{topic}{i % 97}" for i in range(count))
-
-
-def passage_rows(store: MemoryStore, memory_id: str) -> list[int]:
-    conn = store._connection()
-    return [
-        number
-        for (number,) in conn.execute(
-            "SELECT p.passage FROM note_passages p JOIN memories m ON m.seq = p.seq"
-            " WHERE m.id = ? ORDER BY p.passage",
-            (memory_id,),
-        )
-    ]
 
 
 def write_long_notes(store: MemoryStore, count: int) -> list[tuple[str, list[str]]]:
