@@ -187,6 +187,15 @@ def configured_model(home: Path | None = None) -> tuple[str, Path | None]:
 #   passages/s at 260 MB peak, against one session using both cores at 25.2 (one text a
 #   call, 187 MB) or 30.9 (8 a batch, 539 MB: ONNX Runtime keeps its largest batch's
 #   buffers). Each session holds its own copy of the model, so more cost memory.
+# * Checked again for issue 29 (one session, one thread, CPU time, so that the other
+#   work on this shared machine does not count): a passage of about 270 tokens costs
+#   7,000 tokens per CPU-second, 128 tokens 8,700-9,500; batching does not help on CPU
+#   (batches of 4 and 8 of 272 tokens: 6,600 and 6,000), and even texts of exactly the same
+#   token count batched together get other vectors (worst cosine 0.992 in 20 texts), so
+#   there is nothing to batch. fastembed's default graph optimization (all) is the fastest
+#   level within the noise (5%); turning the memory arena or memory patterns off saves no
+#   time and no memory worth having (one session's process: 120-180 MB either way).
+#   Tokenizing is 0.4 ms a passage, 1% of its embedding.
 WORKERS = 2
 
 

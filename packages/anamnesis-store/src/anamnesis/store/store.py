@@ -424,17 +424,16 @@ class MemoryStore:
         batch_size: int = 32,
         limit: int | None = None,
         progress: Progress | None = None,
+        background: bool = False,
     ) -> int:
-        """Embed notes that have no vectors for the current model yet; return how many.
-
-        A long note is embedded as passages (``passages.py``), saved about ``batch_size``
-        passages at a time. Vectors are cached by content and model inside index.db:
-        unchanged notes are never embedded twice, and a full reindex re-embeds nothing.
-        The model runs outside the store's lock, so searches and writes go on meanwhile.
-        Raises :class:`~anamnesis.store.embedding.VectorsUnavailable` when vectors cannot
-        run.
+        """Embed notes lacking vectors (or all but their start) for the current model; return
+        how many it embedded, first passages first (``embedding_pass.py``). Cached by content
+        and model: unchanged text is never embedded twice. ``background``: at the lowest CPU
+        priority, yielding to searches, writes and hooks. Raises :class:`VectorsUnavailable`.
         """
-        return self._vectors().embed_missing(batch_size=batch_size, limit=limit, progress=progress)
+        return self._vectors().embed_missing(
+            batch_size=batch_size, limit=limit, progress=progress, background=background
+        )
 
     def embedding_status(self) -> dict[str, Any]:
         """Whether vectors run here, the model, and how many notes have (no) vector yet."""

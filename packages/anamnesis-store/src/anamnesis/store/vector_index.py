@@ -11,6 +11,10 @@ the cache instead of computed again. Only new text, or a new model, costs an emb
 a changed note re-embeds its own passages only. Like all of index.db this is derived and
 never synced.
 
+A long note may have its first passage only for a while, stored as passage :data:`HEAD`
+(-1) until an embedding pass has embedded the rest (:mod:`.embedding_pass`): a note has
+its head, or all of its passages, never some of them.
+
 Each note row carries the hash of its text (and of the passage scheme) in
 ``memories.embed_hash``; every write resets it to NULL (the row is rewritten), so a
 changed note is re-hashed before it is matched against the cache. A note's passages are
@@ -36,6 +40,16 @@ from anamnesis.store.query import Filters
 from anamnesis.store.schema import PASSAGE_CACHE, PASSAGE_CACHE_TABLE
 
 CACHE_TABLE = PASSAGE_CACHE_TABLE
+# A long note's first passage, stored under this number until its other passages are
+# embedded: an embedding pass gives every waiting note its start before it finishes any
+# note, so each note is found by meaning early. Its vector is passage 0's (a text alone
+# always gets the same vector), and it is replaced by the whole set, 0 to n-1, when that
+# is done. A note thus has its head, or all of its passages (a short note is passage 0
+# alone). Without a column for it, the number is what tells a head from a finished set,
+# so the cache's and note_passages' layout stays that of schema 108.
+HEAD = -1
+# (content hash, rowid of the newest note with that text) of a note waiting for vectors.
+Pending = tuple[str, int]
 
 
 def content_hash(title: str, body: str) -> str:
@@ -76,11 +90,12 @@ def attach_cached(conn: sqlite3.Connection, model: str) -> int:
     return cursor.rowcount
 
 
-def pending(conn: sqlite3.Connection, model: str, limit: int | None = None) -> list[str]:
-    """Content hashes of the hashed notes without passages for ``model``, newest notes
-    first, each hash once. Call :func:`attach_cached` first; :func:`texts` reads them."""
+def pending(conn: sqlite3.Connection, model: str, limit: int | None = None) -> list[Pending]:
+    """The hashed notes without any passage for ``model``, newest first, each text once
+    (content hash, the newest note's rowid). Call :func:`attach_cached` first;
+    :func:`texts` reads them."""
     sql = (
-        "SELECT m.embed_hash FROM memories m"
+        "SELECT m.embed_hash, max(m.seq) FROM memories m"
         " WHERE m.embed_hash IS NOT NULL AND NOT EXISTS (SELECT 1 FROM note_passages p"
         " WHERE p.seq = m.seq AND p.model = ?)"
         " GROUP BY m.embed_hash ORDER BY max(m.seq) DESC"
@@ -89,22 +104,55 @@ def pending(conn: sqlite3.Connection, model: str, limit: int | None = None) -> l
     if limit is not None:
         sql += " LIMIT ?"
         params.append(limit)
-    return [digest for (digest,) in conn.execute(sql, params)]
+    return [(digest, seq) for digest, seq in conn.execute(sql, params)]
 
 
-def texts(conn: sqlite3.Connection, digests: Sequence[str]) -> dict[str, tuple[str, str]]:
-    """(title, body) of a note with each of these hashes that is still in the index (a note
-    rewritten since has another hash, and is not here)."""
+def partial(conn: sqlite3.Connection, model: str, limit: int | None = None) -> list[Pending]:
+    """The notes that have their :data:`HEAD` only (their later passages are still to be
+    embedded), newest first, each text once: (content hash, the newest note's rowid)."""
+    sql = (
+        "SELECT m.embed_hash, max(m.seq) FROM note_passages p JOIN memories m ON m.seq = p.seq"
+        " WHERE p.model = ? AND p.passage = ? AND m.embed_hash IS NOT NULL"
+        " GROUP BY m.embed_hash ORDER BY max(m.seq) DESC"
+    )
+    params: list[object] = [model, HEAD]
+    if limit is not None:
+        sql += " LIMIT ?"
+        params.append(limit)
+    return [(digest, seq) for digest, seq in conn.execute(sql, params)]
+
+
+def texts(conn: sqlite3.Connection, notes: Sequence[Pending]) -> dict[str, tuple[str, str]]:
+    """(title, body) of each of these notes whose row still has that text (a note
+    rewritten since has another hash, or another row, and is not here). Read by rowid: no
+    scan of the notes, however many the store holds."""
     out: dict[str, tuple[str, str]] = {}
+    for start in range(0, len(notes), 500):
+        chunk = {seq: digest for digest, seq in notes[start : start + 500]}
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(
+            "SELECT seq, embed_hash, title, note_text(body_z) FROM memories"
+            f" WHERE seq IN ({marks})",
+            list(chunk),
+        )
+        out.update(
+            (digest, (title, body)) for seq, digest, title, body in rows if chunk[seq] == digest
+        )
+    return out
+
+
+def head_vectors(conn: sqlite3.Connection, model: str, digests: Sequence[str]) -> dict[str, bytes]:
+    """The cached :data:`HEAD` vector of each of these texts that has one."""
+    out: dict[str, bytes] = {}
     for start in range(0, len(digests), 500):
         chunk = list(digests[start : start + 500])
         marks = ",".join("?" * len(chunk))
         rows = conn.execute(
-            "SELECT embed_hash, min(title), note_text(min(body_z)) FROM memories"
-            f" WHERE embed_hash IN ({marks}) GROUP BY embed_hash",
-            chunk,
+            f"SELECT content_hash, vector FROM {CACHE_TABLE} WHERE model = ? AND passage = ?"
+            f" AND content_hash IN ({marks})",
+            [model, HEAD, *chunk],
         )
-        out.update((digest, (title, body)) for digest, title, body in rows)
+        out.update(rows)
     return out
 
 
@@ -118,6 +166,14 @@ def count_pending(conn: sqlite3.Connection, model: str) -> int:
     return missing
 
 
+def count_partial(conn: sqlite3.Connection, model: str) -> int:
+    """Notes with their :data:`HEAD` only (found by their start; the rest is pending)."""
+    partial: int = conn.execute(
+        "SELECT count(*) FROM note_passages WHERE model = ? AND passage = ?", (model, HEAD)
+    ).fetchone()[0]
+    return partial
+
+
 def count_passages(conn: sqlite3.Connection, model: str) -> int:
     """Passages embedded with ``model`` (a long note has several)."""
     count: int = conn.execute(
@@ -126,17 +182,76 @@ def count_passages(conn: sqlite3.Connection, model: str) -> int:
     return count
 
 
-def store_passages(
-    conn: sqlite3.Connection, model: str, rows: Iterable[tuple[str, int, bytes]]
+def store_heads(
+    conn: sqlite3.Connection, model: str, rows: Iterable[tuple[Pending, bytes]]
 ) -> None:
-    """Cache new passage vectors (content hash, passage number, vector) and give them to
-    the notes with that text. Every passage of a hash must be in the same call."""
+    """Cache the :data:`HEAD` vector of these notes ((content hash, rowid), vector) and
+    give it to them, unless their whole set of passages is cached already (another
+    process finished them meanwhile)."""
+    rows = list(rows)
+    conn.executemany(
+        f"INSERT OR REPLACE INTO {CACHE_TABLE} (content_hash, model, passage, vector)"
+        f" SELECT ?1, ?2, {HEAD}, ?3 WHERE NOT EXISTS (SELECT 1 FROM {CACHE_TABLE}"
+        " WHERE content_hash = ?1 AND model = ?2 AND passage = 0)",
+        [(digest, model, blob) for (digest, _seq), blob in rows],
+    )
+    _attach_to(conn, model, [seq for (_digest, seq), _blob in rows])
+
+
+def store_passages(
+    conn: sqlite3.Connection,
+    model: str,
+    notes: Sequence[Pending],
+    rows: Iterable[tuple[str, int, bytes]],
+) -> None:
+    """Cache every passage vector (content hash, passage number, vector) of these notes
+    ((content hash, rowid)), in place of their :data:`HEAD`, and give the notes them.
+    Every passage of a hash must be in the same call: a note has all of them or its head.
+    Other notes with the same text get them from the next :func:`attach_cached`."""
     conn.executemany(
         f"INSERT OR REPLACE INTO {CACHE_TABLE} (content_hash, model, passage, vector)"
         " VALUES (?, ?, ?, ?)",
         [(digest, model, passage, blob) for digest, passage, blob in rows],
     )
-    attach_cached(conn, model)
+    conn.executemany(
+        f"DELETE FROM {CACHE_TABLE} WHERE content_hash = ? AND model = ? AND passage = ?",
+        [(digest, model, HEAD) for digest, _seq in notes],
+    )
+    conn.executemany(
+        "DELETE FROM note_passages WHERE seq = ? AND model = ? AND passage = ?",
+        [(seq, model, HEAD) for _digest, seq in notes],
+    )
+    _attach_to(conn, model, [seq for _digest, seq in notes])
+
+
+def _attach_to(conn: sqlite3.Connection, model: str, seqs: Sequence[int]) -> None:
+    """:func:`attach_cached` for these rows only (by rowid: no scan of the notes)."""
+    for start in range(0, len(seqs), 500):
+        chunk = list(seqs[start : start + 500])
+        marks = ",".join("?" * len(chunk))
+        conn.execute(
+            "INSERT INTO note_passages (seq, model, passage, vector)"
+            f" SELECT m.seq, c.model, c.passage, c.vector FROM memories m JOIN {CACHE_TABLE} c"
+            " ON c.content_hash = m.embed_hash AND c.model = ?"
+            f" WHERE m.seq IN ({marks}) AND NOT EXISTS (SELECT 1 FROM note_passages p"
+            " WHERE p.seq = m.seq AND p.model = ?)",
+            [model, *chunk, model],
+        )
+
+
+def drop_finished_heads(conn: sqlite3.Connection, model: str) -> int:
+    """Take the :data:`HEAD` from the notes whose whole set of passages is cached (a note
+    sharing its text with one finished in the same pass, or finished by another process),
+    so that :func:`attach_cached` gives them the set; return how many heads went."""
+    cursor = conn.execute(
+        "DELETE FROM note_passages WHERE model = ?1 AND passage = ?2 AND seq IN"
+        " (SELECT m.seq FROM memories m JOIN note_passages p ON p.seq = m.seq"
+        " AND p.model = ?1 AND p.passage = ?2"
+        f" WHERE EXISTS (SELECT 1 FROM {CACHE_TABLE} c WHERE c.content_hash = m.embed_hash"
+        " AND c.model = ?1 AND c.passage = 0))",
+        (model, HEAD),
+    )
+    return cursor.rowcount
 
 
 def prune(conn: sqlite3.Connection, model: str) -> int:

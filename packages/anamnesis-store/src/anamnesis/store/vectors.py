@@ -14,7 +14,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -33,8 +33,8 @@ from anamnesis.store.embedding import (
     sqlite_vec_problem,
     vector_support,
 )
+from anamnesis.store.embedding_pass import EmbedderFailed, EmbeddingPass
 from anamnesis.store.index_connection import IndexConnection
-from anamnesis.store.passages import passages
 
 Progress = Callable[[int, int], None]
 
@@ -148,96 +148,65 @@ class StoreVectors:
         limit: int | None = None,
         progress: Progress | None = None,
         passage_budget: int | None = None,
+        background: bool = False,
     ) -> int:
         """See :meth:`MemoryStore.embed_missing <.store.MemoryStore.embed_missing>`. The
         model runs outside the index lock, so searches and writes go on meanwhile.
 
-        Notes are embedded as passages (:mod:`.passages`), in groups of whole notes of about
-        ``batch_size`` passages; each group's vectors are saved before the next group's
-        notes are read, so the memory used does not grow with the store. ``progress`` is
-        called after each group with the notes done so far and the notes to do.
+        One :class:`~.embedding_pass.EmbeddingPass`: the first passage of every note that
+        has no vector, then the other passages of each long note, in groups of about
+        ``batch_size`` passages, each saved before the next is read (memory does not grow
+        with the store). ``limit``: at most this many notes in each of the two phases.
         ``passage_budget``: start no new group once this many passages were embedded (the
-        bounded wait of a search); the notes left wait for the next pass.
+        bounded wait of a search). ``background``: the model runs at the lowest CPU
+        priority. Returns how many texts (notes) it embedded: a start, or the rest.
         """
         embedder = self.embedder()
         model = embedder.model_id
         index = self._index
 
-        def prepare() -> list[str]:
+        def prepare() -> list[vi.Pending]:
             self._catch_up()
             conn = index.connection()
             with ix.write_transaction(conn, index.db_path):
                 vi.ensure_cache(conn)
                 vi.hash_new_rows(conn)
+                vi.drop_finished_heads(conn, model)
                 vi.attach_cached(conn, model)  # texts embedded before: no model needed
             return vi.pending(conn, model, limit)
 
-        todo = index.run(prepare)
-        done = embedded = spent = 0
-        for group, skipped in self._groups(todo, batch_size):
-            done += skipped  # rewritten since they were picked: their new text is pending
-            if not group:
-                continue
-            if passage_budget is not None and spent >= passage_budget:
-                return embedded  # not settled: notes are left
-            try:
-                rows = _embed_group(embedder, group)
-            except Exception as exc:  # any embedder failure: vectors are off, never a crash
-                reason = embedder_failure(exc)
-                self.fail(reason)
-                raise VectorsUnavailable(reason) from None
-
-            def save(rows: list[tuple[str, int, bytes]] = rows) -> None:
-                conn = index.connection()
-                with ix.write_transaction(conn, index.db_path):
-                    vi.ensure_cache(conn)  # a repaired index starts without the table
-                    vi.store_passages(conn, model, rows)
-
-            index.run(save)
-            spent += len(rows)
-            embedded += len(group)
-            done += len(group)
-            if progress is not None:
-                progress(done, len(todo))
+        heads = index.run(prepare)
+        run = EmbeddingPass(
+            index,
+            embedder,
+            batch_size=batch_size,
+            passage_budget=passage_budget,
+            progress=progress,
+            background=background,
+        )
+        try:
+            if not run.heads(heads):
+                return len(run.touched)  # not settled: notes are left
+            unfinished = index.run(lambda: vi.partial(index.connection(), model, limit))
+            if not run.finish(unfinished):
+                return len(run.touched)
+        except EmbedderFailed as failed:  # any embedder failure: vectors are off, no crash
+            reason = embedder_failure(failed.cause)
+            self.fail(reason)
+            raise VectorsUnavailable(reason) from None
 
         def settle() -> None:
             conn = index.connection()
-            if limit is None or len(todo) < limit:
-                with ix.write_transaction(conn, index.db_path):
-                    if limit is None:
-                        vi.prune(conn, model)
+            with ix.write_transaction(conn, index.db_path):
+                vi.drop_finished_heads(conn, model)  # a copy of a note finished above
+                vi.attach_cached(conn, model)
+                if limit is None:
+                    vi.prune(conn, model)
+            if limit is None or (len(heads) < limit and len(unfinished) < limit):
                 self._embedded_at = (*_index_version(conn), model)
 
         index.run(settle)
-        return embedded
-
-    def _groups(
-        self, todo: list[str], batch_size: int
-    ) -> Iterator[tuple[list[tuple[str, list[str]]], int]]:
-        """The notes with these content hashes, read a few at a time, in groups of whole
-        notes (content hash, passages) of about ``batch_size`` passages: a note's passages
-        are saved together, so a note has all of them or none. With each group, how many
-        notes before it were rewritten since they were picked (they are left out)."""
-        index = self._index
-        group: list[tuple[str, list[str]]] = []
-        size = skipped = 0
-        for start in range(0, len(todo), _READ_NOTES):
-            digests = todo[start : start + _READ_NOTES]
-
-            def read(digests: list[str] = digests) -> dict[str, tuple[str, str]]:
-                return vi.texts(index.connection(), digests)
-
-            found = index.run(read)
-            skipped += len(digests) - len(found)
-            for digest, (title, body) in found.items():
-                texts = passages(title, body)
-                if group and size + len(texts) > batch_size:
-                    yield group, skipped
-                    group, size, skipped = [], 0, 0
-                group.append((digest, texts))
-                size += len(texts)
-        if group or skipped:
-            yield group, skipped
+        return len(run.touched)
 
     def after_rebuild(self, *, embed: bool | None) -> None:
         """After a full reindex: give the new rows their cached vectors (no model needed),
@@ -290,20 +259,22 @@ class StoreVectors:
         out["needs_download"] = bool(needs_download()) if callable(needs_download) else False
         index = self._index
 
-        def count() -> tuple[int, int, int]:
+        def count() -> tuple[int, int, int, int]:
             conn = index.connection()
             with ix.read_transaction(conn):
                 total: int = conn.execute("SELECT count(*) FROM memories").fetchone()[0]
                 pending = vi.count_pending(conn, model)
+                partial = vi.count_partial(conn, model)
                 passages = vi.count_passages(conn, model)
-            return total, pending, passages
+            return total, pending, partial, passages
 
-        total, pending, passages = index.run(count)
+        total, pending, partial, passages = index.run(count)
         return {
             **out,
             "model": model,
-            "embedded": total - pending,
+            "embedded": total - pending,  # found by meaning, if only by their start
             "pending": pending,
+            "partial": partial,  # long notes with their first passage only, so far
             "passages": passages,
         }
 
@@ -346,24 +317,6 @@ def embedder_failure(exc: Exception) -> str:
     if isinstance(exc, VectorsUnavailable):
         return str(exc)
     return f"the embedding model failed ({type(exc).__name__}: {exc}); run `anamnesis doctor`"
-
-
-# Note texts read from the index at a time (bodies of up to 4 MB each, in the worst case).
-_READ_NOTES = 32
-
-
-def _embed_group(
-    embedder: Embedder, group: list[tuple[str, list[str]]]
-) -> list[tuple[str, int, bytes]]:
-    """(content hash, passage number, vector) of every passage of these notes, handed to
-    the embedder shortest first (an embedder that batches pads a batch to its longest)."""
-    flat = [(digest, number, text) for digest, texts in group for number, text in enumerate(texts)]
-    flat.sort(key=lambda row: len(row[2]))
-    vectors = embedder.embed_documents([text for _digest, _number, text in flat])
-    return [
-        (digest, number, as_blob(vector))
-        for (digest, number, _text), vector in zip(flat, vectors, strict=True)
-    ]
 
 
 def _index_version(conn: sqlite3.Connection) -> tuple[int, int]:
