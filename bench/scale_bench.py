@@ -27,23 +27,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dulwich.repo import Repo
 
+from _processes import run_measured, running
 from sync_bench import write_notes  # the store bench's corpus, as notes on disk
 
 HERE = Path(__file__).resolve().parent
-# As users run it: bytecode cached after the first run (not every import compiled again).
-_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 # The child: limit open files, run one sync cycle, print its time and peak RSS.
 CHILD = """
 import json, resource, sys, time
@@ -65,16 +62,10 @@ print(json.dumps({"seconds": elapsed, "rss_mb": rss, "error": error}))
 """
 
 
-def _running(code: Path) -> dict[str, str]:
-    """The environment of a child that runs the checkout at ``code`` (its packages first)."""
-    paths = [str(p) for p in sorted((code / "packages").glob("*/src"))]
-    return {**_ENV, "PYTHONPATH": os.pathsep.join(paths)}
-
-
 def sync_process(
     code: Path, folder: Path, remote: Path, machine: str, nofile: int = 0
 ) -> dict[str, object]:
-    env = _running(code)
+    env = running(code)
     args = [sys.executable, "-c", CHILD, str(folder), str(remote), str(nofile), machine]
     run = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
     if run.returncode != 0:
@@ -86,30 +77,14 @@ def sync_process(
 def cli_process(code: Path, home: Path, remote: Path, *args: str) -> dict[str, object]:
     """`anamnesis <args>` as a process: its wall time and peak RSS (from wait4)."""
     env = {
-        **_running(code),
+        **running(code),
         "ANAMNESIS_HOME": str(home),
         "ANAMNESIS_GIT_REMOTE": str(remote),
         "ANAMNESIS_MACHINE_ID": "desktop",
         "CLAUDE_CONFIG_DIR": str(home.parent / "claude"),
     }
-    started = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "anamnesis.cli", *args],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    _pid, status, usage = os.wait4(child.pid, 0)
-    elapsed = time.perf_counter() - started
-    error = child.stderr.read().decode(errors="replace") if child.stderr else ""
-    if child.stderr:
-        child.stderr.close()
-    failed = os.waitstatus_to_exitcode(status) != 0
-    return {
-        "seconds": elapsed,
-        "rss_mb": usage.ru_maxrss / 1024,
-        "error": error.strip().splitlines()[-1] if failed and error.strip() else "",
-    }
+    ran = run_measured([sys.executable, "-m", "anamnesis.cli", *args], env)
+    return {"seconds": ran.seconds, "rss_mb": ran.rss_mb, "error": ran.last_error_line()}
 
 
 def claude_memory(claude: Path) -> None:
