@@ -44,8 +44,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
+from _processes import running
 from _store_driver import materialize_notes
-from scale_bench import _running
 from store_bench import p95
 
 HERE = Path(__file__).resolve().parent
@@ -82,7 +82,7 @@ class Searcher:
     open, answering one search at a time."""
 
     def __init__(self, code: Path, store: Path) -> None:
-        env = {**_running(code), "ANAMNESIS_HOME": str(store)}
+        env = {**running(code), "ANAMNESIS_HOME": str(store)}
         self.process = subprocess.Popen(
             [sys.executable, "-W", "ignore", str(DRIVER), str(store)], env=env,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -142,7 +142,7 @@ def search(
 
 def list_json(code: Path, store: Path) -> dict[str, Any]:
     """`anamnesis list --limit 0 --json` as a process: wall time, peak RSS, output digest."""
-    env = {**_running(code), "ANAMNESIS_HOME": str(store), "ANAMNESIS_SEARCH_MODE": "keyword"}
+    env = {**running(code), "ANAMNESIS_HOME": str(store), "ANAMNESIS_SEARCH_MODE": "keyword"}
     command = [sys.executable, "-W", "ignore", "-m", "anamnesis.cli"]
     # The index is built (and timed) elsewhere: the first process builds it.
     subprocess.run([*command, "list", "--limit", "1"], env=env, capture_output=True, check=True)
