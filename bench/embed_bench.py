@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -39,13 +38,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
+from _processes import running
 from _store_driver import materialize_notes
 
 HERE = Path(__file__).resolve().parent
 MODEL = HERE.parent.parent / "shared" / "models" / "all-MiniLM-L6-v2-onnx-int8"
-# As users run it: bytecode cached after the first run (not every import compiled again).
-_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-
 CHILD = r"""
 import inspect, json, resource, statistics, subprocess, sys, threading, time, warnings
 warnings.simplefilter("ignore")
@@ -146,11 +143,9 @@ print(json.dumps(out))
 
 
 def _running(code: Path) -> dict[str, str]:
-    """The environment of a child that runs the checkout at ``code`` (its packages first)."""
-    paths = [str(p) for p in sorted((code / "packages").glob("*/src"))]
+    """The environment of a child that runs the checkout at ``code``, on the offline model."""
     return {
-        **_ENV,
-        "PYTHONPATH": os.pathsep.join(paths),
+        **running(code),
         "ANAMNESIS_EMBED_MODEL_PATH": str(MODEL),
         "ANAMNESIS_SEARCH_MODE": "hybrid",
     }
