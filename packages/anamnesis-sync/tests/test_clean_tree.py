@@ -98,6 +98,11 @@ def _commit_with_another_tool(laptop: GitSyncBackend) -> None:
     porcelain.commit(str(laptop.repo_dir), message=b"by hand", author=b"a <a@b>")
 
 
+def _file_to_folder(laptop: GitSyncBackend) -> None:
+    (laptop.repo_dir / NOTE).unlink()
+    write_note(laptop, f"{NOTE}/inside.md", "a folder where a note was\n")
+
+
 CHANGES: dict[str, Callable[[GitSyncBackend], object]] = {
     "edited, new size": lambda laptop: write_note(laptop, NOTE, "a longer second text\n"),
     "edited, same size": _edit_same_size,
@@ -105,6 +110,7 @@ CHANGES: dict[str, Callable[[GitSyncBackend], object]] = {
     "added": lambda laptop: write_note(laptop, "semantic/new.md", "new note\n"),
     "deleted": lambda laptop: (laptop.repo_dir / NOTE).unlink(),
     "made executable": _make_executable,
+    "a note turned into a folder": _file_to_folder,
     "staged by another tool": _stage_with_another_tool,
     "committed by another tool": _commit_with_another_tool,
 }

@@ -5,7 +5,7 @@ The full staging (:func:`.worktree.stage_all`) reads git's index and writes it b
 the commit builds every folder's tree from it: at 100,000 notes that is seconds of Python
 to commit ten notes. When the clean record (clean_tree.py) can say which files changed,
 this reads only those, builds the new tree from HEAD's by changing only their folders
-(dulwich's ``commit_tree_changes``), and splices their entries into the index
+(``integrate.patch_tree``), and splices their entries into the index
 (index_splice.py). The index then equals the new HEAD's tree as the full staging would
 leave it, so the record is updated rather than rebuilt (at the end of the cycle, with
 what a pull spliced too: ``clean_tree.IndexOnDemand``). Whenever the record cannot tell
@@ -25,18 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dulwich.index import IndexEntry, index_entry_from_stat
-from dulwich.object_store import commit_tree_changes
 from dulwich.objects import Blob, ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from anamnesis.sync import clean_tree, worktree
 from anamnesis.sync.index_splice import NotSpliceable, SplicedIndex
-from anamnesis.sync.integrate import path_entry, tree_of
+from anamnesis.sync.integrate import Changes, patch_tree, path_entry, tree_of
 from anamnesis.sync.repository import move_branch
-
-# (path, mode, blob) for dulwich's commit_tree_changes; (path, None, None) removes it.
-_TreeChange = tuple[bytes, int | None, ObjectID | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +42,13 @@ class Staged:
 
     drift: clean_tree.Drift
     indexed: dict[bytes, IndexEntry]
-    changes: list[_TreeChange]
+    changes: Changes
     blobs: list[Blob]
 
     @property
     def paths(self) -> tuple[str, ...]:
         """What a commit would change: added, edited and deleted paths."""
-        return tuple(sorted(os.fsdecode(path) for path, _, _ in self.changes))
+        return tuple(sorted(os.fsdecode(path) for path in self.changes))
 
 
 def stage(repo: Repo, root: Path, head: ObjectID | None, marker: ObjectID | None) -> Staged | None:
@@ -65,7 +61,7 @@ def stage(repo: Repo, root: Path, head: ObjectID | None, marker: ObjectID | None
     if head_tree is None:
         return None
     indexed: dict[bytes, IndexEntry] = {}
-    changes: list[_TreeChange] = []
+    changes: Changes = {}
     blobs: dict[ObjectID, Blob] = {}
     for rel, absolute, info in found.changed:
         data = worktree.read_regular(absolute)
@@ -74,10 +70,10 @@ def stage(repo: Repo, root: Path, head: ObjectID | None, marker: ObjectID | None
         blob = Blob.from_string(data)
         mode = worktree.file_mode(info)
         if path_entry(repo, head_tree, rel) != (mode, blob.id):
-            changes.append((rel, mode, blob.id))
+            changes[rel] = (mode, blob.id)
             blobs[blob.id] = blob
         indexed[rel] = index_entry_from_stat(info, blob.id, mode=mode)
-    changes.extend((rel, None, None) for rel in found.removed)
+    changes.update((rel, None) for rel in found.removed)
     return Staged(found, indexed, changes, list(blobs.values()))
 
 
@@ -105,6 +101,6 @@ def commit(
         return False
     head_tree = tree_of(repo, head)
     assert head_tree is not None  # stage() checked it
-    tree = commit_tree_changes(repo.object_store, head_tree, staged.changes)
+    tree = patch_tree(repo, head_tree, staged.changes)
     move_branch(repo, branch_ref, make_commit(tree, [head]))
     return True

@@ -8,7 +8,6 @@ replayed on top of the remote head, keeping history linear like ``git rebase``.
 
 from __future__ import annotations
 
-import stat
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -69,31 +68,18 @@ def path_entry(repo: Repo, tree: ObjectID | None, path: bytes) -> tuple[int, Obj
 
 def patch_tree(repo: Repo, tree: ObjectID | None, changes: Changes) -> ObjectID:
     """``tree`` with ``changes`` applied, storing only the folders that change (like
-    ``build_tree(apply_changes(flat_tree(...)))``, whose cost grows with the whole tree)."""
+    ``build_tree(apply_changes(flat_tree(...)))``, whose cost grows with the whole tree).
+    A file turned into a folder comes as its deletion and the folder's files: the
+    deletion sorts first, so the folder then takes its place."""
     if tree is None:
         return build_tree(repo, apply_changes({}, changes))
     edits: list[tuple[bytes, int | None, ObjectID | None]] = []
     for path, value in sorted(changes.items()):
-        if value is None:
-            if path_entry(repo, tree, path) is not None:  # deleting what is absent: no-op
-                edits.append((path, None, None))
-        elif _under_a_file(repo, tree, path):
-            # A file where this path needs a folder: only the flat rebuild settles it.
-            return build_tree(repo, apply_changes(flat_tree(repo, tree), changes))
-        else:
+        if value is not None:
             edits.append((path, value[0], value[1]))
+        elif path_entry(repo, tree, path) is not None:  # deleting what is absent: no-op
+            edits.append((path, None, None))
     return commit_tree_changes(repo.object_store, tree, edits) if edits else tree
-
-
-def _under_a_file(repo: Repo, tree: ObjectID, path: bytes) -> bool:
-    parts = path.split(b"/")[:-1]
-    for depth in range(1, len(parts) + 1):
-        entry = path_entry(repo, tree, b"/".join(parts[:depth]))
-        if entry is None:
-            return False
-        if not stat.S_ISDIR(entry[0]):
-            return True
-    return False
 
 
 def changes_between(before: Mapping[bytes, tuple[int, ObjectID]], after: Tree) -> Changes:
