@@ -169,14 +169,20 @@ def test_new_rules_take_linear_time_on_near_matches() -> None:
     assert len(timings) == len(NEAR_MATCHES)
     # Sub-10 ms runs are mostly noise; a quadratic rule on 200 KB takes far longer.
     suspects = [u for u, (one, two) in timings.items() if two > 2.5 * one and two > 0.01]
-    if suspects:  # one more look, so that a burst of load on a shared machine is not a failure
+    slow: dict[str, tuple[float, float]] = {}
+    # Up to three more looks: a quadratic rule is slow every time, while a burst of load
+    # on a shared machine (a 2.9x ratio at 66 ms has been seen) is not there each time.
+    for _ in range(3):
+        if not suspects:
+            break
         retimed = _timings(suspects, 200_000)
         slow = {
             u: (round(a, 3), round(b, 3))
             for u, (a, b) in retimed.items()
             if b > 2.5 * a and b > 0.05  # quadratic at 200 KB is seconds, not tens of ms
         }
-        assert slow == {}
+        suspects = list(slow)
+    assert slow == {}
 
 
 @settings(max_examples=200, deadline=None)
