@@ -1,16 +1,19 @@
-"""A new machine's first pull and a first push into an empty remote copy object files
-(object_copy.py) instead of re-packing every object; objects written in bulk go into one
-pack indexed as it is written (pack_writer.py). Whatever the path, the result is the same
+"""A new machine's first pull copies the remote's object files (object_copy.py) instead of
+re-packing every object; a first push into an empty remote writes what its commits reach
+into one pack there; objects written in bulk go into one pack indexed as it is written
+(pack_writer.py). Whatever the path, the result is the same
 notes and a sound repository."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
+from dulwich.objects import Blob
 from dulwich.repo import Repo
 
-from anamnesis.sync import object_copy, worktree
+from anamnesis.sync import object_copy, pack_writer, transport, worktree
 from sync_testing import GIT, Machine, files, git, remote_files, write_note
 
 needs_git = pytest.mark.skipif(GIT is None, reason="git binary not installed")
@@ -39,14 +42,21 @@ def test_a_first_pull_copies_the_remotes_packs(machine: Machine, remote: Path) -
     assert desktop.sync().changed == ()  # and the record of the clean tree holds
 
 
-def test_a_first_push_copies_into_an_empty_remote(machine: Machine, remote: Path) -> None:
+def test_a_first_push_writes_what_its_commits_reach_into_one_pack(
+    machine: Machine, remote: Path
+) -> None:
     laptop = machine("laptop")
     for n in range(80):
         write_note(laptop, f"semantic/{n}.md", f"note {n}\n")
+    laptop.init()
+    with Repo(str(laptop.repo_dir)) as repo:  # as if a note was purged from history
+        purged = Blob.from_string(b"api_key = a secret purged from history\n")
+        repo.object_store.add_object(purged)
     assert laptop.sync().pushed
-    mine = _packs(laptop.repo_dir / ".git" / "objects")
-    assert mine and mine == _packs(remote / "objects")
+    assert len(_packs(remote / "objects")) == 1
     assert len(remote_files(remote)) == 80
+    with Repo(str(remote)) as bare:
+        assert purged.id not in bare.object_store  # our object files are never copied
 
 
 def test_an_incomplete_copy_falls_back_to_object_by_object(
@@ -66,16 +76,16 @@ def test_two_first_pushes_at_once_both_land(
     laptop, desktop = machine("laptop"), machine("desktop")
     write_note(laptop, "semantic/laptop.md", "from the laptop\n")
     write_note(desktop, "semantic/desktop.md", "from the desktop\n")
-    real = object_copy.complete
+    real = pack_writer.write_pack
     raced: list[bool] = []
 
-    def desktop_first(store: object, head: bytes) -> bool:
-        if not raced:  # the desktop's first push lands between our copy and our branch
+    def desktop_first(*args: Any) -> None:
+        real(*args)
+        if not raced:  # the desktop's first push lands between our pack and our branch
             raced.append(True)
             assert desktop.sync().pushed
-        return real(store, head)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(object_copy, "complete", desktop_first)
+    monkeypatch.setattr(transport, "write_pack", desktop_first)
     result = laptop.sync()
     assert result.pushed and result.pulled == 1, result.detail
     assert set(remote_files(remote)) == {"semantic/laptop.md", "semantic/desktop.md"}

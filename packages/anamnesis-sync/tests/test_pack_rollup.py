@@ -99,9 +99,7 @@ def test_nothing_is_merged_while_a_pack_is_being_received(
     machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(housekeeping, "PACK_LIMIT", 100)  # let them pile up first
-    # The first push into the empty remote copies object files (object_copy.py); each
-    # later one sends a pack.
-    _push_one_note_at_a_time(machine, 4)
+    _push_one_note_at_a_time(machine, 3)
     before = _packs(remote)
     assert len(before) == 3
     keep = remote / "objects" / "pack" / "pack-incoming.keep"

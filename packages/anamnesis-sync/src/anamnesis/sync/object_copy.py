@@ -1,5 +1,7 @@
 """All of a repository's objects copied as files, for one on the same file system that has
-none of them yet: a new machine's first pull, a first push to an empty remote.
+none of them yet: a new machine's first pull. (Never the other way: a first push writes
+only what its commits reach, see ``transport._first_push``; our object files may hold
+objects purged from history.)
 
 Object by object, dulwich decompresses every object of the source, holds them all in
 memory, then compresses each again into a new pack and reads that pack back to index it:

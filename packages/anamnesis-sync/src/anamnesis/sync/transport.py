@@ -118,7 +118,7 @@ def push_branch(
     client, path = open_client(url, config=repo.get_config_stack(), timeout_s=timeout_s)
     if isinstance(client, LocalGitClient):
         _refuse_checked_out_branch(path, ref)
-        if _push_by_copy(repo, path, ref, head):
+        if _first_push(repo, path, ref, head):
             return
 
     def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
@@ -152,17 +152,18 @@ def push_branch(
         raise PushRefused(f"the remote refused {ref.decode()}: {error}")
 
 
-def _push_by_copy(repo: Repo, path: str, ref: Ref, head: ObjectID) -> bool:
-    """A first push to an empty repository on this file system: copy every object file
-    (object_copy.py), then create the branch only if it is still absent. False when the
-    remote has branches already (push the usual way)."""
+def _first_push(repo: Repo, path: str, ref: Ref, head: ObjectID) -> bool:
+    """A first push to an empty repository on this file system: every object ``head``
+    reaches, written straight into one pack there (pack_writer.py), then the branch,
+    created only if it is still absent. Never a copy of our object files: those may hold
+    objects no commit reaches any more, such as notes purged from history for a secret.
+    False when the remote has branches already (push the usual way)."""
     with Repo(path) as remote:
-        if remote.refs.as_dict():
+        target = remote.object_store
+        if remote.refs.as_dict() or not isinstance(target, DiskObjectStore):
             return False
-        if not object_copy.copy_objects(repo.object_store, remote.object_store):
-            return False
-        if not object_copy.complete(remote.object_store, head):
-            return False  # a pack rolled up under us: send the objects instead
+        reached = new_objects.missing(repo.object_store, [head], [])
+        write_pack(target, (repo.object_store[sha] for sha in reached), len(reached))
         if not remote.refs.add_if_new(ref, head):
             raise PushRejected  # another machine's first push got there first
         return True
