@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.sync import durable_writes, worktree
+from anamnesis.sync import durable_writes, packed_reader
 from sync_testing import Machine, files, remote_files, write_note
 
 NOTES = 600  # more than the open-file limit the child runs under
@@ -63,16 +63,16 @@ def test_a_pull_that_fails_part_way_keeps_its_files_indexed(
     expected = _publish(machine, 12)
     desktop = machine("desktop")
     monkeypatch.setattr(durable_writes, "ROUND_FILES", 4)
-    real = worktree._BlobReader.__call__
+    real = packed_reader.PackedBlobs.__call__
     reads: list[int] = []
 
-    def failing_read(reader: worktree._BlobReader, sha: bytes) -> bytes:
+    def failing_read(reader: packed_reader.PackedBlobs, sha: bytes) -> bytes:
         reads.append(1)
         if len(reads) == 7:  # the second round: a full disk, say
             raise OSError(28, "No space left on device")
         return real(reader, sha)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(worktree._BlobReader, "__call__", failing_read)
+    monkeypatch.setattr(packed_reader.PackedBlobs, "__call__", failing_read)
     with pytest.raises(OSError, match="No space left"):
         desktop.sync()
     on_disk = files(desktop)

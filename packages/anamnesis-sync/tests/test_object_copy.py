@@ -13,7 +13,7 @@ import pytest
 from dulwich.objects import Blob
 from dulwich.repo import Repo
 
-from anamnesis.sync import object_copy, pack_writer, transport, worktree
+from anamnesis.sync import object_copy, pack_copy, transport, worktree
 from sync_testing import GIT, Machine, files, git, remote_files, write_note
 
 needs_git = pytest.mark.skipif(GIT is None, reason="git binary not installed")
@@ -76,7 +76,7 @@ def test_two_first_pushes_at_once_both_land(
     laptop, desktop = machine("laptop"), machine("desktop")
     write_note(laptop, "semantic/laptop.md", "from the laptop\n")
     write_note(desktop, "semantic/desktop.md", "from the desktop\n")
-    real = pack_writer.write_pack
+    real = pack_copy.copy_packed
     raced: list[bool] = []
 
     def desktop_first(*args: Any) -> None:
@@ -85,7 +85,7 @@ def test_two_first_pushes_at_once_both_land(
             raced.append(True)
             assert desktop.sync().pushed
 
-    monkeypatch.setattr(transport, "write_pack", desktop_first)
+    monkeypatch.setattr(transport, "copy_packed", desktop_first)
     result = laptop.sync()
     assert result.pushed and result.pulled == 1, result.detail
     assert set(remote_files(remote)) == {"semantic/laptop.md", "semantic/desktop.md"}
@@ -117,13 +117,3 @@ def test_git_finds_copied_and_written_packs_sound(machine: Machine, remote: Path
             packs = Path(repo.object_store.path) / "pack"
         for index in packs.glob("*.idx"):
             git("verify-pack", str(index), cwd=folder)
-
-
-def test_a_pull_letting_go_of_the_packs_as_it_reads_writes_every_file(
-    machine: Machine, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    _laptop_with_notes(machine)
-    monkeypatch.setattr(worktree, "_BLOBS_PER_MAPPING", 3)  # packs closed every 3 reads
-    desktop = machine("desktop")
-    assert desktop.sync().pulled == 2
-    assert files(desktop) == files(machine("laptop"))

@@ -7,8 +7,8 @@ Packs are merged the way ``git repack --geometric=2`` does it: the small ones (e
 or fetch adds one) are rolled into one, and a pack at least twice as large as all the
 smaller ones together is left alone. A store of 100,000 notes is not rewritten to add ten,
 and the packs left are few (each at least twice the size of all below it). The objects
-are copied one at a time, so memory does not grow with the store (dulwich's own
-``repack`` holds every object at once).
+are copied one at a time as their packed bytes (pack_copy.py), so memory does not grow
+with the store (dulwich's own ``repack`` holds every object at once).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dulwich.pack import Pack
 from dulwich.repo import Repo
 
 from anamnesis.sync.connect import DEFAULT_TIMEOUT_S, open_client
-from anamnesis.sync.pack_writer import write_pack
+from anamnesis.sync.pack_copy import copy_packed
 
 # Loose objects beyond this are packed.
 LOOSE_OBJECT_LIMIT = 500
@@ -82,7 +82,7 @@ def roll_up_packs(store: DiskObjectStore) -> int:
     if len(chosen) < 2:
         return 0
     ids = _object_ids(store, chosen)
-    write_pack(store, (store[sha] for sha in ids), len(ids))
+    copy_packed(store, ids, store)
     store.close()  # the old packs' files are open (Windows cannot remove them then)
     for path in chosen:
         for sibling in folder.glob(f"{path.stem}.*"):  # .pack, .idx, .rev, .bitmap

@@ -14,31 +14,47 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import BinaryIO
 
 from dulwich.object_store import DiskObjectStore
 from dulwich.objects import ShaFile
 from dulwich.pack import full_unpacked_object, write_pack_data, write_pack_index
 
+# One row of a pack's index: the object's binary id, its offset in the pack, its CRC-32.
+IndexRow = tuple[bytes, int, int | None]
+# Writes a pack's bytes to the open file; returns the index rows and the pack's checksum.
+PackBody = Callable[[BinaryIO], tuple[list[IndexRow], bytes]]
+
 
 def write_pack(store: DiskObjectStore, objects: Iterable[ShaFile], count: int) -> None:
     """Store ``count`` objects (exactly: the pack's header says how many) as one pack."""
+
+    def body(pack: BinaryIO) -> tuple[list[IndexRow], bytes]:
+        unpacked = (full_unpacked_object(obj) for obj in objects)
+        entries, checksum = write_pack_data(
+            pack.write, unpacked, store.object_format, num_records=count
+        )
+        return [(sha, offset, crc) for sha, (offset, crc) in entries.items()], checksum
+
+    publish_pack(store, body)
+
+
+def publish_pack(store: DiskObjectStore, body: PackBody) -> None:
+    """Write a pack with ``body`` into a temp file, then its index, each made durable,
+    then rename both into place: the pack first, its index last."""
     folder = Path(store.path) / "pack"
     folder.mkdir(parents=True, exist_ok=True)
     pack_tmp = _temp(folder)
     index_tmp = _temp(folder)
     try:
-        with pack_tmp.open("wb") as pack:
-            unpacked = (full_unpacked_object(obj) for obj in objects)
-            entries, checksum = write_pack_data(
-                pack.write, unpacked, store.object_format, num_records=count
-            )
+        with pack_tmp.open("r+b") as pack:
+            rows, checksum = body(pack)
             pack.flush()
             os.fsync(pack.fileno())
         with index_tmp.open("wb") as index:
-            rows = sorted((sha, offset, crc) for sha, (offset, crc) in entries.items())
-            write_pack_index(index, rows, checksum)
+            write_pack_index(index, sorted(rows), checksum)
             index.flush()
             os.fsync(index.fileno())
         name = f"pack-{checksum.hex()}"

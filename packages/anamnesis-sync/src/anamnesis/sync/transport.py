@@ -19,7 +19,7 @@ from dulwich.repo import Repo
 
 from anamnesis.sync import new_objects, object_copy
 from anamnesis.sync.connect import DEFAULT_TIMEOUT_S, bounded, open_client
-from anamnesis.sync.pack_writer import write_pack
+from anamnesis.sync.pack_copy import copy_packed
 
 
 class PushRejected(Exception):
@@ -104,8 +104,12 @@ def _fetch_local(repo: Repo, path: str, ref: Ref) -> ObjectID | None:
             for sha in new_objects.missing(source, [head], haves)
             if sha not in repo.object_store
         ]
-        if wanted and isinstance(repo.object_store, DiskObjectStore):
-            write_pack(repo.object_store, (source[sha] for sha in wanted), len(wanted))
+        if (
+            wanted
+            and isinstance(repo.object_store, DiskObjectStore)
+            and isinstance(source, DiskObjectStore)
+        ):
+            copy_packed(source, wanted, repo.object_store)
         elif wanted:
             repo.object_store.add_objects([(source[sha], None) for sha in wanted])
         return head
@@ -162,8 +166,7 @@ def _first_push(repo: Repo, path: str, ref: Ref, head: ObjectID) -> bool:
         target = remote.object_store
         if remote.refs.as_dict() or not isinstance(target, DiskObjectStore):
             return False
-        reached = new_objects.missing(repo.object_store, [head], [])
-        write_pack(target, (repo.object_store[sha] for sha in reached), len(reached))
+        copy_packed(repo.object_store, new_objects.missing(repo.object_store, [head], []), target)
         if not remote.refs.add_if_new(ref, head):
             raise PushRejected  # another machine's first push got there first
         return True

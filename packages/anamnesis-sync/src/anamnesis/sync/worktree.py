@@ -24,7 +24,7 @@ from pathlib import Path
 
 from dulwich.diff_tree import tree_changes
 from dulwich.index import Index, IndexEntry, index_entry_from_stat
-from dulwich.object_store import BaseObjectStore, DiskObjectStore
+from dulwich.object_store import DiskObjectStore
 from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
@@ -33,11 +33,10 @@ from anamnesis.sync.durable_writes import EXECUTABLE, REGULAR, PlannedFile, appl
 from anamnesis.sync.errors import SyncError
 from anamnesis.sync.index_splice import IndexEdits, WholeIndex
 from anamnesis.sync.pack_writer import write_pack
+from anamnesis.sync.packed_reader import PackedBlobs
 
 # Blobs beyond this many in one staging go into a single pack instead of loose files.
 _PACK_THRESHOLD = 64
-# Blobs read from the packs' memory maps before they are released (see _BlobReader).
-_BLOBS_PER_MAPPING = 4096
 # New blobs held in memory before they are stored (a pack each time): a first sync of
 # 100,000 notes would otherwise hold every note's text at once.
 _BLOBS_HELD = 32 << 20
@@ -228,6 +227,7 @@ def apply_tree_change(
     # index only: writing them would clobber this machine's own lock or index. So are
     # symlinks and submodules: never created here.
     carried: dict[bytes, IndexEntry | None] = {}
+    root_name = str(root)  # one string for every planned file (see PlannedFile)
     for change in tree_changes(store, old_tree, new_tree):
         old, new = change.old, change.new
         path_bytes = (new.path if new is not None and new.path is not None else None) or (
@@ -259,24 +259,26 @@ def apply_tree_change(
             continue
         # The content is read from the object store when the file is written, not here.
         sha, mode = (new.sha, new.mode or REGULAR) if new is not None and new_file else (None, 0)
-        plan.append(PlannedFile(path_bytes, target, expected, mode, sha))
+        plan.append(PlannedFile(path_bytes, root_name, expected, mode, sha))
     if skipped:  # untouched: the caller commits the edits and retries
         return Applied([], skipped, unsynced)
-    done: list[PlannedFile] = []
+    done: set[bytes] = set()
+    reader = PackedBlobs(store)
     try:
-        for item in apply_planned(plan, _BlobReader(store), _content_is):
-            done.append(item)
-    finally:  # the files in place are indexed, even when a later one failed to be written
-        for item in done:
+        for item in apply_planned(plan, reader, _content_is):
+            # Indexed as soon as it is in place: a later failure leaves it indexed.
             if item.sha is None:
                 index.remove(item.path)
             else:
                 info = os.lstat(item.target)
                 index.set(item.path, index_entry_from_stat(info, item.sha, mode=item.mode))
+            done.add(item.path)
+    finally:
+        reader.close()
         if done:
             index.write()
-    done_ids = {id(item) for item in done}
-    skipped = [os.fsdecode(item.path) for item in plan if id(item) not in done_ids]
+    written = [os.fsdecode(item.path) for item in plan if item.path in done]
+    skipped = [os.fsdecode(item.path) for item in plan if item.path not in done]
     for path, entry in carried.items():
         if entry is not None:
             index.set(path, entry)
@@ -284,28 +286,7 @@ def apply_tree_change(
             index.remove(path)
     if carried:
         index.write()
-    return Applied([os.fsdecode(item.path) for item in done], skipped, unsynced)
-
-
-class _BlobReader:
-    """Blob contents for the files being written. dulwich maps each pack into memory and
-    every page read stays resident: pulling 100,000 notes would hold the whole pack
-    (150 MB) in the process. Letting go of the packs every few thousand blobs (they are
-    opened again on the next read) keeps that to a slice."""
-
-    __slots__ = ("_store", "_read")
-
-    def __init__(self, store: BaseObjectStore) -> None:
-        self._store = store
-        self._read = 0
-
-    def __call__(self, sha: ObjectID) -> bytes:
-        self._read += 1
-        if self._read % _BLOBS_PER_MAPPING == 0:
-            self._store.close()
-        blob = self._store[sha]
-        assert isinstance(blob, Blob)
-        return blob.as_raw_string()
+    return Applied(written, skipped, unsynced)
 
 
 # Windows and macOS resolve these spellings to ".git" too: trailing dots and spaces are
@@ -382,7 +363,7 @@ def store_blobs(repo: Repo, blobs: list[Blob]) -> None:
             store.add_object(blob)
 
 
-def _content_is(target: Path, expected: ObjectID | None) -> bool:
+def _content_is(target: str | Path, expected: ObjectID | None) -> bool:
     """True when the file holds exactly the blob ``expected`` (or is absent for None).
 
     A symlink, FIFO or device there is never opened: it holds nothing of ours, so it

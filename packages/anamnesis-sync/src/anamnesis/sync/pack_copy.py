@@ -1,0 +1,126 @@
+"""Objects copied into a new pack as the bytes they are packed as, not inflated and
+deflated again.
+
+A whole object in a pack is a short header and its zlib stream; it means the same in any
+pack, so a roll-up of packs, a first push and a local fetch can copy those bytes. Writing
+them through dulwich decompressed and recompressed every object: at 100,000 notes, a
+first sync spent 30 of its 47 seconds doing so twice (the roll-up of the staged packs,
+then the push).
+
+Each copied entry is checked against the CRC-32 its pack's index holds (git checks the
+same before reusing packed data). Deltas (whose base is named by an offset in their own
+pack), objects not in a pack, and entries whose CRC does not match are written the usual
+way from the object itself, which dulwich verifies as it reads. Sources are read in pack
+order with plain reads, not mapped: a mapping's pages would count in the process's
+memory.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import BinaryIO, NamedTuple
+
+from dulwich.object_store import DiskObjectStore
+from dulwich.objects import ObjectID, RawObjectID, hex_to_sha
+from dulwich.pack import DELTA_TYPES, load_pack_index, pack_object_chunks
+
+from anamnesis.sync.pack_writer import IndexRow, publish_pack
+
+_HEADER = struct.Struct(">4sLL")
+
+
+class _Entry(NamedTuple):
+    """Where an object's packed bytes are: [start, end) of one pack file."""
+
+    start: int
+    end: int
+    crc: int | None
+
+
+def copy_packed(source: DiskObjectStore, ids: Iterable[ObjectID], target: DiskObjectStore) -> None:
+    """Store the objects ``ids`` of ``source`` in ``target`` as one new pack."""
+    wanted = {hex_to_sha(sha): sha for sha in ids}
+    located = _locate(source, wanted.keys())
+
+    def body(out: BinaryIO) -> tuple[list[IndexRow], bytes]:
+        rows: list[IndexRow] = []
+        digest = source.object_format.new_hash()  # the pack's checksum, of every byte
+        header = _HEADER.pack(b"PACK", 2, len(wanted))
+        digest.update(header)
+        out.write(header)
+        offset = len(header)
+        for raw, packed in _entries(located, wanted.keys()):
+            data = packed if packed is not None else _fresh(source, wanted[raw])
+            rows.append((raw, offset, zlib.crc32(data)))
+            digest.update(data)
+            out.write(data)
+            offset += len(data)
+        checksum = digest.digest()
+        out.write(checksum)
+        return rows, checksum
+
+    publish_pack(target, body)
+
+
+def _locate(
+    store: DiskObjectStore, wanted: Iterable[RawObjectID]
+) -> dict[Path, dict[RawObjectID, _Entry]]:
+    """For each pack of ``store``, the wanted objects found there first, with their bytes'
+    bounds (an entry ends where the pack's next one starts, or at the trailing checksum)."""
+    missing = set(wanted)
+    out: dict[Path, dict[RawObjectID, _Entry]] = {}
+    for index_path in sorted((Path(store.path) / "pack").glob("pack-*.idx")):
+        pack_path = index_path.with_suffix(".pack")
+        if not missing or not pack_path.is_file():
+            continue
+        index = load_pack_index(str(index_path), store.object_format)
+        try:
+            entries = list(index.iterentries())
+        finally:
+            index.close()
+        starts = sorted(offset for _, offset, _ in entries)
+        end_of_data = pack_path.stat().st_size - store.object_format.oid_length
+        found: dict[RawObjectID, _Entry] = {}
+        for raw, offset, crc in entries:
+            if raw in missing:
+                after = bisect_right(starts, offset)
+                end = starts[after] if after < len(starts) else end_of_data
+                found[raw] = _Entry(offset, end, crc)
+                missing.discard(raw)
+        if found:
+            out[pack_path] = found
+    return out
+
+
+def _entries(
+    located: dict[Path, dict[RawObjectID, _Entry]], wanted: Iterable[RawObjectID]
+) -> Iterator[tuple[RawObjectID, bytes | None]]:
+    """Each wanted object once: its packed bytes when they can be copied, else None."""
+    copied: set[RawObjectID] = set()
+    for pack_path, found in located.items():
+        with pack_path.open("rb") as pack:
+            for raw, entry in sorted(found.items(), key=lambda item: item[1].start):
+                pack.seek(entry.start)
+                data = pack.read(entry.end - entry.start)
+                copied.add(raw)
+                yield raw, data if _copyable(data, entry) else None
+    for raw in wanted:
+        if raw not in copied:
+            yield raw, None
+
+
+def _copyable(data: bytes, entry: _Entry) -> bool:
+    if not data or (data[0] >> 4) & 7 in DELTA_TYPES:
+        return False
+    return entry.crc is None or zlib.crc32(data) == entry.crc
+
+
+def _fresh(store: DiskObjectStore, sha: ObjectID) -> bytes:
+    """The object packed anew, from its content (which dulwich checks against its id)."""
+    obj = store[sha]
+    chunks = pack_object_chunks(obj.type_num, obj.as_raw_chunks(), store.object_format)
+    return b"".join(chunks)
