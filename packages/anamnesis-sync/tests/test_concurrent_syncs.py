@@ -32,7 +32,7 @@ def test_a_push_racing_another_on_a_local_remote_is_retried_not_refused(
     laptop.commit_local()
     # Another push lands while ours makes its pack: the moment between a local push
     # reading the remote branch and setting it.
-    real = transport._pack_data
+    real = transport.copy_packed
     raced: list[int] = []
 
     def racing(*args: Any, **kwargs: Any) -> Any:
@@ -41,11 +41,11 @@ def test_a_push_racing_another_on_a_local_remote_is_retried_not_refused(
             assert desktop.sync().pushed
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(transport, "_pack_data", racing)
+    monkeypatch.setattr(transport, "copy_packed", racing)
     repo = Repo(str(laptop.repo_dir))
     try:
         head = repo.refs[MAIN]
-        with pytest.raises(PushRejected):  # "unable to set": the branch moved meanwhile
+        with pytest.raises(PushRejected):  # the branch moved meanwhile
             push_branch(repo, str(remote), MAIN, head)
     finally:
         repo.close()

@@ -159,3 +159,18 @@ def test_a_pull_never_writes_a_corrupt_blob(tmp_path: Path) -> None:
             except (zlib.error, ChecksumMismatch):
                 results.append(False)
     assert results.count(False) == 1  # reported, never returned as the file's bytes
+
+
+def test_a_few_objects_of_a_large_pack_are_looked_up_and_copied(tmp_path: Path) -> None:
+    source, target = _store(tmp_path / "source"), _store(tmp_path / "target")
+    blobs = _blobs(300, seed=8)
+    write_pack(source, blobs[:299], 299)
+    source.add_object(blobs[299])  # loose, as a sync's new objects are
+    wanted = [blobs[7].id, blobs[299].id]  # few enough to be looked up one by one
+
+    copy_packed(source, wanted, target)
+
+    target = DiskObjectStore(target.path)
+    assert sorted(target) == sorted(wanted)
+    assert target[blobs[7].id].as_raw_string() == blobs[7].as_raw_string()
+    assert target[blobs[299].id].as_raw_string() == blobs[299].as_raw_string()

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from dulwich.diff_tree import tree_changes
 from dulwich.errors import NotTreeError
 from dulwich.index import commit_tree
-from dulwich.object_store import commit_tree_changes, iter_tree_contents, tree_lookup_path
+from dulwich.object_store import iter_tree_contents, tree_lookup_path
 from dulwich.objects import Commit, ObjectID
 from dulwich.repo import Repo
 
+from anamnesis.sync import tree_patch
 from anamnesis.sync.partial import is_take
 from anamnesis.sync.tree_reader import reader
 
@@ -73,13 +74,13 @@ def patch_tree(repo: Repo, tree: ObjectID | None, changes: Changes) -> ObjectID:
     deletion sorts first, so the folder then takes its place."""
     if tree is None:
         return build_tree(repo, apply_changes({}, changes))
-    edits: list[tuple[bytes, int | None, ObjectID | None]] = []
+    edits: list[tree_patch.Edit] = []
     for path, value in sorted(changes.items()):
         if value is not None:
             edits.append((path, value[0], value[1]))
         elif path_entry(repo, tree, path) is not None:  # deleting what is absent: no-op
             edits.append((path, None, None))
-    return commit_tree_changes(repo.object_store, tree, edits) if edits else tree
+    return tree_patch.patched(repo.object_store, tree, edits) if edits else tree
 
 
 def changes_between(before: Mapping[bytes, tuple[int, ObjectID]], after: Tree) -> Changes:

@@ -20,7 +20,7 @@ from dulwich.object_store import BaseObjectStore
 from dulwich.objects import Commit, ObjectID, Tree
 from dulwich.walk import Walker
 
-from anamnesis.sync.tree_reader import TreeReader, reader
+from anamnesis.sync.tree_reader import TreeReader, named, reader
 
 _GITLINK = 0o160000  # a submodule's commit lives in another repository: never sent
 
@@ -62,11 +62,9 @@ def _add_changed(
     new = store[new_id]
     assert isinstance(new, Tree)
     old = store[old_id] if old_id is not None else None
-    before = (
-        {name: (mode, sha) for name, mode, sha in old.iteritems()} if isinstance(old, Tree) else {}
-    )
+    before = old if isinstance(old, Tree) else Tree()  # looked up by name: never sorted
     for name, mode, sha in new.iteritems():
-        previous = before.get(name)
+        previous = named(before, name)
         if previous == (mode, sha) or mode == _GITLINK:
             continue
         if stat.S_ISDIR(mode):

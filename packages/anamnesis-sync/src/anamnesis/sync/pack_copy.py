@@ -26,11 +26,14 @@ from typing import BinaryIO, NamedTuple
 
 from dulwich.object_store import DiskObjectStore
 from dulwich.objects import ObjectID, RawObjectID, hex_to_sha
-from dulwich.pack import DELTA_TYPES, load_pack_index, pack_object_chunks
+from dulwich.pack import DELTA_TYPES, PackIndex, load_pack_index, pack_object_chunks
 
 from anamnesis.sync.pack_writer import IndexRow, publish_pack
+from anamnesis.sync.tree_reader import reader
 
 _HEADER = struct.Struct(">4sLL")
+# Below one wanted object per this many index entries, look them up one by one first.
+_LOOKUPS_PER_ENTRY = 64
 
 
 class _Entry(NamedTuple):
@@ -79,6 +82,8 @@ def _locate(
             continue
         index = load_pack_index(str(index_path), store.object_format)
         try:
+            if not _may_hold(index, missing):
+                continue
             entries = list(index.iterentries())
         finally:
             index.close()
@@ -94,6 +99,22 @@ def _locate(
         if found:
             out[pack_path] = found
     return out
+
+
+def _may_hold(index: PackIndex, wanted: set[RawObjectID]) -> bool:
+    """Whether the pack may hold one of ``wanted``. A few objects (the commit a sync
+    makes is loose) are looked up one by one, rather than the whole index read to find
+    none of them in a pack of 100,000."""
+    if len(wanted) * _LOOKUPS_PER_ENTRY >= len(index):
+        return True
+    return any(_offset(index, raw) is not None for raw in wanted)
+
+
+def _offset(index: PackIndex, raw: RawObjectID) -> int | None:
+    try:
+        return index.object_offset(raw)
+    except KeyError:
+        return None
 
 
 def _entries(
@@ -120,7 +141,8 @@ def _copyable(data: bytes, entry: _Entry) -> bool:
 
 
 def _fresh(store: DiskObjectStore, sha: ObjectID) -> bytes:
-    """The object packed anew, from its content (which dulwich checks against its id)."""
-    obj = store[sha]
+    """The object packed anew, from its content (which dulwich checks against its id as
+    it reads it; a tree this process has just stored or read is kept parsed)."""
+    obj = reader(store)[sha]
     chunks = pack_object_chunks(obj.type_num, obj.as_raw_chunks(), store.object_format)
     return b"".join(chunks)

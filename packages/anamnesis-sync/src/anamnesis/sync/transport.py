@@ -122,8 +122,8 @@ def push_branch(
     client, path = open_client(url, config=repo.get_config_stack(), timeout_s=timeout_s)
     if isinstance(client, LocalGitClient):
         _refuse_checked_out_branch(path, ref)
-        if _first_push(repo, path, ref, head):
-            return
+        _push_local(repo, path, ref, head)
+        return
 
     def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
         current = refs.get(ref)
@@ -156,20 +156,34 @@ def push_branch(
         raise PushRefused(f"the remote refused {ref.decode()}: {error}")
 
 
-def _first_push(repo: Repo, path: str, ref: Ref, head: ObjectID) -> bool:
-    """A first push to an empty repository on this file system: every object ``head``
-    reaches, written straight into one pack there (pack_writer.py), then the branch,
-    created only if it is still absent. Never a copy of our object files: those may hold
-    objects no commit reaches any more, such as notes purged from history for a secret.
-    False when the remote has branches already (push the usual way)."""
+def _push_local(repo: Repo, path: str, ref: Ref, head: ObjectID) -> None:
+    """A push to a repository on this file system: what ``head`` adds to the remote's
+    branch, written straight into one pack there (pack_copy.py), then the branch moved
+    only if it still is where it was read (a compare-and-swap under the ref's lock file,
+    as git's receive-pack does) and only forward. Never a copy of our object files: those
+    may hold objects no commit reaches any more, such as notes purged from history for a
+    secret. dulwich's local send_pack wrote the pack, then read every object of it back
+    to index it."""
     with Repo(path) as remote:
-        target = remote.object_store
-        if remote.refs.as_dict() or not isinstance(target, DiskObjectStore):
-            return False
-        copy_packed(repo.object_store, new_objects.missing(repo.object_store, [head], []), target)
-        if not remote.refs.add_if_new(ref, head):
-            raise PushRejected  # another machine's first push got there first
-        return True
+        target, source = remote.object_store, repo.object_store
+        current = remote.refs.as_dict().get(ref)
+        if current == head:
+            return
+        if current is not None and not _is_ancestor(repo, current, head):
+            raise PushRejected  # someone pushed after our fetch
+        haves = [current] if current is not None else []
+        wanted = new_objects.missing(source, [head], haves)
+        if current is not None:  # a first push finds an empty store: nothing to skip
+            wanted = [sha for sha in wanted if sha not in target]
+        if wanted:
+            copy_packed(source, wanted, target)
+        moved = (
+            remote.refs.set_if_equals(ref, current, head)
+            if current is not None
+            else remote.refs.add_if_new(ref, head)
+        )
+        if not moved:
+            raise PushRejected  # another machine's push got there first
 
 
 def _refuse_checked_out_branch(path: str, ref: Ref) -> None:
