@@ -3,6 +3,7 @@ kind of change made after a clean sync still reaches the remote."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 from dulwich.index import IndexEntry
+from dulwich.objects import Blob
 from dulwich.repo import Repo
 
 from anamnesis.sync import GitSyncBackend, clean_tree, worktree
@@ -197,6 +199,33 @@ def test_edits_that_do_not_make_the_head_tree_forget_the_record(machine: Machine
         assert clean_tree.drift(repo, laptop.repo_dir, head, head) is not None
         clean_tree.record_edits(repo, found, {NOTE.encode(): None}, head)  # not HEAD's tree
         assert clean_tree.drift(repo, laptop.repo_dir, head, head) is None
+
+
+@pytest.mark.parametrize("how", ["a file staged, not committed", "another blob", "one less"])
+def test_an_index_that_is_not_the_head_tree_is_never_recorded(machine: Machine, how: str) -> None:
+    # A file git staged but did not commit, taken for clean, would never be committed.
+    laptop = _clean_laptop(machine)
+    with Repo(str(laptop.repo_dir)) as repo:
+        head = repo.head()
+        index = repo.open_index()
+        entry = index[NOTE.encode()]
+        assert isinstance(entry, IndexEntry)
+        if how == "a file staged, not committed":
+            index[b"semantic/staged.md"] = entry
+        elif how == "another blob":
+            other = Blob.from_string(b"not what HEAD holds\n")
+            repo.object_store.add_object(other)
+            index[NOTE.encode()] = dataclasses.replace(entry, sha=other.id)
+        else:
+            del index[NOTE.encode()]
+        index.write()
+        clean_tree.record(repo, index, head)
+        assert clean_tree.drift(repo, laptop.repo_dir, head, head) is None
+        if how == "a file staged, not committed":  # the same check passes HEAD's tree
+            del index[b"semantic/staged.md"]
+            index.write()
+            clean_tree.record(repo, index, head)
+            assert clean_tree.drift(repo, laptop.repo_dir, head, head) is not None
 
 
 def test_a_symlink_appearing_is_reported_not_skipped(machine: Machine) -> None:

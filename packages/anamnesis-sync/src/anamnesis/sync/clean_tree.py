@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dulwich.index import Index, IndexEntry
+from dulwich.object_store import iter_tree_contents
 from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
@@ -57,12 +58,7 @@ def record(repo: Repo, index: Index, head: ObjectID | None) -> None:
             usable = False  # staging reports these every time: no shortcut
             break
         entries[name] = worktree.indexed_stat(entry)
-    if (
-        usable
-        and head is not None
-        and index_stat is not None
-        and index.commit(repo.object_store) == _tree(repo, head)
-    ):
+    if usable and head is not None and index_stat is not None and _holds_tree(repo, index, head):
         _write(repo, head, index_stat, entries)
     else:
         path.unlink(missing_ok=True)
@@ -211,6 +207,26 @@ def _index_stat(path: str | bytes | Path) -> tuple[int, int, int] | None:
 
 def _record_path(repo: Repo) -> Path:
     return Path(repo.controldir()) / RECORD_FILE
+
+
+def _holds_tree(repo: Repo, index: Index, head: ObjectID) -> bool:
+    """Whether ``index`` is exactly ``head``'s tree: every file of the tree, with its mode
+    and blob, and nothing else. Read file by file, each folder parsed only while it is
+    read (not kept: tree_reader.py would hold every folder of a 100,000-note store at
+    once), where building the index's tree to compare ids built them all in memory and
+    stored each again.
+    """
+    tree = _tree(repo, head)
+    if tree is None:
+        return False
+    files = 0
+    for found in iter_tree_contents(repo.object_store, tree):
+        assert found.path is not None
+        entry = index[found.path] if found.path in index else None  # noqa: SIM401 (no get)
+        if not isinstance(entry, IndexEntry) or (entry.mode, entry.sha) != (found.mode, found.sha):
+            return False
+        files += 1
+    return files == len(index)
 
 
 def _tree(repo: Repo, commit: ObjectID) -> ObjectID | None:

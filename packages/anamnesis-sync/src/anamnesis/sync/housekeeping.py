@@ -7,8 +7,8 @@ Packs are merged the way ``git repack --geometric=2`` does it: the small ones (e
 or fetch adds one) are rolled into one, and a pack at least twice as large as all the
 smaller ones together is left alone. A store of 100,000 notes is not rewritten to add ten,
 and the packs left are few (each at least twice the size of all below it). The objects
-are copied one at a time as their packed bytes (pack_copy.py), so memory does not grow
-with the store (dulwich's own ``repack`` holds every object at once).
+are copied one at a time as their packed bytes (pack_copy.py): memory holds where each
+object is, never the objects (dulwich's own ``repack`` holds every object at once).
 """
 
 from __future__ import annotations
