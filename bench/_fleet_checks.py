@@ -1,5 +1,6 @@
-"""What `fleet.py` checks once every machine has synced: the same notes everywhere, byte for
-byte, in every index, and a sound remote.
+"""What `fleet.py` checks: each machine right after its final sync (its notes folder, read
+once while still in the page cache, against the remote's tip by git blob id), then the
+remote itself once every machine is done.
 
 Read-only: nothing here writes to a machine or to the remote. The remote is read with
 dulwich (as the sync reads it) and, when a ``git`` binary is on the PATH, with
@@ -9,9 +10,12 @@ dulwich (as the sync reads it) and, when a ``git`` binary is on the PATH, with
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import subprocess
-from pathlib import Path
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
 
 from dulwich import porcelain
 from dulwich.object_store import iter_tree_contents
@@ -25,43 +29,105 @@ MAIN = Ref(b"refs/heads/main")
 # keep-both writes this key into both versions of a conflicted note: a file holding it
 # is a conflict that surfaced as a note.
 CONFLICT_LINE = b"\n" + CONFLICT_KEY.encode() + b":"
+SHOWN = 3  # paths named in a finding; the rest are counted
 
 
-def digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+def note_ids(paths: Iterable[str]) -> set[str]:
+    """The ids of the notes among ``paths`` (relative, posix): each ``.md`` file's stem."""
+    return {PurePosixPath(p).stem for p in paths if p.endswith(".md")}
 
 
-def folder_tree(memory: Path) -> dict[str, str]:
-    """Every shared file of a machine's notes folder: relative path -> sha256 of its bytes."""
-    tree: dict[str, str] = {}
-    for path in memory.rglob("*"):
-        relative = path.relative_to(memory)
-        # The sync's lock is each machine's own and never synced.
-        if relative.parts[0] == ".git" or path.name == SYNC_LOCK_FILE or not path.is_file():
-            continue
-        tree[relative.as_posix()] = digest(path.read_bytes())
-    return tree
+def blob_id(data: bytes) -> str:
+    """Git's id of ``data`` as a blob: what a tree entry names for a file of these bytes."""
+    header = b"blob %d\x00" % len(data)
+    return hashlib.sha1(header + data, usedforsecurity=False).hexdigest()
 
 
-def conflict_notes(memory: Path) -> list[str]:
-    """Notes that carry keep-both's conflict marker (there should be none)."""
-    return sorted(
-        path.relative_to(memory).as_posix()
-        for path in memory.rglob("*.md")
-        if ".git" not in path.relative_to(memory).parts and CONFLICT_LINE in path.read_bytes()
-    )
+@dataclass(frozen=True, slots=True)
+class Folder:
+    """A machine's notes folder as read once: every shared file's git blob id (by its
+    relative posix path) and the notes among them that carry a conflict marker."""
+
+    files: dict[str, str]
+    conflicts: list[str]
 
 
-def remote_tree(remote: Path) -> dict[str, str]:
-    """The files at the tip of the remote's main branch: path -> sha256 of their bytes."""
+def scan_folder(memory: Path) -> Folder:
+    """Read every shared file of ``memory`` once: outside its ``.git``, the sync's lock
+    (each machine's own, never synced) left out."""
+    files: dict[str, str] = {}
+    conflicts: list[str] = []
+    for top, dirs, names in os.walk(memory):
+        here = Path(top)
+        if here == memory:
+            dirs[:] = [d for d in dirs if d != ".git"]
+        for name in names:
+            path = here / name
+            if name == SYNC_LOCK_FILE or not path.is_file():
+                continue
+            relative = path.relative_to(memory).as_posix()
+            data = path.read_bytes()
+            files[relative] = blob_id(data)
+            if name.endswith(".md") and CONFLICT_LINE in data:
+                conflicts.append(relative)
+    return Folder(files, sorted(conflicts))
+
+
+@dataclass(frozen=True, slots=True)
+class Tip:
+    """The remote main's tip: its commit and every file of its tree (path -> blob id)."""
+
+    commit: str
+    files: dict[str, str]
+
+
+def remote_head(remote: Path) -> str:
     with Repo(str(remote)) as repo:
-        commit = repo[repo.refs[MAIN]]
+        return repo.refs[MAIN].decode()
+
+
+def remote_tip(remote: Path, known: Tip | None = None) -> Tip:
+    """The tip of the remote's main branch; ``known`` when main still points at it. Reads
+    the trees only: a tree entry already names its file's blob id."""
+    with Repo(str(remote)) as repo:
+        head = repo.refs[MAIN]
+        if known is not None and known.commit == head.decode():
+            return known
+        commit = repo[head]
         assert isinstance(commit, Commit)
-        return {
-            entry.path.decode(): digest(repo[entry.sha].as_raw_string())
+        files = {
+            entry.path.decode(): entry.sha.decode()
             for entry in iter_tree_contents(repo.object_store, commit.tree)
             if entry.path is not None and entry.sha is not None
         }
+        return Tip(head.decode(), files)
+
+
+def _named(kind: str, paths: list[str]) -> list[str]:
+    if not paths:
+        return []
+    more = f" and {len(paths) - SHOWN} more" if len(paths) > SHOWN else ""
+    return [f"{len(paths)} {kind}: {', '.join(paths[:SHOWN])}{more}"]
+
+
+def tree_differences(files: dict[str, str], tip: Tip) -> list[str]:
+    """How a folder differs from the tip, file by file ([] when byte-identical)."""
+    missing = sorted(tip.files.keys() - files.keys())
+    extra = sorted(files.keys() - tip.files.keys())
+    changed = sorted(p for p in files.keys() & tip.files.keys() if files[p] != tip.files[p])
+    return [
+        *_named("missing here", missing),
+        *_named("not on the remote", extra),
+        *_named("with other bytes", changed),
+    ]
+
+
+def id_differences(found: set[str], expected: set[str], where: str) -> list[str]:
+    """How a set of note ids differs from the expected one ([] when equal)."""
+    return [
+        *_named(f"expected, not {where}", sorted(expected - found)),
+        *_named(f"{where}, not expected", sorted(found - expected)),
+    ]
 
 
 def remote_packs(remote: Path) -> dict[str, float]:

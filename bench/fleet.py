@@ -20,19 +20,24 @@ another, so each time is one sync's alone; 2 runs two machines at once in the ro
 pushes race for the remote and the sync's retry on a moved remote is exercised (times then
 include the other sync's share of this 2-core machine).
 
-Checks at the end (any failure: exit 1): every machine's notes folder byte-identical to
-every other's and to the remote's tip (machine-local notes live outside it, in
-``local/``, by design), holding exactly the notes written; every index lists exactly the
-notes on disk (`anamnesis list --limit 0 --json`) and a keyword search finds a note
-another machine wrote; no conflict reported by any sync and no conflict note on disk;
-no failed sync (exit code); the remote sound by dulwich's checks and, where git is
-installed, by `git fsck --full --strict`.
+Checks (any failure: exit 1). Each machine's are run right after its final sync, while
+its files are still in the page cache, so no step reads 50 stores back from disk: its
+notes folder, each file read once, byte-identical to the remote's tip (each file's git
+blob id against the tip tree's entry; machine-local notes live outside it, in ``local/``,
+by design) and with no conflict note; its index lists exactly the notes on disk
+(`anamnesis list --limit 0 --json`); a keyword search finds the last note another machine
+wrote. Once all are done: every machine was checked against the same tip, the remote's
+last, so all are byte-identical to each other; that tip holds exactly the notes written
+(the seeded ones and every machine's); no conflict reported by any sync; no failed sync
+(exit code); the remote sound by dulwich's checks and, where git is installed, by
+`git fsck --full --strict`. A check that cannot run (an error) is a failure too.
 
 ``--code DIR`` runs every machine on the checkout at DIR (its ``packages/*/src`` first on
 the path), to compare a change with the commit before it: one run each, one after the other.
 
-Output: one JSON line per sync and per phase (``"bench": "fleet"``), then a summary. Not a
-``*_bench.py``: `nox -s bench` does not run it (minutes at 10 machines and 10,000 notes).
+Output: one JSON line per sync, per machine's checks and per phase (``"bench": "fleet"``),
+then a summary. Not a ``*_bench.py``: `nox -s bench` does not run it (minutes at 10
+machines and 10,000 notes).
 """
 
 from __future__ import annotations
@@ -120,9 +125,20 @@ class Fleet:
 
     machines: list[Machine]
     remote: Path
+    seeded: set[str]  # the ids of the notes the remote started with
     syncs: list[dict[str, Any]] = field(default_factory=list)
     written: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # by machine
     phases: list[dict[str, Any]] = field(default_factory=list)
+    checked: list[dict[str, Any]] = field(default_factory=list)  # each machine's checks
+    tip: checks.Tip | None = None  # the remote's tip as last read (read again if it moved)
+
+    def expected(self) -> set[str]:
+        """Every note that should be on every machine: seeded, then each one written."""
+        return self.seeded | {i for notes in self.written.values() for i, _ in notes}
+
+    def current_tip(self) -> checks.Tip:
+        self.tip = checks.remote_tip(self.remote, self.tip)
+        return self.tip
 
 
 def emit(record: dict[str, Any]) -> None:
@@ -130,7 +146,7 @@ def emit(record: dict[str, Any]) -> None:
 
 
 def remote_notes(remote: Path) -> int:
-    return sum(1 for path in checks.remote_tree(remote) if path.endswith(".md"))
+    return len(checks.note_ids(checks.remote_tip(remote).files))
 
 
 def sync(machine: Machine, phase: str, **extra: Any) -> dict[str, Any]:
@@ -211,62 +227,135 @@ def round_step(fleet: Fleet, round_: int, per_round: int) -> Callable[[Machine],
     return step
 
 
-def seed_remote(root: Path, notes: int) -> Path:
+def seed_remote(root: Path, notes: int) -> tuple[Path, set[str]]:
+    """A bare remote holding ``notes`` notes, pushed by a seeding machine; their ids."""
     remote = root / "remote.git"
     remote.mkdir(parents=True)
     Repo.init_bare(str(remote), default_branch=b"main").close()
     seeder = root / "seed" / "memory"
     write_notes(seeder, notes)
+    seeded = {path.stem for path in seeder.rglob("*.md")}
     pushed = sync_process(HERE.parent, seeder, remote, "seed")  # the same seed for any --code
     if pushed["error"]:
         raise RuntimeError(f"the seeding machine could not push: {pushed['error']}")
     emit({"phase": "seed", "notes": notes, "seconds": pushed["seconds"],
           "rss_mb": pushed["rss_mb"], **checks.remote_packs(remote)})  # fmt: skip
-    return remote
+    return remote, seeded
 
 
-def verify(fleet: Fleet, expected_notes: int) -> dict[str, Any]:
-    """Every check of the docstring; each result says what it found."""
-    trees = {m.name: checks.folder_tree(m.memory) for m in fleet.machines}
-    reference = checks.remote_tree(fleet.remote)
-    differing = sorted(name for name, tree in trees.items() if tree != reference)
-    notes_on_disk = sum(1 for path in reference if path.endswith(".md"))
-    stems = {Path(path).stem for path in reference if path.endswith(".md")}
-    index_wrong: list[str] = []
-    search_missed: list[str] = []
-    for number, machine in enumerate(fleet.machines):
-        listed = machine.cli("list", "--limit", "0", "--json")
-        ids = {note["id"] for note in json.loads(listed.out)} if listed.code == 0 else set()
-        if ids != stems:
-            extra, missing = len(ids - stems), len(stems - ids)
-            index_wrong.append(f"{machine.name}: {extra} listed not on disk, {missing} unlisted")
-        other = fleet.machines[(number + 1) % len(fleet.machines)]
-        note_id, word = fleet.written[other.name][-1]
-        found = machine.cli("search", word, "--json", "-k", "3")
-        hits = [hit["id"] for hit in json.loads(found.out)] if found.code == 0 else []
-        if hits[:1] != [note_id]:
-            search_missed.append(f"{machine.name} searching {other.name}'s {word}: {hits}")
+def final_step(fleet: Fleet) -> Callable[[Machine], dict[str, Any]]:
+    """The last sync of a machine, then its checks at once (its files still cached)."""
+
+    def step(machine: Machine) -> dict[str, Any]:
+        record = sync(machine, "final")
+        fleet.checked.append(check_machine(fleet, machine))
+        return record
+
+    return step
+
+
+def check_machine(fleet: Fleet, machine: Machine) -> dict[str, Any]:
+    """One machine's checks: its folder against the remote's tip, its index, its search.
+    Each kind's findings are a list ([] when right); an error in a check is a finding."""
+    started = time.perf_counter()
+    record: dict[str, Any] = {"phase": "machine checks", "machine": machine.name, "tip": None}
+    findings: dict[str, list[str]] = {"tree": [], "conflict_notes": [], "index": [],
+                                      "search": [], "errors": []}  # fmt: skip
+    try:
+        tip = fleet.current_tip()
+        record["tip"] = tip.commit
+        folder = checks.scan_folder(machine.memory)
+        findings["tree"] = checks.tree_differences(folder.files, tip)
+        findings["conflict_notes"] = folder.conflicts
+        findings["index"] = index_findings(machine, checks.note_ids(folder.files))
+        findings["search"] = search_findings(fleet, machine)
+    except Exception as error:  # any failure to check is itself reported, never skipped
+        findings["errors"].append(f"{type(error).__name__}: {error}")
+    record.update(findings, passed=not any(findings.values()))
+    record["seconds"] = round(time.perf_counter() - started, 3)
+    emit(record)
+    if not record["passed"]:
+        print(f"{machine.name}: checks FAILED: {findings}", file=sys.stderr, flush=True)
+    return record
+
+
+def cli_json(machine: Machine, *args: str) -> Any:
+    """`anamnesis <args>`'s JSON output; a failed command raises, with its error."""
+    ran = machine.cli(*args)
+    if ran.code != 0:
+        raise RuntimeError(f"`anamnesis {' '.join(args)}` exited {ran.code}: {ran.err[-500:]}")
+    return json.loads(ran.out)
+
+
+def index_findings(machine: Machine, on_disk: set[str]) -> list[str]:
+    """The index lists exactly the notes on disk."""
+    listed = {note["id"] for note in cli_json(machine, "list", "--limit", "0", "--json")}
+    return checks.id_differences(listed, on_disk, "listed")
+
+
+def search_findings(fleet: Fleet, machine: Machine) -> list[str]:
+    """A keyword search finds, first, the last note the next machine wrote."""
+    number = fleet.machines.index(machine)
+    other = fleet.machines[(number + 1) % len(fleet.machines)]
+    note_id, word = fleet.written[other.name][-1]
+    hits = [hit["id"] for hit in cli_json(machine, "search", word, "--json", "-k", "3")]
+    if hits[:1] == [note_id]:
+        return []
+    return [f"searching {other.name}'s {word} ({note_id}) found {hits}"]
+
+
+def machine_failures(fleet: Fleet, kind: str) -> list[str]:
+    """Every machine's findings of one kind, each line naming its machine."""
+    return [f"{c['machine']}: {line}" for c in fleet.checked for line in c[kind]]
+
+
+def tip_failures(fleet: Fleet, tip: checks.Tip) -> list[str]:
+    """Machines not checked, or checked against another tip than the remote's last."""
+    seen = {c["machine"]: c["tip"] for c in fleet.checked}
+    unchecked = [f"{m.name}: not checked" for m in fleet.machines if m.name not in seen]
+    moved = [
+        f"{name}: checked against {commit}, the remote ended at {tip.commit}"
+        for name, commit in seen.items()
+        if commit not in (None, tip.commit)  # None: its error is reported already
+    ]
+    return unchecked + moved
+
+
+def verify(fleet: Fleet) -> dict[str, Any]:
+    """The checks of the docstring from each machine's and the remote as it ended."""
+    started = time.perf_counter()
+    tip = checks.remote_tip(fleet.remote)
+    expected = fleet.expected()
+    on_remote = checks.note_ids(tip.files)
     fsck_git = checks.git_fsck(fleet.remote)
+    differing = tip_failures(fleet, tip) + machine_failures(fleet, "tree")
     result: dict[str, Any] = {
         "phase": "checks",
-        "notes_expected": expected_notes,
-        "notes_on_remote": notes_on_disk,
-        "trees_identical": not differing and notes_on_disk == expected_notes,
+        "remote_tip": tip.commit,
+        "machines_checked": len(fleet.checked),
+        "notes_expected": len(expected),
+        "notes_on_remote": len(on_remote),
+        "notes_wrong": checks.id_differences(on_remote, expected, "on the remote"),
         "trees_differing": differing,
-        "index_consistent": not index_wrong,
-        "index_wrong": index_wrong,
-        "search_across_machines": not search_missed,
-        "search_missed": search_missed,
+        "index_wrong": machine_failures(fleet, "index"),
+        "search_missed": machine_failures(fleet, "search"),
+        "check_errors": machine_failures(fleet, "errors"),
+        "conflict_notes": len(machine_failures(fleet, "conflict_notes")),
+        "conflict_notes_found": machine_failures(fleet, "conflict_notes"),
         "conflicts_reported": sum(1 for r in fleet.syncs if r["conflicted"] or r["conflicts"]),
-        "conflict_notes": sum(len(checks.conflict_notes(m.memory)) for m in fleet.machines),
         "failed_syncs": sum(1 for r in fleet.syncs if r["exit"] != 0),
         "dulwich_fsck": checks.dulwich_fsck(fleet.remote),
         "git_fsck": "git not installed" if fsck_git is None else fsck_git,
     }
+    result["trees_identical"] = not differing and not result["notes_wrong"]
+    result["index_consistent"] = not result["index_wrong"]
+    result["search_across_machines"] = not result["search_missed"]
+    result["seconds"] = round(time.perf_counter() - started, 1)
     result["passed"] = bool(
         result["trees_identical"]
         and result["index_consistent"]
         and result["search_across_machines"]
+        and not result["check_errors"]
         and result["conflicts_reported"] == 0
         and result["conflict_notes"] == 0
         and result["failed_syncs"] == 0
@@ -278,13 +367,13 @@ def verify(fleet: Fleet, expected_notes: int) -> dict[str, Any]:
 
 
 def run_fleet(root: Path, args: argparse.Namespace) -> tuple[Fleet, dict[str, Any]]:
-    remote = seed_remote(root, args.base_notes)
+    remote, seeded = seed_remote(root, args.base_notes)
     width = len(str(args.machines))
     machines = [
         Machine(f"m{n:0{width}d}", root / f"m{n:0{width}d}", remote, args.code.resolve())
         for n in range(1, args.machines + 1)
     ]
-    fleet = Fleet(machines, remote)
+    fleet = Fleet(machines, remote, seeded)
     for machine in machines:  # set up as a user does (config, hooks), the first sync apart
         ran = machine.cli("init", "--yes", "--no-sync", "--remote", str(remote),
                           "--machine-id", machine.name)  # fmt: skip
@@ -295,9 +384,9 @@ def run_fleet(root: Path, args: argparse.Namespace) -> tuple[Fleet, dict[str, An
     for round_ in range(1, args.rounds + 1):
         step = round_step(fleet, round_, args.per_round)
         run_phase(fleet, f"round {round_}", step, args.concurrency)
-    run_phase(fleet, "final", lambda m: sync(m, "final"), 1)
-    expected = args.base_notes + args.machines * args.rounds * args.per_round
-    return fleet, verify(fleet, expected)
+    # One at a time: each machine's checks follow its sync while its files are cached.
+    run_phase(fleet, "final", final_step(fleet), 1)
+    return fleet, verify(fleet)
 
 
 def print_summary(fleet: Fleet, result: dict[str, Any], args: argparse.Namespace) -> None:
@@ -316,20 +405,30 @@ def print_summary(fleet: Fleet, result: dict[str, Any], args: argparse.Namespace
             f"{p['packs']}, {p['pack_mb']}, {p['loose']}"
             + (f"   (writes of {args.per_round}: {writes:.2f} s)" if writes is not None else "")
         )
+    if fleet.checked:
+        took = [c["seconds"] for c in fleet.checked]
+        print(f"each machine's checks after its final sync: {statistics.median(took):.1f} / "
+              f"{max(took):.1f} s (median / max); the remote's at the end: "
+              f"{result['seconds']:.0f} s")  # fmt: skip
     verdict = "PASSED" if result["passed"] else "FAILED"
     print(
         f"checks {verdict}: trees identical {result['trees_identical']} "
         f"({result['notes_on_remote']} notes, {result['notes_expected']} expected); "
         f"index consistent {result['index_consistent']}; "
         f"search across machines {result['search_across_machines']}; "
+        f"check errors {len(result['check_errors'])}; "
         f"conflicts {result['conflicts_reported']} reported, {result['conflict_notes']} notes; "
         f"failed syncs {result['failed_syncs']}; "
         f"dulwich fsck {'clean' if not result['dulwich_fsck'] else result['dulwich_fsck'][:3]}; "
         f"git fsck --full --strict {result['git_fsck'] or 'clean'}"
     )
-    for key in ("trees_differing", "index_wrong", "search_missed"):
+    shown = ("notes_wrong", "trees_differing", "index_wrong", "search_missed", "check_errors",
+             "conflict_notes_found")  # fmt: skip
+    for key in shown:
         for line in result[key][:5]:
             print(f"  {key}: {line}")
+        if len(result[key]) > 5:
+            print(f"  {key}: ... {len(result[key]) - 5} more (the JSON line has them all)")
 
 
 @contextmanager
@@ -360,7 +459,12 @@ def main() -> None:
         args.machines, args.base_notes, args.per_round, args.rounds = 3, 200, 5, 2
     started = time.perf_counter()
     with workspace(args.root) as root:
-        fleet, result = run_fleet(root, args)
+        try:
+            fleet, result = run_fleet(root, args)
+        except Exception:
+            print(f"fleet FAILED: the run stopped after {time.perf_counter() - started:.0f} s "
+                  "(the traceback follows)", file=sys.stderr, flush=True)  # fmt: skip
+            raise
     print_summary(fleet, result, args)
     print(f"whole run: {time.perf_counter() - started:.0f} s")
     sys.exit(0 if result["passed"] else 1)

@@ -28,12 +28,17 @@ def test_three_machines_racing_to_one_remote_end_identical(tmp_path: Path) -> No
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    syncs = [r for r in records if "machine" in r]
+    syncs = [r for r in records if "machine" in r and r["phase"] != "machine checks"]
     # first sync, 2 rounds, final: 4 syncs per machine, every one a success
     assert len(syncs) == 4 * 3
     assert all(r["exit"] == 0 and not r["conflicted"] for r in syncs), syncs
+    # each machine checked right after its final sync, against the remote's last tip
+    machine_checks = [r for r in records if r["phase"] == "machine checks"]
+    assert [r["machine"] for r in machine_checks] == ["m1", "m2", "m3"], machine_checks
+    assert all(r["passed"] for r in machine_checks), machine_checks
     (checks,) = [r for r in records if r["phase"] == "checks"]
     assert checks["passed"] is True, checks
     assert checks["notes_on_remote"] == 200 + 3 * 2 * 5
     assert checks["trees_identical"] and checks["index_consistent"], checks
+    assert {r["tip"] for r in machine_checks} == {checks["remote_tip"]}, checks
     assert checks["dulwich_fsck"] == [], checks
