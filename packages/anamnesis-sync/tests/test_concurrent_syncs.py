@@ -55,6 +55,49 @@ def test_a_push_racing_another_on_a_local_remote_is_retried_not_refused(
     assert set(remote_files(remote)) == {"semantic/base.md", "semantic/l.md", "semantic/d.md"}
 
 
+def test_a_push_meeting_the_branch_locked_waits_and_goes_through(
+    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another machine's push holds the remote branch's lock (git and dulwich both write a
+    # ref through "<ref>.lock"), and lets go while ours pauses: ours fetches again and
+    # goes through.
+    laptop = machine("laptop")
+    write_note(laptop, "semantic/base.md", "base")
+    laptop.sync()
+    write_note(laptop, "semantic/l.md", "from laptop")
+    lock = remote / "refs" / "heads" / "main.lock"
+    lock.write_bytes(b"")
+    pauses: list[float] = []
+
+    def other_push_finishes(seconds: float) -> None:
+        pauses.append(seconds)
+        lock.unlink(missing_ok=True)
+
+    monkeypatch.setattr(transport.time, "sleep", other_push_finishes)
+    result = laptop.sync()
+    assert result.pushed, result.detail
+    assert len(pauses) == 1 and 0 < pauses[0] < 1
+    assert set(remote_files(remote)) == {"semantic/base.md", "semantic/l.md"}
+
+
+def test_a_branch_lock_left_on_the_remote_is_named_and_nothing_is_lost(
+    machine: Machine, remote: Path
+) -> None:
+    laptop = machine("laptop")
+    write_note(laptop, "semantic/base.md", "base")
+    laptop.sync()
+    write_note(laptop, "semantic/l.md", "from laptop")
+    lock = remote / "refs" / "heads" / "main.lock"
+    lock.write_bytes(b"")  # left by a push killed half-way
+    stopped = laptop.sync()
+    assert not stopped.pushed and stopped.committed
+    assert str(lock) in stopped.detail and "remove that file" in stopped.detail
+    assert set(remote_files(remote)) == {"semantic/base.md"}
+    lock.unlink()
+    assert laptop.sync().pushed
+    assert set(remote_files(remote)) == {"semantic/base.md", "semantic/l.md"}
+
+
 def test_the_lock_file_is_excluded_from_git_status(machine: Machine) -> None:
     laptop = machine("laptop")
     write_note(laptop, "semantic/a.md", "x")

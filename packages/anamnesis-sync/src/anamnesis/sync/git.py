@@ -271,8 +271,8 @@ class GitSyncBackend(LocalCommits):
                 return self._done(repo, False, pulled, changed, committed)
             try:
                 origin.push(repo, head)
-            except RemoteMoved:
-                why_again = "the remote kept changing while we pushed"
+            except RemoteMoved as moved:
+                why_again = str(moved) or "the remote kept changing while we pushed"
                 continue  # someone pushed since our fetch: fetch and integrate again
             except TransportFailed as failure:
                 return self._stopped(repo, failure.message, committed, changed, pulled)

@@ -184,8 +184,8 @@ class Origin:
         """Push ``head`` to the remote branch, only as a fast-forward."""
         try:
             push_branch(repo, self.url, self.branch, head, timeout_s=self.timeout_s)
-        except PushRejected:
-            raise RemoteMoved from None
+        except PushRejected as exc:
+            raise RemoteMoved(str(exc)) from None
         except PushRefused as exc:
             raise TransportFailed(explain_transport_error(self.url, exc, "push to")) from None
         except Exception as exc:  # transport errors of every kind become a detail, not a traceback

@@ -6,10 +6,14 @@ by a session hook pays for every import.
 
 from __future__ import annotations
 
+import os
+import random
+import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from dulwich.client import LocalGitClient
+from dulwich.file import FileLocked
 from dulwich.graph import can_fast_forward
 from dulwich.object_store import DiskObjectStore
 from dulwich.objects import ObjectID
@@ -23,7 +27,13 @@ from anamnesis.sync.pack_copy import copy_packed
 
 
 class PushRejected(Exception):
-    """The remote branch moved since we fetched: fetch and integrate again."""
+    """The remote branch moved since we fetched, or another push holds its lock: fetch
+    and integrate again. The message, when there is one, says why for the user."""
+
+
+# How long to let another push that holds the remote branch's lock finish, in seconds
+# (a ref update takes milliseconds; the jitter keeps two waiting pushes apart).
+_LOCKED_PAUSE_S = (0.05, 0.3)
 
 
 class PushRefused(Exception):
@@ -177,13 +187,25 @@ def _push_local(repo: Repo, path: str, ref: Ref, head: ObjectID) -> None:
             wanted = [sha for sha in wanted if sha not in target]
         if wanted:
             copy_packed(source, wanted, target)
-        moved = (
-            remote.refs.set_if_equals(ref, current, head)
-            if current is not None
-            else remote.refs.add_if_new(ref, head)
-        )
+        try:
+            moved = (
+                remote.refs.set_if_equals(ref, current, head)
+                if current is not None
+                else remote.refs.add_if_new(ref, head)
+            )
+        except FileLocked as exc:  # another machine's push is setting the branch right now
+            time.sleep(random.uniform(*_LOCKED_PAUSE_S))  # let it finish before we fetch
+            raise PushRejected(_locked(exc)) from None
         if not moved:
             raise PushRejected  # another machine's push got there first
+
+
+def _locked(exc: FileLocked) -> str:
+    return (
+        "the remote's branch was locked by another push each time"
+        f" ({os.fsdecode(exc.lockfilename)});"
+        " if no sync or git command is writing to the remote, remove that file"
+    )
 
 
 def _refuse_checked_out_branch(path: str, ref: Ref) -> None:
