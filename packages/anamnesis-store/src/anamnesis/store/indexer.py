@@ -222,7 +222,9 @@ class Indexer:
         files = list(note_files(self.layout))
         skipped: list[SkippedFile] = []
         adopted: list[AdoptedFile] = []
-        holders: dict[str, tuple[Copy, os.stat_result]] = {}
+        # id -> the copy indexed. Not its stat: 100,000 of those held 60 MB through a
+        # rebuild; a duplicate's (rare) is read again when it is reported.
+        holders: dict[str, Copy] = {}
         for done, note in enumerate(files, start=1):
             try:
                 loaded: tuple[Memory, os.stat_result] | str | None = load(note)
@@ -237,24 +239,24 @@ class Indexer:
             elif isinstance(loaded, tuple):
                 mem, stat = loaded
                 mine = Copy(note, mem.id, mem.type, mem.updated_at, stat.st_mtime_ns)
-                held = holders.get(mem.id)
-                if held is not None:
-                    theirs, their_stat = held
+                theirs = holders.get(mem.id)
+                if theirs is not None:
                     if not mine.beats(theirs):
                         reason = f"duplicate id {mem.id}: also in {theirs.note.path}"
                         skipped.append(record_broken(conn, note, stat, reason, mem.id))
                         continue
                     reason = f"duplicate id {mem.id}: also in {note.path}"
+                    their_stat = stat_or_none(theirs.note.path)
                     skipped.append(record_broken(conn, theirs.note, their_stat, reason, mem.id))
                     ix.delete(conn, mem.id, fts=False)
-                holders[mem.id] = (mine, stat)
+                holders[mem.id] = mine
                 ix.upsert(
                     conn,
                     mem,
                     note.rel,
                     stat.st_size,
                     stat.st_mtime_ns,
-                    new=held is None,
+                    new=theirs is None,
                     fts=False,
                 )
             if progress is not None:
@@ -264,7 +266,7 @@ class Indexer:
             mark_scanned(conn, folder)
         return ReindexReport(indexed=len(holders), skipped=tuple(skipped), adopted=tuple(adopted))
 
-    def _adopt(self, note: NoteFile, holders: dict[str, tuple[Copy, os.stat_result]]) -> bool:
+    def _adopt(self, note: NoteFile, holders: dict[str, Copy]) -> bool:
         """Give a hand-written note without an id one (see :mod:`.adoption`); ``holders``
         are the ids indexed so far (a file named after one of them gets a new id)."""
         from anamnesis.store.adoption import adopt
