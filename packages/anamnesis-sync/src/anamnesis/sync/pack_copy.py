@@ -9,8 +9,9 @@ then the push).
 
 Each copied entry is checked against the CRC-32 its pack's index holds (git checks the
 same before reusing packed data). Deltas (whose base is named by an offset in their own
-pack), objects not in a pack, and entries whose CRC does not match are written the usual
-way from the object itself, which dulwich verifies as it reads. Sources are read in pack
+pack), objects not in a pack, entries whose CRC does not match and those of an index
+without CRCs (version 1) are written the usual way from the object itself, which dulwich
+verifies as it reads. Sources are read in pack
 order with plain reads, not mapped: a mapping's pages would count in the process's
 memory.
 """
@@ -137,7 +138,7 @@ def _entries(
 def _copyable(data: bytes, entry: _Entry) -> bool:
     if not data or (data[0] >> 4) & 7 in DELTA_TYPES:
         return False
-    return entry.crc is None or zlib.crc32(data) == entry.crc
+    return entry.crc is not None and zlib.crc32(data) == entry.crc  # v1 indexes have none
 
 
 def _fresh(store: DiskObjectStore, sha: ObjectID) -> bytes:
