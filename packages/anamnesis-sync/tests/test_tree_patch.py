@@ -1,6 +1,7 @@
 """Patching a tree (tree_patch.py, through integrate.patch_tree) gives the very tree a
 rebuild of the whole would: the same id, whatever the edits (new folders, emptied
-folders, a file turned into a folder and back), and the trees it read stay as they were."""
+folders, a file turned into a folder and back), and the trees it read stay as they were;
+the trees kept parsed (tree_reader.py) stay bounded and go with their store."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ import random
 import weakref
 from pathlib import Path
 
-from dulwich.objects import Blob, ObjectID
+import pytest
+from dulwich.objects import Blob, ObjectID, hex_to_sha
 from dulwich.repo import Repo
 
+from anamnesis.sync import tree_reader
 from anamnesis.sync.integrate import Changes, apply_changes, build_tree, flat_tree, patch_tree
 from anamnesis.sync.tree_reader import reader
 
@@ -97,3 +100,23 @@ def test_a_store_and_its_kept_trees_go_when_the_store_goes(tmp_path: Path) -> No
     del repo
     gc.collect()
     assert gone() is None
+
+
+def test_the_trees_kept_are_bounded_by_their_entries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A pull walking many commits reads a new folder tree for each: what is kept parsed
+    # stays bounded by entries, not only by trees.
+    monkeypatch.setattr(tree_reader, "_KEPT_ENTRIES", 10)
+    repo = Repo.init(str(tmp_path / "r"), mkdir=True)
+    trees = [
+        build_tree(
+            repo, {f"{n}-{k}.md".encode(): (FILE, _blob(repo, f"{n} {k}")) for k in range(4)}
+        )
+        for n in range(3)
+    ]
+    kept = tree_reader.TreeReader(repo.object_store)
+    for tree in trees:
+        kept[tree]
+    assert list(kept._trees) == trees[1:]  # 8 entries kept; a third tree would make 12
+    assert kept[hex_to_sha(trees[2])] is kept[trees[2]]  # a binary id finds it too
