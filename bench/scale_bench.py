@@ -58,7 +58,13 @@ except OSError as exc:
     error = f"{type(exc).__name__}: {exc.strerror or exc}"
 elapsed = time.perf_counter() - started
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-print(json.dumps({"seconds": elapsed, "rss_mb": rss, "error": error}))
+try:  # this process's own high-water mark (see peak_rss_note)
+    with open("/proc/self/status") as status:
+        own = [int(line.split()[1]) / 1024 for line in status if line.startswith("VmHWM")]
+except OSError:
+    own = []
+print(json.dumps({"seconds": elapsed, "rss_mb": own[0] if own else rss, "maxrss_mb": rss,
+                  "error": error}))  # fmt: skip
 """
 
 

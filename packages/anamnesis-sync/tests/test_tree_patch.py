@@ -1,7 +1,8 @@
 """Patching a tree (tree_patch.py, through integrate.patch_tree) gives the very tree a
 rebuild of the whole would: the same id, whatever the edits (new folders, emptied
 folders, a file turned into a folder and back), and the trees it read stay as they were;
-the trees kept parsed (tree_reader.py) stay bounded and go with their store."""
+the trees kept parsed (tree_reader.py) stay bounded and go with their store; a tree
+read from its bytes (raw_tree.py) lists what dulwich's parse lists."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ import weakref
 from pathlib import Path
 
 import pytest
+from dulwich.object_store import iter_tree_contents
 from dulwich.objects import Blob, ObjectID, hex_to_sha
 from dulwich.repo import Repo
 
-from anamnesis.sync import tree_reader
+from anamnesis.sync import raw_tree, tree_reader
 from anamnesis.sync.integrate import Changes, apply_changes, build_tree, flat_tree, patch_tree
 from anamnesis.sync.tree_reader import reader
 
@@ -120,3 +122,20 @@ def test_the_trees_kept_are_bounded_by_their_entries(
         kept[tree]
     assert list(kept._trees) == trees[1:]  # 8 entries kept; a third tree would make 12
     assert kept[hex_to_sha(trees[2])] is kept[trees[2]]  # a binary id finds it too
+
+
+def test_a_tree_read_from_its_bytes_lists_what_dulwich_lists(tmp_path: Path) -> None:
+    repo = Repo.init(str(tmp_path / "r"), mkdir=True)
+    rng = random.Random(5)
+    modes = [FILE, 0o100755, 0o120000, 0o160000]  # a file, executable, symlink, submodule
+    flat = {
+        f"{rng.choice(['a', 'a/b', 'c', 'c/d/e', ''])}/{n}.md".lstrip("/").encode(): (
+            rng.choice(modes),
+            _blob(repo, f"{n}"),
+        )
+        for n in range(200)
+    }
+    tree = build_tree(repo, flat)
+    ours = [(f.path, f.mode, f.sha) for f in raw_tree.files(repo.object_store, tree)]
+    theirs = [(e.path, e.mode, e.sha) for e in iter_tree_contents(repo.object_store, tree)]
+    assert ours == theirs and len(ours) == 200
