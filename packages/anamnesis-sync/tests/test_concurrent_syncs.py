@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from dulwich.repo import Repo
 
-from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError, transport
+from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError, pack_copy, transport
 from anamnesis.sync.lock import sync_lock
 from anamnesis.sync.transport import PushRejected, push_branch
 from anamnesis.sync.worktree import LOCK_FILE
@@ -32,7 +32,7 @@ def test_a_push_racing_another_on_a_local_remote_is_retried_not_refused(
     laptop.commit_local()
     # Another push lands while ours makes its pack: the moment between a local push
     # reading the remote branch and setting it.
-    real = transport.copy_packed
+    real = pack_copy.copy_packed
     raced: list[int] = []
 
     def racing(*args: Any, **kwargs: Any) -> Any:
@@ -73,7 +73,7 @@ def test_a_push_meeting_the_branch_locked_waits_and_goes_through(
         pauses.append(seconds)
         lock.unlink(missing_ok=True)
 
-    monkeypatch.setattr(transport.time, "sleep", other_push_finishes)
+    monkeypatch.setattr(time, "sleep", other_push_finishes)
     result = laptop.sync()
     assert result.pushed, result.detail
     assert len(pauses) == 1 and 0 < pauses[0] < 1
