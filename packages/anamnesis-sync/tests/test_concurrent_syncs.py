@@ -55,18 +55,24 @@ def test_a_push_racing_another_on_a_local_remote_is_retried_not_refused(
     assert set(remote_files(remote)) == {"semantic/base.md", "semantic/l.md", "semantic/d.md"}
 
 
-def test_a_push_meeting_the_branch_locked_waits_and_goes_through(
-    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Another machine's push holds the remote branch's lock (git and dulwich both write a
-    # ref through "<ref>.lock"), and lets go while ours pauses: ours fetches again and
-    # goes through.
+def _laptop_meeting_a_locked_branch(machine: Machine, remote: Path) -> tuple[GitSyncBackend, Path]:
+    """A laptop with a note to push, and the remote branch's lock file, taken."""
     laptop = machine("laptop")
     write_note(laptop, "semantic/base.md", "base")
     laptop.sync()
     write_note(laptop, "semantic/l.md", "from laptop")
     lock = remote / "refs" / "heads" / "main.lock"
     lock.write_bytes(b"")
+    return laptop, lock
+
+
+def test_a_push_meeting_the_branch_locked_waits_and_goes_through(
+    machine: Machine, remote: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Another machine's push holds the remote branch's lock (git and dulwich both write a
+    # ref through "<ref>.lock"), and lets go while ours pauses: ours fetches again and
+    # goes through.
+    laptop, lock = _laptop_meeting_a_locked_branch(machine, remote)
     pauses: list[float] = []
 
     def other_push_finishes(seconds: float) -> None:
@@ -83,12 +89,7 @@ def test_a_push_meeting_the_branch_locked_waits_and_goes_through(
 def test_a_branch_lock_left_on_the_remote_is_named_and_nothing_is_lost(
     machine: Machine, remote: Path
 ) -> None:
-    laptop = machine("laptop")
-    write_note(laptop, "semantic/base.md", "base")
-    laptop.sync()
-    write_note(laptop, "semantic/l.md", "from laptop")
-    lock = remote / "refs" / "heads" / "main.lock"
-    lock.write_bytes(b"")  # left by a push killed half-way
+    laptop, lock = _laptop_meeting_a_locked_branch(machine, remote)  # a push killed half-way
     stopped = laptop.sync()
     assert not stopped.pushed and stopped.committed
     assert str(lock) in stopped.detail and "remove that file" in stopped.detail
