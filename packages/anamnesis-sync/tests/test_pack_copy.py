@@ -17,6 +17,7 @@ from dulwich.pack import DELTA_TYPES, PackData
 from dulwich.pack import write_pack as dulwich_write_pack
 from dulwich.repo import Repo
 
+from anamnesis.sync import packed_reader
 from anamnesis.sync.pack_copy import copy_packed
 from anamnesis.sync.pack_writer import write_pack
 from anamnesis.sync.packed_reader import PackedBlobs
@@ -174,3 +175,20 @@ def test_a_few_objects_of_a_large_pack_are_looked_up_and_copied(tmp_path: Path) 
     assert sorted(target) == sorted(wanted)
     assert target[blobs[7].id].as_raw_string() == blobs[7].as_raw_string()
     assert target[blobs[299].id].as_raw_string() == blobs[299].as_raw_string()
+
+
+def test_a_pull_reads_blobs_from_more_packs_than_it_holds_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A remote nobody repacked can have hundreds of packs; a pull under a low open-file
+    # limit holds only the largest few open and reads the others through the store.
+    monkeypatch.setattr(packed_reader, "_PACKS_OPEN", 3)
+    store = _store(tmp_path / "store")
+    blobs = _blobs(12, seed=9)
+    for start in range(0, 12, 2):
+        write_pack(store, blobs[start : start + 2], 2)
+    store = DiskObjectStore(store.path)
+
+    with PackedBlobs(store) as read:
+        assert len(read._packs) == 3
+        assert [read(blob.id) for blob in blobs] == [blob.as_raw_string() for blob in blobs]

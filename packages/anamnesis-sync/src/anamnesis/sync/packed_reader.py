@@ -26,6 +26,9 @@ _BLOB = 3
 # Bytes read at first beyond the object's size: its header, and zlib's few bytes of
 # framing on text that does not compress.
 _SLACK = 64
+# Packs held open at once (one descriptor each); blobs in others are read through the
+# object store. A pull must work under macOS's 256 open files with a remote of many packs.
+_PACKS_OPEN = 32
 
 
 class PackedBlobs:
@@ -35,7 +38,7 @@ class PackedBlobs:
         self._store = store
         self._packs: list[tuple[PackIndex, int]] = []  # (its index, the pack's fd)
         if isinstance(store, DiskObjectStore):
-            for index_path in sorted((Path(store.path) / "pack").glob("pack-*.idx")):
+            for index_path in _largest_packs(Path(store.path) / "pack")[:_PACKS_OPEN]:
                 self._open(index_path, store)
 
     def __call__(self, sha: ObjectID) -> bytes:
@@ -83,6 +86,17 @@ class PackedBlobs:
             os.close(fd)
             raise
         self._packs.append((index, fd))
+
+
+def _largest_packs(folder: Path) -> list[Path]:
+    """The packs' index files, the largest pack first (where most blobs are)."""
+    sizes: list[tuple[int, Path]] = []
+    for index_path in folder.glob("pack-*.idx"):
+        try:
+            sizes.append((index_path.with_suffix(".pack").stat().st_size, index_path))
+        except OSError:
+            continue  # a pack being removed
+    return [path for _size, path in sorted(sizes, reverse=True)]
 
 
 def _read_blob(fd: int, offset: int) -> bytes | None:
