@@ -48,7 +48,7 @@ class _Entry(NamedTuple):
 def copy_packed(source: DiskObjectStore, ids: Iterable[ObjectID], target: DiskObjectStore) -> None:
     """Store the objects ``ids`` of ``source`` in ``target`` as one new pack."""
     wanted = {hex_to_sha(sha): sha for sha in ids}
-    located = _locate(source, wanted.keys())
+    located, loose = _locate(source, wanted.keys())
 
     def body(out: BinaryIO) -> tuple[list[IndexRow], bytes]:
         rows: list[IndexRow] = []
@@ -57,9 +57,13 @@ def copy_packed(source: DiskObjectStore, ids: Iterable[ObjectID], target: DiskOb
         digest.update(header)
         out.write(header)
         offset = len(header)
-        for raw, packed in _entries(located, wanted.keys()):
-            data = packed if packed is not None else _fresh(source, wanted[raw])
-            rows.append((raw, offset, zlib.crc32(data)))
+        for raw, packed in _entries(located, [raw for raw in wanted if raw in loose]):
+            if packed is None:
+                data = _fresh(source, wanted[raw])
+                crc = zlib.crc32(data)
+            else:
+                data, crc = packed  # its CRC was checked against the source's index
+            rows.append((raw, offset, crc))
             digest.update(data)
             out.write(data)
             offset += len(data)
@@ -72,9 +76,10 @@ def copy_packed(source: DiskObjectStore, ids: Iterable[ObjectID], target: DiskOb
 
 def _locate(
     store: DiskObjectStore, wanted: Iterable[RawObjectID]
-) -> dict[Path, dict[RawObjectID, _Entry]]:
+) -> tuple[dict[Path, dict[RawObjectID, _Entry]], set[RawObjectID]]:
     """For each pack of ``store``, the wanted objects found there first, with their bytes'
-    bounds (an entry ends where the pack's next one starts, or at the trailing checksum)."""
+    bounds (an entry ends where the pack's next one starts, or at the trailing checksum);
+    then the wanted objects in no pack."""
     missing = set(wanted)
     out: dict[Path, dict[RawObjectID, _Entry]] = {}
     for index_path in sorted((Path(store.path) / "pack").glob("pack-*.idx")):
@@ -99,7 +104,7 @@ def _locate(
                 missing.discard(raw)
         if found:
             out[pack_path] = found
-    return out
+    return out, missing
 
 
 def _may_hold(index: PackIndex, wanted: set[RawObjectID]) -> bool:
@@ -119,26 +124,24 @@ def _offset(index: PackIndex, raw: RawObjectID) -> int | None:
 
 
 def _entries(
-    located: dict[Path, dict[RawObjectID, _Entry]], wanted: Iterable[RawObjectID]
-) -> Iterator[tuple[RawObjectID, bytes | None]]:
-    """Each wanted object once: its packed bytes when they can be copied, else None."""
-    copied: set[RawObjectID] = set()
+    located: dict[Path, dict[RawObjectID, _Entry]], loose: Iterable[RawObjectID]
+) -> Iterator[tuple[RawObjectID, tuple[bytes, int] | None]]:
+    """Each wanted object once: its packed bytes and their CRC when they can be copied,
+    else None (``loose``: those in no pack)."""
     for pack_path, found in located.items():
         with pack_path.open("rb") as pack:
             for raw, entry in sorted(found.items(), key=lambda item: item[1].start):
                 pack.seek(entry.start)
                 data = pack.read(entry.end - entry.start)
-                copied.add(raw)
-                yield raw, data if _copyable(data, entry) else None
-    for raw in wanted:
-        if raw not in copied:
-            yield raw, None
+                crc = entry.crc  # None in a version-1 index: no unchecked bytes are copied
+                yield raw, (data, crc) if crc is not None and _copyable(data, crc) else None
+    for raw in loose:
+        yield raw, None
 
 
-def _copyable(data: bytes, entry: _Entry) -> bool:
-    if not data or (data[0] >> 4) & 7 in DELTA_TYPES:
-        return False
-    return entry.crc is not None and zlib.crc32(data) == entry.crc  # v1 indexes have none
+def _copyable(data: bytes, crc: int) -> bool:
+    """A whole object (not a delta) whose bytes match the CRC its index holds."""
+    return bool(data) and (data[0] >> 4) & 7 not in DELTA_TYPES and zlib.crc32(data) == crc
 
 
 def _fresh(store: DiskObjectStore, sha: ObjectID) -> bytes:

@@ -49,7 +49,7 @@ def publish_pack(store: DiskObjectStore, body: PackBody) -> None:
     pack_tmp = _temp(folder)
     index_tmp = _temp(folder)
     try:
-        with pack_tmp.open("r+b") as pack:
+        with pack_tmp.open("wb") as pack:
             rows, checksum = body(pack)
             pack.flush()
             os.fsync(pack.fileno())

@@ -19,10 +19,8 @@ from pathlib import Path
 
 from dulwich.object_store import BaseObjectStore, DiskObjectStore
 from dulwich.objects import Blob, ObjectID, hex_to_sha
-from dulwich.pack import PackIndex, load_pack_index
+from dulwich.pack import PackIndex, load_pack_index, obj_sha
 
-# Git's type number of a blob in a pack entry's header.
-_BLOB = 3
 # Bytes read at first beyond the object's size: its header, and zlib's few bytes of
 # framing on text that does not compress.
 _SLACK = 64
@@ -36,6 +34,7 @@ class PackedBlobs:
 
     def __init__(self, store: BaseObjectStore) -> None:
         self._store = store
+        self._hash = store.object_format.hash_func
         self._packs: list[tuple[PackIndex, int]] = []  # (its index, the pack's fd)
         if isinstance(store, DiskObjectStore):
             for index_path in _largest_packs(Path(store.path) / "pack")[:_PACKS_OPEN]:
@@ -49,19 +48,13 @@ class PackedBlobs:
             except KeyError:
                 continue
             data = _read_blob(fd, offset)
-            if data is not None and self._blob_id(data) == raw:
+            if data is not None and obj_sha(Blob.type_num, data, self._hash) == raw:
                 return data
             break  # a delta, or not what its id says: dulwich reads it (and reports it)
         blob = self._store[sha]
         if not isinstance(blob, Blob):
             raise TypeError(f"{sha.decode()} is a {blob.type_name.decode()}, not a file's blob")
         return blob.as_raw_string()
-
-    def _blob_id(self, data: bytes) -> bytes:
-        digest = self._store.object_format.new_hash()
-        digest.update(b"blob %d\0" % len(data))
-        digest.update(data)
-        return digest.digest()
 
     def close(self) -> None:
         for index, fd in self._packs:
@@ -102,7 +95,7 @@ def _largest_packs(folder: Path) -> list[Path]:
 def _read_blob(fd: int, offset: int) -> bytes | None:
     """The blob whose entry starts at ``offset``, or None if that entry is no whole blob."""
     head = os.pread(fd, 16, offset)
-    if not head or (head[0] >> 4) & 7 != _BLOB:
+    if not head or (head[0] >> 4) & 7 != Blob.type_num:
         return None
     size, shift, used = head[0] & 15, 4, 1
     while head[used - 1] & 0x80:
