@@ -1,18 +1,35 @@
 """A benchmark's child process as users meet it: timed as a whole, with its peak memory.
 
-Shared by the sync-at-scale benchmarks (``scale_bench.py``, ``fleet.py``), so both measure
-a process the same way: wall time from start to exit, peak RSS from ``wait4`` (the child's
-own, not this process's), and its output kept for the caller to read.
+Shared by the benchmarks at scale (``scale_bench.py``, ``fleet.py``,
+``store_scale_bench.py``), so all measure a process the same way: wall time from start to
+exit, peak RSS from ``wait4``, and its output kept for the caller to read.
+
+The child is started by a small launcher process, which times it and reads its peak RSS.
+On Linux a process's ``ru_maxrss`` starts at the high-water mark of the process that forked
+it (the kernel carries the old memory's peak across ``exec``): started straight from a
+bench that had just parsed 50 MB of JSON, an `anamnesis list` reported 254 MB where it used
+80. Forked from the launcher (about 10 MB), a child reports its own.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
+
+# Runs argv[2:], then writes "<seconds> <peak RSS KB> <exit code>" to the file argv[1].
+_LAUNCHER = """
+import os, subprocess, sys, time
+started = time.perf_counter()
+child = subprocess.Popen(sys.argv[2:])
+_pid, status, usage = os.wait4(child.pid, 0)
+seconds = time.perf_counter() - started
+with open(sys.argv[1], "w") as report:
+    report.write(f"{seconds} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}")
+"""
 
 # As users run it: bytecode cached after the first run (not every import compiled again).
 # The development environment sets PYTHONDONTWRITEBYTECODE=1, which would make every child
@@ -46,21 +63,23 @@ class Ran:
 def run_measured(args: list[str], env: dict[str, str], cwd: Path | None = None) -> Ran:
     """Run ``args`` to completion; never raises on a non-zero exit (the caller judges).
 
-    Output goes to temporary files, not pipes: the child is reaped by ``wait4`` (which
-    gives its peak RSS), so nothing may wait on it first, and a pipe left unread could
-    fill and block a chatty child."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        started = time.perf_counter()
-        child = subprocess.Popen(args, env=env, cwd=cwd, stdout=out, stderr=err)
-        _pid, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - started
-        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+    Output goes to temporary files, not pipes: a pipe left unread could fill and block a
+    chatty child."""
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.TemporaryDirectory(prefix="bench-launch-") as folder,
+    ):
+        report = Path(folder) / "report"
+        launched = [sys.executable, "-c", _LAUNCHER, str(report), *args]
+        subprocess.run(launched, env=env, cwd=cwd, stdout=out, stderr=err, check=False)
+        seconds, rss_kb, code = report.read_text().split()
         out.seek(0)
         err.seek(0)
         return Ran(
-            code=child.returncode,
-            seconds=seconds,
-            rss_mb=usage.ru_maxrss / 1024,
+            code=int(code),
+            seconds=float(seconds),
+            rss_mb=int(rss_kb) / 1024,
             out=out.read().decode(errors="replace"),
             err=err.read().decode(errors="replace"),
         )

@@ -20,7 +20,10 @@ notes' index takes minutes); without, they go to a temporary folder.
 * index: index.db's size (the first open builds it: that time too) beside the notes' files;
 * list: `anamnesis list --limit 0 --json` as a process at each of ``--list-sizes`` and at
   ``--notes``: wall time and peak RSS (from wait4), the index built by a run before, and
-  whether both checkouts printed the very same bytes.
+  whether both checkouts printed the very same bytes;
+* whole-store commands at ``--notes``: `anamnesis export` (JSONL and markdown) and
+  `anamnesis dedup --json` (a dry run), each a process: wall time, peak RSS, and whether
+  both checkouts wrote the same bytes (``--no-commands`` skips them).
 
 Not a ``*_bench.py``: `nox -s bench` does not run it (minutes at 100,000 notes).
 """
@@ -37,14 +40,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
-from _processes import running
+from _processes import run_measured, running
 from _store_driver import materialize_notes
 from store_bench import p95
 
@@ -146,26 +148,44 @@ def list_json(code: Path, store: Path) -> dict[str, Any]:
     command = [sys.executable, "-W", "ignore", "-m", "anamnesis.cli"]
     # The index is built (and timed) elsewhere: the first process builds it.
     subprocess.run([*command, "list", "--limit", "1"], env=env, capture_output=True, check=True)
-    with tempfile.TemporaryFile() as out:
-        started = time.perf_counter()
-        child = subprocess.Popen(
-            [*command, "list", "--limit", "0", "--json"], env=env, stdout=out,
-            stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        _pid, status, usage = os.wait4(child.pid, 0)
-        seconds = time.perf_counter() - started
-        if os.waitstatus_to_exitcode(status) != 0:
-            raise SystemExit(f"`anamnesis list` failed for {code}")
-        out.seek(0)
-        digest, size, notes = _digest_and_count(out)
-    return {"seconds": seconds, "rss_mb": usage.ru_maxrss / 1024, "sha256": digest,
+    ran = run_measured([*command, "list", "--limit", "0", "--json"], env)
+    if ran.code != 0:
+        raise SystemExit(f"`anamnesis list` failed for {code}")
+    digest, size, notes = _digest_and_count(ran.out.encode())
+    return {"seconds": ran.seconds, "rss_mb": ran.rss_mb, "sha256": digest,
             "bytes": size, "notes": notes}  # fmt: skip
 
 
-def _digest_and_count(out: Any) -> tuple[str, int, int]:
+def whole_store_command(code: Path, store: Path, name: str) -> dict[str, Any]:
+    """One whole-store command (``export-jsonl``, ``export-markdown``, ``dedup``) as a
+    process: wall time, peak RSS, and a digest of what it wrote (the export's files, or
+    what it printed)."""
+    env = {**running(code), "ANAMNESIS_HOME": str(store), "ANAMNESIS_SEARCH_MODE": "keyword"}
+    command = [sys.executable, "-W", "ignore", "-m", "anamnesis.cli"]
+    with tempfile.TemporaryDirectory(prefix="anamnesis-export-") as tmp:
+        out = Path(tmp) / "out"
+        args = {
+            "export-jsonl": ["export", str(out)],
+            "export-markdown": ["export", "--format", "markdown", str(out)],
+            "dedup": ["dedup", "--json"],
+        }[name]
+        ran = run_measured([*command, *args], env)
+        if ran.code != 0:
+            raise SystemExit(f"`anamnesis {' '.join(args)}` failed for {code}: {ran.err}")
+        digest = hashlib.sha256()
+        if name == "dedup":
+            digest.update(ran.out.encode())
+        else:
+            for path in sorted(out.rglob("*")):
+                if path.is_file():
+                    digest.update(str(path.relative_to(out)).encode() + b"\0")
+                    digest.update(path.read_bytes())
+    return {"seconds": ran.seconds, "rss_mb": ran.rss_mb, "sha256": digest.hexdigest()}
+
+
+def _digest_and_count(text: bytes) -> tuple[str, int, int]:
     """The output's digest and size, and how many notes its JSON array holds (parsed, so
     a stream that is not one valid JSON document fails here)."""
-    text = out.read()
     return hashlib.sha256(text).hexdigest(), len(text), len(json.loads(text))
 
 
@@ -181,6 +201,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=2, help="searches of each query")
     parser.add_argument("--baseline", type=Path, help="another checkout, run side by side")
     parser.add_argument("--data", type=Path, help="keep notes and indexes here, reused")
+    parser.add_argument("--no-commands", dest="commands", action="store_false",
+                        help="skip export and dedup")  # fmt: skip
     args = parser.parse_args()
     if not corpus.DEVMEMORY.is_dir():
         print(f"{corpus.DEVMEMORY} not found (set BENCH_SHARED): a small fallback corpus"
@@ -226,6 +248,18 @@ def report(args: argparse.Namespace, codes: dict[str, Path], data: Path) -> None
         same = len({r["sha256"] for r in listed.values()}) == 1
         print(f"  list --limit 0 --json at {count}: " + " | ".join(cells)
               + (" | identical output" if same and len(listed) == 2 else ""))  # fmt: skip
+    if not args.commands:
+        return
+    for name in ("export-jsonl", "export-markdown", "dedup"):
+        ran = {who: whole_store_command(code, store_folder(notes, who), name)
+               for who, code in codes.items()}  # fmt: skip
+        for who, result in ran.items():
+            print(json.dumps({"bench": "store-scale-command", "command": name,
+                              "notes": args.notes, "code": who, **result}), flush=True)  # fmt: skip
+        cells = [f"{who} {r['seconds']:.2f} s, {r['rss_mb']:.0f} MB" for who, r in ran.items()]
+        same = len({r["sha256"] for r in ran.values()}) == 1
+        print(f"  {name} at {args.notes}: " + " | ".join(cells)
+              + (" | identical output" if same and len(ran) == 2 else ""))  # fmt: skip
 
 
 if __name__ == "__main__":

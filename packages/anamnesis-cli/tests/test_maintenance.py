@@ -6,9 +6,11 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from anamnesis.cli import maintenance
 from anamnesis.cli.maintenance import apply_dedup, duplicate_key, find_duplicates
 from anamnesis.store import MemoryStore
 
@@ -38,12 +40,13 @@ def test_dedup_leaves_one_note_per_key_and_keeps_every_tag(
         tags_by_key: dict[tuple[str, str, str, str], set[str]] = {}
         for note in before:
             tags_by_key.setdefault(duplicate_key(note), set()).update(note.tags)
-        groups = find_duplicates(store)
+        # Pages of 3 notes: duplicates are found across pages, not only within one.
+        groups = find_duplicates(store, page=3)
         for group in groups:
             assert {duplicate_key(n) for n in [group.keep, *group.drop]} == {
                 duplicate_key(group.keep)
             }
-        removed = apply_dedup(store, groups)
+        removed = apply_dedup(store, groups, page=3)
         after = store.list()
         assert removed == len(before) - len(after)
         keys = [duplicate_key(n) for n in after]
@@ -55,3 +58,16 @@ def test_dedup_leaves_one_note_per_key_and_keeps_every_tag(
             if note.scope == "portable":
                 assert set(note.tags) <= portable_tags
         assert find_duplicates(store) == []
+
+
+def test_notes_whose_keys_share_a_digest_are_still_told_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(maintenance, "_key_digest", lambda note: 0)  # every key collides
+    with MemoryStore(tmp_path) as store:
+        first = store.write(type="semantic", title="a", body="run make first", project="p")
+        again = store.write(type="semantic", title="b", body="run make first", project="p")
+        store.write(type="semantic", title="c", body="the port is 8080", project="p")
+        store.write(type="semantic", title="d", body="run make first", project="q")
+        groups = find_duplicates(store, page=2)
+        assert [(g.keep.id, [d.id for d in g.drop]) for g in groups] == [(first.id, [again.id])]

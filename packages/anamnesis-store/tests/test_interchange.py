@@ -16,6 +16,7 @@ from anamnesis.store import (
     Memory,
     MemoryStore,
     export_store,
+    interchange,
     new_id,
     parse_note,
     plan_import,
@@ -84,6 +85,35 @@ def test_jsonl_is_one_object_per_note_with_every_field(filled: MemoryStore, tmp_
     assert deploy["supersedes"] and deploy["confidence"] == 0.5
     dated = next(r for r in records if r["title"] == "Dated")
     assert "extra" not in dated and "due: 2026-05-01" in dated["extra_yaml"]  # kept a date
+
+
+def test_a_jsonl_export_written_a_few_notes_at_a_time_is_the_same_file(
+    filled: MemoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = export_store(filled, tmp_path / "whole", "jsonl").files[0].read_bytes()
+    monkeypatch.setattr(interchange, "_LINES_A_WRITE", 2)
+    report = export_store(filled, tmp_path / "paged", "jsonl")
+    assert report.notes == 5
+    assert report.files[0].read_bytes() == whole
+
+
+def test_an_export_that_fails_part_way_leaves_no_file_behind(
+    filled: MemoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(interchange, "_LINES_A_WRITE", 2)
+    written: list[str] = []
+
+    def failing_line(note: Memory) -> str:
+        if len(written) == 3:  # the second write has begun; the first is in the temp file
+            raise OSError(28, "No space left on device")
+        written.append(note.id)
+        return json.dumps({"id": note.id})
+
+    monkeypatch.setattr(interchange, "jsonl_line", failing_line)
+    out = tmp_path / "out"
+    with pytest.raises(InterchangeError, match="No space left"):
+        export_store(filled, out, "jsonl")
+    assert list(out.iterdir()) == []  # neither notes.jsonl nor its temp file
 
 
 def test_markdown_export_holds_the_note_files_as_the_store_wrote_them(

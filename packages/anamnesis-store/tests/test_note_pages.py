@@ -1,4 +1,5 @@
-"""every_note: a listing a page at a time gives exactly what one list call gives."""
+"""every_note: a listing a page at a time gives exactly what one list call gives;
+each_note_once: every note exactly once, even while notes are edited and deleted."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from anamnesis.store import MemoryStore, every_note
+from anamnesis.store.note_pages import each_note_once
 
 sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import _random_store
@@ -39,3 +41,34 @@ def test_pages_give_the_listing(store: MemoryStore) -> None:
     paged_bare = list(every_note(store, page=10, include_body=False))
     assert paged_bare == store.list(include_body=False)
     assert all(note.body == "" for note in paged_bare)
+
+
+def _walk_while_editing(store: MemoryStore, walk: Any, ids: list[str]) -> list[str]:
+    """The ids a walk hands on while, after its 8th note, the oldest note (not reached
+    yet) is edited, moving it to the front of the recency order, and the second oldest
+    is deleted."""
+    handed: list[str] = []
+    oldest, second = ids[0], ids[1]
+    for note in walk:
+        handed.append(note.id)
+        if len(handed) == 8:
+            edited = store.get(oldest)
+            store.put(
+                edited.replace(body=edited.body + " edited", updated_at="2027-01-01T00:00:00+00:00")
+            )
+            store.delete(second)
+    return handed
+
+
+def test_each_note_once_hands_on_a_note_edited_during_the_walk(store: MemoryStore) -> None:
+    ids = _random_store(store, random.Random(3), 30)  # ids[0] is the oldest
+    handed = _walk_while_editing(store, each_note_once(store, page=5), ids)
+    assert len(handed) == len(set(handed))
+    assert set(handed) == set(ids) - {ids[1]}  # the deleted one was never reached
+    assert ids[0] in handed
+
+
+def test_a_plain_listing_misses_it_which_is_why(store: MemoryStore) -> None:
+    ids = _random_store(store, random.Random(3), 30)
+    handed = _walk_while_editing(store, every_note(store, page=5), ids)
+    assert ids[0] not in handed

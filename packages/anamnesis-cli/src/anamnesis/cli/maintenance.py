@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from anamnesis.cli.errors import CliError
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import MalformedNote, Memory, MemoryStore, NoteNotFound, every_note
 
 
 def read_project_map(path: Path) -> dict[str, str]:
@@ -82,25 +82,64 @@ def duplicate_key(note: Memory) -> tuple[str, str, str, str]:
     return note.project, note.type, note.scope, note.body
 
 
-def find_duplicates(store: MemoryStore) -> list[DuplicateGroup]:
+def find_duplicates(store: MemoryStore, *, page: int | None = None) -> list[DuplicateGroup]:
     """Groups of notes with the same ``duplicate_key``. The keeper is the note still in
     force (a superseded copy is hidden from search), then the oldest: the original, with
-    the provenance of when the thing was first learned."""
+    the provenance of when the thing was first learned.
+
+    The notes are read a page at a time and only a digest of each key is kept, so memory
+    stays flat in the size of the store (every note with its body in one list held 640 MB
+    at 100,000 notes); the few notes that share a digest are then read again, whole.
+    """
     superseded = set(store.superseders())
-    by_key: dict[tuple[str, str, str, str], list[Memory]] = {}
-    for note in store.list():
-        if note.body.strip():
-            by_key.setdefault(duplicate_key(note), []).append(note)
+    first: dict[int, str] = {}  # key digest -> the first note found with it
+    repeated: dict[int, list[str]] = {}  # key digest -> every note with it, once repeated
+    for note in every_note(store, page=page):
+        if not note.body.strip():
+            continue
+        digest = _key_digest(note)
+        seen = first.setdefault(digest, note.id)
+        if seen != note.id:
+            repeated.setdefault(digest, [seen]).append(note.id)
     groups = []
-    for notes in by_key.values():
-        if len(notes) > 1:
+    for ids in repeated.values():
+        for notes in _by_key(_current(store, ids)):
             notes.sort(key=lambda n: (n.id in superseded, n.created_at, n.id))
             groups.append(DuplicateGroup(keep=notes[0], drop=notes[1:]))
     groups.sort(key=lambda g: (g.keep.created_at, g.keep.id))
     return groups
 
 
-def apply_dedup(store: MemoryStore, groups: list[DuplicateGroup]) -> int:
+def _key_digest(note: Memory) -> int:
+    # Python's hash of the key: two keys sharing one are told apart by _by_key.
+    return hash(duplicate_key(note))
+
+
+def _current(store: MemoryStore, ids: list[str]) -> list[Memory]:
+    """The notes with these ids as they are now: one deleted or broken meanwhile is left
+    out, as a listing leaves it out."""
+    notes = []
+    for memory_id in ids:
+        try:
+            notes.append(store.get(memory_id))
+        except (NoteNotFound, MalformedNote):
+            continue
+    return notes
+
+
+def _by_key(notes: list[Memory]) -> list[list[Memory]]:
+    """The notes grouped by their full key (a note edited since it was digested, or a
+    digest shared by two keys, falls out of the group), groups of two or more only."""
+    by_key: dict[tuple[str, str, str, str], list[Memory]] = {}
+    for note in notes:
+        if note.body.strip():
+            by_key.setdefault(duplicate_key(note), []).append(note)
+    return [group for group in by_key.values() if len(group) > 1]
+
+
+def apply_dedup(
+    store: MemoryStore, groups: list[DuplicateGroup], *, page: int | None = None
+) -> int:
     """Delete the duplicates without losing what they carried: the keeper takes on their
     tags and what they superseded, and notes that superseded a dropped note now supersede
     its keeper."""
@@ -114,8 +153,10 @@ def apply_dedup(store: MemoryStore, groups: list[DuplicateGroup]) -> int:
         for dropped in group.drop:
             store.delete(dropped.id)
             removed += 1
-    for note in store.list():
-        if any(sid in replaced for sid in note.supersedes):
+    # Listed without bodies (a page at a time); a note to change is read whole first.
+    for listed in every_note(store, include_body=False, page=page):
+        if any(sid in replaced for sid in listed.supersedes):
+            note = store.get(listed.id)
             targets = [replaced.get(sid, sid) for sid in note.supersedes]
             targets = [t for t in dict.fromkeys(targets) if t != note.id]
             store.put(note.replace(supersedes=targets))

@@ -14,6 +14,10 @@ from pathlib import Path
 from anamnesis.store.flusher import Flush, flush_and_close
 from anamnesis.store.record import Record
 
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 
 class Staged(Record):
     """A temp file holding the new content, not yet visible under the target name."""
@@ -58,13 +62,20 @@ def stage(path: Path, text: str | bytes, *, mode: int = 0o644) -> Staged:
     The temp name starts with a dot and does not end in ``.md``: a crash mid-write leaves
     at most a stray temp file that no note scan picks up.
     """
-    tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     data = text.encode("utf-8") if isinstance(text, str) else text
+    return stage_chunks(path, (data,), mode=mode)
+
+
+def stage_chunks(path: Path, chunks: Iterable[bytes], *, mode: int = 0o644) -> Staged:
+    """:func:`stage` for content that comes a chunk at a time, never whole in memory. If
+    the chunks raise, the temp file is removed and the error goes on."""
+    tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        for chunk in chunks:
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(fd, view) :]
         stat = os.fstat(fd)  # mtime is final now: neither fsync nor rename changes it
     except BaseException:
         os.close(fd)
@@ -75,7 +86,15 @@ def stage(path: Path, text: str | bytes, *, mode: int = 0o644) -> Staged:
 
 def atomic_write_bytes(path: Path, data: str | bytes, *, mode: int = 0o644) -> Staged:
     """Write (text as UTF-8), fsync and rename in one go; return size and mtime."""
-    staged = stage(path, data, mode=mode)
+    return _published(stage(path, data, mode=mode))
+
+
+def atomic_write_chunks(path: Path, chunks: Iterable[bytes], *, mode: int = 0o644) -> Staged:
+    """:func:`atomic_write_bytes` for content that comes a chunk at a time."""
+    return _published(stage_chunks(path, chunks, mode=mode))
+
+
+def _published(staged: Staged) -> Staged:
     try:
         staged.sync()
         staged.publish()
