@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 import pytest
 
 from anamnesis.mcp import (
     InvalidArgument,
+    functions,
     list_memories,
     search_memories,
     write_memory,
@@ -15,6 +17,7 @@ from anamnesis.mcp import (
 from anamnesis.mcp.arguments import MAX_BODY_BYTES
 from anamnesis.mcp.functions import (
     fit_listing,
+    newest_that_fit,
 )
 from anamnesis.store import MemoryStore
 
@@ -98,3 +101,31 @@ def test_fit_listing_keeps_the_leading_notes_that_fit() -> None:
         assert len(json.dumps(fitted, ensure_ascii=False)) <= max(budget, 2)
         assert fitted == notes[: len(fitted)]
         assert fitted == notes or len(json.dumps(notes[: len(fitted) + 1])) > budget
+
+
+def test_fit_listing_takes_no_note_past_the_first_that_does_not_fit() -> None:
+    taken: list[int] = []
+
+    def notes() -> Iterator[dict[str, str]]:
+        for index in range(1_000):
+            taken.append(index)
+            yield {"id": str(index), "title": "x" * 90}
+
+    fitted = fit_listing(notes(), 1_000)
+    assert 0 < len(fitted) < 1_000
+    assert taken == list(range(len(fitted) + 1))
+
+
+def test_the_newest_that_fit_are_read_a_page_at_a_time(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for index in range(40):
+        store.write(type="semantic", title=f"{index:03} " + "t" * 200, body="b", project="p")
+    store.write(type="procedural", title="elsewhere", body="b", project="q")
+    whole = fit_listing(list_memories(store, project="p"), 3_000)
+    monkeypatch.setattr(functions, "_LIST_PAGE", 3)  # the listing spans several pages
+    shown, total = newest_that_fit(store, 3_000, project="p")
+    assert 3 < len(shown) < 40
+    assert (shown, total) == (whole, 40)
+    everything, total_all = newest_that_fit(store, 1_000_000)
+    assert len(everything) == total_all == 41

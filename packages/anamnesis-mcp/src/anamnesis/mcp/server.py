@@ -24,8 +24,7 @@ from anamnesis.mcp import descriptions
 from anamnesis.mcp.arguments import MAX_K, MAX_TAGS, TOOL_ARGUMENTS, InvalidArgument, check_call
 from anamnesis.mcp.background import BackgroundEmbedding
 from anamnesis.mcp.functions import (
-    fit_listing,
-    list_memories,
+    newest_that_fit,
     search_memories,
     status_report,
     sync_memory,
@@ -161,14 +160,15 @@ def memory_list(
 ) -> Annotated[CallToolResult, list[Note]]:
     """The matching notes, newest first, without bodies; cut to fit :data:`LIST_MAX_CHARS`."""
     with state.guard("memory_list"):
-        notes = list_memories(state.store, project=project, type=type, scope=scope)
-    shown = fit_listing(notes, LIST_MAX_CHARS)
-    reply = _reply({"result": shown, "total": len(notes)}, shown)
-    if len(shown) < len(notes):
+        shown, total = newest_that_fit(
+            state.store, LIST_MAX_CHARS, project=project, type=type, scope=scope
+        )
+    reply = _reply({"result": shown, "total": total}, shown)
+    if len(shown) < total:
         reply.content.append(
             TextContent(
                 type="text",
-                text=f"Showing the newest {len(shown)} of {len(notes)} notes (the listing "
+                text=f"Showing the newest {len(shown)} of {total} notes (the listing "
                 f"is cut at {LIST_MAX_CHARS:,} characters). Narrow it with project, type "
                 "or scope, or use memory_search.",
             )
