@@ -15,6 +15,7 @@ from anamnesis.store import (
     SCOPES,
     SEARCH_MODES,
     StoreError,
+    every_note,
 )
 
 DEFAULT_K = 8  # the CLI's `anamnesis search` default
@@ -74,8 +75,8 @@ async def search(request: Request) -> HTMLResponse:
 
 async def fleet(request: Request) -> HTMLResponse:
     dashboard = dashboard_of(request)
-    notes = dashboard.store.list(include_body=False)
     dashboard.history.refresh()
+    notes = every_note(dashboard.store, include_body=False)
     machines = summarize(notes, dashboard.history.machines(), dashboard.machine_id)
     return page(request, "fleet.html", machines=machines)
 

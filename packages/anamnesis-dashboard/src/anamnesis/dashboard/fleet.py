@@ -4,6 +4,7 @@ synced (from the authors of the store's git history)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from anamnesis.store import Memory
@@ -22,10 +23,11 @@ class MachineSummary:
 
 
 def summarize(
-    notes: list[Memory], commits: dict[str, tuple[int, int]], this_machine: str
+    notes: Iterable[Memory], commits: dict[str, tuple[int, int]], this_machine: str
 ) -> list[MachineSummary]:
     """One summary per machine id seen in notes or commits, this machine first, then the
-    most recently active."""
+    most recently active. ``notes`` are read once, as they come (a page at a time from
+    ``every_note``: a whole store need not be in memory)."""
     machines: dict[str, MachineSummary] = {}
 
     def of(machine_id: str) -> MachineSummary:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from anamnesis.store import NOTE_TYPES, SCOPES, Memory, MemoryStore, StoreStats
+from anamnesis.store import NOTE_TYPES, SCOPES, Memory, MemoryStore, StoreStats, every_note
 
 PAGE_SIZE = 50
 FILTER_KEYS = ("project", "type", "scope", "machine", "tag")
@@ -79,12 +79,18 @@ def list_page(store: MemoryStore, query: ListQuery) -> Page:
     kind = query.type or None  # checked against NOTE_TYPES by ListQuery.parse
     scope = query.scope or None
     if query.machine:
-        everything = store.list(
-            project=project, type=kind, scope=scope, tag=tag,
+        # No index on machine ids: the listing is read a page at a time, keeping only
+        # this page's notes, so memory does not grow with the store.
+        everything = every_note(
+            store, project=project, type=kind, scope=scope, tag=tag,
             include_superseded=query.superseded, include_body=False,
         )  # fmt: skip
-        matching = [note for note in everything if note.machine_id == query.machine]
-        notes, total = matching[offset : offset + PAGE_SIZE], len(matching)
+        notes, total = [], 0
+        for note in everything:
+            if note.machine_id == query.machine:
+                if offset <= total < offset + PAGE_SIZE:
+                    notes.append(note)
+                total += 1
     else:
         notes = store.list(
             project=project, type=kind, scope=scope, tag=tag,
