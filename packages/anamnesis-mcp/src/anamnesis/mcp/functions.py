@@ -130,12 +130,7 @@ def list_memories(
     scope: str | None = None,
 ) -> list[Note]:
     """Every matching note, newest first, without bodies (superseded notes included)."""
-    notes = store.list(
-        project=check_project_filter(project),
-        type=check_type(type),
-        scope=check_scope(scope),
-        include_body=False,
-    )
+    notes = store.list(**_listing_filters(project, type, scope), include_body=False)
     return [memory_dict(mem, include_body=False) for mem in notes]
 
 
@@ -154,14 +149,19 @@ def newest_that_fit(
     listing shows a hundred-odd notes, and reading a 100,000-note store whole for them
     took 2 s and 200 MB of the server's memory.
     """
-    filters: dict[str, Any] = {
+    filters = _listing_filters(project, type, scope)
+    notes = every_note(store, include_body=False, page=_LIST_PAGE, **filters)
+    shown = fit_listing((memory_dict(mem, include_body=False) for mem in notes), max_chars)
+    return shown, store.count(**filters)
+
+
+def _listing_filters(project: str | None, type: str | None, scope: str | None) -> dict[str, Any]:
+    """A listing's filters, checked (:class:`InvalidArgument` names a bad one)."""
+    return {
         "project": check_project_filter(project),
         "type": check_type(type),
         "scope": check_scope(scope),
     }
-    notes = every_note(store, include_body=False, page=_LIST_PAGE, **filters)
-    shown = fit_listing((memory_dict(mem, include_body=False) for mem in notes), max_chars)
-    return shown, store.count(**filters)
 
 
 # Notes a page while a listing fills: about what fits in Claude Code's 50,000 characters.
