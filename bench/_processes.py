@@ -8,7 +8,7 @@ The child is started by a small launcher process, which times it and reads its p
 On Linux a process's ``ru_maxrss`` starts at the high-water mark of the process that forked
 it (the kernel carries the old memory's peak across ``exec``): started straight from a
 bench that had just parsed 50 MB of JSON, an `anamnesis list` reported 254 MB where it used
-80. Forked from the launcher (about 10 MB), a child reports its own.
+72. Forked from the launcher (about 10 MB), a child reports its own.
 """
 
 from __future__ import annotations
