@@ -13,7 +13,7 @@ A note edited between pages moves ahead of the page being read, so a listing can
 
 from __future__ import annotations
 
-from anamnesis.store.errors import StoreError
+from anamnesis.store.errors import MalformedNote, NoteNotFound
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -65,5 +65,7 @@ def each_note_once(store: MemoryStore, *, page: int | None = None) -> Iterator[M
             handed.add(listed.id)
             try:
                 yield store.get(listed.id)
-            except StoreError:
-                continue  # deleted or broken since it was listed: as a listing skips it
+            except (NoteNotFound, MalformedNote):
+                # Deleted or broken since it was listed: as a listing skips it. Anything
+                # else (a busy or broken index) goes on, never a note silently left out.
+                continue
