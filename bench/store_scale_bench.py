@@ -142,10 +142,16 @@ def search(
     return out
 
 
+def _cli(code: Path, store: Path) -> tuple[dict[str, str], list[str]]:
+    """The environment and command line of `anamnesis` from the checkout at ``code`` on
+    ``store``."""
+    env = {**running(code), "ANAMNESIS_HOME": str(store), "ANAMNESIS_SEARCH_MODE": "keyword"}
+    return env, [sys.executable, "-W", "ignore", "-m", "anamnesis.cli"]
+
+
 def list_json(code: Path, store: Path) -> dict[str, Any]:
     """`anamnesis list --limit 0 --json` as a process: wall time, peak RSS, output digest."""
-    env = {**running(code), "ANAMNESIS_HOME": str(store), "ANAMNESIS_SEARCH_MODE": "keyword"}
-    command = [sys.executable, "-W", "ignore", "-m", "anamnesis.cli"]
+    env, command = _cli(code, store)
     # The index is built (and timed) elsewhere: the first process builds it.
     subprocess.run([*command, "list", "--limit", "1"], env=env, capture_output=True, check=True)
     ran = run_measured([*command, "list", "--limit", "0", "--json"], env)
@@ -160,8 +166,7 @@ def whole_store_command(code: Path, store: Path, name: str) -> dict[str, Any]:
     """One whole-store command (``export-jsonl``, ``export-markdown``, ``dedup``) as a
     process: wall time, peak RSS, and a digest of what it wrote (the export's files, or
     what it printed)."""
-    env = {**running(code), "ANAMNESIS_HOME": str(store), "ANAMNESIS_SEARCH_MODE": "keyword"}
-    command = [sys.executable, "-W", "ignore", "-m", "anamnesis.cli"]
+    env, command = _cli(code, store)
     with tempfile.TemporaryDirectory(prefix="anamnesis-export-") as tmp:
         out = Path(tmp) / "out"
         args = {
