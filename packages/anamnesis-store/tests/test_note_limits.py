@@ -13,7 +13,15 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from anamnesis.store import InvalidNote, Memory, MemoryStore, NoteLimits, derived_id, read_regular
+from anamnesis.store import (
+    InvalidNote,
+    Memory,
+    MemoryStore,
+    NoteLimits,
+    derived_id,
+    read_openchronicle,
+    read_regular,
+)
 
 ANY_TEXT = st.characters(exclude_categories=["Cs"])  # what UTF-8 can hold
 
@@ -173,3 +181,20 @@ def test_what_put_accepts_a_fresh_reindex_reads_back(note: Memory) -> None:
             assert again.get(note.id) == accepted
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_an_openchronicle_entry_over_a_limit_is_skipped_by_name_and_the_rest_read(
+    tmp_path: Path,
+) -> None:
+    # A 2 MB entry (its file still under the 4 MiB a file is read up to) is over the body
+    # limit: skipped and named as any bad entry is, its neighbours imported.
+    (tmp_path / "topic-t.md").write_text(
+        "---\ndescription: d\n---\n# Heading\n\n"
+        "## [2026-04-22T10:00:00Z] {id: e1}\nFirst.\n\n"
+        f"## [2026-04-22T10:00:00Z] {{id: e2}}\n{'y' * 2_000_000}\n\n"
+        "## [2026-04-22T10:00:00Z] {id: e3}\nLast.\n\n"
+    )
+    found = read_openchronicle(tmp_path)
+    assert [note.body for note in found.notes] == ["First.", "Last."]
+    ((where, why),) = found.files[0].skipped
+    assert where == "entry e2" and why.startswith("body: is 2,000,000 bytes, over the limit")
