@@ -115,7 +115,7 @@ def test_config_get_json(env: Env) -> None:
     assert missing.err_lines == ["anamnesis config get: embed_model is not set"]
 
 
-BAD_MACHINE_IDS = ["two\nlines", "tab\there", "a/b", "back\\slash", "x" * 65, "esc\x1b[31m"]
+BAD_MACHINE_IDS = ["two\nlines", "tab\there", "a/b", "back\\slash", "x" * 129, "esc\x1b[31m"]
 
 
 @pytest.mark.parametrize("bad", BAD_MACHINE_IDS)

@@ -3,12 +3,13 @@ real stores; the bare `anamnesis import` stays Claude Code's own memory."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from anamnesis.store import MemoryStore
+from anamnesis.store import MemoryStore, derived_id
 from cli_testing import Env
 
 PROFILE = """---
@@ -234,3 +235,58 @@ def test_export_refuses_a_folder_that_is_not_empty_unless_forced(env: Env, tmp_p
     inside = env.run("export", str(env.home / "backup"))
     assert inside.code == 1 and "inside the store" in inside.err
     assert not (env.home / "backup").exists()
+
+
+def _record(key: str, **fields: Any) -> str:
+    note = {"id": derived_id(key), "type": "semantic", "title": key, "body": f"{key}.", **fields}
+    return json.dumps(note)
+
+
+@pytest.mark.parametrize(
+    ("fields", "reason"),
+    [
+        ({"body": "x" * 5_000_000}, "body: is 5,000,000 bytes, over the limit of 1,000,000"),
+        ({"body": "x" * 50_000_000}, "body: is 50,000,000 bytes, over the limit of 1,000,000"),
+        ({"title": "t" * 1_000_000}, "title: is 1,000,000 characters, over the limit of 500"),
+    ],
+    ids=["5 MB body", "50 MB body", "1,000,000-character title"],
+)
+def test_import_jsonl_skips_a_note_over_a_limit_by_line_and_imports_the_rest(
+    env: Env, tmp_path: Path, fields: dict[str, Any], reason: str
+) -> None:
+    # A record the store would have taken and a reindex then dropped (or a title no other
+    # way of writing a note accepts) is skipped as any bad line is: named, the rest kept.
+    source = tmp_path / "notes.jsonl"
+    lines = [_record("before"), _record("huge", **fields), _record("after")]
+    source.write_text("\n".join(lines) + "\n")
+    result = env.run("import", "jsonl", str(source), "--apply", "--json")
+    assert result.code == 0, result.err
+    data = result.json()
+    assert (data["new"], data["updated"]) == (2, 0)
+    (skipped,) = data["skipped"]
+    assert skipped["where"] == "line 2" and skipped["reason"].startswith(reason), skipped
+    assert len(result.out) < 2_000  # the message names the size, never the text
+    reindexed = env.run("reindex", "--json")
+    assert reindexed.code == 0, reindexed.err
+    with MemoryStore(env.home) as store:
+        assert sorted(note.title for note in store.list()) == ["after", "before"]
+        assert not store.problems()
+    assert all(path.stat().st_size < 10_000 for path in env.home.rglob("*.md"))
+
+
+def test_import_markdown_skips_a_note_over_a_limit_by_file(env: Env, tmp_path: Path) -> None:
+    fill(env.home)
+    exported = env.run("export", "--format", "markdown", str(tmp_path / "out"))
+    assert exported.code == 0, exported.err
+    (first, *_rest) = sorted((tmp_path / "out").rglob("*.md"))
+    text = first.read_text()
+    title = next(line for line in text.splitlines() if line.startswith("title: "))
+    first.write_text(text.replace(title, "title: " + "t" * 600, 1))
+    other = Env.make(tmp_path, "desk")
+    result = other.run("import", "markdown", str(tmp_path / "out"), "--apply", "--json")
+    assert result.code == 0, result.err
+    data = result.json()
+    assert data["new"] == 2
+    assert data["skipped"] == [
+        {"where": str(first), "reason": "title: is 600 characters, over the limit of 500"}
+    ]

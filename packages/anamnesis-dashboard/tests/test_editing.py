@@ -110,3 +110,19 @@ def test_history_lists_commits_and_the_unsynced_working_copy(
     older = client.get(f"/notes/{note.id}/history", params={"a": commits[1], "b": commits[0]})
     assert "+second line" in html.unescape(older.text)
     assert client.get(f"/notes/{note.id}/history", params={"a": "HEAD~1"}).status_code == 400
+
+
+def test_a_body_over_the_store_s_limit_is_refused_with_the_text_kept(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    # The same limit as every other writer: 1,000,000 bytes, here in a form under the
+    # dashboard's own 2 MB cap on requests, so the store is what refuses it.
+    note = store.write(type="semantic", title="Pool size", body="use 20", project="api")
+    before = store.file_of(note.id).read_bytes()
+    csrf, digest, source = _form(client, note.id)
+    huge = "y" * 1_500_000
+    answer = _save(client, note.id, csrf, digest, source.replace("use 20", huge))
+    assert answer.status_code == 422
+    assert "body: is 1,500,000 bytes, over the limit of 1,000,000 bytes" in answer.text
+    assert huge in answer.text  # still in the editor: nothing typed is lost
+    assert store.file_of(note.id).read_bytes() == before

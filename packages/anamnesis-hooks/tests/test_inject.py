@@ -177,7 +177,7 @@ def test_project_notes_share_the_room_left_fairly(store: MemoryStore) -> None:
 
 
 def test_a_lone_note_too_big_for_the_block_is_cut_not_dropped(store: MemoryStore) -> None:
-    put(store, "T" * 20000, day=1, project="global", body="x" * 20000)
+    put(store, "T" * 500, day=1, project="global", body="x" * 20000)  # 500: the title limit
     selection = select_inject(store, project=P)
     text = render_inject(selection)
     assert DEFAULT_BUDGET - 200 < len(text) <= DEFAULT_BUDGET

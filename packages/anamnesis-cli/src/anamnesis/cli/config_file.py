@@ -17,9 +17,10 @@ from typing import Any
 
 from anamnesis.cli import console
 from anamnesis.cli.errors import USAGE, CliError
-from anamnesis.store import CONFIG_FILE
+from anamnesis.store import CONFIG_FILE, NoteLimits
 
-MAX_MACHINE_ID = 64
+# The store's limit: a machine id is written into every note this machine makes.
+MAX_MACHINE_ID = NoteLimits.MACHINE_ID_CHARS
 
 
 def _llm_settings() -> dict[str, str]:

@@ -15,6 +15,7 @@ from starlette.staticfiles import StaticFiles
 
 from anamnesis.dashboard import browse_pages, note_pages, sync_action
 from anamnesis.dashboard.context import Dashboard
+from anamnesis.dashboard.query_numbers import BadQuery
 from anamnesis.dashboard.responses import problem
 from anamnesis.dashboard.security import GuardMiddleware
 
@@ -43,7 +44,7 @@ def create_app(dashboard: Dashboard) -> Starlette:
     app = Starlette(
         routes=routes,
         middleware=[Middleware(GuardMiddleware, guard=dashboard.guard)],
-        exception_handlers={404: _not_found, 405: _not_allowed},
+        exception_handlers={404: _not_found, 405: _not_allowed, BadQuery: _bad_query},
         lifespan=lifespan,
     )
     app.state.dashboard = dashboard
@@ -56,3 +57,8 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
     return problem(request, 405, "Not allowed", "This address does not take that method.")
+
+
+async def _bad_query(request: Request, exc: Exception) -> Response:
+    # Every page reads its query numbers through query_numbers: one answer for them all.
+    return problem(request, 400, "Bad address", str(exc))

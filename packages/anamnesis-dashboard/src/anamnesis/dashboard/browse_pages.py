@@ -9,6 +9,7 @@ from starlette.responses import HTMLResponse
 
 from anamnesis.dashboard.fleet import summarize
 from anamnesis.dashboard.listing import BadFilter, ListQuery, list_page
+from anamnesis.dashboard.query_numbers import query_number
 from anamnesis.dashboard.responses import dashboard_of, page, problem
 from anamnesis.store import (
     NOTE_TYPES,
@@ -40,16 +41,11 @@ async def search(request: Request) -> HTMLResponse:
     text = params.get("q", "").strip()
     form = {key: params.get(key, "").strip() for key in ("project", "type", "scope", "mode")}
     include_superseded = params.get("superseded") == "1"
-    try:
-        k = int(params.get("k") or DEFAULT_K)
-    except ValueError:
-        return problem(request, 400, "Bad search", "k must be a number")
+    k = query_number(params, "k", DEFAULT_K, low=1, high=MAX_K)
     context: dict[str, Any] = {
         "q": text, "form": form, "k": k, "superseded": include_superseded,
         "note_types": NOTE_TYPES, "scopes": SCOPES, "modes": SEARCH_MODES, "result": None,
     }  # fmt: skip
-    if not 1 <= k <= MAX_K:
-        return problem(request, 400, "Bad search", f"k must be between 1 and {MAX_K}")
     if form["type"] and form["type"] not in NOTE_TYPES:
         return problem(request, 400, "Bad search", f"type must be one of {', '.join(NOTE_TYPES)}")
     if form["scope"] and form["scope"] not in SCOPES:

@@ -11,14 +11,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
+from anamnesis.dashboard.query_numbers import query_number
 from anamnesis.store import NOTE_TYPES, SCOPES, Memory, MemoryStore, StoreStats, every_note
 
 PAGE_SIZE = 50
+# 50 million notes, past any store; the offset it makes stays far inside SQLite's integers.
+MAX_PAGE = 1_000_000
 FILTER_KEYS = ("project", "type", "scope", "machine", "tag")
 
 
 class BadFilter(ValueError):
-    """A filter value this store cannot have (an unknown type or scope, a bad page)."""
+    """A filter value this store cannot have (an unknown type or scope)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,12 +41,7 @@ class ListQuery:
             raise BadFilter(f"type must be one of {', '.join(NOTE_TYPES)}")
         if fields["scope"] and fields["scope"] not in SCOPES:
             raise BadFilter(f"scope must be one of {', '.join(SCOPES)}")
-        try:
-            page = int(params.get("page", "1") or 1)
-        except ValueError:
-            raise BadFilter("page must be a number") from None
-        if page < 1:
-            raise BadFilter("page must be 1 or more")
+        page = query_number(params, "page", 1, low=1, high=MAX_PAGE)
         return cls(**fields, superseded=params.get("superseded") == "1", page=page)
 
     def link(self, **changes: object) -> str:

@@ -19,16 +19,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from anamnesis.hooks.project import resolve_project_key
-from anamnesis.hooks.summarize import HeuristicSummarizer, Summarizer, is_trivial
+from anamnesis.hooks.summarize import HeuristicSummarizer, Summarizer, Summary, is_trivial
 from anamnesis.hooks.transcript import ParsedSession, parse_transcript
 from anamnesis.store import (
     CAPTURE_DIGEST_KEY,
     Memory,
     MemoryStore,
+    NoteLimits,
     NoteNotFound,
     content_digest,
     derived_id,
     is_capture_owned,
+    redact_secrets,
     utc_now,
 )
 
@@ -107,6 +109,7 @@ def _capture(
     summary = (summarizer or HeuristicSummarizer()).summarize(parsed)
     if summary is None:
         return CaptureResult(None, skipped="the summarizer chose to skip this session")
+    summary = fit_summary(summary)
     sid = session_id or parsed.session_id or Path(transcript).stem
     project = resolve_project_key(cwd or parsed.cwd or str(Path.cwd()))
     now = utc_now()
@@ -127,7 +130,7 @@ def _capture(
             updated_at=now,
             prov_source="session-end",
             prov_model=summary.model,
-            prov_session=sid,
+            prov_session=sid[: NoteLimits.PROVENANCE_CHARS],
         )
         # The digest and the comparison below are over the note as the store writes it
         # (secrets masked): a session that quoted a secret is still "unchanged" next time.
@@ -148,6 +151,28 @@ def _capture(
         None,
         skipped=f"every note of this session was edited by hand ({', '.join(kept)}); kept them",
         kept_edits=tuple(kept),
+    )
+
+
+def fit_summary(summary: Summary) -> Summary:
+    """``summary`` cut to what the store takes (:class:`~anamnesis.store.NoteLimits`): a
+    session that was huge (a pasted log, hundreds of long paths) still gets its note, with
+    a line saying what was cut, rather than one the store refuses and the session lost.
+
+    The body is masked first, as the store will mask it: a masked secret can be longer
+    than the secret, and the limit is on what is stored."""
+    title = summary.title[: NoteLimits.TITLE_CHARS]
+    body = redact_secrets(summary.body)
+    size = len(body.encode("utf-8"))
+    if size > NoteLimits.BODY_BYTES:
+        marker = (
+            f"\n\n[... cut here: this session's summary was {size:,} bytes, over the "
+            f"{NoteLimits.BODY_BYTES:,} bytes a note may hold]"
+        )
+        room = NoteLimits.BODY_BYTES - len(marker.encode("utf-8"))
+        body = body.encode("utf-8")[:room].decode("utf-8", "ignore") + marker
+    return replace(
+        summary, title=title, body=body, model=summary.model[: NoteLimits.PROVENANCE_CHARS]
     )
 
 

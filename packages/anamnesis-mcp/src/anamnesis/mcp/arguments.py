@@ -12,15 +12,17 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES
+from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES, NoteLimits
 
 MAX_K = 50
 MAX_QUERY_CHARS = 4_000
-MAX_BODY_BYTES = 1_000_000
-MAX_TITLE_CHARS = 500
-MAX_PROJECT_CHARS = 300
-MAX_TAGS = 50
-MAX_TAG_CHARS = 100
+# What a note may hold is the store's rule (it refuses the same from every writer); these
+# checks only say it first, in words a model can act on.
+MAX_BODY_BYTES = NoteLimits.BODY_BYTES
+MAX_TITLE_CHARS = NoteLimits.TITLE_CHARS
+MAX_PROJECT_CHARS = NoteLimits.PROJECT_CHARS
+MAX_TAGS = NoteLimits.TAGS
+MAX_TAG_CHARS = NoteLimits.TAG_CHARS
 _WILDCARDS = frozenset("*?[]%")
 # C0 and C1 control characters: never meaningful in a one-line key, title or tag.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -224,8 +226,8 @@ def check_body(value: object) -> str:
     if size > MAX_BODY_BYTES:
         raise InvalidArgument(
             "body",
-            f"is {size:,} bytes, over the 1 MB limit; store a summary and where the full "
-            "text lives instead",
+            f"is {size:,} bytes, over the {MAX_BODY_BYTES:,}-byte ({MAX_BODY_BYTES / 1e6:g} MB) "
+            "limit; store a summary and where the full text lives instead",
         )
     return value
 

@@ -284,9 +284,15 @@ def _judge(
     return _with(base, COMPACTED, tokens_after=after), rewritten.replace(extra=extra)
 
 
-def _tagged(store: MemoryStore, note: Memory) -> Memory:
-    """The note tagged ``needs-review``, its text untouched."""
-    return store.as_written(note.replace(tags=[*note.tags, NEEDS_REVIEW_TAG], updated_at=utc_now()))
+def _tagged(store: MemoryStore, note: Memory) -> Memory | None:
+    """The note tagged ``needs-review``, its text untouched; None when the store would not
+    write the note at all (a hand-written one over its limits): it is left as it is."""
+    try:
+        return store.as_written(
+            note.replace(tags=[*note.tags, NEEDS_REVIEW_TAG], updated_at=utc_now())
+        )
+    except InvalidNote:
+        return None
 
 
 def _with(outcome: NoteCompaction, status: str, reason: str = "", **changes: Any) -> NoteCompaction:

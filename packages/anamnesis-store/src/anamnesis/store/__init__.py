@@ -69,6 +69,7 @@ if TYPE_CHECKING:
         read_markdown_export,
     )
     from anamnesis.store.layout import StoreLayout
+    from anamnesis.store.limits import NoteLimits
     from anamnesis.store.model import (
         DURABLE_TYPES,
         NOTE_TYPES,
@@ -170,6 +171,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "MemoryStore": ("anamnesis.store.store", "MemoryStore"),
     "MemoryType": ("anamnesis.store.model", "MemoryType"),
     "NOTE_TYPES": ("anamnesis.store.model", "NOTE_TYPES"),
+    "NoteLimits": ("anamnesis.store.limits", "NoteLimits"),
     "NoteNotFound": ("anamnesis.store.errors", "NoteNotFound"),
     "PROV_SOURCES": ("anamnesis.store.model", "PROV_SOURCES"),
     "Record": ("anamnesis.store.record", "Record"),
@@ -252,6 +254,7 @@ __all__ = [
     "Memory",
     "MemoryStore",
     "MemoryType",
+    "NoteLimits",
     "NoteNotFound",
     "ReadNotes",
     "RecallReport",

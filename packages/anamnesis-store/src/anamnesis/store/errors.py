@@ -16,6 +16,11 @@ class InvalidNote(StoreError, ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
+        self.reason = message
+
+    def naming(self, note_id: object) -> InvalidNote:
+        """The same error, saying which note it is about (one of a batch or an import)."""
+        return InvalidNote(self.field, f"{self.reason} (note {note_id})")
 
 
 class InvalidQuery(StoreError, ValueError):

@@ -89,7 +89,12 @@ def plan_import(
     this machine's id ignores ``machine_id``, so a re-import elsewhere changes nothing).
     """
     skip = set(ignore)
-    incoming = [store.as_written(note) for note in notes]
+    incoming = []
+    for note in notes:
+        try:
+            incoming.append(store.as_written(note))
+        except InvalidNote as exc:  # over a limit only once masked: name the note
+            raise exc.naming(note.id) from None
     ids = {note.id for note in incoming}
     # The store's notes a page at a time, keeping only those the import names: memory
     # follows the import's size, not the store's.
@@ -350,11 +355,12 @@ def read_markdown_export(folder: Path) -> ReadNotes:
             for path in sorted(sub.glob("*.md")):
                 try:
                     text = read_regular(path)[0].decode("utf-8")
-                    note = codec.parse(text, str(path), scope=scope)
+                    # Parsed as any file is read, then held to what the store writes.
+                    note = validate(codec.parse(text, str(path), scope=scope))
                 except UnicodeDecodeError as exc:
                     skipped.append((str(path), f"not UTF-8 text (byte {exc.start})"))
                     continue
-                except (OSError, MalformedNote) as exc:
+                except (OSError, MalformedNote, InvalidNote) as exc:
                     skipped.append((str(path), _one_line(exc)))
                     continue
                 if note.id in seen:

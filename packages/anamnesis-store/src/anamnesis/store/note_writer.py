@@ -11,8 +11,9 @@ from __future__ import annotations
 from anamnesis.store import index as ix
 from anamnesis.store.atomic import Staged, atomic_write_bytes, stage
 from anamnesis.store.broken_files import clear_broken
-from anamnesis.store.errors import NoteNotFound, StorageError
+from anamnesis.store.errors import InvalidNote, NoteNotFound, StorageError
 from anamnesis.store.folder_marks import note_own_change
+from anamnesis.store.limits import NoteLimits
 from anamnesis.store.model import NOTE_TYPES, Memory
 from anamnesis.store.note_files import NoteFile, mtime_or_none, read_bytes, salvage, serialize
 from anamnesis.store.timestamps import utc_now
@@ -38,15 +39,21 @@ class NoteWriter:
 
     def prepare(self, mem: Memory) -> Memory:
         """A validated copy of the note with its secrets masked: what :meth:`save` writes.
-        Raises :class:`~.errors.InvalidNote`."""
-        from anamnesis.store.validation import validate
+        Raises :class:`~.errors.InvalidNote` for a note that breaks a rule or a limit
+        (checked again once masked: the limits are on what is stored), or whose file
+        would be too large to read back."""
+        from anamnesis.store.validation import check_limits, validate
 
         checked = validate(mem)
-        if not self.mask_secrets:
-            return checked
-        from anamnesis.store.secret_scan import mask_note
+        if self.mask_secrets:
+            from anamnesis.store.secret_scan import mask_note
 
-        return mask_note(checked)
+            masked = mask_note(checked)
+            if masked is not checked:  # a masked secret can be longer than the secret
+                check_limits(masked, masked=True)
+            checked = masked
+        _check_file_size(checked)
+        return checked
 
     def save(self, mem: Memory, *, new: bool = False) -> Memory:
         """Validate and mask, then write the file and its index row together.
@@ -119,9 +126,13 @@ class NoteWriter:
         place, all under one index write lock. Raises before anything is visible when a
         note is invalid, two notes share an id, or a file cannot be staged."""
         from anamnesis.store import batch_journal
-        from anamnesis.store.errors import InvalidNote
 
-        prepared = [self.prepare(mem) for mem in mems]
+        prepared = []
+        for mem in mems:
+            try:
+                prepared.append(self.prepare(mem))
+            except InvalidNote as exc:  # say which note of the batch
+                raise exc.naming(mem.id) from None
         if len({mem.id for mem in prepared}) != len(prepared):
             raise InvalidNote("id", "a batch holds two notes with the same id")
         now = utc_now()
@@ -229,3 +240,20 @@ class NoteWriter:
             self._known_dirs.discard(target.parent)
             target.parent.mkdir(parents=True, exist_ok=True)
             return stage(target, text)
+
+
+def _check_file_size(mem: Memory) -> None:
+    """Raise :class:`~.errors.InvalidNote` when the note's file, as :meth:`NoteWriter.save`
+    would write it, is over the size a reindex reads back (:mod:`.safe_files`): a note
+    the store accepted must never be one it later drops. The field limits keep a file
+    far under it (:mod:`.limits`); this measures the file itself."""
+    if not mem.created_at or not mem.updated_at:  # as save fills them: the same length
+        now = utc_now()
+        mem = mem.replace(created_at=mem.created_at or now, updated_at=mem.updated_at or now)
+    size = len(serialize(mem).encode("utf-8"))
+    if size > NoteLimits.FILE_BYTES:
+        raise InvalidNote(
+            "note",
+            f"its file would be {size:,} bytes, over the {NoteLimits.FILE_BYTES:,} bytes a "
+            "note file may have to be read back; shorten the body or the frontmatter",
+        )

@@ -9,6 +9,7 @@ from datetime import date, datetime
 from anamnesis.store.errors import InvalidNote
 from anamnesis.store.frontmatter import LIST_FIELDS, SCALAR_FIELDS
 from anamnesis.store.ids import check_id
+from anamnesis.store.limits import NoteLimits
 from anamnesis.store.model import NOTE_TYPES, PROV_SOURCES, SCOPES, Memory
 from anamnesis.store.timestamps import normalize_timestamp
 
@@ -49,22 +50,86 @@ def validate(mem: Memory) -> Memory:
     """Return a normalized copy of ``mem`` or raise :class:`InvalidNote` naming the field.
 
     Stricter than reading: what the store writes has one-line project and machine names
-    (a machine id is shown in headers and commit authors, so no path separators either).
-    Files written by hand or by other tools are read even when they break these rules.
+    (a machine id is shown in headers and commit authors, so no path separators either),
+    and stays within :class:`~.limits.NoteLimits`. Files written by hand or by other tools
+    are read even when they break these rules.
     """
     checked = normalize_in_place(mem.replace())
-    _check_one_line("project", checked.project, 300)
-    _check_one_line("machine_id", checked.machine_id, 128)
+    check_limits(checked)
+    for field in ("project", "machine_id"):
+        value = getattr(checked, field)
+        if not value.isprintable():
+            raise InvalidNote(field, f"{value!r} must be one line without control characters")
     if any(separator in checked.machine_id for separator in "/\\"):
         raise InvalidNote("machine_id", f"{checked.machine_id!r} must not contain / or \\")
     return checked
 
 
-def _check_one_line(field: str, value: str, limit: int) -> None:
-    if len(value) > limit:
-        raise InvalidNote(field, f"must be at most {limit} characters, got {len(value)}")
-    if not value.isprintable():
-        raise InvalidNote(field, f"{value!r} must be one line without control characters")
+def check_limits(mem: Memory, *, masked: bool = False) -> None:
+    """Raise :class:`InvalidNote` (the field, its limit, its size) when a field of the
+    (normalized) note is over :class:`~.limits.NoteLimits`. ``masked``: the note is the
+    one the store will write, secrets masked, which the message then says."""
+    why = " once its secrets are masked" if masked else ""
+    for field, limit in (
+        ("title", NoteLimits.TITLE_CHARS),
+        ("project", NoteLimits.PROJECT_CHARS),
+        ("machine_id", NoteLimits.MACHINE_ID_CHARS),
+        ("prov_model", NoteLimits.PROVENANCE_CHARS),
+        ("prov_session", NoteLimits.PROVENANCE_CHARS),
+    ):
+        size = len(getattr(mem, field))
+        if size > limit:
+            raise InvalidNote(field, f"is {size:,} characters{why}, over the limit of {limit:,}")
+    # Four bytes a character at most: only a body that might be over is encoded.
+    if len(mem.body) * 4 > NoteLimits.BODY_BYTES:
+        size = len(mem.body.encode("utf-8"))
+        if size > NoteLimits.BODY_BYTES:
+            raise InvalidNote(
+                "body",
+                f"is {size:,} bytes{why}, over the limit of {NoteLimits.BODY_BYTES:,} bytes; "
+                "keep a summary, and say where the full text lives",
+            )
+    _check_count("tags", mem.tags, NoteLimits.TAGS)
+    for tag in mem.tags:
+        if len(tag) > NoteLimits.TAG_CHARS:
+            raise InvalidNote(
+                "tags",
+                f"the tag {tag[:40]!r}... is {len(tag):,} characters{why}, over the limit of "
+                f"{NoteLimits.TAG_CHARS:,}",
+            )
+    _check_count("supersedes", mem.supersedes, NoteLimits.SUPERSEDES)
+    size = _extra_size(mem.extra, 0) if mem.extra else 0
+    if size > NoteLimits.EXTRA_CHARS:
+        raise InvalidNote(
+            "extra",
+            f"holds {size:,} characters{why}, over the limit of "
+            f"{NoteLimits.EXTRA_CHARS:,} (keys and values, each also counting how deep it is "
+            "nested)",
+        )
+
+
+def _check_count(field: str, values: list[str], limit: int) -> None:
+    if len(values) > limit:
+        raise InvalidNote(field, f"holds {len(values):,} entries, over the limit of {limit:,}")
+
+
+def _extra_size(value: object, depth: int) -> int:
+    """How many characters ``value`` counts for :data:`~.limits.NoteLimits.EXTRA_CHARS`:
+    its text, plus its nesting depth (YAML indents it). The value is already known to be
+    of a kind, and a depth, that :func:`_check_extra_value` allows."""
+    if isinstance(value, str):
+        return len(value) + depth
+    if isinstance(value, dict):
+        items: Iterable[object] = (part for pair in value.items() for part in pair)
+    elif isinstance(value, list | tuple | set):
+        items = value
+    elif isinstance(value, bytes):
+        return 2 * len(value) + depth  # written as base64, in lines
+    elif isinstance(value, int) and not isinstance(value, bool):
+        return value.bit_length() // 3 + 2 + depth  # at least its decimal digits
+    else:
+        return 32 + depth  # a float, true/false, null or a date: short
+    return depth + sum(_extra_size(item, depth + 1) for item in items)
 
 
 def normalize_in_place(mem: Memory) -> Memory:

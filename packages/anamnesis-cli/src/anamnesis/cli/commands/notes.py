@@ -27,6 +27,7 @@ from anamnesis.store import (
     AmbiguousId,
     Memory,
     MemoryStore,
+    NoteLimits,
     NoteNotFound,
     SearchResult,
     StoreError,
@@ -35,8 +36,6 @@ from anamnesis.store import (
     every_note,
     resolve_machine_id,
 )
-
-MAX_BODY_BYTES = 1_000_000
 
 
 def register(app: typer.Typer) -> None:
@@ -302,8 +301,12 @@ def write(
         raise UsageError("--title is required: one line saying what the note is about")
     check_type(type)
     check_scope(scope)
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_BODY_BYTES:
-        raise UsageError("the body is over 1 MB; store a summary and where the full text lives")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > NoteLimits.BODY_BYTES:  # the store's limit, said before anything is opened
+        raise UsageError(
+            f"the body is {size:,} bytes, over the limit of {NoteLimits.BODY_BYTES:,}; "
+            "store a summary and where the full text lives"
+        )
     tags = list(tag or [])
     # The store masks what it writes; this only counts what it will mask, to say so.
     masked = sum(count_secrets(t) for t in (title, text, *tags))
