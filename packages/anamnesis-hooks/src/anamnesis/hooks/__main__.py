@@ -264,6 +264,8 @@ def run_capture(options: Options) -> None:
             f"{transcript} is over the {MAX_TRANSCRIPT_BYTES:,}-byte reading cap: the note "
             "was made from its start",
         )
+    if result.skipped_lines:
+        log(home, "capture", f"{transcript}: skipped {result.skipped_lines}; read the rest")
     if result.kept_edits and result.note is not None:
         edited = ", ".join(result.kept_edits)
         log(home, "capture", f"left hand-edited {edited} as it is; wrote {result.note.id} instead")
