@@ -25,6 +25,7 @@ from anamnesis.cli.commands import (
     syncing,
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
+from anamnesis.store import display_safe
 
 HELP = """Cross-machine memory for Claude Code: markdown notes, keyword and vector search,
 git sync.
@@ -157,7 +158,7 @@ def command_path(command: Any, argv: Sequence[str]) -> str:
 
 
 def _error(prefix: str, message: str) -> None:
-    sys.stderr.write(f"{prefix}: {' '.join(message.split())}\n")
+    sys.stderr.write(f"{prefix}: {display_safe(' '.join(message.split()))}\n")
 
 
 def _log_crash(command: str) -> str:

@@ -2,7 +2,10 @@
 
 stdout carries the result and nothing else; notices and progress go to stderr. Tables use
 rich on a terminal; piped output gets plain aligned columns that never wrap or truncate, so
-``grep`` and ``cut`` keep working.
+``grep`` and ``cut`` keep working. Everything printed here is display-safe
+(:func:`anamnesis.store.display_safe`): a direction control in a note's title cannot make a
+listing read otherwise than it is, nor a control character act on the terminal. JSON keeps
+its values (the escapes are JSON's own).
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from itertools import islice
 from typing import Any
+
+from anamnesis.store import display_safe
 
 Progress = Callable[[int, int], None]
 
@@ -29,7 +34,7 @@ def stdin_is_terminal() -> bool:
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(_json_text(data) + "\n")
+    sys.stdout.write(display_safe(_json_text(data)) + "\n")
 
 
 def print_json_array(items: Iterable[Any], batch: int = 1000) -> None:
@@ -43,7 +48,7 @@ def print_json_array(items: Iterable[Any], batch: int = 1000) -> None:
         # A batch's text between its own "[\n" and "\n]" is its items' lines exactly as
         # the whole list's text has them. (One encoding a batch: json's indenting
         # encoder costs some 15 us to set up for each call.)
-        write(("[\n" if first else ",\n") + _json_text(chunk)[2:-2])
+        write(("[\n" if first else ",\n") + display_safe(_json_text(chunk)[2:-2]))
         first = False
     write("[]\n" if first else "\n]\n")
 
@@ -56,7 +61,7 @@ def _json_text(data: Any) -> str:
 
 
 def say(text: str = "") -> None:
-    sys.stdout.write(text + "\n")
+    sys.stdout.write(display_safe(text) + "\n")
 
 
 # Notices already shown in this run. One event can reach stderr several ways (the store
@@ -72,7 +77,7 @@ def warn(text: str) -> bool:
     if line in _shown:
         return False
     _shown.add(line)
-    sys.stderr.write(f"anamnesis: {line}\n")
+    sys.stderr.write(f"anamnesis: {display_safe(line)}\n")
     return True
 
 
@@ -108,7 +113,7 @@ def _cell(value: object) -> str:
         return ""
     if isinstance(value, list | tuple):
         return ", ".join(str(v) for v in value)
-    return " ".join(str(value).split())  # one line per row, whatever the value holds
+    return display_safe(" ".join(str(value).split()))  # one line per row, whatever it holds
 
 
 def stderr_is_terminal() -> bool:

@@ -273,7 +273,7 @@ def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
 def _first_sync(plan: InitPlan, out: Outcome) -> None:
     from anamnesis.hooks import sync_store
     from anamnesis.store import MemoryStore
-    from anamnesis.sync import SyncBusy
+    from anamnesis.sync import DiskFull, SyncBusy
 
     with MemoryStore(plan.home) as store:
         try:
@@ -285,6 +285,9 @@ def _first_sync(plan: InitPlan, out: Outcome) -> None:
             )
         except SyncBusy as exc:
             out.lines.append(f"first sync skipped: {exc}")
+            return
+        except DiskFull as exc:  # set up all the same: the next sync, with space, pulls
+            out.problems.append(f"first sync: {exc}")
             return
     if report.imported and (report.imported.created or report.imported.updated):
         imported = report.imported.created + report.imported.updated

@@ -264,6 +264,8 @@ def run_capture(options: Options) -> None:
             f"{transcript} is over the {MAX_TRANSCRIPT_BYTES:,}-byte reading cap: the note "
             "was made from its start",
         )
+    if result.skipped_lines:
+        log(home, "capture", f"{transcript}: skipped {result.skipped_lines}; read the rest")
     if result.kept_edits and result.note is not None:
         edited = ", ".join(result.kept_edits)
         log(home, "capture", f"left hand-edited {edited} as it is; wrote {result.note.id} instead")
@@ -287,7 +289,7 @@ def run_sync(options: Options) -> None:
     from anamnesis.hooks.native import claude_home
     from anamnesis.hooks.syncing import sync_store
     from anamnesis.store import MemoryStore, resolve_machine_id, resolve_remote
-    from anamnesis.sync import SyncBusy
+    from anamnesis.sync import SyncError
 
     home = _home()
     with MemoryStore(home) as store:
@@ -299,7 +301,7 @@ def run_sync(options: Options) -> None:
                 claude_dir=claude_home(),
                 import_native=not options.get("no-import"),
             )
-        except SyncBusy as exc:
+        except SyncError as exc:  # busy, a full disk, ...: one line, and the next sync
             log(home, "sync", str(exc))
             return
     log(home, "sync", report.result.detail)

@@ -56,6 +56,8 @@ class CaptureResult:
     kept_edits: tuple[str, ...] = ()
     # The transcript was longer than the reading cap: the note holds what its start said.
     truncated: bool = False
+    # The transcript's lines left out, in words (ParsedSession.skipped_lines): "" for none.
+    skipped_lines: str = ""
 
 
 def session_note_id(session_id: str, started_at: str = "", follow_up: int = 0) -> str:
@@ -91,7 +93,7 @@ def capture_session(
         raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
     parsed = parse_transcript(transcript)
     result = _capture(store, parsed, transcript, machine_id, source, session_id, cwd, summarizer)
-    return replace(result, truncated=parsed.truncated) if parsed.truncated else result
+    return replace(result, truncated=parsed.truncated, skipped_lines=parsed.skipped_lines())
 
 
 def _capture(

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 
-from anamnesis.store import DURABLE_TYPES, Memory, MemoryStore, Record
+from anamnesis.store import DURABLE_TYPES, Memory, MemoryStore, Record, display_safe
 
 DEFAULT_K = 8
 MAX_EPISODIC = 2
@@ -289,7 +289,9 @@ CLOSING_ROOM = len(_closing(10**12, 10**12))
 
 
 def _render_note(mem: Memory, limit: int | None = None) -> str:
-    """A note as markdown; with ``limit``, a longer body is cut to that many characters."""
+    """A note as markdown; with ``limit``, a longer body is cut to that many characters.
+    Display-safe (:func:`anamnesis.store.display_safe`): a direction control in a title
+    cannot make it read as another, nor a control character reach the terminal."""
     meta = [f"project: {_clip(mem.project)}", f"origin: {_clip(mem.machine_id)}"]
     if mem.updated_at:
         meta.append(f"updated: {mem.updated_at[:10]}")
@@ -304,7 +306,7 @@ def _render_note(mem: Memory, limit: int | None = None) -> str:
     lines = [f"## [{mem.type}] {title}", f"_{' · '.join(meta)}_"]
     if body:
         lines += ["", body]
-    return "\n".join(lines)
+    return display_safe("\n".join(lines))
 
 
 def _clip(text: str, limit: int = META_MAX) -> str:

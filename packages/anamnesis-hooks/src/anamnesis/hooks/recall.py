@@ -31,7 +31,7 @@ import re
 
 from anamnesis.hooks.inject import NOTICE, Selection, eligible, fit_notes, render_inject
 from anamnesis.store import STOP_WORDS as QUERY_STOP_WORDS
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import Memory, MemoryStore, match_text
 
 PROMPT_HEADER = f"# Anamnesis memory: notes related to this prompt\n\n{NOTICE}"
 
@@ -77,7 +77,8 @@ def recall_terms(prompt: str | None) -> list[str]:
     if not prompt or len(prompt.strip()) < MIN_PROMPT_CHARS or is_slash_command(prompt):
         return []
     terms: dict[str, None] = {}
-    for match in _WORD.finditer(prompt.lower()):  # lazily: a pasted log may be long
+    # As search reads words (no zero-width characters); lazily: a pasted log may be long.
+    for match in _WORD.finditer(match_text(prompt).lower()):
         word = match.group()
         if len(word) > 1 and word not in STOP_WORDS and word.strip("_"):
             terms[word] = None
@@ -131,7 +132,7 @@ def shared_terms(notes: list[Memory], terms: list[str]) -> list[int]:
         conn.executemany(
             "INSERT INTO notes(rowid, text) VALUES (?, ?)",
             [
-                (row, f"{mem.title}\n{mem.body}\n{' '.join(mem.tags)}")
+                (row, match_text(f"{mem.title}\n{mem.body}\n{' '.join(mem.tags)}"))
                 for row, mem in enumerate(notes)
             ],
         )

@@ -1,10 +1,12 @@
 """Claude Code transcripts (JSONL) turned into the facts of a session, line by line.
 
 The format is internal to Claude Code and changes between versions, so everything is
-optional: unknown record types are skipped, garbage and truncated lines are counted and
-skipped, and the file is streamed (a huge transcript costs time, not memory). Only a
-regular file is read (a FIFO would block the hook, a device never end), a line is never
-held whole past :data:`MAX_LINE_BYTES`, and reading stops at :data:`MAX_TRANSCRIPT_BYTES`.
+optional: unknown record types are skipped, and a line that cannot be read (not JSON, cut
+off mid-write, not UTF-8, nested too deep for the parser) is counted and skipped: one bad
+line never costs the session its note. The file is streamed (a huge transcript costs time,
+not memory). Only a regular file is read (a FIFO would block the hook, a device never end),
+a line is never held whole past :data:`MAX_LINE_BYTES` (it is counted and skipped), and
+reading stops at :data:`MAX_TRANSCRIPT_BYTES`.
 """
 
 from __future__ import annotations
@@ -53,9 +55,31 @@ class ParsedSession:
     ended_at: str = ""
     user_turns: int = 0
     compactions: int = 0
+    # Lines skipped: not a JSON object (garbage, cut off, not UTF-8, nested too deep), and
+    # longer than MAX_LINE_BYTES (tool output, never parsed).
     bad_lines: int = 0
+    long_lines: int = 0
     # Set when the file was longer than MAX_TRANSCRIPT_BYTES: only its start was read.
     truncated: bool = False
+
+    def skipped_lines(self) -> str:
+        """The lines left out, in words ("" when none were)."""
+        parts = []
+        if self.bad_lines:
+            parts.append(
+                f"{self.bad_lines} unreadable {_lines_word(self.bad_lines)} (not a JSON "
+                "object, cut off, not UTF-8 or nested too deep)"
+            )
+        if self.long_lines:
+            parts.append(
+                f"{self.long_lines} {_lines_word(self.long_lines)} over the "
+                f"{MAX_LINE_BYTES // (1024 * 1024)} MiB line cap"
+            )
+        return " and ".join(parts)
+
+
+def _lines_word(count: int) -> str:
+    return "line" if count == 1 else "lines"
 
 
 def parse_transcript(path: str | Path) -> ParsedSession:
@@ -72,8 +96,8 @@ def parse_transcript(path: str | Path) -> ParsedSession:
                 continue
             try:
                 record = json.loads(line)
-            except ValueError:
-                session.bad_lines += 1  # garbage or a line cut off mid-write
+            except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+                session.bad_lines += 1  # garbage, cut off mid-write, or nested too deep
                 continue
             if isinstance(record, dict):
                 _take(session, state, record)
@@ -103,8 +127,8 @@ def _open_regular(path: str | Path) -> int:
 
 
 def _lines(handle: Any, session: ParsedSession) -> Any:
-    """The file's lines, each cut off (and skipped) once past MAX_LINE_BYTES without ever
-    being held whole, up to MAX_TRANSCRIPT_BYTES in all."""
+    """The file's lines, each cut off (skipped, and counted in ``session.long_lines``) once
+    past MAX_LINE_BYTES without ever being held whole, up to MAX_TRANSCRIPT_BYTES in all."""
     pending = b""
     skipping = False  # inside a line already known to be too long
     total = 0
@@ -115,15 +139,18 @@ def _lines(handle: Any, session: ParsedSession) -> Any:
             return
         start = 0
         while (end := chunk.find(b"\n", start)) != -1:
-            if not skipping:
+            if not skipping and len(pending) + end - start > MAX_LINE_BYTES:
+                session.long_lines += 1  # it ends in this chunk, over the cap all the same
+            elif not skipping:
                 yield pending + chunk[start:end]
             pending, skipping, start = b"", False, end + 1
         if not skipping:
             pending += chunk[start:]
             if len(pending) > MAX_LINE_BYTES:
                 pending, skipping = b"", True
+                session.long_lines += 1
     if pending and not skipping:
-        yield pending
+        yield pending  # at most MAX_LINE_BYTES: checked as it grew
 
 
 @dataclass(slots=True)

@@ -38,6 +38,7 @@ from anamnesis.store import (
     MemoryStore,
     StoreBusy,
     StoreError,
+    display_safe,
     resolve_machine_id,
     resolve_remote,
 )
@@ -328,9 +329,10 @@ def _reply(structured: dict[str, Any], shown: object) -> CallToolResult:
     """The structured result, and the same data as one compact JSON text for the model.
 
     The SDK's default would send one pretty-printed text block per list item: more tokens,
-    and nothing at all for an empty result.
+    and nothing at all for an empty result. The text is display-safe (a client shows it to
+    the user): direction controls and control characters in a title are JSON escapes.
     """
-    text = json.dumps(shown, ensure_ascii=False)
+    text = display_safe(json.dumps(shown, ensure_ascii=False))
     return CallToolResult(
         content=[TextContent(type="text", text=text)], structured_content=structured
     )

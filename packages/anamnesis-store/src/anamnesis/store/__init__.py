@@ -68,6 +68,7 @@ if TYPE_CHECKING:
         read_jsonl,
         read_markdown_export,
     )
+    from anamnesis.store.invisible import display_safe, match_text
     from anamnesis.store.layout import StoreLayout
     from anamnesis.store.limits import NoteLimits
     from anamnesis.store.model import (
@@ -191,6 +192,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "open_regular": ("anamnesis.store.safe_files", "open_regular"),
     "read_regular": ("anamnesis.store.safe_files", "read_regular"),
     "derived_id": ("anamnesis.store.ids", "derived_id"),
+    "display_safe": ("anamnesis.store.invisible", "display_safe"),
+    "match_text": ("anamnesis.store.invisible", "match_text"),
     "EXPORT_FORMATS": ("anamnesis.store.interchange", "FORMATS"),
     "ExportReport": ("anamnesis.store.interchange", "ExportReport"),
     "ImportPlan": ("anamnesis.store.interchange", "ImportPlan"),
@@ -281,6 +284,7 @@ __all__ = [
     "count_secrets",
     "default_embedder",
     "derived_id",
+    "display_safe",
     "every_note",
     "export_store",
     "is_capture_owned",
@@ -290,6 +294,7 @@ __all__ = [
     "load_project_map",
     "load_yaml_frontmatter",
     "mask_outgoing",
+    "match_text",
     "new_id",
     "open_regular",
     "openchronicle_note_id",

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from anamnesis.store import project_seq, stored_text
+from anamnesis.store import invisible, project_seq, stored_text
 from anamnesis.store.errors import IndexUnavailable, StoreBusy
 from anamnesis.store.file_format import PAGE_SIZE, is_busy
 from anamnesis.store.model import Memory
@@ -129,6 +129,7 @@ def connect(db_path: Path) -> sqlite3.Connection:
     )
     try:
         stored_text.register(conn)
+        invisible.register(conn)
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         # The file's format (:func:`has_current_format`): a new file takes it here, before
         # WAL mode writes its first page; an older one when rebuilt (:func:`reformat`).
@@ -340,10 +341,11 @@ def upsert(
     )
     new_seq = cursor.lastrowid
     assert new_seq is not None
-    if fts:
+    if fts:  # the text the content view (schema.py) gives this row, without inflating it
+        match = invisible.match_text
         conn.execute(
             "INSERT INTO memories_fts (rowid, title, body, tags) VALUES (?, ?, ?, ?)",
-            (new_seq, mem.title, mem.body, tags_text),
+            (new_seq, match(mem.title), match(mem.body), match(tags_text)),
         )
     if mem.tags:
         conn.executemany(
@@ -367,10 +369,11 @@ def delete(conn: sqlite3.Connection, memory_id: str, *, fts: bool = True) -> boo
     return True
 
 
-# What removing a note's rows needs: its rowid, its indexed text, its project.
+# What removing a note's rows needs: its rowid, its indexed text (as the full-text table's
+# content view gives it), its project.
 _SELECT_OLD = (
-    f"SELECT seq, title, {stored_text.SQL_FUNCTION}(body_z), tags, project"
-    " FROM memories WHERE id = ?"
+    "SELECT m.seq, t.title, t.body, t.tags, m.project"
+    " FROM memories m JOIN memories_text t ON t.seq = m.seq WHERE m.id = ?"
 )
 
 

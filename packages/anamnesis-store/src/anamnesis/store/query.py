@@ -34,6 +34,7 @@ from itertools import pairwise
 from anamnesis.store import exact_bm25, project_seq, rare_first
 from anamnesis.store.errors import InvalidQuery
 from anamnesis.store.exact_bm25 import IDF_FLOOR, K1
+from anamnesis.store.invisible import match_text
 from anamnesis.store.model import NOTE_TYPES
 from anamnesis.store.rare_first import ExactScores, Hit, Span, in_spec_order
 from anamnesis.store.record import Record
@@ -51,8 +52,9 @@ _COUNTS_PER_STATEMENT = 100
 
 
 def query_tokens(query: str) -> list[str]:
-    """The word tokens of a free-text query, in order (repeats kept, as the spec does)."""
-    return _TOKEN.findall(query)
+    """The word tokens of a free-text query, in order (repeats kept, as the spec does),
+    read as the index reads a note (:func:`.invisible.match_text`)."""
+    return _TOKEN.findall(match_text(query))
 
 
 def match_expression(tokens: Sequence[str]) -> str:

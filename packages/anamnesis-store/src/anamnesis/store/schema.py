@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the schema or what the index stores changes. Any other value (including
 # the published release's 1-3) makes the store drop the tables and rebuild from markdown.
-SCHEMA_VERSION: Final = 109
+SCHEMA_VERSION: Final = 110
 # 'ANMS': marks the file as an Anamnesis index, so a stray SQLite file is never trusted.
 APPLICATION_ID: Final = 0x414E4D53
 
@@ -49,9 +49,12 @@ CREATE TABLE project_slots (
   project TEXT NOT NULL UNIQUE
 );
 
--- What full-text search sees of each note: the body as text again.
+-- What full-text search sees of each note: the body as text again, and every field as
+-- search compares it (invisible.py: no zero-width characters; index.upsert inserts the same).
 CREATE VIEW memories_text AS
-  SELECT seq, title, note_text(body_z) AS body, tags FROM memories;
+  SELECT seq, match_text(title) AS title, match_text(note_text(body_z)) AS body,
+         match_text(tags) AS tags
+  FROM memories;
 
 -- By the note's rowid, not its 26-character id: a tenth of the index's size at 2,000 notes.
 CREATE TABLE memory_tags (

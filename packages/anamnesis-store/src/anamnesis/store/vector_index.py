@@ -52,6 +52,13 @@ HEAD = -1
 Pending = tuple[str, int]
 
 
+# What a note's passages are made of and hashed from: its title and body as search
+# compares them (invisible.py), so a zero-width character inside a word splits it for
+# neither keywords nor vectors. A note without one keeps the hash (and cached vectors) of
+# its raw text.
+_EMBEDDED_TEXT = "match_text(title), match_text(note_text(body_z))"
+
+
 def content_hash(title: str, body: str) -> str:
     """What a note's passages are cached under: its title and body, and the passage scheme
     (other windows are other passages)."""
@@ -70,7 +77,7 @@ def hash_new_rows(conn: sqlite3.Connection) -> int:
     """
     conn.create_function("anamnesis_content_hash", 2, content_hash, deterministic=True)
     cursor = conn.execute(
-        "UPDATE memories SET embed_hash = anamnesis_content_hash(title, note_text(body_z))"
+        f"UPDATE memories SET embed_hash = anamnesis_content_hash({_EMBEDDED_TEXT})"
         " WHERE embed_hash IS NULL"
     )
     return cursor.rowcount
@@ -123,16 +130,15 @@ def partial(conn: sqlite3.Connection, model: str, limit: int | None = None) -> l
 
 
 def texts(conn: sqlite3.Connection, notes: Sequence[Pending]) -> dict[str, tuple[str, str]]:
-    """(title, body) of each of these notes whose row still has that text (a note
-    rewritten since has another hash, or another row, and is not here). Read by rowid: no
-    scan of the notes, however many the store holds."""
+    """(title, body) of each of these notes, as embedded (:data:`_EMBEDDED_TEXT`), whose
+    row still has that text (a note rewritten since has another hash, or another row, and
+    is not here). Read by rowid: no scan of the notes, however many the store holds."""
     out: dict[str, tuple[str, str]] = {}
     for start in range(0, len(notes), 500):
         chunk = {seq: digest for digest, seq in notes[start : start + 500]}
         marks = ",".join("?" * len(chunk))
         rows = conn.execute(
-            "SELECT seq, embed_hash, title, note_text(body_z) FROM memories"
-            f" WHERE seq IN ({marks})",
+            f"SELECT seq, embed_hash, {_EMBEDDED_TEXT} FROM memories WHERE seq IN ({marks})",
             list(chunk),
         )
         out.update(

@@ -35,6 +35,7 @@ from anamnesis.store.embedding import (
 )
 from anamnesis.store.embedding_pass import EmbedderFailed, EmbeddingPass
 from anamnesis.store.index_connection import IndexConnection
+from anamnesis.store.invisible import match_text
 
 Progress = Callable[[int, int], None]
 
@@ -288,7 +289,7 @@ class StoreVectors:
             embedder = self.embedder()
             self._index.run(lambda: self.load_into(self._index.connection()))
             self._embed_before_search(embedder.model_id, embed_first)
-            vector = as_blob(embedder.embed_query(query))
+            vector = as_blob(embedder.embed_query(match_text(query)))  # as notes are embedded
         except Exception as exc:  # any embedder failure: keyword results, never a crash
             reason = embedder_failure(exc)
             if self.ready():

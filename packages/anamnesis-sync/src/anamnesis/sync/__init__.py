@@ -22,7 +22,7 @@ if TYPE_CHECKING:
         SyncState,
         Unsynced,
     )
-    from anamnesis.sync.errors import NothingToResolve, SyncBusy, SyncError
+    from anamnesis.sync.errors import DiskFull, NothingToResolve, SyncBusy, SyncError
     from anamnesis.sync.fork import CONFLICT_KEY, CONFLICT_TAG, Fork, Forked, fork_note, new_ulid
     from anamnesis.sync.git import GitSyncBackend
     from anamnesis.sync.history import (
@@ -46,6 +46,7 @@ _EXPORTS: dict[str, str] = {
     "SYNC_LOCK_FILE": "anamnesis.sync.worktree",
     "ChangedFile": "anamnesis.sync.history",
     "CommitChanges": "anamnesis.sync.history",
+    "DiskFull": "anamnesis.sync.errors",
     "Fork": "anamnesis.sync.fork",
     "Forked": "anamnesis.sync.fork",
     "GitLock": "anamnesis.sync.backend",
@@ -76,6 +77,7 @@ __all__ = [
     "SYNC_LOCK_FILE",
     "ChangedFile",
     "CommitChanges",
+    "DiskFull",
     "Fork",
     "Forked",
     "GitLock",

@@ -26,7 +26,7 @@ from dulwich.objects import ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.sync import clean_tree, drift_staging, results, worktree
+from anamnesis.sync import clean_tree, drift_staging, full_disk, results, worktree
 from anamnesis.sync.backend import STRATEGIES, Strategy, SyncResult, SyncState
 from anamnesis.sync.connect import DEFAULT_TIMEOUT_S
 from anamnesis.sync.errors import NothingToResolve, SyncError
@@ -364,23 +364,30 @@ class GitSyncBackend(LocalCommits):
 
     @contextmanager
     def _session(self) -> Iterator[Repo]:
-        """The repository, under the sync lock; tidied afterwards."""
-        # The lock has a fixed place, valid before the repository exists, so two first
-        # syncs share it.
-        self.repo_dir.mkdir(parents=True, exist_ok=True)
-        with sync_lock(self.repo_dir / worktree.LOCK_FILE, wait_s=self.lock_wait_s):
-            self._unsynced = UnsyncedReport()
-            # Under our lock no sync of ours is writing: an old git lock is a dead writer's.
-            recover_stale_locks(self.repo_dir)
-            try:
-                repo = self._repo()
+        """The repository, under the sync lock; tidied afterwards. A full disk at any step
+        is a :class:`DiskFull` saying so (full_disk.py), never a bare OSError."""
+        try:
+            # The lock has a fixed place, valid before the repository exists, so two first
+            # syncs share it.
+            self.repo_dir.mkdir(parents=True, exist_ok=True)
+            with sync_lock(self.repo_dir / worktree.LOCK_FILE, wait_s=self.lock_wait_s):
+                self._unsynced = UnsyncedReport()
+                # Under our lock no sync of ours is writing: an old git lock is a dead
+                # writer's.
+                recover_stale_locks(self.repo_dir)
                 try:
-                    yield repo
-                    best_effort(tidy, repo)
-                finally:
-                    repo.close()
-            except FileLocked as exc:  # a git command's lock that outlasted our wait
-                raise SyncError(locked_message(self.repo_dir, exc)) from None
+                    repo = self._repo()
+                    try:
+                        yield repo
+                        best_effort(tidy, repo)
+                    finally:
+                        repo.close()
+                except FileLocked as exc:  # a git command's lock that outlasted our wait
+                    raise SyncError(locked_message(self.repo_dir, exc)) from None
+        except OSError as exc:
+            if not full_disk.is_full(exc):
+                raise
+            raise full_disk.sync_stopped(self.repo_dir, exc) from None
 
     def _repo(self) -> Repo:
         return open_repo(self.repo_dir, self.branch, self._branch_ref)

@@ -22,7 +22,7 @@ from dulwich.objects import Blob, Commit, ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.sync import worktree
+from anamnesis.sync import full_disk, worktree
 from anamnesis.sync.errors import SyncError
 from anamnesis.sync.remote import explain_transport_error
 from anamnesis.sync.remote_head import point_unborn_head
@@ -175,6 +175,8 @@ class Origin:
         try:
             head = fetch_branch(repo, self.url, self.branch, timeout_s=self.timeout_s)
         except Exception as exc:  # dulwich raises many kinds; none may escape as a traceback
+            if full_disk.is_full(exc):
+                raise  # this disk, not the remote: said as such (GitSyncBackend's session)
             raise TransportFailed(explain_transport_error(self.url, exc, "fetch from")) from None
         if head is not None:
             repo.refs[self.tracking] = head

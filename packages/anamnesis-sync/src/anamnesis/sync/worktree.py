@@ -28,9 +28,10 @@ from dulwich.object_store import DiskObjectStore
 from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
+from anamnesis.sync import full_disk
 from anamnesis.sync.backend import Unsynced
 from anamnesis.sync.durable_writes import EXECUTABLE, REGULAR, PlannedFile, apply_planned
-from anamnesis.sync.errors import SyncError
+from anamnesis.sync.errors import DiskFull, SyncError
 from anamnesis.sync.index_splice import IndexEdits, WholeIndex
 from anamnesis.sync.pack_writer import write_pack
 from anamnesis.sync.packed_reader import PackedBlobs
@@ -264,6 +265,7 @@ def apply_tree_change(
         return Applied([], skipped, unsynced)
     done: set[bytes] = set()
     reader = PackedBlobs(store)
+    full: DiskFull | None = None
     try:
         for item in apply_planned(plan, reader, _content_is):
             # Indexed as soon as it is in place: a later failure leaves it indexed.
@@ -273,10 +275,16 @@ def apply_tree_change(
                 info = os.lstat(item.target)
                 index.set(item.path, index_entry_from_stat(info, item.sha, mode=item.mode))
             done.add(item.path)
+    except OSError as exc:
+        if not full_disk.is_full(exc):
+            raise
+        full = _out_of_space(root, plan, done, reader, exc)
     finally:
         reader.close()
         if done:
             index.write()
+    if full is not None:
+        raise full
     written = [os.fsdecode(item.path) for item in plan if item.path in done]
     skipped = [os.fsdecode(item.path) for item in plan if item.path not in done]
     for path, entry in carried.items():
@@ -287,6 +295,15 @@ def apply_tree_change(
     if carried:
         index.write()
     return Applied(written, skipped, unsynced)
+
+
+def _out_of_space(
+    root: Path, plan: list[PlannedFile], done: set[bytes], read: PackedBlobs, exc: OSError
+) -> DiskFull:
+    """What a pull that ran out of space wrote, and the sizes of the notes left to write."""
+    writes = [item for item in plan if item.sha is not None]
+    rest = [len(read(item.sha)) for item in writes if item.sha and item.path not in done]
+    return full_disk.pull_stopped(root, exc, written=len(writes) - len(rest), rest=rest)
 
 
 # Windows and macOS resolve these spellings to ".git" too: trailing dots and spaces are

@@ -33,6 +33,7 @@ from anamnesis.store import (
     StoreError,
     VectorsUnavailableWarning,
     count_secrets,
+    display_safe,
     every_note,
     resolve_machine_id,
 )
@@ -365,7 +366,7 @@ def delete(
         if not yes:
             if not console.stdin_is_terminal():
                 raise UsageError(f"deleting {memory_id} needs confirmation: add --yes")
-            if not typer.confirm(f"Delete {note.id} ({note.title})?", default=False):
+            if not typer.confirm(f"Delete {note.id} ({display_safe(note.title)})?", default=False):
                 raise CliError("nothing deleted")
         try:
             deleted = store.delete(note.id)
