@@ -71,6 +71,22 @@ def test_reflect_apply_writes_durable_notes_and_a_second_apply_is_a_no_op(
     assert again.code == 0 and again.json()["projects"] == [] and len(llm.received) == 1
 
 
+def test_nothing_worth_keeping_tags_the_episodes_and_the_next_run_sends_nothing(
+    env: Env, llm: FakeLLMServer
+) -> None:
+    env.run("init", "--local-only")
+    ids = _episodes(env)
+    llm.queue(openai_reply('{"notes": []}'))  # what the reflect prompt asks for in that case
+    done = env.run("reflect", "--project", PROJECT, "--apply")
+    assert done.code == 0, done.out + done.err
+    assert "nothing worth keeping" in done.out and "tagged 5 episode(s) reflected" in done.out
+    with MemoryStore(env.home) as store:
+        assert all("reflected" in store.get(i).tags for i in ids)
+        assert {note.type for note in store.list()} == {"episodic"}
+    again = env.run("reflect", "--project", PROJECT, "--apply", "--json")
+    assert again.code == 0 and again.json()["projects"] == [] and len(llm.received) == 1
+
+
 def test_an_unusable_reply_writes_nothing_and_fails(env: Env, llm: FakeLLMServer) -> None:
     env.run("init", "--local-only")
     _episodes(env)
@@ -177,4 +193,4 @@ def test_reflect_apply_is_committed_for_sync_at_once(env: Env, llm: FakeLLMServe
     with Repo(str(env.home / "memory")) as repo:
         head = repo[repo.head()]
         assert isinstance(head, Commit)
-        assert head.message.decode().startswith("anamnesis reflect: 1 note(s)")
+        assert head.message.decode().startswith("anamnesis reflect: 1 note(s), 5 reflected")

@@ -94,6 +94,24 @@ def test_a_second_apply_over_the_same_episodes_is_a_no_op(store: MemoryStore) ->
     assert len(provider.received) == 1 and files(store) == after_first
 
 
+def test_nothing_worth_keeping_is_an_answer_the_episodes_are_not_sent_again(
+    store: MemoryStore,
+) -> None:
+    episodes = add_episodes(store, 5)
+    add_durable(store, "Release steps")
+    provider = ScriptedProvider('{"notes": []}')  # the answer the prompt itself asks for
+    report = run_reflection(store, provider, settings(), project=PROJECT, apply=True)
+    assert report.ok
+    (outcome,) = report.outcomes
+    assert outcome.status == "applied" and outcome.result is not None
+    assert outcome.result.written == () and set(outcome.result.retagged) == {
+        episode.id for episode in episodes
+    }
+    assert [mem.title for mem in store.list(type="procedural")] == ["Release steps"]
+    again = run_reflection(store, provider, settings(), project=PROJECT, min_episodes=1, apply=True)
+    assert again.plans == () and len(provider.received) == 1  # nothing sent, nothing paid
+
+
 def test_a_fenced_reply_is_accepted_and_an_empty_model_names_the_provider(
     store: MemoryStore,
 ) -> None:
@@ -112,7 +130,7 @@ BAD_REPLIES = {
     "a list": ("[1, 2]", "no JSON object"),
     "no notes key": ('{"items": []}', '"notes" list'),
     "notes not a list": ('{"notes": {"a": 1}}', '"notes" list'),
-    "no note": ('{"notes": []}', "proposes no note"),
+    "every note refused": (reply(note([FOREIGN])), "no note in the reply can be used"),
     "foreign source": (reply(note([FOREIGN])), "not an episode that was sent"),
     "foreign supersedes": (
         reply(note(["SENT"], supersedes=[FOREIGN])),

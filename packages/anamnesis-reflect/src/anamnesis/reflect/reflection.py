@@ -90,9 +90,11 @@ def apply_reflection(
     tagging only the cited ones would send the rest again, at a price, on every later run,
     so a second apply would not be a no-op. ``keep_unreflected`` is for the episodes cited
     by notes the check refused: what the model meant to keep from them was not written,
-    so they stay for another run."""
-    if not notes:
-        raise ValueError("nothing to apply: without a note, no episode may be tagged reflected")
+    so they stay for another run.
+
+    ``notes`` may be empty: the model read the episodes and found nothing worth keeping
+    (its prompt asks for exactly that answer), so every episode sent is tagged and none
+    is sent, and paid for, again."""
     # validate_reply checked a model's notes; these may come from elsewhere, and an id
     # outside the plan would tag or hide a note nobody looked at.
     for note in notes:

@@ -110,8 +110,11 @@ def reflect(
             )
         data = {"provider": provider.name, "model": provider.model, **report.to_dict()}
         written = [n for p in data["projects"] for n in p.get("written", [])]
-        if written:
-            data["commit"] = commit_to_sync(store, f"anamnesis reflect: {len(written)} note(s)")
+        retagged = [n for p in data["projects"] for n in p.get("retagged", [])]
+        if written or retagged:
+            data["commit"] = commit_to_sync(
+                store, f"anamnesis reflect: {len(written)} note(s), {len(retagged)} reflected"
+            )
     if as_json:
         console.print_json(data)
     else:
@@ -130,11 +133,11 @@ def _say_reflection(data: dict[str, Any]) -> None:
     ]
     console.table(["project", "episodes", "status", "why"], rows)
     for p in data["projects"]:
+        tagged = f"tagged {len(p.get('retagged', []))} episode(s) reflected"
         if p.get("written"):
-            console.say(
-                f"{p['project']}: wrote {', '.join(p['written'])}; tagged "
-                f"{len(p.get('retagged', []))} episode(s) reflected"
-            )
+            console.say(f"{p['project']}: wrote {', '.join(p['written'])}; {tagged}")
+        elif p.get("status") == "applied":
+            console.say(f"{p['project']}: nothing worth keeping, the model said; {tagged}")
         for refused in p.get("refused", []):
             console.warn(f"{p['project']}: refused {refused}")
     say_cost(data, "reflect")
