@@ -8,7 +8,7 @@ import logging
 from dataclasses import replace
 
 import pytest
-from anamnesis_testsupport.fake_llm import FakeLLMServer, openai_reply
+from anamnesis_testsupport.fake_llm import FakeLLMServer, nested_json, openai_reply
 
 from anamnesis.reflect import OpenAIProvider, ProviderFailed, ProviderTimeout
 from anamnesis.reflect.reflection import (
@@ -127,6 +127,10 @@ FOREIGN = "01ARZ3NDEKTSV4RRFFQ69G5FAV"  # a well-formed id that was never sent
 BAD_REPLIES = {
     "not json": ("Sorry, I cannot help with that.", "holds no JSON object"),
     "broken json": ('{"notes": [{"type": "procedural",}]}', "not valid JSON"),
+    "nested too deep": (
+        '{"notes": ' + nested_json() + "}",
+        "unusable: JSON nested 100001 levels deep",
+    ),
     "a list": ("[1, 2]", "no JSON object"),
     "no notes key": ('{"items": []}', '"notes" list'),
     "notes not a list": ('{"notes": {"a": 1}}', '"notes" list'),
