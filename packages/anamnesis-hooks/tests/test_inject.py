@@ -22,7 +22,7 @@ from anamnesis.hooks.inject import (
     render_inject,
     select_inject,
 )
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import REWRITTEN_BY_KEY, Memory, MemoryStore
 from hooks_testing import checkout, run_hook
 
 P = "github.com/acme/api"
@@ -98,6 +98,13 @@ def test_rendering_is_fenced_reference_data(store: MemoryStore) -> None:
     assert meta in text
     assert "source: human" not in text
     assert "left out" not in text
+
+
+def test_a_note_a_model_rewrote_is_never_shown_as_the_users_own(store: MemoryStore) -> None:
+    mine = put(store, "Deploy", day=1, body="make deploy")
+    store.put(mine.replace(confidence=0.8, extra={REWRITTEN_BY_KEY: "claude-x"}))
+    text = render_inject(select_inject(store, project=P))
+    assert "source: human, rewritten by claude-x (confidence 0.8)" in text
 
 
 def test_global_notes_come_first_and_in_full(store: MemoryStore) -> None:
