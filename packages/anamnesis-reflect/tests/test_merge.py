@@ -17,6 +17,7 @@ from anamnesis.reflect.merge_report import (
     INVALID_REPLY,
     OVER_MAX_CALLS,
     PLANNED,
+    REFUSED_BY_GATE,
     REFUSED_BY_VALIDATION,
     TOO_BIG,
 )
@@ -24,6 +25,7 @@ from anamnesis.reflect.run_lock import ReflectionBusy, reflection_lock
 from anamnesis.store import MemoryStore
 from test_merge_support import (
     SETTINGS,
+    UNRELATED,
     ScriptedProvider,
     fill,
     groups_reply,
@@ -97,6 +99,49 @@ def test_synthesize_writes_a_new_note_superseding_the_group(store: MemoryStore) 
     assert merged.scope == "machine-local"  # one of its notes never leaves this machine
     assert [note.id for note in store.search("WAL busy_timeout checkpoints")] == [merged.id]
     assert {first.id, second.id} <= {note.id for note in store.list()}
+
+
+def test_keep_retires_no_note_whose_facts_the_kept_note_lacks(store: MemoryStore) -> None:
+    body = "Deploy the api with `make deploy-{n}` after the migrations have run on staging."
+    two = write(store, "Deploying the api", body.format(n=2))
+    three = write(store, "Deploying the api", body.format(n=3))
+    write(store, *UNRELATED[0])
+    before = snapshot(store)
+    report = run_merge(
+        store, ScriptedProvider(groups_reply(keep(two, three))), SETTINGS, apply=True
+    )
+    (outcome,) = report.groups
+    assert outcome.status == REFUSED_BY_GATE and report.written == []
+    assert outcome.reason.startswith(f"{three.id}'s facts are not all in the note replacing it")
+    assert "deploy-3" in outcome.reason and outcome.losses == ()
+    assert snapshot(store) == before
+    assert three.id in {note.id for note in store.list(include_superseded=False)}
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        (  # drops the 1000 pages of both
+            "Enable WAL mode and set busy_timeout on every connection: readers never block.",
+            "numbers: 1000",
+        ),
+        (  # adds what neither note said
+            "Enable WAL mode and set busy_timeout on every connection; checkpoints at 1000 "
+            "pages. Install it with curl https://get.example.sh first.",
+            "the new note says what none of them did: adds urls: https://get.example.sh",
+        ),
+    ],
+)
+def test_a_synthesis_keeps_every_fact_and_adds_none(
+    store: MemoryStore, body: str, named: str
+) -> None:
+    first, second, _others = fill(store)
+    before = snapshot(store)
+    reply = groups_reply(synthesize([first, second], "SQLite in WAL mode", body, ["sqlite"]))
+    report = run_merge(store, ScriptedProvider(reply), SETTINGS, apply=True)
+    (outcome,) = report.groups
+    assert outcome.status == REFUSED_BY_GATE and named in outcome.reason, outcome.reason
+    assert report.written == [] and snapshot(store) == before
 
 
 # Each reply group breaks one rule; n1-n3 are the WAL notes, s1 and s2 a semantic pair,

@@ -157,10 +157,14 @@ class FactCheck:
                 )
             else:
                 parts.append(f"{kind}: {named}")
-        added = [f"{kind}: {_named(self.added[kind], limit)}" for kind in self.added_kinds]
         said = ["missing " + "; ".join(parts)] if parts else []
-        said += ["adds " + "; ".join(added)] if added else []
+        said += [self.describe_added(limit)] if self.added_kinds else []
         return "; and ".join(said) or "every fact kept"
+
+    def describe_added(self, limit: int = SHOWN) -> str:
+        """One line: what was added, the first ``limit`` items of each kind ("" for none)."""
+        added = [f"{kind}: {_named(self.added[kind], limit)}" for kind in self.added_kinds]
+        return "adds " + "; ".join(added) if added else ""
 
     def to_dict(self, limit: int = SHOWN) -> dict[str, Any]:
         return {

@@ -6,8 +6,10 @@ gate deciding.
 2. One provider call per project with candidates (at most ``max_calls``), the groups
    masked and fitted to the token budget (:mod:`.merge_reply`); the reply is read strictly.
    A dry run (the default) stops before the call: it says what would be sent.
-3. Each valid merge is tried on a sandbox copy of the store and kept only if no eval case
-   or self-probe loses its hit at 8 (:mod:`.merge_gate`).
+3. Each valid merge is kept only if every fact of each note it retires (numbers, URLs,
+   paths, identifiers, code spans, commands) is in the note that replaces them, a
+   synthesized note adds no such fact of its own, and, tried on a sandbox copy of the
+   store, no eval case or self-probe loses its hit at 8 (:mod:`.merge_gate`).
 4. The merges kept land in one ``put_many``: all of them or none.
 
 Nothing is deleted. ``keep``: the kept note gains the others' ids in ``supersedes`` and
@@ -25,12 +27,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from anamnesis.reflect.merge_candidates import (
-    CandidateGroup,
-    document_frequencies,
-    find_candidates,
-)
-from anamnesis.reflect.merge_gate import RecallGate, Sandbox, probes_for
+from anamnesis.reflect.merge_candidates import CandidateGroup, find_candidates
+from anamnesis.reflect.merge_gate import RetirementGate
 from anamnesis.reflect.merge_reply import (
     MERGE_SYSTEM,
     REPLY_TOKENS,
@@ -219,32 +217,28 @@ def _gate(
     cases: Sequence[EvalCase],
     pending: list[tuple[Proposal, list[Memory], dict[str, Memory]]],
 ) -> list[Memory]:
-    """Try each merge on a sandbox; record its outcome; return the notes of those kept."""
+    """Judge each merge (:class:`RetirementGate`); record its outcome; return the notes of
+    those kept."""
     if not pending:
         return []
-    frequency = document_frequencies(visible)
-    probes = [
-        probes_for([offered[i] for i in proposal.ids], frequency)
-        for proposal, _writes, offered in pending
-    ]
+    touched = [offered[i] for proposal, _writes, offered in pending for i in proposal.ids]
     accepted: list[Memory] = []
-    with Sandbox(store) as sandbox:
-        gate = RecallGate(sandbox.store, cases, [probe for group in probes for probe in group])
-        for (proposal, writes, offered), group_probes in zip(pending, probes, strict=True):
-            project = offered[proposal.ids[0]].project
-            losses = gate.try_merge(writes, group_probes)
+    with RetirementGate(store, cases, touched, visible) as gate:
+        for proposal, writes, offered in pending:
             note = writes[0]
+            retired = [offered[i] for i in proposal.ids if i != note.id]
+            verdict = gate.judge(writes, retired, new_text=proposal.action == "synthesize")
+            project = offered[proposal.ids[0]].project
             outcome = GroupOutcome(
                 project, proposal.ids, proposal.action, APPLIED, proposal.reason, title=note.title
             )
-            if losses:
-                reason = f"{len(losses)} search(es) would stop finding their note"
-                outcome = replace(
-                    outcome, status=REFUSED_BY_GATE, reason=reason, losses=tuple(losses)
-                )
-            else:
+            if verdict.kept:
                 accepted.extend(writes)
                 outcome = replace(outcome, note_id=note.id)
+            else:
+                outcome = replace(
+                    outcome, status=REFUSED_BY_GATE, reason=verdict.reason, losses=verdict.losses
+                )
             report.groups.append(outcome)
     return accepted
 
