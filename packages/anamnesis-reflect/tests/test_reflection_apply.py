@@ -82,6 +82,43 @@ def test_apply_writes_distilled_notes_and_tags_every_episode_sent(store: MemoryS
     assert entry["status"] == "applied" and entry["written"] == list(outcome.result.written)
 
 
+def test_a_reply_cannot_retire_the_durable_notes_it_was_sent(store: MemoryStore) -> None:
+    episodes = add_episodes(store, 5)
+    deploy = store.write(type="procedural", title="Deploy the api",
+                         body="Run `make deploy-2` from the repo root, then watch /var/log/api.",
+                         project=PROJECT)  # fmt: skip
+    checklist = store.write(type="procedural", title="Release checklist",
+                            body="Tag, changelog, announce.", project=PROJECT)  # fmt: skip
+    fixed = store.write(type="semantic", title="Staging database host",
+                        body="Staging uses db-stage-1 on port 5432.", project=PROJECT)  # fmt: skip
+    everything = [deploy.id, checklist.id, fixed.id]
+    text = reply(
+        note([episodes[0].id], title="Misc", body="Things happened.", supersedes=everything),
+        note([episodes[1].id], type="semantic", title="Staging database host moved",
+             body="The staging database host is db-stage-2 now (was db-stage-1), port 5432.",
+             supersedes=[fixed.id]),
+    )  # fmt: skip
+    report = run_reflection(store, ScriptedProvider(text), settings(), project=PROJECT, apply=True)
+    assert report.ok
+    (outcome,) = report.outcomes
+    result = outcome.result
+    assert result is not None and len(result.written) == 2
+    assert result.superseded == (fixed.id,)  # a correction that keeps what it corrects
+    refusals = result.refused_supersedes
+    assert len(refusals) == 3 and all(
+        line.startswith("'Misc' does not supersede") for line in refusals
+    )
+    assert "identifiers: deploy-2" in refusals[0] and "paths: /var/log/api" in refusals[0]
+    assert "title probe" in refusals[1] and "'Release checklist'" in refusals[1]
+    assert "db-stage-1" in refusals[2]
+    misc = store.get(result.written[0])
+    assert misc.supersedes == [] and misc.title == "Misc"  # written, retiring nothing
+    visible = {mem.id for mem in store.list(include_superseded=False)}
+    assert {deploy.id, checklist.id} <= visible and fixed.id not in visible
+    assert [mem.id for mem in store.search("make deploy", project=PROJECT)][:1] == [deploy.id]
+    assert report.to_dict()["projects"][0]["refused_supersedes"] == list(refusals)
+
+
 def test_a_second_apply_over_the_same_episodes_is_a_no_op(store: MemoryStore) -> None:
     add_episodes(store, 5)
     plan = plan_of(store)

@@ -89,8 +89,9 @@ def reflect(
     as_json: JsonFlag = False,
 ) -> None:
     """Distil a project's session notes into durable notes (the reflected episodes are
-    tagged `reflected`; the new notes carry prov_source reflection)."""
-    from anamnesis.reflect import run_reflection
+    tagged `reflected`; the new notes carry prov_source reflection). A durable note is
+    superseded only if its facts and searches are kept, as merge's gate checks."""
+    from anamnesis.reflect import approved_cases, run_reflection
 
     project = project_filter(project, here)
     if (project is None) == (not all_projects):
@@ -107,6 +108,7 @@ def reflect(
                 min_episodes=min_episodes,
                 apply=apply,
                 max_calls=max_calls,
+                cases=approved_cases(store.root) if apply else (),
             )
         data = {"provider": provider.name, "model": provider.model, **report.to_dict()}
         written = [n for p in data["projects"] for n in p.get("written", [])]
@@ -140,6 +142,8 @@ def _say_reflection(data: dict[str, Any]) -> None:
             console.say(f"{p['project']}: nothing worth keeping, the model said; {tagged}")
         for refused in p.get("refused", []):
             console.warn(f"{p['project']}: refused {refused}")
+        for kept_back in p.get("refused_supersedes", []):
+            console.warn(f"{p['project']}: {kept_back}")
     say_cost(data, "reflect")
 
 
