@@ -126,6 +126,25 @@ def test_a_rewrite_that_adds_a_fact_is_refused_and_the_note_keeps_its_text(
     assert rewritten_by(after) == ""
 
 
+def test_a_machine_local_note_is_sent_alone_and_its_rewrite_stays_on_this_machine(
+    store: MemoryStore,
+) -> None:
+    local = _note(store, scope="machine-local")
+    portable = _note(store, title="Another long note")
+
+    def same_title(user: str) -> str:
+        return _reply(title=user.split("\n", 1)[0].removeprefix("# "))
+
+    provider = ScriptedProvider(same_title, same_title)
+    report = _apply(store, provider)
+    assert sorted(report.written) == sorted([local.id, portable.id])
+    # One note per call: a portable note's rewrite never saw the machine-local one.
+    assert all(user.count("# ") == 1 for _system, user in provider.prompts)
+    assert store.get(local.id).scope == "machine-local"
+    synced = "".join(p.read_text() for p in (store.root / "memory").rglob("*.md"))
+    assert local.id not in synced and portable.id in synced
+
+
 def test_folding_without_a_model_is_not_marked_as_a_model_rewrite(store: MemoryStore) -> None:
     note = _note(store, body=f"{SHORT}\n\n{SHORT}")
     report = run_compaction(store, None, SETTINGS, min_tokens=MIN, apply=True)

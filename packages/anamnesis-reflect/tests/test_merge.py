@@ -144,6 +144,34 @@ def test_a_synthesis_keeps_every_fact_and_adds_none(
     assert report.written == [] and snapshot(store) == before
 
 
+LOCAL_TEXT = "The spare charger for this laptop lives in the blue drawer by the window."
+
+
+def test_machine_local_text_never_reaches_a_portable_merge(store: MemoryStore) -> None:
+    first, second, _others = fill(store)
+    write(store, "Spare charger", LOCAL_TEXT, scope="machine-local")
+    write(store, "Where the spare charger is", LOCAL_TEXT.replace("this laptop", "laptops"))
+    wal_body = f"{first.body} {second.body}"
+
+    def copies_what_it_saw(user: str) -> str:
+        # Merges the WAL notes, and copies the machine-local text in when it was sent.
+        body = wal_body + (f" {LOCAL_TEXT}" if LOCAL_TEXT in user else "")
+        if first.id not in user:
+            return groups_reply()
+        return groups_reply(synthesize([first, second], "SQLite in WAL mode", body, []))
+
+    provider = ScriptedProvider(copies_what_it_saw, copies_what_it_saw)
+    report = run_merge(store, provider, SETTINGS, apply=True)
+    assert report.ok
+    for path in sorted((store.root / "memory").rglob("*.md")):  # what a sync would push
+        assert LOCAL_TEXT not in path.read_text(), path
+    # The group holding the machine-local note went in a call of its own.
+    assert [call.scope for call in report.calls] == ["portable", "machine-local"]
+    assert LOCAL_TEXT not in provider.prompts[0][1] and LOCAL_TEXT in provider.prompts[1][1]
+    (merged,) = (store.get(group.note_id) for group in report.groups if group.note_id)
+    assert merged.scope == "portable" and merged.body == wal_body
+
+
 # Each reply group breaks one rule; n1-n3 are the WAL notes, s1 and s2 a semantic pair,
 # "x" an unrelated note that was never a candidate.
 REFUSALS = {

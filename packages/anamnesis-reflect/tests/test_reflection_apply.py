@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import replace
 
 import pytest
@@ -289,13 +290,39 @@ def test_a_note_the_store_refuses_leaves_nothing_written(store: MemoryStore) -> 
     assert files(store) == before
 
 
-def test_notes_from_machine_local_episodes_stay_machine_local(store: MemoryStore) -> None:
-    local = add_episodes(store, 1, scope="machine-local")
-    add_episodes(store, 4, first_day=2)
-    plan = plan_of(store)
-    proposed = ProposedNote("semantic", "t", "b", (), (local[0].id,), ())
-    result = apply_reflection(store, plan, [proposed], model="m")
-    assert store.get(result.written[0]).scope == "machine-local"
+LOCAL_TEXT = "On this laptop the VPN profile is called otter-den-seven."
+
+
+def _copies_its_whole_prompt(user: str) -> str:
+    """A model that copies everything it was sent into one note, citing what it likes."""
+    first = re.search(r'<episode id="([^"]+)"', user)
+    assert first is not None
+    return reply(note([first.group(1)], title="Everything", body=user))
+
+
+def test_machine_local_content_never_reaches_a_portable_note(store: MemoryStore) -> None:
+    portable = add_episodes(store, 5)
+    local = add_episodes(store, 5, first_day=10, scope="machine-local", body=LOCAL_TEXT)
+    store.write(type="procedural", title="VPN here", body=LOCAL_TEXT, project=PROJECT,
+                scope="machine-local")  # fmt: skip
+    add_durable(store, "Release steps")
+    provider = ScriptedProvider(_copies_its_whole_prompt, _copies_its_whole_prompt)
+    report = run_reflection(store, provider, settings(), project=PROJECT, apply=True)
+    assert report.ok
+    for path, text in files(store).items():  # what the next sync would push
+        if path.startswith("memory/"):
+            assert LOCAL_TEXT not in text.decode(), path
+    # The portable episodes and the machine-local ones are reflected apart.
+    assert [plan.scope for plan in report.plans] == ["portable", "machine-local"]
+    (portable_prompt, local_prompt) = (user for _system, user in provider.prompts)
+    assert LOCAL_TEXT not in portable_prompt and "Release steps" in portable_prompt
+    assert LOCAL_TEXT in local_prompt and "Release steps" in local_prompt
+    synced, kept_here = (outcome.result for outcome in report.outcomes)
+    assert synced is not None and kept_here is not None
+    assert store.get(synced.written[0]).scope == "portable"
+    assert store.get(kept_here.written[0]).scope == "machine-local"
+    assert set(synced.retagged) == {e.id for e in portable}
+    assert set(kept_here.retagged) == {e.id for e in local}
 
 
 def test_apply_tags_the_episode_as_it_is_now_not_as_planned(store: MemoryStore) -> None:

@@ -114,7 +114,6 @@ def apply_reflection(
         if not plan.durable_ids.issuperset(note.supersedes):
             raise ValueError(f"{note.title!r}: what it supersedes is not in the plan's notes")
     machine = resolve_machine_id(store.root)
-    local = {sent.id for sent in (*plan.episodes, *plan.durable) if sent.scope == "machine-local"}
     new = [
         Memory(
             id=new_id(),
@@ -123,9 +122,9 @@ def apply_reflection(
             body=note.body,
             project=plan.project,
             machine_id=machine,
-            # A note drawn from a machine-local note would otherwise carry its content to
-            # every machine the store syncs to.
-            scope="machine-local" if local & {*note.sources, *note.supersedes} else "portable",
+            # The model may have copied anything it was sent into any note: a prompt that
+            # held a machine-local note makes every note of its reply machine-local.
+            scope=plan.scope,
             tags=[REFLECTION_TAG, *note.tags],
             prov_source=PROV_SOURCE,
             prov_model=model,
@@ -181,8 +180,9 @@ class ProjectOutcome:
 
 @dataclass(frozen=True)
 class ReflectionReport:
-    """A run's plans and, when it applied, each project's outcome and the projects that
-    ``max_calls`` left unreached. ``ok`` is false when any project failed."""
+    """A run's plans and, when it applied, the outcome of each plan it reached (the first
+    ones: ``outcomes[i]`` is ``plans[i]``'s) and the projects that ``max_calls`` left
+    unreached. ``ok`` is false when any project failed."""
 
     applied: bool
     plans: tuple[ProjectPlan, ...]
@@ -204,18 +204,16 @@ class ReflectionReport:
         return sum(plan.input_tokens for plan in self.plans)
 
     def to_dict(self) -> dict[str, Any]:
-        outcomes = {outcome.project: outcome for outcome in self.outcomes}
         projects = []
-        for plan in self.plans:
+        for index, plan in enumerate(self.plans):
             entry = plan.to_dict()
-            outcome = outcomes.get(plan.project)
-            if outcome is not None:
+            if index < len(self.outcomes):
+                outcome = self.outcomes[index]
                 entry.update(status=outcome.status, reason=outcome.reason)
                 entry["refused"] = list(outcome.refused)
                 entry.update(outcome.result.to_dict() if outcome.result else {})
             else:
-                reached = plan.project not in self.not_reached
-                entry["status"] = "planned" if reached else "not-reached"
+                entry["status"] = "not-reached" if self.applied else "planned"
             projects.append(entry)
         return {
             "dry_run": not self.applied,
@@ -268,7 +266,8 @@ def run_reflection(
                 not_reached.append(plan.project)
                 continue
             outcomes.append(_reflect(store, provider, settings, plan, cases))
-        return ReflectionReport(True, tuple(plans), tuple(outcomes), tuple(not_reached))
+        reached = tuple(dict.fromkeys(not_reached))  # a project's two plans: named once
+        return ReflectionReport(True, tuple(plans), tuple(outcomes), reached)
 
 
 def _reflect(
