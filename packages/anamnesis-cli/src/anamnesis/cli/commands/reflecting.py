@@ -130,21 +130,28 @@ def _say_reflection(data: dict[str, Any]) -> None:
         console.say("nothing to reflect: no project has enough unreflected episodes")
         return
     rows = [
-        [p["project"], len(p.get("episodes", [])), p.get("status", ""), p.get("reason", "")]
+        [_named(p), len(p.get("episodes", [])), p.get("status", ""), p.get("reason", "")]
         for p in data["projects"]
     ]
     console.table(["project", "episodes", "status", "why"], rows)
     for p in data["projects"]:
+        name = _named(p)
         tagged = f"tagged {len(p.get('retagged', []))} episode(s) reflected"
         if p.get("written"):
-            console.say(f"{p['project']}: wrote {', '.join(p['written'])}; {tagged}")
+            console.say(f"{name}: wrote {', '.join(p['written'])}; {tagged}")
         elif p.get("status") == "applied":
-            console.say(f"{p['project']}: nothing worth keeping, the model said; {tagged}")
+            console.say(f"{name}: nothing worth keeping, the model said; {tagged}")
         for refused in p.get("refused", []):
-            console.warn(f"{p['project']}: refused {refused}")
+            console.warn(f"{name}: refused {refused}")
         for kept_back in p.get("refused_supersedes", []):
-            console.warn(f"{p['project']}: {kept_back}")
+            console.warn(f"{name}: {kept_back}")
     say_cost(data, "reflect")
+
+
+def _named(plan: dict[str, Any]) -> str:
+    """A plan's project, and that its episodes are machine-local (reflected apart)."""
+    local = " (machine-local)" if plan.get("scope") == "machine-local" else ""
+    return f"{plan['project']}{local}"
 
 
 def say_cost(data: dict[str, Any], command: str, *, calls: bool = True) -> None:
