@@ -22,7 +22,7 @@ from anamnesis.hooks.inject import (
     render_inject,
     select_inject,
 )
-from anamnesis.store import REWRITTEN_BY_KEY, Memory, MemoryStore
+from anamnesis.store import Memory, MemoryStore
 from hooks_testing import checkout, run_hook
 
 P = "github.com/acme/api"
@@ -102,7 +102,7 @@ def test_rendering_is_fenced_reference_data(store: MemoryStore) -> None:
 
 def test_a_note_a_model_rewrote_is_never_shown_as_the_users_own(store: MemoryStore) -> None:
     mine = put(store, "Deploy", day=1, body="make deploy")
-    store.put(mine.replace(confidence=0.8, extra={REWRITTEN_BY_KEY: "claude-x"}))
+    store.put(mine.replace(confidence=0.8, extra={"rewritten_by": "claude-x"}))
     text = render_inject(select_inject(store, project=P))
     assert "source: human, rewritten by claude-x (confidence 0.8)" in text
 
