@@ -23,7 +23,7 @@ from anamnesis.store import MemoryStore
 from cli_testing import Env, Result, anamnesis_script
 
 PROJECT = "github.com/acme/api"
-DEEP = "{" + nested_json() + "}"
+DEEP = '{"notes": ' + nested_json() + "}"  # each command's JSON object, nested too deep
 # What the command may grow to reading an endless reply: about 70 MB measured with the
 # default bound (llm.max_reply_bytes, 4 MiB); reading on until the timeout grows it by
 # 13 MB a second (the fake server's pace).
@@ -98,11 +98,11 @@ def test_a_reply_without_end_is_cut_at_the_bound_in_bounded_memory(
     started = time.monotonic()
     done, peak_kb = _run_measured(env, "reflect", "--project", PROJECT, "--apply")
     took = time.monotonic() - started
+    assert peak_kb < MAX_RSS_KB, f"peak RSS {peak_kb // 1024} MB after {took:.1f} s"
+    assert took < 10, f"took {took:.1f} s: it read until the timeout"
+    assert endless.streamed < 16 * 1024 * 1024  # read to the bound, not to the timeout
     _unusable(done)
     assert "more than 4194304 bytes (llm.max_reply_bytes)" in done.out + done.err
-    assert took < 10, f"took {took:.1f} s: it read until the timeout"
-    assert peak_kb < MAX_RSS_KB, f"peak RSS {peak_kb // 1024} MB"
-    assert endless.streamed < 16 * 1024 * 1024  # read to the bound, not to the timeout
 
 
 def _run_measured(env: Env, *args: str) -> tuple[Result, int]:

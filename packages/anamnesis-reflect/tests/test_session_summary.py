@@ -62,7 +62,12 @@ def test_the_note_is_rewritten_in_place_and_stays_captures_own(store: MemoryStor
 
 @pytest.mark.parametrize(
     "reply",
-    ["not json", '{"title": "", "summary": "x"}', '{"title": "t"}', "{" + nested_json() + "}"],
+    [
+        "not json",
+        '{"title": "", "summary": "x"}',
+        '{"title": "t"}',
+        '{"title": ' + nested_json() + "}",
+    ],
 )
 def test_an_unusable_reply_keeps_the_captured_note(store: MemoryStore, reply: str) -> None:
     note = _captured(store)
