@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from anamnesis_testsupport.fake_llm import (
     FakeLLMServer,
+    Scripted,
     endless_openai_reply,
     nested_json,
     openai_reply,
@@ -63,27 +64,16 @@ def _unusable(done: Result) -> None:
     assert "unexpected error" not in said and "Traceback" not in said, said
 
 
+@pytest.mark.parametrize("where", ["the reply", "the API's envelope"])
 @pytest.mark.parametrize("command", SETUPS)
-def test_a_reply_nested_too_deep_is_an_unusable_reply(
-    env: Env, llm: FakeLLMServer, command: str
+def test_json_nested_too_deep_is_an_unusable_reply(
+    env: Env, llm: FakeLLMServer, command: str, where: str
 ) -> None:
     env.run("init", "--local-only")
     setup, args = SETUPS[command]
     setup(env)
-    llm.queue(openai_reply(DEEP))
-    _unusable(env.run(*args))
-
-
-@pytest.mark.parametrize("command", SETUPS)
-def test_an_envelope_nested_too_deep_is_an_unusable_reply(
-    env: Env, llm: FakeLLMServer, command: str
-) -> None:
-    from anamnesis_testsupport.fake_llm import Scripted
-
-    env.run("init", "--local-only")
-    setup, args = SETUPS[command]
-    setup(env)
-    llm.queue(Scripted(200, nested_json().encode()))
+    envelope = Scripted(200, nested_json().encode())
+    llm.queue(openai_reply(DEEP) if where == "the reply" else envelope)
     _unusable(env.run(*args))
 
 
