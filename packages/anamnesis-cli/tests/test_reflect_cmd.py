@@ -71,6 +71,41 @@ def test_reflect_apply_writes_durable_notes_and_a_second_apply_is_a_no_op(
     assert again.code == 0 and again.json()["projects"] == [] and len(llm.received) == 1
 
 
+def test_nothing_worth_keeping_tags_the_episodes_and_the_next_run_sends_nothing(
+    env: Env, llm: FakeLLMServer
+) -> None:
+    env.run("init", "--local-only")
+    ids = _episodes(env)
+    llm.queue(openai_reply('{"notes": []}'))  # what the reflect prompt asks for in that case
+    done = env.run("reflect", "--project", PROJECT, "--apply")
+    assert done.code == 0, done.out + done.err
+    assert "nothing worth keeping" in done.out and "tagged 5 episode(s) reflected" in done.out
+    with MemoryStore(env.home) as store:
+        assert all("reflected" in store.get(i).tags for i in ids)
+        assert {note.type for note in store.list()} == {"episodic"}
+    again = env.run("reflect", "--project", PROJECT, "--apply", "--json")
+    assert again.code == 0 and again.json()["projects"] == [] and len(llm.received) == 1
+
+
+def test_a_reply_that_supersedes_what_it_was_sent_retires_nothing_it_would_lose(
+    env: Env, llm: FakeLLMServer
+) -> None:
+    env.run("init", "--local-only")
+    ids = _episodes(env)
+    with MemoryStore(env.home) as store:
+        deploy = store.write(type="procedural", title="Deploy the api", project=PROJECT,
+                             body="Run `make deploy-2` from the repo root.")  # fmt: skip
+    reply = {"notes": [{"type": "procedural", "title": "Notes", "body": "Sessions happened.",
+                        "sources": ids[:1], "supersedes": [deploy.id]}]}  # fmt: skip
+    llm.queue(openai_reply(json.dumps(reply)))
+    done = env.run("reflect", "--project", PROJECT, "--apply")
+    assert done.code == 0, done.out + done.err
+    assert f"'Notes' does not supersede {deploy.id}" in done.err
+    assert "make deploy-2" in done.err
+    found = env.run("search", "make deploy", "--project", PROJECT, "--json").json()
+    assert deploy.id in json.dumps(found)
+
+
 def test_an_unusable_reply_writes_nothing_and_fails(env: Env, llm: FakeLLMServer) -> None:
     env.run("init", "--local-only")
     _episodes(env)
@@ -177,4 +212,4 @@ def test_reflect_apply_is_committed_for_sync_at_once(env: Env, llm: FakeLLMServe
     with Repo(str(env.home / "memory")) as repo:
         head = repo[repo.head()]
         assert isinstance(head, Commit)
-        assert head.message.decode().startswith("anamnesis reflect: 1 note(s)")
+        assert head.message.decode().startswith("anamnesis reflect: 1 note(s), 5 reflected")

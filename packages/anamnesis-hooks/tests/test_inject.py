@@ -100,6 +100,13 @@ def test_rendering_is_fenced_reference_data(store: MemoryStore) -> None:
     assert "left out" not in text
 
 
+def test_a_note_a_model_rewrote_is_never_shown_as_the_users_own(store: MemoryStore) -> None:
+    mine = put(store, "Deploy", day=1, body="make deploy")
+    store.put(mine.replace(confidence=0.8, extra={"rewritten_by": "claude-x"}))
+    text = render_inject(select_inject(store, project=P))
+    assert "source: human, rewritten by claude-x (confidence 0.8)" in text
+
+
 def test_global_notes_come_first_and_in_full(store: MemoryStore) -> None:
     for day in range(1, 9):
         put(store, f"project {day}", day=day, body="p" * 200)

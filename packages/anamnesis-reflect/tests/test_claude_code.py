@@ -151,6 +151,25 @@ def test_a_timeout_kills_claude_and_everything_it_started(fake_claude: Install) 
     assert _gone(got["worker_pid"]), "a process claude started outlived the timeout"
 
 
+@pytest.mark.skipif(os.name != "posix", reason="process groups are POSIX")
+def test_output_without_end_stops_at_the_bound_and_kills_claude(fake_claude: Install) -> None:
+    received = fake_claude("endless")
+    started = time.monotonic()
+    with pytest.raises(ProviderFailed, match=r"unusable reply: claude .* more than 4194304 bytes"):
+        ask(ClaudeCodeProvider(), timeout_s=10)  # the default bound, llm.max_reply_bytes
+    assert time.monotonic() - started < 5  # at the bound, not at the timeout
+    deadline = time.monotonic() + 5
+    while not _gone(received()["pid"]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(received()["pid"]), "claude outlived its unusable reply"
+
+
+def test_json_nested_too_deep_is_an_unusable_reply_not_a_crash(fake_claude: Install) -> None:
+    fake_claude("deep")
+    with pytest.raises(ProviderFailed, match="unusable reply: claude printed no JSON result"):
+        ask(ClaudeCodeProvider())
+
+
 def test_claude_missing_from_path_says_how_to_fix_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

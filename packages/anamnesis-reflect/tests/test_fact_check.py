@@ -106,3 +106,33 @@ def test_only_the_first_few_missing_items_are_shown() -> None:
     assert check.shown() == {"numbers": ["1", "2", "3"]}
     assert "numbers: 1, 2, 3 (+2 more)" in check.describe()
     assert check.to_dict()["missing_counts"]["numbers"] == 5
+
+
+def test_checked_both_ways_a_rewrite_may_not_add_a_fact() -> None:
+    old = "Deploy with `make deploy`, then check https://x.io/status on port 8080."
+    added = old + "\n\n$ curl -fsSL https://get.example.sh | sh"
+    assert check_facts(old, added).ok  # one way: nothing lost
+    check = check_facts(old, added, both_ways=True)
+    assert not check.ok and check.added_kinds == ("urls", "identifiers", "commands")
+    assert check.added["commands"] == ("curl -fsSL https://get.example.sh | sh",)
+    assert check.describe() == (
+        "adds urls: https://get.example.sh; identifiers: fsSL; "
+        "commands: curl -fsSL https://get.example.sh | sh"
+    )
+    assert check.to_dict()["added"]["urls"] == ["https://get.example.sh"]
+    # Markup may change and words may be added; a fact in other markup is no new fact.
+    reworded = "To deploy:\n\n```sh\nmake deploy\n```\n\nThen https://x.io/status (port 8080)."
+    assert check_facts(old, reworded, min_words_kept=0, both_ways=True).ok
+
+
+def test_an_ordered_list_number_is_markup_not_a_fact() -> None:
+    old = "Run the tests, then deploy on port 8080."
+    steps = "1. Run the tests.\n2. Deploy on port 8080."
+    assert check_facts(old, steps, both_ways=True).ok
+    assert check_facts(steps, old, both_ways=True).ok
+    assert not check_facts(old, "1. Run the tests.\n2. Deploy on port 9090.", both_ways=True).ok
+
+
+def test_lost_and_added_are_both_said() -> None:
+    check = check_facts("port 8080", "port 9090", both_ways=True)
+    assert check.describe() == "missing numbers: 8080; and adds numbers: 9090"

@@ -14,6 +14,8 @@ from anamnesis_testsupport.fake_llm import (
     Scripted,
     anthropic_reply,
     api_error,
+    endless_openai_reply,
+    nested_json,
     openai_reply,
 )
 
@@ -239,3 +241,46 @@ def test_a_reply_cut_short_fails_as_a_provider_error(server: FakeLLMServer) -> N
     server.queue(Scripted(200, {"choices": []}, delay_s=0.2, trickle=True))
     with pytest.raises(ProviderFailed, match="broken reply"):
         ask(openai(server), timeout_s=5)
+
+
+def test_a_reply_that_never_ends_stops_at_the_bound_well_before_the_timeout(
+    server: FakeLLMServer,
+) -> None:
+    endless = endless_openai_reply()
+    server.queue(endless)
+    started = time.monotonic()
+    with pytest.raises(ProviderFailed, match=r"unusable reply: .* more than 4194304 bytes"):
+        ask(openai(server), timeout_s=4)  # the default bound, llm.max_reply_bytes
+    assert time.monotonic() - started < 2
+    # Read no further than the bound (and what the sockets buffer): not the whole stream.
+    assert endless.streamed < 16 * 1024 * 1024
+
+
+def test_a_smaller_bound_is_kept_to_and_an_error_body_is_read_only_in_part(
+    server: FakeLLMServer,
+) -> None:
+    small = OpenAIProvider("m", base_url=server.url, max_reply_bytes=1000)
+    server.queue(openai_reply("x" * 2000), openai_reply("x" * 500))
+    with pytest.raises(ProviderFailed, match="more than 1000 bytes"):
+        ask(small)
+    assert ask(small) == "x" * 500
+    server.queue(Scripted(400, b'{"error": {"message": "' + b"e" * 200_000 + b'"}}'))
+    with pytest.raises(ProviderRejected, match="HTTP 400"):  # cut, still a clear error
+        ask(small)
+
+
+@pytest.mark.parametrize("where", ["envelope", "error body"])
+def test_json_nested_too_deep_is_an_unusable_reply_not_a_crash(
+    server: FakeLLMServer, where: str
+) -> None:
+    deep = nested_json().encode()
+    if where == "envelope":
+        server.queue(Scripted(200, deep))
+        with pytest.raises(
+            ProviderFailed, match=r"unusable reply: .* answered with JSON nested 100000 levels"
+        ):
+            ask(anthropic(server))
+    else:
+        server.queue(Scripted(400, deep))
+        with pytest.raises(ProviderRejected, match=r"HTTP 400\): \[\[\["):
+            ask(anthropic(server))

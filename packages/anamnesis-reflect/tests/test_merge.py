@@ -17,6 +17,7 @@ from anamnesis.reflect.merge_report import (
     INVALID_REPLY,
     OVER_MAX_CALLS,
     PLANNED,
+    REFUSED_BY_GATE,
     REFUSED_BY_VALIDATION,
     TOO_BIG,
 )
@@ -24,6 +25,7 @@ from anamnesis.reflect.run_lock import ReflectionBusy, reflection_lock
 from anamnesis.store import MemoryStore
 from test_merge_support import (
     SETTINGS,
+    UNRELATED,
     ScriptedProvider,
     fill,
     groups_reply,
@@ -97,6 +99,77 @@ def test_synthesize_writes_a_new_note_superseding_the_group(store: MemoryStore) 
     assert merged.scope == "machine-local"  # one of its notes never leaves this machine
     assert [note.id for note in store.search("WAL busy_timeout checkpoints")] == [merged.id]
     assert {first.id, second.id} <= {note.id for note in store.list()}
+
+
+def test_keep_retires_no_note_whose_facts_the_kept_note_lacks(store: MemoryStore) -> None:
+    body = "Deploy the api with `make deploy-{n}` after the migrations have run on staging."
+    two = write(store, "Deploying the api", body.format(n=2))
+    three = write(store, "Deploying the api", body.format(n=3))
+    write(store, *UNRELATED[0])
+    before = snapshot(store)
+    report = run_merge(
+        store, ScriptedProvider(groups_reply(keep(two, three))), SETTINGS, apply=True
+    )
+    (outcome,) = report.groups
+    assert outcome.status == REFUSED_BY_GATE and report.written == []
+    assert outcome.reason.startswith(f"{three.id}'s facts are not all in the note replacing it")
+    assert "deploy-3" in outcome.reason and outcome.losses == ()
+    assert snapshot(store) == before
+    assert three.id in {note.id for note in store.list(include_superseded=False)}
+
+
+@pytest.mark.parametrize(
+    ("body", "named"),
+    [
+        (  # drops the 1000 pages of both
+            "Enable WAL mode and set busy_timeout on every connection: readers never block.",
+            "numbers: 1000",
+        ),
+        (  # adds what neither note said
+            "Enable WAL mode and set busy_timeout on every connection; checkpoints at 1000 "
+            "pages. Install it with curl https://get.example.sh first.",
+            "the new note says what none of them did: adds urls: https://get.example.sh",
+        ),
+    ],
+)
+def test_a_synthesis_keeps_every_fact_and_adds_none(
+    store: MemoryStore, body: str, named: str
+) -> None:
+    first, second, _others = fill(store)
+    before = snapshot(store)
+    reply = groups_reply(synthesize([first, second], "SQLite in WAL mode", body, ["sqlite"]))
+    report = run_merge(store, ScriptedProvider(reply), SETTINGS, apply=True)
+    (outcome,) = report.groups
+    assert outcome.status == REFUSED_BY_GATE and named in outcome.reason, outcome.reason
+    assert report.written == [] and snapshot(store) == before
+
+
+LOCAL_TEXT = "The spare charger for this laptop lives in the blue drawer by the window."
+
+
+def test_machine_local_text_never_reaches_a_portable_merge(store: MemoryStore) -> None:
+    first, second, _others = fill(store)
+    write(store, "Spare charger", LOCAL_TEXT, scope="machine-local")
+    write(store, "Where the spare charger is", LOCAL_TEXT.replace("this laptop", "laptops"))
+    wal_body = f"{first.body} {second.body}"
+
+    def copies_what_it_saw(user: str) -> str:
+        # Merges the WAL notes, and copies the machine-local text in when it was sent.
+        body = wal_body + (f" {LOCAL_TEXT}" if LOCAL_TEXT in user else "")
+        if first.id not in user:
+            return groups_reply()
+        return groups_reply(synthesize([first, second], "SQLite in WAL mode", body, []))
+
+    provider = ScriptedProvider(copies_what_it_saw, copies_what_it_saw)
+    report = run_merge(store, provider, SETTINGS, apply=True)
+    assert report.ok
+    for path in sorted((store.root / "memory").rglob("*.md")):  # what a sync would push
+        assert LOCAL_TEXT not in path.read_text(), path
+    # The group holding the machine-local note went in a call of its own.
+    assert [call.scope for call in report.calls] == ["portable", "machine-local"]
+    assert LOCAL_TEXT not in provider.prompts[0][1] and LOCAL_TEXT in provider.prompts[1][1]
+    (merged,) = (store.get(group.note_id) for group in report.groups if group.note_id)
+    assert merged.scope == "portable" and merged.body == wal_body
 
 
 # Each reply group breaks one rule; n1-n3 are the WAL notes, s1 and s2 a semantic pair,

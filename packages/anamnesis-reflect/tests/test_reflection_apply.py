@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from dataclasses import replace
 
 import pytest
-from anamnesis_testsupport.fake_llm import FakeLLMServer, openai_reply
+from anamnesis_testsupport.fake_llm import FakeLLMServer, nested_json, openai_reply
 
 from anamnesis.reflect import OpenAIProvider, ProviderFailed, ProviderTimeout
 from anamnesis.reflect.reflection import (
@@ -82,6 +83,43 @@ def test_apply_writes_distilled_notes_and_tags_every_episode_sent(store: MemoryS
     assert entry["status"] == "applied" and entry["written"] == list(outcome.result.written)
 
 
+def test_a_reply_cannot_retire_the_durable_notes_it_was_sent(store: MemoryStore) -> None:
+    episodes = add_episodes(store, 5)
+    deploy = store.write(type="procedural", title="Deploy the api",
+                         body="Run `make deploy-2` from the repo root, then watch /var/log/api.",
+                         project=PROJECT)  # fmt: skip
+    checklist = store.write(type="procedural", title="Release checklist",
+                            body="Tag, changelog, announce.", project=PROJECT)  # fmt: skip
+    fixed = store.write(type="semantic", title="Staging database host",
+                        body="Staging uses db-stage-1 on port 5432.", project=PROJECT)  # fmt: skip
+    everything = [deploy.id, checklist.id, fixed.id]
+    text = reply(
+        note([episodes[0].id], title="Misc", body="Things happened.", supersedes=everything),
+        note([episodes[1].id], type="semantic", title="Staging database host moved",
+             body="The staging database host is db-stage-2 now (was db-stage-1), port 5432.",
+             supersedes=[fixed.id]),
+    )  # fmt: skip
+    report = run_reflection(store, ScriptedProvider(text), settings(), project=PROJECT, apply=True)
+    assert report.ok
+    (outcome,) = report.outcomes
+    result = outcome.result
+    assert result is not None and len(result.written) == 2
+    assert result.superseded == (fixed.id,)  # a correction that keeps what it corrects
+    refusals = result.refused_supersedes
+    assert len(refusals) == 3 and all(
+        line.startswith("'Misc' does not supersede") for line in refusals
+    )
+    assert "identifiers: deploy-2" in refusals[0] and "paths: /var/log/api" in refusals[0]
+    assert "title probe" in refusals[1] and "'Release checklist'" in refusals[1]
+    assert "db-stage-1" in refusals[2]
+    misc = store.get(result.written[0])
+    assert misc.supersedes == [] and misc.title == "Misc"  # written, retiring nothing
+    visible = {mem.id for mem in store.list(include_superseded=False)}
+    assert {deploy.id, checklist.id} <= visible and fixed.id not in visible
+    assert [mem.id for mem in store.search("make deploy", project=PROJECT)][:1] == [deploy.id]
+    assert report.to_dict()["projects"][0]["refused_supersedes"] == list(refusals)
+
+
 def test_a_second_apply_over_the_same_episodes_is_a_no_op(store: MemoryStore) -> None:
     add_episodes(store, 5)
     plan = plan_of(store)
@@ -92,6 +130,24 @@ def test_a_second_apply_over_the_same_episodes_is_a_no_op(store: MemoryStore) ->
     again = run_reflection(store, provider, settings(), project=PROJECT, min_episodes=1, apply=True)
     assert again.ok and again.plans == () and again.outcomes == ()
     assert len(provider.received) == 1 and files(store) == after_first
+
+
+def test_nothing_worth_keeping_is_an_answer_the_episodes_are_not_sent_again(
+    store: MemoryStore,
+) -> None:
+    episodes = add_episodes(store, 5)
+    add_durable(store, "Release steps")
+    provider = ScriptedProvider('{"notes": []}')  # the answer the prompt itself asks for
+    report = run_reflection(store, provider, settings(), project=PROJECT, apply=True)
+    assert report.ok
+    (outcome,) = report.outcomes
+    assert outcome.status == "applied" and outcome.result is not None
+    assert outcome.result.written == () and set(outcome.result.retagged) == {
+        episode.id for episode in episodes
+    }
+    assert [mem.title for mem in store.list(type="procedural")] == ["Release steps"]
+    again = run_reflection(store, provider, settings(), project=PROJECT, min_episodes=1, apply=True)
+    assert again.plans == () and len(provider.received) == 1  # nothing sent, nothing paid
 
 
 def test_a_fenced_reply_is_accepted_and_an_empty_model_names_the_provider(
@@ -109,10 +165,14 @@ FOREIGN = "01ARZ3NDEKTSV4RRFFQ69G5FAV"  # a well-formed id that was never sent
 BAD_REPLIES = {
     "not json": ("Sorry, I cannot help with that.", "holds no JSON object"),
     "broken json": ('{"notes": [{"type": "procedural",}]}', "not valid JSON"),
+    "nested too deep": (
+        '{"notes": ' + nested_json() + "}",
+        "unusable: JSON nested 100001 levels deep",
+    ),
     "a list": ("[1, 2]", "no JSON object"),
     "no notes key": ('{"items": []}', '"notes" list'),
     "notes not a list": ('{"notes": {"a": 1}}', '"notes" list'),
-    "no note": ('{"notes": []}', "proposes no note"),
+    "every note refused": (reply(note([FOREIGN])), "no note in the reply can be used"),
     "foreign source": (reply(note([FOREIGN])), "not an episode that was sent"),
     "foreign supersedes": (
         reply(note(["SENT"], supersedes=[FOREIGN])),
@@ -230,13 +290,39 @@ def test_a_note_the_store_refuses_leaves_nothing_written(store: MemoryStore) -> 
     assert files(store) == before
 
 
-def test_notes_from_machine_local_episodes_stay_machine_local(store: MemoryStore) -> None:
-    local = add_episodes(store, 1, scope="machine-local")
-    add_episodes(store, 4, first_day=2)
-    plan = plan_of(store)
-    proposed = ProposedNote("semantic", "t", "b", (), (local[0].id,), ())
-    result = apply_reflection(store, plan, [proposed], model="m")
-    assert store.get(result.written[0]).scope == "machine-local"
+LOCAL_TEXT = "On this laptop the VPN profile is called otter-den-seven."
+
+
+def _copies_its_whole_prompt(user: str) -> str:
+    """A model that copies everything it was sent into one note, citing what it likes."""
+    first = re.search(r'<episode id="([^"]+)"', user)
+    assert first is not None
+    return reply(note([first.group(1)], title="Everything", body=user))
+
+
+def test_machine_local_content_never_reaches_a_portable_note(store: MemoryStore) -> None:
+    portable = add_episodes(store, 5)
+    local = add_episodes(store, 5, first_day=10, scope="machine-local", body=LOCAL_TEXT)
+    store.write(type="procedural", title="VPN here", body=LOCAL_TEXT, project=PROJECT,
+                scope="machine-local")  # fmt: skip
+    add_durable(store, "Release steps")
+    provider = ScriptedProvider(_copies_its_whole_prompt, _copies_its_whole_prompt)
+    report = run_reflection(store, provider, settings(), project=PROJECT, apply=True)
+    assert report.ok
+    for path, text in files(store).items():  # what the next sync would push
+        if path.startswith("memory/"):
+            assert LOCAL_TEXT not in text.decode(), path
+    # The portable episodes and the machine-local ones are reflected apart.
+    assert [plan.scope for plan in report.plans] == ["portable", "machine-local"]
+    (portable_prompt, local_prompt) = (user for _system, user in provider.prompts)
+    assert LOCAL_TEXT not in portable_prompt and "Release steps" in portable_prompt
+    assert LOCAL_TEXT in local_prompt and "Release steps" in local_prompt
+    synced, kept_here = (outcome.result for outcome in report.outcomes)
+    assert synced is not None and kept_here is not None
+    assert store.get(synced.written[0]).scope == "portable"
+    assert store.get(kept_here.written[0]).scope == "machine-local"
+    assert set(synced.retagged) == {e.id for e in portable}
+    assert set(kept_here.retagged) == {e.id for e in local}
 
 
 def test_apply_tags_the_episode_as_it_is_now_not_as_planned(store: MemoryStore) -> None:

@@ -14,6 +14,7 @@ from anamnesis_testsupport.fake_llm import (
     GITHUB_TOKEN,
     FakeLLMServer,
     ScriptedProvider,
+    nested_json,
     openai_reply,
 )
 
@@ -59,7 +60,15 @@ def test_the_note_is_rewritten_in_place_and_stays_captures_own(store: MemoryStor
     assert GITHUB_TOKEN not in provider.sent
 
 
-@pytest.mark.parametrize("reply", ["not json", '{"title": "", "summary": "x"}', '{"title": "t"}'])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "not json",
+        '{"title": "", "summary": "x"}',
+        '{"title": "t"}',
+        '{"title": ' + nested_json() + "}",
+    ],
+)
 def test_an_unusable_reply_keeps_the_captured_note(store: MemoryStore, reply: str) -> None:
     note = _captured(store)
     assert summarize_session(store, note.id, ScriptedProvider(reply), SETTINGS) is None

@@ -3,6 +3,7 @@ from the environment, and the provider each choice builds."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ def test_defaults_need_no_config_and_no_llm(isolated_home: Path) -> None:
         timeout_s=60.0,
         max_input_tokens=24_000,
         summarize_sessions=False,
+        max_reply_bytes=4 * 1024 * 1024,
     )
     assert isinstance(make_provider(load_settings()), HeuristicProvider)
 
@@ -53,6 +55,7 @@ def test_config_values_are_read(isolated_home: Path) -> None:
         timeout_s="90",  # `anamnesis config set` stores text
         max_input_tokens=8000,
         summarize_sessions="true",
+        max_reply_bytes="65536",
     )
     got = load_settings()
     assert (got.provider, got.model, got.base_url) == (
@@ -61,7 +64,7 @@ def test_config_values_are_read(isolated_home: Path) -> None:
         "http://localhost:11434/v1",
     )
     assert (got.timeout_s, got.max_input_tokens, got.summarize_sessions) == (90.0, 8000, True)
-    assert got.api_key_env == "OPENAI_API_KEY"
+    assert got.api_key_env == "OPENAI_API_KEY" and got.max_reply_bytes == 65536
 
 
 def test_the_environment_overrides_the_config(
@@ -144,6 +147,8 @@ def test_a_bad_timeout_variable_is_named(monkeypatch: pytest.MonkeyPatch) -> Non
     [
         ("max_input_tokens", "1.5", "llm.max_input_tokens must be a whole number"),
         ("max_input_tokens", -1, "llm.max_input_tokens must be a whole number"),
+        ("max_reply_bytes", 0, "llm.max_reply_bytes must be a whole number"),
+        ("max_reply_bytes", "lots", "llm.max_reply_bytes must be a whole number"),
         ("summarize_sessions", "maybe", "llm.summarize_sessions must be true or false"),
         ("base_url", "localhost:11434", "llm.base_url must be an http:// or https:// URL"),
         ("model", 4, "llm.model must be text"),
@@ -196,16 +201,17 @@ def test_a_key_pasted_as_the_variable_name_is_refused_unshown(
 
 def test_each_provider_is_built_from_its_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(make_provider(LlmSettings()), HeuristicProvider)
-    claude = make_provider(LlmSettings(provider="claude-code", model="opus"))
+    claude = make_provider(LlmSettings(provider="claude-code", model="opus", max_reply_bytes=9))
     assert isinstance(claude, ClaudeCodeProvider) and claude.model == "opus"
+    assert claude.max_reply_bytes == 9
     monkeypatch.setenv("OPENAI_API_KEY", "sk-o")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-a")
     for name, kind in (("openai", OpenAIProvider), ("anthropic", AnthropicProvider)):
         monkeypatch.setenv("ANAMNESIS_LLM_PROVIDER", name)
         monkeypatch.setenv("ANAMNESIS_LLM_MODEL", "m1")
-        built = make_provider(load_settings())
+        built = make_provider(replace(load_settings(), max_reply_bytes=5000))
         assert isinstance(built, kind)
-        assert (built.name, built.model) == (name, "m1")
+        assert (built.name, built.model, built.max_reply_bytes) == (name, "m1", 5000)
     assert PROVIDERS == ("heuristic", "claude-code", "openai", "anthropic")
 
 

@@ -18,16 +18,27 @@ GITHUB_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
 AWS_KEY_ID = "AKIAIOSFODNN7EXAMPLE"
 
 
+# What an endless reply repeats after its body, and how often: about 13 MB a second, fast
+# enough that reading it all would show within seconds, slow enough that a client reading it
+# all until its timeout (the bug this stands for) cannot exhaust a test machine's memory.
+ENDLESS_CHUNK = b"a" * 65536
+ENDLESS_PAUSE_S = 0.005
+
+
 @dataclass
 class Scripted:
     """One reply: a status, a JSON body (or raw bytes), headers, and how long to stall
-    first (``delay_s``) or, with ``trickle``, how long to dribble the body out."""
+    first (``delay_s``) or, with ``trickle``, how long to dribble the body out. With
+    ``endless`` the body is followed by :data:`ENDLESS_CHUNK` for ever (no Content-Length),
+    until the client stops reading or the server stops; ``streamed`` counts what it sent."""
 
     status: int = 200
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
     delay_s: float = 0.0
     trickle: bool = False
+    endless: bool = False
+    streamed: int = 0
 
 
 @dataclass
@@ -57,6 +68,17 @@ def anthropic_reply(*texts: str) -> Scripted:
 
 def api_error(status: int, message: str, **headers: str) -> Scripted:
     return Scripted(status, {"error": {"type": "error", "message": message}}, dict(headers))
+
+
+def nested_json(depth: int = 100_000) -> str:
+    """A JSON array nested ``depth`` levels deep: valid, and too deep to parse recursively."""
+    return "[" * depth + "]" * depth
+
+
+def endless_openai_reply() -> Scripted:
+    """An OpenAI reply whose content never ends."""
+    start = b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "'
+    return Scripted(body=start, endless=True)
 
 
 class FakeLLMServer:
@@ -96,6 +118,15 @@ class FakeLLMServer:
             self.received.append(received)
             return self.script.pop(0) if self.script else api_error(500, "script used up")
 
+    def _stream(self, out: Any, start: bytes, reply: Scripted) -> None:
+        try:
+            out.write(start)
+            while not self._stopping.wait(ENDLESS_PAUSE_S):
+                out.write(ENDLESS_CHUNK)
+                reply.streamed += len(ENDLESS_CHUNK)
+        except OSError:  # the client hung up: the end of an endless reply
+            return
+
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
 
@@ -111,11 +142,14 @@ class FakeLLMServer:
                 data = body.encode() if isinstance(body, str) else body
                 self.send_response(reply.status)
                 self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+                if not reply.endless:  # HTTP/1.0: without a length, the body ends at close
+                    self.send_header("Content-Length", str(len(data)))
                 for name, value in reply.headers.items():
                     self.send_header(name, value)
                 self.end_headers()
-                if reply.trickle:  # a byte at a time, each well within a socket timeout
+                if reply.endless:
+                    server._stream(self.wfile, data, reply)
+                elif reply.trickle:  # a byte at a time, each well within a socket timeout
                     deadline = time.monotonic() + reply.delay_s
                     for byte in data:
                         if server._stopping.wait(0.05) or time.monotonic() > deadline:
@@ -162,12 +196,21 @@ elif MODE == "not_json":
     print("Hello from an old claude")
 elif MODE == "hang":
     time.sleep(60)
+elif MODE == "endless":  # about 13 MB a second until killed
+    sys.stdout.buffer.write(b'{{"type": "result", "is_error": false, "result": "')
+    while True:
+        sys.stdout.buffer.write(b"a" * 65536)
+        sys.stdout.buffer.flush()
+        time.sleep(0.005)
+elif MODE == "deep":
+    print("[" * 100000 + "]" * 100000)
 """
 
 
 def write_fake_claude(folder: Path, mode: str) -> Path:
     """An executable ``claude`` in ``folder`` acting out ``mode`` (ok, is_error, exit,
-    not_json, hang); what it received goes to ``folder/record.json``."""
+    not_json, hang, endless: output without end, deep: JSON nested 100,000 deep); what it
+    received goes to ``folder/record.json``."""
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / "claude"
     record = folder / "record.json"

@@ -24,7 +24,14 @@ from __future__ import annotations
 
 import json
 
-from anamnesis.store import DURABLE_TYPES, Memory, MemoryStore, Record, display_safe
+from anamnesis.store import (
+    DURABLE_TYPES,
+    Memory,
+    MemoryStore,
+    Record,
+    display_safe,
+    rewritten_by,
+)
 
 DEFAULT_K = 8
 MAX_EPISODIC = 2
@@ -295,8 +302,12 @@ def _render_note(mem: Memory, limit: int | None = None) -> str:
     meta = [f"project: {_clip(mem.project)}", f"origin: {_clip(mem.machine_id)}"]
     if mem.updated_at:
         meta.append(f"updated: {mem.updated_at[:10]}")
-    if mem.prov_source != "human":
-        meta.append(f"source: {_clip(mem.prov_source)} (confidence {mem.confidence:g})")
+    # A model's words are never shown as the user's own: a note a model rewrote says so,
+    # whoever first wrote it.
+    model = rewritten_by(mem)
+    if mem.prov_source != "human" or model:
+        source = _clip(mem.prov_source) + (f", rewritten by {_clip(model)}" if model else "")
+        meta.append(f"source: {source} (confidence {mem.confidence:g})")
     title = _clip(" ".join(mem.title.split()), TITLE_MAX)
     body = mem.body.strip()
     if limit is not None and len(body) > limit:

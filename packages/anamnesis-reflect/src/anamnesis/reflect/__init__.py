@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         ProviderRejected,
         ProviderTimeout,
         ProviderUnavailable,
+        UnusableReply,
     )
     from anamnesis.reflect.providers.settings import (
         LLM_SETTINGS,
@@ -121,6 +122,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "ProviderRejected": (_PROTOCOL, "ProviderRejected"),
     "ProviderTimeout": (_PROTOCOL, "ProviderTimeout"),
     "ProviderUnavailable": (_PROTOCOL, "ProviderUnavailable"),
+    "UnusableReply": (_PROTOCOL, "UnusableReply"),
     "PROVIDERS": (_SETTINGS, "PROVIDERS"),
     "LlmSettings": (_SETTINGS, "LlmSettings"),
     "load_settings": (_SETTINGS, "load_settings"),
@@ -190,6 +192,7 @@ __all__ = [
     "ReflectionBusy",
     "ReflectionReport",
     "UnknownCases",
+    "UnusableReply",
     "Window",
     "apply_reflection",
     "approve_cases",

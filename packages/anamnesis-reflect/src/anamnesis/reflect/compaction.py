@@ -3,8 +3,11 @@
 Notes over ``min_tokens`` (title and body, estimated) are rewritten by the provider, one call
 per note, masked and sent whole (``{"title": ..., "body": ...}`` back), or without one
 (``heuristic``) folded deterministically (:func:`fold_text`). A rewrite is kept only when it
-is shorter and :func:`~.fact_check.check_facts` finds every fact still there: same id, new
-text, ``updated_at`` bumped, ``prov_model`` set, all else kept. A refused or unusable one
+is shorter and :func:`~.fact_check.check_facts`, run both ways, finds every fact still there
+and none added: same id, new text, ``updated_at`` bumped, ``prov_model`` set, all else kept.
+A model's rewrite is marked as one (the store's ``rewritten_by``, which the SessionStart
+block shows) and its confidence is at most :data:`REWRITE_CONFIDENCE`: its words are no
+longer those of whoever wrote the note, whatever ``prov_source`` says. A refused or unusable one
 leaves the text alone and tags the note ``needs-review``. Everything lands in one
 ``put_many``; a dry run calls nothing and writes nothing; a :class:`ProviderError` stops the
 run (the notes done before it are written). Superseded notes, ``needs-review`` ones and ones
@@ -17,13 +20,14 @@ import logging
 from dataclasses import asdict, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from anamnesis.reflect.fact_check import check_facts, closes_fence, fence_opening
+from anamnesis.reflect.fact_check import check_facts, closes_fence, fence_opening, note_text
 from anamnesis.reflect.prompting import estimate_tokens, fit_to_budget, redact_prompt
 from anamnesis.reflect.providers.protocol import ProviderError
 from anamnesis.reflect.replies import InvalidReply, extract_object
 from anamnesis.reflect.run_lock import reflection_lock
 from anamnesis.store import (
     CAPTURE_DIGEST_KEY,
+    REWRITTEN_BY_KEY,
     InvalidNote,
     Memory,
     NoteNotFound,
@@ -46,6 +50,9 @@ COMPACTED_KEY = "compacted_digest"
 MIN_BLOCK_CHARS = 40
 # The reply restates the note in JSON: the note's length plus room for the quoting.
 REPLY_SLACK_TOKENS = 512
+# A model's wording of facts checked mechanically both ways, not read by a person: above a
+# reflection's 0.6 (new text drawn from sessions), below a human's 1.0.
+REWRITE_CONFIDENCE = 0.8
 
 PLANNED, COMPACTED, REFUSED, INVALID = "planned", "compacted", "refused", "invalid"
 UNCHANGED, SKIPPED = "unchanged", "skipped"
@@ -58,15 +65,17 @@ SYSTEM = (
     "and chatter, say once what is said twice, keep the structure that helps. Keep verbatim, "
     "character for character: every number, file path, URL, identifier (snake_case, "
     "camelCase, dotted.names, error codes, versions), every `code span` and every shell "
-    "command. Keep the note's distinctive words: a rewrite that drops a fact or more than a "
-    "few of its words is thrown away. Keep [REDACTED] markers as they are."
+    "command. Add nothing the note does not say: no command, URL, path, number or identifier "
+    "of your own. Keep the note's distinctive words: a rewrite that drops a fact, adds one, or "
+    "drops more than a few of its words is thrown away. Keep [REDACTED] markers as they are."
 )
 
 
 @dataclass(frozen=True)
 class NoteCompaction:
     """What a run did (or, dry, would do) with one long note. ``call``: a provider call
-    was planned or made for it; ``missing``: the first few facts a refused rewrite lost."""
+    was planned or made for it; ``missing``: the first few facts a refused rewrite lost;
+    ``added``: the first few it added."""
 
     id: str
     title: str
@@ -78,6 +87,7 @@ class NoteCompaction:
     call: bool = False
     input_tokens: int = 0
     missing: dict[str, list[str]] = field(default_factory=dict)
+    added: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -117,11 +127,6 @@ class CompactionReport:
         data.update(dry_run=not self.applied, ok=self.ok)
         data.update(calls=self.calls, input_tokens=self.input_tokens)
         return data
-
-
-def note_text(title: str, body: str) -> str:
-    """A note as it is measured, checked and sent: its title as a heading, then its body."""
-    return f"# {title}\n\n{body}"
 
 
 def run_compaction(
@@ -263,14 +268,18 @@ def _judge(
         if not by_model:
             return _with(base, UNCHANGED, "nothing to fold", tokens_after=after), None
         return _with(base, REFUSED, f"not shorter ({after} tokens)", tokens_after=after), tag
-    check = check_facts(redact_prompt(old), redact_prompt(new))
+    check = check_facts(redact_prompt(old), redact_prompt(new), both_ways=True)
     if not check.ok:
-        missing = check.shown()
-        return _with(base, REFUSED, check.describe(), tokens_after=after, missing=missing), tag
+        shown = {"missing": check.shown(), "added": check.shown_added()}
+        return _with(base, REFUSED, check.describe(), tokens_after=after, **shown), tag
     if not report.applied:
         return _with(base, PLANNED, tokens_after=after), None
     title, body = rewrite
     changed = note.replace(title=title, body=body, updated_at=utc_now(), prov_model=report.model)
+    if by_model:
+        confidence = min(note.confidence, REWRITE_CONFIDENCE)
+        extra = {**note.extra, REWRITTEN_BY_KEY: report.model}
+        changed = changed.replace(confidence=confidence, extra=extra)
     try:
         rewritten = store.as_written(changed)
     except InvalidNote as exc:

@@ -1,6 +1,9 @@
 """Whether a rewrite of a note kept its facts: checked mechanically, never by a model.
 
-Every fact of the old text must still be in the new one:
+Every fact of the old text must still be in the new one, and, checked both ways (a model's
+rewrite), the new text may hold no fact the old one did not: a model can drop a fact, and
+it can add one (a ``curl ... | sh`` line) that would then pass for what the note said.
+The facts:
 
 * **numbers**: ``8080``, ``3.11``, ``10.0.0.1``, ``1,500`` (read as ``1500``): digits that do
   not hang on to a letter or an underscore (``v2``, ``ERR_123`` and ``sha256`` are
@@ -22,7 +25,9 @@ Every fact of the old text must still be in the new one:
 Numbers, URLs, paths and identifiers are compared as sets extracted the same way from both
 texts. Code spans and commands, whitespace collapsed, must occur in the new text (with
 whitespace collapsed) where no letter, digit, ``_``, ``-`` or ``/`` touches either end:
-markup may change around them (a span may become a ``$`` line), their text may not.
+markup may change around them (a span may become a ``$`` line), their text may not. The
+number of an ordered list item (``1.`` at the start of a line) is markup, not a fact.
+Additions are found the same way, the other way round.
 
 And at least :data:`MIN_WORDS_KEPT` (95%) of the old text's other distinct content words
 must be there: words of two letters or more, lowercased, minus :data:`STOP_WORDS`. Nothing
@@ -33,7 +38,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 MIN_WORDS_KEPT = 0.95
@@ -42,6 +47,8 @@ SHOWN = 3
 # The kinds, in the order a report names them; every one but words must be kept whole.
 KINDS = ("numbers", "urls", "paths", "identifiers", "code", "commands", "words")
 STRICT_KINDS = KINDS[:-1]
+# Words are the one kind a rewrite may add: saying the same thing differently takes some.
+SPAN_KINDS = ("code", "commands")
 
 _STOP_WORD_TEXT = """
     a about above after again against all also am an and any are as at be because been
@@ -71,6 +78,7 @@ _VERSION = re.compile(
 _DOTTED = re.compile(r"[A-Za-z_][\w-]*(?:\.[\w-]+)+")
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 _CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_LIST_NUMBER = re.compile(r"^([ \t]*)\d{1,3}[.)](?=[ \t])", re.MULTILINE)
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([\w+-]*)")
 _SHELLS = frozenset({"sh", "bash", "shell", "zsh", "fish"})
 _SESSIONS = frozenset({"console", "shell-session", "shellsession"})
@@ -96,12 +104,14 @@ class Facts:
 @dataclass(frozen=True)
 class FactCheck:
     """What a rewrite lost: the missing items of each kind (in the old text's order), and
-    how many of the old text's distinct content words it kept."""
+    how many of the old text's distinct content words it kept; checked both ways, what it
+    added too (``added``: items of the strict kinds the old text did not have)."""
 
     missing: Mapping[str, tuple[str, ...]]
     words: int
     words_kept: int
     min_words_kept: float = MIN_WORDS_KEPT
+    added: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def word_share(self) -> float:
@@ -118,20 +128,28 @@ class FactCheck:
         return tuple(failed)
 
     @property
+    def added_kinds(self) -> tuple[str, ...]:
+        """The kinds of which the rewrite added an item (checked both ways only)."""
+        return tuple(kind for kind in STRICT_KINDS if self.added.get(kind))
+
+    @property
     def ok(self) -> bool:
-        return not self.failed_kinds
+        return not self.failed_kinds and not self.added_kinds
 
     def shown(self, limit: int = SHOWN) -> dict[str, list[str]]:
         """The first ``limit`` missing items of each failed kind."""
         return {kind: list(self.missing.get(kind, ())[:limit]) for kind in self.failed_kinds}
 
+    def shown_added(self, limit: int = SHOWN) -> dict[str, list[str]]:
+        """The first ``limit`` added items of each kind with any."""
+        return {kind: list(self.added[kind][:limit]) for kind in self.added_kinds}
+
     def describe(self, limit: int = SHOWN) -> str:
-        """One line: what is missing, the first ``limit`` items of each failed kind."""
+        """One line: what is missing and what was added, the first ``limit`` items of each
+        kind."""
         parts = []
         for kind in self.failed_kinds:
-            items = self.missing.get(kind, ())
-            more = f" (+{len(items) - limit} more)" if len(items) > limit else ""
-            named = ", ".join(items[:limit]) + more
+            named = _named(self.missing.get(kind, ()), limit)
             if kind == "words":
                 parts.append(
                     f"words: {self.word_share:.1%} kept, under {self.min_words_kept:.0%} "
@@ -139,23 +157,41 @@ class FactCheck:
                 )
             else:
                 parts.append(f"{kind}: {named}")
-        return "missing " + "; ".join(parts) if parts else "every fact kept"
+        said = ["missing " + "; ".join(parts)] if parts else []
+        said += [self.describe_added(limit)] if self.added_kinds else []
+        return "; and ".join(said) or "every fact kept"
+
+    def describe_added(self, limit: int = SHOWN) -> str:
+        """One line: what was added, the first ``limit`` items of each kind ("" for none)."""
+        added = [f"{kind}: {_named(self.added[kind], limit)}" for kind in self.added_kinds]
+        return "adds " + "; ".join(added) if added else ""
 
     def to_dict(self, limit: int = SHOWN) -> dict[str, Any]:
         return {
             "ok": self.ok,
             "missing": self.shown(limit),
             "missing_counts": {kind: len(self.missing.get(kind, ())) for kind in KINDS},
+            "added": self.shown_added(limit),
             "words": self.words,
             "words_kept": self.words_kept,
         }
+
+
+def _named(items: tuple[str, ...], limit: int) -> str:
+    more = f" (+{len(items) - limit} more)" if len(items) > limit else ""
+    return ", ".join(items[:limit]) + more
+
+
+def note_text(title: str, body: str) -> str:
+    """A note as it is measured, checked and sent: its title as a heading, then its body."""
+    return f"# {title}\n\n{body}"
 
 
 def extract_facts(text: str) -> Facts:
     """Every fact of ``text`` the check looks for (see the module doc)."""
     prose, blocks = _split_fences(text)
     urls = [url.rstrip(_TRAILING) for url in _URL.findall(text)]
-    rest = _URL.sub(" ", text)
+    rest = _LIST_NUMBER.sub(r"\1", _URL.sub(" ", text))
     code = [_squash(span) for line in prose for span in _CODE_SPAN.findall(line)]
     commands = [*_dollar_lines(prose), *(c for lang, body in blocks for c in _commands(lang, body))]
     return Facts(
@@ -169,19 +205,32 @@ def extract_facts(text: str) -> Facts:
     )
 
 
-def check_facts(old: str, new: str, *, min_words_kept: float = MIN_WORDS_KEPT) -> FactCheck:
-    """What of ``old``'s facts ``new`` lost (see the module doc); ``.ok`` when nothing that
-    matters did."""
+def check_facts(
+    old: str, new: str, *, min_words_kept: float = MIN_WORDS_KEPT, both_ways: bool = False
+) -> FactCheck:
+    """What of ``old``'s facts ``new`` lost and, ``both_ways``, which facts it added that
+    ``old`` does not have (see the module doc); ``.ok`` when nothing that matters did.
+    ``min_words_kept=0`` checks the strict kinds alone."""
     before, after = extract_facts(old), extract_facts(new)
-    flat = _squash(new)
-    missing: dict[str, tuple[str, ...]] = {}
-    for kind in ("numbers", "urls", "paths", "identifiers", "words"):
-        kept = set(after.of(kind))
-        missing[kind] = tuple(item for item in before.of(kind) if item not in kept)
-    for kind in ("code", "commands"):
-        missing[kind] = tuple(item for item in before.of(kind) if not _occurs(item, flat))
+    missing = _missing(before, after, _squash(new), KINDS)
+    added = _missing(after, before, _squash(old), STRICT_KINDS) if both_ways else {}
     words = len(before.words)
-    return FactCheck(missing, words, words - len(missing["words"]), min_words_kept)
+    return FactCheck(missing, words, words - len(missing["words"]), min_words_kept, added)
+
+
+def _missing(
+    before: Facts, after: Facts, flat_after: str, kinds: tuple[str, ...]
+) -> dict[str, tuple[str, ...]]:
+    """The items of ``before`` (each of ``kinds``) that ``after`` lacks; code spans and
+    commands are looked for in ``flat_after``, the whole text ``after`` came from."""
+    missing: dict[str, tuple[str, ...]] = {}
+    for kind in kinds:
+        if kind in SPAN_KINDS:
+            missing[kind] = tuple(i for i in before.of(kind) if not _occurs(i, flat_after))
+        else:
+            kept = set(after.of(kind))
+            missing[kind] = tuple(item for item in before.of(kind) if item not in kept)
+    return missing
 
 
 def _occurs(item: str, flat: str) -> bool:

@@ -5,9 +5,15 @@ gate deciding.
    not superseded, of one project and type.
 2. One provider call per project with candidates (at most ``max_calls``), the groups
    masked and fitted to the token budget (:mod:`.merge_reply`); the reply is read strictly.
-   A dry run (the default) stops before the call: it says what would be sent.
-3. Each valid merge is tried on a sandbox copy of the store and kept only if no eval case
-   or self-probe loses its hit at 8 (:mod:`.merge_gate`).
+   Groups holding a machine-local note go in a call of their own: a model may copy
+   anything it was sent into what it writes, so whatever a call with machine-local text
+   synthesizes is machine-local (:func:`.prompting.reply_scope`), and the other groups'
+   merges must stay free to sync. A dry run (the default) stops before the call: it says
+   what would be sent.
+3. Each valid merge is kept only if every fact of each note it retires (numbers, URLs,
+   paths, identifiers, code spans, commands) is in the note that replaces them, a
+   synthesized note adds no such fact of its own, and, tried on a sandbox copy of the
+   store, no eval case or self-probe loses its hit at 8 (:mod:`.merge_gate`).
 4. The merges kept land in one ``put_many``: all of them or none.
 
 Nothing is deleted. ``keep``: the kept note gains the others' ids in ``supersedes`` and
@@ -15,8 +21,8 @@ Nothing is deleted. ``keep``: the kept note gains the others' ids in ``supersede
 group's project and type, ``prov_source: merge``, the model in ``prov_model``, tag
 ``merged``) supersedes every note of the group; its confidence is the group's highest (it
 restates notes already trusted that much, and the gate checked it still answers what they
-answered); it is machine-local when any note of the group is, so a merge never carries a
-machine-local note's text into the synced tree. Superseded notes leave search and inject
+answered); it is machine-local when its call held a machine-local note, so a merge never
+carries a machine-local note's text into the synced tree. Superseded notes leave search and inject
 and stay listed. The run holds the store's reflection lock; a dry run only reads.
 """
 
@@ -25,12 +31,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from anamnesis.reflect.merge_candidates import (
-    CandidateGroup,
-    document_frequencies,
-    find_candidates,
-)
-from anamnesis.reflect.merge_gate import RecallGate, Sandbox, probes_for
+from anamnesis.reflect.merge_candidates import CandidateGroup, find_candidates
+from anamnesis.reflect.merge_gate import RetirementGate
 from anamnesis.reflect.merge_reply import (
     MERGE_SYSTEM,
     REPLY_TOKENS,
@@ -52,6 +54,7 @@ from anamnesis.reflect.merge_report import (
     MergeCall,
     MergeReport,
 )
+from anamnesis.reflect.prompting import MACHINE_LOCAL, reply_scope
 from anamnesis.reflect.providers.protocol import Provider
 from anamnesis.reflect.providers.settings import LlmSettings
 from anamnesis.reflect.replies import InvalidReply
@@ -97,11 +100,11 @@ def run_merge(
     with reflection_lock(store.root):
         report, visible, prompts = _plan(store, provider, settings, project, max_calls, True)
         pending: list[tuple[Proposal, list[Memory], dict[str, Memory]]] = []
-        for prompt in prompts:
+        for index, prompt in prompts:
             offered = prompt.offered()
-            proposals = _ask(provider, settings, prompt, report)
+            proposals = _ask(provider, settings, prompt, report, index)
             for proposal in proposals:
-                writes, problem = _writes(store, proposal, offered, provider.model)
+                writes, problem = _writes(store, proposal, prompt, provider.model)
                 if problem:
                     report.groups.append(_refused(prompt.project, proposal, problem))
                 else:
@@ -119,8 +122,9 @@ def _plan(
     project: str | None,
     max_calls: int,
     apply: bool,
-) -> tuple[MergeReport, list[Memory], list[MergePrompt]]:
-    """The candidates and the calls they make; the prompts within ``max_calls``."""
+) -> tuple[MergeReport, list[Memory], list[tuple[int, MergePrompt]]]:
+    """The candidates and the calls they make; the prompts within ``max_calls``, each with
+    the index of its call in the report."""
     visible = store.list(include_superseded=False)
     durable = [
         note
@@ -132,34 +136,57 @@ def _plan(
     by_project: dict[str, list[CandidateGroup]] = {}
     for group in candidates:
         by_project.setdefault(group.project, []).append(group)
-    prompts: list[MergePrompt] = []
+    prompts: list[tuple[int, MergePrompt]] = []
     for name in sorted(by_project):
-        prompt = build_prompt(name, by_project[name], settings.max_input_tokens)
-        notes = sum(len(group.notes) for group in prompt.groups)
-        if not prompt.groups:
-            status = TOO_BIG
-        elif len(prompts) >= max_calls:
-            status = OVER_MAX_CALLS
-        else:
-            status = ANSWERED if apply else PLANNED  # ANSWERED once it is, see _ask
-            prompts.append(prompt)
-        report.calls.append(
-            MergeCall(name, len(prompt.groups), notes, prompt.left_out, prompt.tokens, status)
-        )
+        for groups in _by_scope(by_project[name]):
+            prompt = build_prompt(name, groups, settings.max_input_tokens)
+            notes = sum(len(group.notes) for group in prompt.groups)
+            if not prompt.groups:
+                status = TOO_BIG
+            elif len(prompts) >= max_calls:
+                status = OVER_MAX_CALLS
+            else:
+                status = ANSWERED if apply else PLANNED  # ANSWERED once it is, see _ask
+                prompts.append((len(report.calls), prompt))
+            report.calls.append(
+                MergeCall(
+                    name,
+                    len(prompt.groups),
+                    notes,
+                    prompt.left_out,
+                    prompt.tokens,
+                    status,
+                    scope=reply_scope(note for group in groups for note in group.notes),
+                )
+            )
     return report, visible, prompts
 
 
+def _by_scope(groups: list[CandidateGroup]) -> list[list[CandidateGroup]]:
+    """A project's groups for its calls: those of portable notes only, then those holding a
+    machine-local note (either left out when empty)."""
+    portable: list[CandidateGroup] = []
+    local: list[CandidateGroup] = []
+    for group in groups:
+        (local if reply_scope(group.notes) == MACHINE_LOCAL else portable).append(group)
+    return [batch for batch in (portable, local) if batch]
+
+
 def _ask(
-    provider: Provider, settings: LlmSettings, prompt: MergePrompt, report: MergeReport
+    provider: Provider,
+    settings: LlmSettings,
+    prompt: MergePrompt,
+    report: MergeReport,
+    index: int,
 ) -> list[Proposal]:
-    """The proposals of one call; refusals go to the report, an invalid reply to its call."""
+    """The proposals of one call; refusals go to the report, an invalid reply to its call
+    (``report.calls[index]``)."""
     reply = provider.complete(
         MERGE_SYSTEM, prompt.user, max_tokens=REPLY_TOKENS, timeout_s=settings.timeout_s
     )
     try:
         proposals, refusals = parse_reply(reply, prompt.offered())
     except InvalidReply as exc:
-        index = next(i for i, call in enumerate(report.calls) if call.project == prompt.project)
         report.calls[index] = replace(
             report.calls[index], status=INVALID_REPLY, reason=exc.reason, excerpt=exc.excerpt
         )
@@ -174,10 +201,12 @@ def _ask(
 
 
 def _writes(
-    store: MemoryStore, proposal: Proposal, offered: dict[str, Memory], model: str
+    store: MemoryStore, proposal: Proposal, prompt: MergePrompt, model: str
 ) -> tuple[list[Memory], str]:
-    """The note a merge writes (the kept note superseding the others, or a new note), or
-    why it cannot be written (the store's own validation, e.g. a title too long)."""
+    """The note a merge writes (the kept note superseding the others, its text and scope
+    its own; or a new note, of the scope of what the call sent), or why it cannot be
+    written (the store's own validation, e.g. a title too long)."""
+    offered = prompt.offered()
     group = [offered[memory_id] for memory_id in proposal.ids]
     now = utc_now()
     if proposal.action == "keep":
@@ -189,7 +218,6 @@ def _writes(
         )
     else:
         first = group[0]
-        local = any(member.scope == "machine-local" for member in group)
         note = Memory(
             id=new_id(),
             type=first.type,
@@ -197,7 +225,7 @@ def _writes(
             body=proposal.body,
             project=first.project,
             machine_id=resolve_machine_id(store.root),
-            scope="machine-local" if local else "portable",
+            scope=reply_scope(offered.values()),
             tags=[*proposal.tags, MERGED_TAG],
             created_at=now,
             updated_at=now,
@@ -219,32 +247,28 @@ def _gate(
     cases: Sequence[EvalCase],
     pending: list[tuple[Proposal, list[Memory], dict[str, Memory]]],
 ) -> list[Memory]:
-    """Try each merge on a sandbox; record its outcome; return the notes of those kept."""
+    """Judge each merge (:class:`RetirementGate`); record its outcome; return the notes of
+    those kept."""
     if not pending:
         return []
-    frequency = document_frequencies(visible)
-    probes = [
-        probes_for([offered[i] for i in proposal.ids], frequency)
-        for proposal, _writes, offered in pending
-    ]
+    touched = [offered[i] for proposal, _writes, offered in pending for i in proposal.ids]
     accepted: list[Memory] = []
-    with Sandbox(store) as sandbox:
-        gate = RecallGate(sandbox.store, cases, [probe for group in probes for probe in group])
-        for (proposal, writes, offered), group_probes in zip(pending, probes, strict=True):
-            project = offered[proposal.ids[0]].project
-            losses = gate.try_merge(writes, group_probes)
+    with RetirementGate(store, cases, touched, visible) as gate:
+        for proposal, writes, offered in pending:
             note = writes[0]
+            retired = [offered[i] for i in proposal.ids if i != note.id]
+            verdict = gate.judge(writes, retired, new_text=proposal.action == "synthesize")
+            project = offered[proposal.ids[0]].project
             outcome = GroupOutcome(
                 project, proposal.ids, proposal.action, APPLIED, proposal.reason, title=note.title
             )
-            if losses:
-                reason = f"{len(losses)} search(es) would stop finding their note"
-                outcome = replace(
-                    outcome, status=REFUSED_BY_GATE, reason=reason, losses=tuple(losses)
-                )
-            else:
+            if verdict.kept:
                 accepted.extend(writes)
                 outcome = replace(outcome, note_id=note.id)
+            else:
+                outcome = replace(
+                    outcome, status=REFUSED_BY_GATE, reason=verdict.reason, losses=verdict.losses
+                )
             report.groups.append(outcome)
     return accepted
 

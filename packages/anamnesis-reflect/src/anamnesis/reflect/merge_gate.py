@@ -1,18 +1,27 @@
-"""The recall gate: a merge is kept only if no search that found its notes stops finding
-them, tried on a throw-away copy of the store (the user's store is only read).
+"""The gate a note passes to retire others: merge's ``keep`` and ``synthesize``, and
+reflection's ``supersedes``. A retirement is kept only when nothing the retired notes said,
+and nothing a search found them by, is lost; everything is tried on a throw-away copy of the
+store (the user's store is only read).
 
-What is measured, at 8 results (:data:`GATE_K`), in keyword mode (:data:`GATE_MODE`:
+First the facts (:func:`lost_facts`): every number, URL, path, identifier, code span and
+command of a retired note (compaction's mechanical check, :mod:`.fact_check`; words aside,
+a note restated by another need not keep its wording) must be in the note that replaces it,
+and a note a model wrote for the occasion (a synthesis) may hold no such fact that none of
+the retired notes had.
+
+Then recall, at 8 results (:data:`GATE_K`), in keyword mode (:data:`GATE_MODE`:
 deterministic, and no embedding model is loaded for a gate):
 
 * the user's approved eval cases, as ``anamnesis eval run`` runs them (whole store);
-* two self-probes for every note a merge touches, searched within the note's project: its
-  title, and its three rarest words (fewest notes holding them). A probe hits when it
+* two self-probes for every note a retirement touches, searched within the note's project:
+  its title, and its three rarest words (fewest notes holding them). A probe hits when it
   finds the note or a note that supersedes it, as eval cases do.
 
 Only a loss counts: a case or probe that hit on the untouched copy and misses after the
-merge. Merges are tried one after another on the same copy, each on top of the ones kept
-so far, and every measurement is against the untouched copy: so the merges kept, together,
-lose nothing, and a merge that would break what an earlier one relied on is the one refused.
+retirement. Retirements are tried one after another on the same copy, each on top of the
+ones kept so far, and every measurement is against the untouched copy: so the retirements
+kept, together, lose nothing, and one that would break what an earlier one relied on is the
+one refused. :class:`RetirementGate` runs both steps; merge and reflection go through it.
 """
 
 from __future__ import annotations
@@ -25,7 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from anamnesis.reflect.merge_candidates import rarest_terms, raw_words
+from anamnesis.reflect.fact_check import check_facts, note_text
+from anamnesis.reflect.merge_candidates import document_frequencies, rarest_terms, raw_words
 from anamnesis.reflect.prompting import redact_prompt
 from anamnesis.store import (
     EvalCase,
@@ -191,3 +201,103 @@ class RecallGate:
             return self._store.get(memory_id)
         except NoteNotFound:
             return None
+
+
+def lost_facts(retired: Sequence[Memory], replacement: Memory, *, new_text: bool) -> str:
+    """Why ``replacement`` may not retire ``retired`` on their facts ("" when it may): a
+    retired note's fact it lacks and, with ``new_text`` (a model wrote it), a fact none of
+    them has. Masked texts on both sides: a note is stored masked."""
+    text = _fact_text(replacement)
+    reasons = []
+    for note in retired:
+        check = check_facts(_fact_text(note), text, min_words_kept=0.0)
+        if not check.ok:
+            reasons.append(f"{note.id}'s facts are not all in the note replacing it: "
+                           f"{check.describe()}")  # fmt: skip
+    if new_text and retired:
+        sources = "\n\n".join(_fact_text(note) for note in retired)
+        check = check_facts(sources, text, min_words_kept=0.0, both_ways=True)
+        if check.added_kinds:
+            reasons.append(f"the new note says what none of them did: {check.describe_added()}")
+    return "; ".join(reasons)
+
+
+def _fact_text(note: Memory) -> str:
+    return redact_prompt(note_text(note.title, note.body))
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the gate made of one retirement: kept (``reason`` empty), or why not, with the
+    searches it would have broken."""
+
+    reason: str = ""
+    losses: tuple[GateLoss, ...] = ()
+
+    @property
+    def kept(self) -> bool:
+        return not self.reason
+
+
+class RetirementGate:
+    """Judges retirements in turn (see the module doc): :meth:`judge` each, in the order
+    they are to be written; what it keeps stays on the sandbox under the next one.
+
+    ``watched``: every note any retirement of the run may retire or rewrite; their probes
+    are measured once, on the untouched copy, before the first retirement is tried.
+    ``visible``: the store's notes that are not superseded, when the caller has them
+    already (the probes' word frequencies come from them). The sandbox is only made when a
+    retirement gets past the facts; close the gate (or use it in ``with``) to delete it."""
+
+    def __init__(
+        self,
+        store: MemoryStore,
+        cases: Sequence[EvalCase],
+        watched: Iterable[Memory],
+        visible: Sequence[Memory] | None = None,
+    ) -> None:
+        self._store = store
+        self._cases = cases
+        notes = {note.id: note for note in watched}
+        frequency = document_frequencies(
+            store.list(include_superseded=False) if visible is None else visible
+        )
+        self._probes = {
+            memory_id: probes_for([note], frequency) for memory_id, note in notes.items()
+        }
+        self._sandbox: Sandbox | None = None
+        self._recall: RecallGate | None = None
+
+    def judge(
+        self, writes: Sequence[Memory], retired: Sequence[Memory], *, new_text: bool
+    ) -> Verdict:
+        """Try ``writes`` (the note replacing ``retired`` first, superseding them): its
+        facts, then recall. ``new_text``: a model wrote that note for this retirement. A
+        refused retirement leaves the sandbox as it was."""
+        reason = lost_facts(retired, writes[0], new_text=new_text)
+        if reason:
+            return Verdict(reason)
+        touched = dict.fromkeys([*(note.id for note in retired), *(note.id for note in writes)])
+        probes = [probe for memory_id in touched for probe in self._probes.get(memory_id, ())]
+        losses = self._recall_gate().try_merge(writes, probes)
+        if losses:
+            return Verdict(f"{len(losses)} search(es) would stop finding their note", tuple(losses))
+        return Verdict()
+
+    def _recall_gate(self) -> RecallGate:
+        if self._recall is None:
+            self._sandbox = Sandbox(self._store)
+            every_probe = [probe for probes in self._probes.values() for probe in probes]
+            self._recall = RecallGate(self._sandbox.store, self._cases, every_probe)
+        return self._recall
+
+    def close(self) -> None:
+        if self._sandbox is not None:
+            self._sandbox.close()
+            self._sandbox, self._recall = None, None
+
+    def __enter__(self) -> RetirementGate:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

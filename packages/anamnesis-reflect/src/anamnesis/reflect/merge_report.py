@@ -25,8 +25,9 @@ REFUSED_BY_GATE = "refused by the gate"
 
 @dataclass(frozen=True)
 class MergeCall:
-    """One project's provider call: what it holds (candidate groups, notes, groups left
-    out over the budget, estimated tokens) and how it went."""
+    """One provider call of a project: what it holds (candidate groups, notes, groups left
+    out over the budget, estimated tokens, and whether its notes are machine-local: a
+    project's groups holding one go in a call of their own) and how it went."""
 
     project: str
     groups: int
@@ -36,6 +37,7 @@ class MergeCall:
     status: str
     reason: str = ""
     excerpt: str = ""  # the start of an invalid reply
+    scope: str = "portable"  # machine-local: the call holds machine-local notes
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

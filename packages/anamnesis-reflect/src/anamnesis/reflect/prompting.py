@@ -5,6 +5,13 @@ and a provider is a third party: everything sent goes through the store's
 ``redact_secrets``. Masking comes before cutting, so a cut can never split a secret into a
 piece the patterns no longer recognise.
 
+Machine-local content never leaves the machine, and a model can copy anything it was sent
+into anything it writes, citing what it likes: which note a reply's text came from cannot be
+known, only what the prompt held. So every note written from a reply takes
+:func:`reply_scope` of what was sent: machine-local when any of it was. The prompt builders
+keep machine-local notes out of prompts whose notes should sync (reflect and merge send them
+in calls of their own), so that rule never makes portable knowledge local.
+
 Tokens are estimated, not counted: about four characters a token is the usual rule for
 English prose with the GPT and Claude tokenizers. Code, non-Latin scripts and long numbers
 take more tokens a character, which is why the default budget (``llm.max_input_tokens``)
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 CHARS_PER_TOKEN = 4
 SEPARATOR = "\n\n"
@@ -23,6 +31,23 @@ CUT_MARKER = "[… cut here: over the token budget]"
 # An item cut to less than this is left out instead: a stub of a note tells a model nothing.
 # The first item is always cut rather than dropped, so a tiny budget still sends something.
 MIN_CUT_CHARS = 80
+
+
+MACHINE_LOCAL = "machine-local"
+PORTABLE = "portable"
+
+
+class Scoped(Protocol):
+    """Anything sent that has a scope: a note, or a plan's copy of one."""
+
+    @property
+    def scope(self) -> str: ...
+
+
+def reply_scope(sent: Iterable[Scoped]) -> str:
+    """The scope of every note written from a reply to a prompt that held ``sent``:
+    machine-local when any of it is, else portable."""
+    return MACHINE_LOCAL if any(note.scope == MACHINE_LOCAL for note in sent) else PORTABLE
 
 
 def estimate_tokens(text: str) -> int:

@@ -2,20 +2,23 @@
 
 A run plans (:func:`plan_reflection`), and stops there unless asked to apply: a dry run
 makes no call and writes nothing. Applying makes one provider call per planned project,
-checks the reply strictly (:func:`validate_reply`) and writes each project's new notes and
-retagged episodes in one all-or-nothing batch (:func:`apply_reflection`). A project whose
-reply cannot be used gets nothing written; the report says why.
+checks the reply strictly (:func:`validate_reply`), passes each note's ``supersedes``
+through merge's gate (:mod:`.reflection_gate`: a durable note is retired only when its
+facts and searches are kept) and writes each project's new notes and retagged episodes in
+one all-or-nothing batch (:func:`apply_reflection`). A project whose reply cannot be used
+gets nothing written; the report says why.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from anamnesis.reflect.prompting import redact_prompt
 from anamnesis.reflect.providers.protocol import ProviderError, ProviderUnavailable
+from anamnesis.reflect.reflection_gate import gate_supersedes
 from anamnesis.reflect.reflection_plan import REFLECTED_TAG, ProjectPlan, plan_reflection
 from anamnesis.reflect.reflection_prompt import ProposedNote, check_reply, validate_reply
 from anamnesis.reflect.replies import InvalidReply
@@ -25,7 +28,7 @@ from anamnesis.store import InvalidNote, Memory, NoteNotFound, new_id, resolve_m
 if TYPE_CHECKING:
     from anamnesis.reflect.providers.protocol import Provider
     from anamnesis.reflect.providers.settings import LlmSettings
-    from anamnesis.store import MemoryStore
+    from anamnesis.store import EvalCase, MemoryStore
 
 # The whole workflow from one module (the prompt and plan modules hold the details).
 __all__ = [
@@ -57,18 +60,21 @@ REPLY_MAX_TOKENS = 4096
 @dataclass(frozen=True)
 class ApplyResult:
     """What one project's apply wrote: the new notes' ids, the episodes tagged
-    ``reflected``, and the durable notes the new ones supersede."""
+    ``reflected``, the durable notes the new ones supersede, and the supersedes the gate
+    refused (one line each: which, and why)."""
 
     project: str
     written: tuple[str, ...]
     retagged: tuple[str, ...]
     superseded: tuple[str, ...]
+    refused_supersedes: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "written": list(self.written),
             "retagged": list(self.retagged),
             "superseded": list(self.superseded),
+            "refused_supersedes": list(self.refused_supersedes),
         }
 
 
@@ -79,6 +85,7 @@ def apply_reflection(
     *,
     model: str,
     keep_unreflected: Collection[str] = (),
+    cases: Sequence[EvalCase] = (),
 ) -> ApplyResult:
     """Write ``notes`` as new durable notes of the plan's project and tag the plan's
     episodes ``reflected``, all in one :meth:`MemoryStore.put_many`: either everything is
@@ -90,9 +97,15 @@ def apply_reflection(
     tagging only the cited ones would send the rest again, at a price, on every later run,
     so a second apply would not be a no-op. ``keep_unreflected`` is for the episodes cited
     by notes the check refused: what the model meant to keep from them was not written,
-    so they stay for another run."""
-    if not notes:
-        raise ValueError("nothing to apply: without a note, no episode may be tagged reflected")
+    so they stay for another run.
+
+    Each note's ``supersedes`` pass merge's gate first (:func:`.reflection_gate.
+    gate_supersedes`, with the user's eval ``cases``): a supersede that would lose a
+    durable note's facts or searches is dropped, and listed in ``refused_supersedes``.
+
+    ``notes`` may be empty: the model read the episodes and found nothing worth keeping
+    (its prompt asks for exactly that answer), so every episode sent is tagged and none
+    is sent, and paid for, again."""
     # validate_reply checked a model's notes; these may come from elsewhere, and an id
     # outside the plan would tag or hide a note nobody looked at.
     for note in notes:
@@ -101,7 +114,6 @@ def apply_reflection(
         if not plan.durable_ids.issuperset(note.supersedes):
             raise ValueError(f"{note.title!r}: what it supersedes is not in the plan's notes")
     machine = resolve_machine_id(store.root)
-    local = {sent.id for sent in (*plan.episodes, *plan.durable) if sent.scope == "machine-local"}
     new = [
         Memory(
             id=new_id(),
@@ -110,9 +122,9 @@ def apply_reflection(
             body=note.body,
             project=plan.project,
             machine_id=machine,
-            # A note drawn from a machine-local note would otherwise carry its content to
-            # every machine the store syncs to.
-            scope="machine-local" if local & {*note.sources, *note.supersedes} else "portable",
+            # The model may have copied anything it was sent into any note: a prompt that
+            # held a machine-local note makes every note of its reply machine-local.
+            scope=plan.scope,
             tags=[REFLECTION_TAG, *note.tags],
             prov_source=PROV_SOURCE,
             prov_model=model,
@@ -123,6 +135,7 @@ def apply_reflection(
         )
         for note in notes
     ]
+    new, refused_supersedes = gate_supersedes(store, new, cases)
     cited = {source for note in notes for source in note.sources}
     held = set(keep_unreflected) - cited
     now = utc_now()
@@ -143,7 +156,8 @@ def apply_reflection(
         project=plan.project,
         written=tuple(note.id for note in new),
         retagged=tuple(note.id for note in retagged),
-        superseded=tuple(dict.fromkeys(sid for note in notes for sid in note.supersedes)),
+        superseded=tuple(dict.fromkeys(sid for note in new for sid in note.supersedes)),
+        refused_supersedes=tuple(refused_supersedes),
     )
 
 
@@ -166,8 +180,9 @@ class ProjectOutcome:
 
 @dataclass(frozen=True)
 class ReflectionReport:
-    """A run's plans and, when it applied, each project's outcome and the projects that
-    ``max_calls`` left unreached. ``ok`` is false when any project failed."""
+    """A run's plans and, when it applied, the outcome of each plan it reached (the first
+    ones: ``outcomes[i]`` is ``plans[i]``'s) and the projects that ``max_calls`` left
+    unreached. ``ok`` is false when any project failed."""
 
     applied: bool
     plans: tuple[ProjectPlan, ...]
@@ -189,18 +204,16 @@ class ReflectionReport:
         return sum(plan.input_tokens for plan in self.plans)
 
     def to_dict(self) -> dict[str, Any]:
-        outcomes = {outcome.project: outcome for outcome in self.outcomes}
         projects = []
-        for plan in self.plans:
+        for index, plan in enumerate(self.plans):
             entry = plan.to_dict()
-            outcome = outcomes.get(plan.project)
-            if outcome is not None:
+            if index < len(self.outcomes):
+                outcome = self.outcomes[index]
                 entry.update(status=outcome.status, reason=outcome.reason)
                 entry["refused"] = list(outcome.refused)
                 entry.update(outcome.result.to_dict() if outcome.result else {})
             else:
-                reached = plan.project not in self.not_reached
-                entry["status"] = "planned" if reached else "not-reached"
+                entry["status"] = "not-reached" if self.applied else "planned"
             projects.append(entry)
         return {
             "dry_run": not self.applied,
@@ -222,9 +235,11 @@ def run_reflection(
     min_episodes: int = 5,
     apply: bool = False,
     max_calls: int | None = None,
+    cases: Sequence[EvalCase] = (),
 ) -> ReflectionReport:
     """Plan, and with ``apply`` reflect, under the store's reflection lock (raises
     :class:`~anamnesis.reflect.run_lock.ReflectionBusy` when another run holds it).
+    ``cases``: the user's eval cases, for the gate a supersede passes (approved ones count).
 
     A dry run (the default) calls nothing and writes nothing, whatever the provider. With
     ``apply``, one call per planned project, at most ``max_calls``. A provider error, an
@@ -250,12 +265,17 @@ def run_reflection(
             if max_calls is not None and len(outcomes) >= max_calls:
                 not_reached.append(plan.project)
                 continue
-            outcomes.append(_reflect(store, provider, settings, plan))
-        return ReflectionReport(True, tuple(plans), tuple(outcomes), tuple(not_reached))
+            outcomes.append(_reflect(store, provider, settings, plan, cases))
+        reached = tuple(dict.fromkeys(not_reached))  # a project's two plans: named once
+        return ReflectionReport(True, tuple(plans), tuple(outcomes), reached)
 
 
 def _reflect(
-    store: MemoryStore, provider: Provider, settings: LlmSettings, plan: ProjectPlan
+    store: MemoryStore,
+    provider: Provider,
+    settings: LlmSettings,
+    plan: ProjectPlan,
+    cases: Sequence[EvalCase],
 ) -> ProjectOutcome:
     project = plan.project
     try:
@@ -288,10 +308,13 @@ def _reflect(
             checked.accepted,
             model=provider.model or provider.name,
             keep_unreflected=held,
+            cases=cases,
         )
     except InvalidNote as exc:
         # put_many checks every note before writing any: nothing of this project is written.
         log.warning("reflect %s: the store refused a note, nothing written: %s", project, exc)
         return ProjectOutcome(project, "store-refused", str(exc))
+    for kept_back in result.refused_supersedes:
+        log.warning("reflect %s: %s", project, kept_back)
     refusals = tuple(refused.describe() for refused in checked.refused)
     return ProjectOutcome(project, "applied", "", refusals, result)

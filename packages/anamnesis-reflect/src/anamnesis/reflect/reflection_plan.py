@@ -4,6 +4,12 @@ A plan is everything a dry run shows before any paid call: the episodes and dura
 that would be sent, the prompt itself (masked and fitted to ``llm.max_input_tokens``), the
 number of calls and an estimate of the input tokens. Applying uses the same plan, so what
 was shown is what is sent.
+
+A project's machine-local episodes are planned apart from its portable ones: every note
+written from a reply is machine-local when its prompt held anything machine-local
+(:func:`.prompting.reply_scope`), so a portable plan sends portable notes only, and what it
+distils syncs; a machine-local plan sends its episodes with every durable note, and what it
+distils stays on this machine.
 """
 
 from __future__ import annotations
@@ -11,7 +17,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from anamnesis.reflect.prompting import SEPARATOR, estimate_tokens, fit_to_budget, redact_prompt
+from anamnesis.reflect.prompting import (
+    MACHINE_LOCAL,
+    PORTABLE,
+    SEPARATOR,
+    estimate_tokens,
+    fit_to_budget,
+    redact_prompt,
+    reply_scope,
+)
 from anamnesis.reflect.providers.protocol import InvalidLlmSetting
 from anamnesis.reflect.reflection_prompt import (
     CLOSING,
@@ -58,10 +72,11 @@ class SentNote:
 
 @dataclass(frozen=True)
 class ProjectPlan:
-    """One project's reflection: the episodes sent (oldest first) and the durable notes
-    sent, how many unreflected episodes and durable notes did not fit (the episodes stay
-    unreflected for a later run), whether the one episode sent had to be cut, and the
-    prompt: ``system`` and ``user``, exactly as they will be sent."""
+    """One project's reflection (of its portable episodes, or of its machine-local ones):
+    the episodes sent (oldest first) and the durable notes sent, how many unreflected
+    episodes and durable notes did not fit (the episodes stay unreflected for a later run),
+    whether the one episode sent had to be cut, and the prompt: ``system`` and ``user``,
+    exactly as they will be sent."""
 
     project: str
     episodes: tuple[SentNote, ...]
@@ -86,9 +101,15 @@ class ProjectPlan:
         """The estimated input tokens of the call (system and user text)."""
         return estimate_tokens(self.system) + estimate_tokens(self.user)
 
+    @property
+    def scope(self) -> str:
+        """The scope of every note distilled by this plan's call (what it sends decides)."""
+        return reply_scope((*self.episodes, *self.durable))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "project": self.project,
+            "scope": self.scope,
             "episodes": [note.to_dict() for note in self.episodes],
             "durable": [note.to_dict() for note in self.durable],
             "left_out": self.left_out,
@@ -109,8 +130,10 @@ def plan_reflection(
 ) -> list[ProjectPlan]:
     """A plan for ``project`` (or, with ``all_projects``, for every project, by key) when
     it has at least ``min_episodes`` episodic notes that are neither tagged ``reflected``
-    nor superseded. Reads the store only. Raises ValueError for contradictory arguments
-    and InvalidLlmSetting when ``llm.max_input_tokens`` cannot hold the prompt."""
+    nor superseded: one for its portable episodes and one for its machine-local ones, each
+    when there are enough (portable first). Reads the store only. Raises ValueError for
+    contradictory arguments and InvalidLlmSetting when ``llm.max_input_tokens`` cannot
+    hold the prompt."""
     if all_projects == (project is not None):
         raise ValueError("name one project, or ask for all projects (not both)")
     if min_episodes < 1:
@@ -121,12 +144,12 @@ def plan_reflection(
         exclude_tag=REFLECTED_TAG,
         include_superseded=False,
     )
-    by_project: dict[str, list[Memory]] = {}
+    by_project: dict[tuple[str, bool], list[Memory]] = {}
     for note in pending:
-        by_project.setdefault(note.project, []).append(note)
+        by_project.setdefault((note.project, note.scope == MACHINE_LOCAL), []).append(note)
     plans = []
-    for key in sorted(by_project):
-        episodes = by_project[key]
+    for key, local in sorted(by_project):
+        episodes = by_project[(key, local)]
         if len(episodes) < min_episodes:
             continue
         # Oldest first: episodes that do not fit are the newest, which the next run takes,
@@ -135,6 +158,8 @@ def plan_reflection(
         episodes.sort(key=lambda note: (note.created_at, note.id))
         # Newest first (the store's order): the notes most likely to matter get the room.
         durable = store.list(project=key, type=DURABLE_TYPES, include_superseded=False)
+        if not local:  # what a portable plan's reply writes syncs: nothing local goes in
+            durable = [note for note in durable if note.scope == PORTABLE]
         plans.append(_plan(key, episodes, durable, settings.max_input_tokens))
     return plans
 

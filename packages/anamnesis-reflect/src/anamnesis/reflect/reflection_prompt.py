@@ -118,14 +118,15 @@ class ReplyCheck:
 
 def check_reply(reply_text: str, plan: ProjectPlan) -> ReplyCheck:
     """Sort the reply's notes into accepted and refused. Raises :class:`InvalidReply` when
-    the reply is not a JSON object with a ``notes`` list, or when no note is acceptable
-    (the reason then lists every refusal)."""
+    the reply is not a JSON object with a ``notes`` list, or when it proposes notes and
+    none is acceptable (the reason then lists every refusal).
+
+    An empty list is an answer, not a failure: the prompt asks for ``{"notes": []}`` when
+    nothing in the episodes is worth keeping, and the episodes were read all the same."""
     data = extract_object(reply_text)
     notes = data.get("notes")
     if not isinstance(notes, list):
         raise InvalidReply('the reply\'s JSON object has no "notes" list', reply_text)
-    if not notes:
-        raise InvalidReply("the reply proposes no note", reply_text)
     accepted: list[ProposedNote] = []
     refused: list[RefusedNote] = []
     for index, raw in enumerate(notes, start=1):
@@ -134,15 +135,16 @@ def check_reply(reply_text: str, plan: ProjectPlan) -> ReplyCheck:
             accepted.append(outcome)
         else:
             refused.append(outcome)
-    if not accepted:
+    if refused and not accepted:
         reasons = "; ".join(note.describe() for note in refused)
         raise InvalidReply(f"no note in the reply can be used: {reasons}", reply_text)
     return ReplyCheck(tuple(accepted), tuple(refused))
 
 
 def validate_reply(reply_text: str, plan: ProjectPlan) -> list[ProposedNote]:
-    """The acceptable notes of a reply (see :func:`check_reply`; refusals are dropped).
-    Raises :class:`InvalidReply` when there is none."""
+    """The acceptable notes of a reply (see :func:`check_reply`; refusals are dropped):
+    empty when the reply proposes none. Raises :class:`InvalidReply` when it proposes
+    notes and none is acceptable."""
     return list(check_reply(reply_text, plan).accepted)
 
 

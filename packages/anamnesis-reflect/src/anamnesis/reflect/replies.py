@@ -7,9 +7,10 @@ characters for the log (never more: a reply may echo what it was sent).
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
+
+from anamnesis.reflect.bounded_json import TooDeep, loads
 
 EXCERPT_CHARS = 200
 _FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)\n?```", re.DOTALL)
@@ -36,7 +37,9 @@ def extract_object(reply: str) -> dict[str, Any]:
             raise InvalidReply("the reply holds no JSON object", reply)
         candidate = reply[start : end + 1]
     try:
-        data = json.loads(candidate)
+        data = loads(candidate)
+    except TooDeep as exc:
+        raise InvalidReply(f"the reply is unusable: {exc}", reply) from None  # too deep
     except ValueError as exc:
         raise InvalidReply(f"the reply is not valid JSON ({exc})", reply) from None
     if not isinstance(data, dict):

@@ -88,6 +88,7 @@ if TYPE_CHECKING:
         StoreStats,
         SupersedeChain,
     )
+    from anamnesis.store.model_rewrite import REWRITTEN_BY_KEY, rewritten_by
     from anamnesis.store.note_pages import every_note
     from anamnesis.store.openchronicle import (
         ChronicleFile,
@@ -127,6 +128,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "CAPTURE_DIGEST_KEY": ("anamnesis.store.capture_digest", "CAPTURE_DIGEST_KEY"),
     "content_digest": ("anamnesis.store.capture_digest", "content_digest"),
     "is_capture_owned": ("anamnesis.store.capture_digest", "is_capture_owned"),
+    "REWRITTEN_BY_KEY": ("anamnesis.store.model_rewrite", "REWRITTEN_BY_KEY"),
+    "rewritten_by": ("anamnesis.store.model_rewrite", "rewritten_by"),
     "REFLECTION_ENV_GUARD": ("anamnesis.store.config", "REFLECTION_ENV_GUARD"),
     "EvalCase": ("anamnesis.store.recall_eval", "EvalCase"),
     "FrontmatterError": ("anamnesis.store.frontmatter", "FrontmatterError"),
@@ -232,6 +235,7 @@ __all__ = [
     "NOTE_TYPES",
     "PROV_SOURCES",
     "REFLECTION_ENV_GUARD",
+    "REWRITTEN_BY_KEY",
     "SCOPES",
     "SEARCH_MODES",
     "SEARCH_MODE_ENV",
@@ -310,6 +314,7 @@ __all__ = [
     "resolve_home",
     "resolve_machine_id",
     "resolve_remote",
+    "rewritten_by",
     "sandbox",
     "serialize_note",
     "sqlite_can_load_extensions",

@@ -89,8 +89,9 @@ def reflect(
     as_json: JsonFlag = False,
 ) -> None:
     """Distil a project's session notes into durable notes (the reflected episodes are
-    tagged `reflected`; the new notes carry prov_source reflection)."""
-    from anamnesis.reflect import run_reflection
+    tagged `reflected`; the new notes carry prov_source reflection). A durable note is
+    superseded only if its facts and searches are kept, as merge's gate checks."""
+    from anamnesis.reflect import approved_cases, run_reflection
 
     project = project_filter(project, here)
     if (project is None) == (not all_projects):
@@ -107,11 +108,15 @@ def reflect(
                 min_episodes=min_episodes,
                 apply=apply,
                 max_calls=max_calls,
+                cases=approved_cases(store.root) if apply else (),
             )
         data = {"provider": provider.name, "model": provider.model, **report.to_dict()}
         written = [n for p in data["projects"] for n in p.get("written", [])]
-        if written:
-            data["commit"] = commit_to_sync(store, f"anamnesis reflect: {len(written)} note(s)")
+        retagged = [n for p in data["projects"] for n in p.get("retagged", [])]
+        if written or retagged:
+            data["commit"] = commit_to_sync(
+                store, f"anamnesis reflect: {len(written)} note(s), {len(retagged)} reflected"
+            )
     if as_json:
         console.print_json(data)
     else:
@@ -125,19 +130,28 @@ def _say_reflection(data: dict[str, Any]) -> None:
         console.say("nothing to reflect: no project has enough unreflected episodes")
         return
     rows = [
-        [p["project"], len(p.get("episodes", [])), p.get("status", ""), p.get("reason", "")]
+        [_named(p), len(p.get("episodes", [])), p.get("status", ""), p.get("reason", "")]
         for p in data["projects"]
     ]
     console.table(["project", "episodes", "status", "why"], rows)
     for p in data["projects"]:
+        name = _named(p)
+        tagged = f"tagged {len(p.get('retagged', []))} episode(s) reflected"
         if p.get("written"):
-            console.say(
-                f"{p['project']}: wrote {', '.join(p['written'])}; tagged "
-                f"{len(p.get('retagged', []))} episode(s) reflected"
-            )
+            console.say(f"{name}: wrote {', '.join(p['written'])}; {tagged}")
+        elif p.get("status") == "applied":
+            console.say(f"{name}: nothing worth keeping, the model said; {tagged}")
         for refused in p.get("refused", []):
-            console.warn(f"{p['project']}: refused {refused}")
+            console.warn(f"{name}: refused {refused}")
+        for kept_back in p.get("refused_supersedes", []):
+            console.warn(f"{name}: {kept_back}")
     say_cost(data, "reflect")
+
+
+def _named(plan: dict[str, Any]) -> str:
+    """A plan's project, and that its episodes are machine-local (reflected apart)."""
+    local = " (machine-local)" if plan.get("scope") == "machine-local" else ""
+    return f"{plan['project']}{local}"
 
 
 def say_cost(data: dict[str, Any], command: str, *, calls: bool = True) -> None:

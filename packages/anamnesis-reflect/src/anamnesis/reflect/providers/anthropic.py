@@ -6,7 +6,11 @@ from typing import Any
 
 from anamnesis.reflect.prompting import redact_prompt
 from anamnesis.reflect.providers.http import post_json
-from anamnesis.reflect.providers.protocol import ProviderFailed, excerpt
+from anamnesis.reflect.providers.protocol import (
+    DEFAULT_MAX_REPLY_BYTES,
+    UnusableReply,
+    excerpt,
+)
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 API_VERSION = "2023-06-01"
@@ -18,9 +22,15 @@ class AnthropicProvider:
     name = "anthropic"
 
     def __init__(
-        self, model: str, *, base_url: str = DEFAULT_BASE_URL, api_key: str | None = None
+        self,
+        model: str,
+        *,
+        base_url: str = DEFAULT_BASE_URL,
+        api_key: str | None = None,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
     ) -> None:
         self.model = model
+        self.max_reply_bytes = max_reply_bytes
         base = base_url.rstrip("/")
         # People paste the base with the version ("…/v1"), as OpenAI's base carries one.
         self.base_url = base.removesuffix("/v1")
@@ -43,7 +53,8 @@ class AnthropicProvider:
             "system": redact_prompt(system),
             "messages": [{"role": "user", "content": redact_prompt(user)}],
         }
-        return _text(post_json(url, payload, headers, timeout_s=timeout_s), url)
+        data = post_json(url, payload, headers, timeout_s=timeout_s, max_bytes=self.max_reply_bytes)
+        return _text(data, url)
 
 
 def _text(data: Any, url: str) -> str:
@@ -54,5 +65,7 @@ def _text(data: Any, url: str) -> str:
         if isinstance(block, dict) and block.get("type") == "text" and "text" in block
     ]
     if not isinstance(blocks, list) or not texts or not all(isinstance(t, str) for t in texts):
-        raise ProviderFailed(f"{url} answered without a text block: {excerpt(str(data))}")
+        raise UnusableReply(
+            f"unusable reply: {url} answered without a text block: {excerpt(str(data))}"
+        )
     return "".join(texts)

@@ -6,6 +6,11 @@ exponential backoff, at most :data:`MAX_RETRIES` times, waiting what the server'
 unknown model, prompt too long): retrying cannot help, so it fails at once. A timeout is not
 retried either: the caller's timeout is how long they are willing to wait per call, and a
 model that took that long once will likely take that long again.
+
+A reply is read up to ``max_bytes`` (``llm.max_reply_bytes``) and no further: a server that
+streams without end fails with :class:`UnusableReply` as soon as it passes the bound, not
+at the timeout with the whole stream in memory. Its JSON's nesting is bounded too
+(:mod:`..bounded_json`).
 """
 
 from __future__ import annotations
@@ -20,11 +25,15 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from anamnesis.reflect.bounded_json import TooDeep, loads
 from anamnesis.reflect.providers.protocol import (
+    DEFAULT_MAX_REPLY_BYTES,
     ProviderFailed,
     ProviderRejected,
     ProviderTimeout,
+    UnusableReply,
     excerpt,
+    over_max_reply,
 )
 
 MAX_RETRIES = 3
@@ -37,6 +46,8 @@ sleep: Callable[[float], None] = time.sleep
 MAX_WAIT_S = 60.0
 
 _RETRIED = frozenset({429, 500, 502, 503, 504, 529})  # 529: Anthropic's "overloaded"
+# An error's body is only quoted (its first 200 characters): no need to hold more of it.
+ERROR_BODY_BYTES = 64 * 1024
 
 
 class _Reply:
@@ -49,18 +60,25 @@ class _Reply:
 
 
 def post_json(
-    url: str, payload: Mapping[str, Any], headers: Mapping[str, str], *, timeout_s: float
+    url: str,
+    payload: Mapping[str, Any],
+    headers: Mapping[str, str],
+    *,
+    timeout_s: float,
+    max_bytes: int = DEFAULT_MAX_REPLY_BYTES,
 ) -> Any:
     """POST ``payload`` as JSON to ``url``; the decoded JSON reply. Each attempt (connect,
-    send, read the whole reply) takes at most ``timeout_s``.
+    send, read the whole reply) takes at most ``timeout_s``, and reads at most
+    ``max_bytes`` of reply.
 
     Raises ProviderTimeout, ProviderRejected (4xx but 429), ProviderFailed (unreachable,
-    5xx or 429 after the retries, a reply that is not JSON)."""
+    5xx or 429 after the retries), UnusableReply (over ``max_bytes``, not JSON, or nested
+    too deep)."""
     data = json.dumps(payload).encode("utf-8")
     all_headers = {"Content-Type": "application/json", "Accept": "application/json", **headers}
     for attempt in range(MAX_RETRIES + 1):
         request = urllib.request.Request(url, data=data, headers=all_headers, method="POST")
-        reply = _attempt(request, url, timeout_s)
+        reply = _attempt(request, url, timeout_s, max_bytes)
         if 200 <= reply.status < 300:
             return _decode(reply, url)
         if reply.status not in _RETRIED and not 500 <= reply.status < 600:
@@ -84,7 +102,7 @@ def post_json(
     )
 
 
-def _attempt(request: urllib.request.Request, url: str, timeout_s: float) -> _Reply:
+def _attempt(request: urllib.request.Request, url: str, timeout_s: float, max_bytes: int) -> _Reply:
     # urllib's timeout bounds each socket operation, not the whole exchange: a server that
     # trickles a byte now and then would hold it forever. The attempt runs in a daemon
     # thread so that the wait for it is bounded; an abandoned thread ends at its next
@@ -95,10 +113,14 @@ def _attempt(request: urllib.request.Request, url: str, timeout_s: float) -> _Re
         try:
             with urllib.request.urlopen(request, timeout=timeout_s) as response:
                 retry_after = response.headers.get("Retry-After")
-                outcome.append(_Reply(response.status, retry_after, response.read()))
+                body = _read_body(response, url, max_bytes)
+                if isinstance(body, UnusableReply):
+                    outcome.append(body)
+                else:
+                    outcome.append(_Reply(response.status, retry_after, body))
         except urllib.error.HTTPError as exc:  # a status is an answer, not a failure here
             try:
-                body = exc.read()
+                body = exc.read(ERROR_BODY_BYTES)
             except (OSError, ValueError):
                 body = b""
             outcome.append(_Reply(exc.code, exc.headers.get("Retry-After"), body))
@@ -127,6 +149,18 @@ def _attempt(request: urllib.request.Request, url: str, timeout_s: float) -> _Re
     raise result
 
 
+def _read_body(
+    response: http.client.HTTPResponse, url: str, max_bytes: int
+) -> bytes | UnusableReply:
+    """The reply's body, or the error saying it went on past ``max_bytes``."""
+    body = response.read(max_bytes + 1)  # one byte over says it went on
+    if len(body) > max_bytes:
+        return over_max_reply(url, max_bytes)
+    if response.length:  # read(n) returns what came: Content-Length promised more
+        raise http.client.IncompleteRead(body, response.length)
+    return body
+
+
 def _timeout_message(url: str, timeout_s: float) -> str:
     return (
         f"{url} did not answer within {timeout_s:g} s: try again, or allow longer "
@@ -136,10 +170,14 @@ def _timeout_message(url: str, timeout_s: float) -> str:
 
 def _decode(reply: _Reply, url: str) -> Any:
     try:
-        return json.loads(reply.body.decode("utf-8"))
+        return loads(reply.body.decode("utf-8"))
+    except TooDeep as exc:
+        raise UnusableReply(f"unusable reply: {url} answered with {exc}") from None
     except (UnicodeDecodeError, ValueError):
         shown = excerpt(reply.body.decode("utf-8", "replace")) or "(empty)"
-        raise ProviderFailed(f"{url} answered with something that is not JSON: {shown}") from None
+        raise UnusableReply(
+            f"unusable reply: {url} answered with something that is not JSON: {shown}"
+        ) from None
 
 
 def _retry_after(reply: _Reply) -> float | None:
@@ -158,7 +196,7 @@ def _error_text(reply: _Reply) -> str:
     ...}}``), else the start of the body."""
     text = reply.body.decode("utf-8", "replace")
     try:
-        data = json.loads(text)
+        data = loads(text)
     except ValueError:
         return excerpt(text) or "(no details)"
     error = data.get("error") if isinstance(data, dict) else None

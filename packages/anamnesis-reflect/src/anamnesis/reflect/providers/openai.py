@@ -9,7 +9,11 @@ from typing import Any
 
 from anamnesis.reflect.prompting import redact_prompt
 from anamnesis.reflect.providers.http import post_json
-from anamnesis.reflect.providers.protocol import ProviderFailed, excerpt
+from anamnesis.reflect.providers.protocol import (
+    DEFAULT_MAX_REPLY_BYTES,
+    UnusableReply,
+    excerpt,
+)
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 
@@ -20,9 +24,15 @@ class OpenAIProvider:
     name = "openai"
 
     def __init__(
-        self, model: str, *, base_url: str = DEFAULT_BASE_URL, api_key: str | None = None
+        self,
+        model: str,
+        *,
+        base_url: str = DEFAULT_BASE_URL,
+        api_key: str | None = None,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
     ) -> None:
         self.model = model
+        self.max_reply_bytes = max_reply_bytes
         self.base_url = base_url.rstrip("/")
         self._api_key = api_key  # private: never in a repr or a message
 
@@ -43,7 +53,8 @@ class OpenAIProvider:
                 {"role": "user", "content": redact_prompt(user)},
             ],
         }
-        return _content(post_json(url, payload, headers, timeout_s=timeout_s), url)
+        data = post_json(url, payload, headers, timeout_s=timeout_s, max_bytes=self.max_reply_bytes)
+        return _content(data, url)
 
 
 def _content(data: Any, url: str) -> str:
@@ -52,7 +63,8 @@ def _content(data: Any, url: str) -> str:
     except (KeyError, IndexError, TypeError):
         content = None
     if not isinstance(content, str):
-        raise ProviderFailed(
-            f"{url} answered without choices[0].message.content: {excerpt(str(data))}"
+        raise UnusableReply(
+            f"unusable reply: {url} answered without choices[0].message.content: "
+            f"{excerpt(str(data))}"
         )
     return content

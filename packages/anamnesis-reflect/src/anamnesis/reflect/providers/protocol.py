@@ -16,6 +16,11 @@ from typing import Protocol
 # Defined by the store, which the hooks and this package both depend on.
 from anamnesis.store import REFLECTION_ENV_GUARD as REFLECTION_ENV_GUARD
 
+# Far above any reply a command asks for (a compacted note comes back at most as long as its
+# prompt, 24,000 tokens by default) and as much as a note may hold: a runaway or endless
+# reply stops here (``llm.max_reply_bytes``) instead of growing the process until the timeout.
+DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024
+
 
 class Provider(Protocol):
     """A language model behind one call: a system text and a user text in, the reply out."""
@@ -56,6 +61,22 @@ class ProviderFailed(ProviderError):
     def __init__(self, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+
+
+class UnusableReply(ProviderFailed):
+    """The provider answered, and the answer cannot be read: more than
+    ``llm.max_reply_bytes``, not JSON, JSON nested too deep, or without the text where
+    its format puts it. A model's reply is untrusted input; nothing is made of this one."""
+
+
+def over_max_reply(source: str, max_bytes: int) -> UnusableReply:
+    """The error for a reply that went on past ``max_bytes``: what sent it, and the
+    setting that allows more."""
+    return UnusableReply(
+        f"unusable reply: {source} sent more than {max_bytes} bytes (llm.max_reply_bytes) "
+        "and was not read further; if a reply that long is expected, allow more: "
+        "anamnesis config set llm.max_reply_bytes <bytes>"
+    )
 
 
 class InvalidLlmSetting(ProviderError):

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from anamnesis.reflect.providers.protocol import (
+    DEFAULT_MAX_REPLY_BYTES,
     InvalidLlmSetting,
     Provider,
     ProviderUnavailable,
@@ -46,6 +47,7 @@ LLM_SETTINGS = {
     "llm.api_key_env": "the NAME of the environment variable holding the key (never the key)",
     "llm.timeout_s": "seconds one provider call may take (default 60)",
     "llm.max_input_tokens": "the most a prompt may hold, estimated (default 24000)",
+    "llm.max_reply_bytes": "the most a provider's reply may be, in bytes (default 4194304)",
     "llm.summarize_sessions": "true: rewrite each captured session's note with the provider",
 }
 _TRUE = frozenset({"true", "yes", "on", "1"})
@@ -65,6 +67,7 @@ class LlmSettings:
     timeout_s: float = DEFAULT_TIMEOUT_S
     max_input_tokens: int = DEFAULT_MAX_INPUT_TOKENS
     summarize_sessions: bool = False
+    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
 
 
 def load_settings(home: Path | None = None, env: Mapping[str, str] | None = None) -> LlmSettings:
@@ -98,8 +101,18 @@ def load_settings(home: Path | None = None, env: Mapping[str, str] | None = None
     raw = config.get("llm.max_input_tokens")
     max_input_tokens = int(_positive("llm.max_input_tokens", raw, DEFAULT_MAX_INPUT_TOKENS, True))
     summarize = _flag("llm.summarize_sessions", config.get("llm.summarize_sessions"))
+    raw = config.get("llm.max_reply_bytes")
+    max_reply_bytes = int(_positive("llm.max_reply_bytes", raw, DEFAULT_MAX_REPLY_BYTES, True))
     return LlmSettings(
-        provider, model, base_url, api_key, key_env, timeout_s, max_input_tokens, summarize
+        provider,
+        model,
+        base_url,
+        api_key,
+        key_env,
+        timeout_s,
+        max_input_tokens,
+        summarize,
+        max_reply_bytes,
     )
 
 
@@ -113,6 +126,7 @@ def check_setting(key: str, value: str) -> str:
         "llm.api_key_env": lambda: _key_env(value),
         "llm.timeout_s": lambda: str(_positive(key, value, DEFAULT_TIMEOUT_S)),
         "llm.max_input_tokens": lambda: str(int(_positive(key, value, 1, True))),
+        "llm.max_reply_bytes": lambda: str(int(_positive(key, value, 1, True))),
         "llm.summarize_sessions": lambda: "true" if _flag(key, value) else "false",
     }
     if key not in checks:
@@ -131,7 +145,7 @@ def make_provider(settings: LlmSettings) -> Provider:
     if name == "claude-code":
         from anamnesis.reflect.providers.claude_code import ClaudeCodeProvider
 
-        return ClaudeCodeProvider(settings.model)
+        return ClaudeCodeProvider(settings.model, max_reply_bytes=settings.max_reply_bytes)
     if not settings.model:
         raise ProviderUnavailable(
             f"the {name} provider needs a model: anamnesis config set llm.model "
@@ -149,10 +163,20 @@ def make_provider(settings: LlmSettings) -> Provider:
     if name == "openai":
         from anamnesis.reflect.providers.openai import OpenAIProvider
 
-        return OpenAIProvider(settings.model, base_url=settings.base_url, api_key=settings.api_key)
+        return OpenAIProvider(
+            settings.model,
+            base_url=settings.base_url,
+            api_key=settings.api_key,
+            max_reply_bytes=settings.max_reply_bytes,
+        )
     from anamnesis.reflect.providers.anthropic import AnthropicProvider
 
-    return AnthropicProvider(settings.model, base_url=settings.base_url, api_key=settings.api_key)
+    return AnthropicProvider(
+        settings.model,
+        base_url=settings.base_url,
+        api_key=settings.api_key,
+        max_reply_bytes=settings.max_reply_bytes,
+    )
 
 
 def _provider(where: str, raw: Any) -> str:
