@@ -1,7 +1,8 @@
-"""A model's reply that would make a note over the store's limits (a 5 MB body, a title no
+"""A model's reply that would make a note over the store's limits (a 2 MB body, a title no
 other writer accepts) writes nothing, and says which limit, through the real OpenAI
 provider against a scripted server on 127.0.0.1: reflection, merge and compaction alike.
-Before, such a note was written and the next reindex dropped it as over the reading cap."""
+Before, such a note was written and the next reindex dropped it as over the reading cap.
+A reply larger still (5 MB, 50 MB) is not even read past ``llm.max_reply_bytes``."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ from test_merge_support import fill, groups_reply, snapshot, synthesize
 from test_reflection_support import PROJECT, add_episodes, files, note, reply, settings
 from test_reflection_support import store as store
 
-HUGE_BODY = "x" * 5_000_000
+# Over the store's body limit (1,000,000 bytes), under the bytes a reply may have (4 MiB).
+HUGE_BODY = "x" * 2_000_000
 OLD = "2020-01-02T03:04:05+00:00"
 LONG_TITLE = "t" * 1_000
 
@@ -39,10 +41,10 @@ def reindexes_cleanly(store: MemoryStore) -> None:
 @pytest.mark.parametrize(
     ("fields", "reason"),
     [
-        ({"body": HUGE_BODY}, "body: is 5,000,000 bytes, over the limit of 1,000,000"),
+        ({"body": HUGE_BODY}, "body: is 2,000,000 bytes, over the limit of 1,000,000"),
         ({"title": LONG_TITLE}, "title: is 1,000 characters, over the limit of 500"),
     ],
-    ids=["5 MB body", "1,000-character title"],
+    ids=["2 MB body", "1,000-character title"],
 )
 def test_a_reflection_reply_over_a_limit_writes_nothing_and_names_it(
     store: MemoryStore,
@@ -63,6 +65,22 @@ def test_a_reflection_reply_over_a_limit_writes_nothing_and_names_it(
     reindexes_cleanly(store)
 
 
+@pytest.mark.parametrize("size", [5_000_000, 50_000_000], ids=["5 MB body", "50 MB body"])
+def test_a_reflection_reply_past_the_reply_bound_is_unusable_and_writes_nothing(
+    store: MemoryStore, server: FakeLLMServer, provider: OpenAIProvider, size: int
+) -> None:
+    episodes = add_episodes(store, 5)
+    before = files(store)
+    ids = [episode.id for episode in episodes]
+    server.queue(openai_reply(reply(note(ids[:2], body="x" * size))))
+    report = run_reflection(store, provider, settings(), project=PROJECT, apply=True)
+    (outcome,) = report.outcomes
+    assert (outcome.status, outcome.result) == ("provider-error", None)
+    assert "unusable reply" in outcome.reason and "llm.max_reply_bytes" in outcome.reason
+    assert files(store) == before
+    reindexes_cleanly(store)
+
+
 @pytest.fixture
 def merge_store(tmp_path: Path) -> Iterator[MemoryStore]:
     with MemoryStore(tmp_path / "store") as opened:
@@ -80,7 +98,7 @@ def test_a_merge_reply_over_a_limit_is_refused_and_writes_nothing(
     report = run_merge(merge_store, provider, LlmSettings(timeout_s=30.0), apply=True)
     (outcome,) = report.groups
     assert outcome.status == REFUSED_BY_VALIDATION
-    assert "body: is 5,000,2" in outcome.reason and "over the limit of 1,000,000" in outcome.reason
+    assert "body: is 2,000,2" in outcome.reason and "over the limit of 1,000,000" in outcome.reason
     assert report.written == [] and snapshot(merge_store) == before
     reindexes_cleanly(merge_store)
 
