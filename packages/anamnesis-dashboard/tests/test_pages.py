@@ -127,6 +127,29 @@ def test_html_in_a_note_renders_as_text(store: MemoryStore, client: httpx.Client
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in client.get(f"/notes/{evil.id}").text
 
 
+def test_a_direction_control_in_a_note_is_shown_escaped_and_edits_round_trip(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    # U+202E reverses what follows it on screen: "gnp.exe" would read as "exe.png". Every
+    # page that lists or heads the note shows the escape instead; the edit box keeps the
+    # character itself, so saving the note unchanged does not rewrite it.
+    disguised = store.write(
+        type="semantic", title="invoice \u202egnp.exe", body="b", project="p",
+        tags=["t\u2066ag"],
+    )  # fmt: skip
+    pages = {
+        "list": client.get("/").text,
+        "note": client.get(f"/notes/{disguised.id}").text,
+        "search": client.get("/search", params={"q": "invoice"}).text,
+    }
+    for name, page in pages.items():
+        assert "invoice \\u202egnp.exe" in page, name
+        assert "\u202e" not in page and "\u2066" not in page, name
+    assert "t\\u2066ag" in pages["note"]
+    edit = client.get(f"/notes/{disguised.id}/edit").text
+    assert "invoice \u202egnp.exe" in edit
+
+
 def test_fleet_counts_per_machine(store: MemoryStore, client: httpx.Client) -> None:
     store.write(type="semantic", title="a", body="x", project="api", machine_id="laptop")
     store.write(type="episodic", title="b", body="x", project="web", machine_id="desk")

@@ -18,6 +18,8 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from anamnesis.store import display_safe
+
 
 @cache
 def markdown() -> MarkdownIt:
@@ -55,6 +57,10 @@ def environment() -> Environment:
     env.filters["markdown"] = render_markdown
     env.filters["unix_time"] = unix_time
     env.filters["short_time"] = short_time
+    # A note's one-line fields (title, project, tags, machine, provenance) as a listing
+    # prints them: a direction control (U+202E) shown as its escape, so it cannot make a
+    # title read as another. Not for form values or the edit box, which must round-trip.
+    env.filters["shown"] = display_safe
     return env
 
 
