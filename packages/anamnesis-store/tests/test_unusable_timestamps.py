@@ -17,6 +17,7 @@ from anamnesis.store import (
     Memory,
     MemoryStore,
     read_jsonl,
+    read_markdown_export,
     read_openchronicle,
     validate_note,
 )
@@ -114,6 +115,17 @@ def test_a_jsonl_import_names_the_poisoned_line_and_reads_the_rest(tmp_path: Pat
         ("line 1", "updated_at"),
         ("line 2", "created_at"),
     ]
+
+
+def test_a_markdown_import_names_the_poisoned_file_and_reads_the_rest(
+    store: MemoryStore,
+) -> None:
+    good = write_note(store, title="fine")
+    path = poison(store, "updated_at: '9999-12-31T23:59:59-01:00'")
+    read = read_markdown_export(store.root)
+    assert [note.id for note in read.notes] == [good.id]
+    ((where, reason),) = read.skipped
+    assert where == str(path) and "updated_at" in reason
 
 
 def test_an_openchronicle_entry_dated_past_the_year_9999_is_skipped(tmp_path: Path) -> None:
