@@ -145,10 +145,11 @@ def _clock(home: Path) -> Check:
     named = "; ".join(f"{machine}: {_some(notes)}" for machine, notes in by_machine.items())
     return Check(
         "clock", WARN,
-        f"{len(ahead)} note(s) dated in the future, written where the clock runs ahead: "
-        f"{named} (each ranks as when this store got it, never above newer notes)",
-        f"set the clock right on {', '.join(by_machine)} (turn on network time); a note "
-        "stays flagged until its date has passed or its updated_at is corrected",
+        f"{len(ahead)} note(s) dated in the future by this machine's clock: {named} (each "
+        "ranks as when this store got it, never above newer notes)",
+        f"set the clock right on {', '.join(by_machine)} (turn on network time), or on this"
+        " machine if its own clock runs behind; a note stays flagged until its date has"
+        " passed or its updated_at is corrected",
     )  # fmt: skip
 
 
