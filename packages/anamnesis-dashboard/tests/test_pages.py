@@ -5,9 +5,14 @@ from __future__ import annotations
 import re
 
 import httpx
+import pytest
 from anamnesis_testsupport.dashboard_server import DashboardProcess
+from dulwich.objects import Commit
+from dulwich.refs import Ref
+from dulwich.repo import Repo
 
 from anamnesis.store import MemoryStore
+from anamnesis.sync import GitSyncBackend
 
 
 def test_list_shows_notes_newest_first_with_counts(store: MemoryStore) -> None:
@@ -169,3 +174,26 @@ def test_static_files_and_security_headers(client: httpx.Client) -> None:
     script = client.get("/static/htmx.min.js")
     assert script.status_code == 200 and "htmx" in script.text[:2000]
     assert client.get("/static/style.css").status_code == 200
+
+
+@pytest.mark.parametrize("seconds", [10**13, 2**64])
+def test_a_commit_dated_past_any_calendar_fails_no_page(
+    store: MemoryStore, dashboard: DashboardProcess, client: httpx.Client, seconds: int
+) -> None:
+    """A commit's time is whatever its author wrote; a pull brings it in as it is."""
+    note = store.write(type="semantic", title="a", body="x", machine_id="laptop")
+    GitSyncBackend(store.memory_dir, remote=None, machine_id="laptop").sync()
+    with Repo(str(store.memory_dir)) as repo:
+        head = repo[repo.head()]
+        assert isinstance(head, Commit)
+        far = Commit()
+        far.tree, far.parents = head.tree, [head.id]
+        far.author = far.committer = b"anamnesis <anamnesis@fast>"
+        far.author_time = far.commit_time = seconds
+        far.author_timezone = far.commit_timezone = 0
+        far.message = b"from a clock past the year 9999"
+        repo.object_store.add_object(far)
+        repo.refs[Ref(b"refs/heads/main")] = far.id
+    fleet = client.get("/fleet")
+    assert fleet.status_code == 200 and "out of range" in fleet.text
+    assert client.get(f"/notes/{note.id}/history").status_code == 200

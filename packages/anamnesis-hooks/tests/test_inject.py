@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -26,12 +27,13 @@ from anamnesis.store import Memory, MemoryStore
 from hooks_testing import checkout, run_hook
 
 P = "github.com/acme/api"
+JANUARY_1 = datetime(2026, 1, 1, tzinfo=UTC)
 
 
 def put(store: MemoryStore, title: str, *, day: int, type: str = "semantic", project: str = P,
         body: str = "b", confidence: float = 1.0, tags: list[str] | None = None,
         supersedes: list[str] | None = None) -> Memory:  # fmt: skip
-    stamp = f"2026-01-{day:02d}T00:00:00+00:00"
+    stamp = (JANUARY_1 + timedelta(days=day - 1)).isoformat()  # day 32 is February 1
     note = store.write(type=type, title=title, body=body, project=project, tags=tags,
                        confidence=confidence, supersedes=supersedes)  # fmt: skip
     return store.put(note.replace(created_at=stamp, updated_at=stamp))

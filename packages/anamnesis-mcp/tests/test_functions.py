@@ -81,8 +81,10 @@ def test_superseded_notes_are_hidden_from_search_but_listed(store: MemoryStore) 
 def test_list_is_newest_first_without_bodies(store: MemoryStore) -> None:
     first = write_memory(store, type="episodic", title="one", body="first", project="p")
     second = write_memory(store, type="episodic", title="two", body="second", project="p")
-    # Timestamps have one-second resolution: date the edit explicitly to make it the newest.
-    store.update(first["id"], body="edited later", updated_at="2099-01-01T00:00:00+00:00")
+    # Timestamps have one-second resolution: date the second note explicitly to make the
+    # edit the newest (a date in the future would rank as now, tied to the second).
+    store.update(second["id"], updated_at="2020-01-01T00:00:00+00:00")
+    store.update(first["id"], body="edited later")
     write_memory(store, type="semantic", title="elsewhere", body="x", project="q")
     items = list_memories(store, project="p")
     assert [i["id"] for i in items] == [first["id"], second["id"]]

@@ -148,12 +148,12 @@ def test_the_index_has_the_specs_secondary_indexes(store: MemoryStore, build: st
         row[3]
         for row in conn.execute(
             "EXPLAIN QUERY PLAN SELECT id FROM memories WHERE project = ? AND type IN (?)"
-            " ORDER BY updated_at DESC, confidence DESC, id DESC LIMIT 5",
+            " ORDER BY ranked_at DESC, confidence DESC, id DESC LIMIT 5",
             ("p", "semantic"),
         )
     )
     conn.close()
-    assert {"idx_mem_scope", "idx_mem_prov", "idx_mem_recency"} <= names
+    assert {"idx_mem_scope", "idx_mem_prov", "idx_mem_recency", "idx_mem_dated_ahead"} <= names
     assert "idx_mem_project_recency" in plan and "TEMP B-TREE" not in plan
 
 

@@ -27,7 +27,7 @@ from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
 from anamnesis.cli.maintenance import open_conflicts, swept_summary
-from anamnesis.store import CONFIG_FILE, resolve_remote
+from anamnesis.store import CONFIG_FILE, Memory, resolve_remote
 from anamnesis.sync import redact_url
 
 # Seconds the remote check waits for an answer: someone is watching the doctor run, and a
@@ -45,6 +45,7 @@ def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
         _installation,
         _store,
         _index,
+        _clock,
         _config,
         _hooks,
         _mcp,
@@ -127,6 +128,34 @@ def _index(home: Path) -> Check:
     if rebuilt:
         return Check("index", WARN, f"{detail}; it was rebuilt: {rebuilt}")
     return Check("index", OK, detail)
+
+
+def _clock(home: Path) -> Check:
+    from anamnesis.store import MemoryStore
+
+    if not (home / "memory").is_dir():
+        return Check("clock", OK, "no notes yet")
+    with MemoryStore(home) as store:
+        ahead = store.dated_ahead()  # read from a small index: fast at any store size
+    if not ahead:
+        return Check("clock", OK, "no note is dated in the future")
+    by_machine: dict[str, list[Memory]] = {}
+    for note in ahead:
+        by_machine.setdefault(note.machine_id, []).append(note)
+    named = "; ".join(f"{machine}: {_some(notes)}" for machine, notes in by_machine.items())
+    return Check(
+        "clock", WARN,
+        f"{len(ahead)} note(s) dated in the future by this machine's clock: {named} (each "
+        "ranks as when this store got it, never above newer notes)",
+        f"set the clock right on {', '.join(by_machine)} (turn on network time), or on this"
+        " machine if its own clock runs behind; a note stays flagged until its date has"
+        " passed or its updated_at is corrected",
+    )  # fmt: skip
+
+
+def _some(notes: list[Memory]) -> str:
+    shown = ", ".join(f"{n.id} ({max(n.updated_at, n.created_at)[:10]})" for n in notes[:3])
+    return shown + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
 
 
 def _config(home: Path) -> Check:

@@ -213,7 +213,10 @@ class HistoryCache:
         before = self._db.total_changes
         self._db.executemany(
             "INSERT OR IGNORE INTO commits VALUES (?, ?, ?, ?, ?)",
-            ((c.sha, c.machine_id, c.time, c.message, generations[c.sha]) for c in fresh),
+            (
+                (c.sha, c.machine_id, _storable_time(c.time), c.message, generations[c.sha])
+                for c in fresh
+            ),
         )
         added = self._db.total_changes - before
         self._db.executemany(
@@ -418,3 +421,13 @@ def _storable(path: str) -> str:
     if path.isascii():
         return path
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+# A commit's time is any integer its author wrote (git keeps it as text); SQLite holds 64
+# bits. A pulled commit dated past that used to fail every refresh, so every history and
+# the fleet page; it is kept at the bound (the order it gives stays the same).
+_INTEGER_RANGE = (-(2**63), 2**63 - 1)
+
+
+def _storable_time(seconds: int) -> int:
+    return min(max(seconds, _INTEGER_RANGE[0]), _INTEGER_RANGE[1])

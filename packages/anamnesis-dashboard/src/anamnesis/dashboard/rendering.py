@@ -35,7 +35,12 @@ def render_markdown(text: str) -> Markup:
 
 
 def unix_time(seconds: int) -> str:
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    """A commit's time, which is whatever its author's clock (or hand) wrote: a time past
+    the year 9999 is shown as such, never a failed page."""
+    try:
+        return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
+    except (OverflowError, OSError, ValueError):
+        return f"out of range ({seconds} s)"
 
 
 def short_time(stamp: str) -> str:

@@ -3,7 +3,9 @@
 Selection: every global note; up to ``k`` project notes where durable notes (procedural,
 semantic) fill the budget and up to two of the newest episodic notes are kept for the
 "what happened last time" thread. Superseded notes and episodic notes tagged ``reflected``
-are hidden, global ones too; ties on ``updated_at`` go to the higher ``confidence``.
+are hidden, global ones too; ties on ``updated_at`` go to the higher ``confidence``. A
+note dated in the future (its machine's clock runs ahead) is as new as when this store got
+it, never newer than now (the store's order: ``MemoryStore.list``, ``newest_first``).
 
 Rendering: a markdown block fenced as reference data, under a character budget (Claude
 Code cuts hook output at 10,000 characters). When everything fits, everything is shown in
@@ -123,8 +125,9 @@ def select_inject(
     room = global_room + reserved
     shown = {mem.id for mem in whole + cut}
     shown_globals = [mem for mem in globals_ if mem.id in shown]
-    # This project's notes share what is left; the oldest go first when it is not enough.
-    newest_first = sorted(candidates, key=_recency, reverse=True)
+    # This project's notes share what is left; the oldest go first when it is not enough
+    # (in the store's order: a note dated in the future is not the newest for ever).
+    newest_first = store.newest_first(candidates)
     kept, project_limits = _allocate(newest_first, room, keep_first=not shown_globals)
     limits.update(project_limits)
     shown = {mem.id for mem in kept}
@@ -229,11 +232,6 @@ def eligible(mem: Memory) -> bool:
     """Whether a note may be shown at all: an episodic note that reflection distilled
     (tagged ``reflected``) is not; its durable notes are."""
     return not (mem.type == "episodic" and REFLECTED in mem.tags)
-
-
-def _recency(mem: Memory) -> tuple[str, float, str]:
-    """The store's own order (newest, then most confident, then highest id)."""
-    return (mem.updated_at, mem.confidence, mem.id)
 
 
 def _allocate(

@@ -21,7 +21,6 @@ touched.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
 
 from anamnesis.store import codec, frontmatter
@@ -30,6 +29,7 @@ from anamnesis.store.errors import MalformedNote
 from anamnesis.store.ids import is_valid_id, new_id
 from anamnesis.store.model import NOTE_TYPES, Memory
 from anamnesis.store.safe_files import read_regular
+from anamnesis.store.timestamps import utc_from_ns, utc_now
 
 # Longest title taken from a note's first line; a longer first line is a paragraph.
 MAX_DERIVED_TITLE = 120
@@ -52,7 +52,7 @@ def adopt(
     except (OSError, UnicodeDecodeError):
         return None
     named = path.stem if is_valid_id(path.stem) and not taken(path.stem) else None
-    note = adopted_note(text, rel, scope, machine_id, before.st_mtime, named)
+    note = adopted_note(text, rel, scope, machine_id, before.st_mtime_ns, named)
     if note is None:
         return None
     try:
@@ -69,7 +69,7 @@ def adopted_note(
     rel: str,
     scope: str,
     machine_id: str,
-    mtime: float,
+    mtime_ns: int,
     memory_id: str | None = None,
 ) -> Memory | None:
     """The note a hand-written file without an id stands for, with ``memory_id`` (None: a
@@ -86,7 +86,7 @@ def adopted_note(
     title = meta.get("title") or _first_line(body)
     if not note_type or not title:
         return None
-    stamp = datetime.fromtimestamp(mtime, UTC).isoformat(timespec="seconds")
+    stamp = utc_from_ns(mtime_ns) or utc_now()  # a file time past the year 9999: now
     meta = {
         **meta,
         "id": memory_id or new_id(),

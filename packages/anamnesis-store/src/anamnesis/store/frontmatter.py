@@ -117,12 +117,26 @@ def load_yaml(text: str) -> dict[str, Any]:
             elif key in LIST_FIELDS:
                 out[key] = _raw_list(yaml, key, value_node)
             else:
-                out[key] = loader.construct_object(value_node, deep=True)
+                out[key] = _constructed(loader, key, value_node)
         return out
     except yaml.YAMLError as exc:
         raise FrontmatterError(f"the frontmatter is not valid YAML: {_one_line(exc)}") from None
     finally:
         loader.dispose()
+
+
+def _constructed(loader: Any, key: str, node: Any) -> Any:
+    """The value of a key the store does not know, as YAML types it. A plain scalar that
+    looks like a date but names none (``2024-02-30``, ``0000-01-01``, hour 25) makes the
+    safe loader's date constructor raise ``ValueError`` (an offset past a day too), not a
+    YAML error: the note is broken, said so, never a crash of whatever read it."""
+    try:
+        return loader.construct_object(node, deep=True)
+    except (ValueError, OverflowError) as exc:
+        raise FrontmatterError(
+            f"{key}: a value looks like a date but is none ({_one_line(exc)});"
+            " quote it to keep it as text"
+        ) from None
 
 
 def _check_shape(yaml: ModuleType, loader_class: Any, text: str) -> int:

@@ -26,6 +26,7 @@ from anamnesis.store.schema import (
     SCHEMA,
     SCHEMA_VERSION,
 )
+from anamnesis.store.timestamps import ranking_time, utc_now
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -309,10 +310,10 @@ def upsert(
     tags_text = " ".join(mem.tags)
     cursor = conn.execute(
         "INSERT INTO memories (seq, id, type, title, body_path, project, machine_id, scope,"
-        " created_at, updated_at, prov_source, prov_model, prov_session, confidence,"
-        " supersedes, tags_json, supersedes_json, extra_json, complete, file_size,"
+        " created_at, updated_at, ranked_at, prov_source, prov_model, prov_session,"
+        " confidence, supersedes, tags_json, supersedes_json, extra_json, complete, file_size,"
         " file_mtime_ns, tags, body_z)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             mem.id,
@@ -324,6 +325,7 @@ def upsert(
             mem.scope,
             mem.created_at,
             mem.updated_at,
+            ranking_time(mem.updated_at, utc_now(), file_mtime_ns),
             mem.prov_source,
             mem.prov_model or None,
             mem.prov_session or None,

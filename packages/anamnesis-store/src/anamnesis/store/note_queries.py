@@ -11,12 +11,22 @@ from anamnesis.store import index as ix
 from anamnesis.store.errors import InvalidQuery
 from anamnesis.store.model import Memory, StoreStats
 from anamnesis.store.query import NOT_SUPERSEDED, Filters
+from anamnesis.store.timestamps import ranking_time, utc_now
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     import sqlite3
 
 _ID_LENGTH = 26
+
+# Where a listing that ended with a note ranked it: its row's rank while the row is still
+# that version of the note (the same ``updated_at``). A note edited or deleted since falls
+# back to its date, never later than now: for every note not dated ahead that is the rank
+# it had, and for one dated ahead it is no earlier than the rank it had, so the next page
+# may repeat a few notes but never skips one.
+_RANK_OF_AFTER = (
+    "coalesce((SELECT r.ranked_at FROM memories r WHERE r.id = ? AND r.updated_at = ?), ?)"
+)
 
 
 def listing(
@@ -29,8 +39,9 @@ def listing(
     offset: int,
     after: Memory | None = None,
 ) -> tuple[str, list[object]]:
-    """The statement :meth:`MemoryStore.list` runs: newest first (``updated_at``, then
-    ``confidence``, then id), from the note after ``after`` when given. Raises
+    """The statement :meth:`MemoryStore.list` runs: newest first (``ranked_at``: the
+    note's ``updated_at``, never later than now, see :func:`.timestamps.ranking_time`;
+    then ``confidence``, then id), from the note after ``after`` when given. Raises
     :class:`InvalidQuery` for a bad limit or offset."""
     if limit is not None and (not isinstance(limit, int) or limit < 0):
         raise InvalidQuery(f"limit must be a whole number >= 0, got {limit!r}")
@@ -44,14 +55,41 @@ def listing(
         where += f" AND {NOT_SUPERSEDED}"
     if after is not None:
         # Where the recency indexes go on from: one seek, however deep the page.
-        where += " AND (m.updated_at, m.confidence, m.id) < (?, ?, ?)"
-        params.extend([after.updated_at, after.confidence, after.id])
+        where += f" AND (m.ranked_at, m.confidence, m.id) < ({_RANK_OF_AFTER}, ?, ?)"
+        fallback = ranking_time(after.updated_at, utc_now())
+        params.extend([after.id, after.updated_at, fallback, after.confidence, after.id])
     base = ix.SELECT_NOTE if include_body else ix.SELECT_NOTE_NO_BODY
-    sql = f"{base} WHERE 1 = 1{where} ORDER BY m.updated_at DESC, m.confidence DESC, m.id DESC"
+    sql = f"{base} WHERE 1 = 1{where} ORDER BY m.ranked_at DESC, m.confidence DESC, m.id DESC"
     if limit is not None or offset:
         sql += " LIMIT ? OFFSET ?"
         params.extend([-1 if limit is None else limit, offset])
     return sql, params
+
+
+def ranks_of(conn: sqlite3.Connection, ids: list[str]) -> dict[str, str]:
+    """The ``ranked_at`` of each of these notes that is indexed."""
+    out: dict[str, str] = {}
+    for start in range(0, len(ids), 500):  # stay under SQLite's bound-parameter limit
+        chunk = ids[start : start + 500]
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(f"SELECT id, ranked_at FROM memories WHERE id IN ({marks})", chunk)
+        out.update(rows.fetchall())
+    return out
+
+
+def dated_ahead(limit: str) -> tuple[str, list[object]]:
+    """The statement listing notes dated after ``limit`` (created or updated), latest
+    first. The condition repeats the one of ``idx_mem_dated_ahead`` (schema.py) word for
+    word, which lets SQLite read that small index instead of every row: every such note
+    was dated past its rank when indexed, since its rank is never past the time it was
+    indexed."""
+    ahead = "(m.updated_at > m.ranked_at OR m.created_at > m.ranked_at)"
+    sql = (
+        f"{ix.SELECT_NOTE_NO_BODY} INDEXED BY idx_mem_dated_ahead WHERE {ahead}"
+        " AND (m.updated_at > ? OR m.created_at > ?)"
+        " ORDER BY max(m.updated_at, m.created_at) DESC, m.id"
+    )
+    return sql, [limit, limit]
 
 
 def counting(filters: Filters, *, include_superseded: bool) -> tuple[str, list[object]]:

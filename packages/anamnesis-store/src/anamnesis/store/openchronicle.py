@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import UTC, datetime, timezone, tzinfo
+from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,7 @@ from anamnesis.store.interchange import InterchangeError
 from anamnesis.store.model import GLOBAL_PROJECT, Memory
 from anamnesis.store.record import Record
 from anamnesis.store.safe_files import read_regular
+from anamnesis.store.timestamps import in_utc
 from anamnesis.store.validation import validate
 
 KNOWN_PREFIXES = ("user", "project", "tool", "topic", "person", "org", "event")
@@ -321,7 +322,7 @@ def _timestamp(text: str, zone: tzinfo | None) -> str:
         raise ValueError(f"the timestamp {text.strip()!r} is not ISO-8601") from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=zone) if zone is not None else moment.astimezone()
-    return moment.astimezone(UTC).isoformat(timespec="seconds")
+    return in_utc(moment)  # an InvalidNote (a ValueError) past the year 9999 in UTC
 
 
 def _zone_of(meta: dict[str, Any]) -> tzinfo | None:

@@ -3,7 +3,8 @@
 Every ``\\w+`` run of the query becomes a double-quoted FTS5 phrase, so operators and
 punctuation in user text (``state-of-the-art``, ``16:9``, ``"``) can never break the
 query; the phrases are OR-joined so a note sharing some words is still found; BM25 ranks,
-the more recently updated note wins a tie; superseded notes never come back unless the
+the more recently updated note wins a tie (by ``ranked_at``: a date in the future counts
+as when the note reached this store); superseded notes never come back unless the
 search asks for them (``Filters.include_superseded``), and then they rank like any other.
 
 Three things make this fast without changing a single result:
@@ -204,9 +205,9 @@ class Ranker:
             exact = self._exact_scores(tokens, seen)
             settled = _settled_without_clamped(hits, k, clamped_phrases, exact, complete)
             if settled is not None:
-                return [(memory_id, score) for score, _updated, memory_id in settled]
+                return [(memory_id, score) for score, _ranked, memory_id in settled]
         hits = self._ranked(list(tokens), filters, k, seen, span=span)[0]
-        return [(memory_id, score) for score, _updated, memory_id in hits[:k]]
+        return [(memory_id, score) for score, _ranked, memory_id in hits[:k]]
 
     # -- ranking ---------------------------------------------------------------------
 
@@ -302,10 +303,10 @@ class Ranker:
         where, params = filters.eligible_sql()
         marks = ",".join("?" * len(ranked))
         rows = self.conn.execute(
-            f"SELECT m.seq, m.updated_at, m.id FROM memories m WHERE m.seq IN ({marks}){where}",
+            f"SELECT m.seq, m.ranked_at, m.id FROM memories m WHERE m.seq IN ({marks}){where}",
             [seq for seq, _score in ranked] + params,
         ).fetchall()
-        hits = [(score_of[seq], updated, memory_id) for seq, updated, memory_id in rows]
+        hits = [(score_of[seq], ranked, memory_id) for seq, ranked, memory_id in rows]
         return in_spec_order(hits)
 
     def _top_filtered_in_sql(
@@ -316,13 +317,13 @@ class Ranker:
             where += " AND f.rowid BETWEEN ? AND ?"
             params.extend(span)
         rows = self.conn.execute(
-            "SELECT bm25(memories_fts) AS score, m.updated_at, m.id FROM memories_fts f"
+            "SELECT bm25(memories_fts) AS score, m.ranked_at, m.id FROM memories_fts f"
             " JOIN memories m ON m.seq = f.rowid"
             f" WHERE memories_fts MATCH ?{where}"
-            " ORDER BY score, m.updated_at DESC, m.id DESC LIMIT ?",
+            " ORDER BY score, m.ranked_at DESC, m.id DESC LIMIT ?",
             [expression, *params, want],
         ).fetchall()
-        return [(score, updated, memory_id) for score, updated, memory_id in rows]
+        return [(score, ranked, memory_id) for score, ranked, memory_id in rows]
 
     # -- term statistics -------------------------------------------------------------
 

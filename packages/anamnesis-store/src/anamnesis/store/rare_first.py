@@ -89,7 +89,7 @@ _RANK_IN_SPAN_SQL = (
 # The rowids a search may return (first, last); None: all of them.
 Span = tuple[int, int] | None
 
-# (score, updated_at, id) of one hit; lower score is better (FTS5 bm25 is negative).
+# (score, ranked_at, id) of one hit; lower score is better (FTS5 bm25 is negative).
 Hit = tuple[float, str, str]
 Eligible = Callable[[list[tuple[int, float]]], list[Hit]]
 Expression = Callable[[Sequence[str]], str]
@@ -276,7 +276,7 @@ def proven_prefix(hits: list[Hit], beyond: float) -> list[Hit]:
     """The first of the (ordered) hits that score strictly better than ``beyond``, which
     no note outside them can beat: those hits are the best that many, in that order."""
     count = 0
-    for score, _updated, _id in hits:
+    for score, _ranked, _id in hits:
         if not score < beyond:
             break
         count += 1
@@ -304,14 +304,15 @@ def rescored(hits: list[Hit], marked: set[int], exact: ExactScores) -> list[Hit]
     scores = exact([hits[i][2] for i in marked])
     result = list(hits)
     for i in marked:
-        score, updated, memory_id = hits[i]
+        score, ranked, memory_id = hits[i]
         # Missing: the note left the index meanwhile; its old score still orders it.
-        result[i] = (scores.get(memory_id, score), updated, memory_id)
+        result[i] = (scores.get(memory_id, score), ranked, memory_id)
     return in_spec_order(result)
 
 
 def in_spec_order(hits: list[Hit]) -> list[Hit]:
-    """bm25 ascending, then updated_at descending, then id descending (two stable sorts)."""
+    """bm25 ascending, then ranked_at (recency) descending, then id descending (two
+    stable sorts)."""
     hits.sort(key=_RECENCY, reverse=True)
     hits.sort(key=_SCORE)
     return hits

@@ -25,6 +25,9 @@ CREATE TABLE memories (
   scope           TEXT NOT NULL DEFAULT 'portable' CHECK (scope IN ('portable','machine-local')),
   created_at      TEXT NOT NULL,
   updated_at      TEXT NOT NULL,
+  ranked_at       TEXT NOT NULL,        -- updated_at, never later than when this store wrote
+                                        -- the file or indexed it (timestamps.ranking_time):
+                                        -- what "newest first" orders by
   prov_source     TEXT NOT NULL DEFAULT 'human'
                   CHECK (prov_source IN ('human','session-end','reflection','import','merge')),
   prov_model      TEXT,
@@ -103,8 +106,12 @@ INDEXES: Final = """
 -- Per project, newest first: list() and inject walk it and stop at their LIMIT instead
 -- of sorting every note of a project (bodies included).
 CREATE INDEX idx_mem_project_recency
-  ON memories(project, updated_at DESC, confidence DESC, id DESC);
-CREATE INDEX idx_mem_recency ON memories(updated_at DESC, confidence DESC, id DESC);
+  ON memories(project, ranked_at DESC, confidence DESC, id DESC);
+CREATE INDEX idx_mem_recency ON memories(ranked_at DESC, confidence DESC, id DESC);
+-- Notes dated past the moment they were indexed (a machine whose clock runs ahead): the
+-- doctor names them without reading every row. Notes whose dates are sane are not in it.
+CREATE INDEX idx_mem_dated_ahead ON memories(updated_at)
+  WHERE updated_at > ranked_at OR created_at > ranked_at;
 CREATE INDEX idx_mem_path    ON memories(scope, body_path);
 -- The spec's two other indexes: counts and filters by project, type and scope (without an
 -- ORDER BY ... LIMIT, where the recency index above stays the planner's choice), and by

@@ -38,7 +38,7 @@ from anamnesis.store.model import (
 from anamnesis.store.note_writer import NoteWriter
 from anamnesis.store.query import Filters, Ranker
 from anamnesis.store.search_modes import SearchSettings, check_search, search_hits
-from anamnesis.store.timestamps import utc_now
+from anamnesis.store.timestamps import ranking_time, skew_limit, utc_now
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -295,6 +295,9 @@ class MemoryStore:
     ) -> Notes:
         """Notes newest first (``updated_at``, then ``confidence``, then id), filtered.
 
+        A note dated in the future (its machine's clock runs ahead) ranks as when this store
+        got it, never later than now: see :meth:`newest_first`.
+
         Superseded notes are included unless ``include_superseded=False``: the history
         stays browsable. With ``include_body=False`` bodies are returned empty (cheaper).
         ``after``: only the notes that come after this one in that order (the next page
@@ -315,6 +318,37 @@ class MemoryStore:
                 return [ix.note_row(row) for row in conn.execute(sql, params)]
 
             return self._indexer.settled(conn, fetch, include_body)
+
+        return self._read(query)
+
+    def newest_first(self, notes: Iterable[Memory]) -> Notes:
+        """These notes in the order :meth:`list` gives them: newest first, where a note
+        dated in the future ranks as when this store got it (never later than now; see
+        :func:`.timestamps.ranking_time`), then by confidence, then by id. A note no longer
+        indexed ranks by its own date, never later than now."""
+        notes = list(notes)
+        ids = list(dict.fromkeys(note.id for note in notes))
+        ranks = self._read(lambda conn: note_queries.ranks_of(conn, ids))
+        now = utc_now()
+
+        def recency(note: Memory) -> tuple[str, float, str]:
+            rank = ranks.get(note.id) or ranking_time(note.updated_at, now)
+            return (rank, note.confidence, note.id)
+
+        return sorted(notes, key=recency, reverse=True)
+
+    def dated_ahead(self) -> Notes:
+        """Notes (without bodies) created or updated later than now by more than
+        :data:`~.timestamps.CLOCK_SKEW_TOLERANCE`: written on a machine (``machine_id``)
+        whose clock runs ahead. Latest first. Read from a small index of such notes, not
+        by visiting every note."""
+        sql, params = note_queries.dated_ahead(skew_limit())
+
+        def query(conn: sqlite3.Connection) -> list[Memory]:
+            def fetch() -> list[ix.NoteRow]:
+                return [ix.note_row(row) for row in conn.execute(sql, params)]
+
+            return self._indexer.settled(conn, fetch, include_body=False)
 
         return self._read(query)
 

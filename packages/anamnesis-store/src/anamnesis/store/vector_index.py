@@ -304,11 +304,11 @@ def nearest(
         similarity_of = dict(ranked)
         marks = ",".join("?" * len(ranked))
         rows = conn.execute(
-            f"SELECT m.seq, m.id, m.updated_at FROM memories m WHERE m.seq IN ({marks})",
+            f"SELECT m.seq, m.id, m.ranked_at FROM memories m WHERE m.seq IN ({marks})",
             [seq for seq, _ in ranked],
         ).fetchall()
         hits = sorted(
-            ((similarity_of[seq], updated, memory_id) for seq, memory_id, updated in rows),
+            ((similarity_of[seq], ranked, memory_id) for seq, memory_id, ranked in rows),
             reverse=True,  # most similar first; ties to the newer note, then higher id
         )
         # Certain once k notes are strictly nearer than the last one ranked (or all were).
