@@ -13,10 +13,12 @@ import pytest
 from anamnesis.store import (
     EXPORT_FORMATS,
     InterchangeError,
+    JsonTooDeep,
     Memory,
     MemoryStore,
     export_store,
     interchange,
+    load_json,
     new_id,
     parse_note,
     plan_import,
@@ -212,6 +214,38 @@ def test_bad_jsonl_lines_are_skipped_with_their_reason(tmp_path: Path) -> None:
     assert "tags" in reasons["line 7"] and "confidence" in reasons["line 8"]
     assert "already on line 1" in reasons["line 9"]
     assert read.notices == [("line 11", "ignored unknown field(s): colour")]
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_a_jsonl_line_nested_too_deep_is_skipped_and_the_rest_read(
+    tmp_path: Path, depth: int
+) -> None:
+    # json's parser recurses once a level: such a line used to end the whole import in a
+    # RecursionError. A note nests a few levels; past 64 the line is refused unparsed.
+    deep_extra = dict(good(title="deep"), extra={"k": json.loads("[" * 60 + "]" * 60)})
+    lines = [
+        json.dumps(good(title="first")),
+        '{"id": ' + "[" * depth + "]" * depth + "}",
+        json.dumps(dict(good(title="in a string"), body="[" * depth)),
+        json.dumps(deep_extra),
+    ]
+    path = tmp_path / "notes.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    read = read_jsonl(path)
+    assert [note.title for note in read.notes] == ["first", "in a string"]
+    reasons = dict(read.skipped)
+    assert sorted(reasons) == ["line 2", "line 4"]
+    assert f"JSON nested {depth + 1} levels deep" in reasons["line 2"]
+    assert "extra" in reasons["line 4"]  # the store's own nesting rule, not the parser's
+
+
+def test_load_json_counts_nesting_outside_strings_only() -> None:
+    assert load_json('{"a": [1, {"b": "[[[[{{{{"}]}') == {"a": [1, {"b": "[[[[{{{{"}]}
+    assert load_json("[" * 64 + "]" * 64) is not None
+    with pytest.raises(JsonTooDeep, match="nested 65 levels deep"):
+        load_json("[" * 65 + "]" * 65)
+    with pytest.raises(ValueError):
+        load_json('{"a": ')
 
 
 def test_a_jsonl_file_that_cannot_be_read_is_refused(tmp_path: Path) -> None:

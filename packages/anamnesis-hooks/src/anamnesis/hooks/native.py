@@ -8,7 +8,6 @@ updates in place; identical contents are imported once; one bad file never stops
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -24,6 +23,7 @@ from anamnesis.store import (
     StoreError,
     derived_id,
     every_note,
+    load_json,
     load_yaml_frontmatter,
     open_regular,
     read_regular,
@@ -257,8 +257,8 @@ def _recorded_cwd(transcript: Path) -> str | None:
                 if not line:
                     break
                 try:
-                    record = json.loads(line)
-                except ValueError:
+                    record = load_json(line)
+                except ValueError:  # not JSON, or nested too deep
                     continue
                 cwd = record.get("cwd") if isinstance(record, dict) else None
                 if isinstance(cwd, str) and cwd:

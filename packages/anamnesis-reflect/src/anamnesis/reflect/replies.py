@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from anamnesis.reflect.bounded_json import TooDeep, loads
+from anamnesis.store import JsonTooDeep, load_json
 
 EXCERPT_CHARS = 200
 _FENCE = re.compile(r"```(?:json|JSON)?[ \t]*\n(.*?)\n?```", re.DOTALL)
@@ -37,8 +37,8 @@ def extract_object(reply: str) -> dict[str, Any]:
             raise InvalidReply("the reply holds no JSON object", reply)
         candidate = reply[start : end + 1]
     try:
-        data = loads(candidate)
-    except TooDeep as exc:
+        data = load_json(candidate)
+    except JsonTooDeep as exc:
         raise InvalidReply(f"the reply is unusable: {exc}", reply) from None  # too deep
     except ValueError as exc:
         raise InvalidReply(f"the reply is not valid JSON ({exc})", reply) from None

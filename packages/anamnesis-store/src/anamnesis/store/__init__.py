@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from anamnesis.store.atomic import atomic_write_bytes
+    from anamnesis.store.bounded_json import JsonTooDeep, load_json
     from anamnesis.store.capture_digest import (
         CAPTURE_DIGEST_KEY,
         content_digest,
@@ -137,6 +138,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "MODEL_PATH_ENV": ("anamnesis.store.embedding", "MODEL_PATH_ENV"),
     "RecallReport": ("anamnesis.store.recall_eval", "RecallReport"),
     "atomic_write_bytes": ("anamnesis.store.atomic", "atomic_write_bytes"),
+    "JsonTooDeep": ("anamnesis.store.bounded_json", "JsonTooDeep"),
+    "load_json": ("anamnesis.store.bounded_json", "load_json"),
     "configured_model": ("anamnesis.store.embedding", "configured_model"),
     "count_secrets": ("anamnesis.store.redact", "count_secrets"),
     "default_embedder": ("anamnesis.store.embedding", "default_embedder"),
@@ -255,6 +258,7 @@ __all__ = [
     "InterchangeError",
     "InvalidNote",
     "InvalidQuery",
+    "JsonTooDeep",
     "LeftoverFile",
     "MalformedNote",
     "MaskedFile",
@@ -294,6 +298,7 @@ __all__ = [
     "is_capture_owned",
     "is_valid_id",
     "load_cases",
+    "load_json",
     "load_notes",
     "load_project_map",
     "load_yaml_frontmatter",

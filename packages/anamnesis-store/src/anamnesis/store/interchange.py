@@ -26,6 +26,7 @@ from typing import Any
 
 from anamnesis.store import codec, frontmatter
 from anamnesis.store.atomic import atomic_write_chunks
+from anamnesis.store.bounded_json import load_json
 from anamnesis.store.errors import InvalidNote, MalformedNote, StoreError
 from anamnesis.store.layout import StoreLayout
 from anamnesis.store.model import NOTE_TYPES, Memory
@@ -290,8 +291,8 @@ def read_jsonl(path: Path) -> ReadNotes:
             continue
         where = f"line {number}"
         try:
-            note, unknown = note_from_record(json.loads(line))
-        except (TypeError, ValueError) as exc:  # json's errors and InvalidNote alike
+            note, unknown = note_from_record(load_json(line))
+        except (TypeError, ValueError) as exc:  # JSON's errors (too deep too) and InvalidNote
             skipped.append((where, _one_line(exc)))
             continue
         if note.id in seen:

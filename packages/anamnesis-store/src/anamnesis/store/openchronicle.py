@@ -28,12 +28,12 @@ not parse are reported and skipped; the rest is still read. Links are never foll
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime, timezone, tzinfo
 from pathlib import Path
 from typing import Any
 
+from anamnesis.store.bounded_json import load_json
 from anamnesis.store.errors import InvalidNote
 from anamnesis.store.frontmatter import FrontmatterError, load_yaml
 from anamnesis.store.ids import derived_id
@@ -132,10 +132,10 @@ def load_project_map(path: Path) -> dict[str, str]:
     :class:`InterchangeError` saying what is wrong."""
     path = Path(path).expanduser()
     try:
-        data = json.loads(read_regular(path, follow=True)[0].decode("utf-8"))
+        data = load_json(read_regular(path, follow=True)[0].decode("utf-8"))
     except OSError as exc:
         raise InterchangeError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:  # not UTF-8, or not JSON
+    except ValueError as exc:  # not UTF-8, not JSON, or nested too deep
         raise InterchangeError(f"{path} is not a JSON file: {exc}") from None
     if not isinstance(data, dict):
         raise InterchangeError(f'{path} must be a JSON object like {{"user-": "project-key"}}')

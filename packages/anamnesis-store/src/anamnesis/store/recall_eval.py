@@ -16,13 +16,13 @@ store, so any corpus can be measured without touching the user's notes::
 
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from anamnesis.store.bounded_json import load_json
 from anamnesis.store.errors import StoreError
 from anamnesis.store.ids import derived_id, is_valid_id
 from anamnesis.store.model import Memory
@@ -125,7 +125,7 @@ def _read_jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = load_json(line)
         except ValueError as exc:
             raise InvalidEvalFile(f"{path}:{number}: not JSON ({exc})") from None
         if not isinstance(row, dict):

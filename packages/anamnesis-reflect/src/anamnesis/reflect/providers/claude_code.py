@@ -30,7 +30,6 @@ import threading
 import time
 from typing import IO, Any
 
-from anamnesis.reflect.bounded_json import loads
 from anamnesis.reflect.prompting import redact_prompt
 from anamnesis.reflect.providers.protocol import (
     DEFAULT_MAX_REPLY_BYTES,
@@ -42,6 +41,7 @@ from anamnesis.reflect.providers.protocol import (
     excerpt,
     over_max_reply,
 )
+from anamnesis.store import load_json
 
 NOT_ON_PATH = (
     "the claude-code provider runs the `claude` CLI, and `{exe}` is not on PATH: install "
@@ -241,7 +241,7 @@ def _parse(out: str) -> dict[str, Any] | None:
     text = out.strip()
     for candidate in (text, text.rsplit("\n", 1)[-1]):
         try:
-            data = loads(candidate)
+            data = load_json(candidate)
         except ValueError:
             continue
         if isinstance(data, dict):

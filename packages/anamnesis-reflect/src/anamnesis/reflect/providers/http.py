@@ -10,7 +10,7 @@ model that took that long once will likely take that long again.
 A reply is read up to ``max_bytes`` (``llm.max_reply_bytes``) and no further: a server that
 streams without end fails with :class:`UnusableReply` as soon as it passes the bound, not
 at the timeout with the whole stream in memory. Its JSON's nesting is bounded too
-(:mod:`..bounded_json`).
+(``anamnesis.store.load_json``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from anamnesis.reflect.bounded_json import TooDeep, loads
 from anamnesis.reflect.providers.protocol import (
     DEFAULT_MAX_REPLY_BYTES,
     ProviderFailed,
@@ -35,6 +34,7 @@ from anamnesis.reflect.providers.protocol import (
     excerpt,
     over_max_reply,
 )
+from anamnesis.store import JsonTooDeep, load_json
 
 MAX_RETRIES = 3
 # The first retry waits BASE_DELAY_S, then twice that, then four times. Tests make it small
@@ -170,8 +170,8 @@ def _timeout_message(url: str, timeout_s: float) -> str:
 
 def _decode(reply: _Reply, url: str) -> Any:
     try:
-        return loads(reply.body.decode("utf-8"))
-    except TooDeep as exc:
+        return load_json(reply.body.decode("utf-8"))
+    except JsonTooDeep as exc:
         raise UnusableReply(f"unusable reply: {url} answered with {exc}") from None
     except (UnicodeDecodeError, ValueError):
         shown = excerpt(reply.body.decode("utf-8", "replace")) or "(empty)"
@@ -196,7 +196,7 @@ def _error_text(reply: _Reply) -> str:
     ...}}``), else the start of the body."""
     text = reply.body.decode("utf-8", "replace")
     try:
-        data = loads(text)
+        data = load_json(text)
     except ValueError:
         return excerpt(text) or "(no details)"
     error = data.get("error") if isinstance(data, dict) else None

@@ -1,10 +1,13 @@
-"""JSON from a provider, its nesting bounded before it is parsed.
+"""JSON from outside (a model's reply, an import, another tool's file), its nesting bounded
+before it is parsed.
 
 Python's parser recurses once per level: JSON nested 100,000 deep ends in a RecursionError,
 not a ValueError, so every handler that expects a bad parse to be a ValueError lets it
 through as a crash (and data a few hundred levels deep can crash the code that prints it).
-A real reply nests a few levels (an API's envelope, then the object the prompt asked for),
-so anything deeper than :data:`MAX_DEPTH` is refused unparsed.
+Real data nests a few levels (an API's envelope, then the object a prompt asked for; a note
+whose ``extra`` may nest 31), so anything deeper than :data:`MAX_DEPTH` is refused unparsed.
+The scan costs about twice the parse: a hook's hot path that reads megabytes (the
+transcript reader) catches the parser's RecursionError instead.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEPS = str.maketrans("[{]}", "\x02\x02\x00\x00")
 
 
-class TooDeep(ValueError):
+class JsonTooDeep(ValueError):
     """JSON nested deeper than :data:`MAX_DEPTH` (a ValueError, as any unparsable JSON)."""
 
 
@@ -37,10 +40,10 @@ def nesting_depth(text: str) -> int:
     return max(map(sub, accumulate(steps), count(1)), default=0)
 
 
-def loads(text: str) -> Any:
+def load_json(text: str) -> Any:
     """``json.loads(text)``, refusing JSON nested deeper than :data:`MAX_DEPTH` with
-    :class:`TooDeep`. Raises ValueError for anything that is not JSON."""
+    :class:`JsonTooDeep`. Raises ValueError for anything that is not JSON."""
     depth = nesting_depth(text)
     if depth > MAX_DEPTH:
-        raise TooDeep(f"JSON nested {depth} levels deep, more than the {MAX_DEPTH} allowed")
+        raise JsonTooDeep(f"JSON nested {depth} levels deep, more than the {MAX_DEPTH} allowed")
     return json.loads(text)
