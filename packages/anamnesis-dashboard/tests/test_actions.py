@@ -8,6 +8,7 @@ from pathlib import Path
 
 import httpx
 from anamnesis_testsupport.dashboard_server import DashboardProcess, csrf_of, start_dashboard
+from anamnesis_testsupport.unpushed import leave_resolve_unpushed
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -72,3 +73,44 @@ def test_status_panel_shows_doctors_checks(store: MemoryStore, client: httpx.Cli
     assert "store" in panel.text and "1 notes" in panel.text
     assert "<html" not in panel.text  # the fragment the list page loads
     assert "<html" in client.get("/status").text
+
+
+def _blobs_holding(remote: Path, secret: str) -> list[bytes]:
+    """The remote's blobs, in any commit (history included), that hold ``secret``."""
+    from dulwich.objects import Blob
+
+    repo = Repo(str(remote))
+    try:
+        objects = repo.object_store
+        return [
+            blob.data[:60]
+            for sha in objects
+            if isinstance(blob := objects[sha], Blob) and secret.encode() in blob.data
+        ]
+    finally:
+        repo.close()
+
+
+def test_the_sync_button_pushes_nothing_unmasked(
+    store: MemoryStore, remote: Path, tmp_path: Path
+) -> None:
+    # Shaped like GitHub tokens, not real ones.
+    resolved_token, typed_token = (
+        "ghp_" + "R7k2Qm9xVb4Tn8Lc3Wd6Zp1Hs5Yf0Ja7Ge2Ku",
+        "ghp_" + ("Xw3Np8Lq5Tc1Vb7Rm2Zk9Hd4Sf6Yj0Ga3Ue8Po"),
+    )
+    # A resolve committed here but not pushed (the remote was busy), a secret typed into
+    # the conflicting note before it; then a second secret typed into another note.
+    leave_resolve_unpushed(store.root, tmp_path / "desktop", remote, resolved_token)
+    other = store.write(type="semantic", title="Staging", body="staging notes", project="p")
+    typed = store.path_of(other)
+    typed.write_text(typed.read_text() + f"\nstaging token {typed_token}\n")
+    for _, client in _served(store.root, str(remote)):
+        csrf = csrf_of(client.get("/").text)
+        answer = client.post("/sync", data={"csrf": csrf}, headers={"HX-Request": "true"})
+        assert answer.status_code == 200, answer.text
+        assert 'class="sync-result ok"' in answer.text
+    assert f"semantic/{other.id}.md" in _remote_paths(remote)
+    assert _blobs_holding(remote, resolved_token) == []
+    assert _blobs_holding(remote, typed_token) == []
+    assert typed_token not in typed.read_text()  # masked on disk, as it was pushed
