@@ -14,17 +14,9 @@ from dulwich.objects import Commit, Tree
 from dulwich.repo import Repo
 
 from anamnesis.cli import console
-from cli_testing import Env, Result, anamnesis_script, bare_remote, write
+from cli_testing import Env, Result, anamnesis_script, machines, write
 
 TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # GitHub-token-shaped, not a real one
-
-
-def machines(tmp_path: Path) -> tuple[Env, Env, Path]:
-    remote = bare_remote(tmp_path / "remote.git")
-    laptop, desktop = Env.make(tmp_path, "laptop"), Env.make(tmp_path, "desktop")
-    for machine in (laptop, desktop):
-        assert machine.run("init", "--yes", "--remote", str(remote)).code == 0
-    return laptop, desktop, remote
 
 
 def note_files(env: Env, tree: str = "") -> list[Path]:

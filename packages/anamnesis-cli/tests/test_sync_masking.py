@@ -17,18 +17,10 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from anamnesis.store import MemoryStore
-from cli_testing import Env, bare_remote, write
+from cli_testing import Env, bare_remote, machines, write
 
 MASK = "[REDACTED]"
 TOKEN = "ghp_" + "R7k2Qm9xVb4Tn8Lc3Wd6Zp1Hs5Yf0Ja7Ge2Ku"  # shaped like a GitHub token only
-
-
-def machines(tmp_path: Path) -> tuple[Env, Env, Path]:
-    remote = bare_remote(tmp_path / "remote.git")
-    laptop, desktop = Env.make(tmp_path, "laptop"), Env.make(tmp_path, "desktop")
-    for machine in (laptop, desktop):
-        assert machine.run("init", "--yes", "--remote", str(remote)).code == 0
-    return laptop, desktop, remote
 
 
 def note_path(env: Env, note_id: str) -> Path:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import httpx
 from anamnesis_testsupport.dashboard_server import DashboardProcess, csrf_of, start_dashboard
-from anamnesis_testsupport.unpushed import leave_resolve_unpushed
+from anamnesis_testsupport.unpushed import RESOLVED_SECRET, TYPED_SECRET, leave_resolve_unpushed
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -42,13 +42,19 @@ def _remote_paths(remote: Path) -> list[str]:
         repo.close()
 
 
+def _press_sync(client: httpx.Client) -> str:
+    """Press Sync as the page's htmx does, and see it succeed; the form's CSRF token."""
+    csrf = csrf_of(client.get("/").text)
+    answer = client.post("/sync", data={"csrf": csrf}, headers={"HX-Request": "true"})
+    assert answer.status_code == 200, answer.text
+    assert 'class="sync-result ok"' in answer.text
+    return csrf
+
+
 def test_the_sync_button_runs_one_sync(store: MemoryStore, remote: Path) -> None:
     note = store.write(type="semantic", title="to share", body="x", project="p")
     for _, client in _served(store.root, str(remote)):
-        csrf = csrf_of(client.get("/").text)
-        answer = client.post("/sync", data={"csrf": csrf}, headers={"HX-Request": "true"})
-        assert answer.status_code == 200, answer.text
-        assert 'class="sync-result ok"' in answer.text
+        csrf = _press_sync(client)
         assert f"semantic/{note.id}.md" in _remote_paths(remote)
         # Without htmx (a plain form post) the result is a whole page.
         again = client.post("/sync", data={"csrf": csrf})
@@ -94,23 +100,15 @@ def _blobs_holding(remote: Path, secret: str) -> list[bytes]:
 def test_the_sync_button_pushes_nothing_unmasked(
     store: MemoryStore, remote: Path, tmp_path: Path
 ) -> None:
-    # Shaped like GitHub tokens, not real ones.
-    resolved_token, typed_token = (
-        "ghp_" + "R7k2Qm9xVb4Tn8Lc3Wd6Zp1Hs5Yf0Ja7Ge2Ku",
-        "ghp_" + ("Xw3Np8Lq5Tc1Vb7Rm2Zk9Hd4Sf6Yj0Ga3Ue8Po"),
-    )
     # A resolve committed here but not pushed (the remote was busy), a secret typed into
     # the conflicting note before it; then a second secret typed into another note.
-    leave_resolve_unpushed(store.root, tmp_path / "desktop", remote, resolved_token)
+    leave_resolve_unpushed(store.root, tmp_path / "desktop", remote)
     other = store.write(type="semantic", title="Staging", body="staging notes", project="p")
     typed = store.path_of(other)
-    typed.write_text(typed.read_text() + f"\nstaging token {typed_token}\n")
+    typed.write_text(typed.read_text() + f"\nstaging token {TYPED_SECRET}\n")
     for _, client in _served(store.root, str(remote)):
-        csrf = csrf_of(client.get("/").text)
-        answer = client.post("/sync", data={"csrf": csrf}, headers={"HX-Request": "true"})
-        assert answer.status_code == 200, answer.text
-        assert 'class="sync-result ok"' in answer.text
+        _press_sync(client)
     assert f"semantic/{other.id}.md" in _remote_paths(remote)
-    assert _blobs_holding(remote, resolved_token) == []
-    assert _blobs_holding(remote, typed_token) == []
-    assert typed_token not in typed.read_text()  # masked on disk, as it was pushed
+    assert _blobs_holding(remote, RESOLVED_SECRET) == []
+    assert _blobs_holding(remote, TYPED_SECRET) == []
+    assert TYPED_SECRET not in typed.read_text()  # masked on disk, as it was pushed

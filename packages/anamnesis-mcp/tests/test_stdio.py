@@ -11,7 +11,7 @@ from typing import Any
 
 import anyio
 import pytest
-from anamnesis_testsupport.unpushed import leave_resolve_unpushed
+from anamnesis_testsupport.unpushed import RESOLVED_SECRET, TYPED_SECRET, leave_resolve_unpushed
 from dulwich.objects import Blob
 from dulwich.repo import Repo
 from mcp.client import Client
@@ -179,16 +179,13 @@ def test_the_server_exits_when_its_client_goes_away(isolated_home: Path) -> None
 
 
 def test_the_sync_tool_pushes_nothing_unmasked(isolated_home: Path, tmp_path: Path) -> None:
-    # Shaped like GitHub tokens, not real ones.
-    resolved_token = "ghp_" + "R7k2Qm9xVb4Tn8Lc3Wd6Zp1Hs5Yf0Ja7Ge2Ku"
-    typed_token = "ghp_" + "Xw3Np8Lq5Tc1Vb7Rm2Zk9Hd4Sf6Yj0Ga3Ue8Po"
     remote = bare_remote(tmp_path / "remote.git")
     # A resolve committed here but not pushed (the remote was busy), a secret typed into
     # the conflicting note before it; then a second secret typed into another note.
-    leave_resolve_unpushed(isolated_home, tmp_path / "desktop", remote, resolved_token)
+    leave_resolve_unpushed(isolated_home, tmp_path / "desktop", remote)
     with MemoryStore(isolated_home) as store:
         typed = store.path_of(store.write(type="semantic", title="Staging", body="notes"))
-    typed.write_text(typed.read_text() + f"\nstaging token {typed_token}\n")
+    typed.write_text(typed.read_text() + f"\nstaging token {TYPED_SECRET}\n")
 
     async def session() -> Any:
         with (tmp_path / "stderr.txt").open("w") as stderr:
@@ -201,5 +198,5 @@ def test_the_sync_tool_pushes_nothing_unmasked(isolated_home: Path, tmp_path: Pa
     with Repo(str(remote)) as repo:  # every blob, history included
         objects = repo.object_store
         blobs = [blob.data for sha in objects if isinstance(blob := objects[sha], Blob)]
-    for secret in (resolved_token, typed_token):
+    for secret in (RESOLVED_SECRET, TYPED_SECRET):
         assert [b[:60] for b in blobs if secret.encode() in b] == []

@@ -17,6 +17,10 @@ from pathlib import Path
 
 CLI = [sys.executable, "-m", "anamnesis.cli"]
 NOTE = "Deploy"
+# Shaped like GitHub tokens, not real ones: one typed before the resolve, one for a test to
+# type into another note before the next sync.
+RESOLVED_SECRET = "ghp_" + "R7k2Qm9xVb4Tn8Lc3Wd6Zp1Hs5Yf0Ja7Ge2Ku"
+TYPED_SECRET = "ghp_" + "Xw3Np8Lq5Tc1Vb7Rm2Zk9Hd4Sf6Yj0Ga3Ue8Po"
 
 
 def run_cli(home: Path, machine_id: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -37,7 +41,9 @@ def _append(path: Path, line: str) -> None:
     path.write_text(path.read_text(encoding="utf-8") + f"\n{line}\n", encoding="utf-8")
 
 
-def leave_resolve_unpushed(home: Path, other: Path, remote: Path, secret: str) -> str:
+def leave_resolve_unpushed(
+    home: Path, other: Path, remote: Path, secret: str = RESOLVED_SECRET
+) -> str:
     """Make the store at ``home`` (machine "laptop") hold a committed, unpushed resolve of
     a conflict with the store at ``other`` (machine "desktop"), ``secret`` typed into the
     conflicting note by hand before the resolve; return the note's id."""

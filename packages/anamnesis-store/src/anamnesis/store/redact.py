@@ -105,8 +105,9 @@ def find_secrets(text: str) -> list[Finding]:
 def _invisible_cuts(text: str) -> list[int] | None:
     """Where each invisible character was, as a position in the text without them (None
     when there is none): what :func:`_original` maps back with."""
-    cuts = [m.start() - n for n, m in enumerate(rules.INVISIBLE.finditer(text))]
-    return cuts or None
+    if not any(map(text.__contains__, rules.INVISIBLE_CHARS)):
+        return None
+    return [m.start() - n for n, m in enumerate(rules.INVISIBLE.finditer(text))]
 
 
 def _original(cuts: list[int], at: int) -> int:
