@@ -272,3 +272,12 @@ def bare_remote(path: Path) -> Path:
     path.mkdir(parents=True)
     Repo.init_bare(str(path), default_branch=b"main").close()
     return path
+
+
+def machines(tmp_path: Path) -> tuple[Env, Env, Path]:
+    """Two machines, "laptop" and "desktop", set up with `init` on one bare remote."""
+    remote = bare_remote(tmp_path / "remote.git")
+    laptop, desktop = Env.make(tmp_path, "laptop"), Env.make(tmp_path, "desktop")
+    for machine in (laptop, desktop):
+        assert machine.run("init", "--yes", "--remote", str(remote)).code == 0
+    return laptop, desktop, remote

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import base64
 import os
 import pty
+import random
 import subprocess
 from pathlib import Path
 
@@ -12,17 +14,9 @@ from dulwich.objects import Commit, Tree
 from dulwich.repo import Repo
 
 from anamnesis.cli import console
-from cli_testing import Env, Result, anamnesis_script, bare_remote, write
+from cli_testing import Env, Result, anamnesis_script, machines, write
 
 TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # GitHub-token-shaped, not a real one
-
-
-def machines(tmp_path: Path) -> tuple[Env, Env, Path]:
-    remote = bare_remote(tmp_path / "remote.git")
-    laptop, desktop = Env.make(tmp_path, "laptop"), Env.make(tmp_path, "desktop")
-    for machine in (laptop, desktop):
-        assert machine.run("init", "--yes", "--remote", str(remote)).code == 0
-    return laptop, desktop, remote
 
 
 def note_files(env: Env, tree: str = "") -> list[Path]:
@@ -375,6 +369,45 @@ def test_scan_finds_a_hand_edited_secret_and_never_prints_it(env: Env, tmp_path:
         assert TOKEN not in run.out + run.err
         assert TOKEN[4:20] not in run.out + run.err
     assert TOKEN in path.read_text()  # a scan changes nothing
+
+
+def _key_body() -> str:
+    """A private key's body as PEM lines: DER that opens as PKCS#8 does, the rest random
+    (the right length for its header, so none of it is a real key)."""
+    der = bytes.fromhex("308204bc020100300d06092a864886f70d0101010500")
+    raw = base64.b64encode(der + random.Random(38).randbytes(1216 - len(der))).decode()
+    return "\n".join(raw[i : i + 64] for i in range(0, len(raw), 64))
+
+
+# Each form a secret slipped through in once (issue 38), as typed into a note by hand: the
+# text, and a piece of the secret that must not survive --fix.
+_BODY = _key_body()
+SLIPPED = {
+    "url-raw-password": ("DATABASE_URL=postgres://app:Wx7#qR2p9z@db.internal/app", "Wx7#qR2p"),
+    "glued-token": (f"export GH_TOKEN{TOKEN}", TOKEN),
+    "url-encoded-token": (f"https://app.acme.dev/cb?next=%2Fs%3Fgh%3D{TOKEN}%26t%3D1", TOKEN),
+    "zero-width": (f"the token is {TOKEN[:10]}\u200b{TOKEN[10:]}", TOKEN[10:]),
+    "key-body": (f"{_BODY}\n-----END PRIVATE KEY-----", _BODY.splitlines()[3]),
+    "key-body-alone": (f"pasted:\n{_BODY}\n", _BODY.splitlines()[5]),
+}
+
+
+def test_scan_finds_every_form_that_slipped_through_and_fix_masks_it(env: Env) -> None:
+    assert env.run("init", "--yes", "--local-only").code == 0
+    paths = {}
+    for name, (text, _) in SLIPPED.items():
+        path = Path(env.run("show", write(env, name, "typed by hand"), "--json").json()["path"])
+        path.write_text(path.read_text() + f"\n{text}\n", encoding="utf-8")
+        paths[name] = path.relative_to(env.home).as_posix()
+    found = env.run("secrets", "scan", "--json")
+    assert found.code == 1
+    counts = {f["path"]: f["secrets"] for f in found.json()["files"]}
+    assert {name: counts.get(rel, 0) for name, rel in paths.items()} == dict.fromkeys(SLIPPED, 1)
+    fixed = env.run("secrets", "scan", "--fix", "--json")
+    assert fixed.code == 0, fixed.err
+    for name, (_, piece) in SLIPPED.items():
+        assert piece not in (env.home / paths[name]).read_text(encoding="utf-8"), name
+    assert env.run("secrets", "scan").code == 0
 
 
 def test_fix_masks_in_place_and_commits_once(tmp_path: Path) -> None:

@@ -6,15 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from cli_testing import Env, bare_remote
-
-
-def machines(tmp_path: Path) -> tuple[Env, Env, Path]:
-    remote = bare_remote(tmp_path / "remote.git")
-    laptop, desktop = Env.make(tmp_path, "laptop"), Env.make(tmp_path, "desktop")
-    for machine in (laptop, desktop):
-        assert machine.run("init", "--yes", "--remote", str(remote)).code == 0
-    return laptop, desktop, remote
+from cli_testing import Env, machines
 
 
 def test_a_note_travels_and_is_searchable_at_once(tmp_path: Path) -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import httpx
 from anamnesis_testsupport.dashboard_server import DashboardProcess, csrf_of, start_dashboard
+from anamnesis_testsupport.unpushed import RESOLVED_SECRET, TYPED_SECRET, leave_resolve_unpushed
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
@@ -41,13 +42,19 @@ def _remote_paths(remote: Path) -> list[str]:
         repo.close()
 
 
+def _press_sync(client: httpx.Client) -> str:
+    """Press Sync as the page's htmx does, and see it succeed; the form's CSRF token."""
+    csrf = csrf_of(client.get("/").text)
+    answer = client.post("/sync", data={"csrf": csrf}, headers={"HX-Request": "true"})
+    assert answer.status_code == 200, answer.text
+    assert 'class="sync-result ok"' in answer.text
+    return csrf
+
+
 def test_the_sync_button_runs_one_sync(store: MemoryStore, remote: Path) -> None:
     note = store.write(type="semantic", title="to share", body="x", project="p")
     for _, client in _served(store.root, str(remote)):
-        csrf = csrf_of(client.get("/").text)
-        answer = client.post("/sync", data={"csrf": csrf}, headers={"HX-Request": "true"})
-        assert answer.status_code == 200, answer.text
-        assert 'class="sync-result ok"' in answer.text
+        csrf = _press_sync(client)
         assert f"semantic/{note.id}.md" in _remote_paths(remote)
         # Without htmx (a plain form post) the result is a whole page.
         again = client.post("/sync", data={"csrf": csrf})
@@ -72,3 +79,36 @@ def test_status_panel_shows_doctors_checks(store: MemoryStore, client: httpx.Cli
     assert "store" in panel.text and "1 notes" in panel.text
     assert "<html" not in panel.text  # the fragment the list page loads
     assert "<html" in client.get("/status").text
+
+
+def _blobs_holding(remote: Path, secret: str) -> list[bytes]:
+    """The remote's blobs, in any commit (history included), that hold ``secret``."""
+    from dulwich.objects import Blob
+
+    repo = Repo(str(remote))
+    try:
+        objects = repo.object_store
+        return [
+            blob.data[:60]
+            for sha in objects
+            if isinstance(blob := objects[sha], Blob) and secret.encode() in blob.data
+        ]
+    finally:
+        repo.close()
+
+
+def test_the_sync_button_pushes_nothing_unmasked(
+    store: MemoryStore, remote: Path, tmp_path: Path
+) -> None:
+    # A resolve committed here but not pushed (the remote was busy), a secret typed into
+    # the conflicting note before it; then a second secret typed into another note.
+    leave_resolve_unpushed(store.root, tmp_path / "desktop", remote)
+    other = store.write(type="semantic", title="Staging", body="staging notes", project="p")
+    typed = store.path_of(other)
+    typed.write_text(typed.read_text() + f"\nstaging token {TYPED_SECRET}\n")
+    for _, client in _served(store.root, str(remote)):
+        _press_sync(client)
+    assert f"semantic/{other.id}.md" in _remote_paths(remote)
+    assert _blobs_holding(remote, RESOLVED_SECRET) == []
+    assert _blobs_holding(remote, TYPED_SECRET) == []
+    assert TYPED_SECRET not in typed.read_text()  # masked on disk, as it was pushed

@@ -11,11 +11,14 @@ from typing import Any
 
 import anyio
 import pytest
+from anamnesis_testsupport.unpushed import RESOLVED_SECRET, TYPED_SECRET, leave_resolve_unpushed
+from dulwich.objects import Blob
+from dulwich.repo import Repo
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
 from anamnesis.store import MemoryStore
-from mcp_testing import INTERNALS, data, error_text, server_command, text_of
+from mcp_testing import INTERNALS, bare_remote, data, error_text, server_command, text_of
 
 
 def params(home: Path, command: list[str] | None = None) -> StdioServerParameters:
@@ -173,3 +176,27 @@ def test_the_server_exits_when_its_client_goes_away(isolated_home: Path) -> None
     )
     assert done.returncode == 0
     assert b"Traceback" not in done.stderr
+
+
+def test_the_sync_tool_pushes_nothing_unmasked(isolated_home: Path, tmp_path: Path) -> None:
+    remote = bare_remote(tmp_path / "remote.git")
+    # A resolve committed here but not pushed (the remote was busy), a secret typed into
+    # the conflicting note before it; then a second secret typed into another note.
+    leave_resolve_unpushed(isolated_home, tmp_path / "desktop", remote)
+    with MemoryStore(isolated_home) as store:
+        typed = store.path_of(store.write(type="semantic", title="Staging", body="notes"))
+    typed.write_text(typed.read_text() + f"\nstaging token {TYPED_SECRET}\n")
+
+    async def session() -> Any:
+        with (tmp_path / "stderr.txt").open("w") as stderr:
+            async with client(isolated_home, stderr) as mcp:
+                return data(await mcp.call_tool("memory_sync", {}))
+
+    outcome = anyio.run(session)
+    assert outcome["pushed"] is True, outcome
+    assert outcome["masked"] == [str(typed)]
+    with Repo(str(remote)) as repo:  # every blob, history included
+        objects = repo.object_store
+        blobs = [blob.data for sha in objects if isinstance(blob := objects[sha], Blob)]
+    for secret in (RESOLVED_SECRET, TYPED_SECRET):
+        assert [b[:60] for b in blobs if secret.encode() in b] == []

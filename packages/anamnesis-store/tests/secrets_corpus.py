@@ -53,6 +53,47 @@ def password() -> str:
     return rand(LOWER, 4) + rand(DIGITS, 2) + rand(UPPER, 2) + rand(ALNUM, 4)
 
 
+def raw_password(special: str) -> str:
+    """A password with a character a URL would need encoded, typed as it is."""
+    word = password()
+    return word[:5] + special + word[5:]
+
+
+def _pem_lines(body: str, width: int = 64) -> str:
+    return "\n".join(body[i : i + width] for i in range(0, len(body), width))
+
+
+def _der_key(header: bytes, size: int) -> str:
+    """Base64 of ``size`` bytes of DER that open as a private key does (``header``: the
+    SEQUENCE, its length, the version and the next tag), the rest random."""
+    return base64.b64encode(header + _RNG.randbytes(size - len(header))).decode()
+
+
+def rsa_key_body() -> str:  # PKCS#1: SEQUENCE (1190 bytes), version 0, INTEGER (n)
+    return _der_key(bytes.fromhex("308204a202010002820101"), 1190)
+
+
+def pkcs8_key_body() -> str:  # SEQUENCE (1216 bytes), version 0, AlgorithmIdentifier
+    return _der_key(bytes.fromhex("308204bc020100300d06092a864886f70d0101010500"), 1216)
+
+
+def ec_key_body() -> str:  # SEC1: SEQUENCE (121 bytes), version 1, OCTET STRING (d)
+    return _der_key(bytes.fromhex("307702010104"), 121)
+
+
+def openssh_key_body() -> str:
+    raw = b"openssh-key-v1\x00" + b"\x00\x00\x00\x04none" * 2 + _RNG.randbytes(320)
+    return base64.b64encode(raw).decode()
+
+
+def certificate_body() -> str:  # a certificate: a SEQUENCE inside the SEQUENCE
+    return _der_key(bytes.fromhex("308201a23082014aa003020102"), 422)
+
+
+def public_key_body() -> str:  # SubjectPublicKeyInfo: SEQUENCE, SEQUENCE (the algorithm)
+    return _der_key(bytes.fromhex("30820122300d06092a864886f70d0101010500"), 294)
+
+
 class Positive(NamedTuple):
     kind: str
     text: str
@@ -435,4 +476,158 @@ NEGATIVES: list[Negative] = [
     Negative("project", "redact_secrets, count_secrets and find_secrets live in redact.py"),
     Negative("project", "MemoryStore.search_scored returns SearchResult with .hits"),
     Negative("project", "idx_mem_recency and memories_fts are rebuilt by reindex()"),
+]
+
+
+# -- Forms that got through once (issue 38), each family several ways. ------------------
+# Appended last, so the values drawn above stay what they were.
+
+_GLUED = ["ghp_" + rand(ALNUM, 36) for _ in range(3)]
+_GLUED_AKIA = ["AKIA" + rand(UPPER + "234567", 16) for _ in range(3)]
+_SPLIT = "ghp_" + rand(ALNUM, 36)
+_KEY_RSA, _KEY_PKCS8, _KEY_EC = rsa_key_body(), pkcs8_key_body(), ec_key_body()
+_KEY_SSH = openssh_key_body()
+
+
+def _indented(text: str, margin: str) -> str:
+    return "\n".join(margin + line for line in text.splitlines())
+
+
+def _json_lines(text: str) -> str:
+    return text.replace("\n", "\\n")
+
+
+POSITIVES += [
+    # A URL password typed raw: "#", "/", "?" or a blank in it.
+    _p("url-raw-password", "postgres://app:{0}@db.internal:5432/app", raw_password("#")),
+    _p(
+        "url-raw-password",
+        "mongodb://admin:{0}@mongo-0.internal:27017/admin?authSource=admin",
+        raw_password("?"),
+    ),
+    _p(
+        "url-raw-password",
+        'MONGO_URI="mongodb+srv://svc:{0}@cluster0.ab1cd.mongodb.net/prod"',
+        raw_password("/"),
+    ),
+    _p(
+        "url-raw-password",
+        "git remote set-url origin https://deploy:{0}@git.acme.dev/org/repo.git",
+        raw_password(" "),
+    ),
+    _p("url-raw-password", "redis://:{0}@cache:6379/0", raw_password("#")),
+    _p("url-raw-password", "amqp://guest:{0}@rabbit.internal/vhost", raw_password("?")),
+    # A known token glued to "_", a letter or a digit, on either side.
+    _p("glued-token", "GH_TOKEN{0}", _GLUED[0]),
+    _p("glued-token", "export CI_{0}_backup", _GLUED[1]),
+    _p("glued-token", "id1{0}", _GLUED_AKIA[0]),
+    _p("glued-token", "the key id is {0}x in the log", _GLUED_AKIA[1]),
+    _p(
+        "glued-token",
+        "SLACK{0}",
+        "xoxb-" + rand(DIGITS, 12) + "-" + rand(DIGITS, 13) + "-" + rand(ALNUM, 24),
+    ),
+    _p("glued-token", "OPENAI{0}", "sk-proj-" + rand(URLSAFE, 58) + "T3BlbkFJ" + rand(URLSAFE, 58)),
+    _p("glued-token", "key_{0}", "sk-ant-api03-" + rand(URLSAFE, 93) + "AA"),
+    _p("glued-token", "{0}x was the npm token", "npm_" + rand(ALNUM, 36)),
+    _p("glued-token", "old7{0}", "rubygems_" + rand(HEX, 48)),
+    _p("glued-token", "STRIPE{0}_test_run", "sk_live_" + rand(ALNUM, 24)),
+    # A token after a URL-encoded "=".
+    _p(
+        "url-encoded-token",
+        "https://app.acme.dev/cb?next=%2Fsettings%3Fgh%3D{0}%26tab%3Dkeys",
+        _GLUED[2],
+    ),
+    _p(
+        "url-encoded-token",
+        "https://s3.amazonaws.com/b/k?AWSAccessKeyId%3D{0}%26Expires%3D1700000000",
+        _GLUED_AKIA[2],
+    ),
+    _p(
+        "url-encoded-token",
+        "curl 'https://api.acme.dev/v1?q=a%3D{0}'",
+        "sk_live_" + rand(ALNUM, 24),
+    ),
+    _p(
+        "url-encoded-token",
+        "login?redirect=%2Fapi%3Faccess_token%3D{0}%26scope%3Drepo",
+        "gho_" + rand(ALNUM, 36),
+        # A credential key's value runs on to the next blank (as with "=").
+        expected="login?redirect=%2Fapi%3Faccess_token%3D[REDACTED]",
+    ),
+    _p("url-encoded-token", "password%3D{0}%20", password(), expected="password%3D[REDACTED]"),
+    # A token split by a character that shows nothing.
+    _p("zero-width", "the token is {0}", _SPLIT[:12] + "\u200b" + _SPLIT[12:]),
+    _p("zero-width", "{0} in the notes", "AKIA" + rand(UPPER + "234567", 8) + "\ufeff7QZ3KM2A"),
+    _p(
+        "zero-width",
+        "the bot posts with {0}",
+        "xoxb-" + rand(DIGITS, 12) + "\u2060-" + rand(DIGITS, 13) + "-" + rand(ALNUM, 24),
+    ),
+    _p("zero-width", "key {0}", "sk-ant-\u00adapi03-" + rand(URLSAFE, 93) + "AA"),
+    _p("zero-width", "stripe {0}", "sk_li\u200cve_" + rand(ALNUM, 24)),
+    _p("zero-width", "pass\u200dword: {0}", password()),
+    # A private key's body without its BEGIN line, or without BEGIN and END.
+    _p(
+        "key-body",
+        "{0}\n-----END RSA PRIVATE KEY-----\nthat was the old deploy key",
+        _pem_lines(_KEY_RSA),
+        expected="[REDACTED]\nthat was the old deploy key",
+    ),
+    _p("key-body", "deploy key, pasted without its header:\n{0}\n", _pem_lines(_KEY_PKCS8)),
+    _p("key-body", "{0}", _pem_lines(_KEY_EC)),
+    _p("key-body", "{0}\nthat was the key", _pem_lines(_KEY_SSH, 70)),
+    _p(
+        "key-body",
+        "ssh_key: |\n{0}\n  -----END OPENSSH PRIVATE KEY-----\nuser: deploy",
+        _indented(_pem_lines(openssh_key_body(), 70), "  "),
+        expected="ssh_key: |\n  [REDACTED]\nuser: deploy",
+    ),
+    _p(
+        "key-body",
+        '{{"pem": "{0}\\n-----END PRIVATE KEY-----\\n", "kid": 7}}',
+        _json_lines(_pem_lines(pkcs8_key_body())),
+        expected='{"pem": "[REDACTED]\\n", "kid": 7}',
+    ),
+    _p("key-body", 'data = "{0}"', _json_lines(_pem_lines(ec_key_body()))),
+]
+
+NEGATIVES += [
+    # One character repeated: a placeholder, whatever names it.
+    Negative("filler", "token: " + "a" * 40),
+    Negative("filler", "password: aaaaaaaaaaaa"),
+    Negative("filler", 'api_key = "' + "A" * 32 + '"'),
+    Negative("filler", "GITHUB_TOKEN=ghp_" + "x" * 36),
+    Negative("filler", "aws_access_key_id = AKIA" + "X" * 16),
+    Negative("filler", "OPENAI_API_KEY=sk-" + "x" * 48),
+    Negative("filler", "https://acme.blob.core.windows.net/c?sv=2022&sig=" + "0" * 32),
+    Negative("filler", "a" * 40),
+    # Words glued to a token's prefix: branch names, file names, CamelCase.
+    Negative("glued-words", "git checkout -b task-1234-fix-the-login-flow"),
+    Negative("glued-words", "git push origin work-MyBranch-Fix-1234-LoginFlowV2"),
+    Negative("glued-words", "see risk-Assessment2024-Q3-Final.docx and disk-usage-report-2024.csv"),
+    Negative("glued-words", "branch task-JIRA-1234-fix-login-page is merged"),
+    Negative("glued-words", "class BookmarkManagerV2FeatureFlag123 extends Base"),
+    Negative("glued-words", "shelf_ExtractedTextFromPdfDocuments2 = []"),
+    Negative("glued-words", "network-policy-allow-ingress-2024.yaml"),
+    # URLs with no password in them, and addresses.
+    Negative("url-no-password", "open http://localhost:5173/@vite/client in the browser"),
+    Negative("url-no-password", "https://medium.com/@alice/why-we-moved-to-postgres"),
+    Negative("url-no-password", "https://registry.npmjs.org:443/@types/node"),
+    Negative("url-no-password", "http://[::1]:8080/@fs/src/main.ts"),
+    Negative("url-no-password", "see https://example.com: mail me@example.org about it"),
+    Negative("url-no-password", "https://example.com:8443/login?next=/@me"),
+    Negative("url-no-password", "ssh://git@github.com:22/acme/api.git"),
+    Negative("url-no-password", "https://deploy@git.acme.dev/org/repo.git"),
+    Negative("email", "contact bob@example.com or ops@acme.dev"),
+    Negative("email", "scp backup.tar user@host:~/backups/ && ssh root@10.0.0.5"),
+    # Characters that show nothing, in ordinary text.
+    Negative("zero-width", "a word\u200bjoined, a soft\u00adhyphen, a\u2060joiner"),
+    Negative("zero-width", "\ufeffREADME: the pass\u200bword reset link expires"),
+    # base64 that is no private key, with or without its armour lines.
+    Negative("key-like", _pem_lines(certificate_body()) + "\n-----END CERTIFICATE-----"),
+    Negative("key-like", _pem_lines(certificate_body())),
+    Negative("key-like", _pem_lines(public_key_body()) + "\n-----END PUBLIC KEY-----"),
+    Negative("key-like", "the file must end with -----END PRIVATE KEY----- and a newline"),
+    Negative("key-like", "body: " + base64.b64encode(b'{"user": "bob", "role": "admin"}').decode()),
 ]

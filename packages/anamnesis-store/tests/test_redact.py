@@ -191,6 +191,28 @@ ADVERSARIAL = [
     "Basic ",
     "-----BEGIN PRIVATE KEY-----",
     "-----BEGIN PRIVATE KEY-----x-----END PRIVATE KEY-----",
+    # The rules for glued tokens, raw URL passwords, key bodies and invisible characters.
+    "xsk-",
+    "xsk-a",
+    "Dghp_",
+    "aghp_a",
+    "%3D",
+    "token%3D",
+    "AKIAAKIA",
+    "pat",
+    "SK0",
+    "\u200b",
+    "a\u200b",
+    "ghp_\u200ba",
+    "a://b:c d",
+    "a://b:c@",
+    "://:@",
+    "a://b:c/@",
+    "-----END PRIVATE KEY-----",
+    "a\n-----END PRIVATE KEY-----",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+    "MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEA\n",
+    "MHcCAQEEIaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\\n",
 ]
 TIMER = """
 import json, sys, time
@@ -298,3 +320,58 @@ def test_a_variable_standing_where_a_value_would_is_read_as_the_next_key(
     assert "knog90LWgj5t" not in masked
     assert name in masked  # the variable's name is kept: it is a key, not the secret
     assert redact_secrets(masked) == masked
+
+
+# The characters the issue names (zero-width space, non-joiner, joiner, word joiner, BOM,
+# soft hyphen), and two more that show nothing (a bidi mark, a variation selector).
+INVISIBLE = ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u200e", "\ufe0f"]
+
+
+@pytest.mark.parametrize("char", INVISIBLE, ids=[f"U+{ord(c):04X}" for c in INVISIBLE])
+@pytest.mark.parametrize("kind", ["github", "aws", "slack", "anthropic", "stripe"])
+def test_a_token_split_by_an_invisible_character_is_masked_whole(char: str, kind: str) -> None:
+    secret = SECRETS[kind]
+    for cut in (1, len(secret) // 2, len(secret) - 1):
+        split = secret[:cut] + char + secret[cut:]
+        text = f"{char}before {split} after{char}"
+        masked = redact_secrets(text)
+        assert masked == f"{char}before {MASK} after{char}"  # the rest keeps its bytes
+        assert count_secrets(text) == 1
+        assert redact_secrets(masked) == masked
+
+
+def test_invisible_characters_around_a_pair_and_in_a_url_are_read_through() -> None:
+    assert redact_secrets("pass\u200bword: hunter2") == f"pass\u200bword: {MASK}"
+    assert redact_secrets("DB_\u2060PASS=s3cr3tpw") == f"DB_\u2060PASS={MASK}"
+    text = "postgres://app:pa\u00ad55w0rd@db/app"
+    assert redact_secrets(text) == f"postgres://app:{MASK}@db/app"
+    # Several in a row, and one inside the mask's span: all inside it go with the secret.
+    split = SECRETS["github"][:8] + "\u200b\u200c\u200d" + SECRETS["github"][8:]
+    assert redact_secrets(f"\u200b{split}\u200b") == f"\u200b{MASK}\u200b"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a" * 40,
+        "token: " + "a" * 40,
+        "password: aaaaaaaa",
+        "secret=" + "Z" * 64,
+        "ghp_" + "a" * 36,
+        "AKIA" + "A" * 16,
+        "sk-" + "x" * 48,
+        "https://hooks.slack.com/services/" + "X" * 40,
+        "postgres://app:" + "x" * 12 + "@db/app",
+        "Authorization: Bearer " + "0" * 32,
+    ],
+)
+def test_a_run_of_one_repeated_character_is_a_placeholder(text: str) -> None:
+    assert find_secrets(text) == []
+    assert redact_secrets(text) == text
+
+
+def test_a_filler_run_does_not_hide_a_secret_beside_it() -> None:
+    # Mostly one character is a placeholder; a random token with a run appended is not.
+    token = SECRETS["github"]
+    assert redact_secrets(f"{token}{'a' * 10}") == MASK
+    assert redact_secrets(f"token: {token[4:]}{'a' * 30}") == f"token: {MASK}"

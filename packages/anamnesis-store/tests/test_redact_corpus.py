@@ -128,6 +128,19 @@ NEAR_MATCHES = [
     "EAAA",
     "self.token = a + ",
     "pwd=pwd ",
+    "xghp_",
+    "xsk-aaaaaaaaaaaaaaaaaaaaaaaaa!",
+    "aAKIA",
+    "%3Dghp_",
+    "postgres://u:p#",
+    "://u:p ss",
+    "https://h:8080/@",
+    "ghp_\u200b",
+    "\u00ad",
+    "-----END RSA PRIVATE KEY-----",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n-----END PRIVATE KEY-----",
+    "MIIEowIBAAKCAQEAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+    "b3BlbnNzaC1rZXktdjEaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
 ]
 TIMER = """
 import json, sys, time

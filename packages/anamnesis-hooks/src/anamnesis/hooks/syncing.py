@@ -1,5 +1,6 @@
-"""The sync hook: mirror Claude Code's own memory, mask secrets in what is about to go out,
-sync with the remote, reindex what came in."""
+"""The sync hook (and the CLI's sync, every --resolve mode included): mirror Claude Code's
+own memory, then the store's sync cycle (mask secrets in what is about to go out, sync with
+the remote, reindex what came in)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from anamnesis.hooks.native import ImportReport, import_native_memory
-from anamnesis.store import MaskedFile, MemoryStore, ReindexReport, mask_outgoing
-from anamnesis.sync import GitSyncBackend, SyncResult
+from anamnesis.store import MaskedFile, MemoryStore, ReindexReport, sync_cycle
+from anamnesis.sync import Fork, GitSyncBackend, Strategy, SyncResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +29,15 @@ def sync_store(
     remote: str | None,
     claude_dir: Path | None = None,
     import_native: bool = True,
+    resolve: Strategy | None = None,
+    fork: Fork | None = None,
 ) -> SyncReport:
-    """Import native memory (if asked), mask secrets in the outgoing notes (committed on
-    their own, saying so), run one sync cycle, reindex the files it changed."""
+    """Import native memory (if asked), then the store's sync cycle: mask secrets in the
+    outgoing notes (committed on their own, saying so), sync (or settle a conflict with
+    the ``resolve`` strategy), reindex the files it changed."""
     imported = None
     if import_native and claude_dir is not None:
         imported = import_native_memory(store, claude_dir=claude_dir, machine_id=machine_id)
     backend = GitSyncBackend(store.memory_dir, remote=remote, machine_id=machine_id)
-    masked = tuple(mask_outgoing(store, backend))
-    result = backend.sync()
-    return SyncReport(result, store.reindex_changed(result.changed), imported, masked)
+    cycle = sync_cycle(store, backend, resolve=resolve, fork=fork)
+    return SyncReport(cycle.result, cycle.reindexed, imported, cycle.masked)

@@ -28,8 +28,8 @@ from anamnesis.store import (
     MemoryStore,
     count_secrets,
     every_note,
-    mask_outgoing,
     resolve_machine_id,
+    sync_cycle,
 )
 from anamnesis.sync import redact_url
 
@@ -287,9 +287,8 @@ def sync_memory(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
     deleted on another machine and dropped from it, ``masked`` the outgoing notes whose
     secrets were masked (and committed so) before anything was pushed.
     """
-    masked = mask_outgoing(store, backend)
-    result = backend.sync()
-    report = store.reindex_changed(result.changed)
+    cycle = sync_cycle(store, backend)
+    result, report = cycle.result, cycle.reindexed
     indexed, removed = (report.indexed, report.removed) if report else (0, 0)
     return {
         "pushed": result.pushed,
@@ -299,6 +298,6 @@ def sync_memory(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
         "head": result.head,
         "indexed": indexed,
         "removed": removed,
-        "masked": [found.path for found in masked],
+        "masked": [found.path for found in cycle.masked],
         "detail": result.detail,
     }

@@ -42,7 +42,15 @@ from anamnesis.store import (
     resolve_machine_id,
     resolve_remote,
 )
-from anamnesis.sync import SyncBackend, SyncBusy, SyncError, SyncResult, SyncState
+from anamnesis.sync import (
+    Fork,
+    Strategy,
+    SyncBackend,
+    SyncBusy,
+    SyncError,
+    SyncResult,
+    SyncState,
+)
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -320,6 +328,9 @@ class _GitOnFirstUse:
 
     def sync(self) -> SyncResult:
         return self._git().sync()
+
+    def resolve(self, strategy: Strategy, *, fork: Fork | None = None) -> SyncResult:
+        return self._git().resolve(strategy, fork=fork)
 
     def state(self) -> SyncState:
         return self._git().state()

@@ -98,6 +98,7 @@ if TYPE_CHECKING:
         openchronicle_note_id,
         read_openchronicle,
     )
+    from anamnesis.store.outgoing import SyncCycle, commit_outgoing, sync_cycle
     from anamnesis.store.recall_eval import (
         EvalCase,
         RecallReport,
@@ -116,7 +117,7 @@ if TYPE_CHECKING:
         SEARCH_MODES,
         configured_search_mode,
     )
-    from anamnesis.store.secret_scan import MaskedFile, mask_outgoing
+    from anamnesis.store.secret_scan import MaskedFile, NoteTrees
     from anamnesis.store.stop_words import STOP_WORDS, content_terms
     from anamnesis.store.store import MemoryStore
     from anamnesis.store.timestamps import utc_now
@@ -174,6 +175,10 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "InvalidQuery": ("anamnesis.store.errors", "InvalidQuery"),
     "MalformedNote": ("anamnesis.store.errors", "MalformedNote"),
     "MaskedFile": ("anamnesis.store.secret_scan", "MaskedFile"),
+    "NoteTrees": ("anamnesis.store.secret_scan", "NoteTrees"),
+    "SyncCycle": ("anamnesis.store.outgoing", "SyncCycle"),
+    "commit_outgoing": ("anamnesis.store.outgoing", "commit_outgoing"),
+    "sync_cycle": ("anamnesis.store.outgoing", "sync_cycle"),
     "Memory": ("anamnesis.store.model", "Memory"),
     "MemoryStore": ("anamnesis.store.store", "MemoryStore"),
     "MemoryType": ("anamnesis.store.model", "MemoryType"),
@@ -215,7 +220,6 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "openchronicle_note_id": ("anamnesis.store.openchronicle", "openchronicle_note_id"),
     "read_openchronicle": ("anamnesis.store.openchronicle", "read_openchronicle"),
     "is_valid_id": ("anamnesis.store.ids", "is_valid_id"),
-    "mask_outgoing": ("anamnesis.store.secret_scan", "mask_outgoing"),
     "new_id": ("anamnesis.store.ids", "new_id"),
     "parse_note": ("anamnesis.store.codec", "parse"),
     "read_config": ("anamnesis.store.config", "read_config"),
@@ -267,6 +271,7 @@ __all__ = [
     "MemoryType",
     "NoteLimits",
     "NoteNotFound",
+    "NoteTrees",
     "ReadNotes",
     "RecallReport",
     "Record",
@@ -281,10 +286,12 @@ __all__ = [
     "StoreLayout",
     "StoreStats",
     "SupersedeChain",
+    "SyncCycle",
     "UnsafeFile",
     "VectorsUnavailable",
     "VectorsUnavailableWarning",
     "atomic_write_bytes",
+    "commit_outgoing",
     "configured_model",
     "configured_search_mode",
     "content_digest",
@@ -302,7 +309,6 @@ __all__ = [
     "load_notes",
     "load_project_map",
     "load_yaml_frontmatter",
-    "mask_outgoing",
     "match_text",
     "new_id",
     "open_regular",
@@ -324,6 +330,7 @@ __all__ = [
     "serialize_note",
     "sqlite_can_load_extensions",
     "sqlite_vec_problem",
+    "sync_cycle",
     "utc_now",
     "validate_note",
     "vector_support",

@@ -16,8 +16,18 @@ MCP server, the CLI) runs text through :func:`redact_secrets`. Three kinds of ru
 * a bare 40-character AWS secret key, only when it looks random that way and an access key
   id, "aws" or "secret" stands near it.
 
+Pasted text hides tokens from those rules in three ways, each read through: a token glued
+to a word or a URL-encoded "=" (``GH_TOKENghp_...``, ``%3Dghp_...``: the token patterns
+are scanned for again without their word guards, and what follows the prefix must then
+read as a token on its own); a character that shows nothing inside it (every rule reads the
+text without them, and a mask takes those inside the secret with it); a private key's body
+without its BEGIN line (its lines before an END line, or base64 that opens as a private
+key's DER does). A URL password typed raw (``postgres://u:p#ss@h``) is read up to the "@"
+before its host.
+
 Nothing is masked for looking random alone, so ULIDs, UUIDs, git SHAs, digests, integrity
-hashes, base64 images, paths and prose pass through untouched.
+hashes, base64 images, certificates, paths and prose pass through untouched; nor is a span
+that one character makes up (``token: aaaa...``, ``ghp_xxxx...``): a placeholder.
 
 A dependency instead? detect-secrets 1.5 (PyPI; default plugins and filters, each text
 scanned as a markdown file), measured on tests/secrets_corpus.py on one machine in one run:
@@ -47,12 +57,15 @@ matches holds. KEY_SEP, URL_CREDENTIALS and BARE_AWS_SECRET are tried only where
 can start: at the run of key characters before a keyword, at the scheme before a "://", in
 a run of 40 base64 characters or more. String search and ``bytes.translate`` find those
 places in linear time, and each place is tried once, in order: a subset of the attempts
-the scan would make, each the same attempt.
+the scan would make, each the same attempt. A raw URL password is tried only where an "@"
+is within its reach; a key body's lines are read once, forward from a run of 40 base64
+characters or back from an END line.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import lru_cache
 from itertools import pairwise
 
@@ -79,25 +92,66 @@ class Finding(Record):
 
 def find_secrets(text: str) -> list[Finding]:
     """Every secret-shaped span in ``text``, in order (for reports and tests)."""
+    if text.isascii() or (cuts := _invisible_cuts(text)) is None:
+        return _find_visible(text)
+    # The rules read the text without its invisible characters; a span found there is
+    # widened back over the ones inside it, so that masking takes them with the secret.
+    return [
+        Finding(f.kind, _original(cuts, f.start), _original(cuts, f.end - 1) + 1)
+        for f in _find_visible(rules.INVISIBLE.sub("", text))
+    ]
+
+
+def _invisible_cuts(text: str) -> list[int] | None:
+    """Where each invisible character was, as a position in the text without them (None
+    when there is none): what :func:`_original` maps back with."""
+    if not any(map(text.__contains__, rules.INVISIBLE_CHARS)):
+        return None
+    return [m.start() - n for n, m in enumerate(rules.INVISIBLE.finditer(text))]
+
+
+def _original(cuts: list[int], at: int) -> int:
+    """The position in the text of the character at ``at`` in the text without its
+    invisible characters: each one removed at or before it shifts it by one."""
+    return at + bisect_right(cuts, at)
+
+
+def _find_visible(text: str) -> list[Finding]:
     found: list[Finding] = []
     lowered = text.lower()
     folded = _folded(text)
     long_run = _has_run(folded, _TOKEN_RUNS, rules.TOKEN_RUN)
-    for kind, pattern, group, check, needles, in_lowered, long in rules.TOKENS:
+    base64_runs = folded.translate(_BASE64_RUNS)
+    for rule, glued in zip(rules.TOKENS, rules.GLUED, strict=True):
+        kind, pattern, group, check, needles, in_lowered, long = rule
         if long and not long_run:
             continue
         if needles and not any(map((lowered if in_lowered else text).__contains__, needles)):
             continue
-        for m in pattern.finditer(text):
-            if check is None or check(m.group(group)):
-                found.append(Finding(kind, m.start(group), m.end(group)))
+        if glued is None:
+            for m in pattern.finditer(text):
+                if check is None or check(m.group(group)):
+                    found.append(Finding(kind, m.start(group), m.end(group)))
+            continue
+        # One scan finds both: a match the guarded pattern makes too is judged as ever.
+        for m in glued.finditer(text):
+            if (clean := pattern.match(text, m.start())) is not None:
+                if check is None or check(clean.group()):
+                    found.append(Finding(kind, clean.start(), clean.end()))
+            elif rules.glued_token(m.group(m.lastindex or 0)) and (
+                check is None or check(m.group())
+            ):
+                found.append(Finding(kind, m.start(), m.end()))
     found.extend(_url_passwords(text))
     found.extend(_pair_values(text, folded))
     found.extend(_flag_values(text))
     found.extend(_element_values(text))
     found.extend(_command_passwords(text))
-    found.extend(_bare_aws_secrets(text, lowered, folded))
-    return sorted(found, key=lambda f: (f.start, -f.end))
+    found.extend(_bare_aws_secrets(text, lowered, base64_runs))
+    found.extend(_key_bodies(text, base64_runs))
+    # A run of one character is a placeholder whatever names it (token: aaaa..., ghp_xxx...).
+    kept = (f for f in found if not rules.filler(text[f.start : f.end]))
+    return sorted(kept, key=lambda f: (f.start, -f.end))
 
 
 def count_secrets(text: str) -> int:
@@ -180,16 +234,36 @@ def _url_passwords(text: str) -> list[Finding]:
     # scan tried every position: 100 µs a 4 KB note); pos keeps matches from overlapping.
     pos = 0
     at = text.find("://")
+    at_sign = text.find("@")  # the next "@": a raw password is tried only with one near
     while at >= 0:
         start = max(pos, at - rules.URL_SCHEME_MAX)
-        if (scheme := rules.URL_SCHEME.search(text, start, at)) is not None and (
-            m := rules.URL_CREDENTIALS.match(text, scheme.start())
-        ) is not None:
-            pos = m.end()
-            if not _is_code_or_placeholder(m.group(1)):
-                found.append(Finding("url-password", m.start(1), m.end(1)))
+        if (scheme := rules.URL_SCHEME.search(text, start, at)) is not None:
+            m = rules.URL_CREDENTIALS.match(text, scheme.start())
+            if 0 <= at_sign < at:
+                at_sign = text.find("@", at)
+            raw = m is None and at >= pos and 0 <= at_sign - at <= rules.URL_RAW_REACH
+            if raw:
+                m = rules.URL_RAW_CREDENTIALS.match(text, at)
+            if m is not None:
+                pos = m.end()
+                password = m.group(1)
+                refused = raw and _not_a_raw_password(password)
+                if not refused and not _is_code_or_placeholder(password):
+                    found.append(Finding("url-password", m.start(1), m.end(1)))
         at = text.find("://", at + 3)
     return found
+
+
+def _not_a_raw_password(value: str) -> bool:
+    """What URL_RAW_CREDENTIALS read is no password: a port and a path
+    (``localhost:5173/@vite``), a path up to a segment that opens with "@" (``/@user``), a
+    URL running into another, or prose (``https://example.com: mail me@...``)."""
+    return (
+        value != value.strip()
+        or value.endswith("/")
+        or "://" in value
+        or rules.PORT_THEN_PATH.match(value) is not None
+    )
 
 
 def _keyword_positions(folded: bytes) -> list[int]:
@@ -316,10 +390,10 @@ def _command_passwords(text: str) -> list[Finding]:
     return found
 
 
-def _bare_aws_secrets(text: str, lowered: str, folded: bytes) -> list[Finding]:
-    """40 random base64 characters near an access key id, "aws" or "secret"."""
+def _bare_aws_secrets(text: str, lowered: str, runs: bytes) -> list[Finding]:
+    """40 random base64 characters near an access key id, "aws" or "secret" (``runs``:
+    the text's base64 characters as "a", the rest as " ")."""
     found: list[Finding] = []
-    runs = folded.translate(_BASE64_RUNS)
     run_at = runs.find(b"a" * rules.BARE_AWS_LENGTH)
     if run_at < 0 or not any(word in lowered for word in ("aws", "secret", "akia", "asia")):
         return found  # no run that long, or no company anywhere
@@ -338,6 +412,85 @@ def _bare_aws_secrets(text: str, lowered: str, folded: bytes) -> list[Finding]:
                 found.append(Finding("aws-secret-key", start, end))
         run_at = runs.find(b"a" * rules.BARE_AWS_LENGTH, run_end)
     return found
+
+
+def _key_bodies(text: str, runs: bytes) -> list[Finding]:
+    """Private keys pasted without their BEGIN line: the base64 lines before an END line,
+    and base64 lines whose first bytes are a private key's (see redact_rules)."""
+    found: list[Finding] = []
+    if "PRIVATE KEY-----" in text:
+        for end_line in rules.PEM_END.finditer(text):
+            start = _body_before(text, runs, end_line.start())
+            if start < end_line.start():
+                found.append(Finding("private-key", start, end_line.end()))
+    at = runs.find(_PEM_LINE_RUN)
+    while at >= 0:
+        run_end = runs.find(b" ", at)
+        run_end = len(runs) if run_end < 0 else run_end
+        start = at + 1 if _escaped_n(text, at) else at
+        end = None
+        if text.startswith(rules.OPENSSH_KEY, start):
+            more = rules.PEM_MORE_LINES.match(text, run_end)  # matches, if only nothing
+            end = run_end if more is None else more.end()
+        elif (size := rules.der_private_key_size(text, start)) is not None:
+            end = _base64_lines_end(text, run_end, size - (run_end - start))
+        if end is not None:
+            found.append(Finding("private-key", start, end))
+            run_end = end
+        at = runs.find(_PEM_LINE_RUN, run_end)
+    return found
+
+
+def _base64_lines_end(text: str, at: int, wanted: int) -> int:
+    """Where the lines of base64 after ``at`` hold ``wanted`` more characters (or stop)."""
+    while wanted > 0 and (line := rules.PEM_NEXT_LINE.match(text, at)) is not None:
+        wanted -= len(line.group(1))
+        at = line.end()
+    return at
+
+
+_PEM_LINE_RUN = b"a" * rules.PEM_LINE
+
+
+def _body_before(text: str, runs: bytes, end: int) -> int:
+    """Where the base64 lines just before ``end`` (an END line) start: the line next to it
+    whatever its length, full lines before that; ``end`` when there is none. Read back a
+    line at a time, each line once."""
+    start = end
+    while True:
+        line_end = _line_break_before(text, start)
+        if line_end is None:
+            if start < end:
+                return start
+            line_end = end  # the END line glued to the body's last line
+        while line_end > 0 and text[line_end - 1] in " \t":
+            line_end -= 1
+        line_start = runs.rfind(b" ", 0, line_end) + 1
+        if line_start < line_end and _escaped_n(text, line_start):
+            line_start += 1  # the "n" of an escaped line break before it
+        length = line_end - line_start
+        if length == 0 or (start < end and length < rules.PEM_LINE):
+            return start
+        if _line_break_before(text, line_start) is None and line_start > 0:
+            # Text before it on its line ("key: MII..."): a long run is body, and the last.
+            return line_start if length >= rules.PEM_LINE else start
+        start = line_start
+
+
+def _line_break_before(text: str, at: int) -> int | None:
+    """Where the line break that ends just before ``at`` (indentation aside) starts: a
+    newline, or one escaped in a JSON string; None when there is none."""
+    while at > 0 and text[at - 1] in " \t":
+        at -= 1
+    for brk in ("\r\n", "\n", "\\r\\n", "\\n"):
+        if text.endswith(brk, 0, at):
+            return at - len(brk)
+    return None
+
+
+def _escaped_n(text: str, at: int) -> bool:
+    """The "n" at ``at`` is the end of an escaped line break (``\\n``), not base64."""
+    return text.startswith("n", at) and at > 0 and text[at - 1] == "\\"
 
 
 def _unquoted(kind: str, value: str, start: int) -> Finding:

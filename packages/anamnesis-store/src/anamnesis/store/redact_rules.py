@@ -111,7 +111,12 @@ def looks_random(value: str) -> bool:
         return False
     if shannon_entropy(value) < min(4.5, math.log2(n) - 1.0):
         return False
-    return sum(len(w) for w in _WORDLIKE.findall(value)) < 0.75 * n
+    return _word_share(value) < 0.75
+
+
+def _word_share(value: str) -> float:
+    """How much of ``value`` is words (CamelCase parts, acronyms)."""
+    return sum(len(w) for w in _WORDLIKE.findall(value)) / len(value)
 
 
 # Whole tokens are masked; for "Bearer", "Basic", webhooks and URL signatures the value.
@@ -320,11 +325,178 @@ TOKENS: tuple[Rule, ...] = (
     _rule("airtable-token", r"pat(?<![A-Za-z0-9]pat)[A-Za-z0-9]{14}\.[a-f0-9]{64}(?![A-Za-z0-9])"),
 )
 
+# -- a token glued to a word ------------------------------------------------------------
+# Each pattern above keeps its token from starting or ending inside a word: a lookbehind
+# after its prefix, a lookahead (or \b) at its end. Pasted text glues tokens to words all
+# the same ("GH_TOKENghp_...", "token%3Dghp_...", "AKIA...secret"), so a token that opens
+# with a literal prefix is scanned for with those guards taken out (GLUED, derived here
+# from TOKENS: each format stays written once; None where there is no such pattern). A
+# match the guarded pattern also makes at the same place is judged as always; any other
+# must, past its prefix, read as a token on its own (glued_token): words glued to "sk-"
+# ("task-1234-fix-the-login") are no key. Not derived: a discord bot token (its prefix is
+# one letter: a longer word is no glued token), a JWT (its three parts are unbounded runs,
+# which a scan without the guard would read again from every "eyJ" inside one), and the
+# rules that mask a group (a value after "Bearer" and the like).
+NOT_GLUED = frozenset({"discord-bot-token", "jwt"})
+_GUARD_BEFORE = re.compile(r"\(\?<!\[[^\]]*\][^()\[\]]*\)")
+_GUARD_AFTER = re.compile(r"(?:\(\?!\[[^\]]*\]\)|\\b)\Z")
+
+
+def _alternatives(pattern: str) -> list[str]:
+    """``pattern`` split at each "|" outside a group or a class."""
+    parts: list[str] = []
+    depth, start, i, in_class = 0, 0, 0, False
+    while i < len(pattern):
+        char = pattern[i]
+        if char == "\\":
+            i += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+        elif char == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    return [*parts, pattern[start:]]
+
+
+def _unguarded(rule: Rule) -> re.Pattern[str] | None:
+    """The rule's pattern with its word guards taken out, what follows each prefix in a
+    group of its own (a match's last group); None when a glued match of it could not be
+    told from a word."""
+    kind, compiled, group, *_ = rule
+    if group or kind in NOT_GLUED:
+        return None
+    alternatives = []
+    for alternative in _alternatives(compiled.pattern):
+        guard = _GUARD_BEFORE.search(alternative)
+        if guard is None or guard.start() == 0:  # no prefix before its guard
+            return None
+        rest = _GUARD_AFTER.sub("", alternative[guard.end() :])
+        alternatives.append(f"{alternative[: guard.start()]}({rest})")
+    return re.compile("|".join(alternatives), compiled.flags)
+
+
+GLUED: tuple[re.Pattern[str] | None, ...] = tuple(_unguarded(rule) for rule in TOKENS)
+_LOWER_RUN = re.compile(r"[a-z]{3,}+")
+_SEPARATORS = re.compile(r"[-_.]")
+# A part made of words: lower case, Capitalized, CamelCase or capitals, maybe a number last.
+_WORDY = re.compile(r"(?=.{3})(?:[A-Z]?[a-z]{2,}+|[A-Z]{2,}+(?![a-z]))+[0-9]*+")
+_HEX_LETTERS = frozenset("abcdef")
+
+
+def glued_token(body: str) -> bool:
+    """What follows a glued token's prefix reads as a token on its own: letters and digits,
+    not mostly words between separators ("JIRA-1234-fix-login", "MyBranch-Fix-2": branch
+    names), and, past a short first part that is the rest of a prefix ("pat-", "live_"),
+    either all three classes and mostly not words (CamelCase names are; kebab-case more
+    often), or one case and no word (hex, base32: lower-case letters beyond a-f are one)."""
+    if not any(c.isdigit() for c in body) or not any(c.isalpha() for c in body):
+        return False
+    parts = _SEPARATORS.split(body)
+    words = [part for part in parts if _WORDY.fullmatch(part)]
+    if len(words) > 1 and sum(map(len, words)) >= 0.3 * len(body):
+        return False
+    rest = body[len(parts[0]) + 1 :] if len(parts) > 1 and len(parts[0]) <= 7 else body
+    if rest.lower() != rest != rest.upper():
+        kebab = _SEPARATORS.search(rest) is not None
+        return _all_classes(rest) and _word_share(rest) < (0.5 if kebab else 0.75)
+    return not any(set(run) - _HEX_LETTERS for run in _LOWER_RUN.findall(rest))
+
+
+FILLER_MIN = 8
+
+
+def filler(span: str) -> bool:
+    """One character makes up two thirds of it or more (``aaaa...``, ``ghp_xxxx...``,
+    ``AKIAAAAA...``): a placeholder, never a generated secret."""
+    if len(span) < FILLER_MIN:
+        return False
+    most = Counter(span).most_common(1)[0][1]
+    return most >= FILLER_MIN and 3 * most >= 2 * len(span)
+
+
+# Characters that show nothing (Unicode's default-ignorable code points in the Basic
+# Multilingual Plane: soft hyphen, zero-width space and joiners, bidi marks, word joiner,
+# invisible operators, variation selectors, BOM, fillers): one inside a token hides it from
+# every pattern, so the rules read the text without them. Spelled out one by one, since
+# looking for each (str.__contains__) is ten times faster than a character class's scan.
+INVISIBLE_CHARS = "".join(
+    [
+        "\u200b\u200c\u200d\u2060\ufeff\u00ad",  # those a copied token most often holds
+        "\u200e\u200f\u034f\u061c\u115f\u1160\u17b4\u17b5\u3164\uffa0",
+        *map(chr, range(0x180B, 0x1810)),
+        *map(chr, range(0x202A, 0x202F)),
+        *map(chr, range(0x2061, 0x2070)),
+        *map(chr, range(0xFE00, 0xFE10)),
+    ]
+)
+INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]")
+
+# -- a private key without its BEGIN line ------------------------------------------------
+# Its base64 lines before an END line are its body, or, with no END line either, base64
+# whose first bytes are a private key's DER: a SEQUENCE, then version 0 and an INTEGER or
+# an AlgorithmIdentifier (PKCS#1 RSA, DSA, PKCS#8), or version 1 and an OCTET STRING or an
+# AlgorithmIdentifier (SEC1 EC, RFC 5958); or OpenSSH's "openssh-key-v1". A certificate, a
+# public key or a signature opens with a SEQUENCE inside the SEQUENCE (or an OID): never
+# this. PEM lines are 64 characters (70 for OpenSSH, 76 for some tools); the last is shorter.
+PEM_END = re.compile(r"-----END (?:[A-Z0-9]{1,32} ){0,4}PRIVATE KEY(?: BLOCK)?-----")
+PEM_LINE = 40  # a body line before the last one is at least this long
+_LINE_BREAK = r"(?:\r?\n|(?:\\r)?\\n)[ \t]*+"  # in the text, or escaped in a JSON string
+# The next line of base64, and how long it is (group 1).
+PEM_NEXT_LINE = re.compile(rf"{_LINE_BREAK}([A-Za-z0-9+/=]++)")
+_LINE_ENDS = r"(?=[ \t]*+(?:\r?\n|(?:\\r)?\\n|[\"',]|\Z))"
+# OpenSSH's format states no length up front: the lines that follow its first one are
+# read as PEM lines, full ones and then a shorter last one (not a word: "thanks").
+PEM_MORE_LINES = re.compile(
+    rf"(?:{_LINE_BREAK}[A-Za-z0-9+/=]{{{PEM_LINE},}}+{_LINE_ENDS})*"
+    rf"(?:{_LINE_BREAK}(?=[a-z]*+[A-Z0-9+/=])[A-Za-z0-9+/=]{{1,{PEM_LINE - 1}}}+{_LINE_ENDS})?"
+)
+OPENSSH_KEY = "b3BlbnNzaC1rZXktdjE"  # base64 of "openssh-key-v1"
+DER_PRIVATE_KEY = re.compile(
+    rb"\x30(?:[\x00-\x7f]|\x81.|\x82..|\x83...)\x02\x01(?:\x00[\x02\x30]|\x01[\x04\x30])",
+    re.DOTALL,
+)
+
+
+def der_private_key_size(text: str, start: int) -> int | None:
+    """How many base64 characters the private key whose DER starts at ``start`` takes
+    (its outer SEQUENCE's length says); None when none starts there."""
+    import base64
+    import binascii
+
+    if not text.startswith("M", start):  # 0x30, a SEQUENCE, is where all of them start
+        return None
+    try:
+        head = base64.b64decode(text[start : start + 24], validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    if DER_PRIVATE_KEY.match(head) is None:
+        return None
+    extra = head[1] - 0x80 if head[1] > 0x80 else 0  # a long form's bytes of length
+    size = 2 + extra + (int.from_bytes(head[2 : 2 + extra], "big") if extra else head[1])
+    return 4 * -(-size // 3)
+
+
 # scheme://user:password@host -> the password is masked, the rest stays readable. The user
 # may be empty (redis://:pw@host); the password runs to the last "@" before the path, so a
 # password holding "@" is masked whole.
 _SCHEME = r"(?i)(?<![a-z0-9+.-])[a-z][a-z0-9+.-]{0,31}+"
 URL_CREDENTIALS = re.compile(_SCHEME + r"://[^/\s:@?#]{0,256}+:([^/\s?#]{1,512})@")
+# A password typed raw, with "#", "/", "?" or a blank in it (postgres://u:p#ss@h), stops
+# URL_CREDENTIALS short of its "@". Where that fails, this reads it (after the "://") up
+# to the first "@" that a host follows, on one line and outside quotes; redact.py then
+# refuses what is a port and a path (host:8080/@vite), a path segment ("/@user") or prose.
+URL_RAW_CREDENTIALS = re.compile(
+    r"://[^\s/:@?#\[\]]{0,256}+:([^\n\r\"'`<>]{1,128}?)"
+    r"@(?=[A-Za-z0-9][A-Za-z0-9.-]{0,252}+(?![A-Za-z0-9.@-]))"
+)
+URL_RAW_REACH = 3 + 256 + 1 + 128  # from the "://" to the farthest "@" it can read to
+PORT_THEN_PATH = re.compile(r"[0-9]++[/?#\s]")
 # A match can start only at the scheme before a "://" (at most URL_SCHEME_MAX characters
 # long): searched for just before each, with endpos at the "://" (the lookbehind still
 # sees the text before where the search starts).
@@ -337,7 +509,7 @@ URL_SCHEME_MAX = 32
 KEYWORDS = ("pass", "pwd", "secret", "token", "key", "credential", "auth")
 _KEY = rf"[A-Za-z0-9_.\-]{{0,48}}?(?i:{'|'.join(KEYWORDS)})[A-Za-z0-9_.\-]{{0,48}}+"
 KEY_SEP = re.compile(
-    rf"(?<![A-Za-z0-9_.\-])(?P<key>{_KEY})[\"']?(?P<sep>[ \t]*+(?::=|=>|:|=)[ \t]*+)"
+    rf"(?<![A-Za-z0-9_.\-])(?P<key>{_KEY})[\"']?(?P<sep>[ \t]*+(?::=|=>|:|=|%3[Dd])[ \t]*+)"
 )
 # A KEY_SEP match starts where a run of KEY_CHARS (its key's class) starts, at most
 # KEY_PREFIX characters before a keyword, so redact.py tries it only there. Beyond ASCII,

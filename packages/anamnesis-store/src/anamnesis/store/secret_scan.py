@@ -145,10 +145,26 @@ class MaskingStore(Protocol):
     def mask_secrets_in(self, paths: Iterable[str | Path]) -> list[MaskedFile]: ...
 
 
+class NoteTrees:
+    """A store's note trees, masked without its index (a ``MaskingStore``): for a caller
+    that must not open the index (``clean`` has just deleted it). The next store opened
+    catches up with what was masked, as with any file changed behind its back."""
+
+    def __init__(self, root: Path) -> None:
+        self._layout = StoreLayout(root)
+
+    @property
+    def memory_dir(self) -> Path:
+        return self._layout.memory_dir
+
+    def mask_secrets_in(self, paths: Iterable[str | Path]) -> list[MaskedFile]:
+        return mask_files(self._layout, paths)
+
+
 def mask_outgoing(store: MaskingStore, backend: Outgoing) -> list[MaskedFile]:
-    """Mask secrets in every note file the next sync would send, and commit the masking
-    on its own, with a message that says so, so nothing unmasked is ever pushed. Call it
-    right before ``backend.sync()``."""
+    """Mask secrets in every note file the next commit would take, and commit the masking
+    on its own, with a message that says so, so nothing unmasked is ever pushed. Run by
+    every sync and every commit made for one (outgoing.py)."""
     # mask_secrets_in takes only note files inside the trees: the rest is passed over.
     masked = store.mask_secrets_in(store.memory_dir / path for path in backend.local_changes())
     if masked:

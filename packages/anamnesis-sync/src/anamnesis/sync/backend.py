@@ -5,6 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from anamnesis.sync.fork import Fork
+
 # How `resolve` settles a conflict (see GitSyncBackend.resolve).
 Strategy = Literal["keep-both", "ours", "theirs"]
 STRATEGIES: tuple[Strategy, ...] = ("keep-both", "ours", "theirs")
@@ -102,6 +106,10 @@ class SyncBackend(Protocol):
 
     def sync(self) -> SyncResult:
         """Commit, exchange with the remote, integrate, push."""
+
+    def resolve(self, strategy: Strategy, *, fork: Fork | None = None) -> SyncResult:
+        """Settle the conflicts a sync reported with ``strategy`` (keep-both, ours or
+        theirs; ``fork``: how keep-both rewrites the two versions), then push."""
 
     def state(self) -> SyncState:
         """Report the current state without touching the network."""

@@ -307,7 +307,7 @@ def _propagate(plan: CleanPlan, outcome: CleanOutcome, *, had_repo: bool) -> Non
             "notes were deleted on this machine only"
         )
         return
-    from anamnesis.store import resolve_machine_id
+    from anamnesis.store import NoteTrees, commit_outgoing, resolve_machine_id
     from anamnesis.sync import GitSyncBackend, SyncError
 
     backend = GitSyncBackend(
@@ -315,12 +315,17 @@ def _propagate(plan: CleanPlan, outcome: CleanOutcome, *, had_repo: bool) -> Non
     )
     try:
         before = backend.state().head
-        outcome.commit = backend.commit_local(
-            f"anamnesis clean --everywhere: deleted {plan.portable} note(s)"
+        # The commit takes whatever is left in the folder (a file that could not be
+        # removed, one written since): masked first, as everything a sync sends is.
+        outcome.commit = commit_outgoing(
+            NoteTrees(plan.root),
+            backend,
+            f"anamnesis clean --everywhere: deleted {plan.portable} note(s)",
         )
-    except SyncError as exc:
+    except (SyncError, OSError) as exc:  # OSError: a file left could not be masked
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         outcome.detail = (
-            f"deleted, but the deletion is not committed yet ({exc}); the next sync commits "
+            f"deleted, but the deletion is not committed yet ({why}); the next sync commits "
             "it and removes the notes on every machine"
         )
         return

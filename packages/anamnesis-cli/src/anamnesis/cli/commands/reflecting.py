@@ -241,10 +241,12 @@ def llm_test(as_json: JsonFlag = False) -> None:
 
 def commit_to_sync(store: MemoryStore, message: str) -> str | None:
     """Commit what was just written to the sync repository, if this store syncs, so that
-    it travels as one change; None when it does not sync (or cannot commit: said once)."""
+    it travels as one change; None when it does not sync (or cannot commit: said once).
+    The commit takes every change in the notes folder, hand edits too: their secrets are
+    masked first, as a sync masks them (the next push sends what is committed)."""
     if not (store.memory_dir / ".git").exists():
         return None
-    from anamnesis.store import resolve_machine_id, resolve_remote
+    from anamnesis.store import commit_outgoing, resolve_machine_id, resolve_remote
     from anamnesis.sync import GitSyncBackend, SyncError
 
     machine = resolve_machine_id(store.root)
@@ -252,7 +254,7 @@ def commit_to_sync(store: MemoryStore, message: str) -> str | None:
         store.memory_dir, remote=resolve_remote(store.root), machine_id=machine
     )
     try:
-        return backend.commit_local(message)
+        return commit_outgoing(store, backend, message)
     except SyncError as exc:
         console.warn(f"written, but not committed for sync yet ({exc}); the next sync will")
         return None

@@ -52,35 +52,30 @@ def sync(
     if resolve is not None and resolve not in STRATEGIES:
         raise UsageError(f"--resolve must be one of {', '.join(STRATEGIES)}, got {resolve!r}")
     from anamnesis.hooks import sync_store  # dulwich: only when syncing
-    from anamnesis.sync import GitSyncBackend
 
     with open_store() as store:
         machine = resolve_machine_id(store.root)
-        remote = resolve_remote(store.root)
         imported = 0
         problems: list[tuple[str, str]] = []
-        masked: list[str] = []
         try:
             with console.spinner("Syncing"):  # the import is part of the wait, too
-                if resolve is None:  # the same cycle as the session-start hook's
-                    report = sync_store(
-                        store,
-                        machine_id=machine,
-                        remote=remote,
-                        claude_dir=claude_dir(),
-                        import_native=not no_import,
-                    )
-                    result = report.result
-                    indexed = report.reindexed.indexed if report.reindexed else 0
-                    if report.imported is not None:
-                        imported = report.imported.created + report.imported.updated
-                        problems = report.imported.problems
-                    masked = [found.path for found in report.masked]
-                else:
-                    backend = GitSyncBackend(store.memory_dir, remote=remote, machine_id=machine)
-                    result = backend.resolve(resolve, fork=_store_fork(machine))
-                    reindexed = store.reindex_changed(result.changed)
-                    indexed = reindexed.indexed if reindexed else 0
+                # The session-start hook's cycle (masking what goes out first), settling
+                # a conflict when asked; a resolve imports nothing new meanwhile.
+                report = sync_store(
+                    store,
+                    machine_id=machine,
+                    remote=resolve_remote(store.root),
+                    claude_dir=claude_dir(),
+                    import_native=not no_import and resolve is None,
+                    resolve=resolve,
+                    fork=None if resolve is None else _store_fork(machine),
+                )
+                result = report.result
+                indexed = report.reindexed.indexed if report.reindexed else 0
+                if report.imported is not None:
+                    imported = report.imported.created + report.imported.updated
+                    problems = report.imported.problems
+                masked = [found.path for found in report.masked]
         except SyncBusy as exc:
             raise CliError(str(exc)) from None
         except SyncError as exc:
