@@ -70,6 +70,7 @@ from functools import lru_cache
 from itertools import pairwise
 
 from anamnesis.store import redact_rules as rules
+from anamnesis.store.invisible import INVISIBLE, INVISIBLE_CHARS
 from anamnesis.store.record import Record
 
 TYPE_CHECKING = False
@@ -98,16 +99,16 @@ def find_secrets(text: str) -> list[Finding]:
     # widened back over the ones inside it, so that masking takes them with the secret.
     return [
         Finding(f.kind, _original(cuts, f.start), _original(cuts, f.end - 1) + 1)
-        for f in _find_visible(rules.INVISIBLE.sub("", text))
+        for f in _find_visible(INVISIBLE.sub("", text))
     ]
 
 
 def _invisible_cuts(text: str) -> list[int] | None:
     """Where each invisible character was, as a position in the text without them (None
     when there is none): what :func:`_original` maps back with."""
-    if not any(map(text.__contains__, rules.INVISIBLE_CHARS)):
+    if not any(map(text.__contains__, INVISIBLE_CHARS)):
         return None
-    return [m.start() - n for n, m in enumerate(rules.INVISIBLE.finditer(text))]
+    return [m.start() - n for n, m in enumerate(INVISIBLE.finditer(text))]
 
 
 def _original(cuts: list[int], at: int) -> int:

@@ -420,23 +420,6 @@ def filler(span: str) -> bool:
     return most >= FILLER_MIN and 3 * most >= 2 * len(span)
 
 
-# Characters that show nothing (Unicode's default-ignorable code points in the Basic
-# Multilingual Plane: soft hyphen, zero-width space and joiners, bidi marks, word joiner,
-# invisible operators, variation selectors, BOM, fillers): one inside a token hides it from
-# every pattern, so the rules read the text without them. Spelled out one by one, since
-# looking for each (str.__contains__) is ten times faster than a character class's scan.
-INVISIBLE_CHARS = "".join(
-    [
-        "\u200b\u200c\u200d\u2060\ufeff\u00ad",  # those a copied token most often holds
-        "\u200e\u200f\u034f\u061c\u115f\u1160\u17b4\u17b5\u3164\uffa0",
-        *map(chr, range(0x180B, 0x1810)),
-        *map(chr, range(0x202A, 0x202F)),
-        *map(chr, range(0x2061, 0x2070)),
-        *map(chr, range(0xFE00, 0xFE10)),
-    ]
-)
-INVISIBLE = re.compile(f"[{INVISIBLE_CHARS}]")
-
 # -- a private key without its BEGIN line ------------------------------------------------
 # Its base64 lines before an END line are its body, or, with no END line either, base64
 # whose first bytes are a private key's DER: a SEQUENCE, then version 0 and an INTEGER or
