@@ -1,4 +1,7 @@
-"""SessionEnd / PreCompact: one episodic note per session, written fast.
+"""SessionEnd / PreCompact: one episodic note per session.
+
+The hook reads and summarizes the transcript (:mod:`.pending`) and queues the result; the
+background worker files it here (:func:`file_capture`), where the store's locks are.
 
 The note's id is derived from the session id, so capturing the same session again
 (PreCompact fires repeatedly, SessionEnd after it) updates that one note with the newest
@@ -18,9 +21,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from anamnesis.hooks.project import resolve_project_key
-from anamnesis.hooks.summarize import HeuristicSummarizer, Summarizer, is_trivial
-from anamnesis.hooks.transcript import ParsedSession, parse_transcript
+from anamnesis.hooks.pending import SOURCES, PendingCapture, Skipped, prepare_capture
+from anamnesis.hooks.summarize import Summarizer
 from anamnesis.store import (
     CAPTURE_DIGEST_KEY,
     Memory,
@@ -29,10 +31,8 @@ from anamnesis.store import (
     content_digest,
     derived_id,
     is_capture_owned,
-    utc_now,
 )
 
-SOURCES = ("session-end", "precompact")
 # The frontmatter key recording a digest of the title and body capture last wrote: a note
 # that no longer matches it was edited by someone, and capture leaves it alone.
 DIGEST_KEY = CAPTURE_DIGEST_KEY  # the name the tests and older code use
@@ -84,49 +84,43 @@ def capture_session(
     cwd: str | None = None,
     summarizer: Summarizer | None = None,
 ) -> CaptureResult:
-    """Turn the transcript into this session's episodic note (or skip a trivial session)."""
-    if source not in SOURCES:
-        raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
-    parsed = parse_transcript(transcript)
-    result = _capture(store, parsed, transcript, machine_id, source, session_id, cwd, summarizer)
-    return replace(result, truncated=parsed.truncated) if parsed.truncated else result
+    """Turn the transcript into this session's episodic note (or skip a trivial session):
+    :func:`.pending.prepare_capture`, then :func:`file_capture`, in one go."""
+    pending = prepare_capture(
+        transcript, source=source, session_id=session_id, cwd=cwd, summarizer=summarizer
+    )
+    if isinstance(pending, Skipped):
+        return CaptureResult(None, skipped=pending.reason, truncated=pending.truncated)
+    return file_capture(store, pending, machine_id=machine_id)
 
 
-def _capture(
-    store: MemoryStore,
-    parsed: ParsedSession,
-    transcript: str | Path,
-    machine_id: str,
-    source: str,
-    session_id: str | None,
-    cwd: str | None,
-    summarizer: Summarizer | None,
-) -> CaptureResult:
-    if is_trivial(parsed):
-        return CaptureResult(None, skipped="trivial session: no files touched and no real ask")
-    summary = (summarizer or HeuristicSummarizer()).summarize(parsed)
-    if summary is None:
-        return CaptureResult(None, skipped="the summarizer chose to skip this session")
-    sid = session_id or parsed.session_id or Path(transcript).stem
-    project = resolve_project_key(cwd or parsed.cwd or str(Path.cwd()))
-    now = utc_now()
+def file_capture(store: MemoryStore, pending: PendingCapture, *, machine_id: str) -> CaptureResult:
+    """Write (or update) the session's note from a prepared capture. Filing the same
+    capture twice changes nothing the second time (the note's id comes from the session)."""
+    result = _file(store, pending, machine_id)
+    return replace(result, truncated=True) if pending.truncated else result
+
+
+def _file(store: MemoryStore, pending: PendingCapture, machine_id: str) -> CaptureResult:
+    sid, source, now = pending.session_id, pending.source, pending.captured_at
     kept: list[str] = []
     for follow_up in range(MAX_FOLLOW_UPS + 1):
-        note_id = session_note_id(sid, parsed.started_at, follow_up)
+        note_id = session_note_id(sid, pending.started_at, follow_up)
         if follow_up == 0:
-            note_id = _existing_id(store, note_id, legacy_note_ids(sid, source, parsed.started_at))
+            legacy = legacy_note_ids(sid, source, pending.started_at)
+            note_id = _existing_id(store, note_id, legacy)
         fresh = Memory(
             id=note_id,
             type="episodic",
-            title=summary.title,
-            body=summary.body,
-            project=project,
+            title=pending.title,
+            body=pending.body,
+            project=pending.project,
             machine_id=machine_id,
             tags=["session", source],
             created_at=now,
             updated_at=now,
             prov_source="session-end",
-            prov_model=summary.model,
+            prov_model=pending.model,
             prov_session=sid,
         )
         # The digest and the comparison below are over the note as the store writes it

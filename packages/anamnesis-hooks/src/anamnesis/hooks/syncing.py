@@ -1,5 +1,5 @@
-"""The sync hook: mirror Claude Code's own memory, mask secrets in what is about to go out,
-sync with the remote, reindex what came in."""
+"""The sync hook: file the captures still queued, mirror Claude Code's own memory, mask
+secrets in what is about to go out, sync with the remote, reindex what came in."""
 
 from __future__ import annotations
 
@@ -29,8 +29,10 @@ def sync_store(
     claude_dir: Path | None = None,
     import_native: bool = True,
 ) -> SyncReport:
-    """Import native memory (if asked), mask secrets in the outgoing notes (committed on
-    their own, saying so), run one sync cycle, reindex the files it changed."""
+    """File the queued captures (unless the background worker is filing them), import
+    native memory (if asked), mask secrets in the outgoing notes (committed on their own,
+    saying so), run one sync cycle, reindex the files it changed."""
+    _file_queued_captures(store, machine_id)
     imported = None
     if import_native and claude_dir is not None:
         imported = import_native_memory(store, claude_dir=claude_dir, machine_id=machine_id)
@@ -38,3 +40,18 @@ def sync_store(
     masked = tuple(mask_outgoing(store, backend))
     result = backend.sync()
     return SyncReport(result, store.reindex_changed(result.changed), imported, masked)
+
+
+def _file_queued_captures(store: MemoryStore, machine_id: str) -> None:
+    """Captures a dead worker left queued are filed here, by whoever syncs next (the
+    worker itself has filed them already, and holds the lock this would need)."""
+    from anamnesis.hooks.capture_queue import file_queued, queued
+    from anamnesis.hooks.worker import work
+
+    if not queued(store.root):
+        return
+
+    def file(tried: set[str]) -> bool:
+        return file_queued(store, machine_id=machine_id, tried=tried)
+
+    work(store.root, file=file, sync=lambda: None)  # the sync asked for is the one to come
