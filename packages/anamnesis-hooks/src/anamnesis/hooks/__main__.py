@@ -18,6 +18,8 @@ TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from typing import Any
 
+    from anamnesis.store import MemoryStore
+
 HOOKS = ("inject", "prompt", "capture", "sync")
 # Run only as a detached process by the hooks themselves (:mod:`.background`).
 INTERNAL = ("worker",)
@@ -273,9 +275,9 @@ def run_capture(options: Options) -> None:
 
 
 def run_sync(options: Options) -> None:
-    """The session start's sync, and the background worker a capture starts: file what
-    captures are queued, then sync, unless another process is at it already (it then
-    syncs once more when done: :mod:`.worker`)."""
+    """The session start's sync (async): file what captures are queued, then sync, unless
+    another process is the worker already (it then syncs once more when done:
+    :mod:`.worker`)."""
     if not options.get("quiet"):
         _hook_input(options, "sync", "synced anyway")  # consume Claude Code's hook JSON
     from anamnesis.hooks.worker import request_sync
@@ -296,13 +298,14 @@ def _work(options: Options) -> bool:
     """Be the machine's background worker (:func:`.worker.work`), opening the store only
     once there is work; False when another process is the worker."""
     from anamnesis.hooks.worker import work
-    from anamnesis.store import MemoryStore
 
     home = _home()
     opened: list[MemoryStore] = []
 
     def store() -> MemoryStore:
-        if not opened:
+        if not opened:  # imported and opened only by the process that is the worker
+            from anamnesis.store import MemoryStore
+
             opened.append(MemoryStore(home))
         return opened[0]
 
@@ -321,7 +324,7 @@ def _work(options: Options) -> bool:
             each.close()
 
 
-def _sync_once(store: Any, options: Options) -> None:
+def _sync_once(store: MemoryStore, options: Options) -> None:
     from anamnesis.hooks.failopen import log
     from anamnesis.hooks.native import claude_home
     from anamnesis.hooks.syncing import sync_store

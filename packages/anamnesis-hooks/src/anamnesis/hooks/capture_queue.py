@@ -23,13 +23,13 @@ import time
 from pathlib import Path
 
 from anamnesis.hooks.pending import PendingCapture
+from anamnesis.hooks.worker import QUEUE_DIR
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from anamnesis.hooks.capture import CaptureResult
     from anamnesis.store import MemoryStore
 
-QUEUE_DIR = "queue"
 CAPTURES = "captures"
 REFUSED = "refused"
 SUFFIX = ".json"
