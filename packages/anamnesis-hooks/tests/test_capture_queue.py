@@ -15,12 +15,27 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from anamnesis.hooks.capture import session_note_id
-from anamnesis.hooks.capture_queue import captures_dir, queued, read_entry
-from anamnesis.hooks.worker import LOCK_NAME
 from anamnesis.store import MemoryStore
 from hooks_testing import assistant, captures_filed, checkout, run_hook, transcript, user
 
 ASK = "Make the importer skip rows whose checksum does not match"
+# Hook processes are killed past this, so that a hook that waits on the store fails here
+# rather than hanging (not a measure of speed: the hook returns in well under a second).
+HANG_GUARD_S = 30
+
+
+def queued(home: Path) -> list[Path]:
+    """The captures waiting in the queue, as files: what the hook leaves on disk."""
+    return sorted((home / "queue" / "captures").glob("*.json"))
+
+
+def queued_once(home: Path) -> Path:
+    """The one capture queued, or a failure saying where the session's note went."""
+    entries = queued(home)
+    log = home / "logs" / "hooks.log"
+    logged = log.read_text() if log.exists() else "nothing"
+    assert len(entries) == 1, f"the session's note is not queued ({entries}); the log: {logged}"
+    return entries[0]
 
 
 def session(folder: Path, name: str, ask: str = ASK) -> Path:
@@ -46,7 +61,7 @@ def write_lock_held(home: Path) -> Iterator[None]:
 
 
 def end_session(work: Path, path: Path, name: str, *flags: str) -> None:
-    done = run_hook("capture", *flags, timeout=120, stdin={
+    done = run_hook("capture", *flags, timeout=HANG_GUARD_S, stdin={
         "hook_event_name": "SessionEnd", "reason": "prompt_input_exit", "session_id": name,
         "transcript_path": str(path), "cwd": str(work),
     })  # fmt: skip
@@ -55,7 +70,7 @@ def end_session(work: Path, path: Path, name: str, *flags: str) -> None:
 
 def worker_pid(home: Path) -> int:
     """The pid of the worker holding the lock, once it has taken it."""
-    lock = home / "queue" / LOCK_NAME
+    lock = home / "queue" / "worker.lock"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         text = lock.read_text() if lock.exists() else ""
@@ -73,9 +88,9 @@ def test_capture_returns_while_the_store_is_locked_and_the_note_lands_afterwards
     with write_lock_held(isolated_home):
         end_session(work, session(tmp_path, "s1"), "s1", "--no-sync")
         # Returned with the store still locked: the note is on disk, in the queue.
-        (entry,) = queued(isolated_home)
-        pending = read_entry(entry)
-        assert (pending.session_id, pending.title, pending.project) == (
+        entry = queued_once(isolated_home)
+        pending = json.loads(entry.read_text())
+        assert (pending["session_id"], pending["title"], pending["project"]) == (
             "s1",
             ASK,
             "github.com/acme/api",
@@ -121,8 +136,9 @@ def test_a_killed_worker_leaves_the_capture_queued_for_the_next_session_start(
     work = checkout(tmp_path / "api", "git@github.com:acme/api.git")
     with write_lock_held(isolated_home):
         end_session(work, session(tmp_path, "s1"), "s1", "--no-sync")
+        queued_once(isolated_home)
         os.kill(worker_pid(isolated_home), signal.SIGKILL)  # waiting on the lock: killed
-    (entry,) = queued(isolated_home)
+    entry = queued_once(isolated_home)  # nothing else files it
     assert json.loads(entry.read_text())["session_id"] == "s1"
     with MemoryStore(isolated_home) as store:
         assert store.list() == []
@@ -133,14 +149,14 @@ def test_a_killed_worker_leaves_the_capture_queued_for_the_next_session_start(
     with MemoryStore(isolated_home) as store:
         (note,) = store.list()
     assert note.title == ASK
-    assert not list(captures_dir(isolated_home).iterdir())  # nothing left behind
+    assert not list((isolated_home / "queue" / "captures").iterdir())  # nothing left behind
 
 
 def test_a_queued_capture_the_store_refuses_is_moved_aside_and_logged(
     isolated_home: Path, tmp_path: Path
 ) -> None:
     MemoryStore(isolated_home).close()
-    folder = captures_dir(isolated_home)
+    folder = isolated_home / "queue" / "captures"
     folder.mkdir(parents=True)
     (folder / "00000000000000000001-1-aaaaaa.json").write_text("{not json")
     end_session(checkout(tmp_path / "api", None), session(tmp_path, "s1"), "s1", "--no-sync")
