@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.store import MemoryStore, catch_up
+from anamnesis.store import MemoryStore, catch_up, folder_marks
 from anamnesis.store import index as ix
+from anamnesis.store.layout import StoreLayout
 
 
 def test_threads_share_one_store(store: MemoryStore) -> None:
@@ -203,11 +204,11 @@ def test_a_reader_that_waited_for_a_write_records_the_folder_as_the_write_left_i
         (root / "memory" / "semantic" / f"{copied.id}.md").write_bytes(
             other.file_of(copied.id).read_bytes()
         )
-    looked = catch_up.watched_folders
+    looked = folder_marks.watched_folders  # what the catch-up calls
     landed: list[str] = []
 
-    def then_a_write_lands(layout: object) -> object:
-        folders = looked(layout)  # type: ignore[arg-type]
+    def then_a_write_lands(layout: StoreLayout) -> list[folder_marks.WatchedFolder]:
+        folders = looked(layout)
         if not landed:  # right after the reader looked: another session writes there
             with MemoryStore(root) as writer:
                 landed.append(writer.write(type="semantic", title="meanwhile", body="3").id)

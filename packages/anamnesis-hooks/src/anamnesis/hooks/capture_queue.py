@@ -22,14 +22,14 @@ import os
 import time
 from pathlib import Path
 
-from anamnesis.hooks.pending import PendingCapture
-from anamnesis.hooks.worker import QUEUE_DIR
-
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from anamnesis.hooks.capture import CaptureResult
+    from anamnesis.hooks.pending import PendingCapture
     from anamnesis.store import MemoryStore
 
+# Everything asked of the background worker lives in ``<home>/queue/``, never synced.
+QUEUE_DIR = "queue"
 CAPTURES = "captures"
 REFUSED = "refused"
 SUFFIX = ".json"
@@ -72,6 +72,7 @@ def queued(home: Path) -> list[Path]:
 def read_entry(path: Path) -> PendingCapture:
     """The capture in a queue file; raises :class:`BadEntry` for anything else and
     OSError when it cannot be read."""
+    from anamnesis.hooks.pending import PendingCapture
     from anamnesis.store import UnsafeFile, read_regular
 
     try:

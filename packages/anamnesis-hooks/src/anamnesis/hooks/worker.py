@@ -22,12 +22,12 @@ import os
 import sys
 from pathlib import Path
 
+from anamnesis.hooks.capture_queue import QUEUE_DIR, queued
+
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-# Everything the worker is asked for lives in ``<home>/queue/``, which a sync never sends.
-QUEUE_DIR = "queue"
 LOCK_NAME = "worker.lock"
 SYNC_REQUEST = "sync-requested"
 
@@ -108,6 +108,4 @@ def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], Non
 
 
 def _untried(home: Path, tried: set[str]) -> bool:
-    from anamnesis.hooks.capture_queue import queued  # only once there is work to do
-
     return any(path.name not in tried for path in queued(home))
