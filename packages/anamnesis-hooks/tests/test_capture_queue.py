@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
 from anamnesis.hooks.capture import session_note_id
 from anamnesis.store import MemoryStore
 from hooks_testing import assistant, captures_filed, checkout, run_hook, transcript, user
@@ -68,6 +70,13 @@ def end_session(work: Path, path: Path, name: str, *flags: str) -> None:
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+@pytest.fixture
+def work(isolated_home: Path, tmp_path: Path) -> Path:
+    """A store, and a project's checkout that sessions end in."""
+    MemoryStore(isolated_home).close()
+    return checkout(tmp_path / "api", "git@github.com:acme/api.git")
+
+
 def worker_pid(home: Path) -> int:
     """The pid of the worker holding the lock, once it has taken it."""
     lock = home / "queue" / "worker.lock"
@@ -81,10 +90,8 @@ def worker_pid(home: Path) -> int:
 
 
 def test_capture_returns_while_the_store_is_locked_and_the_note_lands_afterwards(
-    isolated_home: Path, tmp_path: Path
+    isolated_home: Path, tmp_path: Path, work: Path
 ) -> None:
-    MemoryStore(isolated_home).close()
-    work = checkout(tmp_path / "api", "git@github.com:acme/api.git")
     with write_lock_held(isolated_home):
         end_session(work, session(tmp_path, "s1"), "s1", "--no-sync")
         # Returned with the store still locked: the note is on disk, in the queue.
@@ -112,10 +119,8 @@ def test_capture_returns_while_the_store_is_locked_and_the_note_lands_afterwards
 
 
 def test_sessions_ending_together_share_one_worker_and_every_note_lands_once(
-    isolated_home: Path, tmp_path: Path
+    isolated_home: Path, tmp_path: Path, work: Path
 ) -> None:
-    MemoryStore(isolated_home).close()
-    work = checkout(tmp_path / "api", "git@github.com:acme/api.git")
     names = [f"s{number}" for number in range(4)]
     with write_lock_held(isolated_home):
         for name in names:
@@ -130,10 +135,8 @@ def test_sessions_ending_together_share_one_worker_and_every_note_lands_once(
 
 
 def test_a_killed_worker_leaves_the_capture_queued_for_the_next_session_start(
-    isolated_home: Path, tmp_path: Path
+    isolated_home: Path, tmp_path: Path, work: Path
 ) -> None:
-    MemoryStore(isolated_home).close()
-    work = checkout(tmp_path / "api", "git@github.com:acme/api.git")
     with write_lock_held(isolated_home):
         end_session(work, session(tmp_path, "s1"), "s1", "--no-sync")
         queued_once(isolated_home)

@@ -18,8 +18,7 @@ the next session start, or `anamnesis sync`).
 
 from __future__ import annotations
 
-import os
-import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 from anamnesis.hooks.capture_queue import QUEUE_DIR, queued
@@ -30,26 +29,6 @@ if TYPE_CHECKING:
 
 LOCK_NAME = "worker.lock"
 SYNC_REQUEST = "sync-requested"
-
-if sys.platform == "win32":  # pragma: no cover - Windows only
-    import msvcrt
-
-    def _try_lock(fd: int) -> bool:
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError:
-            return False
-        return True
-
-else:
-    import fcntl
-
-    def _try_lock(fd: int) -> bool:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        return True
 
 
 def request_sync(home: Path) -> None:
@@ -68,32 +47,22 @@ def take_sync_request(home: Path) -> bool:
     return True
 
 
-def _hold(home: Path) -> int | None:
-    """The worker lock's descriptor, held; None when another process holds it."""
-    folder = home / QUEUE_DIR
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(folder / LOCK_NAME, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-    if not _try_lock(fd):
-        os.close(fd)
-        return None
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode())  # who the worker is, for a person looking
-    return fd
-
-
 def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], None]) -> bool:
     """Be the worker, if no other process is: ``file`` the queued captures (given the
     names already tried, returning False when the store cannot be written now), ``sync``
     on request, until nothing is asked. False when another worker holds the lock (it will
     do what was asked)."""
+    from anamnesis.sync import SyncBusy, sync_lock
+
     tried: set[str] = set()
     worked = False
     while True:
-        fd = _hold(home)
-        if fd is None:
-            return worked
-        worked = True
-        try:
+        with ExitStack() as held:
+            try:  # the kernel lets go of it however this process ends
+                held.enter_context(sync_lock(home / QUEUE_DIR / LOCK_NAME, wait_s=0))
+            except SyncBusy:
+                return worked
+            worked = True
             while True:
                 writable = file(tried)
                 if take_sync_request(home):
@@ -101,8 +70,6 @@ def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], Non
                     continue  # captures may have come in meanwhile
                 if not writable or not _untried(home, tried):
                     break
-        finally:
-            os.close(fd)  # closing the descriptor lets go of the lock
         if not ((home / QUEUE_DIR / SYNC_REQUEST).exists() or _untried(home, tried)):
             return worked
 
