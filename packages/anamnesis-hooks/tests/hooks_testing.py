@@ -49,16 +49,16 @@ def run_hook(
 def captures_filed(home: Path | None = None, timeout: float = 60) -> None:
     """Wait until the background worker has filed every capture queued in ``home`` (the
     test's store by default): the capture hook returns before its note is in the store."""
-    from anamnesis.hooks.capture_queue import queued
+    from anamnesis.hooks.capture_queue import queued_captures
     from anamnesis.store import resolve_home
 
     home = home or resolve_home()
     deadline = time.monotonic() + timeout
-    while queued(home):
+    while queued_captures(home):
         if time.monotonic() > deadline:
             log = home / "logs" / "hooks.log"
             raise AssertionError(
-                f"captures still queued after {timeout} s: {queued(home)}; the log says:\n"
+                f"captures still queued after {timeout} s: {queued_captures(home)}; the log says:\n"
                 + (log.read_text() if log.exists() else "nothing")
             )
         time.sleep(0.05)

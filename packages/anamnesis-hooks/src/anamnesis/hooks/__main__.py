@@ -310,10 +310,10 @@ def _work(options: Options) -> bool:
         return opened[0]
 
     def file(tried: set[str]) -> bool:
-        from anamnesis.hooks.capture_queue import file_queued, queued
+        from anamnesis.hooks.capture_queue import file_queued, queued_captures
         from anamnesis.store import resolve_machine_id
 
-        if not any(path.name not in tried for path in queued(home)):
+        if not any(path.name not in tried for path in queued_captures(home)):
             return True
         return file_queued(store(), machine_id=resolve_machine_id(home), tried=tried)
 

@@ -60,13 +60,21 @@ def enqueue(home: Path, pending: PendingCapture) -> Path:
     return path
 
 
-def queued(home: Path) -> list[Path]:
+def queued_captures(home: Path) -> list[Path]:
     """The captures waiting, oldest first (a temp file of a write in progress is not one)."""
     try:
         paths = sorted(captures_dir(home).iterdir())
     except OSError:
         return []
     return [path for path in paths if path.suffix == SUFFIX and not path.name.startswith(".")]
+
+
+def refused_captures(home: Path) -> list[Path]:
+    """The captures the store refused, moved aside (each logged with the reason)."""
+    try:
+        return sorted((home / QUEUE_DIR / REFUSED).glob(f"*{SUFFIX}"))
+    except OSError:
+        return []
 
 
 def read_entry(path: Path) -> PendingCapture:
@@ -101,7 +109,7 @@ def file_queued(store: MemoryStore, *, machine_id: str, tried: set[str]) -> bool
     from anamnesis.store import InvalidNote
 
     home = store.root
-    for path in queued(home):
+    for path in queued_captures(home):
         if path.name in tried:
             continue
         tried.add(path.name)
@@ -116,7 +124,7 @@ def file_queued(store: MemoryStore, *, machine_id: str, tried: set[str]) -> bool
         except Exception as exc:  # the store or the disk: this and the rest stay queued
             log(home, "capture", f"could not file the queued capture {path} ({exc}); kept for"
                 " the next sync or capture")  # fmt: skip
-            tried.update(waiting.name for waiting in queued(home))  # not again in this run
+            tried.update(waiting.name for waiting in queued_captures(home))  # not again in this run
             return False
         _report(home, pending, result)
         path.unlink(missing_ok=True)
@@ -124,7 +132,7 @@ def file_queued(store: MemoryStore, *, machine_id: str, tried: set[str]) -> bool
 
 
 def _refuse(path: Path) -> str:
-    target = path.parent.parent / REFUSED / path.name
+    target = path.parent.parent / REFUSED / path.name  # <home>/queue/refused/
     try:
         target.parent.mkdir(exist_ok=True, mode=0o700)
         path.replace(target)

@@ -45,10 +45,10 @@ def sync_store(
 def _file_queued_captures(store: MemoryStore, machine_id: str) -> None:
     """Captures a dead worker left queued are filed here, by whoever syncs next (the
     worker itself has filed them already, and holds the lock this would need)."""
-    from anamnesis.hooks.capture_queue import file_queued, queued
+    from anamnesis.hooks.capture_queue import file_queued, queued_captures
     from anamnesis.hooks.worker import work
 
-    if not queued(store.root):
+    if not queued_captures(store.root):
         return
 
     def file(tried: set[str]) -> bool:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from pathlib import Path
 
-from anamnesis.hooks.capture_queue import QUEUE_DIR, queued
+from anamnesis.hooks.capture_queue import QUEUE_DIR, queued_captures
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
@@ -75,4 +75,4 @@ def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], Non
 
 
 def _untried(home: Path, tried: set[str]) -> bool:
-    return any(path.name not in tried for path in queued(home))
+    return any(path.name not in tried for path in queued_captures(home))
