@@ -117,7 +117,7 @@ def file_queued(store: MemoryStore, *, machine_id: str, tried: set[str]) -> bool
             pending = read_entry(path)
             result = file_capture(store, pending, machine_id=machine_id)
         except FileNotFoundError:
-            continue  # filed meanwhile by a worker that has since let go
+            continue  # removed meanwhile (by hand): nothing to file
         except (BadEntry, InvalidNote) as exc:  # never accepted, however often tried
             log(home, "capture", f"the queued capture {path} was refused ({exc}); {_refuse(path)}")
             continue
