@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import socket
 import threading
 import time
@@ -265,6 +266,37 @@ def test_doctor_names_each_problem_and_its_fix(env: Env, tmp_path: Path) -> None
     (env.home / "index.db").write_bytes(b"garbage, not sqlite" * 100)
     rebuilt = {c["name"]: c for c in env.run("doctor", "--json").json()["checks"]}
     assert rebuilt["index"]["status"] == "warn" and "rebuilt" in rebuilt["index"]["detail"]
+
+
+def test_a_capture_a_dead_worker_left_is_named_by_doctor_and_filed_by_sync(env: Env) -> None:
+    """The capture hook queues a session's note and a background process files it; when
+    that process died, doctor says so and `anamnesis sync` files the note."""
+    assert env.run("init", "--yes", "--local-only").code == 0
+    queue = env.home / "queue" / "captures"
+    queue.mkdir(parents=True)
+    entry = queue / "00000000000000000001-1-aaaaaa.json"
+    entry.write_text(json.dumps({
+        "session_id": "s1", "started_at": "2026-03-01T10:00:00+00:00", "source": "session-end",
+        "project": "github.com/acme/api", "title": "Fix the importer", "body": "**Ask:** fix it",
+        "model": "", "captured_at": "2026-03-01T11:00:00+00:00", "transcript": "/t.jsonl",
+        "truncated": False,
+    }))  # fmt: skip
+    old = time.time() - 3600  # queued an hour ago: no worker is coming for it
+    os.utime(entry, (old, old))
+    checks = {c["name"]: c for c in env.run("doctor", "--offline", "--json").json()["checks"]}
+    assert checks["captures"]["status"] == "warn", checks["captures"]
+    assert "1 session capture(s) not filed yet" in checks["captures"]["detail"]
+    assert "anamnesis sync" in checks["captures"]["fix"]
+    assert env.run("sync").code == 0
+    assert not entry.exists()
+    (note,) = env.run("list", "--json").json()
+    assert (note["title"], note["prov_session"], note["type"]) == (
+        "Fix the importer",
+        "s1",
+        "episodic",
+    )
+    checks = {c["name"]: c for c in env.run("doctor", "--offline", "--json").json()["checks"]}
+    assert checks["captures"]["status"] == "ok"
 
 
 def test_doctor_on_an_index_even_the_store_cannot_replace(

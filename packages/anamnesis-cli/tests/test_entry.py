@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -58,7 +59,10 @@ def test_capture_through_the_script_writes_the_session_note(env: Env, tmp_path: 
     assert "anamnesis.store" in imported_modules(done.err)  # the profile did run
     for heavy in HEAVY:
         assert heavy not in imported_modules(done.err), heavy
-    notes = env.run_process("list", "--type", "episodic", "--json").json()
+    deadline = time.monotonic() + 60  # the background worker files the note
+    while not (notes := env.run_process("list", "--type", "episodic", "--json").json()):
+        assert time.monotonic() < deadline, "the captured note never reached the store"
+        time.sleep(0.1)
     assert [(n["prov_session"], n["machine_id"]) for n in notes] == [("sess-9", "laptop")]
 
 

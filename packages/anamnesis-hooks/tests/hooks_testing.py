@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,24 @@ def run_hook(
         done.stdout.decode("utf-8", "replace"),
         done.stderr.decode("utf-8", "replace"),
     )
+
+
+def captures_filed(home: Path | None = None, timeout: float = 60) -> None:
+    """Wait until the background worker has filed every capture queued in ``home`` (the
+    test's store by default): the capture hook returns before its note is in the store."""
+    from anamnesis.hooks.capture_queue import queued_captures
+    from anamnesis.store import resolve_home
+
+    home = home or resolve_home()
+    deadline = time.monotonic() + timeout
+    while queued_captures(home):
+        if time.monotonic() > deadline:
+            log = home / "logs" / "hooks.log"
+            raise AssertionError(
+                f"captures still queued after {timeout} s: {queued_captures(home)}; the log says:\n"
+                + (log.read_text() if log.exists() else "nothing")
+            )
+        time.sleep(0.05)
 
 
 def checkout(path: Path, origin: str | None) -> Path:

@@ -30,7 +30,15 @@ from anamnesis.store import (
     content_digest,
     write_config,
 )
-from hooks_testing import assistant, checkout, fixture, run_hook, transcript, user
+from hooks_testing import (
+    assistant,
+    captures_filed,
+    checkout,
+    fixture,
+    run_hook,
+    transcript,
+    user,
+)
 
 GITHUB_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # synthetic
 needs_fixtures = pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="../shared fixtures absent")
@@ -243,6 +251,7 @@ def test_the_capture_hook_as_claude_code_runs_it(store: MemoryStore, tmp_path: P
         "transcript_path": str(fixture("DRMacIver__coverage-test-fix.jsonl")), "cwd": str(work),
     })  # fmt: skip
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    captures_filed()
     with MemoryStore() as reopened:
         [note] = reopened.list()
         assert (note.project, note.prov_session, note.tags) == (
@@ -255,6 +264,7 @@ def test_the_capture_hook_as_claude_code_runs_it(store: MemoryStore, tmp_path: P
         "transcript_path": str(fixture("DRMacIver__coverage-test-fix.jsonl")), "cwd": str(work),
     })  # fmt: skip
     assert precompact.returncode == 0
+    captures_filed()
     with MemoryStore() as reopened:  # one session, one note: the same one, updated
         assert [(m.id, m.tags[1]) for m in reopened.list()] == [(note.id, "precompact")]
 
@@ -336,6 +346,7 @@ def test_flags_override_the_hook_input(isolated_home: Path, tmp_path: Path) -> N
                "transcript_path": str(stdin_transcript), "cwd": str(stdin_work)},
     )  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "")
+    captures_filed()
     with MemoryStore(isolated_home) as store:
         [note] = store.list()
     assert (note.prov_session, note.project, note.tags) == (
@@ -393,6 +404,7 @@ def test_with_session_summaries_on_the_llm_rewrites_the_note_after_the_hook(
     try:
         done = run_hook("capture", "--no-sync", stdin=hook_input)
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+        captures_filed()
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with MemoryStore() as reopened:
@@ -409,5 +421,6 @@ def test_with_session_summaries_on_the_llm_rewrites_the_note_after_the_hook(
         server.stop()
     monkeypatch.setenv("ANAMNESIS_LLM_PROVIDER", "heuristic")  # the recapture asks nothing
     assert run_hook("capture", "--no-sync", stdin=hook_input).returncode == 0
+    captures_filed()
     with MemoryStore() as reopened:
         assert [n.id for n in reopened.list()] == [note.id]  # the same note, no follow-up

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from anamnesis.hooks.summarize import Summary
 from anamnesis.store import MemoryStore
-from hooks_testing import assistant, run_hook, transcript, user
+from hooks_testing import assistant, captures_filed, run_hook, transcript, user
 
 GITHUB_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # synthetic
 
@@ -43,6 +43,8 @@ def test_a_huge_session_is_captured_cut_to_the_limits_through_the_real_hook(
         },
     )
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    captures_filed()  # the hook queued the note (cut); the background worker files it
+    assert not list((isolated_home / "queue" / "refused").glob("*"))
     for leftover in isolated_home.glob("index.db*"):  # a fresh reindex: the files alone
         leftover.unlink()
     with MemoryStore(isolated_home) as store:
@@ -56,7 +58,7 @@ def test_a_huge_session_is_captured_cut_to_the_limits_through_the_real_hook(
 
 
 def test_fitting_masks_first_then_cuts_every_field_to_its_limit() -> None:
-    from anamnesis.hooks.capture import fit_summary
+    from anamnesis.hooks.pending import fit_summary
     from anamnesis.store import NoteLimits
 
     # Masking makes "token=..." longer: cut before masking, the store would refuse it.

@@ -13,7 +13,7 @@ from anamnesis_testsupport import TRANSCRIPTS
 
 from anamnesis.hooks.failopen import LOG_BACKUPS, LOG_MAX_BYTES, log
 from anamnesis.store import MemoryStore, write_config
-from hooks_testing import hook_command, run_hook, transcript, user
+from hooks_testing import captures_filed, hook_command, run_hook, transcript, user
 
 needs_fixtures = pytest.mark.skipif(not TRANSCRIPTS.is_dir(), reason="../shared fixtures absent")
 
@@ -102,7 +102,11 @@ def test_a_full_disk_or_read_only_store_is_logged(
         "transcript_path": str(TRANSCRIPTS / "DRMacIver__hello-world-script.jsonl"),
     })  # fmt: skip
     assert_quiet_success(done)
-    assert "cannot write" in logged(isolated_home)
+    deadline = time.monotonic() + 60  # the background worker files the capture, and fails
+    while "cannot write" not in logged(isolated_home):
+        assert time.monotonic() < deadline, logged(isolated_home)
+        time.sleep(0.05)
+    assert "kept for the next sync or capture" in logged(isolated_home)
 
 
 def test_even_an_unwritable_log_does_not_break_the_hook(
@@ -132,6 +136,7 @@ def test_stdin_left_open_does_not_hang_the_hook(isolated_home: Path, tmp_path: P
     finally:
         process.stdin.close()
     assert time.monotonic() - started < 10
+    captures_filed()
     with MemoryStore(isolated_home) as store:
         assert [m.prov_session for m in store.list()] == ["open"]
 

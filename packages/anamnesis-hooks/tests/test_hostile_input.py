@@ -17,7 +17,7 @@ from anamnesis.hooks.failopen import run_failing_open
 from anamnesis.hooks.summarize import TITLE_MAX, HeuristicSummarizer, cut_at_word
 from anamnesis.hooks.transcript import ParsedSession, TranscriptUnreadable, parse_transcript
 from anamnesis.store import MemoryStore
-from hooks_testing import run_hook, transcript, user
+from hooks_testing import captures_filed, run_hook, transcript, user
 
 
 def log_lines(home: Path) -> list[str]:
@@ -135,6 +135,7 @@ def test_a_captured_session_note_has_a_whole_word_title(
              "fall inside the daylight-saving transition hour"),
     ])  # fmt: skip
     assert run_hook("capture", "--no-sync", stdin={"transcript_path": str(path)}).returncode == 0
+    captures_filed()
     with MemoryStore(isolated_home) as store:
         (note,) = store.list()
     ask = (

@@ -15,7 +15,7 @@ from anamnesis_testsupport import TRANSCRIPTS
 from anamnesis.hooks.capture import capture_session
 from anamnesis.hooks.transcript import MAX_LINE_BYTES, parse_transcript
 from anamnesis.store import MemoryStore
-from hooks_testing import assistant, checkout, run_hook, transcript, user
+from hooks_testing import assistant, captures_filed, checkout, run_hook, transcript, user
 
 REAL = TRANSCRIPTS / "DRMacIver__coverage-test-fix.jsonl"
 needs_fixtures = pytest.mark.skipif(not REAL.is_file(), reason="../shared fixtures absent")
@@ -75,6 +75,7 @@ def test_the_capture_hook_keeps_a_real_session_with_poisoned_lines(
         "transcript_path": str(poisoned), "cwd": str(work),
     })  # fmt: skip
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    captures_filed()  # the hook queued the note; the background worker files it
     with MemoryStore(isolated_home) as store:
         [note] = store.list()
     assert (note.id, note.title, note.body) == (

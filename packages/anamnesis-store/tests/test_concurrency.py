@@ -6,11 +6,15 @@ import subprocess
 import sys
 import textwrap
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from anamnesis.store import MemoryStore
+from anamnesis.store import MemoryStore, catch_up, folder_marks
+from anamnesis.store import index as ix
+from anamnesis.store.layout import StoreLayout
 
 
 def test_threads_share_one_store(store: MemoryStore) -> None:
@@ -131,3 +135,89 @@ def test_processes_moving_one_note_never_lose_or_duplicate_it(tmp_path: Path) ->
         assert store.problems() == []
         report = store.reindex()
         assert (report.indexed, report.skipped_count) == (1, 0)
+
+
+# Holds the index's write lock from another process until its stdin closes.
+LOCK_HOLDER = textwrap.dedent(
+    """
+    import sqlite3, sys
+    conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+    conn.execute("BEGIN IMMEDIATE")
+    print("held", flush=True)
+    sys.stdin.read()
+    """
+)
+
+
+@contextmanager
+def write_lock_held(root: Path) -> Iterator[None]:
+    holder = subprocess.Popen(
+        [sys.executable, "-c", LOCK_HOLDER, str(root / "index.db")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert holder.stdout is not None and holder.stdin is not None
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        yield
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+
+
+@pytest.fixture
+def impatient(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store that must wait for the write lock gives up within a second (StoreBusy)."""
+    monkeypatch.setattr(ix, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(ix, "WRITE_LOCK_PATIENCE_S", 1.0)
+
+
+@pytest.mark.usefixtures("impatient")
+def test_a_store_opens_and_reads_while_another_process_holds_the_write_lock(
+    tmp_path: Path,
+) -> None:
+    """Every hook opens the index: opening it never waits for another session's write."""
+    root = tmp_path / "store"
+    with MemoryStore(root) as store:
+        note = store.write(type="semantic", title="Ingress quirk", body="use pathType")
+        assert [m.id for m in store.list()] == [note.id]  # caught up with its new folder
+    with write_lock_held(root), MemoryStore(root) as reader:
+        assert [m.id for m in reader.list()] == [note.id]
+        assert [m.id for m in reader.search("ingress")] == [note.id]
+        assert reader.get(note.id).body == "use pathType"
+
+
+@pytest.mark.usefixtures("impatient")
+def test_a_reader_that_waited_for_a_write_records_the_folder_as_the_write_left_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A reader that saw a folder change, then waited for the write lock while a note was
+    written there, records the folder as it is once it holds the lock: the next reader has
+    nothing to catch up (it needs no write lock), instead of rescanning in its turn."""
+    root = tmp_path / "store"
+    with MemoryStore(root) as store:
+        store.write(type="semantic", title="first", body="one")
+        store.list()
+    with MemoryStore(tmp_path / "elsewhere") as other:  # a note copied in by hand
+        copied = other.write(type="semantic", title="copied", body="two")
+        (root / "memory" / "semantic" / f"{copied.id}.md").write_bytes(
+            other.file_of(copied.id).read_bytes()
+        )
+    looked = folder_marks.watched_folders  # what the catch-up calls
+    landed: list[str] = []
+
+    def then_a_write_lands(layout: StoreLayout) -> list[folder_marks.WatchedFolder]:
+        folders = looked(layout)
+        if not landed:  # right after the reader looked: another session writes there
+            with MemoryStore(root) as writer:
+                landed.append(writer.write(type="semantic", title="meanwhile", body="3").id)
+        return folders
+
+    monkeypatch.setattr(catch_up, "watched_folders", then_a_write_lands)
+    with MemoryStore(root) as reader:
+        assert sorted(m.title for m in reader.list()) == ["copied", "first", "meanwhile"]
+    assert landed
+    monkeypatch.setattr(catch_up, "watched_folders", looked)
+    with write_lock_held(root), MemoryStore(root) as next_reader:
+        assert sorted(m.title for m in next_reader.list()) == ["copied", "first", "meanwhile"]

@@ -33,6 +33,9 @@ from anamnesis.sync import redact_url
 # Seconds the remote check waits for an answer: someone is watching the doctor run, and a
 # remote that stays silent this long is a finding in itself.
 REMOTE_TIMEOUT_S = 10.0
+# A session's capture is filed a moment after the session ends; one still queued this long
+# after is waiting for a worker that died (the machine slept, the process was killed).
+STALE_CAPTURE_S = 300.0
 
 
 __all__ = ["FAIL", "OK", "WARN", "Check", "run_checks"]
@@ -48,6 +51,7 @@ def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
         _clock,
         _config,
         _hooks,
+        _captures,
         _mcp,
         _remote if check_remote else _remote_skipped,
         _sync_state,
@@ -232,6 +236,36 @@ def _hooks(home: Path) -> Check:
                 "run `anamnesis init` to point them here",
             )  # fmt: skip
     return Check("hooks", OK, f"{len(ours)} hooks in {path}")
+
+
+def _captures(home: Path) -> Check:
+    """Session captures still waiting to be filed, or refused by the store."""
+    import time
+
+    from anamnesis.hooks import queued_captures, refused_captures
+
+    refused = refused_captures(home)
+    if refused:
+        return Check(
+            "captures", WARN,
+            f"{len(refused)} session capture(s) the store refused, kept in {refused[0].parent}",
+            "hooks.log says why; each file holds the session's title and summary as JSON",
+        )  # fmt: skip
+    ages = []
+    for path in queued_captures(home):
+        try:
+            ages.append(time.time() - path.stat().st_mtime)
+        except OSError:
+            continue  # filed meanwhile
+    stale = [age for age in ages if age > STALE_CAPTURE_S]
+    if stale:
+        return Check(
+            "captures", WARN,
+            f"{len(stale)} session capture(s) not filed yet, the oldest queued"
+            f" {max(stale) / 60:.0f} min ago",
+            "run `anamnesis sync`, which files them (so does the next session's start)",
+        )  # fmt: skip
+    return Check("captures", OK, f"{len(ages)} session capture(s) waiting to be filed")
 
 
 def _mcp(home: Path) -> Check:

@@ -33,7 +33,8 @@ class HookSpec:
 
 
 # Timeouts are seconds. SessionEnd hooks share a 1.5 s budget unless a hook asks for more (at
-# most 60 s): capture writes its note in well under a second and syncs in the background.
+# most 60 s): capture queues its note in well under a second, taking no lock, and leaves
+# filing it and the sync to a background process.
 # The prompt hook holds up every prompt: it takes tens of milliseconds, and a short timeout
 # lets the prompt go on should it ever hang.
 HOOKS: tuple[HookSpec, ...] = (

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
     from anamnesis.hooks.__main__ import main
     from anamnesis.hooks.capture import CaptureResult, capture_session
+    from anamnesis.hooks.capture_queue import queued_captures, refused_captures
     from anamnesis.hooks.native import ImportReport, claude_home, import_native_memory
     from anamnesis.hooks.project import resolve_project_key
     from anamnesis.hooks.recall_settings import (
@@ -36,6 +37,8 @@ _EXPORTS: dict[str, str] = {
     "claude_home": "anamnesis.hooks.native",
     "import_native_memory": "anamnesis.hooks.native",
     "main": "anamnesis.hooks.__main__",
+    "queued_captures": "anamnesis.hooks.capture_queue",
+    "refused_captures": "anamnesis.hooks.capture_queue",
     "resolve_project_key": "anamnesis.hooks.project",
     "sync_store": "anamnesis.hooks.syncing",
 }
@@ -52,6 +55,8 @@ __all__ = [
     "claude_home",
     "import_native_memory",
     "main",
+    "queued_captures",
+    "refused_captures",
     "resolve_project_key",
     "sync_store",
 ]

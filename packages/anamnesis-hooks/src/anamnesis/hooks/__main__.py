@@ -18,7 +18,11 @@ TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from typing import Any
 
+    from anamnesis.store import MemoryStore
+
 HOOKS = ("inject", "prompt", "capture", "sync")
+# Run only as a detached process by the hooks themselves (:mod:`.background`).
+INTERNAL = ("worker",)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -27,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from anamnesis.hooks.failopen import log, run_failing_open
 
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] not in HOOKS:
+    if not args or args[0] not in (*HOOKS, *INTERNAL):
         problem = f"unknown hook {args[0]!r}" if args else "no hook named"
         print(f"usage: anamnesis-hook {{{','.join(HOOKS)}}} [options] ({problem})", file=sys.stderr)
         run_failing_open("hook", _home, lambda: log(_home(), "hook", problem))
@@ -41,7 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # it notes it was not sent. Stand aside.
         return 0
     runner = {"inject": run_inject, "prompt": run_prompt, "capture": run_capture,
-              "sync": run_sync}[hook]  # fmt: skip
+              "sync": run_sync, "worker": run_background}[hook]  # fmt: skip
     try:
         options = parse_flags(rest, values=_VALUES[hook], switches=_SWITCHES[hook])
         if hook == "inject":
@@ -64,12 +68,14 @@ _VALUES: dict[str, dict[str, tuple[str, ...] | None]] = {
     "capture": {"transcript": None, "session-id": None, "cwd": None,
                 "source": ("session-end", "precompact")},
     "sync": {},
+    "worker": {},
 }  # fmt: skip
 _SWITCHES: dict[str, tuple[str, ...]] = {
     "inject": ("no-stdin",),
     "prompt": ("no-stdin",),
     "capture": ("no-stdin", "no-sync"),
     "sync": ("no-stdin", "quiet", "no-import"),
+    "worker": (),
 }
 Options = dict[str, "str | bool"]
 
@@ -222,12 +228,13 @@ def run_prompt(options: Options) -> None:
 
 
 def run_capture(options: Options) -> None:
+    """Read and summarize the transcript, queue the result (on disk before this returns),
+    and leave the rest to the background worker: filing it into the store, which can wait
+    on other sessions, and the sync (:mod:`.capture_queue`, :mod:`.worker`)."""
     payload = _hook_input(options, "capture", "captured only what the flags name")
-    from anamnesis.hooks.capture import capture_session
     from anamnesis.hooks.failopen import log
     from anamnesis.hooks.hookio import text_field
     from anamnesis.hooks.transcript import TranscriptUnreadable
-    from anamnesis.store import MemoryStore, resolve_machine_id
 
     home = _home()
     transcript = _text(options, "transcript") or text_field(payload, "transcript_path")
@@ -242,68 +249,102 @@ def run_capture(options: Options) -> None:
         return
     event = payload.get("hook_event_name")
     source = _text(options, "source") or ("precompact" if event == "PreCompact" else "session-end")
-    with MemoryStore(home) as store:
-        try:
-            result = capture_session(
-                store,
-                transcript,
-                machine_id=resolve_machine_id(home),
-                source=source,
-                session_id=_text(options, "session-id") or text_field(payload, "session_id"),
-                cwd=_text(options, "cwd") or text_field(payload, "cwd"),
-            )
-        except TranscriptUnreadable as exc:  # expected: one line, not a traceback
-            log(home, "capture", f"{exc}; nothing was captured")
-            return
-    if result.truncated:
-        from anamnesis.hooks.transcript import MAX_TRANSCRIPT_BYTES
+    from anamnesis.hooks.pending import Skipped, prepare_capture
 
-        log(
-            home,
-            "capture",
-            f"{transcript} is over the {MAX_TRANSCRIPT_BYTES:,}-byte reading cap: the note "
-            "was made from its start",
+    try:
+        pending = prepare_capture(
+            transcript,
+            source=source,
+            session_id=_text(options, "session-id") or text_field(payload, "session_id"),
+            cwd=_text(options, "cwd") or text_field(payload, "cwd"),
         )
-    if result.skipped_lines:
-        log(home, "capture", f"{transcript}: skipped {result.skipped_lines}; read the rest")
-    if result.kept_edits and result.note is not None:
-        edited = ", ".join(result.kept_edits)
-        log(home, "capture", f"left hand-edited {edited} as it is; wrote {result.note.id} instead")
-    if result.note is None:
-        log(home, "capture", f"skipped {transcript}: {result.skipped}")
-    else:
-        what = "unchanged" if result.unchanged else "captured"
-        log(home, "capture", f"{what} {result.note.id} ({result.note.project}) from {transcript}")
-    if result.note is not None and not result.unchanged:
-        from anamnesis.hooks.background import start_background_sync, start_session_summary
+    except TranscriptUnreadable as exc:  # expected: one line, not a traceback
+        log(home, "capture", f"{exc}; nothing was captured")
+        return
+    if pending.skipped_lines:
+        log(home, "capture", f"{transcript}: skipped {pending.skipped_lines}; read the rest")
+    if isinstance(pending, Skipped):  # a trivial session: no note
+        log(home, "capture", f"skipped {transcript}: {pending.reason}")
+        return
+    from anamnesis.hooks.background import start_worker
+    from anamnesis.hooks.capture_queue import enqueue
+    from anamnesis.hooks.worker import request_sync
 
-        start_session_summary(home, result.note.id)  # only when llm.summarize_sessions is on
-        if not options.get("no-sync"):
-            start_background_sync(home)
+    enqueue(home, pending)
+    if not options.get("no-sync"):
+        request_sync(home)
+    start_worker(home)
 
 
 def run_sync(options: Options) -> None:
+    """The session start's sync (async): file what captures are queued, then sync, unless
+    another process is the worker already (it then syncs once more when done:
+    :mod:`.worker`)."""
     if not options.get("quiet"):
         _hook_input(options, "sync", "synced anyway")  # consume Claude Code's hook JSON
+    from anamnesis.hooks.worker import request_sync
+
+    home = _home()
+    request_sync(home)
+    if not _work(options) and not options.get("quiet"):
+        print("a sync is already running on this machine; it syncs once more when done")
+
+
+def run_background(options: Options) -> None:
+    """The worker a capture starts (:func:`.background.start_worker`): it files the
+    queued captures, and syncs when asked, quietly."""
+    _work({**options, "quiet": True})
+
+
+def _work(options: Options) -> bool:
+    """Be the machine's background worker (:func:`.worker.work`), opening the store only
+    once there is work; False when another process is the worker."""
+    from anamnesis.hooks.worker import work
+
+    home = _home()
+    opened: list[MemoryStore] = []
+
+    def store() -> MemoryStore:
+        if not opened:  # imported and opened only by the process that is the worker
+            from anamnesis.store import MemoryStore
+
+            opened.append(MemoryStore(home))
+        return opened[0]
+
+    def file(tried: set[str]) -> bool:
+        from anamnesis.hooks.capture_queue import file_queued, queued_captures
+        from anamnesis.store import resolve_machine_id
+
+        if not any(path.name not in tried for path in queued_captures(home)):
+            return True
+        return file_queued(store(), machine_id=resolve_machine_id(home), tried=tried)
+
+    try:
+        return work(home, file=file, sync=lambda: _sync_once(store(), options))
+    finally:
+        for each in opened:
+            each.close()
+
+
+def _sync_once(store: MemoryStore, options: Options) -> None:
     from anamnesis.hooks.failopen import log
     from anamnesis.hooks.native import claude_home
     from anamnesis.hooks.syncing import sync_store
-    from anamnesis.store import MemoryStore, resolve_machine_id, resolve_remote
+    from anamnesis.store import resolve_machine_id, resolve_remote
     from anamnesis.sync import SyncError
 
-    home = _home()
-    with MemoryStore(home) as store:
-        try:
-            report = sync_store(
-                store,
-                machine_id=resolve_machine_id(home),
-                remote=resolve_remote(home),
-                claude_dir=claude_home(),
-                import_native=not options.get("no-import"),
-            )
-        except SyncError as exc:  # busy, a full disk, ...: one line, and the next sync
-            log(home, "sync", str(exc))
-            return
+    home = store.root
+    try:
+        report = sync_store(
+            store,
+            machine_id=resolve_machine_id(home),
+            remote=resolve_remote(home),
+            claude_dir=claude_home(),
+            import_native=not options.get("no-import"),
+        )
+    except SyncError as exc:  # busy, a full disk, ...: one line, and the next sync
+        log(home, "sync", str(exc))
+        return
     log(home, "sync", report.result.detail)
     if not options.get("quiet"):
         print(report.result.detail)

@@ -1,5 +1,5 @@
-"""Slow work leaves the hook: a sync, or an LLM session summary, runs as a detached process
-the hook does not wait for.
+"""Slow work leaves the hook: filing a capture, a sync, or an LLM session summary runs as a
+detached process the hook does not wait for.
 
 SessionEnd hooks get about 1.5 s; a sync talks to the network, a model takes seconds. The
 child gets its own session (it survives Claude Code closing) and no terminal; its failures
@@ -14,9 +14,11 @@ import sys
 from pathlib import Path
 
 
-def start_background_sync(home: Path) -> int:
-    """Start ``python -m anamnesis.hooks sync`` detached; return its pid."""
-    return _detached(home, "anamnesis.hooks", "sync", "--quiet")
+def start_worker(home: Path) -> int:
+    """Start the background worker (``python -m anamnesis.hooks worker``) detached: it
+    files the queued captures and syncs if asked, or leaves at once when another process
+    is the worker (:mod:`.worker`); return its pid."""
+    return _detached(home, "anamnesis.hooks", "worker")
 
 
 # What a config.json value of llm.summarize_sessions may say for "off" (the summary step

@@ -1,4 +1,7 @@
-"""SessionEnd / PreCompact: one episodic note per session, written fast.
+"""SessionEnd / PreCompact: one episodic note per session.
+
+The hook reads and summarizes the transcript (:mod:`.pending`) and queues the result; the
+background worker files it here (:func:`file_capture`), where the store's locks are.
 
 The note's id is derived from the session id, so capturing the same session again
 (PreCompact fires repeatedly, SessionEnd after it) updates that one note with the newest
@@ -18,9 +21,14 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from anamnesis.hooks.project import resolve_project_key
-from anamnesis.hooks.summarize import HeuristicSummarizer, Summarizer, Summary, is_trivial
-from anamnesis.hooks.transcript import ParsedSession, parse_transcript
+from anamnesis.hooks.pending import (
+    SOURCES,
+    PendingCapture,
+    Skipped,
+    fit_summary,
+    prepare_capture,
+)
+from anamnesis.hooks.summarize import Summarizer, Summary
 from anamnesis.store import (
     CAPTURE_DIGEST_KEY,
     Memory,
@@ -30,11 +38,8 @@ from anamnesis.store import (
     content_digest,
     derived_id,
     is_capture_owned,
-    redact_secrets,
-    utc_now,
 )
 
-SOURCES = ("session-end", "precompact")
 # The frontmatter key recording a digest of the title and body capture last wrote: a note
 # that no longer matches it was edited by someone, and capture leaves it alone.
 DIGEST_KEY = CAPTURE_DIGEST_KEY  # the name the tests and older code use
@@ -88,44 +93,46 @@ def capture_session(
     cwd: str | None = None,
     summarizer: Summarizer | None = None,
 ) -> CaptureResult:
-    """Turn the transcript into this session's episodic note (or skip a trivial session)."""
-    if source not in SOURCES:
-        raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
-    parsed = parse_transcript(transcript)
-    result = _capture(store, parsed, transcript, machine_id, source, session_id, cwd, summarizer)
-    return replace(result, truncated=parsed.truncated, skipped_lines=parsed.skipped_lines())
+    """Turn the transcript into this session's episodic note (or skip a trivial session):
+    :func:`.pending.prepare_capture`, then :func:`file_capture`, in one go."""
+    pending = prepare_capture(
+        transcript, source=source, session_id=session_id, cwd=cwd, summarizer=summarizer
+    )
+    if isinstance(pending, Skipped):
+        return CaptureResult(
+            None,
+            skipped=pending.reason,
+            truncated=pending.truncated,
+            skipped_lines=pending.skipped_lines,
+        )
+    result = file_capture(store, pending, machine_id=machine_id)
+    return replace(result, skipped_lines=pending.skipped_lines)
 
 
-def _capture(
-    store: MemoryStore,
-    parsed: ParsedSession,
-    transcript: str | Path,
-    machine_id: str,
-    source: str,
-    session_id: str | None,
-    cwd: str | None,
-    summarizer: Summarizer | None,
-) -> CaptureResult:
-    if is_trivial(parsed):
-        return CaptureResult(None, skipped="trivial session: no files touched and no real ask")
-    summary = (summarizer or HeuristicSummarizer()).summarize(parsed)
-    if summary is None:
-        return CaptureResult(None, skipped="the summarizer chose to skip this session")
-    summary = fit_summary(summary)
-    sid = session_id or parsed.session_id or Path(transcript).stem
-    project = resolve_project_key(cwd or parsed.cwd or str(Path.cwd()))
-    now = utc_now()
+def file_capture(store: MemoryStore, pending: PendingCapture, *, machine_id: str) -> CaptureResult:
+    """Write (or update) the session's note from a prepared capture. Filing the same
+    capture twice changes nothing the second time (the note's id comes from the session)."""
+    result = _file(store, pending, machine_id)
+    return replace(result, truncated=True) if pending.truncated else result
+
+
+def _file(store: MemoryStore, pending: PendingCapture, machine_id: str) -> CaptureResult:
+    sid, source, now = pending.session_id, pending.source, pending.captured_at
+    # Masked, then cut to the store's limits once more: the hook cut what it queued, but a
+    # masked secret can be longer than the secret.
+    summary = fit_summary(Summary(title=pending.title, body=pending.body, model=pending.model))
     kept: list[str] = []
     for follow_up in range(MAX_FOLLOW_UPS + 1):
-        note_id = session_note_id(sid, parsed.started_at, follow_up)
+        note_id = session_note_id(sid, pending.started_at, follow_up)
         if follow_up == 0:
-            note_id = _existing_id(store, note_id, legacy_note_ids(sid, source, parsed.started_at))
+            legacy = legacy_note_ids(sid, source, pending.started_at)
+            note_id = _existing_id(store, note_id, legacy)
         fresh = Memory(
             id=note_id,
             type="episodic",
             title=summary.title,
             body=summary.body,
-            project=project,
+            project=pending.project,
             machine_id=machine_id,
             tags=["session", source],
             created_at=now,
@@ -153,28 +160,6 @@ def _capture(
         None,
         skipped=f"every note of this session was edited by hand ({', '.join(kept)}); kept them",
         kept_edits=tuple(kept),
-    )
-
-
-def fit_summary(summary: Summary) -> Summary:
-    """``summary`` cut to what the store takes (:class:`~anamnesis.store.NoteLimits`): a
-    session that was huge (a pasted log, hundreds of long paths) still gets its note, with
-    a line saying what was cut, rather than one the store refuses and the session lost.
-
-    The body is masked first, as the store will mask it: a masked secret can be longer
-    than the secret, and the limit is on what is stored."""
-    title = summary.title[: NoteLimits.TITLE_CHARS]
-    body = redact_secrets(summary.body)
-    size = len(body.encode("utf-8"))
-    if size > NoteLimits.BODY_BYTES:
-        marker = (
-            f"\n\n[... cut here: this session's summary was {size:,} bytes, over the "
-            f"{NoteLimits.BODY_BYTES:,} bytes a note may hold]"
-        )
-        room = NoteLimits.BODY_BYTES - len(marker.encode("utf-8"))
-        body = body.encode("utf-8")[:room].decode("utf-8", "ignore") + marker
-    return replace(
-        summary, title=title, body=body, model=summary.model[: NoteLimits.PROVENANCE_CHARS]
     )
 
 

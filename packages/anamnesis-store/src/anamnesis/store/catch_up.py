@@ -39,14 +39,17 @@ class CatchUp:
         if probe is not None and probe == self._last_probe:
             return
         watched = watched_folders(self.layout)
-        changed = changed_folders(conn, watched)
-        retry = self._broken_files_changed(conn)
-        if changed or retry:
+        if changed_folders(conn, watched) or self._broken_files_changed(conn):
             with ix.write_transaction(conn, self.layout.db_path):
-                for folder in changed:
+                # Looked at again under the lock, where no store writes: the folders as they
+                # are now, against marks another reader may have just brought up to date
+                # (sessions that waited for the lock together rescan once, not once each,
+                # and none records an mtime that a write it waited for has since moved on).
+                watched = watched_folders(self.layout)
+                for folder in changed_folders(conn, watched):
                     self._rescan(conn, folder.path, folder.scope, folder.rel)
                     mark_scanned(conn, folder)
-                for note in retry:
+                for note in self._broken_files_changed(conn):
                     self.indexer.index_file(conn, note)
         # What to stat next time: the folders just checked and the files still broken. The
         # mtimes were taken before the check, so a change made meanwhile is seen next time.

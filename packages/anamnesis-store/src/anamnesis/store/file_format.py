@@ -11,14 +11,14 @@ import sqlite3
 # A note row (metadata and a deflated body, ~1.6 KB) leaves on average half a row unused
 # per page: 23 % of a 4 KB page, 11 % of an 8 KB one (100,000 notes of bench/corpus.py).
 PAGE_SIZE = 8192
-_AUTO_VACUUM_INCREMENTAL = 2
+AUTO_VACUUM_INCREMENTAL = 2
 
 
 def has_current_format(conn: sqlite3.Connection) -> bool:
     """True when the file has this version's page size and gives freed pages back."""
     page_size = conn.execute("PRAGMA page_size").fetchone()[0]
     auto_vacuum = conn.execute("PRAGMA auto_vacuum").fetchone()[0]
-    return bool(page_size == PAGE_SIZE and auto_vacuum == _AUTO_VACUUM_INCREMENTAL)
+    return bool(page_size == PAGE_SIZE and auto_vacuum == AUTO_VACUUM_INCREMENTAL)
 
 
 def reformat(conn: sqlite3.Connection) -> None:
@@ -45,7 +45,7 @@ def give_back_free_pages(conn: sqlite3.Connection) -> None:
     file system; outside any transaction. Best effort: in a file of an older format, or
     while another process holds a lock, they stay free inside the file for later writes."""
     try:
-        if conn.execute("PRAGMA auto_vacuum").fetchone()[0] == _AUTO_VACUUM_INCREMENTAL:
+        if conn.execute("PRAGMA auto_vacuum").fetchone()[0] == AUTO_VACUUM_INCREMENTAL:
             # Freed a page per step: executescript steps it to the end (execute would not).
             conn.executescript("PRAGMA incremental_vacuum")
     except sqlite3.OperationalError as exc:

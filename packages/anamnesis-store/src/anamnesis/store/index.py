@@ -15,7 +15,7 @@ from pathlib import Path
 
 from anamnesis.store import invisible, project_seq, stored_text
 from anamnesis.store.errors import IndexUnavailable, StoreBusy
-from anamnesis.store.file_format import PAGE_SIZE, is_busy
+from anamnesis.store.file_format import AUTO_VACUUM_INCREMENTAL, PAGE_SIZE, is_busy
 from anamnesis.store.model import Memory
 from anamnesis.store.record import Record
 from anamnesis.store.schema import (
@@ -134,8 +134,12 @@ def connect(db_path: Path) -> sqlite3.Connection:
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         # The file's format (:func:`has_current_format`): a new file takes it here, before
         # WAL mode writes its first page; an older one when rebuilt (:func:`reformat`).
+        # Setting auto_vacuum takes the write lock even when it changes nothing, so a file
+        # that has it already is left alone: opening the index (every hook, every reader)
+        # never waits for another process's write.
         conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
-        conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != AUTO_VACUUM_INCREMENTAL:
+            conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=NORMAL")
         # Up to 32 MB of pages (taken only as pages are read): a vector scan reads 1.5 KB

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         read_blob,
         unreachable_commits,
     )
+    from anamnesis.sync.lock import sync_lock
     from anamnesis.sync.remote import is_local, redact_url
     from anamnesis.sync.transport import check_remote
     from anamnesis.sync.worktree import SYNC_LOCK_FILE
@@ -67,6 +68,7 @@ _EXPORTS: dict[str, str] = {
     "new_ulid": "anamnesis.sync.fork",
     "read_blob": "anamnesis.sync.history",
     "redact_url": "anamnesis.sync.remote",
+    "sync_lock": "anamnesis.sync.lock",
     "unreachable_commits": "anamnesis.sync.history",
 }
 
@@ -98,6 +100,7 @@ __all__ = [
     "new_ulid",
     "read_blob",
     "redact_url",
+    "sync_lock",
     "unreachable_commits",
 ]
 

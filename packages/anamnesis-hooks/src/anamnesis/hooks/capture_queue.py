@@ -1,0 +1,168 @@
+"""Captures waiting to be filed: what the capture hook hands to the background worker.
+
+The SessionEnd hook must return quickly whatever the machine is doing: Claude Code kills a
+hook past its timeout, and twenty sessions ending together queue on the store's write lock
+and on the CPU. So the hook only reads and summarizes the transcript (the session's own
+work) and writes the result here, one file per capture, flushed to disk before it returns:
+from then on the session's note is safe, whatever becomes of the processes that follow.
+The background worker (:mod:`.worker`) files the captures into the store in the order they
+were made and removes each file once its note is written. A worker that dies leaves the
+rest for the next one: the next capture's, the next session start's (its sync hook), or
+`anamnesis sync`. Filing a capture twice changes nothing (:func:`.capture.file_capture`).
+
+The files live in ``<home>/queue/captures/``, never synced, readable by the user only:
+they hold the summary before the store masks its secrets. One the store refuses is moved
+to ``<home>/queue/refused/`` and logged, never retried for ever.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
+if TYPE_CHECKING:
+    from anamnesis.hooks.capture import CaptureResult
+    from anamnesis.hooks.pending import PendingCapture
+    from anamnesis.store import MemoryStore
+
+# Everything asked of the background worker lives in ``<home>/queue/``, never synced.
+QUEUE_DIR = "queue"
+CAPTURES = "captures"
+REFUSED = "refused"
+SUFFIX = ".json"
+# A queued capture holds a summary of a few KB, and never more than a note's body
+# (NoteLimits.BODY_BYTES, 1,000,000 bytes: the hook cuts it to that), which JSON writes in
+# at most 6 bytes a byte (a control character's escape); anything bigger was not written by
+# the hook.
+MAX_ENTRY_BYTES = 8 * 1024 * 1024
+_TEXT_FIELDS = ("session_id", "started_at", "source", "project", "title", "body", "model",
+                "captured_at", "transcript")  # fmt: skip
+
+
+class BadEntry(Exception):
+    """A file in the queue that is not a capture this hook wrote."""
+
+
+def captures_dir(home: Path) -> Path:
+    return home / QUEUE_DIR / CAPTURES
+
+
+def enqueue(home: Path, pending: PendingCapture) -> Path:
+    """Write a capture to the queue, flushed to disk, under a name that sorts in the order
+    captures are made; return its path."""
+    from anamnesis.store import atomic_write_bytes
+
+    folder = captures_dir(home)
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fields = {name: getattr(pending, name) for name in (*_TEXT_FIELDS, "truncated")}
+    path = folder / f"{time.time_ns():020d}-{os.getpid()}-{os.urandom(3).hex()}{SUFFIX}"
+    atomic_write_bytes(path, json.dumps(fields, ensure_ascii=False), mode=0o600)
+    return path
+
+
+def queued_captures(home: Path) -> list[Path]:
+    """The captures waiting, oldest first (a temp file of a write in progress is not one)."""
+    try:
+        paths = sorted(captures_dir(home).iterdir())
+    except OSError:
+        return []
+    return [path for path in paths if path.suffix == SUFFIX and not path.name.startswith(".")]
+
+
+def refused_captures(home: Path) -> list[Path]:
+    """The captures the store refused, moved aside (each logged with the reason)."""
+    try:
+        return sorted((home / QUEUE_DIR / REFUSED).glob(f"*{SUFFIX}"))
+    except OSError:
+        return []
+
+
+def read_entry(path: Path) -> PendingCapture:
+    """The capture in a queue file; raises :class:`BadEntry` for anything else and
+    OSError when it cannot be read."""
+    from anamnesis.hooks.pending import PendingCapture
+    from anamnesis.store import UnsafeFile, read_regular
+
+    try:
+        data, _info = read_regular(path, MAX_ENTRY_BYTES)
+    except UnsafeFile as exc:
+        raise BadEntry(str(exc)) from None
+    try:
+        fields = json.loads(data.decode("utf-8"))
+    except ValueError:
+        raise BadEntry("not the JSON the capture hook writes") from None
+    if not isinstance(fields, dict):
+        raise BadEntry("not the JSON the capture hook writes")
+    texts = {name: fields.get(name) for name in _TEXT_FIELDS}
+    wrong = [name for name, value in texts.items() if not isinstance(value, str)]
+    if wrong or not isinstance(fields.get("truncated", False), bool):
+        raise BadEntry(f"missing or wrong fields: {', '.join(wrong) or 'truncated'}")
+    return PendingCapture(**texts, truncated=fields.get("truncated", False))  # type: ignore[arg-type]
+
+
+def file_queued(store: MemoryStore, *, machine_id: str, tried: set[str]) -> bool:
+    """File every queued capture not in ``tried`` (names, added to as they are tried),
+    oldest first, logging each as the capture hook always has. Returns False when the
+    store could not be written (the rest stay queued for the next try)."""
+    from anamnesis.hooks.capture import file_capture
+    from anamnesis.hooks.failopen import log
+    from anamnesis.store import InvalidNote
+
+    home = store.root
+    for path in queued_captures(home):
+        if path.name in tried:
+            continue
+        tried.add(path.name)
+        try:
+            pending = read_entry(path)
+            result = file_capture(store, pending, machine_id=machine_id)
+        except FileNotFoundError:
+            continue  # removed meanwhile (by hand): nothing to file
+        except (BadEntry, InvalidNote) as exc:  # never accepted, however often tried
+            log(home, "capture", f"the queued capture {path} was refused ({exc}); {_refuse(path)}")
+            continue
+        except Exception as exc:  # the store or the disk: this and the rest stay queued
+            log(home, "capture", f"could not file the queued capture {path} ({exc}); kept for"
+                " the next sync or capture")  # fmt: skip
+            tried.update(waiting.name for waiting in queued_captures(home))  # not again in this run
+            return False
+        _report(home, pending, result)
+        path.unlink(missing_ok=True)
+    return True
+
+
+def _refuse(path: Path) -> str:
+    target = path.parent.parent / REFUSED / path.name  # <home>/queue/refused/
+    try:
+        target.parent.mkdir(exist_ok=True, mode=0o700)
+        path.replace(target)
+    except OSError as exc:
+        return f"and could not be moved aside: {exc}"
+    return f"moved to {target}"
+
+
+def _report(home: Path, pending: PendingCapture, result: CaptureResult) -> None:
+    """What filing a capture did, in the log; an LLM summary of a new note, when set."""
+    from anamnesis.hooks.failopen import log
+
+    transcript = pending.transcript
+    if result.truncated:
+        from anamnesis.hooks.transcript import MAX_TRANSCRIPT_BYTES
+
+        log(home, "capture", f"{transcript} is over the {MAX_TRANSCRIPT_BYTES:,}-byte reading"
+            " cap: the note was made from its start")  # fmt: skip
+    if result.kept_edits and result.note is not None:
+        edited = ", ".join(result.kept_edits)
+        log(home, "capture", f"left hand-edited {edited} as it is; wrote {result.note.id} instead")
+    if result.note is None:
+        log(home, "capture", f"skipped {transcript}: {result.skipped}")
+        return
+    what = "unchanged" if result.unchanged else "captured"
+    log(home, "capture", f"{what} {result.note.id} ({result.note.project}) from {transcript}")
+    if not result.unchanged:
+        from anamnesis.hooks.background import start_session_summary
+
+        start_session_summary(home, result.note.id)  # only when llm.summarize_sessions is on

@@ -1,0 +1,78 @@
+"""The machine's one background worker: it files queued captures, then syncs if asked.
+
+Every capture and every session start asks for background work. Twenty sessions ending
+together would start twenty processes, all queued on one store and one remote, taking the
+CPU that the sessions' own hooks wait for. Instead, whoever holds ``queue/worker.lock``
+does all the work asked for, and whoever finds it held leaves a request and exits at once:
+
+* a capture's request is its file in the queue (:mod:`.capture_queue`);
+* a sync's request is the file ``queue/sync-requested``.
+
+The holder files the captures, runs one sync for every request made before it began, and
+goes round again while requests keep coming. After letting go of the lock it looks once
+more: a request made while it was letting go found the lock still held, and would
+otherwise wait for the next worker. The kernel releases the lock however the holder ends,
+and whatever it left undone is still in the queue for the next worker (the next capture,
+the next session start, or `anamnesis sync`).
+"""
+
+from __future__ import annotations
+
+from contextlib import ExitStack
+from pathlib import Path
+
+from anamnesis.hooks.capture_queue import QUEUE_DIR, queued_captures
+
+TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+LOCK_NAME = "worker.lock"
+SYNC_REQUEST = "sync-requested"
+
+
+def request_sync(home: Path) -> None:
+    """Ask the worker for a sync (it runs one after this request, whoever holds the lock)."""
+    folder = home / QUEUE_DIR
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    (folder / SYNC_REQUEST).touch()
+
+
+def take_sync_request(home: Path) -> bool:
+    """Whether a sync was asked for; the request is consumed (only the worker calls this)."""
+    try:
+        (home / QUEUE_DIR / SYNC_REQUEST).unlink()
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], None]) -> bool:
+    """Be the worker, if no other process is: ``file`` the queued captures (given the
+    names already tried, returning False when the store cannot be written now), ``sync``
+    on request, until nothing is asked. False when another worker holds the lock (it will
+    do what was asked)."""
+    from anamnesis.sync import SyncBusy, sync_lock
+
+    tried: set[str] = set()
+    worked = False
+    while True:
+        with ExitStack() as held:
+            try:  # the kernel lets go of it however this process ends
+                held.enter_context(sync_lock(home / QUEUE_DIR / LOCK_NAME, wait_s=0))
+            except SyncBusy:
+                return worked
+            worked = True
+            while True:
+                writable = file(tried)
+                if take_sync_request(home):
+                    sync()
+                    continue  # captures may have come in meanwhile
+                if not writable or not _untried(home, tried):
+                    break
+        if not ((home / QUEUE_DIR / SYNC_REQUEST).exists() or _untried(home, tried)):
+            return worked
+
+
+def _untried(home: Path, tried: set[str]) -> bool:
+    return any(path.name not in tried for path in queued_captures(home))
