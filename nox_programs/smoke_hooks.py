@@ -1,6 +1,6 @@
 """Isolation smoke test of `anamnesis-hooks` installed alone (the `isolation` session): the
-`inject` hook prints a stored note, the `capture` hook stores a session from a transcript,
-and the MCP SDK was not installed along with the hooks.
+`inject` hook prints a stored note, the `capture` hook queues a session from a transcript
+and its background worker stores it, and the MCP SDK was not installed along with the hooks.
 
 Runs as a plain script in the isolated venv: stdlib and `anamnesis-hooks` only.
 """
@@ -14,6 +14,7 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import time
 
 from anamnesis.store import MemoryStore
 
@@ -39,7 +40,12 @@ done = subprocess.run(
     text=True,
 )
 assert done.returncode == 0, done
-with MemoryStore(home) as store:
-    assert any(m.prov_session == "s" for m in store.list()), store.list()
+deadline = time.monotonic() + 60  # the hook returns once queued; the worker files the note
+while True:
+    with MemoryStore(home) as store:
+        if any(m.prov_session == "s" for m in store.list()):
+            break
+        assert time.monotonic() < deadline, (store.list(), list(home.rglob("*.json")))
+    time.sleep(0.1)
 assert importlib.util.find_spec("mcp") is None
 print("hooks smoke ok")
