@@ -191,6 +191,37 @@ def test_no_command_and_serve_run_the_mcp_server(env: Env, args: list[str]) -> N
     assert [hit["title"] for hit in hits] == ["served note"]
 
 
+@pytest.mark.parametrize("args", [["serve"], ["serve", "--machine-id", "box"]])
+def test_serve_starts_without_typer_below_the_hooks_priority(env: Env, args: list[str]) -> None:
+    # The server's start-up is over a second of CPU (the MCP SDK); twenty at once held every
+    # session's hooks back. It skips typer's imports (the SDK brings click and rich of its
+    # own) and runs at the background nice, from before the SDK loads.
+    from anamnesis.store import BACKGROUND_NICE
+
+    env.variables["PYTHONPROFILEIMPORTTIME"] = "1"
+    server = subprocess.Popen(
+        [*anamnesis_script(), *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env=env.environment(), cwd=env.root,
+    )  # fmt: skip
+    assert server.stdin is not None
+    try:
+        if Path(f"/proc/{server.pid}/stat").exists():  # Linux: read its nice while it runs
+            deadline = time.monotonic() + 60
+            while _nice(server.pid) < BACKGROUND_NICE and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert _nice(server.pid) == max(BACKGROUND_NICE, os.getpriority(os.PRIO_PROCESS, 0))
+    finally:
+        _out, err = server.communicate(b"", timeout=120)  # end of input: the server stops
+    imported = imported_modules(err.decode())
+    assert "mcp" in imported and "anamnesis.mcp.server" in imported  # it did start
+    assert "typer" not in imported
+
+
+def _nice(pid: int) -> int:
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return int(stat[stat.rindex(")") + 2 :].split()[16])  # field 19 of stat(5)
+
+
 def test_without_the_mcp_extra_serve_says_how_to_install(
     env: Env, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -45,10 +46,34 @@ def test_what_we_write_is_recognised(spec: object) -> None:
         "python -m anamnesis.cli.extra inject --format json",
         "'unterminated",
         "",
+        "nice -n 10 /bin/anamnesis sync",
+        "nice -n 10",
+        "nice /bin/anamnesis sync --quiet && rm -rf /tmp/x",
     ],
 )
 def test_look_alikes_are_not_ours(command: str) -> None:
     assert not is_our_command(command)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="nice is a POSIX command")
+def test_only_the_background_sync_hook_starts_niced_and_older_commands_stay_ours() -> None:
+    # The async session-start sync is work no session waits on: from its first instruction
+    # it runs below the inject hook it starts beside (twenty sessions at once shared each
+    # session's CPU between the two). Commands written before it was niced are still ours.
+    commands = {spec.args: hook_command(EXE, spec, ENV) for spec in HOOKS}
+    assert commands[("sync", "--quiet")] == (
+        "ANAMNESIS_HOME='/home/me/my notes' nice -n 10 /home/me/.local/bin/anamnesis sync --quiet"
+    )
+    assert [args for args, command in commands.items() if " nice " in command] == [
+        ("sync", "--quiet")
+    ]
+    assert is_our_command("ANAMNESIS_HOME=/x /bin/anamnesis sync --quiet")
+    installed = with_ours({}, EXE, ENV)
+    assert missing_hooks(installed) == []
+    upgraded = with_ours({"hooks": {"SessionStart": [{"hooks": [
+        {"type": "command", "command": "/bin/anamnesis sync --quiet", "async": True}]}]}},
+        EXE, ENV)  # fmt: skip
+    assert upgraded == installed  # the old un-niced entry is replaced, not kept beside
 
 
 def test_merge_is_idempotent_and_removal_restores() -> None:

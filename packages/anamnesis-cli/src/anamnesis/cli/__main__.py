@@ -2,7 +2,9 @@
 
 Session hooks start a fresh process each time and wait for it, so `inject`, `prompt`,
 `capture` and the hook form of `sync` are handed to the hooks package before typer (and rich, and
-pydantic) would load: the MCP server's start-up skips typer too.
+pydantic) would load. The MCP server's start-up (`anamnesis serve`, as `init` registers it)
+skips typer too: it is over a second of CPU already (the MCP SDK), and it starts at a lower
+priority than the hooks (`store.yield_to_sessions`), which typer's imports would run before.
 """
 
 from __future__ import annotations
@@ -22,6 +24,22 @@ def is_hook_call(argv: list[str]) -> bool:
     return argv[0] == "sync" and "--quiet" in argv[1:]
 
 
+def server_machine_id(argv: list[str]) -> str | bool | None:
+    """For ``anamnesis serve`` as `init` registers it (``serve``, ``serve --machine-id X``):
+    the machine id it names (None: the configured one), so that the server starts without
+    typer; False for any other command line (typer parses it, and says what is wrong)."""
+    if argv[:1] != ["serve"]:
+        return False
+    rest = argv[1:]
+    if not rest:
+        return None
+    if len(rest) == 2 and rest[0] == "--machine-id" and not rest[1].startswith("-"):
+        return rest[1]
+    if len(rest) == 1 and rest[0].startswith("--machine-id="):
+        return rest[0].partition("=")[2]
+    return False
+
+
 def run() -> None:
     argv = sys.argv[1:]
     if is_hook_call(argv):
@@ -30,7 +48,11 @@ def run() -> None:
         code = hook_main(argv)
         _flush()
         os._exit(code)  # skip interpreter teardown: the session waits on this process
-    from anamnesis.cli.console import stdin_is_terminal  # json and sys only: cheap
+    machine_id = server_machine_id(argv)
+    if machine_id is not False:  # the MCP server, as Claude Code starts it
+        _flush()
+        sys.exit(_serve(machine_id if isinstance(machine_id, str) else None, "anamnesis serve"))
+    from anamnesis.cli.console import stdin_is_terminal
 
     if not argv and not stdin_is_terminal():
         code = _serve()  # how Claude Code starts a server registered before `serve` existed
@@ -42,16 +64,17 @@ def run() -> None:
     sys.exit(code)
 
 
-def _serve() -> int:
-    from anamnesis.cli.commands.entry_points import missing_mcp
+def _serve(machine_id: str | None = None, command: str = "anamnesis") -> int:
     from anamnesis.cli.mcp_registration import mcp_extra_installed
 
     if not mcp_extra_installed():
-        sys.stderr.write(f"anamnesis: {missing_mcp()}\n")
+        from anamnesis.cli.commands.entry_points import missing_mcp  # typer: only to say this
+
+        sys.stderr.write(f"{command}: {missing_mcp()}\n")
         return 1
     from anamnesis.mcp import serve
 
-    return serve()
+    return serve(machine_id=machine_id)
 
 
 def _flush() -> None:

@@ -2,14 +2,15 @@
 
 A user's settings hold their own hooks, possibly next to ours in one group. Ours are found
 by the exact shape of the commands we write (optional ``ANAMNESIS_*=...`` assignments, an
-executable named ``anamnesis``, then the arguments of one of :data:`HOOKS`), never by a
-substring that someone else's command could also contain.
+optional ``nice -n N``, an executable named ``anamnesis``, then the arguments of one of
+:data:`HOOKS`), never by a substring that someone else's command could also contain.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import os
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +31,9 @@ class HookSpec:
     args: tuple[str, ...]
     timeout: int
     run_async: bool = False
+    # Work no session waits on, started at a lower CPU priority than the hooks sessions do
+    # wait on (``nice``, from the first instruction: see store.yield_to_sessions).
+    background: bool = False
 
 
 # Timeouts are seconds. SessionEnd hooks share a 1.5 s budget unless a hook asks for more (at
@@ -39,7 +43,9 @@ class HookSpec:
 # lets the prompt go on should it ever hang.
 HOOKS: tuple[HookSpec, ...] = (
     HookSpec("SessionStart", "startup|resume|clear|compact", ("inject", "--format", "json"), 15),
-    HookSpec("SessionStart", "startup|resume", ("sync", "--quiet"), 120, run_async=True),
+    HookSpec(
+        "SessionStart", "startup|resume", ("sync", "--quiet"), 120, run_async=True, background=True
+    ),
     HookSpec("UserPromptSubmit", None, ("prompt", "--format", "json"), 5),
     HookSpec("SessionEnd", None, ("capture",), 10),
     HookSpec("PreCompact", None, ("capture", "--source", "precompact", "--no-sync"), 60),
@@ -48,10 +54,20 @@ _OUR_ARGS = {spec.args for spec in HOOKS}
 
 
 def hook_command(executable: Sequence[str], spec: HookSpec, env: dict[str, str]) -> str:
-    """The shell command for one hook: env assignments, the executable, its arguments."""
+    """The shell command for one hook: env assignments, ``nice`` for a background hook
+    (where there is one), the executable, its arguments."""
     assignments = [f"{name}={shlex.quote(value)}" for name, value in sorted(env.items())]
-    words = [shlex.quote(word) for word in (*executable, *spec.args)]
+    words = [shlex.quote(word) for word in (*_niced(spec), *executable, *spec.args)]
     return " ".join([*assignments, *words])
+
+
+def _niced(spec: HookSpec) -> tuple[str, ...]:
+    """``nice -n 10`` for a hook no session waits on: it starts below the hooks that sessions
+    do wait on, Python's own start-up included (twenty sessions starting together otherwise
+    share each session's CPU between its inject hook and this one). POSIX only."""
+    from anamnesis.store import BACKGROUND_NICE
+
+    return ("nice", "-n", str(BACKGROUND_NICE)) if spec.background and os.name == "posix" else ()
 
 
 def is_our_command(command: object) -> bool:
@@ -70,6 +86,8 @@ def _our_args(command: object) -> tuple[str, ...] | None:
         return None
     while words and _is_our_assignment(words[0]):
         words = words[1:]
+    if len(words) > 3 and Path(words[0]).name == "nice" and words[1] == "-n":
+        words = words[3:]  # a background hook's priority (older commands have none)
     if not words:
         return None
     program = Path(words[0]).name

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from anamnesis.store import MemoryStore
 
 HOOKS = ("inject", "prompt", "capture", "sync")
+# No session waits on these (the async session-start sync, the worker a capture starts):
+# they yield the CPU to the hooks that sessions do wait on (store.yield_to_sessions).
+BACKGROUND = ("sync", "worker")
 # Run only as a detached process by the hooks themselves (:mod:`.background`).
 INTERNAL = ("worker",)
 
@@ -37,6 +40,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         run_failing_open("hook", _home, lambda: log(_home(), "hook", problem))
         return 0
     hook, rest = args[0], args[1:]
+    if hook in BACKGROUND:
+        from anamnesis.store import yield_to_sessions  # threading, typing: not for every hook
+
+        yield_to_sessions()
     from anamnesis.store import REFLECTION_ENV_GUARD
 
     if os.environ.get(REFLECTION_ENV_GUARD):

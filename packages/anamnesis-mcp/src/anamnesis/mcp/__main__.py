@@ -11,9 +11,13 @@ def serve(home: Path | None = None, *, machine_id: str | None = None) -> int:
     """Serve the store at ``home`` (default: ``$ANAMNESIS_HOME`` or ``~/.anamnesis``).
 
     Returns the exit status; problems opening the store are one line on stderr, which
-    Claude Code shows in its MCP log.
+    Claude Code shows in its MCP log. The server runs at a lower CPU priority than the
+    hooks sessions wait on (``store.yield_to_sessions``): its start-up alone is over a
+    second of CPU, and twenty of them at once held every session's hooks back.
     """
-    from anamnesis.store import MemoryStore, StoreError
+    from anamnesis.store import MemoryStore, StoreError, yield_to_sessions
+
+    yield_to_sessions()  # first, before the SDK starts any thread
 
     try:
         store = MemoryStore(home)

@@ -99,6 +99,7 @@ if TYPE_CHECKING:
         read_openchronicle,
     )
     from anamnesis.store.outgoing import SyncCycle, commit_outgoing, sync_cycle
+    from anamnesis.store.priority import BACKGROUND_NICE, yield_to_sessions
     from anamnesis.store.recall_eval import (
         EvalCase,
         RecallReport,
@@ -229,9 +230,12 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "resolve_remote": ("anamnesis.store.config", "resolve_remote"),
     "serialize_note": ("anamnesis.store.codec", "serialize"),
     "write_config": ("anamnesis.store.config", "write_config"),
+    "yield_to_sessions": ("anamnesis.store.priority", "yield_to_sessions"),
+    "BACKGROUND_NICE": ("anamnesis.store.priority", "BACKGROUND_NICE"),
 }
 
 __all__ = [
+    "BACKGROUND_NICE",
     "CAPTURE_DIGEST_KEY",
     "CONFIG_FILE",
     "DURABLE_TYPES",
@@ -335,6 +339,7 @@ __all__ = [
     "validate_note",
     "vector_support",
     "write_config",
+    "yield_to_sessions",
 ]
 
 

@@ -258,6 +258,29 @@ def write_transaction(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]
 
 
 @contextmanager
+def write_transaction_if_free(conn: sqlite3.Connection) -> Iterator[bool]:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` if no other connection holds the write lock right
+    now (yields True); yields False at once, with no transaction, if one does."""
+    conn.execute("PRAGMA busy_timeout=0")
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:
+        if not is_busy(exc):
+            raise
+        yield False
+        return
+    finally:
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    try:
+        yield True
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextmanager
 def read_transaction(conn: sqlite3.Connection) -> Iterator[None]:
     """One consistent snapshot across several statements."""
     if conn.in_transaction:  # already inside a write transaction: that is a snapshot too
