@@ -1,3 +1,3 @@
 """anamnesis.cli: the `anamnesis` command (distribution ``anamnesis-memory``)."""
 
-__version__ = "0.2.5"
+__version__ = "0.3.0"

@@ -8,4 +8,4 @@ doctor's checks.
 
 from __future__ import annotations
 
-__version__ = "0.1.1"
+__version__ = "0.1.2"

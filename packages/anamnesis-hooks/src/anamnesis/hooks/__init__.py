@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from importlib import import_module
 
-__version__ = "0.3.3"
+__version__ = "0.4.0"
 
 TYPE_CHECKING = False  # typing itself costs an import; type checkers read this as True
 if TYPE_CHECKING:

@@ -83,7 +83,7 @@ if TYPE_CHECKING:
     from anamnesis.reflect.replies import InvalidReply
     from anamnesis.reflect.run_lock import ReflectionBusy
 
-__version__ = "0.1.1"
+__version__ = "0.2.0"
 
 _PROTOCOL = "anamnesis.reflect.providers.protocol"
 _SETTINGS = "anamnesis.reflect.providers.settings"

@@ -124,7 +124,7 @@ if TYPE_CHECKING:
     from anamnesis.store.timestamps import utc_now
     from anamnesis.store.validation import validate as validate_note
 
-__version__ = "0.2.6"
+__version__ = "0.3.0"
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     "CONFIG_FILE": ("anamnesis.store.config", "CONFIG_FILE"),

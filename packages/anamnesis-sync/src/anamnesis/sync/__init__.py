@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from anamnesis.sync.transport import check_remote
     from anamnesis.sync.worktree import SYNC_LOCK_FILE
 
-__version__ = "0.2.5"
+__version__ = "0.3.0"
 
 _EXPORTS: dict[str, str] = {
     "CONFLICT_KEY": "anamnesis.sync.fork",
