@@ -248,13 +248,8 @@ def write_transaction(conn: sqlite3.Connection, db_path: Path) -> Iterator[None]
                     f"the index {db_path} stayed locked by another process for "
                     f"{WRITE_LOCK_PATIENCE_S:.0f}s; is a long reindex running? Try again."
                 ) from None
-    try:
+    with _committed(conn):
         yield
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
 
 
 @contextmanager
@@ -271,8 +266,16 @@ def write_transaction_if_free(conn: sqlite3.Connection) -> Iterator[bool]:
         return
     finally:
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    try:
+    with _committed(conn):
         yield True
+
+
+@contextmanager
+def _committed(conn: sqlite3.Connection) -> Iterator[None]:
+    """The body of a write transaction already begun: committed, or rolled back if it
+    raises."""
+    try:
+        yield
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
