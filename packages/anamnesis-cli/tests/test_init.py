@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from anamnesis.cli.hooks_settings import HOOKS, is_our_command
+from anamnesis.cli.hooks_settings import HOOKS, is_our_command, read_command
 from cli_testing import Env, anamnesis_script, bare_remote, claude_calls
 
 # A user's settings with hooks of their own, including look-alikes that mention us.
@@ -84,14 +84,18 @@ def test_init_merges_hooks_and_keeps_every_foreign_setting(env: Env) -> None:
         ("PreCompact", None),
     ]
     by_args = {tuple(shlex.split(e["command"])[1:]): e for _, _, e in installed}
-    assert set(by_args) == {(str(Path(anamnesis_script()[0])), *spec.args) for spec in HOOKS}
-    sync_hook = by_args[(anamnesis_script()[0], "sync", "--quiet")]
+    script = str(Path(anamnesis_script()[0]))
+    # The async sync is work no session waits on: it starts below the others (nice).
+    assert set(by_args) == {
+        (*(("nice", "-n", "10") if spec.background else ()), script, *spec.args) for spec in HOOKS
+    }
+    sync_hook = by_args[("nice", "-n", "10", script, "sync", "--quiet")]
     assert sync_hook["async"] is True
     assert all(0 < e["timeout"] <= 120 for _, _, e in installed)
     for _, _, entry in installed:  # absolute program, and the store it must use
-        words = shlex.split(entry["command"])
-        assert words[0] == f"ANAMNESIS_HOME={env.home}"
-        assert Path(words[1]).is_absolute() and Path(words[1]).exists()
+        read = read_command(entry["command"])
+        assert read is not None and read.env == {"ANAMNESIS_HOME": str(env.home)}
+        assert Path(read.program).is_absolute() and Path(read.program).exists()
     assert json.loads(backups(env)[0].read_text()) == FOREIGN
     config = json.loads((env.home / "config.json").read_text())
     assert config == {"machine_id": "laptop"}  # ANAMNESIS_MACHINE_ID, made permanent

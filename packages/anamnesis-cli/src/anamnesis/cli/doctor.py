@@ -222,9 +222,9 @@ def _hooks(home: Path) -> Check:
             "run `anamnesis init`",
         )  # fmt: skip
     for _event, command in ours:
-        words = shlex.split(command)
-        env = dict(w.split("=", 1) for w in words if "=" in w and w.startswith("ANAMNESIS_"))
-        program = next(w for w in words if not w.startswith("ANAMNESIS_"))
+        read = hooks_settings.read_command(command)
+        assert read is not None  # our_hooks lists only commands it reads as ours
+        env, program = read.env, read.program
         if not Path(program).exists():
             return Check(
                 "hooks", FAIL, f"the hooks run {program}, which no longer exists",

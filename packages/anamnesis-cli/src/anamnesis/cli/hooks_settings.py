@@ -70,21 +70,39 @@ def _niced(spec: HookSpec) -> tuple[str, ...]:
     return ("nice", "-n", str(BACKGROUND_NICE)) if spec.background and os.name == "posix" else ()
 
 
+@dataclass(frozen=True, slots=True)
+class OurCommand:
+    """One of our hooks' commands, read back: its ``ANAMNESIS_*`` variables, the program it
+    runs (the ``anamnesis`` script, or a Python running ``-m anamnesis.cli``) and the
+    hook's arguments."""
+
+    env: dict[str, str]
+    program: str
+    args: tuple[str, ...]
+
+
 def is_our_command(command: object) -> bool:
     """True only for a command with exactly the shape :func:`hook_command` writes."""
-    return _our_args(command) is not None
+    return read_command(command) is not None
 
 
 def _our_args(command: object) -> tuple[str, ...] | None:
-    """The arguments of one of our hooks' commands (``("inject", "--format", "json")``),
-    or None for any other command."""
+    ours = read_command(command)
+    return None if ours is None else ours.args
+
+
+def read_command(command: object) -> OurCommand | None:
+    """One of our hooks' commands read back, or None for any other command."""
     if not isinstance(command, str):
         return None
     try:
         words = shlex.split(command)
     except ValueError:
         return None
+    env: dict[str, str] = {}
     while words and _is_our_assignment(words[0]):
+        name, _, value = words[0].partition("=")
+        env[name] = value
         words = words[1:]
     if len(words) > 3 and Path(words[0]).name == "nice" and words[1] == "-n":
         words = words[3:]  # a background hook's priority (older commands have none)
@@ -97,7 +115,7 @@ def _our_args(command: object) -> tuple[str, ...] | None:
         rest = tuple(words[3:])
     else:
         return None
-    return rest if rest in _OUR_ARGS else None
+    return OurCommand(env, words[0], rest) if rest in _OUR_ARGS else None
 
 
 def _is_our_assignment(word: str) -> bool:
