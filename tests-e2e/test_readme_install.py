@@ -10,6 +10,7 @@ import pty
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +111,9 @@ def user(tmp_path_factory: pytest.TempPathFactory) -> NewUser:
 def test_the_readme_installs_this_checkout_not_the_index_release(user: NewUser) -> None:
     # 1, 3: this version, from this folder, rebuilt (--reinstall) every time.
     version = user.anamnesis("--version").stdout
-    assert version.startswith("anamnesis 0.2."), version
+    checkout = tomllib.loads((ROOT / "packages" / "anamnesis-cli" / "pyproject.toml").read_text())
+    assert version.startswith(f"anamnesis {checkout['project']['version']} "), version
+    assert not version.startswith("anamnesis 0.1."), version  # never the index's 0.1.3
     doctor = {c["name"]: c for c in user.json("doctor", "--offline")["checks"]}
     assert "from the checkout" in doctor["install"]["detail"]
     assert str(ROOT / "packages" / "anamnesis-cli") in doctor["install"]["detail"]
