@@ -162,11 +162,15 @@ def test_a_queued_capture_the_store_refuses_is_moved_aside_and_logged(
     folder = isolated_home / "queue" / "captures"
     folder.mkdir(parents=True)
     (folder / "00000000000000000001-1-aaaaaa.json").write_text("{not json")
+    # Nested past what json's parser survives: refused like any garbage, not retried for ever.
+    deep = "[" * 100_000 + "]" * 100_000
+    (folder / "00000000000000000002-1-bbbbbb.json").write_text(deep)
     end_session(checkout(tmp_path / "api", None), session(tmp_path, "s1"), "s1", "--no-sync")
     captures_filed()
     with MemoryStore(isolated_home) as store:
         assert [note.title for note in store.list()] == [ASK]  # the good one still lands
-    refused = isolated_home / "queue" / "refused" / "00000000000000000001-1-aaaaaa.json"
-    assert refused.read_text() == "{not json"
+    refused = isolated_home / "queue" / "refused"
+    assert (refused / "00000000000000000001-1-aaaaaa.json").read_text() == "{not json"
+    assert (refused / "00000000000000000002-1-bbbbbb.json").read_text() == deep
     log = (isolated_home / "logs" / "hooks.log").read_text()
-    assert "was refused (not the JSON the capture hook writes); moved to" in log
+    assert log.count("was refused (not the JSON the capture hook writes); moved to") == 2

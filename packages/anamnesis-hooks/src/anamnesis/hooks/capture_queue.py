@@ -84,14 +84,14 @@ def read_entry(path: Path) -> PendingCapture:
     """The capture in a queue file; raises :class:`BadEntry` for anything else and
     OSError when it cannot be read."""
     from anamnesis.hooks.pending import PendingCapture
-    from anamnesis.store import UnsafeFile, read_regular
+    from anamnesis.store import UnsafeFile, load_json, read_regular
 
     try:
         data, _info = read_regular(path, MAX_ENTRY_BYTES)
     except UnsafeFile as exc:
         raise BadEntry(str(exc)) from None
-    try:
-        fields = json.loads(data.decode("utf-8"))
+    try:  # a file someone else put here may nest deep enough to crash json: refused too
+        fields = load_json(data.decode("utf-8"))
     except ValueError:
         raise BadEntry("not the JSON the capture hook writes") from None
     if not isinstance(fields, dict):
