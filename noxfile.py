@@ -47,12 +47,14 @@ DISTRIBUTIONS = sorted(
 DIRECT_DEPENDENCIES: dict[str, set[str]] = {
     "anamnesis-store": {"pyyaml", "python-ulid"},
     "anamnesis-sync": {"dulwich"},
-    "anamnesis-hooks": {"anamnesis-store", "anamnesis-sync"},
-    "anamnesis-mcp": {"anamnesis-store", "anamnesis-sync", "mcp"},
+    "anamnesis-ops": {"anamnesis-store", "anamnesis-sync"},
+    "anamnesis-hooks": {"anamnesis-store", "anamnesis-sync", "anamnesis-ops"},
+    "anamnesis-mcp": {"anamnesis-store", "anamnesis-sync", "anamnesis-ops", "mcp"},
     "anamnesis-reflect": {"anamnesis-store"},
     "anamnesis-dashboard": {
         "anamnesis-store",
         "anamnesis-sync",
+        "anamnesis-ops",
         "starlette",
         "uvicorn",
         "jinja2",
@@ -61,6 +63,7 @@ DIRECT_DEPENDENCIES: dict[str, set[str]] = {
     "anamnesis-memory": {
         "anamnesis-store",
         "anamnesis-sync",
+        "anamnesis-ops",
         "anamnesis-hooks",
         "anamnesis-reflect",
         "typer",
@@ -70,6 +73,7 @@ DIRECT_DEPENDENCIES: dict[str, set[str]] = {
 FORBIDDEN: dict[str, set[str]] = {
     "anamnesis-store": {"mcp", "dulwich", "typer", "rich"},
     "anamnesis-sync": {"anamnesis-store", "mcp", "pyyaml", "python-ulid", "typer", "rich"},
+    "anamnesis-ops": {"mcp", "typer", "rich", "click", "anamnesis-hooks", "anamnesis-reflect"},
     "anamnesis-hooks": {"mcp", "typer", "rich", "click"},
     "anamnesis-mcp": {"anamnesis-hooks", "typer", "rich"},
     "anamnesis-reflect": {"mcp", "dulwich", "typer", "rich", "anamnesis-sync", "anamnesis-hooks"},
@@ -83,6 +87,7 @@ PROGRAMS = ROOT / "nox_programs"
 SMOKE = {
     "anamnesis-store": PROGRAMS / "smoke_store.py",
     "anamnesis-sync": PROGRAMS / "smoke_sync.py",
+    "anamnesis-ops": PROGRAMS / "smoke_ops.py",
     "anamnesis-hooks": PROGRAMS / "smoke_hooks.py",
     "anamnesis-mcp": PROGRAMS / "smoke_mcp.py",
     "anamnesis-reflect": PROGRAMS / "smoke_reflect.py",

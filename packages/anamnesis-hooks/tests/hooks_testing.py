@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from anamnesis_testsupport import TRANSCRIPTS
+from anamnesis_testsupport.checkouts import checkout as checkout  # the hooks' tests use it
 
 HOOK = shutil.which("anamnesis-hook", path=str(Path(sys.executable).parent))
 
@@ -62,18 +63,6 @@ def captures_filed(home: Path | None = None, timeout: float = 60) -> None:
                 + (log.read_text() if log.exists() else "nothing")
             )
         time.sleep(0.05)
-
-
-def checkout(path: Path, origin: str | None) -> Path:
-    """A folder that looks like a git clone (only .git/config matters to project keys)."""
-    (path / ".git").mkdir(parents=True, exist_ok=True)
-    config = "[core]\n\trepositoryformatversion = 0\n"
-    if origin:
-        config += (
-            f'[remote "origin"]\n\turl = {origin}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n'
-        )
-    (path / ".git" / "config").write_text(config)
-    return path
 
 
 def transcript(path: Path, records: list[dict[str, Any] | str]) -> Path:

@@ -17,47 +17,35 @@ if TYPE_CHECKING:
     from anamnesis.hooks.__main__ import main
     from anamnesis.hooks.capture import CaptureResult, capture_session
     from anamnesis.hooks.capture_queue import queued_captures, refused_captures
-    from anamnesis.hooks.native import ImportReport, claude_home, import_native_memory
-    from anamnesis.hooks.project import resolve_project_key
     from anamnesis.hooks.recall_settings import (
         RECALL_SETTINGS,
         InvalidRecallSetting,
         check_recall_setting,
     )
-    from anamnesis.hooks.syncing import SyncReport, sync_store
+    from anamnesis.hooks.syncing import sync_store
 
 _EXPORTS: dict[str, str] = {
     "CaptureResult": "anamnesis.hooks.capture",
-    "ImportReport": "anamnesis.hooks.native",
     "InvalidRecallSetting": "anamnesis.hooks.recall_settings",
     "RECALL_SETTINGS": "anamnesis.hooks.recall_settings",
-    "SyncReport": "anamnesis.hooks.syncing",
     "capture_session": "anamnesis.hooks.capture",
     "check_recall_setting": "anamnesis.hooks.recall_settings",
-    "claude_home": "anamnesis.hooks.native",
-    "import_native_memory": "anamnesis.hooks.native",
     "main": "anamnesis.hooks.__main__",
     "queued_captures": "anamnesis.hooks.capture_queue",
     "refused_captures": "anamnesis.hooks.capture_queue",
-    "resolve_project_key": "anamnesis.hooks.project",
     "sync_store": "anamnesis.hooks.syncing",
 }
 
 __all__ = [
     "RECALL_SETTINGS",
     "CaptureResult",
-    "ImportReport",
     "InvalidRecallSetting",
-    "SyncReport",
     "__version__",
     "capture_session",
     "check_recall_setting",
-    "claude_home",
-    "import_native_memory",
     "main",
     "queued_captures",
     "refused_captures",
-    "resolve_project_key",
     "sync_store",
 ]
 

@@ -149,7 +149,7 @@ def run_inject(options: Options) -> None:
         return  # no store yet: nothing to inject, and nothing is created
     from anamnesis.hooks.hookio import text_field
     from anamnesis.hooks.inject import hook_output, injected_ids, render_inject, select_inject
-    from anamnesis.hooks.project import resolve_project_key
+    from anamnesis.ops import resolve_project_key
     from anamnesis.store import MemoryStore
 
     # ``source`` (startup, resume, clear, compact) arrives on stdin and as --source, and is
@@ -205,9 +205,9 @@ def run_prompt(options: Options) -> None:
         return  # no store yet: nothing to recall, and nothing is created
     from anamnesis.hooks.failopen import log
     from anamnesis.hooks.inject import hook_output, injected_ids
-    from anamnesis.hooks.project import resolve_project_key
     from anamnesis.hooks.recall import render_recall, select_recall
     from anamnesis.hooks.sessions import SessionStateError, load_shown
+    from anamnesis.ops import resolve_project_key
     from anamnesis.store import MemoryStore
 
     session = _text(options, "session-id") or text_field(payload, "session_id")
@@ -335,24 +335,20 @@ def _work(options: Options) -> bool:
 
 def _sync_once(store: MemoryStore, options: Options) -> None:
     from anamnesis.hooks.failopen import log
-    from anamnesis.hooks.native import claude_home
     from anamnesis.hooks.syncing import sync_store
-    from anamnesis.store import resolve_machine_id, resolve_remote
+    from anamnesis.ops import Home, claude_home
     from anamnesis.sync import SyncError
 
-    home = store.root
     try:
         report = sync_store(
+            Home(store.root),
             store,
-            machine_id=resolve_machine_id(home),
-            remote=resolve_remote(home),
-            claude_dir=claude_home(),
-            import_native=not options.get("no-import"),
+            claude_dir=None if options.get("no-import") else claude_home(),
         )
     except SyncError as exc:  # busy, a full disk, ...: one line, and the next sync
-        log(home, "sync", str(exc))
+        log(store.root, "sync", str(exc))
         return
-    log(home, "sync", report.result.detail)
+    log(store.root, "sync", report.result.detail)
     if not options.get("quiet"):
         print(report.result.detail)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from anamnesis.hooks.project import resolve_project_key
 from anamnesis.hooks.summarize import HeuristicSummarizer, Summarizer, Summary, is_trivial
 from anamnesis.hooks.transcript import parse_transcript
+from anamnesis.ops import resolve_project_key
 from anamnesis.store import NoteLimits, utc_now
 
 SOURCES = ("session-end", "precompact")

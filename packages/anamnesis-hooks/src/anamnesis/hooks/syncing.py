@@ -1,48 +1,34 @@
 """The sync hook (and the CLI's sync, every --resolve mode included): file the captures
-still queued, mirror Claude Code's own memory, then the store's sync cycle (mask secrets in
-what is about to go out, sync with the remote, reindex what came in)."""
+still queued, then the one sync cycle (``anamnesis.ops.run_sync``: Claude Code's own memory
+imported, secrets masked in what is about to go out, sync with the remote, what came in
+reindexed)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from anamnesis.hooks.native import ImportReport, import_native_memory
-from anamnesis.store import MaskedFile, MemoryStore, ReindexReport, sync_cycle
-from anamnesis.sync import Fork, GitSyncBackend, Strategy, SyncResult
+from anamnesis.ops import run_sync
 
-
-@dataclass(frozen=True, slots=True)
-class SyncReport:
-    """What one sync hook did."""
-
-    result: SyncResult
-    reindexed: ReindexReport | None
-    imported: ImportReport | None
-    masked: tuple[MaskedFile, ...] = ()
+if TYPE_CHECKING:
+    from anamnesis.ops import Home, SyncReport
+    from anamnesis.store import MemoryStore
+    from anamnesis.sync import Strategy
 
 
 def sync_store(
+    home: Home,
     store: MemoryStore,
     *,
-    machine_id: str,
-    remote: str | None,
     claude_dir: Path | None = None,
-    import_native: bool = True,
     resolve: Strategy | None = None,
-    fork: Fork | None = None,
 ) -> SyncReport:
-    """File the queued captures (unless the background worker is filing them), import
-    native memory (if asked), then the store's sync cycle: mask secrets in the outgoing
-    notes (committed on their own, saying so), sync (or settle a conflict with the
-    ``resolve`` strategy), reindex the files it changed."""
-    _file_queued_captures(store, machine_id)
-    imported = None
-    if import_native and claude_dir is not None:
-        imported = import_native_memory(store, claude_dir=claude_dir, machine_id=machine_id)
-    backend = GitSyncBackend(store.memory_dir, remote=remote, machine_id=machine_id)
-    cycle = sync_cycle(store, backend, resolve=resolve, fork=fork)
-    return SyncReport(cycle.result, cycle.reindexed, imported, cycle.masked)
+    """File the queued captures (unless the background worker is filing them), then the
+    sync cycle: Claude Code's memory imported from ``claude_dir`` (None: no import), the
+    outgoing notes' secrets masked (committed on their own, saying so), a sync (or a
+    reported conflict settled with the ``resolve`` strategy), the changed files reindexed."""
+    _file_queued_captures(store, home.machine_id)
+    return run_sync(home, store, resolve=resolve, claude_dir=claude_dir)
 
 
 def _file_queued_captures(store: MemoryStore, machine_id: str) -> None:

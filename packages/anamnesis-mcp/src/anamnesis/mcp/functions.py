@@ -23,13 +23,13 @@ from anamnesis.mcp.arguments import (
     check_title,
     check_type,
 )
+from anamnesis.ops import sync_with
 from anamnesis.store import (
     Memory,
     MemoryStore,
     count_secrets,
     every_note,
     resolve_machine_id,
-    sync_cycle,
 )
 from anamnesis.sync import redact_url
 
@@ -281,23 +281,10 @@ def write_memory(
 
 
 def sync_memory(store: MemoryStore, backend: SyncBackend) -> dict[str, Any]:
-    """One sync cycle, then reindex the files it changed so pulled notes are searchable.
-
-    ``indexed`` counts pulled notes (new or changed) now in the index, ``removed`` the notes
-    deleted on another machine and dropped from it, ``masked`` the outgoing notes whose
-    secrets were masked (and committed so) before anything was pushed.
+    """One sync cycle (``anamnesis.ops.sync_with``: outgoing secrets masked first, then the
+    sync, then the files it changed reindexed so pulled notes are searchable), as
+    ``SyncReport.as_dict`` reports it: ``indexed`` counts pulled notes now in the index,
+    ``removed`` notes deleted on another machine and dropped from it, ``masked`` the
+    outgoing notes whose secrets were masked (and committed so) before anything was pushed.
     """
-    cycle = sync_cycle(store, backend)
-    result, report = cycle.result, cycle.reindexed
-    indexed, removed = (report.indexed, report.removed) if report else (0, 0)
-    return {
-        "pushed": result.pushed,
-        "pulled": result.pulled,
-        "conflicted": result.conflicted,
-        "conflicts": list(result.conflicts),
-        "head": result.head,
-        "indexed": indexed,
-        "removed": removed,
-        "masked": [found.path for found in cycle.masked],
-        "detail": result.detail,
-    }
+    return sync_with(store, backend, machine_id=resolve_machine_id(store.root)).as_dict()

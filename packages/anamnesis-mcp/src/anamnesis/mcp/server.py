@@ -32,6 +32,7 @@ from anamnesis.mcp.functions import (
 )
 from anamnesis.mcp.stdio import serve_stdio
 from anamnesis.mcp.version import __version__
+from anamnesis.ops import Home
 from anamnesis.store import (
     IndexUnavailable,
     InvalidNote,
@@ -40,7 +41,6 @@ from anamnesis.store import (
     StoreError,
     display_safe,
     resolve_machine_id,
-    resolve_remote,
 )
 from anamnesis.sync import (
     Fork,
@@ -301,19 +301,15 @@ class _GitOnFirstUse:
     """
 
     def __init__(self, store: MemoryStore, machine_id: str) -> None:
-        self._store = store
-        self._machine_id = machine_id
+        self._home = Home(store.root, machine_id=machine_id)
         self._backend: SyncBackend | None = None
         self._remote: str | None = None
 
     def _git(self) -> SyncBackend:
-        remote = resolve_remote(self._store.root)
+        home = self._home
+        remote = home.remote
         if self._backend is None or remote != self._remote:
-            from anamnesis.sync import GitSyncBackend
-
-            self._backend = GitSyncBackend(
-                self._store.memory_dir, remote=remote, machine_id=self._machine_id
-            )
+            self._backend = home.sync_backend()
             self._remote = remote
         return self._backend
 

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 from dulwich.repo import Repo
 
-from anamnesis.hooks.native import claude_home, import_native_memory
+from anamnesis.ops import claude_home, import_native_memory
 from anamnesis.store import MemoryStore, derived_id
-from hooks_testing import run_hook
 
 
 def clone_with_origin(path: Path, url: str) -> Path:
@@ -166,17 +165,6 @@ def test_claude_home_honours_claude_config_dir(
     assert claude_home() == tmp_path / "me" / ".claude"
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", "")  # set but empty: the default
     assert claude_home() == tmp_path / "me" / ".claude"
-
-
-def test_the_sync_hook_imports_from_claude_config_dir(
-    claude: Path, isolated_home: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(claude))
-    done = run_hook("sync", "--quiet")
-    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
-    with MemoryStore(isolated_home) as store:
-        titles = {m.title for m in store.list()}
-    assert "Run tests with -x" in titles and "Backend engineer" in titles
 
 
 def test_links_fifos_and_devices_in_claude_codes_memory_are_never_read(

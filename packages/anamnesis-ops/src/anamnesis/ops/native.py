@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from anamnesis.hooks.project import resolve_project_key
+from anamnesis.ops.project import resolve_project_key
 from anamnesis.store import (
     FrontmatterError,
     Memory,

@@ -7,9 +7,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from anamnesis_testsupport.checkouts import checkout
 
-from anamnesis.hooks.project import find_git_dir, normalize_remote, origin_url, resolve_project_key
-from hooks_testing import checkout
+from anamnesis.ops.project import find_git_dir, normalize_remote, origin_url, resolve_project_key
 
 
 @pytest.mark.parametrize(
