@@ -105,7 +105,8 @@ def claude(tmp_path: Path) -> Path:
     memory = tmp_path / "claude" / "projects" / "-home-me-src-api" / "memory"
     memory.mkdir(parents=True)
     (memory / "feedback_testing.md").write_text(
-        "---\nname: Run tests with -x\ntype: feedback\n---\nAlways run `pytest -x` before pushing.\n"
+        "---\nname: Run tests with -x\ntype: feedback\n---\n"
+        "Always run `pytest -x` before pushing.\n"
     )
     (memory / "user_role.md").write_text(
         "---\ntype: user\n---\n# Backend engineer\n\nPrefers Go.\n"

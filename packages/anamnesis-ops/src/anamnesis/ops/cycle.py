@@ -2,12 +2,13 @@
 asked), the secrets of every outgoing note masked and committed so, then a sync with the
 remote or a reported conflict settled, then what changed reindexed.
 
-The CLI's sync (every ``--resolve`` mode), ``init``'s first sync, the sync hook and the
-background worker and the dashboard's Sync button call :func:`run_sync`, the MCP server's
-``sync_memory`` :func:`sync_with` (over the backend it made on first use); a commit made for a later sync to send (reflect, merge, compact,
-``secrets scan --fix``, ``clean --everywhere``) goes through :func:`commit_for_sync`. Masking
-is a step of the store's cycle (``anamnesis.store.sync_cycle``), not of any caller's, so no
-caller can skip it. :meth:`SyncReport.as_dict` is the one shape a cycle is reported in.
+The CLI's sync (every ``--resolve`` mode), ``init``'s first sync, the sync hook, the
+background worker and the dashboard's Sync button call :func:`run_sync`; the MCP server's
+``sync_memory`` calls :func:`sync_with` over the backend it made on first use. A commit made
+for a later sync to send (reflect, merge, compact, ``secrets scan --fix``, ``clean
+--everywhere``) goes through :func:`commit_for_sync`. Masking is a step of the store's cycle
+(``anamnesis.store.sync_cycle``), not of any caller's, so no caller can skip it.
+:meth:`SyncReport.as_dict` is the one shape a cycle is reported in.
 """
 
 from __future__ import annotations
