@@ -1,0 +1,105 @@
+"""What each hook process loads: a session waits on inject, prompt and capture, so each
+stays within the modules it loaded before issue 39's redesign (the ceiling), and none loads
+a heavy library it does not use.
+
+Modules are counted, not timed (a timed test fails on a busy machine and proves nothing on
+an idle one): the count is the same on every run, and `bench/` measures the time. Only our
+own modules count, package ``__init__``s excluded (a folder that shows a room costs one
+nearly empty module, not a cost worth a ceiling); third-party packages are named.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from anamnesis_testsupport.checkouts import checkout
+
+from anamnesis.store import MemoryStore
+
+# Our modules each hook loaded on b6e6586, the commit before the redesign.
+CEILING = {"inject": 40, "prompt": 43, "capture": 20}
+# What only the background sync may load: git, and YAML to mask what goes out.
+SYNC_ONLY = {"dulwich", "yaml", "ulid"}
+NEVER = {"mcp", "typer", "click", "rich", "pydantic", "anyio", "starlette", "uvicorn",
+         "jinja2", "numpy", "onnxruntime", "tokenizers", "sqlite_vec"}  # fmt: skip
+
+PROBE = """
+import json, sys
+from anamnesis.hooks.__main__ import main
+code = main(sys.argv[1:])
+ours = sorted(
+    name for name, module in list(sys.modules.items())
+    if name.split(".")[0] == "anamnesis"
+    and not (getattr(module, "__file__", None) or "").endswith("__init__.py")
+)
+third = sorted({
+    name.split(".")[0] for name, module in list(sys.modules.items())
+    if "site-packages" in (getattr(module, "__file__", None) or "")
+})
+print(json.dumps({"code": code, "ours": ours, "third": third}), file=sys.stderr)
+"""
+
+
+def loaded(hook: str, *args: str, stdin: dict[str, str]) -> dict[str, object]:
+    """Run ``hook`` in a process of its own and report what it loaded."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, hook, *args],
+        input=json.dumps(stdin).encode(),
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    report: dict[str, object] = json.loads(done.stderr.decode().strip().splitlines()[-1])
+    assert report["code"] == 0, done.stderr.decode()
+    return report
+
+
+@pytest.fixture
+def session(isolated_home: Path, tmp_path: Path) -> dict[str, str]:
+    with MemoryStore(isolated_home) as store:
+        store.write(type="semantic", title="Deploy steps", body="run the deploy script slowly")
+    transcript = tmp_path / "t.jsonl"
+    line = {"type": "user", "cwd": str(tmp_path), "message": {"content": "deploy it now"}}
+    transcript.write_text(json.dumps(line) + "\n")
+    cwd = checkout(tmp_path / "src" / "api", "git@github.com:acme/api.git")
+    return {
+        "cwd": str(cwd),
+        "session_id": "s1",
+        "transcript_path": str(transcript),
+        "prompt": "how do we run the deploy script safely",
+    }
+
+
+@pytest.mark.parametrize(
+    ("hook", "args"), [("inject", ()), ("prompt", ()), ("capture", ("--no-sync",))]
+)
+def test_a_hook_a_session_waits_on_stays_within_its_modules(
+    hook: str, args: tuple[str, ...], session: dict[str, str]
+) -> None:
+    report = loaded(hook, *args, stdin=session)
+    ours = report["ours"]
+    assert isinstance(ours, list)
+    assert len(ours) <= CEILING[hook], f"{hook} loads {len(ours)} of our modules: {ours}"
+    assert report["third"] == [], f"{hook} loads {report['third']}"
+
+
+def test_the_background_sync_loads_git_but_nothing_of_the_front_ends(
+    session: dict[str, str],
+) -> None:
+    report = loaded("sync", "--quiet", "--no-import", stdin=session)
+    third = set(report["third"])  # type: ignore[call-overload]
+    assert "dulwich" in third  # it did sync: this process was the worker
+    assert third <= SYNC_ONLY and not third & NEVER, third
+
+
+def test_the_probe_sees_a_module_loaded(session: dict[str, str]) -> None:
+    """The counts above can fail: a hook that loaded more would be seen (here, prompt
+    loads more than inject, and the sync loads git)."""
+    inject = loaded("inject", stdin=session)["ours"]
+    prompt = loaded("prompt", stdin=session)["ours"]
+    assert isinstance(inject, list) and isinstance(prompt, list)
+    assert set(prompt) - set(inject)
