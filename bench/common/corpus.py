@@ -26,17 +26,12 @@ by their frequency.
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-# The checkout's sibling ../shared, or BENCH_SHARED (a checkout elsewhere, e.g. a worktree).
-SHARED = Path(
-    os.environ.get("BENCH_SHARED") or Path(__file__).resolve().parent.parent.parent / "shared"
-)
-DEVMEMORY = SHARED / "eval" / "devmemory"
+from bench.common.places import DEVMEMORY
 
 _FALLBACK_SENTENCES = [
     "Restart the worker after changing the queue settings or jobs stay on the old config.",

@@ -6,9 +6,9 @@ import argparse
 from dataclasses import asdict
 from pathlib import Path
 
-import corpus
-from _store_driver import materialize_notes
 from anamnesis.store import MemoryStore
+from bench.common import corpus
+from bench.common.store_driver import materialize_notes
 
 
 def ensure_store(root: Path, notes: int) -> Path:

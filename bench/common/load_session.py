@@ -1,7 +1,7 @@
 """One Claude Code session of ``load.py``, as a process of its own: what Claude Code does
 from start to end, through the hooks and the MCP server of the machine it is given.
 
-    python _load_session.py    (the spec as one JSON line on stdin)
+    python -m bench.common.load_session    (cwd: the checkout; the spec as one JSON line on stdin)
 
 Prints ``ready`` once set up, waits for a line (``go``) on stdin so that every session
 starts together, then runs: the SessionStart hooks (inject waited for, the async sync
@@ -22,13 +22,12 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 import anyio
 from mcp.client import Client
 from mcp.client.stdio import stdio_client
 from mcp_types import CallToolResult
 
-from _load_world import HookRun, Machine, run_hook, start_async_hook
+from bench.common.load_world import HookRun, Machine, run_hook, start_async_hook
 
 
 class Session:

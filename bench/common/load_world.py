@@ -2,7 +2,7 @@
 session (its hooks run from settings.json as it runs them, its MCP server over stdio).
 
 A machine is set up by `anamnesis init` of the checkout under test (its ``packages/*/src``
-first on the path, :func:`_processes.running`), so the hooks are exactly the commands
+first on the path, :func:`bench.common.processes.running`), so the hooks are exactly the commands
 `init` wrote into that machine's ``settings.json``, run through ``/bin/sh`` with the hook
 JSON on stdin, and killed, as Claude Code kills them, when they outlast their ``timeout``.
 
@@ -33,7 +33,7 @@ from typing import Any
 from dulwich.repo import Repo
 from mcp.client.stdio import StdioServerParameters
 
-from _processes import running
+from bench.common.processes import running
 
 # Writes the notes of a JSONL file (corpus.write_jsonl) through the store under test.
 SEED = """

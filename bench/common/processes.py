@@ -1,7 +1,7 @@
 """A benchmark's child process as users meet it: timed as a whole, with its peak memory.
 
-Shared by the benchmarks at scale (``scale_bench.py``, ``fleet.py``,
-``store_scale_bench.py``), so all measure a process the same way: wall time from start to
+Shared by the benchmarks at scale (``bench.scale``: ``scale_bench``, ``fleet``,
+``store_scale_bench``), so all measure a process the same way: wall time from start to
 exit, peak RSS from ``wait4``, and its output kept for the caller to read.
 
 The child is started by a small launcher process, which times it and reads its peak RSS.
@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +43,15 @@ def running(code: Path) -> dict[str, str]:
     so that two checkouts can be measured side by side from one virtualenv."""
     paths = [str(p) for p in sorted((code / "packages").glob("*/src"))]
     return {**BASE_ENV, "PYTHONPATH": os.pathsep.join(paths)}
+
+
+def driver(name: str, *, python: str = sys.executable, flags: Sequence[str] = ()) -> list[str]:
+    """The command that runs the driver ``bench.common.<name>`` under ``python``.
+
+    Start it with ``cwd=places.REPO``: ``python -m`` puts its working directory first on the path,
+    which is where it finds the ``bench`` package, so neither side edits ``sys.path``, and
+    the driver runs the same under another venv's Python (the published release's)."""
+    return [python, *flags, "-m", f"bench.common.{name}"]
 
 
 @dataclass(frozen=True, slots=True)

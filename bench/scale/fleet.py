@@ -1,8 +1,8 @@
 """Fleet (issue 29): a team's machines sharing one bare remote, as people run them.
 
-    uv run python bench/fleet.py [--machines 10] [--base-notes 10000] [--per-round 50]
-                                 [--rounds 3] [--concurrency 1] [--quick] [--root DIR]
-                                 [--code CHECKOUT]
+    uv run python -m bench.scale.fleet [--machines 10] [--base-notes 10000] [--per-round 50]
+                                       [--rounds 3] [--concurrency 1] [--quick] [--root DIR]
+                                       [--code CHECKOUT]
 
 A bare remote (dulwich, a path on this file system) starts with ``--base-notes`` notes of
 the store bench's corpus (1-4 KB, ``corpus.generate``), pushed by a seeding machine. Then
@@ -36,7 +36,7 @@ last, so all are byte-identical to each other; that tip holds exactly the notes 
 the path), to compare a change with the commit before it: one run each, one after the other.
 
 Output: one JSON line per sync, per machine's checks and per phase (``"bench": "fleet"``),
-then a summary. Not a ``*_bench.py``: `nox -s bench` does not run it (minutes at 10
+then a summary. Not in ``bench.suites``: `nox -s bench` does not run it (minutes at 10
 machines and 10,000 notes).
 """
 
@@ -46,42 +46,20 @@ import argparse
 import json
 import statistics
 import sys
-import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dulwich.repo import Repo
 
-import _fleet_checks as checks
-from _processes import Ran, run_measured, running
-from scale_bench import sync_process
-from sync_bench import write_notes
-
-HERE = Path(__file__).resolve().parent
-# One machine's writes in a round: through the store's public API in one process, each
-# note's body ending in a word of its own (for the cross-machine search check).
-WRITER = """
-import json, sys
-sys.path.insert(0, sys.argv[1])
-import corpus
-from anamnesis.store import MemoryStore
-home, machine, tag = sys.argv[2:5]
-count, seed = int(sys.argv[5]), int(sys.argv[6])
-written = []
-with MemoryStore(home) as store:
-    for n, note in enumerate(corpus.generate(count, seed=seed)):
-        word = f"{tag}n{n}"
-        saved = store.write(type=note.type, title=note.title, body=f"{note.body}\\n\\n{word}",
-                            project=note.project, tags=note.tags, machine_id=machine)
-        written.append([saved.id, word])
-print(json.dumps(written))
-"""
+from bench.common import fleet_checks as checks
+from bench.common.places import REPO
+from bench.common.processes import Ran, driver, run_measured, running
+from bench.common.sync_runs import sync_process, write_notes
+from bench.common.workspace import workspace
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,9 +160,8 @@ def write(machine: Machine, round_: int, count: int) -> tuple[list[tuple[str, st
     """``count`` new notes on ``machine``, each ending in a word no other note has."""
     seed = 1_000 + round_ * 1_000 + int(machine.name[1:])
     tag = f"fleet{machine.name}r{round_}"
-    args = [sys.executable, "-c", WRITER, str(HERE), str(machine.home), machine.name, tag,
-            str(count), str(seed)]  # fmt: skip
-    ran = run_measured(args, machine.env())
+    args = [*driver("fleet_writer"), str(machine.home), machine.name, tag, str(count), str(seed)]
+    ran = run_measured(args, machine.env(), cwd=REPO)
     if ran.code != 0:
         raise RuntimeError(f"{machine.name} could not write its notes: {ran.err}")
     return [(str(i), str(w)) for i, w in json.loads(ran.out)], ran
@@ -235,7 +212,7 @@ def seed_remote(root: Path, notes: int) -> tuple[Path, set[str]]:
     seeder = root / "seed" / "memory"
     write_notes(seeder, notes)
     seeded = {path.stem for path in seeder.rglob("*.md")}
-    pushed = sync_process(HERE.parent, seeder, remote, "seed")  # the same seed for any --code
+    pushed = sync_process(REPO, seeder, remote, "seed")  # the same seed for any --code
     if pushed["error"]:
         raise RuntimeError(f"the seeding machine could not push: {pushed['error']}")
     emit({"phase": "seed", "notes": notes, "seconds": pushed["seconds"],
@@ -431,17 +408,6 @@ def print_summary(fleet: Fleet, result: dict[str, Any], args: argparse.Namespace
             print(f"  {key}: ... {len(result[key]) - 5} more (the JSON line has them all)")
 
 
-@contextmanager
-def workspace(root: Path | None) -> Iterator[Path]:
-    """``root`` when given (kept afterwards, for a look), else a temp dir removed after."""
-    if root is not None:
-        root.mkdir(parents=True, exist_ok=False)
-        yield root
-        return
-    with tempfile.TemporaryDirectory(prefix="anamnesis-fleet-") as tmp:
-        yield Path(tmp)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--machines", type=int, default=10)
@@ -452,7 +418,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: 3 machines, 200 notes, 2 rounds of 5")  # fmt: skip
     parser.add_argument("--root", type=Path, help="a new folder to run in, kept afterwards")
-    parser.add_argument("--code", type=Path, default=HERE.parent,
+    parser.add_argument("--code", type=Path, default=REPO,
                         help="run the machines on another checkout (e.g. a baseline)")  # fmt: skip
     args = parser.parse_args()
     if args.quick:

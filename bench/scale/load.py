@@ -1,22 +1,22 @@
 """Load (issue 38): many Claude Code sessions at once on one machine, and what each hook
 costs the session that waits on it, beside one session alone.
 
-    uv run python bench/load.py [--sessions 20] [--prompts 5] [--notes 500] [--ramp 0]
-                                [--baseline CHECKOUT] [--root DIR]
+    uv run python -m bench.scale.load [--sessions 20] [--prompts 5] [--notes 500] [--ramp 0]
+                                      [--baseline CHECKOUT] [--root DIR]
 
 Two machines share one bare remote (dulwich, a path). The laptop's store starts with
 ``--notes`` notes of the store bench's corpus (4 KB, four projects), pushed and pulled by
 the desktop. Then, on the laptop, ``--sessions`` sessions start together (or one after
 another over ``--ramp`` seconds), each as Claude Code runs one, in a process of its own
-(:mod:`_load_session`): the SessionStart hooks (inject, waited for; the async sync, not),
-its MCP server (`anamnesis serve`, as `init` registered it, through the MCP SDK's stdio
-client), ``--prompts`` prompts (the UserPromptSubmit hook, then a `memory_search` and a
-`memory_write`, the transcript growing as Claude Code writes it), and the SessionEnd
-capture. Meanwhile the desktop writes a note and syncs, in a loop. Every hook is the
-command `anamnesis init` wrote into settings.json, run through ``/bin/sh`` with the hook
-JSON on stdin, and killed past its ``timeout`` as Claude Code kills it (capture's is what
-the SessionEnd budget is raised to). The prompts are devmemory's queries (../shared, or
-``BENCH_SHARED``; a few built-in ones without it).
+(:mod:`bench.common.load_session`): the SessionStart hooks (inject, waited for; the async
+sync, not), its MCP server (`anamnesis serve`, as `init` registered it, through the MCP
+SDK's stdio client), ``--prompts`` prompts (the UserPromptSubmit hook, then a
+`memory_search` and a `memory_write`, the transcript growing as Claude Code writes it),
+and the SessionEnd capture. Meanwhile the desktop writes a note and syncs, in a loop.
+Every hook is the command `anamnesis init` wrote into settings.json, run through
+``/bin/sh`` with the hook JSON on stdin, and killed past its ``timeout`` as Claude Code
+kills it (capture's is what the SessionEnd budget is raised to). The prompts are
+devmemory's queries (../shared, or ``BENCH_SHARED``; a few built-in ones without it).
 
 Reported per hook, for one session alone and for the load: p50 / p95 / max of the time the
 session waited, and how many runs a timeout killed (``sync`` is the async hook, which no
@@ -29,7 +29,7 @@ runs the same load against another checkout (say a worktree of main) after this 
 before and after come from one run. Targets (issue 38): capture under 2 s, inject and
 prompt p95 under 1 s, no hook killed, no note lost. Exit 1 when a note was lost.
 
-Not a ``*_bench.py``: `nox -s bench` does not run it (minutes, and the machine's every core).
+Not in ``bench.suites``: `nox -s bench` does not run it (minutes, and the machine's every core).
 """
 
 from __future__ import annotations
@@ -46,14 +46,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench.common import corpus
+from bench.common.load_world import (
+    HookRun,
+    Machine,
+    bare_remote,
+    project_checkout,
+    wait_for_detached,
+)
+from bench.common.places import REPO
+from bench.common.processes import BASE_ENV, driver
+from bench.common.workspace import workspace
 
-import corpus
-from _load_world import HookRun, Machine, bare_remote, project_checkout, wait_for_detached
-from _processes import BASE_ENV
-from fleet import workspace
-
-HERE = Path(__file__).resolve().parent
 PROJECTS = 4
 # The hooks the table shows, in the order a session meets them; "sync" is the async
 # SessionStart hook (no session waits on it: shown for what it costs the machine).
@@ -103,10 +107,9 @@ class Stage:
 
 
 def session_processes(stage: Stage, sessions: int, seen: Observed) -> None:
-    """``sessions`` session processes (:mod:`_load_session`), each in a session of its own,
-    started together once all are ready (or one after another over ``stage.ramp``
-    seconds); what each saw is added to ``seen``."""
-    driver = str(HERE / "_load_session.py")
+    """``sessions`` session processes (:mod:`bench.common.load_session`), each in a session
+    of its own, started together once all are ready (or one after another over
+    ``stage.ramp`` seconds); what each saw is added to ``seen``."""
     processes = []
     for number in range(sessions):
         spec = {
@@ -121,8 +124,8 @@ def session_processes(stage: Stage, sessions: int, seen: Observed) -> None:
             "delay": stage.ramp * number / sessions,
         }
         process = subprocess.Popen(
-            [sys.executable, driver], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            env=BASE_ENV, start_new_session=True, text=True,
+            driver("load_session"), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            env=BASE_ENV, cwd=REPO, start_new_session=True, text=True,
         )  # fmt: skip
         assert process.stdin is not None
         assert process.stdout is not None
@@ -355,7 +358,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.sessions < 1 or args.prompts < 0 or args.notes < 0 or args.ramp < 0:
         parser.error("--sessions must be 1 or more, --prompts, --notes and --ramp 0 or more")
-    codes = {"this": HERE.parent}
+    codes = {"this": REPO}
     if args.baseline is not None:
         base = args.baseline.resolve()
         if not (base / "packages" / "anamnesis-hooks" / "src").is_dir():

@@ -1,7 +1,7 @@
 """Sync at scale (issue 29): what a team's store costs as it grows, side by side with
 another checkout of the code (say, the commit before).
 
-    uv run python bench/scale_bench.py [--notes 20000] [--baseline DIR] [--nofile 256]
+    uv run python -m bench.scale.scale_bench [--notes 20000] [--baseline DIR] [--nofile 256]
 
 For N notes of the store bench's corpus (1-4 KB, ``corpus.generate``), each step runs as
 its own process (imports included, as a hook or the CLI runs it), for this checkout and,
@@ -20,75 +20,24 @@ with ``--baseline``, for the checkout at DIR (its ``packages/*/src`` first on th
   whole process.
 
 Reported for each: the sync call's wall time and the process's peak RSS (JSON lines, then
-a table). Not a ``*_bench.py``: `nox -s bench` does not run it (minutes at 20,000 notes).
+a table). Not in ``bench.suites``: `nox -s bench` does not run it (minutes at 20,000 notes).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from dulwich.repo import Repo
 
-from _processes import run_measured, running
-from sync_bench import write_notes  # the store bench's corpus, as notes on disk
-
-HERE = Path(__file__).resolve().parent
-# The child: limit open files, run one sync cycle, print its time and peak RSS.
-CHILD = """
-import json, resource, sys, time
-limit = int(sys.argv[3])
-if limit:
-    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    resource.setrlimit(resource.RLIMIT_NOFILE, (limit, hard))
-from anamnesis.sync import GitSyncBackend
-backend = GitSyncBackend(sys.argv[1], remote=sys.argv[2], machine_id=sys.argv[4])
-started = time.perf_counter()
-try:
-    backend.sync()
-    error = ""
-except OSError as exc:
-    error = f"{type(exc).__name__}: {exc.strerror or exc}"
-elapsed = time.perf_counter() - started
-rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-try:  # this process's own high-water mark (see peak_rss_note)
-    with open("/proc/self/status") as status:
-        own = [int(line.split()[1]) / 1024 for line in status if line.startswith("VmHWM")]
-except OSError:
-    own = []
-print(json.dumps({"seconds": elapsed, "rss_mb": own[0] if own else rss, "maxrss_mb": rss,
-                  "error": error}))  # fmt: skip
-"""
-
-
-def sync_process(
-    code: Path, folder: Path, remote: Path, machine: str, nofile: int = 0
-) -> dict[str, object]:
-    settle()
-    env = running(code)
-    args = [sys.executable, "-c", CHILD, str(folder), str(remote), str(nofile), machine]
-    run = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
-    if run.returncode != 0:
-        return {"seconds": 0.0, "rss_mb": 0.0, "error": run.stderr.strip().splitlines()[-1]}
-    result: dict[str, object] = json.loads(run.stdout.strip().splitlines()[-1])
-    return result
-
-
-def settle() -> None:
-    """Write out what the steps before left dirty (the notes just generated, the packs just
-    pushed) before the next step starts: else the next step's file creations wait on that
-    writeback (a 20,000-note pull right after its corpus was written took 13 s instead of
-    3.4), and which checkout pays depends on how fast its previous step was."""
-    if hasattr(os, "sync"):
-        os.sync()
+from bench.common.places import REPO
+from bench.common.processes import run_measured, running
+from bench.common.sync_runs import settle, sync_process, write_notes
 
 
 def cli_process(code: Path, home: Path, remote: Path, *args: str) -> dict[str, object]:
@@ -129,7 +78,7 @@ def steps(code: Path, root: Path, notes: int, nofile: int) -> dict[str, dict[str
         out["first pull (hard limit)"] = again
         if again["error"]:  # the later steps need a pulled machine: this checkout pulls
             shutil.rmtree(desktop, ignore_errors=True)
-            sync_process(HERE.parent, desktop, remote, "desktop")
+            sync_process(REPO, desktop, remote, "desktop")
     out["no-op sync"] = sync_process(code, desktop, remote, "desktop")
     write_notes(desktop, 10, start=notes)
     out["sync of 10 new notes"] = sync_process(code, desktop, remote, "desktop")
@@ -148,7 +97,7 @@ def main() -> None:
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     print(f"open-file limit here: {soft} (hard {hard})", file=sys.stderr)
-    codes = {"ours": HERE.parent}
+    codes = {"ours": REPO}
     if args.baseline is not None:
         codes["baseline"] = args.baseline.resolve()
     table: dict[str, dict[str, dict[str, object]]] = {}

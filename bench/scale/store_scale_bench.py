@@ -2,7 +2,7 @@
 store, the index's size beside the notes', and `anamnesis list --limit 0 --json`, side by
 side with another checkout of the code (say, the commit before).
 
-    uv run python bench/store_scale_bench.py [--notes 100000] [--projects 40]
+    uv run python -m bench.scale.store_scale_bench [--notes 100000] [--projects 40]
         [--list-sizes 2000,20000] [--baseline DIR] [--data DIR]
 
 The notes are the store bench's topical corpus (``corpus.generate``), spread over
@@ -13,7 +13,7 @@ notes' index takes minutes); without, they go to a temporary folder.
 
 * search: the store bench's 200 queries, k=8, keyword mode, each over the whole store and
   within one project (query i in project i mod P), ``--rounds`` times, by one process of
-  each checkout (``_search_scale_driver.py``, its store open), the two taking turns search
+  each checkout (``bench.common.search_scale_driver``, its store open), the two taking turns search
   by search, so both meet the same load from whatever else runs on the machine; median and
   p95 of every search's time, and whether both checkouts returned the same notes in the
   same order for every search;
@@ -25,7 +25,7 @@ notes' index takes minutes); without, they go to a temporary folder.
   `anamnesis dedup --json` (a dry run), each a process: wall time, peak RSS, and whether
   both checkouts wrote the same bytes (``--no-commands`` skips them).
 
-Not a ``*_bench.py``: `nox -s bench` does not run it (minutes at 100,000 notes).
+Not in ``bench.suites``: `nox -s bench` does not run it (minutes at 100,000 notes).
 """
 
 from __future__ import annotations
@@ -44,14 +44,11 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
-from _processes import run_measured, running
-from _store_driver import materialize_notes
-from store_bench import p95
-
-HERE = Path(__file__).resolve().parent
-DRIVER = HERE / "_search_scale_driver.py"
+from bench.common import corpus
+from bench.common.places import DEVMEMORY, REPO
+from bench.common.processes import driver, run_measured, running
+from bench.common.stats import p95
+from bench.common.store_driver import materialize_notes
 
 
 def notes_folder(data: Path, notes: int, projects: int) -> Path:
@@ -80,14 +77,14 @@ def notes_bytes(folder: Path) -> int:
 
 
 class Searcher:
-    """One checkout's search driver (``_search_scale_driver.py``) as a process, its store
+    """One checkout's search driver (``bench.common.search_scale_driver``) as a process, its store
     open, answering one search at a time."""
 
     def __init__(self, code: Path, store: Path) -> None:
         env = {**running(code), "ANAMNESIS_HOME": str(store)}
         self.process = subprocess.Popen(
-            [sys.executable, "-W", "ignore", str(DRIVER), str(store)], env=env,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            [*driver("search_scale_driver", flags=("-W", "ignore")), str(store)], env=env,
+            cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
         self.open_s = float(self._answer()["open_s"])
 
@@ -209,10 +206,10 @@ def main() -> None:
     parser.add_argument("--no-commands", dest="commands", action="store_false",
                         help="skip export and dedup")  # fmt: skip
     args = parser.parse_args()
-    if not corpus.DEVMEMORY.is_dir():
-        print(f"{corpus.DEVMEMORY} not found (set BENCH_SHARED): a small fallback corpus"
+    if not DEVMEMORY.is_dir():
+        print(f"{DEVMEMORY} not found (set BENCH_SHARED): a small fallback corpus"
               " stands in", file=sys.stderr)  # fmt: skip
-    codes = {"ours": HERE.parent}
+    codes = {"ours": REPO}
     if args.baseline is not None:
         codes["baseline"] = args.baseline.resolve()
     with tempfile.TemporaryDirectory(prefix="anamnesis-store-scale-") as tmp:

@@ -1,12 +1,12 @@
 """The evidence for hybrid search's fusion constants: one grid over the keyword weight and
 the exponent of the best keyword hit's coverage, on the same keyword and vector rankings.
 
-    uv run python bench/fusion_grid.py [W:E ...]     # default: 0.3-0.5 x 0.5-2.0
+    uv run python -m bench.studies.fusion_grid [W:E ...]     # default: 0.3-0.5 x 0.5-2.0
 
 For each setting, hybrid Recall@1/3/5/8 and MRR on devmemory and names-and-dates, marked
 BELOW where hybrid falls under keyword search at some k. Needs the vectors extra and the
-offline model (ANAMNESIS_EMBED_MODEL_PATH, default ../shared/models/...-onnx-int8). Not a
-``*_bench.py``: `nox -s bench` does not run it. About 4 minutes.
+offline model (ANAMNESIS_EMBED_MODEL_PATH, default ../shared/models/...-onnx-int8). Not in
+``bench.suites``: `nox -s bench` does not run it. About 4 minutes.
 """
 
 from __future__ import annotations
@@ -14,23 +14,17 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
 from anamnesis.store import fusion
 from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
+from bench.common.places import DEVMEMORY, NAMESDATES, OFFLINE_MODEL
 
-MODEL = corpus.SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
-CORPORA = {
-    "devmemory": corpus.DEVMEMORY,
-    "names-and-dates": Path(__file__).resolve().parent / "corpora" / "namesdates",
-}
+CORPORA = {"devmemory": DEVMEMORY, "names-and-dates": NAMESDATES}
 KS = (1, 3, 5, 8)
 
 
 def main() -> None:
-    os.environ.setdefault("ANAMNESIS_EMBED_MODEL_PATH", str(MODEL))
+    os.environ.setdefault("ANAMNESIS_EMBED_MODEL_PATH", str(OFFLINE_MODEL))
     grid = [(w, e) for w in (0.3, 0.35, 0.4, 0.45, 0.5) for e in (0.5, 1.0, 1.5, 2.0)]
     if len(sys.argv) > 1:
         grid = [(float(arg.split(":")[0]), float(arg.split(":")[1])) for arg in sys.argv[1:]]

@@ -1,7 +1,7 @@
 """What the session-start block and prompt-time recall actually answer, and what they cost.
 
-    uv run python bench/inject_quality.py [--corpus devmemory,realmem] [--ks 4,8,12]
-                                          [--budgets 1000,2000,4000]
+    uv run python -m bench.studies.inject_quality [--corpus devmemory,realmem] [--ks 4,8,12]
+                                                  [--budgets 1000,2000,4000]
 
 For each evaluation corpus (../shared/eval: devmemory, realmem), every query is a later
 look-up in its project. A session in that project starts with the SessionStart block
@@ -29,17 +29,15 @@ import statistics
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
 from anamnesis.hooks.inject import DEFAULT_BUDGET, injected_ids, render_inject, select_inject
 from anamnesis.hooks.recall import recall_terms, render_recall, select_recall
 from anamnesis.store import EvalCase, MemoryStore, load_cases, sandbox
+from bench.common.places import DEVMEMORY, REALMEM
 
 CORPORA = {
-    "devmemory": corpus.SHARED / "eval" / "devmemory",
-    "realmem": corpus.SHARED / "eval" / "realmem",
+    "devmemory": DEVMEMORY,
+    "realmem": REALMEM,
 }
 GLOBAL = "global"
 CHARS_PER_TOKEN = 4

@@ -1,6 +1,6 @@
 """The evidence for the relevance floor of vector evidence (``fusion.VECTOR_FLOOR``).
 
-    python bench/relevance_floor.py [--floors 0,0.1,...] [--realmem]
+    python -m bench.studies.relevance_floor [--floors 0,0.1,...] [--realmem]
 
 Without a floor, vector and hybrid search always return k notes: every text lies at some
 angle to every other, so a query about nothing "finds" the nearest notes. The floor keeps
@@ -28,15 +28,12 @@ import string
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
 from anamnesis.store import MemoryStore, fusion, vector_index
 from anamnesis.store.embedding import MODEL_PATH_ENV, as_blob, vector_support
 from anamnesis.store.query import Filters, match_expression, query_tokens
 from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
-from recall_bench import CORPORA, OFFLINE_MODEL
+from bench.common.places import EVALUATION_SETS, OFFLINE_MODEL, REALMEM
 
-REALMEM = corpus.SHARED / "eval" / "realmem"
 DEFAULT_FLOORS = (0.1, 0.15, 0.2, 0.22, 0.25, 0.28, 0.3, 0.35, 0.4)
 OFF_TOPIC = (
     "banana bread recipe with walnuts",
@@ -201,7 +198,7 @@ def main() -> None:
     floors = [(0.0, 0.0)] + [
         (float(value), max(float(value), unshared)) for value in args.floors.split(",")
     ]
-    corpora = dict(CORPORA)
+    corpora = dict(EVALUATION_SETS)
     if args.realmem:
         corpora["realmem (within project)"] = REALMEM
     for name, folder in corpora.items():

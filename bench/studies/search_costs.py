@@ -11,10 +11,10 @@ time to what FTS5 does in it:
 
 It prints the fitted cost of a counted posting and of a scored row, the share of ranking
 time spent in those statements, and for the slowest queries how many postings and rows
-their statements hold. Not one of the ``*_bench.py`` that ``nox -s bench`` runs: building a
+their statements hold. Not in ``bench.suites``, which ``nox -s bench`` runs: building a
 100,000-note store takes minutes. ``--root`` reuses a store it built before.
 
-    python bench/search_costs.py [--notes 100000] [--root DIR]
+    python -m bench.studies.search_costs [--notes 100000] [--root DIR]
 """
 
 from __future__ import annotations
@@ -23,20 +23,18 @@ import json
 import re
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
-from _large_store import ensure_store, store_arguments
 from anamnesis.store.index import connect
 from anamnesis.store.query import Filters, Ranker, query_tokens
 from anamnesis.store.rare_first import RANK_SQL
-from store_bench import p95
+from bench.common import corpus
+from bench.common.large_store import ensure_store, store_arguments
+from bench.common.stats import p95
 
 _PHRASE = re.compile(r'"([^"]*)"')
 # Timed rounds over the queries, after one untimed round (term counts get cached).

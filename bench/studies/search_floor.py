@@ -18,7 +18,7 @@ notes whose essential words' score plus what the other words could add still rea
 ``theta``. Each needs its full score: FTS5 gives it by scoring rows, and Python
 (exact_bm25.py, timed on a sample) far more slowly.
 
-    python bench/search_floor.py [--notes 100000] [--root DIR]
+    python -m bench.studies.search_floor [--notes 100000] [--root DIR]
 """
 
 from __future__ import annotations
@@ -26,21 +26,20 @@ from __future__ import annotations
 import json
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
-from _large_store import ensure_store, store_arguments
 from anamnesis.store import exact_bm25
 from anamnesis.store.index import connect
 from anamnesis.store.query import match_expression, query_tokens
 from anamnesis.store.rare_first import RANK_SQL, Plan
-from store_bench import BIG_TARGETS, p95
+from bench.common import corpus
+from bench.common.large_store import ensure_store, store_arguments
+from bench.common.stats import p95
+from bench.common.store_targets import BIG_TARGETS
 
 K = 8
 # Each statement is timed this often; the fastest run is the least disturbed one.

@@ -1,12 +1,12 @@
 """The evidence for ``stop_words.SHORT_QUERY``: keyword recall with a query's stop words
 left out only up to N words, for several N, on the three evaluation corpora.
 
-    uv run python bench/short_query_grid.py [N ...]     # default: 0 14 15 16 17 18 19 20 24 10000
+    uv run python -m bench.studies.short_query_grid [N ...]  # default: 0 14-20 24 10000
 
 N = 0 is spec 002's ranking for every query (only a query of stop words alone is the same
 either way); N = 10000 leaves stop words out of every query. For each N, keyword Recall@1/3/5/8
 and MRR, marked BELOW where it falls under spec 002's ranking at some k. Keyword search
-only: no model needed, about a minute. Not a ``*_bench.py``: `nox -s bench` does not run it.
+only: no model needed, about a minute. Not in ``bench.suites``: `nox -s bench` does not run it.
 """
 
 from __future__ import annotations
@@ -14,17 +14,15 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
 from anamnesis.store import KEYWORD_RANKING_ENV, stop_words
 from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
+from bench.common.places import DEVMEMORY, NAMESDATES, REALMEM
 
 CORPORA = {
-    "devmemory": (corpus.DEVMEMORY, False),
-    "names-and-dates": (Path(__file__).resolve().parent / "corpora" / "namesdates", False),
-    "realmem": (corpus.SHARED / "eval" / "realmem", True),  # within each prompt's project
+    "devmemory": (DEVMEMORY, False),
+    "names-and-dates": (NAMESDATES, False),
+    "realmem": (REALMEM, True),  # within each prompt's project
 }
 KS = (1, 3, 5, 8)
 

@@ -1,6 +1,6 @@
 """SessionEnd capture as a whole process: ours against the published release (0.1.3).
 
-    uv run nox -s bench          # or: ANAMNESIS_PUBLISHED_PYTHON=... python bench/capture_bench.py
+    uv run nox -s bench   # or: ANAMNESIS_PUBLISHED_PYTHON=... python -m bench.suites.capture_bench
 
 Claude Code gives SessionEnd hooks 1.5 s by default; the note must be written within that
 (the sync then runs in the background). Measured on the largest transcript fixture in
@@ -19,11 +19,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
-from inject_bench import build_store
+from bench.common import corpus
+from bench.common.hook_runs import build_store
+from bench.common.places import TRANSCRIPTS
 
-FIXTURES = corpus.SHARED / "fixtures" / "transcripts"
+FIXTURES = TRANSCRIPTS
 
 
 def big_transcript(path: Path, size: int = 3_000_000) -> Path:

@@ -1,7 +1,7 @@
 """Dashboard benchmark: a real dashboard process over a 2,000-note store with a git history.
 
-    uv run python bench/dashboard_bench.py [--notes 2000] [--commits 300] [--rounds N]
-                                           [--quick] [--mode keyword] [--json PATH]
+    uv run python -m bench.suites.dashboard_bench [--notes 2000] [--commits 300] [--rounds N]
+                                                  [--quick] [--mode keyword] [--json PATH]
 
 Builds the store in a temp folder (corpus.py's notes, cut at a sentence to 1-4 KB) and a
 history of ``--commits`` local commits made with the sync package by three machines in
@@ -48,15 +48,13 @@ from typing import Any
 from urllib.parse import urlencode
 
 import httpx
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 from anamnesis_testsupport.dashboard_server import csrf_of, start_dashboard
 
-import corpus
 from anamnesis.store import MemoryStore
 from anamnesis.sync import GitSyncBackend
-from dashboard_browser import browser_dcl
-from dashboard_requests import (
+from bench.common import corpus
+from bench.common.dashboard_browser import browser_dcl
+from bench.common.dashboard_requests import (
     WARMUP,
     Samples,
     cache_build_ms,

@@ -2,7 +2,7 @@
 what memory it takes as the store grows, and how much it slows a search meanwhile, side by
 side with another checkout of the code (say, the commit before).
 
-    uv run python bench/embed_bench.py [--sizes 500,5000] [--seconds 45] [--full 150]
+    uv run python -m bench.suites.embed_bench [--sizes 500,5000] [--seconds 45] [--full 150]
         [--baseline DIR]
 
 Needs the shared offline model (``../shared/models/all-MiniLM-L6-v2-onnx-int8``) and a
@@ -36,13 +36,11 @@ import tempfile
 from dataclasses import asdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
-from _processes import running
-from _store_driver import materialize_notes
+from bench.common import corpus
+from bench.common.places import OFFLINE_MODEL, REPO
+from bench.common.processes import running
+from bench.common.store_driver import materialize_notes
 
-HERE = Path(__file__).resolve().parent
-MODEL = HERE.parent.parent / "shared" / "models" / "all-MiniLM-L6-v2-onnx-int8"
 CHILD = r"""
 import inspect, json, resource, statistics, subprocess, sys, threading, time, warnings
 warnings.simplefilter("ignore")
@@ -146,7 +144,7 @@ def _running(code: Path) -> dict[str, str]:
     """The environment of a child that runs the checkout at ``code``, on the offline model."""
     return {
         **running(code),
-        "ANAMNESIS_EMBED_MODEL_PATH": str(MODEL),
+        "ANAMNESIS_EMBED_MODEL_PATH": str(OFFLINE_MODEL),
         "ANAMNESIS_SEARCH_MODE": "hybrid",
     }
 
@@ -173,7 +171,7 @@ def tokens_per_passage(count: int = 200) -> float:
 
     from anamnesis.store.passages import passages
 
-    tokenizer = Tokenizer.from_file(str(MODEL / "tokenizer.json"))
+    tokenizer = Tokenizer.from_file(str(OFFLINE_MODEL / "tokenizer.json"))
     tokenizer.no_truncation()
     texts = [t for note in corpus.generate(count, seed=11) for t in passages(note.title, note.body)]
     return statistics.mean(len(e.ids) for e in tokenizer.encode_batch(texts))
@@ -189,11 +187,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.sizes, args.seconds, args.full = "60,120", 8.0, 20
-    if not (MODEL / "model.onnx").is_file():
-        print(f"embed_bench: skipped, no model at {MODEL}")
+    if not (OFFLINE_MODEL / "model.onnx").is_file():
+        print(f"embed_bench: skipped, no model at {OFFLINE_MODEL}")
         return
     sizes = [int(s) for s in args.sizes.split(",")]
-    codes = {"this": HERE.parent, **({"baseline": args.baseline} if args.baseline else {})}
+    codes = {"this": REPO, **({"baseline": args.baseline} if args.baseline else {})}
     queries = corpus.queries()[:40]
     per_passage = tokens_per_passage()
     rows: list[dict[str, object]] = []

@@ -1,6 +1,6 @@
 """History cache benchmark: a note's versions from the derived cache against walking git.
 
-    uv run python bench/history_bench.py [--commits 3000] [--notes 2000]
+    uv run python -m bench.suites.history_bench [--commits 3000] [--notes 2000]
 
 Builds a notes repository with dulwich (about 2,000 notes in three type folders, a first
 commit adding them, then commits by four machines each editing, adding, deleting or

@@ -1,6 +1,6 @@
 """The MCP server over stdio: ours against the published release (0.1.3), in the same run.
 
-    uv run nox -s bench          # or: ANAMNESIS_PUBLISHED_PYTHON=... python bench/mcp_bench.py
+    uv run nox -s bench   # or: ANAMNESIS_PUBLISHED_PYTHON=... python -m bench.suites.mcp_bench
 
 Both servers serve a store of the same 2,000 generated notes and are driven by the official
 SDK client over stdio, as Claude Code drives them. Measured:
@@ -27,9 +27,8 @@ import anyio
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
-from inject_bench import build_store
+from bench.common import corpus
+from bench.common.hook_runs import build_store
 
 DEVNULL = Path(os.devnull).open("w")  # noqa: SIM115 - lives as long as the benchmark
 

@@ -1,7 +1,7 @@
 """Prompt-time recall (UserPromptSubmit) as a whole process, next to SessionStart inject.
 
-    uv run python bench/prompt_bench.py [--quick]     # speed: prompt vs inject, 2,000 notes
-    uv run python bench/prompt_bench.py --floor       # the relevance floor, on ../shared data
+    uv run python -m bench.suites.prompt_bench [--quick]  # speed: prompt vs inject, 2,000 notes
+    uv run python -m bench.suites.prompt_bench --floor    # the relevance floor, ../shared data
 
 Speed: one store of 2,000 generated notes (inject_bench's corpus, store and checkout); each
 run is a session as Claude Code runs it: inject at session start, then one prompt (the
@@ -26,9 +26,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
-from inject_bench import build_store, checkout, ours_command, timed_run
+from bench.common import corpus
+from bench.common.hook_runs import build_store, checkout, ours_command, timed_run
+from bench.common.places import DEVMEMORY, SHARED
 
 PROJECT = "github.com/acme/payments-api"
 TARGET_RATIO = 1.5
@@ -36,7 +36,7 @@ TARGET_RATIO = 1.5
 
 def prompts() -> list[str]:
     """The devmemory look-ups of the checkout's project (the corpus's queries without it)."""
-    path = corpus.DEVMEMORY / "queries.jsonl"
+    path = DEVMEMORY / "queries.jsonl"
     if path.is_file():
         rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
         mine = [str(row["query"]) for row in rows if row.get("project") == PROJECT]
@@ -140,7 +140,7 @@ def floor_study() -> None:
     from anamnesis.store import load_cases, sandbox
 
     for name in ("devmemory", "realmem"):
-        folder = corpus.SHARED / "eval" / name
+        folder = SHARED / "eval" / name
         if not (folder / "notes.jsonl").is_file() or not (folder / "queries.jsonl").is_file():
             print(f"{name}: not found at {folder}; skipped")
             continue

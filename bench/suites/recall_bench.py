@@ -1,11 +1,11 @@
 """Recall and latency of every search mode, on two kinds of corpus, in one run.
 
     uv run nox -s bench                       # or, inside the dev venv:
-    python bench/recall_bench.py [--quick]
+    python -m bench.suites.recall_bench [--quick]
 
 Recall@{1,3,5,8} and MRR for keyword, vector and hybrid search on
 * devmemory (../shared/eval/devmemory): paraphrase look-ups, where vectors shine;
-* names-and-dates (bench/corpora/namesdates): exact error codes, config keys, people,
+* names-and-dates (bench/common/corpora/namesdates): exact error codes, config keys, people,
   tickets and dates, where keyword search should decide;
 * realmem (../shared/eval/realmem): 631 long conversational sessions and 717 later prompts,
   searched within each prompt's project (as a prompt in that project searches): the shape
@@ -32,19 +32,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
 from anamnesis.store import KEYWORD_RANKING_ENV, MemoryStore
 from anamnesis.store.embedding import MODEL_PATH_ENV, default_embedder, vector_support
 from anamnesis.store.recall_eval import RecallReport, load_cases, recall_at_k, sandbox
+from bench.common import corpus
+from bench.common.places import EVALUATION_SETS, OFFLINE_MODEL
 
-HERE = Path(__file__).resolve().parent
-OFFLINE_MODEL = corpus.SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
-CORPORA = {
-    "devmemory": corpus.DEVMEMORY,
-    "names-and-dates": HERE / "corpora" / "namesdates",
-    "realmem": corpus.SHARED / "eval" / "realmem",
-}
 # Corpora searched within each query's project (the case's `project`), not the whole store.
 WITHIN_PROJECT = {"realmem"}
 KS = (1, 3, 5, 8)
@@ -175,7 +168,7 @@ def main() -> None:
     if not os.environ.get(MODEL_PATH_ENV) and OFFLINE_MODEL.is_dir():
         os.environ[MODEL_PATH_ENV] = str(OFFLINE_MODEL)
     wanted = ["keyword"] if args.keyword_only else modes()
-    for name, folder in CORPORA.items():
+    for name, folder in EVALUATION_SETS.items():
         if name == "realmem" and args.no_realmem:
             continue
         if not (folder / "notes.jsonl").is_file():

@@ -1,6 +1,6 @@
 """Secret redaction: the median time a note takes, and throughput on session transcripts.
 
-    python bench/redact_bench.py [--quick]        # or with the others: uv run nox -s bench
+    python -m bench.suites.redact_bench [--quick]        # or with the others: uv run nox -s bench
 
 Every note write runs redact_secrets (the write target is 1 ms a note, everything
 included), and session capture runs it over whole transcripts. Prints one JSON line each:
@@ -14,16 +14,15 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
 from anamnesis.store.redact import count_secrets, find_secrets, redact_secrets
+from bench.common import corpus
+from bench.common.places import TRANSCRIPTS
 
-FIXTURES = corpus.SHARED / "fixtures" / "transcripts"
+FIXTURES = TRANSCRIPTS
 
 
 def median_us(function: Callable[[str], object], texts: list[str]) -> float:

@@ -1,6 +1,6 @@
 """Reflect and merge benchmark: what the runs cost outside the provider.
 
-    uv run python bench/reflect_bench.py [--quick] [--runs N]
+    uv run python -m bench.suites.reflect_bench [--quick] [--runs N]
 
 The provider is scripted and answers at once, so the times are Anamnesis's own work on a
 50-note store: for reflect, planning, checking the reply and the all-or-nothing write

@@ -1,13 +1,15 @@
 """Store benchmark: ours against the published release (0.1.3), same corpus, same run.
 
-    uv run nox -s bench                      # or, inside the dev venv:
-    ANAMNESIS_PUBLISHED_PYTHON=/path/to/0.1.3/bin/python python bench/store_bench.py [--quick]
+    uv run nox -s bench      # or, inside the dev venv, from the checkout's root:
+    ANAMNESIS_PUBLISHED_PYTHON=/path/to/0.1.3/bin/python python -m bench.suites.store_bench
 
 Against an older commit of this store, side by side in the same run (a refactor must not
 slow it down): check the commit out somewhere and point --baseline at its store sources:
 
     git worktree add /tmp/anamnesis-base <commit>
-    python bench/store_bench.py --big 0 --baseline /tmp/anamnesis-base/packages/anamnesis-store/src
+    python -m bench.suites.store_bench --big 0 --baseline BASE
+
+with BASE=/tmp/anamnesis-base/packages/anamnesis-store/src. ``--quick``: 500 notes, no 100k run.
 
 Each corpus style at --notes (topical, mixed, zipf: see corpus.py) is searched with its
 own queries: the devmemory look-ups for topical and mixed, mid-frequency words for zipf.
@@ -25,14 +27,14 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
-
-DRIVER = Path(__file__).resolve().parent / "_store_driver.py"
+from bench.common import corpus
+from bench.common.places import REPO
+from bench.common.processes import driver
+from bench.common.stats import p95
+from bench.common.store_targets import BIG_TARGETS, TARGETS
 
 
 def run_driver(
@@ -46,9 +48,9 @@ def run_driver(
     os.sync()
     with tempfile.TemporaryDirectory(prefix="anamnesis-bench-") as root:
         result = subprocess.run(
-            [python, str(DRIVER), "--root", root, "--corpus", str(notes),
+            [*driver("store_driver", python=python), "--root", root, "--corpus", str(notes),
              "--queries", str(queries), *extra],
-            capture_output=True, text=True, check=False,
+            cwd=REPO, capture_output=True, text=True, check=False,
             # Keyword search, like the published release: no embedding model in the way.
             env={**os.environ, "ANAMNESIS_HOME": root, "ANAMNESIS_SEARCH_MODE": "keyword",
                  **({"PYTHONPATH": str(store_src)} if store_src else {})},
@@ -61,12 +63,6 @@ def run_driver(
 
 def median_ms(samples: list[float]) -> float:
     return statistics.median(samples) * 1000
-
-
-def p95(values: Sequence[float]) -> float:
-    """The value 95 % of the way up (nearest rank, no interpolation)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
 def p95_ms(samples: list[float]) -> float:
@@ -137,15 +133,6 @@ def _queries_file(folder: Path, style: str) -> Path:
     path = folder / f"queries-{style}.txt"
     path.write_text("\n".join(corpus.queries(style)) + "\n", encoding="utf-8")
     return path
-
-
-TARGETS = {
-    "write_median_ms": 1.0,
-    "search_median_ms": 1.5,
-    "list_median_ms": 100.0,
-    "reindex_median_s": 0.6,
-}
-BIG_TARGETS = {"search_p95_ms": 20.0, "reindex_median_s": 60.0}
 
 
 def report(label: str, results: dict[str, dict[str, float]]) -> None:

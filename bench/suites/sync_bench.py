@@ -1,6 +1,6 @@
 """Sync benchmark: our dulwich sync against the git CLI doing the same steps, same run.
 
-    uv run nox -s bench            # or: python bench/sync_bench.py [--quick]
+    uv run nox -s bench            # or: python -m bench.suites.sync_bench [--quick]
 
 Steps, each on fresh repositories per repetition: the first push of 2,000 notes, a no-op
 sync, and pulling 100 notes another machine pushed. The git CLI runs
@@ -24,10 +24,8 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import corpus
-from anamnesis.store import Memory, new_id, serialize_note
 from anamnesis.sync import GitSyncBackend
+from bench.common.sync_runs import write_notes
 
 GIT = shutil.which("git")
 GIT_ENV = {
@@ -41,19 +39,6 @@ PROCESS_SYNC = (
     "import sys; from anamnesis.sync import GitSyncBackend;"
     "GitSyncBackend(sys.argv[1], remote=sys.argv[2], machine_id='bench').sync()"
 )
-
-
-def write_notes(folder: Path, count: int, start: int = 0) -> None:
-    for index, note in enumerate(corpus.generate(count, seed=start + 11)):
-        mem = Memory(
-            id=new_id(), type=note.type, title=note.title, body=note.body,
-            project=note.project, tags=note.tags, machine_id="bench",
-            created_at="2026-01-01T00:00:00+00:00", updated_at="2026-01-01T00:00:00+00:00",
-        )  # fmt: skip
-        path = folder / mem.type / f"{mem.id}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(serialize_note(mem), encoding="utf-8")
-        del index
 
 
 def bare(path: Path) -> Path:

@@ -1,4 +1,4 @@
-"""Generate the names-and-dates recall corpus (bench/corpora/namesdates/).
+"""Generate the names-and-dates recall corpus (bench/common/corpora/namesdates/).
 
 devmemory (../shared/eval/devmemory) is made of paraphrases, where vectors shine. This
 corpus is the opposite kind: many notes share their wording and differ only in an exact
@@ -6,8 +6,8 @@ name, error code, config key, ticket, host, version or date, and the queries nam
 exact thing. Keyword search should win here; a hybrid that lets vectors push out exact
 matches loses. Tuning fusion on both keeps it from overfitting either.
 
-Deterministic (fixed seed): `python bench/corpora/make_namesdates.py` rewrites the same
-files. The output is committed so results are comparable across commits.
+Deterministic (fixed seed): `python -m bench.common.corpora.make_namesdates` rewrites the
+same files. The output is committed so results are comparable across commits.
 """
 
 from __future__ import annotations
