@@ -4,7 +4,7 @@ ends with the same notes, byte for byte, on every machine, in every index and on
 with no conflict, no failed sync and a remote git's fsck finds sound.
 
 The benchmark is the test: its own checks decide (it exits 1 on any of them), and running
-it here keeps it working. The 10- and 50-machine numbers are in bench/results/ (the fleet runs).
+it here keeps it working. The 10- and 50-machine numbers: bench/results/2026-11-28-fleet.md.
 """
 
 from __future__ import annotations

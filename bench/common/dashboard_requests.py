@@ -19,6 +19,8 @@ from urllib.parse import urljoin
 import httpx
 from anamnesis_testsupport.dashboard_server import start_dashboard
 
+from bench.common.stats import p95
+
 HISTORY_CACHE = Path("cache") / "history.db"  # the dashboard's context.HISTORY_CACHE
 WARMUP = 3  # requests per step before the counted ones
 TIMING = re.compile(r"\bapp;dur=([0-9.]+)")
@@ -31,12 +33,6 @@ SOURCE_TEXTAREA = re.compile(r'<textarea name="source"[^>]*>(.*?)</textarea>', r
 
 def median(values: Sequence[float]) -> float:
     return statistics.median(values)
-
-
-def p95(values: Sequence[float]) -> float:
-    """The value 95 % of the way up (nearest rank, no interpolation), as store_bench."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
 # -- talking to the server -------------------------------------------------------------

@@ -29,6 +29,7 @@ from dulwich.repo import Repo
 
 from anamnesis.dashboard.history_cache import HistoryCache
 from anamnesis.sync import head_commit, new_commits
+from bench.common.stats import p95
 
 TYPES = ("procedural", "semantic", "episodic")
 MACHINES = ("laptop", "desktop", "ci", "server")
@@ -140,12 +141,6 @@ def timed(action: Callable[[], object]) -> float:
     start = time.perf_counter()
     action()
     return time.perf_counter() - start
-
-
-def p95(values: list[float]) -> float:
-    """The value 95 % of the way up (nearest rank, as store_bench.py reports it)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
 def ms(seconds: float) -> str:
