@@ -222,26 +222,3 @@ def project_checkout(path: Path, origin: str) -> Path:
     finally:
         repo.close()
     return path
-
-
-def processes_of(home: Path) -> list[int]:
-    """Pids of the processes working on the store at ``home`` (their ANAMNESIS_HOME says
-    so): the detached work the hooks left running. Linux only; elsewhere, none found."""
-    wanted = f"ANAMNESIS_HOME={home}".encode()
-    found = []
-    for entry in Path("/proc").glob("[0-9]*"):
-        try:
-            variables = (entry / "environ").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if wanted in variables and int(entry.name) != os.getpid():
-            found.append(int(entry.name))
-    return found
-
-
-def wait_for_detached(home: Path, deadline_s: float) -> float:
-    """Wait until no process works on ``home`` any more; return how long that took."""
-    started = time.monotonic()
-    while processes_of(home) and time.monotonic() - started < deadline_s:
-        time.sleep(0.2)
-    return time.monotonic() - started

@@ -47,13 +47,8 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import corpus
-from bench.common.load_world import (
-    HookRun,
-    Machine,
-    bare_remote,
-    project_checkout,
-    wait_for_detached,
-)
+from bench.common.detached import wait_for_detached
+from bench.common.load_world import HookRun, Machine, bare_remote, project_checkout
 from bench.common.places import REPO
 from bench.common.processes import BASE_ENV, driver
 from bench.common.workspace import workspace
