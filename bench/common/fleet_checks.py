@@ -1,4 +1,4 @@
-"""What `fleet.py` checks: each machine right after its final sync (its notes folder, read
+"""What `bench.scale.fleet` checks: each machine right after its final sync (its notes folder, read
 once while still in the page cache, against the remote's tip by git blob id), then the
 remote itself once every machine is done.
 

@@ -1,4 +1,4 @@
-"""One Claude Code session of ``load.py``, as a process of its own: what Claude Code does
+"""One Claude Code session of ``bench.scale.load``, as a process of its own: what Claude Code does
 from start to end, through the hooks and the MCP server of the machine it is given.
 
     python -m bench.common.load_session    (cwd: the checkout; the spec as one JSON line on stdin)

@@ -1,10 +1,11 @@
-"""The world of ``load.py``: two machines on one bare remote, and Claude Code's side of a
+"""The world of ``bench.scale.load``: two machines on one bare remote, and Claude Code's side of a
 session (its hooks run from settings.json as it runs them, its MCP server over stdio).
 
 A machine is set up by `anamnesis init` of the checkout under test (its ``packages/*/src``
-first on the path, :func:`bench.common.processes.running`), so the hooks are exactly the commands
-`init` wrote into that machine's ``settings.json``, run through ``/bin/sh`` with the hook
-JSON on stdin, and killed, as Claude Code kills them, when they outlast their ``timeout``.
+first on the path, :func:`bench.common.processes.running`), so the hooks are exactly the
+commands `init` wrote into that machine's ``settings.json``, run through ``/bin/sh`` with
+the hook JSON on stdin, and killed, as Claude Code kills them, when they outlast their
+``timeout``.
 
 Each session runs in a process of its own session (``setsid``), as each Claude Code runs
 in its own terminal, and its hooks run in that session: where the kernel groups processes

@@ -1,6 +1,6 @@
 """History cache benchmark: a note's versions from the derived cache against walking git.
 
-    uv run python -m bench.suites.history_bench [--commits 3000] [--notes 2000]
+    uv run python -m bench.suites.history_bench [--commits 3000] [--notes 2000] [--quick]
 
 Builds a notes repository with dulwich (about 2,000 notes in three type folders, a first
 commit adding them, then commits by four machines each editing, adding, deleting or
@@ -184,7 +184,11 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=200, help="random notes for warm reads")
     parser.add_argument("--naive", type=int, default=5, help="notes walked the naive way")
     parser.add_argument("--seed", type=int, default=7)
+    # `nox -s bench -- --quick` passes --quick to every suite.
+    parser.add_argument("--quick", action="store_true", help="300 commits, 200 notes")
     args = parser.parse_args()
+    if args.quick:
+        args.commits, args.notes, args.requests, args.naive = 300, 200, 50, 2
     rows: list[tuple[str, str]] = []
     with tempfile.TemporaryDirectory(prefix="anamnesis-history-") as tmp:
         repo_dir = Path(tmp) / "memory"
