@@ -317,14 +317,12 @@ def bench(session: nox.Session) -> None:
             "anamnesis-memory[mcp]==0.1.3", external=True,
         )  # fmt: skip
     env = {"ANAMNESIS_PUBLISHED_PYTHON": str(published / "bin" / "python")}
-    for script in sorted((ROOT / "bench").glob("*_bench.py")):
-        if script.name not in SCALE_BENCHES:
-            session.run("python", str(script), *session.posargs, env=env)
-
-
-# Minutes to an hour at 20,000-100,000 notes, with options of their own (no --quick): run
-# by hand, side by side with another checkout (bench/README.md).
-SCALE_BENCHES = {"scale_bench.py", "store_scale_bench.py"}
+    # bench.suites only: the studies and the runs at scale (bench.scale: minutes to an hour,
+    # options of their own, no --quick) are run by hand (bench/README.md). Each suite runs
+    # as `python -m` from the checkout's root, the folder where it finds the bench package.
+    session.chdir(ROOT)
+    for suite in sorted((ROOT / "bench" / "suites").glob("*_bench.py")):
+        session.run("python", "-m", f"bench.suites.{suite.stem}", *session.posargs, env=env)
 
 
 if __name__ == "__main__":  # pragma: no cover - convenience for `python noxfile.py`

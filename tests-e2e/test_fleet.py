@@ -1,10 +1,10 @@
-"""A small team: `bench/fleet.py --quick` (3 machines on one bare remote of 200 notes, 2
-rounds of 5 new notes each, two machines syncing at once so that pushes race) ends with the
-same notes, byte for byte, on every machine, in every index and on the remote, with no
-conflict, no failed sync and a remote git's fsck finds sound.
+"""A small team: `python -m bench.scale.fleet --quick` (3 machines on one bare remote of
+200 notes, 2 rounds of 5 new notes each, two machines syncing at once so that pushes race)
+ends with the same notes, byte for byte, on every machine, in every index and on the remote,
+with no conflict, no failed sync and a remote git's fsck finds sound.
 
 The benchmark is the test: its own checks decide (it exits 1 on any of them), and running
-it here keeps it working. The 10- and 50-machine numbers are in bench/README.md ("Fleet").
+it here keeps it working. The 10- and 50-machine numbers: bench/results/2026-11-28-fleet.md.
 """
 
 from __future__ import annotations
@@ -14,13 +14,24 @@ import subprocess
 import sys
 from pathlib import Path
 
-FLEET = Path(__file__).resolve().parents[1] / "bench" / "fleet.py"
+# The checkout: `python -m bench.scale.fleet` runs from its root, where the bench package is.
+CHECKOUT = Path(__file__).resolve().parents[1]
 
 
 def test_three_machines_racing_to_one_remote_end_identical(tmp_path: Path) -> None:
     root = tmp_path / "fleet"
     done = subprocess.run(
-        [sys.executable, str(FLEET), "--quick", "--concurrency", "2", "--root", str(root)],
+        [
+            sys.executable,
+            "-m",
+            "bench.scale.fleet",
+            "--quick",
+            "--concurrency",
+            "2",
+            "--root",
+            str(root),
+        ],
+        cwd=CHECKOUT,
         capture_output=True,
         text=True,
         timeout=300,

@@ -19,7 +19,7 @@ from anamnesis.store.recall_eval import (
     sandbox,
 )
 
-NAMESDATES = Path(__file__).resolve().parents[3] / "bench" / "corpora" / "namesdates"
+NAMESDATES = Path(__file__).resolve().parents[3] / "bench" / "common" / "corpora" / "namesdates"
 
 
 def jsonl(path: Path, rows: Sequence[Mapping[str, object]]) -> Path:

@@ -1,5 +1,5 @@
 """Fetching many commits from a remote on this file system holds one object at a time, not
-all of them (bench/fleet.py: a machine pulling 49 machines' commits of a 10,000-note store
+all of them (bench/scale/fleet.py: a machine pulling 49 machines' commits of a 10,000-note store
 peaked at 300 MB, about 5 MB per commit, each commit's whole tree held parsed until the
 last one was read)."""
 

@@ -8,7 +8,7 @@ are one word, counted once).
 
 A note that shares one word with a prompt ("error", "config") is what keyword search finds
 for almost any prompt; from two shared words on, hits start to be about the prompt.
-Measured on devmemory (coding-agent notes; ``bench/prompt_bench.py --floor``), each prompt
+Measured on devmemory (coding-agent notes; ``bench/suites/prompt_bench.py --floor``), each prompt
 searched in its own project and in three others: without a floor, 87% of prompts in a wrong
 project got notes (2.2 each); with this floor 27% (0.37 each). In the right project, 55% of
 prompts get a relevant note (66% without a floor), and 35% of the notes added are relevant

@@ -2,7 +2,7 @@
 then the rest of each long note.
 
 A note of the store bench's corpus (4 KB) is five passages of about 270 tokens, and this
-model reads about 7,000 tokens a second on one core (bench/README.md, "Embedding"): a
+model reads about 7,000 tokens a second on one core (bench/results/2026-11-28-embed-scale.md): a
 whole note costs about 0.2 s of a core. Embedding notes one after another would leave
 most of a large store unfindable by meaning for as long as the pass runs. So a pass first
 gives every waiting note its first passage (:data:`.vector_index.HEAD`: the title and the

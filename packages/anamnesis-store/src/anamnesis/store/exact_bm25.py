@@ -57,7 +57,7 @@ _FTS5_SCORES_SQL = (
     "SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ?"
     " AND +rowid IN ({marks})"
 )
-# What each way costs, in microseconds, measured at 2,000 notes of ~4 KB (bench/corpus.py's
+# What each way costs, in microseconds, measured at 2,000 notes of ~4 KB (bench/common/corpus.py's
 # zipf corpus): recomputing, per token of a note counted for one phrase (highlight()
 # tokenizes the note again: 32 us for a 4 KB note); asking FTS5, per phrase of the
 # expression and per note holding one (bm25's count, then the MATCH's walk).

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sqlite3
 
 # A note row (metadata and a deflated body, ~1.6 KB) leaves on average half a row unused
-# per page: 23 % of a 4 KB page, 11 % of an 8 KB one (100,000 notes of bench/corpus.py).
+# per page: 23 % of a 4 KB page, 11 % of an 8 KB one (100,000 notes of bench/common/corpus.py).
 PAGE_SIZE = 8192
 AUTO_VACUUM_INCREMENTAL = 2
 

@@ -20,8 +20,9 @@ and scores within ``STRONG_KEYWORD`` of the best BM25 is never pushed out of the
 vector evidence (it takes the place of the weakest result that is not such a hit).
 
 Why these numbers: Recall@1/3/5/8 and MRR of hybrid search, keywords ranked over content
-words, from one grid run over the same keyword and vector rankings (``bench/README.md``,
-"Fusion weights"); single modes from ``bench/recall_bench.py``:
+words, from one grid run over the same keyword and vector rankings
+(``bench/results/2026-11-25-fusion-weights.md``); single modes from
+``bench/suites/recall_bench.py``:
 
 =============================  ===============================  ===============================
 fusion                         devmemory                        names-and-dates
@@ -35,7 +36,7 @@ vectors only                   0.615/0.775/0.835/0.865 0.704    0.598/0.710/0.75
 =============================  ===============================  ===============================
 
 devmemory (../shared/eval/devmemory) is paraphrase recall, where vectors shine; the
-names-and-dates corpus (bench/corpora/namesdates) is decided by exact error codes, config
+names-and-dates corpus (bench/common/corpora/namesdates) is decided by exact error codes, config
 keys, people, tickets and dates, where they do not. Squaring the coverage lets a paraphrase
 (its best keyword hit holding a third of its words) count its keywords at a ninth, while
 a query its best hit covers whole keeps them at full weight. Below 0.4 the keyword side is
@@ -59,7 +60,7 @@ STRONG_KEYWORD = 0.9
 # VECTOR_FLOOR; when the query shares no word with any eligible note at all (a typo, a
 # random string, a topic the store never heard of), only UNSHARED_FLOOR counts: the model
 # reads unknown strings as subword fragments that sit at 0.25-0.39 from everything.
-# Chosen on evidence (bench/relevance_floor.py; table in bench/README.md): off-topic
+# Chosen on evidence (bench/studies/relevance_floor.py; bench/results/*relevance-floor*): off-topic
 # queries stay below the first, random strings below the second, and hybrid Recall@8 on
 # devmemory and names-and-dates does not move.
 VECTOR_FLOOR = 0.25

@@ -211,7 +211,8 @@ def create_indexes(conn: sqlite3.Connection) -> None:
         conn.execute(statement)
     conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
     # One segment instead of the rebuild's several: each phrase of a query is then looked
-    # up once, not once a segment (bench/README.md: about half the cost per phrase).
+    # up once, not once a segment (about half the cost per phrase:
+    # bench/results/2026-11-25-zipf-search.md).
     conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
 
 

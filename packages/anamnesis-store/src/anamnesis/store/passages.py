@@ -26,7 +26,7 @@ embedder, on every machine, with no model loaded to split a note.
 * At most :data:`MAX_PASSAGES` windows, from the start (about 10,800 pieces: a pasted log
   or dump beyond that is found by keywords only), so one note never costs minutes.
 
-The numbers were chosen on bench/recall_bench.py's realmem corpus (631 session notes of
+The numbers were chosen on bench/suites/recall_bench.py's realmem corpus (631 session notes of
 about 1,700 tokens); see the README's vectors section.
 """
 

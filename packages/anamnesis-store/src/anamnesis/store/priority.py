@@ -4,7 +4,7 @@ CPU priority.
 **Processes** (:func:`yield_to_sessions`): the background worker, the session start's
 async sync and the MCP server are work no session waits on at that moment, while each
 session waits on its inject, prompt and capture hooks. Twenty sessions starting together
-on two cores (``bench/load.py``) made every hook wait behind the MCP servers' start-ups
+on two cores (``bench/scale/load.py``) made every hook wait behind the MCP servers' start-ups
 (1.3 s of CPU each, the MCP SDK's imports) and the syncs: inject's p95 was 1.6-1.9 s
 against 0.07 s for one session, and under 1 s once these yield. At nice 10 such
 a process gets about a tenth of a core a nice-0 hook also wants (the kernel's weights 110

@@ -41,7 +41,7 @@ from anamnesis.store.exact_bm25 import IDF_FLOOR, K1
 from anamnesis.store.record import Record
 
 # Small stores: the share of all notes the first essential words may hold. Ranker time
-# at 2,000 notes (median; topical / mixed / zipf corpora of bench/store_bench.py): 0.42 /
+# at 2,000 notes (median; topical / mixed / zipf corpora of bench/suites/store_bench.py): 0.42 /
 # 0.76 / 0.54 ms at 20 %; 0.39 / 0.93 / 0.58 at 10 %; 0.43 / 0.81 / 0.58 at 30 %. The rule
 # this replaced (one round, only when the rare words outweighed the rest fourfold) took
 # 0.43 / 1.01 / 0.65: on Zipf-shaped frequencies the fourfold weight is seldom there, yet

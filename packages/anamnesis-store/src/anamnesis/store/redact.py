@@ -51,7 +51,7 @@ characters it starts on, and attempts start only where such a run begins:
 The checks that follow a match read only the match, or a bounded window around it.
 
 Most attempts are never made (on one machine a 4 KB note took 0.08 ms, where scanning it
-with every pattern took 0.7; ``bench/redact_bench.py`` measures it). A token pattern is not
+with every pattern took 0.7; ``bench/suites/redact_bench.py`` measures it). A token pattern is not
 scanned for when the text lacks a string, or a run of token characters, that each of its
 matches holds. KEY_SEP, URL_CREDENTIALS and BARE_AWS_SECRET are tried only where a match
 can start: at the run of key characters before a keyword, at the scheme before a "://", in

@@ -8,11 +8,11 @@ word that names the note, and dropping them lifts every corpus (devmemory MRR +0
 names-and-dates R@1 +0.011). In a long prompt (realmem's conversational turns, 42 words at
 the median) they are a small share of the words, and dropping them measured no better than
 keeping them: 1 to 4 queries of 717 lost at R@5 and R@8. From 15 to 18 words every corpus
-is at or above spec 002's ranking at every k (bench/README.md, "Keyword ranking").
+is at or above spec 002's ranking at every k (bench/results/2026-11-28-keyword-stop-words.md).
 
 The list is the common English function words (articles, pronouns, auxiliaries,
 prepositions, conjunctions). Measured on the three evaluation corpora with BM25 (see
-bench/README.md, "Keyword ranking"), it helps short look-ups and never moved long
+bench/results/2026-11-28-keyword-stop-words.md), it helps short look-ups and never moved long
 conversational prompts by more than noise; a list that adapts to the store (dropping any
 word in 15-33% of the notes) and extra conversational filler ("please", "thanks",
 "really") were measured too and did worse.

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 # The SQL function that turns a stored body back into text.
 SQL_FUNCTION: Final = "note_text"
 # Level 6 (zlib's default): 30 % of the text at 65 us a note; level 1 takes 32 % at 49 us,
-# level 9 no less than 6 (2,000 notes of bench/corpus.py).
+# level 9 no less than 6 (2,000 notes of bench/common/corpus.py).
 _LEVEL = 6
 _RAW_DEFLATE = -15
 

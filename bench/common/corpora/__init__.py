@@ -1,0 +1,1 @@
+"""Committed corpora of our own (``namesdates/``) and the programs that generate them."""

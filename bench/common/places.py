@@ -1,0 +1,26 @@
+"""Where the benchmarks find the checkout, the shared evaluation data and the model.
+
+The data beside the checkout (``../shared``: devmemory, realmem, the transcripts, the
+offline model) is not part of the repository; ``BENCH_SHARED`` names it for a checkout
+elsewhere (a worktree in /tmp). Without it, the corpus falls back to a small built-in
+vocabulary and the programs that need the model or the evaluation sets say so and skip.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+# The checkout's root: the working directory every ``python -m bench...`` child is given,
+# and "this" checkout in the side-by-side runs (``running(REPO)``).
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("BENCH_SHARED") or REPO.parent / "shared")
+DEVMEMORY = SHARED / "eval" / "devmemory"
+REALMEM = SHARED / "eval" / "realmem"
+TRANSCRIPTS = SHARED / "fixtures" / "transcripts"
+OFFLINE_MODEL = SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
+# Ours, committed: notes told apart only by exact codes, keys, people, tickets and dates.
+NAMESDATES = Path(__file__).resolve().parent / "corpora" / "namesdates"
+# The recall benchmark's evaluation sets (and the relevance floor study's): realmem is
+# searched within each query's project.
+EVALUATION_SETS = {"devmemory": DEVMEMORY, "names-and-dates": NAMESDATES, "realmem": REALMEM}
