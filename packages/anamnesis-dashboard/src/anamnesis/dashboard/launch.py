@@ -20,8 +20,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from anamnesis.dashboard.status_checks import CheckRunner
+from anamnesis.dashboard.status_checks import CheckRunner, DoctorCache
 from anamnesis.ops import Home, home_checks
+from anamnesis.store import StoreError
 
 if TYPE_CHECKING:
     from anamnesis.dashboard.history_cache import HistoryCache
@@ -130,8 +131,6 @@ def run_dashboard(
             "machine: anyone who can reach it and gets the link can read and rewrite your "
             "memory\n"
         )
-    from anamnesis.store import StoreError
-
     try:
         store = chosen.open_store()
     except StoreError as exc:
@@ -142,7 +141,6 @@ def run_dashboard(
     from anamnesis.dashboard.context import HISTORY_CACHE, Dashboard
     from anamnesis.dashboard.history_cache import HistoryCache
     from anamnesis.dashboard.security import Guard
-    from anamnesis.dashboard.status_checks import DoctorCache
 
     guard = Guard(port=bound, extra_host=None if host == LOOPBACK else host)
     history = HistoryCache(store.memory_dir, chosen.root / HISTORY_CACHE)
