@@ -77,7 +77,15 @@ FORBIDDEN: dict[str, set[str]] = {
     "anamnesis-hooks": {"mcp", "typer", "rich", "click"},
     "anamnesis-mcp": {"anamnesis-hooks", "typer", "rich"},
     "anamnesis-reflect": {"mcp", "dulwich", "typer", "rich", "anamnesis-sync", "anamnesis-hooks"},
-    "anamnesis-dashboard": {"mcp", "typer", "rich", "anamnesis-hooks", "anamnesis-mcp"},
+    "anamnesis-dashboard": {
+        "mcp",
+        "typer",
+        "rich",
+        "anamnesis-hooks",
+        "anamnesis-mcp",
+        "anamnesis-reflect",
+        "anamnesis-memory",
+    },
     "anamnesis-memory": {"anamnesis-mcp", "mcp", "anamnesis-dashboard", "starlette"},  # extras
 }
 # The programs the sessions run in the venvs they make (plain scripts: stdlib plus what that

@@ -1,9 +1,10 @@
 """Isolation smoke test of `anamnesis-dashboard` installed alone (the `isolation` session):
 its templates and vendored htmx are in the wheel, it serves a real store on 127.0.0.1
-behind its one-time link, and without the CLI its status panel says doctor is missing.
+behind its one-time link, and without the CLI its status panel shows ops' checks of the
+home (a call in its own process: there is no CLI to run).
 
-Runs as a plain script in the isolated venv: stdlib, `anamnesis-store`, `anamnesis-sync`
-and `anamnesis-dashboard` (with Starlette, uvicorn, Jinja2, markdown-it-py).
+Runs as a plain script in the isolated venv: stdlib, `anamnesis-store`, `anamnesis-sync`,
+`anamnesis-ops` and `anamnesis-dashboard` (with Starlette, uvicorn, Jinja2, markdown-it-py).
 """
 
 from __future__ import annotations
@@ -62,7 +63,8 @@ try:
     assert "<h1>Heading</h1>" in shown and "&lt;script&gt;x&lt;/script&gt;" in shown
     assert "htmx" in get("static/htmx.min.js")[:2000]
     panel = get("status?panel=1")
-    assert "doctor" in panel and "CLI is not installed" in panel, panel
+    assert '<li class="check s-ok"><span class="mark">ok</span> <strong>index</strong>' in panel
+    assert "<strong>hooks</strong>" not in panel, panel  # the CLI's own checks: not here
     assert answer_of(base)[0] == 403, "a request without the cookie was answered"
 finally:
     server.terminate()

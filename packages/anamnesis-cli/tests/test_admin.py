@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from anamnesis.cli import doctor
 from cli_testing import Env, bare_remote, write
 
 
@@ -312,36 +307,3 @@ def test_doctor_on_an_index_even_the_store_cannot_replace(
     # A reindex would fail the same way: the fix is the folder, not `anamnesis reindex`.
     assert "reindex" not in index["fix"]
     assert f"make {env.home} and {env.home / 'index.db'} writable" in index["fix"]
-
-
-@pytest.fixture
-def silent_remote() -> Iterator[str]:
-    """An HTTP remote that accepts connections and never says a word."""
-    server = socket.create_server(("127.0.0.1", 0))
-    held: list[socket.socket] = []
-
-    def accept() -> None:
-        while True:
-            try:
-                held.append(server.accept()[0])
-            except OSError:  # closed: the test is over
-                return
-
-    threading.Thread(target=accept, daemon=True).start()
-    yield f"http://127.0.0.1:{server.getsockname()[1]}/memory.git"
-    server.close()
-    for connection in held:
-        connection.close()
-
-
-def test_doctor_gives_up_on_a_silent_remote_within_its_own_bound(
-    env: Env, silent_remote: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert env.run("config", "set", "remote", silent_remote).code == 0
-    monkeypatch.setattr(doctor, "REMOTE_TIMEOUT_S", 1.0)
-    started = time.monotonic()
-    checks = {c.name: c for c in doctor.run_checks(env.home)}
-    # Without the doctor's bound, the transport's own 30 s default would apply.
-    assert time.monotonic() - started < 10
-    assert checks["remote"].status == doctor.FAIL
-    assert "127.0.0.1" in checks["remote"].detail

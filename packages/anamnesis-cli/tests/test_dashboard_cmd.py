@@ -1,5 +1,5 @@
-"""`anamnesis dashboard`: starts the dashboard process (the `dashboard` extra), or says how
-to install it."""
+"""`anamnesis dashboard`: runs the dashboard (the `dashboard` extra) in the CLI's own
+process, its status panel showing the CLI's whole doctor, or says how to install it."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import httpx
+from anamnesis_testsupport.dashboard_server import checks_shown
 
 from cli_testing import Env, anamnesis_script
 
@@ -26,6 +27,7 @@ sys.meta_path.insert(0, NoDashboard())
 
 def test_dashboard_prints_one_link_and_serves_the_store(env: Env) -> None:
     assert env.run("write", "--title", "Seen in the page", "hello").code == 0
+    doctor = [check["name"] for check in env.run("doctor", "--offline", "--json").json()["checks"]]
     process = subprocess.Popen(
         [*anamnesis_script(), "dashboard", "--no-open", "--port", "0"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env.environment(),
@@ -35,8 +37,15 @@ def test_dashboard_prints_one_link_and_serves_the_store(env: Env) -> None:
         line = process.stdout.readline()
         found = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=\S+", line)
         assert found, line
-        page = httpx.get(found.group(0), follow_redirects=True, timeout=30)
-        assert page.status_code == 200 and "Seen in the page" in page.text
+        with httpx.Client(base_url=found.group(1), timeout=30) as client:
+            page = client.get(found.group(0), follow_redirects=True)
+            assert page.status_code == 200 and "Seen in the page" in page.text
+            panel = client.get("/status", params={"panel": "1"})
+        # The CLI handed the dashboard its doctor: every check, in doctor's order, the
+        # installation's own (install, config, hooks, captures, MCP, vectors) included.
+        shown = checks_shown(panel.text)
+        assert list(shown) == doctor
+        assert {"install", "config", "hooks", "mcp", "vectors", "store", "sync"} <= set(shown)
     finally:
         process.terminate()
         process.wait(10)
@@ -54,6 +63,7 @@ def test_without_the_extra_it_says_how_to_install(env: Env, tmp_path: Path) -> N
         "anamnesis dashboard: the dashboard is not installed; install it with: "
     )
     assert "'anamnesis-memory[dashboard]'" not in done.err  # never the index's old release
+    assert "from a checkout or its wheels" in done.err
 
 
 def test_no_store_is_a_clear_error(env: Env) -> None:

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 LINK = re.compile(r"(http://127\.0\.0\.1:(\d+)/)\?token=([A-Za-z0-9_-]+)")
+CHECK = re.compile(
+    r'<li class="check s-(\w+)"><span class="mark">\w+</span> <strong>(\w+)</strong>'
+)
 START_TIMEOUT_S = 30.0
 
 
@@ -87,3 +90,8 @@ def csrf_of(html: str) -> str:
     marker = 'name="csrf" value="'
     start = html.index(marker) + len(marker)
     return html[start : html.index('"', start)]
+
+
+def checks_shown(panel: str) -> dict[str, str]:
+    """The status panel's checks, name to verdict, in the order shown."""
+    return {name: status for status, name in CHECK.findall(panel)}

@@ -1,12 +1,16 @@
-"""`anamnesis doctor`: check every part of the installation and say how to fix each problem."""
+"""`anamnesis doctor`: check every part of the installation and say how to fix each problem.
+
+The checks of the home itself (store, index, clock, remote, sync) are ops' table
+(``anamnesis.ops.home_check_table``), which a dashboard started on its own shows too; this
+module adds the installation's (install, config, hooks, captures, MCP, vectors) between
+them, in the order doctor has always shown them. ``anamnesis dashboard`` hands
+:func:`run_checks` to the dashboard, so its status panel shows all of them.
+"""
 
 from __future__ import annotations
 
 import os
 import shlex
-import sqlite3
-import tempfile
-import warnings
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -22,17 +26,22 @@ from anamnesis.cli.config_file import (
     check_search_mode,
     load_config,
 )
-from anamnesis.cli.doctor_checks import FAIL, OK, WARN, Check
 from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
-from anamnesis.cli.maintenance import open_conflicts, swept_summary
-from anamnesis.store import CONFIG_FILE, Memory, resolve_remote
-from anamnesis.sync import redact_url
+from anamnesis.ops import (
+    FAIL,
+    OK,
+    WARN,
+    Check,
+    CheckTable,
+    Home,
+    HomeCheck,
+    home_check_table,
+    run_check_table,
+)
+from anamnesis.store import CONFIG_FILE
 
-# Seconds the remote check waits for an answer: someone is watching the doctor run, and a
-# remote that stays silent this long is a finding in itself.
-REMOTE_TIMEOUT_S = 10.0
 # A session's capture is filed a moment after the session ends; one still queued this long
 # after is waiting for a worker that died (the machine slept, the process was killed).
 STALE_CAPTURE_S = 300.0
@@ -43,123 +52,30 @@ __all__ = ["FAIL", "OK", "WARN", "Check", "run_checks"]
 
 def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
     """Every check; ``check_remote=False`` (``--offline``) contacts nothing on the network:
-    neither the remote nor a model download."""
-    checks: list[Callable[[Path], Check]] = [
-        _installation,
-        _store,
-        _index,
-        _clock,
-        _config,
-        _hooks,
-        _captures,
-        _mcp,
-        _remote if check_remote else _remote_skipped,
-        _sync_state,
-        _vectors_check(offline=not check_remote),
+    neither the remote nor a model download. A check that raises is a FAIL finding."""
+    ops = home_check_table(offline=not check_remote)
+    table: CheckTable = [
+        ("install", _of_root(_installation)),
+        *((name, ops[name]) for name in ("store", "index", "clock")),
+        ("config", _of_root(_config)),
+        ("hooks", _of_root(_hooks)),
+        ("captures", _of_root(_captures)),
+        ("mcp", _of_root(_mcp)),
+        *((name, ops[name]) for name in ("remote", "sync")),
+        ("vectors", lambda at: vectors_check(at.root, offline=not check_remote)),
     ]
-    results = []
-    for check in checks:
-        try:
-            results.append(check(home))
-        except Exception as exc:  # a broken check is itself a finding, never a traceback
-            name = check.__name__.strip("_")
-            results.append(Check(name, FAIL, f"the check itself failed: {exc}"))
-    return results
+    return run_check_table(Home(home), table)
+
+
+def _of_root(check: Callable[[Path], Check]) -> HomeCheck:
+    """One of this module's checks, which read the home's root folder, as a check of ops'
+    table (which hands each check the :class:`~anamnesis.ops.Home`)."""
+    return lambda home: check(home.root)
 
 
 def _installation(home: Path) -> Check:
     inst = installation.detect()
     return Check("install", OK, inst.describe(), f"update: {installation.update_command(inst)}")
-
-
-def _store(home: Path) -> Check:
-    if not home.is_dir():
-        return Check("store", FAIL, f"no store at {home}", "run `anamnesis init`")
-    try:
-        with tempfile.NamedTemporaryFile(dir=home, prefix=".doctor-"):
-            pass
-    except OSError as exc:
-        return Check(
-            "store", FAIL, f"{home} is not writable: {exc.strerror or exc}",
-            "fix the folder's permissions or free some disk space",
-        )  # fmt: skip
-    notes = sum(1 for _ in (home / "memory").rglob("*.md")) if (home / "memory").is_dir() else 0
-    local = sum(1 for _ in (home / "local").rglob("*.md")) if (home / "local").is_dir() else 0
-    return Check("store", OK, f"{home}: {notes} portable and {local} machine-local note files")
-
-
-def _index(home: Path) -> Check:
-    from anamnesis.store import IndexRebuiltWarning, MemoryStore, StoreError
-
-    if not home.is_dir():
-        return Check("index", FAIL, "no store yet", "run `anamnesis init`")
-    rebuilt = ""
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", IndexRebuiltWarning)
-            with MemoryStore(home) as store:
-                total = store.count()
-                problems = store.problems()
-                db_path = store.db_path
-                swept = store.sweep_leftovers()  # temp files of killed writes: no live owner
-        rebuilt = next((str(w.message) for w in caught if w.category is IndexRebuiltWarning), "")
-    except StoreError as exc:
-        # The store moves an index it cannot use aside and rebuilds it by itself: when even
-        # that failed, a reindex would fail the same way. The folder is what needs fixing.
-        return Check(
-            "index", FAIL, str(exc),
-            f"make {home} and {home / 'index.db'} writable by you (or delete index.db); "
-            "the notes are safe: the index is rebuilt from them",
-        )  # fmt: skip
-    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
-        verdict = conn.execute("PRAGMA quick_check").fetchone()[0]
-    conn.close()
-    if verdict != "ok":
-        return Check(
-            "index", FAIL, f"SQLite reports damage: {verdict}",
-            f"delete {db_path} and run `anamnesis reindex` (the markdown is the truth)",
-        )  # fmt: skip
-    if problems:
-        shown = "; ".join(f"{p.path}: {p.reason}" for p in problems[:3])
-        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
-        return Check(
-            "index", WARN, f"{len(problems)} note file(s) cannot be read: {shown}{more}",
-            "fix or delete those files; they are indexed again as soon as they parse",
-        )  # fmt: skip
-    detail = f"{total} notes indexed"
-    if swept:
-        detail += f"; {swept_summary([f.size for f in swept])}"
-    if rebuilt:
-        return Check("index", WARN, f"{detail}; it was rebuilt: {rebuilt}")
-    return Check("index", OK, detail)
-
-
-def _clock(home: Path) -> Check:
-    from anamnesis.store import MemoryStore
-
-    if not (home / "memory").is_dir():
-        return Check("clock", OK, "no notes yet")
-    with MemoryStore(home) as store:
-        ahead = store.dated_ahead()  # read from a small index: fast at any store size
-    if not ahead:
-        return Check("clock", OK, "no note is dated in the future")
-    by_machine: dict[str, list[Memory]] = {}
-    for note in ahead:
-        by_machine.setdefault(note.machine_id, []).append(note)
-    named = "; ".join(f"{machine}: {_some(notes)}" for machine, notes in by_machine.items())
-    return Check(
-        "clock", WARN,
-        f"{len(ahead)} note(s) dated in the future by this machine's clock: {named} (each "
-        "ranks as when this store got it, never above newer notes)",
-        f"set the clock right on {', '.join(by_machine)} (turn on network time), or on this"
-        " machine if its own clock runs behind; a note stays flagged until its date has"
-        " passed or its updated_at is corrected",
-    )  # fmt: skip
-
-
-def _some(notes: list[Memory]) -> str:
-    shown = ", ".join(f"{n.id} ({max(n.updated_at, n.created_at)[:10]})" for n in notes[:3])
-    return shown + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
 
 
 def _config(home: Path) -> Check:
@@ -300,80 +216,3 @@ def _mcp(home: Path) -> Check:
         "mcp", WARN, f"registered, but as {entry.get('command')} {entry.get('args')}",
         "run `anamnesis init` to register this installation",
     )  # fmt: skip
-
-
-def _remote(home: Path) -> Check:
-    from anamnesis.sync import check_remote
-
-    remote = resolve_remote(home)
-    if not remote:
-        return Check(
-            "remote", OK, "none: notes stay on this machine",
-            "to sync between machines: `anamnesis init --remote URL`",
-        )  # fmt: skip
-    problem = check_remote(remote, timeout_s=REMOTE_TIMEOUT_S)
-    if problem:
-        return Check(
-            "remote", FAIL, problem,
-            "check the URL and the network; change it with `anamnesis init --remote URL`",
-        )  # fmt: skip
-    return Check("remote", OK, f"{redact_url(remote)} answers")
-
-
-def _remote_skipped(home: Path) -> Check:
-    remote = resolve_remote(home)
-    return Check("remote", OK, f"{redact_url(remote) if remote else 'none'} (not contacted)")
-
-
-def _sync_state(home: Path) -> Check:
-    from anamnesis.sync import GitSyncBackend
-
-    if not (home / "memory").is_dir():
-        return Check("sync", WARN, "no store yet", "run `anamnesis init`")
-    state = GitSyncBackend(
-        home / "memory", remote=resolve_remote(home), machine_id="doctor"
-    ).state()
-    if state.conflicts:
-        return Check(
-            "sync", FAIL, f"unresolved conflicts: {', '.join(state.conflicts)}",
-            "`anamnesis sync --resolve keep-both` (or ours / theirs)",
-        )  # fmt: skip
-    if not state.initialized:
-        return Check("sync", WARN, state.detail, "run `anamnesis sync`")
-    if state.git_locks:
-        locks = ", ".join(f"{lock.path} ({lock.age_s:.0f} s old)" for lock in state.git_locks)
-        return Check(
-            "sync", WARN, f"git lock(s) left by a killed sync: {locks}",
-            "run `anamnesis sync`: under its own lock it removes locks no live sync holds",
-        )  # fmt: skip
-    if state.unsynced:
-        shown = ", ".join(f"{u.path} ({u.kind})" for u in state.unsynced[:5])
-        return Check(
-            "sync", WARN, f"not synced, not being plain files: {shown}",
-            "replace links with the files themselves (links are never followed or synced)",
-        )  # fmt: skip
-    kept = _kept_both(home)
-    if kept:
-        return Check(
-            "sync", WARN,
-            f"{len(kept)} note(s) kept both ways after a conflict: {', '.join(kept[:6])}",
-            "keep one: `anamnesis write --supersedes OTHER_ID ...` (or merge them into a new "
-            "note that supersedes both); both stay listed until then",
-        )  # fmt: skip
-    if state.ahead:
-        return Check("sync", WARN, state.detail, "run `anamnesis sync` once the remote answers")
-    return Check("sync", OK, state.detail)
-
-
-def _kept_both(home: Path) -> list[str]:
-    from anamnesis.store import MemoryStore
-
-    with MemoryStore(home) as store:
-        return [note.id for note, _others in open_conflicts(store)]
-
-
-def _vectors_check(offline: bool) -> Callable[[Path], Check]:
-    def _vectors(home: Path) -> Check:
-        return vectors_check(home, offline=offline)
-
-    return _vectors

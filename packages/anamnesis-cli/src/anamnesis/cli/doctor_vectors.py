@@ -13,8 +13,8 @@ from pathlib import Path
 
 from anamnesis.cli import installation
 from anamnesis.cli.capable_python import find_capable_python
-from anamnesis.cli.doctor_checks import OK, WARN, Check
 from anamnesis.cli.importable import importable
+from anamnesis.ops import OK, WARN, Check
 
 
 def install_vectors() -> str:

@@ -6,7 +6,7 @@ Both compute a plan first (the dry run shows it) and apply it only when asked.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -178,29 +178,3 @@ def _merged_keeper(group: DuplicateGroup) -> Memory | None:
     if tags == keep.tags and supersedes == keep.supersedes:
         return None
     return keep.replace(tags=tags, supersedes=supersedes)
-
-
-def open_conflicts(store: MemoryStore) -> list[tuple[Memory, list[str]]]:
-    """Notes kept both ways by `sync --resolve keep-both` whose other version is still in
-    force too: each with the ids of those other versions. A pair leaves this list once the
-    user supersedes one of the two (or deletes one)."""
-    from anamnesis.sync import CONFLICT_KEY, CONFLICT_TAG  # what keep-both writes
-
-    current = {
-        note.id: note
-        for note in store.list(tag=CONFLICT_TAG, include_superseded=False, include_body=False)
-    }
-    out = []
-    for note in current.values():
-        named = note.extra.get(CONFLICT_KEY)
-        others = [named] if isinstance(named, str) else named if isinstance(named, list) else []
-        alive = [str(other) for other in others if other in current]
-        if alive:
-            out.append((note, alive))
-    return out
-
-
-def swept_summary(sizes: Sequence[int]) -> str:
-    """How status, reindex and doctor say what a sweep of killed writes' temp files removed
-    (``sizes``: each file's bytes)."""
-    return f"removed {len(sizes)} temp file(s) left by interrupted writes ({sum(sizes):,} bytes)"

@@ -78,20 +78,18 @@ async def fleet(request: Request) -> HTMLResponse:
 
 
 async def status(request: Request) -> HTMLResponse:
-    """doctor's checks (run through the CLI, cached a minute) and the store's own counts.
-    ``?panel=1`` answers the fragment the list page loads into its status panel."""
+    """The status panel's checks (ops' checks of the home, or the CLI's whole doctor when
+    the CLI started the dashboard; kept a minute) and the store's own counts. ``?panel=1``
+    answers the fragment the list page loads into its status panel."""
     dashboard = dashboard_of(request)
-    answer = await dashboard.doctor.checks(
-        dashboard.cli, dashboard.home, fresh=request.query_params.get("fresh") == "1"
-    )
-    checks = answer.data.get("checks", []) if answer.data else []
+    checked = await dashboard.doctor.checks(fresh=request.query_params.get("fresh") == "1")
     template = "status_panel.html" if request.query_params.get("panel") == "1" else "status.html"
     return page(
         request,
         template,
-        checks=checks,
-        doctor_error="" if checks else (answer.error or "doctor printed nothing"),
+        checks=checked.checks,
+        doctor_error="" if checked.checks else (checked.error or "no check answered"),
         stats=dashboard.store.stats(),
         problems=dashboard.store.problems(),
-        home=str(dashboard.home),
+        home=str(dashboard.home.root),
     )

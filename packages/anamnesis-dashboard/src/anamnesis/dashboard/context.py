@@ -1,5 +1,5 @@
-"""What every page handler needs: the store, the history cache, the guard's secrets, and
-how to run the ``anamnesis`` command. One per dashboard process, made at start-up."""
+"""What every page handler needs: the home and its store, the history cache, the guard's
+secrets, and the checks the status panel shows. One per dashboard, made at start-up."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from anamnesis.dashboard.cli_runner import DoctorCache
 from anamnesis.dashboard.history_cache import HistoryCache
 from anamnesis.dashboard.security import Guard
+from anamnesis.dashboard.status_checks import DoctorCache
+from anamnesis.ops import Home
 from anamnesis.store import MemoryStore
 
 HISTORY_CACHE = Path("cache") / "history.db"
@@ -17,16 +18,15 @@ HISTORY_CACHE = Path("cache") / "history.db"
 
 @dataclass
 class Dashboard:
-    """The running dashboard's state. ``cli`` is the argv prefix that runs ``anamnesis``
-    (for a sync and doctor's checks); None when this install has no CLI."""
+    """The running dashboard's state. ``store`` serves the pages (a sync opens its own:
+    :mod:`.sync_action`); ``doctor`` runs the status panel's checks."""
 
-    home: Path
+    home: Home
     store: MemoryStore
     history: HistoryCache
     guard: Guard
     machine_id: str
-    cli: tuple[str, ...] | None
-    doctor: DoctorCache = field(default_factory=DoctorCache)
+    doctor: DoctorCache
     # Saves are checked and written one at a time: two tabs saving the same note must not
     # both pass the content-hash check before either writes.
     save_lock: asyncio.Lock = field(default_factory=asyncio.Lock)

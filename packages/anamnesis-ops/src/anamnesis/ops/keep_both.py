@@ -5,7 +5,8 @@ Our side becomes a new note (a fresh id; it carries this machine's id: whoever w
 original, the version kept here is the one this machine had); the remote's keeps its id.
 Neither supersedes the other: both are tagged ``conflict`` and name each other in
 ``conflict_with`` (an extra key the store keeps) until the user supersedes one or merges
-them. A file the codec cannot read falls back to sync's own text fork.
+them (:func:`open_conflicts` lists the pairs still open). A file the codec cannot read
+falls back to sync's own text fork.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from anamnesis.store import (
     MalformedNote,
     Memory,
+    MemoryStore,
     StoreError,
     new_id,
     parse_note,
@@ -60,3 +62,21 @@ def _marked(note: Memory, other_id: str) -> Memory:
     tags = note.tags if CONFLICT_TAG in note.tags else [*note.tags, CONFLICT_TAG]
     extra = {**note.extra, CONFLICT_KEY: known[0] if len(known) == 1 else known}
     return note.replace(tags=tags, extra=extra)
+
+
+def open_conflicts(store: MemoryStore) -> list[tuple[Memory, list[str]]]:
+    """Notes kept both ways by a keep-both resolve whose other version is still in force
+    too: each with the ids of those other versions. A pair leaves this list once the user
+    supersedes one of the two (or deletes one)."""
+    current = {
+        note.id: note
+        for note in store.list(tag=CONFLICT_TAG, include_superseded=False, include_body=False)
+    }
+    out = []
+    for note in current.values():
+        named = note.extra.get(CONFLICT_KEY)
+        others = [named] if isinstance(named, str) else named if isinstance(named, list) else []
+        alive = [str(other) for other in others if other in current]
+        if alive:
+            out.append((note, alive))
+    return out

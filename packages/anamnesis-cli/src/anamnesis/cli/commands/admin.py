@@ -12,6 +12,7 @@ from anamnesis.cli import config_file, console, doctor, maintenance
 from anamnesis.cli.context import JsonFlag, home, open_store
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.cli.locations import claude_dir
+from anamnesis.ops import open_conflicts, swept_summary
 from anamnesis.store import MemoryStore, resolve_machine_id, resolve_remote
 from anamnesis.sync import redact_url
 
@@ -71,7 +72,7 @@ def status(as_json: JsonFlag = False) -> None:
             },
             "kept_both": [
                 {"id": note.id, "title": note.title, "conflict_with": others}
-                for note, others in maintenance.open_conflicts(store)
+                for note, others in open_conflicts(store)
             ],
             "vectors": _vectors_status(store),
         }
@@ -128,7 +129,7 @@ def _say_status(report: dict[str, Any]) -> None:
         for item in report["kept_both"]:
             console.say(f"  {item['id']} {item['title']} <-> {', '.join(item['conflict_with'])}")
     if report["swept"]:
-        console.say(f"swept:    {maintenance.swept_summary([f['bytes'] for f in report['swept']])}")
+        console.say(f"swept:    {swept_summary([f['bytes'] for f in report['swept']])}")
     if report["problems"]:
         console.say(f"unreadable note files ({len(report['problems'])}):")
         for problem in report["problems"]:
@@ -184,7 +185,7 @@ def reindex(
 
 def _swept_line(swept: Sequence[LeftoverFile]) -> str:
     paths = ", ".join(f.path for f in swept[:5]) + (" ..." if len(swept) > 5 else "")
-    return f"{maintenance.swept_summary([f.size for f in swept])}: {paths}"
+    return f"{swept_summary([f.size for f in swept])}: {paths}"
 
 
 def _embed_missing(store: MemoryStore) -> int | None:

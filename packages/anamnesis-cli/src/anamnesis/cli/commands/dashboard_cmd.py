@@ -1,18 +1,20 @@
-"""`anamnesis dashboard`: start the local web page (the `dashboard` extra).
+"""`anamnesis dashboard`: start the local web page (the `dashboard` extra), in this process.
 
-The dashboard runs as its own process (``python -m anamnesis.dashboard``): the CLI never
-imports it, and it runs the CLI (not imports it) for a sync or doctor's checks.
+The dashboard is imported here, on first use (as the MCP extra is for `serve`): an install
+without the extra says how to add it. The CLI hands the dashboard its whole doctor as the
+status panel's checks; the dashboard syncs through ops' cycle itself. Neither runs the
+other as a program.
 """
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
+from functools import partial
 from typing import Annotated
 
 import typer
 
+from anamnesis.cli import doctor
 from anamnesis.cli.context import home
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.importable import importable
@@ -25,7 +27,12 @@ def register(app: typer.Typer) -> None:
 def dashboard(
     port: Annotated[
         int | None,
-        typer.Option("--port", help="Port to listen on (default 8765, or a free one; 0: any)."),
+        typer.Option(
+            "--port",
+            min=0,
+            max=65535,
+            help="Port to listen on (default 8765, or a free one; 0: any).",
+        ),
     ] = None,
     no_open: Annotated[bool, typer.Option("--no-open", help="Do not open a browser.")] = False,
     host: Annotated[
@@ -41,24 +48,26 @@ def dashboard(
     the fleet of machines and doctor's checks. Prints a one-time link; Ctrl-C stops it."""
     if not importable("anamnesis.dashboard"):
         raise CliError(missing_dashboard())
-    argv = [sys.executable, "-m", "anamnesis.dashboard", "--home", str(home()), "--host", host]
-    if port is not None:
-        argv += ["--port", str(port)]
-    if no_open:
-        argv.append("--no-open")
-    sys.stdout.flush()
-    if os.name == "posix":  # become the server: Ctrl-C and exit codes need no relaying
-        os.execv(sys.executable, argv)
     try:
-        raise typer.Exit(subprocess.call(argv))
-    except KeyboardInterrupt:
-        raise typer.Exit(0) from None
+        from anamnesis.dashboard import run_dashboard
+    except ImportError as exc:  # there, but something it needs is not: reinstall the extra
+        raise CliError(f"{missing_dashboard()} ({exc})") from None
+    root = home()
+    checks = partial(doctor.run_checks, root, check_remote=False)  # the panel is on every page
+    sys.stdout.flush()
+    code = run_dashboard(root, port=port, host=host, open_browser=not no_open, checks=checks)
+    raise typer.Exit(code)
 
 
 def missing_dashboard() -> str:
-    """Why the dashboard cannot start, and the command that adds it to this installation."""
+    """Why the dashboard cannot start, and the command that adds it to this installation
+    (never the package index's anamnesis-memory: an older release, without this dashboard)."""
     from anamnesis.cli import installation
 
     inst = installation.detect()
     command = installation.install_command(inst, extras=inst.with_extras("dashboard"))
-    return f"the dashboard is not installed; install it with: {command}"
+    return (
+        f"the dashboard is not installed; install it with: {command} (anamnesis-memory"
+        "[dashboard] from a checkout or its wheels: the package index's anamnesis-memory is "
+        "an older, incompatible release)"
+    )
