@@ -20,9 +20,7 @@ from anamnesis.store import (
     MemoryStore,
     write_config,
 )
-from anamnesis.sync import GitSyncBackend
-from anamnesis.sync.lock import sync_lock
-from anamnesis.sync.worktree import LOCK_FILE
+from anamnesis.sync import SYNC_LOCK_FILE, GitSyncBackend, sync_lock
 from mcp_testing import (
     WRITE,
     bare_remote,
@@ -53,7 +51,7 @@ def test_tool_calls_run_on_worker_threads(store: MemoryStore) -> None:
                 events.append(("sync", time.monotonic(), bool(result.is_error)))
 
             with ExitStack() as held:
-                held.enter_context(sync_lock(store.memory_dir / LOCK_FILE, wait_s=1))
+                held.enter_context(sync_lock(store.memory_dir / SYNC_LOCK_FILE, wait_s=1))
                 async with anyio.create_task_group() as group:
                     group.start_soon(sync)
                     await anyio.sleep(0.5)  # the sync is now waiting for the lock
@@ -124,7 +122,7 @@ def test_a_sync_already_running_is_reported_as_busy(store: MemoryStore) -> None:
     backend = GitSyncBackend(store.memory_dir, remote=None, machine_id="m", lock_wait_s=0.2)
     server = build_server(store, backend=backend)
     anyio.run(call, server, "memory_write", WRITE)
-    with sync_lock(store.memory_dir / LOCK_FILE, wait_s=1):
+    with sync_lock(store.memory_dir / SYNC_LOCK_FILE, wait_s=1):
         result = anyio.run(call, server, "memory_sync", {})
     assert result.is_error
     assert "sync already running" in error_text(result)

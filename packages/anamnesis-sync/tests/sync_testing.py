@@ -8,10 +8,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from dulwich.object_store import iter_tree_contents
+from dulwich.objects import Blob, Commit
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.sync import GitSyncBackend, worktree
+from anamnesis.sync import GitSyncBackend
+from anamnesis.sync.tree import worktree
 
 Machine = Callable[..., GitSyncBackend]
 
@@ -44,9 +47,6 @@ MAIN = Ref(b"refs/heads/main")
 
 def remote_files(remote: Path, branch: Ref = MAIN) -> dict[str, bytes]:
     """The files in the remote's branch, read with dulwich."""
-    from dulwich.object_store import iter_tree_contents
-    from dulwich.objects import Blob, Commit
-
     repo = Repo(str(remote))
     try:
         if branch not in repo.refs:
