@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from anamnesis.mcp.descriptions import mode_choices
 from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES, NoteLimits
 
 MAX_K = 50
@@ -126,10 +127,7 @@ def check_mode(value: object) -> str | None:
     if isinstance(value, str) and value.strip().lower() in SEARCH_MODES:
         return value.strip().lower()  # "Hybrid" or " keyword": the intent is plain
     raise InvalidArgument(
-        "mode",
-        "must be 'keyword' (exact words: names, error codes, ids), 'hybrid' (keywords plus "
-        "meaning: also finds paraphrases) or 'vector' (meaning only); leave it out for the "
-        f"default; got {_shown(value)}",
+        "mode", f"must be {mode_choices()}; leave it out for the default; got {_shown(value)}"
     )
 
 

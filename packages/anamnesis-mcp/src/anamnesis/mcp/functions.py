@@ -24,6 +24,8 @@ from anamnesis.mcp.arguments import (
     check_type,
 )
 from anamnesis.store import (
+    KEYWORD_MODE,
+    SEARCH_MODES,
     Memory,
     MemoryStore,
     count_secrets,
@@ -110,7 +112,7 @@ MAX_REASON_CHARS = 300
 def keyword_fallback_notice(asked: str, status: dict[str, Any]) -> str | None:
     """What to tell the model when a search asked for ``asked`` but vectors are unavailable
     (``status`` as from ``store.embedding_status()``); None when the search ran as asked."""
-    if asked == "keyword" or status.get("available"):
+    if not SEARCH_MODES[asked].needs_vectors or status.get("available"):
         return None
     reason = " ".join(str(status.get("reason") or "vector search is unavailable").split())
     if len(reason) > MAX_REASON_CHARS:
@@ -227,7 +229,7 @@ def vectors_report(store: MemoryStore) -> dict[str, Any]:
     if not status["available"]:
         return {
             "available": False,
-            "default_mode": "keyword",  # what runs, whatever was configured
+            "default_mode": KEYWORD_MODE,  # what runs, whatever was configured
             "reason": status.get("reason") or "",
             "fix": status.get("fix") or "",
         }

@@ -37,7 +37,14 @@ from anamnesis.store.model import (
 )
 from anamnesis.store.note_writer import NoteWriter
 from anamnesis.store.query import Filters, Ranker
-from anamnesis.store.search_modes import SearchSettings, check_search, search_hits
+from anamnesis.store.search_modes import (
+    DEFAULT_MODE,
+    KEYWORD_MODE,
+    SearchSettings,
+    check_search,
+    needs_vectors,
+    search_hits,
+)
 from anamnesis.store.timestamps import ranking_time, skew_limit, utc_now
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -414,12 +421,12 @@ class MemoryStore:
         chosen = check_search(query, k, mode) or self.default_search_mode()
         words, tokens = self._settings.terms(query)
         if not tokens:  # nothing to search for: no model is loaded to find that out
-            if chosen == "keyword" or self.vectors_available():
+            if not needs_vectors(chosen) or self.vectors_available():
                 return SearchResult([], chosen, chosen)
-            return SearchResult([], "keyword", chosen, self._vectors().support().reason)
+            return SearchResult([], KEYWORD_MODE, chosen, self._vectors().support().reason)
         filters = Filters.checked(project, type, scope, None, include_superseded)
         query_vector: tuple[bytes, str] | None = None
-        if chosen != "keyword":
+        if needs_vectors(chosen):
             query_vector = self._vectors().query_vector(query, self.search_embed_limit)
 
         def action() -> list[SearchHit]:
@@ -433,8 +440,8 @@ class MemoryStore:
             )
 
         hits = self._run(action)
-        if query_vector is None and chosen != "keyword":
-            return SearchResult(hits, "keyword", chosen, self._vectors().support().reason)
+        if query_vector is None and needs_vectors(chosen):
+            return SearchResult(hits, KEYWORD_MODE, chosen, self._vectors().support().reason)
         return SearchResult(hits, chosen, chosen)
 
     # -- vectors (the optional extra) -------------------------------------------------
@@ -450,7 +457,7 @@ class MemoryStore:
         configured = self._configured_mode()
         if configured is not None:
             return configured
-        return "hybrid" if self.vectors_available() else "keyword"
+        return DEFAULT_MODE if self.vectors_available() else KEYWORD_MODE
 
     def embed_missing(
         self,
@@ -525,7 +532,7 @@ class MemoryStore:
             return report
 
         report = self._run(action).replace(swept=tuple(self.sweep_leftovers()))
-        uses_vectors = self.default_search_mode() != "keyword"
+        uses_vectors = needs_vectors(self.default_search_mode())
         if (uses_vectors or embed) and self.vectors_available():
             self._vectors().after_rebuild(embed=embed)
         elif embed:
