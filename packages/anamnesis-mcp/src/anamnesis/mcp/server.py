@@ -21,7 +21,7 @@ from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnno
 from pydantic import Field
 
 from anamnesis.mcp import descriptions
-from anamnesis.mcp.arguments import MAX_K, MAX_TAGS, TOOL_ARGUMENTS, InvalidArgument, check_call
+from anamnesis.mcp.arguments import MAX_K, TOOL_ARGUMENTS, InvalidArgument, check_call
 from anamnesis.mcp.background import BackgroundEmbedding
 from anamnesis.mcp.functions import (
     newest_that_fit,
@@ -39,6 +39,7 @@ from anamnesis.store import (
     IndexUnavailable,
     InvalidNote,
     MemoryStore,
+    NoteLimits,
     StoreBusy,
     StoreError,
     display_safe,
@@ -218,7 +219,7 @@ def memory_write(
         str, Field(description="Project key (see memory_status), or 'global'.")
     ] = "global",
     tags: Annotated[
-        list[str] | None, Field(description="A few short keywords.", max_length=MAX_TAGS)
+        list[str] | None, Field(description="A few short keywords.", max_length=NoteLimits.TAGS)
     ] = None,
     scope: Annotated[
         ScopeName, Field(description="portable: synced; machine-local: this machine only.")
