@@ -214,7 +214,7 @@ def _hooks(home: Path) -> Check:
     ours = hooks_settings.our_hooks(settings)
     missing = hooks_settings.missing_hooks(settings)
     if missing:
-        wanted = len(hooks_settings.HOOKS)
+        wanted = len(hooks_settings.hook_entries())
         named = ", ".join(f"{spec.event} ({' '.join(spec.args)})" for spec in missing)
         return Check(
             "hooks", FAIL,

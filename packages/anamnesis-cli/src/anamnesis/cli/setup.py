@@ -183,7 +183,7 @@ def describe_init(plan: InitPlan) -> list[str]:
         lines.append(f"hooks:   {plan.settings_file} will hold these hooks{backup}:")
     else:
         lines.append(f"hooks:   {plan.settings_file} already holds these hooks:")
-    for spec in hooks_settings.HOOKS:
+    for spec in hooks_settings.hook_entries():
         matcher = f" [{spec.matcher}]" if spec.matcher else ""
         mode = ", async" if spec.run_async else ""
         lines.append(f"         {spec.event}{matcher} (timeout {spec.timeout}s{mode}):")

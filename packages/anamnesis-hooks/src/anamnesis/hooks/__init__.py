@@ -24,10 +24,14 @@ if TYPE_CHECKING:
         InvalidRecallSetting,
         check_recall_setting,
     )
+    from anamnesis.hooks.registry import HOOKS, ClaudeCodeHook, HookSpec
     from anamnesis.hooks.syncing import SyncReport, sync_store
 
 _EXPORTS: dict[str, str] = {
     "CaptureResult": "anamnesis.hooks.capture",
+    "ClaudeCodeHook": "anamnesis.hooks.registry",
+    "HOOKS": "anamnesis.hooks.registry",
+    "HookSpec": "anamnesis.hooks.registry",
     "ImportReport": "anamnesis.hooks.native",
     "InvalidRecallSetting": "anamnesis.hooks.recall_settings",
     "RECALL_SETTINGS": "anamnesis.hooks.recall_settings",
@@ -44,8 +48,11 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
+    "HOOKS",
     "RECALL_SETTINGS",
     "CaptureResult",
+    "ClaudeCodeHook",
+    "HookSpec",
     "ImportReport",
     "InvalidRecallSetting",
     "SyncReport",
