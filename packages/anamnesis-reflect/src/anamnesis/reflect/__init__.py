@@ -61,9 +61,9 @@ if TYPE_CHECKING:
         ProviderUnavailable,
         UnusableReply,
     )
+    from anamnesis.reflect.providers.registry import PROVIDERS, ProviderSpec
     from anamnesis.reflect.providers.settings import (
         LLM_SETTINGS,
-        PROVIDERS,
         LlmSettings,
         check_setting,
         load_settings,
@@ -123,7 +123,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "ProviderTimeout": (_PROTOCOL, "ProviderTimeout"),
     "ProviderUnavailable": (_PROTOCOL, "ProviderUnavailable"),
     "UnusableReply": (_PROTOCOL, "UnusableReply"),
-    "PROVIDERS": (_SETTINGS, "PROVIDERS"),
+    "PROVIDERS": ("anamnesis.reflect.providers.registry", "PROVIDERS"),
+    "ProviderSpec": ("anamnesis.reflect.providers.registry", "ProviderSpec"),
     "LlmSettings": (_SETTINGS, "LlmSettings"),
     "load_settings": (_SETTINGS, "load_settings"),
     "make_provider": (_SETTINGS, "make_provider"),
@@ -187,6 +188,7 @@ __all__ = [
     "ProviderError",
     "ProviderFailed",
     "ProviderRejected",
+    "ProviderSpec",
     "ProviderTimeout",
     "ProviderUnavailable",
     "ReflectionBusy",

@@ -1,5 +1,6 @@
 """Which LLM to use, from config.json's ``llm.*`` keys and ``ANAMNESIS_LLM_*`` variables,
-and the provider built from that (:func:`make_provider`).
+and the provider built from that (:func:`make_provider`). What each provider is and needs is
+the table of providers (:mod:`.registry`).
 
 A key is never read from a file: config.json names the environment variable holding it
 (``llm.api_key_env``), because the store's folder is backed up and shared, and a key in it
@@ -23,21 +24,12 @@ from anamnesis.reflect.providers.protocol import (
     Provider,
     ProviderUnavailable,
 )
+from anamnesis.reflect.providers.registry import DEFAULT_PROVIDER, PROVIDERS
 
-PROVIDERS = ("heuristic", "claude-code", "openai", "anthropic")
-DEFAULT_PROVIDER = "heuristic"
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_INPUT_TOKENS = 24_000
-# The same as openai.DEFAULT_BASE_URL and anthropic.DEFAULT_BASE_URL, repeated so that reading
-# the settings does not load urllib (a test holds them equal).
-DEFAULT_BASE_URLS = {
-    "openai": "https://api.openai.com/v1",
-    "anthropic": "https://api.anthropic.com",
-}
-DEFAULT_KEY_ENVS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 # The architecture spec's name for the provider variable; ANAMNESIS_LLM_PROVIDER wins.
 SPEC_PROVIDER_ENV = "ANAMNESIS_REFLECTION_PROVIDER"
-_EXAMPLE_MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-latest"}
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # The keys config.json may hold, and what each means (`anamnesis config set` lists them).
 LLM_SETTINGS = {
@@ -91,8 +83,8 @@ def load_settings(home: Path | None = None, env: Mapping[str, str] | None = None
     where, raw = setting("llm.model", "ANAMNESIS_LLM_MODEL")
     model = _text(where, raw)
     where, raw = setting("llm.base_url", "ANAMNESIS_LLM_BASE_URL")
-    base_url = _url(where, raw) or DEFAULT_BASE_URLS.get(provider, "")
-    key_env = _key_env(config.get("llm.api_key_env")) or DEFAULT_KEY_ENVS.get(provider, "")
+    base_url = _url(where, raw) or PROVIDERS[provider].base_url
+    key_env = _key_env(config.get("llm.api_key_env")) or PROVIDERS[provider].key_env
     if environ.get("ANAMNESIS_LLM_API_KEY", "").strip():
         key_env = "ANAMNESIS_LLM_API_KEY"
     api_key = (environ.get(key_env, "").strip() or None) if key_env else None
@@ -135,44 +127,27 @@ def check_setting(key: str, value: str) -> str:
 
 
 def make_provider(settings: LlmSettings) -> Provider:
-    """The provider the settings choose. Raises ProviderUnavailable when it lacks a model
-    or a key it needs, saying how to set them (`claude` on PATH is checked when used)."""
+    """The provider the settings choose (:data:`.registry.PROVIDERS`). Raises
+    ProviderUnavailable when it lacks a model or a key it needs, saying how to set them
+    (`claude` on PATH is checked when used)."""
     name = settings.provider
-    if name == "heuristic":
-        from anamnesis.reflect.providers.heuristic import HeuristicProvider
-
-        return HeuristicProvider()
-    if name == "claude-code":
-        from anamnesis.reflect.providers.claude_code import ClaudeCodeProvider
-
-        return ClaudeCodeProvider(settings.model, max_reply_bytes=settings.max_reply_bytes)
-    if not settings.model:
+    spec = PROVIDERS[name]
+    if spec.needs_model and not settings.model:
         raise ProviderUnavailable(
             f"the {name} provider needs a model: anamnesis config set llm.model "
-            f"{_EXAMPLE_MODELS.get(name, '<model>')} (or set ANAMNESIS_LLM_MODEL)"
+            f"{spec.example_model or '<model>'} (or set ANAMNESIS_LLM_MODEL)"
         )
     # The public APIs need a key; a local server (another base_url) usually does not.
-    if not settings.api_key and settings.base_url == DEFAULT_BASE_URLS.get(name):
-        variable = settings.api_key_env or DEFAULT_KEY_ENVS[name]
+    if spec.key_env and not settings.api_key and settings.base_url == spec.base_url:
+        variable = settings.api_key_env or spec.key_env
         raise ProviderUnavailable(
             f"the {name} provider needs an API key in the environment variable {variable}, "
             f"which is not set: export {variable}=<your key> (keys are never read from "
             "config.json; llm.api_key_env names another variable), or use your Claude Code "
             "login, no key needed: anamnesis config set llm.provider claude-code"
         )
-    if name == "openai":
-        from anamnesis.reflect.providers.openai import OpenAIProvider
-
-        return OpenAIProvider(
-            settings.model,
-            base_url=settings.base_url,
-            api_key=settings.api_key,
-            max_reply_bytes=settings.max_reply_bytes,
-        )
-    from anamnesis.reflect.providers.anthropic import AnthropicProvider
-
-    return AnthropicProvider(
-        settings.model,
+    return spec.factory(
+        model=settings.model,
         base_url=settings.base_url,
         api_key=settings.api_key,
         max_reply_bytes=settings.max_reply_bytes,
