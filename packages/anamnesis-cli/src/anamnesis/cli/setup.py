@@ -18,13 +18,12 @@ from anamnesis.cli import hooks_settings, mcp_registration
 from anamnesis.cli.config_file import (
     check_machine_id,
     check_model_path,
-    default_machine_id,
     load_config,
     normalize_remote,
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
 from anamnesis.cli.locations import anamnesis_command, claude_dir, settings_path
-from anamnesis.store import CONFIG_FILE, write_config
+from anamnesis.store import CONFIG_FILE, default_machine_id, write_config
 from anamnesis.sync import redact_url
 
 

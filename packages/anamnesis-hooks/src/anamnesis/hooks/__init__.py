@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from anamnesis.hooks.native import ImportReport, claude_home, import_native_memory
     from anamnesis.hooks.project import resolve_project_key
     from anamnesis.hooks.recall_settings import (
-        RECALL_SETTINGS,
         InvalidRecallSetting,
         check_recall_setting,
+        recall_config_keys,
     )
     from anamnesis.hooks.registry import HOOKS, ClaudeCodeHook, HookSpec
     from anamnesis.hooks.syncing import SyncReport, sync_store
@@ -34,10 +34,10 @@ _EXPORTS: dict[str, str] = {
     "HookSpec": "anamnesis.hooks.registry",
     "ImportReport": "anamnesis.hooks.native",
     "InvalidRecallSetting": "anamnesis.hooks.recall_settings",
-    "RECALL_SETTINGS": "anamnesis.hooks.recall_settings",
     "SyncReport": "anamnesis.hooks.syncing",
     "capture_session": "anamnesis.hooks.capture",
     "check_recall_setting": "anamnesis.hooks.recall_settings",
+    "recall_config_keys": "anamnesis.hooks.recall_settings",
     "claude_home": "anamnesis.hooks.native",
     "import_native_memory": "anamnesis.hooks.native",
     "main": "anamnesis.hooks.__main__",
@@ -49,7 +49,6 @@ _EXPORTS: dict[str, str] = {
 
 __all__ = [
     "HOOKS",
-    "RECALL_SETTINGS",
     "CaptureResult",
     "ClaudeCodeHook",
     "HookSpec",
@@ -63,6 +62,7 @@ __all__ = [
     "import_native_memory",
     "main",
     "queued_captures",
+    "recall_config_keys",
     "refused_captures",
     "resolve_project_key",
     "sync_store",

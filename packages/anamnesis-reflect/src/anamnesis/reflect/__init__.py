@@ -63,9 +63,9 @@ if TYPE_CHECKING:
     )
     from anamnesis.reflect.providers.registry import PROVIDERS, ProviderSpec
     from anamnesis.reflect.providers.settings import (
-        LLM_SETTINGS,
         LlmSettings,
         check_setting,
+        llm_config_keys,
         load_settings,
         make_provider,
     )
@@ -129,7 +129,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "load_settings": (_SETTINGS, "load_settings"),
     "make_provider": (_SETTINGS, "make_provider"),
     "check_setting": (_SETTINGS, "check_setting"),
-    "LLM_SETTINGS": (_SETTINGS, "LLM_SETTINGS"),
+    "llm_config_keys": (_SETTINGS, "llm_config_keys"),
     "InvalidReply": ("anamnesis.reflect.replies", "InvalidReply"),
     "ReflectionBusy": ("anamnesis.reflect.run_lock", "ReflectionBusy"),
     "HeuristicProvider": ("anamnesis.reflect.providers.heuristic", "HeuristicProvider"),
@@ -159,7 +159,6 @@ __all__ = [
     "CHARS_PER_TOKEN",
     "COMPACT_MIN_TOKENS",
     "CUT_MARKER",
-    "LLM_SETTINGS",
     "NEEDS_REVIEW_TAG",
     "PROVIDERS",
     "REFLECTION_ENV_GUARD",
@@ -207,6 +206,7 @@ __all__ = [
     "fit_to_budget",
     "fold_text",
     "generate_cases",
+    "llm_config_keys",
     "load_settings",
     "load_store_cases",
     "make_provider",

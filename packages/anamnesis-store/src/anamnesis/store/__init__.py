@@ -31,6 +31,12 @@ if TYPE_CHECKING:
         resolve_remote,
         write_config,
     )
+    from anamnesis.store.config_keys import (
+        ConfigKey,
+        InvalidSetting,
+        default_machine_id,
+        store_config_keys,
+    )
     from anamnesis.store.embedding import (
         MODEL_PATH_ENV,
         Embedder,
@@ -132,6 +138,10 @@ __version__ = "0.3.0"
 
 _EXPORTS: dict[str, tuple[str, str]] = {
     "CONFIG_FILE": ("anamnesis.store.config", "CONFIG_FILE"),
+    "ConfigKey": ("anamnesis.store.config_keys", "ConfigKey"),
+    "InvalidSetting": ("anamnesis.store.config_keys", "InvalidSetting"),
+    "default_machine_id": ("anamnesis.store.config_keys", "default_machine_id"),
+    "store_config_keys": ("anamnesis.store.config_keys", "store_config_keys"),
     "CAPTURE_DIGEST_KEY": ("anamnesis.store.capture_digest", "CAPTURE_DIGEST_KEY"),
     "content_digest": ("anamnesis.store.capture_digest", "content_digest"),
     "is_capture_owned": ("anamnesis.store.capture_digest", "is_capture_owned"),
@@ -265,6 +275,7 @@ __all__ = [
     "AmbiguousId",
     "ChronicleFile",
     "ChronicleImport",
+    "ConfigKey",
     "Embedder",
     "EvalCase",
     "ExportReport",
@@ -276,6 +287,7 @@ __all__ = [
     "InterchangeError",
     "InvalidNote",
     "InvalidQuery",
+    "InvalidSetting",
     "JsonTooDeep",
     "LeftoverFile",
     "MalformedNote",
@@ -314,6 +326,7 @@ __all__ = [
     "content_terms",
     "count_secrets",
     "default_embedder",
+    "default_machine_id",
     "derived_id",
     "display_safe",
     "every_note",
@@ -346,6 +359,7 @@ __all__ = [
     "serialize_note",
     "sqlite_can_load_extensions",
     "sqlite_vec_problem",
+    "store_config_keys",
     "sync_cycle",
     "utc_now",
     "validate_note",

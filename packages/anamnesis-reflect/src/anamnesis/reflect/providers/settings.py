@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anamnesis.reflect.providers.protocol import (
     DEFAULT_MAX_REPLY_BYTES,
@@ -26,22 +26,14 @@ from anamnesis.reflect.providers.protocol import (
 )
 from anamnesis.reflect.providers.registry import DEFAULT_PROVIDER, PROVIDERS
 
+if TYPE_CHECKING:
+    from anamnesis.store import ConfigKey
+
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_INPUT_TOKENS = 24_000
 # The architecture spec's name for the provider variable; ANAMNESIS_LLM_PROVIDER wins.
 SPEC_PROVIDER_ENV = "ANAMNESIS_REFLECTION_PROVIDER"
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-# The keys config.json may hold, and what each means (`anamnesis config set` lists them).
-LLM_SETTINGS = {
-    "llm.provider": f"the LLM reflection uses: {', '.join(PROVIDERS)} (default heuristic: none)",
-    "llm.model": "the provider's model (claude-code: optional; openai, anthropic: required)",
-    "llm.base_url": "an OpenAI-compatible or Anthropic server (Ollama, LM Studio, vLLM, ...)",
-    "llm.api_key_env": "the NAME of the environment variable holding the key (never the key)",
-    "llm.timeout_s": "seconds one provider call may take (default 60)",
-    "llm.max_input_tokens": "the most a prompt may hold, estimated (default 24000)",
-    "llm.max_reply_bytes": "the most a provider's reply may be, in bytes (default 4194304)",
-    "llm.summarize_sessions": "true: rewrite each captured session's note with the provider",
-}
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
 
@@ -108,21 +100,86 @@ def load_settings(home: Path | None = None, env: Mapping[str, str] | None = None
     )
 
 
-def check_setting(key: str, value: str) -> str:
+def llm_config_keys() -> tuple[ConfigKey, ...]:
+    """The ``llm.*`` settings, declared for ``anamnesis config``, doctor and the docs; the
+    providers as their table has them now (:data:`.registry.PROVIDERS`)."""
+    from anamnesis.store import ConfigKey
+
+    names = ", ".join(PROVIDERS)
+    needing = [name for name, spec in PROVIDERS.items() if spec.needs_model]
+    urls = [spec.base_url for spec in PROVIDERS.values() if spec.base_url]
+    key_envs = [spec.key_env for spec in PROVIDERS.values() if spec.key_env]
+
+    def key(
+        name: str, help: str, default: str, *env: str, choices: tuple[str, ...] = ()
+    ) -> ConfigKey:
+        return ConfigKey(
+            name,
+            help,
+            default=default,
+            env=env,
+            choices=choices,
+            check=_config_check(name),
+            owner="reflect",
+        )
+
+    return (
+        key("llm.provider", f"the LLM reflection uses: {names} (default {DEFAULT_PROVIDER}: none)",
+            DEFAULT_PROVIDER, "ANAMNESIS_LLM_PROVIDER", SPEC_PROVIDER_ENV,
+            choices=tuple(PROVIDERS)),
+        key("llm.model",
+            f"the provider's model ({', '.join(needing)}: required; the others: optional)",
+            "the provider's own", "ANAMNESIS_LLM_MODEL"),
+        key("llm.base_url",
+            "an OpenAI-compatible or Anthropic server (Ollama, LM Studio, vLLM, ...)",
+            ", ".join(urls), "ANAMNESIS_LLM_BASE_URL"),
+        key("llm.api_key_env",
+            "the NAME of the environment variable holding the key (never the key)",
+            ", ".join(key_envs), "ANAMNESIS_LLM_API_KEY"),
+        key("llm.timeout_s", "seconds one provider call may take (default 60)",
+            f"{DEFAULT_TIMEOUT_S:g}", "ANAMNESIS_LLM_TIMEOUT"),
+        key("llm.max_input_tokens", "the most a prompt may hold, estimated (default 24000)",
+            str(DEFAULT_MAX_INPUT_TOKENS)),
+        key("llm.max_reply_bytes",
+            "the most a provider's reply may be, in bytes (default 4194304)",
+            str(DEFAULT_MAX_REPLY_BYTES)),
+        key("llm.summarize_sessions",
+            "true: rewrite each captured session's note with the provider", "false",
+            choices=("true", "false")),
+    )  # fmt: skip
+
+
+def _config_check(key: str) -> Callable[[str, str], str]:
+    """:func:`check_setting` for one key, its error the store's InvalidSetting."""
+
+    def checked(value: str, where: str) -> str:
+        from anamnesis.store import InvalidSetting
+
+        try:
+            return check_setting(key, value, where)
+        except InvalidLlmSetting as exc:
+            raise InvalidSetting(key, str(exc)) from None
+
+    return checked
+
+
+def check_setting(key: str, value: str, where: str = "") -> str:
     """The value as config.json should hold it, or InvalidLlmSetting saying why not (the
-    same checks :func:`load_settings` makes, so a bad value is refused when it is set)."""
+    same checks :func:`load_settings` makes, so a bad value is refused when it is set).
+    ``where``: where the value came from, for the message (default: the key)."""
+    where = where or key
     checks: dict[str, Callable[[], str]] = {
-        "llm.provider": lambda: _provider(key, value),
-        "llm.model": lambda: _text(key, value),
-        "llm.base_url": lambda: _url(key, value),
+        "llm.provider": lambda: _provider(where, value),
+        "llm.model": lambda: _text(where, value),
+        "llm.base_url": lambda: _url(where, value),
         "llm.api_key_env": lambda: _key_env(value),
-        "llm.timeout_s": lambda: str(_positive(key, value, DEFAULT_TIMEOUT_S)),
-        "llm.max_input_tokens": lambda: str(int(_positive(key, value, 1, True))),
-        "llm.max_reply_bytes": lambda: str(int(_positive(key, value, 1, True))),
-        "llm.summarize_sessions": lambda: "true" if _flag(key, value) else "false",
+        "llm.timeout_s": lambda: str(_positive(where, value, DEFAULT_TIMEOUT_S)),
+        "llm.max_input_tokens": lambda: str(int(_positive(where, value, 1, True))),
+        "llm.max_reply_bytes": lambda: str(int(_positive(where, value, 1, True))),
+        "llm.summarize_sessions": lambda: "true" if _flag(where, value) else "false",
     }
     if key not in checks:
-        raise InvalidLlmSetting(key, f"{key} is not an LLM setting: {', '.join(LLM_SETTINGS)}")
+        raise InvalidLlmSetting(key, f"{key} is not an LLM setting: {', '.join(checks)}")
     return checks[key]()
 
 
