@@ -210,14 +210,27 @@ class MemoryStore:
         )
         return self._writer.save(mem, new=True)
 
-    def put(self, mem: Memory) -> Memory:
+    def put(self, mem: Memory, *, capture_digest: bool = False) -> Memory:
         """Store a fully formed note under its own id, replacing any note with that id.
 
         The caller's id and timestamps are kept (missing timestamps are set to now). If the
         note changed type or scope, its old file is removed in the same locked step that
-        writes the new one.
+        writes the new one. ``capture_digest``: stamp the digest that keeps a session's
+        note capture's own (:func:`~anamnesis.store.is_capture_owned`).
         """
-        return self._writer.save(mem)
+        return self._writer.save(mem, capture_digest=capture_digest)
+
+    def put_if_changed(
+        self, mem: Memory, current: Memory, *, capture_digest: bool = False
+    ) -> tuple[Memory, bool]:
+        """:meth:`put`, unless the note as it would be written (validated, secrets masked,
+        the capture digest stamped when asked) is ``current`` but for ``updated_at``: then
+        ``current`` is returned and nothing is written. The second value says whether the
+        note was written. The note is validated and masked once, for both."""
+        prepared = self._writer.prepare(mem, capture_digest=capture_digest)
+        if prepared == current.replace(updated_at=prepared.updated_at):
+            return current, False
+        return self._writer.save_prepared(prepared), True
 
     def update(self, memory_id: str, **changes: Any) -> Memory:
         """Change some fields of a note and bump its ``updated_at``; ``id`` cannot change."""
