@@ -33,16 +33,10 @@ MAX_BUDGET = 10000
 def recall_config_keys() -> tuple[ConfigKey, ...]:
     """Prompt recall's settings, declared for ``anamnesis config`` and doctor (the store's
     config-key record is imported here, never on the hooks' hot path)."""
-    from anamnesis.store import ConfigKey, InvalidSetting
+    from anamnesis.store import ConfigKey, checking
 
     def check(key: str) -> Callable[[str, str], str]:
-        def checked(value: str, where: str) -> str:
-            try:
-                return check_recall_setting(key, value, where)
-            except InvalidRecallSetting as exc:
-                raise InvalidSetting(key, str(exc)) from None
-
-        return checked
+        return checking(key, check_recall_setting, InvalidRecallSetting)
 
     return (
         ConfigKey(

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from anamnesis.store.config_keys import (
         ConfigKey,
         InvalidSetting,
+        checking,
         default_machine_id,
         store_config_keys,
     )
@@ -140,6 +141,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "CONFIG_FILE": ("anamnesis.store.config", "CONFIG_FILE"),
     "ConfigKey": ("anamnesis.store.config_keys", "ConfigKey"),
     "InvalidSetting": ("anamnesis.store.config_keys", "InvalidSetting"),
+    "checking": ("anamnesis.store.config_keys", "checking"),
     "default_machine_id": ("anamnesis.store.config_keys", "default_machine_id"),
     "store_config_keys": ("anamnesis.store.config_keys", "store_config_keys"),
     "CAPTURE_DIGEST_KEY": ("anamnesis.store.capture_digest", "CAPTURE_DIGEST_KEY"),
@@ -319,6 +321,7 @@ __all__ = [
     "VectorsUnavailable",
     "VectorsUnavailableWarning",
     "atomic_write_bytes",
+    "checking",
     "commit_outgoing",
     "configured_model",
     "configured_search_mode",

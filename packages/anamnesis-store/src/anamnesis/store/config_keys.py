@@ -87,6 +87,19 @@ class ConfigKey(Record):
         return text
 
 
+def checking(key: str, check: Callable[[str, str, str], str], *errors: type[Exception]) -> Check:
+    """``key``'s check from a package's own ``check(key, value, where)``, whose ``errors``
+    are read as :class:`InvalidSetting` (a package keeps its own error types)."""
+
+    def checked(value: str, where: str) -> str:
+        try:
+            return check(key, value, where)
+        except errors as exc:
+            raise InvalidSetting(key, str(exc)) from None
+
+    return checked
+
+
 def store_config_keys() -> tuple[ConfigKey, ...]:
     """The settings the store reads, as its tables have them now."""
     from anamnesis.store.embedding import DEFAULT_MODEL, MODEL_ENV, MODEL_PATH_ENV

@@ -80,38 +80,28 @@ def _keyword_ranking(
     return [(memory_id, -bm25) for memory_id, bm25 in ranker.ranked_ids(tokens, filters, k)]
 
 
-def _vector_ranking(
-    conn: sqlite3.Connection,
-    ranker: Ranker,
-    tokens: Sequence[str],
-    filters: Filters,
-    k: int,
-    query: QueryVector | None,
-) -> list[tuple[str, float]]:
-    from anamnesis.store import hybrid  # only a search that runs vectors pays for it
+def _on_vectors(name: str) -> Ranking:
+    """The ranking :mod:`.hybrid` runs as ``name`` (``vector_ranking``, ``hybrid_ranking``),
+    given the query's vector; that module loads only when a search runs it."""
 
-    assert query is not None  # needs_vectors: called only with the query's vector
-    return hybrid.vector_ranking(
-        conn, ranker, tokens, query.vector, query.model, filters, k,
-        stop_words_shared=query.stop_words_shared,
-    )  # fmt: skip
+    def ranking(
+        conn: sqlite3.Connection,
+        ranker: Ranker,
+        tokens: Sequence[str],
+        filters: Filters,
+        k: int,
+        query: QueryVector | None,
+    ) -> list[tuple[str, float]]:
+        from anamnesis.store import hybrid
 
+        assert query is not None  # needs_vectors: called only with the query's vector
+        run: Callable[..., list[tuple[str, float]]] = getattr(hybrid, name)
+        return run(
+            conn, ranker, tokens, query.vector, query.model, filters, k,
+            stop_words_shared=query.stop_words_shared,
+        )  # fmt: skip
 
-def _hybrid_ranking(
-    conn: sqlite3.Connection,
-    ranker: Ranker,
-    tokens: Sequence[str],
-    filters: Filters,
-    k: int,
-    query: QueryVector | None,
-) -> list[tuple[str, float]]:
-    from anamnesis.store import hybrid
-
-    assert query is not None
-    return hybrid.hybrid_ranking(
-        conn, ranker, tokens, query.vector, query.model, filters, k,
-        stop_words_shared=query.stop_words_shared,
-    )  # fmt: skip
+    return ranking
 
 
 # The table, in the order every list of modes shows them. A new mode is one entry here.
@@ -119,9 +109,12 @@ SEARCH_MODES: dict[str, SearchMode] = {
     mode.name: mode
     for mode in (
         SearchMode("keyword", "exact words: names, error codes, ids", False, _keyword_ranking),
-        SearchMode("vector", "meaning only", True, _vector_ranking),
+        SearchMode("vector", "meaning only", True, _on_vectors("vector_ranking")),
         SearchMode(
-            "hybrid", "keywords plus meaning: also finds paraphrases", True, _hybrid_ranking
+            "hybrid",
+            "keywords plus meaning: also finds paraphrases",
+            True,
+            _on_vectors("hybrid_ranking"),
         ),
     )
 }

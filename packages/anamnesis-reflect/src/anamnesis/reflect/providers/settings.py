@@ -103,7 +103,7 @@ def load_settings(home: Path | None = None, env: Mapping[str, str] | None = None
 def llm_config_keys() -> tuple[ConfigKey, ...]:
     """The ``llm.*`` settings, declared for ``anamnesis config``, doctor and the docs; the
     providers as their table has them now (:data:`.registry.PROVIDERS`)."""
-    from anamnesis.store import ConfigKey
+    from anamnesis.store import ConfigKey, checking
 
     names = ", ".join(PROVIDERS)
     needing = [name for name, spec in PROVIDERS.items() if spec.needs_model]
@@ -119,7 +119,7 @@ def llm_config_keys() -> tuple[ConfigKey, ...]:
             default=default,
             env=env,
             choices=choices,
-            check=_config_check(name),
+            check=checking(name, check_setting, InvalidLlmSetting),
             owner="reflect",
         )
 
@@ -147,20 +147,6 @@ def llm_config_keys() -> tuple[ConfigKey, ...]:
             "true: rewrite each captured session's note with the provider", "false",
             choices=("true", "false")),
     )  # fmt: skip
-
-
-def _config_check(key: str) -> Callable[[str, str], str]:
-    """:func:`check_setting` for one key, its error the store's InvalidSetting."""
-
-    def checked(value: str, where: str) -> str:
-        from anamnesis.store import InvalidSetting
-
-        try:
-            return check_setting(key, value, where)
-        except InvalidLlmSetting as exc:
-            raise InvalidSetting(key, str(exc)) from None
-
-    return checked
 
 
 def check_setting(key: str, value: str, where: str = "") -> str:
