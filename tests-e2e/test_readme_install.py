@@ -213,13 +213,13 @@ def test_a_bare_anamnesis_on_a_terminal_prints_help(user: NewUser) -> None:
 
 def test_the_docs_the_readme_points_to_exist_and_cover_every_setting() -> None:
     # 11: configuration reference, troubleshooting, notes format; every key documented.
-    from anamnesis.cli.config_file import CONFIG_KEYS
+    from anamnesis.cli.config_file import config_keys
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for doc in re.findall(r"\]\((docs/[^)]+)\)", readme):
         assert (ROOT / doc).is_file(), doc
     configuration = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
-    for key in CONFIG_KEYS:
+    for key in config_keys():
         assert f"`{key}`" in configuration, key
     variables = set(re.findall(r"ANAMNESIS_[A-Z_]+", _source_text()))
     assert variables, "the code names no variables: the pattern is wrong"

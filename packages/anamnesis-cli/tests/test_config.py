@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from anamnesis.cli.config_file import MAX_MACHINE_ID, check_machine_id, default_machine_id
+from anamnesis.cli.config_file import check_machine_id
 from anamnesis.cli.errors import CliError
+from anamnesis.store import NoteLimits, default_machine_id
 from cli_testing import Env, claude_calls
 
 # A config cut short by a crash or a bad hand edit: the remote in it must survive.
@@ -145,7 +146,7 @@ def test_a_good_machine_id_is_stored_trimmed(env: Env) -> None:
 def acceptable(value: str) -> bool:
     text = value.strip()
     return (
-        0 < len(text) <= MAX_MACHINE_ID
+        0 < len(text) <= NoteLimits.MACHINE_ID_CHARS
         and text.isprintable()
         and "/" not in text
         and "\\" not in text

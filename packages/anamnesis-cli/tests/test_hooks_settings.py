@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from anamnesis.cli.hooks_settings import (
-    HOOKS,
     InvalidSettings,
     hook_command,
+    hook_entries,
     is_our_command,
     missing_hooks,
     parse_settings,
@@ -22,7 +22,7 @@ EXE = ["/home/me/.local/bin/anamnesis"]
 ENV = {"ANAMNESIS_HOME": "/home/me/my notes"}
 
 
-@pytest.mark.parametrize("spec", HOOKS)
+@pytest.mark.parametrize("spec", hook_entries())
 def test_what_we_write_is_recognised(spec: object) -> None:
     assert is_our_command(hook_command(EXE, spec, ENV))  # type: ignore[arg-type]
     module_form = ["/usr/bin/python3", "-m", "anamnesis.cli"]
@@ -60,7 +60,7 @@ def test_only_the_background_sync_hook_starts_niced_and_older_commands_stay_ours
     # The async session-start sync is work no session waits on: from its first instruction
     # it runs below the inject hook it starts beside (twenty sessions at once shared each
     # session's CPU between the two). Commands written before it was niced are still ours.
-    commands = {spec.args: hook_command(EXE, spec, ENV) for spec in HOOKS}
+    commands = {spec.args: hook_command(EXE, spec, ENV) for spec in hook_entries()}
     assert commands[("sync", "--quiet")] == (
         "ANAMNESIS_HOME='/home/me/my notes' nice -n 10 /home/me/.local/bin/anamnesis sync --quiet"
     )
@@ -88,7 +88,7 @@ def test_merge_is_idempotent_and_removal_restores() -> None:
 
 
 def test_our_entry_inside_a_user_group_is_removed_alone() -> None:
-    ours = hook_command(EXE, HOOKS[0], ENV)
+    ours = hook_command(EXE, hook_entries()[0], ENV)
     date = {"type": "command", "command": "date"}
     mine = {"type": "command", "command": ours}
     mixed = {"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [date, mine]}]}}
@@ -105,25 +105,25 @@ def test_parse_settings_refuses_what_it_cannot_edit(tmp_path: Path) -> None:
 
 
 def test_the_prompt_hook_is_one_of_ours() -> None:
-    [spec] = [spec for spec in HOOKS if spec.event == "UserPromptSubmit"]
+    [spec] = [spec for spec in hook_entries() if spec.event == "UserPromptSubmit"]
     assert spec.args == ("prompt", "--format", "json") and spec.matcher is None
     assert not spec.run_async  # its output must reach this prompt's context
     assert spec.timeout <= 10  # it holds up every prompt: never for long
 
 
 def test_missing_hooks_are_named_by_event_and_arguments() -> None:
-    assert missing_hooks({}) == list(HOOKS)
+    assert missing_hooks({}) == hook_entries()
     every = with_ours({}, EXE, ENV)
     assert missing_hooks(every) == []
     older = without_ours(every)
-    for spec in HOOKS:
+    for spec in hook_entries():
         if spec.event != "UserPromptSubmit":
             group = {"hooks": [{"type": "command", "command": hook_command(EXE, spec, ENV)}]}
             older.setdefault("hooks", {}).setdefault(spec.event, []).append(group)
     assert [spec.event for spec in missing_hooks(older)] == ["UserPromptSubmit"]
     assert missing_hooks(with_ours(older, EXE, ENV)) == []
     # Our prompt command under another event is not the prompt hook.
-    [prompt] = [spec for spec in HOOKS if spec.event == "UserPromptSubmit"]
+    [prompt] = [spec for spec in hook_entries() if spec.event == "UserPromptSubmit"]
     entry = {"type": "command", "command": hook_command(EXE, prompt, ENV)}
     older["hooks"]["SessionEnd"].append({"hooks": [entry]})
     assert [spec.event for spec in missing_hooks(older)] == ["UserPromptSubmit"]

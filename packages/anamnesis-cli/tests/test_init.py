@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from anamnesis.cli.hooks_settings import HOOKS, is_our_command, read_command
+from anamnesis.cli.hooks_settings import hook_entries, is_our_command, read_command
 from cli_testing import Env, anamnesis_script, bare_remote, claude_calls
 
 # A user's settings with hooks of their own, including look-alikes that mention us.
@@ -87,7 +87,8 @@ def test_init_merges_hooks_and_keeps_every_foreign_setting(env: Env) -> None:
     script = str(Path(anamnesis_script()[0]))
     # The async sync is work no session waits on: it starts below the others (nice).
     assert set(by_args) == {
-        (*(("nice", "-n", "10") if spec.background else ()), script, *spec.args) for spec in HOOKS
+        (*(("nice", "-n", "10") if spec.background else ()), script, *spec.args)
+        for spec in hook_entries()
     }
     sync_hook = by_args[("nice", "-n", "10", script, "sync", "--quiet")]
     assert sync_hook["async"] is True
@@ -114,7 +115,7 @@ def test_init_is_idempotent(env: Env) -> None:
     again = env.run("init", "--yes", "--local-only")
     assert again.code == 0
     assert env.settings.read_text() == first
-    assert len(ours(json.loads(first))) == len(HOOKS) == 5
+    assert len(ours(json.loads(first))) == len(hook_entries()) == 5
     assert backups(env) == []  # there was no file to back up, and nothing changed since
     assert "hooks already installed" in again.out
 

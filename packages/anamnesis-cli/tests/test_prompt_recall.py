@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from anamnesis.cli.config_file import CONFIG_KEYS
+from anamnesis.cli.config_file import config_keys
 from cli_testing import Env
 
 
@@ -48,7 +48,7 @@ def test_help_describes_the_prompt_hook(env: Env) -> None:
 
 
 def test_settings_are_checked_when_set(env: Env) -> None:
-    assert {"prompt_recall.enabled", "prompt_recall.budget"} <= set(CONFIG_KEYS)
+    assert {"prompt_recall.enabled", "prompt_recall.budget"} <= set(config_keys())
     assert env.run("config", "set", "prompt_recall.enabled", " Off ").code == 0
     assert env.run("config", "set", "prompt_recall.budget", "3000").code == 0
     stored = json.loads((env.home / "config.json").read_text())

@@ -116,7 +116,7 @@ def test_the_pure_readers_raise_only_invalid_argument(
     tool, name = where
     arguments: dict[str, Any] = arguments_with(tool, name, value)
     try:
-        PURE[tool](store, **arguments)
+        PURE[tool](store, **check_call(tool, arguments))
     except InvalidArgument as exc:
         assert_actionable(exc, name)
 
@@ -132,7 +132,7 @@ def test_write_raises_only_invalid_argument_and_writes_what_it_accepts(
     before = store.count()
     arguments: dict[str, Any] = arguments_with("memory_write", name, value)
     try:
-        note = write_memory(store, **arguments)
+        note = write_memory(store, **check_call("memory_write", arguments))
     except InvalidArgument as exc:
         assert_actionable(exc, name)
         assert store.count() == before  # a refused write leaves nothing behind

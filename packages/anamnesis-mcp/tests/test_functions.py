@@ -13,6 +13,7 @@ from anamnesis.mcp import (
     status_report,
     write_memory,
 )
+from anamnesis.mcp.arguments import check_call
 from anamnesis.store import MemoryStore
 from anamnesis.sync import GitSyncBackend
 
@@ -64,7 +65,8 @@ def test_search_filters_and_k(store: MemoryStore) -> None:
     hits = search_memories(store, query="deploy", project="a", type="semantic", scope="portable")
     assert [(h["project"], h["type"], h["scope"]) for h in hits] == [("a", "semantic", "portable")]
     assert len(search_memories(store, query="deploy", k=3)) == 3
-    assert len(search_memories(store, query="deploy", k="5")) == 5  # type: ignore[arg-type]
+    checked = check_call("memory_search", {"query": "deploy", "k": "5"})  # "5": the intent is plain
+    assert len(search_memories(store, **checked)) == 5
     assert search_memories(store, query="deploy", project="nope") == []
     assert search_memories(store, query="!!! ???") == []  # no word tokens: nothing, no error
 
@@ -140,7 +142,8 @@ def test_write_machine_local_lands_outside_the_synced_tree(store: MemoryStore) -
 
 
 def test_write_stamps_machine_and_defaults(store: MemoryStore) -> None:
-    note = write_memory(store, type="procedural", title="  Run   tests  ", body="uv run nox")
+    arguments = {"type": "procedural", "title": "  Run   tests  ", "body": "uv run nox"}
+    note = write_memory(store, **check_call("memory_write", arguments))
     assert note["machine_id"] == "unknown"
     assert note["project"] == "global"
     assert note["tags"] == []

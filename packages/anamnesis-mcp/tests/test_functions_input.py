@@ -1,4 +1,5 @@
-"""The pure functions refuse bad input with a fix and write nothing; listings are cut to fit."""
+"""Bad input is refused at the boundary with a fix and nothing is written; listings are cut to
+fit."""
 
 from __future__ import annotations
 
@@ -14,12 +15,12 @@ from anamnesis.mcp import (
     search_memories,
     write_memory,
 )
-from anamnesis.mcp.arguments import MAX_BODY_BYTES
+from anamnesis.mcp.arguments import check_call
 from anamnesis.mcp.functions import (
     fit_listing,
     newest_that_fit,
 )
-from anamnesis.store import MemoryStore
+from anamnesis.store import MemoryStore, NoteLimits
 
 
 @pytest.mark.parametrize(
@@ -31,7 +32,7 @@ from anamnesis.store import MemoryStore
         ({"title": "   "}, "title", "non-empty"),
         ({"title": 7}, "title", "non-empty"),
         ({"body": ""}, "body", "empty"),
-        ({"body": "x" * (MAX_BODY_BYTES + 1)}, "body", "1 MB"),
+        ({"body": "x" * (NoteLimits.BODY_BYTES + 1)}, "body", "1 MB"),
         ({"project": ""}, "project", "global"),
         ({"project": ["a", "b"]}, "project", "global"),
         ({"tags": {"a": 1}}, "tags", "list"),
@@ -43,14 +44,14 @@ def test_bad_writes_are_refused_with_a_fix_and_write_nothing(
 ) -> None:
     arguments: dict[str, object] = {"type": "semantic", "title": "t", "body": "b", **changes}
     with pytest.raises(InvalidArgument) as caught:
-        write_memory(store, **arguments)  # type: ignore[arg-type]
+        write_memory(store, **check_call("memory_write", arguments))
     assert caught.value.name == field
     assert hint in str(caught.value)
     assert list(store.root.rglob("*.md")) == []
 
 
 def test_a_body_of_exactly_one_megabyte_is_accepted(store: MemoryStore) -> None:
-    body = "é" * (MAX_BODY_BYTES // 2)  # two bytes each in UTF-8
+    body = "é" * (NoteLimits.BODY_BYTES // 2)  # two bytes each in UTF-8
     note = write_memory(store, type="semantic", title="big", body=body)
     assert store.get(note["id"]).body == body
 
@@ -77,16 +78,16 @@ def test_bad_searches_are_refused_with_a_fix(
 ) -> None:
     call: dict[str, object] = {"query": "deploy", **arguments}
     with pytest.raises(InvalidArgument) as caught:
-        search_memories(store, **call)  # type: ignore[arg-type]
+        search_memories(store, **check_call("memory_search", call))
     assert caught.value.name == field
     assert hint in str(caught.value)
 
 
 def test_bad_list_filters_are_refused(store: MemoryStore) -> None:
     with pytest.raises(InvalidArgument, match="type"):
-        list_memories(store, type="notes")
+        list_memories(store, **check_call("memory_list", {"type": "notes"}))
     with pytest.raises(InvalidArgument, match="project"):
-        list_memories(store, project=["x"])  # type: ignore[arg-type]
+        list_memories(store, **check_call("memory_list", {"project": ["x"]}))
 
 
 def test_fit_listing_keeps_the_leading_notes_that_fit() -> None:

@@ -12,6 +12,7 @@ from anamnesis.mcp import (
     search_memories,
     write_memory,
 )
+from anamnesis.mcp.arguments import check_call
 from anamnesis.mcp.functions import (
     MAX_REASON_CHARS,
     keyword_fallback_notice,
@@ -61,7 +62,9 @@ def test_a_search_that_asked_for_vectors_says_it_ran_on_keywords_each_time(
     assert notice is not None and notice.startswith("searched by keywords only: ")
     reason = store.embedding_status()["reason"]
     assert " ".join(reason.split())[:40] in notice  # the store's own reason, not a guess
-    again = search_memories(store, query="deploy key", mode="Vector")
+    again = search_memories(
+        store, **check_call("memory_search", {"query": "deploy key", "mode": "Vector"})
+    )
     assert (again, again.mode, again.notice) == (keyword, "keyword", notice)
 
 
@@ -71,7 +74,7 @@ def test_search_memories_passes_the_mode_and_checks_it(store: MemoryStore) -> No
         "Deploy key"
     ]
     with pytest.raises(InvalidArgument) as caught:
-        search_memories(store, query="deploy", mode="fuzzy")
+        search_memories(store, **check_call("memory_search", {"query": "deploy", "mode": "fuzzy"}))
     assert caught.value.name == "mode"
     for mode in SEARCH_MODES:
         assert mode in str(caught.value)

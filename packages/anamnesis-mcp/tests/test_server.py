@@ -16,7 +16,6 @@ from mcp.client import Client
 from anamnesis.mcp import build_server, descriptions
 from anamnesis.mcp.server import (
     TOOLS,
-    ModeName,
     ScopeName,
     TypeName,
 )
@@ -47,7 +46,7 @@ def test_the_tools_a_client_sees_are_the_module_level_functions(store: MemorySto
     seen = list(anyio.run(tools_of, build_server(store)).values())
     assert [tool.name for tool in seen] == [spec.function.__name__ for spec in TOOLS]
     for tool, spec in zip(seen, TOOLS, strict=True):
-        assert tool.description == spec.description
+        assert tool.description == spec.text()
         assert tool.annotations == spec.annotations
         first, *params = inspect.signature(spec.function).parameters.values()
         assert first.name == "state"
@@ -118,7 +117,6 @@ def test_instructions_and_descriptions_fit_claude_codes_2kb_cut(store: MemorySto
 def test_input_schemas_show_the_allowed_values(store: MemoryStore) -> None:
     assert get_args(TypeName) == NOTE_TYPES
     assert get_args(ScopeName) == SCOPES
-    assert get_args(ModeName) == SEARCH_MODES
     tools = anyio.run(tools_of, build_server(store))
 
     def prop(tool: str, name: str) -> dict[str, Any]:
@@ -201,7 +199,7 @@ def test_a_search_says_which_mode_ran_and_when_vectors_could_not(store: MemorySt
     notice = getattr(hybrid.content[1], "text", "")
     assert notice.startswith("searched by keywords only: ")
     assert hybrid.structured_content == {"result": data(keyword), "mode": "keyword"}
-    assert "mode='keyword'" in descriptions.SEARCH  # the model is told when to pass it
+    assert "mode='keyword'" in descriptions.search()  # the model is told when to pass it
 
 
 def test_status_reports_the_bound_machine_id_and_vector_search(store: MemoryStore) -> None:

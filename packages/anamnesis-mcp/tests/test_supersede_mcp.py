@@ -10,6 +10,7 @@ import pytest
 from mcp.client import Client
 
 from anamnesis.mcp import InvalidArgument, build_server, search_memories
+from anamnesis.mcp.arguments import check_call
 from anamnesis.store import MemoryStore
 from mcp_testing import call, data, error_text, tools_of
 
@@ -75,7 +76,9 @@ def test_a_wrong_flag_is_refused_in_words_a_model_can_use(
     assert text.startswith("invalid argument for memory_search: include_superseded: "), text
     assert "true or false" in text and "pydantic" not in text
     with pytest.raises(InvalidArgument) as caught:
-        search_memories(store, query="API port", include_superseded=value)  # type: ignore[arg-type]
+        search_memories(
+            store, **check_call("memory_search", {"query": "API port", "include_superseded": value})
+        )
     assert caught.value.name == "include_superseded"
 
 

@@ -1,6 +1,7 @@
-"""memory_write checks a note's size early, for a message a model can act on, with the
-store's own limits (:class:`NoteLimits`), never numbers of its own: what it accepts the
-store writes and reads back, and one character or byte more it refuses."""
+"""memory_write's arguments are checked at the boundary for a note's size early, for a message
+a model can act on, with the store's own limits (:class:`NoteLimits`), never numbers of its
+own: what it accepts the store writes and reads back, and one character or byte more it
+refuses."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 from anamnesis.mcp import InvalidArgument, write_memory
+from anamnesis.mcp.arguments import check_call
 from anamnesis.store import MemoryStore, NoteLimits
 
 AT_THE_LIMIT: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
@@ -39,12 +41,12 @@ AT_THE_LIMIT: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 def test_memory_write_takes_exactly_what_the_store_takes(store: MemoryStore, field: str) -> None:
     at, over = AT_THE_LIMIT[field]
     base: dict[str, Any] = {"type": "semantic", "title": "t", "body": "b"}
-    written = write_memory(store, **{**base, **at})
+    written = write_memory(store, **check_call("memory_write", {**base, **at}))
     assert store.get(written["id"]).to_dict() == {
         k: v for k, v in written.items() if k != "redacted"
     }
     assert store.reindex().skipped == ()
     with pytest.raises(InvalidArgument) as caught:
-        write_memory(store, **{**base, **over})
+        write_memory(store, **check_call("memory_write", {**base, **over}))
     assert caught.value.name == ("tags" if field.startswith("tag") else field)
     assert [path.name for path in store.root.rglob("*.md")] == [f"{written['id']}.md"]

@@ -24,7 +24,8 @@ def test_the_home_is_anamnesis_home_else_dot_anamnesis(
 def test_settings_are_read_on_every_use(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ANAMNESIS_GIT_REMOTE", raising=False)
     home = Home(tmp_path / "home")
-    assert home.remote is None and not home.exists()
+    before = home.remote
+    assert before is None and not home.exists()
     write_config({"remote": "/srv/notes.git", "machine_id": "laptop"}, home.root)
     assert (home.remote, home.machine_id) == ("/srv/notes.git", "laptop")
     assert home.sync_backend().remote == "/srv/notes.git"

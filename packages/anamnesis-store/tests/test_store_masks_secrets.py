@@ -72,3 +72,32 @@ def test_clean_text_is_written_byte_for_byte(store: MemoryStore) -> None:
     body = "sha 3f786850e387550fdab836ed7e6dc881de23001b, id 01JC0000000000000000000000"
     note = store.write(type="semantic", title="digests are not secrets", body=body)
     assert store.get(note.id).body == body
+
+
+def test_the_capture_digest_is_over_the_note_as_stored(store: MemoryStore) -> None:
+    """Stamped by the store on the masked title and body, so the note reads as capture's own."""
+    from anamnesis.store import CAPTURE_DIGEST_KEY, content_digest, is_capture_owned
+
+    fresh = Memory(id="01J0000000000000000000000A", type="episodic", title="session",
+                   body=f"used {SECRET}", project="p", machine_id="m")  # fmt: skip
+    note = store.put(fresh, capture_digest=True)
+    assert SECRET not in note.body
+    assert note.extra[CAPTURE_DIGEST_KEY] == content_digest(note.title, note.body)
+    assert is_capture_owned(store.get(note.id))
+
+
+def test_put_if_changed_writes_only_a_change(store: MemoryStore) -> None:
+    """Compared as it would be written (masked, digest stamped): the same session with its
+    secret again is unchanged, and nothing is written."""
+    fresh = Memory(id="01J0000000000000000000000B", type="episodic", title="session",
+                   body=f"used {SECRET}", project="p", machine_id="m",
+                   created_at="2026-01-01T00:00:00+00:00",
+                   updated_at="2026-01-01T00:00:00+00:00")  # fmt: skip
+    stored = store.put(fresh, capture_digest=True)
+    again = fresh.replace(updated_at="2026-01-02T00:00:00+00:00")
+    assert store.put_if_changed(again, stored, capture_digest=True) == (stored, False)
+    assert store.get(stored.id).updated_at == stored.updated_at
+    changed, written = store.put_if_changed(
+        again.replace(body="something else"), stored, capture_digest=True
+    )
+    assert written and store.get(stored.id) == changed and changed.body == "something else"

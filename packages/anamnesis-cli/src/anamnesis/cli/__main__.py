@@ -1,8 +1,9 @@
 """The `anamnesis` process: hook entry points first, then everything else.
 
 Session hooks start a fresh process each time and wait for it, so `inject`, `prompt`,
-`capture` and the hook form of `sync` are handed to the hooks package before typer (and rich, and
-pydantic) would load. The MCP server's start-up (`anamnesis serve`, as `init` registers it)
+`capture` and the hook form of `sync` (the hooks package's table of hooks says which command
+lines are hooks) are handed to the hooks package before typer (and rich, and pydantic) would
+load. The MCP server's start-up (`anamnesis serve`, as `init` registers it)
 skips typer too: it is over a second of CPU already (the MCP SDK), and it starts at a lower
 priority than the hooks (`store.yield_to_sessions`), which typer's imports would run before.
 """
@@ -12,16 +13,20 @@ from __future__ import annotations
 import os
 import sys
 
-HOOK_COMMANDS = ("inject", "prompt", "capture")
 HELP_FLAGS = ("--help", "-h")
 
 
 def is_hook_call(argv: list[str]) -> bool:
+    """Whether the command line runs a hook: a hook's name (not an internal one), and for a
+    hook that shares its name with a person's command, the flag of its hook form."""
     if not argv or any(arg in HELP_FLAGS for arg in argv):
         return False
-    if argv[0] in HOOK_COMMANDS:
-        return True
-    return argv[0] == "sync" and "--quiet" in argv[1:]
+    from anamnesis.hooks import HOOKS  # the table alone: no hook's code loads here
+
+    spec = HOOKS.get(argv[0])
+    if spec is None or spec.internal:
+        return False
+    return spec.hook_form is None or spec.hook_form in argv[1:]
 
 
 def server_machine_id(argv: list[str]) -> str | bool | None:

@@ -5,49 +5,49 @@ MCP server never fail on it. The CLI also rewrites the file, and rewriting it fr
 ``{}`` would silently drop the remote, so a command that writes the file refuses a broken
 one before changing anything, and a command that only reads it says once that its settings
 are being ignored.
+
+Which keys there are, and how each value is checked, is each package's declaration
+(:class:`~anamnesis.store.ConfigKey`): :func:`config_keys` gathers them, and `config`,
+doctor and the configuration docs' test derive from that.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import socket
 from pathlib import Path
 from typing import Any
 
 from anamnesis.cli import console
 from anamnesis.cli.errors import USAGE, CliError
-from anamnesis.store import CONFIG_FILE, NoteLimits
+from anamnesis.store import CONFIG_FILE, ConfigKey, InvalidSetting
 
-# The store's limit: a machine id is written into every note this machine makes.
-MAX_MACHINE_ID = NoteLimits.MACHINE_ID_CHARS
-
-
-def _llm_settings() -> dict[str, str]:
-    from anamnesis.reflect import LLM_SETTINGS
-
-    return dict(LLM_SETTINGS)
+MIN_TOKENS_KEY = "compact.min_tokens"
 
 
-def _recall_settings() -> dict[str, str]:
-    from anamnesis.hooks import RECALL_SETTINGS
+def config_keys() -> dict[str, ConfigKey]:
+    """Every setting config.json may hold, by key, as each package declares it now: the
+    store's, the CLI's own, prompt recall's (the hooks) and the ``llm.*`` (reflection)."""
+    from anamnesis.hooks import recall_config_keys
+    from anamnesis.reflect import llm_config_keys
+    from anamnesis.store import store_config_keys
 
-    return dict(RECALL_SETTINGS)
+    keys = [*store_config_keys(), *cli_config_keys(), *recall_config_keys(), *llm_config_keys()]
+    return {key.key: key for key in keys}
 
 
-RECALL_KEYS = tuple(_recall_settings())
+def cli_config_keys() -> tuple[ConfigKey, ...]:
+    """The settings the CLI itself reads."""
+    from anamnesis.reflect import COMPACT_MIN_TOKENS
 
-CONFIG_KEYS = {
-    "machine_id": "this machine's name in notes (default: the hostname)",
-    "remote": "the git remote notes sync through (none: this machine only)",
-    "embed_model": "the embedding model for the vectors extra",
-    "embed_model_path": "a local folder holding that model's .onnx file (instead of a download)",
-    "search_mode": "the default search: keyword, vector or hybrid",
-    "keyword_ranking": "content (default: a query's stop words left out) or spec (spec 002)",
-    "compact.min_tokens": "`anamnesis compact` rewrites notes longer than this (default 1500)",
-    **_recall_settings(),
-    **_llm_settings(),
-}
+    return (
+        ConfigKey(
+            MIN_TOKENS_KEY,
+            f"`anamnesis compact` rewrites notes longer than this (default {COMPACT_MIN_TOKENS})",
+            default=str(COMPACT_MIN_TOKENS),
+            check=_min_tokens,
+            owner="cli",
+        ),
+    )
 
 
 class ConfigUnreadable(CliError):
@@ -108,48 +108,62 @@ def config_for_reading(home: Path) -> dict[str, Any]:
         return {}
 
 
-def default_machine_id() -> str:
-    """This host's name, reduced to what reads well in a note: ``laptop``, ``build-01``."""
-    name = socket.gethostname().split(".")[0].lower()
-    return re.sub(r"[^a-z0-9_-]+", "-", name).strip("-") or "machine"
+def check_setting(key: str, value: str, *, source: str = "", code: int = USAGE) -> str:
+    """``value`` as config.json stores ``key`` (its declaration's check), or a one-line
+    error naming where the value came from (``source``, default: the key)."""
+    try:
+        return config_keys()[key].checked(value, source)
+    except InvalidSetting as exc:
+        raise CliError(str(exc), code=code) from None
 
 
 def check_machine_id(value: str, *, source: str = "machine_id", code: int = USAGE) -> str:
-    """A machine id as stored: one short printable line without path separators, since it
-    lands in every note's frontmatter, in commit authors and in conflict file names."""
-    text = value.strip()
-    problem = ""
-    if not text:
-        problem = "is empty"
-    elif len(text) > MAX_MACHINE_ID:
-        problem = f"is longer than {MAX_MACHINE_ID} characters"
-    elif not text.isprintable():
-        problem = "contains a line break or another control character"
-    elif "/" in text or "\\" in text:
-        problem = "contains a path separator (/ or \\)"
-    if problem:
-        raise CliError(
-            f"{source} {problem}: {value!r}; use one short name such as {default_machine_id()!r}",
-            code=code,
+    """A machine id as stored (the store's rule: it lands in every note's frontmatter, in
+    commit authors and in conflict file names)."""
+    return check_setting("machine_id", value, source=source, code=code)
+
+
+def check_model_path(value: str, *, source: str = "embed_model_path", code: int = USAGE) -> str:
+    """An existing folder with an ``.onnx`` file, stored absolute."""
+    return check_setting("embed_model_path", value, source=source, code=code)
+
+
+def check_min_tokens(value: object, *, source: str = MIN_TOKENS_KEY, code: int = USAGE) -> str:
+    """A positive whole number of tokens, as text (``2000``; ``2000.0`` is read as 2000)."""
+    try:
+        return _min_tokens(value, source)
+    except InvalidSetting as exc:
+        raise CliError(str(exc), code=code) from None
+
+
+def _min_tokens(value: object, where: str) -> str:
+    text = str(value).strip()
+    try:
+        number = float(text) if not isinstance(value, bool) else 0.0
+    except ValueError:
+        number = 0.0
+    if not (number.is_integer() and number >= 1):  # NaN and inf are not integers
+        raise InvalidSetting(
+            MIN_TOKENS_KEY, f"{where} must be a whole number greater than 0, not {value!r}"
         )
-    return text
+    return str(int(number))
 
 
 def normalize_remote(remote: str) -> str:
-    """A remote as stored: local paths made absolute (syncs run from any folder)."""
+    """A remote as stored: the store's check, then a local path made absolute (syncs run
+    from any folder; what is local is sync's to say, which the store does not see)."""
     from anamnesis.sync import is_local
 
-    text = remote.strip()
-    if not text or any(ch.isspace() for ch in text) or not text.isprintable():
-        raise CliError(f"not a usable git remote: {remote!r}", code=USAGE)
+    text = check_setting("remote", remote)
     if is_local(text) and not text.startswith("file://"):
         return str(Path(text).expanduser().resolve())
     return text
 
 
 def check_key(key: str) -> None:
-    if key not in CONFIG_KEYS:
-        known = "; ".join(f"{k}: {v}" for k, v in CONFIG_KEYS.items())
+    keys = config_keys()
+    if key not in keys:
+        known = "; ".join(f"{k}: {v.help}" for k, v in keys.items())
         raise CliError(f"unknown setting {key!r}; settings are {known}", code=USAGE)
 
 
@@ -157,98 +171,4 @@ def checked_value(key: str, value: str) -> str:
     """A setting's value as `config set` stores it, or a one-line usage error."""
     if not value.strip():
         raise CliError(f"{key} cannot be empty; use `anamnesis config unset {key}`", code=USAGE)
-    if key == "remote":
-        return normalize_remote(value)
-    if key == "machine_id":
-        return check_machine_id(value)
-    if key == "embed_model_path":
-        return check_model_path(value)
-    if key == "search_mode":
-        return check_search_mode(value)
-    if key == "keyword_ranking":
-        return check_keyword_ranking(value)
-    if key == "compact.min_tokens":
-        return check_min_tokens(value)
-    if key.startswith("prompt_recall."):
-        return check_recall_value(key, value)
-    if key.startswith("llm."):
-        from anamnesis.reflect import InvalidLlmSetting, check_setting
-
-        try:
-            return check_setting(key, value)
-        except InvalidLlmSetting as exc:
-            raise CliError(str(exc), code=USAGE) from None
-    text = value.strip()
-    if not text.isprintable():
-        raise CliError(f"{key} must be one line of text: {value!r}", code=USAGE)
-    return text
-
-
-def check_recall_value(key: str, value: str, *, source: str = "", code: int = USAGE) -> str:
-    """A prompt recall setting as stored (``true``/``false``, a budget in characters), or a
-    one-line error naming where the value came from (``source``, default: the key)."""
-    from anamnesis.hooks import InvalidRecallSetting, check_recall_setting
-
-    try:
-        return check_recall_setting(key, value)
-    except InvalidRecallSetting as exc:
-        message = str(exc)
-        if source:
-            message = message.replace(key, source, 1)
-        raise CliError(message, code=code) from None
-
-
-def check_min_tokens(
-    value: object, *, source: str = "compact.min_tokens", code: int = USAGE
-) -> str:
-    """A positive whole number of tokens, as text (``2000``; ``2000.0`` is read as 2000)."""
-    text = str(value).strip()
-    try:
-        number = float(text) if not isinstance(value, bool) else 0.0
-    except ValueError:
-        number = 0.0
-    if not (number.is_integer() and number >= 1):  # NaN and inf are not integers
-        raise CliError(f"{source} must be a whole number greater than 0, not {value!r}", code=code)
-    return str(int(number))
-
-
-def check_search_mode(value: str, *, source: str = "search_mode", code: int = USAGE) -> str:
-    from anamnesis.store import SEARCH_MODES
-
-    text = value.strip()
-    if text not in SEARCH_MODES:
-        choices = ", ".join(SEARCH_MODES)
-        raise CliError(f"{source} must be one of {choices}, got {value!r}", code=code)
-    return text
-
-
-def check_keyword_ranking(value: str, *, source: str = "keyword_ranking", code: int = USAGE) -> str:
-    from anamnesis.store import KEYWORD_RANKINGS
-
-    text = value.strip()
-    if text not in KEYWORD_RANKINGS:
-        choices = ", ".join(KEYWORD_RANKINGS)
-        raise CliError(f"{source} must be one of {choices}, got {value!r}", code=code)
-    return text
-
-
-def check_model_path(value: str, *, source: str = "embed_model_path", code: int = USAGE) -> str:
-    """An existing folder with an ``.onnx`` file, stored absolute (commands run anywhere).
-    Checked now: the store would otherwise find out at the next search, and fall back to
-    keyword search with a warning instead of saying what is wrong with the setting."""
-    folder = Path(value.strip()).expanduser()
-    problem = ""
-    try:
-        if not folder.is_dir():
-            problem = "is not an existing folder"
-        elif not any(folder.glob("*.onnx")):
-            problem = "holds no .onnx model file"
-    except OSError as exc:
-        problem = f"cannot be read ({exc.strerror or exc})"
-    if problem:
-        raise CliError(
-            f"{source} {value.strip()!r} {problem}; point it at a folder with the model's "
-            ".onnx file and its tokenizer files",
-            code=code,
-        )
-    return str(folder.resolve())
+    return normalize_remote(value) if key == "remote" else check_setting(key, value)

@@ -11,7 +11,15 @@ import typer
 
 from anamnesis.cli.config_file import config_for_reading
 from anamnesis.cli.errors import CliError, UsageError
-from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES, MemoryStore, resolve_home
+from anamnesis.store import (
+    DEFAULT_MODE,
+    KEYWORD_MODE,
+    NOTE_TYPES,
+    SCOPES,
+    SEARCH_MODES,
+    MemoryStore,
+    resolve_home,
+)
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 ProjectOption = Annotated[
@@ -22,15 +30,23 @@ TypeOption = Annotated[
     str | None, typer.Option("--type", "-t", help="procedural | semantic | episodic")
 ]
 ScopeOption = Annotated[str | None, typer.Option("--scope", help="portable | machine-local")]
-ModeOption = Annotated[
-    str | None,
-    typer.Option(
-        "--mode",
-        metavar="MODE",
-        help="keyword | vector | hybrid (default: config search_mode, else hybrid when the "
-        "vectors extra can run, else keyword).",
-    ),
-]
+# --mode's help names the store's search modes as its table has them when the app is built
+# (the command registering it sets it: :func:`mode_help`), so a new mode needs nothing here.
+MODE_OPTION = typer.Option("--mode", metavar="MODE")
+ModeOption = Annotated[str | None, MODE_OPTION]
+
+
+def mode_help(*more: str) -> str:
+    """The search modes for a ``--mode`` option's help (``more``: choices of its own)."""
+    return " | ".join([*SEARCH_MODES, *more])
+
+
+def search_mode_help() -> str:
+    """`search --mode`'s help."""
+    return (
+        f"{mode_help()} (default: config search_mode, else {DEFAULT_MODE} when the vectors "
+        f"extra can run, else {KEYWORD_MODE})."
+    )
 
 
 def home() -> Path:

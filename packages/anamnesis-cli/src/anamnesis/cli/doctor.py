@@ -12,18 +12,14 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
 
 from anamnesis.cli import hooks_settings, installation, mcp_registration
 from anamnesis.cli.config_file import (
-    RECALL_KEYS,
     ConfigUnreadable,
-    check_keyword_ranking,
     check_machine_id,
-    check_model_path,
-    check_recall_value,
-    check_search_mode,
+    check_setting,
+    config_keys,
     load_config,
 )
 from anamnesis.cli.doctor_vectors import vectors_check
@@ -95,15 +91,13 @@ def _config(home: Path) -> Check:
             check_machine_id(str(machine_id), source=f"machine_id in {path}")
         except CliError as exc:
             return Check("config", FAIL, exc.message, "anamnesis config set machine_id NAME")
-    checks: list[tuple[str, Callable[..., str]]] = [
-        ("search_mode", check_search_mode), ("embed_model_path", check_model_path),
-        ("keyword_ranking", check_keyword_ranking),
-        *((key, partial(check_recall_value, key)) for key in RECALL_KEYS),
-    ]  # fmt: skip
-    for key, check in checks:
+    # The settings whose bad value is ignored where they are read: searches, vectors and
+    # prompt recall quietly use the default, so doctor is where it is said.
+    lenient = [key for key, declared in config_keys().items() if declared.lenient]
+    for key in lenient:
         if config.get(key) is not None:
             try:
-                check(str(config[key]), source=f"{key} in {path}")
+                check_setting(key, str(config[key]), source=f"{key} in {path}")
             except CliError as exc:  # the store ignores it: searches quietly use the default
                 return Check(
                     "config", WARN, f"{exc.message} (it is ignored)",
@@ -130,7 +124,7 @@ def _hooks(home: Path) -> Check:
     ours = hooks_settings.our_hooks(settings)
     missing = hooks_settings.missing_hooks(settings)
     if missing:
-        wanted = len(hooks_settings.HOOKS)
+        wanted = len(hooks_settings.hook_entries())
         named = ", ".join(f"{spec.event} ({' '.join(spec.args)})" for spec in missing)
         return Check(
             "hooks", FAIL,

@@ -86,6 +86,7 @@ def vectors_check(home: Path, *, offline: bool) -> Check:
 
 def _model_check(home: Path, *, offline: bool) -> Check:
     from anamnesis.store import (
+        DEFAULT_MODE,
         MODEL_PATH_ENV,
         VectorsUnavailable,
         configured_model,
@@ -94,7 +95,7 @@ def _model_check(home: Path, *, offline: bool) -> Check:
     )
 
     name, path = configured_model(home)
-    mode = configured_search_mode(home) or "hybrid"
+    mode = configured_search_mode(home) or DEFAULT_MODE
     try:
         embedder = default_embedder(home)
     except VectorsUnavailable as exc:  # a model folder without a model

@@ -118,8 +118,8 @@ def modes_to_run(requested: str, vectors_problem: str | None) -> list[str]:
         return list(SEARCH_MODES) if requested == ALL_MODES else [requested]
     if requested == ALL_MODES:
         console.warn(f"vector search cannot run, measuring keyword search only: {vectors_problem}")
-        return ["keyword"]
-    if requested != "keyword":
+        return [name for name, mode in SEARCH_MODES.items() if not mode.needs_vectors]
+    if SEARCH_MODES[requested].needs_vectors:
         raise CliError(
             f"--mode {requested} needs vector search, which cannot run: {vectors_problem}"
         )
@@ -129,7 +129,7 @@ def modes_to_run(requested: str, vectors_problem: str | None) -> list[str]:
 def embed_all(target: Subject, requested: str, modes: list[str]) -> list[str]:
     """Embed every note lacking a vector (a bar on a terminal) when a mode needs vectors;
     the modes that can run afterwards."""
-    if modes == ["keyword"]:
+    if not any(SEARCH_MODES[mode].needs_vectors for mode in modes):
         return modes
     from anamnesis.store import VectorsUnavailable, VectorsUnavailableWarning
 

@@ -3,7 +3,9 @@
 A user's settings hold their own hooks, possibly next to ours in one group. Ours are found
 by the exact shape of the commands we write (optional ``ANAMNESIS_*=...`` assignments, an
 optional ``nice -n N``, an executable named ``anamnesis``, then the arguments of one of
-:data:`HOOKS`), never by a substring that someone else's command could also contain.
+:func:`hook_entries`), never by a substring that someone else's command could also contain.
+Which entries there are comes from the hooks package's table of hooks
+(:data:`anamnesis.hooks.HOOKS`), read each time: nothing about a hook is written here.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ class InvalidSettings(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class HookSpec:
-    """One hook group Anamnesis installs."""
+class HookEntry:
+    """One hook group Anamnesis installs: a Claude Code entry of a hook in the table, with
+    the arguments after the executable (the hook's name, then its flags)."""
 
     event: str
     matcher: str | None
@@ -36,24 +39,26 @@ class HookSpec:
     background: bool = False
 
 
-# Timeouts are seconds. SessionEnd hooks share a 1.5 s budget unless a hook asks for more (at
-# most 60 s): capture queues its note in well under a second, taking no lock, and leaves
-# filing it and the sync to a background process.
-# The prompt hook holds up every prompt: it takes tens of milliseconds, and a short timeout
-# lets the prompt go on should it ever hang.
-HOOKS: tuple[HookSpec, ...] = (
-    HookSpec("SessionStart", "startup|resume|clear|compact", ("inject", "--format", "json"), 15),
-    HookSpec(
-        "SessionStart", "startup|resume", ("sync", "--quiet"), 120, run_async=True, background=True
-    ),
-    HookSpec("UserPromptSubmit", None, ("prompt", "--format", "json"), 5),
-    HookSpec("SessionEnd", None, ("capture",), 10),
-    HookSpec("PreCompact", None, ("capture", "--source", "precompact", "--no-sync"), 60),
-)
-_OUR_ARGS = {spec.args for spec in HOOKS}
+def hook_entries() -> list[HookEntry]:
+    """Every hook group Anamnesis installs, as the hooks package's table has them now (in
+    its order: a hook's entries together)."""
+    from anamnesis.hooks import HOOKS
+
+    return [
+        HookEntry(
+            entry.event,
+            entry.matcher,
+            (spec.name, *entry.flags),
+            entry.timeout,
+            entry.run_async,
+            spec.background,
+        )
+        for spec in HOOKS.values()
+        for entry in spec.claude_code
+    ]
 
 
-def hook_command(executable: Sequence[str], spec: HookSpec, env: dict[str, str]) -> str:
+def hook_command(executable: Sequence[str], spec: HookEntry, env: dict[str, str]) -> str:
     """The shell command for one hook: env assignments, ``nice`` for a background hook
     (where there is one), the executable, its arguments."""
     assignments = [f"{name}={shlex.quote(value)}" for name, value in sorted(env.items())]
@@ -61,7 +66,7 @@ def hook_command(executable: Sequence[str], spec: HookSpec, env: dict[str, str])
     return " ".join([*assignments, *words])
 
 
-def _niced(spec: HookSpec) -> tuple[str, ...]:
+def _niced(spec: HookEntry) -> tuple[str, ...]:
     """``nice -n 10`` for a hook no session waits on: it starts below the hooks that sessions
     do wait on, Python's own start-up included (twenty sessions starting together otherwise
     share each session's CPU between its inject hook and this one). POSIX only."""
@@ -115,7 +120,8 @@ def read_command(command: object) -> OurCommand | None:
         rest = tuple(words[3:])
     else:
         return None
-    return OurCommand(env, words[0], rest) if rest in _OUR_ARGS else None
+    ours = {entry.args for entry in hook_entries()}
+    return OurCommand(env, words[0], rest) if rest in ours else None
 
 
 def _is_our_assignment(word: str) -> bool:
@@ -192,7 +198,7 @@ def with_ours(
     """A copy of ``settings`` holding exactly one current copy of each Anamnesis hook."""
     out = without_ours(settings)
     hooks = out.setdefault("hooks", {})
-    for spec in HOOKS:
+    for spec in hook_entries():
         entry: dict[str, Any] = {
             "type": "command",
             "command": hook_command(executable, spec, env),
@@ -219,11 +225,11 @@ def our_hooks(settings: dict[str, Any]) -> list[tuple[str, str]]:
     return found
 
 
-def missing_hooks(settings: dict[str, Any]) -> list[HookSpec]:
-    """The hooks of :data:`HOOKS` not installed under their event (a settings.json written
-    by an older version lacks the ones added since: `anamnesis init` adds them)."""
+def missing_hooks(settings: dict[str, Any]) -> list[HookEntry]:
+    """The hooks of :func:`hook_entries` not installed under their event (a settings.json
+    written by an older version lacks the ones added since: `anamnesis init` adds them)."""
     present = {(event, _our_args(command)) for event, command in our_hooks(settings)}
-    return [spec for spec in HOOKS if (spec.event, spec.args) not in present]
+    return [spec for spec in hook_entries() if (spec.event, spec.args) not in present]
 
 
 def _is_ours(entry: dict[str, Any]) -> bool:

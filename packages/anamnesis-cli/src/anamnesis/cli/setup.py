@@ -18,13 +18,12 @@ from anamnesis.cli import hooks_settings, mcp_registration
 from anamnesis.cli.config_file import (
     check_machine_id,
     check_model_path,
-    default_machine_id,
     load_config,
     normalize_remote,
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
 from anamnesis.cli.locations import anamnesis_command, claude_dir, settings_path
-from anamnesis.store import CONFIG_FILE, write_config
+from anamnesis.store import CONFIG_FILE, default_machine_id, write_config
 from anamnesis.sync import redact_url
 
 
@@ -183,7 +182,7 @@ def describe_init(plan: InitPlan) -> list[str]:
         lines.append(f"hooks:   {plan.settings_file} will hold these hooks{backup}:")
     else:
         lines.append(f"hooks:   {plan.settings_file} already holds these hooks:")
-    for spec in hooks_settings.HOOKS:
+    for spec in hooks_settings.hook_entries():
         matcher = f" [{spec.matcher}]" if spec.matcher else ""
         mode = ", async" if spec.run_async else ""
         lines.append(f"         {spec.event}{matcher} (timeout {spec.timeout}s{mode}):")

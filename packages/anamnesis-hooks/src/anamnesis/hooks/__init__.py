@@ -18,18 +18,22 @@ if TYPE_CHECKING:
     from anamnesis.hooks.capture import CaptureResult, capture_session
     from anamnesis.hooks.capture_queue import queued_captures, refused_captures
     from anamnesis.hooks.recall_settings import (
-        RECALL_SETTINGS,
         InvalidRecallSetting,
         check_recall_setting,
+        recall_config_keys,
     )
+    from anamnesis.hooks.registry import HOOKS, ClaudeCodeHook, HookSpec
     from anamnesis.hooks.syncing import sync_store
 
 _EXPORTS: dict[str, str] = {
     "CaptureResult": "anamnesis.hooks.capture",
+    "ClaudeCodeHook": "anamnesis.hooks.registry",
+    "HOOKS": "anamnesis.hooks.registry",
+    "HookSpec": "anamnesis.hooks.registry",
     "InvalidRecallSetting": "anamnesis.hooks.recall_settings",
-    "RECALL_SETTINGS": "anamnesis.hooks.recall_settings",
     "capture_session": "anamnesis.hooks.capture",
     "check_recall_setting": "anamnesis.hooks.recall_settings",
+    "recall_config_keys": "anamnesis.hooks.recall_settings",
     "main": "anamnesis.hooks.__main__",
     "queued_captures": "anamnesis.hooks.capture_queue",
     "refused_captures": "anamnesis.hooks.capture_queue",
@@ -37,14 +41,17 @@ _EXPORTS: dict[str, str] = {
 }
 
 __all__ = [
-    "RECALL_SETTINGS",
+    "HOOKS",
     "CaptureResult",
+    "ClaudeCodeHook",
+    "HookSpec",
     "InvalidRecallSetting",
     "__version__",
     "capture_session",
     "check_recall_setting",
     "main",
     "queued_captures",
+    "recall_config_keys",
     "refused_captures",
     "sync_store",
 ]

@@ -35,7 +35,6 @@ from anamnesis.store import (
     MemoryStore,
     NoteLimits,
     NoteNotFound,
-    content_digest,
     derived_id,
     is_capture_owned,
 )
@@ -141,21 +140,19 @@ def _file(store: MemoryStore, pending: PendingCapture, machine_id: str) -> Captu
             prov_model=summary.model,
             prov_session=sid[: NoteLimits.PROVENANCE_CHARS],
         )
-        # The digest and the comparison below are over the note as the store writes it
-        # (secrets masked): a session that quoted a secret is still "unchanged" next time.
-        fresh = store.as_written(fresh)
-        fresh.extra = {**fresh.extra, DIGEST_KEY: content_digest(fresh.title, fresh.body)}
+        # The store stamps the digest, and compares, over the note as it writes it (secrets
+        # masked): a session that quoted a secret is still "unchanged" next time. It
+        # validates and masks the note once, for the comparison and the write.
         try:
             existing = store.get(fresh.id)
         except NoteNotFound:
-            return CaptureResult(store.put(fresh), kept_edits=tuple(kept))
+            return CaptureResult(store.put(fresh, capture_digest=True), kept_edits=tuple(kept))
         if edited_by_hand(existing):
             kept.append(existing.id)
             continue
         merged = refresh(existing, fresh)
-        if merged == existing.replace(updated_at=merged.updated_at):
-            return CaptureResult(existing, unchanged=True, kept_edits=tuple(kept))
-        return CaptureResult(store.put(merged), kept_edits=tuple(kept))
+        note, written = store.put_if_changed(merged, existing, capture_digest=True)
+        return CaptureResult(note, unchanged=not written, kept_edits=tuple(kept))
     return CaptureResult(
         None,
         skipped=f"every note of this session was edited by hand ({', '.join(kept)}); kept them",

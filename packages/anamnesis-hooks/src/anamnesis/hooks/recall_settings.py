@@ -1,7 +1,8 @@
 """Prompt-time recall's settings: on or off, and its budget.
 
 Each comes from the hook's flag (``--budget``), else an environment variable, else
-config.json, else the default. ``anamnesis config set`` checks a value with
+config.json, else the default. They are declared once, as the store's config keys
+(:func:`recall_config_keys`): ``anamnesis config set`` checks a value with
 :func:`check_recall_setting` before storing it; a value edited into the file by hand that
 does not read is ignored here (the default applies) and named by ``anamnesis doctor``.
 """
@@ -12,8 +13,10 @@ import os
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
+
+    from anamnesis.store import ConfigKey
 
 ENABLED_KEY = "prompt_recall.enabled"
 BUDGET_KEY = "prompt_recall.budget"
@@ -26,11 +29,30 @@ DEFAULT_BUDGET = 2000
 MIN_BUDGET = 1000
 MAX_BUDGET = 10000
 
-RECALL_SETTINGS = {
-    ENABLED_KEY: "add related notes to each prompt's context: true or false (default true)",
-    BUDGET_KEY: f"the most characters a prompt's recalled notes may take "
-    f"({MIN_BUDGET}-{MAX_BUDGET}, default {DEFAULT_BUDGET})",
-}
+
+def recall_config_keys() -> tuple[ConfigKey, ...]:
+    """Prompt recall's settings, declared for ``anamnesis config`` and doctor (the store's
+    config-key record is imported here, never on the hooks' hot path)."""
+    from anamnesis.store import ConfigKey, checking
+
+    def check(key: str) -> Callable[[str, str], str]:
+        return checking(key, check_recall_setting, InvalidRecallSetting)
+
+    return (
+        ConfigKey(
+            ENABLED_KEY, "add related notes to each prompt's context: true or false (default true)",
+            default="true", env=(ENABLED_ENV,), choices=("true", "false"),
+            check=check(ENABLED_KEY), lenient=True, owner="hooks",
+        ),
+        ConfigKey(
+            BUDGET_KEY,
+            f"the most characters a prompt's recalled notes may take "
+            f"({MIN_BUDGET}-{MAX_BUDGET}, default {DEFAULT_BUDGET})",
+            default=str(DEFAULT_BUDGET), env=(BUDGET_ENV,), check=check(BUDGET_KEY),
+            lenient=True, owner="hooks",
+        ),
+    )  # fmt: skip
+
 
 _ON = ("true", "on", "yes", "1")
 _OFF = ("false", "off", "no", "0")
@@ -40,19 +62,21 @@ class InvalidRecallSetting(ValueError):
     """A prompt recall setting whose value does not read."""
 
 
-def check_recall_setting(key: str, value: object) -> str:
+def check_recall_setting(key: str, value: object, where: str = "") -> str:
     """A setting's value as config.json stores it (``true``/``false``, a whole number), or
-    :class:`InvalidRecallSetting` saying what would be accepted."""
+    :class:`InvalidRecallSetting` saying what would be accepted (``where``: where the
+    value came from, for the message; default: the key)."""
+    where = where or key
     if key == ENABLED_KEY:
         switch = _switch(value)
         if switch is None:
-            raise InvalidRecallSetting(f"{key} must be true or false, got {value!r}")
+            raise InvalidRecallSetting(f"{where} must be true or false, got {value!r}")
         return "true" if switch else "false"
     if key == BUDGET_KEY:
         number = _whole(value)
         if number is None or not MIN_BUDGET <= number <= MAX_BUDGET:
             raise InvalidRecallSetting(
-                f"{key} must be a whole number of characters from {MIN_BUDGET} to "
+                f"{where} must be a whole number of characters from {MIN_BUDGET} to "
                 f"{MAX_BUDGET}, got {value!r}"
             )
         return str(number)

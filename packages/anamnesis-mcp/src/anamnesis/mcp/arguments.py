@@ -1,8 +1,12 @@
-"""Checks for tool arguments, with messages a model can act on.
+"""Checks for tool arguments, with messages a model can act on: the MCP boundary.
 
 The model sends JSON; a wrong shape must come back as one sentence that says what to send
-instead, never as a SQLite error or a pydantic dump. The pure tool functions run these checks
-themselves, and the server runs :func:`check_call` on the raw JSON before the SDK sees it.
+instead, never as a SQLite error or a pydantic dump. The server runs :func:`check_call` on
+the raw JSON before the SDK sees it, once per call; the tool functions
+(:mod:`.functions`) take the arguments as it leaves them and check nothing again. What a
+note may hold is the store's rule, which it applies to every writer: the limits named here
+are the store's own (:class:`~anamnesis.store.NoteLimits`), said early in words a model
+can act on.
 """
 
 from __future__ import annotations
@@ -12,17 +16,12 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from anamnesis.mcp.descriptions import mode_choices
 from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES, NoteLimits
 
+# The server's own bounds on a search (the store allows more: a model needs no more).
 MAX_K = 50
 MAX_QUERY_CHARS = 4_000
-# What a note may hold is the store's rule (it refuses the same from every writer); these
-# checks only say it first, in words a model can act on.
-MAX_BODY_BYTES = NoteLimits.BODY_BYTES
-MAX_TITLE_CHARS = NoteLimits.TITLE_CHARS
-MAX_PROJECT_CHARS = NoteLimits.PROJECT_CHARS
-MAX_TAGS = NoteLimits.TAGS
-MAX_TAG_CHARS = NoteLimits.TAG_CHARS
 _WILDCARDS = frozenset("*?[]%")
 # C0 and C1 control characters: never meaningful in a one-line key, title or tag.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
@@ -126,10 +125,7 @@ def check_mode(value: object) -> str | None:
     if isinstance(value, str) and value.strip().lower() in SEARCH_MODES:
         return value.strip().lower()  # "Hybrid" or " keyword": the intent is plain
     raise InvalidArgument(
-        "mode",
-        "must be 'keyword' (exact words: names, error codes, ids), 'hybrid' (keywords plus "
-        "meaning: also finds paraphrases) or 'vector' (meaning only); leave it out for the "
-        f"default; got {_shown(value)}",
+        "mode", f"must be {mode_choices()}; leave it out for the default; got {_shown(value)}"
     )
 
 
@@ -181,10 +177,10 @@ def check_project(value: object) -> str:
 
 
 def _check_project_text(project: str) -> str:
-    if len(project) > MAX_PROJECT_CHARS or _CONTROL.search(project):
+    if len(project) > NoteLimits.PROJECT_CHARS or _CONTROL.search(project):
         raise InvalidArgument(
             "project",
-            f"must be one line of at most {MAX_PROJECT_CHARS} characters, without tabs or "
+            f"must be one line of at most {NoteLimits.PROJECT_CHARS} characters, without tabs or "
             "other control characters; call memory_status to see the project keys",
         )
     return project
@@ -201,10 +197,10 @@ def check_title(value: object) -> str:
             "must be a short, non-empty line saying what the note is about"
             + (", in visible characters" if isinstance(value, str) and value.strip() else ""),
         )
-    if len(title) > MAX_TITLE_CHARS:
+    if len(title) > NoteLimits.TITLE_CHARS:
         raise InvalidArgument(
             "title",
-            f"is {len(title)} characters; keep it under {MAX_TITLE_CHARS} and put details "
+            f"is {len(title)} characters; keep it under {NoteLimits.TITLE_CHARS} and put details "
             "in the body",
         )
     return title
@@ -223,11 +219,12 @@ def check_body(value: object) -> str:
     size = len(_utf8("body", value))
     if not value.strip():
         raise InvalidArgument("body", "is empty; say what should be remembered")
-    if size > MAX_BODY_BYTES:
+    limit = NoteLimits.BODY_BYTES
+    if size > limit:
         raise InvalidArgument(
             "body",
-            f"is {size:,} bytes, over the {MAX_BODY_BYTES:,}-byte ({MAX_BODY_BYTES / 1e6:g} MB) "
-            "limit; store a summary and where the full text lives instead",
+            f"is {size:,} bytes, over the {limit:,}-byte ({limit / 1e6:g} MB) limit; store a "
+            "summary and where the full text lives instead",
         )
     return value
 
@@ -244,17 +241,17 @@ def check_tags(value: object) -> list[str]:
         if not isinstance(tag, str):
             raise InvalidArgument("tags", f"every tag must be text, got {_kind(tag)}")
         cleaned = check_text("tags", tag).strip()
-        if _CONTROL.search(cleaned) or len(cleaned) > MAX_TAG_CHARS:
+        if _CONTROL.search(cleaned) or len(cleaned) > NoteLimits.TAG_CHARS:
             raise InvalidArgument(
                 "tags",
-                f"each tag must be one short line (at most {MAX_TAG_CHARS} characters, no "
+                f"each tag must be one short line (at most {NoteLimits.TAG_CHARS} characters, no "
                 f"control characters); got {_shown(cleaned)}",
             )
         if cleaned and cleaned not in tags:
             tags.append(cleaned)
-            if len(tags) > MAX_TAGS:
+            if len(tags) > NoteLimits.TAGS:
                 raise InvalidArgument(
-                    "tags", f"at most {MAX_TAGS} tags; keep the few that help search"
+                    "tags", f"at most {NoteLimits.TAGS} tags; keep the few that help search"
                 )
     return tags
 

@@ -13,7 +13,13 @@ from __future__ import annotations
 
 import threading
 
-from anamnesis.store import MemoryStore, StoreBusy, VectorsUnavailable, configured_search_mode
+from anamnesis.store import (
+    SEARCH_MODES,
+    MemoryStore,
+    StoreBusy,
+    VectorsUnavailable,
+    configured_search_mode,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,10 +53,13 @@ class BackgroundEmbedding:
         self.state = "off"  # off | running | idle | stopped | failed (for status and tests)
 
     def start(self) -> bool:
-        """Start the thread, unless a keyword-only search mode is configured; return whether
-        it started. Whether vectors can run is found out on the thread: checking costs a
+        """Start the thread, unless a search mode without vectors is configured; return
+        whether it started. Whether vectors can run is found out on the thread: checking costs a
         few hundred milliseconds of imports, which the server's start does not pay."""
-        if self._thread is not None or configured_search_mode(self._store.root) == "keyword":
+        configured = configured_search_mode(self._store.root)
+        if self._thread is not None or (
+            configured is not None and not SEARCH_MODES[configured].needs_vectors
+        ):
             return False
         self._wake.set()  # the first pass runs at once
         # This thread embeds what is new: searches need not stop to do it themselves.
@@ -109,7 +118,7 @@ class BackgroundEmbedding:
         """Vectors are the default mode here and can run; if the default asks for vectors
         that cannot run (a wrong model path, say), that is logged once."""
         store = self._store
-        if store.default_search_mode() == "keyword":
+        if not SEARCH_MODES[store.default_search_mode()].needs_vectors:
             return False
         status = store.embedding_status()
         if not status["available"]:

@@ -1,8 +1,10 @@
 """What each tool does, as plain functions over an explicit store and sync backend.
 
 The MCP wrappers in :mod:`anamnesis.mcp.server` only adapt these to the protocol, so the
-logic is tested here without any transport. Every function checks its own arguments and
-raises :class:`~anamnesis.mcp.arguments.InvalidArgument` for the model's mistakes.
+logic is tested here without any transport. The arguments are checked once, at the MCP
+boundary (:func:`~anamnesis.mcp.arguments.check_call`, which the server runs on every call):
+these functions take them as it leaves them. The store checks every note it writes, whoever
+calls: that is the one rule for what a note may hold.
 """
 
 from __future__ import annotations
@@ -10,21 +12,10 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from anamnesis.mcp.arguments import (
-    check_body,
-    check_include_superseded,
-    check_k,
-    check_mode,
-    check_project,
-    check_project_filter,
-    check_query,
-    check_scope,
-    check_tags,
-    check_title,
-    check_type,
-)
 from anamnesis.ops import sync_with
 from anamnesis.store import (
+    KEYWORD_MODE,
+    SEARCH_MODES,
     Memory,
     MemoryStore,
     count_secrets,
@@ -81,13 +72,13 @@ def search_memories(
     and whether the model should be told the search fell back to keywords (:class:`SearchHits`).
     """
     found = store.search_scored(
-        check_query(query),
-        project=check_project_filter(project),
-        type=check_type(type),
-        scope=check_scope(scope),
-        k=check_k(k),
-        mode=check_mode(mode),
-        include_superseded=check_include_superseded(include_superseded),
+        query,
+        project=project,
+        type=type,
+        scope=scope,
+        k=k,
+        mode=mode,
+        include_superseded=include_superseded,
     )
     notes = [
         {
@@ -110,7 +101,7 @@ MAX_REASON_CHARS = 300
 def keyword_fallback_notice(asked: str, status: dict[str, Any]) -> str | None:
     """What to tell the model when a search asked for ``asked`` but vectors are unavailable
     (``status`` as from ``store.embedding_status()``); None when the search ran as asked."""
-    if asked == "keyword" or status.get("available"):
+    if not SEARCH_MODES[asked].needs_vectors or status.get("available"):
         return None
     reason = " ".join(str(status.get("reason") or "vector search is unavailable").split())
     if len(reason) > MAX_REASON_CHARS:
@@ -156,12 +147,7 @@ def newest_that_fit(
 
 
 def _listing_filters(project: str | None, type: str | None, scope: str | None) -> dict[str, Any]:
-    """A listing's filters, checked (:class:`InvalidArgument` names a bad one)."""
-    return {
-        "project": check_project_filter(project),
-        "type": check_type(type),
-        "scope": check_scope(scope),
-    }
+    return {"project": project, "type": type, "scope": scope}
 
 
 # Notes a page while a listing fills: about what fits in Claude Code's 50,000 characters.
@@ -227,7 +213,7 @@ def vectors_report(store: MemoryStore) -> dict[str, Any]:
     if not status["available"]:
         return {
             "available": False,
-            "default_mode": "keyword",  # what runs, whatever was configured
+            "default_mode": KEYWORD_MODE,  # what runs, whatever was configured
             "reason": status.get("reason") or "",
             "fix": status.get("fix") or "",
         }
@@ -257,23 +243,19 @@ def write_memory(
     The store masks secrets in everything it writes; ``redacted`` in the result counts the
     secrets masked in the title, body, project key and tags.
     """
-    note_type = str(check_type(type, required=True))
-    note_scope = str(check_scope(scope, required=True))
-    clean_title, clean_body = check_title(title), check_body(body)
-    clean_tags, clean_project = check_tags(tags), check_project(project)
+    tags = tags or []
     # The store masks secrets on every write (a note may sync to other machines, and a
     # machine-local note's scope can change later); counting the same texts here tells the
     # model how much of what it sent never reached the note.
-    texts = (clean_title, clean_body, clean_project, *clean_tags)
-    masked = sum(count_secrets(text) for text in texts)
+    masked = sum(count_secrets(text) for text in (title, body, project, *tags))
     mem = store.write(
-        type=note_type,
-        title=clean_title,
-        body=clean_body,
-        project=clean_project,
-        tags=clean_tags,
+        type=type,
+        title=title,
+        body=body,
+        project=project,
+        tags=tags,
         machine_id=machine_id,
-        scope=note_scope,
+        scope=scope,
     )
     out = memory_dict(mem, include_body=True)
     out["redacted"] = masked

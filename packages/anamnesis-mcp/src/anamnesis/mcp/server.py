@@ -21,7 +21,7 @@ from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnno
 from pydantic import Field
 
 from anamnesis.mcp import descriptions
-from anamnesis.mcp.arguments import MAX_K, MAX_TAGS, TOOL_ARGUMENTS, InvalidArgument, check_call
+from anamnesis.mcp.arguments import MAX_K, TOOL_ARGUMENTS, InvalidArgument, check_call
 from anamnesis.mcp.background import BackgroundEmbedding
 from anamnesis.mcp.functions import (
     newest_that_fit,
@@ -34,9 +34,13 @@ from anamnesis.mcp.stdio import serve_stdio
 from anamnesis.mcp.version import __version__
 from anamnesis.ops import Home
 from anamnesis.store import (
+    DEFAULT_MODE,
+    KEYWORD_MODE,
+    SEARCH_MODES,
     IndexUnavailable,
     InvalidNote,
     MemoryStore,
+    NoteLimits,
     StoreBusy,
     StoreError,
     display_safe,
@@ -72,16 +76,30 @@ Note = dict[str, Any]
 # value still gets our message, not the SDK's. A test keeps these in step with the store.
 TypeName = Literal["procedural", "semantic", "episodic"]
 ScopeName = Literal["portable", "machine-local"]
-ModeName = Literal["keyword", "vector", "hybrid"]
 Project = Annotated[
     str | None,
     Field(description="One project key, exactly (see memory_status); omit for every project."),
 ]
 NoteType = Annotated[TypeName | None, Field(description="Omit for all types.")]
 NoteScope = Annotated[ScopeName | None, Field(description="Omit for both.")]
-SearchMode = Annotated[
-    ModeName | None,
-    Field(description="keyword for exact names, codes, ids; omit for the default (hybrid)."),
+
+
+def _mode_values(schema: dict[str, Any]) -> None:
+    """The ``mode`` argument's allowed values: the store's table of search modes as it is
+    when a server is built (the SDK builds each tool's schema then), so a mode added to the
+    table is in the schema with no change here."""
+    for option in schema.get("anyOf", [schema]):  # [text, null]: the text one
+        if option.get("type") == "string":
+            option["enum"] = list(SEARCH_MODES)
+
+
+ModeArgument = Annotated[
+    str | None,
+    Field(
+        description=f"{KEYWORD_MODE} for exact names, codes, ids; omit for the default "
+        f"({DEFAULT_MODE}).",
+        json_schema_extra=_mode_values,
+    ),
 ]
 
 
@@ -139,7 +157,7 @@ def memory_search(
     type: NoteType = None,
     scope: NoteScope = None,
     k: Annotated[int, Field(description="How many notes.", ge=1, le=MAX_K)] = 8,
-    mode: SearchMode = None,
+    mode: ModeArgument = None,
     include_superseded: Annotated[
         bool,
         Field(description="true: also notes a newer note replaced (each says superseded_by)."),
@@ -201,7 +219,7 @@ def memory_write(
         str, Field(description="Project key (see memory_status), or 'global'.")
     ] = "global",
     tags: Annotated[
-        list[str] | None, Field(description="A few short keywords.", max_length=MAX_TAGS)
+        list[str] | None, Field(description="A few short keywords.", max_length=NoteLimits.TAGS)
     ] = None,
     scope: Annotated[
         ScopeName, Field(description="portable: synced; machine-local: this machine only.")
@@ -239,13 +257,19 @@ class ToolSpec(NamedTuple):
     """A tool as registered: the function, and what a client reads beside its schema."""
 
     function: Callable[..., CallToolResult]
-    description: str  # what the model reads; the docstrings above are for this code's readers
+    # What the model reads (the docstrings above are for this code's readers): the text, or
+    # what makes it when a server is built (memory_search's names the store's search modes).
+    description: str | Callable[[], str]
     annotations: ToolAnnotations  # the hints Claude Code's auto-approval goes by
+
+    def text(self) -> str:
+        """The description as a server built now shows it."""
+        return self.description if isinstance(self.description, str) else self.description()
 
 
 # In the order tools/list shows them.
 TOOLS: tuple[ToolSpec, ...] = (
-    ToolSpec(memory_search, descriptions.SEARCH, READ_ONLY),
+    ToolSpec(memory_search, descriptions.search, READ_ONLY),
     ToolSpec(memory_list, descriptions.LIST, READ_ONLY),
     ToolSpec(memory_status, descriptions.STATUS, READ_ONLY),
     ToolSpec(memory_write, descriptions.WRITE, WRITES_NEW_NOTE),
@@ -287,7 +311,7 @@ def build_server(
         # annotations through it as from the function itself. A functools.partial has no
         # __name__, which names the tool and its schemas.
         bound = MethodType(tool.function, state)
-        server.add_tool(bound, description=tool.description, annotations=tool.annotations)
+        server.add_tool(bound, description=tool.text(), annotations=tool.annotations)
     state.embedding.start()
     return server
 

@@ -33,7 +33,6 @@ from mcp_types import (
 from pydantic import ValidationError
 
 from anamnesis.mcp.arguments import (
-    MAX_BODY_BYTES,
     TOOL_ARGUMENTS,
     InvalidArgument,
     _kind,
@@ -42,6 +41,7 @@ from anamnesis.mcp.arguments import (
     check_call,
 )
 from anamnesis.mcp.salvage import Flaw, Path, find_id, has_surrogate, loads_leniently, mend
+from anamnesis.store import NoteLimits
 
 log = logging.getLogger("anamnesis.mcp")
 
@@ -92,7 +92,8 @@ def answer_oversized(head: bytes, tail: bytes, size: int, limit: int) -> list[Re
             INVALID_REQUEST,
             f"Invalid request: the message is {size:,} bytes, over the {limit // 2**20} MB "
             f"limit for one message; a memory_write body can be at most "
-            f"{MAX_BODY_BYTES // 1_000_000} MB: store a summary and where the full text lives",
+            f"{NoteLimits.BODY_BYTES // 1_000_000} MB: store a summary and where the full text "
+            "lives",
         )
     ]
 

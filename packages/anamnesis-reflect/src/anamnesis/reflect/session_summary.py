@@ -20,10 +20,8 @@ from typing import TYPE_CHECKING
 from anamnesis.reflect.prompting import fit_to_budget
 from anamnesis.reflect.replies import InvalidReply, extract_object
 from anamnesis.store import (
-    CAPTURE_DIGEST_KEY,
     Memory,
     NoteNotFound,
-    content_digest,
     is_capture_owned,
     utc_now,
 )
@@ -73,16 +71,12 @@ def summarize_session(
     if current != note:  # captured again (or edited) while the provider was thinking
         log.warning("summary of %s: the note changed meanwhile; left as it is", note_id)
         return None
-    rewritten = store.as_written(
-        note.replace(
-            title=title,
-            body=summary,
-            updated_at=utc_now(),
-            prov_model=provider.model or provider.name,
-        )
+    # The digest moves with the text (the store stamps it over the note as written, secrets
+    # masked): the note stays capture's to rewrite at the next capture.
+    rewritten = note.replace(
+        title=title, body=summary, updated_at=utc_now(), prov_model=provider.model or provider.name
     )
-    extra = {**rewritten.extra, CAPTURE_DIGEST_KEY: content_digest(rewritten.title, rewritten.body)}
-    return store.put(rewritten.replace(extra=extra))
+    return store.put(rewritten, capture_digest=True)
 
 
 def _checked(reply: str) -> tuple[str, str]:

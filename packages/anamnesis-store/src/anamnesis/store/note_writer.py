@@ -37,11 +37,13 @@ class NoteWriter:
         self.mask_secrets = mask_secrets
         self._known_dirs: set[Path] = set()
 
-    def prepare(self, mem: Memory) -> Memory:
+    def prepare(self, mem: Memory, *, capture_digest: bool = False) -> Memory:
         """A validated copy of the note with its secrets masked: what :meth:`save` writes.
-        Raises :class:`~.errors.InvalidNote` for a note that breaks a rule or a limit
-        (checked again once masked: the limits are on what is stored), or whose file
-        would be too large to read back."""
+        ``capture_digest``: with the digest of its title and body as masked, which says
+        the note is still capture's (:mod:`.capture_digest`). Raises
+        :class:`~.errors.InvalidNote` for a note that breaks a rule or a limit (checked
+        again once masked: the limits are on what is stored), or whose file would be too
+        large to read back."""
         from anamnesis.store.validation import check_limits, validate
 
         checked = validate(mem)
@@ -52,20 +54,30 @@ class NoteWriter:
             if masked is not checked:  # a masked secret can be longer than the secret
                 check_limits(masked, masked=True)
             checked = masked
+        if capture_digest:
+            from anamnesis.store.capture_digest import CAPTURE_DIGEST_KEY, content_digest
+
+            digest = content_digest(checked.title, checked.body)
+            checked = checked.replace(extra={**checked.extra, CAPTURE_DIGEST_KEY: digest})
+            check_limits(checked)  # the digest is one more value in extra
         _check_file_size(checked)
         return checked
 
-    def save(self, mem: Memory, *, new: bool = False) -> Memory:
-        """Validate and mask, then write the file and its index row together.
+    def save(self, mem: Memory, *, new: bool = False, capture_digest: bool = False) -> Memory:
+        """Validate and mask (:meth:`prepare`), then write (:meth:`save_prepared`)."""
+        return self.save_prepared(self.prepare(mem, capture_digest=capture_digest), new=new)
+
+    def save_prepared(self, mem: Memory, *, new: bool = False) -> Memory:
+        """Write a note :meth:`prepare` made, its file and its index row together.
 
         The file is staged in a temp file and flushed in the background while the row is
         written; it is renamed into place once flushed, before the row commits. If the note
         changed type or scope its old file is removed last, still under the lock. If the
         row cannot be written the disk is put back: no new file, or the previous content of
         the file this write replaced. ``new`` says the id was just minted, so there is no
-        older file or row to look for. Missing timestamps are set to now.
+        older file or row to look for. Missing timestamps are set to now (on ``mem``: the
+        copy :meth:`prepare` made, never a caller's note).
         """
-        mem = self.prepare(mem)  # a copy: filling its timestamps leaves the caller's alone
         if not mem.created_at or not mem.updated_at:
             now = utc_now()
             mem.created_at = mem.created_at or now

@@ -1,12 +1,16 @@
-"""The search modes, defined once: their names, the variable and setting that choose the
-default, how a configured choice is read, which ranking each mode runs, and the hits a
-search returns (:func:`search_hits`).
+"""The search modes, declared once (:data:`SEARCH_MODES`): each mode's name, what it finds,
+whether it needs the vectors extra, and the ranking it runs. Everything else derives from
+that table: the store's dispatch (:func:`rank`), the check of a ``mode`` argument, the MCP
+tool's input schema, its messages and description, the CLI's ``--mode`` help and the
+``search_mode`` setting's allowed values. Also here: the variable and setting that choose the
+default, how a configured choice is read, and the hits a search returns (:func:`search_hits`).
 
 ``keyword`` is spec 002's BM25 search over the query's content words (a short query's stop
 words dropped, :mod:`.stop_words`); ``vector`` ranks by embedding similarity; ``hybrid``
 fuses both (:mod:`.fusion`). A search without a mode uses :func:`configured_search_mode`,
 else hybrid where the vectors extra can run, else keyword
-(``MemoryStore.default_search_mode``).
+(``MemoryStore.default_search_mode``). A mode that needs vectors runs as keyword search
+where they cannot run (the search result says so).
 
 The keyword ranking (``keyword_ranking``: ``content``, the default, or ``spec``, spec 002's
 exact ranking over every word of the query, kept for compatibility and evaluation) applies
@@ -18,16 +22,106 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from anamnesis.store.record import Record
+
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     import sqlite3
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from anamnesis.store.indexer import Indexer
     from anamnesis.store.model import SearchHit
     from anamnesis.store.query import Filters, Ranker
 
-SEARCH_MODES = ("keyword", "vector", "hybrid")
+    # (connection, keyword ranker, the words keywords rank by, filters, k, the query's
+    # vector or None) -> the best k (id, score) pairs, best first.
+    Ranking = Callable[
+        [sqlite3.Connection, Ranker, Sequence[str], Filters, int, "QueryVector | None"],
+        list[tuple[str, float]],
+    ]
+
+
+class QueryVector(Record):
+    """A query's embedding, the model that made it, and whether the query's left-out stop
+    words are in the store (it is language, not a random string: :func:`.fusion.vector_floor`)."""
+
+    __slots__ = ("vector", "model", "stop_words_shared")
+
+    def __init__(self, vector: bytes, model: str, stop_words_shared: bool) -> None:
+        self.vector = vector
+        self.model = model
+        self.stop_words_shared = stop_words_shared
+
+
+class SearchMode(Record):
+    """One search mode. ``help`` says what it finds, in words a person or a model picks a
+    mode by; ``ranking`` is called with the query's vector when ``needs_vectors`` and the
+    vectors extra runs, else with None (a mode that needs vectors then never runs: keyword
+    search does, and the result says so)."""
+
+    __slots__ = ("name", "help", "needs_vectors", "ranking")
+
+    def __init__(self, name: str, help: str, needs_vectors: bool, ranking: Ranking) -> None:
+        self.name = name
+        self.help = help
+        self.needs_vectors = needs_vectors
+        self.ranking = ranking
+
+
+def _keyword_ranking(
+    conn: sqlite3.Connection,
+    ranker: Ranker,
+    tokens: Sequence[str],
+    filters: Filters,
+    k: int,
+    query: QueryVector | None,
+) -> list[tuple[str, float]]:
+    """BM25, sign-flipped (higher is better), newer first on a tie."""
+    return [(memory_id, -bm25) for memory_id, bm25 in ranker.ranked_ids(tokens, filters, k)]
+
+
+def _on_vectors(name: str) -> Ranking:
+    """The ranking :mod:`.hybrid` runs as ``name`` (``vector_ranking``, ``hybrid_ranking``),
+    given the query's vector; that module loads only when a search runs it."""
+
+    def ranking(
+        conn: sqlite3.Connection,
+        ranker: Ranker,
+        tokens: Sequence[str],
+        filters: Filters,
+        k: int,
+        query: QueryVector | None,
+    ) -> list[tuple[str, float]]:
+        from anamnesis.store import hybrid
+
+        assert query is not None  # needs_vectors: called only with the query's vector
+        run: Callable[..., list[tuple[str, float]]] = getattr(hybrid, name)
+        return run(
+            conn, ranker, tokens, query.vector, query.model, filters, k,
+            stop_words_shared=query.stop_words_shared,
+        )  # fmt: skip
+
+    return ranking
+
+
+# The table, in the order every list of modes shows them. A new mode is one entry here.
+SEARCH_MODES: dict[str, SearchMode] = {
+    mode.name: mode
+    for mode in (
+        SearchMode("keyword", "exact words: names, error codes, ids", False, _keyword_ranking),
+        SearchMode("vector", "meaning only", True, _on_vectors("vector_ranking")),
+        SearchMode(
+            "hybrid",
+            "keywords plus meaning: also finds paraphrases",
+            True,
+            _on_vectors("hybrid_ranking"),
+        ),
+    )
+}
+# The default where the vectors extra runs; elsewhere (and as the fallback of a mode that
+# needs vectors) keyword search runs.
+DEFAULT_MODE = "hybrid"
+KEYWORD_MODE = "keyword"
 SEARCH_MODE_ENV = "ANAMNESIS_SEARCH_MODE"
 CONFIG_KEY = "search_mode"
 KEYWORD_RANKINGS = ("content", "spec")
@@ -133,6 +227,11 @@ def check_mode(mode: str | None) -> str | None:
     return mode
 
 
+def needs_vectors(mode: str) -> bool:
+    """Whether ``mode`` (a name in :data:`SEARCH_MODES`) runs on the vectors extra."""
+    return SEARCH_MODES[mode].needs_vectors
+
+
 def rank(
     conn: sqlite3.Connection,
     ranker: Ranker,
@@ -143,26 +242,21 @@ def rank(
     query_vector: tuple[bytes, str] | None,
     words: Sequence[str] = (),
 ) -> list[tuple[str, float]]:
-    """The best ``k`` (id, score) pairs in the order ``mode`` ranks them: keyword by BM25
-    (score sign-flipped, higher is better) when there is no query vector (keyword mode, or
-    vectors unavailable); otherwise vector or hybrid (:mod:`.hybrid`). ``tokens``: the
-    words keywords rank by (:meth:`SearchSettings.terms`); ``words``: all of the query's."""
+    """The best ``k`` (id, score) pairs in the order ``mode``'s ranking puts them; keyword
+    search's when the mode needs vectors and there is no query vector (vectors unavailable).
+    ``tokens``: the words keywords rank by (:meth:`SearchSettings.terms`); ``words``: all of
+    the query's."""
+    chosen = SEARCH_MODES[mode]
+    if not chosen.needs_vectors:
+        return chosen.ranking(conn, ranker, tokens, filters, k, None)
     if query_vector is None:
-        return [(memory_id, -bm25) for memory_id, bm25 in ranker.ranked_ids(tokens, filters, k)]
-    from anamnesis.store import hybrid  # only a search that runs vectors pays for it
-
+        return SEARCH_MODES[KEYWORD_MODE].ranking(conn, ranker, tokens, filters, k, None)
     vector, model = query_vector
     # Which relevance floor vector evidence needs depends on whether the query is words the
     # store knows (fusion.vector_floor): a query whose only known words are stop words is
     # still language (a paraphrase), never a random string.
     shared = len(words) > len(tokens) and _any_note_holds(conn, words)
-    if mode == "vector":
-        return hybrid.vector_ranking(
-            conn, ranker, tokens, vector, model, filters, k, stop_words_shared=shared
-        )
-    return hybrid.hybrid_ranking(
-        conn, ranker, tokens, vector, model, filters, k, stop_words_shared=shared
-    )
+    return chosen.ranking(conn, ranker, tokens, filters, k, QueryVector(vector, model, shared))
 
 
 def _any_note_holds(conn: sqlite3.Connection, words: Sequence[str]) -> bool:

@@ -37,7 +37,14 @@ from anamnesis.store.model import (
 )
 from anamnesis.store.note_writer import NoteWriter
 from anamnesis.store.query import Filters, Ranker
-from anamnesis.store.search_modes import SearchSettings, check_search, search_hits
+from anamnesis.store.search_modes import (
+    DEFAULT_MODE,
+    KEYWORD_MODE,
+    SearchSettings,
+    check_search,
+    needs_vectors,
+    search_hits,
+)
 from anamnesis.store.timestamps import ranking_time, skew_limit, utc_now
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -203,14 +210,27 @@ class MemoryStore:
         )
         return self._writer.save(mem, new=True)
 
-    def put(self, mem: Memory) -> Memory:
+    def put(self, mem: Memory, *, capture_digest: bool = False) -> Memory:
         """Store a fully formed note under its own id, replacing any note with that id.
 
         The caller's id and timestamps are kept (missing timestamps are set to now). If the
         note changed type or scope, its old file is removed in the same locked step that
-        writes the new one.
+        writes the new one. ``capture_digest``: stamp the digest that keeps a session's
+        note capture's own (:func:`~anamnesis.store.is_capture_owned`).
         """
-        return self._writer.save(mem)
+        return self._writer.save(mem, capture_digest=capture_digest)
+
+    def put_if_changed(
+        self, mem: Memory, current: Memory, *, capture_digest: bool = False
+    ) -> tuple[Memory, bool]:
+        """:meth:`put`, unless the note as it would be written (validated, secrets masked,
+        the capture digest stamped when asked) is ``current`` but for ``updated_at``: then
+        ``current`` is returned and nothing is written. The second value says whether the
+        note was written. The note is validated and masked once, for both."""
+        prepared = self._writer.prepare(mem, capture_digest=capture_digest)
+        if prepared == current.replace(updated_at=prepared.updated_at):
+            return current, False
+        return self._writer.save_prepared(prepared), True
 
     def update(self, memory_id: str, **changes: Any) -> Memory:
         """Change some fields of a note and bump its ``updated_at``; ``id`` cannot change."""
@@ -414,12 +434,12 @@ class MemoryStore:
         chosen = check_search(query, k, mode) or self.default_search_mode()
         words, tokens = self._settings.terms(query)
         if not tokens:  # nothing to search for: no model is loaded to find that out
-            if chosen == "keyword" or self.vectors_available():
+            if not needs_vectors(chosen) or self.vectors_available():
                 return SearchResult([], chosen, chosen)
-            return SearchResult([], "keyword", chosen, self._vectors().support().reason)
+            return SearchResult([], KEYWORD_MODE, chosen, self._vectors().support().reason)
         filters = Filters.checked(project, type, scope, None, include_superseded)
         query_vector: tuple[bytes, str] | None = None
-        if chosen != "keyword":
+        if needs_vectors(chosen):
             query_vector = self._vectors().query_vector(query, self.search_embed_limit)
 
         def action() -> list[SearchHit]:
@@ -433,8 +453,8 @@ class MemoryStore:
             )
 
         hits = self._run(action)
-        if query_vector is None and chosen != "keyword":
-            return SearchResult(hits, "keyword", chosen, self._vectors().support().reason)
+        if query_vector is None and needs_vectors(chosen):
+            return SearchResult(hits, KEYWORD_MODE, chosen, self._vectors().support().reason)
         return SearchResult(hits, chosen, chosen)
 
     # -- vectors (the optional extra) -------------------------------------------------
@@ -450,7 +470,7 @@ class MemoryStore:
         configured = self._configured_mode()
         if configured is not None:
             return configured
-        return "hybrid" if self.vectors_available() else "keyword"
+        return DEFAULT_MODE if self.vectors_available() else KEYWORD_MODE
 
     def embed_missing(
         self,
@@ -525,7 +545,7 @@ class MemoryStore:
             return report
 
         report = self._run(action).replace(swept=tuple(self.sweep_leftovers()))
-        uses_vectors = self.default_search_mode() != "keyword"
+        uses_vectors = needs_vectors(self.default_search_mode())
         if (uses_vectors or embed) and self.vectors_available():
             self._vectors().after_rebuild(embed=embed)
         elif embed:

@@ -2,12 +2,15 @@
 
 `anamnesis inject|prompt|capture` and `anamnesis sync --quiet` are normally dispatched to the
 hooks package before typer loads (see ``__main__``); these commands exist so that `--help`
-describes them and an unusual spelling still reaches the same code.
+describes them and an unusual spelling still reaches the same code. They are made from the
+hooks package's table of hooks (:data:`anamnesis.hooks.HOOKS`): every hook that is a command
+of its own, with the table's help.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Annotated
 
 import typer
@@ -18,45 +21,26 @@ HOOK_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 def register(app: typer.Typer) -> None:
-    app.command(context_settings=HOOK_CONTEXT)(inject)
-    app.command(context_settings=HOOK_CONTEXT)(prompt)
-    app.command(context_settings=HOOK_CONTEXT)(capture)
+    from anamnesis.hooks import HOOKS
+
+    for spec in HOOKS.values():
+        # An internal hook is no command; a hook form of a person's command (`sync
+        # --quiet`) is that command's (its flag is dispatched before typer loads).
+        if not spec.internal and spec.hook_form is None:
+            command = app.command(name=spec.name, help=spec.help, context_settings=HOOK_CONTEXT)
+            command(_hook_command(spec.name))
     app.command()(serve)
 
 
-def inject(ctx: typer.Context) -> None:
-    """SessionStart hook: print the notes that matter for this project.
+def _hook_command(name: str) -> Callable[[typer.Context], None]:
+    """The typer command running the hook ``name`` with the rest of the command line."""
 
-    Options: --cwd DIR, --project KEY, --format text|json, --k N, --budget CHARS. Reads
-    Claude Code's hook JSON on stdin; always exits 0 (problems go to <home>/logs/hooks.log).
-    """
-    raise typer.Exit(_hook("inject", ctx.args))
+    def hook(ctx: typer.Context) -> None:
+        from anamnesis.hooks import main
 
+        raise typer.Exit(main([name, *ctx.args]))
 
-def prompt(ctx: typer.Context) -> None:
-    """UserPromptSubmit hook: add up to 3 of this project's notes related to the prompt.
-
-    Options: --cwd DIR, --project KEY, --format text|json, --budget CHARS, --session-id ID.
-    Leaves out notes the session was already shown; nothing for short prompts and slash
-    commands; off with `anamnesis config set prompt_recall.enabled false`. Reads Claude
-    Code's hook JSON on stdin; always exits 0 (problems go to <home>/logs/hooks.log).
-    """
-    raise typer.Exit(_hook("prompt", ctx.args))
-
-
-def capture(ctx: typer.Context) -> None:
-    """SessionEnd / PreCompact hook: turn the session transcript into one episodic note.
-
-    Options: --transcript FILE, --session-id ID, --cwd DIR, --source session-end|precompact,
-    --no-sync. Reads Claude Code's hook JSON on stdin; always exits 0.
-    """
-    raise typer.Exit(_hook("capture", ctx.args))
-
-
-def _hook(name: str, args: list[str]) -> int:
-    from anamnesis.hooks import main
-
-    return main([name, *args])
+    return hook
 
 
 def serve(

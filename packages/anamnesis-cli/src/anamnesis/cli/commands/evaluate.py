@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from anamnesis.cli import console, evaluation
-from anamnesis.cli.context import JsonFlag, home, open_store
+from anamnesis.cli.context import JsonFlag, home, mode_help, open_store
 from anamnesis.cli.errors import CliError, UsageError
 
 HELP = """Measure recall: Recall@k and MRR of search over a set of cases.
@@ -17,9 +17,13 @@ HELP = """Measure recall: Recall@k and MRR of search over a set of cases.
 Cases are JSONL, one per line: {"qid", "query", "relevant": [note ids], "project",
 "approved", "kind"}. A result also counts when it supersedes a relevant note."""
 
+# Its help names the store's search modes as they are when the app is built (eval_app).
+EVAL_MODE_OPTION = typer.Option("--mode", metavar="MODE")
+
 
 def eval_app() -> typer.Typer:
     app = typer.Typer(help=HELP)
+    EVAL_MODE_OPTION.help = f"{mode_help(evaluation.ALL_MODES)} (every mode that can run here)."
 
     @app.callback(invoke_without_command=True)
     def eval_root(ctx: typer.Context) -> None:
@@ -54,14 +58,7 @@ def run(
             "the cases run against your store, with its note ids.",
         ),
     ] = None,
-    mode: Annotated[
-        str,
-        typer.Option(
-            "--mode",
-            metavar="MODE",
-            help="keyword | vector | hybrid | all (every mode that can run here).",
-        ),
-    ] = evaluation.ALL_MODES,
+    mode: Annotated[str, EVAL_MODE_OPTION] = evaluation.ALL_MODES,
     ks: Annotated[
         str, typer.Option("--k", metavar="K,K,...", help="Cut-offs for Recall@k.")
     ] = "1,3,5,8",

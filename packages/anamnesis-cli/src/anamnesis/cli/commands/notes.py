@@ -10,6 +10,7 @@ import typer
 
 from anamnesis.cli import console
 from anamnesis.cli.context import (
+    MODE_OPTION,
     HereFlag,
     JsonFlag,
     ModeOption,
@@ -21,6 +22,7 @@ from anamnesis.cli.context import (
     check_type,
     open_store,
     project_filter,
+    search_mode_help,
 )
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.store import (
@@ -40,6 +42,7 @@ from anamnesis.store import (
 
 
 def register(app: typer.Typer) -> None:
+    MODE_OPTION.help = search_mode_help()  # the store's search modes as they are now
     app.command()(search)
     app.command(name="list")(list_notes)
     app.command()(show)

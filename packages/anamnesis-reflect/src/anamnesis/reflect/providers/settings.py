@@ -1,5 +1,6 @@
 """Which LLM to use, from config.json's ``llm.*`` keys and ``ANAMNESIS_LLM_*`` variables,
-and the provider built from that (:func:`make_provider`).
+and the provider built from that (:func:`make_provider`). What each provider is and needs is
+the table of providers (:mod:`.registry`).
 
 A key is never read from a file: config.json names the environment variable holding it
 (``llm.api_key_env``), because the store's folder is backed up and shared, and a key in it
@@ -15,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anamnesis.reflect.providers.protocol import (
     DEFAULT_MAX_REPLY_BYTES,
@@ -23,33 +24,16 @@ from anamnesis.reflect.providers.protocol import (
     Provider,
     ProviderUnavailable,
 )
+from anamnesis.reflect.providers.registry import DEFAULT_PROVIDER, PROVIDERS
 
-PROVIDERS = ("heuristic", "claude-code", "openai", "anthropic")
-DEFAULT_PROVIDER = "heuristic"
+if TYPE_CHECKING:
+    from anamnesis.store import ConfigKey
+
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_INPUT_TOKENS = 24_000
-# The same as openai.DEFAULT_BASE_URL and anthropic.DEFAULT_BASE_URL, repeated so that reading
-# the settings does not load urllib (a test holds them equal).
-DEFAULT_BASE_URLS = {
-    "openai": "https://api.openai.com/v1",
-    "anthropic": "https://api.anthropic.com",
-}
-DEFAULT_KEY_ENVS = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 # The architecture spec's name for the provider variable; ANAMNESIS_LLM_PROVIDER wins.
 SPEC_PROVIDER_ENV = "ANAMNESIS_REFLECTION_PROVIDER"
-_EXAMPLE_MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-3-5-haiku-latest"}
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-# The keys config.json may hold, and what each means (`anamnesis config set` lists them).
-LLM_SETTINGS = {
-    "llm.provider": f"the LLM reflection uses: {', '.join(PROVIDERS)} (default heuristic: none)",
-    "llm.model": "the provider's model (claude-code: optional; openai, anthropic: required)",
-    "llm.base_url": "an OpenAI-compatible or Anthropic server (Ollama, LM Studio, vLLM, ...)",
-    "llm.api_key_env": "the NAME of the environment variable holding the key (never the key)",
-    "llm.timeout_s": "seconds one provider call may take (default 60)",
-    "llm.max_input_tokens": "the most a prompt may hold, estimated (default 24000)",
-    "llm.max_reply_bytes": "the most a provider's reply may be, in bytes (default 4194304)",
-    "llm.summarize_sessions": "true: rewrite each captured session's note with the provider",
-}
 _TRUE = frozenset({"true", "yes", "on", "1"})
 _FALSE = frozenset({"false", "no", "off", "0"})
 
@@ -91,8 +75,8 @@ def load_settings(home: Path | None = None, env: Mapping[str, str] | None = None
     where, raw = setting("llm.model", "ANAMNESIS_LLM_MODEL")
     model = _text(where, raw)
     where, raw = setting("llm.base_url", "ANAMNESIS_LLM_BASE_URL")
-    base_url = _url(where, raw) or DEFAULT_BASE_URLS.get(provider, "")
-    key_env = _key_env(config.get("llm.api_key_env")) or DEFAULT_KEY_ENVS.get(provider, "")
+    base_url = _url(where, raw) or PROVIDERS[provider].base_url
+    key_env = _key_env(config.get("llm.api_key_env")) or PROVIDERS[provider].key_env
     if environ.get("ANAMNESIS_LLM_API_KEY", "").strip():
         key_env = "ANAMNESIS_LLM_API_KEY"
     api_key = (environ.get(key_env, "").strip() or None) if key_env else None
@@ -116,63 +100,97 @@ def load_settings(home: Path | None = None, env: Mapping[str, str] | None = None
     )
 
 
-def check_setting(key: str, value: str) -> str:
+def llm_config_keys() -> tuple[ConfigKey, ...]:
+    """The ``llm.*`` settings, declared for ``anamnesis config``, doctor and the docs; the
+    providers as their table has them now (:data:`.registry.PROVIDERS`)."""
+    from anamnesis.store import ConfigKey, checking
+
+    names = ", ".join(PROVIDERS)
+    needing = [name for name, spec in PROVIDERS.items() if spec.needs_model]
+    urls = [spec.base_url for spec in PROVIDERS.values() if spec.base_url]
+    key_envs = [spec.key_env for spec in PROVIDERS.values() if spec.key_env]
+
+    def key(
+        name: str, help: str, default: str, *env: str, choices: tuple[str, ...] = ()
+    ) -> ConfigKey:
+        return ConfigKey(
+            name,
+            help,
+            default=default,
+            env=env,
+            choices=choices,
+            check=checking(name, check_setting, InvalidLlmSetting),
+            owner="reflect",
+        )
+
+    return (
+        key("llm.provider", f"the LLM reflection uses: {names} (default {DEFAULT_PROVIDER}: none)",
+            DEFAULT_PROVIDER, "ANAMNESIS_LLM_PROVIDER", SPEC_PROVIDER_ENV,
+            choices=tuple(PROVIDERS)),
+        key("llm.model",
+            f"the provider's model ({', '.join(needing)}: required; the others: optional)",
+            "the provider's own", "ANAMNESIS_LLM_MODEL"),
+        key("llm.base_url",
+            "an OpenAI-compatible or Anthropic server (Ollama, LM Studio, vLLM, ...)",
+            ", ".join(urls), "ANAMNESIS_LLM_BASE_URL"),
+        key("llm.api_key_env",
+            "the NAME of the environment variable holding the key (never the key)",
+            ", ".join(key_envs), "ANAMNESIS_LLM_API_KEY"),
+        key("llm.timeout_s", "seconds one provider call may take (default 60)",
+            f"{DEFAULT_TIMEOUT_S:g}", "ANAMNESIS_LLM_TIMEOUT"),
+        key("llm.max_input_tokens", "the most a prompt may hold, estimated (default 24000)",
+            str(DEFAULT_MAX_INPUT_TOKENS)),
+        key("llm.max_reply_bytes",
+            "the most a provider's reply may be, in bytes (default 4194304)",
+            str(DEFAULT_MAX_REPLY_BYTES)),
+        key("llm.summarize_sessions",
+            "true: rewrite each captured session's note with the provider", "false",
+            choices=("true", "false")),
+    )  # fmt: skip
+
+
+def check_setting(key: str, value: str, where: str = "") -> str:
     """The value as config.json should hold it, or InvalidLlmSetting saying why not (the
-    same checks :func:`load_settings` makes, so a bad value is refused when it is set)."""
+    same checks :func:`load_settings` makes, so a bad value is refused when it is set).
+    ``where``: where the value came from, for the message (default: the key)."""
+    where = where or key
     checks: dict[str, Callable[[], str]] = {
-        "llm.provider": lambda: _provider(key, value),
-        "llm.model": lambda: _text(key, value),
-        "llm.base_url": lambda: _url(key, value),
+        "llm.provider": lambda: _provider(where, value),
+        "llm.model": lambda: _text(where, value),
+        "llm.base_url": lambda: _url(where, value),
         "llm.api_key_env": lambda: _key_env(value),
-        "llm.timeout_s": lambda: str(_positive(key, value, DEFAULT_TIMEOUT_S)),
-        "llm.max_input_tokens": lambda: str(int(_positive(key, value, 1, True))),
-        "llm.max_reply_bytes": lambda: str(int(_positive(key, value, 1, True))),
-        "llm.summarize_sessions": lambda: "true" if _flag(key, value) else "false",
+        "llm.timeout_s": lambda: str(_positive(where, value, DEFAULT_TIMEOUT_S)),
+        "llm.max_input_tokens": lambda: str(int(_positive(where, value, 1, True))),
+        "llm.max_reply_bytes": lambda: str(int(_positive(where, value, 1, True))),
+        "llm.summarize_sessions": lambda: "true" if _flag(where, value) else "false",
     }
     if key not in checks:
-        raise InvalidLlmSetting(key, f"{key} is not an LLM setting: {', '.join(LLM_SETTINGS)}")
+        raise InvalidLlmSetting(key, f"{key} is not an LLM setting: {', '.join(checks)}")
     return checks[key]()
 
 
 def make_provider(settings: LlmSettings) -> Provider:
-    """The provider the settings choose. Raises ProviderUnavailable when it lacks a model
-    or a key it needs, saying how to set them (`claude` on PATH is checked when used)."""
+    """The provider the settings choose (:data:`.registry.PROVIDERS`). Raises
+    ProviderUnavailable when it lacks a model or a key it needs, saying how to set them
+    (`claude` on PATH is checked when used)."""
     name = settings.provider
-    if name == "heuristic":
-        from anamnesis.reflect.providers.heuristic import HeuristicProvider
-
-        return HeuristicProvider()
-    if name == "claude-code":
-        from anamnesis.reflect.providers.claude_code import ClaudeCodeProvider
-
-        return ClaudeCodeProvider(settings.model, max_reply_bytes=settings.max_reply_bytes)
-    if not settings.model:
+    spec = PROVIDERS[name]
+    if spec.needs_model and not settings.model:
         raise ProviderUnavailable(
             f"the {name} provider needs a model: anamnesis config set llm.model "
-            f"{_EXAMPLE_MODELS.get(name, '<model>')} (or set ANAMNESIS_LLM_MODEL)"
+            f"{spec.example_model or '<model>'} (or set ANAMNESIS_LLM_MODEL)"
         )
     # The public APIs need a key; a local server (another base_url) usually does not.
-    if not settings.api_key and settings.base_url == DEFAULT_BASE_URLS.get(name):
-        variable = settings.api_key_env or DEFAULT_KEY_ENVS[name]
+    if spec.key_env and not settings.api_key and settings.base_url == spec.base_url:
+        variable = settings.api_key_env or spec.key_env
         raise ProviderUnavailable(
             f"the {name} provider needs an API key in the environment variable {variable}, "
             f"which is not set: export {variable}=<your key> (keys are never read from "
             "config.json; llm.api_key_env names another variable), or use your Claude Code "
             "login, no key needed: anamnesis config set llm.provider claude-code"
         )
-    if name == "openai":
-        from anamnesis.reflect.providers.openai import OpenAIProvider
-
-        return OpenAIProvider(
-            settings.model,
-            base_url=settings.base_url,
-            api_key=settings.api_key,
-            max_reply_bytes=settings.max_reply_bytes,
-        )
-    from anamnesis.reflect.providers.anthropic import AnthropicProvider
-
-    return AnthropicProvider(
-        settings.model,
+    return spec.factory(
+        model=settings.model,
         base_url=settings.base_url,
         api_key=settings.api_key,
         max_reply_bytes=settings.max_reply_bytes,

@@ -1,0 +1,298 @@
+"""What each hook does, given its parsed flags: the runners the table of hooks names
+(:mod:`.registry`), imported only when a hook runs.
+
+Each reads Claude Code's JSON from stdin (flags override it); the dispatcher
+(:mod:`.__main__`) runs it failing open. Imports stay inside each runner so ``inject``
+loads neither git nor YAML nor anything else it does not use.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from anamnesis.hooks.flags import FlagError
+
+TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
+if TYPE_CHECKING:
+    from typing import Any
+
+    from anamnesis.store import MemoryStore
+
+Options = dict[str, "str | bool"]
+
+
+def _home() -> Path:
+    from anamnesis.store import resolve_home
+
+    return resolve_home()
+
+
+def _hook_input(options: Options, hook: str, instead: str) -> dict[str, Any]:
+    """Claude Code's hook JSON; input that is not JSON is logged, once, with what the hook
+    does ``instead``."""
+    if options.get("no-stdin"):
+        return {}
+    from anamnesis.hooks.hookio import read_hook_input_checked
+
+    payload, problem = read_hook_input_checked()
+    if problem is not None:
+        from anamnesis.hooks.failopen import log
+
+        log(_home(), hook, f"{problem}; {instead}")
+    return payload
+
+
+def _text(options: Options, name: str) -> str | None:
+    value = options.get(name)
+    return value if isinstance(value, str) and value else None
+
+
+def _number(options: Options, name: str, default: int, low: int, high: int) -> int:
+    value = _text(options, name)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise FlagError(f"--{name} must be a whole number, got {value!r}") from None
+    if not low <= number <= high:
+        raise FlagError(f"--{name} must be from {low} to {high}, got {number}")
+    return number
+
+
+def check_inject(options: Options) -> None:
+    """A bad number is a bad command line, said at once."""
+    _inject_numbers(options)
+
+
+def check_prompt(options: Options) -> None:
+    """A bad budget is a bad command line, said at once."""
+    _prompt_budget(options, {})
+
+
+def _inject_numbers(options: Options) -> tuple[int, int]:
+    """``--k`` and ``--budget``, checked (the budget must leave room for a note and stay
+    under Claude Code's 10,000-character cap on hook output)."""
+    from anamnesis.hooks.inject import DEFAULT_BUDGET, DEFAULT_K, MAX_BUDGET, MIN_BUDGET
+
+    k = _number(options, "k", DEFAULT_K, 0, 100)
+    return k, _number(options, "budget", DEFAULT_BUDGET, MIN_BUDGET, MAX_BUDGET)
+
+
+def _prompt_budget(options: Options, config: dict[str, Any]) -> int:
+    """``--budget``, checked, else the configured budget (:mod:`.recall_settings`)."""
+    from anamnesis.hooks.recall_settings import MAX_BUDGET, MIN_BUDGET, recall_budget
+
+    return _number(options, "budget", recall_budget(config), MIN_BUDGET, MAX_BUDGET)
+
+
+def run_inject(options: Options) -> None:
+    payload = _hook_input(options, "inject", "injected for the current folder instead")
+    home = _home()
+    if not (home / "memory").is_dir() and not (home / "local").is_dir():
+        return  # no store yet: nothing to inject, and nothing is created
+    from anamnesis.hooks.hookio import text_field
+    from anamnesis.hooks.inject import hook_output, injected_ids, render_inject, select_inject
+    from anamnesis.ops import resolve_project_key
+    from anamnesis.store import MemoryStore
+
+    # ``source`` (startup, resume, clear, compact) arrives on stdin and as --source, and is
+    # deliberately not used: every source starts a context that needs the same memory (after
+    # a compaction or a clear the earlier injection is gone). The flag is accepted so that a
+    # hook command written with it never fails.
+    cwd = _text(options, "cwd") or text_field(payload, "cwd") or str(Path.cwd())
+    project = _text(options, "project") or resolve_project_key(cwd)
+    k, budget = _inject_numbers(options)
+    with MemoryStore(home) as store:
+        selection = select_inject(store, project=project, k=k, budget=budget)
+    output = hook_output(render_inject(selection), fmt=_text(options, "format") or "text")
+    if output:
+        sys.stdout.write(output + "\n")
+        sys.stdout.flush()
+    session = _text(options, "session-id") or text_field(payload, "session_id")
+    if session:
+        # What the session now holds, for prompt-time recall to leave out. After a
+        # compaction or a clear the earlier notes are gone from the context: start afresh.
+        source = _text(options, "source") or text_field(payload, "source")
+        _record(home, "inject", session, injected_ids(selection), source in ("clear", "compact"))
+
+
+def _record(home: Path, hook: str, session: str, ids: list[str], replace: bool) -> bool:
+    """Record what a session was shown; False (logged) when the record cannot be written."""
+    from anamnesis.hooks.sessions import record_shown
+
+    try:
+        record_shown(home, session, ids, replace=replace)
+    except OSError as exc:
+        from anamnesis.hooks.failopen import log
+
+        log(home, hook, f"cannot record what session {session[:80]!r} was shown: {exc}")
+        return False
+    return True
+
+
+def run_prompt(options: Options) -> None:
+    payload = _hook_input(options, "prompt", "recalled nothing")
+    home = _home()
+    from anamnesis.hooks.hookio import text_field
+    from anamnesis.hooks.recall import recall_terms
+    from anamnesis.hooks.recall_settings import recall_enabled
+    from anamnesis.store import read_config
+
+    config = read_config(home)
+    if not recall_enabled(config):
+        return
+    terms = recall_terms(text_field(payload, "prompt"))
+    if not terms:
+        return  # short, a slash command, or only stop words: nothing to look for
+    if not (home / "memory").is_dir() and not (home / "local").is_dir():
+        return  # no store yet: nothing to recall, and nothing is created
+    from anamnesis.hooks.failopen import log
+    from anamnesis.hooks.inject import hook_output, injected_ids
+    from anamnesis.hooks.recall import render_recall, select_recall
+    from anamnesis.hooks.sessions import SessionStateError, load_shown
+    from anamnesis.ops import resolve_project_key
+    from anamnesis.store import MemoryStore
+
+    session = _text(options, "session-id") or text_field(payload, "session_id")
+    shown: set[str] = set()
+    if session:
+        try:
+            shown = load_shown(home, session)
+        except SessionStateError as exc:  # a cache: start it afresh, say so once
+            log(home, "prompt", f"{exc}; it is started afresh")
+    cwd = _text(options, "cwd") or text_field(payload, "cwd") or str(Path.cwd())
+    project = _text(options, "project") or resolve_project_key(cwd)
+    budget = _prompt_budget(options, config)
+    with MemoryStore(home) as store:
+        selection = select_recall(store, project=project, terms=terms, shown=shown, budget=budget)
+    text = render_recall(selection)
+    if not text:
+        return
+    # Recorded before it is printed: what cannot be recorded is not shown, so that no
+    # later prompt of this session adds the same notes again.
+    if session and not _record(home, "prompt", session, injected_ids(selection), False):
+        return
+    fmt = _text(options, "format") or "text"
+    sys.stdout.write(hook_output(text, fmt=fmt, event="UserPromptSubmit") + "\n")
+    sys.stdout.flush()
+
+
+def run_capture(options: Options) -> None:
+    """Read and summarize the transcript, queue the result (on disk before this returns),
+    and leave the rest to the background worker: filing it into the store, which can wait
+    on other sessions, and the sync (:mod:`.capture_queue`, :mod:`.worker`)."""
+    payload = _hook_input(options, "capture", "captured only what the flags name")
+    from anamnesis.hooks.failopen import log
+    from anamnesis.hooks.hookio import text_field
+    from anamnesis.hooks.transcript import TranscriptUnreadable
+
+    home = _home()
+    transcript = _text(options, "transcript") or text_field(payload, "transcript_path")
+    if not transcript:
+        got = ", ".join(sorted(payload)) or "nothing"
+        log(
+            home,
+            "capture",
+            f"no transcript to read: the hook input has no transcript_path (it had: {got}) "
+            "and no --transcript was given; nothing was captured",
+        )
+        return
+    event = payload.get("hook_event_name")
+    source = _text(options, "source") or ("precompact" if event == "PreCompact" else "session-end")
+    from anamnesis.hooks.pending import Skipped, prepare_capture
+
+    try:
+        pending = prepare_capture(
+            transcript,
+            source=source,
+            session_id=_text(options, "session-id") or text_field(payload, "session_id"),
+            cwd=_text(options, "cwd") or text_field(payload, "cwd"),
+        )
+    except TranscriptUnreadable as exc:  # expected: one line, not a traceback
+        log(home, "capture", f"{exc}; nothing was captured")
+        return
+    if pending.skipped_lines:
+        log(home, "capture", f"{transcript}: skipped {pending.skipped_lines}; read the rest")
+    if isinstance(pending, Skipped):  # a trivial session: no note
+        log(home, "capture", f"skipped {transcript}: {pending.reason}")
+        return
+    from anamnesis.hooks.background import start_worker
+    from anamnesis.hooks.capture_queue import enqueue
+    from anamnesis.hooks.worker import request_sync
+
+    enqueue(home, pending)
+    if not options.get("no-sync"):
+        request_sync(home)
+    start_worker(home)
+
+
+def run_sync(options: Options) -> None:
+    """The session start's sync (async): file what captures are queued, then sync, unless
+    another process is the worker already (it then syncs once more when done:
+    :mod:`.worker`)."""
+    if not options.get("quiet"):
+        _hook_input(options, "sync", "synced anyway")  # consume Claude Code's hook JSON
+    from anamnesis.hooks.worker import request_sync
+
+    home = _home()
+    request_sync(home)
+    if not _work(options) and not options.get("quiet"):
+        print("a sync is already running on this machine; it syncs once more when done")
+
+
+def run_background(options: Options) -> None:
+    """The worker a capture starts (:func:`.background.start_worker`): it files the
+    queued captures, and syncs when asked, quietly."""
+    _work({**options, "quiet": True})
+
+
+def _work(options: Options) -> bool:
+    """Be the machine's background worker (:func:`.worker.work`), opening the store only
+    once there is work; False when another process is the worker."""
+    from anamnesis.hooks.worker import work
+
+    home = _home()
+    opened: list[MemoryStore] = []
+
+    def store() -> MemoryStore:
+        if not opened:  # imported and opened only by the process that is the worker
+            from anamnesis.store import MemoryStore
+
+            opened.append(MemoryStore(home))
+        return opened[0]
+
+    def file(tried: set[str]) -> bool:
+        from anamnesis.hooks.capture_queue import file_queued, queued_captures
+        from anamnesis.store import resolve_machine_id
+
+        if not any(path.name not in tried for path in queued_captures(home)):
+            return True
+        return file_queued(store(), machine_id=resolve_machine_id(home), tried=tried)
+
+    try:
+        return work(home, file=file, sync=lambda: _sync_once(store(), options))
+    finally:
+        for each in opened:
+            each.close()
+
+
+def _sync_once(store: MemoryStore, options: Options) -> None:
+    from anamnesis.hooks.failopen import log
+    from anamnesis.hooks.syncing import sync_store
+    from anamnesis.ops import Home, claude_home
+    from anamnesis.sync import SyncError
+
+    try:
+        report = sync_store(
+            Home(store.root),
+            store,
+            claude_dir=None if options.get("no-import") else claude_home(),
+        )
+    except SyncError as exc:  # busy, a full disk, ...: one line, and the next sync
+        log(store.root, "sync", str(exc))
+        return
+    log(store.root, "sync", report.result.detail)
+    if not options.get("quiet"):
+        print(report.result.detail)
