@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
-from anamnesis.store import fusion
-from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store.exchange.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store.search import fusion
 
 MODEL = corpus.SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
 CORPORA = {

@@ -35,8 +35,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
 from anamnesis.store import KEYWORD_RANKING_ENV, MemoryStore
-from anamnesis.store.embedding import MODEL_PATH_ENV, default_embedder, vector_support
-from anamnesis.store.recall_eval import RecallReport, load_cases, recall_at_k, sandbox
+from anamnesis.store.exchange.recall_eval import RecallReport, load_cases, recall_at_k, sandbox
+from anamnesis.store.vectors.embedding import MODEL_PATH_ENV, default_embedder, vector_support
 
 HERE = Path(__file__).resolve().parent
 OFFLINE_MODEL = corpus.SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
-from anamnesis.store.redact import count_secrets, find_secrets, redact_secrets
+from anamnesis.store.secrets.redact import count_secrets, find_secrets, redact_secrets
 
 FIXTURES = corpus.SHARED / "fixtures" / "transcripts"
 

@@ -30,10 +30,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
-from anamnesis.store import MemoryStore, fusion, vector_index
-from anamnesis.store.embedding import MODEL_PATH_ENV, as_blob, vector_support
-from anamnesis.store.query import Filters, match_expression, query_tokens
-from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store import MemoryStore
+from anamnesis.store.exchange.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.search import fusion
+from anamnesis.store.search.query import match_expression, query_tokens
+from anamnesis.store.vectors import vector_index
+from anamnesis.store.vectors.embedding import MODEL_PATH_ENV, as_blob, vector_support
 from recall_bench import CORPORA, OFFLINE_MODEL
 
 REALMEM = corpus.SHARED / "eval" / "realmem"

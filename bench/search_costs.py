@@ -33,9 +33,10 @@ from typing import Any, cast
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
 from _large_store import ensure_store, store_arguments
-from anamnesis.store.index import connect
-from anamnesis.store.query import Filters, Ranker, query_tokens
-from anamnesis.store.rare_first import RANK_SQL
+from anamnesis.store.index.db import connect
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.search.query import Ranker, query_tokens
+from anamnesis.store.search.rare_first import RANK_SQL
 from store_bench import p95
 
 _PHRASE = re.compile(r'"([^"]*)"')

@@ -36,10 +36,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
 from _large_store import ensure_store, store_arguments
-from anamnesis.store import exact_bm25
-from anamnesis.store.index import connect
-from anamnesis.store.query import match_expression, query_tokens
-from anamnesis.store.rare_first import RANK_SQL, Plan
+from anamnesis.store.index.db import connect
+from anamnesis.store.search import exact_bm25
+from anamnesis.store.search.query import match_expression, query_tokens
+from anamnesis.store.search.rare_first import RANK_SQL, Plan
 from store_bench import BIG_TARGETS, p95
 
 K = 8

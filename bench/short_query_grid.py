@@ -18,8 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus
-from anamnesis.store import KEYWORD_RANKING_ENV, stop_words
-from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store import KEYWORD_RANKING_ENV
+from anamnesis.store.exchange.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store.search import stop_words
 
 CORPORA = {
     "devmemory": (corpus.DEVMEMORY, False),

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.store import MemoryStore, StorageError, flusher
-from anamnesis.store import index as ix
+from anamnesis.store import MemoryStore, StorageError
+from anamnesis.store.files import flusher
+from anamnesis.store.index import db as ix
 
 real_fsync = os.fsync
 real_replace = Path.replace

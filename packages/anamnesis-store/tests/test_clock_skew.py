@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from anamnesis.store import Memory, MemoryStore, every_note
-from anamnesis.store.note_pages import each_note_once
+from anamnesis.store.exchange.note_pages import each_note_once
 
 sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import write_note
@@ -119,7 +119,7 @@ def test_the_dated_ahead_index_holds_only_such_notes(store: MemoryStore) -> None
 
 
 def test_the_ranking_rule() -> None:
-    from anamnesis.store.timestamps import ranking_time, skew_limit, utc_now
+    from anamnesis.store.note.timestamps import ranking_time, skew_limit, utc_now
 
     now = "2026-06-01T12:00:00+00:00"
     past = "2026-05-01T00:00:00+00:00"

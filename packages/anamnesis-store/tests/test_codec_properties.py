@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from anamnesis.store import Memory, parse_note, serialize_note
-from anamnesis.store import frontmatter as fm
-from anamnesis.store.validation import clean_tags
+from anamnesis.store.note import frontmatter as fm
+from anamnesis.store.note.validation import clean_tags
 
 # ANAMNESIS_PROPERTY_SCALE=50 runs a long soak; the default keeps the suite quick.
 SCALE = int(os.environ.get("ANAMNESIS_PROPERTY_SCALE", "1"))
@@ -79,7 +79,7 @@ def test_fast_reader_agrees_with_yaml_on_what_the_store_writes(mem: Memory) -> N
     front = serialize_note(mem)[4:].split("\n---\n", 1)[0]
     fast = fm.load_fast(front)
     if fast is not None:
-        assert fast == fm.load_yaml(front)
+        assert fast == fm.load_yaml_frontmatter(front)
 
 
 def test_fast_reader_takes_the_common_shape() -> None:
@@ -171,7 +171,7 @@ def test_fast_reader_never_disagrees_with_yaml_on_hand_written_text(front: str) 
     if fast is None:
         return
     try:
-        slow = fm.load_yaml(front)
+        slow = fm.load_yaml_frontmatter(front)
     except fm.FrontmatterError:
         raise AssertionError(f"fast path accepted text YAML rejects: {front!r}") from None
     assert fast == slow, front

@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 from anamnesis_testsupport.embedders import BagOfWordsEmbedder
 
-from anamnesis.store import MemoryStore, vector_index
-from anamnesis.store.embedding import VectorsUnavailableWarning, as_blob, sqlite_vec_problem
-from anamnesis.store.passages import passages
+from anamnesis.store import MemoryStore
+from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.priority import LOW_PRIORITY
-from anamnesis.store.query import Filters
-from anamnesis.store.vector_index import HEAD
+from anamnesis.store.vectors import vector_index
+from anamnesis.store.vectors.embedding import VectorsUnavailableWarning, as_blob, sqlite_vec_problem
+from anamnesis.store.vectors.passages import passages
+from anamnesis.store.vectors.vector_index import HEAD
 
 sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import long_body, passage_rows

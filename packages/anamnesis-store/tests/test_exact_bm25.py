@@ -8,8 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
-from anamnesis.store import MemoryStore, exact_bm25
-from anamnesis.store.query import match_expression
+from anamnesis.store import MemoryStore
+from anamnesis.store.search import exact_bm25
+from anamnesis.store.search.query import match_expression
 
 
 def _doc_freq(conn: sqlite3.Connection, total: int) -> Callable[[str], int]:

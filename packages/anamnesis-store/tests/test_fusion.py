@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anamnesis.store.fusion import KEYWORD_WEIGHT, STRONG_KEYWORD, VECTOR_WEIGHT, fuse
+from anamnesis.store.search.fusion import KEYWORD_WEIGHT, STRONG_KEYWORD, VECTOR_WEIGHT, fuse
 
 IDS = [f"n{i:02d}" for i in range(30)]
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from anamnesis.store import IndexRebuiltWarning, MemoryStore
-from anamnesis.store.leftovers import SAFE_AGE_S
-from anamnesis.store.safe_files import MAX_NOTE_BYTES, UnsafeFile, read_regular
+from anamnesis.store.files.leftovers import SAFE_AGE_S
+from anamnesis.store.files.safe_files import MAX_NOTE_BYTES, UnsafeFile, read_regular
 
 NOTE = "---\nid: {id}\ntype: semantic\ntitle: {title}\n---\n{body}\n"
 OUTSIDE_ID = "01JOUTS1DE0000000000000000"

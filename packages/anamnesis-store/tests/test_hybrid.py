@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 from anamnesis_testsupport.embedders import BagOfWordsEmbedder
 
-from anamnesis.store import MemoryStore, hybrid, vector_index
-from anamnesis.store.embedding import as_blob, sqlite_vec_problem
-from anamnesis.store.fusion import STRONG_KEYWORD, VECTOR_FLOOR, fuse, vector_floor
-from anamnesis.store.query import Filters, query_tokens
+from anamnesis.store import MemoryStore
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.search import hybrid
+from anamnesis.store.search.fusion import STRONG_KEYWORD, VECTOR_FLOOR, fuse, vector_floor
+from anamnesis.store.search.query import query_tokens
+from anamnesis.store.vectors import vector_index
+from anamnesis.store.vectors.embedding import as_blob, sqlite_vec_problem
 
 PROBLEM = sqlite_vec_problem()
 pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=PROBLEM or "")

@@ -17,7 +17,6 @@ from anamnesis.store import (
     Memory,
     MemoryStore,
     export_store,
-    interchange,
     load_json,
     new_id,
     parse_note,
@@ -25,6 +24,7 @@ from anamnesis.store import (
     read_jsonl,
     read_markdown_export,
 )
+from anamnesis.store.exchange import interchange
 
 
 def snapshot(store: MemoryStore) -> list[dict[str, Any]]:

@@ -17,7 +17,9 @@ from pathlib import Path
 import pytest
 from anamnesis_testsupport import OFFLINE_MODEL, vectors_unavailable_reason
 
-from anamnesis.store import IndexRebuiltWarning, MemoryStore, stored_text, vector_index
+from anamnesis.store import IndexRebuiltWarning, MemoryStore
+from anamnesis.store.index import stored_text
+from anamnesis.store.vectors import vector_index
 
 sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import write_note

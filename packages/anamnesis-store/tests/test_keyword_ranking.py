@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.stop_words import SHORT_QUERY, STOP_WORDS, content_terms
+from anamnesis.store.search.stop_words import SHORT_QUERY, STOP_WORDS, content_terms
 
 
 @pytest.fixture

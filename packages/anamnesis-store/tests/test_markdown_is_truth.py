@@ -57,12 +57,12 @@ def test_unchanged_reads_do_not_parse_the_file(
     store: MemoryStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     mem = store.write(type="semantic", title="T", body="B")
-    from anamnesis.store import codec
+    from anamnesis.store.note import codec
 
     def refuse(*_args: object, **_kwargs: object) -> Memory:
         raise AssertionError("parsed a file whose stat matched the index")
 
-    monkeypatch.setattr(codec, "parse", refuse)
+    monkeypatch.setattr(codec, "parse_note", refuse)
     assert store.get(mem.id) == mem
     assert store.list() == [mem]
     assert store.search("T") == [mem]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from anamnesis.store import MemoryStore, every_note
-from anamnesis.store.note_pages import each_note_once
+from anamnesis.store.exchange.note_pages import each_note_once
 
 sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import _random_store

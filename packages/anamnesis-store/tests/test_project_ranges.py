@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.store import MemoryStore, project_seq
-from anamnesis.store.query import query_tokens
+from anamnesis.store import MemoryStore
+from anamnesis.store.index import project_seq
+from anamnesis.store.search.query import query_tokens
 
 sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import WORDS, _random_store, _scores, _spec_ids

@@ -63,7 +63,7 @@ def test_a_bad_note_refuses_the_whole_batch(store: MemoryStore, bad: object) -> 
 CRASH = textwrap.dedent(
     """
     import json, os, sys
-    import anamnesis.store.batch_journal as journal
+    import anamnesis.store.files.batch_journal as journal
     from anamnesis.store import Memory, MemoryStore
     store = MemoryStore(sys.argv[1])
     notes = [Memory(**fields) for fields in json.loads(sys.argv[3])]

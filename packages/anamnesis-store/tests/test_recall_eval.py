@@ -10,7 +10,7 @@ import pytest
 from anamnesis_testsupport import DEVMEMORY, vectors_unavailable_reason
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.recall_eval import (
+from anamnesis.store.exchange.recall_eval import (
     EvalCase,
     InvalidEvalFile,
     load_cases,

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anamnesis.store.redact import MASK, count_secrets, find_secrets, redact_secrets
+from anamnesis.store.secrets.redact import MASK, count_secrets, find_secrets, redact_secrets
 
 # Synthetic secrets in every supported shape (none of them is real).
 SECRETS = {
@@ -216,7 +216,7 @@ ADVERSARIAL = [
 ]
 TIMER = """
 import json, sys, time
-from anamnesis.store.redact import redact_secrets
+from anamnesis.store.secrets.redact import redact_secrets
 units = json.loads(sys.stdin.read())
 out = {}
 for unit in units:

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).parent))
-from anamnesis.store.redact import MASK, count_secrets, find_secrets, redact_secrets
-from anamnesis.store.redact_rules import looks_random
+from anamnesis.store.secrets.redact import MASK, count_secrets, find_secrets, redact_secrets
+from anamnesis.store.secrets.redact_rules import looks_random
 from secrets_corpus import NEGATIVES, POSITIVES, Negative, Positive
 
 
@@ -144,7 +144,7 @@ NEAR_MATCHES = [
 ]
 TIMER = """
 import json, sys, time
-from anamnesis.store.redact import redact_secrets
+from anamnesis.store.secrets.redact import redact_secrets
 units, size = json.loads(sys.stdin.read())
 out = {}
 for unit in units:

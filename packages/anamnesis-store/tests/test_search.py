@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anamnesis.store import InvalidQuery, Memory, MemoryStore
-from anamnesis.store.query import match_expression, query_tokens
+from anamnesis.store.search.query import match_expression, query_tokens
 
 
 def test_partial_overlap_is_recalled_not_only_full_matches(store: MemoryStore) -> None:

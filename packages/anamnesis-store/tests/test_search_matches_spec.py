@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.store import MemoryStore, exact_bm25
-from anamnesis.store.query import Filters, Ranker, query_tokens
+from anamnesis.store import MemoryStore
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.search import exact_bm25
+from anamnesis.store.search.query import Ranker, query_tokens
 
 sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import (

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.store import MemoryStore, exact_bm25, query, rare_first
-from anamnesis.store.query import Filters, Ranker, match_expression
-from anamnesis.store.rare_first import Hit, Span
+from anamnesis.store import MemoryStore
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.search import exact_bm25, query, rare_first
+from anamnesis.store.search.query import Ranker, match_expression
+from anamnesis.store.search.rare_first import Hit, Span
 
 sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import (

@@ -21,8 +21,9 @@ from anamnesis.store import (
     NoteNotFound,
     SupersedeChain,
 )
-from anamnesis.store.embedding import sqlite_vec_problem
-from anamnesis.store.query import Filters, Ranker, match_expression, query_tokens
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.search.query import Ranker, match_expression, query_tokens
+from anamnesis.store.vectors.embedding import sqlite_vec_problem
 
 sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import WORDS, _plan_by_budget, _random_store, _scores, _zipf_store

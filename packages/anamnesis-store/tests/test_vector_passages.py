@@ -24,9 +24,11 @@ import pytest
 from anamnesis_testsupport import OFFLINE_MODEL, vectors_unavailable_reason
 from anamnesis_testsupport.embedders import BagOfWordsEmbedder
 
-from anamnesis.store import MemoryStore, vector_index
-from anamnesis.store.embedding import VectorsUnavailableWarning, as_blob, sqlite_vec_problem
-from anamnesis.store.passages import (
+from anamnesis.store import MemoryStore
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.vectors import vector_index
+from anamnesis.store.vectors.embedding import VectorsUnavailableWarning, as_blob, sqlite_vec_problem
+from anamnesis.store.vectors.passages import (
     HEADER_MAX,
     MAX_PASSAGES,
     OVERLAP,
@@ -34,7 +36,6 @@ from anamnesis.store.passages import (
     passages,
     window_starts,
 )
-from anamnesis.store.query import Filters
 
 sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import long_body, passage_rows
@@ -334,7 +335,7 @@ DISTRACTORS = [
 
 @pytest.fixture(scope="module")
 def model() -> object:
-    from anamnesis.store.embedding import FastEmbedEmbedder
+    from anamnesis.store.vectors.embedding import FastEmbedEmbedder
 
     return FastEmbedEmbedder(model_path=OFFLINE_MODEL)
 

@@ -14,7 +14,7 @@ import pytest
 from anamnesis_testsupport import OFFLINE_MODEL, vectors_unavailable_reason
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.embedding import (
+from anamnesis.store.vectors.embedding import (
     FastEmbedEmbedder,
     VectorsUnavailableWarning,
 )

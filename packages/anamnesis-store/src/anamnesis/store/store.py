@@ -14,17 +14,20 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from anamnesis.store import batch_journal, file_format, note_queries
-from anamnesis.store import index as ix
-from anamnesis.store.broken_files import broken_entries, raise_if_broken
-from anamnesis.store.catch_up import CatchUp
 from anamnesis.store.config import resolve_home
 from anamnesis.store.errors import AmbiguousId, InvalidNote, NoteNotFound, StorageError
-from anamnesis.store.ids import check_id, check_prefix, new_id
-from anamnesis.store.index_connection import IndexConnection
-from anamnesis.store.indexer import Indexer
-from anamnesis.store.layout import StoreLayout
-from anamnesis.store.model import (
+from anamnesis.store.files import batch_journal
+from anamnesis.store.files.layout import StoreLayout
+from anamnesis.store.index import db as ix
+from anamnesis.store.index import file_format, note_queries
+from anamnesis.store.index.broken_files import broken_entries, raise_if_broken
+from anamnesis.store.index.catch_up import CatchUp
+from anamnesis.store.index.connection import IndexConnection
+from anamnesis.store.index.indexer import Indexer
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.index.note_writer import NoteWriter
+from anamnesis.store.note.ids import check_id, check_prefix, new_id
+from anamnesis.store.note.model import (
     LeftoverFile,
     Memory,
     MemoryType,
@@ -35,19 +38,18 @@ from anamnesis.store.model import (
     SkippedFile,
     StoreStats,
 )
-from anamnesis.store.note_writer import NoteWriter
-from anamnesis.store.query import Filters, Ranker
-from anamnesis.store.search_modes import SearchSettings, check_search, search_hits
-from anamnesis.store.timestamps import ranking_time, skew_limit, utc_now
+from anamnesis.store.note.timestamps import ranking_time, skew_limit, utc_now
+from anamnesis.store.search.query import Ranker
+from anamnesis.store.search.search_modes import SearchSettings, check_search, search_hits
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from typing import Any, Self, TypeVar
 
-    from anamnesis.store.embedding import Embedder
-    from anamnesis.store.model import SupersedeChain
-    from anamnesis.store.secret_scan import MaskedFile
-    from anamnesis.store.vectors import StoreVectors
+    from anamnesis.store.note.model import SupersedeChain
+    from anamnesis.store.secrets.secret_scan import MaskedFile
+    from anamnesis.store.vectors.embedding import Embedder
+    from anamnesis.store.vectors.store_vectors import StoreVectors
 
     T = TypeVar("T")
     # The class has a method named ``list`` (the spec's name), which hides the builtin in
@@ -391,7 +393,7 @@ class MemoryStore:
         :mod:`.fusion`). None means :meth:`default_search_mode`. When vectors cannot run
         here, vector and hybrid search fall back to keyword search with one warning. A
         query that shares nothing with any note finds nothing in every mode (vector
-        evidence counts only above :data:`~anamnesis.store.fusion.VECTOR_FLOOR`).
+        evidence counts only above :data:`~anamnesis.store.search.fusion.VECTOR_FLOOR`).
         """
         flag = include_superseded
         return self.search_scored(
@@ -488,7 +490,7 @@ class MemoryStore:
     def supersede_chain(self, memory_id: str) -> SupersedeChain:
         """What this note replaces (``older``) and what replaces it (``newer``), each
         followed link by link, nearest first; loops are walked once. Raises NoteNotFound."""
-        from anamnesis.store.supersession import chain
+        from anamnesis.store.index.supersession import chain
 
         return self._read(lambda conn: chain(conn, check_id(memory_id)))
 
@@ -537,7 +539,7 @@ class MemoryStore:
         and notes written before a rule existed are pushed otherwise), then reindex the
         ones that changed. Paths are absolute or relative to the store root; only files
         inside the note trees are touched. Returns what was masked."""
-        from anamnesis.store.secret_scan import mask_files
+        from anamnesis.store.secrets.secret_scan import mask_files
 
         masked = mask_files(self.layout, paths)
         if masked:
@@ -547,13 +549,13 @@ class MemoryStore:
     def sweep_leftovers(self, *, min_age_s: float | None = None) -> LeftoverFiles:
         """Remove temp files that killed writes left behind (older than a safe age: no live
         writer owns them, see :mod:`.leftovers`); return what was removed."""
-        from anamnesis.store import leftovers
+        from anamnesis.store.files import leftovers
 
         return leftovers.sweep_store(self.layout, min_age_s=min_age_s)
 
     def leftovers(self) -> LeftoverFiles:
         """Temp files of interrupted (or running) writes, without removing any."""
-        from anamnesis.store import leftovers
+        from anamnesis.store.files import leftovers
 
         return leftovers.find_in_store(self.layout)
 
@@ -610,7 +612,7 @@ class MemoryStore:
     def _vectors(self) -> StoreVectors:
         # Made on first use: importing the vectors code costs the hooks' hot path.
         if self._vector_state is None:
-            from anamnesis.store.vectors import StoreVectors
+            from anamnesis.store.vectors.store_vectors import StoreVectors
 
             self._vector_state = StoreVectors(
                 self.root, self._embedder, self._index, self._catch_up
