@@ -52,8 +52,8 @@ def export_table(package: str) -> dict[str, str]:
     inside ``if TYPE_CHECKING:`` (loaded on first use) or not (loaded with the package).
     Any other import is no export, as type checkers see it: a type a signature uses, or
     a name imported under another name. Raises ValueError for a name declared twice, a
-    star import, or ``import package.module as module`` (write ``from package import
-    module as module``).
+    star import, or ``import module as module`` (write ``from package import module as
+    module``).
     """
     module = sys.modules[package]
     path = module.__file__
@@ -88,7 +88,7 @@ def lazy_exports(package: str) -> tuple[Callable[[str], object], Callable[[], li
         if name == "__all__":
             value = list(table())
         elif name in table():
-            value = getattr(import_module(table()[name]), name)
+            value = _load(table()[name], name, package)
         else:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         setattr(sys.modules[package], name, value)  # later lookups skip this function
@@ -115,11 +115,21 @@ def _reexports(
                     raise ValueError(f"{path}:{node.lineno}: a star import exports no names")
                 if alias.asname == alias.name:
                     yield alias.name, origin
-        elif _is_import(node) and any(alias.asname for alias in node.names):
+        elif _is_import(node) and any(alias.asname == alias.name for alias in node.names):
             raise ValueError(
-                f"{path}:{node.lineno}: export a module as 'from package import module as "
-                "module', not 'import package.module as module'"
+                f"{path}:{node.lineno}: 'import module as module' is not loaded lazily; "
+                "export a module as 'from package import module as module'"
             )
+
+
+def _load(origin: str, name: str, package: str) -> object:
+    """What ``from origin import name`` gives: the module's attribute, else its submodule
+    (never the package's own attribute: that lookup is the one being answered)."""
+    if origin != package:
+        module = import_module(origin)
+        if hasattr(module, name):
+            return getattr(module, name)
+    return import_module(f"{origin}.{name}")
 
 
 def _absolute(module: str, level: int, package: str) -> str:

@@ -22,7 +22,7 @@ import math
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from anamnesis.store.errors import InvalidNote, MalformedNote, StoreError
 from anamnesis.store.exchange.bounded_json import load_json
@@ -35,7 +35,6 @@ from anamnesis.store.note.model import NOTE_TYPES, Memory
 from anamnesis.store.note.validation import validate_note
 from anamnesis.store.record import Record
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from anamnesis.store.store import MemoryStore
 

@@ -16,12 +16,12 @@ hands each on once.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from anamnesis.store.errors import MalformedNote, NoteNotFound
 
-TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from typing import Any
 
     from anamnesis.store.note.model import Memory
     from anamnesis.store.store import MemoryStore

@@ -21,6 +21,7 @@ import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from anamnesis.store.errors import StoreError
 from anamnesis.store.exchange.bounded_json import load_json
@@ -29,10 +30,7 @@ from anamnesis.store.note.model import Memory
 from anamnesis.store.record import Record
 from anamnesis.store.store import MemoryStore
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
-
     from anamnesis.store.vectors.embedding import Embedder
 
 DEFAULT_KS = (1, 3, 5, 8)

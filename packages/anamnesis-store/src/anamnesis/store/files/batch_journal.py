@@ -18,25 +18,19 @@ from pathlib import Path
 from anamnesis.store.files.atomic import atomic_write_bytes
 from anamnesis.store.files.layout import StoreLayout
 
-JOURNAL_NAME = ".batch-journal.json"
 
-
-def journal_path(root: Path) -> Path:
-    return root / JOURNAL_NAME
-
-
-def write_journal(root: Path, renames: list[tuple[Path, Path]]) -> None:
+def write_journal(layout: StoreLayout, renames: list[tuple[Path, Path]]) -> None:
     """Record the renames a batch is about to make (flushed before it returns)."""
     entries = [[str(tmp), str(target)] for tmp, target in renames]
-    atomic_write_bytes(journal_path(root), json.dumps({"renames": entries}), mode=0o600)
-    _sync_folder(root)
+    atomic_write_bytes(layout.batch_journal, json.dumps({"renames": entries}), mode=0o600)
+    _sync_folder(layout.root)
 
 
 def finish(layout: StoreLayout) -> int:
     """Make the renames a journal lists (those not made yet), then remove it; how many
     were made. A journal that cannot be read names nothing and is removed: its batch
     never started renaming (the journal is written whole or not at all)."""
-    path = journal_path(layout.root)
+    path = layout.batch_journal
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         renames = [(Path(tmp), Path(target)) for tmp, target in data["renames"]]

@@ -41,6 +41,12 @@ class StoreLayout(Record):
     def logs_dir(self) -> Path:
         return self.root / "logs"
 
+    @property
+    def batch_journal(self) -> Path:
+        """The renames of a batch being made (:mod:`.batch_journal`): there only while a
+        batch renames its files, or after a crash in the middle."""
+        return self.root / ".batch-journal.json"
+
     def trees(self) -> tuple[tuple[Path, str], ...]:
         """Each note tree with the scope it stands for; the tree decides a note's scope."""
         return ((self.memory_dir, "portable"), (self.local_dir, "machine-local"))

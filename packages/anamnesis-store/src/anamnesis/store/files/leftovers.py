@@ -14,10 +14,10 @@ import re
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from anamnesis.store.note.model import LeftoverFile
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from anamnesis.store.files.layout import StoreLayout
 

@@ -67,6 +67,12 @@ def broken_entries(conn: sqlite3.Connection) -> list[BrokenEntry]:
     return out
 
 
+def skipped_files(conn: sqlite3.Connection, layout: StoreLayout) -> list[SkippedFile]:
+    """Every file the index could not use, with its reason (``MemoryStore.problems``)."""
+    entries = broken_entries(conn)
+    return [SkippedFile(str(entry.note(layout).path), entry.reason) for entry in entries]
+
+
 def record_broken(
     conn: sqlite3.Connection,
     note: NoteFile,
@@ -110,6 +116,6 @@ def _key(scope: str, rel: str) -> str:
 
 
 def _log() -> Any:
-    import logging
+    import logging  # only when a file breaks: logging costs the hooks' hot path an import
 
     return logging.getLogger("anamnesis.store")

@@ -176,7 +176,7 @@ class IndexConnection:
 
 
 def _warn(message: str) -> None:
-    import logging
+    import logging  # only when the index breaks: logging costs the hooks' hot path an import
 
     logging.getLogger("anamnesis.store").warning(message)
     # Attributed to the caller of the store method that found the index broken.

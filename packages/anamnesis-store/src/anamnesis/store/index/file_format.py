@@ -1,6 +1,6 @@
 """The index file's format, which no table shows: its page size and how it frees pages.
 
-Set on a new file by ``index.connect`` before its first page is written; an index made by
+Set on a new file by ``db.connect`` before its first page is written; an index made by
 an older version is rewritten into it when rebuilt (:func:`reformat`).
 """
 

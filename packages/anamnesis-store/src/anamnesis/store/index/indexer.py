@@ -13,8 +13,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from anamnesis.store.config import resolve_machine_id
 from anamnesis.store.errors import MalformedNote
 from anamnesis.store.index import db as ix
+from anamnesis.store.index import file_format
 from anamnesis.store.index.broken_files import broken_entries, clear_broken, record_broken
 from anamnesis.store.index.folder_marks import mark_scanned, watched_folders
 from anamnesis.store.index.note_files import (
@@ -216,6 +218,16 @@ class Indexer:
 
     # -- every file ------------------------------------------------------------------
 
+    def rebuild(self, conn: sqlite3.Connection, progress: Progress | None) -> ReindexReport:
+        """Rebuild the whole index from the files in one write transaction, then give the
+        pages it no longer uses back to the disk."""
+        with ix.write_transaction(conn, self.layout.db_path):
+            ix.recreate_schema(conn)
+            report = self.fill(conn, progress)
+            ix.mark_current(conn)
+        file_format.give_back_free_pages(conn)
+        return report
+
     def fill(self, conn: sqlite3.Connection, progress: Progress | None) -> ReindexReport:
         """Index every note file into empty tables."""
         folders = watched_folders(self.layout)
@@ -269,7 +281,7 @@ class Indexer:
     def _adopt(self, note: NoteFile, holders: dict[str, Copy]) -> bool:
         """Give a hand-written note without an id one (see :mod:`.adoption`); ``holders``
         are the ids indexed so far (a file named after one of them gets a new id)."""
-        from anamnesis.store.config import resolve_machine_id
+        # Only for a file without an id: adoption writes it back through the YAML codec.
         from anamnesis.store.files.adoption import adopt
 
         def taken(memory_id: str) -> bool:

@@ -107,13 +107,13 @@ def salvage(note: NoteFile, memory_id: str) -> Memory:
 
 
 def parse(text: str, path: str, scope: str | None = None) -> Memory:
-    from anamnesis.store.note.codec import parse_note
+    from anamnesis.store.note.codec import parse_note  # see the module's docstring
 
     return parse_note(text, path, scope)
 
 
 def serialize(mem: Memory) -> str:
-    from anamnesis.store.note.codec import serialize_note
+    from anamnesis.store.note.codec import serialize_note  # see the module's docstring
 
     return serialize_note(mem)
 

@@ -163,6 +163,19 @@ def ranks_of(conn: sqlite3.Connection, ids: list[str]) -> dict[str, str]:
     return out
 
 
+def in_listing_order(notes: list[Memory], ranks: dict[str, str]) -> list[Memory]:
+    """These notes in the order :func:`listing` gives them: by rank (a note's
+    :func:`ranks_of`, else its own date, never later than now), then by confidence, then
+    by id, newest first."""
+    now = utc_now()
+
+    def recency(note: Memory) -> tuple[str, float, str]:
+        rank = ranks.get(note.id) or ranking_time(note.updated_at, now)
+        return (rank, note.confidence, note.id)
+
+    return sorted(notes, key=recency, reverse=True)
+
+
 def dated_ahead(limit: str) -> tuple[str, list[object]]:
     """The statement listing notes dated after ``limit`` (created or updated), latest
     first. The condition repeats the one of ``idx_mem_dated_ahead`` (schema.py) word for

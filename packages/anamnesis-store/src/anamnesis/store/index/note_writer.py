@@ -8,7 +8,10 @@ way in (:mod:`.secret_scan`): this is the one place that does it for every write
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from anamnesis.store.errors import InvalidNote, NoteNotFound, StorageError
+from anamnesis.store.files import batch_journal
 from anamnesis.store.files.atomic import Staged, atomic_write_bytes, stage
 from anamnesis.store.index import db as ix
 from anamnesis.store.index.broken_files import clear_broken
@@ -17,8 +20,9 @@ from anamnesis.store.index.note_files import NoteFile, mtime_or_none, read_bytes
 from anamnesis.store.note.limits import NoteLimits
 from anamnesis.store.note.model import NOTE_TYPES, Memory
 from anamnesis.store.note.timestamps import utc_now
+from anamnesis.store.note.validation import check_limits, validate_note
+from anamnesis.store.secrets.secret_scan import mask_note
 
-TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     import sqlite3
     from pathlib import Path
@@ -42,12 +46,8 @@ class NoteWriter:
         Raises :class:`~.errors.InvalidNote` for a note that breaks a rule or a limit
         (checked again once masked: the limits are on what is stored), or whose file
         would be too large to read back."""
-        from anamnesis.store.note.validation import check_limits, validate_note
-
         checked = validate_note(mem)
         if self.mask_secrets:
-            from anamnesis.store.secrets.secret_scan import mask_note
-
             masked = mask_note(checked)
             if masked is not checked:  # a masked secret can be longer than the secret
                 check_limits(masked, masked=True)
@@ -125,8 +125,6 @@ class NoteWriter:
         staged and flushed and every row written before the first file is renamed into
         place, all under one index write lock. Raises before anything is visible when a
         note is invalid, two notes share an id, or a file cannot be staged."""
-        from anamnesis.store.files import batch_journal
-
         prepared = []
         for mem in mems:
             try:
@@ -139,7 +137,6 @@ class NoteWriter:
         for mem in prepared:
             mem.created_at = mem.created_at or now
             mem.updated_at = mem.updated_at or now
-        root = self.layout.root
 
         def action() -> list[Memory]:
             conn = self.index.connection()
@@ -160,7 +157,8 @@ class NoteWriter:
                         clear_broken(conn, mem.scope, rel)
                     for one in staged:
                         one.sync()
-                    batch_journal.write_journal(root, [(one.tmp, one.target) for one in staged])
+                    renames = [(one.tmp, one.target) for one in staged]
+                    batch_journal.write_journal(self.layout, renames)
                 except BaseException:
                     for one in staged:
                         one.discard()

@@ -125,7 +125,7 @@ CREATE INDEX idx_supersedes_target ON memory_supersedes(superseded_id);
 """
 
 # The vectors extra's cache: passage vectors by the note text's hash and the model. Not in
-# SCHEMA: made on first use, and kept by a rebuild (``index.recreate_schema``) when its
+# SCHEMA: made on first use, and kept by a rebuild (``db.recreate_schema``) when its
 # columns are these, so a reindex re-embeds nothing. Another layout (the single-vector
 # ``embedding_cache`` of schema 107 and before) is dropped like any other table.
 PASSAGE_CACHE_TABLE: Final = "passage_cache"

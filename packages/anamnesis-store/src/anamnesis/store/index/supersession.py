@@ -9,11 +9,12 @@ instead of repeating it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from anamnesis.store.errors import NoteNotFound
 from anamnesis.store.index import db as ix
 from anamnesis.store.note.model import SupersedeChain
 
-TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     import sqlite3
 

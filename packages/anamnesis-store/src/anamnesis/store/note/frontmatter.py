@@ -64,7 +64,7 @@ _NON_STRING_WORDS = _NULL_WORDS | frozenset(
 
 @cache
 def _yaml() -> ModuleType:
-    import yaml
+    import yaml  # only for what the fast reader cannot read, or writing: PyYAML is not cheap
 
     return yaml
 

@@ -70,7 +70,7 @@ def derived_id(key: str, *, time_ms: int = 0) -> str:
     (say, when a session started), so ids still sort roughly by time. Re-importing or
     re-capturing the same thing therefore updates one note instead of adding another.
     """
-    import hashlib
+    import hashlib  # a capture's id, never an inject's: kept off the hooks' hot path
 
     entropy = int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:10], "big")
     value = ((time_ms & (2**48 - 1)) << 80) | entropy

@@ -21,7 +21,7 @@ it (:meth:`anamnesis.store.index.note_writer.NoteWriter.prepare`), which has the
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from typing import Final
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from anamnesis.store.record import Record
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any, Final

@@ -13,7 +13,7 @@ from anamnesis.store.note.limits import NoteLimits
 from anamnesis.store.note.model import NOTE_TYPES, PROV_SOURCES, SCOPES, Memory
 from anamnesis.store.note.timestamps import normalize_timestamp
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from typing import Any
 

@@ -18,6 +18,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from anamnesis.store.config import read_config
+from anamnesis.store.errors import InvalidQuery
+from anamnesis.store.index import db as ix
+from anamnesis.store.index.note_files import stat_key
+from anamnesis.store.index.note_queries import superseders_of
+from anamnesis.store.note.model import SearchHit
+from anamnesis.store.search.query import match_expression, query_tokens
+from anamnesis.store.search.stop_words import content_terms
+
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     import sqlite3
@@ -25,7 +34,6 @@ if TYPE_CHECKING:
 
     from anamnesis.store.index.indexer import Indexer
     from anamnesis.store.index.note_queries import Filters
-    from anamnesis.store.note.model import SearchHit
     from anamnesis.store.search.query import Ranker
 
 SEARCH_MODES = ("keyword", "vector", "hybrid")
@@ -46,8 +54,6 @@ def configured_search_mode(home: Path) -> str | None:
     `anamnesis doctor` reports it)."""
     raw = os.environ.get(SEARCH_MODE_ENV, "").strip()
     if not raw:
-        from anamnesis.store.config import read_config
-
         raw = str(read_config(home).get(CONFIG_KEY) or "").strip()
     return raw if is_search_mode(raw) else None
 
@@ -57,8 +63,6 @@ def configured_keyword_ranking(home: Path) -> str:
     ranking; ``content`` otherwise (a wrong value is ignored: `anamnesis doctor` reports it)."""
     raw = os.environ.get(KEYWORD_RANKING_ENV, "").strip()
     if not raw:
-        from anamnesis.store.config import read_config
-
         raw = str(read_config(home).get(KEYWORD_RANKING_KEY) or "").strip()
     return raw if raw in KEYWORD_RANKINGS else KEYWORD_RANKINGS[0]
 
@@ -85,18 +89,12 @@ class SearchSettings:
     def terms(self, query: str) -> tuple[list[str], list[str]]:
         """The words of ``query`` (spec 002's tokens) and those keywords rank by: its
         content words, or every word under the spec's ranking."""
-        from anamnesis.store.search.query import query_tokens
-
         words = query_tokens(query)
         if self.keyword_ranking() == "spec":
             return words, words
-        from anamnesis.store.search.stop_words import content_terms
-
         return words, content_terms(words)
 
     def _read(self) -> tuple[str | None, str]:
-        from anamnesis.store.index.note_files import stat_key
-
         key = (
             os.environ.get(SEARCH_MODE_ENV, ""),
             os.environ.get(KEYWORD_RANKING_ENV, ""),
@@ -115,12 +113,8 @@ MAX_K = 1000
 def check_search(query: object, k: object, mode: str | None) -> str | None:
     """A search's query, ``k`` and mode, checked: the mode (:func:`check_mode`)."""
     if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
-        from anamnesis.store.errors import InvalidQuery
-
         raise InvalidQuery(f"k must be a whole number from 1 to {MAX_K}, got {k!r}")
     if not isinstance(query, str):
-        from anamnesis.store.errors import InvalidQuery
-
         raise InvalidQuery(f"query must be text, got {query.__class__.__name__}")
     return check_mode(mode)
 
@@ -128,8 +122,6 @@ def check_search(query: object, k: object, mode: str | None) -> str | None:
 def check_mode(mode: str | None) -> str | None:
     """A search's ``mode`` argument, checked: a mode's name, or None for the default."""
     if mode is not None and not is_search_mode(mode):
-        from anamnesis.store.errors import InvalidQuery
-
         raise InvalidQuery(f"mode must be one of {', '.join(SEARCH_MODES)}, got {mode!r}")
     return mode
 
@@ -150,7 +142,7 @@ def rank(
     words keywords rank by (:meth:`SearchSettings.terms`); ``words``: all of the query's."""
     if query_vector is None:
         return [(memory_id, -bm25) for memory_id, bm25 in ranker.ranked_ids(tokens, filters, k)]
-    from anamnesis.store.search import hybrid
+    from anamnesis.store.search import hybrid  # only a search that runs vectors pays for it
 
     vector, model = query_vector
     # Which relevance floor vector evidence needs depends on whether the query is words the
@@ -167,8 +159,6 @@ def rank(
 
 
 def _any_note_holds(conn: sqlite3.Connection, words: Sequence[str]) -> bool:
-    from anamnesis.store.search.query import match_expression
-
     found = conn.execute(
         "SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT 1", (match_expression(words),)
     ).fetchone()
@@ -192,10 +182,6 @@ def search_hits(
     Without ``filters.include_superseded`` no hit is superseded (the ranking left out every
     note some note supersedes, in the same snapshot), so nothing is looked up.
     """
-    from anamnesis.store.index import db as ix
-    from anamnesis.store.index.note_queries import superseders_of
-    from anamnesis.store.note.model import SearchHit
-
     score_of: dict[str, float] = {}
     superseded_by: dict[str, tuple[str, ...]] = {}
 

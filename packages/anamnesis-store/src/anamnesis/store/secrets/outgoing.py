@@ -12,12 +12,11 @@ protocols below say (``anamnesis.sync.SyncBackend`` is one).
 
 from __future__ import annotations
 
-from typing import Any, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
 from anamnesis.store.record import Record
 from anamnesis.store.secrets.secret_scan import MaskedFile, MaskingStore, Outgoing, mask_outgoing
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 

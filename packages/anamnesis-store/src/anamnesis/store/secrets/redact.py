@@ -68,12 +68,12 @@ import re
 from bisect import bisect_right
 from functools import lru_cache
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from anamnesis.store.note.invisible import INVISIBLE, INVISIBLE_CHARS
 from anamnesis.store.record import Record
 from anamnesis.store.secrets import redact_rules as rules
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 

@@ -10,6 +10,8 @@ mishandles those).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import math
 import re
 import string
@@ -66,9 +68,6 @@ def random_looking(token: str) -> bool:
 
 def basic_credentials(token: str) -> bool:
     """``Basic`` auth carries base64 of ``user:password``; ``Basic troubleshooting`` not."""
-    import base64
-    import binascii
-
     try:
         raw = base64.b64decode(token + "=" * (-len(token) % 4), validate=True)
         text = raw.decode("utf-8")
@@ -449,9 +448,6 @@ DER_PRIVATE_KEY = re.compile(
 def der_private_key_size(text: str, start: int) -> int | None:
     """How many base64 characters the private key whose DER starts at ``start`` takes
     (its outer SEQUENCE's length says); None when none starts there."""
-    import base64
-    import binascii
-
     if not text.startswith("M", start):  # 0x30, a SEQUENCE, is where all of them start
         return None
     try:

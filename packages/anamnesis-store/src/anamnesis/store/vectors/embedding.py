@@ -17,14 +17,18 @@ Configuration, most specific first:
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import socket
 import sqlite3
 import threading
+from array import array
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
+from anamnesis.store.config import read_config
 from anamnesis.store.record import Record
 
 
@@ -123,8 +127,6 @@ def load_sqlite_vec(conn: sqlite3.Connection) -> None:
 def _sqlite_vec_library() -> str | None:
     """Where sqlite-vec's loadable library is, found without importing the sqlite_vec
     module (which imports numpy: 0.3 s for what is one file path)."""
-    import importlib.util
-
     spec = importlib.util.find_spec("sqlite_vec")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -134,8 +136,6 @@ def _sqlite_vec_library() -> str | None:
 
 def vector_support() -> VectorSupport:
     """Check, without loading any model, that the vectors extra can work here."""
-    import importlib.util
-
     if importlib.util.find_spec("sqlite_vec") is None:
         return VectorSupport(False, "sqlite-vec is not installed", _INSTALL_HINT)
     if importlib.util.find_spec("fastembed") is None:
@@ -166,8 +166,6 @@ def sqlite_vec_problem() -> str | None:
 
 def configured_model(home: Path | None = None) -> tuple[str, Path | None]:
     """The model name and local model folder (None: download) from env and config."""
-    from anamnesis.store.config import read_config
-
     config = read_config(home)
     name = os.environ.get(MODEL_ENV, "").strip() or str(config.get("embed_model") or "").strip()
     raw_path = (
@@ -266,7 +264,6 @@ class FastEmbedEmbedder:
         if len(sessions) == 1:
             run(sessions[0], order)
             return out
-        from concurrent.futures import ThreadPoolExecutor
 
         # ONNX Runtime lets go of the GIL while it runs: the sessions work in parallel.
         with ThreadPoolExecutor(len(sessions), thread_name_prefix="anamnesis-embed") as pool:
@@ -381,7 +378,6 @@ def as_blob(vector: Sequence[float]) -> bytes:
     if astype is not None:  # numpy: no per-element Python loop
         data: bytes = astype("float32").tobytes()
         return data
-    from array import array
 
     packed = array("f", vector)
     if packed.itemsize != 4:  # pragma: no cover - no such platform in practice

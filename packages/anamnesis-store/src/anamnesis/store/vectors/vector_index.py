@@ -4,8 +4,8 @@ A note is embedded as one or more passages (:mod:`.passages`); its similarity to
 is its best passage's. Two tables (:mod:`.schema`). ``note_passages`` holds each note's
 passage vectors by the note's rowid: narrow, so a nearest-neighbour scan reads 1.5 KB per
 passage instead of the note rows, and emptied for a note whenever its row is rewritten
-(``index._delete_rows``). ``passage_cache`` holds the passage vectors of each (content
-hash, model) and survives full rebuilds (``index.recreate_schema`` keeps it): after a
+(``db._delete_rows``). ``passage_cache`` holds the passage vectors of each (content
+hash, model) and survives full rebuilds (``db.recreate_schema`` keeps it): after a
 reindex, or when a note is rewritten with the same text, the vectors are copied back from
 the cache instead of computed again. Only new text, or a new model, costs an embedding, and
 a changed note re-embeds its own passages only. Like all of index.db this is derived and

@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from anamnesis_testsupport import SHARED
 
 from anamnesis.store import (
     ChronicleImport,
@@ -351,7 +352,7 @@ def test_a_reimport_adds_nothing_and_an_edit_updates_one_note(
 
 
 def test_the_shared_sample_reads_when_present() -> None:
-    sample = Path(__file__).parents[3].parent / "shared" / "fixtures" / "openchronicle"
+    sample = SHARED / "fixtures" / "openchronicle"
     if not sample.is_dir():
         pytest.skip("no OpenChronicle sample in ../shared")
     found = read(sample)

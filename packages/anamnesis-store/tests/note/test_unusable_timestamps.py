@@ -6,7 +6,6 @@ out of search, listing and reindex, on every machine that pulled it."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,8 +20,6 @@ from anamnesis.store import (
     read_openchronicle,
     validate_note,
 )
-
-sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import write_note
 
 POISON_ID = "01JPQRST0000000000000000AB"

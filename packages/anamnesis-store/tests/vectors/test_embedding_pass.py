@@ -23,8 +23,6 @@ from anamnesis.store.vectors import vector_index
 from anamnesis.store.vectors.embedding import VectorsUnavailableWarning, as_blob, sqlite_vec_problem
 from anamnesis.store.vectors.passages import passages
 from anamnesis.store.vectors.vector_index import HEAD
-
-sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import long_body, passage_rows
 
 SQLITE_VEC = sqlite_vec_problem()

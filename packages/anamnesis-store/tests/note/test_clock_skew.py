@@ -5,15 +5,11 @@ names such notes, with their machine, from a small index."""
 from __future__ import annotations
 
 import os
-import sys
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from anamnesis.store import Memory, MemoryStore, every_note
 from anamnesis.store.exchange.note_pages import each_note_once
-
-sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import write_note
 
 FUTURE = "2999-01-01T00:00:00+00:00"

@@ -5,16 +5,12 @@ projects move ranges, and the rowids stay where their project says."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
 from anamnesis.store import MemoryStore
 from anamnesis.store.index import project_seq
 from anamnesis.store.search.query import query_tokens
-
-sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import WORDS, _random_store, _scores, _spec_ids
 
 PROJECTS = ["p", "q", "r", "global"]

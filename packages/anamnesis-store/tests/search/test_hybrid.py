@@ -29,7 +29,7 @@ def reference(
     """Every candidate fully scored: all BM25s, every near-best hit's coverage."""
     conn = store._connection()
     depth = hybrid.candidates_depth(k)
-    keyword = store._ranker(conn).ranked_ids(tokens, filters, depth)
+    keyword = store._search.ranker(conn).ranked_ids(tokens, filters, depth)
     model = BagOfWordsEmbedder().model_id
     cosine = dict(vector_index.nearest(conn, vector, model, filters, depth))
     bm25 = dict(keyword)
@@ -74,10 +74,10 @@ def test_hybrid_skips_only_what_cannot_change_the_answer(zipf_store: MemoryStore
         filters = Filters(project=rng.choice([None, "p"]), types=rng.choice([None, ("semantic",)]))
         vector = as_blob(embedder.embed_query(text))
         depth = hybrid.candidates_depth(k)
-        keyword = zipf_store._ranker(conn).ranked_ids(tokens, filters, depth)
+        keyword = zipf_store._search.ranker(conn).ranked_ids(tokens, filters, depth)
         full_keyword_lists += len(keyword) == depth
         got = hybrid.hybrid_ranking(
-            conn, zipf_store._ranker(conn), tokens, vector, embedder.model_id, filters, k
+            conn, zipf_store._search.ranker(conn), tokens, vector, embedder.model_id, filters, k
         )
         assert [m for m, _ in got] == reference(zipf_store, tokens, vector, filters, k), text
     assert full_keyword_lists >= 50  # the skipping path really ran

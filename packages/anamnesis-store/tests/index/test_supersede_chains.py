@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import sqlite3
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,8 +23,6 @@ from anamnesis.store import (
 from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.search.query import Ranker, match_expression, query_tokens
 from anamnesis.store.vectors.embedding import sqlite_vec_problem
-
-sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import WORDS, _plan_by_budget, _random_store, _scores, _zipf_store
 from store_testing import write_note
 
@@ -126,7 +123,7 @@ def test_rare_first_planning_ranks_the_history_exactly(
     vocabulary = _zipf_store(store, rng)  # one note in twenty supersedes an earlier one
     superseded = store.superseded_ids()
     conn = store._connection()
-    ranker = store._ranker(conn)
+    ranker = store._search.ranker(conn)
     history = Filters(include_superseded=True)
     before = list(ranker.rare_first_outcomes)
     reached = 0

@@ -15,7 +15,6 @@ import math
 import random
 import re
 import sqlite3
-import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -36,8 +35,6 @@ from anamnesis.store.vectors.passages import (
     passages,
     window_starts,
 )
-
-sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import long_body, passage_rows
 
 SQLITE_VEC = sqlite_vec_problem()

@@ -4,8 +4,6 @@ ties, notes tied without common words, ties settled twice, hits overtaken by com
 from __future__ import annotations
 
 import re
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +12,6 @@ from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.search import exact_bm25, query, rare_first
 from anamnesis.store.search.query import Ranker, match_expression
 from anamnesis.store.search.rare_first import Hit, Span
-
-sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import (
     _plan_by_budget,
     _plan_small,

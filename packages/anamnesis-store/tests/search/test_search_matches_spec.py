@@ -4,8 +4,6 @@ and Zipf-shaped stores, however it plans the ranking."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +11,6 @@ from anamnesis.store import MemoryStore
 from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.search import exact_bm25
 from anamnesis.store.search.query import Ranker, query_tokens
-
-sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import (
     WORDS,
     _assert_every_hit_where_the_spec_puts_it,
@@ -54,7 +50,7 @@ def test_ranking_by_rare_words_first_changes_no_answer(
     rng = random.Random(3)
     vocabulary = _zipf_store(store, rng)
     conn = store._connection()
-    ranker = store._ranker(conn)
+    ranker = store._search.ranker(conn)
     rounds = _counting_rounds(monkeypatch)
     # [failed to prove, proved] by each way of planning: a small store's, a large one's
     outcomes = {"small": [0, 0], "budget": [0, 0]}

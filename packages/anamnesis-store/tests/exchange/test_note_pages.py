@@ -4,14 +4,10 @@ each_note_once: every note exactly once, even while notes are edited and deleted
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
 from anamnesis.store import MemoryStore, every_note
 from anamnesis.store.exchange.note_pages import each_note_once
-
-sys.path.insert(0, str(Path(__file__).parent))
 from search_testing import _random_store
 
 FILTERS: list[dict[str, Any]] = [

@@ -19,7 +19,7 @@ from anamnesis.store.exchange.recall_eval import (
     sandbox,
 )
 
-NAMESDATES = Path(__file__).resolve().parents[3] / "bench" / "corpora" / "namesdates"
+NAMESDATES = Path(__file__).resolve().parents[4] / "bench" / "corpora" / "namesdates"
 
 
 def jsonl(path: Path, rows: Sequence[Mapping[str, object]]) -> Path:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,8 +19,6 @@ from anamnesis_testsupport import OFFLINE_MODEL, vectors_unavailable_reason
 from anamnesis.store import IndexRebuiltWarning, MemoryStore
 from anamnesis.store.index import stored_text
 from anamnesis.store.vectors import vector_index
-
-sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import write_note
 
 # Zero-width space, non-joiner, joiner, word joiner, byte order mark, soft hyphen, a

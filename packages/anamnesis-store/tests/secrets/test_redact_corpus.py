@@ -9,13 +9,11 @@ import string
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(Path(__file__).parent))
 from anamnesis.store.secrets.redact import MASK, count_secrets, find_secrets, redact_secrets
 from anamnesis.store.secrets.redact_rules import looks_random
 from secrets_corpus import NEGATIVES, POSITIVES, Negative, Positive
