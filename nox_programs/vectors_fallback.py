@@ -14,8 +14,12 @@ import warnings
 import fastembed  # noqa: F401  (the extra really is installed)
 import sqlite_vec  # noqa: F401
 
-from anamnesis.store import MemoryStore, VectorsUnavailableWarning
-from anamnesis.store.embedding import sqlite_can_load_extensions, vector_support
+from anamnesis.store import (
+    MemoryStore,
+    VectorsUnavailableWarning,
+    sqlite_can_load_extensions,
+    vector_support,
+)
 
 assert not sqlite_can_load_extensions()
 support = vector_support()

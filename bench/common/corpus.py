@@ -268,7 +268,7 @@ def zipf_vocabulary(seed: int = 7) -> list[str]:
     """:data:`ZIPF_WORDS` distinct word-like tokens, commonest first: one to four syllables,
     shorter words at the common ranks. None is a stop word of the store's query side
     (``stop_words.py``) nor shorter than three letters, so every query word counts."""
-    from anamnesis.store.stop_words import STOP_WORDS
+    from anamnesis.store.search.stop_words import STOP_WORDS
 
     rng = random.Random(seed)
     words: set[str] = set()

@@ -15,8 +15,8 @@ import contextlib
 import os
 import sys
 
-from anamnesis.store import fusion
-from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store.exchange.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store.search import fusion
 from bench.common.places import DEVMEMORY, NAMESDATES, OFFLINE_MODEL
 
 CORPORA = {"devmemory": DEVMEMORY, "names-and-dates": NAMESDATES}

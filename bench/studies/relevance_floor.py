@@ -28,10 +28,13 @@ import string
 import sys
 from pathlib import Path
 
-from anamnesis.store import MemoryStore, fusion, vector_index
-from anamnesis.store.embedding import MODEL_PATH_ENV, as_blob, vector_support
-from anamnesis.store.query import Filters, match_expression, query_tokens
-from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store import MemoryStore
+from anamnesis.store.exchange.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.search import fusion
+from anamnesis.store.search.query import match_expression, query_tokens
+from anamnesis.store.vectors import vector_index
+from anamnesis.store.vectors.embedding import MODEL_PATH_ENV, as_blob, vector_support
 from bench.common.places import EVALUATION_SETS, OFFLINE_MODEL, REALMEM
 
 DEFAULT_FLOORS = (0.1, 0.15, 0.2, 0.22, 0.25, 0.28, 0.3, 0.35, 0.4)

@@ -29,9 +29,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 
-from anamnesis.store.index import connect
-from anamnesis.store.query import Filters, Ranker, query_tokens
-from anamnesis.store.rare_first import RANK_SQL
+from anamnesis.store.index.db import connect
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.search.query import Ranker, query_tokens
+from anamnesis.store.search.rare_first import RANK_SQL
 from bench.common import corpus
 from bench.common.large_store import ensure_store, store_arguments
 from bench.common.stats import p95

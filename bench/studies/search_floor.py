@@ -32,10 +32,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from anamnesis.store import exact_bm25
-from anamnesis.store.index import connect
-from anamnesis.store.query import match_expression, query_tokens
-from anamnesis.store.rare_first import RANK_SQL, Plan
+from anamnesis.store.index.db import connect
+from anamnesis.store.search import exact_bm25
+from anamnesis.store.search.query import match_expression, query_tokens
+from anamnesis.store.search.rare_first import RANK_SQL, Plan
 from bench.common import corpus
 from bench.common.large_store import ensure_store, store_arguments
 from bench.common.stats import p95

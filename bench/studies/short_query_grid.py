@@ -15,8 +15,9 @@ import contextlib
 import os
 import sys
 
-from anamnesis.store import KEYWORD_RANKING_ENV, stop_words
-from anamnesis.store.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store import KEYWORD_RANKING_ENV
+from anamnesis.store.exchange.recall_eval import load_cases, recall_at_k, sandbox
+from anamnesis.store.search import stop_words
 from bench.common.places import DEVMEMORY, NAMESDATES, REALMEM
 
 CORPORA = {

@@ -169,7 +169,7 @@ def tokens_per_passage(count: int = 200) -> float:
     """Mean tokens of the corpus's passages, by the model's own tokenizer."""
     from tokenizers import Tokenizer
 
-    from anamnesis.store.passages import passages
+    from anamnesis.store.vectors.passages import passages
 
     tokenizer = Tokenizer.from_file(str(OFFLINE_MODEL / "tokenizer.json"))
     tokenizer.no_truncation()

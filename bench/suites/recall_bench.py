@@ -33,8 +33,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from anamnesis.store import KEYWORD_RANKING_ENV, MemoryStore
-from anamnesis.store.embedding import MODEL_PATH_ENV, default_embedder, vector_support
-from anamnesis.store.recall_eval import RecallReport, load_cases, recall_at_k, sandbox
+from anamnesis.store.exchange.recall_eval import RecallReport, load_cases, recall_at_k, sandbox
+from anamnesis.store.vectors.embedding import MODEL_PATH_ENV, default_embedder, vector_support
 from bench.common import corpus
 from bench.common.places import EVALUATION_SETS, OFFLINE_MODEL
 

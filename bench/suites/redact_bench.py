@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from anamnesis.store.redact import count_secrets, find_secrets, redact_secrets
+from anamnesis.store.secrets.redact import count_secrets, find_secrets, redact_secrets
 from bench.common import corpus
 from bench.common.places import TRANSCRIPTS
 

@@ -14,8 +14,8 @@ import pytest
 from anamnesis.cli import installation
 from anamnesis.cli.locations import anamnesis_command
 from anamnesis.cli.mcp_registration import add_argv
-from anamnesis.store import Memory, MemoryStore, derived_id
-from anamnesis.store.embedding import DOWNLOAD_HOST, _reachable, vector_support
+from anamnesis.store import Memory, MemoryStore, derived_id, vector_support
+from anamnesis.store.vectors.embedding import DOWNLOAD_HOST, _reachable
 from cli_testing import Env, anamnesis_script, write
 
 

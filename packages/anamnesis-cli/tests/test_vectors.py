@@ -16,8 +16,7 @@ from anamnesis_testsupport import OFFLINE_MODEL, vectors_unavailable_reason
 
 from anamnesis.cli.doctor import OK, WARN
 from anamnesis.cli.doctor_vectors import vectors_check
-from anamnesis.store import MemoryStore
-from anamnesis.store.embedding import vector_support
+from anamnesis.store import MemoryStore, vector_support
 from cli_testing import DATA, Env, in_process
 
 REASON = vectors_unavailable_reason()

@@ -247,23 +247,23 @@ def test_filing_a_capture_validates_and_masks_the_note_once(
 ) -> None:
     """The store checks and masks the note once per filing, for the comparison with what is
     stored and for the write alike: a new note, an unchanged one, a changed one."""
-    from anamnesis.store import secret_scan, validation
+    from anamnesis.store.index import note_writer  # the one writer every note goes through
 
     calls: list[str] = []
-    for module, name in ((validation, "validate"), (secret_scan, "mask_note")):
-        original = getattr(module, name)
+    for name in ("validate_note", "mask_note"):
+        original = getattr(note_writer, name)
 
         def counted(mem: Memory, _original: Any = original, _name: str = name) -> Memory:
             calls.append(_name)
             return _original(mem)  # type: ignore[no-any-return]
 
-        monkeypatch.setattr(module, name, counted)
+        monkeypatch.setattr(note_writer, name, counted)
     path = _session(tmp_path / "t.jsonl", FIRST, f"token {GITHUB_TOKEN}")
     for expected in ("written", "unchanged", "written"):
         calls.clear()
         result = capture_session(store, path, machine_id="laptop", cwd=str(tmp_path))
         assert result.note is not None and result.unchanged == (expected == "unchanged")
-        assert calls == ["validate", "mask_note"], expected
+        assert calls == ["validate_note", "mask_note"], expected
         assert GITHUB_TOKEN not in store.path_of(result.note).read_text()
         assert not edited_by_hand(result.note)  # the digest is over the note as stored
         if expected == "unchanged":

@@ -22,6 +22,10 @@ from anamnesis.store import MemoryStore
 
 # Our modules each hook loaded on b6e6586, the commit before the redesign.
 CEILING = {"inject": 40, "prompt": 43, "capture": 20}
+# Code every hook loaded then too, in a file of its own since: the hooks' table and their
+# runners were the dispatcher's own (``__main__``), the store's public-names reader its
+# ``__init__``. Not counted: a file is not a cost, what it holds is.
+SPLIT_OUT = {"anamnesis.hooks.registry", "anamnesis.hooks.runners", "anamnesis.store.exports"}
 # What only the background sync may load: git, and YAML to mask what goes out.
 SYNC_ONLY = {"dulwich", "yaml", "ulid"}
 NEVER = {"mcp", "typer", "click", "rich", "pydantic", "anyio", "starlette", "uvicorn",
@@ -81,8 +85,9 @@ def test_a_hook_a_session_waits_on_stays_within_its_modules(
     hook: str, args: tuple[str, ...], session: dict[str, str]
 ) -> None:
     report = loaded(hook, *args, stdin=session)
-    ours = report["ours"]
-    assert isinstance(ours, list)
+    loaded_ours = report["ours"]
+    assert isinstance(loaded_ours, list)
+    ours = [name for name in loaded_ours if name not in SPLIT_OUT]
     assert len(ours) <= CEILING[hook], f"{hook} loads {len(ours)} of our modules: {ours}"
     assert report["third"] == [], f"{hook} loads {report['third']}"
 

@@ -44,7 +44,7 @@ def test_providers_satisfy_the_protocol() -> None:
 def _loaded_after(code: str) -> dict[str, bool]:
     probe = (
         f"import sys, json\n{code}\n"
-        "names = ['urllib.request', 'subprocess', 'anamnesis.store.redact', *"
+        "names = ['urllib.request', 'subprocess', 'anamnesis.store.secrets.redact', *"
         f"{list(_NEVER)!r}]\n"
         "print(json.dumps({n: n in sys.modules for n in names}))"
     )
@@ -73,5 +73,5 @@ def test_using_every_provider_loads_nothing_forbidden() -> None:
         "[getattr(r, n) for n in r.__all__]\n"
         "r.fit_to_budget(['x'], 10)"
     )
-    assert loaded["urllib.request"] is True and loaded["anamnesis.store.redact"] is True
+    assert loaded["urllib.request"] is True and loaded["anamnesis.store.secrets.redact"] is True
     assert [name for name in _NEVER if loaded[name]] == []

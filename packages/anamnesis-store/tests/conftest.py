@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +15,10 @@ from anamnesis_testsupport.fixtures import isolated_home as isolated_home
 from anamnesis_testsupport.fixtures import make_unwritable as make_unwritable
 
 from anamnesis.store import MemoryStore
+
+# Test helpers live beside this file (store_testing.py, search_testing.py,
+# secrets_corpus.py); the tests, in a folder for each room, import them by name.
+sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture

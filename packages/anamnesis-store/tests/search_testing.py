@@ -8,9 +8,10 @@ import sqlite3
 
 import pytest
 
-from anamnesis.store import MemoryStore, rare_first
-from anamnesis.store.query import match_expression, query_tokens
-from anamnesis.store.rare_first import Hit
+from anamnesis.store import MemoryStore
+from anamnesis.store.search import rare_first
+from anamnesis.store.search.query import match_expression, query_tokens
+from anamnesis.store.search.rare_first import Hit
 
 # --- differential: the store against the spec's literal SQL --------------------------------
 

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.store import MemoryStore, catch_up, folder_marks
-from anamnesis.store import index as ix
-from anamnesis.store.layout import StoreLayout
+from anamnesis.store import MemoryStore
+from anamnesis.store.files.layout import StoreLayout
+from anamnesis.store.index import catch_up, folder_marks
+from anamnesis.store.index import db as ix
 
 
 def test_threads_share_one_store(store: MemoryStore) -> None:

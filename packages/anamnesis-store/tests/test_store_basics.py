@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from datetime import date
 from pathlib import Path
@@ -17,8 +16,6 @@ from anamnesis.store import (
     StorageError,
     parse_note,
 )
-
-sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import write_note
 
 

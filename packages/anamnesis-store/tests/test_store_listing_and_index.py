@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import sqlite3
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,8 +16,6 @@ from anamnesis.store import (
     MemoryStore,
     StorageError,
 )
-
-sys.path.insert(0, str(Path(__file__).parent))
 from store_testing import ids, write_note
 
 

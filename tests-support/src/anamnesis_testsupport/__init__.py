@@ -25,7 +25,7 @@ DEVMEMORY = SHARED / "eval" / "devmemory"
 def vectors_unavailable_reason() -> str | None:
     """Why vector tests cannot run here (None: they can): the extra, a sqlite3 that loads
     extensions, and the offline model in ../shared are all needed."""
-    from anamnesis.store.embedding import vector_support
+    from anamnesis.store import vector_support
 
     support = vector_support()
     if not support.available:

@@ -52,7 +52,7 @@ TOKENIZER = "porter unicode61"
 
 _WORD = re.compile(r"\w+")
 
-# Beyond the store's query stop words (one list: ``store/stop_words.py``), what a prompt is
+# Beyond the store's query stop words (one list: ``store/search/stop_words.py``), what a prompt is
 # full of and a note shares with every prompt: the fillers of a request ("please", "hi",
 # "need", "want") and the pieces ``\w+`` makes of contractions (``don``, ``t``, ``ll``).
 _REQUEST_WORDS = """

@@ -1,386 +1,139 @@
 """anamnesis.store: memory notes as markdown files, with a derived SQLite FTS5 index.
 
-Importing this package is cheap: names load from their modules on first use (a session
-hook that only reads notes never loads the YAML, ULID or redaction code), and PyYAML and
-python-ulid load only when a note is parsed the slow way or created.
+The public names are the re-exports below, each declared once (:mod:`.exports`): type
+checkers read them as written, and at run time each loads its module on first use, so
+importing this package is cheap (a session hook that only reads notes never loads the
+YAML, ULID or redaction code), and PyYAML and python-ulid load only when a note is parsed
+the slow way or created. Everything else in the package is private to it.
 """
 
-from __future__ import annotations
-
-from importlib import import_module
-
-TYPE_CHECKING = False  # typing itself costs an import; type checkers read this as True
-if TYPE_CHECKING:
-    from typing import Any
-
-    from anamnesis.store.atomic import atomic_write_bytes
-    from anamnesis.store.bounded_json import JsonTooDeep, load_json
-    from anamnesis.store.capture_digest import (
-        CAPTURE_DIGEST_KEY,
-        content_digest,
-        is_capture_owned,
-    )
-    from anamnesis.store.codec import parse as parse_note
-    from anamnesis.store.codec import serialize as serialize_note
-    from anamnesis.store.config import (
-        CONFIG_FILE,
-        REFLECTION_ENV_GUARD,
-        read_config,
-        resolve_home,
-        resolve_machine_id,
-        resolve_remote,
-        write_config,
-    )
-    from anamnesis.store.config_keys import (
-        ConfigKey,
-        InvalidSetting,
-        checking,
-        default_machine_id,
-        store_config_keys,
-    )
-    from anamnesis.store.embedding import (
-        MODEL_PATH_ENV,
-        Embedder,
-        FastEmbedEmbedder,
-        VectorsUnavailable,
-        VectorsUnavailableWarning,
-        configured_model,
-        default_embedder,
-        sqlite_can_load_extensions,
-        sqlite_vec_problem,
-        vector_support,
-    )
-    from anamnesis.store.errors import (
-        AmbiguousId,
-        IndexRebuiltWarning,
-        IndexUnavailable,
-        InvalidNote,
-        InvalidQuery,
-        MalformedNote,
-        NoteNotFound,
-        StorageError,
-        StoreBusy,
-        StoreError,
-    )
-    from anamnesis.store.frontmatter import FrontmatterError
-    from anamnesis.store.frontmatter import load_yaml as load_yaml_frontmatter
-    from anamnesis.store.ids import derived_id, is_valid_id, new_id
-    from anamnesis.store.interchange import FORMATS as EXPORT_FORMATS
-    from anamnesis.store.interchange import (
-        ExportReport,
-        ImportPlan,
-        InterchangeError,
-        ReadNotes,
-        export_store,
-        plan_import,
-        read_jsonl,
-        read_markdown_export,
-    )
-    from anamnesis.store.invisible import display_safe, match_text
-    from anamnesis.store.layout import StoreLayout
-    from anamnesis.store.limits import NoteLimits
-    from anamnesis.store.model import (
-        DURABLE_TYPES,
-        NOTE_TYPES,
-        PROV_SOURCES,
-        SCOPES,
-        AdoptedFile,
-        LeftoverFile,
-        Memory,
-        MemoryType,
-        ReindexReport,
-        Scope,
-        SearchHit,
-        SearchResult,
-        SkippedFile,
-        StoreStats,
-        SupersedeChain,
-    )
-    from anamnesis.store.model_rewrite import REWRITTEN_BY_KEY, rewritten_by
-    from anamnesis.store.note_pages import every_note
-    from anamnesis.store.openchronicle import (
-        ChronicleFile,
-        ChronicleImport,
-        load_project_map,
-        openchronicle_note_id,
-        read_openchronicle,
-    )
-    from anamnesis.store.outgoing import SyncCycle, commit_outgoing, sync_cycle
-    from anamnesis.store.priority import BACKGROUND_NICE, yield_to_sessions
-    from anamnesis.store.recall_eval import (
-        EvalCase,
-        RecallReport,
-        load_cases,
-        load_notes,
-        recall_at_k,
-        sandbox,
-    )
-    from anamnesis.store.record import Record
-    from anamnesis.store.redact import count_secrets, redact_secrets
-    from anamnesis.store.safe_files import UnsafeFile, open_regular, read_regular
-    from anamnesis.store.search_modes import (
-        DEFAULT_MODE,
-        KEYWORD_MODE,
-        KEYWORD_RANKING_ENV,
-        KEYWORD_RANKINGS,
-        SEARCH_MODE_ENV,
-        SEARCH_MODES,
-        QueryVector,
-        SearchMode,
-        configured_search_mode,
-    )
-    from anamnesis.store.secret_scan import MaskedFile, NoteTrees
-    from anamnesis.store.stop_words import STOP_WORDS, content_terms
-    from anamnesis.store.store import MemoryStore
-    from anamnesis.store.timestamps import utc_now
-    from anamnesis.store.validation import validate as validate_note
+from anamnesis.store.exports import export_table as export_table
+from anamnesis.store.exports import lazy_exports as lazy_exports
 
 __version__ = "0.3.0"
 
-_EXPORTS: dict[str, tuple[str, str]] = {
-    "CONFIG_FILE": ("anamnesis.store.config", "CONFIG_FILE"),
-    "ConfigKey": ("anamnesis.store.config_keys", "ConfigKey"),
-    "InvalidSetting": ("anamnesis.store.config_keys", "InvalidSetting"),
-    "checking": ("anamnesis.store.config_keys", "checking"),
-    "default_machine_id": ("anamnesis.store.config_keys", "default_machine_id"),
-    "store_config_keys": ("anamnesis.store.config_keys", "store_config_keys"),
-    "CAPTURE_DIGEST_KEY": ("anamnesis.store.capture_digest", "CAPTURE_DIGEST_KEY"),
-    "content_digest": ("anamnesis.store.capture_digest", "content_digest"),
-    "is_capture_owned": ("anamnesis.store.capture_digest", "is_capture_owned"),
-    "REWRITTEN_BY_KEY": ("anamnesis.store.model_rewrite", "REWRITTEN_BY_KEY"),
-    "rewritten_by": ("anamnesis.store.model_rewrite", "rewritten_by"),
-    "REFLECTION_ENV_GUARD": ("anamnesis.store.config", "REFLECTION_ENV_GUARD"),
-    "EvalCase": ("anamnesis.store.recall_eval", "EvalCase"),
-    "FrontmatterError": ("anamnesis.store.frontmatter", "FrontmatterError"),
-    "LeftoverFile": ("anamnesis.store.model", "LeftoverFile"),
-    "MODEL_PATH_ENV": ("anamnesis.store.embedding", "MODEL_PATH_ENV"),
-    "RecallReport": ("anamnesis.store.recall_eval", "RecallReport"),
-    "atomic_write_bytes": ("anamnesis.store.atomic", "atomic_write_bytes"),
-    "JsonTooDeep": ("anamnesis.store.bounded_json", "JsonTooDeep"),
-    "load_json": ("anamnesis.store.bounded_json", "load_json"),
-    "configured_model": ("anamnesis.store.embedding", "configured_model"),
-    "count_secrets": ("anamnesis.store.redact", "count_secrets"),
-    "default_embedder": ("anamnesis.store.embedding", "default_embedder"),
-    "load_cases": ("anamnesis.store.recall_eval", "load_cases"),
-    "load_notes": ("anamnesis.store.recall_eval", "load_notes"),
-    "load_yaml_frontmatter": ("anamnesis.store.frontmatter", "load_yaml"),
-    "recall_at_k": ("anamnesis.store.recall_eval", "recall_at_k"),
-    "sandbox": ("anamnesis.store.recall_eval", "sandbox"),
-    "sqlite_can_load_extensions": ("anamnesis.store.embedding", "sqlite_can_load_extensions"),
-    "sqlite_vec_problem": ("anamnesis.store.embedding", "sqlite_vec_problem"),
-    "utc_now": ("anamnesis.store.timestamps", "utc_now"),
-    "every_note": ("anamnesis.store.note_pages", "every_note"),
-    "validate_note": ("anamnesis.store.validation", "validate"),
-    "vector_support": ("anamnesis.store.embedding", "vector_support"),
-    "AdoptedFile": ("anamnesis.store.model", "AdoptedFile"),
-    "AmbiguousId": ("anamnesis.store.errors", "AmbiguousId"),
-    "DURABLE_TYPES": ("anamnesis.store.model", "DURABLE_TYPES"),
-    "Embedder": ("anamnesis.store.embedding", "Embedder"),
-    "FastEmbedEmbedder": ("anamnesis.store.embedding", "FastEmbedEmbedder"),
-    "SEARCH_MODES": ("anamnesis.store.search_modes", "SEARCH_MODES"),
-    "SearchMode": ("anamnesis.store.search_modes", "SearchMode"),
-    "QueryVector": ("anamnesis.store.search_modes", "QueryVector"),
-    "DEFAULT_MODE": ("anamnesis.store.search_modes", "DEFAULT_MODE"),
-    "KEYWORD_MODE": ("anamnesis.store.search_modes", "KEYWORD_MODE"),
-    "KEYWORD_RANKINGS": ("anamnesis.store.search_modes", "KEYWORD_RANKINGS"),
-    "KEYWORD_RANKING_ENV": ("anamnesis.store.search_modes", "KEYWORD_RANKING_ENV"),
-    "STOP_WORDS": ("anamnesis.store.stop_words", "STOP_WORDS"),
-    "content_terms": ("anamnesis.store.stop_words", "content_terms"),
-    "SEARCH_MODE_ENV": ("anamnesis.store.search_modes", "SEARCH_MODE_ENV"),
-    "configured_search_mode": ("anamnesis.store.search_modes", "configured_search_mode"),
-    "VectorsUnavailable": ("anamnesis.store.embedding", "VectorsUnavailable"),
-    "VectorsUnavailableWarning": ("anamnesis.store.embedding", "VectorsUnavailableWarning"),
-    "IndexRebuiltWarning": ("anamnesis.store.errors", "IndexRebuiltWarning"),
-    "IndexUnavailable": ("anamnesis.store.errors", "IndexUnavailable"),
-    "InvalidNote": ("anamnesis.store.errors", "InvalidNote"),
-    "InvalidQuery": ("anamnesis.store.errors", "InvalidQuery"),
-    "MalformedNote": ("anamnesis.store.errors", "MalformedNote"),
-    "MaskedFile": ("anamnesis.store.secret_scan", "MaskedFile"),
-    "NoteTrees": ("anamnesis.store.secret_scan", "NoteTrees"),
-    "SyncCycle": ("anamnesis.store.outgoing", "SyncCycle"),
-    "commit_outgoing": ("anamnesis.store.outgoing", "commit_outgoing"),
-    "sync_cycle": ("anamnesis.store.outgoing", "sync_cycle"),
-    "Memory": ("anamnesis.store.model", "Memory"),
-    "MemoryStore": ("anamnesis.store.store", "MemoryStore"),
-    "MemoryType": ("anamnesis.store.model", "MemoryType"),
-    "NOTE_TYPES": ("anamnesis.store.model", "NOTE_TYPES"),
-    "NoteLimits": ("anamnesis.store.limits", "NoteLimits"),
-    "NoteNotFound": ("anamnesis.store.errors", "NoteNotFound"),
-    "PROV_SOURCES": ("anamnesis.store.model", "PROV_SOURCES"),
-    "Record": ("anamnesis.store.record", "Record"),
-    "ReindexReport": ("anamnesis.store.model", "ReindexReport"),
-    "SCOPES": ("anamnesis.store.model", "SCOPES"),
-    "Scope": ("anamnesis.store.model", "Scope"),
-    "SearchHit": ("anamnesis.store.model", "SearchHit"),
-    "SearchResult": ("anamnesis.store.model", "SearchResult"),
-    "SkippedFile": ("anamnesis.store.model", "SkippedFile"),
-    "StorageError": ("anamnesis.store.errors", "StorageError"),
-    "StoreBusy": ("anamnesis.store.errors", "StoreBusy"),
-    "StoreError": ("anamnesis.store.errors", "StoreError"),
-    "StoreLayout": ("anamnesis.store.layout", "StoreLayout"),
-    "StoreStats": ("anamnesis.store.model", "StoreStats"),
-    "SupersedeChain": ("anamnesis.store.model", "SupersedeChain"),
-    "UnsafeFile": ("anamnesis.store.safe_files", "UnsafeFile"),
-    "open_regular": ("anamnesis.store.safe_files", "open_regular"),
-    "read_regular": ("anamnesis.store.safe_files", "read_regular"),
-    "derived_id": ("anamnesis.store.ids", "derived_id"),
-    "display_safe": ("anamnesis.store.invisible", "display_safe"),
-    "match_text": ("anamnesis.store.invisible", "match_text"),
-    "EXPORT_FORMATS": ("anamnesis.store.interchange", "FORMATS"),
-    "ExportReport": ("anamnesis.store.interchange", "ExportReport"),
-    "ImportPlan": ("anamnesis.store.interchange", "ImportPlan"),
-    "InterchangeError": ("anamnesis.store.interchange", "InterchangeError"),
-    "ReadNotes": ("anamnesis.store.interchange", "ReadNotes"),
-    "export_store": ("anamnesis.store.interchange", "export_store"),
-    "plan_import": ("anamnesis.store.interchange", "plan_import"),
-    "read_jsonl": ("anamnesis.store.interchange", "read_jsonl"),
-    "read_markdown_export": ("anamnesis.store.interchange", "read_markdown_export"),
-    "ChronicleFile": ("anamnesis.store.openchronicle", "ChronicleFile"),
-    "ChronicleImport": ("anamnesis.store.openchronicle", "ChronicleImport"),
-    "load_project_map": ("anamnesis.store.openchronicle", "load_project_map"),
-    "openchronicle_note_id": ("anamnesis.store.openchronicle", "openchronicle_note_id"),
-    "read_openchronicle": ("anamnesis.store.openchronicle", "read_openchronicle"),
-    "is_valid_id": ("anamnesis.store.ids", "is_valid_id"),
-    "new_id": ("anamnesis.store.ids", "new_id"),
-    "parse_note": ("anamnesis.store.codec", "parse"),
-    "read_config": ("anamnesis.store.config", "read_config"),
-    "redact_secrets": ("anamnesis.store.redact", "redact_secrets"),
-    "resolve_home": ("anamnesis.store.config", "resolve_home"),
-    "resolve_machine_id": ("anamnesis.store.config", "resolve_machine_id"),
-    "resolve_remote": ("anamnesis.store.config", "resolve_remote"),
-    "serialize_note": ("anamnesis.store.codec", "serialize"),
-    "write_config": ("anamnesis.store.config", "write_config"),
-    "yield_to_sessions": ("anamnesis.store.priority", "yield_to_sessions"),
-    "BACKGROUND_NICE": ("anamnesis.store.priority", "BACKGROUND_NICE"),
-}
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from anamnesis.store.config import CONFIG_FILE as CONFIG_FILE
+    from anamnesis.store.config import REFLECTION_ENV_GUARD as REFLECTION_ENV_GUARD
+    from anamnesis.store.config import read_config as read_config
+    from anamnesis.store.config import resolve_home as resolve_home
+    from anamnesis.store.config import resolve_machine_id as resolve_machine_id
+    from anamnesis.store.config import resolve_remote as resolve_remote
+    from anamnesis.store.config import write_config as write_config
+    from anamnesis.store.config_keys import ConfigKey as ConfigKey
+    from anamnesis.store.config_keys import InvalidSetting as InvalidSetting
+    from anamnesis.store.config_keys import checking as checking
+    from anamnesis.store.config_keys import default_machine_id as default_machine_id
+    from anamnesis.store.config_keys import store_config_keys as store_config_keys
+    from anamnesis.store.errors import AmbiguousId as AmbiguousId
+    from anamnesis.store.errors import IndexRebuiltWarning as IndexRebuiltWarning
+    from anamnesis.store.errors import IndexUnavailable as IndexUnavailable
+    from anamnesis.store.errors import InvalidNote as InvalidNote
+    from anamnesis.store.errors import InvalidQuery as InvalidQuery
+    from anamnesis.store.errors import MalformedNote as MalformedNote
+    from anamnesis.store.errors import NoteNotFound as NoteNotFound
+    from anamnesis.store.errors import StorageError as StorageError
+    from anamnesis.store.errors import StoreBusy as StoreBusy
+    from anamnesis.store.errors import StoreError as StoreError
+    from anamnesis.store.exchange.bounded_json import JsonTooDeep as JsonTooDeep
+    from anamnesis.store.exchange.bounded_json import load_json as load_json
+    from anamnesis.store.exchange.interchange import EXPORT_FORMATS as EXPORT_FORMATS
+    from anamnesis.store.exchange.interchange import ExportReport as ExportReport
+    from anamnesis.store.exchange.interchange import ImportPlan as ImportPlan
+    from anamnesis.store.exchange.interchange import InterchangeError as InterchangeError
+    from anamnesis.store.exchange.interchange import ReadNotes as ReadNotes
+    from anamnesis.store.exchange.interchange import export_store as export_store
+    from anamnesis.store.exchange.interchange import plan_import as plan_import
+    from anamnesis.store.exchange.interchange import read_jsonl as read_jsonl
+    from anamnesis.store.exchange.interchange import read_markdown_export as read_markdown_export
+    from anamnesis.store.exchange.note_pages import every_note as every_note
+    from anamnesis.store.exchange.openchronicle import ChronicleFile as ChronicleFile
+    from anamnesis.store.exchange.openchronicle import ChronicleImport as ChronicleImport
+    from anamnesis.store.exchange.openchronicle import load_project_map as load_project_map
+    from anamnesis.store.exchange.openchronicle import (
+        openchronicle_note_id as openchronicle_note_id,
+    )
+    from anamnesis.store.exchange.openchronicle import read_openchronicle as read_openchronicle
+    from anamnesis.store.exchange.recall_eval import EvalCase as EvalCase
+    from anamnesis.store.exchange.recall_eval import RecallReport as RecallReport
+    from anamnesis.store.exchange.recall_eval import load_cases as load_cases
+    from anamnesis.store.exchange.recall_eval import load_notes as load_notes
+    from anamnesis.store.exchange.recall_eval import recall_at_k as recall_at_k
+    from anamnesis.store.exchange.recall_eval import sandbox as sandbox
+    from anamnesis.store.files.atomic import atomic_write_bytes as atomic_write_bytes
+    from anamnesis.store.files.layout import StoreLayout as StoreLayout
+    from anamnesis.store.files.safe_files import UnsafeFile as UnsafeFile
+    from anamnesis.store.files.safe_files import open_regular as open_regular
+    from anamnesis.store.files.safe_files import read_regular as read_regular
+    from anamnesis.store.note.capture_digest import CAPTURE_DIGEST_KEY as CAPTURE_DIGEST_KEY
+    from anamnesis.store.note.capture_digest import content_digest as content_digest
+    from anamnesis.store.note.capture_digest import is_capture_owned as is_capture_owned
+    from anamnesis.store.note.codec import parse_note as parse_note
+    from anamnesis.store.note.codec import serialize_note as serialize_note
+    from anamnesis.store.note.frontmatter import FrontmatterError as FrontmatterError
+    from anamnesis.store.note.frontmatter import load_yaml_frontmatter as load_yaml_frontmatter
+    from anamnesis.store.note.ids import derived_id as derived_id
+    from anamnesis.store.note.ids import is_valid_id as is_valid_id
+    from anamnesis.store.note.ids import new_id as new_id
+    from anamnesis.store.note.invisible import display_safe as display_safe
+    from anamnesis.store.note.invisible import match_text as match_text
+    from anamnesis.store.note.limits import NoteLimits as NoteLimits
+    from anamnesis.store.note.model import DURABLE_TYPES as DURABLE_TYPES
+    from anamnesis.store.note.model import NOTE_TYPES as NOTE_TYPES
+    from anamnesis.store.note.model import PROV_SOURCES as PROV_SOURCES
+    from anamnesis.store.note.model import SCOPES as SCOPES
+    from anamnesis.store.note.model import AdoptedFile as AdoptedFile
+    from anamnesis.store.note.model import LeftoverFile as LeftoverFile
+    from anamnesis.store.note.model import Memory as Memory
+    from anamnesis.store.note.model import MemoryType as MemoryType
+    from anamnesis.store.note.model import ReindexReport as ReindexReport
+    from anamnesis.store.note.model import Scope as Scope
+    from anamnesis.store.note.model import SearchHit as SearchHit
+    from anamnesis.store.note.model import SearchResult as SearchResult
+    from anamnesis.store.note.model import SkippedFile as SkippedFile
+    from anamnesis.store.note.model import StoreStats as StoreStats
+    from anamnesis.store.note.model import SupersedeChain as SupersedeChain
+    from anamnesis.store.note.model_rewrite import REWRITTEN_BY_KEY as REWRITTEN_BY_KEY
+    from anamnesis.store.note.model_rewrite import rewritten_by as rewritten_by
+    from anamnesis.store.note.timestamps import utc_now as utc_now
+    from anamnesis.store.note.validation import validate_note as validate_note
+    from anamnesis.store.priority import BACKGROUND_NICE as BACKGROUND_NICE
+    from anamnesis.store.priority import yield_to_sessions as yield_to_sessions
+    from anamnesis.store.record import Record as Record
+    from anamnesis.store.search.search_modes import DEFAULT_MODE as DEFAULT_MODE
+    from anamnesis.store.search.search_modes import KEYWORD_MODE as KEYWORD_MODE
+    from anamnesis.store.search.search_modes import KEYWORD_RANKING_ENV as KEYWORD_RANKING_ENV
+    from anamnesis.store.search.search_modes import KEYWORD_RANKINGS as KEYWORD_RANKINGS
+    from anamnesis.store.search.search_modes import SEARCH_MODE_ENV as SEARCH_MODE_ENV
+    from anamnesis.store.search.search_modes import SEARCH_MODES as SEARCH_MODES
+    from anamnesis.store.search.search_modes import QueryVector as QueryVector
+    from anamnesis.store.search.search_modes import SearchMode as SearchMode
+    from anamnesis.store.search.search_modes import configured_search_mode as configured_search_mode
+    from anamnesis.store.search.stop_words import STOP_WORDS as STOP_WORDS
+    from anamnesis.store.search.stop_words import content_terms as content_terms
+    from anamnesis.store.secrets.outgoing import SyncCycle as SyncCycle
+    from anamnesis.store.secrets.outgoing import commit_outgoing as commit_outgoing
+    from anamnesis.store.secrets.outgoing import sync_cycle as sync_cycle
+    from anamnesis.store.secrets.redact import count_secrets as count_secrets
+    from anamnesis.store.secrets.redact import redact_secrets as redact_secrets
+    from anamnesis.store.secrets.secret_scan import MaskedFile as MaskedFile
+    from anamnesis.store.secrets.secret_scan import NoteTrees as NoteTrees
+    from anamnesis.store.store import MemoryStore as MemoryStore
+    from anamnesis.store.vectors.embedding import MODEL_PATH_ENV as MODEL_PATH_ENV
+    from anamnesis.store.vectors.embedding import Embedder as Embedder
+    from anamnesis.store.vectors.embedding import FastEmbedEmbedder as FastEmbedEmbedder
+    from anamnesis.store.vectors.embedding import VectorsUnavailable as VectorsUnavailable
+    from anamnesis.store.vectors.embedding import (
+        VectorsUnavailableWarning as VectorsUnavailableWarning,
+    )
+    from anamnesis.store.vectors.embedding import configured_model as configured_model
+    from anamnesis.store.vectors.embedding import default_embedder as default_embedder
+    from anamnesis.store.vectors.embedding import (
+        sqlite_can_load_extensions as sqlite_can_load_extensions,
+    )
+    from anamnesis.store.vectors.embedding import sqlite_vec_problem as sqlite_vec_problem
+    from anamnesis.store.vectors.embedding import vector_support as vector_support
 
-__all__ = [
-    "BACKGROUND_NICE",
-    "CAPTURE_DIGEST_KEY",
-    "CONFIG_FILE",
-    "DEFAULT_MODE",
-    "DURABLE_TYPES",
-    "EXPORT_FORMATS",
-    "KEYWORD_MODE",
-    "KEYWORD_RANKINGS",
-    "KEYWORD_RANKING_ENV",
-    "MODEL_PATH_ENV",
-    "NOTE_TYPES",
-    "PROV_SOURCES",
-    "REFLECTION_ENV_GUARD",
-    "REWRITTEN_BY_KEY",
-    "SCOPES",
-    "SEARCH_MODES",
-    "SEARCH_MODE_ENV",
-    "STOP_WORDS",
-    "AdoptedFile",
-    "AmbiguousId",
-    "ChronicleFile",
-    "ChronicleImport",
-    "ConfigKey",
-    "Embedder",
-    "EvalCase",
-    "ExportReport",
-    "FastEmbedEmbedder",
-    "FrontmatterError",
-    "ImportPlan",
-    "IndexRebuiltWarning",
-    "IndexUnavailable",
-    "InterchangeError",
-    "InvalidNote",
-    "InvalidQuery",
-    "InvalidSetting",
-    "JsonTooDeep",
-    "LeftoverFile",
-    "MalformedNote",
-    "MaskedFile",
-    "Memory",
-    "MemoryStore",
-    "MemoryType",
-    "NoteLimits",
-    "NoteNotFound",
-    "NoteTrees",
-    "QueryVector",
-    "ReadNotes",
-    "RecallReport",
-    "Record",
-    "ReindexReport",
-    "Scope",
-    "SearchHit",
-    "SearchMode",
-    "SearchResult",
-    "SkippedFile",
-    "StorageError",
-    "StoreBusy",
-    "StoreError",
-    "StoreLayout",
-    "StoreStats",
-    "SupersedeChain",
-    "SyncCycle",
-    "UnsafeFile",
-    "VectorsUnavailable",
-    "VectorsUnavailableWarning",
-    "atomic_write_bytes",
-    "checking",
-    "commit_outgoing",
-    "configured_model",
-    "configured_search_mode",
-    "content_digest",
-    "content_terms",
-    "count_secrets",
-    "default_embedder",
-    "default_machine_id",
-    "derived_id",
-    "display_safe",
-    "every_note",
-    "export_store",
-    "is_capture_owned",
-    "is_valid_id",
-    "load_cases",
-    "load_json",
-    "load_notes",
-    "load_project_map",
-    "load_yaml_frontmatter",
-    "match_text",
-    "new_id",
-    "open_regular",
-    "openchronicle_note_id",
-    "parse_note",
-    "plan_import",
-    "read_config",
-    "read_jsonl",
-    "read_markdown_export",
-    "read_openchronicle",
-    "read_regular",
-    "recall_at_k",
-    "redact_secrets",
-    "resolve_home",
-    "resolve_machine_id",
-    "resolve_remote",
-    "rewritten_by",
-    "sandbox",
-    "serialize_note",
-    "sqlite_can_load_extensions",
-    "sqlite_vec_problem",
-    "store_config_keys",
-    "sync_cycle",
-    "utc_now",
-    "validate_note",
-    "vector_support",
-    "write_config",
-    "yield_to_sessions",
-]
-
-
-def __getattr__(name: str) -> Any:
-    try:
-        module, attribute = _EXPORTS[name]
-    except KeyError:
-        raise AttributeError(f"module 'anamnesis.store' has no attribute {name!r}") from None
-    value = getattr(import_module(module), attribute)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_EXPORTS])
+if not TYPE_CHECKING:  # type checkers see only the names above, never a __getattr__
+    __getattr__, __dir__ = lazy_exports(__name__)

@@ -42,7 +42,8 @@ def read_config(home: Path | None = None) -> dict[str, Any]:
 def write_config(data: dict[str, Any], home: Path | None = None) -> Path:
     """Replace ``config.json`` atomically with owner-only permissions; return its path."""
     root = home or resolve_home()
-    from anamnesis.store.atomic import atomic_write_bytes
+    # Here, not at the top: every hook reads the config, and none writes it.
+    from anamnesis.store.files.atomic import atomic_write_bytes
 
     root.mkdir(parents=True, exist_ok=True)
     path = root / CONFIG_FILE

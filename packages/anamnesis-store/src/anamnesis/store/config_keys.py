@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from anamnesis.store.limits import NoteLimits
+from anamnesis.store.note.limits import NoteLimits
 from anamnesis.store.record import Record
 
 TYPE_CHECKING = False
@@ -102,9 +102,8 @@ def checking(key: str, check: Callable[[str, str, str], str], *errors: type[Exce
 
 def store_config_keys() -> tuple[ConfigKey, ...]:
     """The settings the store reads, as its tables have them now."""
-    from anamnesis.store.embedding import DEFAULT_MODEL, MODEL_ENV, MODEL_PATH_ENV
-    from anamnesis.store.search_modes import CONFIG_KEY as SEARCH_MODE_KEY
-    from anamnesis.store.search_modes import (
+    from anamnesis.store.search.search_modes import CONFIG_KEY as SEARCH_MODE_KEY
+    from anamnesis.store.search.search_modes import (
         DEFAULT_MODE,
         KEYWORD_MODE,
         KEYWORD_RANKING_ENV,
@@ -113,6 +112,7 @@ def store_config_keys() -> tuple[ConfigKey, ...]:
         SEARCH_MODE_ENV,
         SEARCH_MODES,
     )
+    from anamnesis.store.vectors.embedding import DEFAULT_MODEL, MODEL_ENV, MODEL_PATH_ENV
 
     modes = tuple(SEARCH_MODES)
     return (

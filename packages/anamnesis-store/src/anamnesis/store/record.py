@@ -7,7 +7,7 @@ real signature) and get equality, a readable repr and ``replace()`` from this ba
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from typing import Any, Self
 

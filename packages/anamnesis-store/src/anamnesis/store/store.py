@@ -2,59 +2,56 @@
 
 The markdown files are the truth; the index can be deleted at any time. This class is the
 store's public API. The work is done by collaborators, each in its own module and handed
-what it needs explicitly: :mod:`.index_connection` (the connection and its repair),
-:mod:`.indexer` (files to rows and back), :mod:`.catch_up` (changes made behind the
-store's back), :mod:`.note_writer` (files with their rows, secrets masked),
-:mod:`.vectors` (the optional embeddings), :mod:`.search_modes` (which ranking runs).
+what it needs explicitly: :mod:`.index.connection` (the connection and its repair),
+:mod:`.index.indexer` (files to rows and back), :mod:`.index.catch_up` (changes made
+behind the store's back), :mod:`.index.note_writer` (files with their rows, secrets
+masked), :mod:`.search.store_search` (a search, from its mode to its hits) and
+:mod:`.vectors.store_vectors` (the optional embeddings).
+
+The writer, the search and the vectors are made on first use: a session hook that only
+lists notes loads none of their code.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable
+from functools import cached_property
 from pathlib import Path
 
-from anamnesis.store import batch_journal, file_format, note_queries
-from anamnesis.store import index as ix
-from anamnesis.store.broken_files import broken_entries, raise_if_broken
-from anamnesis.store.catch_up import CatchUp
 from anamnesis.store.config import resolve_home
 from anamnesis.store.errors import AmbiguousId, InvalidNote, NoteNotFound, StorageError
-from anamnesis.store.ids import check_id, check_prefix, new_id
-from anamnesis.store.index_connection import IndexConnection
-from anamnesis.store.indexer import Indexer
-from anamnesis.store.layout import StoreLayout
-from anamnesis.store.model import (
+from anamnesis.store.files.layout import StoreLayout
+from anamnesis.store.index import db as ix
+from anamnesis.store.index import note_queries
+from anamnesis.store.index.broken_files import raise_if_broken, skipped_files
+from anamnesis.store.index.catch_up import CatchUp
+from anamnesis.store.index.connection import IndexConnection
+from anamnesis.store.index.indexer import Indexer
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.note.ids import check_id, check_prefix, new_id
+from anamnesis.store.note.model import (
     LeftoverFile,
     Memory,
     MemoryType,
     ReindexReport,
     Scope,
-    SearchHit,
     SearchResult,
     SkippedFile,
     StoreStats,
 )
-from anamnesis.store.note_writer import NoteWriter
-from anamnesis.store.query import Filters, Ranker
-from anamnesis.store.search_modes import (
-    DEFAULT_MODE,
-    KEYWORD_MODE,
-    SearchSettings,
-    check_search,
-    needs_vectors,
-    search_hits,
-)
-from anamnesis.store.timestamps import ranking_time, skew_limit, utc_now
+from anamnesis.store.note.timestamps import skew_limit, utc_now
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from typing import Any, Self, TypeVar
 
-    from anamnesis.store.embedding import Embedder
-    from anamnesis.store.model import SupersedeChain
-    from anamnesis.store.secret_scan import MaskedFile
-    from anamnesis.store.vectors import StoreVectors
+    from anamnesis.store.index.note_writer import NoteWriter
+    from anamnesis.store.note.model import SupersedeChain
+    from anamnesis.store.search.store_search import StoreSearch
+    from anamnesis.store.secrets.secret_scan import MaskedFile
+    from anamnesis.store.vectors.embedding import Embedder
+    from anamnesis.store.vectors.store_vectors import StoreVectors
 
     T = TypeVar("T")
     # The class has a method named ``list`` (the spec's name), which hides the builtin in
@@ -64,6 +61,7 @@ if TYPE_CHECKING:
     SkippedFiles = list[SkippedFile]
     MaskedFiles = list[MaskedFile]
     LeftoverFiles = list[LeftoverFile]
+    Params = list[object]
 
 Progress = Callable[[int, int], None]
 
@@ -96,12 +94,11 @@ class MemoryStore:
         """
         self.layout = StoreLayout(Path(root).expanduser() if root is not None else resolve_home())
         self._embedder = embedder
+        self._mask_secrets = mask_secrets
         self._vector_state: StoreVectors | None = None
         # How many notes lacking a vector a search embeds before ranking (about a second);
         # a process that embeds in the background (the MCP server) sets 0.
         self.search_embed_limit = SEARCH_EMBED_LIMIT
-        self._settings = SearchSettings(self.layout.root)  # the user's mode and ranking
-        self._ranker_cache: Ranker | None = None
         try:
             self.layout.memory_dir.mkdir(parents=True, exist_ok=True)
             self.layout.local_dir.mkdir(parents=True, exist_ok=True)
@@ -110,13 +107,15 @@ class MemoryStore:
                 f"cannot create the store at {self.layout.root}: {exc.strerror or exc}; "
                 "check the path and its permissions, or set ANAMNESIS_HOME"
             ) from None
-        batch_journal.finish(self.layout)  # a batch a crash interrupted lands whole first
+        if self.layout.batch_journal.exists():  # only after a crash in the middle of a batch
+            from anamnesis.store.files import batch_journal
+
+            batch_journal.finish(self.layout)  # the batch lands whole before anything is read
         self._indexer = Indexer(self.layout)
         self._watcher = CatchUp(self._indexer)
         self._index = IndexConnection(
             self.layout.db_path, lambda conn: self._indexer.fill(conn, None)
         )
-        self._writer = NoteWriter(self._index, self._indexer, mask_secrets=mask_secrets)
 
     # -- paths -----------------------------------------------------------------------
 
@@ -332,14 +331,7 @@ class MemoryStore:
             offset=offset,
             after=after,
         )
-
-        def query(conn: sqlite3.Connection) -> list[Memory]:
-            def fetch() -> list[ix.NoteRow]:
-                return [ix.note_row(row) for row in conn.execute(sql, params)]
-
-            return self._indexer.settled(conn, fetch, include_body)
-
-        return self._read(query)
+        return self._listed(sql, params, include_body)
 
     def newest_first(self, notes: Iterable[Memory]) -> Notes:
         """These notes in the order :meth:`list` gives them: newest first, where a note
@@ -349,13 +341,7 @@ class MemoryStore:
         notes = list(notes)
         ids = list(dict.fromkeys(note.id for note in notes))
         ranks = self._read(lambda conn: note_queries.ranks_of(conn, ids))
-        now = utc_now()
-
-        def recency(note: Memory) -> tuple[str, float, str]:
-            rank = ranks.get(note.id) or ranking_time(note.updated_at, now)
-            return (rank, note.confidence, note.id)
-
-        return sorted(notes, key=recency, reverse=True)
+        return note_queries.in_listing_order(notes, ranks)
 
     def dated_ahead(self) -> Notes:
         """Notes (without bodies) created or updated later than now by more than
@@ -363,14 +349,7 @@ class MemoryStore:
         whose clock runs ahead. Latest first. Read from a small index of such notes, not
         by visiting every note."""
         sql, params = note_queries.dated_ahead(skew_limit())
-
-        def query(conn: sqlite3.Connection) -> list[Memory]:
-            def fetch() -> list[ix.NoteRow]:
-                return [ix.note_row(row) for row in conn.execute(sql, params)]
-
-            return self._indexer.settled(conn, fetch, include_body=False)
-
-        return self._read(query)
+        return self._listed(sql, params, include_body=False)
 
     def count(
         self,
@@ -411,11 +390,16 @@ class MemoryStore:
         :mod:`.fusion`). None means :meth:`default_search_mode`. When vectors cannot run
         here, vector and hybrid search fall back to keyword search with one warning. A
         query that shares nothing with any note finds nothing in every mode (vector
-        evidence counts only above :data:`~anamnesis.store.fusion.VECTOR_FLOOR`).
+        evidence counts only above :data:`~anamnesis.store.search.fusion.VECTOR_FLOOR`).
         """
-        flag = include_superseded
         return self.search_scored(
-            query, project=project, type=type, scope=scope, k=k, mode=mode, include_superseded=flag
+            query,
+            project=project,
+            type=type,
+            scope=scope,
+            k=k,
+            mode=mode,
+            include_superseded=include_superseded,
         ).notes
 
     def search_scored(
@@ -431,31 +415,16 @@ class MemoryStore:
     ) -> SearchResult:
         """:meth:`search` with each hit's score, the notes superseding it (``superseded_by``,
         empty for a current note) and the mode that actually ran."""
-        chosen = check_search(query, k, mode) or self.default_search_mode()
-        words, tokens = self._settings.terms(query)
-        if not tokens:  # nothing to search for: no model is loaded to find that out
-            if not needs_vectors(chosen) or self.vectors_available():
-                return SearchResult([], chosen, chosen)
-            return SearchResult([], KEYWORD_MODE, chosen, self._vectors().support().reason)
-        filters = Filters.checked(project, type, scope, None, include_superseded)
-        query_vector: tuple[bytes, str] | None = None
-        if needs_vectors(chosen):
-            query_vector = self._vectors().query_vector(query, self.search_embed_limit)
-
-        def action() -> list[SearchHit]:
-            self._catch_up()
-            conn = self._connection()
-            if query_vector is not None:
-                self._vectors().load_into(conn)
-            ranker = self._ranker(conn)
-            return search_hits(
-                conn, ranker, self._indexer, tokens, filters, k, chosen, query_vector, words
-            )
-
-        hits = self._run(action)
-        if query_vector is None and needs_vectors(chosen):
-            return SearchResult(hits, KEYWORD_MODE, chosen, self._vectors().support().reason)
-        return SearchResult(hits, chosen, chosen)
+        return self._search.search(
+            query,
+            project=project,
+            type=type,
+            scope=scope,
+            k=k,
+            mode=mode,
+            include_superseded=include_superseded,
+            embed_limit=self.search_embed_limit,
+        )
 
     # -- vectors (the optional extra) -------------------------------------------------
 
@@ -467,10 +436,7 @@ class MemoryStore:
         """The mode a search without ``mode`` uses: ``ANAMNESIS_SEARCH_MODE`` or config.json's
         ``search_mode`` if set, else ``hybrid`` when the vectors extra can run, else
         ``keyword``."""
-        configured = self._configured_mode()
-        if configured is not None:
-            return configured
-        return DEFAULT_MODE if self.vectors_available() else KEYWORD_MODE
+        return self._search.default_mode()
 
     def embed_missing(
         self,
@@ -508,20 +474,13 @@ class MemoryStore:
     def supersede_chain(self, memory_id: str) -> SupersedeChain:
         """What this note replaces (``older``) and what replaces it (``newer``), each
         followed link by link, nearest first; loops are walked once. Raises NoteNotFound."""
-        from anamnesis.store.supersession import chain
+        from anamnesis.store.index.supersession import chain  # rare: off the hooks' path
 
         return self._read(lambda conn: chain(conn, check_id(memory_id)))
 
     def problems(self) -> SkippedFiles:
         """Note files the index could not read, and why (fix them and they reappear)."""
-
-        def query(conn: sqlite3.Connection) -> list[SkippedFile]:
-            return [
-                SkippedFile(str(entry.note(self.layout).path), entry.reason)
-                for entry in broken_entries(conn)
-            ]
-
-        return self._read(query)
+        return self._read(lambda conn: skipped_files(conn, self.layout))
 
     # -- reindexing and upkeep -------------------------------------------------------
 
@@ -534,17 +493,10 @@ class MemoryStore:
         ``embed``: also embed notes that lack a vector (None: when searches use vectors
         here; cached vectors are reused, so only new or changed notes cost time).
         """
+        report = self._run(lambda: self._indexer.rebuild(self._connection(), progress))
+        report = report.replace(swept=tuple(self.sweep_leftovers()))
+        from anamnesis.store.search.search_modes import needs_vectors  # search: on first use
 
-        def action() -> ReindexReport:
-            conn = self._connection()
-            with ix.write_transaction(conn, self.db_path):
-                ix.recreate_schema(conn)
-                report = self._indexer.fill(conn, progress)
-                ix.mark_current(conn)
-            file_format.give_back_free_pages(conn)
-            return report
-
-        report = self._run(action).replace(swept=tuple(self.sweep_leftovers()))
         uses_vectors = needs_vectors(self.default_search_mode())
         if (uses_vectors or embed) and self.vectors_available():
             self._vectors().after_rebuild(embed=embed)
@@ -557,7 +509,7 @@ class MemoryStore:
         and notes written before a rule existed are pushed otherwise), then reindex the
         ones that changed. Paths are absolute or relative to the store root; only files
         inside the note trees are touched. Returns what was masked."""
-        from anamnesis.store.secret_scan import mask_files
+        from anamnesis.store.secrets.secret_scan import mask_files  # the rules cost an import
 
         masked = mask_files(self.layout, paths)
         if masked:
@@ -567,13 +519,13 @@ class MemoryStore:
     def sweep_leftovers(self, *, min_age_s: float | None = None) -> LeftoverFiles:
         """Remove temp files that killed writes left behind (older than a safe age: no live
         writer owns them, see :mod:`.leftovers`); return what was removed."""
-        from anamnesis.store import leftovers
+        from anamnesis.store.files import leftovers  # upkeep: off the hooks' path
 
         return leftovers.sweep_store(self.layout, min_age_s=min_age_s)
 
     def leftovers(self) -> LeftoverFiles:
         """Temp files of interrupted (or running) writes, without removing any."""
-        from anamnesis.store import leftovers
+        from anamnesis.store.files import leftovers  # upkeep: off the hooks' path
 
         return leftovers.find_in_store(self.layout)
 
@@ -617,25 +569,41 @@ class MemoryStore:
 
         return self._run(action)
 
+    def _listed(self, sql: str, params: Params, include_body: bool) -> Notes:
+        """The notes a listing statement gives, as their files say now."""
+
+        def query(conn: sqlite3.Connection) -> list[Memory]:
+            def fetch() -> list[ix.NoteRow]:
+                return [ix.note_row(row) for row in conn.execute(sql, params)]
+
+            return self._indexer.settled(conn, fetch, include_body)
+
+        return self._read(query)
+
     def _catch_up(self) -> None:
         """Index what changed on disk behind the store's back (a few stats if nothing)."""
         self._watcher.run(self._connection())
 
-    def _ranker(self, conn: sqlite3.Connection) -> Ranker:
-        # One per connection: it remembers which terms are clamped until the index changes.
-        if self._ranker_cache is None or self._ranker_cache.conn is not conn:
-            self._ranker_cache = Ranker(conn)
-        return self._ranker_cache
+    @cached_property
+    def _writer(self) -> NoteWriter:
+        # Made on the first write: validation and masking cost a reader (the hooks) nothing.
+        from anamnesis.store.index.note_writer import NoteWriter
+
+        return NoteWriter(self._index, self._indexer, mask_secrets=self._mask_secrets)
+
+    @cached_property
+    def _search(self) -> StoreSearch:
+        # Made on the first search: the SessionStart hook only lists notes.
+        from anamnesis.store.search.store_search import StoreSearch
+
+        return StoreSearch(self.root, self._index, self._indexer, self._catch_up, self._vectors)
 
     def _vectors(self) -> StoreVectors:
         # Made on first use: importing the vectors code costs the hooks' hot path.
         if self._vector_state is None:
-            from anamnesis.store.vectors import StoreVectors
+            from anamnesis.store.vectors.store_vectors import StoreVectors
 
             self._vector_state = StoreVectors(
                 self.root, self._embedder, self._index, self._catch_up
             )
         return self._vector_state
-
-    def _configured_mode(self) -> str | None:
-        return self._settings.mode()

@@ -1,0 +1,79 @@
+"""Where a store keeps things on disk. Paths for notes are built only from validated ids."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from anamnesis.store.note.ids import check_id
+from anamnesis.store.note.model import NOTE_TYPES, SCOPES
+from anamnesis.store.record import Record
+
+
+class StoreLayout(Record):
+    """The files and folders under a store root (``~/.anamnesis`` by default).
+
+    ``memory/`` is the portable, git-synced tree; ``local/`` the machine-local tree that is
+    never synced; ``index.db`` the derived SQLite index; ``config.json`` machine config.
+    """
+
+    __slots__ = ("root",)
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.root / "memory"
+
+    @property
+    def local_dir(self) -> Path:
+        return self.root / "local"
+
+    @property
+    def db_path(self) -> Path:
+        return self.root / "index.db"
+
+    @property
+    def config_path(self) -> Path:
+        return self.root / "config.json"
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.root / "logs"
+
+    @property
+    def batch_journal(self) -> Path:
+        """The renames of a batch being made (:mod:`.batch_journal`): there only while a
+        batch renames its files, or after a crash in the middle."""
+        return self.root / ".batch-journal.json"
+
+    def trees(self) -> tuple[tuple[Path, str], ...]:
+        """Each note tree with the scope it stands for; the tree decides a note's scope."""
+        return ((self.memory_dir, "portable"), (self.local_dir, "machine-local"))
+
+    def tree(self, scope: str) -> Path:
+        if scope not in SCOPES:
+            raise ValueError(f"unknown scope {scope!r}")
+        return self.local_dir if scope == "machine-local" else self.memory_dir
+
+    @staticmethod
+    def rel_path(note_type: str, memory_id: str) -> str:
+        """``<type>/<id>.md``: the path of a note inside its tree."""
+        if note_type not in NOTE_TYPES:
+            raise ValueError(f"unknown note type {note_type!r}")
+        return f"{note_type}/{check_id(memory_id)}.md"
+
+    def note_path(self, scope: str, note_type: str, memory_id: str) -> Path:
+        return self.tree(scope) / self.rel_path(note_type, memory_id)
+
+    def locate(self, path: Path) -> tuple[str, str] | None:
+        """(scope, path relative to its tree) for a file inside a note tree, else None."""
+        resolved = path if path.is_absolute() else self.root / path
+        for tree, scope in self.trees():
+            try:
+                rel = resolved.relative_to(tree)
+            except ValueError:
+                continue
+            if rel.parts and ".." not in rel.parts:
+                return scope, rel.as_posix()
+        return None

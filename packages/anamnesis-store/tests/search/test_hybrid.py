@@ -1,0 +1,125 @@
+"""Hybrid ranking skips work that cannot change its answer: prove the answer is the one
+scoring every candidate fully would give. Needs sqlite-vec, not the embedding model: the
+embedder here is a small deterministic bag-of-words projection."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from anamnesis_testsupport.embedders import BagOfWordsEmbedder
+
+from anamnesis.store import MemoryStore
+from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.search import hybrid
+from anamnesis.store.search.fusion import STRONG_KEYWORD, VECTOR_FLOOR, fuse, vector_floor
+from anamnesis.store.search.query import query_tokens
+from anamnesis.store.vectors import vector_index
+from anamnesis.store.vectors.embedding import as_blob, sqlite_vec_problem
+
+PROBLEM = sqlite_vec_problem()
+pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=PROBLEM or "")
+
+
+def reference(
+    store: MemoryStore, tokens: list[str], vector: bytes, filters: Filters, k: int
+) -> list[str]:
+    """Every candidate fully scored: all BM25s, every near-best hit's coverage."""
+    conn = store._connection()
+    depth = hybrid.candidates_depth(k)
+    keyword = store._search.ranker(conn).ranked_ids(tokens, filters, depth)
+    model = BagOfWordsEmbedder().model_id
+    cosine = dict(vector_index.nearest(conn, vector, model, filters, depth))
+    bm25 = dict(keyword)
+    missing = [m for m in cosine if m not in bm25]
+    if missing:
+        bm25.update(hybrid._bm25_of(conn, tokens, missing))
+    cosine.update(vector_index.similarities(conn, vector, model, list(bm25)))
+    # The relevance floor: vector evidence alone below it makes no candidate.
+    floor = vector_floor(bool(keyword))
+    cosine = {m: c for m, c in cosine.items() if c >= floor or m in bm25}
+    near = [m for m, score in keyword if score <= keyword[0][1] * STRONG_KEYWORD]
+    coverage = hybrid._coverage(conn, tokens, near) if near else {}
+    return fuse(keyword, bm25, cosine, k, coverage)
+
+
+@pytest.fixture
+def zipf_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryStore]:
+    monkeypatch.delenv("ANAMNESIS_SEARCH_MODE")
+    rng = random.Random(11)
+    vocabulary = [f"w{i}" for i in range(300)]
+    weights = [1 / (rank + 1) for rank in range(len(vocabulary))]
+    with MemoryStore(tmp_path / "s", embedder=BagOfWordsEmbedder()) as store:
+        for _i in range(400):
+            body = " ".join(rng.choices(vocabulary, weights, k=rng.randint(5, 60)))
+            store.write(type=rng.choice(["semantic", "episodic"]), title=rng.choice(vocabulary),
+                        body=body, project=rng.choice(["p", "q"]))  # fmt: skip
+        store.embed_missing()
+        yield store
+
+
+def test_hybrid_skips_only_what_cannot_change_the_answer(zipf_store: MemoryStore) -> None:
+    rng = random.Random(5)
+    vocabulary = [f"w{i}" for i in range(300)]
+    conn = zipf_store._connection()
+    zipf_store._vectors().load_into(conn)
+    embedder = BagOfWordsEmbedder()
+    full_keyword_lists = 0
+    for _ in range(200):
+        text = " ".join(rng.choices(vocabulary, k=rng.randint(1, 8)))
+        tokens = query_tokens(text)
+        k = rng.choice([1, 3, 8, 15])
+        filters = Filters(project=rng.choice([None, "p"]), types=rng.choice([None, ("semantic",)]))
+        vector = as_blob(embedder.embed_query(text))
+        depth = hybrid.candidates_depth(k)
+        keyword = zipf_store._search.ranker(conn).ranked_ids(tokens, filters, depth)
+        full_keyword_lists += len(keyword) == depth
+        got = hybrid.hybrid_ranking(
+            conn, zipf_store._search.ranker(conn), tokens, vector, embedder.model_id, filters, k
+        )
+        assert [m for m, _ in got] == reference(zipf_store, tokens, vector, filters, k), text
+    assert full_keyword_lists >= 50  # the skipping path really ran
+
+
+def test_search_in_hybrid_mode_is_that_ranking(zipf_store: MemoryStore) -> None:
+    zipf_store._connection()
+    zipf_store.search("w1", mode="hybrid")  # loads sqlite-vec into the connection
+    embedder = BagOfWordsEmbedder()
+    for text in ("w1 w7 w99", "w250", "w3 w3 w40"):
+        vector = as_blob(embedder.embed_query(text))
+        expected = reference(zipf_store, query_tokens(text), vector, Filters(), 8)
+        assert [m.id for m in zipf_store.search(text, mode="hybrid")] == expected
+
+
+def test_a_query_sharing_nothing_with_any_note_finds_nothing_in_every_mode(
+    zipf_store: MemoryStore,
+) -> None:
+    # No note holds these words; a bag-of-words vector still lies at some angle to every
+    # note, and only the relevance floor keeps those angles from becoming results.
+    for mode in ("keyword", "vector", "hybrid"):
+        found = zipf_store.search_scored("zzq xylophone quokka", mode=mode)
+        assert found.hits == [], mode
+        assert found.mode == mode
+
+
+def test_vector_and_hybrid_hits_carry_scores_above_the_floor(zipf_store: MemoryStore) -> None:
+    conn = zipf_store._connection()
+    zipf_store._vectors().load_into(conn)
+    embedder = BagOfWordsEmbedder()
+    for text in ("w1 w7 w99", "w250 w12"):
+        vector = as_blob(embedder.embed_query(text))
+        nearest = dict(vector_index.nearest(conn, vector, embedder.model_id, Filters(), 50))
+        found = zipf_store.search_scored(text, mode="vector", k=50)
+        assert found.hits, text
+        for hit in found.hits:
+            assert hit.score >= VECTOR_FLOOR
+            assert hit.score == pytest.approx(nearest[hit.note.id])
+        below = [m for m, cosine in nearest.items() if cosine < VECTOR_FLOOR]
+        assert below, "the corpus must have notes below the floor for this test to mean much"
+        assert not {hit.note.id for hit in found.hits} & set(below)
+        hybrid_hits = zipf_store.search_scored(text, mode="hybrid").hits
+        scores = [hit.score for hit in hybrid_hits]
+        assert scores == sorted(scores, reverse=True)
+        assert all(0.0 < score <= 1.0 for score in scores)
