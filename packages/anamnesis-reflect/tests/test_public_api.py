@@ -1,5 +1,5 @@
-"""The package's public surface: every exported name resolves, and importing the package
-(or reading the settings) stays cheap and free of what this package must never load."""
+"""The package's public surface: its names declared once, each resolving, and importing
+the package (or reading the settings) stays cheap and free of what it must never load."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import json
 import subprocess
 import sys
 
-import anamnesis.reflect as reflect
+from anamnesis_testsupport.public_names import check_public_names
+
 from anamnesis.reflect import (
     AnthropicProvider,
     ClaudeCodeProvider,
@@ -19,10 +20,8 @@ from anamnesis.reflect import (
 _NEVER = ("mcp", "typer", "rich", "click", "dulwich", "anamnesis.hooks", "anamnesis.sync")
 
 
-def test_every_exported_name_resolves() -> None:
-    for name in reflect.__all__:
-        assert getattr(reflect, name) is not None, name
-    assert sorted(reflect.__all__) == sorted(reflect._EXPORTS)
+def test_public_names_are_the_declared_re_exports() -> None:
+    check_public_names("anamnesis.reflect")
 
 
 def test_providers_satisfy_the_protocol() -> None:

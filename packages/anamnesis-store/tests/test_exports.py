@@ -14,6 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from anamnesis_testsupport.public_names import declared_reexports
 
 import anamnesis.store
 from anamnesis.store import export_table
@@ -21,23 +22,6 @@ from anamnesis.store.exports import _ONLY_AST
 
 # make_package(init, **modules): see the fixture.
 MakePackage = Callable[..., ModuleType]
-
-
-def declared_reexports(path: Path) -> list[str]:
-    """The names type checkers see re-exported by this file (``X as X``), read with the
-    ast module: a second reader of the same declarations, to check the helper's."""
-    tree = ast.parse(path.read_text())
-    body = list(tree.body)
-    for node in tree.body:
-        if isinstance(node, ast.If) and ast.unparse(node.test).endswith("TYPE_CHECKING"):
-            body.extend(node.body)
-    return [
-        alias.name
-        for node in body
-        if isinstance(node, ast.ImportFrom)
-        for alias in node.names
-        if alias.asname == alias.name
-    ]
 
 
 STORE_INIT = Path(anamnesis.store.__file__)

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("anamnesis.reflect")
 
-DEFAULT_MIN_TOKENS = 1500
+COMPACT_MIN_TOKENS = 1500
 NEEDS_REVIEW_TAG = "needs-review"
 COMPACTED_KEY = "compacted_digest"
 # A repeated block shorter than this stays: headings, rules and "Done." repeat on purpose.
@@ -135,7 +135,7 @@ def run_compaction(
     settings: LlmSettings,
     *,
     project: str | None = None,
-    min_tokens: int = DEFAULT_MIN_TOKENS,
+    min_tokens: int = COMPACT_MIN_TOKENS,
     apply: bool = False,
 ) -> CompactionReport:
     """Compact the notes over ``min_tokens`` (of ``project``, or of every project); see the
