@@ -145,7 +145,9 @@ def _prompt_budget(options: Options, config: dict[str, Any]) -> int:
 def run_inject(options: Options) -> None:
     payload = _hook_input(options, "inject", "injected for the current folder instead")
     home = _home()
-    if not (home / "memory").is_dir() and not (home / "local").is_dir():
+    from anamnesis.ops import Home
+
+    if not Home(home).exists():
         return  # no store yet: nothing to inject, and nothing is created
     from anamnesis.hooks.hookio import text_field
     from anamnesis.hooks.inject import hook_output, injected_ids, render_inject, select_inject
@@ -201,7 +203,9 @@ def run_prompt(options: Options) -> None:
     terms = recall_terms(text_field(payload, "prompt"))
     if not terms:
         return  # short, a slash command, or only stop words: nothing to look for
-    if not (home / "memory").is_dir() and not (home / "local").is_dir():
+    from anamnesis.ops import Home
+
+    if not Home(home).exists():
         return  # no store yet: nothing to recall, and nothing is created
     from anamnesis.hooks.failopen import log
     from anamnesis.hooks.inject import hook_output, injected_ids
@@ -320,11 +324,11 @@ def _work(options: Options) -> bool:
 
     def file(tried: set[str]) -> bool:
         from anamnesis.hooks.capture_queue import file_queued, queued_captures
-        from anamnesis.store import resolve_machine_id
+        from anamnesis.ops import Home
 
         if not any(path.name not in tried for path in queued_captures(home)):
             return True
-        return file_queued(store(), machine_id=resolve_machine_id(home), tried=tried)
+        return file_queued(store(), machine_id=Home(home).machine_id, tried=tried)
 
     try:
         return work(home, file=file, sync=lambda: _sync_once(store(), options))

@@ -22,14 +22,16 @@ import os
 import time
 from pathlib import Path
 
+from anamnesis.store import StoreLayout
+
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from anamnesis.hooks.capture import CaptureResult
     from anamnesis.hooks.pending import PendingCapture
     from anamnesis.store import MemoryStore
 
-# Everything asked of the background worker lives in ``<home>/queue/``, never synced.
-QUEUE_DIR = "queue"
+# Everything asked of the background worker lives in ``<home>/queue/`` (the layout's
+# queue_dir), never synced.
 CAPTURES = "captures"
 REFUSED = "refused"
 SUFFIX = ".json"
@@ -47,7 +49,7 @@ class BadEntry(Exception):
 
 
 def captures_dir(home: Path) -> Path:
-    return home / QUEUE_DIR / CAPTURES
+    return StoreLayout(home).queue_dir / CAPTURES
 
 
 def enqueue(home: Path, pending: PendingCapture) -> Path:
@@ -75,7 +77,7 @@ def queued_captures(home: Path) -> list[Path]:
 def refused_captures(home: Path) -> list[Path]:
     """The captures the store refused, moved aside (each logged with the reason)."""
     try:
-        return sorted((home / QUEUE_DIR / REFUSED).glob(f"*{SUFFIX}"))
+        return sorted((StoreLayout(home).queue_dir / REFUSED).glob(f"*{SUFFIX}"))
     except OSError:
         return []
 

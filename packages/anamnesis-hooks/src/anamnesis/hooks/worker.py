@@ -21,7 +21,8 @@ from __future__ import annotations
 from contextlib import ExitStack
 from pathlib import Path
 
-from anamnesis.hooks.capture_queue import QUEUE_DIR, queued_captures
+from anamnesis.hooks.capture_queue import queued_captures
+from anamnesis.store import StoreLayout
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ SYNC_REQUEST = "sync-requested"
 
 def request_sync(home: Path) -> None:
     """Ask the worker for a sync (it runs one after this request, whoever holds the lock)."""
-    folder = home / QUEUE_DIR
+    folder = StoreLayout(home).queue_dir
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     (folder / SYNC_REQUEST).touch()
 
@@ -41,7 +42,7 @@ def request_sync(home: Path) -> None:
 def take_sync_request(home: Path) -> bool:
     """Whether a sync was asked for; the request is consumed (only the worker calls this)."""
     try:
-        (home / QUEUE_DIR / SYNC_REQUEST).unlink()
+        (StoreLayout(home).queue_dir / SYNC_REQUEST).unlink()
     except FileNotFoundError:
         return False
     return True
@@ -54,12 +55,13 @@ def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], Non
     do what was asked)."""
     from anamnesis.sync import SyncBusy, sync_lock
 
+    queue = StoreLayout(home).queue_dir
     tried: set[str] = set()
     worked = False
     while True:
         with ExitStack() as held:
             try:  # the kernel lets go of it however this process ends
-                held.enter_context(sync_lock(home / QUEUE_DIR / LOCK_NAME, wait_s=0))
+                held.enter_context(sync_lock(queue / LOCK_NAME, wait_s=0))
             except SyncBusy:
                 return worked
             worked = True
@@ -70,7 +72,7 @@ def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], Non
                     continue  # captures may have come in meanwhile
                 if not writable or not _untried(home, tried):
                     break
-        if not ((home / QUEUE_DIR / SYNC_REQUEST).exists() or _untried(home, tried)):
+        if not ((queue / SYNC_REQUEST).exists() or _untried(home, tried)):
             return worked
 
 

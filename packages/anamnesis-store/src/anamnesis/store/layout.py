@@ -41,6 +41,26 @@ class StoreLayout(Record):
     def logs_dir(self) -> Path:
         return self.root / "logs"
 
+    @property
+    def queue_dir(self) -> Path:
+        """What the hooks hand to the background worker (captures, sync requests)."""
+        return self.root / "queue"
+
+    @property
+    def cache_dir(self) -> Path:
+        """Derived, rebuildable state: the hooks' session records, the dashboard's history."""
+        return self.root / "cache"
+
+    @property
+    def models_dir(self) -> Path:
+        """Downloaded embedding models (no note: a copy of a public model)."""
+        return self.root / "models"
+
+    @property
+    def eval_dir(self) -> Path:
+        """The store's retrieval eval cases."""
+        return self.root / "eval"
+
     def trees(self) -> tuple[tuple[Path, str], ...]:
         """Each note tree with the scope it stands for; the tree decides a note's scope."""
         return ((self.memory_dir, "portable"), (self.local_dir, "machine-local"))

@@ -18,6 +18,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from anamnesis.store.layout import StoreLayout
+
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     import sqlite3
@@ -70,7 +72,7 @@ class SearchSettings:
 
     def __init__(self, home: Path) -> None:
         self.home = home
-        self._config = str(home / "config.json")
+        self._config = str(StoreLayout(home).config_path)
         self._cached: tuple[object, tuple[str | None, str]] | None = None
 
     def mode(self) -> str | None:
