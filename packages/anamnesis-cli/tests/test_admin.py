@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from anamnesis.cli import doctor
+from anamnesis.ops import Home
 from cli_testing import Env, bare_remote, write
 
 
@@ -340,7 +341,7 @@ def test_doctor_gives_up_on_a_silent_remote_within_its_own_bound(
     assert env.run("config", "set", "remote", silent_remote).code == 0
     monkeypatch.setattr(doctor, "REMOTE_TIMEOUT_S", 1.0)
     started = time.monotonic()
-    checks = {c.name: c for c in doctor.run_checks(env.home)}
+    checks = {c.name: c for c in doctor.run_checks(Home(env.home))}
     # Without the doctor's bound, the transport's own 30 s default would apply.
     assert time.monotonic() - started < 10
     assert checks["remote"].status == doctor.FAIL

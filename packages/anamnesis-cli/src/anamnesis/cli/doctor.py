@@ -27,7 +27,8 @@ from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
 from anamnesis.cli.maintenance import open_conflicts, swept_summary
-from anamnesis.store import CONFIG_FILE, Memory, resolve_remote
+from anamnesis.ops import Home
+from anamnesis.store import Memory
 from anamnesis.sync import redact_url
 
 # Seconds the remote check waits for an answer: someone is watching the doctor run, and a
@@ -41,10 +42,10 @@ STALE_CAPTURE_S = 300.0
 __all__ = ["FAIL", "OK", "WARN", "Check", "run_checks"]
 
 
-def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
+def run_checks(home: Home, *, check_remote: bool = True) -> list[Check]:
     """Every check; ``check_remote=False`` (``--offline``) contacts nothing on the network:
     neither the remote nor a model download."""
-    checks: list[Callable[[Path], Check]] = [
+    checks: list[Callable[[Home], Check]] = [
         _installation,
         _store,
         _index,
@@ -67,37 +68,41 @@ def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
     return results
 
 
-def _installation(home: Path) -> Check:
+def _installation(home: Home) -> Check:
     inst = installation.detect()
     return Check("install", OK, inst.describe(), f"update: {installation.update_command(inst)}")
 
 
-def _store(home: Path) -> Check:
-    if not home.is_dir():
-        return Check("store", FAIL, f"no store at {home}", "run `anamnesis init`")
+def _store(home: Home) -> Check:
+    root = home.root
+    if not root.is_dir():
+        return Check("store", FAIL, f"no store at {root}", "run `anamnesis init`")
     try:
-        with tempfile.NamedTemporaryFile(dir=home, prefix=".doctor-"):
+        with tempfile.NamedTemporaryFile(dir=root, prefix=".doctor-"):
             pass
     except OSError as exc:
         return Check(
-            "store", FAIL, f"{home} is not writable: {exc.strerror or exc}",
+            "store", FAIL, f"{root} is not writable: {exc.strerror or exc}",
             "fix the folder's permissions or free some disk space",
         )  # fmt: skip
-    notes = sum(1 for _ in (home / "memory").rglob("*.md")) if (home / "memory").is_dir() else 0
-    local = sum(1 for _ in (home / "local").rglob("*.md")) if (home / "local").is_dir() else 0
-    return Check("store", OK, f"{home}: {notes} portable and {local} machine-local note files")
+    notes, local = (_note_files(tree) for tree in (home.layout.memory_dir, home.layout.local_dir))
+    return Check("store", OK, f"{root}: {notes} portable and {local} machine-local note files")
 
 
-def _index(home: Path) -> Check:
-    from anamnesis.store import IndexRebuiltWarning, MemoryStore, StoreError
+def _note_files(tree: Path) -> int:
+    return sum(1 for _ in tree.rglob("*.md")) if tree.is_dir() else 0
 
-    if not home.is_dir():
+
+def _index(home: Home) -> Check:
+    from anamnesis.store import IndexRebuiltWarning, StoreError
+
+    if not home.root.is_dir():
         return Check("index", FAIL, "no store yet", "run `anamnesis init`")
     rebuilt = ""
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", IndexRebuiltWarning)
-            with MemoryStore(home) as store:
+            with home.open_store() as store:
                 total = store.count()
                 problems = store.problems()
                 db_path = store.db_path
@@ -108,7 +113,7 @@ def _index(home: Path) -> Check:
         # that failed, a reindex would fail the same way. The folder is what needs fixing.
         return Check(
             "index", FAIL, str(exc),
-            f"make {home} and {home / 'index.db'} writable by you (or delete index.db); "
+            f"make {home.root} and {home.layout.db_path} writable by you (or delete index.db); "
             "the notes are safe: the index is rebuilt from them",
         )  # fmt: skip
     with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
@@ -134,12 +139,10 @@ def _index(home: Path) -> Check:
     return Check("index", OK, detail)
 
 
-def _clock(home: Path) -> Check:
-    from anamnesis.store import MemoryStore
-
-    if not (home / "memory").is_dir():
+def _clock(home: Home) -> Check:
+    if not home.memory_dir.is_dir():
         return Check("clock", OK, "no notes yet")
-    with MemoryStore(home) as store:
+    with home.open_store() as store:
         ahead = store.dated_ahead()  # read from a small index: fast at any store size
     if not ahead:
         return Check("clock", OK, "no note is dated in the future")
@@ -162,8 +165,8 @@ def _some(notes: list[Memory]) -> str:
     return shown + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
 
 
-def _config(home: Path) -> Check:
-    path = home / CONFIG_FILE
+def _config(home: Home) -> Check:
+    path = home.layout.config_path
     if not path.exists():
         return Check("config", WARN, f"no {path}", "run `anamnesis init` to write it")
     try:
@@ -201,7 +204,7 @@ def _config(home: Path) -> Check:
     return Check("config", OK, f"machine_id = {config.get('machine_id', '(hostname)')}")
 
 
-def _hooks(home: Path) -> Check:
+def _hooks(home: Home) -> Check:
     path = settings_path()
     try:
         text = path.read_text(encoding="utf-8")
@@ -230,21 +233,22 @@ def _hooks(home: Path) -> Check:
                 "hooks", FAIL, f"the hooks run {program}, which no longer exists",
                 "run `anamnesis init` again from the installed `anamnesis`",
             )  # fmt: skip
-        if env.get("ANAMNESIS_HOME") and Path(env["ANAMNESIS_HOME"]) != home:
+        if env.get("ANAMNESIS_HOME") and Path(env["ANAMNESIS_HOME"]) != home.root:
             return Check(
-                "hooks", WARN, f"the hooks use the store at {env['ANAMNESIS_HOME']}, not {home}",
+                "hooks", WARN,
+                f"the hooks use the store at {env['ANAMNESIS_HOME']}, not {home.root}",
                 "run `anamnesis init` to point them here",
             )  # fmt: skip
     return Check("hooks", OK, f"{len(ours)} hooks in {path}")
 
 
-def _captures(home: Path) -> Check:
+def _captures(home: Home) -> Check:
     """Session captures still waiting to be filed, or refused by the store."""
     import time
 
     from anamnesis.hooks import queued_captures, refused_captures
 
-    refused = refused_captures(home)
+    refused = refused_captures(home.root)
     if refused:
         return Check(
             "captures", WARN,
@@ -252,7 +256,7 @@ def _captures(home: Path) -> Check:
             "hooks.log says why; each file holds the session's title and summary as JSON",
         )  # fmt: skip
     ages = []
-    for path in queued_captures(home):
+    for path in queued_captures(home.root):
         try:
             ages.append(time.time() - path.stat().st_mtime)
         except OSError:
@@ -268,7 +272,7 @@ def _captures(home: Path) -> Check:
     return Check("captures", OK, f"{len(ages)} session capture(s) waiting to be filed")
 
 
-def _mcp(home: Path) -> Check:
+def _mcp(home: Home) -> Check:
     if not mcp_registration.mcp_extra_installed():
         from anamnesis.cli.setup import add_mcp_extra
 
@@ -278,7 +282,7 @@ def _mcp(home: Path) -> Check:
         )  # fmt: skip
     entry = mcp_registration.registered_entry()
     command = anamnesis_command()
-    env = {"ANAMNESIS_HOME": str(home)}
+    env = {"ANAMNESIS_HOME": str(home.root)}
     if mcp_registration.is_current(entry, command, env):
         return Check("mcp", OK, "registered at user scope")
     if mcp_registration.find_claude() is None:
@@ -302,10 +306,10 @@ def _mcp(home: Path) -> Check:
     )  # fmt: skip
 
 
-def _remote(home: Path) -> Check:
+def _remote(home: Home) -> Check:
     from anamnesis.sync import check_remote
 
-    remote = resolve_remote(home)
+    remote = home.remote
     if not remote:
         return Check(
             "remote", OK, "none: notes stay on this machine",
@@ -320,19 +324,15 @@ def _remote(home: Path) -> Check:
     return Check("remote", OK, f"{redact_url(remote)} answers")
 
 
-def _remote_skipped(home: Path) -> Check:
-    remote = resolve_remote(home)
+def _remote_skipped(home: Home) -> Check:
+    remote = home.remote
     return Check("remote", OK, f"{redact_url(remote) if remote else 'none'} (not contacted)")
 
 
-def _sync_state(home: Path) -> Check:
-    from anamnesis.sync import GitSyncBackend
-
-    if not (home / "memory").is_dir():
+def _sync_state(home: Home) -> Check:
+    if not home.memory_dir.is_dir():
         return Check("sync", WARN, "no store yet", "run `anamnesis init`")
-    state = GitSyncBackend(
-        home / "memory", remote=resolve_remote(home), machine_id="doctor"
-    ).state()
+    state = home.sync_state()
     if state.conflicts:
         return Check(
             "sync", FAIL, f"unresolved conflicts: {', '.join(state.conflicts)}",
@@ -365,15 +365,13 @@ def _sync_state(home: Path) -> Check:
     return Check("sync", OK, state.detail)
 
 
-def _kept_both(home: Path) -> list[str]:
-    from anamnesis.store import MemoryStore
-
-    with MemoryStore(home) as store:
+def _kept_both(home: Home) -> list[str]:
+    with home.open_store() as store:
         return [note.id for note, _others in open_conflicts(store)]
 
 
-def _vectors_check(offline: bool) -> Callable[[Path], Check]:
-    def _vectors(home: Path) -> Check:
-        return vectors_check(home, offline=offline)
+def _vectors_check(offline: bool) -> Callable[[Home], Check]:
+    def _vectors(home: Home) -> Check:
+        return vectors_check(home.root, offline=offline)
 
     return _vectors

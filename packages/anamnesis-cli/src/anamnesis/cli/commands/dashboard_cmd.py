@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from anamnesis.cli.context import home
+from anamnesis.cli.context import current_home
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.importable import importable
 
@@ -41,7 +41,8 @@ def dashboard(
     the fleet of machines and doctor's checks. Prints a one-time link; Ctrl-C stops it."""
     if not importable("anamnesis.dashboard"):
         raise CliError(missing_dashboard())
-    argv = [sys.executable, "-m", "anamnesis.dashboard", "--home", str(home()), "--host", host]
+    root = str(current_home().root)
+    argv = [sys.executable, "-m", "anamnesis.dashboard", "--home", root, "--host", host]
     if port is not None:
         argv += ["--port", str(port)]
     if no_open:
