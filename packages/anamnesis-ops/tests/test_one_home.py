@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 PACKAGES = Path(__file__).resolve().parents[2]  # packages/, beside anamnesis-ops
@@ -260,6 +261,7 @@ def test_only_the_layout_spells_a_path_under_the_home() -> None:
     assert stale == [], f"allowances nothing needs any more (remove them): {stale}"
 
 
+@cache
 def walked() -> list[Module]:
     modules = source_modules()
     # Every package is read (an empty walk would pass every check).
