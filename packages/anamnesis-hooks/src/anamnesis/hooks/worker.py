@@ -6,7 +6,7 @@ CPU that the sessions' own hooks wait for. Instead, whoever holds ``queue/worker
 does all the work asked for, and whoever finds it held leaves a request and exits at once:
 
 * a capture's request is its file in the queue (:mod:`.capture_queue`);
-* a sync's request is the file ``queue/sync-requested``.
+* a sync's request is the file ``queue/sync-requested`` (:func:`.capture_queue.request_sync`).
 
 The holder files the captures, runs one sync for every request made before it began, and
 goes round again while requests keep coming. After letting go of the lock it looks once
@@ -21,7 +21,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from pathlib import Path
 
-from anamnesis.hooks.capture_queue import queued_captures
+from anamnesis.hooks.capture_queue import SYNC_REQUEST, queued_captures, take_sync_request
 from anamnesis.store import StoreLayout
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
@@ -29,23 +29,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 LOCK_NAME = "worker.lock"
-SYNC_REQUEST = "sync-requested"
-
-
-def request_sync(home: Path) -> None:
-    """Ask the worker for a sync (it runs one after this request, whoever holds the lock)."""
-    folder = StoreLayout(home).queue_dir
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    (folder / SYNC_REQUEST).touch()
-
-
-def take_sync_request(home: Path) -> bool:
-    """Whether a sync was asked for; the request is consumed (only the worker calls this)."""
-    try:
-        (StoreLayout(home).queue_dir / SYNC_REQUEST).unlink()
-    except FileNotFoundError:
-        return False
-    return True
 
 
 def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], None]) -> bool:
