@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import enum
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from anamnesis.store import (
     StoreLayout,
@@ -23,10 +24,7 @@ from anamnesis.store import (
     resolve_remote,
 )
 
-TYPE_CHECKING = False  # typing costs the session hooks an import (they ask Home.exists())
 if TYPE_CHECKING:
-    from typing import Any
-
     from anamnesis.store import MemoryStore
     from anamnesis.sync import GitSyncBackend, SyncState
 
