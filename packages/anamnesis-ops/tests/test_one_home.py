@@ -31,9 +31,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("anamnesis/ops/native.py", "memory"): (
         "Claude Code's own folder, ~/.claude/projects/<slug>/memory, not the home"
     ),
-    # The dashboard moves onto Home on its own branch (i39-dash); drop these two with it.
-    ("anamnesis/dashboard/__main__.py", "memory"): "pending: the dashboard onto Home",
-    ("anamnesis/dashboard/__main__.py", "HISTORY_CACHE"): "pending: the dashboard onto Home",
 }
 
 
