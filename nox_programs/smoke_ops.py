@@ -21,13 +21,14 @@ root = pathlib.Path(tempfile.mkdtemp())
 (root / "remote.git").mkdir()
 Repo.init_bare(str(root / "remote.git")).close()
 os.environ["ANAMNESIS_GIT_REMOTE"] = str(root / "remote.git")
-laptop, desktop = Home(root / "laptop"), Home(root / "desktop")
+laptop = Home(root / "laptop", machine_id="laptop")
+desktop = Home(root / "desktop", machine_id="desktop")
 with laptop.open_store(mask_secrets=False) as store:  # as if typed in by hand
     note = store.write(type="semantic", title="CI token", body=f"token {SECRET}")
-    report = run_sync(laptop, store, machine_id="laptop")
+    report = run_sync(laptop, store)
     assert report.result.pushed and report.as_dict()["masked"], report.as_dict()
 with desktop.open_store() as store:
-    report = run_sync(desktop, store, machine_id="desktop")
+    report = run_sync(desktop, store)
     assert report.as_dict()["indexed"] == 1, report.as_dict()
     assert SECRET not in store.get(note.id).body
 print("ops smoke ok")

@@ -355,6 +355,23 @@ def test_init_takes_the_remote_from_anamnesis_git_remote(env: Env, tmp_path: Pat
     assert env.run("status", "--json").json()["sync"]["remote"] == str(remote)
 
 
+def test_local_only_syncs_with_no_remote_whatever_the_environment_says(
+    env: Env, tmp_path: Path
+) -> None:
+    elsewhere = bare_remote(tmp_path / "from-env.git")
+    env.variables["ANAMNESIS_GIT_REMOTE"] = str(elsewhere)
+    assert env.run("write", "--title", "stays here", "this machine only").code == 0
+    done = env.run("init", "--yes", "--local-only")
+    assert done.code == 0, done.err
+    assert "remote" not in json.loads((env.home / "config.json").read_text())
+    from dulwich.repo import Repo
+
+    with Repo(str(elsewhere)) as untouched:  # the first sync used the settings init chose
+        assert untouched.refs.as_dict() == {}
+    with Repo(str(env.home / "memory")) as local:  # and committed the note here
+        assert b"refs/heads/main" in local.refs.as_dict()
+
+
 def test_flags_win_over_anamnesis_git_remote(env: Env, tmp_path: Path) -> None:
     flagged = bare_remote(tmp_path / "flag.git")
     env.variables["ANAMNESIS_GIT_REMOTE"] = str(tmp_path / "from-env.git")

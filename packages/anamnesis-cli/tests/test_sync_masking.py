@@ -1,7 +1,8 @@
 """Nothing unmasked reaches the remote, whichever way the notes are pushed: each --resolve
-mode, and a commit made for a later sync (reflect's, clean --everywhere's). Real stores,
-real repositories made with dulwich, a bare remote read back object by object. (The
-dashboard's Sync button and the MCP sync tool: in their own suites.)"""
+mode (run as a real `anamnesis` process, as a user runs it), and a commit made for a later
+sync (reflect's, clean --everywhere's). Real stores, real repositories made with dulwich, a
+bare remote read back object by object. (The dashboard's Sync button and the MCP sync tool:
+in their own suites.)"""
 
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ def test_every_resolve_mode_masks_a_secret_typed_into_the_conflicting_note(
     laptop, desktop, remote, note_id = in_conflict(tmp_path)
     conflicting = note_path(desktop, note_id)
     type_into(conflicting, f"the deploy token is {TOKEN}")
-    resolved = desktop.run("sync", "--resolve", mode, "--json")
+    resolved = desktop.run_process("sync", "--resolve", mode, "--json")
     assert resolved.code == 0, resolved.err
     assert resolved.json()["pushed"] is True
     assert_never_in(remote, TOKEN)

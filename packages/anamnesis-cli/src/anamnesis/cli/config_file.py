@@ -19,7 +19,8 @@ from typing import Any
 
 from anamnesis.cli import console
 from anamnesis.cli.errors import USAGE, CliError
-from anamnesis.store import CONFIG_FILE, ConfigKey, InvalidSetting
+from anamnesis.ops import Home
+from anamnesis.store import ConfigKey, InvalidSetting, write_config
 
 MIN_TOKENS_KEY = "compact.min_tokens"
 
@@ -62,10 +63,10 @@ class ConfigUnreadable(CliError):
         self.problem = problem
 
 
-def load_config(home: Path) -> dict[str, Any]:
+def load_config(home: Home) -> dict[str, Any]:
     """The settings (``{}`` when there is no file); raises ConfigUnreadable for a file that
     cannot be read or is not a JSON object."""
-    path = home / CONFIG_FILE
+    path = home.layout.config_path
     try:
         text = path.read_text(encoding="utf-8")
     except (FileNotFoundError, NotADirectoryError):  # no file; a bad home is the store's to say
@@ -85,17 +86,23 @@ def load_config(home: Path) -> dict[str, Any]:
     return data
 
 
-def set_setting(home: Path, key: str, value: str) -> None:
+def set_setting(home: Home, key: str, value: str) -> None:
     """Store one (already checked) setting in config.json, keeping the others; a broken
     file is refused by :func:`load_config`, since rewriting it would wipe it."""
-    from anamnesis.store import write_config
-
     data = load_config(home)
     data[key] = value
-    write_config(data, home)
+    write_config(data, home.root)
 
 
-def config_for_reading(home: Path) -> dict[str, Any]:
+def unset_setting(home: Home, key: str) -> None:
+    """Remove one setting from config.json (refused, like a change, when the file is
+    broken); nothing is written when it was not set."""
+    data = load_config(home)
+    if data.pop(key, None) is not None:
+        write_config(data, home.root)
+
+
+def config_for_reading(home: Home) -> dict[str, Any]:
     """The settings for a command that only reads them. A broken file is one warning and the
     defaults apply, as they do for the hooks and the MCP server."""
     try:

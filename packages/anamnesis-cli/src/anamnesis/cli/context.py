@@ -1,4 +1,5 @@
-"""What every command needs: the store, this machine's id, shared option types."""
+"""What every command needs: the home (its layout and settings, through ``anamnesis.ops``),
+the store, shared option types."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import typer
 
 from anamnesis.cli.config_file import config_for_reading
 from anamnesis.cli.errors import CliError, UsageError
+from anamnesis.ops import Home, resolve_project_key
 from anamnesis.store import (
     DEFAULT_MODE,
     KEYWORD_MODE,
@@ -18,7 +20,6 @@ from anamnesis.store import (
     SCOPES,
     SEARCH_MODES,
     MemoryStore,
-    resolve_home,
 )
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -49,19 +50,28 @@ def search_mode_help() -> str:
     )
 
 
-def home() -> Path:
-    return resolve_home()
+def current_home() -> Home:
+    """The user's home: ``ANAMNESIS_HOME``, else ``~/.anamnesis`` (its settings are read
+    on every use)."""
+    return Home.resolve()
+
+
+@contextmanager
+def open_home(*, must_exist: bool = True) -> Iterator[tuple[Home, MemoryStore]]:
+    """The user's home and its store; a missing store is an error that says how to create
+    it, a broken config.json a warning (the defaults then apply: the hostname, no remote)."""
+    home = current_home()
+    if must_exist and not home.exists():
+        raise CliError(f"no memory store at {home.root}; run `anamnesis init` first")
+    with home.open_store() as store:
+        config_for_reading(home)
+        yield home, store
 
 
 @contextmanager
 def open_store(*, must_exist: bool = True) -> Iterator[MemoryStore]:
-    """The user's store; a missing one is an error that says how to create it, a broken
-    config.json a warning (the store then uses the defaults: the hostname, no remote)."""
-    root = home()
-    if must_exist and not (root / "memory").is_dir() and not (root / "local").is_dir():
-        raise CliError(f"no memory store at {root}; run `anamnesis init` first")
-    with MemoryStore(root) as store:
-        config_for_reading(root)
+    """:func:`open_home`, for a command that needs the store alone."""
+    with open_home(must_exist=must_exist) as (_home, store):
         yield store
 
 
@@ -69,8 +79,6 @@ def project_filter(project: str | None, here: bool) -> str | None:
     if project is not None and here:
         raise UsageError("--project and --here contradict each other; pick one")
     if here:
-        from anamnesis.hooks import resolve_project_key
-
         return resolve_project_key(Path.cwd())
     if project is not None and not project.strip():
         raise UsageError("--project is empty; leave it out to cover every project")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Callable
 from pathlib import Path
 
 from anamnesis.cli import hooks_settings, installation, mcp_registration
@@ -32,11 +31,9 @@ from anamnesis.ops import (
     Check,
     CheckTable,
     Home,
-    HomeCheck,
     home_check_table,
     run_check_table,
 )
-from anamnesis.store import CONFIG_FILE
 
 # A session's capture is filed a moment after the session ends; one still queued this long
 # after is waiting for a worker that died (the machine slept, the process was killed).
@@ -46,36 +43,30 @@ STALE_CAPTURE_S = 300.0
 __all__ = ["FAIL", "OK", "WARN", "Check", "run_checks"]
 
 
-def run_checks(home: Path, *, check_remote: bool = True) -> list[Check]:
+def run_checks(home: Home, *, check_remote: bool = True) -> list[Check]:
     """Every check; ``check_remote=False`` (``--offline``) contacts nothing on the network:
     neither the remote nor a model download. A check that raises is a FAIL finding."""
     ops = home_check_table(offline=not check_remote)
     table: CheckTable = [
-        ("install", _of_root(_installation)),
+        ("install", _installation),
         *((name, ops[name]) for name in ("store", "index", "clock")),
-        ("config", _of_root(_config)),
-        ("hooks", _of_root(_hooks)),
-        ("captures", _of_root(_captures)),
-        ("mcp", _of_root(_mcp)),
+        ("config", _config),
+        ("hooks", _hooks),
+        ("captures", _captures),
+        ("mcp", _mcp),
         *((name, ops[name]) for name in ("remote", "sync")),
         ("vectors", lambda at: vectors_check(at.root, offline=not check_remote)),
     ]
-    return run_check_table(Home(home), table)
+    return run_check_table(home, table)
 
 
-def _of_root(check: Callable[[Path], Check]) -> HomeCheck:
-    """One of this module's checks, which read the home's root folder, as a check of ops'
-    table (which hands each check the :class:`~anamnesis.ops.Home`)."""
-    return lambda home: check(home.root)
-
-
-def _installation(home: Path) -> Check:
+def _installation(home: Home) -> Check:
     inst = installation.detect()
     return Check("install", OK, inst.describe(), f"update: {installation.update_command(inst)}")
 
 
-def _config(home: Path) -> Check:
-    path = home / CONFIG_FILE
+def _config(home: Home) -> Check:
+    path = home.layout.config_path
     if not path.exists():
         return Check("config", WARN, f"no {path}", "run `anamnesis init` to write it")
     try:
@@ -111,7 +102,7 @@ def _config(home: Path) -> Check:
     return Check("config", OK, f"machine_id = {config.get('machine_id', '(hostname)')}")
 
 
-def _hooks(home: Path) -> Check:
+def _hooks(home: Home) -> Check:
     path = settings_path()
     try:
         text = path.read_text(encoding="utf-8")
@@ -140,21 +131,22 @@ def _hooks(home: Path) -> Check:
                 "hooks", FAIL, f"the hooks run {program}, which no longer exists",
                 "run `anamnesis init` again from the installed `anamnesis`",
             )  # fmt: skip
-        if env.get("ANAMNESIS_HOME") and Path(env["ANAMNESIS_HOME"]) != home:
+        if env.get("ANAMNESIS_HOME") and Path(env["ANAMNESIS_HOME"]) != home.root:
             return Check(
-                "hooks", WARN, f"the hooks use the store at {env['ANAMNESIS_HOME']}, not {home}",
+                "hooks", WARN,
+                f"the hooks use the store at {env['ANAMNESIS_HOME']}, not {home.root}",
                 "run `anamnesis init` to point them here",
             )  # fmt: skip
     return Check("hooks", OK, f"{len(ours)} hooks in {path}")
 
 
-def _captures(home: Path) -> Check:
+def _captures(home: Home) -> Check:
     """Session captures still waiting to be filed, or refused by the store."""
     import time
 
     from anamnesis.hooks import queued_captures, refused_captures
 
-    refused = refused_captures(home)
+    refused = refused_captures(home.root)
     if refused:
         return Check(
             "captures", WARN,
@@ -162,7 +154,7 @@ def _captures(home: Path) -> Check:
             "hooks.log says why; each file holds the session's title and summary as JSON",
         )  # fmt: skip
     ages = []
-    for path in queued_captures(home):
+    for path in queued_captures(home.root):
         try:
             ages.append(time.time() - path.stat().st_mtime)
         except OSError:
@@ -178,7 +170,7 @@ def _captures(home: Path) -> Check:
     return Check("captures", OK, f"{len(ages)} session capture(s) waiting to be filed")
 
 
-def _mcp(home: Path) -> Check:
+def _mcp(home: Home) -> Check:
     if not mcp_registration.mcp_extra_installed():
         from anamnesis.cli.setup import add_mcp_extra
 
@@ -188,7 +180,7 @@ def _mcp(home: Path) -> Check:
         )  # fmt: skip
     entry = mcp_registration.registered_entry()
     command = anamnesis_command()
-    env = {"ANAMNESIS_HOME": str(home)}
+    env = {"ANAMNESIS_HOME": str(home.root)}
     if mcp_registration.is_current(entry, command, env):
         return Check("mcp", OK, "registered at user scope")
     if mcp_registration.find_claude() is None:

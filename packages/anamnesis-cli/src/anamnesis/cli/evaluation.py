@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from anamnesis.cli import console
-from anamnesis.cli.context import home, open_store
+from anamnesis.cli.context import current_home, open_store
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.store import (
     SEARCH_MODES,
@@ -100,7 +100,7 @@ def _users_embedder() -> tuple[Embedder | None, str | None]:
     if not support.available:
         return None, _why({"reason": support.reason, "fix": support.fix})
     try:
-        return default_embedder(home()), None
+        return default_embedder(current_home().root), None
     except VectorsUnavailable as exc:  # e.g. embed_model_path names a folder without a model
         return None, str(exc)
 

@@ -1,10 +1,13 @@
-"""Where things are: this installation's `anamnesis`, Claude Code's files, the store."""
+"""Where things are: this installation's `anamnesis`, Claude Code's files (its folder is
+``anamnesis.ops.claude_home``; the store's paths are the home's layout)."""
 
 from __future__ import annotations
 
 import os
 import sys
 from pathlib import Path
+
+from anamnesis.ops import claude_home
 
 
 def anamnesis_command() -> list[str]:
@@ -22,14 +25,9 @@ def anamnesis_command() -> list[str]:
     return [sys.executable, "-m", "anamnesis.cli"]
 
 
-def claude_dir() -> Path:
-    """Claude Code's folder: ``CLAUDE_CONFIG_DIR`` or ``~/.claude``."""
-    raw = os.environ.get("CLAUDE_CONFIG_DIR")
-    return Path(raw).expanduser() if raw else Path.home() / ".claude"
-
-
 def settings_path() -> Path:
-    return claude_dir() / "settings.json"
+    """Claude Code's settings.json, in its folder (``anamnesis.ops.claude_home``)."""
+    return claude_home() / "settings.json"
 
 
 def claude_json_path() -> Path:

@@ -26,9 +26,9 @@ LOG_FILE = "cli.log"
 
 
 def log_path() -> Path:
-    from anamnesis.store import resolve_home
+    from anamnesis.ops import Home
 
-    return resolve_home() / "logs" / LOG_FILE
+    return Home.resolve().layout.logs_dir / LOG_FILE
 
 
 def append_log(text: str) -> Path | None:

@@ -22,8 +22,9 @@ from anamnesis.cli.config_file import (
     normalize_remote,
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
-from anamnesis.cli.locations import anamnesis_command, claude_dir, settings_path
-from anamnesis.store import CONFIG_FILE, default_machine_id, write_config
+from anamnesis.cli.locations import anamnesis_command, settings_path
+from anamnesis.ops import Home, claude_home
+from anamnesis.store import default_machine_id, write_config
 from anamnesis.sync import redact_url
 
 
@@ -38,7 +39,7 @@ class McpPlan:
 
 @dataclass(slots=True)
 class InitPlan:
-    home: Path
+    home: Home
     config_before: dict[str, Any]
     config_after: dict[str, Any]
     settings_file: Path
@@ -83,7 +84,7 @@ def read_settings(path: Path) -> tuple[str | None, dict[str, Any]]:
 
 
 def plan_init(
-    home: Path,
+    home: Home,
     *,
     machine_id: str | None,
     remote: str | None,
@@ -119,7 +120,7 @@ def plan_init(
     if embed_model_path is not None:
         after["embed_model_path"] = check_model_path(embed_model_path, source="--embed-model-path")
     command = anamnesis_command()
-    env = {"ANAMNESIS_HOME": str(home)}
+    env = {"ANAMNESIS_HOME": str(home.root)}
     return InitPlan(
         home=home,
         config_before=before,
@@ -134,7 +135,7 @@ def plan_init(
     )
 
 
-def _choose_machine_id(home: Path, flag: str | None, before: dict[str, Any]) -> tuple[str, str]:
+def _choose_machine_id(home: Home, flag: str | None, before: dict[str, Any]) -> tuple[str, str]:
     """The machine id init writes, checked, and where it came from ("" for a flag or the
     config file, which need no mention)."""
     if flag is not None:
@@ -145,7 +146,7 @@ def _choose_machine_id(home: Path, flag: str | None, before: dict[str, Any]) -> 
         return check_machine_id(from_env, source=variable, code=FAILURE), variable
     current = before.get("machine_id")
     if current is not None:
-        where = f"machine_id in {home / CONFIG_FILE}"
+        where = f"machine_id in {home.layout.config_path}"
         if not isinstance(current, str):
             raise CliError(f"{where} must be text, not {json.dumps(current)}")
         return check_machine_id(current, source=where, code=FAILURE), ""
@@ -169,8 +170,8 @@ def describe_init(plan: InitPlan) -> list[str]:
     remote = plan.config_after.get("remote")
     shown_remote = redact_url(remote) if remote else "(none: this machine only)"
     lines = [
-        f"store:   {plan.home}",
-        f"config:  {plan.home / 'config.json'} "
+        f"store:   {plan.home.root}",
+        f"config:  {plan.home.layout.config_path} "
         + ("(unchanged)" if not plan.config_changed else "(will be written, mode 0600)"),
         f"         machine_id = {plan.config_after['machine_id']}{_source(plan, 'machine_id')}",
         f"         remote     = {shown_remote}{_source(plan, 'remote')}",
@@ -214,9 +215,10 @@ def _describe_mcp(mcp: McpPlan) -> list[str]:
 
 def apply_init(plan: InitPlan, *, first_sync: bool = True) -> Outcome:
     out = Outcome()
-    if plan.config_changed or not (plan.home / "config.json").exists():
-        write_config(plan.config_after, plan.home)
-        out.lines.append(f"wrote {plan.home / 'config.json'}")
+    config = plan.home.layout.config_path
+    if plan.config_changed or not config.exists():
+        write_config(plan.config_after, plan.home.root)
+        out.lines.append(f"wrote {config}")
     _open_store(plan.home)
     if plan.settings_changed:
         backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
@@ -230,11 +232,11 @@ def apply_init(plan: InitPlan, *, first_sync: bool = True) -> Outcome:
     return out
 
 
-def _open_store(home: Path) -> None:
-    from anamnesis.store import MemoryStore, StoreError
+def _open_store(home: Home) -> None:
+    from anamnesis.store import StoreError
 
     try:
-        MemoryStore(home).close()
+        home.open_store().close()
     except StoreError as exc:
         raise CliError(str(exc)) from None
 
@@ -271,17 +273,18 @@ def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
 
 def _first_sync(plan: InitPlan, out: Outcome) -> None:
     from anamnesis.hooks import sync_store
-    from anamnesis.store import MemoryStore
     from anamnesis.sync import DiskFull, SyncBusy
 
-    with MemoryStore(plan.home) as store:
+    # With the settings just chosen, whatever the environment says: `--local-only` under
+    # ANAMNESIS_GIT_REMOTE syncs with no remote (config.json, written, says the same).
+    home = Home(
+        plan.home.root,
+        machine_id=plan.config_after["machine_id"],
+        remote=plan.config_after.get("remote"),
+    )
+    with home.open_store() as store:
         try:
-            report = sync_store(
-                store,
-                machine_id=plan.config_after["machine_id"],
-                remote=plan.config_after.get("remote"),
-                claude_dir=claude_dir(),
-            )
+            report = sync_store(home, store, claude_dir=claude_home())
         except SyncBusy as exc:
             out.lines.append(f"first sync skipped: {exc}")
             return

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from anamnesis.dashboard.history_cache import HistoryCache
 from anamnesis.dashboard.security import Guard
@@ -13,7 +12,7 @@ from anamnesis.dashboard.status_checks import DoctorCache
 from anamnesis.ops import Home
 from anamnesis.store import MemoryStore
 
-HISTORY_CACHE = Path("cache") / "history.db"
+HISTORY_FILE = "history.db"  # in the home's cache folder: derived, rebuilt when missing
 
 
 @dataclass

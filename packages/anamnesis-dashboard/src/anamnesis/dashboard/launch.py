@@ -138,12 +138,12 @@ def run_dashboard(
         sys.stderr.write(f"anamnesis dashboard: {exc}\n")
         return 1
     from anamnesis.dashboard.app import create_app
-    from anamnesis.dashboard.context import HISTORY_CACHE, Dashboard
+    from anamnesis.dashboard.context import HISTORY_FILE, Dashboard
     from anamnesis.dashboard.history_cache import HistoryCache
     from anamnesis.dashboard.security import Guard
 
     guard = Guard(port=bound, extra_host=None if host == LOOPBACK else host)
-    history = HistoryCache(store.memory_dir, chosen.root / HISTORY_CACHE)
+    history = HistoryCache(store.memory_dir, chosen.layout.cache_dir / HISTORY_FILE)
     threading.Thread(target=warm_history, args=(history,), daemon=True).start()
     dashboard = Dashboard(
         home=chosen,

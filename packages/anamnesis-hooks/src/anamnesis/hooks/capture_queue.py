@@ -22,17 +22,21 @@ import os
 import time
 from pathlib import Path
 
+from anamnesis.store import StoreLayout
+
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from anamnesis.hooks.capture import CaptureResult
     from anamnesis.hooks.pending import PendingCapture
     from anamnesis.store import MemoryStore
 
-# Everything asked of the background worker lives in ``<home>/queue/``, never synced.
-QUEUE_DIR = "queue"
+# Everything asked of the background worker lives in ``<home>/queue/`` (the layout's
+# queue_dir), never synced: the captures, and a sync's request. Both are asked for here, so
+# that a capture hook loads neither the worker nor what it needs.
 CAPTURES = "captures"
 REFUSED = "refused"
 SUFFIX = ".json"
+SYNC_REQUEST = "sync-requested"
 # A queued capture holds a summary of a few KB, and never more than a note's body
 # (NoteLimits.BODY_BYTES, 1,000,000 bytes: the hook cuts it to that), which JSON writes in
 # at most 6 bytes a byte (a control character's escape); anything bigger was not written by
@@ -47,7 +51,23 @@ class BadEntry(Exception):
 
 
 def captures_dir(home: Path) -> Path:
-    return home / QUEUE_DIR / CAPTURES
+    return StoreLayout(home).queue_dir / CAPTURES
+
+
+def request_sync(home: Path) -> None:
+    """Ask the worker for a sync (it runs one after this request, whoever holds the lock)."""
+    folder = StoreLayout(home).queue_dir
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    (folder / SYNC_REQUEST).touch()
+
+
+def take_sync_request(home: Path) -> bool:
+    """Whether a sync was asked for; the request is consumed (only the worker calls this)."""
+    try:
+        (StoreLayout(home).queue_dir / SYNC_REQUEST).unlink()
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def enqueue(home: Path, pending: PendingCapture) -> Path:
@@ -75,7 +95,7 @@ def queued_captures(home: Path) -> list[Path]:
 def refused_captures(home: Path) -> list[Path]:
     """The captures the store refused, moved aside (each logged with the reason)."""
     try:
-        return sorted((home / QUEUE_DIR / REFUSED).glob(f"*{SUFFIX}"))
+        return sorted((StoreLayout(home).queue_dir / REFUSED).glob(f"*{SUFFIX}"))
     except OSError:
         return []
 

@@ -20,7 +20,9 @@ DEBUG_ENV = "ANAMNESIS_DEBUG"
 def log(home: Path, hook: str, message: str) -> None:
     """Append one line to the hook log, rotating it when it grows too big."""
     try:
-        logs = home / "logs"
+        from anamnesis.store import StoreLayout  # only when there is something to log
+
+        logs = StoreLayout(home).logs_dir
         logs.mkdir(parents=True, exist_ok=True)
         path = logs / LOG_NAME
         _rotate(path)

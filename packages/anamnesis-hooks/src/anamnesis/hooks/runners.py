@@ -28,6 +28,15 @@ def _home() -> Path:
     return resolve_home()
 
 
+def _has_store(home: Path) -> bool:
+    """Whether a store was set up at ``home`` (either note tree exists): ``Home.exists()``,
+    asked of the store's layout, which the hook loads anyway (``anamnesis.ops.home`` would
+    be one module more for every session)."""
+    from anamnesis.store import StoreLayout
+
+    return any(tree.is_dir() for tree, _scope in StoreLayout(home).trees())
+
+
 def _hook_input(options: Options, hook: str, instead: str) -> dict[str, Any]:
     """Claude Code's hook JSON; input that is not JSON is logged, once, with what the hook
     does ``instead``."""
@@ -90,7 +99,7 @@ def _prompt_budget(options: Options, config: dict[str, Any]) -> int:
 def run_inject(options: Options) -> None:
     payload = _hook_input(options, "inject", "injected for the current folder instead")
     home = _home()
-    if not (home / "memory").is_dir() and not (home / "local").is_dir():
+    if not _has_store(home):
         return  # no store yet: nothing to inject, and nothing is created
     from anamnesis.hooks.hookio import text_field
     from anamnesis.hooks.inject import hook_output, injected_ids, render_inject, select_inject
@@ -146,7 +155,7 @@ def run_prompt(options: Options) -> None:
     terms = recall_terms(text_field(payload, "prompt"))
     if not terms:
         return  # short, a slash command, or only stop words: nothing to look for
-    if not (home / "memory").is_dir() and not (home / "local").is_dir():
+    if not _has_store(home):
         return  # no store yet: nothing to recall, and nothing is created
     from anamnesis.hooks.failopen import log
     from anamnesis.hooks.inject import hook_output, injected_ids
@@ -219,8 +228,7 @@ def run_capture(options: Options) -> None:
         log(home, "capture", f"skipped {transcript}: {pending.reason}")
         return
     from anamnesis.hooks.background import start_worker
-    from anamnesis.hooks.capture_queue import enqueue
-    from anamnesis.hooks.worker import request_sync
+    from anamnesis.hooks.capture_queue import enqueue, request_sync
 
     enqueue(home, pending)
     if not options.get("no-sync"):
@@ -234,7 +242,7 @@ def run_sync(options: Options) -> None:
     :mod:`.worker`)."""
     if not options.get("quiet"):
         _hook_input(options, "sync", "synced anyway")  # consume Claude Code's hook JSON
-    from anamnesis.hooks.worker import request_sync
+    from anamnesis.hooks.capture_queue import request_sync
 
     home = _home()
     request_sync(home)
@@ -265,11 +273,11 @@ def _work(options: Options) -> bool:
 
     def file(tried: set[str]) -> bool:
         from anamnesis.hooks.capture_queue import file_queued, queued_captures
-        from anamnesis.store import resolve_machine_id
+        from anamnesis.ops import Home
 
         if not any(path.name not in tried for path in queued_captures(home)):
             return True
-        return file_queued(store(), machine_id=resolve_machine_id(home), tried=tried)
+        return file_queued(store(), machine_id=Home(home).machine_id, tried=tried)
 
     try:
         return work(home, file=file, sync=lambda: _sync_once(store(), options))

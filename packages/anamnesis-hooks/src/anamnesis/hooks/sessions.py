@@ -19,7 +19,9 @@ import re
 import time
 from pathlib import Path
 
-SESSIONS_DIR = ("cache", "sessions")
+from anamnesis.store import StoreLayout
+
+SESSIONS = "sessions"  # in the layout's cache_dir
 MAX_AGE_S = 7 * 24 * 3600
 # More than any session is shown; a file that claims more is not ours.
 MAX_IDS = 2000
@@ -33,7 +35,7 @@ class SessionStateError(Exception):
 
 
 def sessions_dir(home: Path) -> Path:
-    return home.joinpath(*SESSIONS_DIR)
+    return StoreLayout(home).cache_dir / SESSIONS
 
 
 def state_name(session_id: str) -> str:

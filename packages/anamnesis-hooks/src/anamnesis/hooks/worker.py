@@ -6,7 +6,7 @@ CPU that the sessions' own hooks wait for. Instead, whoever holds ``queue/worker
 does all the work asked for, and whoever finds it held leaves a request and exits at once:
 
 * a capture's request is its file in the queue (:mod:`.capture_queue`);
-* a sync's request is the file ``queue/sync-requested``.
+* a sync's request is the file ``queue/sync-requested`` (:func:`.capture_queue.request_sync`).
 
 The holder files the captures, runs one sync for every request made before it began, and
 goes round again while requests keep coming. After letting go of the lock it looks once
@@ -21,30 +21,14 @@ from __future__ import annotations
 from contextlib import ExitStack
 from pathlib import Path
 
-from anamnesis.hooks.capture_queue import QUEUE_DIR, queued_captures
+from anamnesis.hooks.capture_queue import SYNC_REQUEST, queued_captures, take_sync_request
+from anamnesis.store import StoreLayout
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from collections.abc import Callable
 
 LOCK_NAME = "worker.lock"
-SYNC_REQUEST = "sync-requested"
-
-
-def request_sync(home: Path) -> None:
-    """Ask the worker for a sync (it runs one after this request, whoever holds the lock)."""
-    folder = home / QUEUE_DIR
-    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    (folder / SYNC_REQUEST).touch()
-
-
-def take_sync_request(home: Path) -> bool:
-    """Whether a sync was asked for; the request is consumed (only the worker calls this)."""
-    try:
-        (home / QUEUE_DIR / SYNC_REQUEST).unlink()
-    except FileNotFoundError:
-        return False
-    return True
 
 
 def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], None]) -> bool:
@@ -54,12 +38,13 @@ def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], Non
     do what was asked)."""
     from anamnesis.sync import SyncBusy, sync_lock
 
+    queue = StoreLayout(home).queue_dir
     tried: set[str] = set()
     worked = False
     while True:
         with ExitStack() as held:
             try:  # the kernel lets go of it however this process ends
-                held.enter_context(sync_lock(home / QUEUE_DIR / LOCK_NAME, wait_s=0))
+                held.enter_context(sync_lock(queue / LOCK_NAME, wait_s=0))
             except SyncBusy:
                 return worked
             worked = True
@@ -70,7 +55,7 @@ def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], Non
                     continue  # captures may have come in meanwhile
                 if not writable or not _untried(home, tried):
                     break
-        if not ((home / QUEUE_DIR / SYNC_REQUEST).exists() or _untried(home, tried)):
+        if not ((queue / SYNC_REQUEST).exists() or _untried(home, tried)):
             return worked
 
 

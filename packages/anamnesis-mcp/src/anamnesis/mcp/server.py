@@ -378,7 +378,7 @@ class _ToolGuard:
     """
 
     def __init__(self, store: MemoryStore) -> None:
-        self.log_path = store.root / "logs" / "mcp.log"
+        self.log_path = store.layout.logs_dir / "mcp.log"
 
     @contextmanager
     def __call__(self, tool: str) -> Iterator[None]:

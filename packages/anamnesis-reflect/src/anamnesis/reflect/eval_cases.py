@@ -39,11 +39,11 @@ from anamnesis.store import (
     EvalCase,
     Memory,
     MemoryStore,
+    StoreLayout,
     atomic_write_bytes,
     load_cases,
 )
 
-CASES_FOLDER = "eval"
 CASES_NAME = "cases.jsonl"
 GENERATED = "generated"
 QID_PREFIX = "gen-"
@@ -76,7 +76,7 @@ class UnknownCases(LookupError):
 
 def cases_path(root: Path) -> Path:
     """``<root>/eval/cases.jsonl``: where a store keeps its eval cases."""
-    return root / CASES_FOLDER / CASES_NAME
+    return StoreLayout(root).eval_dir / CASES_NAME
 
 
 def load_store_cases(root: Path) -> list[EvalCase]:
@@ -253,7 +253,7 @@ def _write(path: Path, rows: Iterable[dict[str, Any]]) -> None:
 @contextmanager
 def _cases_lock(root: Path) -> Iterator[None]:
     """The cases file's own lock: held for a read-modify-write, never during a call."""
-    folder = root / CASES_FOLDER
+    folder = StoreLayout(root).eval_dir
     folder.mkdir(parents=True, exist_ok=True)
     fd = os.open(folder / ".cases.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:

@@ -22,11 +22,14 @@ from anamnesis.reflect.replies import InvalidReply, extract_object
 from anamnesis.store import (
     Memory,
     NoteNotFound,
+    StoreLayout,
     is_capture_owned,
     utc_now,
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from anamnesis.reflect.providers.protocol import Provider
     from anamnesis.reflect.providers.settings import LlmSettings
     from anamnesis.store import MemoryStore
@@ -116,10 +119,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _log_to(home: object) -> None:
-    from pathlib import Path
-
-    folder = Path(str(home)) / "logs"
+def _log_to(home: Path) -> None:
+    folder = StoreLayout(home).logs_dir
     try:
         folder.mkdir(parents=True, exist_ok=True)
         handler = logging.FileHandler(folder / "reflect.log", encoding="utf-8")

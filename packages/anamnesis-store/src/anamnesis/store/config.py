@@ -29,9 +29,17 @@ def resolve_home() -> Path:
     return Path(raw).expanduser() if raw else Path.home() / ".anamnesis"
 
 
+def config_path(home: Path | None = None) -> Path:
+    """``<home>/config.json``, where the layout says (it names every path under a home)."""
+    # Not at the top: every hook loads this module (REFLECTION_ENV_GUARD), few read config.
+    from anamnesis.store.files.layout import StoreLayout
+
+    return StoreLayout(home or resolve_home()).config_path
+
+
 def read_config(home: Path | None = None) -> dict[str, Any]:
     """The parsed ``config.json`` of a store, or ``{}`` when it is missing or unreadable."""
-    path = (home or resolve_home()) / CONFIG_FILE
+    path = config_path(home)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -46,7 +54,7 @@ def write_config(data: dict[str, Any], home: Path | None = None) -> Path:
     from anamnesis.store.files.atomic import atomic_write_bytes
 
     root.mkdir(parents=True, exist_ok=True)
-    path = root / CONFIG_FILE
+    path = config_path(root)
     atomic_write_bytes(path, json.dumps(data, indent=2, sort_keys=True) + "\n", mode=0o600)
     path.chmod(0o600)  # os.open's mode is filtered by the umask; be explicit
     return path

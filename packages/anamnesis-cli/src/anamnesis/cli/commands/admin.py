@@ -9,11 +9,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from anamnesis.cli import config_file, console, doctor, maintenance
-from anamnesis.cli.context import JsonFlag, home, open_store
+from anamnesis.cli.context import JsonFlag, current_home, open_home, open_store
 from anamnesis.cli.errors import CliError, UsageError
-from anamnesis.cli.locations import claude_dir
-from anamnesis.ops import open_conflicts, swept_summary
-from anamnesis.store import MemoryStore, resolve_machine_id, resolve_remote
+from anamnesis.ops import (
+    claude_home,
+    import_native_memory,
+    open_conflicts,
+    resolve_project_key,
+    swept_summary,
+)
+from anamnesis.store import MemoryStore
 from anamnesis.sync import redact_url
 
 if TYPE_CHECKING:
@@ -34,19 +39,15 @@ def register(app: typer.Typer) -> None:
 
 def status(as_json: JsonFlag = False) -> None:
     """Counts, unreadable files and the sync state (no network)."""
-    from anamnesis.sync import GitSyncBackend
-
-    with open_store() as store:
+    with open_home() as (home, store):
         swept = store.sweep_leftovers()  # housekeeping a status may do: nothing live is touched
         stats = store.stats()
         problems = store.problems()
-        machine = resolve_machine_id(store.root)
-        remote = resolve_remote(store.root)
-        state = GitSyncBackend(store.memory_dir, remote=remote, machine_id=machine).state()
+        state = home.sync_state()
         report: dict[str, Any] = {
             "root": str(store.root),
             "db_path": str(store.db_path),
-            "machine_id": machine,
+            "machine_id": home.machine_id,
             "total": stats.total,
             "by_type": stats.by_type,
             "by_project": stats.by_project,
@@ -204,12 +205,10 @@ def _embed_missing(store: MemoryStore) -> int | None:
 
 def import_native(as_json: JsonFlag = False) -> None:
     """Import Claude Code's own memory (~/.claude/projects/*/memory/*.md)."""
-    from anamnesis.hooks import import_native_memory
-
-    source = claude_dir()
-    with open_store(must_exist=False) as store, console.progress("Importing") as progress:
+    source = claude_home()
+    with open_home(must_exist=False) as (home, store), console.progress("Importing") as progress:
         report = import_native_memory(
-            store, claude_dir=source, machine_id=resolve_machine_id(store.root), progress=progress
+            store, claude_dir=source, machine_id=home.machine_id, progress=progress
         )
     data = {
         "source": str(source / "projects"),
@@ -309,8 +308,6 @@ def project(
     as_json: JsonFlag = False,
 ) -> None:
     """Print the project key of a directory (what inject and capture use)."""
-    from anamnesis.hooks import resolve_project_key
-
     where = (cwd or Path.cwd()).resolve()
     if not where.is_dir():
         raise CliError(f"{where} is not a directory")
@@ -330,7 +327,7 @@ def doctor_command(
 ) -> None:
     """Check the store, index, config, hooks, MCP server, remote and vector search."""
     with console.spinner("Checking"):  # the remote and the embedding model take a while
-        checks = doctor.run_checks(home(), check_remote=not offline)
+        checks = doctor.run_checks(current_home(), check_remote=not offline)
     failed = [c for c in checks if c.status == doctor.FAIL]
     if as_json:
         console.print_json({"ok": not failed, "checks": [c.to_dict() for c in checks]})
@@ -358,7 +355,7 @@ def config_app() -> typer.Typer:
     @app.command(name="list")
     def config_list(as_json: JsonFlag = False) -> None:
         """Every setting (passwords in the remote URL are hidden)."""
-        data = config_file.config_for_reading(home())
+        data = config_file.config_for_reading(current_home())
         shown = {k: redact_url(v) if k == "remote" and isinstance(v, str) else v
                  for k, v in sorted(data.items())}  # fmt: skip
         if as_json:
@@ -374,7 +371,7 @@ def config_app() -> typer.Typer:
     ) -> None:
         """One setting's value (exit 1 when it is not set)."""
         config_file.check_key(key)
-        value = config_file.config_for_reading(home()).get(key)
+        value = config_file.config_for_reading(current_home()).get(key)
         if value is None:
             raise CliError(f"{key} is not set")
         if as_json:
@@ -389,16 +386,12 @@ def config_app() -> typer.Typer:
     ) -> None:
         """Change one setting."""
         config_file.check_key(key)
-        config_file.set_setting(home(), key, config_file.checked_value(key, value))
+        config_file.set_setting(current_home(), key, config_file.checked_value(key, value))
 
     @app.command(name="unset")
     def config_unset(key: Annotated[str, typer.Argument(help="A setting's name.")]) -> None:
         """Remove one setting (its default applies again)."""
-        from anamnesis.store import write_config
-
         config_file.check_key(key)
-        data = config_file.load_config(home())
-        if data.pop(key, None) is not None:
-            write_config(data, home())
+        config_file.unset_setting(current_home(), key)
 
     return app

@@ -25,8 +25,8 @@ from anamnesis.cli.context import (
     HereFlag,
     JsonFlag,
     ProjectOption,
-    home,
-    open_store,
+    current_home,
+    open_home,
     project_filter,
 )
 from anamnesis.cli.errors import FAILURE
@@ -63,7 +63,7 @@ def compact(
     project = project_filter(project, here)
     threshold = min_tokens if min_tokens is not None else configured_min_tokens()
     settings, provider = provider_from_settings()
-    with open_store() as store:
+    with open_home() as (home, store):
         with llm_errors("Compacting" if apply else "Looking for long notes"):
             report = run_compaction(
                 store, provider, settings, project=project, min_tokens=threshold, apply=apply
@@ -74,7 +74,7 @@ def compact(
                 f"anamnesis compact: {len(report.written)} note(s) compacted, "
                 f"{len(report.tagged)} tagged needs-review"
             )
-            data["commit"] = commit_to_sync(store, message)
+            data["commit"] = commit_to_sync(home, store, message)
     if as_json:
         console.print_json(data)
     else:
@@ -89,7 +89,7 @@ def configured_min_tokens() -> int:
     """``compact.min_tokens`` from config.json, or the default (a bad value is an error)."""
     from anamnesis.reflect import COMPACT_MIN_TOKENS
 
-    raw = config_for_reading(home()).get(MIN_TOKENS_KEY)
+    raw = config_for_reading(current_home()).get(MIN_TOKENS_KEY)
     if raw is None or raw == "":
         return int(COMPACT_MIN_TOKENS)
     source = f"{MIN_TOKENS_KEY} in config.json"

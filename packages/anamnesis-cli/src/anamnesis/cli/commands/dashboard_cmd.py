@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 
 from anamnesis.cli import doctor
-from anamnesis.cli.context import home
+from anamnesis.cli.context import current_home
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.importable import importable
 
@@ -52,10 +52,10 @@ def dashboard(
         from anamnesis.dashboard import run_dashboard
     except ImportError as exc:  # there, but something it needs is not: reinstall the extra
         raise CliError(f"{missing_dashboard()} ({exc})") from None
-    root = home()
-    checks = partial(doctor.run_checks, root, check_remote=False)  # the panel is on every page
+    home = current_home()
+    checks = partial(doctor.run_checks, home, check_remote=False)  # the panel is on every page
     sys.stdout.flush()
-    code = run_dashboard(root, port=port, host=host, open_browser=not no_open, checks=checks)
+    code = run_dashboard(home.root, port=port, host=host, open_browser=not no_open, checks=checks)
     raise typer.Exit(code)
 
 

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from anamnesis.cli import console, evaluation
-from anamnesis.cli.context import JsonFlag, home, mode_help, open_store
+from anamnesis.cli.context import JsonFlag, current_home, mode_help, open_store
 from anamnesis.cli.errors import CliError, UsageError
 
 HELP = """Measure recall: Recall@k and MRR of search over a set of cases.
@@ -77,7 +77,7 @@ def run(
     if cases is None:
         from anamnesis.reflect import cases_path
 
-        cases = cases_path(home())
+        cases = cases_path(current_home().root)
         if not cases.is_file():
             raise CliError(
                 "this store has no eval cases yet: `anamnesis eval generate` asks the LLM "
@@ -148,7 +148,7 @@ def approve(
     Without qids or --all, asks about each unapproved case in turn (a terminal is needed)."""
     from anamnesis.reflect import UnknownCases, approve_cases, load_store_cases
 
-    root = home()
+    root = current_home().root
     if qids and all_cases:
         raise UsageError("name cases or use --all, not both")
     chosen = list(qids or [])

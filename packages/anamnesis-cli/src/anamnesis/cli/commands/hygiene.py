@@ -19,8 +19,10 @@ from typing import Annotated
 import typer
 
 from anamnesis.cli import console
-from anamnesis.cli.context import JsonFlag, home
+from anamnesis.cli.context import JsonFlag, current_home
 from anamnesis.cli.errors import CliError, UsageError
+from anamnesis.ops import Home, commit_for_sync
+from anamnesis.store import NoteTrees, StoreLayout
 
 SCOPES = ("memory", "all")
 CONFIRM_WORD = "delete"
@@ -28,8 +30,6 @@ CONFIRM_WORD = "delete"
 # trees (an unfinished batch write): note state, so it goes with the notes.
 BATCH_JOURNAL = ".batch-journal.json"
 REFLECT_LOCK = "reflect.lock"
-# Rebuilt from the notes' git history on use (the dashboard's history cache): goes with them.
-DERIVED_CACHES = "cache"
 HISTORY = (
     "git history keeps the deleted notes: to purge them, rewrite the remote's history "
     "(`git filter-repo`, then force-push) or replace the remote with a new repository "
@@ -74,7 +74,7 @@ def register(app: typer.Typer) -> None:
 class CleanPlan:
     """What a clean removes, counted before it starts (shown for confirmation)."""
 
-    root: Path
+    home: Home
     what: str
     everywhere: bool
     portable: int  # note files in memory/
@@ -88,6 +88,10 @@ class CleanPlan:
     @property
     def notes(self) -> int:
         return self.portable + self.local
+
+    @property
+    def root(self) -> Path:
+        return self.home.root
 
     def rel(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
@@ -117,10 +121,11 @@ def clean(
 ) -> None:
     if what not in SCOPES:
         raise UsageError(f"say what to delete: memory or all, got {what!r}")
-    root = home()
+    home = current_home()
+    root = home.root
     if not root.is_dir():
         raise CliError(f"no memory store at {root}: nothing to clean")
-    plan = plan_clean(root, what, everywhere=everywhere)
+    plan = plan_clean(home, what, everywhere=everywhere)
     if not yes:
         if not console.stdin_is_terminal():
             raise UsageError(
@@ -139,7 +144,7 @@ def clean(
                 "notes": {"portable": plan.portable, "machine_local": plan.local},
                 "removed": outcome.removed,
                 "failed": [{"path": p, "reason": r} for p, r in outcome.failed],
-                "kept": _kept(root),
+                "kept": _kept(home.layout),
                 "commit": outcome.commit,
                 "propagated": outcome.propagated,
                 "detail": outcome.detail,
@@ -154,33 +159,32 @@ def clean(
         )
 
 
-def plan_clean(root: Path, what: str, *, everywhere: bool) -> CleanPlan:
-    memory, local = root / "memory", root / "local"
+def plan_clean(home: Home, what: str, *, everywhere: bool) -> CleanPlan:
+    memory, local = home.layout.memory_dir, home.layout.local_dir
     repo = _is_folder(memory) and _lexists(memory / ".git")
-    remote = _remote(root)
     plan = CleanPlan(
-        root=root,
+        home=home,
         what=what,
         everywhere=everywhere,
         portable=_count_notes(memory),
         local=_count_notes(local),
-        targets=clean_targets(root, what, everywhere=everywhere),
-        remote=remote,
+        targets=clean_targets(home.layout, what, everywhere=everywhere),
+        remote=home.remote,
         repo=repo,
     )
     if repo and not everywhere:
-        plan.unpushed = _unpushed(root, remote)
+        plan.unpushed = _unpushed(home)
     plan.links = [t.name for t in (memory, local) if t in plan.targets and t.is_symlink()]
     return plan
 
 
-def clean_targets(root: Path, what: str, *, everywhere: bool) -> list[Path]:
+def clean_targets(layout: StoreLayout, what: str, *, everywhere: bool) -> list[Path]:
     """What to remove, in order: this machine's sync repository first (a wipe stopped
     half-way must never leave a repository with the notes deleted from it: a sync would
     send the deletion), then the notes, the index and the rest. Only the store's own
     names are listed, all inside its root."""
     targets: list[Path] = []
-    memory, local = root / "memory", root / "local"
+    root, memory, local = layout.root, layout.memory_dir, layout.local_dir
     if _is_folder(memory):
         names = sorted(child.name for child in memory.iterdir())
         if not everywhere:
@@ -194,13 +198,12 @@ def clean_targets(root: Path, what: str, *, everywhere: bool) -> list[Path]:
         targets += sorted(local.iterdir())
     elif _lexists(local):
         targets.append(local)
-    targets += sorted(p for p in root.iterdir() if _is_index_file(p.name))
-    if _lexists(root / DERIVED_CACHES):
-        targets.append(root / DERIVED_CACHES)
-    if _lexists(root / BATCH_JOURNAL):
-        targets.append(root / BATCH_JOURNAL)
+    targets += sorted(p for p in root.iterdir() if _is_index_file(layout, p.name))
+    # The cache is rebuilt from the notes' git history on use (the dashboard's): it goes
+    # with them.
+    targets += [p for p in (layout.cache_dir, root / BATCH_JOURNAL) if _lexists(p)]
     if what == "all":
-        targets += [p for p in (root / "logs", root / "eval", root / REFLECT_LOCK) if _lexists(p)]
+        targets += [p for p, _label in _extras(layout) if _lexists(p)]
     return targets
 
 
@@ -229,16 +232,18 @@ def describe_clean(plan: CleanPlan) -> list[str]:
             "re-creates it from the remote)"
         )
     lines.append(f"  {plan.local} machine-local note(s) in local/")
-    index = sorted(n for n in names if _is_index_file(n))
+    layout = plan.home.layout
+    index = sorted(n for n in names if _is_index_file(layout, n))
     if index:
         lines.append(f"  the search index: {', '.join(index)}")
-    rest = sorted(n for n in names if "/" not in n and n not in ("memory", "local"))
-    rest = [n for n in rest if not _is_index_file(n)]
+    trees = {plan.rel(layout.memory_dir), plan.rel(layout.local_dir)}
+    rest = sorted(n for n in names if "/" not in n and n not in trees)
+    rest = [n for n in rest if not _is_index_file(layout, n)]
     if rest:
         lines.append(f"  {', '.join(rest)}")
     for link in _linked_trees(plan):
         lines.append(f"  {link}")
-    lines.append(f"  kept: {', '.join(_kept(plan.root)) or 'nothing else'}")
+    lines.append(f"  kept: {', '.join(_kept(layout)) or 'nothing else'}")
     if plan.unpushed:
         lines.append(f"  warning: {plan.unpushed}")
     if plan.everywhere:
@@ -255,11 +260,11 @@ def describe_clean(plan: CleanPlan) -> list[str]:
 
 def run_clean(plan: CleanPlan) -> CleanOutcome:
     """Remove what the plan names (listed again now, under the sync lock)."""
-    root = plan.root
-    memory, local = root / "memory", root / "local"
+    home = plan.home
+    memory, local = home.layout.memory_dir, home.layout.local_dir
     outcome = CleanOutcome()
-    with _sync_paused(memory):
-        targets = clean_targets(root, plan.what, everywhere=plan.everywhere)
+    with _sync_paused(home):
+        targets = clean_targets(home.layout, plan.what, everywhere=plan.everywhere)
         had_repo = _is_folder(memory) and _lexists(memory / ".git")
         for path in targets:
             rel = plan.rel(path)
@@ -278,7 +283,7 @@ def run_clean(plan: CleanPlan) -> CleanOutcome:
         for tree in (memory, local):  # an empty store: `status` and the hooks work on
             tree.mkdir(exist_ok=True)
         if had_repo and not plan.everywhere and not _lexists(memory / ".git"):
-            _fresh_repo(root)  # as on a new machine: the next sync takes the remote's notes
+            _fresh_repo(home)  # as on a new machine: the next sync takes the remote's notes
     if plan.everywhere:
         _propagate(plan, outcome, had_repo=had_repo)
     return outcome
@@ -307,19 +312,15 @@ def _propagate(plan: CleanPlan, outcome: CleanOutcome, *, had_repo: bool) -> Non
             "notes were deleted on this machine only"
         )
         return
-    from anamnesis.store import NoteTrees, commit_outgoing, resolve_machine_id
-    from anamnesis.sync import GitSyncBackend, SyncError
+    from anamnesis.sync import SyncError
 
-    backend = GitSyncBackend(
-        plan.root / "memory", remote=plan.remote, machine_id=resolve_machine_id(plan.root)
-    )
     try:
-        before = backend.state().head
+        before = plan.home.sync_state().head
         # The commit takes whatever is left in the folder (a file that could not be
         # removed, one written since): masked first, as everything a sync sends is.
-        outcome.commit = commit_outgoing(
+        outcome.commit = commit_for_sync(
+            plan.home,
             NoteTrees(plan.root),
-            backend,
             f"anamnesis clean --everywhere: deleted {plan.portable} note(s)",
         )
     except (SyncError, OSError) as exc:  # OSError: a file left could not be masked
@@ -348,15 +349,12 @@ def _propagate(plan: CleanPlan, outcome: CleanOutcome, *, had_repo: bool) -> Non
         )
 
 
-def _fresh_repo(root: Path) -> None:
+def _fresh_repo(home: Home) -> None:
     """An empty sync repository, as `init` makes one, so the store looks set up."""
-    from anamnesis.store import resolve_machine_id
-    from anamnesis.sync import GitSyncBackend, SyncError
+    from anamnesis.sync import SyncError
 
     try:
-        GitSyncBackend(
-            root / "memory", remote=_remote(root), machine_id=resolve_machine_id(root)
-        ).init()
+        home.sync_backend().init()
     except (SyncError, OSError) as exc:  # the next sync makes it
         console.warn(f"the sync repository will be re-created by the next sync ({exc})")
 
@@ -364,14 +362,15 @@ def _fresh_repo(root: Path) -> None:
 def _say_clean(plan: CleanPlan, outcome: CleanOutcome) -> None:
     parts = [f"{plan.portable} portable and {plan.local} machine-local note(s)"]
     removed = set(outcome.removed)
-    if any(_is_index_file(n) for n in removed):
+    layout = plan.home.layout
+    if any(_is_index_file(layout, n) for n in removed):
         parts.append("the search index")
     if plan.what == "all":
-        parts += [label for name, label in _EXTRAS if name in removed]
+        parts += [label for path, label in _extras(layout) if plan.rel(path) in removed]
     console.say(f"deleted {', '.join(parts)} from {plan.root}")
     for link in _linked_trees(plan):
         console.say(link)
-    console.say(f"kept {', '.join(_kept(plan.root)) or 'nothing else'}")
+    console.say(f"kept {', '.join(_kept(layout)) or 'nothing else'}")
     if plan.everywhere:
         console.say(outcome.detail)
         if outcome.propagated:
@@ -385,7 +384,13 @@ def _say_clean(plan: CleanPlan, outcome: CleanOutcome) -> None:
         console.say("this machine only; no remote is configured, so nothing brings them back")
 
 
-_EXTRAS = (("logs", "the logs"), ("eval", "the eval cases"), (REFLECT_LOCK, REFLECT_LOCK))
+def _extras(layout: StoreLayout) -> tuple[tuple[Path, str], ...]:
+    """What `clean all` removes beyond the notes, with how it is named when done."""
+    return (
+        (layout.logs_dir, "the logs"),
+        (layout.eval_dir, "the eval cases"),
+        (layout.root / REFLECT_LOCK, REFLECT_LOCK),
+    )
 
 
 def _linked_trees(plan: CleanPlan) -> list[str]:
@@ -396,23 +401,24 @@ def _linked_trees(plan: CleanPlan) -> list[str]:
     ]
 
 
-def _kept(root: Path) -> list[str]:
-    return [name for name in ("config.json", "models") if _lexists(root / name)]
+def _kept(layout: StoreLayout) -> list[str]:
+    """What a clean never removes (this machine's settings, a downloaded model)."""
+    kept = (layout.config_path, layout.models_dir)
+    return [path.name for path in kept if _lexists(path)]
 
 
 @contextmanager
-def _sync_paused(memory: Path) -> Iterator[None]:
+def _sync_paused(home: Home) -> Iterator[None]:
     """Hold the notes folder's sync lock (a sync waits meanwhile): none commits or pushes
     a half-deleted folder. Not on a folder behind a link: nothing in it is touched."""
-    if not _is_folder(memory):
+    if not _is_folder(home.memory_dir):
         yield
         return
-    from anamnesis.sync import GitSyncBackend, SyncBusy, SyncError
+    from anamnesis.sync import SyncBusy, SyncError
 
-    # The lock alone is taken: no repository is opened, so the machine id does not matter.
-    backend = GitSyncBackend(memory, remote=None, machine_id="clean")
+    # The lock alone is taken: no repository is opened, nothing is contacted.
     try:
-        with backend.exclusive():
+        with home.sync_backend().exclusive():
             yield
     except SyncBusy:
         raise CliError(
@@ -422,16 +428,15 @@ def _sync_paused(memory: Path) -> Iterator[None]:
         raise CliError(f"{exc}; nothing was deleted") from None
 
 
-def _unpushed(root: Path, remote: str | None) -> str:
+def _unpushed(home: Home) -> str:
     """A warning when this machine's sync repository may hold what no other copy has
     (empty when it holds nothing of the kind)."""
-    from anamnesis.store import resolve_machine_id
-    from anamnesis.sync import GitSyncBackend, SyncError
+    from anamnesis.sync import SyncError
 
-    backend = GitSyncBackend(root / "memory", remote=remote, machine_id=resolve_machine_id(root))
+    remote = home.remote
     keep = "(run `anamnesis sync` first to keep them)"
     try:
-        state = backend.state()
+        state = home.sync_state()
     except (SyncError, OSError):
         return f"the sync repository cannot be read: changes not pushed yet are lost {keep}"
     if remote is None:
@@ -443,12 +448,6 @@ def _unpushed(root: Path, remote: str | None) -> str:
     if state.head is not None and state.ahead is None:
         return f"this machine never synced with the remote: its commits may be lost {keep}"
     return ""
-
-
-def _remote(root: Path) -> str | None:
-    from anamnesis.store import resolve_remote
-
-    return resolve_remote(root)
 
 
 def _count_notes(tree: Path) -> int:
@@ -478,8 +477,10 @@ def tree_files(tree: Path) -> Iterator[Path]:
                 continue
 
 
-def _is_index_file(name: str) -> bool:
-    return name == "index.db" or name.startswith(("index.db-", "index.db.corrupt-"))
+def _is_index_file(layout: StoreLayout, name: str) -> bool:
+    """The index, its -wal/-shm files and the copies of a broken one moved aside."""
+    index = layout.db_path.name
+    return name == index or name.startswith((f"{index}-", f"{index}.corrupt-"))
 
 
 def _is_folder(path: Path) -> bool:

@@ -17,9 +17,9 @@ import typer
 
 from anamnesis.cli import console
 from anamnesis.cli.commands import admin
-from anamnesis.cli.context import JsonFlag, home, open_store
+from anamnesis.cli.context import JsonFlag, current_home, open_store
 from anamnesis.cli.errors import UsageError
-from anamnesis.store import EXPORT_FORMATS, ImportPlan, resolve_machine_id
+from anamnesis.store import EXPORT_FORMATS, ImportPlan
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -86,7 +86,7 @@ def import_openchronicle(
     from anamnesis.store import load_project_map, read_openchronicle
 
     mapping = load_project_map(project_map) if project_map is not None else None
-    found = read_openchronicle(folder, project_map=mapping, machine_id=resolve_machine_id(home()))
+    found = read_openchronicle(folder, project_map=mapping, machine_id=current_home().machine_id)
     # This machine's id is stamped on every note: importing on another machine is no change.
     plan = _plan_and_apply(found.notes, apply, ignore=("machine_id",))
     _report_openchronicle(found, plan, apply, _json(ctx, as_json))
@@ -128,8 +128,7 @@ def _plan_and_apply(notes: list[Memory], apply: bool, ignore: Iterable[str] = ()
     batch. A dry run against a store that does not exist yet creates nothing."""
     from anamnesis.store import plan_import
 
-    root = home()
-    if not apply and not (root / "memory").is_dir() and not (root / "local").is_dir():
+    if not apply and not current_home().exists():
         return ImportPlan(new=list(notes))
     with open_store(must_exist=False) as store:
         plan = plan_import(store, notes, ignore=ignore)

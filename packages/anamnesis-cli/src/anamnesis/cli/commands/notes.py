@@ -20,6 +20,7 @@ from anamnesis.cli.context import (
     check_mode,
     check_scope,
     check_type,
+    open_home,
     open_store,
     project_filter,
     search_mode_help,
@@ -37,7 +38,6 @@ from anamnesis.store import (
     count_secrets,
     display_safe,
     every_note,
-    resolve_machine_id,
 )
 
 
@@ -314,7 +314,7 @@ def write(
     tags = list(tag or [])
     # The store masks what it writes; this only counts what it will mask, to say so.
     masked = sum(count_secrets(t) for t in (title, text, *tags))
-    with open_store(must_exist=False) as store:
+    with open_home(must_exist=False) as (home, store):
         # Replacing a note that does not exist is a typo; a prefix means its whole id.
         supersedes = [_get(store, old).id for old in supersedes or []]
         try:
@@ -323,7 +323,7 @@ def write(
                 title=" ".join(title.split()),
                 body=text,
                 project=project_filter(project, here) or "global",
-                machine_id=resolve_machine_id(store.root),
+                machine_id=home.machine_id,
                 tags=tags,
                 scope=scope,
                 supersedes=supersedes,

@@ -18,13 +18,15 @@ from anamnesis.cli.context import (
     HereFlag,
     JsonFlag,
     ProjectOption,
-    home,
-    open_store,
+    current_home,
+    open_home,
     project_filter,
 )
 from anamnesis.cli.errors import CliError, UsageError
+from anamnesis.ops import commit_for_sync
 
 if TYPE_CHECKING:
+    from anamnesis.ops import Home
     from anamnesis.reflect import LlmSettings, Provider
     from anamnesis.store import MemoryStore
 
@@ -69,7 +71,7 @@ def provider_from_settings() -> tuple[LlmSettings, Provider]:
     from anamnesis.reflect import ProviderError, load_settings, make_provider
 
     try:
-        settings = load_settings(home())
+        settings = load_settings(current_home().root)
         return settings, make_provider(settings)
     except ProviderError as exc:
         raise CliError(str(exc)) from None
@@ -97,7 +99,7 @@ def reflect(
     if (project is None) == (not all_projects):
         raise UsageError("name one project with --project (or --here), or use --all")
     settings, provider = provider_from_settings()
-    with open_store() as store:
+    with open_home() as (home, store):
         with llm_errors("Reflecting" if apply else "Planning"):
             report = run_reflection(
                 store,
@@ -115,7 +117,7 @@ def reflect(
         retagged = [n for p in data["projects"] for n in p.get("retagged", [])]
         if written or retagged:
             data["commit"] = commit_to_sync(
-                store, f"anamnesis reflect: {len(written)} note(s), {len(retagged)} reflected"
+                home, store, f"anamnesis reflect: {len(written)} note(s), {len(retagged)} reflected"
             )
     if as_json:
         console.print_json(data)
@@ -180,7 +182,7 @@ def merge(
 
     project = project_filter(project, here)
     settings, provider = provider_from_settings()
-    with open_store() as store:
+    with open_home() as (home, store):
         with llm_errors("Merging" if apply else "Looking for look-alike notes"):
             report = run_merge(
                 store,
@@ -194,7 +196,7 @@ def merge(
         data = report.to_dict()
         if report.written:
             data["commit"] = commit_to_sync(
-                store, f"anamnesis merge: {len(report.written)} note(s)"
+                home, store, f"anamnesis merge: {len(report.written)} note(s)"
             )
     if as_json:
         console.print_json(data)
@@ -239,22 +241,18 @@ def llm_test(as_json: JsonFlag = False) -> None:
         console.say(f"{probe.provider}{model}: answered in {probe.latency_s:.2f} s")
 
 
-def commit_to_sync(store: MemoryStore, message: str) -> str | None:
+def commit_to_sync(home: Home, store: MemoryStore, message: str) -> str | None:
     """Commit what was just written to the sync repository, if this store syncs, so that
     it travels as one change; None when it does not sync (or cannot commit: said once).
     The commit takes every change in the notes folder, hand edits too: their secrets are
-    masked first, as a sync masks them (the next push sends what is committed)."""
-    if not (store.memory_dir / ".git").exists():
+    masked first, as a sync masks them (``commit_for_sync``: the next push sends what is
+    committed)."""
+    if not home.is_synced():
         return None
-    from anamnesis.store import commit_outgoing, resolve_machine_id, resolve_remote
-    from anamnesis.sync import GitSyncBackend, SyncError
+    from anamnesis.sync import SyncError
 
-    machine = resolve_machine_id(store.root)
-    backend = GitSyncBackend(
-        store.memory_dir, remote=resolve_remote(store.root), machine_id=machine
-    )
     try:
-        return commit_outgoing(store, backend, message)
+        return commit_for_sync(home, store, message)
     except SyncError as exc:
         console.warn(f"written, but not committed for sync yet ({exc}); the next sync will")
         return None

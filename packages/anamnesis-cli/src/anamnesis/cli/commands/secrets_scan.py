@@ -12,8 +12,9 @@ import typer
 from anamnesis.cli import console
 from anamnesis.cli.commands.hygiene import tree_files
 from anamnesis.cli.commands.reflecting import commit_to_sync
-from anamnesis.cli.context import JsonFlag, open_store
+from anamnesis.cli.context import JsonFlag, open_home
 from anamnesis.cli.errors import CliError, UsageError
+from anamnesis.store import StoreLayout
 
 SCAN_HELP = """Scan every note file again (memory/ and local/) with today's secret rules.
 
@@ -65,9 +66,8 @@ def secrets_scan(
     ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    with open_store() as store:
-        root = store.root
-        scanned, findings, skipped = scan_notes(root)
+    with open_home() as (home, store):
+        scanned, findings, skipped = scan_notes(home.layout)
         commit = None
         if fix and findings:
             fixable = [f.path for f in findings if f.note]
@@ -75,10 +75,12 @@ def secrets_scan(
             for finding in findings:
                 finding.masked = finding.path in masked
                 finding.remaining = _secrets_in(finding.path)
-            done = [f for f in findings if f.masked and f.rel.startswith("memory/")]
+            # The portable notes masked: what the sync repository has to commit.
+            done = [f for f in findings if f.masked and home.memory_dir in f.path.parents]
             if done:
                 total = sum(f.secrets for f in done)
                 commit = commit_to_sync(
+                    home,
                     store,
                     f"anamnesis secrets scan --fix: masked {total} secret(s) in "
                     f"{len(done)} note(s)",
@@ -121,7 +123,7 @@ def secrets_scan(
         )
 
 
-def scan_notes(root: Path) -> tuple[int, list[Finding], list[tuple[str, str]]]:
+def scan_notes(layout: StoreLayout) -> tuple[int, list[Finding], list[tuple[str, str]]]:
     """(files scanned, those holding secrets, those that could not be read) over both
     note trees. Regular files only: links and other special files are never read."""
     from anamnesis.store import UnsafeFile, count_secrets, read_regular
@@ -129,7 +131,7 @@ def scan_notes(root: Path) -> tuple[int, list[Finding], list[tuple[str, str]]]:
     scanned = 0
     findings: list[Finding] = []
     skipped: list[tuple[str, str]] = []
-    for tree in (root / "memory", root / "local"):
+    for tree in (layout.memory_dir, layout.local_dir):
         for path in tree_files(tree):
             rel = f"{tree.name}/{path.relative_to(tree).as_posix()}"
             try:

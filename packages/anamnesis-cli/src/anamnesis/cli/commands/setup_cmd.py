@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from anamnesis.cli import console, setup
-from anamnesis.cli.context import home
+from anamnesis.cli.context import current_home
 from anamnesis.cli.errors import CliError
+from anamnesis.ops import Home
 
 
 def register(app: typer.Typer) -> None:
@@ -52,12 +52,12 @@ def init(
         _uninstall(print_only=print_only, yes=yes)
         return
     interactive = not yes and not print_only and console.stdin_is_terminal()
-    root = home()
+    home = current_home()
     remote_from_env = bool(os.environ.get("ANAMNESIS_GIT_REMOTE", "").strip())
     if interactive and remote is None and not local_only and not remote_from_env:
         from anamnesis.cli.config_file import load_config
 
-        current = str(load_config(root).get("remote") or "")  # a broken file stops here
+        current = str(load_config(home).get("remote") or "")  # a broken file stops here
         answer = typer.prompt(
             "Git remote to sync notes between machines (empty: this machine only)",
             default=current,
@@ -65,7 +65,7 @@ def init(
         ).strip()
         remote, local_only = (answer, False) if answer else (None, True)
     plan = setup.plan_init(
-        root,
+        home,
         machine_id=machine_id,
         remote=remote,
         local_only=local_only,
@@ -84,19 +84,19 @@ def init(
     outcome = setup.apply_init(plan, first_sync=not no_sync)
     for line in outcome.lines:
         console.say(line)
-    _model_step(root, interactive=interactive)
+    _model_step(home, interactive=interactive)
     if outcome.problems:
         for problem in outcome.problems[:-1]:
             console.warn(problem)
         raise CliError(outcome.problems[-1])
 
 
-def _model_step(root: Path, *, interactive: bool) -> None:
+def _model_step(home: Home, *, interactive: bool) -> None:
     """Vector search needs its model: ask for a local copy when it cannot be downloaded."""
     from anamnesis.cli import setup_vectors
 
     with console.spinner("Checking the embedding model"):
-        problem = setup_vectors.model_problem(root)
+        problem = setup_vectors.model_problem(home.root)
     if problem is None:
         return
     if not interactive:
@@ -119,7 +119,7 @@ def _model_step(root: Path, *, interactive: bool) -> None:
         except CliError as exc:
             console.say(exc.message)
             continue
-        set_setting(root, "embed_model_path", folder)
+        set_setting(home, "embed_model_path", folder)
         console.say(f"vector search will use the model in {folder}")
         return
     console.say(f"vector search stays off; later: {setup_vectors.HINT}")

@@ -6,18 +6,15 @@ dispatched to the hooks package before this app loads, and fails open.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, cast
+from typing import Annotated
 
 import typer
 
 from anamnesis.cli import console
-from anamnesis.cli.context import JsonFlag, open_store
+from anamnesis.cli.context import JsonFlag, open_home
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import claude_home
 from anamnesis.sync import STRATEGIES, SyncBusy, SyncError
-
-if TYPE_CHECKING:
-    from anamnesis.sync import Strategy
 
 
 def register(app: typer.Typer) -> None:
@@ -46,15 +43,16 @@ def sync(
         raise UsageError(f"--resolve must be one of {', '.join(STRATEGIES)}, got {resolve!r}")
     from anamnesis.hooks import sync_store  # dulwich: only when syncing
 
-    with open_store() as store:
+    with open_home() as (home, store):
         try:
             with console.spinner("Syncing"):  # the import is part of the wait, too
                 # The one sync cycle (masking what goes out first), settling a conflict
                 # when asked; a resolve imports nothing new meanwhile.
                 report = sync_store(
+                    home,
                     store,
                     claude_dir=None if no_import else claude_home(),
-                    resolve=cast("Strategy | None", resolve),  # one of STRATEGIES, checked
+                    resolve=resolve,  # one of STRATEGIES: checked above
                 )
         except SyncBusy as exc:
             raise CliError(str(exc)) from None

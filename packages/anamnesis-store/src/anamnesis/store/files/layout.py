@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from anamnesis.store.note.ids import check_id
-from anamnesis.store.note.model import NOTE_TYPES, SCOPES
 from anamnesis.store.record import Record
 
 
@@ -47,18 +45,45 @@ class StoreLayout(Record):
         batch renames its files, or after a crash in the middle."""
         return self.root / ".batch-journal.json"
 
+    @property
+    def queue_dir(self) -> Path:
+        """What the hooks hand to the background worker (captures, sync requests)."""
+        return self.root / "queue"
+
+    @property
+    def cache_dir(self) -> Path:
+        """Derived, rebuildable state: the hooks' session records, the dashboard's history."""
+        return self.root / "cache"
+
+    @property
+    def models_dir(self) -> Path:
+        """Downloaded embedding models (no note: a copy of a public model)."""
+        return self.root / "models"
+
+    @property
+    def eval_dir(self) -> Path:
+        """The store's retrieval eval cases."""
+        return self.root / "eval"
+
     def trees(self) -> tuple[tuple[Path, str], ...]:
         """Each note tree with the scope it stands for; the tree decides a note's scope."""
         return ((self.memory_dir, "portable"), (self.local_dir, "machine-local"))
 
     def tree(self, scope: str) -> Path:
-        if scope not in SCOPES:
-            raise ValueError(f"unknown scope {scope!r}")
-        return self.local_dir if scope == "machine-local" else self.memory_dir
+        if scope == "portable":  # the scopes of trees(), without building both paths
+            return self.memory_dir
+        if scope == "machine-local":
+            return self.local_dir
+        raise ValueError(f"unknown scope {scope!r}")
 
     @staticmethod
     def rel_path(note_type: str, memory_id: str) -> str:
         """``<type>/<id>.md``: the path of a note inside its tree."""
+        # Here, not at the top: a hook that only needs the home's folders (capture, its
+        # queue) loads this module and not the note rules (the hooks' import budget).
+        from anamnesis.store.note.ids import check_id
+        from anamnesis.store.note.model import NOTE_TYPES
+
         if note_type not in NOTE_TYPES:
             raise ValueError(f"unknown note type {note_type!r}")
         return f"{note_type}/{check_id(memory_id)}.md"

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from anamnesis.store.config import read_config
 from anamnesis.store.errors import InvalidQuery
+from anamnesis.store.files.layout import StoreLayout
 from anamnesis.store.index import db as ix
 from anamnesis.store.index.note_files import stat_key
 from anamnesis.store.index.note_queries import superseders_of
@@ -168,7 +169,7 @@ class SearchSettings:
 
     def __init__(self, home: Path) -> None:
         self.home = home
-        self._config = str(home / "config.json")
+        self._config = str(StoreLayout(home).config_path)
         self._cached: tuple[object, tuple[str | None, str]] | None = None
 
     def mode(self) -> str | None:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from anamnesis.store.config import read_config
+from anamnesis.store.files.layout import StoreLayout
 from anamnesis.store.record import Record
 
 
@@ -368,7 +369,7 @@ def default_embedder(home: Path | None = None) -> FastEmbedEmbedder:
     """The embedder the configuration asks for (no model is loaded yet)."""
     name, path = configured_model(home)
     # Downloads go beside the store; a local copy needs no cache folder made for it.
-    cache = (home / "models") if home is not None and path is None else None
+    cache = StoreLayout(home).models_dir if home is not None and path is None else None
     return FastEmbedEmbedder(name, model_path=path, cache_dir=cache)
 
 
