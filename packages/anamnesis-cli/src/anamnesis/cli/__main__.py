@@ -48,7 +48,7 @@ def server_machine_id(argv: list[str]) -> str | bool | None:
 def run() -> None:
     argv = sys.argv[1:]
     if is_hook_call(argv):
-        from anamnesis.hooks import main as hook_main
+        from anamnesis.hooks import main as hook_main  # the hook alone: no typer, no CLI
 
         code = hook_main(argv)
         _flush()
@@ -57,12 +57,12 @@ def run() -> None:
     if machine_id is not False:  # the MCP server, as Claude Code starts it
         _flush()
         sys.exit(_serve(machine_id if isinstance(machine_id, str) else None, "anamnesis serve"))
-    from anamnesis.cli.console import stdin_is_terminal
+    from anamnesis.cli.console import stdin_is_terminal  # past the hooks' and serve's paths
 
     if not argv and not stdin_is_terminal():
         code = _serve()  # how Claude Code starts a server registered before `serve` existed
     else:  # a bare `anamnesis` typed in a terminal gets the help, not a silent server
-        from anamnesis.cli.app import main
+        from anamnesis.cli.app import main  # typer and every command: never a hook's load
 
         code = main(argv)
     _flush()
@@ -70,14 +70,14 @@ def run() -> None:
 
 
 def _serve(machine_id: str | None = None, command: str = "anamnesis") -> int:
-    from anamnesis.cli.mcp_registration import mcp_extra_installed
+    from anamnesis.cli.mcp_registration import mcp_extra_installed  # serve's path only
 
     if not mcp_extra_installed():
         from anamnesis.cli.commands.entry_points import missing_mcp  # typer: only to say this
 
         sys.stderr.write(f"{command}: {missing_mcp()}\n")
         return 1
-    from anamnesis.mcp import serve
+    from anamnesis.mcp import serve  # the MCP extra, checked above: the SDK loads here
 
     return serve(machine_id=machine_id)
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import sys
+import traceback
 from collections.abc import Sequence
+from importlib import metadata
 from typing import Annotated, Any
 
 import typer
 import typer.main
 
-from anamnesis.cli import __version__
+from anamnesis.cli import __version__, console
 from anamnesis.cli.commands import (
     admin,
     compacting,
@@ -25,7 +27,9 @@ from anamnesis.cli.commands import (
     syncing,
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
-from anamnesis.store import display_safe
+from anamnesis.cli.notices import append_log, routed
+from anamnesis.store import StoreError, display_safe
+from anamnesis.sync import SyncError
 
 HELP = """Cross-machine memory for Claude Code: markdown notes, keyword and vector search,
 git sync.
@@ -55,8 +59,6 @@ def build_app() -> typer.Typer:
             typer.echo(version_line())
             raise typer.Exit(0)
         if ctx.invoked_subcommand is None:
-            from anamnesis.cli import console
-
             if console.stdin_is_terminal():  # a person typed it: show what there is
                 typer.echo(ctx.get_help())
                 raise typer.Exit(0)
@@ -79,8 +81,6 @@ def build_app() -> typer.Typer:
 
 
 def version_line() -> str:
-    from importlib import metadata
-
     parts = []
     for dist in (
         "anamnesis-store",
@@ -100,16 +100,11 @@ def version_line() -> str:
 def main(argv: Sequence[str]) -> int:
     """Run one command; return the exit status. Nothing here ends in a traceback, and the
     libraries' warnings and log records come out as the CLI's own notices."""
-    from anamnesis.cli.notices import routed
-
     with routed():
         return _run(list(argv))
 
 
 def _run(argv: list[str]) -> int:
-    from anamnesis.store import StoreError
-    from anamnesis.sync import SyncError
-
     command = typer.main.get_command(build_app())
     prefix = command_path(command, argv)
     try:
@@ -162,9 +157,5 @@ def _error(prefix: str, message: str) -> None:
 
 
 def _log_crash(command: str) -> str:
-    import traceback
-
-    from anamnesis.cli.notices import append_log
-
     path = append_log(f"{command}\n{traceback.format_exc()}")
     return str(path) if path else "no log: the store folder is not writable"

@@ -19,8 +19,10 @@ from typing import Any
 
 from anamnesis.cli import console
 from anamnesis.cli.errors import USAGE, CliError
+from anamnesis.hooks import recall_config_keys
 from anamnesis.ops import Home
-from anamnesis.store import ConfigKey, InvalidSetting, write_config
+from anamnesis.store import ConfigKey, InvalidSetting, store_config_keys, write_config
+from anamnesis.sync import is_local
 
 MIN_TOKENS_KEY = "compact.min_tokens"
 
@@ -28,9 +30,8 @@ MIN_TOKENS_KEY = "compact.min_tokens"
 def config_keys() -> dict[str, ConfigKey]:
     """Every setting config.json may hold, by key, as each package declares it now: the
     store's, the CLI's own, prompt recall's (the hooks) and the ``llm.*`` (reflection)."""
-    from anamnesis.hooks import recall_config_keys
+    # reflect (~20 modules, ~30 ms): loaded by the commands that use it, not every command
     from anamnesis.reflect import llm_config_keys
-    from anamnesis.store import store_config_keys
 
     keys = [*store_config_keys(), *cli_config_keys(), *recall_config_keys(), *llm_config_keys()]
     return {key.key: key for key in keys}
@@ -38,7 +39,7 @@ def config_keys() -> dict[str, ConfigKey]:
 
 def cli_config_keys() -> tuple[ConfigKey, ...]:
     """The settings the CLI itself reads."""
-    from anamnesis.reflect import COMPACT_MIN_TOKENS
+    from anamnesis.reflect import COMPACT_MIN_TOKENS  # reflect: see config_keys()
 
     return (
         ConfigKey(
@@ -159,8 +160,6 @@ def _min_tokens(value: object, where: str) -> str:
 def normalize_remote(remote: str) -> str:
     """A remote as stored: the store's check, then a local path made absolute (syncs run
     from any folder; what is local is sync's to say, which the store does not see)."""
-    from anamnesis.sync import is_local
-
     text = check_setting("remote", remote)
     if is_local(text) and not text.startswith("file://"):
         return str(Path(text).expanduser().resolve())

@@ -89,6 +89,7 @@ def forget_notices() -> None:
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, title: str = "") -> None:
     cells = [[_cell(value) for value in row] for row in rows]
     if stdout_is_terminal():
+        # rich (~140 ms): only when a terminal shows it
         from rich.console import Console
         from rich.table import Table
 
@@ -130,6 +131,7 @@ def progress(label: str) -> Iterator[Progress | None]:
     if not stderr_is_terminal():
         yield None
         return
+    # rich (~140 ms): only when a terminal shows it
     from rich import progress as bars
     from rich.console import Console
 
@@ -156,6 +158,7 @@ def spinner(label: str) -> Iterator[None]:
     if not stderr_is_terminal():
         yield
         return
+    # rich (~140 ms): only when a terminal shows it
     from rich.console import Console
     from rich.live import Live
     from rich.spinner import Spinner

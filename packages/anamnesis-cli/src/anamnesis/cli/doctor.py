@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import time
 from pathlib import Path
 
 from anamnesis.cli import hooks_settings, installation, mcp_registration
@@ -24,6 +25,8 @@ from anamnesis.cli.config_file import (
 from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
+from anamnesis.cli.setup import add_mcp_extra
+from anamnesis.hooks import queued_captures, refused_captures
 from anamnesis.ops import (
     FAIL,
     OK,
@@ -142,10 +145,6 @@ def _hooks(home: Home) -> Check:
 
 def _captures(home: Home) -> Check:
     """Session captures still waiting to be filed, or refused by the store."""
-    import time
-
-    from anamnesis.hooks import queued_captures, refused_captures
-
     refused = refused_captures(home.root)
     if refused:
         return Check(
@@ -172,8 +171,6 @@ def _captures(home: Home) -> Check:
 
 def _mcp(home: Home) -> Check:
     if not mcp_registration.mcp_extra_installed():
-        from anamnesis.cli.setup import add_mcp_extra
-
         return Check(
             "mcp", WARN, "the MCP server is not installed (the memory_* tools are unavailable)",
             add_mcp_extra(),

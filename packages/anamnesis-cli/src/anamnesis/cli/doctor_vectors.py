@@ -15,6 +15,16 @@ from anamnesis.cli import installation
 from anamnesis.cli.capable_python import find_capable_python
 from anamnesis.cli.importable import importable
 from anamnesis.ops import OK, WARN, Check
+from anamnesis.store import (
+    DEFAULT_MODE,
+    MODEL_PATH_ENV,
+    VectorsUnavailable,
+    configured_model,
+    configured_search_mode,
+    default_embedder,
+    sqlite_can_load_extensions,
+    sqlite_vec_problem,
+)
 
 
 def install_vectors() -> str:
@@ -50,8 +60,6 @@ def vectors_fix(reason: str, fix: str) -> str:
 
 
 def vectors_check(home: Path, *, offline: bool) -> Check:
-    from anamnesis.store import sqlite_can_load_extensions
-
     missing = [name for name in ("sqlite_vec", "fastembed") if not importable(name)]
     can_load = sqlite_can_load_extensions()
     if len(missing) == 2:
@@ -76,7 +84,6 @@ def vectors_check(home: Path, *, offline: bool) -> Check:
             "search is keyword-only",
             other_python(),
         )  # fmt: skip
-    from anamnesis.store import sqlite_vec_problem
 
     problem = sqlite_vec_problem()
     if problem is not None:
@@ -85,15 +92,6 @@ def vectors_check(home: Path, *, offline: bool) -> Check:
 
 
 def _model_check(home: Path, *, offline: bool) -> Check:
-    from anamnesis.store import (
-        DEFAULT_MODE,
-        MODEL_PATH_ENV,
-        VectorsUnavailable,
-        configured_model,
-        configured_search_mode,
-        default_embedder,
-    )
-
     name, path = configured_model(home)
     mode = configured_search_mode(home) or DEFAULT_MODE
     try:

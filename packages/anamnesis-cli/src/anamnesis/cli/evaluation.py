@@ -24,9 +24,13 @@ from anamnesis.store import (
     EvalCase,
     MemoryStore,
     RecallReport,
+    VectorsUnavailable,
+    VectorsUnavailableWarning,
+    default_embedder,
     load_notes,
     recall_at_k,
     sandbox,
+    vector_support,
 )
 
 if TYPE_CHECKING:
@@ -94,8 +98,6 @@ def _users_embedder() -> tuple[Embedder | None, str | None]:
     """The model the user's own store would use (their settings and their downloaded copy:
     a sandbox's own defaults would download the model again into a temporary folder), or
     why vectors cannot run."""
-    from anamnesis.store import VectorsUnavailable, default_embedder, vector_support
-
     support = vector_support()
     if not support.available:
         return None, _why({"reason": support.reason, "fix": support.fix})
@@ -131,7 +133,6 @@ def embed_all(target: Subject, requested: str, modes: list[str]) -> list[str]:
     the modes that can run afterwards."""
     if not any(SEARCH_MODES[mode].needs_vectors for mode in modes):
         return modes
-    from anamnesis.store import VectorsUnavailable, VectorsUnavailableWarning
 
     failure: str | None = None
     with warnings.catch_warnings(record=True) as caught:

@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from anamnesis.hooks import HOOKS
+from anamnesis.store import BACKGROUND_NICE
+
 
 class InvalidSettings(ValueError):
     """settings.json cannot be read as Claude Code settings: nothing was changed."""
@@ -42,8 +45,6 @@ class HookEntry:
 def hook_entries() -> list[HookEntry]:
     """Every hook group Anamnesis installs, as the hooks package's table has them now (in
     its order: a hook's entries together)."""
-    from anamnesis.hooks import HOOKS
-
     return [
         HookEntry(
             entry.event,
@@ -70,8 +71,6 @@ def _niced(spec: HookEntry) -> tuple[str, ...]:
     """``nice -n 10`` for a hook no session waits on: it starts below the hooks that sessions
     do wait on, Python's own start-up included (twenty sessions starting together otherwise
     share each session's CPU between its inject hook and this one). POSIX only."""
-    from anamnesis.store import BACKGROUND_NICE
-
     return ("nice", "-n", str(BACKGROUND_NICE)) if spec.background and os.name == "posix" else ()
 
 

@@ -20,6 +20,9 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
+from anamnesis.cli import mcp_registration
+from anamnesis.cli.importable import importable
+
 DISTRIBUTION = "anamnesis-memory"
 CLI_PACKAGE_DIR = Path("packages") / "anamnesis-cli"
 
@@ -89,11 +92,8 @@ def detect() -> Installation:
 
 def installed_extras() -> tuple[str, ...]:
     """The extras whose packages are importable here."""
-    from anamnesis.cli.importable import importable
-    from anamnesis.cli.mcp_registration import mcp_extra_installed
-
     extras = []
-    if mcp_extra_installed():
+    if mcp_registration.mcp_extra_installed():
         extras.append("mcp")
     if importable("anamnesis.dashboard"):
         extras.append("dashboard")

@@ -21,13 +21,12 @@ from pathlib import Path
 from typing import TextIO
 
 from anamnesis.cli import console
+from anamnesis.ops import Home
 
 LOG_FILE = "cli.log"
 
 
 def log_path() -> Path:
-    from anamnesis.ops import Home
-
     return Home.resolve().layout.logs_dir / LOG_FILE
 
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from anamnesis.cli import hooks_settings, mcp_registration
+from anamnesis.cli import hooks_settings, installation, mcp_registration
 from anamnesis.cli.config_file import (
     check_machine_id,
     check_model_path,
@@ -23,9 +23,10 @@ from anamnesis.cli.config_file import (
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
 from anamnesis.cli.locations import anamnesis_command, settings_path
+from anamnesis.hooks import sync_store
 from anamnesis.ops import Home, claude_home
-from anamnesis.store import default_machine_id, write_config
-from anamnesis.sync import redact_url
+from anamnesis.store import StoreError, atomic_write_bytes, default_machine_id, write_config
+from anamnesis.sync import DiskFull, SyncBusy, redact_url
 
 
 @dataclass(slots=True)
@@ -233,8 +234,6 @@ def apply_init(plan: InitPlan, *, first_sync: bool = True) -> Outcome:
 
 
 def _open_store(home: Home) -> None:
-    from anamnesis.store import StoreError
-
     try:
         home.open_store().close()
     except StoreError as exc:
@@ -243,8 +242,6 @@ def _open_store(home: Home) -> None:
 
 def add_mcp_extra() -> str:
     """The command that adds the MCP server to this installation, then wires it up."""
-    from anamnesis.cli import installation
-
     inst = installation.detect()
     return f"{installation.install_command(inst, extras=inst.with_extras('mcp'))} && anamnesis init"
 
@@ -272,9 +269,6 @@ def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
 
 
 def _first_sync(plan: InitPlan, out: Outcome) -> None:
-    from anamnesis.hooks import sync_store
-    from anamnesis.sync import DiskFull, SyncBusy
-
     # With the settings just chosen, whatever the environment says: `--local-only` under
     # ANAMNESIS_GIT_REMOTE syncs with no remote (config.json, written, says the same).
     home = Home(
@@ -379,8 +373,6 @@ def write_settings(path: Path, before: str | None, settings: dict[str, Any]) -> 
 
     A symlinked settings.json (dotfile managers do that) is written through the link.
     """
-    from anamnesis.store import atomic_write_bytes
-
     target = path.resolve() if path.is_symlink() else path
     target.parent.mkdir(parents=True, exist_ok=True)
     backup = None

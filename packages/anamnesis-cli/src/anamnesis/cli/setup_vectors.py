@@ -9,19 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from anamnesis.store import VectorsUnavailable, configured_model, default_embedder, vector_support
+
 
 def model_problem(home: Path) -> str | None:
     """Why the vectors extra, which can run in this Python, cannot get its model; None
     when it can, or when there is nothing to ask about (no extra, a Python whose sqlite3
     cannot load extensions, or a model folder that is already configured: `anamnesis
     doctor` checks those)."""
-    from anamnesis.store import (
-        VectorsUnavailable,
-        configured_model,
-        default_embedder,
-        vector_support,
-    )
-
     if not vector_support().available:
         return None
     _name, path = configured_model(home)

@@ -137,6 +137,8 @@ def run_dashboard(
         sock.close()
         sys.stderr.write(f"anamnesis dashboard: {exc}\n")
         return 1
+    # The web stack (starlette, jinja2: ~0.7 s, ~200 modules) loads once the port is bound
+    # and the store open, so that a busy port or an unusable home is said at once.
     from anamnesis.dashboard.app import create_app
     from anamnesis.dashboard.context import HISTORY_FILE, Dashboard
     from anamnesis.dashboard.history_cache import HistoryCache
@@ -162,7 +164,7 @@ def run_dashboard(
 
 
 def serve(app: object, sock: socket.socket) -> int:
-    import uvicorn
+    import uvicorn  # the web server (~0.2 s): see run_dashboard
 
     config = uvicorn.Config(
         app,  # type: ignore[arg-type]

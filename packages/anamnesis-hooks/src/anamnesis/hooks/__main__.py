@@ -11,15 +11,15 @@ import os
 import sys
 from collections.abc import Sequence
 
+from anamnesis.hooks.failopen import log, run_failing_open
 from anamnesis.hooks.flags import FlagError, parse_flags
 from anamnesis.hooks.registry import HOOKS, commands, resolve
+from anamnesis.store import REFLECTION_ENV_GUARD, resolve_home
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     # Even a misconfigured hook command exits 0: for Claude Code, exit 2 blocks the session
     # (PreCompact would stop compacting). The mistake is logged and shown on stderr.
-    from anamnesis.hooks.failopen import log, run_failing_open
-    from anamnesis.store import resolve_home
 
     args = list(sys.argv[1:] if argv is None else argv)
     spec = HOOKS.get(args[0]) if args else None
@@ -34,7 +34,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         from anamnesis.store import yield_to_sessions  # threading, typing: not for every hook
 
         yield_to_sessions()
-    from anamnesis.store import REFLECTION_ENV_GUARD
 
     if os.environ.get(REFLECTION_ENV_GUARD):
         # A session that reflection started (the claude-code provider): capturing it

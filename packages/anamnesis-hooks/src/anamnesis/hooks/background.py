@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from anamnesis.store import read_config
+
 
 def start_worker(home: Path) -> int:
     """Start the background worker (``python -m anamnesis.hooks worker``) detached: it
@@ -31,9 +33,7 @@ def start_session_summary(home: Path, note_id: str) -> int | None:
     anamnesis.reflect.session_summary``), when the reflect package is installed and
     ``llm.summarize_sessions`` is set; return its pid, or None when not started. The hooks
     never import that package: it is only run, as its own process."""
-    from importlib.util import find_spec
-
-    from anamnesis.store import read_config
+    from importlib.util import find_spec  # only when a summary may be due, not every capture
 
     value = read_config(home).get("llm.summarize_sessions")
     if (value.strip().lower() if isinstance(value, str) else value) in _OFF:

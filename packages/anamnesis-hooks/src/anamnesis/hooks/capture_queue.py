@@ -22,12 +22,15 @@ import os
 import time
 from pathlib import Path
 
-from anamnesis.store import StoreLayout
+from anamnesis.hooks.background import start_session_summary
+from anamnesis.hooks.failopen import log
+from anamnesis.hooks.pending import PendingCapture
+from anamnesis.hooks.transcript import MAX_TRANSCRIPT_BYTES
+from anamnesis.store import InvalidNote, StoreLayout, atomic_write_bytes
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from anamnesis.hooks.capture import CaptureResult
-    from anamnesis.hooks.pending import PendingCapture
     from anamnesis.store import MemoryStore
 
 # Everything asked of the background worker lives in ``<home>/queue/`` (the layout's
@@ -73,8 +76,6 @@ def take_sync_request(home: Path) -> bool:
 def enqueue(home: Path, pending: PendingCapture) -> Path:
     """Write a capture to the queue, flushed to disk, under a name that sorts in the order
     captures are made; return its path."""
-    from anamnesis.store import atomic_write_bytes
-
     folder = captures_dir(home)
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     fields = {name: getattr(pending, name) for name in (*_TEXT_FIELDS, "truncated")}
@@ -103,7 +104,7 @@ def refused_captures(home: Path) -> list[Path]:
 def read_entry(path: Path) -> PendingCapture:
     """The capture in a queue file; raises :class:`BadEntry` for anything else and
     OSError when it cannot be read."""
-    from anamnesis.hooks.pending import PendingCapture
+    # The store's JSON reader: reading the queue is the worker's, the capture hook only writes.
     from anamnesis.store import UnsafeFile, load_json, read_regular
 
     try:
@@ -127,9 +128,8 @@ def file_queued(store: MemoryStore, *, machine_id: str, tried: set[str]) -> bool
     """File every queued capture not in ``tried`` (names, added to as they are tried),
     oldest first, logging each as the capture hook always has. Returns False when the
     store could not be written (the rest stay queued for the next try)."""
+    # The store's writer (its index, sqlite): the worker's, never the capture hook's.
     from anamnesis.hooks.capture import file_capture
-    from anamnesis.hooks.failopen import log
-    from anamnesis.store import InvalidNote
 
     home = store.root
     for path in queued_captures(home):
@@ -166,12 +166,8 @@ def _refuse(path: Path) -> str:
 
 def _report(home: Path, pending: PendingCapture, result: CaptureResult) -> None:
     """What filing a capture did, in the log; an LLM summary of a new note, when set."""
-    from anamnesis.hooks.failopen import log
-
     transcript = pending.transcript
     if result.truncated:
-        from anamnesis.hooks.transcript import MAX_TRANSCRIPT_BYTES
-
         log(home, "capture", f"{transcript} is over the {MAX_TRANSCRIPT_BYTES:,}-byte reading"
             " cap: the note was made from its start")  # fmt: skip
     if result.kept_edits and result.note is not None:
@@ -183,6 +179,4 @@ def _report(home: Path, pending: PendingCapture, result: CaptureResult) -> None:
     what = "unchanged" if result.unchanged else "captured"
     log(home, "capture", f"{what} {result.note.id} ({result.note.project}) from {transcript}")
     if not result.unchanged:
-        from anamnesis.hooks.background import start_session_summary
-
         start_session_summary(home, result.note.id)  # only when llm.summarize_sessions is on

@@ -7,9 +7,13 @@ unexpected failure. If even the log cannot be written, one line goes to stderr.
 
 from __future__ import annotations
 
+import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
+
+from anamnesis.store import StoreLayout
 
 LOG_NAME = "hooks.log"
 LOG_MAX_BYTES = 1_000_000
@@ -20,13 +24,10 @@ DEBUG_ENV = "ANAMNESIS_DEBUG"
 def log(home: Path, hook: str, message: str) -> None:
     """Append one line to the hook log, rotating it when it grows too big."""
     try:
-        from anamnesis.store import StoreLayout  # only when there is something to log
-
         logs = StoreLayout(home).logs_dir
         logs.mkdir(parents=True, exist_ok=True)
         path = logs / LOG_NAME
         _rotate(path)
-        import time
 
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         with path.open("a", encoding="utf-8") as handle:
@@ -61,8 +62,6 @@ def run_failing_open(hook: str, home: Callable[[], Path], action: Callable[[], N
 
 
 def _debugging() -> bool:
-    import os
-
     return os.environ.get(DEBUG_ENV, "").strip() not in ("", "0", "false", "no")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import sys
 import time
 
@@ -54,8 +55,6 @@ def read_hook_input_checked(
 
 
 def _read_posix(fd: int, timeout_s: float) -> bytes:
-    import select
-
     buffer = b""
     deadline = time.monotonic() + timeout_s
     while True:
@@ -77,7 +76,7 @@ def _read_posix(fd: int, timeout_s: float) -> bytes:
 
 
 def _read_threaded(stream: BinaryIO, timeout_s: float) -> bytes:  # pragma: no cover - Windows
-    import threading
+    import threading  # only where select cannot wait on a pipe: not on a POSIX hook's path
 
     result: list[bytes] = []
     reader = threading.Thread(target=lambda: result.append(stream.read()), daemon=True)

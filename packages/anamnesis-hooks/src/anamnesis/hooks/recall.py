@@ -28,6 +28,7 @@ the budget. Short prompts, slash commands and prompts of stop words recall nothi
 from __future__ import annotations
 
 import re
+import sqlite3
 
 from anamnesis.hooks.inject import NOTICE, Selection, eligible, fit_notes, render_inject
 from anamnesis.store import STOP_WORDS as QUERY_STOP_WORDS
@@ -115,7 +116,6 @@ def shared_terms(notes: list[Memory], terms: list[str]) -> list[int]:
     agrees with what the search matched."""
     if not notes or not terms:
         return [0] * len(notes)
-    import sqlite3
 
     conn = sqlite3.connect(":memory:")
     try:

@@ -2,7 +2,8 @@
 (:mod:`.registry`), imported only when a hook runs.
 
 Each reads Claude Code's JSON from stdin (flags override it); the dispatcher
-(:mod:`.__main__`) runs it failing open. Imports stay inside each runner so ``inject``
+(:mod:`.__main__`) runs it failing open. What every hook uses is imported at the top; what
+one hook alone uses is imported inside its runner (each marked "this hook's"), so ``inject``
 loads neither git nor YAML nor anything else it does not use.
 """
 
@@ -11,7 +12,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from anamnesis.hooks.failopen import log
 from anamnesis.hooks.flags import FlagError
+from anamnesis.hooks.hookio import read_hook_input_checked, text_field
+from anamnesis.ops import resolve_project_key
+from anamnesis.store import StoreLayout, read_config, resolve_home
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
@@ -23,8 +28,6 @@ Options = dict[str, "str | bool"]
 
 
 def _home() -> Path:
-    from anamnesis.store import resolve_home
-
     return resolve_home()
 
 
@@ -32,8 +35,6 @@ def _has_store(home: Path) -> bool:
     """Whether a store was set up at ``home`` (either note tree exists): ``Home.exists()``,
     asked of the store's layout, which the hook loads anyway (``anamnesis.ops.home`` would
     be one module more for every session)."""
-    from anamnesis.store import StoreLayout
-
     return any(tree.is_dir() for tree, _scope in StoreLayout(home).trees())
 
 
@@ -42,12 +43,8 @@ def _hook_input(options: Options, hook: str, instead: str) -> dict[str, Any]:
     does ``instead``."""
     if options.get("no-stdin"):
         return {}
-    from anamnesis.hooks.hookio import read_hook_input_checked
-
     payload, problem = read_hook_input_checked()
     if problem is not None:
-        from anamnesis.hooks.failopen import log
-
         log(_home(), hook, f"{problem}; {instead}")
     return payload
 
@@ -83,7 +80,7 @@ def check_prompt(options: Options) -> None:
 def _inject_numbers(options: Options) -> tuple[int, int]:
     """``--k`` and ``--budget``, checked (the budget must leave room for a note and stay
     under Claude Code's 10,000-character cap on hook output)."""
-    from anamnesis.hooks.inject import DEFAULT_BUDGET, DEFAULT_K, MAX_BUDGET, MIN_BUDGET
+    from anamnesis.hooks.inject import DEFAULT_BUDGET, DEFAULT_K, MAX_BUDGET, MIN_BUDGET  # inject's
 
     k = _number(options, "k", DEFAULT_K, 0, 100)
     return k, _number(options, "budget", DEFAULT_BUDGET, MIN_BUDGET, MAX_BUDGET)
@@ -91,7 +88,7 @@ def _inject_numbers(options: Options) -> tuple[int, int]:
 
 def _prompt_budget(options: Options, config: dict[str, Any]) -> int:
     """``--budget``, checked, else the configured budget (:mod:`.recall_settings`)."""
-    from anamnesis.hooks.recall_settings import MAX_BUDGET, MIN_BUDGET, recall_budget
+    from anamnesis.hooks.recall_settings import MAX_BUDGET, MIN_BUDGET, recall_budget  # prompt's
 
     return _number(options, "budget", recall_budget(config), MIN_BUDGET, MAX_BUDGET)
 
@@ -101,9 +98,8 @@ def run_inject(options: Options) -> None:
     home = _home()
     if not _has_store(home):
         return  # no store yet: nothing to inject, and nothing is created
-    from anamnesis.hooks.hookio import text_field
+    # this hook's, and only once there is a store to read
     from anamnesis.hooks.inject import hook_output, injected_ids, render_inject, select_inject
-    from anamnesis.ops import resolve_project_key
     from anamnesis.store import MemoryStore
 
     # ``source`` (startup, resume, clear, compact) arrives on stdin and as --source, and is
@@ -129,13 +125,11 @@ def run_inject(options: Options) -> None:
 
 def _record(home: Path, hook: str, session: str, ids: list[str], replace: bool) -> bool:
     """Record what a session was shown; False (logged) when the record cannot be written."""
-    from anamnesis.hooks.sessions import record_shown
+    from anamnesis.hooks.sessions import record_shown  # inject's and prompt's, not capture's
 
     try:
         record_shown(home, session, ids, replace=replace)
     except OSError as exc:
-        from anamnesis.hooks.failopen import log
-
         log(home, hook, f"cannot record what session {session[:80]!r} was shown: {exc}")
         return False
     return True
@@ -144,10 +138,9 @@ def _record(home: Path, hook: str, session: str, ids: list[str], replace: bool) 
 def run_prompt(options: Options) -> None:
     payload = _hook_input(options, "prompt", "recalled nothing")
     home = _home()
-    from anamnesis.hooks.hookio import text_field
+    # this hook's; the store's, only once the prompt has terms to look for (below)
     from anamnesis.hooks.recall import recall_terms
     from anamnesis.hooks.recall_settings import recall_enabled
-    from anamnesis.store import read_config
 
     config = read_config(home)
     if not recall_enabled(config):
@@ -157,11 +150,9 @@ def run_prompt(options: Options) -> None:
         return  # short, a slash command, or only stop words: nothing to look for
     if not _has_store(home):
         return  # no store yet: nothing to recall, and nothing is created
-    from anamnesis.hooks.failopen import log
     from anamnesis.hooks.inject import hook_output, injected_ids
     from anamnesis.hooks.recall import render_recall, select_recall
     from anamnesis.hooks.sessions import SessionStateError, load_shown
-    from anamnesis.ops import resolve_project_key
     from anamnesis.store import MemoryStore
 
     session = _text(options, "session-id") or text_field(payload, "session_id")
@@ -193,8 +184,7 @@ def run_capture(options: Options) -> None:
     and leave the rest to the background worker: filing it into the store, which can wait
     on other sessions, and the sync (:mod:`.capture_queue`, :mod:`.worker`)."""
     payload = _hook_input(options, "capture", "captured only what the flags name")
-    from anamnesis.hooks.failopen import log
-    from anamnesis.hooks.hookio import text_field
+    # this hook's: the transcript's reader, the summary, the queue (and no store)
     from anamnesis.hooks.transcript import TranscriptUnreadable
 
     home = _home()
@@ -242,7 +232,7 @@ def run_sync(options: Options) -> None:
     :mod:`.worker`)."""
     if not options.get("quiet"):
         _hook_input(options, "sync", "synced anyway")  # consume Claude Code's hook JSON
-    from anamnesis.hooks.capture_queue import request_sync
+    from anamnesis.hooks.capture_queue import request_sync  # this hook's
 
     home = _home()
     request_sync(home)
@@ -259,7 +249,7 @@ def run_background(options: Options) -> None:
 def _work(options: Options) -> bool:
     """Be the machine's background worker (:func:`.worker.work`), opening the store only
     once there is work; False when another process is the worker."""
-    from anamnesis.hooks.worker import work
+    from anamnesis.hooks.worker import work  # the background's alone
 
     home = _home()
     opened: list[MemoryStore] = []
@@ -272,6 +262,7 @@ def _work(options: Options) -> bool:
         return opened[0]
 
     def file(tried: set[str]) -> bool:
+        # the worker's (the store's writer and ops' home load with them)
         from anamnesis.hooks.capture_queue import file_queued, queued_captures
         from anamnesis.ops import Home
 
@@ -287,7 +278,7 @@ def _work(options: Options) -> bool:
 
 
 def _sync_once(store: MemoryStore, options: Options) -> None:
-    from anamnesis.hooks.failopen import log
+    # the sync's alone: ops' cycle, git
     from anamnesis.hooks.syncing import sync_store
     from anamnesis.ops import Home, claude_home
     from anamnesis.sync import SyncError

@@ -19,7 +19,7 @@ import re
 import time
 from pathlib import Path
 
-from anamnesis.store import StoreLayout
+from anamnesis.store import StoreLayout, UnsafeFile, read_regular
 
 SESSIONS = "sessions"  # in the layout's cache_dir
 MAX_AGE_S = 7 * 24 * 3600
@@ -43,7 +43,7 @@ def state_name(session_id: str) -> str:
     hash of it (never a path)."""
     if _PLAIN.fullmatch(session_id):
         return session_id + _SUFFIX
-    import hashlib
+    import hashlib  # only for an id that is not a plain name: not on inject's usual path
 
     digest = hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()
     return f"h-{digest[:40]}{_SUFFIX}"
@@ -60,8 +60,6 @@ def load_shown(home: Path, session_id: str) -> set[str]:
 
 
 def _load(path: Path) -> list[str]:
-    from anamnesis.store import UnsafeFile, read_regular
-
     try:
         data, _info = read_regular(path, MAX_BYTES)
     except FileNotFoundError:

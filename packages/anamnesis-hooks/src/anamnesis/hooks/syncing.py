@@ -8,6 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from anamnesis.hooks.capture_queue import file_queued, queued_captures
+from anamnesis.hooks.worker import work
 from anamnesis.ops import run_sync
 
 if TYPE_CHECKING:
@@ -34,9 +36,6 @@ def sync_store(
 def _file_queued_captures(store: MemoryStore, machine_id: str) -> None:
     """Captures a dead worker left queued are filed here, by whoever syncs next (the
     worker itself has filed them already, and holds the lock this would need)."""
-    from anamnesis.hooks.capture_queue import file_queued, queued_captures
-    from anamnesis.hooks.worker import work
-
     if not queued_captures(store.root):
         return
 

@@ -11,11 +11,14 @@ reading stops at :data:`MAX_TRANSCRIPT_BYTES`.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from anamnesis.store import UnsafeFile, open_regular
 
 # Tools that write files, and where each names the file.
 EDIT_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path",
@@ -87,7 +90,6 @@ def parse_transcript(path: str | Path) -> ParsedSession:
     session = ParsedSession()
     state = _State()
     fd = _open_regular(path)
-    import io
 
     with io.FileIO(fd, "rb", closefd=True) as handle:
         for raw in _lines(handle, session):
@@ -112,8 +114,6 @@ def parse_transcript(path: str | Path) -> ParsedSession:
 
 def _open_regular(path: str | Path) -> int:
     """A descriptor of the transcript, once it is known to be a regular file."""
-    from anamnesis.store import UnsafeFile, open_regular
-
     try:
         # Claude Code's folder may well be a link (dotfile managers): follow links here,
         # but read only a regular file (a FIFO would block, /dev/zero never end).

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from anamnesis.hooks.capture_queue import SYNC_REQUEST, queued_captures, take_sync_request
 from anamnesis.store import StoreLayout
+from anamnesis.sync import SyncBusy, sync_lock
 
-TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -36,8 +37,6 @@ def work(home: Path, *, file: Callable[[set[str]], bool], sync: Callable[[], Non
     names already tried, returning False when the store cannot be written now), ``sync``
     on request, until nothing is asked. False when another worker holds the lock (it will
     do what was asked)."""
-    from anamnesis.sync import SyncBusy, sync_lock
-
     queue = StoreLayout(home).queue_dir
     tried: set[str] = set()
     worked = False

@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from anamnesis.store import yield_to_sessions
+
 
 def serve(home: Path | None = None, *, machine_id: str | None = None) -> int:
     """Serve the store at ``home`` (default: ``$ANAMNESIS_HOME`` or ``~/.anamnesis``).
@@ -15,16 +17,17 @@ def serve(home: Path | None = None, *, machine_id: str | None = None) -> int:
     hooks sessions wait on (``store.yield_to_sessions``): its start-up alone is over a
     second of CPU, and twenty of them at once held every session's hooks back.
     """
-    from anamnesis.store import MemoryStore, StoreError, yield_to_sessions
-
     yield_to_sessions()  # first, before the SDK starts any thread
+    # Imported once this process yields: loading the store, and the SDK once the store has
+    # opened (over a second of CPU), is most of the start-up, and runs at the lower priority.
+    from anamnesis.store import MemoryStore, StoreError
 
     try:
         store = MemoryStore(home)
     except StoreError as exc:
         print(f"anamnesis-mcp: cannot open the memory store: {exc}", file=sys.stderr)
         return 1
-    from anamnesis.mcp.server import build_server
+    from anamnesis.mcp.server import build_server  # the SDK: see above
 
     server = None
     try:

@@ -12,6 +12,7 @@ says why once in the store's mcp.log and stops, and searches use keywords.
 from __future__ import annotations
 
 import threading
+from typing import TYPE_CHECKING
 
 from anamnesis.store import (
     SEARCH_MODES,
@@ -21,7 +22,6 @@ from anamnesis.store import (
     configured_search_mode,
 )
 
-TYPE_CHECKING = False
 if TYPE_CHECKING:
     import logging
     from collections.abc import Callable

@@ -25,6 +25,8 @@ from mcp_types import INTERNAL_ERROR, ErrorData, JSONRPCError, JSONRPCMessage, J
 from mcp_types import jsonrpc_message_adapter as messages
 from pydantic import ValidationError
 
+from anamnesis.mcp.salvage import find_id
+from anamnesis.mcp.unreadable import answer, answer_oversized
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared._stream_protocols import WriteStream  # the type Server.run takes
@@ -106,10 +108,6 @@ def screen(line: bytes) -> Screened:
 
 
 def _answered(line: bytes, refusal: ValidationError) -> Screened:
-    # Imported here: only a broken line needs them, and the server's start-up is measured.
-    from anamnesis.mcp.salvage import find_id
-    from anamnesis.mcp.unreadable import answer
-
     try:
         return Screened(None, answer(line, refusal))
     except Exception:  # a bug here must cost one reply, never the session
@@ -124,8 +122,6 @@ def _answered(line: bytes, refusal: ValidationError) -> Screened:
 
 def _skip_oversized(source: BinaryIO, start: bytes) -> Screened:
     """Read past a line over the limit, keeping only its ends, and refuse it."""
-    from anamnesis.mcp.unreadable import answer_oversized
-
     head, tail, size = start[:_KEEP], start[-_KEEP:], len(start)
     while not tail.endswith(b"\n"):
         chunk = source.readline(_CHUNK)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from anamnesis.store import (
+    MemoryStore,
     StoreLayout,
     read_config,
     resolve_home,
@@ -25,7 +26,6 @@ from anamnesis.store import (
 )
 
 if TYPE_CHECKING:
-    from anamnesis.store import MemoryStore
     from anamnesis.sync import GitSyncBackend, SyncState
 
 
@@ -99,8 +99,6 @@ class Home:
 
     def open_store(self, **options: Any) -> MemoryStore:
         """The store of this home (``MemoryStore`` options passed through)."""
-        from anamnesis.store import MemoryStore
-
         return MemoryStore(self.root, **options)
 
     def sync_backend(self) -> GitSyncBackend:

@@ -8,6 +8,8 @@ updates in place; identical contents are imported once; one bad file never stops
 from __future__ import annotations
 
 import hashlib
+import io
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -55,8 +57,6 @@ class ImportReport:
 
 def claude_home() -> Path:
     """Claude Code's config folder: ``CLAUDE_CONFIG_DIR`` or ``~/.claude``."""
-    import os
-
     raw = os.environ.get("CLAUDE_CONFIG_DIR")
     return Path(raw).expanduser() if raw else Path.home() / ".claude"
 
@@ -247,8 +247,6 @@ def _mtime(path: Path) -> float:
 
 
 def _recorded_cwd(transcript: Path) -> str | None:
-    import io
-
     try:
         raw = io.FileIO(open_regular(transcript, follow=True), "rb", closefd=True)
         with io.TextIOWrapper(io.BufferedReader(raw), encoding="utf-8", errors="replace") as handle:

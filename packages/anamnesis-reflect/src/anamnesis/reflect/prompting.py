@@ -25,6 +25,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from anamnesis.store import redact_secrets
+
 CHARS_PER_TOKEN = 4
 SEPARATOR = "\n\n"
 CUT_MARKER = "[… cut here: over the token budget]"
@@ -57,8 +59,6 @@ def estimate_tokens(text: str) -> int:
 
 def redact_prompt(text: str) -> str:
     """``text`` with every secret-shaped span masked (the store's ``redact_secrets``)."""
-    from anamnesis.store import redact_secrets  # the rules compile on first use only
-
     return redact_secrets(text)
 
 

@@ -18,12 +18,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from anamnesis.reflect.prompting import fit_to_budget
+from anamnesis.reflect.providers.settings import load_settings, make_provider
 from anamnesis.reflect.replies import InvalidReply, extract_object
 from anamnesis.store import (
     Memory,
+    MemoryStore,
     NoteNotFound,
     StoreLayout,
     is_capture_owned,
+    resolve_home,
     utc_now,
 )
 
@@ -32,7 +35,6 @@ if TYPE_CHECKING:
 
     from anamnesis.reflect.providers.protocol import Provider
     from anamnesis.reflect.providers.settings import LlmSettings
-    from anamnesis.store import MemoryStore
 
 log = logging.getLogger("anamnesis.reflect")
 
@@ -95,17 +97,12 @@ def _checked(reply: str) -> tuple[str, str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m anamnesis.reflect.session_summary NOTE_ID``: always 0, problems logged."""
     args = list(sys.argv[1:] if argv is None else argv)
-    from anamnesis.store import resolve_home
-
     home = resolve_home()
     _log_to(home)
     try:
         if len(args) != 1:
             log.warning("session summary: expected one note id, got %r", args)
             return 0
-        from anamnesis.reflect.providers.settings import load_settings, make_provider
-        from anamnesis.store import MemoryStore
-
         settings = load_settings(home)
         if not settings.summarize_sessions or settings.provider == "heuristic":
             return 0  # off, or no LLM to ask: the captured note stays as it is

@@ -10,6 +10,7 @@ import typer
 
 from anamnesis.cli import config_file, console, doctor, maintenance
 from anamnesis.cli.context import JsonFlag, current_home, open_home, open_store
+from anamnesis.cli.doctor_vectors import vectors_fix
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import (
     claude_home,
@@ -18,7 +19,7 @@ from anamnesis.ops import (
     resolve_project_key,
     swept_summary,
 )
-from anamnesis.store import MemoryStore
+from anamnesis.store import MemoryStore, VectorsUnavailable, configured_search_mode
 from anamnesis.sync import redact_url
 
 if TYPE_CHECKING:
@@ -86,9 +87,6 @@ def status(as_json: JsonFlag = False) -> None:
 def _vectors_status(store: MemoryStore) -> dict[str, Any]:
     """The store's embedding status, with the search mode searches actually default to (a
     configured search_mode wins over what the extra makes possible)."""
-    from anamnesis.cli.doctor_vectors import vectors_fix
-    from anamnesis.store import configured_search_mode
-
     vectors = store.embedding_status()
     vectors["default_mode"] = configured_search_mode(store.root) or vectors["default_mode"]
     if not vectors["available"]:  # a fix that names how this copy is installed
@@ -192,8 +190,6 @@ def _swept_line(swept: Sequence[LeftoverFile]) -> str:
 def _embed_missing(store: MemoryStore) -> int | None:
     """How many notes were embedded; None when vector search cannot run here (the extra is
     optional: `status` and `doctor` say why it is off, reindex stays quiet about it)."""
-    from anamnesis.store import VectorsUnavailable
-
     if not store.embedding_status()["available"]:
         return None
     try:

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from anamnesis.cli import doctor
+from anamnesis.cli import doctor, installation
 from anamnesis.cli.context import current_home
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.importable import importable
@@ -49,7 +49,7 @@ def dashboard(
     if not importable("anamnesis.dashboard"):
         raise CliError(missing_dashboard())
     try:
-        from anamnesis.dashboard import run_dashboard
+        from anamnesis.dashboard import run_dashboard  # the dashboard extra (see above)
     except ImportError as exc:  # there, but something it needs is not: reinstall the extra
         raise CliError(f"{missing_dashboard()} ({exc})") from None
     home = current_home()
@@ -62,8 +62,6 @@ def dashboard(
 def missing_dashboard() -> str:
     """Why the dashboard cannot start, and the command that adds it to this installation
     (never the package index's anamnesis-memory: an older release, without this dashboard)."""
-    from anamnesis.cli import installation
-
     inst = installation.detect()
     command = installation.install_command(inst, extras=inst.with_extras("dashboard"))
     return (

@@ -15,14 +15,16 @@ from typing import Annotated
 
 import typer
 
+from anamnesis.cli import mcp_registration
 from anamnesis.cli.errors import CliError
+from anamnesis.cli.setup import add_mcp_extra
+from anamnesis.hooks import HOOKS
+from anamnesis.hooks import main as run_hook
 
 HOOK_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 def register(app: typer.Typer) -> None:
-    from anamnesis.hooks import HOOKS
-
     for spec in HOOKS.values():
         # An internal hook is no command; a hook form of a person's command (`sync
         # --quiet`) is that command's (its flag is dispatched before typer loads).
@@ -36,9 +38,7 @@ def _hook_command(name: str) -> Callable[[typer.Context], None]:
     """The typer command running the hook ``name`` with the rest of the command line."""
 
     def hook(ctx: typer.Context) -> None:
-        from anamnesis.hooks import main
-
-        raise typer.Exit(main([name, *ctx.args]))
+        raise typer.Exit(run_hook([name, *ctx.args]))
 
     return hook
 
@@ -54,17 +54,13 @@ def serve(
 
 def missing_mcp() -> str:
     """Why the server cannot start, and the command that fixes it for this installation."""
-    from anamnesis.cli.setup import add_mcp_extra
-
     return f"the MCP server is not installed; install it with: {add_mcp_extra()}"
 
 
 def run_server(machine_id: str | None = None) -> int:
-    from anamnesis.cli.mcp_registration import mcp_extra_installed
-
-    if not mcp_extra_installed():
+    if not mcp_registration.mcp_extra_installed():
         raise CliError(missing_mcp())
-    from anamnesis.mcp import serve as serve_stdio
+    from anamnesis.mcp import serve as serve_stdio  # the MCP extra, checked above
 
     sys.stdout.flush()
     return serve_stdio(machine_id=machine_id)

@@ -19,7 +19,16 @@ from anamnesis.cli import console
 from anamnesis.cli.commands import admin
 from anamnesis.cli.context import JsonFlag, current_home, open_store
 from anamnesis.cli.errors import UsageError
-from anamnesis.store import EXPORT_FORMATS, ImportPlan
+from anamnesis.store import (
+    EXPORT_FORMATS,
+    ImportPlan,
+    export_store,
+    load_project_map,
+    plan_import,
+    read_jsonl,
+    read_markdown_export,
+    read_openchronicle,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -83,8 +92,6 @@ def import_openchronicle(
 ) -> None:
     """OpenChronicle memory files: each entry one note (event- files episodic, the rest
     semantic), struck-through entries superseded by the entries that replace them."""
-    from anamnesis.store import load_project_map, read_openchronicle
-
     mapping = load_project_map(project_map) if project_map is not None else None
     found = read_openchronicle(folder, project_map=mapping, machine_id=current_home().machine_id)
     # This machine's id is stamped on every note: importing on another machine is no change.
@@ -101,8 +108,6 @@ def import_jsonl(
     as_json: JsonFlag = False,
 ) -> None:
     """A JSONL export, ids and timestamps kept (another store's, or this one's backup)."""
-    from anamnesis.store import read_jsonl
-
     read = read_jsonl(file)
     _report_read(file, read, _plan_and_apply(read.notes, apply), apply, _json(ctx, as_json))
 
@@ -117,8 +122,6 @@ def import_markdown(
     as_json: JsonFlag = False,
 ) -> None:
     """A markdown export (memory/<type>/*.md and local/<type>/*.md), ids kept."""
-    from anamnesis.store import read_markdown_export
-
     read = read_markdown_export(folder)
     _report_read(folder, read, _plan_and_apply(read.notes, apply), apply, _json(ctx, as_json))
 
@@ -126,8 +129,6 @@ def import_markdown(
 def _plan_and_apply(notes: list[Memory], apply: bool, ignore: Iterable[str] = ()) -> ImportPlan:
     """Compare with the store and, with ``apply``, write what is new or changed in one
     batch. A dry run against a store that does not exist yet creates nothing."""
-    from anamnesis.store import plan_import
-
     if not apply and not current_home().exists():
         return ImportPlan(new=list(notes))
     with open_store(must_exist=False) as store:
@@ -268,8 +269,6 @@ def export(
 ) -> None:
     """Export every note (superseded and machine-local ones too) with its id, to read back
     with `anamnesis import jsonl` or `anamnesis import markdown`."""
-    from anamnesis.store import export_store
-
     if fmt not in EXPORT_FORMATS:
         raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, got {fmt!r}")
     with open_store() as store:

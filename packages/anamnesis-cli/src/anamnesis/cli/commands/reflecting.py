@@ -24,6 +24,7 @@ from anamnesis.cli.context import (
 )
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import commit_for_sync
+from anamnesis.sync import SyncError
 
 if TYPE_CHECKING:
     from anamnesis.ops import Home
@@ -57,6 +58,7 @@ def register(app: typer.Typer) -> None:
 def llm_errors(label: str) -> Iterator[None]:
     """A spinner while the provider works; a provider's error, a bad setting or another
     run holding the lock become one line (the message says what to do)."""
+    # reflect (~20 modules, ~30 ms): loaded by the commands that use it, not every command
     from anamnesis.reflect import ProviderError, ReflectionBusy
 
     try:
@@ -68,7 +70,7 @@ def llm_errors(label: str) -> Iterator[None]:
 
 def provider_from_settings() -> tuple[LlmSettings, Provider]:
     """The configured provider; a bad setting or a missing model or key is one line."""
-    from anamnesis.reflect import ProviderError, load_settings, make_provider
+    from anamnesis.reflect import ProviderError, load_settings, make_provider  # see llm_errors
 
     try:
         settings = load_settings(current_home().root)
@@ -93,7 +95,7 @@ def reflect(
     """Distil a project's session notes into durable notes (the reflected episodes are
     tagged `reflected`; the new notes carry prov_source reflection). A durable note is
     superseded only if its facts and searches are kept, as merge's gate checks."""
-    from anamnesis.reflect import approved_cases, run_reflection
+    from anamnesis.reflect import approved_cases, run_reflection  # reflect: see llm_errors
 
     project = project_filter(project, here)
     if (project is None) == (not all_projects):
@@ -178,7 +180,7 @@ def merge(
 ) -> None:
     """Merge redundant durable notes. Each merge is kept only if no approved eval case
     and no self-probe loses its hit at 8; merged-away notes are superseded, never deleted."""
-    from anamnesis.reflect import approved_cases, run_merge
+    from anamnesis.reflect import approved_cases, run_merge  # reflect: see llm_errors
 
     project = project_filter(project, here)
     settings, provider = provider_from_settings()
@@ -223,7 +225,7 @@ def _say_merge(data: dict[str, Any]) -> None:
 def llm_test(as_json: JsonFlag = False) -> None:
     """Make one tiny call to the configured provider: its name, model and latency, or
     exactly what is wrong."""
-    from anamnesis.reflect import test_provider
+    from anamnesis.reflect import test_provider  # reflect: see llm_errors
 
     settings, provider = provider_from_settings()
     with llm_errors("Asking"):
@@ -249,7 +251,6 @@ def commit_to_sync(home: Home, store: MemoryStore, message: str) -> str | None:
     committed)."""
     if not home.is_synced():
         return None
-    from anamnesis.sync import SyncError
 
     try:
         return commit_for_sync(home, store, message)

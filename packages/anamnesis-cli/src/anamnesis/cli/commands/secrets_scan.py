@@ -14,7 +14,7 @@ from anamnesis.cli.commands.hygiene import tree_files
 from anamnesis.cli.commands.reflecting import commit_to_sync
 from anamnesis.cli.context import JsonFlag, open_home
 from anamnesis.cli.errors import CliError, UsageError
-from anamnesis.store import StoreLayout
+from anamnesis.store import StoreLayout, UnsafeFile, count_secrets, read_regular
 
 SCAN_HELP = """Scan every note file again (memory/ and local/) with today's secret rules.
 
@@ -126,8 +126,6 @@ def secrets_scan(
 def scan_notes(layout: StoreLayout) -> tuple[int, list[Finding], list[tuple[str, str]]]:
     """(files scanned, those holding secrets, those that could not be read) over both
     note trees. Regular files only: links and other special files are never read."""
-    from anamnesis.store import UnsafeFile, count_secrets, read_regular
-
     scanned = 0
     findings: list[Finding] = []
     skipped: list[tuple[str, str]] = []
@@ -150,8 +148,6 @@ def scan_notes(layout: StoreLayout) -> tuple[int, list[Finding], list[tuple[str,
 
 
 def _secrets_in(path: Path) -> int:
-    from anamnesis.store import count_secrets, read_regular
-
     try:
         raw, _info = read_regular(path)
     except OSError:

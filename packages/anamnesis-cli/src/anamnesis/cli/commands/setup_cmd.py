@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from anamnesis.cli import console, setup
+from anamnesis.cli import console, setup, setup_vectors
+from anamnesis.cli.config_file import check_model_path, load_config, set_setting
 from anamnesis.cli.context import current_home
 from anamnesis.cli.errors import CliError
 from anamnesis.ops import Home
@@ -55,8 +56,6 @@ def init(
     home = current_home()
     remote_from_env = bool(os.environ.get("ANAMNESIS_GIT_REMOTE", "").strip())
     if interactive and remote is None and not local_only and not remote_from_env:
-        from anamnesis.cli.config_file import load_config
-
         current = str(load_config(home).get("remote") or "")  # a broken file stops here
         answer = typer.prompt(
             "Git remote to sync notes between machines (empty: this machine only)",
@@ -93,8 +92,6 @@ def init(
 
 def _model_step(home: Home, *, interactive: bool) -> None:
     """Vector search needs its model: ask for a local copy when it cannot be downloaded."""
-    from anamnesis.cli import setup_vectors
-
     with console.spinner("Checking the embedding model"):
         problem = setup_vectors.model_problem(home.root)
     if problem is None:
@@ -103,7 +100,6 @@ def _model_step(home: Home, *, interactive: bool) -> None:
         console.say(f"vector search: {problem}; {setup_vectors.HINT}")
         return
     console.say(f"vector search: {problem}")
-    from anamnesis.cli.config_file import check_model_path, set_setting
 
     for _attempt in range(3):  # an optional step: a typo asks again, never fails init
         answer = typer.prompt(

@@ -13,6 +13,7 @@ import typer
 from anamnesis.cli import console
 from anamnesis.cli.context import JsonFlag, open_home
 from anamnesis.cli.errors import CliError, UsageError
+from anamnesis.hooks import sync_store
 from anamnesis.ops import claude_home
 from anamnesis.sync import STRATEGIES, SyncBusy, SyncError
 
@@ -41,7 +42,6 @@ def sync(
     del quiet  # `sync --quiet` is dispatched to the hook before this app runs
     if resolve is not None and resolve not in STRATEGIES:
         raise UsageError(f"--resolve must be one of {', '.join(STRATEGIES)}, got {resolve!r}")
-    from anamnesis.hooks import sync_store  # dulwich: only when syncing
 
     with open_home() as (home, store):
         try:

@@ -4,8 +4,8 @@ Everything else derives from this table: :func:`~.settings.make_provider`, the c
 ``llm.provider`` and its help, the defaults :func:`~.settings.load_settings` fills in, and
 the configuration docs (a test holds them to it).
 
-Each factory imports its provider's module only when called: reading the settings loads no
-HTTP client and no subprocess.
+Each factory of a provider that talks to a model imports its module only when called:
+reading the settings loads no HTTP client and no subprocess.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from anamnesis.reflect.providers.heuristic import HeuristicProvider
 from anamnesis.reflect.providers.protocol import Provider
 
 
@@ -43,20 +44,20 @@ class ProviderSpec:
 
 
 def _heuristic(*, model: str, base_url: str, api_key: str | None, max_reply_bytes: int) -> Provider:
-    from anamnesis.reflect.providers.heuristic import HeuristicProvider
-
     return HeuristicProvider()
 
 
 def _claude_code(
     *, model: str, base_url: str, api_key: str | None, max_reply_bytes: int
 ) -> Provider:
+    # subprocess: loaded only when built (see the docstring)
     from anamnesis.reflect.providers.claude_code import ClaudeCodeProvider
 
     return ClaudeCodeProvider(model, max_reply_bytes=max_reply_bytes)
 
 
 def _openai(*, model: str, base_url: str, api_key: str | None, max_reply_bytes: int) -> Provider:
+    # urllib: loaded only when built (see the docstring)
     from anamnesis.reflect.providers.openai import OpenAIProvider
 
     return OpenAIProvider(
@@ -65,6 +66,7 @@ def _openai(*, model: str, base_url: str, api_key: str | None, max_reply_bytes: 
 
 
 def _anthropic(*, model: str, base_url: str, api_key: str | None, max_reply_bytes: int) -> Provider:
+    # urllib: loaded only when built (see the docstring)
     from anamnesis.reflect.providers.anthropic import AnthropicProvider
 
     return AnthropicProvider(

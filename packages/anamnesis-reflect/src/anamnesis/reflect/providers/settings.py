@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from anamnesis.reflect.providers.protocol import (
     DEFAULT_MAX_REPLY_BYTES,
@@ -25,9 +25,7 @@ from anamnesis.reflect.providers.protocol import (
     ProviderUnavailable,
 )
 from anamnesis.reflect.providers.registry import DEFAULT_PROVIDER, PROVIDERS
-
-if TYPE_CHECKING:
-    from anamnesis.store import ConfigKey
+from anamnesis.store import ConfigKey, checking, read_config, redact_secrets
 
 DEFAULT_TIMEOUT_S = 60.0
 DEFAULT_MAX_INPUT_TOKENS = 24_000
@@ -57,8 +55,6 @@ class LlmSettings:
 def load_settings(home: Path | None = None, env: Mapping[str, str] | None = None) -> LlmSettings:
     """The settings of the store at ``home`` (default: ``resolve_home()``), environment
     variables over config.json over the defaults. Raises InvalidLlmSetting for a bad value."""
-    from anamnesis.store import read_config
-
     environ = os.environ if env is None else env
     config = read_config(home)
 
@@ -103,8 +99,6 @@ def load_settings(home: Path | None = None, env: Mapping[str, str] | None = None
 def llm_config_keys() -> tuple[ConfigKey, ...]:
     """The ``llm.*`` settings, declared for ``anamnesis config``, doctor and the docs; the
     providers as their table has them now (:data:`.registry.PROVIDERS`)."""
-    from anamnesis.store import ConfigKey, checking
-
     names = ", ".join(PROVIDERS)
     needing = [name for name, spec in PROVIDERS.items() if spec.needs_model]
     urls = [spec.base_url for spec in PROVIDERS.values() if spec.base_url]
@@ -226,8 +220,6 @@ def _url(where: str, raw: Any) -> str:
 
 
 def _key_env(raw: Any) -> str:
-    from anamnesis.store import redact_secrets
-
     name = _text("llm.api_key_env", raw)
     # People paste the key itself here. Never echo the value: it may be that key.
     if name and (not _ENV_NAME.fullmatch(name) or redact_secrets(name) != name):
