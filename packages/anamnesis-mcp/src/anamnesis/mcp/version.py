@@ -1,3 +1,3 @@
 """The distribution's version, kept in one place."""
 
-__version__ = "0.2.5"
+__version__ = "0.3.0"
