@@ -60,8 +60,12 @@ def test_capture_through_the_script_writes_the_session_note(env: Env, tmp_path: 
     for heavy in HEAVY:
         assert heavy not in imported_modules(done.err), heavy
     deadline = time.monotonic() + 60  # the background worker files the note
-    while not (notes := env.run_process("list", "--type", "episodic", "--json").json()):
-        assert time.monotonic() < deadline, "the captured note never reached the store"
+    while True:
+        # Until the worker has filed it there may be no store yet: `list` then says so.
+        listed = env.run_process("list", "--type", "episodic", "--json")
+        if listed.code == 0 and (notes := listed.json()):
+            break
+        assert time.monotonic() < deadline, f"the note never reached the store: {listed.err}"
         time.sleep(0.1)
     assert [(n["prov_session"], n["machine_id"]) for n in notes] == [("sess-9", "laptop")]
 
