@@ -22,15 +22,13 @@ import os
 import time
 from pathlib import Path
 
-from anamnesis.hooks.background import start_session_summary
 from anamnesis.hooks.failopen import log
-from anamnesis.hooks.pending import PendingCapture
-from anamnesis.hooks.transcript import MAX_TRANSCRIPT_BYTES
 from anamnesis.store import InvalidNote, StoreLayout, atomic_write_bytes
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from anamnesis.hooks.capture import CaptureResult
+    from anamnesis.hooks.pending import PendingCapture
     from anamnesis.store import MemoryStore
 
 # Everything asked of the background worker lives in ``<home>/queue/`` (the layout's
@@ -104,7 +102,10 @@ def refused_captures(home: Path) -> list[Path]:
 def read_entry(path: Path) -> PendingCapture:
     """The capture in a queue file; raises :class:`BadEntry` for anything else and
     OSError when it cannot be read."""
-    # The store's JSON reader: reading the queue is the worker's, the capture hook only writes.
+    # Reading the queue is the worker's (the capture hook only writes to it), and the CLI's
+    # doctor and a sync that files nothing only list it: neither loads the store's JSON
+    # reader or the capture's record.
+    from anamnesis.hooks.pending import PendingCapture
     from anamnesis.store import UnsafeFile, load_json, read_regular
 
     try:
@@ -168,6 +169,8 @@ def _report(home: Path, pending: PendingCapture, result: CaptureResult) -> None:
     """What filing a capture did, in the log; an LLM summary of a new note, when set."""
     transcript = pending.transcript
     if result.truncated:
+        from anamnesis.hooks.transcript import MAX_TRANSCRIPT_BYTES  # filing's: see read_entry
+
         log(home, "capture", f"{transcript} is over the {MAX_TRANSCRIPT_BYTES:,}-byte reading"
             " cap: the note was made from its start")  # fmt: skip
     if result.kept_edits and result.note is not None:
@@ -179,4 +182,6 @@ def _report(home: Path, pending: PendingCapture, result: CaptureResult) -> None:
     what = "unchanged" if result.unchanged else "captured"
     log(home, "capture", f"{what} {result.note.id} ({result.note.project}) from {transcript}")
     if not result.unchanged:
+        from anamnesis.hooks.background import start_session_summary  # filing's: read_entry
+
         start_session_summary(home, result.note.id)  # only when llm.summarize_sessions is on
