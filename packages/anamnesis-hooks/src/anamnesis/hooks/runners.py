@@ -31,13 +31,6 @@ def _home() -> Path:
     return resolve_home()
 
 
-def _has_store(home: Path) -> bool:
-    """Whether a store was set up at ``home`` (either note tree exists): ``Home.exists()``,
-    asked of the store's layout, which the hook loads anyway (``anamnesis.ops.home`` would
-    be one module more for every session)."""
-    return any(tree.is_dir() for tree, _scope in StoreLayout(home).trees())
-
-
 def _hook_input(options: Options, hook: str, instead: str) -> dict[str, Any]:
     """Claude Code's hook JSON; input that is not JSON is logged, once, with what the hook
     does ``instead``."""
@@ -96,7 +89,7 @@ def _prompt_budget(options: Options, config: dict[str, Any]) -> int:
 def run_inject(options: Options) -> None:
     payload = _hook_input(options, "inject", "injected for the current folder instead")
     home = _home()
-    if not _has_store(home):
+    if not StoreLayout(home).has_notes():  # the layout, not ops' Home: one module less
         return  # no store yet: nothing to inject, and nothing is created
     # this hook's, and only once there is a store to read
     from anamnesis.hooks.inject import hook_output, injected_ids, render_inject, select_inject
@@ -148,7 +141,7 @@ def run_prompt(options: Options) -> None:
     terms = recall_terms(text_field(payload, "prompt"))
     if not terms:
         return  # short, a slash command, or only stop words: nothing to look for
-    if not _has_store(home):
+    if not StoreLayout(home).has_notes():  # the layout, not ops' Home: one module less
         return  # no store yet: nothing to recall, and nothing is created
     from anamnesis.hooks.inject import hook_output, injected_ids
     from anamnesis.hooks.recall import render_recall, select_recall

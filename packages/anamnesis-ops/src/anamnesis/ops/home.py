@@ -77,7 +77,7 @@ class Home:
 
     def exists(self) -> bool:
         """Whether a store was ever set up here (either note tree exists)."""
-        return self.layout.memory_dir.is_dir() or self.layout.local_dir.is_dir()
+        return self.layout.has_notes()
 
     def is_synced(self) -> bool:
         """Whether the notes folder is a sync repository (``init`` or a first sync made it)."""

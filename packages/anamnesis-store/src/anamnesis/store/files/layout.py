@@ -69,6 +69,11 @@ class StoreLayout(Record):
         """Each note tree with the scope it stands for; the tree decides a note's scope."""
         return ((self.memory_dir, "portable"), (self.local_dir, "machine-local"))
 
+    def has_notes(self) -> bool:
+        """Whether a store was ever set up here: either note tree exists (a hook asks this
+        before it opens anything, so that it never creates a store)."""
+        return any(tree.is_dir() for tree, _scope in self.trees())
+
     def tree(self, scope: str) -> Path:
         if scope == "portable":  # the scopes of trees(), without building both paths
             return self.memory_dir
