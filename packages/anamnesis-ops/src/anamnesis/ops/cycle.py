@@ -81,10 +81,10 @@ def run_sync(
     reported conflict with that strategy instead of a plain sync; keep-both writes both
     versions as valid notes through the store's codec (:func:`store_fork`).
     """
+    backend = home.sync_backend()  # the machine id read once, for the backend and the notes
     return sync_with(
-        store, home.sync_backend(), machine_id=home.machine_id, resolve=resolve,
-        claude_dir=claude_dir,
-    )  # fmt: skip
+        store, backend, machine_id=backend.machine_id, resolve=resolve, claude_dir=claude_dir
+    )
 
 
 def sync_with(
