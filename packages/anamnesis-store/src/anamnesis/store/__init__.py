@@ -14,7 +14,6 @@ __version__ = "0.4.0"
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
-    from anamnesis.store.config import CONFIG_FILE as CONFIG_FILE
     from anamnesis.store.config import REFLECTION_ENV_GUARD as REFLECTION_ENV_GUARD
     from anamnesis.store.config import read_config as read_config
     from anamnesis.store.config import resolve_home as resolve_home

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-CONFIG_FILE = "config.json"
 # Set in the environment of a Claude Code session that reflection starts (the claude-code
 # provider): the hooks stand aside there, so a reflection is never captured as a session.
 # Here because the hooks and the reflect package both see the store, and not each other.
