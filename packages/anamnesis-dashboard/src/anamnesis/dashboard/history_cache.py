@@ -151,6 +151,23 @@ class HistoryCache:
                 rows = self._db.execute(query).fetchall()
         return {machine: (count, last) for machine, count, last in rows}
 
+    def note_writes(self) -> dict[str, int]:
+        """Each machine's newest commit that changed a note file (unix seconds): when it
+        last wrote a note, whoever created the note (an edit keeps the note's own
+        ``machine_id``, so the notes' metadata alone never credits the machine that edited)."""
+        query = (
+            "SELECT c.machine_id, MAX(c.time) FROM commits c WHERE EXISTS "
+            "(SELECT 1 FROM changes ch WHERE ch.commit_sha = c.sha) GROUP BY c.machine_id"
+        )
+        with self._lock:
+            try:
+                rows = self._db.execute(query).fetchall()
+            except sqlite3.DatabaseError as exc:
+                self._recover(exc)
+                self._refresh()
+                rows = self._db.execute(query).fetchall()
+        return dict(rows)
+
     def close(self) -> None:
         with self._lock:
             self._db.close()

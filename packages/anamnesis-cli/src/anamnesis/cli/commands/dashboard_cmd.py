@@ -40,7 +40,8 @@ def dashboard(
         typer.Option(
             "--host",
             help="Address to listen on. Anything but 127.0.0.1 exposes your memory to the "
-            "network (a warning is printed).",
+            "network (a warning is printed); 0.0.0.0 and :: are refused: from another "
+            "machine, use `ssh -L 8765:127.0.0.1:8765 HOST`.",
         ),
     ] = "127.0.0.1",
 ) -> None:
