@@ -11,6 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from anamnesis_testsupport.dashboard_server import outside_address
 
 from anamnesis.store import MemoryStore
 
@@ -31,19 +32,6 @@ def test_every_address_is_refused_with_the_ssh_way(isolated_home: Path, host: st
     assert "ssh -L 8765:127.0.0.1:8765 THIS-MACHINE" in done.stderr
     assert "--host 192.168.1.20" in done.stderr  # or one address, named
     assert "Traceback" not in done.stderr
-
-
-def _outside_address() -> str | None:
-    """This machine's address on its default route, if it has one (not loopback)."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))  # no packet is sent: this only picks a route
-        address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if address.startswith("127.") else address
 
 
 def _ipv6_loopback() -> bool:
@@ -79,7 +67,7 @@ def _served_under(address: str, home: Path) -> None:
 
 
 def test_one_named_address_is_served_under_that_address(isolated_home: Path) -> None:
-    outside = _outside_address()
+    outside = outside_address()
     if outside is None:
         pytest.skip("this machine has no non-loopback address to try")
     _served_under(outside, isolated_home)
