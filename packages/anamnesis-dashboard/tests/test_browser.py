@@ -306,8 +306,8 @@ def test_no_request_leaves_the_dashboard_and_the_csp_holds(
     page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
 
     sign_in(page, dashboard)
-    # The list loads its status panel with htmx: wait for it, so its request is counted.
-    expect(page.locator("#status-panel #status")).to_be_visible()
+    # The list loads its status line with htmx: wait for it, so its request is counted.
+    expect(page.locator("#status-line[data-checked]")).to_be_visible()
     for path in (
         "search?q=local",
         f"notes/{note.id}",
@@ -321,7 +321,7 @@ def test_no_request_leaves_the_dashboard_and_the_csp_holds(
         page.wait_for_load_state("load")
 
     assert any(url.endswith("/static/htmx.min.js") for url in requested)
-    assert any("/status?panel=1" in url for url in requested)  # htmx ran
+    assert any("/status?line=1" in url for url in requested)  # htmx ran
     foreign = [url for url in requested if not url.startswith(dashboard.base)]
     assert not foreign, foreign
     csp = [text for text in errors if "content security policy" in text.lower()]

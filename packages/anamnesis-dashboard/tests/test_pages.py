@@ -65,9 +65,14 @@ def test_paging(store: MemoryStore, client: httpx.Client) -> None:
     for n in range(55):
         store.write(type="episodic", title=f"session {n:02d}", body="x", project="p")
     first = client.get("/").text
-    assert "page 1 of 2" in first and 'rel="next"' in first
+    assert "notes 1–50 of 55" in first
+    assert '<a href="/?page=2" rel="next">' in first and 'rel="prev"' not in first
     second = client.get("/?page=2").text
     assert "session 00" in second and "session 54" not in second
+    assert "notes 51–55 of 55" in second
+    assert '<a href="/" rel="prev">' in second and 'rel="next"' not in second
+    past = client.get("/?page=9").text  # past the end: the way back leads to the last page
+    assert "no notes on page 9 of 2" in past and '<a href="/?page=2" rel="prev">' in past
 
 
 def test_search_shows_mode_scores_and_keeps_filters(
@@ -161,7 +166,7 @@ def test_fleet_counts_per_machine(store: MemoryStore, client: httpx.Client) -> N
     store.write(type="episodic", title="c", body="x", project="web", machine_id="laptop",
                 scope="machine-local")  # fmt: skip
     page = client.get("/fleet").text
-    rows = re.findall(r"<tr[^>]*>\s*<td><a href=\"/\?machine=(\w+)\">", page)
+    rows = re.findall(r"<tr[^>]*>\s*<td[^>]*><a href=\"/\?machine=(\w+)\"", page)
     assert rows[0] == "laptop" and "desk" in rows  # this machine first
     assert "this machine" in page
 

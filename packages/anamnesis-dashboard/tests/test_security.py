@@ -3,14 +3,13 @@ test is a request a hostile page, another user's process or a stale link could m
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import httpx
 import pytest
-from anamnesis_testsupport.dashboard_server import DashboardProcess, csrf_of
+from anamnesis_testsupport.dashboard_server import DashboardProcess, csrf_of, outside_address
 
 from anamnesis.store import MemoryStore
 
@@ -79,21 +78,8 @@ def test_every_answer_carries_the_policy(client: httpx.Client) -> None:
         assert "frame-ancestors 'none'" in headers["content-security-policy"], path
 
 
-def _outside_address() -> str | None:
-    """This machine's address on its default route, if it has one (not loopback)."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))  # no packet is sent: this only picks a route
-        address = str(probe.getsockname()[0])
-    except OSError:
-        return None
-    finally:
-        probe.close()
-    return None if address.startswith("127.") else address
-
-
 def test_binds_loopback_only(dashboard: DashboardProcess) -> None:
-    outside = _outside_address()
+    outside = outside_address()
     if outside is None:
         pytest.skip("this machine has no non-loopback address to try")
     with pytest.raises(httpx.ConnectError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -95,3 +96,17 @@ def csrf_of(html: str) -> str:
 def checks_shown(panel: str) -> dict[str, str]:
     """The status panel's checks, name to verdict, in the order shown."""
     return {name: status for status, name in CHECK.findall(panel)}
+
+
+def outside_address() -> str | None:
+    """This machine's address on its default route, if it has one (not loopback): what a
+    test binds to, or tries to reach, from outside loopback."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # no packet is sent: this only picks a route
+        address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") else address

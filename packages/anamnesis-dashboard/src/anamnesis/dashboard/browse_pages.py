@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from anamnesis.dashboard.conflict_copies import open_pairs
 from anamnesis.dashboard.fleet import summarize
 from anamnesis.dashboard.listing import BadFilter, ListQuery, list_page
 from anamnesis.dashboard.query_numbers import query_number
 from anamnesis.dashboard.responses import dashboard_of, page, problem
+from anamnesis.dashboard.status_line import status_line
 from anamnesis.store import (
     NOTE_TYPES,
     SCOPES,
@@ -18,6 +22,7 @@ from anamnesis.store import (
     StoreError,
     every_note,
 )
+from anamnesis.sync import SyncError
 
 DEFAULT_K = 8  # the CLI's `anamnesis search` default
 MAX_K = 100
@@ -71,25 +76,45 @@ async def search(request: Request) -> HTMLResponse:
 
 async def fleet(request: Request) -> HTMLResponse:
     dashboard = dashboard_of(request)
-    dashboard.history.refresh()
+    history = dashboard.history
+    history.refresh()
     notes = every_note(dashboard.store, include_body=False)
-    machines = summarize(notes, dashboard.history.machines(), dashboard.machine_id)
+    machines = summarize(notes, history.machines(), dashboard.machine_id, history.note_writes())
     return page(request, "fleet.html", machines=machines)
 
 
 async def status(request: Request) -> HTMLResponse:
     """The status panel's checks (ops' checks of the home, or the CLI's whole doctor when
-    the CLI started the dashboard; kept a minute) and the store's own counts. ``?panel=1``
-    answers the fragment the list page loads into its status panel."""
+    the CLI started the dashboard; kept a minute), the store's own counts and the notes
+    kept both ways after a sync conflict. ``?panel=1`` answers the panel alone (a
+    fragment); ``?line=1`` the list page's one-line summary of it."""
     dashboard = dashboard_of(request)
-    checked = await dashboard.doctor.checks(fresh=request.query_params.get("fresh") == "1")
-    template = "status_panel.html" if request.query_params.get("panel") == "1" else "status.html"
+    params = request.query_params
+    checked = await dashboard.doctor.checks(fresh=params.get("fresh") == "1")
+    doctor_error = "" if checked.checks else (checked.error or "no check answered")
+    stats = dashboard.store.stats()
+    pairs = open_pairs(dashboard.store)
+    if params.get("line") == "1":
+        history = dashboard.history
+        try:
+            await asyncio.to_thread(history.refresh)  # its first build can take seconds
+            own = history.machines().get(dashboard.machine_id)
+        except SyncError:  # a damaged repository: the sync check says so on the status page
+            own = None
+        line = status_line(
+            stats.total, remote=dashboard.home.remote is not None,
+            last_sync=own[1] if own else None, checks=checked.checks,
+            conflicts=len(pairs), unchecked=doctor_error,
+        )  # fmt: skip
+        return page(request, "status_line.html", line=line, now=time.time())
+    template = "status_panel.html" if params.get("panel") == "1" else "status.html"
     return page(
         request,
         template,
         checks=checked.checks,
-        doctor_error="" if checked.checks else (checked.error or "no check answered"),
-        stats=dashboard.store.stats(),
+        doctor_error=doctor_error,
+        stats=stats,
         problems=dashboard.store.problems(),
         home=str(dashboard.home.root),
+        conflicts=pairs,
     )

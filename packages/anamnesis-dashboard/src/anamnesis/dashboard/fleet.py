@@ -1,11 +1,12 @@
-"""The fleet page: what each machine wrote (from the notes' metadata) and when it last
-synced (from the authors of the store's git history)."""
+"""The fleet page: what each machine wrote (from the notes' metadata and the commits that
+changed notes) and when it last synced (from the authors of the store's git history)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 from anamnesis.store import Memory
 
@@ -16,18 +17,26 @@ class MachineSummary:
     notes: int = 0
     by_type: Counter[str] = field(default_factory=Counter)
     by_project: Counter[str] = field(default_factory=Counter)
-    last_write: str = ""
+    last_write: str = ""  # canonical UTC timestamp (notes' form), "" when never
     commits: int = 0
     last_commit: int | None = None  # unix seconds of its newest commit in our history
     local_notes: int = 0  # machine-local notes (only ever this machine's own)
 
 
 def summarize(
-    notes: Iterable[Memory], commits: dict[str, tuple[int, int]], this_machine: str
+    notes: Iterable[Memory],
+    commits: dict[str, tuple[int, int]],
+    this_machine: str,
+    note_writes: dict[str, int] | None = None,
 ) -> list[MachineSummary]:
     """One summary per machine id seen in notes or commits, this machine first, then the
     most recently active. ``notes`` are read once, as they come (a page at a time from
-    ``every_note``: a whole store need not be in memory)."""
+    ``every_note``: a whole store need not be in memory).
+
+    A machine's last write is the newest of its own notes' ``updated_at`` and its newest
+    commit that changed a note (``note_writes``): a note keeps the id of the machine that
+    created it, so a machine that only edited others' notes is known by its commits
+    alone (it used to read "never")."""
     machines: dict[str, MachineSummary] = {}
 
     def of(machine_id: str) -> MachineSummary:
@@ -44,8 +53,20 @@ def summarize(
     for machine_id, (count, last) in commits.items():
         summary = of(machine_id)
         summary.commits, summary.last_commit = count, last
+    for machine_id, seconds in (note_writes or {}).items():
+        summary = of(machine_id)
+        summary.last_write = max(summary.last_write, _canonical(seconds))
     of(this_machine)
     return sorted(
         machines.values(),
         key=lambda s: (s.machine_id != this_machine, -(s.last_commit or 0), s.machine_id),
     )
+
+
+def _canonical(seconds: int) -> str:
+    """A commit's time in the notes' timestamp form (canonical UTC text compares as time);
+    "" for a time no calendar holds (a commit's time is whatever its author wrote)."""
+    try:
+        return datetime.fromtimestamp(seconds, UTC).isoformat(timespec="seconds")
+    except (OverflowError, OSError, ValueError):
+        return ""

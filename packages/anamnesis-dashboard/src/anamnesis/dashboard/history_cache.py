@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from types import TracebackType
+from typing import Any
 
 from anamnesis.sync import (
     CommitChanges,
@@ -141,15 +142,29 @@ class HistoryCache:
 
     def machines(self) -> dict[str, tuple[int, int]]:
         """Each machine's (commit count, time of its last commit) in the history."""
-        query = "SELECT machine_id, COUNT(*), MAX(time) FROM commits GROUP BY machine_id"
+        rows = self._rows("SELECT machine_id, COUNT(*), MAX(time) FROM commits GROUP BY machine_id")
+        return {machine: (count, last) for machine, count, last in rows}
+
+    def note_writes(self) -> dict[str, int]:
+        """Each machine's newest commit that changed a note file (unix seconds): when it
+        last wrote a note, whoever created the note (an edit keeps the note's own
+        ``machine_id``, so the notes' metadata alone never credits the machine that edited)."""
+        return dict(
+            self._rows(
+                "SELECT c.machine_id, MAX(c.time) FROM commits c WHERE EXISTS "
+                "(SELECT 1 FROM changes ch WHERE ch.commit_sha = c.sha) GROUP BY c.machine_id"
+            )
+        )
+
+    def _rows(self, query: str) -> list[Any]:
+        """A read of the cache; a file gone bad under us is rebuilt and read again."""
         with self._lock:
             try:
-                rows = self._db.execute(query).fetchall()
+                return self._db.execute(query).fetchall()
             except sqlite3.DatabaseError as exc:
                 self._recover(exc)
                 self._refresh()
-                rows = self._db.execute(query).fetchall()
-        return {machine: (count, last) for machine, count, last in rows}
+                return self._db.execute(query).fetchall()
 
     def close(self) -> None:
         with self._lock:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import ipaddress
 import socket
 import sys
 import threading
@@ -45,7 +46,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     )  # fmt: skip
     parser.add_argument(
         "--host", default=LOOPBACK,
-        help="address to listen on; anything but 127.0.0.1 exposes your memory to the network",
+        help="address to listen on; anything but 127.0.0.1 exposes your memory to the network "
+        "(0.0.0.0 and :: are refused: from another machine, use ssh -L)",
     )  # fmt: skip
     parser.add_argument("--no-open", action="store_true", help="do not open a browser")
     args = parser.parse_args(argv)
@@ -54,9 +56,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return args
 
 
+class EveryAddress(ValueError):
+    """``--host`` names every address of the machine (0.0.0.0, ::): refused, the message
+    says what to do instead (:func:`wildcard_refusal`)."""
+
+
 def bind(host: str, port: int | None) -> socket.socket:
     """A listening socket on ``host``: the chosen port, or the default one if free, else
-    any free port. Raises OSError with a message that says what to do."""
+    any free port. Raises OSError with a message that says what to do, and
+    :class:`EveryAddress` for 0.0.0.0 or :: (checked once bound, before listening, so
+    every spelling of them is caught and nothing is ever accepted on them)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP said outright: asyncio turns Nagle off (TCP_NODELAY) only on sockets
     # whose protocol says TCP, and with it on, every page waited ~40 ms for a delayed ACK.
@@ -69,11 +78,48 @@ def bind(host: str, port: int | None) -> socket.socket:
             if port is not None or exc.errno != errno.EADDRINUSE:
                 raise
             sock.bind((host, 0))  # the default port is taken: any free one will do
-        sock.listen(128)
+        everywhere = _every_address(sock)
+        if not everywhere:
+            sock.listen(128)
     except OSError:
         sock.close()
         raise
+    if everywhere:
+        sock.close()
+        raise EveryAddress(wildcard_refusal(host, port))
     return sock
+
+
+def _every_address(sock: socket.socket) -> bool:
+    """Whether ``sock`` listens on every address of the machine (0.0.0.0, ::, or a name
+    for them such as "" or "0"): asked of the bound socket, so every spelling is caught."""
+    try:
+        return ipaddress.ip_address(sock.getsockname()[0].split("%")[0]).is_unspecified
+    except ValueError:
+        return False
+
+
+def wildcard_refusal(host: str, port: int | None) -> str:
+    """Why ``--host 0.0.0.0`` (or ``::``) is refused, and the two ways that work.
+
+    Listening on every address would answer on each of them, but the page trusts one
+    Host (DNS rebinding is refused by that check): every request by the machine's LAN
+    address or name would be refused, and the session cookie would cross the network in
+    clear text. ssh carries it encrypted to a page that still binds 127.0.0.1."""
+    shown = port or DEFAULT_PORT
+    return (
+        f"anamnesis dashboard: refusing --host {host or repr(host)}: it listens on every "
+        "address of this machine, and the page answers only the one address its link names.\n"
+        "  From another machine, keep the default 127.0.0.1 and tunnel to it: "
+        f"ssh -L {shown}:127.0.0.1:{shown} THIS-MACHINE (then open the printed link there).\n"
+        "  Or name one address of this machine, e.g. --host 192.168.1.20 (unencrypted: anyone "
+        "on that network who gets the link can use the page)."
+    )
+
+
+def url_host(host: str) -> str:
+    """``host`` as a URL and a Host header write it: an IPv6 address in brackets."""
+    return f"[{host}]" if ":" in host and not host.startswith("[") else host
 
 
 def warm_history(cache: HistoryCache) -> None:
@@ -118,6 +164,9 @@ def run_dashboard(
         return 1
     try:
         sock = bind(host, port)
+    except EveryAddress as exc:
+        sys.stderr.write(f"{exc}\n")
+        return 1
     except OSError as exc:
         sys.stderr.write(
             f"anamnesis dashboard: cannot listen on {host}:{port}: "
@@ -144,7 +193,7 @@ def run_dashboard(
     from anamnesis.dashboard.history_cache import HistoryCache
     from anamnesis.dashboard.security import Guard
 
-    guard = Guard(port=bound, extra_host=None if host == LOOPBACK else host)
+    guard = Guard(port=bound, extra_host=None if host == LOOPBACK else url_host(host))
     history = HistoryCache(store.memory_dir, chosen.layout.cache_dir / HISTORY_FILE)
     threading.Thread(target=warm_history, args=(history,), daemon=True).start()
     dashboard = Dashboard(
@@ -155,7 +204,7 @@ def run_dashboard(
         machine_id=chosen.machine_id,
         doctor=DoctorCache(checks or partial(home_checks, chosen, offline=True)),
     )
-    url = guard.start_url(LOOPBACK if host in (LOOPBACK, "0.0.0.0", "::") else host)
+    url = guard.start_url(url_host(host))
     print(f"Anamnesis dashboard: {url}", flush=True)
     print("(the link works once; Ctrl-C stops the dashboard)", flush=True)
     if open_browser:

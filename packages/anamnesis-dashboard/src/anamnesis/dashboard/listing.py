@@ -57,6 +57,11 @@ class ListQuery:
         ]
         return "/?" + urlencode(kept) if kept else "/"
 
+    @property
+    def filtered(self) -> bool:
+        """Whether any filter narrows the list (what "clear filters" undoes)."""
+        return self.superseded or any(getattr(self, key) for key in FILTER_KEYS)
+
 
 @dataclass(frozen=True, slots=True)
 class Page:
@@ -69,6 +74,28 @@ class Page:
     @property
     def pages(self) -> int:
         return max(1, -(-self.total // PAGE_SIZE))
+
+    @property
+    def first(self) -> int:
+        """The place of this page's first note among all that match (1-based; 0: none)."""
+        return (self.query.page - 1) * PAGE_SIZE + 1 if self.notes else 0
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.notes) - 1 if self.notes else 0
+
+    @property
+    def newer(self) -> str | None:
+        """The previous page's address (newer notes), None on the first page; from past
+        the last page, the last page."""
+        if self.query.page <= 1:
+            return None
+        return self.query.link(page=min(self.query.page - 1, self.pages))
+
+    @property
+    def older(self) -> str | None:
+        """The next page's address (older notes), None on the last page."""
+        return self.query.link(page=self.query.page + 1) if self.query.page < self.pages else None
 
 
 def list_page(store: MemoryStore, query: ListQuery) -> Page:

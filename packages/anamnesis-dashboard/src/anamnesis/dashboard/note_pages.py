@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from anamnesis.dashboard.conflict_copies import banner
 from anamnesis.dashboard.context import Dashboard
 from anamnesis.dashboard.diffing import diff_lines
 from anamnesis.dashboard.history_cache import NoteVersion
@@ -65,6 +66,7 @@ async def show_note(request: Request) -> Response:
         extra={key: value for key, value in note.extra.items() if key != SOURCES_KEY},
         file=_relative(store, note_id),
         saved=request.query_params.get("saved", ""),
+        conflict=banner(store, note),  # keep-both copies name each other: say which is which
     )
 
 

@@ -6,7 +6,7 @@ vectors besides the home), ``python -m anamnesis.dashboard`` shows ops' checks o
 (``anamnesis.ops.home_checks``). Either is a call in this process, never another program:
 it runs in a worker thread (the checks open the store and read files for a second or two,
 and the pages keep being served meanwhile) and its answer is kept a minute, since the
-panel is on every list page.
+list page's status line counts them on every load.
 """
 
 from __future__ import annotations

@@ -40,7 +40,8 @@ def dashboard(
         typer.Option(
             "--host",
             help="Address to listen on. Anything but 127.0.0.1 exposes your memory to the "
-            "network (a warning is printed).",
+            "network (a warning is printed); 0.0.0.0 and :: are refused: from another "
+            "machine, use `ssh -L 8765:127.0.0.1:8765 HOST`.",
         ),
     ] = "127.0.0.1",
 ) -> None:
@@ -53,7 +54,7 @@ def dashboard(
     except ImportError as exc:  # there, but something it needs is not: reinstall the extra
         raise CliError(f"{missing_dashboard()} ({exc})") from None
     home = current_home()
-    checks = partial(doctor.run_checks, home, check_remote=False)  # the panel is on every page
+    checks = partial(doctor.run_checks, home, check_remote=False)  # every list page sums them up
     sys.stdout.flush()
     code = run_dashboard(home.root, port=port, host=host, open_browser=not no_open, checks=checks)
     raise typer.Exit(code)
