@@ -1,0 +1,82 @@
+"""A real `anamnesis` process drawing on a pseudo-terminal of a given size, as a person's
+terminal window: stdout is the terminal (its width is the window's, no COLUMNS), stderr a
+pipe kept apart, stdin closed."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import struct
+import subprocess
+import termios
+import threading
+import unicodedata
+from dataclasses import dataclass
+
+from cli_testing import Env, anamnesis_script
+
+_SGR = re.compile(r"\x1b\[[0-9;]*m")
+ULID = re.compile(r"\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b")
+
+
+@dataclass
+class Screen:
+    code: int
+    raw: str  # what the terminal received, escapes and all (its \r\n made \n)
+    err: str
+
+    @property
+    def text(self) -> str:
+        """What a person reads: the colours taken out."""
+        return _SGR.sub("", self.raw)
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+
+def on_terminal(env: Env, *args: str, columns: int = 80, **variables: str) -> Screen:
+    """Run ``anamnesis *args`` with stdout on a terminal ``columns`` wide."""
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
+    received: list[bytes] = []
+
+    def drain() -> None:  # a full terminal buffer would block the child
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # EIO: every copy of the terminal side is closed
+                return
+            if not chunk:
+                return
+            received.append(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    environment = {
+        k: v for k, v in env.environment().items() if k not in ("COLUMNS", "LINES", "NO_COLOR")
+    }
+    try:
+        done = subprocess.run(
+            [*anamnesis_script(), *args],
+            stdin=subprocess.DEVNULL,
+            stdout=terminal,
+            stderr=subprocess.PIPE,
+            env={**environment, "TERM": "xterm-256color", **variables},
+            cwd=env.root,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        os.close(terminal)
+    reader.join(timeout=10)
+    os.close(controller)
+    raw = b"".join(received).decode("utf-8", "replace").replace("\r\n", "\n")
+    return Screen(done.returncode, raw, done.stderr.decode())
+
+
+def cells(line: str) -> int:
+    """Terminal cells a line takes (wide East Asian characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in line)
