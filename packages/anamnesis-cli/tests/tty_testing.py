@@ -4,18 +4,12 @@ pipe kept apart, stdin closed."""
 
 from __future__ import annotations
 
-import fcntl
-import os
-import pty
 import re
-import struct
 import subprocess
-import termios
-import threading
 import unicodedata
 from dataclasses import dataclass
 
-from cli_testing import Env, anamnesis_script
+from cli_testing import Env, anamnesis_script, pseudo_terminal
 
 _SGR = re.compile(r"\x1b\[[0-9;]*m")
 ULID = re.compile(r"\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b")
@@ -39,26 +33,10 @@ class Screen:
 
 def on_terminal(env: Env, *args: str, columns: int = 80, **variables: str) -> Screen:
     """Run ``anamnesis *args`` with stdout on a terminal ``columns`` wide."""
-    controller, terminal = pty.openpty()
-    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
-    received: list[bytes] = []
-
-    def drain() -> None:  # a full terminal buffer would block the child
-        while True:
-            try:
-                chunk = os.read(controller, 65536)
-            except OSError:  # EIO: every copy of the terminal side is closed
-                return
-            if not chunk:
-                return
-            received.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
     environment = {
         k: v for k, v in env.environment().items() if k not in ("COLUMNS", "LINES", "NO_COLOR")
     }
-    try:
+    with pseudo_terminal(columns) as (terminal, received):
         done = subprocess.run(
             [*anamnesis_script(), *args],
             stdin=subprocess.DEVNULL,
@@ -69,10 +47,6 @@ def on_terminal(env: Env, *args: str, columns: int = 80, **variables: str) -> Sc
             timeout=120,
             check=False,
         )
-    finally:
-        os.close(terminal)
-    reader.join(timeout=10)
-    os.close(controller)
     raw = b"".join(received).decode("utf-8", "replace").replace("\r\n", "\n")
     return Screen(done.returncode, raw, done.stderr.decode())
 
