@@ -21,6 +21,7 @@ TEXT_AT = 16
 
 
 def say_checks(checks: Sequence[Check]) -> None:
+    """Print the report of ``checks`` (the rule above)."""
     wanted = terminal.colour_wanted()
     width = terminal.width() if console.stdout_is_terminal() else 0
     for check in checks:
