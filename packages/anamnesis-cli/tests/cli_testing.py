@@ -6,13 +6,16 @@ the process boundary is what a test checks (``run_process``, ``run_on_terminal``
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import io
 import json
 import os
 import pty
 import stat
+import struct
 import subprocess
 import sys
+import termios
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -116,22 +119,7 @@ class Env:
     def run_on_terminal(self, *args: str) -> Result:
         """Run with stderr on a pseudo-terminal (as in an interactive shell) and stdout on a
         pipe (as in ``anamnesis ... > file``); ``err`` is what the terminal received."""
-        controller, terminal = pty.openpty()
-        received: list[bytes] = []
-
-        def drain() -> None:  # a full terminal buffer would block the child
-            while True:
-                try:
-                    chunk = os.read(controller, 65536)
-                except OSError:  # EIO: every copy of the terminal side is closed
-                    return
-                if not chunk:
-                    return
-                received.append(chunk)
-
-        reader = threading.Thread(target=drain, daemon=True)
-        reader.start()
-        try:
+        with pseudo_terminal() as (terminal, received):
             done = subprocess.run(
                 [*anamnesis_script(), *args],
                 stdin=subprocess.DEVNULL,
@@ -142,10 +130,6 @@ class Env:
                 timeout=120,
                 check=False,
             )
-        finally:
-            os.close(terminal)
-        reader.join(timeout=10)
-        os.close(controller)
         err = b"".join(received).decode("utf-8", "replace")
         return Result(done.returncode, done.stdout.decode(), err)
 
@@ -178,6 +162,36 @@ class Env:
         )
         script.chmod(script.stat().st_mode | stat.S_IEXEC)
         return log
+
+
+@contextlib.contextmanager
+def pseudo_terminal(columns: int | None = None) -> Iterator[tuple[int, list[bytes]]]:
+    """A pseudo-terminal (``columns`` wide, when given) for a child process: its terminal
+    side to hand the child, and the list of what the child wrote to it, complete once the
+    block ends (the terminal side is closed there: run the child to its end inside)."""
+    controller, terminal = pty.openpty()
+    if columns is not None:
+        fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 50, columns, 0, 0))
+    received: list[bytes] = []
+
+    def drain() -> None:  # a full terminal buffer would block the child
+        while True:
+            try:
+                chunk = os.read(controller, 65536)
+            except OSError:  # EIO: every copy of the terminal side is closed
+                return
+            if not chunk:
+                return
+            received.append(chunk)
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        yield terminal, received
+    finally:
+        os.close(terminal)
+        reader.join(timeout=10)
+        os.close(controller)
 
 
 def in_process(capsys: Any, *args: str) -> Result:

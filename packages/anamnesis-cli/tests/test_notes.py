@@ -33,7 +33,7 @@ def test_write_then_search_list_show(env: Env) -> None:
     header, row = table.out.splitlines()
     assert header.split() == ["id", "score", "type", "project", "updated", "title"]
     assert row.startswith(first) and "Use WAL mode" in row and "acme" in row
-    assert row.split()[1] == f"{hits[0]['score']:.3g}"
+    assert row.split()[1] == "1.00" and hits[0]["relative_score"] == 1.0  # the best hit
 
     listed = env.run("list", "--json").json()
     assert {n["title"] for n in listed} == {"Use WAL mode", "Deploy day"}

@@ -26,6 +26,7 @@ from anamnesis.cli.commands import (
     setup_cmd,
     syncing,
 )
+from anamnesis.cli.display import help_text
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
 from anamnesis.cli.notices import append_log, routed
 from anamnesis.store import StoreError, display_safe
@@ -106,6 +107,7 @@ def main(argv: Sequence[str]) -> int:
 
 def _run(argv: list[str]) -> int:
     command = typer.main.get_command(build_app())
+    help_text.make_readable(command)
     prefix = command_path(command, argv)
     try:
         result = command(argv, prog_name="anamnesis", standalone_mode=False)

@@ -87,17 +87,18 @@ def forget_notices() -> None:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, title: str = "") -> None:
-    cells = [[_cell(value) for value in row] for row in rows]
+    cells = [[cell(value) for value in row] for row in rows]
     if stdout_is_terminal():
         # rich (~140 ms): only when a terminal shows it
         from rich.console import Console
         from rich.table import Table
+        from rich.text import Text
 
         grid = Table(title=title or None, header_style="bold", show_lines=False)
         for header in headers:
             grid.add_column(header, overflow="fold")
         for row in cells:
-            grid.add_row(*row)
+            grid.add_row(*(Text(text) for text in row))  # Text: a title's "[...]" is no markup
         Console().print(grid)
         return
     if title:
@@ -109,7 +110,8 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, title: st
         say("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
 
 
-def _cell(value: object) -> str:
+def cell(value: object) -> str:
+    """A table cell's text: one line, display-safe, a list as its items joined."""
     if value is None:
         return ""
     if isinstance(value, list | tuple):

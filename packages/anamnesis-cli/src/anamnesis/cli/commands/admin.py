@@ -10,6 +10,7 @@ import typer
 
 from anamnesis.cli import config_file, console, doctor, maintenance
 from anamnesis.cli.context import JsonFlag, current_home, open_home, open_store
+from anamnesis.cli.display import doctor_report
 from anamnesis.cli.doctor_vectors import vectors_fix
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import (
@@ -328,12 +329,7 @@ def doctor_command(
     if as_json:
         console.print_json({"ok": not failed, "checks": [c.to_dict() for c in checks]})
     else:
-        marks = {doctor.OK: "ok  ", doctor.WARN: "warn", doctor.FAIL: "FAIL"}
-        for check in checks:
-            console.say(f"[{marks[check.status]}] {check.name:8} {check.detail}")
-            if check.fix:  # on a passing check, what could be added (sync, vectors)
-                label = "tip" if check.status == doctor.OK else "fix"
-                console.say(f"{'':16}{label}: {check.fix}")
+        doctor_report.say_checks(checks)
     if failed:
         raise CliError(f"{len(failed)} problem(s): {', '.join(c.name for c in failed)}", code=1)
 

@@ -25,6 +25,8 @@ from anamnesis.cli.context import (
     project_filter,
     search_mode_help,
 )
+from anamnesis.cli.display import note_tables, note_view
+from anamnesis.cli.display.scores import relative_scores
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.store import (
     AmbiguousId,
@@ -69,8 +71,9 @@ def search(
     """Search notes: keywords (BM25), meaning (vectors) or both; superseded notes are hidden
     unless --include-superseded.
 
-    Each result has a score (higher is better, within one search) and, in --json, the ids of
-    the notes that replace it ("superseded_by", empty for a current note); with
+    Each result has a score relative to the best hit (1.00 for the best; in --json as
+    "relative_score", beside the mode's raw "score") and, in --json, the ids of the notes
+    that replace it ("superseded_by", empty for a current note); with
     --include-superseded the table says which rows are replaced. A query that shares
     nothing with any note finds nothing. Which mode ran is said on stderr (and in --json,
     as each result's "mode"): vector and hybrid fall back to keywords where vectors cannot
@@ -95,36 +98,23 @@ def search(
         if found.mode == found.asked or warning.category is not VectorsUnavailableWarning:
             warnings.warn_explicit(warning.message, warning.category, warning.filename, 0)
     if as_json:
+        relative = relative_scores([hit.score for hit in found.hits])  # as the table shows it
         console.print_json(
             [
                 {
                     **hit.note.to_dict(),
                     "score": hit.score,
+                    "relative_score": round(share, 4),
                     "mode": found.mode,
                     "superseded_by": list(hit.superseded_by),
                 }
-                for hit in found.hits
+                for hit, share in zip(found.hits, relative, strict=True)
             ]
         )
     elif not found.hits:
         console.say(f"no notes match {query!r}")
     else:
-        _hit_table(found, include_superseded)
-
-
-def _hit_table(found: SearchResult, include_superseded: bool) -> None:
-    """The hits as a table; searching the history adds a column naming each replaced
-    row's replacements ("-" for a current note)."""
-    headers = ["id", "score", "type", "project", "updated", "title"]
-    rows: list[list[object]] = []
-    for hit in found.hits:
-        n = hit.note
-        rows.append([n.id, f"{hit.score:.3g}", n.type, n.project, n.updated_at[:10], n.title])
-        if include_superseded:
-            rows[-1].insert(5, list(hit.superseded_by) or "-")
-    if include_superseded:
-        headers.insert(5, "superseded by")
-    console.table(headers, rows)
+        note_tables.show_hits(found, include_superseded=include_superseded)
 
 
 def _mode_line(found: SearchResult, *, chosen: bool) -> str:
@@ -171,16 +161,9 @@ def list_notes(
     if not notes:
         console.say("no notes")
         return
-    _note_table(notes)
+    note_tables.show_notes(notes)
     if total > len(notes):
         console.say(f"... {total - len(notes)} more (--limit 0 shows all)")
-
-
-def _note_table(notes: list[Memory]) -> None:
-    console.table(
-        ["id", "type", "project", "updated", "title"],
-        [[n.id, n.type, n.project, n.updated_at[:10], n.title] for n in notes],
-    )
 
 
 def show(
@@ -196,7 +179,8 @@ def show(
         note = _get(store, memory_id)
         path = store.file_of(note.id)
         chain = store.supersede_chain(note.id)
-        titles = {} if raw or as_json else _titles(store, [*chain.older, *chain.newer])
+        others = note_view.other_copies(note)  # keep-both's other copies of this note
+        titles = {} if raw or as_json else _titles(store, [*chain.older, *chain.newer, *others])
     superseded_by = sorted(newer for newer, older in chain.links if older == note.id)
     if raw:
         sys.stdout.write(path.read_text(encoding="utf-8"))
@@ -207,6 +191,7 @@ def show(
                 **note.to_dict(),
                 "path": str(path),
                 "superseded_by": superseded_by,
+                "conflict_with": others,
                 "chain": {
                     "replaces": list(chain.older),
                     "replaced_by": list(chain.newer),
@@ -218,6 +203,7 @@ def show(
         )
         return
     console.say(f"# {note.title}")
+    note_view.say_conflict(others, titles)
     console.say(f"id:       {note.id}")
     console.say(f"type:     {note.type}    scope: {note.scope}    project: {note.project}")
     console.say(f"machine:  {note.machine_id}    source: {note.prov_source}")
@@ -232,7 +218,7 @@ def show(
         _chain_lines("current:", chain.latest, titles)
     console.say(f"file:     {path}")
     console.say()
-    console.say(note.body.rstrip("\n"))
+    note_view.say_body(note.body)
 
 
 def _titles(store: MemoryStore, ids: list[str]) -> dict[str, str]:
@@ -294,7 +280,9 @@ def write(
     supersedes: Annotated[
         list[str] | None,
         typer.Option(
-            "--supersedes", help="Id (or 6+ first characters) of a note this replaces; repeatable."
+            "--supersedes",
+            metavar="ID",
+            help="Id (or 6+ first characters) of a note this replaces; repeatable.",
         ),
     ] = None,
     as_json: JsonFlag = False,
