@@ -16,7 +16,12 @@ BROKEN = [
     ("title: hello\nthis line has no colon\n", 5, "no ':' after the key"),
     ("title: a: b\n", 4, "put the value in quotes"),
     ("\ttitle: x\n", 4, "indent with spaces"),
-    ("title: T\nnote: 'never closed\nmore: x\n", 5, "quote never closes"),
+    ("title: T\nnote: 'never closed\nmore: x\n", 5, "does not end with its quote"),
+    ("title: 'Don't panic'\nmore: x\n", 4, "write a ' as ''"),
+    # YAML reads the open quote on to the next quote, two lines down, and fails there.
+    ("title: 'never closed\nproject: p\ncreated_at: '2026-01-01'\n", 4, "does not end"),
+    ('title: "say "hi" now"\n', 4, "does not end with its quote"),
+    ("title: 'it''s fine' # ok\nthis line has no colon\n", 5, "no ':' after the key"),
     ("title: T\ntags:\n  - a\n - b\n", 7, "not indented like the keys above"),
     ("title: T\ntags: [a, b\nmore: x\n", 5, "never closes with ']'"),
     ("title: T\nnote: {a: 1\n", 5, "never closes with '}'"),

@@ -11,6 +11,8 @@ both use.
 
 from __future__ import annotations
 
+import re
+
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from typing import Any
@@ -41,6 +43,16 @@ _RULES: tuple[tuple[str, str, str], ...] = (
     ("block", "problem", "this line is not indented like the keys above it"),
 )
 _FALLBACK = "YAML cannot read this line"
+_QUOTE_TROUBLE = (
+    "a quoted value on this line does not end with its quote (inside '...' write a ' as '')"
+)
+# A key's value or a list item that starts with a quote, and its rest.
+_QUOTED_START = re.compile(r"\s*(?:-\s+|[^\s#'\"-][^:]*:\s+)(['\"])(.*)")
+# The rest of a quoted value that ends on its line, with its quote, maybe a comment after.
+_QUOTED_END = {
+    "'": re.compile(r"(?:[^']|'')*'\s*(?:#.*)?"),
+    '"': re.compile(r'(?:[^"\\]|\\.)*"\s*(?:#.*)?'),
+}
 
 
 def yaml_problem(exc: BaseException, text: str, first_line: int = 1) -> str:
@@ -53,7 +65,11 @@ def yaml_problem(exc: BaseException, text: str, first_line: int = 1) -> str:
     said = f"{context} {problem}"
     for phrase, which, words in _RULES:
         if phrase in said:
-            line = _mark_line(err, which) or _mark_line(err, "problem")
+            line = _mark_line(err, which)
+            line = _mark_line(err, "problem") if line is None else line
+            quoted = _unended_quote(text, line)
+            if quoted is not None:
+                return _located(quoted, first_line, _QUOTE_TROUBLE)
             return _located(line, first_line, words)
     position = getattr(err, "position", None)  # a ReaderError: a character YAML refuses
     if isinstance(position, int):
@@ -64,6 +80,20 @@ def yaml_problem(exc: BaseException, text: str, first_line: int = 1) -> str:
         )
     line = _mark_line(err, "problem")
     return _located(_mark_line(err, "context") if line is None else line, first_line, _FALLBACK)
+
+
+def _unended_quote(text: str, last: int | None) -> int | None:
+    """The first line up to ``last`` whose quoted value does not end on it (a title with
+    an apostrophe, 'Don't', or a quote never closed). YAML reads on into the next lines
+    and reports a later one ("not indented like the keys above"); the quote is what to
+    fix. A quoted value YAML allows over several lines is only blamed when the text fails."""
+    if last is None:
+        return None
+    for number, line in enumerate(text.split("\n")[: last + 1]):
+        start = _QUOTED_START.fullmatch(line)
+        if start is not None and not _QUOTED_END[start.group(1)].fullmatch(start.group(2)):
+            return number
+    return None
 
 
 def _mark_line(err: Any, which: str) -> int | None:
