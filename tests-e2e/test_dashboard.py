@@ -48,8 +48,8 @@ def test_an_edit_in_one_page_reaches_the_other_machine_with_its_history(world: W
     laptop.sync()
     desktop.sync()
     with dashboard(desktop) as page:
-        form = page.get(f"/notes/{note['id']}/edit").text
-        textarea = re.search(r"<textarea[^>]*>(.*?)</textarea>", form, re.S)
+        form = page.get(f"/notes/{note['id']}/edit", params={"raw": "1"}).text  # the file
+        textarea = re.search(r"<textarea[^>]*>\n(.*?)</textarea>", form, re.S)
         assert textarea, form
         source = html.unescape(textarea.group(1))
         saved = page.post(f"/notes/{note['id']}", data={

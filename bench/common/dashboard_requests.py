@@ -24,8 +24,11 @@ from bench.common.stats import p95
 HISTORY_CACHE = Path("cache") / "history.db"  # the dashboard's context.HISTORY_CACHE
 WARMUP = 3  # requests per step before the counted ones
 TIMING = re.compile(r"\bapp;dur=([0-9.]+)")
-DIGEST_INPUT = re.compile(r'name="digest" value="([^"]*)"')
-SOURCE_TEXTAREA = re.compile(r'<textarea name="source"[^>]*>(.*?)</textarea>', re.DOTALL)
+# The edit form's fields: inputs (csrf and digest among them), the chosen option of each
+# select, and the body (after the newline the page writes behind <textarea>).
+FORM_INPUT = re.compile(r'<input type="(?:text|hidden)" name="(\w+)" value="([^"]*)"')
+FORM_SELECTED = re.compile(r'<select name="(\w+)">.*?<option selected>([^<]*)</option>', re.DOTALL)
+BODY_TEXTAREA = re.compile(r'<textarea name="body"[^>]*>\n(.*?)</textarea>', re.DOTALL)
 
 
 # -- numbers ---------------------------------------------------------------------------
@@ -148,18 +151,20 @@ def page_weight(client: httpx.Client, url: str) -> dict[str, int]:
     return weight
 
 
-def edit_form(client: httpx.Client, note_id: str) -> tuple[httpx.Response, float, str, str]:
+def edit_form(client: httpx.Client, note_id: str) -> tuple[httpx.Response, float, dict[str, str]]:
+    """The edit page (its form and the body's preview) and the form's fields as filled."""
     answer, elapsed = timed_get(client, f"/notes/{note_id}/edit")
-    digest = DIGEST_INPUT.search(answer.text)
-    source = SOURCE_TEXTAREA.search(answer.text)
-    if digest is None or source is None:
-        raise SystemExit(f"/notes/{note_id}/edit: no digest or source in the form")
-    return answer, elapsed, html.unescape(digest.group(1)), html.unescape(source.group(1))
+    found = [*FORM_INPUT.findall(answer.text), *FORM_SELECTED.findall(answer.text)]
+    fields = {name: html.unescape(value) for name, value in found}
+    body = BODY_TEXTAREA.search(answer.text)
+    if "digest" not in fields or body is None:
+        raise SystemExit(f"/notes/{note_id}/edit: no digest or body in the form")
+    return answer, elapsed, {**fields, "body": html.unescape(body.group(1))}
 
 
-def changed_source(source: str, number: int) -> str:
-    """The source with its body's last line changed (frontmatter left alone)."""
-    lines = source.split("\n")
+def changed_body(body: str, number: int) -> str:
+    """The body with its last line changed."""
+    lines = body.split("\n")
     last = max(i for i, line in enumerate(lines) if line.strip())
     lines[last] = f"{lines[last]} Saved from the dashboard bench ({number})."
     return "\n".join(lines)
@@ -171,8 +176,8 @@ def measure_saves(
     """(the edit form, the save) for each id; the first WARMUP uncounted."""
     forms, saves = Samples(), Samples()
     for index, note_id in enumerate(ids):
-        form, form_s, digest, source = edit_form(client, note_id)
-        fields = {"csrf": csrf, "digest": digest, "source": changed_source(source, index)}
+        form, form_s, filled = edit_form(client, note_id)
+        fields = {**filled, "csrf": csrf, "body": changed_body(filled["body"], index)}
         started = time.perf_counter()
         saved = client.post(f"/notes/{note_id}", data=fields, headers={"Origin": origin})
         elapsed = time.perf_counter() - started

@@ -24,6 +24,7 @@ from playwright.sync_api import (
     Browser,
     BrowserContext,
     ConsoleMessage,
+    Dialog,
     Page,
     Playwright,
     Request,
@@ -159,7 +160,7 @@ def test_edit_save_and_see_the_new_version_in_history(
     sign_in(page, dashboard)
 
     page.goto(f"{dashboard.base}notes/{note.id}/edit")
-    editor = page.locator("textarea[name=source]")
+    editor = page.locator("textarea[name=body]")
     text = editor.input_value()
     assert "use 20 connections" in text
     editor.fill(text.replace("use 20 connections", "use 40 connections"))
@@ -189,7 +190,7 @@ def test_a_save_over_a_changed_file_is_a_409_that_keeps_both_texts(
     note = store.write(type="semantic", title="Ports", body="api listens on 8000", project="api")
     sign_in(page, dashboard)
     page.goto(f"{dashboard.base}notes/{note.id}/edit")
-    editor = page.locator("textarea[name=source]")
+    editor = page.locator("textarea[name=body]")
     mine = editor.input_value().replace("api listens on 8000", "api listens on 9000")
     editor.fill(mine)
 
@@ -234,7 +235,7 @@ def test_a_hostile_note_renders_inert(
 
     page.goto(f"{dashboard.base}notes/{evil.id}/edit")
     assert page.evaluate("window.__xss") is None
-    source = page.locator("textarea[name=source]").input_value()
+    source = page.locator("textarea[name=body]").input_value()
     assert XSS_IMG in source and XSS_LINK in source
     assert page.locator("main script, main img").count() == 0
 
@@ -264,7 +265,7 @@ def test_refusals_without_session_from_other_hosts_and_origins(
 
     # A cross-site form post carrying the session and the right CSRF token: the Origin alone
     # refuses it. The same post from our own origin goes through, so the rest was right.
-    page.goto(f"{dashboard.base}notes/{note.id}/edit")
+    page.goto(f"{dashboard.base}notes/{note.id}/edit?raw=1")
     source = page.locator("textarea[name=source]").input_value()
     form: dict[str, str | float | bool] = {
         "csrf": page.locator("input[name=csrf]").first.input_value(),
@@ -327,3 +328,193 @@ def test_no_request_leaves_the_dashboard_and_the_csp_holds(
     csp = [text for text in errors if "content security policy" in text.lower()]
     assert not csp, csp
     assert not errors, errors
+
+
+# --- dash-edit: the edit page's form, preview and unsaved-changes warning; the merge page ---
+
+THEIR_BODY = "api listens on 7000\n\nchanged on the desktop, meanwhile"
+MY_BODY = "api listens on 9000\n\n- [ ] tell the web team"
+
+
+def console_errors(page: Page) -> list[str]:
+    """Every console error and uncaught exception the page reports from now on, but the
+    browser's note of a page's own refusal status (the merge page is a 409, a refused
+    save a 422: the status is the answer, not a fault of the page)."""
+    errors: list[str] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        own_status = re.fullmatch(
+            r"Failed to load resource: the server responded with a status of 4(09|22) \(.+\)",
+            message.text,
+        ) and "/notes/" in str(message.location.get("url"))
+        if message.type == "error" and not own_status:
+            errors.append(f"{message.text} ({message.location.get('url')})")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    return errors
+
+
+def edit_then_conflict(store: MemoryStore, dashboard: DashboardProcess, page: Page) -> str:
+    """Open a note's edit page, type an edit, let the file change meanwhile (as a sync or
+    another tab would) and save: the merge page. Returns the note's id."""
+    note = store.write(type="semantic", title="Ports", body="api listens on 8000", project="api")
+    sign_in(page, dashboard)
+    page.goto(f"{dashboard.base}notes/{note.id}/edit")
+    page.fill("textarea[name=body]", MY_BODY)
+    page.fill("input[name=title]", "Ports (mine)")
+    store.update(note.id, title="Ports (desktop)", body=THEIR_BODY)
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.click("#save")
+    assert answer.value.status == 409
+    page.wait_for_load_state("load")
+    return note.id
+
+
+def test_the_merge_page_sets_both_versions_side_by_side_and_takes_theirs(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    errors = console_errors(page)
+    note_id = edit_then_conflict(store, dashboard, page)
+    expect(page.locator("#conflict")).to_be_visible()
+    editor = page.locator("#merge-editor textarea[name=body]")
+    theirs = page.locator("#theirs")
+    mine_box, theirs_box = editor.bounding_box(), theirs.bounding_box()
+    assert mine_box and theirs_box
+    assert mine_box["width"] >= 500 and theirs_box["width"] >= 500, (mine_box, theirs_box)
+    assert theirs_box["x"] >= mine_box["x"] + mine_box["width"]  # side by side
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    assert editor.input_value() == MY_BODY  # my edit, in the editor
+    expect(theirs).to_contain_text("changed on the desktop, meanwhile")
+    removed = titles(page, ".merge-diff .d-del")
+    added = titles(page, ".merge-diff .d-add")
+    assert any("api listens on 7000" in line for line in removed), removed
+    assert any("api listens on 9000" in line for line in added), added
+
+    page.click("#take-theirs")
+    assert editor.input_value() == THEIR_BODY
+    assert page.input_value("#merge-editor input[name=title]") == "Ports (desktop)"
+    expect(page.locator("#mine-sent")).to_contain_text("tell the web team")  # still here
+    page.click("#keep-mine")
+    assert editor.input_value() == MY_BODY
+    assert page.input_value("#merge-editor input[name=title]") == "Ports (mine)"
+
+    page.click("#take-theirs")
+    editor.fill(THEIR_BODY + "\n\nmerged: 9000 from now on")
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.click("#save")
+    assert answer.value.status == 303
+    page.wait_for_url(f"**/notes/{note_id}?saved=1")
+    saved = store.get(note_id)
+    assert saved.title == "Ports (desktop)" and saved.body.endswith("merged: 9000 from now on")
+    csp = [text for text in errors if "content security policy" in text.lower()]
+    assert not csp and not errors, errors
+
+
+def test_the_merge_page_stacks_at_phone_width(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    errors = console_errors(page)
+    edit_then_conflict(store, dashboard, page)
+    editor = page.locator("#merge-editor textarea[name=body]").bounding_box()
+    theirs = page.locator("#theirs").bounding_box()
+    assert editor and theirs
+    assert theirs["y"] > editor["y"] + editor["height"]  # below it, not squeezed beside it
+    assert editor["width"] >= 300 and theirs["width"] >= 300, (editor, theirs)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not errors, errors
+
+
+def test_the_form_saves_every_field_and_previews_the_body(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    note = store.write(
+        type="semantic", title="Pool size", body="use 20", project="api", tags=["db"]
+    )
+    errors = console_errors(page)
+    sign_in(page, dashboard)
+    page.goto(f"{dashboard.base}notes/{note.id}/edit")
+    expect(page.locator("#preview")).to_contain_text("use 20")
+    family = page.eval_on_selector("textarea[name=body]", "e => getComputedStyle(e).fontFamily")
+    assert "monospace" in family, family
+
+    page.fill("input[name=title]", "Pool size for the API")
+    page.select_option("select[name=type]", "procedural")
+    page.select_option("select[name=scope]", "machine-local")
+    page.fill("input[name=project]", "api-v2")
+    page.fill("input[name=tags]", "db, tuning")
+    with page.expect_response(lambda r: r.url.endswith("/preview") and r.status == 200):
+        page.fill("textarea[name=body]", "use **40**\n\n| a | b |\n|---|---|\n| 1 | 2 |")
+    expect(page.locator("#preview strong")).to_have_text("40")  # the server's rendering
+    expect(page.locator("#preview table td").first).to_have_text("1")
+
+    with page.expect_response(lambda r: r.request.method == "POST" and "/preview" not in r.url):
+        page.click("#save")
+    page.wait_for_url(f"**/notes/{note.id}?saved=1")
+    expect(page.locator("article.note h1")).to_have_text("Pool size for the API")
+    saved = store.get(note.id)
+    assert (saved.type, saved.scope, saved.project, saved.tags) == (
+        "procedural", "machine-local", "api-v2", ["db", "tuning"],
+    )  # fmt: skip
+    assert saved.body == "use **40**\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+
+    page.goto(f"{dashboard.base}notes/{note.id}/edit")  # and back into the form, as saved
+    assert page.input_value("input[name=title]") == "Pool size for the API"
+    assert page.input_value("select[name=type]") == "procedural"
+    assert page.input_value("select[name=scope]") == "machine-local"
+    assert page.input_value("input[name=tags]") == "db, tuning"
+    assert page.input_value("textarea[name=body]") == saved.body
+    assert not errors, errors
+
+
+def test_an_empty_body_is_refused_with_a_message(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    note = store.write(type="semantic", title="Pool size", body="use 20", project="api")
+    errors = console_errors(page)
+    sign_in(page, dashboard)
+    page.goto(f"{dashboard.base}notes/{note.id}/edit")
+    page.fill("input[name=title]", "Typed title")
+    page.fill("textarea[name=body]", "   \n")
+    with page.expect_response(lambda r: r.request.method == "POST" and "/preview" not in r.url):
+        page.click("#save")
+    expect(page.locator("#problem")).to_have_text("Not saved: the note's body is empty")
+    assert page.input_value("input[name=title]") == "Typed title"  # what was typed stays
+    assert store.get(note.id).body == "use 20"
+    assert not errors, errors
+
+
+def test_leaving_with_unsaved_changes_asks_first(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    note = store.write(type="semantic", title="Pool size", body="use 20", project="api")
+    asked: list[str] = []
+
+    def stay(dialog: Dialog) -> None:
+        asked.append(dialog.type)
+        dialog.dismiss()  # "stay on this page"
+
+    page.on("dialog", stay)
+    sign_in(page, dashboard)
+    edit = f"{dashboard.base}notes/{note.id}/edit"
+    page.goto(edit)
+    page.click("#raw-link")  # nothing typed: no question
+    page.wait_for_url("**/edit?raw=1")
+    assert asked == []
+
+    page.goto(edit)
+    page.click("textarea[name=body]")
+    page.keyboard.type(" and 5 more")  # typed as a person types (the browser asks only then)
+    with page.expect_event("dialog") as question:
+        page.click("a:text('Cancel')", no_wait_after=True)
+    assert question.value.type == "beforeunload" and asked == ["beforeunload"]
+    assert page.url == edit  # stayed, the text still there
+    assert page.input_value("textarea[name=body]") == "use 20 and 5 more"
+
+    with page.expect_response(lambda r: r.request.method == "POST" and "/preview" not in r.url):
+        page.click("#save")  # saving is leaving on purpose: no question
+    page.wait_for_url(f"**/notes/{note.id}?saved=1")
+    assert asked == ["beforeunload"]
+    assert store.get(note.id).body == "use 20 and 5 more"

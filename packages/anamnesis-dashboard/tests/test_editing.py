@@ -14,11 +14,12 @@ from anamnesis.sync import GitSyncBackend
 
 
 def _form(client: httpx.Client, note_id: str) -> tuple[str, str, str]:
-    """(csrf, digest, source) from the note's edit page."""
-    page = client.get(f"/notes/{note_id}/edit")
+    """(csrf, digest, source) from the note's raw edit page (the whole file)."""
+    page = client.get(f"/notes/{note_id}/edit", params={"raw": "1"})
     assert page.status_code == 200
     digest = re.search(r'name="digest" value="([0-9a-f]{64})"', page.text)
-    source = re.search(r"<textarea[^>]*>(.*?)</textarea>", page.text, re.S)
+    # The page writes a newline after <textarea> (HTML drops it): a text's own first one stays.
+    source = re.search(r"<textarea[^>]*>\n(.*?)</textarea>", page.text, re.S)
     assert digest and source
     return csrf_of(page.text), digest.group(1), html.unescape(source.group(1))
 

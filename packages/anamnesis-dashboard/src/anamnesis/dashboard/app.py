@@ -13,7 +13,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from anamnesis.dashboard import browse_pages, note_pages, sync_action
+from anamnesis.dashboard import browse_pages, edit_pages, note_pages, sync_action
 from anamnesis.dashboard.context import Dashboard
 from anamnesis.dashboard.query_numbers import BadQuery
 from anamnesis.dashboard.responses import problem
@@ -36,8 +36,10 @@ def create_app(dashboard: Dashboard) -> Starlette:
         Route("/fleet", browse_pages.fleet),
         Route("/status", browse_pages.status),
         Route("/sync", sync_action.sync_now, methods=["POST"]),
-        Route("/notes/{note_id}", note_pages.show_note, methods=["GET", "POST"]),
-        Route("/notes/{note_id}/edit", note_pages.edit_note),
+        Route("/notes/{note_id}", note_pages.show_note, methods=["GET"]),
+        Route("/notes/{note_id}", edit_pages.save_note, methods=["POST"]),  # the edit's save
+        Route("/notes/{note_id}/edit", edit_pages.edit_note),
+        Route("/notes/{note_id}/preview", edit_pages.preview, methods=["POST"]),
         Route("/notes/{note_id}/history", note_pages.note_history),
         Mount("/static", StaticFiles(packages=[("anamnesis.dashboard", "static")]), name="static"),
     ]

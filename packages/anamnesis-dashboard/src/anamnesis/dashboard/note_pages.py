@@ -1,5 +1,5 @@
-"""One note's pages: ``/notes/<id>`` (read; POST saves an edit), ``/notes/<id>/edit`` and
-``/notes/<id>/history``.
+"""One note's pages: ``/notes/<id>`` (read) and ``/notes/<id>/history``; editing is
+:mod:`.edit_pages`.
 
 The id in the address is checked against the ULID pattern before anything else and is
 only ever handed to the store, which finds the note's file through its index: an address
@@ -9,16 +9,15 @@ never becomes a path.
 from __future__ import annotations
 
 import hashlib
-from urllib.parse import parse_qsl
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, Response
 
 from anamnesis.dashboard.conflict_copies import banner
 from anamnesis.dashboard.context import Dashboard
 from anamnesis.dashboard.diffing import diff_lines
 from anamnesis.dashboard.history_cache import NoteVersion
-from anamnesis.dashboard.note_source import read_source, save_source
+from anamnesis.dashboard.note_source import read_source
 from anamnesis.dashboard.responses import dashboard_of, page, problem
 from anamnesis.store import Memory, MemoryStore, NoteNotFound, StoreError, UnsafeFile, is_valid_id
 
@@ -42,8 +41,6 @@ def _unreadable(request: Request, exc: Exception) -> HTMLResponse:
 
 
 async def show_note(request: Request) -> Response:
-    if request.method == "POST":
-        return await save_note(request)
     dashboard = dashboard_of(request)
     note_id = _note_id(request)
     if note_id is None:
@@ -68,54 +65,6 @@ async def show_note(request: Request) -> Response:
         saved=request.query_params.get("saved", ""),
         conflict=banner(store, note),  # keep-both copies name each other: say which is which
     )
-
-
-async def edit_note(request: Request) -> HTMLResponse:
-    dashboard = dashboard_of(request)
-    note_id = _note_id(request)
-    if note_id is None:
-        return _not_found(request, str(request.path_params["note_id"]))
-    try:
-        source = read_source(dashboard.store, note_id)
-    except NoteNotFound:
-        return _not_found(request, note_id)
-    except (StoreError, UnsafeFile) as exc:
-        return _unreadable(request, exc)
-    return page(request, "edit.html", note_id=note_id, text=source.text, digest=source.digest,
-                conflict=None, problem_text="")  # fmt: skip
-
-
-async def save_note(request: Request) -> Response:
-    """Save an edit if the file is still the one the form was loaded from: 409 with both
-    versions if it changed meanwhile, 422 with the reason if the text is not a valid note;
-    in both cases the typed text comes back in the editor, so nothing is lost."""
-    dashboard = dashboard_of(request)
-    note_id = _note_id(request)
-    if note_id is None:
-        return _not_found(request, str(request.path_params["note_id"]))
-    form = dict(parse_qsl((await request.body()).decode("utf-8", "replace"),
-                          keep_blank_values=True))  # fmt: skip
-    text, loaded = form.get("source", ""), form.get("digest", "")
-    async with dashboard.save_lock:
-        try:
-            outcome = save_source(dashboard.store, note_id, text, loaded)
-        except NoteNotFound:
-            return _not_found(request, note_id)
-        except (StoreError, UnsafeFile) as exc:
-            return _unreadable(request, exc)
-    if outcome.conflict is not None:
-        theirs = outcome.conflict
-        return page(
-            request, "edit.html", 409,
-            note_id=note_id, text=text, digest=theirs.digest, problem_text="",
-            conflict={"text": theirs.text,
-                      "diff": diff_lines(theirs.text, text, "the file now", "your edit")},
-        )  # fmt: skip
-    if outcome.problem:
-        return page(request, "edit.html", 422, note_id=note_id, text=text, digest=loaded,
-                    conflict=None, problem_text=outcome.problem)  # fmt: skip
-    state = "masked" if outcome.masked else "1"
-    return RedirectResponse(f"/notes/{note_id}?saved={state}", status_code=303)
 
 
 async def note_history(request: Request) -> HTMLResponse:

@@ -4,7 +4,8 @@ Saving is optimistic: the edit form carries the SHA-256 of the file as it was lo
 the file changed meanwhile (a hand edit, a sync, another tab), the save is refused with
 both versions, and nothing is written. A save goes through the store (:meth:`put`): the
 text is validated, secrets are masked, the file is written atomically and reindexed.
-Nothing is committed: sync stays an explicit step.
+Nothing is committed: sync stays an explicit step. The form's fields and the raw view's
+whole file are saved the same way, and an empty body is refused either way.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from anamnesis.dashboard.edit_form import EMPTY_BODY, EditFields, empty_body
 from anamnesis.store import (
     InvalidNote,
     MalformedNote,
@@ -57,20 +59,51 @@ def read_source(store: MemoryStore, note_id: str) -> NoteSource:
     return NoteSource(path, data.decode("utf-8", "replace"), digest_of(data))
 
 
+def note_of(text: str, path: Path, scope: str) -> Memory:
+    """The note ``text`` (of the file at ``path``) holds; raises the store's MalformedNote
+    saying why it is none (a YAML error names the file's line). ``scope``: the folder's,
+    which the text cannot change."""
+    return parse_note(text.replace("\r\n", "\n"), str(path), scope=scope)
+
+
 def save_source(store: MemoryStore, note_id: str, text: str, loaded_digest: str) -> SaveOutcome:
-    """Save ``text`` as note ``note_id`` if its file is still the one the editor loaded."""
+    """Save ``text``, the whole file (the raw view), as note ``note_id`` if its file is
+    still the one the editor loaded."""
     current = read_source(store, note_id)
     if current.digest != loaded_digest:
         return SaveOutcome(conflict=current)
     scope = store.get(note_id).scope  # the folder decides the scope, not the text
     try:
-        edited = parse_note(text.replace("\r\n", "\n"), str(current.path), scope=scope)
+        edited = note_of(text, current.path, scope)
     except MalformedNote as exc:
         return SaveOutcome(problem=str(exc))
     if edited.id != note_id:
         return SaveOutcome(
             problem=f"the id must stay {note_id}; to make a new note, write one instead"
         )
+    return _put(store, edited)
+
+
+def save_fields(
+    store: MemoryStore, note_id: str, fields: EditFields, loaded_digest: str
+) -> SaveOutcome:
+    """Save the form's fields into note ``note_id`` if its file is still the one the
+    editor loaded; the rest of the note stays as the file has it."""
+    current = read_source(store, note_id)
+    if current.digest != loaded_digest:
+        return SaveOutcome(conflict=current)
+    try:
+        note = note_of(current.text, current.path, store.get(note_id).scope)
+    except MalformedNote as exc:
+        return SaveOutcome(problem=f"{exc} (fix the file in the raw view)")
+    return _put(store, fields.applied_to(note))
+
+
+def _put(store: MemoryStore, edited: Memory) -> SaveOutcome:
+    """Write ``edited`` through the store (validated, secrets masked, reindexed), unless
+    its body is empty."""
+    if empty_body(edited.body):
+        return SaveOutcome(problem=EMPTY_BODY)
     try:
         saved = store.put(edited.replace(updated_at=utc_now()))
     except InvalidNote as exc:

@@ -259,7 +259,7 @@ def _frontmatter(report: ChronicleFile, text: str) -> tuple[dict[str, Any], list
     for index in range(1, len(lines)):
         if lines[index].strip() == "---":
             try:
-                meta = load_yaml_frontmatter("\n".join(lines[1:index]))
+                meta = load_yaml_frontmatter("\n".join(lines[1:index]), first_line=2)
             except FrontmatterError as exc:
                 report.notices.append(f"frontmatter ignored: {exc}")
                 meta = {}

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 DELIMITER = "---\n"
+FRONTMATTER_LINE = 2  # the file's line the frontmatter starts on: after the opening "---"
 
 
 def serialize_note(mem: Memory) -> str:
@@ -79,7 +80,7 @@ def parse_note(text: str, path: str = "<note>", scope: str | None = None) -> Mem
     """
     front, body = split(text, path)
     try:
-        meta = frontmatter.load(front)
+        meta = frontmatter.load(front, FRONTMATTER_LINE)
     except frontmatter.FrontmatterError as exc:
         raise MalformedNote(path, str(exc)) from None
     missing = [key for key in ("id", "type", "title") if not meta.get(key)]

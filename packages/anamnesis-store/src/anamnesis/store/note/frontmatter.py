@@ -19,6 +19,7 @@ from functools import cache, lru_cache
 from types import ModuleType
 
 from anamnesis.store.errors import StoreError
+from anamnesis.store.note.yaml_errors import yaml_problem
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -69,17 +70,18 @@ def _yaml() -> ModuleType:
     return yaml
 
 
-def load(text: str) -> dict[str, Any]:
+def load(text: str, first_line: int = 1) -> dict[str, Any]:
     """Parse frontmatter text (without the ``---`` lines) into a dict.
 
     Known scalar fields map to ``str`` (or ``None`` when written as null); ``tags`` and
     ``supersedes`` map to ``list[str]`` (or a ``str`` when written as a scalar); unknown
-    keys map to their YAML values.
+    keys map to their YAML values. ``first_line``: the line of the file ``text`` starts
+    on, so that a YAML error names the file's line.
     """
     fast = load_fast(text)
     if fast is not None:
         return fast
-    return load_yaml_frontmatter(text)
+    return load_yaml_frontmatter(text, first_line)
 
 
 # Bounds on what hand-written frontmatter may make the YAML loader build. Aliases let a few
@@ -90,14 +92,15 @@ MAX_ALIASES = 100
 MAX_ALIAS_GROWTH = 10_000  # values and characters that aliases may add to what is written
 
 
-def load_yaml_frontmatter(text: str) -> dict[str, Any]:
-    """The general path: PyYAML's safe loader (its C version when available)."""
+def load_yaml_frontmatter(text: str, first_line: int = 1) -> dict[str, Any]:
+    """The general path: PyYAML's safe loader (its C version when available). A YAML
+    error is said as the line (counted from ``first_line``) and what to change there."""
     yaml = _yaml()
     loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         aliases = _check_shape(yaml, loader_class, text)
     except yaml.YAMLError as exc:
-        raise FrontmatterError(f"the frontmatter is not valid YAML: {_one_line(exc)}") from None
+        raise _not_yaml(exc, text, first_line) from None
     loader = loader_class(text)
     try:
         node = loader.get_single_node()
@@ -120,9 +123,15 @@ def load_yaml_frontmatter(text: str) -> dict[str, Any]:
                 out[key] = _constructed(loader, key, value_node)
         return out
     except yaml.YAMLError as exc:
-        raise FrontmatterError(f"the frontmatter is not valid YAML: {_one_line(exc)}") from None
+        raise _not_yaml(exc, text, first_line) from None
     finally:
         loader.dispose()
+
+
+def _not_yaml(exc: BaseException, text: str, first_line: int) -> FrontmatterError:
+    return FrontmatterError(
+        f"the frontmatter is not valid YAML: {yaml_problem(exc, text, first_line)}"
+    )
 
 
 def _constructed(loader: Any, key: str, node: Any) -> Any:

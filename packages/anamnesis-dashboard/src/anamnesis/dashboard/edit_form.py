@@ -1,0 +1,84 @@
+"""The edit page's form: the fields a person edits (title, type, project, scope, tags and
+the body), read from a note and back into one.
+
+Everything else in the note (its id, machine, provenance, confidence, supersedes, the keys
+other tools wrote) is not on the form: a save keeps it as the file has it. The raw view
+(``?raw=1``) edits the whole file for what the form does not show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+
+from anamnesis.store import NOTE_TYPES, SCOPES, Memory
+
+# The CLI's words for the same refusal (`anamnesis write` with an empty body): the store
+# itself accepts an empty body, as a hand-written file may have one.
+EMPTY_BODY = "the note's body is empty"
+TAG_SEPARATOR = ","
+TYPE_CHOICES = NOTE_TYPES
+SCOPE_CHOICES = SCOPES
+
+
+@dataclass(frozen=True, slots=True)
+class EditFields:
+    """The form's values, as text (``tags`` comma-separated), in the form's order."""
+
+    title: str
+    type: str
+    scope: str
+    project: str
+    tags: str
+    body: str
+
+    @classmethod
+    def of(cls, note: Memory) -> EditFields:
+        return cls(
+            title=note.title,
+            type=note.type,
+            scope=note.scope,
+            project=note.project,
+            tags=f"{TAG_SEPARATOR} ".join(note.tags),
+            body=note.body,
+        )
+
+    @classmethod
+    def from_form(cls, form: Mapping[str, str]) -> EditFields:
+        """The posted form. A browser sends a textarea's line ends as CRLF: a note's are
+        LF, so an unchanged body saves unchanged."""
+        return cls(
+            title=form.get("title", ""),
+            type=form.get("type", ""),
+            scope=form.get("scope", ""),
+            project=form.get("project", ""),
+            tags=form.get("tags", ""),
+            body=form.get("body", "").replace("\r\n", "\n"),
+        )
+
+    def applied_to(self, note: Memory) -> Memory:
+        """``note`` with these fields; the store validates the result as it writes it (an
+        empty title or project is its refusal to word)."""
+        return note.replace(
+            title=self.title.strip(),
+            type=self.type,
+            scope=self.scope,
+            project=self.project.strip(),
+            tags=self.tags.split(TAG_SEPARATOR),  # the store strips them, drops empty ones
+            body=self.body,
+        )
+
+    def as_text(self) -> str:
+        """The fields as lines, for a diff a person reads: one line a field, then the body."""
+        head = (f"{name}: {value}" for name, value in asdict(self).items() if name != "body")
+        return "\n".join([*head, "", self.body])
+
+    def as_data(self) -> dict[str, str]:
+        """Field name to value: the merge page's ``data-*`` attributes, which its script
+        copies into the form's fields of the same names."""
+        return asdict(self)
+
+
+def empty_body(body: str) -> bool:
+    """Whether a body says nothing (the CLI's rule: only whitespace)."""
+    return not body.strip()
