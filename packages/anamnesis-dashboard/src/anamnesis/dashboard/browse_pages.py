@@ -11,6 +11,7 @@ from anamnesis.dashboard.fleet import summarize
 from anamnesis.dashboard.listing import BadFilter, ListQuery, list_page
 from anamnesis.dashboard.query_numbers import query_number
 from anamnesis.dashboard.responses import dashboard_of, page, problem
+from anamnesis.dashboard.snippets import snippet
 from anamnesis.store import (
     NOTE_TYPES,
     SCOPES,
@@ -45,6 +46,7 @@ async def search(request: Request) -> HTMLResponse:
     context: dict[str, Any] = {
         "q": text, "form": form, "k": k, "superseded": include_superseded,
         "note_types": NOTE_TYPES, "scopes": SCOPES, "modes": SEARCH_MODES, "result": None,
+        "snippets": {},
     }  # fmt: skip
     if form["type"] and form["type"] not in NOTE_TYPES:
         return problem(request, 400, "Bad search", f"type must be one of {', '.join(NOTE_TYPES)}")
@@ -66,6 +68,9 @@ async def search(request: Request) -> HTMLResponse:
             )
         except StoreError as exc:
             return problem(request, 400, "Bad search", str(exc))
+        context["snippets"] = {
+            hit.note.id: snippet(hit.note.body, text) for hit in context["result"].hits
+        }
     return page(request, "search.html", **context)
 
 

@@ -1,5 +1,5 @@
-"""One note's pages: ``/notes/<id>`` (read; POST saves an edit), ``/notes/<id>/edit`` and
-``/notes/<id>/history``.
+"""One note's pages: ``/notes/<id>`` (read; POST saves an edit) and ``/notes/<id>/edit``
+(its history: history_pages.py).
 
 The id in the address is checked against the ULID pattern before anything else and is
 only ever handed to the store, which finds the note's file through its index: an address
@@ -8,15 +8,12 @@ never becomes a path.
 
 from __future__ import annotations
 
-import hashlib
 from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from anamnesis.dashboard.context import Dashboard
 from anamnesis.dashboard.diffing import diff_lines
-from anamnesis.dashboard.history_cache import NoteVersion
 from anamnesis.dashboard.note_source import read_source, save_source
 from anamnesis.dashboard.responses import dashboard_of, page, problem
 from anamnesis.store import Memory, MemoryStore, NoteNotFound, StoreError, UnsafeFile, is_valid_id
@@ -114,63 +111,6 @@ async def save_note(request: Request) -> Response:
                     conflict=None, problem_text=outcome.problem)  # fmt: skip
     state = "masked" if outcome.masked else "1"
     return RedirectResponse(f"/notes/{note_id}?saved={state}", status_code=303)
-
-
-async def note_history(request: Request) -> HTMLResponse:
-    """The note's versions from the git history (through the derived cache), the working
-    file when it differs from the last commit, and a diff between any two."""
-    dashboard = dashboard_of(request)
-    note_id = _note_id(request)
-    if note_id is None:
-        return _not_found(request, str(request.path_params["note_id"]))
-    dashboard.history.refresh()
-    versions = dashboard.history.versions(note_id)
-    texts: dict[str, str] = {}
-    working = _working_copy(dashboard.store, note_id)
-    if working is not None and (not versions or versions[0].blob != working[0]):
-        texts["working"] = working[1]
-    if not versions and not texts:
-        return _not_found(request, note_id)
-    choices = [*(["working"] if "working" in texts else []), *(v.commit for v in versions)]
-    new = request.query_params.get("b") or choices[0]
-    old = request.query_params.get("a") or (choices[1] if len(choices) > 1 else choices[0])
-    if new not in choices or old not in choices:
-        return problem(request, 400, "No such version", "pick versions from this note's list")
-    return page(
-        request,
-        "history.html",
-        note_id=note_id,
-        versions=versions,
-        has_working="working" in texts,
-        a=old,
-        b=new,
-        diff=diff_lines(
-            _text_of(dashboard, old, versions, texts),
-            _text_of(dashboard, new, versions, texts),
-            old[:7],
-            new[:7],
-        ),
-    )
-
-
-def _text_of(
-    dashboard: Dashboard, choice: str, versions: list[NoteVersion], texts: dict[str, str]
-) -> str:
-    if choice in texts:
-        return texts[choice]
-    version = next(v for v in versions if v.commit == choice)
-    return "" if version.blob is None else dashboard.history.text(version.blob)
-
-
-def _working_copy(store: MemoryStore, note_id: str) -> tuple[str, str] | None:
-    """The note's file now, as (git blob id, text), when it exists."""
-    try:
-        source = read_source(store, note_id)
-    except (StoreError, UnsafeFile):
-        return None
-    data = source.text.encode("utf-8")
-    blob = hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-    return blob, source.text
 
 
 def _titled(store: MemoryStore, ids: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
