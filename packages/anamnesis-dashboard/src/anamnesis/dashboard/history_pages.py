@@ -84,8 +84,9 @@ async def note_history(request: Request) -> HTMLResponse:
         restored=request.query_params.get("restored", ""),
         a=old,
         b=new,
-        diff=diff_lines(_text_of(dashboard, known, old), _text_of(dashboard, known, new),
-                        old[:7], new[:7]),  # fmt: skip
+        diff=diff_lines(
+            _text_of(dashboard, known, old), _text_of(dashboard, known, new), old[:7], new[:7]
+        ),
     )
 
 

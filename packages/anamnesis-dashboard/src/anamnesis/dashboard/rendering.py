@@ -29,7 +29,6 @@ from pygments.util import ClassNotFound
 
 from anamnesis.store import display_safe
 
-
 # markdown-it writes a table column's alignment as ``style="text-align:right"``, which the
 # page's CSP (no inline styles) refuses: it becomes one of these classes instead.
 ALIGN_CLASSES = {f"text-align:{side}": f"align-{side}" for side in ("left", "center", "right")}
@@ -124,9 +123,7 @@ def _list_of(tokens: list[Token], item: int) -> Token:
     return tokens[item]  # not reached for a parsed list: the item gets the class itself
 
 
-def _render_task_box(
-    renderer: Any, tokens: list[Token], idx: int, options: Any, env: Any
-) -> str:
+def _render_task_box(renderer: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
     checked = bool(tokens[idx].meta.get("checked"))
     state = " checked" if checked else ""
     label = "done" if checked else "to do"
