@@ -32,6 +32,15 @@ def history_commits(client: httpx.Client, note_id: str) -> list[str]:
     return re.findall(rf'class="commit" href="/notes/{note_id}/versions/([0-9a-f]{{40}})"', page)
 
 
+def confirmation(client: httpx.Client, note_id: str, commit: str) -> tuple[str, dict[str, str]]:
+    """The restore confirmation page's text, and the form it posts (csrf, digest)."""
+    page = client.get(f"/notes/{note_id}/versions/{commit}/restore")
+    assert page.status_code == 200
+    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', page.text)
+    assert digest is not None
+    return page.text, {"csrf": csrf_of(page.text), "digest": digest.group(1)}
+
+
 def text_of(page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", page))
 
@@ -59,17 +68,11 @@ def test_restoring_an_old_version_is_a_new_edit_shown_in_the_history(
 ) -> None:
     note = three_versions(store)
     newest, _, oldest = history_commits(client, note.id)
-    confirm = client.get(f"/notes/{note.id}/versions/{oldest}/restore")
-    assert confirm.status_code == 200
-    shown = text_of(confirm.text)
+    confirm, form = confirmation(client, note.id, oldest)
+    shown = text_of(confirm)
     assert "-use 40 connections" in shown and "+use 20 connections" in shown
-    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', confirm.text)
-    assert digest is not None
 
-    answer = client.post(
-        f"/notes/{note.id}/versions/{oldest}/restore",
-        data={"csrf": csrf_of(confirm.text), "digest": digest.group(1)},
-    )
+    answer = client.post(f"/notes/{note.id}/versions/{oldest}/restore", data=form)
     assert answer.status_code == 303
     assert answer.headers["location"] == f"/notes/{note.id}/history?restored={oldest[:7]}"
     restored = store.get(note.id)
@@ -97,14 +100,9 @@ def test_a_restore_over_a_changed_file_restores_nothing(
 ) -> None:
     note = three_versions(store)
     oldest = history_commits(client, note.id)[-1]
-    confirm = client.get(f"/notes/{note.id}/versions/{oldest}/restore").text
-    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', confirm)
-    assert digest is not None
+    _, form = confirmation(client, note.id, oldest)
     store.update(note.id, body="use 50 connections (edited meanwhile)")
-    answer = client.post(
-        f"/notes/{note.id}/versions/{oldest}/restore",
-        data={"csrf": csrf_of(confirm), "digest": digest.group(1)},
-    )
+    answer = client.post(f"/notes/{note.id}/versions/{oldest}/restore", data=form)
     assert answer.status_code == 409
     assert 'id="changed"' in answer.text and "-use 50 connections" in text_of(answer.text)
     assert store.get(note.id).body == "use 50 connections (edited meanwhile)"
@@ -113,12 +111,9 @@ def test_a_restore_over_a_changed_file_restores_nothing(
 def test_a_restore_needs_the_form_s_csrf_token(store: MemoryStore, client: httpx.Client) -> None:
     note = three_versions(store)
     oldest = history_commits(client, note.id)[-1]
-    confirm = client.get(f"/notes/{note.id}/versions/{oldest}/restore").text
-    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', confirm)
-    assert digest is not None
+    _, form = confirmation(client, note.id, oldest)
     answer = client.post(
-        f"/notes/{note.id}/versions/{oldest}/restore",
-        data={"csrf": "wrong", "digest": digest.group(1)},
+        f"/notes/{note.id}/versions/{oldest}/restore", data={**form, "csrf": "wrong"}
     )
     assert answer.status_code == 403
     assert store.get(note.id).body == "use 40 connections"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import parse_qsl
 
 from starlette.requests import Request
@@ -22,7 +23,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from anamnesis.dashboard.context import Dashboard
 from anamnesis.dashboard.diffing import diff_lines
-from anamnesis.dashboard.history_cache import NoteVersion
+from anamnesis.dashboard.history_cache import HistoryCache, NoteVersion
 from anamnesis.dashboard.note_pages import _not_found, _note_id  # one rule for both pages
 from anamnesis.dashboard.note_source import NoteSource, read_source, save_source
 from anamnesis.dashboard.responses import dashboard_of, page, problem
@@ -37,8 +38,10 @@ from anamnesis.store import (
 from anamnesis.sync import SyncError
 
 WORKING = "working"  # the file now, when it differs from the last commit
-# How many of a note's newest versions are compared to find restores (each is a blob read).
+# How many of a note's newest versions are compared to find restores (each a blob read,
+# the first time: their keys are kept, VERSION_KEYS_KEPT of them, 64 bytes each).
 RESTORE_LOOKBACK = 50
+VERSION_KEYS_KEPT = 20_000
 _SAME_TIME = "1970-01-01T00:00:00Z"  # every version's updated_at, for comparing content
 
 
@@ -62,13 +65,10 @@ class Versions:
 async def note_history(request: Request) -> HTMLResponse:
     """The note's versions from the git history (through the derived cache), the working
     file when it differs from the last commit, and a diff between any two."""
-    dashboard = dashboard_of(request)
-    note_id = _note_id(request)
-    if note_id is None:
-        return _not_found(request, str(request.path_params["note_id"]))
-    known = _versions(dashboard, note_id)
-    if known is None:
-        return _not_found(request, note_id)
+    found = _note_versions(request)
+    if isinstance(found, HTMLResponse):
+        return found
+    dashboard, known = found
     choices = known.choices
     new = request.query_params.get("b") or choices[0]
     old = request.query_params.get("a") or (choices[1] if len(choices) > 1 else choices[0])
@@ -77,7 +77,7 @@ async def note_history(request: Request) -> HTMLResponse:
     return page(
         request,
         "history.html",
-        note_id=note_id,
+        note_id=known.note_id,
         versions=known.versions,
         has_working=known.working is not None,
         restores=known.restores,
@@ -172,6 +172,24 @@ def _confirmation(
 def _version_of(request: Request) -> tuple[Dashboard, Versions, NoteVersion] | HTMLResponse:
     """The dashboard, the note's versions and the one the address names, or the page
     saying there is no such note or version."""
+    found = _note_versions(request)
+    if isinstance(found, HTMLResponse):
+        return found
+    dashboard, known = found
+    commit = str(request.path_params["commit"]).lower()
+    version = next((v for v in known.versions if v.commit == commit), None)
+    if version is None:
+        return problem(
+            request, 404, "No such version",
+            f"{commit!r} is not a commit in the history of {known.note_id}: pick one from its "
+            "history.",
+        )  # fmt: skip
+    return dashboard, known, version
+
+
+def _note_versions(request: Request) -> tuple[Dashboard, Versions] | HTMLResponse:
+    """The dashboard and the versions of the note the address names, or the page saying
+    there is no such note."""
     dashboard = dashboard_of(request)
     note_id = _note_id(request)
     if note_id is None:
@@ -179,15 +197,7 @@ def _version_of(request: Request) -> tuple[Dashboard, Versions, NoteVersion] | H
     known = _versions(dashboard, note_id)
     if known is None:
         return _not_found(request, note_id)
-    commit = str(request.path_params["commit"]).lower()
-    version = next((v for v in known.versions if v.commit == commit), None)
-    if version is None:
-        return problem(
-            request, 404, "No such version",
-            f"{commit!r} is not a commit in the history of {note_id}: pick one from its "
-            "history.",
-        )  # fmt: skip
-    return dashboard, known, version
+    return dashboard, known
 
 
 def _versions(dashboard: Dashboard, note_id: str) -> Versions | None:
@@ -213,8 +223,8 @@ def _restores(dashboard: Dashboard, known: Versions) -> dict[str, str]:
     if known.working is not None:
         keys.append((WORKING, _content_key(known.working.text, "")))
     for version in known.versions[:RESTORE_LOOKBACK]:
-        text = None if version.blob is None else _read(dashboard, version.blob)
-        keys.append((version.commit, None if text is None else _content_key(text, version.path)))
+        key = None if version.blob is None else _version_key(dashboard.history, version)
+        keys.append((version.commit, key))
     found: dict[str, str] = {}
     for n, (name, key) in enumerate(keys):
         if key is None:
@@ -226,14 +236,28 @@ def _restores(dashboard: Dashboard, known: Versions) -> dict[str, str]:
     return found
 
 
-def _content_key(text: str, path: str) -> str:
-    note = _parsed(text, path)
-    if note is None:
-        return text
+@lru_cache(maxsize=VERSION_KEYS_KEPT)
+def _version_key(history: HistoryCache, version: NoteVersion) -> str | None:
+    """A committed version's content key, kept: a blob never changes, and reading one
+    opens the repository (a millisecond each, fifty of them per page otherwise)."""
+    assert version.blob is not None
     try:
-        return serialize_note(note.replace(updated_at=_SAME_TIME))
-    except (StoreError, ValueError):
-        return text
+        text = history.text(version.blob)
+    except SyncError:
+        return None
+    return _content_key(text, version.path)
+
+
+def _content_key(text: str, path: str) -> str:
+    """A digest of the version's content with ``updated_at`` set aside."""
+    note = _parsed(text, path)
+    normal = text
+    if note is not None:
+        try:
+            normal = serialize_note(note.replace(updated_at=_SAME_TIME))
+        except (StoreError, ValueError):
+            normal = text
+    return hashlib.sha256(normal.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _parsed(text: str, path: str) -> Memory | None:
@@ -241,13 +265,6 @@ def _parsed(text: str, path: str) -> Memory | None:
     try:
         return parse_note(text, path or "<version>")
     except (StoreError, ValueError):
-        return None
-
-
-def _read(dashboard: Dashboard, blob: str) -> str | None:
-    try:
-        return dashboard.history.text(blob)
-    except SyncError:
         return None
 
 
