@@ -59,6 +59,7 @@ DIRECT_DEPENDENCIES: dict[str, set[str]] = {
         "uvicorn",
         "jinja2",
         "markdown-it-py",
+        "pygments",
     },
     "anamnesis-memory": {
         "anamnesis-store",

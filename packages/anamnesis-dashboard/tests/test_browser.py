@@ -518,3 +518,90 @@ def test_leaving_with_unsaved_changes_asks_first(
     page.wait_for_url(f"**/notes/{note.id}?saved=1")
     assert asked == ["beforeunload"]
     assert store.get(note.id).body == "use 20 and 5 more"
+
+
+# --- dash-render: markdown without inline styles; restoring an old version ---
+
+RICH_BODY = """## Pool
+
+| setting | before | after |
+|:--------|-------:|:-----:|
+| pool_size | 20 | 40 |
+
+- [x] raise the pool size
+- [ ] watch p99 for a week
+
+> keep the sum under Postgres' 100
+
+```python
+def pool(workers: int) -> int:
+    return min(2 * workers, 40)  # capped
+```
+"""
+
+
+def test_a_note_with_an_aligned_table_tasks_and_code_shows_no_console_or_csp_error(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    note = store.write(type="semantic", title="Pool size", body=RICH_BODY, project="api")
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    sign_in(page, dashboard)
+    answer = page.goto(f"{dashboard.base}notes/{note.id}")
+    assert answer is not None and answer.status == 200
+    page.wait_for_load_state("load")
+    body = page.locator("article.note .body")
+
+    def computed(selector: str, prop: str) -> str:
+        value = body.locator(selector).first.evaluate(
+            f"e => getComputedStyle(e).getPropertyValue('{prop}')"
+        )
+        return str(value)
+
+    # The alignment arrives, as a class the stylesheet styles (an inline style would be
+    # refused by the CSP and logged as an error).
+    assert computed("td.align-right", "text-align") == "right"
+    assert computed("td.align-center", "text-align") == "center"
+    boxes = body.locator("li.task input[type=checkbox]")
+    expect(boxes).to_have_count(2)
+    assert boxes.nth(0).is_checked() and boxes.nth(0).is_disabled()
+    assert not boxes.nth(1).is_checked()
+    expect(body).not_to_contain_text("[x]")
+    assert computed("blockquote", "border-left-style") == "solid"
+    keyword = computed("pre.highlight .k", "color")
+    plain = computed("pre.highlight .n", "color")
+    assert keyword != plain  # highlight.css loaded and coloured the keyword
+    assert page.locator("[style]").count() == 0
+    assert not errors, errors
+
+
+def test_restore_of_an_old_version_visible_in_history(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page
+) -> None:
+    note = store.write(type="semantic", title="Ports", body="api listens on 8000", project="api")
+    git = GitSyncBackend(store.memory_dir, remote=None, machine_id=MACHINE)
+    first = git.commit_local("the first port")
+    store.update(note.id, body="api listens on 9000")
+    git.commit_local("moved the port")
+    sign_in(page, dashboard)
+
+    page.goto(f"{dashboard.base}notes/{note.id}/history")
+    expect(page.locator("table.versions tr.version")).to_have_count(2)
+    page.locator(f"table.versions a.commit:has-text('{first}')").click()
+    page.wait_for_url(f"**/notes/{note.id}/versions/*")
+    expect(page.locator("article.note .body")).to_have_text("api listens on 8000")
+    page.click("a.restore")
+    page.wait_for_url("**/restore")
+    expect(page.locator("#diff-view .d-add", has_text="api listens on 8000")).to_have_count(1)
+    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+        page.click("#restore")
+    assert answer.value.status == 303
+    page.wait_for_url(f"**/notes/{note.id}/history?restored={first}")
+    expect(page.locator("#restored")).to_contain_text(f"Restored version {first}")
+    working = page.locator("table.versions tr.working")
+    expect(working).to_contain_text(f"restores {first}")
+    expect(page.locator("#diff-view .d-add", has_text="api listens on 8000")).to_have_count(1)
+    expect(page.locator("#diff-view .d-del", has_text="api listens on 9000")).to_have_count(1)
+    assert store.get(note.id).body == "api listens on 8000"
+    assert "api listens on 8000" in store.file_of(note.id).read_text(encoding="utf-8")

@@ -202,3 +202,17 @@ def test_a_commit_dated_past_any_calendar_fails_no_page(
     fleet = client.get("/fleet")
     assert fleet.status_code == 200 and "out of range" in fleet.text
     assert client.get(f"/notes/{note.id}/history").status_code == 200
+
+
+def test_search_snippets_are_plain_text_with_the_query_marked(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    body = "## Context\n\nWe set the **pool size** to 20 <b>connections</b>.\n"
+    store.write(type="semantic", title="Pool", project="api", body=body)
+    page = client.get("/search", params={"q": "pool size"}).text
+    found = re.search(r'<p class="snippet">(.*?)</p>', page, re.S)
+    assert found is not None
+    assert found.group(1) == (
+        "Context · We set the <mark>pool</mark> <mark>size</mark> to 20 "
+        "&lt;b&gt;connections&lt;/b&gt;."
+    )

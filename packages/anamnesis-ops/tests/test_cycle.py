@@ -8,6 +8,7 @@ import pytest
 from dulwich.repo import Repo
 
 from anamnesis.ops import Home, run_sync
+from anamnesis.store import redact_secrets
 from anamnesis.sync import STRATEGIES, SyncError
 
 SECRET = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # synthetic, GitHub's token shape
@@ -86,3 +87,34 @@ def test_a_resolve_imports_nothing_and_a_sync_imports_claude_codes_memory(
         synced = run_sync(home, store, claude_dir=claude)
         assert synced.as_dict()["imported"] == 1
         assert [note.machine_id for note in store.list()] == ["laptop"]
+
+
+def remote_messages(remote: Path) -> list[str]:
+    """The remote branch's commit messages, newest first."""
+    with Repo(str(remote)) as repo:
+        return [entry.commit.message.decode() for entry in repo.get_walker()]
+
+
+def test_each_sync_commit_names_the_notes_it_changes_never_a_secret_or_a_local_note(
+    tmp_path: Path,
+) -> None:
+    remote = bare_remote(tmp_path / "remote.git")
+    laptop = machine(tmp_path, "laptop", remote)
+    with laptop.open_store(mask_secrets=False) as mine:  # as a hand edit would leave it
+        pool = mine.write(type="semantic", title="Pool size", body="use 20")
+        mine.write(type="semantic", title=f"CI token {SECRET}", body="for the deploys")
+        mine.write(type="semantic", title="Home wifi", body="on the fridge", scope="machine-local")
+        first = run_sync(laptop, mine)
+        mine.update(pool.id, body="use 40")
+        mine.write(type="procedural", title="Ports", body="8000")
+        second = run_sync(laptop, mine)
+    assert first.result.pushed and second.result.pushed
+    latest, masking = remote_messages(remote)
+    assert latest == "anamnesis: 1 note added, 1 edited: Ports, Pool size\n"
+    # The first sync masked the token and committed everything then, saying both.
+    masked_title = redact_secrets(f"CI token {SECRET}")
+    assert masking.startswith("anamnesis: masked 1 secret(s) in 1 note(s) before syncing\n\n")
+    assert masking.endswith(f"\n\n2 notes added: {masked_title}, Pool size\n") or masking.endswith(
+        f"\n\n2 notes added: Pool size, {masked_title}\n"
+    )
+    assert not any(SECRET in message or "Home wifi" in message for message in (latest, masking))

@@ -13,7 +13,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from anamnesis.dashboard import browse_pages, edit_pages, note_pages, sync_action
+from anamnesis.dashboard import browse_pages, edit_pages, history_pages, note_pages, sync_action
 from anamnesis.dashboard.context import Dashboard
 from anamnesis.dashboard.query_numbers import BadQuery
 from anamnesis.dashboard.responses import problem
@@ -40,7 +40,13 @@ def create_app(dashboard: Dashboard) -> Starlette:
         Route("/notes/{note_id}", edit_pages.save_note, methods=["POST"]),  # the edit's save
         Route("/notes/{note_id}/edit", edit_pages.edit_note),
         Route("/notes/{note_id}/preview", edit_pages.preview, methods=["POST"]),
-        Route("/notes/{note_id}/history", note_pages.note_history),
+        Route("/notes/{note_id}/history", history_pages.note_history),
+        Route("/notes/{note_id}/versions/{commit}", history_pages.show_version),
+        Route(
+            "/notes/{note_id}/versions/{commit}/restore",
+            history_pages.restore_version,
+            methods=["GET", "POST"],
+        ),
         Mount("/static", StaticFiles(packages=[("anamnesis.dashboard", "static")]), name="static"),
     ]
     app = Starlette(

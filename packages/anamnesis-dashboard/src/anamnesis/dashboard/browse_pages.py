@@ -14,6 +14,7 @@ from anamnesis.dashboard.fleet import summarize
 from anamnesis.dashboard.listing import BadFilter, ListQuery, list_page
 from anamnesis.dashboard.query_numbers import query_number
 from anamnesis.dashboard.responses import dashboard_of, page, problem
+from anamnesis.dashboard.snippets import snippet
 from anamnesis.dashboard.status_line import status_line
 from anamnesis.store import (
     NOTE_TYPES,
@@ -50,6 +51,7 @@ async def search(request: Request) -> HTMLResponse:
     context: dict[str, Any] = {
         "q": text, "form": form, "k": k, "superseded": include_superseded,
         "note_types": NOTE_TYPES, "scopes": SCOPES, "modes": SEARCH_MODES, "result": None,
+        "snippets": {},
     }  # fmt: skip
     if form["type"] and form["type"] not in NOTE_TYPES:
         return problem(request, 400, "Bad search", f"type must be one of {', '.join(NOTE_TYPES)}")
@@ -71,6 +73,9 @@ async def search(request: Request) -> HTMLResponse:
             )
         except StoreError as exc:
             return problem(request, 400, "Bad search", str(exc))
+        context["snippets"] = {
+            hit.note.id: snippet(hit.note.body, text) for hit in context["result"].hits
+        }
     return page(request, "search.html", **context)
 
 

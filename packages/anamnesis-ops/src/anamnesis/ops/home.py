@@ -106,9 +106,15 @@ class Home:
 
         The one place a backend is made. Imported here, on first use: dulwich costs tens
         of milliseconds and a session hook that only reads notes never syncs."""
+        from anamnesis.store import describe_commit
         from anamnesis.sync import GitSyncBackend
 
-        return GitSyncBackend(self.memory_dir, remote=self.remote, machine_id=self.machine_id)
+        return GitSyncBackend(
+            self.memory_dir,
+            remote=self.remote,
+            machine_id=self.machine_id,
+            describe=describe_commit,  # each commit names the notes it changes
+        )
 
     def sync_state(self) -> SyncState:
         """The sync repository's state, offline (nothing is contacted)."""

@@ -111,6 +111,7 @@ if TYPE_CHECKING:
     from anamnesis.store.search.search_modes import configured_search_mode as configured_search_mode
     from anamnesis.store.search.stop_words import STOP_WORDS as STOP_WORDS
     from anamnesis.store.search.stop_words import content_terms as content_terms
+    from anamnesis.store.secrets.commit_message import describe_commit as describe_commit
     from anamnesis.store.secrets.outgoing import SyncCycle as SyncCycle
     from anamnesis.store.secrets.outgoing import commit_outgoing as commit_outgoing
     from anamnesis.store.secrets.outgoing import sync_cycle as sync_cycle

@@ -21,6 +21,8 @@ if _typing.TYPE_CHECKING:
     from anamnesis.sync.cycle.git import GitSyncBackend as GitSyncBackend
     from anamnesis.sync.cycle.lock import sync_lock as sync_lock
     from anamnesis.sync.model.backend import STRATEGIES as STRATEGIES
+    from anamnesis.sync.model.backend import CommittedFile as CommittedFile
+    from anamnesis.sync.model.backend import DescribeCommit as DescribeCommit
     from anamnesis.sync.model.backend import GitLock as GitLock
     from anamnesis.sync.model.backend import Strategy as Strategy
     from anamnesis.sync.model.backend import SyncBackend as SyncBackend

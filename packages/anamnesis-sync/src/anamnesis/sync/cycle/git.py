@@ -33,7 +33,13 @@ from anamnesis.sync.cycle.locks import locked_message, recover_stale_locks
 from anamnesis.sync.cycle.origin import Origin, RemoteMoved, TransportFailed
 from anamnesis.sync.cycle.resolution import resolve_with_remote
 from anamnesis.sync.cycle.status import read_state
-from anamnesis.sync.model.backend import STRATEGIES, Strategy, SyncResult, SyncState
+from anamnesis.sync.model.backend import (
+    STRATEGIES,
+    DescribeCommit,
+    Strategy,
+    SyncResult,
+    SyncState,
+)
 from anamnesis.sync.model.errors import NothingToResolve, SyncError
 from anamnesis.sync.model.fork import Fork
 from anamnesis.sync.objects.integrate import (
@@ -84,7 +90,10 @@ class GitSyncBackend(LocalCommits):
     ``remote`` may be a local path, ``file://``, ``ssh://``, scp-like ``user@host:path`` or
     ``https://`` URL. ``machine_id`` names this machine in commit messages and authorship.
     ``timeout_s`` bounds every wait on the network: a remote that does not answer (or
-    stops answering) for that long is given up on, and the sync says so.
+    stops answering) for that long is given up on, and the sync says so. ``describe``
+    writes what each local commit changed into its message (the store's
+    ``describe_commit``, given by ``anamnesis.ops.Home``); without it a commit says only
+    that it is a sync from this machine.
     """
 
     def __init__(
@@ -96,6 +105,7 @@ class GitSyncBackend(LocalCommits):
         branch: str = "main",
         lock_wait_s: float = 30.0,
         timeout_s: float = DEFAULT_TIMEOUT_S,
+        describe: DescribeCommit | None = None,
     ) -> None:
         self.repo_dir = Path(repo_dir).expanduser()
         self.remote = remote.strip() if remote and remote.strip() else None
@@ -103,6 +113,7 @@ class GitSyncBackend(LocalCommits):
         self.branch = branch
         self.lock_wait_s = lock_wait_s
         self.timeout_s = timeout_s
+        self.describe = describe
         self._unsynced = UnsyncedReport()  # of the sync running now (under the lock)
         # When local_changes last read the folder, and what it found (_commit_by_record).
         self._seen: tuple[float, drift_staging.Staged] | None = None

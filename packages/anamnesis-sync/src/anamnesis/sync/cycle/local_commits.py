@@ -21,8 +21,9 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from anamnesis.sync.cycle.resolution import resolution_commit
-from anamnesis.sync.model.backend import Strategy
+from anamnesis.sync.model.backend import DescribeCommit, Strategy
 from anamnesis.sync.model.fork import Fork
+from anamnesis.sync.objects.commit_files import committed_files
 from anamnesis.sync.objects.integrate import Divergence, commits_between, diverged, replay, tree_of
 from anamnesis.sync.objects.repository import (
     WORKTREE_REF,
@@ -39,6 +40,7 @@ from anamnesis.sync.tree.unsynced import UnsyncedReport
 
 # How long what local_changes read stands for the sync that follows it.
 VERDICT_S = 1.0
+COMMIT_PREFIX = "anamnesis: "  # what every commit this machine makes says first
 
 
 @dataclass(slots=True)
@@ -63,6 +65,7 @@ class LocalCommits:
 
     repo_dir: Path
     machine_id: str
+    describe: DescribeCommit | None
     _branch_ref: Ref
     _unsynced: UnsyncedReport
     # When local_changes last read the folder, and what it found (_commit_by_record).
@@ -180,6 +183,20 @@ class LocalCommits:
     def _commit(
         self, repo: Repo, tree: ObjectID, parents: list[ObjectID], message: str | None = None
     ) -> ObjectID:
-        """A commit by this machine; ``message`` says why (default: a sync from it, now)."""
-        message = message or f"anamnesis: sync from {self.machine_id} at {timestamp()}"
+        """A commit by this machine. ``message`` says why; what it changed is said by
+        ``describe`` (when the backend has one): as the subject when there is no other
+        reason, else under it, as the commit's body. Without either, a sync from this
+        machine, now."""
+        described = self._described(repo, tree, parents)
+        if message and described:
+            message = f"{message}\n\n{described}"
+        elif described:
+            message = f"{COMMIT_PREFIX}{described}"
+        message = message or f"{COMMIT_PREFIX}sync from {self.machine_id} at {timestamp()}"
         return new_commit(repo, tree, parents, message, machine_id=self.machine_id)
+
+    def _described(self, repo: Repo, tree: ObjectID, parents: list[ObjectID]) -> str | None:
+        if self.describe is None:
+            return None
+        old = tree_of(repo, parents[0]) if parents else None
+        return self.describe(committed_files(repo, old, tree))

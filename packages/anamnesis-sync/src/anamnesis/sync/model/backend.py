@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -10,6 +11,23 @@ from anamnesis.sync.model.fork import Fork
 # How `resolve` settles a conflict (see GitSyncBackend.resolve).
 Strategy = Literal["keep-both", "ours", "theirs"]
 STRATEGIES: tuple[Strategy, ...] = ("keep-both", "ours", "theirs")
+
+
+@dataclass(frozen=True, slots=True)
+class CommittedFile:
+    """A file a local commit changes, as its message is written: ``kind`` is
+    ``"added"``, ``"edited"`` or ``"deleted"``; ``path`` is inside the synced folder,
+    ``/``-separated; ``content()`` reads its bytes as committed (a deleted file's as they
+    were), so a message that names a few files reads only those."""
+
+    kind: Literal["added", "edited", "deleted"]
+    path: str
+    content: Callable[[], bytes]
+
+
+# What a local commit says it changed (the store's ``describe_commit``): a line from its
+# files, or None when they say nothing worth a line (the default message is used).
+DescribeCommit = Callable[[Sequence[CommittedFile]], "str | None"]
 
 
 @dataclass(frozen=True, slots=True)
