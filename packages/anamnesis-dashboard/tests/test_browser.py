@@ -3,35 +3,30 @@ tests cannot see. htmx swapping the results, the CSP holding with real script, t
 form's round trip and its 409, the cookie the start link sets, and that the page never
 calls anywhere but its own server.
 
-Playwright's own browser download is not used: the system's Chromium is launched by path
-(``ANAMNESIS_CHROMIUM``, else the first of chromium, chromium-browser, google-chrome on
-PATH). Without one these tests skip and say how to get one. The ``dashboard`` nox session
+The browser fixtures are tests-support's (``anamnesis_testsupport.browser``: the system's
+Chromium launched by path, or a skip that says how to get one). The ``dashboard`` nox session
 runs them; the ``tests`` session leaves them out (``-m "not browser"``).
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
+from anamnesis_testsupport.browser import browser as browser
+from anamnesis_testsupport.browser import context as context
+from anamnesis_testsupport.browser import page as page
+from anamnesis_testsupport.browser import sign_in
 from anamnesis_testsupport.dashboard_server import DashboardProcess
 from playwright.sync_api import (
     Browser,
-    BrowserContext,
     ConsoleMessage,
     Dialog,
     Page,
-    Playwright,
     Request,
     expect,
-    sync_playwright,
 )
-from playwright.sync_api import Error as PlaywrightError
 
 from anamnesis.store import MemoryStore
 from anamnesis.sync import GitSyncBackend
@@ -39,72 +34,9 @@ from anamnesis.sync import GitSyncBackend
 pytestmark = pytest.mark.browser
 
 MACHINE = "laptop"  # conftest's machine id: the dashboard's and the commits' author
-BROWSERS = ("chromium", "chromium-browser", "google-chrome")
-NO_BROWSER = "no Chromium here: apt-get install -y chromium (or set ANAMNESIS_CHROMIUM)"
-TIMEOUT_MS = 10_000  # a step that takes longer is broken, not slow: fail fast
 XSS_TITLE = "<script>window.__xss=1</script>"
 XSS_IMG = '<img src=x onerror="window.__xss=2">'
 XSS_LINK = "[x](javascript:window.__xss=3)"
-
-
-def _chromium() -> str:
-    """The Chromium to launch, or skip the test saying why there is none."""
-    chosen = os.environ.get("ANAMNESIS_CHROMIUM")
-    if chosen:
-        if not Path(chosen).is_file():
-            pytest.skip(f"ANAMNESIS_CHROMIUM={chosen} is not a file")
-        return chosen
-    for name in BROWSERS:
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.skip(NO_BROWSER)
-
-
-@pytest.fixture(scope="module")
-def playwright() -> Iterator[Playwright]:
-    with sync_playwright() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser(playwright: Playwright) -> Iterator[Browser]:
-    """One headless Chromium for the module (each test gets its own context)."""
-    path = _chromium()
-    # Chromium refuses to start as root with its sandbox on (containers, CI runners).
-    args = ["--no-sandbox"] if os.geteuid() == 0 else []
-    try:
-        launched = playwright.chromium.launch(executable_path=path, headless=True, args=args)
-    except PlaywrightError as exc:
-        pytest.skip(f"{NO_BROWSER}; {path} did not start: {str(exc).splitlines()[0]}")
-    try:
-        yield launched
-    finally:
-        launched.close()
-
-
-@pytest.fixture
-def context(browser: Browser) -> Iterator[BrowserContext]:
-    """A fresh profile: no cookies, so no session until the start link is opened."""
-    made = browser.new_context()
-    made.set_default_timeout(TIMEOUT_MS)
-    try:
-        yield made
-    finally:
-        made.close()
-
-
-@pytest.fixture
-def page(context: BrowserContext) -> Page:
-    return context.new_page()
-
-
-def sign_in(page: Page, dashboard: DashboardProcess) -> None:
-    """Open the printed link: the token becomes the session cookie and leaves the URL."""
-    answer = page.goto(dashboard.link)
-    assert answer is not None and answer.status == 200
-    assert page.url == dashboard.base
-    assert "token" not in page.url
 
 
 def pin_time(store: MemoryStore, note_id: str, day: int) -> None:
