@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anamnesis.store.secrets.redact import MASK, count_secrets, find_secrets, redact_secrets
+from redaction_growth import cpu_seconds, superlinear
 
 # Synthetic secrets in every supported shape (none of them is real).
 SECRETS = {
@@ -214,35 +211,15 @@ ADVERSARIAL = [
     "MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEA\n",
     "MHcCAQEEIaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\\n",
 ]
-TIMER = """
-import json, sys, time
-from anamnesis.store.secrets.redact import redact_secrets
-units = json.loads(sys.stdin.read())
-out = {}
-for unit in units:
-    text = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
-    started = time.perf_counter()
-    redact_secrets(text)
-    out[unit] = time.perf_counter() - started
-print(json.dumps(out))
-"""
 
 
 @pytest.mark.slow
 def test_redaction_takes_linear_time_on_adversarial_input() -> None:
-    # In a child process with a deadline: a quadratic pattern would otherwise hang the run.
-    done = subprocess.run(
-        [sys.executable, "-c", TIMER],
-        input=json.dumps(ADVERSARIAL),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    seconds = json.loads(done.stdout)
-    slow = {unit: round(took, 2) for unit, took in seconds.items() if took >= 2.0}
-    assert slow == {}
-    assert len(seconds) == len(ADVERSARIAL)
+    # 250 KB and 1 MB of each unit: a linear pattern costs about 4x more on the larger, a
+    # quadratic one 16x (and a catastrophic one meets the child's deadline).
+    timings = cpu_seconds(ADVERSARIAL, (250_000, 1_000_000), deadline_s=120)
+    assert len(timings) == len(ADVERSARIAL)
+    assert superlinear(timings, growth=8.0, floor_s=0.05) == {}
 
 
 FRAGMENTS = st.sampled_from(

@@ -3,11 +3,8 @@ look-alike survives, and no rule takes more than linear time on near-matches."""
 
 from __future__ import annotations
 
-import json
 import random
 import string
-import subprocess
-import sys
 from collections import Counter
 
 import pytest
@@ -16,6 +13,7 @@ from hypothesis import strategies as st
 
 from anamnesis.store.secrets.redact import MASK, count_secrets, find_secrets, redact_secrets
 from anamnesis.store.secrets.redact_rules import looks_random
+from redaction_growth import cpu_seconds, superlinear
 from secrets_corpus import NEGATIVES, POSITIVES, Negative, Positive
 
 
@@ -140,59 +138,23 @@ NEAR_MATCHES = [
     "MIIEowIBAAKCAQEAaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
     "b3BlbnNzaC1rZXktdjEaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
 ]
-TIMER = """
-import json, sys, time
-from anamnesis.store.secrets.redact import redact_secrets
-units, size = json.loads(sys.stdin.read())
-out = {}
-for unit in units:
-    took = []
-    for n in (size, 2 * size):
-        text = (unit * (n // len(unit) + 1))[:n]
-        best = float("inf")
-        for _ in range(3):
-            started = time.perf_counter()
-            redact_secrets(text)
-            best = min(best, time.perf_counter() - started)
-        took.append(best)
-    out[unit] = took
-print(json.dumps(out))
-"""
-
-
-def _timings(units: list[str], size: int) -> dict[str, list[float]]:
-    # In a child process with a deadline: a quadratic pattern would otherwise hang the run.
-    done = subprocess.run(
-        [sys.executable, "-c", TIMER],
-        input=json.dumps([units, size]),
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=True,
-    )
-    result: dict[str, list[float]] = json.loads(done.stdout)
-    return result
 
 
 @pytest.mark.slow
 def test_new_rules_take_linear_time_on_near_matches() -> None:
-    timings = _timings(NEAR_MATCHES, 200_000)
+    # 200 KB and 400 KB of each near match: linear doubles, quadratic quadruples.
+    timings = cpu_seconds(NEAR_MATCHES, (200_000, 400_000), repeats=3)
     assert len(timings) == len(NEAR_MATCHES)
-    # Sub-10 ms runs are mostly noise; a quadratic rule on 200 KB takes far longer.
-    suspects = [u for u, (one, two) in timings.items() if two > 2.5 * one and two > 0.01]
-    slow: dict[str, tuple[float, float]] = {}
-    # Up to three more looks: a quadratic rule is slow every time, while a burst of load
-    # on a shared machine (a 2.9x ratio at 66 ms has been seen) is not there each time.
+    # Sub-50 ms runs are mostly noise; a quadratic rule on 400 KB takes seconds. A suspect
+    # gets up to three more looks: a quadratic rule is slow every time, a burst of load
+    # on a shared machine is not.
+    slow = superlinear(timings, growth=2.5, floor_s=0.05)
     for _ in range(3):
-        if not suspects:
+        if not slow:
             break
-        retimed = _timings(suspects, 200_000)
-        slow = {
-            u: (round(a, 3), round(b, 3))
-            for u, (a, b) in retimed.items()
-            if b > 2.5 * a and b > 0.05  # quadratic at 200 KB is seconds, not tens of ms
-        }
-        suspects = list(slow)
+        slow = superlinear(
+            cpu_seconds(list(slow), (200_000, 400_000), repeats=3), growth=2.5, floor_s=0.05
+        )
     assert slow == {}
 
 
