@@ -24,7 +24,6 @@ import sqlite3
 import threading
 from array import array
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -295,6 +294,9 @@ class FastEmbedEmbedder:
             return out
 
         # ONNX Runtime lets go of the GIL while it runs: the sessions work in parallel.
+        # (Imported here: a search that never embeds, e.g. offline, does not pay for it.)
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(len(sessions), thread_name_prefix="anamnesis-embed") as pool:
             running = [
                 pool.submit(run, model, order[n :: len(sessions)])

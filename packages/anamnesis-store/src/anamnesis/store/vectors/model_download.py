@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from anamnesis.store.files.atomic import atomic_write_bytes
 from anamnesis.store.files.layout import StoreLayout
@@ -42,6 +40,8 @@ _MAX_STATE_BYTES = 4096
 
 def download_host() -> tuple[str, int]:
     """The host and port the model would be downloaded from (``HF_ENDPOINT`` or the hub)."""
+    from urllib.parse import urlsplit  # here: a search that skips the model never asks
+
     endpoint = os.environ.get(ENDPOINT_ENV, "").strip() or DEFAULT_ENDPOINT
     parts = urlsplit(endpoint if "://" in endpoint else f"https://{endpoint}")
     default_port = 80 if parts.scheme == "http" else 443
@@ -60,6 +60,8 @@ def host_name() -> str:
 
 def host_reachable(timeout_s: float = PROBE_TIMEOUT_S) -> bool:
     """Whether a connection to the download host opens (no request is sent)."""
+    import socket  # here: a search that skips the model never connects
+
     try:
         socket.create_connection(download_host(), timeout=timeout_s).close()
     except OSError:
