@@ -132,16 +132,21 @@ def test_one_embedder_at_a_time_and_status_and_doctor_name_it(vectors_on: Env) -
         doctor = env.run("doctor", "--offline", "--json").json()
         check = next(c for c in doctor["checks"] if c["name"] == "vectors")
         assert check["status"] == "warn"
-        assert check["detail"].endswith(
-            f"3 notes waiting to be embedded; embedding in the background (pid {os.getpid()})"
+        assert check["detail"].startswith(
+            f"3 notes waiting to be embedded; embedding in the background (pid {os.getpid()}); "
         )
+        assert check["fix"] == ""  # under way: nothing to do
         with MemoryStore(env.home) as store:
             found = start_background_embedding(store)  # what `write` and `sync` call
         assert found is not None and (found.pid, found.waiting) == (os.getpid(), 3)
         second = run_embedder(env)  # started all the same: finds the lock held, leaves
         assert second.returncode == 0 and backlog(env.home) == 3
     quiet = env.run("status").out
-    assert "3 notes waiting to be embedded; nothing is embedding them" in quiet
+    assert "3 notes waiting to be embedded; nothing is embedding them now" in quiet
+    doctor = env.run("doctor", "--offline", "--json").json()
+    check = next(c for c in doctor["checks"] if c["name"] == "vectors")
+    assert check["status"] == "warn" and "nothing is embedding them now" in check["detail"]
+    assert "`anamnesis reindex` embeds them now" in check["fix"]
 
 
 def test_write_starts_the_embedder_and_the_note_is_found_by_meaning(vectors_on: Env) -> None:

@@ -119,7 +119,7 @@ def test_reindex_embeds_once_and_status_shows_it(
         store.write(type="semantic", title="New", body="not embedded yet")
     human = in_process(capsys, "status").out
     assert "search:   hybrid by default" in human
-    assert "6 embedded, 1 note waiting to be embedded; nothing is embedding them" in human
+    assert "6 embedded, 1 note waiting to be embedded; nothing is embedding them now" in human
     skipped = in_process(capsys, "reindex", "--no-embed", "--json")
     assert skipped.code == 0 and skipped.json()["embedded"] is None
 

@@ -151,18 +151,23 @@ def _model_check(home: Path, *, offline: bool) -> Check:
     waiting = _waiting(home)
     if waiting is None:
         return Check("vectors", OK, detail)
-    return Check("vectors", WARN, f"{detail}; {waiting}", _EMBED_NOW)
+    words, pid = waiting  # the news first: until embedded, those notes miss searches by meaning
+    return Check("vectors", WARN, f"{words}; {detail}", "" if pid is not None else _EMBED_NOW)
 
 
 _LOCAL_COPY = (
     "use a local copy of it: `anamnesis config set embed_model_path FOLDER` (a folder "
     "with model.onnx and its tokenizer files)"
 )
-_EMBED_NOW = "`anamnesis reindex` embeds them now, in the foreground"
+_EMBED_NOW = (
+    "the next `anamnesis write`, `sync` or search starts embedding them in the background; "
+    "`anamnesis reindex` embeds them now, in the foreground"
+)
 
 
-def _waiting(home: Path) -> str | None:
-    """What doctor says of notes waiting for vectors (None: none wait, or no store)."""
+def _waiting(home: Path) -> tuple[str, int | None] | None:
+    """What doctor says of notes waiting for vectors, and the pid of the process embedding
+    them (None: none wait, or no store)."""
     layout = StoreLayout(home)
     if not layout.has_notes():
         return None
@@ -173,14 +178,15 @@ def _waiting(home: Path) -> str | None:
         return None
     if not vectors.get("pending"):
         return None
-    return backlog_words(vectors["pending"], embedder_pid(layout))
+    pid = embedder_pid(layout)
+    return backlog_words(vectors["pending"], pid), pid
 
 
 def backlog_words(waiting: int, pid: int | None) -> str:
     """``N notes waiting to be embedded``, and whether a background process is at it."""
     notes = f"{waiting} {'note' if waiting == 1 else 'notes'} waiting to be embedded"
     if pid is None:
-        return f"{notes}; nothing is embedding them (the next write, sync or search starts it)"
+        return f"{notes}; nothing is embedding them now"
     return f"{notes}; embedding in the background (pid {pid})"
 
 
