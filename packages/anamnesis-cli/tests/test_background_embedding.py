@@ -187,6 +187,19 @@ def test_a_new_machine_sync_embeds_the_pulled_notes_in_the_background(tmp_path: 
     assert desktop.run("status", "--json").json()["vectors"]["embedded"] == 5
 
 
+def test_init_on_a_new_machine_embeds_what_its_first_sync_pulled(tmp_path: Path) -> None:
+    laptop, _desktop, remote = machines(tmp_path)
+    seed(laptop.home, 4)
+    assert laptop.run("sync").code == 0
+    server = Env.make(tmp_path, "server")
+    server.use_vectors(OFFLINE_MODEL)
+    done = server.run("init", "--yes", "--remote", str(remote))
+    assert done.code == 0, done.err
+    (line,) = [line for line in done.out.splitlines() if line.startswith("embedding ")]
+    assert line.startswith("embedding 4 note(s) for search by meaning, in the background (pid ")
+    wait_until_embedded(server, pid_in(line))
+
+
 def test_keyword_search_by_choice_starts_nothing(env: Env) -> None:
     seed(env.home, 3)  # env searches by keywords (ANAMNESIS_SEARCH_MODE=keyword)
     env.variables["ANAMNESIS_EMBED_MODEL_PATH"] = str(OFFLINE_MODEL)
@@ -194,3 +207,4 @@ def test_keyword_search_by_choice_starts_nothing(env: Env) -> None:
     with MemoryStore(env.home) as store:
         assert start_background_embedding(store) is None
     assert not StoreLayout(env.home).embedding_lock.exists()  # nobody ever took it
+    assert "0 embedded, 4 not embedded (`anamnesis reindex` embeds them)" in env.run("status").out

@@ -148,7 +148,7 @@ def _model_check(home: Path, *, offline: bool) -> Check:
         f"sqlite-vec and fastembed work; the model {name} {source} loads "
         f"({dimensions} dimensions); default search: {mode}"
     )
-    waiting = _waiting(home)
+    waiting = _waiting(home) if SEARCH_MODES[mode].needs_vectors else None
     if waiting is None:
         return Check("vectors", OK, detail)
     words, pid = waiting  # the news first: until embedded, those notes miss searches by meaning

@@ -21,6 +21,7 @@ from anamnesis.ops import (
     swept_summary,
 )
 from anamnesis.store import (
+    SEARCH_MODES,
     MemoryStore,
     VectorsUnavailable,
     configured_search_mode,
@@ -117,8 +118,13 @@ def _say_status(report: dict[str, Any]) -> None:
             f"{vectors['pending']} waiting for the model"
         )
     elif vectors["available"]:
-        pending = vectors["pending"]
-        todo = f", {backlog_words(pending, vectors['embedding_pid'])}" if pending else ""
+        pending, searched = vectors["pending"], SEARCH_MODES[vectors["default_mode"]]
+        if not pending:
+            todo = ""
+        elif searched.needs_vectors:  # waiting for the background, or for a start
+            todo = f", {backlog_words(pending, vectors['embedding_pid'])}"
+        else:  # searches use keywords here: nothing embeds them by itself, and that is fine
+            todo = f", {pending} not embedded (`anamnesis reindex` embeds them)"
         console.say(f"vectors:  {vectors['model']}: {vectors['embedded']} embedded{todo}")
         if vectors.get("needs_download"):
             console.say(
