@@ -21,8 +21,10 @@ __version__ = "0.1.0"
 TYPE_CHECKING = False  # typing itself costs the hooks an import; type checkers read True
 if TYPE_CHECKING:
     from anamnesis.ops.background_embedding import BackgroundEmbedding as BackgroundEmbedding
+    from anamnesis.ops.background_embedding import EmbeddingBusy as EmbeddingBusy
     from anamnesis.ops.background_embedding import embed_backlog as embed_backlog
     from anamnesis.ops.background_embedding import embedder_pid as embedder_pid
+    from anamnesis.ops.background_embedding import embedding_turn as embedding_turn
     from anamnesis.ops.background_embedding import (
         start_background_embedding as start_background_embedding,
     )

@@ -10,8 +10,9 @@ vectors and notes wait for theirs, it starts ``python -m anamnesis.ops.backgroun
 never call it: no session's hook starts it or waits for it (what their background sync
 pulls is embedded by the next command that calls it, or by the MCP server's own thread).
 
-One embedder per store: whoever holds ``StoreLayout.embedding_lock`` embeds, and holds its
-pid in it (:func:`embedder_pid`, shown by `status` and `doctor`). The holder embeds until no
+One embedder per store: whoever holds ``StoreLayout.embedding_lock`` (:func:`embedding_turn`)
+embeds, and holds its pid in it (:func:`embedder_pid`, shown by `status` and `doctor`); the
+MCP server's embedding thread takes its turns through the same lock. The holder embeds until no
 note waits, lets go, then looks once more: a write made while it let go found the lock
 held and started nobody. The kernel releases the lock however the holder ends; whatever it
 left undone waits for the next write, sync or search.
@@ -24,6 +25,8 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from anamnesis.store import (
@@ -48,6 +51,22 @@ BUSY_RETRY_S = 5.0
 BUSY_TRIES = 12
 
 log = logging.getLogger(__name__)
+
+
+class EmbeddingBusy(Exception):
+    """Another process is embedding this store's notes (it will embed the new ones too)."""
+
+
+@contextmanager
+def embedding_turn(layout: StoreLayout, *, wait_s: float = 0.0) -> Iterator[None]:
+    """Be the one embedding this store's notes while the block runs, or raise
+    :class:`EmbeddingBusy` after ``wait_s``. The kernel lets go of it however the holder
+    ends."""
+    try:
+        with sync_lock(layout.embedding_lock, wait_s=wait_s):
+            yield
+    except SyncBusy:
+        raise EmbeddingBusy(f"another process holds {layout.embedding_lock}") from None
 
 
 class BackgroundEmbedding(Record):
@@ -115,9 +134,9 @@ def embed_backlog(root: Path, *, lock_wait_s: float = LOCK_WAIT_S) -> int:
     done = 0
     while True:
         try:
-            with sync_lock(layout.embedding_lock, wait_s=lock_wait_s), MemoryStore(root) as store:
+            with embedding_turn(layout, wait_s=lock_wait_s), MemoryStore(root) as store:
                 done += _embed_all(store)
-        except SyncBusy:
+        except EmbeddingBusy:
             return done
         # Let go: a write made meanwhile found the lock held and started nobody.
         with MemoryStore(root) as store:
