@@ -7,16 +7,25 @@ import os
 import pty
 import shlex
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from anamnesis_testsupport.offline import ENDPOINT_ENV, refused_endpoint
 
 from anamnesis.cli import installation
 from anamnesis.cli.locations import anamnesis_command
 from anamnesis.cli.mcp_registration import add_argv
 from anamnesis.store import Memory, MemoryStore, derived_id, vector_support
-from anamnesis.store.vectors.embedding import DOWNLOAD_HOST, _reachable
 from cli_testing import Env, anamnesis_script, write
+
+
+@pytest.fixture
+def offline_host(env: Env) -> Iterator[str]:
+    """The model's download host refuses every connection (no network), for `env`."""
+    with refused_endpoint() as url:
+        env.variables[ENDPOINT_ENV] = url
+        yield url
 
 
 def test_doctor_without_claude_warns_with_the_exact_line_to_run_later(env: Env) -> None:
@@ -121,8 +130,9 @@ def test_init_sets_a_model_folder_and_refuses_one_without_a_model(env: Env, tmp_
 
 
 @pytest.mark.skipif(not vector_support().available, reason="the vectors extra cannot run here")
-@pytest.mark.skipif(_reachable(DOWNLOAD_HOST), reason="the model could be downloaded here")
-def test_init_says_once_how_to_give_a_model_that_cannot_be_downloaded(env: Env) -> None:
+def test_init_says_once_how_to_give_a_model_that_cannot_be_downloaded(
+    env: Env, offline_host: str
+) -> None:
     del env.variables["ANAMNESIS_EMBED_MODEL_PATH"]  # nothing configured: init must find out
     done = env.run("init", "--yes", "--local-only")
     assert done.code == 0, done.err
@@ -220,9 +230,8 @@ class Terminal:
 
 
 @pytest.mark.skipif(not vector_support().available, reason="the vectors extra cannot run here")
-@pytest.mark.skipif(_reachable(DOWNLOAD_HOST), reason="the model could be downloaded here")
 def test_init_on_a_terminal_asks_for_a_model_folder_again_after_a_typo(
-    env: Env, tmp_path: Path
+    env: Env, tmp_path: Path, offline_host: str
 ) -> None:
     del env.variables["ANAMNESIS_EMBED_MODEL_PATH"]
     model = tmp_path / "model"

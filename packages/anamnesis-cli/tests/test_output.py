@@ -116,7 +116,7 @@ def test_stdout_is_exactly_the_result_on_a_terminal_and_off_it(
             assert result.out == "indexed 2 notes\n"
     assert "\x1b" not in piped.err  # no terminal, no drawing
     if has_bar:
-        assert "Reindexing" in on_terminal.err  # the bar went to the terminal, not to stdout
+        assert "Indexing notes" in on_terminal.err  # the bar went to the terminal, not to stdout
 
 
 def test_import_draws_a_bar_on_a_terminal_and_prints_only_the_result(env: Env) -> None:

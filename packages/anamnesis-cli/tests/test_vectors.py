@@ -9,6 +9,7 @@ the imports are paid once. The fallback (a model that cannot load) runs everywhe
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -105,7 +106,9 @@ def test_reindex_embeds_once_and_status_shows_it(
     first = env.run_on_terminal("reindex")
     assert first.code == 0, first.err
     assert first.out == "indexed 6 notes\nembedded 6 notes for vector search\n"
-    assert "Reindexing" in first.err and "Embedding" in first.err  # both phases drawn
+    drawn = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", first.err)  # the frames, without colours
+    assert re.search(r"Indexing notes ━+ 6/6", drawn)  # each phase under its own label
+    assert re.search(r"Embedding ━+ 0/6", drawn)  # its total before the model loads, not 0/?
     again = in_process(capsys, "reindex", "--json")
     assert again.code == 0 and again.json()["embedded"] == 0  # cached by content and model
     status = in_process(capsys, "status", "--json").json()["vectors"]
@@ -116,7 +119,7 @@ def test_reindex_embeds_once_and_status_shows_it(
         store.write(type="semantic", title="New", body="not embedded yet")
     human = in_process(capsys, "status").out
     assert "search:   hybrid by default" in human
-    assert "6 embedded, 1 pending (`anamnesis reindex` embeds them)" in human
+    assert "6 embedded, 1 note waiting to be embedded; nothing is embedding them now" in human
     skipped = in_process(capsys, "reindex", "--no-embed", "--json")
     assert skipped.code == 0 and skipped.json()["embedded"] is None
 

@@ -23,6 +23,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from anamnesis.mcp import build_server
 from anamnesis.mcp.functions import vectors_report
 from anamnesis.mcp.server import AnamnesisServer
+from anamnesis.ops import embedding_turn
 from anamnesis.store import FastEmbedEmbedder, MemoryStore
 from mcp_testing import data, server_command, text_of
 
@@ -125,6 +126,23 @@ def test_hybrid_finds_a_paraphrase_keywords_miss_with_notes_embedded_in_the_back
     assert server.embedding.state == "stopped"
     assert not any(t.name == "anamnesis-embedding" for t in threading.enumerate())
     assert not (store.root / "logs" / "mcp.log").exists()
+
+
+@pytest.mark.usefixtures("vectors_on")
+def test_the_thread_leaves_the_notes_to_another_embedder_then_embeds_them(
+    store: MemoryStore,
+) -> None:
+    fill(store)
+    with embedding_turn(store.layout):  # the CLI's background process, as far as it can tell
+        server = build_server(store)
+        deadline = time.monotonic() + 120
+        while server.embedding.state != "idle":  # its first pass found the turn taken
+            assert time.monotonic() < deadline, server.embedding.state
+            time.sleep(0.05)
+        assert store.embedding_status()["pending"] == len(NOTES)  # not embedded twice
+    status = wait_until_embedded(store)  # its next try, once the other let go
+    assert status["embedded"] == len(NOTES)
+    server.embedding.stop()
 
 
 def test_a_model_that_cannot_load_is_logged_once_and_searches_say_keywords_only(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from anamnesis_testsupport import OFFLINE_MODEL, vectors_unavailable_reason
 
-from anamnesis.store import MemoryStore
+from anamnesis.store import MemoryStore, NotesNotEmbeddedWarning
 from anamnesis.store.vectors.embedding import (
     FastEmbedEmbedder,
     VectorsUnavailableWarning,
@@ -215,7 +215,8 @@ def test_a_store_that_embeds_elsewhere_does_not_embed_on_search(
         warnings.simplefilter("always")
         assert vstore.search(query, mode="vector") == []
     assert embedder.embedded == 0
-    assert any("1 note has no embedding yet" in str(w.message) for w in caught)
+    (waiting,) = [w.message for w in caught if "1 note has no embedding yet" in str(w.message)]
+    assert isinstance(waiting, NotesNotEmbeddedWarning) and waiting.missing == 1  # the count
     assert vstore.embed_missing() == 1  # the background pass
     assert [m.id for m in vstore.search(query, mode="vector")] == [note.id]
 

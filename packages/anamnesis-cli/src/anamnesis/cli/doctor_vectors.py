@@ -1,29 +1,42 @@
-"""The doctor's vectors check: can vector and hybrid search run here, and if not, why.
+"""The doctor's vectors check: can vector and hybrid search run here, and if not, why;
+and the lines `status` says about search and vectors.
 
 Every step a search would take is tried in order (the extra's packages, sqlite3's extension
 loading, sqlite-vec, the configured model, loading that model), and the first one that
 fails is reported with its fix. The extra is optional: not installing it is fine (search is
 keyword-only); a half-working one is a warning, since searches quietly fall back to keywords.
+Doctor tries a model download that failed a moment ago at once (searches wait a few
+minutes: ``anamnesis.store.RETRY_AFTER_S``). Notes still waiting for their vectors are a
+warning too, naming the background process embedding them, if one is.
 """
 
 from __future__ import annotations
 
 import os
+import time
+from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from anamnesis.cli import installation
 from anamnesis.cli.capable_python import find_capable_python
 from anamnesis.cli.importable import importable
-from anamnesis.ops import OK, WARN, Check
+from anamnesis.ops import OK, WARN, Check, embedder_pid
 from anamnesis.store import (
     DEFAULT_MODE,
     MODEL_PATH_ENV,
+    SEARCH_MODES,
+    MemoryStore,
+    StoreError,
+    StoreLayout,
     VectorsUnavailable,
     configured_model,
     configured_search_mode,
     default_embedder,
+    forget_unreachable_model,
     sqlite_can_load_extensions,
     sqlite_vec_problem,
+    unreachable_model,
 )
 
 
@@ -94,6 +107,8 @@ def vectors_check(home: Path, *, offline: bool) -> Check:
 def _model_check(home: Path, *, offline: bool) -> Check:
     name, path = configured_model(home)
     mode = configured_search_mode(home) or DEFAULT_MODE
+    if path is None and not offline:
+        forget_unreachable_model(home)  # a person asks: try the download now
     try:
         embedder = default_embedder(home)
     except VectorsUnavailable as exc:  # a model folder without a model
@@ -105,6 +120,14 @@ def _model_check(home: Path, *, offline: bool) -> Check:
         )
         return Check("vectors", WARN, f"{exc}; search is keyword-only", where)
     if offline and path is None:
+        blocked = unreachable_model(home)
+        if blocked is not None:
+            return Check(
+                "vectors", WARN,
+                f"{blocked.reason} (found at {_clock(blocked.checked_at)}): search runs "
+                f"keyword-only; searches try again after {blocked.retry_clock()}",
+                f"`anamnesis doctor` without --offline tries now; {_LOCAL_COPY}",
+            )  # fmt: skip
         return Check(
             "vectors", OK,
             f"sqlite-vec and fastembed work; the model {name} was not loaded "
@@ -113,15 +136,76 @@ def _model_check(home: Path, *, offline: bool) -> Check:
     try:
         dimensions = len(embedder.embed_query("anamnesis doctor"))
     except VectorsUnavailable as exc:
+        what = str(exc).partition("; ")[0]
+        blocked = unreachable_model(home) if path is None else None
+        again = f"; searches try again after {blocked.retry_clock()}" if blocked else ""
         return Check(
-            "vectors", WARN, f"{exc}; search is keyword-only",
-            "connect once so the model downloads, or use a local copy of it: "
-            "`anamnesis config set embed_model_path FOLDER` (a folder with model.onnx and "
-            "its tokenizer files)",
+            "vectors", WARN, f"{what}: search runs keyword-only{again}",
+            f"connect once so the model downloads, or {_LOCAL_COPY}",
         )  # fmt: skip
     source = f"from {path}" if path is not None else "(downloaded copy)"
-    return Check(
-        "vectors", OK,
+    detail = (
         f"sqlite-vec and fastembed work; the model {name} {source} loads "
-        f"({dimensions} dimensions); default search: {mode}",
-    )  # fmt: skip
+        f"({dimensions} dimensions); default search: {mode}"
+    )
+    waiting = _waiting(home) if SEARCH_MODES[mode].needs_vectors else None
+    if waiting is None:
+        return Check("vectors", OK, detail)
+    words, pid = waiting  # the news first: until embedded, those notes miss searches by meaning
+    return Check("vectors", WARN, f"{words}; {detail}", "" if pid is not None else _EMBED_NOW)
+
+
+_LOCAL_COPY = (
+    "use a local copy of it: `anamnesis config set embed_model_path FOLDER` (a folder "
+    "with model.onnx and its tokenizer files)"
+)
+_EMBED_NOW = (
+    "the next `anamnesis write`, `sync` or search starts embedding them in the background; "
+    "`anamnesis reindex` embeds them now, in the foreground"
+)
+
+
+def _waiting(home: Path) -> tuple[str, int | None] | None:
+    """What doctor says of notes waiting for vectors, and the pid of the process embedding
+    them (None: none wait, or no store)."""
+    layout = StoreLayout(home)
+    if not layout.has_notes():
+        return None
+    try:
+        with MemoryStore(home) as store:
+            vectors = store.embedding_status()
+    except StoreError:  # the store's own checks say what is wrong with it
+        return None
+    if not vectors.get("pending"):
+        return None
+    pid = embedder_pid(layout)
+    return backlog_words(vectors["pending"], pid), pid
+
+
+def backlog_words(waiting: int, pid: int | None) -> str:
+    """``N notes waiting to be embedded``, and whether a background process is at it."""
+    notes = f"{waiting} {'note' if waiting == 1 else 'notes'} waiting to be embedded"
+    if pid is None:
+        return f"{notes}; nothing is embedding them now"
+    return f"{notes}; embedding in the background (pid {pid})"
+
+
+def search_words(vectors: dict[str, Any]) -> str:
+    """What `status` says of search: the mode a search without --mode runs, and why it is
+    not the default when vectors cannot run (``vectors``: the status's vectors part)."""
+    default = str(vectors["default_mode"])
+    if vectors["available"] or not SEARCH_MODES[default].needs_vectors:
+        return f"{default} by default"
+    blocked = vectors.get("model_unreachable")
+    if blocked:
+        retry = datetime.fromisoformat(str(blocked["retry_at"])).timestamp()
+        return (
+            f"keyword (vector model unavailable: {blocked['reason']}; retry after "
+            f"{_clock(retry)} or run `anamnesis doctor`)"
+        )
+    return f"keyword ({default} is configured, but vector search cannot run here: see vectors)"
+
+
+def _clock(seconds: float) -> str:
+    """A time of today as this machine's clock shows it: ``12:05``."""
+    return time.strftime("%H:%M", time.localtime(seconds))

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from anamnesis.store import VectorsUnavailable, configured_model, default_embedder, vector_support
+from anamnesis.store import (
+    VectorsUnavailable,
+    configured_model,
+    default_embedder,
+    forget_unreachable_model,
+    vector_support,
+)
 
 
 def model_problem(home: Path) -> str | None:
@@ -22,6 +28,7 @@ def model_problem(home: Path) -> str | None:
     _name, path = configured_model(home)
     if path is not None:
         return None
+    forget_unreachable_model(home)  # set up now: a download that failed before is tried
     try:
         default_embedder(home).embed_query("anamnesis init")  # downloads it once, if it can
     except VectorsUnavailable as exc:

@@ -6,7 +6,10 @@ embeds what lacks a vector when the server starts and again after every write an
 every note's first passage before the rest of any note. The store runs the model outside
 its lock and at the lowest CPU priority (``background=True``), so tool calls, and hooks in
 other processes, go on meanwhile at nearly full speed; when vectors cannot run, the thread
-says why once in the store's mcp.log and stops, and searches use keywords.
+says why once in the store's mcp.log and stops, and searches use keywords. A pass takes
+the store's embedding turn (``anamnesis.ops.embedding_turn``): while the CLI's background
+process embeds (after a `write` or a `sync`), the thread tries again a little later instead
+of embedding the same notes beside it.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import threading
 from typing import TYPE_CHECKING
 
+from anamnesis.ops import EmbeddingBusy, embedding_turn
 from anamnesis.store import (
     SEARCH_MODES,
     MemoryStore,
@@ -131,14 +135,16 @@ class BackgroundEmbedding:
         return True
 
     def _embed_pass(self) -> bool:
-        """Embed what lacks a vector; False when another process held the index too long."""
+        """Embed what lacks a vector; False when another process held the index too long,
+        or is embedding this store's notes itself."""
 
         def check_stop(_done: int, _total: int) -> None:
             if self._stopping.is_set():
                 raise _Stopped
 
         try:
-            self._store.embed_missing(progress=check_stop, background=True)
-        except StoreBusy:
-            return False  # e.g. a reindex in the CLI: not a failure, try again shortly
+            with embedding_turn(self._store.layout):
+                self._store.embed_missing(progress=check_stop, background=True)
+        except (StoreBusy, EmbeddingBusy):
+            return False  # e.g. a reindex, or the CLI's embedder: try again shortly
         return True

@@ -4,8 +4,9 @@
 and makes the sync backend), the one sync cycle (:func:`run_sync`, :class:`SyncReport`,
 :func:`commit_for_sync`), keep-both for conflicts (:func:`store_fork`), Claude Code's own
 memory mirrored in (:func:`import_native_memory`), the project a folder belongs to
-(:func:`resolve_project_key`) and doctor's checks of a home (:func:`home_checks`, each a
-:class:`Check`). The hooks, the MCP server, the CLI and the dashboard all stand on it.
+(:func:`resolve_project_key`), doctor's checks of a home (:func:`home_checks`, each a
+:class:`Check`) and embedding in a process of its own (:func:`start_background_embedding`,
+never started by a hook). The hooks, the MCP server, the CLI and the dashboard all stand on it.
 
 The public names are the re-exports below, each declared once (the store's
 :func:`~anamnesis.store.lazy_exports`): ``__all__`` derives from them, and each loads its
@@ -19,6 +20,14 @@ __version__ = "0.1.0"
 
 TYPE_CHECKING = False  # typing itself costs the hooks an import; type checkers read True
 if TYPE_CHECKING:
+    from anamnesis.ops.background_embedding import BackgroundEmbedding as BackgroundEmbedding
+    from anamnesis.ops.background_embedding import EmbeddingBusy as EmbeddingBusy
+    from anamnesis.ops.background_embedding import embed_backlog as embed_backlog
+    from anamnesis.ops.background_embedding import embedder_pid as embedder_pid
+    from anamnesis.ops.background_embedding import embedding_turn as embedding_turn
+    from anamnesis.ops.background_embedding import (
+        start_background_embedding as start_background_embedding,
+    )
     from anamnesis.ops.checks.store_checks import swept_summary as swept_summary
     from anamnesis.ops.checks.table import home_check_table as home_check_table
     from anamnesis.ops.checks.table import home_checks as home_checks

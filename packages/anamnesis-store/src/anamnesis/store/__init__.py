@@ -123,6 +123,9 @@ if TYPE_CHECKING:
     from anamnesis.store.vectors.embedding import MODEL_PATH_ENV as MODEL_PATH_ENV
     from anamnesis.store.vectors.embedding import Embedder as Embedder
     from anamnesis.store.vectors.embedding import FastEmbedEmbedder as FastEmbedEmbedder
+    from anamnesis.store.vectors.embedding import (
+        NotesNotEmbeddedWarning as NotesNotEmbeddedWarning,
+    )
     from anamnesis.store.vectors.embedding import VectorsUnavailable as VectorsUnavailable
     from anamnesis.store.vectors.embedding import (
         VectorsUnavailableWarning as VectorsUnavailableWarning,
@@ -133,7 +136,13 @@ if TYPE_CHECKING:
         sqlite_can_load_extensions as sqlite_can_load_extensions,
     )
     from anamnesis.store.vectors.embedding import sqlite_vec_problem as sqlite_vec_problem
+    from anamnesis.store.vectors.embedding import unreachable_model as unreachable_model
     from anamnesis.store.vectors.embedding import vector_support as vector_support
+    from anamnesis.store.vectors.model_download import RETRY_AFTER_S as RETRY_AFTER_S
+    from anamnesis.store.vectors.model_download import ModelUnreachable as ModelUnreachable
+    from anamnesis.store.vectors.model_download import (
+        forget_unreachable_model as forget_unreachable_model,
+    )
 
 if not TYPE_CHECKING:  # type checkers see only the names above, never a __getattr__
     __getattr__, __dir__ = lazy_exports(__name__)

@@ -65,9 +65,12 @@ if TYPE_CHECKING:
 
 Progress = Callable[[int, int], None]
 
-# A search embeds at most this many notes that lack a vector (about a second): more wait
-# for a reindex or the MCP server's background pass.
-SEARCH_EMBED_LIMIT = 64
+# A search embeds at most this many notes that lack a vector, newest first: what was just
+# written is found by meaning at once, for a fraction of a second when the model is loaded
+# for the query anyway. The rest wait for a background pass (the CLI starts one, the MCP
+# server runs its own) or a reindex: a backlog of thousands once made every search embed
+# 64 notes, for 2-4 s each time.
+SEARCH_EMBED_LIMIT = 8
 
 
 class MemoryStore:
@@ -96,8 +99,8 @@ class MemoryStore:
         self._embedder = embedder
         self._mask_secrets = mask_secrets
         self._vector_state: StoreVectors | None = None
-        # How many notes lacking a vector a search embeds before ranking (about a second);
-        # a process that embeds in the background (the MCP server) sets 0.
+        # How many notes lacking a vector a search embeds before ranking (a fraction of a
+        # second); a process that embeds in the background (the MCP server) sets 0.
         self.search_embed_limit = SEARCH_EMBED_LIMIT
         try:
             self.layout.memory_dir.mkdir(parents=True, exist_ok=True)
@@ -434,8 +437,9 @@ class MemoryStore:
 
     def default_search_mode(self) -> str:
         """The mode a search without ``mode`` uses: ``ANAMNESIS_SEARCH_MODE`` or config.json's
-        ``search_mode`` if set, else ``hybrid`` when the vectors extra can run, else
-        ``keyword``."""
+        ``search_mode`` if set, else ``hybrid`` when the vectors extra can run (also while
+        its model cannot be downloaded: such a search runs as keyword search at once and
+        says why), else ``keyword``."""
         return self._search.default_mode()
 
     def embed_missing(
@@ -456,8 +460,15 @@ class MemoryStore:
         )
 
     def embedding_status(self) -> dict[str, Any]:
-        """Whether vectors run here, the model, and how many notes have (no) vector yet."""
+        """Whether vectors run here, the model, and how many notes have (no) vector yet.
+        When the model could not be downloaded a moment ago, ``model_unreachable`` says
+        when and why, and when searches try again (:mod:`.model_download`)."""
         return self._vectors().status(self.default_search_mode())
+
+    def embedding_backlog(self) -> int:
+        """How many notes an embedding pass would work on (no vector yet, or a long note
+        with its first passage only); 0 where vectors cannot run. Cheap: counts, no model."""
+        return self._vectors().backlog()
 
     def stats(self) -> StoreStats:
         """Counts by type, project and scope, and how many notes are superseded."""

@@ -11,16 +11,23 @@ import typer
 from anamnesis.cli import config_file, console, doctor, maintenance
 from anamnesis.cli.context import JsonFlag, current_home, open_home, open_store
 from anamnesis.cli.display import doctor_report
-from anamnesis.cli.doctor_vectors import vectors_fix
+from anamnesis.cli.doctor_vectors import backlog_words, search_words, vectors_fix
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import (
     claude_home,
+    embedder_pid,
     import_native_memory,
     open_conflicts,
     resolve_project_key,
     swept_summary,
 )
-from anamnesis.store import MemoryStore, VectorsUnavailable, configured_search_mode
+from anamnesis.store import (
+    SEARCH_MODES,
+    MemoryStore,
+    VectorsUnavailable,
+    configured_search_mode,
+    forget_unreachable_model,
+)
 from anamnesis.sync import redact_url
 
 if TYPE_CHECKING:
@@ -86,12 +93,14 @@ def status(as_json: JsonFlag = False) -> None:
 
 
 def _vectors_status(store: MemoryStore) -> dict[str, Any]:
-    """The store's embedding status, with the search mode searches actually default to (a
-    configured search_mode wins over what the extra makes possible)."""
+    """The store's embedding status, with the search mode searches default to (a
+    configured search_mode wins over what the extra makes possible) and the background
+    process embedding the notes, if one is (``embedding_pid``)."""
     vectors = store.embedding_status()
     vectors["default_mode"] = configured_search_mode(store.root) or vectors["default_mode"]
     if not vectors["available"]:  # a fix that names how this copy is installed
         vectors["fix"] = vectors_fix(str(vectors["reason"]), str(vectors.get("fix") or ""))
+    vectors["embedding_pid"] = embedder_pid(store.layout)
     return vectors
 
 
@@ -103,10 +112,20 @@ def _say_status(report: dict[str, Any]) -> None:
     console.say("by scope: " + _counts(report["by_scope"]))
     console.say(f"remote:   {sync['remote'] or '(none: this machine only)'}")
     console.say(f"sync:     {sync['detail']}")
-    console.say(f"search:   {vectors['default_mode']} by default")
-    if vectors["available"]:
-        pending = vectors["pending"]
-        todo = f", {pending} pending (`anamnesis reindex` embeds them)" if pending else ""
+    console.say(f"search:   {search_words(vectors)}")
+    if vectors.get("model_unreachable"):  # the search line says why: the notes wait
+        console.say(
+            f"vectors:  {vectors['model']}: {vectors['embedded']} embedded, "
+            f"{vectors['pending']} waiting for the model"
+        )
+    elif vectors["available"]:
+        pending, searched = vectors["pending"], SEARCH_MODES[vectors["default_mode"]]
+        if not pending:
+            todo = ""
+        elif searched.needs_vectors:  # waiting for the background, or for a start
+            todo = f", {backlog_words(pending, vectors['embedding_pid'])}"
+        else:  # searches use keywords here: nothing embeds them by itself, and that is fine
+            todo = f", {pending} not embedded (`anamnesis reindex` embeds them)"
         console.say(f"vectors:  {vectors['model']}: {vectors['embedded']} embedded{todo}")
         if vectors.get("needs_download"):
             console.say(
@@ -155,7 +174,10 @@ def reindex(
     A hand-written note without an id (frontmatter with at least a title, in a type
     folder) is adopted: it gets an id and its file is rewritten in the exact format."""
     with open_store() as store:
-        with console.progress("Reindexing") as progress:
+        if not no_embed:
+            forget_unreachable_model(store.root)  # asked for: a failed download is tried now
+        # Each phase its own bar: the notes read into the index, then the model's work.
+        with console.progress("Indexing notes") as progress:
             report = store.reindex(progress=progress, embed=False)  # embedded below, with a bar
         embedded = None if no_embed else _embed_missing(store)
     skipped = [{"path": s.path, "reason": s.reason} for s in report.skipped]

@@ -28,12 +28,14 @@ from anamnesis.cli.context import (
 from anamnesis.cli.display import note_tables, note_view
 from anamnesis.cli.display.scores import relative_scores
 from anamnesis.cli.errors import CliError, UsageError
+from anamnesis.ops import start_background_embedding
 from anamnesis.store import (
     AmbiguousId,
     Memory,
     MemoryStore,
     NoteLimits,
     NoteNotFound,
+    NotesNotEmbeddedWarning,
     SearchResult,
     StoreError,
     VectorsUnavailableWarning,
@@ -93,9 +95,14 @@ def search(
             mode=mode,
             include_superseded=include_superseded,
         )
+        waiting = [w.message for w in caught if isinstance(w.message, NotesNotEmbeddedWarning)]
+        # The store embedded the newest few; the rest is a background process's work.
+        embedding = start_background_embedding(store) if waiting else None
     console.warn(_mode_line(found, chosen=mode is not None))
     for warning in caught:  # the fallback is in the line above: say it once
-        if found.mode == found.asked or warning.category is not VectorsUnavailableWarning:
+        if embedding is not None and warning.message in waiting:
+            console.warn(_embedding_line(waiting[0].missing, embedding.pid))
+        elif found.mode == found.asked or warning.category is not VectorsUnavailableWarning:
             warnings.warn_explicit(warning.message, warning.category, warning.filename, 0)
     if as_json:
         relative = relative_scores([hit.score for hit in found.hits])  # as the table shows it
@@ -115,6 +122,15 @@ def search(
         console.say(f"no notes match {query!r}")
     else:
         note_tables.show_hits(found, include_superseded=include_superseded)
+
+
+def _embedding_line(missing: int, pid: int) -> str:
+    """Notes without vectors, being embedded in the background (not by this search)."""
+    notes = "note has" if missing == 1 else "notes have"
+    return (
+        f"{missing} {notes} no embedding yet and can be found by keywords only until "
+        f"embedded: embedding in the background (pid {pid})"
+    )
 
 
 def _mode_line(found: SearchResult, *, chosen: bool) -> str:
@@ -319,6 +335,7 @@ def write(
         except StoreError as exc:
             raise CliError(str(exc)) from None
         path = store.path_of(note)
+        start_background_embedding(store)  # found by meaning soon, no search waiting for it
     if masked:
         console.warn(f"masked {masked} secret(s) before saving")
     if as_json:

@@ -11,7 +11,7 @@ from anamnesis.cli import console, setup, setup_vectors
 from anamnesis.cli.config_file import check_model_path, load_config, set_setting
 from anamnesis.cli.context import current_home
 from anamnesis.cli.errors import CliError
-from anamnesis.ops import Home
+from anamnesis.ops import Home, start_background_embedding
 
 
 def register(app: typer.Typer) -> None:
@@ -84,6 +84,7 @@ def init(
     for line in outcome.lines:
         console.say(line)
     _model_step(home, interactive=interactive)
+    _embed_in_background(home)
     if outcome.problems:
         for problem in outcome.problems[:-1]:
             console.warn(problem)
@@ -119,6 +120,19 @@ def _model_step(home: Home, *, interactive: bool) -> None:
         console.say(f"vector search will use the model in {folder}")
         return
     console.say(f"vector search stays off; later: {setup_vectors.HINT}")
+
+
+def _embed_in_background(home: Home) -> None:
+    """The notes the first sync brought are embedded by a process of their own."""
+    if not home.exists():
+        return
+    with home.open_store() as store:
+        embedding = start_background_embedding(store)
+    if embedding is not None:
+        console.say(
+            f"embedding {embedding.waiting} note(s) for search by meaning, in the "
+            f"background (pid {embedding.pid})"
+        )
 
 
 def _uninstall(*, print_only: bool, yes: bool) -> None:

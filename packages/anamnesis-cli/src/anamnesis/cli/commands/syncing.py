@@ -14,7 +14,7 @@ from anamnesis.cli import console
 from anamnesis.cli.context import JsonFlag, open_home
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.hooks import sync_store
-from anamnesis.ops import claude_home
+from anamnesis.ops import claude_home, start_background_embedding
 from anamnesis.sync import STRATEGIES, SyncBusy, SyncError
 
 
@@ -58,6 +58,8 @@ def sync(
             raise CliError(str(exc)) from None
         except SyncError as exc:
             raise CliError(str(exc)) from None
+        # Pulled notes are found by meaning once embedded, by a process of their own.
+        embedding = start_background_embedding(store)
     result, data = report.result, report.as_dict()
     problems = report.imported.problems if report.imported else []
     for path, reason in problems:
@@ -72,6 +74,11 @@ def sync(
         console.say(result.detail)
         if data["indexed"]:
             console.say(f"reindexed {data['indexed']} note(s)")
+        if embedding is not None:
+            console.say(
+                f"embedding {embedding.waiting} note(s) for search by meaning, in the "
+                f"background (pid {embedding.pid})"
+            )
     if result.conflicted:
         raise CliError(
             "conflict: resolve with `anamnesis sync --resolve keep-both` (or ours / theirs)"

@@ -56,6 +56,18 @@ class StoreLayout(Record):
         return self.root / "cache"
 
     @property
+    def model_download_state(self) -> Path:
+        """When the embedding model's download host was last found unreachable (searches
+        do not try again before a few minutes have passed: :mod:`.model_download`)."""
+        return self.cache_dir / "model-download.json"
+
+    @property
+    def embedding_lock(self) -> Path:
+        """Held by whoever embeds notes in the background (one at a time), holding its
+        pid."""
+        return self.cache_dir / "embedding.lock"
+
+    @property
     def models_dir(self) -> Path:
         """Downloaded embedding models (no note: a copy of a public model)."""
         return self.root / "models"

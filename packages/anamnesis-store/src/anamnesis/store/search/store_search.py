@@ -62,7 +62,12 @@ class StoreSearch:
         configured = self.configured_mode()
         if configured is not None:
             return configured
-        return DEFAULT_MODE if self._vectors().ready() else KEYWORD_MODE
+        vectors = self._vectors()
+        # A model that could not be downloaded a moment ago: the default stays, and each
+        # search falls back to keywords at once, saying why (the model is not tried).
+        if vectors.ready() or vectors.download_blocked() is not None:
+            return DEFAULT_MODE
+        return KEYWORD_MODE
 
     def ranker(self, conn: sqlite3.Connection) -> Ranker:
         """The ranker of this connection. One per connection: it remembers which terms are

@@ -12,25 +12,31 @@ Configuration, most specific first:
   the model files (fastembed's layout), used instead of downloading. Offline machines
   and the tests use this.
 * Otherwise the model is downloaded on first use into ``<store>/models`` (machine-local,
-  never synced).
+  never synced). A download that cannot happen is remembered for a few minutes
+  (:mod:`.model_download`): searches meanwhile cost what a keyword search costs.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
-import socket
 import sqlite3
 import threading
 from array import array
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
 from anamnesis.store.config import read_config
 from anamnesis.store.files.layout import StoreLayout
 from anamnesis.store.record import Record
+from anamnesis.store.vectors.model_download import (
+    DownloadMemo,
+    ModelUnreachable,
+    download_memo,
+    host_name,
+    host_reachable,
+)
 
 
 class Embedder(Protocol):
@@ -55,9 +61,6 @@ class Embedder(Protocol):
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 MODEL_ENV = "ANAMNESIS_EMBED_MODEL"
 MODEL_PATH_ENV = "ANAMNESIS_EMBED_MODEL_PATH"
-# Where fastembed downloads models from; probed before a download so that an offline
-# machine gets one clear message at once instead of fastembed's retries (40 s of sleeps).
-DOWNLOAD_HOST = "huggingface.co"
 
 # The store does not know how it was installed (a checkout, wheels, an index); the CLI's
 # `anamnesis doctor` does, and prints the exact command.
@@ -73,6 +76,15 @@ class VectorsUnavailable(Exception):
 
 class VectorsUnavailableWarning(UserWarning):
     """Hybrid or vector search was asked for but runs keyword-only; the message says why."""
+
+
+class NotesNotEmbeddedWarning(VectorsUnavailableWarning):
+    """A search ran with vectors, but ``missing`` notes have none yet: those are found by
+    keywords only until an embedding pass gives them theirs."""
+
+    def __init__(self, message: str, missing: int) -> None:
+        super().__init__(message)
+        self.missing = missing
 
 
 class VectorSupport(Record):
@@ -205,6 +217,12 @@ class FastEmbedEmbedder:
     ``cache_dir`` is where downloads go. ``threads``: one ONNX session with this many
     threads; by default :data:`WORKERS` sessions embed documents side by side, each with its
     share of the cores (the second is loaded only when a call has more than one text).
+    ``memo`` remembers a download that could not happen, so that the next uses within a
+    few minutes give up at once (:mod:`.model_download`).
+
+    Before a download the host is probed, so that an offline machine gets one clear
+    message at once instead of fastembed's retries (40 s of sleeps), and before fastembed
+    is imported (1.7 s), which a model that cannot be had does not need.
     """
 
     def __init__(
@@ -214,8 +232,10 @@ class FastEmbedEmbedder:
         model_path: Path | str | None = None,
         cache_dir: Path | str | None = None,
         threads: int | None = None,
+        memo: DownloadMemo | None = None,
     ) -> None:
         self.model_name = model_name
+        self.memo = memo
         self.model_path = Path(model_path) if model_path is not None else None
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
         self.threads = threads
@@ -236,6 +256,13 @@ class FastEmbedEmbedder:
         if self.cache_dir is None or not self.cache_dir.is_dir():
             return True
         return next(self.cache_dir.rglob("*.onnx"), None) is None
+
+    def download_blocked(self) -> ModelUnreachable | None:
+        """The remembered failure to download the model, while searches should not try
+        again (cheap: a file read; None when the model is here or nothing is remembered)."""
+        if self.memo is None or not self.needs_download():
+            return None
+        return self.memo.in_force(self.model_name)
 
     def _onnx_files(self) -> list[Path]:
         if self.model_path is None or not self.model_path.is_dir():
@@ -267,6 +294,9 @@ class FastEmbedEmbedder:
             return out
 
         # ONNX Runtime lets go of the GIL while it runs: the sessions work in parallel.
+        # (Imported here: a search that never embeds, e.g. offline, does not pay for it.)
+        from concurrent.futures import ThreadPoolExecutor
+
         with ThreadPoolExecutor(len(sessions), thread_name_prefix="anamnesis-embed") as pool:
             running = [
                 pool.submit(run, model, order[n :: len(sessions)])
@@ -303,6 +333,9 @@ class FastEmbedEmbedder:
             return [first, *self._more[: max(0, count - 1)]]
 
     def _load(self) -> Any:
+        probed = self.model_path is None and self.needs_download()
+        if probed:
+            self._check_download()  # before fastembed's imports: no model, no need for them
         try:
             from fastembed import TextEmbedding
         except ImportError:
@@ -329,13 +362,39 @@ class FastEmbedEmbedder:
             return load(local_files_only=True)  # downloaded before: no network needed
         except Exception:  # fastembed raises many kinds: missing files, bad names, ...
             pass
-        if not _reachable(DOWNLOAD_HOST):
+        if not probed:
+            self._check_download()
+        try:
+            model = self._attempt(load)
+        except VectorsUnavailable as exc:  # remembered: the next searches do not wait for it
+            if self.memo is not None:
+                failed = self.memo.remember(self.model_name, str(exc).partition("; ")[0])
+                raise VectorsUnavailable(f"{failed.reason}; {failed.fix()}") from None
+            raise
+        if self.memo is not None:
+            self.memo.forget()
+        return model
+
+    def _check_download(self) -> None:
+        """Raise :class:`VectorsUnavailable` when the model cannot be downloaded now: a
+        failure remembered a moment ago, or a host that does not answer (remembered)."""
+        if self.memo is not None:
+            blocked = self.memo.in_force(self.model_name)
+            if blocked is not None:
+                raise VectorsUnavailable(f"{blocked.reason}; {blocked.fix()}")
+        if host_reachable():
+            return
+        reason = (
+            f"the embedding model {self.model_name} is not downloaded yet and "
+            f"{host_name()} cannot be reached"
+        )
+        if self.memo is not None:
             raise VectorsUnavailable(
-                f"the embedding model {self.model_name} is not downloaded yet and "
-                f"{DOWNLOAD_HOST} cannot be reached; connect once, or set "
-                f"{MODEL_PATH_ENV} to a local copy of the model"
+                f"{reason}; {self.memo.remember(self.model_name, reason).fix()}"
             )
-        return self._attempt(load)
+        raise VectorsUnavailable(
+            f"{reason}; connect once, or set {MODEL_PATH_ENV} to a local copy of the model"
+        )
 
     def _attempt(self, load: Any, **options: Any) -> Any:
         try:
@@ -346,14 +405,6 @@ class FastEmbedEmbedder:
                 f"cannot load the embedding model {self.model_name} {where}: {exc}; "
                 f"set {MODEL_PATH_ENV} to a local copy if this machine is offline"
             ) from None
-
-
-def _reachable(host: str, timeout_s: float = 3.0) -> bool:
-    try:
-        socket.create_connection((host, 443), timeout=timeout_s).close()
-    except OSError:
-        return False
-    return True
 
 
 def _quiet_fastembed() -> None:
@@ -368,9 +419,20 @@ def _quiet_fastembed() -> None:
 def default_embedder(home: Path | None = None) -> FastEmbedEmbedder:
     """The embedder the configuration asks for (no model is loaded yet)."""
     name, path = configured_model(home)
-    # Downloads go beside the store; a local copy needs no cache folder made for it.
-    cache = StoreLayout(home).models_dir if home is not None and path is None else None
-    return FastEmbedEmbedder(name, model_path=path, cache_dir=cache)
+    # Downloads go beside the store, and a failed one is remembered there; a local copy
+    # needs neither.
+    if home is None or path is not None:
+        return FastEmbedEmbedder(name, model_path=path)
+    return FastEmbedEmbedder(name, cache_dir=StoreLayout(home).models_dir, memo=download_memo(home))
+
+
+def unreachable_model(home: Path) -> ModelUnreachable | None:
+    """The remembered failure to download the model configured at ``home``, while searches
+    skip it (None: nothing remembered, or the model needs no download)."""
+    try:
+        return default_embedder(home).download_blocked()
+    except VectorsUnavailable:  # a model folder without a model: no download either way
+        return None
 
 
 def as_blob(vector: Sequence[float]) -> bytes:

@@ -92,6 +92,8 @@ class EmbeddingPass:
         """Give each of these notes (without vectors) its first passage; a short note's
         is all it has. False when the budget ran out first."""
         self.known += len(todo)
+        if self._progress is not None and todo:  # the total, before the model loads
+            self._progress(self.done, self.known)
         for group in self._groups(todo, lambda _texts: 1):  # a head is one passage
             if self.out_of_budget():
                 return False

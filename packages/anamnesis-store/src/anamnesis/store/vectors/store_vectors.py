@@ -25,6 +25,7 @@ from anamnesis.store.note.invisible import match_text
 from anamnesis.store.vectors import vector_index as vi
 from anamnesis.store.vectors.embedding import (
     Embedder,
+    NotesNotEmbeddedWarning,
     VectorsUnavailable,
     VectorsUnavailableWarning,
     VectorSupport,
@@ -36,6 +37,7 @@ from anamnesis.store.vectors.embedding import (
     vector_support,
 )
 from anamnesis.store.vectors.embedding_pass import EmbedderFailed, EmbeddingPass
+from anamnesis.store.vectors.model_download import ModelUnreachable
 
 Progress = Callable[[int, int], None]
 
@@ -84,10 +86,37 @@ class StoreVectors:
         self._embedded_at: tuple[int, int, str] | None = None
 
     def support(self) -> VectorSupport:
-        """Whether vectors can run here, without loading a model."""
+        """Whether vectors can run here, without loading a model: the extra, and a model
+        not remembered as impossible to download (:mod:`.model_download`)."""
         if self._failure is not None:
             return self._failure
-        return _sqlite_vec_support() if self._given is not None else _support()
+        if self._given is not None:
+            return _sqlite_vec_support()
+        support = _support()
+        if not support.available:
+            return support
+        blocked = self.download_blocked()
+        if blocked is not None:
+            return VectorSupport(False, blocked.reason, blocked.fix())
+        return support
+
+    def download_blocked(self) -> ModelUnreachable | None:
+        """The remembered failure to download the default model, while it holds (None: the
+        model is here, configured as a folder, or may be tried)."""
+        if self._given is not None:
+            return None
+        try:
+            embedder = self._default_embedder()
+        except VectorsUnavailable:  # a model folder without a model: said when used
+            return None
+        blocked = getattr(embedder, "download_blocked", None)
+        return blocked() if callable(blocked) else None
+
+    def _default_embedder(self) -> Embedder:
+        with self._lock:
+            if self._embedder is None:
+                self._embedder = default_embedder(self.home)
+            return self._embedder
 
     def ready(self) -> bool:
         return self.support().available
@@ -99,10 +128,7 @@ class StoreVectors:
             raise VectorsUnavailable(
                 f"{support.reason}; {support.fix}" if support.fix else support.reason
             )
-        with self._lock:
-            if self._embedder is None:
-                self._embedder = default_embedder(self.home)
-            return self._embedder
+        return self._default_embedder()
 
     def load_into(self, conn: sqlite3.Connection) -> None:
         """Make sqlite-vec's functions available on ``conn`` (once per connection)."""
@@ -127,12 +153,18 @@ class StoreVectors:
         self._warn_once(f"vector search is unavailable, searching by keywords only: {reason}")
 
     def warn_partial(self, missing: int) -> None:
-        """Say once per store that some notes are not embedded yet."""
-        self._warn_once(
+        """Say once per store that some notes are not embedded yet (a
+        :class:`NotesNotEmbeddedWarning`, which carries the number)."""
+        if self._warned:
+            return
+        self._warned = True
+        message = (
             f"{missing} {'note has' if missing == 1 else 'notes have'} no embedding yet and "
             "can be found by keywords only until embedded: `anamnesis reindex` embeds them "
-            "(the MCP server does it in the background)"
+            "(`anamnesis write`, `sync` and `search` start embedding them in the background, "
+            "as the MCP server does)"
         )
+        warnings.warn(NotesNotEmbeddedWarning(message, missing), stacklevel=4)
 
     def _warn_once(self, message: str) -> None:
         if self._warned:
@@ -239,6 +271,23 @@ class StoreVectors:
 
         index.run(attach)
 
+    def backlog(self) -> int:
+        """See :meth:`MemoryStore.embedding_backlog <.store.MemoryStore.embedding_backlog>`."""
+        if not self.ready():
+            return 0
+        try:
+            model = self.embedder().model_id
+        except VectorsUnavailable:
+            return 0
+        index = self._index
+
+        def count() -> int:
+            conn = index.connection()
+            with ix.read_transaction(conn):
+                return vi.count_pending(conn, model) + vi.count_partial(conn, model)
+
+        return index.run(count)
+
     def status(self, default_mode: str) -> dict[str, Any]:
         """See :meth:`MemoryStore.embedding_status <.store.MemoryStore.embedding_status>`."""
         support = self.support()
@@ -249,13 +298,20 @@ class StoreVectors:
             "default_mode": default_mode,
         }
         if not support.available:
-            return out
-        try:
-            embedder = self.embedder()
+            # A model that could not be downloaded: the notes wait all the same, counted.
+            blocked = self.download_blocked() if self._failure is None else None
+            if blocked is None:
+                return out
+            out["model_unreachable"] = blocked.as_dict()
+            embedder = self._default_embedder()
             model = embedder.model_id
-        except VectorsUnavailable as exc:
-            what, _, fix = str(exc).partition("; ")
-            return {**out, "available": False, "reason": what, "fix": fix}
+        else:
+            try:
+                embedder = self.embedder()
+                model = embedder.model_id
+            except VectorsUnavailable as exc:
+                what, _, fix = str(exc).partition("; ")
+                return {**out, "available": False, "reason": what, "fix": fix}
         needs_download = getattr(embedder, "needs_download", None)
         out["needs_download"] = bool(needs_download()) if callable(needs_download) else False
         index = self._index
