@@ -67,6 +67,10 @@ def test_an_edit_in_one_page_reaches_the_other_machine_with_its_history(world: W
         history = page.get(f"/notes/{note['id']}/history").text
         machines = re.findall(r'<tr class="version">.*?</td><td>([\w-]+)</td>', history, re.S)
         assert machines == ["desktop", "laptop"], machines  # newest first
-        assert "+deploys happen on Wednesdays, after the standup" in html.unescape(history)
+        added = [
+            html.unescape(re.sub(r"<[^>]+>", "", row))  # changed words are marked within
+            for row in re.findall(r'<tr class="d-add">.*?<td class="dl">(.*?)</td></tr>', history)
+        ]
+        assert "+deploys happen on Wednesdays, after the standup" in added, added
         fleet = page.get("/fleet").text
         assert "?machine=desktop" in fleet and "?machine=laptop" in fleet

@@ -205,7 +205,7 @@ def walker_ms(memory_dir: Path, path: str) -> tuple[float, int]:
 def cache_build_ms(memory_dir: Path, scratch: Path, note_id: str) -> tuple[float, float]:
     """In this process, no server: the history cache's full build, and one warm
     ``versions`` lookup afterwards (ms)."""
-    from anamnesis.dashboard.history_cache import HistoryCache
+    from anamnesis.dashboard.views.history_cache import HistoryCache
 
     with HistoryCache(memory_dir, scratch / "history-build.db") as cache:
         started = time.perf_counter()

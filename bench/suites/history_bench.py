@@ -27,7 +27,7 @@ from dulwich.objects import Blob, Commit, ObjectID, ShaFile, Tree, hex_to_sha
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.dashboard.history_cache import HistoryCache
+from anamnesis.dashboard.views.history_cache import HistoryCache
 from anamnesis.sync import head_commit, new_commits
 from bench.common.stats import p95
 

@@ -12,8 +12,8 @@ from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from anamnesis.dashboard import history_cache
-from anamnesis.dashboard.history_cache import HistoryCache, NoteVersion
+from anamnesis.dashboard.views import history_cache
+from anamnesis.dashboard.views.history_cache import HistoryCache, NoteVersion
 from anamnesis.sync import GitSyncBackend, head_commit
 
 ID = "01J9Z8YPM7Q3X2V4WT6B5N0KGD"

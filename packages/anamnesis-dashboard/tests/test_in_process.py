@@ -15,7 +15,7 @@ import pytest
 from anamnesis_testsupport.dashboard_server import csrf_of, start_dashboard
 
 import anamnesis.dashboard
-from anamnesis.dashboard import sync_action
+from anamnesis.dashboard.pages import sync_action
 from anamnesis.ops import Home
 from anamnesis.store import IndexUnavailable, MemoryStore
 from anamnesis.sync import DiskFull, SyncBusy

@@ -24,8 +24,8 @@ from anamnesis_testsupport.browser import sign_in
 from anamnesis_testsupport.dashboard_server import DashboardProcess
 from playwright.sync_api import Page, ViewportSize, expect
 
-from anamnesis.dashboard.fleet import summarize
-from anamnesis.dashboard.history_cache import HistoryCache, NoteVersion
+from anamnesis.dashboard.views.fleet import summarize
+from anamnesis.dashboard.views.history_cache import HistoryCache, NoteVersion
 from anamnesis.ops import Home, run_sync
 from anamnesis.store import Memory, MemoryStore, write_config
 

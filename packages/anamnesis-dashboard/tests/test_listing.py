@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from anamnesis.dashboard.listing import PAGE_SIZE, ListQuery, list_page
+from anamnesis.dashboard.views.listing import PAGE_SIZE, ListQuery, list_page
 from anamnesis.store import MemoryStore
 
 

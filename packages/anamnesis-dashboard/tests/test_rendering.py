@@ -12,9 +12,9 @@ from importlib import resources
 import pytest
 from pygments.token import STANDARD_TYPES, Comment, Keyword, Literal, Name
 
-from anamnesis.dashboard.diffing import diff_lines
-from anamnesis.dashboard.rendering import render_markdown
-from anamnesis.dashboard.snippets import plain_text, snippet
+from anamnesis.dashboard.markup.diffing import diff_lines
+from anamnesis.dashboard.markup.rendering import render_markdown
+from anamnesis.dashboard.markup.snippets import plain_text, snippet
 
 TABLE = "| name | count | note |\n|:-----|------:|:----:|\n| pool | 20 | ok |\n"
 TASKS = "- [x] raise the pool size\n- [ ] watch p99 for a week\n- plain item\n"

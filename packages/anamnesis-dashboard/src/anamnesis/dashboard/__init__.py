@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from anamnesis.dashboard.launch import main as main
 from anamnesis.dashboard.launch import run_dashboard as run_dashboard
-from anamnesis.dashboard.status_checks import CheckRunner as CheckRunner
+from anamnesis.dashboard.views.status_checks import CheckRunner as CheckRunner
 from anamnesis.store import lazy_exports
 
 __version__ = "0.2.0"

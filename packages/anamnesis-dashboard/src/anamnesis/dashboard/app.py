@@ -13,11 +13,17 @@ from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from anamnesis.dashboard import browse_pages, edit_pages, history_pages, note_pages, sync_action
 from anamnesis.dashboard.context import Dashboard
-from anamnesis.dashboard.query_numbers import BadQuery
-from anamnesis.dashboard.responses import problem
+from anamnesis.dashboard.pages import (
+    browse_pages,
+    edit_pages,
+    history_pages,
+    note_pages,
+    sync_action,
+)
+from anamnesis.dashboard.pages.responses import problem
 from anamnesis.dashboard.security import GuardMiddleware
+from anamnesis.dashboard.views.query_numbers import BadQuery
 
 
 def create_app(dashboard: Dashboard) -> Starlette:

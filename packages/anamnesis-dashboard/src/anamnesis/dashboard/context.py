@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from anamnesis.dashboard.history_cache import HistoryCache
 from anamnesis.dashboard.security import Guard
-from anamnesis.dashboard.status_checks import DoctorCache
+from anamnesis.dashboard.views.history_cache import HistoryCache
+from anamnesis.dashboard.views.status_checks import DoctorCache
 from anamnesis.ops import Home
 from anamnesis.store import MemoryStore
 

@@ -21,12 +21,12 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from anamnesis.dashboard.status_checks import CheckRunner, DoctorCache
+from anamnesis.dashboard.views.status_checks import CheckRunner, DoctorCache
 from anamnesis.ops import Home, home_checks
 from anamnesis.store import StoreError
 
 if TYPE_CHECKING:
-    from anamnesis.dashboard.history_cache import HistoryCache
+    from anamnesis.dashboard.views.history_cache import HistoryCache
 
 DEFAULT_PORT = 8765
 LOOPBACK = "127.0.0.1"
@@ -190,8 +190,8 @@ def run_dashboard(
     # and the store open, so that a busy port or an unusable home is said at once.
     from anamnesis.dashboard.app import create_app
     from anamnesis.dashboard.context import HISTORY_FILE, Dashboard
-    from anamnesis.dashboard.history_cache import HistoryCache
     from anamnesis.dashboard.security import Guard
+    from anamnesis.dashboard.views.history_cache import HistoryCache
 
     guard = Guard(port=bound, extra_host=None if host == LOOPBACK else url_host(host))
     history = HistoryCache(store.memory_dir, chosen.layout.cache_dir / HISTORY_FILE)

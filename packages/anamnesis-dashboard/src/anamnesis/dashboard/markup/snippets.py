@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from markdown_it.token import Token
 from markupsafe import Markup, escape
 
-from anamnesis.dashboard.rendering import markdown
+from anamnesis.dashboard.markup.rendering import markdown
 from anamnesis.store import content_terms, display_safe, match_text
 
 SNIPPET_CHARS = 240

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
-from anamnesis.dashboard.query_numbers import query_number
+from anamnesis.dashboard.views.query_numbers import query_number
 from anamnesis.store import NOTE_TYPES, SCOPES, Memory, MemoryStore, StoreStats, every_note
 
 PAGE_SIZE = 50

@@ -16,10 +16,11 @@ from urllib.parse import parse_qsl
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
-from anamnesis.dashboard.diffing import diff_lines
-from anamnesis.dashboard.edit_form import SCOPE_CHOICES, TYPE_CHOICES, EditFields
-from anamnesis.dashboard.note_pages import _not_found, _note_id, _unreadable
-from anamnesis.dashboard.note_source import (
+from anamnesis.dashboard.markup.diffing import diff_lines
+from anamnesis.dashboard.pages.note_pages import _not_found, _note_id, _unreadable
+from anamnesis.dashboard.pages.responses import dashboard_of, page
+from anamnesis.dashboard.views.edit_form import SCOPE_CHOICES, TYPE_CHOICES, EditFields
+from anamnesis.dashboard.views.note_source import (
     NoteSource,
     SaveOutcome,
     note_of,
@@ -27,7 +28,6 @@ from anamnesis.dashboard.note_source import (
     save_fields,
     save_source,
 )
-from anamnesis.dashboard.responses import dashboard_of, page
 from anamnesis.store import MalformedNote, MemoryStore, NoteNotFound, StoreError, UnsafeFile
 
 RAW_FIELD = "source"  # the raw view's one field: the whole file

@@ -11,8 +11,8 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from anamnesis.dashboard.conflict_copies import banner
-from anamnesis.dashboard.responses import dashboard_of, page, problem
+from anamnesis.dashboard.pages.responses import dashboard_of, page, problem
+from anamnesis.dashboard.views.conflict_copies import banner
 from anamnesis.store import Memory, MemoryStore, NoteNotFound, StoreError, is_valid_id
 
 SOURCES_KEY = "sources"  # a reflection note's frontmatter: the episodes it was distilled from

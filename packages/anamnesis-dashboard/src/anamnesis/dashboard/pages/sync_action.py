@@ -17,7 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from anamnesis.dashboard.responses import dashboard_of, page
+from anamnesis.dashboard.pages.responses import dashboard_of, page
 from anamnesis.ops import Home, claude_home, run_sync
 from anamnesis.store import StoreError
 from anamnesis.sync import SyncError

@@ -14,7 +14,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from anamnesis.dashboard.edit_form import EMPTY_BODY, EditFields, empty_body
+from anamnesis.dashboard.views.edit_form import EMPTY_BODY, EditFields, empty_body
 from anamnesis.store import (
     InvalidNote,
     MalformedNote,

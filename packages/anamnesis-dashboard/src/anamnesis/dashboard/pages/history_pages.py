@@ -4,7 +4,7 @@
 POST: restore it).
 
 A restore is an edit like any other: the old version's text goes through the edit page's
-save (:func:`~anamnesis.dashboard.note_source.save_source`: the file-changed check,
+save (:func:`~anamnesis.dashboard.views.note_source.save_source`: the file-changed check,
 validation, masking, a new ``updated_at``), so it is a new version on top of the history,
 never a rewrite of it, and it is not committed until the next sync. A version whose
 content (all but ``updated_at``) is an older version's says so in the history ("restores
@@ -22,11 +22,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from anamnesis.dashboard.context import Dashboard
-from anamnesis.dashboard.diffing import diff_lines
-from anamnesis.dashboard.history_cache import HistoryCache, NoteVersion
-from anamnesis.dashboard.note_pages import _not_found, _note_id  # one rule for both pages
-from anamnesis.dashboard.note_source import NoteSource, read_source, save_source
-from anamnesis.dashboard.responses import dashboard_of, page, problem
+from anamnesis.dashboard.markup.diffing import diff_lines
+from anamnesis.dashboard.pages.note_pages import _not_found, _note_id  # one rule for both pages
+from anamnesis.dashboard.pages.responses import dashboard_of, page, problem
+from anamnesis.dashboard.views.history_cache import HistoryCache, NoteVersion
+from anamnesis.dashboard.views.note_source import NoteSource, read_source, save_source
 from anamnesis.store import (
     Memory,
     MemoryStore,

@@ -9,13 +9,13 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from anamnesis.dashboard.conflict_copies import open_pairs
-from anamnesis.dashboard.fleet import summarize
-from anamnesis.dashboard.listing import BadFilter, ListQuery, list_page
-from anamnesis.dashboard.query_numbers import query_number
-from anamnesis.dashboard.responses import dashboard_of, page, problem
-from anamnesis.dashboard.snippets import snippet
-from anamnesis.dashboard.status_line import status_line
+from anamnesis.dashboard.markup.snippets import snippet
+from anamnesis.dashboard.pages.responses import dashboard_of, page, problem
+from anamnesis.dashboard.views.conflict_copies import open_pairs
+from anamnesis.dashboard.views.fleet import summarize
+from anamnesis.dashboard.views.listing import BadFilter, ListQuery, list_page
+from anamnesis.dashboard.views.query_numbers import query_number
+from anamnesis.dashboard.views.status_line import status_line
 from anamnesis.store import (
     NOTE_TYPES,
     SCOPES,

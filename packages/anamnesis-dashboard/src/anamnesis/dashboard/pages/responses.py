@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from anamnesis.dashboard.context import Dashboard
-from anamnesis.dashboard.rendering import render
+from anamnesis.dashboard.markup.rendering import render
 
 
 def dashboard_of(request: Request) -> Dashboard:

@@ -1,0 +1,1 @@
+"""Text made into HTML: markdown without inline styles, search snippets, diffs."""
