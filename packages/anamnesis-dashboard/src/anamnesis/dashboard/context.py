@@ -4,15 +4,20 @@ secrets, and the checks the status panel shows. One per dashboard, made at start
 from __future__ import annotations
 
 import asyncio
+import logging
+import threading
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from anamnesis.dashboard.security import Guard
 from anamnesis.dashboard.views.history_cache import HistoryCache
 from anamnesis.dashboard.views.status_checks import DoctorCache
-from anamnesis.ops import Home
+from anamnesis.ops import Home, embed_backlog
 from anamnesis.store import MemoryStore
 
 HISTORY_FILE = "history.db"  # in the home's cache folder: derived, rebuilt when missing
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -30,11 +35,36 @@ class Dashboard:
     # both pass the content-hash check before either writes.
     save_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sync_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _embedder: threading.Thread | None = field(default=None, repr=False)
 
     @property
     def csrf(self) -> str:
         return self.guard.csrf
 
+    def catch_up_embedding(self) -> None:
+        """Give the notes a save or a sync changed their vectors, in a thread of this
+        process (the dashboard starts no program), as `anamnesis write` and `sync` do with
+        their background process. It is the store's one embedder only through ops'
+        embedding turn: when another process holds it, that one embeds these notes too and
+        the thread ends at once; where searches do not use vectors it does nothing."""
+        if self._embedder is not None and self._embedder.is_alive():
+            return  # it looks again for notes waiting before it ends
+        self._embedder = threading.Thread(
+            target=_embed_quietly, args=(self.home.root,), name="anamnesis-embedding",
+            daemon=True,
+        )  # fmt: skip
+        self._embedder.start()
+
     def close(self) -> None:
         self.history.close()
         self.store.close()
+
+
+def _embed_quietly(root: Path) -> None:
+    """The thread's work: never an exception out of it (the save or sync is done; the notes
+    are found by keywords until embedded, and the next write, sync or search tries again)."""
+    try:
+        embed_backlog(root, lock_wait_s=0.0)
+    except Exception:
+        log.warning("embedding the new notes failed; the next sync or search tries again",
+                    exc_info=True)  # fmt: skip

@@ -87,6 +87,7 @@ async def save_note(request: Request) -> Response:
         if raw:
             return _raw_page(request, note_id, form[RAW_FIELD], loaded, problem=outcome.problem)
         return _fields_page(request, note_id, fields, loaded, problem=outcome.problem)
+    dashboard.catch_up_embedding()  # found by meaning soon, no page waiting for it
     return RedirectResponse(f"/notes/{note_id}?saved={_saved_state(outcome)}", status_code=303)
 
 

@@ -144,6 +144,7 @@ async def restore_version(request: Request) -> Response:
         return _confirmation(request, known, version, outcome.conflict, text, status=409)
     if outcome.problem:
         return problem(request, 422, "This version is not a valid note today", outcome.problem)
+    dashboard.catch_up_embedding()
     return RedirectResponse(
         f"/notes/{known.note_id}/history?restored={version.commit[:7]}", status_code=303
     )

@@ -58,6 +58,8 @@ async def sync_now(request: Request) -> HTMLResponse:
                     error="a sync started from this page is still running")  # fmt: skip
     async with dashboard.sync_lock:
         synced = await asyncio.to_thread(sync_once, dashboard.home)
+    if synced.data is not None:  # the notes it pulled get their vectors, as after `sync`
+        dashboard.catch_up_embedding()
     # A sync pulls notes in: the history cache is refreshed on its next use, and the
     # pages' store catches up with the files and rows the cycle changed on its next read.
     status = 200 if synced.ok else 502
