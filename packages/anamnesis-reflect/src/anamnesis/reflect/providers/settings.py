@@ -105,7 +105,12 @@ def llm_config_keys() -> tuple[ConfigKey, ...]:
     key_envs = [spec.key_env for spec in PROVIDERS.values() if spec.key_env]
 
     def key(
-        name: str, help: str, default: str, *env: str, choices: tuple[str, ...] = ()
+        name: str,
+        help: str,
+        default: str,
+        *env: str,
+        choices: tuple[str, ...] = (),
+        env_is_secret: bool = False,
     ) -> ConfigKey:
         return ConfigKey(
             name,
@@ -115,6 +120,7 @@ def llm_config_keys() -> tuple[ConfigKey, ...]:
             choices=choices,
             check=checking(name, check_setting, InvalidLlmSetting),
             owner="reflect",
+            env_is_secret=env_is_secret,
         )
 
     return (
@@ -129,7 +135,7 @@ def llm_config_keys() -> tuple[ConfigKey, ...]:
             ", ".join(urls), "ANAMNESIS_LLM_BASE_URL"),
         key("llm.api_key_env",
             "the NAME of the environment variable holding the key (never the key)",
-            ", ".join(key_envs), "ANAMNESIS_LLM_API_KEY"),
+            ", ".join(key_envs), "ANAMNESIS_LLM_API_KEY", env_is_secret=True),
         key("llm.timeout_s", "seconds one provider call may take (default 60)",
             f"{DEFAULT_TIMEOUT_S:g}", "ANAMNESIS_LLM_TIMEOUT"),
         key("llm.max_input_tokens", "the most a prompt may hold, estimated (default 24000)",
