@@ -142,7 +142,7 @@ def test_vectors_are_installed_exactly_where_the_python_can_run_them(user: NewUs
     assert "extras: mcp, dashboard, vectors" in doctor["install"]["detail"]
     assert f"Python {capable}" in doctor["install"]["detail"]
     # 7: the model cannot be downloaded here; init said once how to give a local copy.
-    assert "--embed-model-path FOLDER" in user.install_output  # type: ignore[attr-defined]
+    assert "`anamnesis config set embed_model_path FOLDER`" in user.install_output  # type: ignore[attr-defined]
     if not (OFFLINE_MODEL / "model.onnx").is_file():
         pytest.skip(f"no offline model at {OFFLINE_MODEL}")
     user.anamnesis("init", "--embed-model-path", str(OFFLINE_MODEL))

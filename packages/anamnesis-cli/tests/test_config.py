@@ -20,7 +20,7 @@ BROKEN = '{"machine_id": "vm", "remote": "git@example.com:me/memory.git",'
 
 @pytest.fixture
 def broken(env: Env) -> Path:
-    env.home.mkdir(parents=True)
+    env.home.mkdir(parents=True, exist_ok=True)
     path = env.home / "config.json"
     path.write_text(BROKEN)
     return path
@@ -81,7 +81,7 @@ def test_reading_commands_warn_once_and_go_on(env: Env, broken: Path) -> None:
 def test_other_kinds_of_broken_config_are_refused_too(
     env: Env, content: str | bytes, problem: str
 ) -> None:
-    env.home.mkdir(parents=True)
+    env.home.mkdir(parents=True, exist_ok=True)
     path = env.home / "config.json"
     if isinstance(content, bytes):
         path.write_bytes(content)
@@ -124,20 +124,20 @@ BAD_MACHINE_IDS = ["two\nlines", "tab\there", "a/b", "back\\slash", "x" * 129, "
 
 
 @pytest.mark.parametrize("bad", BAD_MACHINE_IDS)
-def test_a_bad_machine_id_is_refused_before_anything_is_written(env: Env, bad: str) -> None:
-    flag = env.run("init", "--yes", "--local-only", "--machine-id", bad)
+def test_a_bad_machine_id_is_refused_before_anything_is_written(bare: Env, bad: str) -> None:
+    flag = bare.run("init", "--yes", "--local-only", "--machine-id", bad)
     assert flag.code == 2, flag.err
     assert len(flag.err_lines) == 1 and "anamnesis init: --machine-id " in flag.err
-    assert not env.home.exists() and not env.settings.exists()
-    setting = env.run("config", "set", "machine_id", bad)
+    assert not bare.home.exists() and not bare.settings.exists()
+    setting = bare.run("config", "set", "machine_id", bad)
     assert setting.code == 2 and len(setting.err_lines) == 1
     assert setting.err.startswith("anamnesis config set: machine_id ")
-    assert not (env.home / "config.json").exists()
-    env.variables["ANAMNESIS_MACHINE_ID"] = bad
-    from_env = env.run("init", "--yes", "--local-only")
+    assert not (bare.home / "config.json").exists()
+    bare.variables["ANAMNESIS_MACHINE_ID"] = bad
+    from_env = bare.run("init", "--yes", "--local-only")
     assert from_env.code == 1 and "ANAMNESIS_MACHINE_ID" in from_env.err
     assert len(from_env.err_lines) == 1
-    assert not env.home.exists()
+    assert not bare.home.exists()
 
 
 def test_a_good_machine_id_is_stored_trimmed(env: Env) -> None:

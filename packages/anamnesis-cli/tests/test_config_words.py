@@ -52,7 +52,7 @@ def test_get_says_where_the_value_in_force_comes_from(env: Env) -> None:
 
 
 def test_a_value_that_is_ignored_is_said_to_be(env: Env) -> None:
-    env.home.mkdir(parents=True)
+    env.home.mkdir(parents=True, exist_ok=True)
     (env.home / "config.json").write_text('{"keyword_ranking": "bm42"}')
     got = env.run_process("config", "get", "keyword_ranking")
     assert got.code == 0 and got.out == "bm42\n"

@@ -130,7 +130,8 @@ def test_init_says_once_how_to_give_a_model_that_cannot_be_downloaded(env: Env) 
     assert done.code == 0, done.err
     (line,) = [line for line in done.out.splitlines() if line.startswith("vector search:")]
     assert "cannot be reached" in line
-    assert "`anamnesis init --embed-model-path FOLDER`" in line
+    assert "`anamnesis config set embed_model_path FOLDER`" in line
+    assert "A local copy of the embedding model" in line  # where the folder is explained
 
 
 @pytest.mark.skipif(not vector_support().available, reason="the vectors extra cannot run here")

@@ -17,6 +17,7 @@ from anamnesis.cli.importable import importable
 from anamnesis.ops import OK, WARN, Check
 from anamnesis.store import (
     DEFAULT_MODE,
+    MODEL_FOLDER_HINT,
     MODEL_PATH_ENV,
     VectorsUnavailable,
     configured_model,
@@ -98,10 +99,10 @@ def _model_check(home: Path, *, offline: bool) -> Check:
         embedder = default_embedder(home)
     except VectorsUnavailable as exc:  # a model folder without a model
         where = (
-            f"set {MODEL_PATH_ENV} to a folder with model.onnx and its tokenizer files"
+            f"{MODEL_PATH_ENV} is set in this environment and names that folder: point it "
+            "at the model's folder, or unset it"
             if os.environ.get(MODEL_PATH_ENV, "").strip()
-            else "`anamnesis config set embed_model_path FOLDER` (a folder with model.onnx "
-            "and its tokenizer files), or `anamnesis config unset embed_model_path`"
+            else "`anamnesis config unset embed_model_path` to download the model instead"
         )
         return Check("vectors", WARN, f"{exc}; search is keyword-only", where)
     if offline and path is None:
@@ -115,9 +116,7 @@ def _model_check(home: Path, *, offline: bool) -> Check:
     except VectorsUnavailable as exc:
         return Check(
             "vectors", WARN, f"{exc}; search is keyword-only",
-            "connect once so the model downloads, or use a local copy of it: "
-            "`anamnesis config set embed_model_path FOLDER` (a folder with model.onnx and "
-            "its tokenizer files)",
+            f"connect once so the model downloads, or {MODEL_FOLDER_HINT}",
         )  # fmt: skip
     source = f"from {path}" if path is not None else "(downloaded copy)"
     return Check(

@@ -2,14 +2,21 @@
 
 The vectors extra downloads its embedding model on first use. A machine that cannot reach
 the download (offline, a firewall) needs a local copy, set with `embed_model_path`; init
-finds that out once, here, instead of every search quietly running on keywords.
+finds that out once, here, instead of every search quietly running on keywords. What to say
+about it is the store's one hint (``MODEL_FOLDER_HINT``), as every such message says it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from anamnesis.store import VectorsUnavailable, configured_model, default_embedder, vector_support
+from anamnesis.store import (
+    MODEL_FOLDER_HINT,
+    VectorsUnavailable,
+    configured_model,
+    default_embedder,
+    vector_support,
+)
 
 
 def model_problem(home: Path) -> str | None:
@@ -31,8 +38,4 @@ def model_problem(home: Path) -> str | None:
     return None
 
 
-HINT = (
-    "point it at a local copy of the model (a folder with model.onnx and its tokenizer "
-    "files) with `anamnesis init --embed-model-path FOLDER`; until then search is "
-    "keyword-only"
-)
+HINT = f"{MODEL_FOLDER_HINT}; until then search is keyword-only"

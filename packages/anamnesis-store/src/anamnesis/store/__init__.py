@@ -119,6 +119,7 @@ if TYPE_CHECKING:
     from anamnesis.store.secrets.secret_scan import MaskedFile as MaskedFile
     from anamnesis.store.secrets.secret_scan import NoteTrees as NoteTrees
     from anamnesis.store.store import MemoryStore as MemoryStore
+    from anamnesis.store.vectors.embedding import MODEL_FOLDER_HINT as MODEL_FOLDER_HINT
     from anamnesis.store.vectors.embedding import MODEL_PATH_ENV as MODEL_PATH_ENV
     from anamnesis.store.vectors.embedding import Embedder as Embedder
     from anamnesis.store.vectors.embedding import FastEmbedEmbedder as FastEmbedEmbedder

@@ -19,7 +19,12 @@ from anamnesis.ops import (
     resolve_project_key,
     swept_summary,
 )
-from anamnesis.store import MemoryStore, VectorsUnavailable, configured_search_mode
+from anamnesis.store import (
+    MODEL_FOLDER_HINT,
+    MemoryStore,
+    VectorsUnavailable,
+    configured_search_mode,
+)
 from anamnesis.sync import redact_url
 
 if TYPE_CHECKING:
@@ -110,7 +115,7 @@ def _say_status(report: dict[str, Any]) -> None:
         if vectors.get("needs_download"):
             console.say(
                 "          the model is not downloaded yet: it downloads on first use where "
-                "the network allows (offline: `anamnesis init --embed-model-path FOLDER`)"
+                f"the network allows (offline: {MODEL_FOLDER_HINT})"
             )
     else:
         fix = f" (fix: {vectors['fix']})" if vectors.get("fix") else ""

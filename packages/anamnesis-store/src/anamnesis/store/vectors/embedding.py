@@ -59,6 +59,15 @@ MODEL_PATH_ENV = "ANAMNESIS_EMBED_MODEL_PATH"
 # machine gets one clear message at once instead of fastembed's retries (40 s of sleeps).
 DOWNLOAD_HOST = "huggingface.co"
 
+# Every message about a model that cannot be had (not downloaded, unreachable, a folder
+# without one) ends with this: one command, and the one place that explains the folder and
+# the other ways to name it (init --embed-model-path, ANAMNESIS_EMBED_MODEL_PATH).
+MODEL_FOLDER_HINT = (
+    "use a local copy of the model: `anamnesis config set embed_model_path FOLDER`, FOLDER "
+    'holding model.onnx and its tokenizer files (docs/configuration.md: "A local copy of '
+    'the embedding model")'
+)
+
 # The store does not know how it was installed (a checkout, wheels, an index); the CLI's
 # `anamnesis doctor` does, and prints the exact command.
 _INSTALL_HINT = (
@@ -223,10 +232,7 @@ class FastEmbedEmbedder:
         self._more: list[Any] = []  # the other sessions, for documents
         self._lock = threading.Lock()
         if self.model_path is not None and not self._onnx_files():
-            raise VectorsUnavailable(
-                f"no ONNX model in {self.model_path}: point {MODEL_PATH_ENV} at a folder "
-                "with model.onnx and its tokenizer files"
-            )
+            raise VectorsUnavailable(f"no ONNX model in {self.model_path}; {MODEL_FOLDER_HINT}")
 
     def needs_download(self) -> bool:
         """True when using the model means downloading it first: no local copy is set and
@@ -332,8 +338,7 @@ class FastEmbedEmbedder:
         if not _reachable(DOWNLOAD_HOST):
             raise VectorsUnavailable(
                 f"the embedding model {self.model_name} is not downloaded yet and "
-                f"{DOWNLOAD_HOST} cannot be reached; connect once, or set "
-                f"{MODEL_PATH_ENV} to a local copy of the model"
+                f"{DOWNLOAD_HOST} cannot be reached; connect once, or {MODEL_FOLDER_HINT}"
             )
         return self._attempt(load)
 
@@ -344,7 +349,7 @@ class FastEmbedEmbedder:
             where = f"from {self.model_path}" if self.model_path else "(download)"
             raise VectorsUnavailable(
                 f"cannot load the embedding model {self.model_name} {where}: {exc}; "
-                f"set {MODEL_PATH_ENV} to a local copy if this machine is offline"
+                f"if this machine is offline, {MODEL_FOLDER_HINT}"
             ) from None
 
 
