@@ -23,7 +23,7 @@ PROJECT = "github.com/acme/api"
     [
         (
             "ZZZZZZZ",
-            "no note starts with ZZZZZZZ; `anamnesis search` and `anamnesis list` show ids",
+            "no note starts with ZZZZZZZ; `anamnesis list` and `anamnesis search QUERY` show ids",
         ),
         ("01zzzzzz", "no note starts with 01ZZZZZZ;"),
         ("0123", "'0123' is too short: give at least 6 characters of the id"),

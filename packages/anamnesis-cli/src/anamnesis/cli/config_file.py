@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from anamnesis.cli import console
-from anamnesis.cli.errors import USAGE, CliError
+from anamnesis.cli.errors import USAGE, CliError, suggest
 from anamnesis.hooks import recall_config_keys
 from anamnesis.ops import Home
 from anamnesis.store import (
@@ -35,7 +35,7 @@ from anamnesis.sync import is_local
 
 MIN_TOKENS_KEY = "compact.min_tokens"
 # Where every setting is listed, with its value now and where that comes from.
-LIST_ALL = "anamnesis config list --all"
+LIST_ALL = suggest("config", "list", "--all")
 
 
 def config_keys() -> dict[str, ConfigKey]:
@@ -185,7 +185,7 @@ def check_key(key: str) -> ConfigKey:
         return keys[key]
     close = close_keys(key, list(keys))
     guess = f"; did you mean {' or '.join(close)}?" if close else ""
-    raise CliError(f"unknown setting {key}{guess} (`{LIST_ALL}` shows every setting)", code=USAGE)
+    raise CliError(f"unknown setting {key}{guess} ({LIST_ALL} shows every setting)", code=USAGE)
 
 
 def close_keys(typed: str, keys: list[str]) -> list[str]:
@@ -320,5 +320,5 @@ def _problem(declared: ConfigKey, value: str, where: str) -> str:
 def checked_value(key: str, value: str) -> str:
     """A setting's value as `config set` stores it, or a one-line usage error."""
     if not value.strip():
-        raise CliError(f"{key} cannot be empty; use `anamnesis config unset {key}`", code=USAGE)
+        raise CliError(f"{key} cannot be empty; use {suggest('config', 'unset', key)}", code=USAGE)
     return normalize_remote(value) if key == "remote" else check_setting(key, value)

@@ -187,7 +187,7 @@ def _plan(
         raise InvalidLlmSetting(
             "llm.max_input_tokens",
             f"llm.max_input_tokens is {max_tokens}, too small for a reflection prompt "
-            f"(at least {needed}): anamnesis config set llm.max_input_tokens 24000",
+            f"(at least {needed}): `anamnesis config set llm.max_input_tokens 24000`",
         )
     durable_room = min(room // DURABLE_SHARE, room - MIN_EPISODE_TOKENS)
     kept_durable, durable_left_out, _ = _window(

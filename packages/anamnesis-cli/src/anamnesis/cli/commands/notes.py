@@ -262,8 +262,9 @@ def _get(store: MemoryStore, memory_id: str) -> Memory:
     except NoteNotFound as exc:
         missing = f"no note with id {exc.memory_id}" if len(exc.memory_id) == 26 else str(exc)
         raise CliError(
-            f"{missing.removesuffix(' in this store')}; `anamnesis search` and "
-            "`anamnesis list` show ids (a unique prefix of 6 or more characters is enough)"
+            f"{missing.removesuffix(' in this store')}; `anamnesis list` and "
+            "`anamnesis search QUERY` show ids (a unique prefix of 6 or more characters is "
+            "enough)"
         ) from None
     except AmbiguousId as exc:
         raise CliError(

@@ -177,8 +177,8 @@ def make_provider(settings: LlmSettings) -> Provider:
     spec = PROVIDERS[name]
     if spec.needs_model and not settings.model:
         raise ProviderUnavailable(
-            f"the {name} provider needs a model: anamnesis config set llm.model "
-            f"{spec.example_model or '<model>'} (or set ANAMNESIS_LLM_MODEL)"
+            f"the {name} provider needs a model: `anamnesis config set llm.model "
+            f"{spec.example_model or 'MODEL'}` (or set ANAMNESIS_LLM_MODEL)"
         )
     # The public APIs need a key; a local server (another base_url) usually does not.
     if spec.key_env and not settings.api_key and settings.base_url == spec.base_url:
@@ -187,7 +187,7 @@ def make_provider(settings: LlmSettings) -> Provider:
             f"the {name} provider needs an API key in the environment variable {variable}, "
             f"which is not set: export {variable}=<your key> (keys are never read from "
             "config.json; llm.api_key_env names another variable), or use your Claude Code "
-            "login, no key needed: anamnesis config set llm.provider claude-code"
+            "login, no key needed: `anamnesis config set llm.provider claude-code`"
         )
     return spec.factory(
         model=settings.model,
