@@ -6,6 +6,7 @@ default provider, and dry runs)."""
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,34 @@ def test_a_folder_without_a_model_points_to_that_place(env: Env, tmp_path: Path)
     assert vectors["status"] == "warn" and MODEL_FOLDER_HINT in vectors["detail"]
     status = env.run_process("status", "--json").json()["vectors"]
     assert MODEL_FOLDER_HINT in status["reason"] + status.get("fix", "")
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "markdown"])
+def test_export_says_how_to_read_it_back_and_that_reads_it(
+    env: Env, tmp_path: Path, fmt: str
+) -> None:
+    note = write(env, "Port", "the API listens on 9090")
+    folder = tmp_path / "my export"  # a space: the suggestion must be quoted to run
+    done = env.run_process("export", str(folder), "--format", fmt)
+    assert done.code == 0, done.err
+    said = done.out.splitlines()[-1]
+    assert said == (
+        f"to read it back, here or on another machine: `anamnesis import {fmt} '{folder}'`"
+    )
+    other = Env.make(tmp_path, "desktop")
+    assert other.run_process("init", "--yes", "--local-only").code == 0
+    command = re.search(r"`anamnesis (.*)`", said)
+    assert command is not None
+    argv = [*shlex.split(command.group(1)), "--apply"]
+    imported = other.run_process(*argv)
+    assert imported.code == 0, imported.err
+    assert "imported: 1 new" in imported.out
+    assert other.run_process("show", note, "--json").json()["title"] == "Port"
+
+
+def test_import_jsonl_of_a_folder_without_an_export_says_so(env: Env, tmp_path: Path) -> None:
+    done = env.run_process("import", "jsonl", str(tmp_path))
+    assert done.code == 1
+    assert done.err_lines == [
+        f"anamnesis import jsonl: {tmp_path} is a folder without notes.jsonl (a JSONL export)"
+    ]
