@@ -17,9 +17,7 @@ import pty
 import re
 import shlex
 import signal
-import struct
 import subprocess
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,48 +85,33 @@ def fill(command: str, values: dict[str, str]) -> list[str]:
 
 
 def typed(env: Env, argv: list[str]) -> Result:
-    """``anamnesis ARGV`` typed into a terminal (80 columns): stdin, stdout and stderr on a
-    pseudo-terminal, Enter pressed for every question. A process still running after
-    RUNNING_S (a server) is stopped: it took its command line."""
-    import fcntl
-    import termios
-
+    """``anamnesis ARGV`` as typed at a terminal: stdin a pseudo-terminal on which Enter
+    is pressed for every question (so a command that asks does ask), stdout and stderr
+    read together. A process still running after RUNNING_S (a server) is stopped: it took
+    its command line."""
     controller, terminal = pty.openpty()
-    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    process = subprocess.Popen(
-        [*anamnesis_script(), *argv],
-        stdin=terminal,
-        stdout=terminal,
-        stderr=terminal,
-        env={**env.environment(), "TERM": "xterm-256color", "COLUMNS": "80"},
-        cwd=env.root,
-        start_new_session=True,  # its own process group: stopped whole, nothing else
-    )
-    os.close(terminal)
     os.write(controller, b"\n" * 8)  # the terminal holds the lines until they are read
-    received: list[bytes] = []
-
-    def drain() -> None:
-        while True:
-            try:
-                chunk = os.read(controller, 65536)
-            except OSError:  # EIO: the process and its children closed the terminal
-                return
-            if not chunk:
-                return
-            received.append(chunk)
-
-    reader = threading.Thread(target=drain, daemon=True)
-    reader.start()
     try:
-        code = process.wait(timeout=RUNNING_S)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGTERM)
-        process.wait(timeout=30)
-        code = 0  # still running on its command line: it parsed
-    reader.join(timeout=10)
-    os.close(controller)
-    return Result(code, b"".join(received).decode("utf-8", "replace"), "")
+        process = subprocess.Popen(
+            [*anamnesis_script(), *argv],
+            stdin=terminal,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env={**env.environment(), "COLUMNS": "80"},
+            cwd=env.root,
+            start_new_session=True,  # its own process group: stopped whole, nothing else
+        )
+        try:
+            out, _ = process.communicate(timeout=RUNNING_S)
+            code = process.returncode
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGTERM)
+            out, _ = process.communicate(timeout=30)
+            code = 0  # still running on its command line: it parsed
+    finally:
+        os.close(terminal)
+        os.close(controller)
+    return Result(code, out.decode("utf-8", "replace"), "")
 
 
 # -- the scenarios ---------------------------------------------------------------------
