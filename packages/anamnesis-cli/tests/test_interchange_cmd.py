@@ -227,7 +227,10 @@ def test_export_refuses_a_folder_that_is_not_empty_unless_forced(env: Env, tmp_p
     assert refused.code == 1 and "is not empty" in refused.err and "--force" in refused.err
     forced = env.run("export", "--format", "markdown", str(out), "--force")
     assert forced.code == 0, forced.err
-    assert forced.out == f"exported 3 note(s) to {out}\n"
+    assert forced.out.splitlines() == [
+        f"exported 3 note(s) to {out}",
+        f"to read it back, here or on another machine: `anamnesis import markdown {out}`",
+    ]
     assert (out / "keep.txt").read_text() == "mine"
     assert len(list(out.rglob("*.md"))) == 3
     bad = env.run("export", "--format", "csv", str(tmp_path / "x"))

@@ -28,6 +28,7 @@ from anamnesis.cli.context import (
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.store import (
     AmbiguousId,
+    InvalidNote,
     Memory,
     MemoryStore,
     NoteLimits,
@@ -272,7 +273,9 @@ def _get(store: MemoryStore, memory_id: str) -> Memory:
             f"{'+' if len(exc.candidates) > 10 else ''} notes' ids: "
             f"{', '.join(exc.candidates[:10])}; give more of the id"
         ) from None
-    except StoreError as exc:  # a malformed id, or a file that no longer parses
+    except InvalidNote as exc:  # what cannot be an id (its reason says why), or a bad file
+        raise CliError(exc.reason if exc.field == "id" else str(exc)) from None
+    except StoreError as exc:  # a file that no longer parses
         raise CliError(str(exc)) from None
 
 
