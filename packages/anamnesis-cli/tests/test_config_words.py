@@ -89,9 +89,9 @@ def test_set_and_unset_say_what_they_changed(env: Env) -> None:
 
 
 def test_list_all_names_every_setting_with_its_value_and_help(env: Env) -> None:
-    assert (
-        env.run_process("config", "set", "remote", "https://me:hunter2@example.com/m.git").code == 0
-    )
+    done = env.run_process("config", "set", "remote", "https://me:hunter2@example.com/m.git")
+    assert done.code == 0 and "hunter2" not in done.out  # said as `config list` shows it
+    assert done.out.startswith("remote = https://me:***@example.com/m.git (was: not set")
     listed = env.run_process("config", "list", "--all")
     assert listed.code == 0 and "hunter2" not in listed.out
     lines = listed.out.splitlines()

@@ -31,7 +31,7 @@ from anamnesis.store import (
     store_config_keys,
     write_config,
 )
-from anamnesis.sync import is_local
+from anamnesis.sync import is_local, redact_url
 
 MIN_TOKENS_KEY = "compact.min_tokens"
 # Where every setting is listed, with its value now and where that comes from.
@@ -299,14 +299,16 @@ def change_line(before: Effective, stored: str | None) -> str:
     """What `config set` (``stored``: the new value) or `config unset` (None) did, with
     the value it replaced."""
     declared = before.key
-    was = before.stored if before.stored is not None else f"not set, default {declared.default}"
+    show = redact_url if declared.key == "remote" else str  # as `config list` shows it
+    was = show(before.stored) if before.stored is not None else None
+    was = was or f"not set, default {declared.default}"
     if stored is None:
         if before.stored is None:
             return f"{declared.key} was not set; the default applies: {declared.default}"
         return f"{declared.key} unset (was: {was}); the default applies: {declared.default}"
     if stored == before.stored:
-        return f"{declared.key} = {stored} (unchanged)"
-    return f"{declared.key} = {stored} (was: {was})"
+        return f"{declared.key} = {show(stored)} (unchanged)"
+    return f"{declared.key} = {show(stored)} (was: {was})"
 
 
 def _problem(declared: ConfigKey, value: str, where: str) -> str:
