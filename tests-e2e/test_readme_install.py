@@ -142,7 +142,7 @@ def test_vectors_are_installed_exactly_where_the_python_can_run_them(user: NewUs
     assert "extras: mcp, dashboard, vectors" in doctor["install"]["detail"]
     assert f"Python {capable}" in doctor["install"]["detail"]
     # 7: the model cannot be downloaded here; init said once how to give a local copy.
-    assert "--embed-model-path FOLDER" in user.install_output  # type: ignore[attr-defined]
+    assert "`anamnesis config set embed_model_path FOLDER`" in user.install_output  # type: ignore[attr-defined]
     if not (OFFLINE_MODEL / "model.onnx").is_file():
         pytest.skip(f"no offline model at {OFFLINE_MODEL}")
     user.anamnesis("init", "--embed-model-path", str(OFFLINE_MODEL))
@@ -216,8 +216,13 @@ def test_the_docs_the_readme_points_to_exist_and_cover_every_setting() -> None:
     from anamnesis.cli.config_file import config_keys
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for doc in re.findall(r"\]\((docs/[^)]+)\)", readme):
+    for link in re.findall(r"\]\((docs/[^)]+)\)", readme):
+        doc, _, anchor = link.partition("#")
         assert (ROOT / doc).is_file(), doc
+        if anchor:  # a section of it: a heading whose anchor (GitHub's slug) is this one
+            headings = re.findall(r"^#+ (.+)$", (ROOT / doc).read_text(encoding="utf-8"), re.M)
+            slugs = {re.sub(r"[^\w -]", "", h).strip().lower().replace(" ", "-") for h in headings}
+            assert anchor in slugs, link
     configuration = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     for key in config_keys():
         assert f"`{key}`" in configuration, key

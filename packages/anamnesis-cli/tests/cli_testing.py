@@ -91,6 +91,14 @@ class Env:
         environment.update(self.variables)
         return environment
 
+    def create_store(self) -> None:
+        """An empty store, as a command that creates one leaves it (`init` without its
+        hooks, MCP entry and first sync): what most tests start from. `write` never
+        creates one (it says to run `anamnesis init` first, as every command does)."""
+        from anamnesis.store import MemoryStore
+
+        MemoryStore(self.home).close()
+
     def run(self, *args: str, stdin: str | None = None, cwd: Path | None = None) -> Result:
         """One command, run in this process as the console script would run it."""
         with _as_process(self.environment(), cwd or self.root, (stdin or "").encode()) as out:

@@ -23,15 +23,24 @@ from cli_testing import Env
 
 
 @pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
-    """One machine (``Env.make``: its own store, Claude Code folder, HOME and PATH), set in
-    this process's environment over isolated_home's (autouse, so it runs first)."""
+def bare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
+    """One machine before `anamnesis init` (``Env.make``: its own Claude Code folder, HOME
+    and PATH; no store yet), set in this process's environment over isolated_home's
+    (autouse, so it runs first)."""
     environment = Env.make(tmp_path)
     for name, value in environment.variables.items():
         monkeypatch.setenv(name, value)
     for name in ("ANAMNESIS_GIT_REMOTE", "ANAMNESIS_MACHINE_ID", "ANAMNESIS_EMBED_MODEL"):
         monkeypatch.delenv(name, raising=False)
     return environment
+
+
+@pytest.fixture
+def env(bare: Env) -> Env:
+    """:func:`bare` with an empty store (notes can be written: `write` never creates a
+    store), as most tests start."""
+    bare.create_store()
+    return bare
 
 
 @pytest.fixture

@@ -66,7 +66,7 @@ def test_without_the_extra_it_says_how_to_install(env: Env, tmp_path: Path) -> N
     assert "from a checkout or its wheels" in done.err
 
 
-def test_no_store_is_a_clear_error(env: Env) -> None:
-    done = env.run_process("dashboard", "--no-open", "--port", "0")
+def test_no_store_is_a_clear_error(bare: Env) -> None:
+    done = bare.run_process("dashboard", "--no-open", "--port", "0")
     assert done.code == 1
     assert "run `anamnesis init` first" in done.err

@@ -18,11 +18,11 @@ CASES = DATA / "recall_cases.jsonl"
 HEADER = ["mode", "cases", "R@1", "R@3", "R@5", "R@8", "MRR"]
 
 
-def test_keyword_figures_on_a_sandbox_leave_the_store_alone(env: Env, tmp_path: Path) -> None:
+def test_keyword_figures_on_a_sandbox_leave_the_store_alone(bare: Env, tmp_path: Path) -> None:
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    env.variables["TMPDIR"] = str(scratch)  # where the sandbox goes: gone afterwards
-    human = env.run("eval", "run", "--cases", str(CASES), "--notes", str(NOTES), "--mode",
+    bare.variables["TMPDIR"] = str(scratch)  # where the sandbox goes: gone afterwards
+    human = bare.run("eval", "run", "--cases", str(CASES), "--notes", str(NOTES), "--mode",
                     "keyword")  # fmt: skip
     assert human.code == 0, human.err
     assert human.err == ""
@@ -34,7 +34,7 @@ def test_keyword_figures_on_a_sandbox_leave_the_store_alone(env: Env, tmp_path: 
     assert "by kind" in lines and any(line.split()[:2] == ["paraphrase", "keyword"]
                                       for line in lines)  # fmt: skip
     assert list(scratch.iterdir()) == []
-    assert not (env.home / "memory").exists() and not (env.home / "index.db").exists()
+    assert not (bare.home / "memory").exists() and not (bare.home / "index.db").exists()
 
 
 def test_json_has_every_figure_each_rank_and_the_files_own_ids(

@@ -126,7 +126,9 @@ def test_init_sets_a_model_folder_and_refuses_one_without_a_model(env: Env, tmp_
     (model / "model.onnx").write_bytes(b"weights")
     done = env.run("init", "--yes", "--local-only", "--embed-model-path", str(model))
     assert done.code == 0, done.err
-    assert env.run("config", "get", "embed_model_path").out.strip() == str(model.resolve())
+    assert env.run("config", "get", "embed_model_path", "--json").json()["config_value"] == str(
+        model.resolve()
+    )
 
 
 @pytest.mark.skipif(not vector_support().available, reason="the vectors extra cannot run here")
@@ -138,7 +140,8 @@ def test_init_says_once_how_to_give_a_model_that_cannot_be_downloaded(
     assert done.code == 0, done.err
     (line,) = [line for line in done.out.splitlines() if line.startswith("vector search:")]
     assert "cannot be reached" in line
-    assert "`anamnesis init --embed-model-path FOLDER`" in line
+    assert "`anamnesis config set embed_model_path FOLDER`" in line
+    assert "A local copy of the embedding model" in line  # where the folder is explained
 
 
 @pytest.mark.skipif(not vector_support().available, reason="the vectors extra cannot run here")
@@ -248,4 +251,6 @@ def test_init_on_a_terminal_asks_for_a_model_folder_again_after_a_typo(
     person.answer(str(model))
     person.expect("vector search will use the model in")
     assert person.finish() == 0
-    assert env.run("config", "get", "embed_model_path").out.strip() == str(model.resolve())
+    assert env.run("config", "get", "embed_model_path", "--json").json()["config_value"] == str(
+        model.resolve()
+    )

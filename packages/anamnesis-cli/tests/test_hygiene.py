@@ -199,10 +199,10 @@ def test_clean_all_also_removes_logs_eval_and_the_reflection_lock(env: Env) -> N
     assert {p.name for p in (home / "memory").iterdir()} <= {".git", ".anamnesis-sync.lock"}
 
 
-def test_clean_when_there_is_no_store(env: Env) -> None:
-    result = env.run("clean", "all", "--yes")
+def test_clean_when_there_is_no_store(bare: Env) -> None:
+    result = bare.run("clean", "all", "--yes")
     assert result.code == 1 and "nothing to clean" in result.err
-    assert not env.home.exists()
+    assert not bare.home.exists()
 
 
 def test_symlinks_are_removed_as_links_and_their_targets_untouched(

@@ -135,27 +135,27 @@ def test_an_existing_registration_is_not_redone(env: Env) -> None:
     "content",
     ["{not json", '["a list"]', '{"hooks": ["not", "an", "object"]}', '{"hooks": {"X": {}}}'],
 )
-def test_invalid_settings_stop_init_before_any_side_effect(env: Env, content: str) -> None:
-    env.claude.mkdir(parents=True)
-    env.settings.write_text(content)
-    log = env.fake_claude()
-    result = env.run("init", "--yes", "--local-only")
+def test_invalid_settings_stop_init_before_any_side_effect(bare: Env, content: str) -> None:
+    bare.claude.mkdir(parents=True)
+    bare.settings.write_text(content)
+    log = bare.fake_claude()
+    result = bare.run("init", "--yes", "--local-only")
     assert result.code == 1
-    assert len(result.err_lines) == 1 and str(env.settings) in result.err
-    assert env.settings.read_text() == content
-    assert not env.home.exists()  # no config, no store
+    assert len(result.err_lines) == 1 and str(bare.settings) in result.err
+    assert bare.settings.read_text() == content
+    assert not bare.home.exists()  # no config, no store
     assert claude_calls(log) == []
-    assert backups(env) == []
+    assert backups(bare) == []
 
 
-def test_print_shows_the_plan_and_writes_nothing(env: Env) -> None:
-    log = env.fake_claude()
-    result = env.run("init", "--print", "--remote", "git@example.com:me/memory.git")
+def test_print_shows_the_plan_and_writes_nothing(bare: Env) -> None:
+    log = bare.fake_claude()
+    result = bare.run("init", "--print", "--remote", "git@example.com:me/memory.git")
     assert result.code == 0
     assert "nothing will be written" in result.out
     assert "git@example.com:me/memory.git" in result.out
     assert "inject --format json" in result.out and "claude mcp add" in result.out
-    assert not env.home.exists() and not env.claude.exists()
+    assert not bare.home.exists() and not bare.claude.exists()
     assert claude_calls(log) == []
 
 
@@ -332,27 +332,28 @@ def test_hooks_written_by_init_run_and_fail_open(env: Env, tmp_path: Path) -> No
     assert "Deploy checklist" in recalled["additionalContext"]
 
 
-def test_init_takes_the_remote_from_anamnesis_git_remote(env: Env, tmp_path: Path) -> None:
+def test_init_takes_the_remote_from_anamnesis_git_remote(bare: Env, tmp_path: Path) -> None:
     remote = bare_remote(tmp_path / "from-env.git")
-    env.variables["ANAMNESIS_GIT_REMOTE"] = str(remote)
-    plan = env.run("init", "--print")
+    bare.variables["ANAMNESIS_GIT_REMOTE"] = str(remote)
+    plan = bare.run("init", "--print")
     assert plan.code == 0
     assert f"remote     = {remote}  (from ANAMNESIS_GIT_REMOTE)" in plan.out
     assert "machine_id = laptop  (from ANAMNESIS_MACHINE_ID)" in plan.out
-    assert not env.home.exists()
-    assert env.run("write", "--title", "travels", "through the remote").code == 0
-    done = env.run("init", "--yes")
+    assert not bare.home.exists()
+    bare.create_store()  # a note written before init (as a store made by hand holds)
+    assert bare.run("write", "--title", "travels", "through the remote").code == 0
+    done = bare.run("init", "--yes")
     assert done.code == 0, done.err
     # Written down, so that the MCP server (started by Claude Code without this variable)
     # and every later command use the same remote.
-    config = json.loads((env.home / "config.json").read_text())
+    config = json.loads((bare.home / "config.json").read_text())
     assert config == {"machine_id": "laptop", "remote": str(remote)}
     from dulwich.repo import Repo
 
     with Repo(str(remote)) as shared:
         assert b"refs/heads/main" in shared.refs.as_dict()
-    del env.variables["ANAMNESIS_GIT_REMOTE"]
-    assert env.run("status", "--json").json()["sync"]["remote"] == str(remote)
+    del bare.variables["ANAMNESIS_GIT_REMOTE"]
+    assert bare.run("status", "--json").json()["sync"]["remote"] == str(remote)
 
 
 def test_local_only_syncs_with_no_remote_whatever_the_environment_says(

@@ -66,10 +66,10 @@ def test_a_bare_import_is_still_claude_codes_memory_and_so_is_import_claude(env:
 
 
 def test_openchronicle_is_a_dry_run_until_apply_and_a_reimport_adds_nothing(
-    env: Env, tmp_path: Path
+    bare: Env, tmp_path: Path
 ) -> None:
     source = chronicle(tmp_path / "oc")
-    dry = env.run("import", "openchronicle", str(source), "--json")
+    dry = bare.run("import", "openchronicle", str(source), "--json")
     assert dry.code == 0, dry.err
     data = dry.json()
     assert (data["applied"], data["new"], data["updated"], data["unchanged"]) == (False, 4, 0, 0)
@@ -79,34 +79,34 @@ def test_openchronicle_is_a_dry_run_until_apply_and_a_reimport_adds_nothing(
         "episodic",
         "api",
     )
-    assert not env.home.exists()  # a dry run created no store
+    assert not bare.home.exists()  # a dry run created no store
 
-    applied = env.run("import", "openchronicle", str(source), "--apply")
+    applied = bare.run("import", "openchronicle", str(source), "--apply")
     assert applied.code == 0, applied.err
     assert "imported: 4 new, 0 updated, 0 unchanged, 0 entries skipped" in applied.out
-    notes = {n["title"]: n for n in snapshot(env.home)}
+    notes = {n["title"]: n for n in snapshot(bare.home)}
     assert len(notes) == 4 and all(n["prov_source"] == "import" for n in notes.values())
     assert all(n["machine_id"] == "laptop" for n in notes.values())
     base = "Identity and background of the user"
     new = notes[f"{base}: User joined Acme Corp as a senior engineer."]
     old = notes[f"{base}: User works at Old Corp as a principal engineer."]
     assert new["supersedes"] == [old["id"]] and new["created_at"] == "2026-04-21T01:15:00+00:00"
-    hits = env.run("search", "Corp engineer", "--json").json()
+    hits = bare.run("search", "Corp engineer", "--json").json()
     assert [hit["id"] for hit in hits] == [new["id"]]  # the superseded entry is hidden
 
-    again = env.run("import", "openchronicle", str(source), "--apply", "--json").json()
+    again = bare.run("import", "openchronicle", str(source), "--apply", "--json").json()
     assert (again["new"], again["updated"], again["unchanged"]) == (0, 0, 4)
     (source / "project-api.md").write_text(
         "## [2026-04-22T11:00:00Z] {id: 20260422-1100-bbbbbb}\nThe API uses Postgres 17.\n"
     )
-    before = snapshot(env.home)
-    preview = env.run("import", "openchronicle", str(source), "--json").json()
+    before = snapshot(bare.home)
+    preview = bare.run("import", "openchronicle", str(source), "--json").json()
     assert (preview["new"], preview["updated"], preview["unchanged"]) == (0, 1, 3)
-    assert snapshot(env.home) == before  # a dry run on an existing store writes nothing
-    edited = env.run("import", "openchronicle", str(source), "--apply", "--json").json()
+    assert snapshot(bare.home) == before  # a dry run on an existing store writes nothing
+    edited = bare.run("import", "openchronicle", str(source), "--apply", "--json").json()
     assert (edited["new"], edited["updated"], edited["unchanged"]) == (0, 1, 3)
-    assert len(snapshot(env.home)) == 4
-    assert "The API uses Postgres 17." in [n["body"] for n in snapshot(env.home)]
+    assert len(snapshot(bare.home)) == 4
+    assert "The API uses Postgres 17." in [n["body"] for n in snapshot(bare.home)]
 
 
 def test_openchronicle_reports_bad_input_per_file_and_imports_the_rest(
@@ -227,7 +227,10 @@ def test_export_refuses_a_folder_that_is_not_empty_unless_forced(env: Env, tmp_p
     assert refused.code == 1 and "is not empty" in refused.err and "--force" in refused.err
     forced = env.run("export", "--format", "markdown", str(out), "--force")
     assert forced.code == 0, forced.err
-    assert forced.out == f"exported 3 note(s) to {out}\n"
+    assert forced.out.splitlines() == [
+        f"exported 3 note(s) to {out}",
+        f"to read it back, here or on another machine: `anamnesis import markdown {out}`",
+    ]
     assert (out / "keep.txt").read_text() == "mine"
     assert len(list(out.rglob("*.md"))) == 3
     bad = env.run("export", "--format", "csv", str(tmp_path / "x"))

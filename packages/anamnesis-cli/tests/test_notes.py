@@ -148,13 +148,21 @@ def test_errors_are_one_line_with_an_exit_status(
     assert "Traceback" not in result.err and "Usage:" not in result.err
 
 
-def test_reading_commands_before_init_say_how_to_start(env: Env) -> None:
-    for args in (["search", "x"], ["list"], ["status"], ["show", "01ARZ3NDEKTSV4RRFFQ69G5FAV"]):
-        result = env.run(*args)
+def test_reading_commands_before_init_say_how_to_start(bare: Env) -> None:
+    before_init = (
+        ["search", "x"],
+        ["list"],
+        ["status"],
+        ["show", "01ARZ3NDEKTSV4RRFFQ69G5FAV"],
+        ["write", "--title", "t", "a note before any store"],  # never a store without hooks
+    )
+    for args in before_init:
+        result = bare.run(*args)
         assert result.code == 1
         assert result.err_lines == [
-            f"anamnesis {args[0]}: no memory store at {env.home}; run `anamnesis init` first"
+            f"anamnesis {args[0]}: no memory store at {bare.home}; run `anamnesis init` first"
         ]
+    assert not bare.home.exists()
 
 
 def test_a_malformed_note_is_reported_not_fatal(env: Env) -> None:

@@ -90,8 +90,8 @@ def test_a_conflict_is_reported_then_resolved_keeping_both(tmp_path: Path) -> No
     assert bad.code == 2 and "keep-both" in bad.err
 
 
-def test_sync_before_init_says_how_to_start(env: Env) -> None:
-    result = env.run("sync")
+def test_sync_before_init_says_how_to_start(bare: Env) -> None:
+    result = bare.run("sync")
     assert result.code == 1 and "anamnesis init" in result.err
 
 

@@ -94,7 +94,7 @@ def test_eval_run_on_a_notes_file_measures_every_mode(
     assert {kind: len(parts) for kind, parts in data["by_kind"].items()} == {
         "keyword": 3, "paraphrase": 3,
     }  # fmt: skip
-    assert not (env.home / "memory").exists()  # the user's store was never touched
+    assert not any((env.home / "memory").rglob("*.md"))  # the user's store was never touched
 
 
 @needs_vectors

@@ -230,7 +230,7 @@ def test_an_api_provider_without_a_model_says_how_to_set_one(
     monkeypatch.setenv("ANAMNESIS_LLM_PROVIDER", name)
     with pytest.raises(ProviderUnavailable) as caught:
         make_provider(load_settings())
-    assert f"the {name} provider needs a model: anamnesis config set llm.model {example}" in str(
+    assert f"the {name} provider needs a model: `anamnesis config set llm.model {example}" in str(
         caught.value
     )
 

@@ -77,8 +77,12 @@ def test_prefixes_that_cannot_name_a_note_are_refused_clearly(store: MemoryStore
     note = store.write(type="semantic", title="one", body="body")
     with pytest.raises(InvalidNote, match="at least 6"):
         store.resolve_id(note.id[:5])
-    with pytest.raises(InvalidNote, match="not a ULID"):
+    with pytest.raises(InvalidNote, match=r"ids have no '\.', '/'"):
         store.resolve_id("../../etc/passwd")
+    with pytest.raises(InvalidNote, match="longer than a note id"):
+        store.resolve_id(note.id + "0")
+    with pytest.raises(NoteNotFound, match="no note starts with ZZZZZZZ"):
+        store.resolve_id("zzzzzzz")  # no id starts past 7: a prefix that finds nothing
     with pytest.raises(InvalidNote):
         store.resolve_id("")
     with pytest.raises(NoteNotFound):

@@ -14,17 +14,28 @@ doctor and the configuration docs' test derive from that.
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Callable, Mapping
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
 from anamnesis.cli import console
-from anamnesis.cli.errors import USAGE, CliError
+from anamnesis.cli.errors import USAGE, CliError, suggest
 from anamnesis.hooks import recall_config_keys
 from anamnesis.ops import Home
-from anamnesis.store import ConfigKey, InvalidSetting, store_config_keys, write_config
-from anamnesis.sync import is_local
+from anamnesis.store import (
+    ConfigKey,
+    InvalidSetting,
+    Record,
+    store_config_keys,
+    write_config,
+)
+from anamnesis.sync import is_local, redact_url
 
 MIN_TOKENS_KEY = "compact.min_tokens"
+# Where every setting is listed, with its value now and where that comes from.
+LIST_ALL = suggest("config", "list", "--all")
 
 
 def config_keys() -> dict[str, ConfigKey]:
@@ -166,15 +177,150 @@ def normalize_remote(remote: str) -> str:
     return text
 
 
-def check_key(key: str) -> None:
+def check_key(key: str) -> ConfigKey:
+    """``key``'s declaration, or a one-line usage error naming the keys it is close to
+    (a typo) and where every key is listed: never the whole list."""
     keys = config_keys()
-    if key not in keys:
-        known = "; ".join(f"{k}: {v.help}" for k, v in keys.items())
-        raise CliError(f"unknown setting {key!r}; settings are {known}", code=USAGE)
+    if key in keys:
+        return keys[key]
+    close = close_keys(key, list(keys))
+    guess = f"; did you mean {' or '.join(close)}?" if close else ""
+    raise CliError(f"unknown setting {key}{guess} ({LIST_ALL} shows every setting)", code=USAGE)
+
+
+def close_keys(typed: str, keys: list[str]) -> list[str]:
+    """The keys ``typed`` is a typo of: the closest, and any as close within a margin
+    (``prompt_recall``: both of its keys), none when nothing is close."""
+    scored = sorted(
+        ((SequenceMatcher(None, typed.lower(), key.lower()).ratio(), key) for key in keys),
+        reverse=True,
+    )
+    if not scored or scored[0][0] < 0.6:
+        return []
+    best = scored[0][0]
+    return [key for score, key in scored if score >= best - 0.1][:3]
+
+
+class Effective(Record):
+    """Where one setting's value comes from now: ``source`` is ``environment`` (the
+    variable ``variable``), ``config.json`` or ``default`` (``value`` is then None: the
+    declared default, in words, applies). ``stored``: config.json's value, also when a
+    variable overrides it. ``problem``: why the value in force does not read (a lenient
+    key's is then ignored and the default applies)."""
+
+    __slots__ = ("key", "value", "source", "variable", "stored", "problem")
+
+    def __init__(
+        self,
+        key: ConfigKey,
+        value: str | None,
+        source: str,
+        *,
+        variable: str | None = None,
+        stored: str | None = None,
+        problem: str = "",
+    ) -> None:
+        self.key = key
+        self.value = value
+        self.source = source
+        self.variable = variable
+        self.stored = stored
+        self.problem = problem
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key.key,
+            "value": self.value,
+            "source": self.source,
+            "variable": self.variable,
+            "config_value": self.stored,
+            "default": self.key.default,
+            "problem": self.problem or None,
+        }
+
+    def origin(self, show: Callable[[str], str] = str) -> str:
+        """Where the value in force comes from, in words (``show``: how a value is shown,
+        e.g. a remote's password hidden)."""
+        if self.value is None:
+            return f"not set: the default applies ({self.key.default})"
+        if self.source == "environment":
+            over = f", over config.json's {show(self.stored)}" if self.stored is not None else ""
+            where = f"from {self.variable}{over}"
+        else:
+            where = "from config.json"
+        if self.problem:
+            outcome = "ignored: the default applies" if self.key.lenient else "it fails"
+            where += f"; {outcome}: {self.problem}"
+        return where
+
+    def describe(self, show: Callable[[str], str] = str) -> str:
+        """One line: the setting, its value in force and where that comes from."""
+        if self.value is None:
+            return f"{self.key.key}: {self.origin(show)}"
+        return f"{self.key.key} = {show(self.value)} ({self.origin(show)})"
+
+    def overridden(self) -> str:
+        """What to say after config.json changed while a variable decides the value here
+        ("" when none does)."""
+        if self.source != "environment":
+            return ""
+        return (
+            f"{self.variable} is set in this environment and overrides config.json here "
+            "(the hooks and the MCP server read config.json)"
+        )
+
+
+def effective_setting(
+    declared: ConfigKey, config: Mapping[str, Any], environ: Mapping[str, str] | None = None
+) -> Effective:
+    """The value ``declared`` has now: its first variable that is set, else config.json's
+    value, else its default (the order every package reads them in)."""
+    environ = os.environ if environ is None else environ
+    raw = config.get(declared.key)
+    stored = None if raw is None else str(raw)
+    for variable in declared.env:
+        held = environ.get(variable, "").strip()
+        if held:
+            # A variable holding a secret stands for its own name (never shown).
+            value = variable if declared.env_is_secret else held
+            return Effective(
+                declared, value, "environment", variable=variable, stored=stored,
+                problem="" if declared.env_is_secret else _problem(declared, value, variable),
+            )  # fmt: skip
+    if stored is None:
+        return Effective(declared, None, "default")
+    where = f"{declared.key} in config.json"
+    return Effective(
+        declared, stored, "config.json", stored=stored, problem=_problem(declared, stored, where)
+    )
+
+
+def change_line(before: Effective, stored: str | None) -> str:
+    """What `config set` (``stored``: the new value) or `config unset` (None) did, with
+    the value it replaced."""
+    declared = before.key
+    show = redact_url if declared.key == "remote" else str  # as `config list` shows it
+    was = show(before.stored) if before.stored is not None else None
+    was = was or f"not set, default {declared.default}"
+    if stored is None:
+        if before.stored is None:
+            return f"{declared.key} was not set; the default applies: {declared.default}"
+        return f"{declared.key} unset (was: {was}); the default applies: {declared.default}"
+    if stored == before.stored:
+        return f"{declared.key} = {show(stored)} (unchanged)"
+    return f"{declared.key} = {show(stored)} (was: {was})"
+
+
+def _problem(declared: ConfigKey, value: str, where: str) -> str:
+    try:
+        declared.checked(value, where)
+    except InvalidSetting as exc:
+        return str(exc)
+    return ""
 
 
 def checked_value(key: str, value: str) -> str:
     """A setting's value as `config set` stores it, or a one-line usage error."""
     if not value.strip():
-        raise CliError(f"{key} cannot be empty; use `anamnesis config unset {key}`", code=USAGE)
+        raise CliError(f"{key} cannot be empty; use {suggest('config', 'unset', key)}", code=USAGE)
     return normalize_remote(value) if key == "remote" else check_setting(key, value)

@@ -23,7 +23,7 @@ from anamnesis.cli.config_file import (
     load_config,
 )
 from anamnesis.cli.doctor_vectors import vectors_check
-from anamnesis.cli.errors import CliError
+from anamnesis.cli.errors import CliError, suggest
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
 from anamnesis.cli.setup import add_mcp_extra
 from anamnesis.hooks import queued_captures, refused_captures
@@ -84,7 +84,9 @@ def _config(home: Home) -> Check:
         try:
             check_machine_id(str(machine_id), source=f"machine_id in {path}")
         except CliError as exc:
-            return Check("config", FAIL, exc.message, "anamnesis config set machine_id NAME")
+            return Check(
+                "config", FAIL, exc.message, suggest("config", "set", "machine_id", "NAME")
+            )
     # The settings whose bad value is ignored where they are read: searches, vectors and
     # prompt recall quietly use the default, so doctor is where it is said.
     lenient = [key for key, declared in config_keys().items() if declared.lenient]
@@ -95,7 +97,8 @@ def _config(home: Home) -> Check:
             except CliError as exc:  # the store ignores it: searches quietly use the default
                 return Check(
                     "config", WARN, f"{exc.message} (it is ignored)",
-                    f"`anamnesis config set {key} VALUE` or `anamnesis config unset {key}`",
+                    f"{suggest('config', 'set', key, 'VALUE')} or "
+                    f"{suggest('config', 'unset', key)}",
                 )  # fmt: skip
     if os.name == "posix" and path.stat().st_mode & 0o077:
         return Check(

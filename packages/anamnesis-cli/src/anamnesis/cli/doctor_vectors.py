@@ -24,6 +24,7 @@ from anamnesis.cli.importable import importable
 from anamnesis.ops import OK, WARN, Check, embedder_pid
 from anamnesis.store import (
     DEFAULT_MODE,
+    MODEL_FOLDER_HINT,
     MODEL_PATH_ENV,
     SEARCH_MODES,
     MemoryStore,
@@ -113,10 +114,10 @@ def _model_check(home: Path, *, offline: bool) -> Check:
         embedder = default_embedder(home)
     except VectorsUnavailable as exc:  # a model folder without a model
         where = (
-            f"set {MODEL_PATH_ENV} to a folder with model.onnx and its tokenizer files"
+            f"{MODEL_PATH_ENV} is set in this environment and names that folder: point it "
+            "at the model's folder, or unset it"
             if os.environ.get(MODEL_PATH_ENV, "").strip()
-            else "`anamnesis config set embed_model_path FOLDER` (a folder with model.onnx "
-            "and its tokenizer files), or `anamnesis config unset embed_model_path`"
+            else "`anamnesis config unset embed_model_path` to download the model instead"
         )
         return Check("vectors", WARN, f"{exc}; search is keyword-only", where)
     if offline and path is None:
@@ -126,7 +127,7 @@ def _model_check(home: Path, *, offline: bool) -> Check:
                 "vectors", WARN,
                 f"{blocked.reason} (found at {_clock(blocked.checked_at)}): search runs "
                 f"keyword-only; searches try again after {blocked.retry_clock()}",
-                f"`anamnesis doctor` without --offline tries now; {_LOCAL_COPY}",
+                f"`anamnesis doctor` without --offline tries now; {MODEL_FOLDER_HINT}",
             )  # fmt: skip
         return Check(
             "vectors", OK,
@@ -141,7 +142,7 @@ def _model_check(home: Path, *, offline: bool) -> Check:
         again = f"; searches try again after {blocked.retry_clock()}" if blocked else ""
         return Check(
             "vectors", WARN, f"{what}: search runs keyword-only{again}",
-            f"connect once so the model downloads, or {_LOCAL_COPY}",
+            f"connect once so the model downloads, or {MODEL_FOLDER_HINT}",
         )  # fmt: skip
     source = f"from {path}" if path is not None else "(downloaded copy)"
     detail = (
@@ -155,10 +156,6 @@ def _model_check(home: Path, *, offline: bool) -> Check:
     return Check("vectors", WARN, f"{words}; {detail}", "" if pid is not None else _EMBED_NOW)
 
 
-_LOCAL_COPY = (
-    "use a local copy of it: `anamnesis config set embed_model_path FOLDER` (a folder "
-    "with model.onnx and its tokenizer files)"
-)
 _EMBED_NOW = (
     "the next `anamnesis write`, `sync` or search starts embedding them in the background; "
     "`anamnesis reindex` embeds them now, in the foreground"

@@ -1,6 +1,9 @@
-"""The one error type commands raise: a message for stderr and an exit status."""
+"""The one error type commands raise (a message for stderr and an exit status), and the
+commands a message suggests (:func:`suggest`)."""
 
 from __future__ import annotations
+
+import shlex
 
 FAILURE = 1
 USAGE = 2
@@ -20,3 +23,11 @@ class UsageError(CliError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, USAGE)
+
+
+def suggest(*words: str) -> str:
+    """A command for a message to suggest, in backticks, quoted so that it runs as printed
+    when pasted into a shell (a folder with a space in it, say): ``suggest("import",
+    "jsonl", folder)``. Upper-case words (FOLDER, URL) are the placeholders a person fills
+    in; `tests/test_suggestions.py` runs what the commands print."""
+    return f"`{shlex.join(['anamnesis', *words])}`"

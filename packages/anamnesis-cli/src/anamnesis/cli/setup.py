@@ -22,7 +22,7 @@ from anamnesis.cli.config_file import (
     normalize_remote,
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
-from anamnesis.cli.locations import anamnesis_command, settings_path
+from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
 from anamnesis.hooks import sync_store
 from anamnesis.ops import Home, claude_home
 from anamnesis.store import StoreError, atomic_write_bytes, default_machine_id, write_config
@@ -33,7 +33,8 @@ from anamnesis.sync import DiskFull, SyncBusy, redact_url
 class McpPlan:
     """What to do about the MCP registration."""
 
-    action: str  # "add" | "current" | "no-extra" | "no-claude" | "remove" | "absent"
+    # "add" | "current" | "no-extra" | "no-claude" | "remove" | "absent" | "unseen"
+    action: str
     argv: list[str] = field(default_factory=list)
     remove_first: bool = False
 
@@ -313,7 +314,9 @@ def plan_uninstall() -> UninstallPlan:
     elif entry is not None:
         mcp = McpPlan("no-claude", mcp_registration.remove_argv())
     else:
-        mcp = McpPlan("absent")
+        # No `claude` to ask, and no entry where we can read one: Claude Code may still
+        # keep one (another config folder, a file we cannot read), so the line is said.
+        mcp = McpPlan("unseen", mcp_registration.remove_argv())
     return UninstallPlan(
         settings_file=settings_file,
         settings_before=text,
@@ -335,6 +338,8 @@ def describe_uninstall(plan: UninstallPlan) -> list[str]:
         lines.append(f"mcp:     {line}")
     elif plan.mcp.action == "no-claude":
         lines.append(f"mcp:     `claude` is not on PATH; remove the server yourself with: {line}")
+    elif plan.mcp.action == "unseen":
+        lines.append(f"mcp:     {_unseen_mcp(line)}")
     else:
         lines.append("mcp:     not registered")
     lines.append("notes:   kept (the store and its config are not touched)")
@@ -364,8 +369,20 @@ def apply_uninstall(plan: UninstallPlan) -> Outcome:
     elif plan.mcp.action == "no-claude":
         line = mcp_registration.shell_line(plan.mcp.argv)
         out.lines.append(f"`claude` is not on PATH; remove the MCP server with:\n  {line}")
+    elif plan.mcp.action == "unseen":
+        line = mcp_registration.shell_line(plan.mcp.argv)
+        out.lines.append(_unseen_mcp(line, before="\n  "))
     out.lines.append("your notes are untouched")
     return out
+
+
+def _unseen_mcp(line: str, *, before: str = " ") -> str:
+    """The MCP registration nobody could check: how to remove it if it is there
+    (``before``: what goes before the command line)."""
+    return (
+        f"`claude` is not on PATH and {claude_json_path()} lists no `anamnesis` MCP server; "
+        f"if Claude Code has one, remove it with:{before}{line}"
+    )
 
 
 def write_settings(path: Path, before: str | None, settings: dict[str, Any]) -> Path | None:

@@ -2,7 +2,8 @@
 
 The vectors extra downloads its embedding model on first use. A machine that cannot reach
 the download (offline, a firewall) needs a local copy, set with `embed_model_path`; init
-finds that out once, here, instead of every search quietly running on keywords.
+finds that out once, here, instead of every search quietly running on keywords. What to say
+about it is the store's one hint (``MODEL_FOLDER_HINT``), as every such message says it.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from anamnesis.store import (
+    MODEL_FOLDER_HINT,
     VectorsUnavailable,
     configured_model,
     default_embedder,
@@ -38,8 +40,4 @@ def model_problem(home: Path) -> str | None:
     return None
 
 
-HINT = (
-    "point it at a local copy of the model (a folder with model.onnx and its tokenizer "
-    "files) with `anamnesis init --embed-model-path FOLDER`; until then search is "
-    "keyword-only"
-)
+HINT = f"{MODEL_FOLDER_HINT}; until then search is keyword-only"

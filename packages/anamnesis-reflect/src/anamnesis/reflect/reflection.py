@@ -16,10 +16,15 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from anamnesis.reflect.prompting import redact_prompt
+from anamnesis.reflect.prompting import MACHINE_LOCAL, PORTABLE, redact_prompt
 from anamnesis.reflect.providers.protocol import ProviderError, ProviderUnavailable
 from anamnesis.reflect.reflection_gate import gate_supersedes
-from anamnesis.reflect.reflection_plan import REFLECTED_TAG, ProjectPlan, plan_reflection
+from anamnesis.reflect.reflection_plan import (
+    REFLECTED_TAG,
+    ProjectPlan,
+    pending_episodes,
+    plan_reflection,
+)
 from anamnesis.reflect.reflection_prompt import ProposedNote, check_reply, validate_reply
 from anamnesis.reflect.replies import InvalidReply
 from anamnesis.reflect.run_lock import reflection_lock
@@ -182,12 +187,17 @@ class ProjectOutcome:
 class ReflectionReport:
     """A run's plans and, when it applied, the outcome of each plan it reached (the first
     ones: ``outcomes[i]`` is ``plans[i]``'s) and the projects that ``max_calls`` left
-    unreached. ``ok`` is false when any project failed."""
+    unreached, and the projects that have unreflected episodes, fewer than ``min_episodes``
+    (``waiting``). ``ok`` is false when any project failed."""
 
     applied: bool
     plans: tuple[ProjectPlan, ...]
     outcomes: tuple[ProjectOutcome, ...] = ()
     not_reached: tuple[str, ...] = ()
+    # The threshold, and the projects (with the scope of their episodes) below it, with how
+    # many unreflected episodes each has: why nothing was planned for them.
+    min_episodes: int = 5
+    waiting: tuple[tuple[str, str, int], ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -222,6 +232,11 @@ class ReflectionReport:
             "input_tokens": self.input_tokens,
             "projects": projects,
             "not_reached": list(self.not_reached),
+            "min_episodes": self.min_episodes,
+            "waiting": [
+                {"project": project, "scope": scope, "episodes": count}
+                for project, scope, count in self.waiting
+            ],
         }
 
 
@@ -257,8 +272,15 @@ def run_reflection(
             min_episodes=min_episodes,
             settings=settings,
         )
+        waiting = tuple(
+            (key, MACHINE_LOCAL if local else PORTABLE, len(episodes))
+            for (key, local), episodes in sorted(
+                pending_episodes(store, project=None if all_projects else project).items()
+            )
+            if len(episodes) < min_episodes
+        )
         if not apply:
-            return ReflectionReport(applied=False, plans=tuple(plans))
+            return ReflectionReport(False, tuple(plans), min_episodes=min_episodes, waiting=waiting)
         outcomes: list[ProjectOutcome] = []
         not_reached: list[str] = []
         for plan in plans:
@@ -267,7 +289,7 @@ def run_reflection(
                 continue
             outcomes.append(_reflect(store, provider, settings, plan, cases))
         reached = tuple(dict.fromkeys(not_reached))  # a project's two plans: named once
-        return ReflectionReport(True, tuple(plans), tuple(outcomes), reached)
+        return ReflectionReport(True, tuple(plans), tuple(outcomes), reached, min_episodes, waiting)
 
 
 def _reflect(

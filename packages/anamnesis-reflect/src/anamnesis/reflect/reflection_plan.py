@@ -138,15 +138,7 @@ def plan_reflection(
         raise ValueError("name one project, or ask for all projects (not both)")
     if min_episodes < 1:
         raise ValueError(f"min_episodes must be at least 1, not {min_episodes}")
-    pending = store.list(
-        project=None if all_projects else project,
-        type="episodic",
-        exclude_tag=REFLECTED_TAG,
-        include_superseded=False,
-    )
-    by_project: dict[tuple[str, bool], list[Memory]] = {}
-    for note in pending:
-        by_project.setdefault((note.project, note.scope == MACHINE_LOCAL), []).append(note)
+    by_project = pending_episodes(store, project=None if all_projects else project)
     plans = []
     for key, local in sorted(by_project):
         episodes = by_project[(key, local)]
@@ -162,6 +154,21 @@ def plan_reflection(
             durable = [note for note in durable if note.scope == PORTABLE]
         plans.append(_plan(key, episodes, durable, settings.max_input_tokens))
     return plans
+
+
+def pending_episodes(
+    store: MemoryStore, *, project: str | None
+) -> dict[tuple[str, bool], list[Memory]]:
+    """The episodes a reflection would take, by project and whether they are machine-local:
+    episodic notes neither tagged ``reflected`` nor superseded (of ``project``, or of every
+    project when it is None)."""
+    pending = store.list(
+        project=project, type="episodic", exclude_tag=REFLECTED_TAG, include_superseded=False
+    )
+    by_project: dict[tuple[str, bool], list[Memory]] = {}
+    for note in pending:
+        by_project.setdefault((note.project, note.scope == MACHINE_LOCAL), []).append(note)
+    return by_project
 
 
 def _plan(
@@ -180,7 +187,7 @@ def _plan(
         raise InvalidLlmSetting(
             "llm.max_input_tokens",
             f"llm.max_input_tokens is {max_tokens}, too small for a reflection prompt "
-            f"(at least {needed}): anamnesis config set llm.max_input_tokens 24000",
+            f"(at least {needed}): `anamnesis config set llm.max_input_tokens 24000`",
         )
     durable_room = min(room // DURABLE_SHARE, room - MIN_EPISODE_TOKENS)
     kept_durable, durable_left_out, _ = _window(

@@ -138,6 +138,7 @@ if TYPE_CHECKING:
     from anamnesis.store.vectors.embedding import sqlite_vec_problem as sqlite_vec_problem
     from anamnesis.store.vectors.embedding import unreachable_model as unreachable_model
     from anamnesis.store.vectors.embedding import vector_support as vector_support
+    from anamnesis.store.vectors.model_download import MODEL_FOLDER_HINT as MODEL_FOLDER_HINT
     from anamnesis.store.vectors.model_download import RETRY_AFTER_S as RETRY_AFTER_S
     from anamnesis.store.vectors.model_download import ModelUnreachable as ModelUnreachable
     from anamnesis.store.vectors.model_download import (

@@ -45,10 +45,14 @@ class ConfigKey(Record):
     set). ``check``: how a value is read, when not by the choices or as one line of text.
     ``lenient``: where it is read, a bad value is ignored and the default applies
     (``anamnesis doctor`` names it); otherwise the command reading it fails. ``owner``: the
-    package that reads it.
+    package that reads it. ``env_is_secret``: the variables hold a secret, not this
+    setting's value; one being set makes the setting its name (``llm.api_key_env``:
+    ``ANAMNESIS_LLM_API_KEY`` holds a key itself), and what it holds is never shown.
     """
 
-    __slots__ = ("key", "help", "default", "env", "choices", "check", "lenient", "owner")
+    __slots__ = (
+        "key", "help", "default", "env", "choices", "check", "lenient", "owner", "env_is_secret",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -61,6 +65,7 @@ class ConfigKey(Record):
         choices: tuple[str, ...] = (),
         check: Check | None = None,
         lenient: bool = False,
+        env_is_secret: bool = False,
     ) -> None:
         self.key = key
         self.help = help
@@ -70,6 +75,7 @@ class ConfigKey(Record):
         self.check = check
         self.lenient = lenient
         self.owner = owner
+        self.env_is_secret = env_is_secret
 
     def checked(self, value: str, where: str = "") -> str:
         """``value`` as config.json stores it, or :class:`InvalidSetting` saying why not

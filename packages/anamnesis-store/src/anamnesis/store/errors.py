@@ -41,13 +41,16 @@ class MalformedNote(StoreError):
 
 
 class NoteNotFound(StoreError, KeyError):
-    """No note with this id exists in the store."""
+    """No note with this id (or, shorter than an id, whose id starts so) exists in the
+    store."""
 
     def __init__(self, memory_id: str) -> None:
         super().__init__(memory_id)
         self.memory_id = memory_id
 
     def __str__(self) -> str:  # KeyError would repr() the id; say something useful instead
+        if len(self.memory_id) < 26:  # a prefix of one (a whole id is 26 characters)
+            return f"no note starts with {self.memory_id} in this store"
         return f"no note with id {self.memory_id!r} in this store"
 
 

@@ -29,7 +29,7 @@ from anamnesis.store.index.catch_up import CatchUp
 from anamnesis.store.index.connection import IndexConnection
 from anamnesis.store.index.indexer import Indexer
 from anamnesis.store.index.note_queries import Filters
-from anamnesis.store.note.ids import check_id, check_prefix, new_id
+from anamnesis.store.note.ids import check_id, check_prefix, could_start_an_id, new_id
 from anamnesis.store.note.model import (
     LeftoverFile,
     Memory,
@@ -291,6 +291,8 @@ class MemoryStore:
         or not a note has it. Raises :class:`AmbiguousId` listing the candidates,
         :class:`NoteNotFound`, or :class:`InvalidNote` for what cannot be an id."""
         prefix = check_prefix(text)
+        if not could_start_an_id(prefix):
+            raise NoteNotFound(prefix)  # `ZZZZZZ`: no id starts so, none was ever made
         if len(prefix) == 26:
             return check_id(prefix)
 

@@ -22,6 +22,7 @@ from anamnesis.ops import (
     swept_summary,
 )
 from anamnesis.store import (
+    MODEL_FOLDER_HINT,
     SEARCH_MODES,
     MemoryStore,
     VectorsUnavailable,
@@ -130,7 +131,7 @@ def _say_status(report: dict[str, Any]) -> None:
         if vectors.get("needs_download"):
             console.say(
                 "          the model is not downloaded yet: it downloads on first use where "
-                "the network allows (offline: `anamnesis init --embed-model-path FOLDER`)"
+                f"the network allows (offline: {MODEL_FOLDER_HINT})"
             )
     else:
         fix = f" (fix: {vectors['fix']})" if vectors.get("fix") else ""
@@ -367,9 +368,21 @@ def config_app() -> typer.Typer:
             )
 
     @app.command(name="list")
-    def config_list(as_json: JsonFlag = False) -> None:
-        """Every setting (passwords in the remote URL are hidden)."""
+    def config_list(
+        every: Annotated[
+            bool,
+            typer.Option(
+                "--all", help="Every setting there is: its value now, where that comes from."
+            ),
+        ] = False,
+        as_json: JsonFlag = False,
+    ) -> None:
+        """The settings in config.json (passwords in the remote URL are hidden); with --all,
+        every setting, set or not."""
         data = config_file.config_for_reading(current_home())
+        if every:
+            _list_every_setting(data, as_json)
+            return
         shown = {k: redact_url(v) if k == "remote" and isinstance(v, str) else v
                  for k, v in sorted(data.items())}  # fmt: skip
         if as_json:
@@ -383,29 +396,54 @@ def config_app() -> typer.Typer:
         key: Annotated[str, typer.Argument(help="A setting's name.")],
         as_json: JsonFlag = False,
     ) -> None:
-        """One setting's value (exit 1 when it is not set)."""
-        config_file.check_key(key)
-        value = config_file.config_for_reading(current_home()).get(key)
-        if value is None:
-            raise CliError(f"{key} is not set")
+        """The value set, from an environment variable or config.json (nothing when the
+        default applies), and on stderr where it comes from."""
+        declared = config_file.check_key(key)
+        data = config_file.config_for_reading(current_home())
+        found = config_file.effective_setting(declared, data)
         if as_json:
-            console.print_json({"key": key, "value": value})
-        else:
-            console.say(str(value))
+            console.print_json(found.to_dict())
+            return
+        if found.value is not None:
+            console.say(found.value)
+        console.warn(f"{key}: {found.origin()}")
 
     @app.command(name="set")
     def config_set(
         key: Annotated[str, typer.Argument(help="A setting's name.")],
         value: Annotated[str, typer.Argument(help="Its new value.")],
     ) -> None:
-        """Change one setting."""
-        config_file.check_key(key)
-        config_file.set_setting(current_home(), key, config_file.checked_value(key, value))
+        """Change one setting (`anamnesis config list --all` lists them)."""
+        declared = config_file.check_key(key)
+        home = current_home()
+        before = config_file.effective_setting(declared, config_file.load_config(home))
+        stored = config_file.checked_value(key, value)
+        config_file.set_setting(home, key, stored)
+        console.say(config_file.change_line(before, stored))
+        if before.overridden():
+            console.warn(before.overridden())
 
     @app.command(name="unset")
     def config_unset(key: Annotated[str, typer.Argument(help="A setting's name.")]) -> None:
         """Remove one setting (its default applies again)."""
-        config_file.check_key(key)
-        config_file.unset_setting(current_home(), key)
+        declared = config_file.check_key(key)
+        home = current_home()
+        before = config_file.effective_setting(declared, config_file.load_config(home))
+        config_file.unset_setting(home, key)
+        console.say(config_file.change_line(before, None))
+        if before.overridden():
+            console.warn(before.overridden())
 
     return app
+
+
+def _list_every_setting(data: dict[str, Any], as_json: bool) -> None:
+    """Every declared setting: its value now, where that comes from, and what it does."""
+    found = [config_file.effective_setting(k, data) for k in config_file.config_keys().values()]
+    if as_json:
+        console.print_json([{**f.to_dict(), "help": f.key.help} for f in found])
+        return
+    for item in found:
+        show = redact_url if item.key.key == "remote" else str
+        console.say(item.describe(show))
+        console.say(f"    {item.key.help}")

@@ -20,7 +20,7 @@ import typer
 
 from anamnesis.cli import console
 from anamnesis.cli.context import JsonFlag, current_home
-from anamnesis.cli.errors import CliError, UsageError
+from anamnesis.cli.errors import CliError, UsageError, suggest
 from anamnesis.ops import Home, commit_for_sync
 from anamnesis.store import NoteTrees, StoreLayout
 from anamnesis.sync import SyncBusy, SyncError
@@ -130,7 +130,7 @@ def clean(
     if not yes:
         if not console.stdin_is_terminal():
             raise UsageError(
-                f"`anamnesis clean {what}` deletes {plan.notes} note(s) and needs "
+                f"{suggest('clean', what)} deletes {plan.notes} note(s) and needs "
                 "confirmation: add --yes (nothing was deleted)"
             )
         if not confirm_clean(plan, err=as_json):
@@ -377,7 +377,7 @@ def _say_clean(plan: CleanPlan, outcome: CleanOutcome) -> None:
     elif plan.remote:
         console.say(
             "this machine only: the next sync brings the remote's notes back "
-            "(`anamnesis clean --everywhere` deletes them on every machine)"
+            f"({suggest('clean', plan.what, '--everywhere')} deletes them on every machine)"
         )
     else:
         console.say("this machine only; no remote is configured, so nothing brings them back")

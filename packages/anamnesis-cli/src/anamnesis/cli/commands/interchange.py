@@ -18,7 +18,7 @@ import typer
 from anamnesis.cli import console
 from anamnesis.cli.commands import admin
 from anamnesis.cli.context import JsonFlag, current_home, open_store
-from anamnesis.cli.errors import UsageError
+from anamnesis.cli.errors import UsageError, suggest
 from anamnesis.store import (
     EXPORT_FORMATS,
     ImportPlan,
@@ -102,7 +102,11 @@ def import_openchronicle(
 def import_jsonl(
     ctx: typer.Context,
     file: Annotated[
-        Path, typer.Argument(metavar="FILE", help="A JSONL export (`anamnesis export`).")
+        Path,
+        typer.Argument(
+            metavar="FILE",
+            help="A JSONL export: the folder `anamnesis export DIR` wrote, or its notes.jsonl.",
+        ),
     ],
     apply: ApplyFlag = False,
     as_json: JsonFlag = False,
@@ -116,7 +120,10 @@ def import_markdown(
     ctx: typer.Context,
     folder: Annotated[
         Path,
-        typer.Argument(metavar="DIR", help="A markdown export (`anamnesis export`)."),
+        typer.Argument(
+            metavar="DIR",
+            help="A markdown export (`anamnesis export DIR --format markdown`).",
+        ),
     ],
     apply: ApplyFlag = False,
     as_json: JsonFlag = False,
@@ -268,7 +275,7 @@ def export(
     as_json: JsonFlag = False,
 ) -> None:
     """Export every note (superseded and machine-local ones too) with its id, to read back
-    with `anamnesis import jsonl` or `anamnesis import markdown`."""
+    with `anamnesis import jsonl DIR` or `anamnesis import markdown DIR`."""
     if fmt not in EXPORT_FORMATS:
         raise UsageError(f"--format must be one of {', '.join(EXPORT_FORMATS)}, got {fmt!r}")
     with open_store() as store:
@@ -284,3 +291,7 @@ def export(
         return
     where = report.files[0] if fmt == "jsonl" else report.folder
     console.say(f"exported {report.notes} note(s) to {where}")
+    # The import of the same format reads the folder back (a dry run until --apply).
+    console.say(
+        f"to read it back, here or on another machine: {suggest('import', fmt, str(report.folder))}"
+    )

@@ -31,6 +31,7 @@ from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import start_background_embedding
 from anamnesis.store import (
     AmbiguousId,
+    InvalidNote,
     Memory,
     MemoryStore,
     NoteLimits,
@@ -261,10 +262,12 @@ def _get(store: MemoryStore, memory_id: str) -> Memory:
     """The note an id, or a unique prefix of 6 or more of its characters, names."""
     try:
         return store.get(store.resolve_id(memory_id))
-    except NoteNotFound:
+    except NoteNotFound as exc:
+        missing = f"no note with id {exc.memory_id}" if len(exc.memory_id) == 26 else str(exc)
         raise CliError(
-            f"no note with id {memory_id.strip()}; `anamnesis search` and `anamnesis list` "
-            "show ids (a unique prefix of 6 or more characters is enough)"
+            f"{missing.removesuffix(' in this store')}; `anamnesis list` and "
+            "`anamnesis search QUERY` show ids (a unique prefix of 6 or more characters is "
+            "enough)"
         ) from None
     except AmbiguousId as exc:
         raise CliError(
@@ -272,7 +275,9 @@ def _get(store: MemoryStore, memory_id: str) -> Memory:
             f"{'+' if len(exc.candidates) > 10 else ''} notes' ids: "
             f"{', '.join(exc.candidates[:10])}; give more of the id"
         ) from None
-    except StoreError as exc:  # a malformed id, or a file that no longer parses
+    except InvalidNote as exc:  # what cannot be an id (its reason says why), or a bad file
+        raise CliError(exc.reason if exc.field == "id" else str(exc)) from None
+    except StoreError as exc:  # a file that no longer parses
         raise CliError(str(exc)) from None
 
 
@@ -318,7 +323,7 @@ def write(
     tags = list(tag or [])
     # The store masks what it writes; this only counts what it will mask, to say so.
     masked = sum(count_secrets(t) for t in (title, text, *tags))
-    with open_home(must_exist=False) as (home, store):
+    with open_home() as (home, store):  # no store: `anamnesis init` first, as elsewhere
         # Replacing a note that does not exist is a typo; a prefix means its whole id.
         supersedes = [_get(store, old).id for old in supersedes or []]
         try:

@@ -131,7 +131,7 @@ def reflect(
 
 def _say_reflection(data: dict[str, Any]) -> None:
     if not data["projects"]:
-        console.say("nothing to reflect: no project has enough unreflected episodes")
+        console.say(f"nothing to reflect: {_waiting(data)}")
         return
     rows = [
         [_named(p), len(p.get("episodes", [])), p.get("status", ""), p.get("reason", "")]
@@ -140,6 +140,8 @@ def _say_reflection(data: dict[str, Any]) -> None:
     console.table(["project", "episodes", "status", "why"], rows)
     for p in data["projects"]:
         name = _named(p)
+        if data["dry_run"]:
+            _say_sent(name, p)
         tagged = f"tagged {len(p.get('retagged', []))} episode(s) reflected"
         if p.get("written"):
             console.say(f"{name}: wrote {', '.join(p['written'])}; {tagged}")
@@ -149,7 +151,36 @@ def _say_reflection(data: dict[str, Any]) -> None:
             console.warn(f"{name}: refused {refused}")
         for kept_back in p.get("refused_supersedes", []):
             console.warn(f"{name}: {kept_back}")
+    if data["waiting"]:
+        console.say(f"not reflected yet: {_waiting(data)}")
     say_cost(data, "reflect")
+
+
+def _waiting(data: dict[str, Any]) -> str:
+    """Why the projects that were not planned wait: the threshold, and what each has."""
+    least = data["min_episodes"]
+    if not data["waiting"]:
+        return "no unreflected episodes (session notes not tagged `reflected`)"
+    having = ", ".join(f"{_named(w)} has {w['episodes']}" for w in data["waiting"])
+    return (
+        f"a project needs {least} or more unreflected episodes "
+        f"(--min-episodes N changes that): {having}"
+    )
+
+
+def _say_sent(name: str, plan: dict[str, Any]) -> None:
+    """What a dry run would send for one project: each episode, and the context."""
+    later = plan["left_out"]
+    wait = f"; {later} more wait for a later run (over llm.max_input_tokens)" if later else ""
+    console.say(f"{name}: would send {len(plan['episodes'])} episode(s), oldest first{wait}:")
+    for note in plan["episodes"]:
+        console.say(f"  {note['id']}  {note['title']}")
+    if plan["durable"] or plan["durable_left_out"]:
+        left = plan["durable_left_out"]
+        console.say(
+            f"  and {len(plan['durable'])} of the project's durable notes, so that none is "
+            "repeated" + (f" ({left} left out: no room)" if left else "")
+        )
 
 
 def _named(plan: dict[str, Any]) -> str:
@@ -210,6 +241,14 @@ def merge(
 
 def _say_merge(data: dict[str, Any]) -> None:
     console.say(f"{len(data['candidates'])} candidate group(s) of look-alike notes")
+    if not data["apply"]:  # what the provider would be asked about, note by note
+        for number, group in enumerate(data["candidates"], start=1):
+            console.say(
+                f"  group {number}: {group['project']}, {group['type']} "
+                f"(similarity {group['similarity']:.2f})"
+            )
+            for note_id, title in zip(group["ids"], group["titles"], strict=True):
+                console.say(f"    {note_id}  {title}")
     for group in data["groups"]:
         why = group["reason"] or ", ".join(loss["query"] for loss in group["losses"])
         console.say(

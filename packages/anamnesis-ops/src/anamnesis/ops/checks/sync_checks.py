@@ -69,8 +69,8 @@ def sync_check(home: Home) -> Check:
         return Check(
             "sync", WARN,
             f"{len(kept)} note(s) kept both ways after a conflict: {', '.join(kept[:6])}",
-            "keep one: `anamnesis write --supersedes OTHER_ID ...` (or merge them into a new "
-            "note that supersedes both); both stay listed until then",
+            "keep one: `anamnesis write --title TITLE --supersedes OTHER_ID BODY` (or merge "
+            "them into a new note that supersedes both); both stay listed until then",
         )  # fmt: skip
     if state.ahead:
         return Check("sync", WARN, state.detail, "run `anamnesis sync` once the remote answers")

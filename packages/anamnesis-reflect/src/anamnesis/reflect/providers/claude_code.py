@@ -46,7 +46,7 @@ from anamnesis.store import load_json
 NOT_ON_PATH = (
     "the claude-code provider runs the `claude` CLI, and `{exe}` is not on PATH: install "
     "Claude Code (https://docs.anthropic.com/en/docs/claude-code) and log in, or choose "
-    "another provider: anamnesis config set llm.provider openai"
+    "another provider: `anamnesis config set llm.provider openai`"
 )
 _REAP_S = 5.0  # after a kill, how long to wait for the child's pipes to close
 # Only quoted in an error message (its first 200 characters): no need to hold more of stderr.
@@ -163,7 +163,7 @@ def _exchange(
 def _too_slow(timeout_s: float) -> ProviderTimeout:
     return ProviderTimeout(
         f"claude did not answer within {timeout_s:g} s and was stopped: try again, "
-        "or allow longer (anamnesis config set llm.timeout_s 180)"
+        "or allow longer (`anamnesis config set llm.timeout_s 180`)"
     )
 
 

@@ -12,8 +12,8 @@ from anamnesis.reflect.providers.protocol import ProviderUnavailable
 
 NO_PROVIDER = (
     "reflect and merge need an LLM, and llm.provider is 'heuristic' (no LLM). "
-    "Use your Claude Code login, no key needed: anamnesis config set llm.provider claude-code; "
-    "or an API: anamnesis config set llm.provider openai (or anthropic), set llm.model, "
+    "Use your Claude Code login, no key needed: `anamnesis config set llm.provider claude-code`; "
+    "or an API: `anamnesis config set llm.provider openai` (or anthropic), set llm.model, "
     "and export OPENAI_API_KEY (or ANTHROPIC_API_KEY)"
 )
 

@@ -164,7 +164,7 @@ def _read_body(
 def _timeout_message(url: str, timeout_s: float) -> str:
     return (
         f"{url} did not answer within {timeout_s:g} s: try again, or allow longer "
-        "(anamnesis config set llm.timeout_s 120)"
+        "(`anamnesis config set llm.timeout_s 120`)"
     )
 
 

@@ -75,7 +75,7 @@ def over_max_reply(source: str, max_bytes: int) -> UnusableReply:
     return UnusableReply(
         f"unusable reply: {source} sent more than {max_bytes} bytes (llm.max_reply_bytes) "
         "and was not read further; if a reply that long is expected, allow more: "
-        "anamnesis config set llm.max_reply_bytes <bytes>"
+        "`anamnesis config set llm.max_reply_bytes BYTES`"
     )
 
 

@@ -105,7 +105,12 @@ def llm_config_keys() -> tuple[ConfigKey, ...]:
     key_envs = [spec.key_env for spec in PROVIDERS.values() if spec.key_env]
 
     def key(
-        name: str, help: str, default: str, *env: str, choices: tuple[str, ...] = ()
+        name: str,
+        help: str,
+        default: str,
+        *env: str,
+        choices: tuple[str, ...] = (),
+        env_is_secret: bool = False,
     ) -> ConfigKey:
         return ConfigKey(
             name,
@@ -115,6 +120,7 @@ def llm_config_keys() -> tuple[ConfigKey, ...]:
             choices=choices,
             check=checking(name, check_setting, InvalidLlmSetting),
             owner="reflect",
+            env_is_secret=env_is_secret,
         )
 
     return (
@@ -129,7 +135,7 @@ def llm_config_keys() -> tuple[ConfigKey, ...]:
             ", ".join(urls), "ANAMNESIS_LLM_BASE_URL"),
         key("llm.api_key_env",
             "the NAME of the environment variable holding the key (never the key)",
-            ", ".join(key_envs), "ANAMNESIS_LLM_API_KEY"),
+            ", ".join(key_envs), "ANAMNESIS_LLM_API_KEY", env_is_secret=True),
         key("llm.timeout_s", "seconds one provider call may take (default 60)",
             f"{DEFAULT_TIMEOUT_S:g}", "ANAMNESIS_LLM_TIMEOUT"),
         key("llm.max_input_tokens", "the most a prompt may hold, estimated (default 24000)",
@@ -171,8 +177,8 @@ def make_provider(settings: LlmSettings) -> Provider:
     spec = PROVIDERS[name]
     if spec.needs_model and not settings.model:
         raise ProviderUnavailable(
-            f"the {name} provider needs a model: anamnesis config set llm.model "
-            f"{spec.example_model or '<model>'} (or set ANAMNESIS_LLM_MODEL)"
+            f"the {name} provider needs a model: `anamnesis config set llm.model "
+            f"{spec.example_model or 'MODEL'}` (or set ANAMNESIS_LLM_MODEL)"
         )
     # The public APIs need a key; a local server (another base_url) usually does not.
     if spec.key_env and not settings.api_key and settings.base_url == spec.base_url:
@@ -181,7 +187,7 @@ def make_provider(settings: LlmSettings) -> Provider:
             f"the {name} provider needs an API key in the environment variable {variable}, "
             f"which is not set: export {variable}=<your key> (keys are never read from "
             "config.json; llm.api_key_env names another variable), or use your Claude Code "
-            "login, no key needed: anamnesis config set llm.provider claude-code"
+            "login, no key needed: `anamnesis config set llm.provider claude-code`"
         )
     return spec.factory(
         model=settings.model,

@@ -270,10 +270,15 @@ class ReadNotes(Record):
 
 
 def read_jsonl(path: Path) -> ReadNotes:
-    """The notes of a JSONL export, ids kept. A line that is not a valid note is skipped
-    and reported (``line N``); the others are still read. Raises :class:`InterchangeError`
-    for a file that cannot be read at all."""
+    """The notes of a JSONL export, ids kept: ``path`` is the file, or the folder an export
+    wrote it to (its ``notes.jsonl``). A line that is not a valid note is skipped and
+    reported (``line N``); the others are still read. Raises :class:`InterchangeError` for
+    a file that cannot be read at all."""
     path = Path(path).expanduser()
+    if path.is_dir():  # the folder `export` was given: read the file it wrote there
+        if not (path / JSONL_NAME).is_file():
+            raise InterchangeError(f"{path} is a folder without {JSONL_NAME} (a JSONL export)")
+        path = path / JSONL_NAME
     try:
         data = read_regular(path, MAX_JSONL_BYTES, follow=True)[0]
         text = data.decode("utf-8")

@@ -34,22 +34,43 @@ def check_id(value: object, field: str = "id") -> str:
 # A prefix shorter than this names too many notes to be a reference (git asks for 4; ids
 # made in the same second share their first 8 characters, so 6 is already short).
 MIN_PREFIX = 6
-_PREFIX = re.compile(r"[0-7][0-9A-HJKMNP-TV-Z]{0,25}")
+_ID_CHARACTERS = frozenset("0123456789ABCDEFGHJKMNPQRSTVWXYZ")
 
 
 def check_prefix(value: object) -> str:
     """``value`` as an upper-case id prefix of at least :data:`MIN_PREFIX` characters, else
-    :class:`InvalidNote` saying what is wrong. Ids are case-insensitive when typed."""
+    :class:`InvalidNote` saying what is wrong: the characters no id has, or that it is
+    too short or too long. Ids are case-insensitive when typed. A prefix that no id can start
+    with (``Z...``: ids start with 0-7) is a prefix still: no note is found by it."""
     if not isinstance(value, str) or not value.strip():
         raise InvalidNote("id", "give a note's id, or the first 6 or more of its characters")
-    prefix = value.strip().upper()
-    if _PREFIX.fullmatch(prefix) is None:
-        check_id(value)  # raises with the ULID explanation
+    typed = value.strip()
+    prefix = typed.upper()
+    foreign = [c for c in dict.fromkeys(typed) if c.upper() not in _ID_CHARACTERS]
+    if foreign:
+        named = ", ".join(repr(char) for char in foreign[:5])
+        raise InvalidNote(
+            "id",
+            f"{typed!r} is not a note id: ids have no {named} "
+            "(only 0-9 and A-Z without I, L, O, U)",
+        )
+    if len(prefix) > 26:
+        raise InvalidNote("id", f"{typed!r} is longer than a note id (26 characters)")
     if len(prefix) < MIN_PREFIX:
         raise InvalidNote(
-            "id", f"{value!r} is too short: give at least {MIN_PREFIX} characters of the id"
+            "id",
+            f"{typed!r} is too short: give at least {MIN_PREFIX} characters of the id",
         )
     return prefix
+
+
+def could_start_an_id(prefix: str) -> bool:
+    """Whether some id could start with ``prefix`` (a checked one): its first character
+    is at most 7, since an id is 128 bits."""
+    return _PREFIX.fullmatch(prefix) is not None
+
+
+_PREFIX = re.compile(r"[0-7][0-9A-HJKMNP-TV-Z]{0,25}")
 
 
 def new_id() -> str:

@@ -31,6 +31,7 @@ from anamnesis.store.config import read_config
 from anamnesis.store.files.layout import StoreLayout
 from anamnesis.store.record import Record
 from anamnesis.store.vectors.model_download import (
+    MODEL_FOLDER_HINT,
     DownloadMemo,
     ModelUnreachable,
     download_memo,
@@ -61,6 +62,10 @@ class Embedder(Protocol):
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 MODEL_ENV = "ANAMNESIS_EMBED_MODEL"
 MODEL_PATH_ENV = "ANAMNESIS_EMBED_MODEL_PATH"
+
+# Every message about a model that cannot be had (not downloaded, unreachable, a folder
+# without one) ends with this: one command, and the one place that explains the folder and
+# the other ways to name it (init --embed-model-path, ANAMNESIS_EMBED_MODEL_PATH).
 
 # The store does not know how it was installed (a checkout, wheels, an index); the CLI's
 # `anamnesis doctor` does, and prints the exact command.
@@ -243,10 +248,7 @@ class FastEmbedEmbedder:
         self._more: list[Any] = []  # the other sessions, for documents
         self._lock = threading.Lock()
         if self.model_path is not None and not self._onnx_files():
-            raise VectorsUnavailable(
-                f"no ONNX model in {self.model_path}: point {MODEL_PATH_ENV} at a folder "
-                "with model.onnx and its tokenizer files"
-            )
+            raise VectorsUnavailable(f"no ONNX model in {self.model_path}; {MODEL_FOLDER_HINT}")
 
     def needs_download(self) -> bool:
         """True when using the model means downloading it first: no local copy is set and
@@ -403,7 +405,7 @@ class FastEmbedEmbedder:
             where = f"from {self.model_path}" if self.model_path else "(download)"
             raise VectorsUnavailable(
                 f"cannot load the embedding model {self.model_name} {where}: {exc}; "
-                f"set {MODEL_PATH_ENV} to a local copy if this machine is offline"
+                f"if this machine is offline, {MODEL_FOLDER_HINT}"
             ) from None
 
 

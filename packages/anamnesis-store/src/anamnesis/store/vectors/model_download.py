@@ -27,6 +27,14 @@ from anamnesis.store.files.layout import StoreLayout
 from anamnesis.store.files.safe_files import read_regular
 from anamnesis.store.record import Record
 
+# The one explanation of a model folder (docs/configuration.md has the section it names):
+# every message about a model that cannot be had ends with it.
+MODEL_FOLDER_HINT = (
+    "use a local copy of the model: `anamnesis config set embed_model_path FOLDER`, FOLDER "
+    'holding model.onnx and its tokenizer files (docs/configuration.md: "A local copy of '
+    'the embedding model")'
+)
+
 ENDPOINT_ENV = "HF_ENDPOINT"
 DEFAULT_ENDPOINT = "https://huggingface.co"
 # How long searches go on without trying the download again: a few minutes, so a machine
@@ -89,8 +97,7 @@ class ModelUnreachable(Record):
         """What to do about it, the store's way (``reason; fix``)."""
         return (
             f"searches try again after {self.retry_clock()}, `anamnesis doctor` at once; "
-            "on a machine that stays offline, use a local copy of the model "
-            "(`anamnesis init --embed-model-path FOLDER`)"
+            f"on a machine that stays offline, {MODEL_FOLDER_HINT}"
         )
 
     def as_dict(self) -> dict[str, str]:

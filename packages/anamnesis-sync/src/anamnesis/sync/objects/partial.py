@@ -39,6 +39,7 @@ def take_message(remote_head: ObjectID, taken: int, waiting: list[bytes], when: 
     plural = "s" if taken != 1 else ""
     return (
         f"anamnesis: take {taken} incoming file{plural} from the remote at {when}; "
-        f"{names} wait{'s' if len(waiting) == 1 else ''} for `anamnesis sync --resolve`\n\n"
+        f"{names} wait{'s' if len(waiting) == 1 else ''} for "
+        "`anamnesis sync --resolve keep-both` (or ours, theirs)\n\n"
         f"{TRAILER.decode()}{remote_head.decode('ascii')}"
     )
