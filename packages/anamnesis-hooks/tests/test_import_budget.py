@@ -24,8 +24,15 @@ from anamnesis.store import MemoryStore
 CEILING = {"inject": 40, "prompt": 43, "capture": 20}
 # Code every hook loaded then too, in a file of its own since: the hooks' table and their
 # runners were the dispatcher's own (``__main__``), the store's public-names reader its
-# ``__init__``. Not counted: a file is not a cost, what it holds is.
-SPLIT_OUT = {"anamnesis.hooks.registry", "anamnesis.hooks.runners", "anamnesis.store.exports"}
+# ``__init__``, and starting a detached process was hooks.background's own (now the store's
+# ``detached``, shared with the CLI's background embedder). Not counted: a file is not a
+# cost, what it holds is.
+SPLIT_OUT = {
+    "anamnesis.hooks.registry",
+    "anamnesis.hooks.runners",
+    "anamnesis.store.exports",
+    "anamnesis.store.detached",
+}
 # What only the background sync may load: git, and YAML to mask what goes out.
 SYNC_ONLY = {"dulwich", "yaml", "ulid"}
 NEVER = {"mcp", "typer", "click", "rich", "pydantic", "anyio", "starlette", "uvicorn",

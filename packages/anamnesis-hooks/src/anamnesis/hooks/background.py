@@ -8,19 +8,16 @@ go to the log.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from anamnesis.store import read_config
+from anamnesis.store import read_config, start_detached
 
 
 def start_worker(home: Path) -> int:
     """Start the background worker (``python -m anamnesis.hooks worker``) detached: it
     files the queued captures and syncs if asked, or leaves at once when another process
     is the worker (:mod:`.worker`); return its pid."""
-    return _detached(home, "anamnesis.hooks", "worker")
+    return start_detached(home, "anamnesis.hooks", "worker")
 
 
 # What a config.json value of llm.summarize_sessions may say for "off" (the summary step
@@ -40,24 +37,4 @@ def start_session_summary(home: Path, note_id: str) -> int | None:
         return None
     if find_spec("anamnesis.reflect") is None:
         return None
-    return _detached(home, "anamnesis.reflect.session_summary", note_id)
-
-
-def _detached(home: Path, module: str, *args: str) -> int:
-    env = {**os.environ, "ANAMNESIS_HOME": str(home)}
-    options: dict[str, object] = {}
-    if sys.platform == "win32":  # pragma: no cover - Windows only
-        options["creationflags"] = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
-    else:
-        options["start_new_session"] = True
-    process = subprocess.Popen(
-        [sys.executable, "-m", module, *args],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        close_fds=True,
-        env=env,
-        **options,  # type: ignore[call-overload]
-    )
-    pid: int = process.pid
-    return pid
+    return start_detached(home, "anamnesis.reflect.session_summary", note_id)

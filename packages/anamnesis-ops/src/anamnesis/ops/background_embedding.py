@@ -21,8 +21,6 @@ left undone waits for the next write, sync or search.
 from __future__ import annotations
 
 import logging
-import os
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -37,6 +35,8 @@ from anamnesis.store import (
     StoreError,
     StoreLayout,
     VectorsUnavailable,
+    log_to_store,
+    start_detached,
     yield_to_sessions,
 )
 from anamnesis.sync import SyncBusy, SyncError, sync_lock
@@ -102,7 +102,7 @@ def start_background_embedding(store: MemoryStore) -> BackgroundEmbedding | None
         running = embedder_pid(store.layout)
         if running is not None:
             return BackgroundEmbedding(running, waiting)
-        return BackgroundEmbedding(_detached(store.root), waiting)
+        return BackgroundEmbedding(start_detached(store.root, MODULE, str(store.root)), waiting)
     except (OSError, StoreError) as exc:  # no process could start, an index in repair, ...
         log.warning("could not start embedding in the background: %s", exc)
         return None
@@ -164,26 +164,6 @@ def _embed_all(store: MemoryStore) -> int:
     return done
 
 
-def _detached(root: Path) -> int:
-    """Start the embedder for ``root`` in its own session, not waited for; its pid."""
-    options: dict[str, object] = {}
-    if sys.platform == "win32":  # pragma: no cover - Windows only
-        options["creationflags"] = subprocess.DETACHED_PROCESS | subprocess.CREATE_NEW_PROCESS_GROUP
-    else:
-        options["start_new_session"] = True
-    process = subprocess.Popen(
-        [sys.executable, "-m", MODULE, str(root)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        close_fds=True,
-        env={**os.environ, "ANAMNESIS_HOME": str(root)},  # the model settings carry over
-        **options,  # type: ignore[call-overload]
-    )
-    pid: int = process.pid
-    return pid
-
-
 def main(argv: list[str]) -> int:
     """``python -m anamnesis.ops.background_embedding HOME``: embed HOME's waiting notes.
     Detached, so every failure is a line in the store's logs/embedding.log."""
@@ -195,25 +175,13 @@ def main(argv: list[str]) -> int:
     try:
         embed_backlog(root)
     except VectorsUnavailable as exc:  # the model cannot load: searches say so themselves
-        _log_to(root)
+        log_to_store(log, root, LOG_NAME)
         log.warning("background embedding stopped, searches use keywords only: %s", exc)
     except Exception:
-        _log_to(root)
+        log_to_store(log, root, LOG_NAME)
         log.exception("background embedding failed")
         return 1
     return 0
-
-
-def _log_to(root: Path) -> None:
-    folder = StoreLayout(root).logs_dir
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(folder / LOG_NAME, encoding="utf-8")
-    except OSError:
-        return
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-    log.addHandler(handler)
-    log.setLevel(logging.INFO)
 
 
 if __name__ == "__main__":

@@ -24,15 +24,13 @@ from anamnesis.store import (
     Memory,
     MemoryStore,
     NoteNotFound,
-    StoreLayout,
     is_capture_owned,
+    log_to_store,
     resolve_home,
     utc_now,
 )
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from anamnesis.reflect.providers.protocol import Provider
     from anamnesis.reflect.providers.settings import LlmSettings
 
@@ -98,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """``python -m anamnesis.reflect.session_summary NOTE_ID``: always 0, problems logged."""
     args = list(sys.argv[1:] if argv is None else argv)
     home = resolve_home()
-    _log_to(home)
+    log_to_store(log, home, "reflect.log")
     try:
         if len(args) != 1:
             log.warning("session summary: expected one note id, got %r", args)
@@ -114,18 +112,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # a detached step: every failure is one line in the log
         log.warning("session summary of %s failed: %s: %s", args, type(exc).__name__, exc)
     return 0
-
-
-def _log_to(home: Path) -> None:
-    folder = StoreLayout(home).logs_dir
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(folder / "reflect.log", encoding="utf-8")
-    except OSError:
-        return
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-    log.addHandler(handler)
-    log.setLevel(logging.INFO)
 
 
 if __name__ == "__main__":

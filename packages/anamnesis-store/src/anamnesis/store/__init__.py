@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from anamnesis.store.config_keys import checking as checking
     from anamnesis.store.config_keys import default_machine_id as default_machine_id
     from anamnesis.store.config_keys import store_config_keys as store_config_keys
+    from anamnesis.store.detached import log_to_store as log_to_store
+    from anamnesis.store.detached import start_detached as start_detached
     from anamnesis.store.errors import AmbiguousId as AmbiguousId
     from anamnesis.store.errors import IndexRebuiltWarning as IndexRebuiltWarning
     from anamnesis.store.errors import IndexUnavailable as IndexUnavailable
