@@ -210,13 +210,18 @@ def test_keyword_search_by_choice_starts_nothing(env: Env) -> None:
     assert "0 embedded, 4 not embedded (`anamnesis reindex` embeds them)" in env.run("status").out
 
 
-@pytest.mark.parametrize("source", ["jsonl", "markdown", "openchronicle"])
+@pytest.mark.parametrize("source", ["jsonl", "markdown", "openchronicle", "claude"])
 def test_an_import_applied_embeds_what_it_brought_in_the_background(
     vectors_on: Env, tmp_path: Path, source: str
 ) -> None:
     env = vectors_on
     folder = tmp_path / "incoming"
-    if source == "openchronicle":
+    if source == "claude":  # Claude Code's own memory: `import claude` takes no folder
+        folder = env.claude / "projects" / "-work-api" / "memory"
+        folder.mkdir(parents=True)
+        for n in range(3):
+            (folder / f"rule-{n}.md").write_text(f"Always run the migrations first ({n}).\n")
+    elif source == "openchronicle":
         folder.mkdir()
         for n in range(3):
             (folder / f"project-api-{n}.md").write_text(
@@ -227,9 +232,11 @@ def test_an_import_applied_embeds_what_it_brought_in_the_background(
         other.create_store()
         seed(other.home, 3)
         assert other.run("export", str(folder), "--format", source).code == 0
-    dry = env.run("import", source, str(folder))
-    assert dry.code == 0 and "embedding" not in dry.out and embedders(env.home) == []
-    applied = env.run("import", source, str(folder), "--apply")
+    given = [] if source == "claude" else [str(folder)]
+    if given:  # a dry run (`import claude` has none) starts nothing
+        dry = env.run("import", source, *given)
+        assert dry.code == 0 and "embedding" not in dry.out and embedders(env.home) == []
+    applied = env.run("import", source, *given, *(["--apply"] if given else []))
     assert applied.code == 0, applied.err
     (line,) = [line for line in applied.out.splitlines() if line.startswith("embedding ")]
     assert line.startswith("embedding 3 note(s) for search by meaning, in the background (pid ")

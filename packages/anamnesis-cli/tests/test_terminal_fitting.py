@@ -14,7 +14,7 @@ from pathlib import Path
 from anamnesis_testsupport.fake_llm import FakeLLMServer
 
 from anamnesis.store import MemoryStore
-from cli_testing import Env, machines, write
+from cli_testing import Env, edited_on_both, write
 from tty_testing import ULID, Screen, cells, on_terminal
 
 LONG_PROJECT = "github.com/someone/a-very-long-project-name-for-the-tables"
@@ -119,13 +119,7 @@ def test_eval_tables_fit(env: Env, tmp_path: Path) -> None:
 def test_every_command_doctor_prints_is_whole_on_one_line(tmp_path: Path) -> None:
     """A realistic store: a remote, no `claude` on PATH, a config others can read, no
     model, and a sync conflict."""
-    laptop, desktop, _ = machines(tmp_path)
-    note_id = laptop.run("write", "--title", "Port", "8080", "--json").json()["id"]
-    assert laptop.run("sync").code == 0 and desktop.run("sync").code == 0
-    for machine, port in ((laptop, "9090"), (desktop, "7070")):
-        path = Path(machine.run("show", note_id, "--json").json()["path"])
-        path.write_text(path.read_text().replace("8080", port))
-    assert laptop.run("sync").code == 0
+    _laptop, desktop, _note_id = edited_on_both(tmp_path)
     assert desktop.run("sync").code == 1  # the conflict, left unresolved
     (desktop.home / "config.json").chmod(0o644)
     checks = desktop.run("doctor", "--offline", "--json").json()["checks"]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_testing import Env, machines, write
+from cli_testing import Env, edited_on_both, write
 from tty_testing import ULID, Screen, cells, on_terminal
 
 LONG_TITLE = "How to rebuild the search index after the schema migration fails halfway through"
@@ -156,13 +156,7 @@ def test_show_wraps_the_body_under_its_indent_and_raw_stays_exact(env: Env) -> N
 
 
 def test_show_of_a_keep_both_copy_names_the_other_copy(tmp_path: Path) -> None:
-    laptop, desktop, _ = machines(tmp_path)
-    note_id = laptop.run("write", "--title", "Port", "8080", "--json").json()["id"]
-    assert laptop.run("sync").code == 0 and desktop.run("sync").code == 0
-    for machine, port in ((laptop, "9090"), (desktop, "7070")):
-        path = Path(machine.run("show", note_id, "--json").json()["path"])
-        path.write_text(path.read_text().replace("8080", port))
-    assert laptop.run("sync").code == 0
+    _laptop, desktop, note_id = edited_on_both(tmp_path)
     assert desktop.run("sync").code == 1  # the conflict
     assert desktop.run("sync", "--resolve", "keep-both").code == 0
     fork_id = next(n["id"] for n in desktop.run("list", "--json").json() if n["id"] != note_id)

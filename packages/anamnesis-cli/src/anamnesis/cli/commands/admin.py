@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from anamnesis.cli import config_file, console, doctor, maintenance
-from anamnesis.cli.context import JsonFlag, current_home, open_home, open_store
+from anamnesis.cli.context import (
+    JsonFlag,
+    current_home,
+    embed_in_background,
+    open_home,
+    open_store,
+)
 from anamnesis.cli.display import doctor_report, lines
 from anamnesis.cli.display.tables import Column, show
 from anamnesis.cli.doctor_vectors import backlog_words, search_words, vectors_fix
@@ -246,6 +252,8 @@ def import_native(as_json: JsonFlag = False) -> None:
         report = import_native_memory(
             store, claude_dir=source, machine_id=home.machine_id, progress=progress
         )
+        # What came in is found by meaning once a process of its own has embedded it.
+        embedding = embed_in_background(store) if report.created or report.updated else ""
     data = {
         "source": str(source / "projects"),
         "created": report.created,
@@ -263,6 +271,8 @@ def import_native(as_json: JsonFlag = False) -> None:
     )
     for path, reason in report.problems:
         console.warn(f"could not import {path}: {reason}")
+    if embedding:
+        console.say(embedding)
 
 
 def migrate(

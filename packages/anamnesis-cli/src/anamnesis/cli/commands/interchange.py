@@ -4,8 +4,9 @@
 form (`anamnesis import [--json]`) still runs that same import, unchanged; `import claude`
 names it, and `import openchronicle DIR`, `import jsonl FILE` and `import markdown DIR`
 read other sources. Those three are dry runs unless --apply, which writes every new and
-changed note in one all-or-nothing batch; notes keep fixed ids, so importing the same
-thing again adds nothing.
+changed note in one all-or-nothing batch and then starts embedding them in a background
+process (as `write` and `sync` do); notes keep fixed ids, so importing the same thing
+again adds nothing.
 """
 
 from __future__ import annotations
