@@ -123,7 +123,7 @@ def test_the_readme_installs_this_checkout_not_the_index_release(user: NewUser) 
         assert "'anamnesis-memory[" not in check["fix"], check
     # 4: without `claude`, a warning with the line to run later; no failure, no loop.
     assert doctor["mcp"]["status"] == "warn"
-    assert doctor["mcp"]["fix"].startswith("once Claude Code is installed, run: claude mcp add")
+    assert doctor["mcp"]["fix"].startswith("once Claude Code is installed, run: `claude mcp add")
     assert [c["name"] for c in doctor.values() if c["status"] == "fail"] == []
     hooks = json.loads((user.home / ".claude" / "settings.json").read_text())["hooks"]
     assert {"SessionStart", "SessionEnd", "PreCompact"} <= set(hooks)

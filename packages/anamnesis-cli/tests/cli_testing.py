@@ -303,3 +303,16 @@ def machines(tmp_path: Path) -> tuple[Env, Env, Path]:
     for machine in (laptop, desktop):
         assert machine.run("init", "--yes", "--remote", str(remote)).code == 0
     return laptop, desktop, remote
+
+
+def edited_on_both(tmp_path: Path) -> tuple[Env, Env, str]:
+    """:func:`machines` that both edited one note (its id last) since they last synced, the
+    laptop's edit pushed: the desktop's next sync reports the conflict."""
+    laptop, desktop, _ = machines(tmp_path)
+    note_id = laptop.run("write", "--title", "Port", "8080", "--json").json()["id"]
+    assert laptop.run("sync").code == 0 and desktop.run("sync").code == 0
+    for machine, port in ((laptop, "9090"), (desktop, "7070")):
+        path = Path(machine.run("show", note_id, "--json").json()["path"])
+        path.write_text(path.read_text().replace("8080", port))
+    assert laptop.run("sync").code == 0
+    return laptop, desktop, note_id

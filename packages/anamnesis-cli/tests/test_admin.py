@@ -255,7 +255,7 @@ def test_doctor_names_each_problem_and_its_fix(bare: Env, tmp_path: Path) -> Non
     (bare.home / "config.json").chmod(0o644)  # after the set, which writes it 0600 again
     data = {c["name"]: c for c in bare.run("doctor", "--json").json()["checks"]}
     assert data["config"]["status"] == "warn" and "readable by others" in data["config"]["detail"]
-    assert data["config"]["fix"] == f"chmod 600 {bare.home / 'config.json'}"
+    assert data["config"]["fix"] == f"`chmod 600 {bare.home / 'config.json'}`"
     assert data["hooks"]["status"] == "fail" and "not valid JSON" in data["hooks"]["detail"]
     assert data["remote"]["status"] == "fail" and "gone.git" in data["remote"]["detail"]
     offline = {c["name"]: c for c in bare.run("doctor", "--offline", "--json").json()["checks"]}

@@ -208,3 +208,37 @@ def test_keyword_search_by_choice_starts_nothing(env: Env) -> None:
         assert start_background_embedding(store) is None
     assert not StoreLayout(env.home).embedding_lock.exists()  # nobody ever took it
     assert "0 embedded, 4 not embedded (`anamnesis reindex` embeds them)" in env.run("status").out
+
+
+@pytest.mark.parametrize("source", ["jsonl", "markdown", "openchronicle", "claude"])
+def test_an_import_applied_embeds_what_it_brought_in_the_background(
+    vectors_on: Env, tmp_path: Path, source: str
+) -> None:
+    env = vectors_on
+    folder = tmp_path / "incoming"
+    if source == "claude":  # Claude Code's own memory: `import claude` takes no folder
+        folder = env.claude / "projects" / "-work-api" / "memory"
+        folder.mkdir(parents=True)
+        for n in range(3):
+            (folder / f"rule-{n}.md").write_text(f"Always run the migrations first ({n}).\n")
+    elif source == "openchronicle":
+        folder.mkdir()
+        for n in range(3):
+            (folder / f"project-api-{n}.md").write_text(
+                f"## [2026-04-22T11:00:00Z] {{id: 20260422-1100-bbbbb{n}}}\nThe API uses PG.\n"
+            )
+    else:  # another store's export
+        other = Env.make(tmp_path, "other")
+        other.create_store()
+        seed(other.home, 3)
+        assert other.run("export", str(folder), "--format", source).code == 0
+    given = [] if source == "claude" else [str(folder)]
+    if given:  # a dry run (`import claude` has none) starts nothing
+        dry = env.run("import", source, *given)
+        assert dry.code == 0 and "embedding" not in dry.out and embedders(env.home) == []
+    applied = env.run("import", source, *given, *(["--apply"] if given else []))
+    assert applied.code == 0, applied.err
+    (line,) = [line for line in applied.out.splitlines() if line.startswith("embedding ")]
+    assert line.startswith("embedding 3 note(s) for search by meaning, in the background (pid ")
+    wait_until_embedded(env, pid_in(line))
+    assert env.run("status", "--json").json()["vectors"]["embedded"] == 3

@@ -79,6 +79,26 @@ def test_hanging_lines_wrap_under_their_indent_and_keep_commands_whole() -> None
     assert wrapping.hanging("> ", "", 20) == [">"]
 
 
+def test_lifted_commands_too_long_for_the_indent_take_a_line_of_their_own() -> None:
+    text = "once it is installed, run: `claude mcp add --scope user anamnesis` then check"
+    assert wrapping.hanging("     fix: ", text, 40, lift=True) == [
+        "     fix: once it is installed, run:",
+        "claude mcp add --scope user anamnesis",  # at column 0, its backquotes off
+        "          then check",
+    ]
+    # One that fits under the indent stays there, backquotes and all.
+    assert wrapping.hanging("fix: ", "run `anamnesis sync` now", 22, lift=True) == [
+        "fix: run",
+        "     `anamnesis sync`",
+        "     now",
+    ]
+    # Alone after its label: the label stays, the command goes under it.
+    assert wrapping.hanging("file:     ", "/a/long/path/to/a/note/file.md", 30, lift=True) == [
+        "file:",
+        "/a/long/path/to/a/note/file.md",
+    ]
+
+
 def test_markdown_wraps_prose_lists_and_quotes_but_never_code_or_tables() -> None:
     words = " ".join(["word"] * 12)
     body = "\n".join(

@@ -36,7 +36,7 @@ def test_doctor_without_claude_warns_with_the_exact_line_to_run_later(env: Env) 
     doctor = env.run("doctor", "--json", "--offline")
     checks = {c["name"]: c for c in doctor.json()["checks"]}
     assert checks["mcp"]["status"] == "warn"
-    assert checks["mcp"]["fix"] == f"once Claude Code is installed, run: {line}"
+    assert checks["mcp"]["fix"] == f"once Claude Code is installed, run: `{line}`"
     assert "anamnesis init" not in checks["mcp"]["fix"]  # no loop back to init
     assert [c["name"] for c in checks.values() if c["status"] == "fail"] == []
     assert doctor.code == 0 and doctor.json()["ok"] is True
@@ -47,7 +47,8 @@ def test_doctor_says_how_this_copy_is_installed_and_how_to_update_it(env: Env) -
     human = env.run("doctor", "--offline")
     inst = installation.detect()
     assert f"[ok  ] install  {inst.describe()}" in human.out
-    assert f"tip: update: {installation.update_command(inst)}" in human.out
+    assert f"tip: update: {installation.update_hint(inst)}" in human.out
+    assert f"`{installation.update_command(inst)}`" in human.out  # a command, in backticks
     # Every hint names this copy's source: never the index's older release by name.
     assert "'anamnesis-memory[" not in human.out
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from cli_testing import Env, machines, write
+from cli_testing import Env, edited_on_both, write
 from tty_testing import ULID, Screen, cells, on_terminal
 
 LONG_TITLE = "How to rebuild the search index after the schema migration fails halfway through"
@@ -156,13 +156,7 @@ def test_show_wraps_the_body_under_its_indent_and_raw_stays_exact(env: Env) -> N
 
 
 def test_show_of_a_keep_both_copy_names_the_other_copy(tmp_path: Path) -> None:
-    laptop, desktop, _ = machines(tmp_path)
-    note_id = laptop.run("write", "--title", "Port", "8080", "--json").json()["id"]
-    assert laptop.run("sync").code == 0 and desktop.run("sync").code == 0
-    for machine, port in ((laptop, "9090"), (desktop, "7070")):
-        path = Path(machine.run("show", note_id, "--json").json()["path"])
-        path.write_text(path.read_text().replace("8080", port))
-    assert laptop.run("sync").code == 0
+    _laptop, desktop, note_id = edited_on_both(tmp_path)
     assert desktop.run("sync").code == 1  # the conflict
     assert desktop.run("sync", "--resolve", "keep-both").code == 0
     fork_id = next(n["id"] for n in desktop.run("list", "--json").json() if n["id"] != note_id)
@@ -186,6 +180,9 @@ def test_doctor_colours_verdicts_on_a_terminal_and_indents_wrapped_lines(env: En
     assert env.run("init", "--yes", "--local-only").code == 0
     screen = on_terminal(env, "doctor", "--offline")
     assert "\x1b[32m[ok  ]\x1b[0m" in screen.raw and "\x1b[33m[warn]\x1b[0m" in screen.raw
+    report = env.run("doctor", "--offline", "--json").json()["checks"]
+    said = " ".join(f"{check['detail']} {check['fix']}" for check in report)
+    whole = {*re.findall(r"`([^`]+)`", said), *said.split()}  # commands and words
     fixes = (" " * 16 + "fix: ", " " * 16 + "tip: ")
     indent, continued = 0, 0
     for line in screen.lines:
@@ -193,6 +190,9 @@ def test_doctor_colours_verdicts_on_a_terminal_and_indents_wrapped_lines(env: En
             indent, words = 16, line[16:].split()
         elif line.startswith(fixes):  # a fix: under the fix's text, at 21
             indent, words = 21, line[21:].split()
+        elif not line.startswith(" "):  # a command or path too long for the room there
+            assert line in whole and cells(line) > 80 - indent, line
+            continue
         else:
             assert indent and line.startswith(" " * indent) and line[indent] != " ", line
             words = line.split()
@@ -201,7 +201,7 @@ def test_doctor_colours_verdicts_on_a_terminal_and_indents_wrapped_lines(env: En
             assert len(words) == 1, line
     assert continued  # some fix did go on to a line of its own
     checks = [line for line in screen.lines if line.startswith("[")]
-    assert len(checks) == len(env.run("doctor", "--offline", "--json").json()["checks"])
+    assert len(checks) == len(report)
     piped = env.run("doctor", "--offline").out
     assert "\x1b" not in piped
     for line in piped.splitlines():  # piped: one line a check, one a fix

@@ -1,7 +1,7 @@
 """Output: JSON for machines, tables for people, progress only on a terminal.
 
-stdout carries the result and nothing else; notices and progress go to stderr. Tables use
-rich on a terminal; piped output gets plain aligned columns that never wrap or truncate, so
+stdout carries the result and nothing else; notices and progress go to stderr. Tables are
+:mod:`anamnesis.cli.display.tables`'s: fitted to a terminal, whole and plain when piped, so
 ``grep`` and ``cut`` keep working. Everything printed here is display-safe
 (:func:`anamnesis.store.display_safe`): a direction control in a note's title cannot make a
 listing read otherwise than it is, nor a control character act on the terminal. JSON keeps
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from itertools import islice
 from typing import Any
@@ -84,30 +84,6 @@ def warn(text: str) -> bool:
 def forget_notices() -> None:
     """Start a run afresh (the app's ``main`` can run several times in one process)."""
     _shown.clear()
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[object]], *, title: str = "") -> None:
-    cells = [[cell(value) for value in row] for row in rows]
-    if stdout_is_terminal():
-        # rich (~140 ms): only when a terminal shows it
-        from rich.console import Console
-        from rich.table import Table
-        from rich.text import Text
-
-        grid = Table(title=title or None, header_style="bold", show_lines=False)
-        for header in headers:
-            grid.add_column(header, overflow="fold")
-        for row in cells:
-            grid.add_row(*(Text(text) for text in row))  # Text: a title's "[...]" is no markup
-        Console().print(grid)
-        return
-    if title:
-        say(title)
-    widths = [len(h) for h in headers]
-    for row in cells:
-        widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
-    for row in [list(headers), *cells]:
-        say("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
 
 
 def cell(value: object) -> str:

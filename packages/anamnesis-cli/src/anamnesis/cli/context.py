@@ -12,7 +12,7 @@ import typer
 
 from anamnesis.cli.config_file import config_for_reading
 from anamnesis.cli.errors import CliError, UsageError
-from anamnesis.ops import Home, resolve_project_key
+from anamnesis.ops import Home, resolve_project_key, start_background_embedding
 from anamnesis.store import (
     DEFAULT_MODE,
     KEYWORD_MODE,
@@ -73,6 +73,20 @@ def open_store(*, must_exist: bool = True) -> Iterator[MemoryStore]:
     """:func:`open_home`, for a command that needs the store alone."""
     with open_home(must_exist=must_exist) as (_home, store):
         yield store
+
+
+def embed_in_background(store: MemoryStore) -> str:
+    """Start embedding the notes that wait for vectors in a process of their own (ops'
+    :func:`~anamnesis.ops.start_background_embedding`), as a command that brought notes in
+    does (sync, init's first sync, import): the line saying so, or "" when nothing was
+    started (no vectors here, nothing waiting)."""
+    embedding = start_background_embedding(store)
+    if embedding is None:
+        return ""
+    return (
+        f"embedding {embedding.waiting} note(s) for search by meaning, in the background "
+        f"(pid {embedding.pid})"
+    )
 
 
 def project_filter(project: str | None, here: bool) -> str | None:

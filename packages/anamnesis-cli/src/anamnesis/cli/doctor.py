@@ -23,7 +23,7 @@ from anamnesis.cli.config_file import (
     load_config,
 )
 from anamnesis.cli.doctor_vectors import vectors_check
-from anamnesis.cli.errors import CliError, suggest
+from anamnesis.cli.errors import CliError, backquoted, suggest
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
 from anamnesis.cli.setup import add_mcp_extra
 from anamnesis.hooks import queued_captures, refused_captures
@@ -65,7 +65,7 @@ def run_checks(home: Home, *, check_remote: bool = True) -> list[Check]:
 
 def _installation(home: Home) -> Check:
     inst = installation.detect()
-    return Check("install", OK, inst.describe(), f"update: {installation.update_command(inst)}")
+    return Check("install", OK, inst.describe(), f"update: {installation.update_hint(inst)}")
 
 
 def _config(home: Home) -> Check:
@@ -103,7 +103,7 @@ def _config(home: Home) -> Check:
     if os.name == "posix" and path.stat().st_mode & 0o077:
         return Check(
             "config", WARN, f"{path} is readable by others (it may hold a remote's credentials)",
-            f"chmod 600 {shlex.quote(str(path))}",
+            backquoted(f"chmod 600 {shlex.quote(str(path))}"),
         )  # fmt: skip
     return Check("config", OK, f"machine_id = {config.get('machine_id', '(hostname)')}")
 
@@ -176,7 +176,7 @@ def _mcp(home: Home) -> Check:
     if not mcp_registration.mcp_extra_installed():
         return Check(
             "mcp", WARN, "the MCP server is not installed (the memory_* tools are unavailable)",
-            add_mcp_extra(),
+            backquoted(add_mcp_extra()),
         )  # fmt: skip
     entry = mcp_registration.registered_entry()
     command = anamnesis_command()
@@ -191,7 +191,7 @@ def _mcp(home: Home) -> Check:
             "mcp", WARN,
             "Claude Code's `claude` command is not on PATH, so the MCP server is not "
             "registered yet (the hooks are installed and work once Claude Code is)",
-            f"once Claude Code is installed, run: {line}",
+            f"once Claude Code is installed, run: {backquoted(line)}",
         )  # fmt: skip
     if entry is None:
         return Check(

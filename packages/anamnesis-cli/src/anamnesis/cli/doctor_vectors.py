@@ -20,6 +20,7 @@ from typing import Any
 
 from anamnesis.cli import installation
 from anamnesis.cli.capable_python import find_capable_python
+from anamnesis.cli.errors import backquoted
 from anamnesis.cli.importable import importable
 from anamnesis.ops import OK, WARN, Check, embedder_pid
 from anamnesis.store import (
@@ -42,9 +43,10 @@ from anamnesis.store import (
 
 
 def install_vectors() -> str:
-    """The command that adds the vectors extra to this installation."""
+    """The command that adds the vectors extra to this installation, in backticks (a fix
+    says it)."""
     inst = installation.detect()
-    return installation.install_command(inst, extras=inst.with_extras("mcp", "vectors"))
+    return backquoted(installation.install_command(inst, extras=inst.with_extras("mcp", "vectors")))
 
 
 def other_python() -> str:
@@ -55,12 +57,12 @@ def other_python() -> str:
     if python is None:
         return (
             "no Python on this machine can load SQLite extensions; install one (Debian and "
-            "Ubuntu: apt install python3; macOS: the python.org installer or Homebrew), "
+            "Ubuntu: `apt install python3`; macOS: the python.org installer or Homebrew), "
             "then run `anamnesis doctor` again for the exact command"
         )
     extras = inst.with_extras("mcp", "vectors")
     command = installation.install_command(inst, extras=extras, python=python)
-    return f"reinstall on {python}, whose sqlite3 can: {command}"
+    return f"reinstall on {python}, whose sqlite3 can: {backquoted(command)}"
 
 
 def vectors_fix(reason: str, fix: str) -> str:

@@ -1,5 +1,5 @@
 """The one error type commands raise (a message for stderr and an exit status), and the
-commands a message suggests (:func:`suggest`)."""
+commands a message suggests (:func:`suggest`, :func:`backquoted`)."""
 
 from __future__ import annotations
 
@@ -30,4 +30,10 @@ def suggest(*words: str) -> str:
     when pasted into a shell (a folder with a space in it, say): ``suggest("import",
     "jsonl", folder)``. Upper-case words (FOLDER, URL) are the placeholders a person fills
     in; `tests/test_suggestions.py` runs what the commands print."""
-    return f"`{shlex.join(['anamnesis', *words])}`"
+    return backquoted(shlex.join(["anamnesis", *words]))
+
+
+def backquoted(line: str) -> str:
+    """A shell line in a message, in backticks: what the CLI's convention marks as a command
+    to type, and what the terminal's wrapping never splits (``display.wrapping``)."""
+    return f"`{line}`"

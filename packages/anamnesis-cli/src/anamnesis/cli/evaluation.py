@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from anamnesis.cli import console
 from anamnesis.cli.context import current_home, open_store
+from anamnesis.cli.display.tables import Column, show
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.store import (
     SEARCH_MODES,
@@ -198,8 +199,9 @@ def as_data(reports: Sequence[RecallReport], target: Subject) -> dict[str, Any]:
 
 
 def print_tables(reports: Sequence[RecallReport], ks: Sequence[int]) -> None:
-    headers = ["mode", "cases", *(f"R@{k}" for k in ks), "MRR"]
-    console.table(headers, [_figures(report.mode, report, ks) for report in reports])
+    # The figures are whole, always; only a kind's name may be cut to the terminal.
+    columns = [Column(header) for header in ["mode", "cases", *(f"R@{k}" for k in ks), "MRR"]]
+    show(columns, [_figures(report.mode, report, ks) for report in reports])
     kinds: dict[str, list[RecallReport]] = {}
     for report in reports:
         for kind, part in report.by_kind().items():
@@ -212,7 +214,7 @@ def print_tables(reports: Sequence[RecallReport], ks: Sequence[int]) -> None:
         for kind, parts in sorted(kinds.items())
         for part in parts
     ]
-    console.table(["kind", *headers], rows, title="by kind")
+    show([Column("kind", cut=1), *columns], rows, title="by kind")
 
 
 def _figures(mode: str, report: RecallReport, ks: Sequence[int]) -> list[object]:

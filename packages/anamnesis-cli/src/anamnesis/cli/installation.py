@@ -135,7 +135,8 @@ def install_command(
 
 
 def update_command(inst: Installation) -> str:
-    """The command that brings this copy up to date with its source."""
+    """The command that brings this copy up to date with its source (a wheel install's,
+    once new wheels are built: :func:`update_hint` says so)."""
     if inst.source == "index":
         return (
             "uv tool upgrade anamnesis-memory"
@@ -143,13 +144,20 @@ def update_command(inst: Installation) -> str:
             else f"{shlex.quote(sys.executable)} -m pip install --upgrade anamnesis-memory"
         )
     if inst.source == "wheel":
-        return (
-            "build new wheels in the checkout (uv build --all-packages -o "
-            f"{shlex.quote(str(inst.location))}), then: {install_command(inst)}"
-        )
+        return install_command(inst)
     root = inst.checkout
     pull = f"git -C {shlex.quote(str(root))} pull && " if root and (root / ".git").exists() else ""
     return pull + install_command(inst)
+
+
+def update_hint(inst: Installation) -> str:
+    """How to update this copy, for a message: each command in backticks, a wheel install
+    building its new wheels first."""
+    update = f"`{update_command(inst)}`"
+    if inst.source != "wheel":
+        return update
+    build = shlex.join(["uv", "build", "--all-packages", "-o", str(inst.location)])
+    return f"build new wheels in the checkout (`{build}`), then: {update}"
 
 
 def _source(dist: metadata.Distribution | None) -> tuple[str, Path | None]:

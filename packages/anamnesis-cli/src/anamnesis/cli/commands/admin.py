@@ -9,8 +9,15 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from anamnesis.cli import config_file, console, doctor, maintenance
-from anamnesis.cli.context import JsonFlag, current_home, open_home, open_store
-from anamnesis.cli.display import doctor_report
+from anamnesis.cli.context import (
+    JsonFlag,
+    current_home,
+    embed_in_background,
+    open_home,
+    open_store,
+)
+from anamnesis.cli.display import doctor_report, lines
+from anamnesis.cli.display.tables import Column, show
 from anamnesis.cli.doctor_vectors import backlog_words, search_words, vectors_fix
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import (
@@ -35,6 +42,16 @@ if TYPE_CHECKING:
     from anamnesis.store import LeftoverFile
 
 ApplyFlag = Annotated[bool, typer.Option("--apply", help="Make the changes (default: dry run).")]
+# The tables' columns: ids and counts whole, project keys and titles cut to the terminal
+# (a project before a title: the title says which note it is).
+PROJECT_COLUMNS = [Column("project", cut=1), Column("notes")]
+MIGRATE_COLUMNS = [Column("from", cut=1), Column("to", cut=1), Column("notes")]
+DEDUP_COLUMNS = [
+    Column("project", cut=1, comfort=10, drop=1),
+    Column("keep"),
+    Column("remove"),
+    Column("title", cut=2, comfort=20),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -106,18 +123,21 @@ def _vectors_status(store: MemoryStore) -> dict[str, Any]:
 
 
 def _say_status(report: dict[str, Any]) -> None:
+    # Each line wraps under its label on a terminal (ids, paths, commands whole).
+    say = lines.say_wrapped
     sync, vectors = report["sync"], report["vectors"]
-    console.say(f"store:    {report['root']}  (machine {report['machine_id']})")
-    console.say(f"notes:    {report['total']}  ({report['superseded']} superseded)")
-    console.say("by type:  " + _counts(report["by_type"]))
-    console.say("by scope: " + _counts(report["by_scope"]))
-    console.say(f"remote:   {sync['remote'] or '(none: this machine only)'}")
-    console.say(f"sync:     {sync['detail']}")
-    console.say(f"search:   {search_words(vectors)}")
+    say("store:    ", f"{report['root']}  (machine {report['machine_id']})")
+    say("notes:    ", f"{report['total']}  ({report['superseded']} superseded)")
+    say("by type:  ", _counts(report["by_type"]))
+    say("by scope: ", _counts(report["by_scope"]))
+    say("remote:   ", sync["remote"] or "(none: this machine only)")
+    say("sync:     ", sync["detail"])
+    say("search:   ", search_words(vectors))
     if vectors.get("model_unreachable"):  # the search line says why: the notes wait
-        console.say(
-            f"vectors:  {vectors['model']}: {vectors['embedded']} embedded, "
-            f"{vectors['pending']} waiting for the model"
+        say(
+            "vectors:  ",
+            f"{vectors['model']}: {vectors['embedded']} embedded, "
+            f"{vectors['pending']} waiting for the model",
         )
     elif vectors["available"]:
         pending, searched = vectors["pending"], SEARCH_MODES[vectors["default_mode"]]
@@ -127,36 +147,38 @@ def _say_status(report: dict[str, Any]) -> None:
             todo = f", {backlog_words(pending, vectors['embedding_pid'])}"
         else:  # searches use keywords here: nothing embeds them by itself, and that is fine
             todo = f", {pending} not embedded (`anamnesis reindex` embeds them)"
-        console.say(f"vectors:  {vectors['model']}: {vectors['embedded']} embedded{todo}")
+        say("vectors:  ", f"{vectors['model']}: {vectors['embedded']} embedded{todo}")
         if vectors.get("needs_download"):
-            console.say(
-                "          the model is not downloaded yet: it downloads on first use where "
-                f"the network allows (offline: {MODEL_FOLDER_HINT})"
+            say(
+                "          ",
+                "the model is not downloaded yet: it downloads on first use where "
+                f"the network allows (offline: {MODEL_FOLDER_HINT})",
             )
     else:
         fix = f" (fix: {vectors['fix']})" if vectors.get("fix") else ""
-        console.say(f"vectors:  off: {vectors['reason']}{fix}")
+        say("vectors:  ", f"off: {vectors['reason']}{fix}")
     for lock in sync["git_locks"]:
-        console.say(
-            f"git lock: {lock['path']} ({lock['age_s']:.0f} s old; a killed sync left it: "
-            "the next sync removes it)"
+        say(
+            "git lock: ",
+            f"{lock['path']} ({lock['age_s']:.0f} s old; a killed sync left it: "
+            "the next sync removes it)",
         )
     for item in sync["unsynced"]:
         where = "from the remote, not created here" if item["incoming"] else "not synced"
-        console.say(f"unsynced: {item['path']} is a {item['kind']} ({where})")
+        say("unsynced: ", f"{item['path']} is a {item['kind']} ({where})")
     if report["kept_both"]:
         console.say(f"kept both after a conflict ({len(report['kept_both'])} notes):")
         for item in report["kept_both"]:
-            console.say(f"  {item['id']} {item['title']} <-> {', '.join(item['conflict_with'])}")
+            say("  ", f"{item['id']} {item['title']} <-> {', '.join(item['conflict_with'])}", 4)
     if report["swept"]:
-        console.say(f"swept:    {swept_summary([f['bytes'] for f in report['swept']])}")
+        say("swept:    ", swept_summary([f["bytes"] for f in report["swept"]]))
     if report["problems"]:
         console.say(f"unreadable note files ({len(report['problems'])}):")
         for problem in report["problems"]:
-            console.say(f"  {problem['path']}: {problem['reason']}")
+            say("  ", f"{problem['path']}: {problem['reason']}", 4)
     if report["by_project"]:
         by_size = sorted(report["by_project"].items(), key=lambda item: (-item[1], item[0]))
-        console.table(["project", "notes"], by_size)
+        show(PROJECT_COLUMNS, by_size)
 
 
 def _counts(counts: dict[str, int]) -> str:
@@ -230,6 +252,8 @@ def import_native(as_json: JsonFlag = False) -> None:
         report = import_native_memory(
             store, claude_dir=source, machine_id=home.machine_id, progress=progress
         )
+        # What came in is found by meaning once a process of its own has embedded it.
+        embedding = embed_in_background(store) if report.created or report.updated else ""
     data = {
         "source": str(source / "projects"),
         "created": report.created,
@@ -247,6 +271,8 @@ def import_native(as_json: JsonFlag = False) -> None:
     )
     for path, reason in report.problems:
         console.warn(f"could not import {path}: {reason}")
+    if embedding:
+        console.say(embedding)
 
 
 def migrate(
@@ -276,7 +302,7 @@ def migrate(
     if not plan.moves:
         console.say("no notes carry those project keys")
         return
-    console.table(["from", "to", "notes"], [[m["from"], m["to"], m["notes"]] for m in moves])
+    show(MIGRATE_COLUMNS, [[m["from"], m["to"], m["notes"]] for m in moves])
     if apply:
         console.say(f"moved {moved} note(s); run `anamnesis sync` to share the change")
     else:
@@ -311,9 +337,10 @@ def dedup(apply: ApplyFlag = False, as_json: JsonFlag = False) -> None:
         console.say("no duplicate notes")
         return
     rows = [
-        [g.keep.project, g.keep.id, ", ".join(d.id for d in g.drop), g.keep.title] for g in groups
+        [g.keep.project, g.keep.id, lines.ids_cell([d.id for d in g.drop]), g.keep.title]
+        for g in groups
     ]
-    console.table(["project", "keep", "remove", "title"], rows)
+    show(DEDUP_COLUMNS, rows)
     count = sum(len(g.drop) for g in groups)
     if apply:
         console.say(f"removed {removed} duplicate note(s)")

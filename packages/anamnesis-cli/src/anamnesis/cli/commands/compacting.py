@@ -29,9 +29,19 @@ from anamnesis.cli.context import (
     open_home,
     project_filter,
 )
+from anamnesis.cli.display import lines
+from anamnesis.cli.display.tables import Column, show
 from anamnesis.cli.errors import FAILURE
 
 MIN_TOKENS_KEY = "compact.min_tokens"
+# Ids and figures whole; why a note was refused gives way to the terminal's width.
+COMPACT_COLUMNS = [
+    Column("id"),
+    Column("tokens"),
+    Column("after"),
+    Column("status"),
+    Column("why", cut=1),
+]
 
 MinTokens = Annotated[
     int | None,
@@ -112,11 +122,11 @@ def _say(data: dict[str, Any]) -> None:
         ]
         for note in notes
     ]
-    console.table(["id", "tokens", "after", "status", "why"], rows)
+    show(COMPACT_COLUMNS, rows)
     if data["written"]:
-        console.say(f"compacted {len(data['written'])} note(s): {', '.join(data['written'])}")
+        lines.say_wrapped(f"compacted {len(data['written'])} note(s): ", ", ".join(data["written"]))
     if data["tagged"]:
-        console.say(f"tagged needs-review: {', '.join(data['tagged'])}")
+        lines.say_wrapped("tagged needs-review: ", ", ".join(data["tagged"]))
     heuristic = data["provider"] == "heuristic"
     if heuristic:
         console.say("no LLM (llm.provider heuristic): repeated lines and blocks are folded")

@@ -11,6 +11,7 @@ import typer
 from anamnesis.cli import console, evaluation
 from anamnesis.cli.commands.reflecting import llm_errors, provider_from_settings
 from anamnesis.cli.context import JsonFlag, current_home, mode_help, open_store
+from anamnesis.cli.display import lines
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.store import load_cases
 
@@ -114,7 +115,7 @@ def run(
         )
         return
     source = f"notes from {notes} (sandbox)" if notes is not None else "your store"
-    console.say(f"{len(scored)} cases from {cases} against {source}")
+    lines.say_wrapped(f"{len(scored)} cases from ", f"{cases} against {source}", 2)
     evaluation.print_tables(reports, cutoffs)
 
 

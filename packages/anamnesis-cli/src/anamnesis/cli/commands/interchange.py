@@ -4,8 +4,9 @@
 form (`anamnesis import [--json]`) still runs that same import, unchanged; `import claude`
 names it, and `import openchronicle DIR`, `import jsonl FILE` and `import markdown DIR`
 read other sources. Those three are dry runs unless --apply, which writes every new and
-changed note in one all-or-nothing batch; notes keep fixed ids, so importing the same
-thing again adds nothing.
+changed note in one all-or-nothing batch and then starts embedding them in a background
+process (as `write` and `sync` do); notes keep fixed ids, so importing the same thing
+again adds nothing.
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ import typer
 
 from anamnesis.cli import console
 from anamnesis.cli.commands import admin
-from anamnesis.cli.context import JsonFlag, current_home, open_store
+from anamnesis.cli.context import JsonFlag, current_home, embed_in_background, open_store
+from anamnesis.cli.display import lines
+from anamnesis.cli.display.tables import Column, show
 from anamnesis.cli.errors import UsageError, suggest
 from anamnesis.store import (
     EXPORT_FORMATS,
@@ -36,6 +39,16 @@ if TYPE_CHECKING:
     from anamnesis.store import ChronicleImport, Memory, ReadNotes
 
 ApplyFlag = Annotated[bool, typer.Option("--apply", help="Write the notes (default: dry run).")]
+
+# An OpenChronicle import's table: a file's name and its project key give way to the
+# terminal's width (the name, which says which row is which, keeps the larger share), the
+# type goes first when even that leaves them too narrow to read.
+CHRONICLE_COLUMNS = [
+    Column("file", cut=2, comfort=20),
+    Column("type", drop=1),
+    Column("project", cut=1, comfort=12),
+    *(Column(header) for header in ("entries", "new", "updated", "unchanged", "skipped")),
+]
 
 IMPORT_HELP = """Import notes. Bare `anamnesis import` imports Claude Code's own memory
 (~/.claude/projects/*/memory/*.md) as it always has; name a source to read another one
@@ -95,8 +108,9 @@ def import_openchronicle(
     mapping = load_project_map(project_map) if project_map is not None else None
     found = read_openchronicle(folder, project_map=mapping, machine_id=current_home().machine_id)
     # This machine's id is stamped on every note: importing on another machine is no change.
-    plan = _plan_and_apply(found.notes, apply, ignore=("machine_id",))
+    plan, embedding = _plan_and_apply(found.notes, apply, ignore=("machine_id",))
     _report_openchronicle(found, plan, apply, _json(ctx, as_json))
+    _say_embedding(embedding, _json(ctx, as_json))
 
 
 def import_jsonl(
@@ -113,7 +127,9 @@ def import_jsonl(
 ) -> None:
     """A JSONL export, ids and timestamps kept (another store's, or this one's backup)."""
     read = read_jsonl(file)
-    _report_read(file, read, _plan_and_apply(read.notes, apply), apply, _json(ctx, as_json))
+    plan, embedding = _plan_and_apply(read.notes, apply)
+    _report_read(file, read, plan, apply, _json(ctx, as_json))
+    _say_embedding(embedding, _json(ctx, as_json))
 
 
 def import_markdown(
@@ -130,19 +146,32 @@ def import_markdown(
 ) -> None:
     """A markdown export (memory/<type>/*.md and local/<type>/*.md), ids kept."""
     read = read_markdown_export(folder)
-    _report_read(folder, read, _plan_and_apply(read.notes, apply), apply, _json(ctx, as_json))
+    plan, embedding = _plan_and_apply(read.notes, apply)
+    _report_read(folder, read, plan, apply, _json(ctx, as_json))
+    _say_embedding(embedding, _json(ctx, as_json))
 
 
-def _plan_and_apply(notes: list[Memory], apply: bool, ignore: Iterable[str] = ()) -> ImportPlan:
+def _plan_and_apply(
+    notes: list[Memory], apply: bool, ignore: Iterable[str] = ()
+) -> tuple[ImportPlan, str]:
     """Compare with the store and, with ``apply``, write what is new or changed in one
-    batch. A dry run against a store that does not exist yet creates nothing."""
+    batch, then start embedding what came in (the line saying so, or ""): imported notes
+    are found by meaning once a background process has embedded them, as a sync's are.
+    A dry run against a store that does not exist yet creates nothing."""
     if not apply and not current_home().exists():
-        return ImportPlan(new=list(notes))
+        return ImportPlan(new=list(notes)), ""
+    embedding = ""
     with open_store(must_exist=False) as store:
         plan = plan_import(store, notes, ignore=ignore)
         if apply and plan.changed:
             store.put_many(plan.changed)
-    return plan
+            embedding = embed_in_background(store)
+    return plan, embedding
+
+
+def _say_embedding(embedding: str, as_json: bool) -> None:
+    if embedding and not as_json:
+        console.say(embedding)
 
 
 def _counts(status: dict[str, str], ids: Iterable[str]) -> dict[str, int]:
@@ -188,17 +217,17 @@ def _report_openchronicle(
     if not files:
         console.say("no memory files (*.md) there")
         return
-    console.table(
-        ["file", "type", "project", "entries", "new", "updated", "unchanged", "skipped"],
+    show(
+        CHRONICLE_COLUMNS,
         [[*_columns(f), "file not read" if f["error"] else len(f["skipped"])] for f in files],
     )
     for f in files:
         if f["error"]:
-            console.say(f"{f['file']}: not read: {f['error']}")
+            lines.say_wrapped(f"{f['file']}: ", f"not read: {f['error']}", 2)
         for item in f["skipped"]:
-            console.say(f"{f['file']}: skipped {item['where']}: {item['reason']}")
+            lines.say_wrapped(f"{f['file']}: ", f"skipped {item['where']}: {item['reason']}", 2)
         for notice in f["notices"]:
-            console.say(f"{f['file']}: {notice}")
+            lines.say_wrapped(f"{f['file']}: ", notice, 2)
     unread = f", {data['unread_files']} file(s) not read" if data["unread_files"] else ""
     entries = "entry" if data["skipped"] == 1 else "entries"
     _say_totals(data, apply, f"{data['skipped']} {entries} skipped{unread}")
@@ -224,9 +253,9 @@ def _report_read(
         return
     _say_header(data["source"], apply)
     for where, reason in read.skipped:
-        console.say(f"skipped {where}: {reason}")
+        lines.say_wrapped(f"skipped {where}: ", reason, 2)
     for where, notice in read.notices:
-        console.say(f"{where}: {notice}")
+        lines.say_wrapped(f"{where}: ", notice, 2)
     _say_totals(data, apply, f"{len(read.skipped)} skipped")
 
 
@@ -239,15 +268,15 @@ def _totals(plan: ImportPlan) -> dict[str, int]:
 
 
 def _say_header(source: str, apply: bool) -> None:
-    console.say(f"from {source}" + ("" if apply else " (dry run: nothing written)"))
+    lines.say_wrapped("from ", source + ("" if apply else " (dry run: nothing written)"))
 
 
 def _say_totals(data: dict[str, Any], apply: bool, skipped: str) -> None:
     counts = f"{data['new']} new, {data['updated']} updated, {data['unchanged']} unchanged"
     if apply:
-        console.say(f"imported: {counts}, {skipped}")
+        lines.say_wrapped("imported: ", f"{counts}, {skipped}", 2)
     else:
-        console.say(f"would import: {counts}, {skipped}; add --apply to write them")
+        lines.say_wrapped("would import: ", f"{counts}, {skipped}; add --apply to write them", 2)
 
 
 def export(

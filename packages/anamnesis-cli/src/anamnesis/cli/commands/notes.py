@@ -25,7 +25,7 @@ from anamnesis.cli.context import (
     project_filter,
     search_mode_help,
 )
-from anamnesis.cli.display import note_tables, note_view
+from anamnesis.cli.display import lines, note_tables, note_view
 from anamnesis.cli.display.scores import relative_scores
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import start_background_embedding
@@ -219,21 +219,23 @@ def show(
             }
         )
         return
-    console.say(f"# {note.title}")
+    # The header fits the terminal (display.lines): ids and the path whole, the rest
+    # wrapped under its label, a title in a chain cut; piped, each line as it always was.
+    lines.say_wrapped("# ", note.title)
     note_view.say_conflict(others, titles)
     console.say(f"id:       {note.id}")
-    console.say(f"type:     {note.type}    scope: {note.scope}    project: {note.project}")
-    console.say(f"machine:  {note.machine_id}    source: {note.prov_source}")
-    console.say(f"created:  {note.created_at}    updated: {note.updated_at}")
+    lines.say_fields("type:     ", [note.type, f"scope: {note.scope}", f"project: {note.project}"])
+    lines.say_fields("machine:  ", [note.machine_id, f"source: {note.prov_source}"])
+    lines.say_fields("created:  ", [note.created_at, f"updated: {note.updated_at}"])
     if note.tags:
-        console.say(f"tags:     {', '.join(note.tags)}")
+        lines.say_wrapped("tags:     ", ", ".join(note.tags))
     _chain_lines("replaces:", chain.older, titles)
     _chain_lines("replaced by:", chain.newer, titles)
     if chain.newer and not chain.latest:
-        console.say("current:     none (the supersedes links loop back to this note)")
+        lines.say_wrapped("current:     ", "none (the supersedes links loop back to this note)")
     elif len(chain.newer) > len(chain.latest):  # replaced more than once: which is current
         _chain_lines("current:", chain.latest, titles)
-    console.say(f"file:     {path}")
+    lines.say_whole("file:     ", str(path))
     console.say()
     note_view.say_body(note.body)
 
@@ -254,8 +256,7 @@ def _titles(store: MemoryStore, ids: list[str]) -> dict[str, str]:
 def _chain_lines(label: str, ids: tuple[str, ...], titles: dict[str, str]) -> None:
     """One line per note of a chain, nearest first: id and title, the label on the first."""
     for index, memory_id in enumerate(ids):
-        title = titles.get(memory_id, "")
-        console.say(f"{label if index == 0 else '':<13}{memory_id}  {title}".rstrip())
+        lines.say_note(f"{label if index == 0 else '':<13}", memory_id, titles.get(memory_id, ""))
 
 
 def _get(store: MemoryStore, memory_id: str) -> Memory:

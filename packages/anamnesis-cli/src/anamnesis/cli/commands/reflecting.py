@@ -22,6 +22,8 @@ from anamnesis.cli.context import (
     open_home,
     project_filter,
 )
+from anamnesis.cli.display import lines
+from anamnesis.cli.display.tables import Column, show
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import commit_for_sync
 from anamnesis.sync import SyncError
@@ -33,6 +35,13 @@ if TYPE_CHECKING:
 
 ApplyFlag = Annotated[
     bool, typer.Option("--apply", help="Call the provider and write (default: a dry run).")
+]
+# A project key and the reason give way to the terminal's width, the reason first.
+REFLECT_COLUMNS = [
+    Column("project", cut=1, comfort=12),
+    Column("episodes"),
+    Column("status"),
+    Column("why", cut=2),
 ]
 MaxCalls = Annotated[
     int | None,
@@ -131,20 +140,20 @@ def reflect(
 
 def _say_reflection(data: dict[str, Any]) -> None:
     if not data["projects"]:
-        console.say(f"nothing to reflect: {_waiting(data)}")
+        lines.say_wrapped("nothing to reflect: ", _waiting(data), 2)
         return
     rows = [
         [_named(p), len(p.get("episodes", [])), p.get("status", ""), p.get("reason", "")]
         for p in data["projects"]
     ]
-    console.table(["project", "episodes", "status", "why"], rows)
+    show(REFLECT_COLUMNS, rows)
     for p in data["projects"]:
         name = _named(p)
         if data["dry_run"]:
             _say_sent(name, p)
         tagged = f"tagged {len(p.get('retagged', []))} episode(s) reflected"
         if p.get("written"):
-            console.say(f"{name}: wrote {', '.join(p['written'])}; {tagged}")
+            lines.say_wrapped(f"{name}: wrote ", f"{', '.join(p['written'])}; {tagged}", 2)
         elif p.get("status") == "applied":
             console.say(f"{name}: nothing worth keeping, the model said; {tagged}")
         for refused in p.get("refused", []):
@@ -152,7 +161,7 @@ def _say_reflection(data: dict[str, Any]) -> None:
         for kept_back in p.get("refused_supersedes", []):
             console.warn(f"{name}: {kept_back}")
     if data["waiting"]:
-        console.say(f"not reflected yet: {_waiting(data)}")
+        lines.say_wrapped("not reflected yet: ", _waiting(data), 2)
     say_cost(data, "reflect")
 
 
@@ -172,14 +181,17 @@ def _say_sent(name: str, plan: dict[str, Any]) -> None:
     """What a dry run would send for one project: each episode, and the context."""
     later = plan["left_out"]
     wait = f"; {later} more wait for a later run (over llm.max_input_tokens)" if later else ""
-    console.say(f"{name}: would send {len(plan['episodes'])} episode(s), oldest first{wait}:")
+    lines.say_wrapped(
+        f"{name}: ", f"would send {len(plan['episodes'])} episode(s), oldest first{wait}:", 2
+    )
     for note in plan["episodes"]:
-        console.say(f"  {note['id']}  {note['title']}")
+        lines.say_note("  ", note["id"], note["title"])
     if plan["durable"] or plan["durable_left_out"]:
         left = plan["durable_left_out"]
-        console.say(
-            f"  and {len(plan['durable'])} of the project's durable notes, so that none is "
-            "repeated" + (f" ({left} left out: no room)" if left else "")
+        lines.say_wrapped(
+            "  ",
+            f"and {len(plan['durable'])} of the project's durable notes, so that none is "
+            "repeated" + (f" ({left} left out: no room)" if left else ""),
         )
 
 
@@ -243,16 +255,17 @@ def _say_merge(data: dict[str, Any]) -> None:
     console.say(f"{len(data['candidates'])} candidate group(s) of look-alike notes")
     if not data["apply"]:  # what the provider would be asked about, note by note
         for number, group in enumerate(data["candidates"], start=1):
-            console.say(
-                f"  group {number}: {group['project']}, {group['type']} "
-                f"(similarity {group['similarity']:.2f})"
+            lines.say_wrapped(
+                f"  group {number}: ",
+                f"{group['project']}, {group['type']} (similarity {group['similarity']:.2f})",
+                4,
             )
             for note_id, title in zip(group["ids"], group["titles"], strict=True):
-                console.say(f"    {note_id}  {title}")
+                lines.say_note("    ", note_id, title)
     for group in data["groups"]:
         why = group["reason"] or ", ".join(loss["query"] for loss in group["losses"])
-        console.say(
-            f"  {group['status']}: {', '.join(group['ids'])}" + (f" ({why})" if why else "")
+        lines.say_wrapped(
+            f"  {group['status']}: ", ", ".join(group["ids"]) + (f" ({why})" if why else ""), 4
         )
     for call in data["calls"]:
         if call["reason"]:

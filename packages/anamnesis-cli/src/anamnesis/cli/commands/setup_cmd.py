@@ -9,9 +9,9 @@ import typer
 
 from anamnesis.cli import console, setup, setup_vectors
 from anamnesis.cli.config_file import check_model_path, load_config, set_setting
-from anamnesis.cli.context import current_home
+from anamnesis.cli.context import current_home, embed_in_background
 from anamnesis.cli.errors import CliError
-from anamnesis.ops import Home, start_background_embedding
+from anamnesis.ops import Home
 
 
 def register(app: typer.Typer) -> None:
@@ -127,12 +127,9 @@ def _embed_in_background(home: Home) -> None:
     if not home.exists():
         return
     with home.open_store() as store:
-        embedding = start_background_embedding(store)
-    if embedding is not None:
-        console.say(
-            f"embedding {embedding.waiting} note(s) for search by meaning, in the "
-            f"background (pid {embedding.pid})"
-        )
+        embedding = embed_in_background(store)
+    if embedding:
+        console.say(embedding)
 
 
 def _uninstall(*, print_only: bool, yes: bool) -> None:

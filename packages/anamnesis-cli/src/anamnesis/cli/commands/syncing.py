@@ -11,10 +11,10 @@ from typing import Annotated
 import typer
 
 from anamnesis.cli import console
-from anamnesis.cli.context import JsonFlag, open_home
+from anamnesis.cli.context import JsonFlag, embed_in_background, open_home
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.hooks import sync_store
-from anamnesis.ops import claude_home, start_background_embedding
+from anamnesis.ops import claude_home
 from anamnesis.sync import STRATEGIES, SyncBusy, SyncError
 
 
@@ -59,7 +59,7 @@ def sync(
         except SyncError as exc:
             raise CliError(str(exc)) from None
         # Pulled notes are found by meaning once embedded, by a process of their own.
-        embedding = start_background_embedding(store)
+        embedding = embed_in_background(store)
     result, data = report.result, report.as_dict()
     problems = report.imported.problems if report.imported else []
     for path, reason in problems:
@@ -74,11 +74,8 @@ def sync(
         console.say(result.detail)
         if data["indexed"]:
             console.say(f"reindexed {data['indexed']} note(s)")
-        if embedding is not None:
-            console.say(
-                f"embedding {embedding.waiting} note(s) for search by meaning, in the "
-                f"background (pid {embedding.pid})"
-            )
+        if embedding:
+            console.say(embedding)
     if result.conflicted:
         raise CliError(
             "conflict: resolve with `anamnesis sync --resolve keep-both` (or ours / theirs)"

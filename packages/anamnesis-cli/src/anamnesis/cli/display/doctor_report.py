@@ -1,7 +1,9 @@
 """`doctor`'s report for a person: one verdict a check, its fix (or tip) under it.
 
 On a terminal the verdicts are coloured (ok green, warn yellow, FAIL red; none with
-``NO_COLOR``) and every line wraps under its own indent, a fix under the text of the fix.
+``NO_COLOR``) and every line wraps under its own indent, a fix under the text of the fix;
+a command (in backquotes) or a path is never split, and one too long for the room under
+the indent takes a line of its own from column 0, so that it can be copied whole.
 Piped, each check and each fix is one plain line. The checks themselves are
 ``doctor.run_checks``'s, which the dashboard's status panel shows too: it never sees the
 colours, which are put on here, at the terminal.
@@ -42,4 +44,4 @@ def _lines(first: str, text: str, width: int) -> list[str]:
     """``text`` after ``first``: wrapped under itself on a terminal, one line piped."""
     if not width:
         return [first + text]
-    return wrapping.hanging(first, text, width)
+    return wrapping.hanging(first, text, width, lift=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from anamnesis.cli import console
 from anamnesis.cli.display import scores
+from anamnesis.cli.display.lines import ids_cell
 from anamnesis.cli.display.tables import Column, show
 from anamnesis.store import Memory, SearchResult
 
@@ -32,7 +32,8 @@ def show_notes(notes: Sequence[Memory]) -> None:
 
 def show_hits(found: SearchResult, *, include_superseded: bool) -> None:
     """`search`'s table: each hit's score relative to the best; searching the history adds
-    a column naming each replaced row's replacements ("-" for a current note)."""
+    a column naming each replaced row's replacements ("-" for a current note; on a
+    terminal the first, whole, and how many more)."""
     relative = scores.relative_scores([hit.score for hit in found.hits])
     columns = [ID, SCORE, TYPE, PROJECT, UPDATED, TITLE]
     rows: list[list[str]] = []
@@ -40,17 +41,7 @@ def show_hits(found: SearchResult, *, include_superseded: bool) -> None:
         n = hit.note
         rows.append([n.id, scores.score_text(score), n.type, n.project, n.updated_at[:10], n.title])
         if include_superseded:
-            rows[-1].insert(5, _replacements(hit.superseded_by))
+            rows[-1].insert(5, ids_cell(hit.superseded_by, none="-"))
     if include_superseded:
         columns.insert(5, SUPERSEDED_BY)
     show(columns, rows)
-
-
-def _replacements(ids: Sequence[str]) -> str:
-    """The ids replacing a note: all of them when piped; on a terminal the first, whole,
-    and how many more (every one is in --json and in `anamnesis show`)."""
-    if not ids:
-        return "-"
-    if console.stdout_is_terminal() and len(ids) > 1:
-        return f"{ids[0]} +{len(ids) - 1}"
-    return ", ".join(ids)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from anamnesis.cli import console
-from anamnesis.cli.display import colour, terminal, wrapping
+from anamnesis.cli.display import colour, lines, terminal, wrapping
 from anamnesis.store import Memory
 from anamnesis.sync import CONFLICT_KEY
 
@@ -35,10 +35,8 @@ def say_conflict(others: list[str], titles: Mapping[str, str]) -> None:
              f"the other{' copies' if len(others) > 1 else ''}:", colour.PLAIN),
         ]
     )  # fmt: skip
-    room = terminal.width() if console.stdout_is_terminal() else 0
     for other in others:
-        line = f"{'':{LABEL}}{other}  {titles.get(other, '')}".rstrip()
-        console.say(terminal.cut(line, max(room, LABEL + len(other))) if room else line)
+        lines.say_note(" " * LABEL, other, titles.get(other, ""))
     console.say(f"{'':{LABEL}}(both stay in search until a note supersedes one of them)")
 
 

@@ -1,4 +1,5 @@
-"""The CLI's tables of notes, fitted to the terminal (one rule for `list` and `search`).
+"""The CLI's tables, fitted to the terminal: one rule for every table a command draws
+(`list`, `search`, `status`, `compact`, `reflect`, `dedup`, `migrate`, `eval`, `import`).
 
 On a terminal each row takes one line. Where the whole table fits, it is drawn in a box.
 Otherwise it is plain columns (a box's borders would cost a title 3 cells a column):
@@ -6,7 +7,7 @@ columns marked ``cut`` (titles, projects) are shortened with an ellipsis to fit 
 terminal, every other column (ids, scores, dates) is shown whole, so an id can be copied
 from the screen; where even that leaves a cut column narrower than its ``comfort``, the
 columns marked ``drop`` give up their room, lowest number first. Piped, the table is plain
-columns with every cell whole (``console.table``): a script sees all of it.
+columns with every cell whole: a script sees all of it.
 """
 
 from __future__ import annotations
@@ -43,17 +44,31 @@ class Layout:
     boxed: bool
 
 
-def show(columns: Sequence[Column], rows: Sequence[Sequence[str]]) -> None:
-    """Print the table: fitted on a terminal, whole when piped."""
-    if not console.stdout_is_terminal():
-        console.table([c.header for c in columns], rows)
-        return
+def show(columns: Sequence[Column], rows: Sequence[Sequence[object]], *, title: str = "") -> None:
+    """Print the table (each cell :func:`console.cell`'s text of its value), under its
+    ``title`` if it has one: fitted on a terminal, whole when piped."""
     cells = [[console.cell(value) for value in row] for row in rows]
+    if not console.stdout_is_terminal():
+        _piped(columns, cells, title)
+        return
     fitted = layout(columns, cells, terminal.width())
     if fitted.boxed:
-        _boxed(columns, cells, fitted)
+        _boxed(columns, cells, fitted, title)
     else:
+        if title:
+            colour.say([(terminal.cut(title, terminal.width()), colour.BOLD)])
         _plain(columns, cells, fitted)
+
+
+def _piped(columns: Sequence[Column], rows: Sequence[Sequence[str]], title: str) -> None:
+    """Plain columns, every cell whole, aligned by characters (what ``cut`` counts)."""
+    if title:
+        console.say(title)
+    widths = [len(c.header) for c in columns]
+    for row in rows:
+        widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
+    for row in [[c.header for c in columns], *rows]:
+        console.say((" " * GAP).join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
 
 
 def layout(columns: Sequence[Column], rows: Sequence[Sequence[str]], width: int) -> Layout:
@@ -147,13 +162,15 @@ def _plain(columns: Sequence[Column], rows: Sequence[Sequence[str]], fitted: Lay
         colour.say([(line, colour.BOLD if number == 0 else colour.PLAIN)], wanted=wanted)
 
 
-def _boxed(columns: Sequence[Column], rows: Sequence[Sequence[str]], fitted: Layout) -> None:
+def _boxed(
+    columns: Sequence[Column], rows: Sequence[Sequence[str]], fitted: Layout, title: str
+) -> None:
     # rich (~140 ms): only when a terminal shows it
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    grid = Table(header_style="bold")
+    grid = Table(title=Text(title) if title else None, header_style="bold")
     for i, size in zip(fitted.shown, fitted.widths, strict=True):
         grid.add_column(Text(columns[i].header), width=size, no_wrap=True, overflow="ellipsis")
     for row in _fitted_rows(rows, fitted):

@@ -5,6 +5,12 @@ Only for a terminal: piped text keeps its lines as they are, and ``show --raw`` 
 comes here. Lines break between words, measured in terminal cells. A span in backquotes
 (a command, by the CLI's convention) is never broken, nor is a word longer than the line
 (a path, a URL): it overflows whole rather than be split where a copy of it would break.
+What the CLI says itself (doctor's checks and fixes, `show`'s header) goes further
+(``lift``): such a word, too long for the room after the indent, takes a line of its own
+from column 0, where it fits whenever it is not wider than the terminal, and a command
+loses its backquotes there, so a triple-click copies the command and nothing else (a
+shell would run a backquoted command and then its output). Wider than the terminal, the
+terminal's own soft wrap shows it, and a copy of it is still one line.
 """
 
 from __future__ import annotations
@@ -15,28 +21,47 @@ from anamnesis.cli.display import terminal
 
 # A word: what a line breaks between. A span in backquotes is one word, spaces and all.
 _WORD = re.compile(r"(?:`[^`]*`|[^\s`]|`)+")
+# A word that is one backquoted span and nothing else.
+_SPAN = re.compile(r"`([^`]+)`")
 # A markdown list item or quote: what its continuation lines are indented under.
 _ITEM = re.compile(r"(\s*)((?:[-*+]|\d{1,9}[.)])\s+(?:\[[ xX]\]\s+)?)")
 _QUOTE = re.compile(r"\s*(?:>\s?)+")
 _FENCE = re.compile(r"\s{0,3}(`{3,}|~{3,})")
 
 
-def hanging(first: str, text: str, width: int, indent: int | None = None) -> list[str]:
+def hanging(
+    first: str, text: str, width: int, indent: int | None = None, *, lift: bool = False
+) -> list[str]:
     """``text`` after the prefix ``first``, wrapped to ``width`` cells; the lines after the
-    first start with ``indent`` spaces (default: as wide as ``first``)."""
+    first start with ``indent`` spaces (default: as wide as ``first``); ``lift``: a word
+    too long for the room after the indent takes a line of its own (the rule above)."""
     indent = terminal.cells(first) if indent is None else indent
     lines: list[str] = []
     line, used, empty = first, terminal.cells(first), True
     for word in _WORD.findall(text):
         size = terminal.cells(word)
-        if not empty and used + 1 + size > width:
+        fits = used + (0 if empty else 1) + size <= width
+        if lift and not fits and indent + size > width:
+            if line.strip():  # what came before it, the prefix at least
+                lines.append(line.rstrip())
+            lines.append(_bare(word))
+            line, used, empty = " " * indent, indent, True
+            continue
+        if not empty and not fits:
             lines.append(line)
             line, used, empty = " " * indent, indent, True
         line += word if empty else " " + word
         used += size if empty else 1 + size
         empty = False
-    lines.append(line.rstrip())
+    if line.strip() or not lines:
+        lines.append(line.rstrip())
     return lines
+
+
+def _bare(word: str) -> str:
+    """A word on a line of its own: a command without the backquotes around it."""
+    span = _SPAN.fullmatch(word)
+    return span.group(1) if span else word
 
 
 def markdown(body: str, width: int) -> list[str]:
