@@ -1,29 +1,11 @@
-"""The rules behind the terminal's drawing, one by one: relative scores, how a table's
+"""The rules behind the terminal's drawing, one by one: how a table's
 width is shared, cutting by cells, wrapping under an indent, readable help."""
 
 from __future__ import annotations
 
-import pytest
-
 from anamnesis.cli.display import terminal, wrapping
 from anamnesis.cli.display.help_text import first_sentence, without_argument_types
-from anamnesis.cli.display.scores import relative_scores, score_text
 from anamnesis.cli.display.tables import Column, layout, share
-
-
-def test_scores_are_relative_to_the_best_hit() -> None:
-    keyword = [3.71e-06, 2e-06, 1.855e-06]  # BM25 as the store gives it
-    assert relative_scores(keyword) == pytest.approx([1.0, 0.5391, 0.5], abs=1e-4)
-    assert [score_text(s) for s in relative_scores(keyword)] == ["1.00", "0.54", "0.50"]
-    assert relative_scores([13.9, 6.95]) == [1.0, 0.5]  # any scale reads the same
-    assert relative_scores([0.8, -0.2]) == [1.0, 0.0]  # never below 0
-    assert relative_scores([]) == []
-
-
-def test_scores_with_no_positive_best_spread_from_worst_to_best() -> None:
-    assert relative_scores([-0.1, -0.3, -0.2]) == pytest.approx([1.0, 0.0, 0.5])
-    assert relative_scores([0.0, 0.0]) == [1.0, 1.0]
-    assert relative_scores([-0.5]) == [1.0]
 
 
 def test_room_is_shared_by_weight_and_no_column_gets_more_than_it_needs() -> None:

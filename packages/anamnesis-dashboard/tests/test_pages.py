@@ -83,8 +83,21 @@ def test_search_shows_mode_scores_and_keeps_filters(
     page = client.get("/search", params={"q": "allkeys-lru", "project": "api"}).text
     assert "Redis eviction" in page and "Redis in web" not in page
     assert 'class="mode">keyword<' in page
-    assert re.search(r'class="score"[^>]*>-?\d+\.\d{3}<', page)
     assert 'name="project" value="api"' in page
+
+
+def test_search_scores_read_relative_to_the_best_hit(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    store.write(type="semantic", title="Redis eviction", body="redis redis allkeys-lru policy")
+    store.write(type="semantic", title="Cache notes", body="redis, once, among many other words")
+    page = client.get("/search", params={"q": "redis"}).text
+    shown = re.findall(r'class="score" title="([^"]*)">([^<]*)<', page)
+    assert len(shown) == 2, shown
+    (best_title, best), (_, second) = shown
+    assert best == "1.00"  # the best hit, whatever BM25's scale (often around 1e-06)
+    assert re.fullmatch(r"0\.\d\d", second) and second != "1.00", second
+    assert "the keyword score: " in best_title  # the raw score is still there, on hover
 
 
 def test_search_refuses_bad_arguments(client: httpx.Client) -> None:

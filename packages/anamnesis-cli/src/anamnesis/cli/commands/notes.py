@@ -26,7 +26,6 @@ from anamnesis.cli.context import (
     search_mode_help,
 )
 from anamnesis.cli.display import lines, note_tables, note_view
-from anamnesis.cli.display.scores import relative_scores
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import start_background_embedding
 from anamnesis.store import (
@@ -43,6 +42,7 @@ from anamnesis.store import (
     count_secrets,
     display_safe,
     every_note,
+    relative_scores,
 )
 
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from anamnesis.cli.display import scores
 from anamnesis.cli.display.lines import ids_cell
 from anamnesis.cli.display.tables import Column, show
-from anamnesis.store import Memory, SearchResult
+from anamnesis.store import Memory, SearchResult, relative_scores
 
 # Ids, dates and scores are never cut: an id is copied from the screen. The title takes
 # twice the project's share of what is left, and the type goes first (then the date) when
@@ -34,12 +33,12 @@ def show_hits(found: SearchResult, *, include_superseded: bool) -> None:
     """`search`'s table: each hit's score relative to the best; searching the history adds
     a column naming each replaced row's replacements ("-" for a current note; on a
     terminal the first, whole, and how many more)."""
-    relative = scores.relative_scores([hit.score for hit in found.hits])
+    relative = relative_scores([hit.score for hit in found.hits])
     columns = [ID, SCORE, TYPE, PROJECT, UPDATED, TITLE]
     rows: list[list[str]] = []
     for hit, score in zip(found.hits, relative, strict=True):
         n = hit.note
-        rows.append([n.id, scores.score_text(score), n.type, n.project, n.updated_at[:10], n.title])
+        rows.append([n.id, f"{score:.2f}", n.type, n.project, n.updated_at[:10], n.title])
         if include_superseded:
             rows[-1].insert(5, ids_cell(hit.superseded_by, none="-"))
     if include_superseded:

@@ -22,6 +22,7 @@ from anamnesis.store import (
     SEARCH_MODES,
     StoreError,
     every_note,
+    relative_scores,
 )
 from anamnesis.sync import SyncError
 
@@ -73,9 +74,14 @@ async def search(request: Request) -> HTMLResponse:
             )
         except StoreError as exc:
             return problem(request, 400, "Bad search", str(exc))
-        context["snippets"] = {
-            hit.note.id: snippet(hit.note.body, text) for hit in context["result"].hits
-        }
+        hits = context["result"].hits
+        context["snippets"] = {hit.note.id: snippet(hit.note.body, text) for hit in hits}
+        # The score a person reads, as the CLI's table shows it: relative to the best hit.
+        context["relative"] = dict(
+            zip(
+                (hit.note.id for hit in hits), relative_scores([h.score for h in hits]), strict=True
+            )
+        )
     return page(request, "search.html", **context)
 
 

@@ -3,8 +3,9 @@
 Raw scores differ by mode in scale and sign (keyword: BM25 as FTS5 computes it, often
 around 1e-06; vector: cosine similarity, -1 to 1; hybrid: the fused 0-1 score), and they
 compare within one search only. Relative to the best hit they read the same everywhere:
-1.00 for the best, less for the rest, never below 0. ``--json`` keeps the raw ``score``
-beside ``relative_score``.
+1.00 for the best, less for the rest, never below 0. The CLI's table and the dashboard's
+search page show it (two decimals); ``--json`` keeps the raw ``score`` beside
+``relative_score``.
 """
 
 from __future__ import annotations
@@ -29,8 +30,3 @@ def relative_scores(scores: Sequence[float]) -> list[float]:
     if best == worst:
         return [1.0 for _ in scores]
     return [(score - worst) / (best - worst) for score in scores]
-
-
-def score_text(relative: float) -> str:
-    """How a relative score is shown: two decimals."""
-    return f"{relative:.2f}"
