@@ -63,6 +63,18 @@ def test_the_memo_holds_for_the_retry_time_for_its_model_only(tmp_path: Path) ->
     assert memo.in_force(MODEL) is None  # unreadable: as if nothing was remembered
 
 
+@pytest.mark.parametrize(
+    "content",
+    ["[" * 3000, '["a list"]', '{"model": "m"}', '{"model": 1, "reason": [], "checked_at": "x"}'],
+)
+def test_a_memo_file_that_is_not_one_is_as_if_nothing_was_remembered(
+    tmp_path: Path, content: str
+) -> None:
+    memo = DownloadMemo(tmp_path / "model-download.json", Clock(1_000_000.0))
+    memo.path.write_text(content)  # hand-edited, cut short, or nested past the parser
+    assert memo.in_force(MODEL) is None
+
+
 def test_the_download_host_is_the_hub_or_hf_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(ENDPOINT_ENV, raising=False)
     assert download_host() == ("huggingface.co", 443)

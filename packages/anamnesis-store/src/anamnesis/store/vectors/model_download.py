@@ -133,7 +133,9 @@ class DownloadMemo:
             reason = str(saved["reason"])
             if saved["model"] != model:
                 return None
-        except (OSError, ValueError, TypeError, KeyError):
+        # Whatever else the file holds (hand-edited, cut short, nested past the parser's
+        # recursion) is no memo: the search tries the model, and a failure writes a new one.
+        except (OSError, ValueError, TypeError, KeyError, RecursionError):
             return None
         now = self._clock()
         if not checked_at <= now < checked_at + RETRY_AFTER_S:
