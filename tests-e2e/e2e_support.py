@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from anamnesis_testsupport.repos import bare_remote as bare_remote
+from anamnesis_testsupport.repos import project_checkout as project_checkout
 from dulwich.objects import Blob, Commit, Tree
 from dulwich.refs import Ref
 from dulwich.repo import Repo
@@ -249,12 +251,6 @@ class World:
     root: Path
 
 
-def bare_remote(path: Path) -> Path:
-    path.mkdir(parents=True)
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
-
-
 def make_world(root: Path) -> World:
     for tool in ("git", "claude"):
         found = shutil.which(tool, path=ISOLATED_PATH)
@@ -264,20 +260,6 @@ def make_world(root: Path) -> World:
     for machine in (laptop, desktop):
         machine.init(remote)
     return World(remote, laptop, desktop, root)
-
-
-def project_checkout(path: Path, origin: str) -> Path:
-    """A git working copy whose ``origin`` is ``origin`` (made with dulwich, no git)."""
-    path.mkdir(parents=True)
-    repo = Repo.init(str(path), default_branch=b"main")
-    try:
-        config = repo.get_config()
-        config.set((b"remote", b"origin"), b"url", origin.encode())
-        config.set((b"remote", b"origin"), b"fetch", b"+refs/heads/*:refs/remotes/origin/*")
-        config.write_to_path()
-    finally:
-        repo.close()
-    return path
 
 
 def quiet_syncs(*machines: Machine, limit: int = 12) -> None:

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote as bare_remote
+from anamnesis_testsupport.repos import project_checkout as project_checkout
 from mcp.client.stdio import StdioServerParameters
 
 from bench.common.processes import running
@@ -204,22 +205,3 @@ def _signal_group(pid: int, sig: signal.Signals) -> None:
         os.killpg(pid, sig)
     except ProcessLookupError:
         pass
-
-
-def bare_remote(path: Path) -> Path:
-    path.mkdir(parents=True)
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
-
-
-def project_checkout(path: Path, origin: str) -> Path:
-    """A git working copy whose ``origin`` is ``origin`` (made with dulwich)."""
-    path.mkdir(parents=True)
-    repo = Repo.init(str(path), default_branch=b"main")
-    try:
-        config = repo.get_config()
-        config.set((b"remote", b"origin"), b"url", origin.encode())
-        config.write_to_path()
-    finally:
-        repo.close()
-    return path
