@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from anamnesis.hooks.agents.table import agent_names
+from anamnesis.hooks.agents.table import AGENTS
 from anamnesis.store import Record
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Collection, Mapping
     from typing import Any
 
 
@@ -49,7 +49,7 @@ class HookSpec(Record):
         name: str,
         runner: str,
         *,
-        values: Mapping[str, tuple[str, ...] | None],
+        values: Mapping[str, Collection[str] | None],
         switches: tuple[str, ...],
         check: str | None = None,
         help: str = "",
@@ -95,8 +95,8 @@ agent's hook JSON on stdin; always exits 0."""
 
 
 # The agent a hook runs for (claude-code unless named): its output's event names, its
-# session reader, the note's provenance.
-_AGENT = agent_names()
+# session reader, the note's provenance. A live view: an agent added to the table is taken.
+_AGENT = AGENTS.keys()
 # In the order the usage line and `anamnesis --help` list them. A new hook is one entry here
 # (and, for each agent that runs it, one in the table of agents).
 HOOKS: dict[str, HookSpec] = {

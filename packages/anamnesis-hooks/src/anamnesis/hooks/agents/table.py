@@ -156,8 +156,3 @@ AGENTS: dict[str, AgentSpec] = {
         ),
     )
 }  # fmt: skip
-
-
-def agent_names() -> tuple[str, ...]:
-    """The names ``--agent`` takes, in the table's order."""
-    return tuple(AGENTS)
