@@ -165,12 +165,19 @@ def render_inject(selection: Selection, *, header: str = HEADER) -> str:
     return f"{text}{closing}"
 
 
-def hook_output(text: str, *, fmt: str = "text", event: str = "SessionStart") -> str:
-    """What a hook prints: the text, or Claude Code's JSON envelope for ``event``
-    (``SessionStart``, ``UserPromptSubmit``)."""
+def hook_output(
+    text: str,
+    *,
+    fmt: str = "text",
+    event: str = "SessionStart",
+    shape: str = "hook-specific-output",
+) -> str:
+    """What a hook prints: the text, or, with ``fmt`` json, the agent's envelope for
+    ``event`` (``SessionStart``, ``UserPromptSubmit``, or the agent's own names) in the
+    agent's output ``shape`` (the table of agents' :data:`~.agents.table.OUTPUT_SHAPES`)."""
     if not text:
         return ""
-    if fmt == "json":
+    if fmt == "json" and shape == "hook-specific-output":
         return json.dumps(
             {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
         )

@@ -1,3 +1,4 @@
-"""The agents the hooks serve, each one entry plus its transcript reader (Claude Code's is
-``hooks/transcript.py``, Codex's ``codex_rollout.py``); ``session_lines.py`` holds what
-every reader shares: the session file read line by line, bounded, and what it yields."""
+"""The coding agents the hooks serve: the table of agents (:mod:`.table`) and each agent's
+session reader (Claude Code's is ``hooks/transcript.py``, Codex's :mod:`.codex_rollout`);
+:mod:`.session_lines` holds what every reader shares: the session file read line by line,
+bounded, and what a reader makes of it."""
