@@ -1,4 +1,6 @@
-"""`anamnesis init`: config, hooks, MCP registration and a first sync, planned then applied.
+"""`anamnesis init`: config, hooks, MCP registration and a first sync, planned then applied,
+for Claude Code (the default), Codex (``--agent codex``: :mod:`.agent_config.codex_config`)
+or both (``--agent all``).
 
 Planning reads everything and changes nothing, so `--print` shows the plan and an invalid
 settings.json stops the command before any side effect. Applying is idempotent: a second
@@ -10,11 +12,12 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from anamnesis.cli import hooks_settings, installation, mcp_registration
+from anamnesis.cli.agent_config import codex_config
+from anamnesis.cli.agent_config.files import write_with_backup
 from anamnesis.cli.config_file import (
     check_machine_id,
     check_model_path,
@@ -23,9 +26,9 @@ from anamnesis.cli.config_file import (
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
-from anamnesis.hooks import sync_store
+from anamnesis.hooks import DEFAULT_AGENT, sync_store
 from anamnesis.ops import Home, claude_home
-from anamnesis.store import StoreError, atomic_write_bytes, default_machine_id, write_config
+from anamnesis.store import StoreError, default_machine_id, write_config
 from anamnesis.sync import DiskFull, SyncBusy, redact_url
 
 
@@ -37,6 +40,21 @@ class McpPlan:
     action: str
     argv: list[str] = field(default_factory=list)
     remove_first: bool = False
+
+
+# The agents `init --agent` sets up: each has a hooks file and an MCP registration written
+# here; "all" is every one of them.
+INIT_AGENTS = (DEFAULT_AGENT, codex_config.AGENT)
+
+
+def chosen_agents(agent: str) -> tuple[str, ...]:
+    """The agents ``--agent`` names: one of :data:`INIT_AGENTS`, or all of them."""
+    if agent == "all":
+        return INIT_AGENTS
+    if agent not in INIT_AGENTS:
+        names = ", ".join((*INIT_AGENTS, "all"))
+        raise CliError(f"--agent must be one of {names}, got {agent!r}", code=USAGE)
+    return (agent,)
 
 
 @dataclass(slots=True)
@@ -53,9 +71,14 @@ class InitPlan:
     # Where machine_id and remote came from, when not from a flag or config.json: the plan
     # says so, since an environment variable is easy to forget about.
     sources: dict[str, str] = field(default_factory=dict)
+    # Whether Claude Code is set up (its settings and MCP registration), and Codex's part.
+    claude: bool = True
+    codex: codex_config.CodexPlan | None = None
 
     @property
     def settings_changed(self) -> bool:
+        if not self.claude:
+            return False
         return self.settings_before is None or _parsed(self.settings_before) != self.settings_after
 
     @property
@@ -92,6 +115,7 @@ def plan_init(
     remote: str | None,
     local_only: bool,
     embed_model_path: str | None = None,
+    agents: tuple[str, ...] = (DEFAULT_AGENT,),
 ) -> InitPlan:
     """Everything init would change, computed without changing anything.
 
@@ -103,8 +127,10 @@ def plan_init(
     """
     if remote is not None and local_only:
         raise CliError("--remote and --local-only contradict each other; pick one", code=USAGE)
+    claude = DEFAULT_AGENT in agents
     settings_file = settings_path()
-    settings_text, settings = read_settings(settings_file)  # refuse bad settings first
+    # Bad settings are refused first; Claude Code's are not read unless it is set up.
+    settings_text, settings = read_settings(settings_file) if claude else (None, {})
     before = load_config(home)  # and a broken config.json: rewriting it would lose settings
     after = dict(before)
     sources: dict[str, str] = {}
@@ -123,17 +149,27 @@ def plan_init(
         after["embed_model_path"] = check_model_path(embed_model_path, source="--embed-model-path")
     command = anamnesis_command()
     env = {"ANAMNESIS_HOME": str(home.root)}
+    codex = None
+    if codex_config.AGENT in agents:
+        try:
+            codex = codex_config.plan_codex(
+                command, env, mcp_extra=mcp_registration.mcp_extra_installed()
+            )
+        except codex_config.CodexConfigError as exc:
+            raise CliError(str(exc)) from None
     return InitPlan(
         home=home,
         config_before=before,
         config_after=after,
         settings_file=settings_file,
         settings_before=settings_text,
-        settings_after=hooks_settings.with_ours(settings, command, env),
-        mcp=_plan_mcp(command, env),
+        settings_after=hooks_settings.with_ours(settings, command, env) if claude else {},
+        mcp=_plan_mcp(command, env) if claude else McpPlan("skipped"),
         command=command,
         env=env,
         sources={key: where for key, where in sources.items() if where},
+        claude=claude,
+        codex=codex,
     )
 
 
@@ -180,6 +216,17 @@ def describe_init(plan: InitPlan) -> list[str]:
     ]
     if plan.config_after.get("embed_model_path"):
         lines.append(f"         embed_model_path = {plan.config_after['embed_model_path']}")
+    if plan.claude:
+        lines += _describe_claude(plan)
+    if plan.codex is not None:
+        lines += codex_config.describe_codex(plan.codex)
+    target = redact_url(remote) if remote else "no remote: commit locally"
+    lines.append(f"sync:    import Claude Code's own memory, then a first sync ({target})")
+    return lines
+
+
+def _describe_claude(plan: InitPlan) -> list[str]:
+    lines = []
     if plan.settings_changed:
         backup = " (backed up first)" if plan.settings_before is not None else ""
         lines.append(f"hooks:   {plan.settings_file} will hold these hooks{backup}:")
@@ -190,10 +237,7 @@ def describe_init(plan: InitPlan) -> list[str]:
         mode = ", async" if spec.run_async else ""
         lines.append(f"         {spec.event}{matcher} (timeout {spec.timeout}s{mode}):")
         lines.append(f"           {hooks_settings.hook_command(plan.command, spec, plan.env)}")
-    lines += _describe_mcp(plan.mcp)
-    target = redact_url(remote) if remote else "no remote: commit locally"
-    lines.append(f"sync:    import Claude Code's own memory, then a first sync ({target})")
-    return lines
+    return lines + _describe_mcp(plan.mcp)
 
 
 def _source(plan: InitPlan, key: str) -> str:
@@ -222,13 +266,18 @@ def apply_init(plan: InitPlan, *, first_sync: bool = True) -> Outcome:
         write_config(plan.config_after, plan.home.root)
         out.lines.append(f"wrote {config}")
     _open_store(plan.home)
-    if plan.settings_changed:
-        backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
-        saved = f" (previous version: {backup})" if backup else ""
-        out.lines.append(f"installed the hooks in {plan.settings_file}{saved}")
-    else:
-        out.lines.append(f"hooks already installed in {plan.settings_file}")
-    _apply_mcp(plan.mcp, out)
+    if plan.claude:
+        if plan.settings_changed:
+            backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
+            saved = f" (previous version: {backup})" if backup else ""
+            out.lines.append(f"installed the hooks in {plan.settings_file}{saved}")
+        else:
+            out.lines.append(f"hooks already installed in {plan.settings_file}")
+        _apply_mcp(plan.mcp, out)
+    if plan.codex is not None:
+        lines, problems = codex_config.apply_codex(plan.codex)
+        out.lines += lines
+        out.problems += problems
     if first_sync:
         _first_sync(plan, out)
     return out
@@ -303,10 +352,20 @@ class UninstallPlan:
     settings_after: dict[str, Any]
     removed_hooks: list[tuple[str, str]]
     mcp: McpPlan
+    claude: bool = True
+    codex: codex_config.CodexUninstallPlan | None = None
 
 
-def plan_uninstall() -> UninstallPlan:
+def plan_uninstall(agents: tuple[str, ...] = (DEFAULT_AGENT,)) -> UninstallPlan:
+    codex = None
+    if codex_config.AGENT in agents:
+        try:
+            codex = codex_config.plan_codex_uninstall()
+        except codex_config.CodexConfigError as exc:
+            raise CliError(str(exc)) from None
     settings_file = settings_path()
+    if DEFAULT_AGENT not in agents:
+        return UninstallPlan(settings_file, None, {}, [], McpPlan("skipped"), False, codex)
     text, settings = read_settings(settings_file)
     entry = mcp_registration.registered_entry()
     if mcp_registration.find_claude() is not None:
@@ -323,10 +382,19 @@ def plan_uninstall() -> UninstallPlan:
         settings_after=hooks_settings.without_ours(settings),
         removed_hooks=hooks_settings.our_hooks(settings),
         mcp=mcp,
+        codex=codex,
     )
 
 
 def describe_uninstall(plan: UninstallPlan) -> list[str]:
+    lines = _describe_claude_uninstall(plan) if plan.claude else []
+    if plan.codex is not None:
+        lines += codex_config.describe_codex_uninstall(plan.codex)
+    lines.append("notes:   kept (the store and its config are not touched)")
+    return lines
+
+
+def _describe_claude_uninstall(plan: UninstallPlan) -> list[str]:
     lines = []
     if plan.removed_hooks:
         lines.append(f"hooks:   remove {len(plan.removed_hooks)} from {plan.settings_file}:")
@@ -342,12 +410,20 @@ def describe_uninstall(plan: UninstallPlan) -> list[str]:
         lines.append(f"mcp:     {_unseen_mcp(line)}")
     else:
         lines.append("mcp:     not registered")
-    lines.append("notes:   kept (the store and its config are not touched)")
     return lines
 
 
 def apply_uninstall(plan: UninstallPlan) -> Outcome:
     out = Outcome()
+    if plan.claude:
+        _apply_claude_uninstall(plan, out)
+    if plan.codex is not None:
+        out.lines += codex_config.apply_codex_uninstall(plan.codex)
+    out.lines.append("your notes are untouched")
+    return out
+
+
+def _apply_claude_uninstall(plan: UninstallPlan, out: Outcome) -> None:
     if plan.removed_hooks:
         backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
         out.lines.append(
@@ -372,8 +448,6 @@ def apply_uninstall(plan: UninstallPlan) -> Outcome:
     elif plan.mcp.action == "unseen":
         line = mcp_registration.shell_line(plan.mcp.argv)
         out.lines.append(_unseen_mcp(line, before="\n  "))
-    out.lines.append("your notes are untouched")
-    return out
 
 
 def _unseen_mcp(line: str, *, before: str = " ") -> str:
@@ -390,21 +464,7 @@ def write_settings(path: Path, before: str | None, settings: dict[str, Any]) -> 
 
     A symlinked settings.json (dotfile managers do that) is written through the link.
     """
-    target = path.resolve() if path.is_symlink() else path
-    target.parent.mkdir(parents=True, exist_ok=True)
-    backup = None
-    mode = 0o644
-    if before is not None:
-        mode = target.stat().st_mode & 0o777
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        backup = target.with_name(f"{target.name}.anamnesis-backup-{stamp}")
-        counter = 1
-        while backup.exists():
-            counter += 1
-            backup = target.with_name(f"{target.name}.anamnesis-backup-{stamp}-{counter}")
-        atomic_write_bytes(backup, before, mode=mode)
-    atomic_write_bytes(target, hooks_settings.render(settings), mode=mode)
-    return backup
+    return write_with_backup(path, before, hooks_settings.render(settings))
 
 
 def _parsed(text: str) -> Any:

@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from anamnesis.hooks.transcript import ParsedSession
+    from anamnesis.hooks.agents.session_lines import ParsedSession
 
 # The agent a hook command without ``--agent`` serves: Claude Code, whose commands were
 # written before there was a table of agents and stay as they were.
@@ -65,8 +65,8 @@ class AgentSpec(Record):
     ``name`` is what ``--agent`` and ``init --agent`` take, and what a note records as the
     agent that wrote it; ``label`` is what a person reads. ``hooks`` are the entries its
     hook configuration gets. ``reader`` (``"module:function"``) turns one of its session
-    files into a :class:`~anamnesis.hooks.transcript.ParsedSession`. ``config_env`` names
-    the variable that moves its configuration folder, ``config_dir`` the folder under the
+    files into a :class:`~.session_lines.ParsedSession`. ``config_env`` names the variable
+    that moves its configuration folder, ``config_dir`` the folder under the
     home directory otherwise, ``hooks_file`` the file in it that holds the hooks;
     ``timeout_scale`` turns the table's seconds into the unit that file counts in (1000
     for milliseconds). ``output`` is the shape of what a hook prints for it
@@ -153,6 +153,29 @@ AGENTS: dict[str, AgentSpec] = {
             ),
             reader="anamnesis.hooks.transcript:parse_transcript",
             config_env="CLAUDE_CONFIG_DIR", config_dir=".claude", hooks_file="settings.json",
+        ),
+        # Codex CLI (docs/agents/codex.md has the sources). Its hooks.json has Claude Code's
+        # shape, its SessionStart sources are Claude Code's too, and it reads the same
+        # hookSpecificOutput. Stop ends each turn, not the session: capturing there keeps the
+        # session's one note current (its id comes from the session), without a sync, and
+        # Codex does not wait on it (async). SessionEnd, at most 3 s (Codex cuts a longer
+        # timeout to that, with a warning at every start), captures the whole session and
+        # syncs. PreCompact captures before the earlier turns are summarized away.
+        AgentSpec(
+            "codex", "Codex CLI",
+            hooks=(
+                AgentHook("inject", "SessionStart", "startup|resume|clear|compact",
+                          ("--format", "json"), 15),
+                AgentHook("prompt", "UserPromptSubmit", None, ("--format", "json"), 5),
+                AgentHook("capture", "Stop", None, ("--no-sync",), 10, run_async=True),
+                AgentHook("capture", "PreCompact", None,
+                          ("--source", "precompact", "--no-sync"), 60),
+                AgentHook("capture", "SessionEnd", None, (), 3),
+                AgentHook("sync", "SessionStart", "startup|resume", ("--quiet",), 120,
+                          run_async=True),
+            ),
+            reader="anamnesis.hooks.agents.codex_rollout:parse_rollout",
+            config_env="CODEX_HOME", config_dir=".codex", hooks_file="hooks.json",
         ),
     )
 }  # fmt: skip
