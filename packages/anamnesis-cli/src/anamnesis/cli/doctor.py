@@ -15,6 +15,8 @@ import time
 from pathlib import Path
 
 from anamnesis.cli import hooks_settings, installation, mcp_registration
+from anamnesis.cli.agent_config import codex_config
+from anamnesis.cli.agent_config.codex_doctor import check_codex
 from anamnesis.cli.config_file import (
     ConfigUnreadable,
     check_machine_id,
@@ -25,7 +27,7 @@ from anamnesis.cli.config_file import (
 from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError, backquoted, suggest
 from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
-from anamnesis.cli.setup import add_mcp_extra
+from anamnesis.cli.setup import add_mcp_extra, read_settings
 from anamnesis.hooks import queued_captures, refused_captures
 from anamnesis.ops import (
     FAIL,
@@ -34,6 +36,7 @@ from anamnesis.ops import (
     Check,
     CheckTable,
     Home,
+    HomeCheck,
     home_check_table,
     run_check_table,
 )
@@ -54,13 +57,39 @@ def run_checks(home: Home, *, check_remote: bool = True) -> list[Check]:
         ("install", _installation),
         *((name, ops[name]) for name in ("store", "index", "clock")),
         ("config", _config),
-        ("hooks", _hooks),
+        ("hooks", _claude_code("hooks", _hooks)),
         ("captures", _captures),
-        ("mcp", _mcp),
+        ("mcp", _claude_code("mcp", _mcp)),
+        ("codex", check_codex),
         *((name, ops[name]) for name in ("remote", "sync")),
         ("vectors", lambda at: vectors_check(at.root, offline=not check_remote)),
     ]
     return run_check_table(home, table)
+
+
+def _claude_code(name: str, check: HomeCheck) -> HomeCheck:
+    """One of Claude Code's checks; where only Codex is set up (`init --agent codex`),
+    Claude Code not being set up is no problem, and is said as a tip."""
+
+    def run(home: Home) -> Check:
+        if codex_config.set_up() and not _claude_code_set_up():
+            return Check(
+                name, OK, "Claude Code not set up (Codex is)", "set it up: `anamnesis init`"
+            )
+        return check(home)
+
+    return run
+
+
+def _claude_code_set_up() -> bool:
+    """Any of ours in Claude Code: a hook in settings.json, or the MCP server."""
+    try:
+        _text, settings = read_settings(settings_path())
+    except CliError:
+        return True  # a settings.json we cannot read: its own check says so
+    return (
+        bool(hooks_settings.our_hooks(settings)) or mcp_registration.registered_entry() is not None
+    )
 
 
 def _installation(home: Home) -> Check:

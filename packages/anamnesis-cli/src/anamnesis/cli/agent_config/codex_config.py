@@ -120,6 +120,20 @@ def hooks_turned_off(data: dict[str, Any]) -> str | None:
     return None
 
 
+def set_up() -> bool:
+    """Whether Codex has any of ours: a hook in hooks.json or the server in config.toml
+    (a file that cannot be read counts as not)."""
+    try:
+        _text, data = read_config(config_path())
+        hooks_text = read_text(hooks_path())
+        hooks = hooks_settings.parse_settings(hooks_text, hooks_path()) if hooks_text else {}
+    except (CodexConfigError, hooks_settings.InvalidSettings):
+        return False
+    return bool(hooks_settings.our_hooks(hooks)) or is_our_server(
+        toml_tables.lookup(data, SERVER_KEY)
+    )
+
+
 @dataclass(slots=True)
 class CodexPlan:
     """What `init --agent codex` changes in Codex's folder (computed, nothing written)."""
