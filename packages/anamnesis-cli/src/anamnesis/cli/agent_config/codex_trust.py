@@ -38,6 +38,9 @@ class ListedHook:
     source_path: str
     key: str = ""
     current_hash: str = ""
+    matcher: str | None = None
+    timeout: int = 0
+    run_async: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +139,11 @@ def _listing(result: dict[str, Any]) -> HooksListing:
                         source_path=str(hook.get("sourcePath", "")),
                         key=str(hook.get("key", "")),
                         current_hash=str(hook.get("currentHash", "")),
+                        matcher=hook.get("matcher")
+                        if isinstance(hook.get("matcher"), str)
+                        else None,
+                        timeout=_whole(hook.get("timeoutSec")),
+                        run_async=hook.get("async") is True,
                     )
                 )
     return HooksListing(hooks, warnings, errors)
@@ -154,3 +162,7 @@ def _stop(process: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+def _whole(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
