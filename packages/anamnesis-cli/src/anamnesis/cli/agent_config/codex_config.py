@@ -34,7 +34,7 @@ from anamnesis.hooks import AGENTS
 AGENT = "codex"
 SERVER_NAME = "anamnesis"
 SERVER_KEY = ("mcp_servers", SERVER_NAME)
-CONFIG_FILE = "config.toml"
+CONFIG_TOML = "config.toml"
 # The switch that turns Codex's hooks off, under its current name and its older one.
 HOOK_FLAGS = ("hooks", "codex_hooks")
 TRUST_HINT = "Codex runs new hooks only once you trust them: start `codex` and type /hooks"
@@ -50,7 +50,7 @@ def codex_home() -> Path:
 
 
 def config_path() -> Path:
-    return codex_home() / CONFIG_FILE
+    return codex_home() / CONFIG_TOML
 
 
 def hooks_path() -> Path:
