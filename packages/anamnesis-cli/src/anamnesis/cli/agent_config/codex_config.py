@@ -235,7 +235,7 @@ def describe_codex(plan: CodexPlan) -> list[str]:
         mode = ", async" if spec.run_async else ""
         lines.append(f"         {spec.event}{matcher} (timeout {spec.timeout}s{mode}):")
         lines.append(f"           {hooks_settings.hook_command(plan.command, spec, plan.env)}")
-    lines.append(f"         {TRUST_HINT}")
+    lines.append("         Codex runs them once you trust them: `codex`, then /hooks")
     lines += _describe_server(plan)
     if plan.hooks_off:
         lines.append(f"         {plan.config_file} has {plan.hooks_off}: Codex runs no hooks")
@@ -243,15 +243,24 @@ def describe_codex(plan: CodexPlan) -> list[str]:
 
 
 def _describe_server(plan: CodexPlan) -> list[str]:
-    where = f"[mcp_servers.{SERVER_NAME}] in {plan.config_file}"
+    table = f"[mcp_servers.{SERVER_NAME}]"
     if plan.server == "no-extra":
         return ["         MCP server: skipped (not installed)"]
     if plan.server == "current":
-        return [f"         MCP server: {where}, already current"]
+        return [
+            f"         MCP server: {table} already current in",
+            f"           {plan.config_file}",
+        ]
     if plan.server == "foreign":
-        return [f"         MCP server: {where} runs another command: left as it is"]
-    verb = "added" if plan.server == "add" else "updated"
-    return [f"         MCP server: {where} {verb}; the rest of the file stays as it is"]
+        return [
+            f"         MCP server: {table} in {plan.config_file}",
+            "           runs another command: left as it is",
+        ]
+    verb = "added to" if plan.server == "add" else "updated in"
+    return [
+        f"         MCP server: {table} will be {verb}",
+        f"           {plan.config_file} (its other lines stay as they are)",
+    ]
 
 
 def apply_codex(plan: CodexPlan) -> tuple[list[str], list[str]]:
