@@ -14,7 +14,7 @@ from pathlib import Path
 
 from anamnesis.hooks.failopen import log
 from anamnesis.hooks.flags import FlagError
-from anamnesis.hooks.hookio import read_hook_input_checked, text_field
+from anamnesis.hooks.hookio import hook_output, read_hook_input_checked, text_field
 from anamnesis.ops import resolve_project_key
 from anamnesis.store import StoreLayout, read_config, resolve_home
 
@@ -73,10 +73,10 @@ def check_prompt(options: Options) -> None:
 def _inject_numbers(options: Options) -> tuple[int, int]:
     """``--k`` and ``--budget``, checked (the budget must leave room for a note and stay
     under Claude Code's 10,000-character cap on hook output)."""
-    from anamnesis.hooks.inject import DEFAULT_BUDGET, DEFAULT_K, MAX_BUDGET, MIN_BUDGET  # inject's
+    from anamnesis.ops import INJECT_BUDGET, INJECT_K, INJECT_MAX_BUDGET, INJECT_MIN_BUDGET
 
-    k = _number(options, "k", DEFAULT_K, 0, 100)
-    return k, _number(options, "budget", DEFAULT_BUDGET, MIN_BUDGET, MAX_BUDGET)
+    k = _number(options, "k", INJECT_K, 0, 100)
+    return k, _number(options, "budget", INJECT_BUDGET, INJECT_MIN_BUDGET, INJECT_MAX_BUDGET)
 
 
 def _prompt_budget(options: Options, config: dict[str, Any]) -> int:
@@ -92,7 +92,7 @@ def run_inject(options: Options) -> None:
     if not StoreLayout(home).has_notes():  # the layout, not ops' Home: one module less
         return  # no store yet: nothing to inject, and nothing is created
     # this hook's, and only once there is a store to read
-    from anamnesis.hooks.inject import hook_output, injected_ids, render_inject, select_inject
+    from anamnesis.ops import injected_ids, render_inject, select_inject
     from anamnesis.store import MemoryStore
 
     # ``source`` (startup, resume, clear, compact) arrives on stdin and as --source, and is
@@ -143,9 +143,9 @@ def run_prompt(options: Options) -> None:
         return  # short, a slash command, or only stop words: nothing to look for
     if not StoreLayout(home).has_notes():  # the layout, not ops' Home: one module less
         return  # no store yet: nothing to recall, and nothing is created
-    from anamnesis.hooks.inject import hook_output, injected_ids
     from anamnesis.hooks.recall import render_recall, select_recall
     from anamnesis.hooks.sessions import SessionStateError, load_shown
+    from anamnesis.ops import injected_ids
     from anamnesis.store import MemoryStore
 
     session = _text(options, "session-id") or text_field(payload, "session_id")
