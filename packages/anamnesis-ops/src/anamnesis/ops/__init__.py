@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from anamnesis.ops.memory_block import INJECT_MIN_BUDGET as INJECT_MIN_BUDGET
     from anamnesis.ops.memory_block import MEMORY_NOTICE as MEMORY_NOTICE
     from anamnesis.ops.memory_block import BlockSelection as BlockSelection
+    from anamnesis.ops.memory_block import fence as fence
     from anamnesis.ops.memory_block import fit_notes as fit_notes
     from anamnesis.ops.memory_block import injectable as injectable
     from anamnesis.ops.memory_block import injected_ids as injected_ids

@@ -67,9 +67,14 @@ GLOBAL_BATCH = 16
 SEPARATOR = 2
 
 
+def fence(header: str, text: str) -> str:
+    """``text`` (notes, or lines about notes) fenced as reference data under ``header``."""
+    return f"{header}\n\n{OPEN}\n{text}\n{CLOSE}"
+
+
 def frame_size(header: str) -> int:
     """The characters of a block around its notes: header, fence lines, blank lines."""
-    return len(f"{header}\n\n{OPEN}\n") + len(f"\n{CLOSE}")
+    return len(fence(header, ""))
 
 
 FRAME = frame_size(MEMORY_HEADER)
@@ -161,7 +166,7 @@ def render_inject(selection: BlockSelection, *, header: str = MEMORY_HEADER) -> 
     if not notes:
         return ""
     body = "\n\n".join(_render_note(mem, selection.limits.get(mem.id)) for mem in notes)
-    text = f"{header}\n\n{OPEN}\n{body}\n{CLOSE}"
+    text = fence(header, body)
     closing = _closing(selection.left_out, len(selection.limits))
     return f"{text}{closing}"
 
