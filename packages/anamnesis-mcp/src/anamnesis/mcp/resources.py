@@ -146,10 +146,14 @@ def read_session_start(store: MemoryStore, project: str) -> str:
 
 def listed_resources(store: MemoryStore, project: str) -> list[Listed]:
     """What ``resources/list`` shows for a server started in ``project``: its session-start
-    block and recent notes (and the global notes', for a project of its own), then its
-    :data:`LISTED_NOTES` newest current notes. Bounded: the templates reach the rest."""
+    block and recent notes (and the global notes', when there are some and the project is
+    another), then its :data:`LISTED_NOTES` newest current notes. Bounded: the templates
+    reach the rest."""
     listed: list[Listed] = []
-    for key in dict.fromkeys((project, "global")):
+    keys = [project]
+    if project != "global" and store.count(project="global", include_superseded=False):
+        keys.append("global")
+    for key in keys:
         shown = _clip(key)
         listed.append(
             Listed(
