@@ -1,7 +1,9 @@
-"""The MCP server: five tools, each a thin wrapper over a function in :mod:`.functions`.
+"""The MCP server: five tools, each a thin wrapper over a function in :mod:`.functions`;
+the resources and prompts of :mod:`.catalog`.
 
 The tools are module-level functions taking the server's :class:`ToolState` first;
-:func:`build_server` binds them to one state and registers them (:data:`TOOLS`).
+:func:`build_server` binds them to one state and registers them (:data:`TOOLS`), then the
+catalog's resource templates and prompts.
 """
 
 from __future__ import annotations
