@@ -23,7 +23,7 @@ from anamnesis.mcp.resources import (
 from anamnesis.mcp.server import AnamnesisServer
 from anamnesis.ops import render_inject, select_inject
 from anamnesis.store import Memory, MemoryStore
-from mcp_testing import INTERNALS
+from mcp_testing import protocol_error
 
 P = "github.com/acme/api"
 TEMPLATES = {
@@ -52,16 +52,7 @@ def read(server: AnamnesisServer, uri: str) -> str:
 
 
 def refused(server: AnamnesisServer, uri: str) -> MCPError:
-    async def scenario() -> MCPError:
-        async with Client(server) as client:
-            with pytest.raises(MCPError) as caught:
-                await client.read_resource(uri)
-        return caught.value
-
-    error = anyio.run(scenario)
-    for internal in INTERNALS:
-        assert internal not in error.message, error.message
-    return error
+    return protocol_error(server, lambda client: client.read_resource(uri))
 
 
 def test_the_three_templates_are_listed_as_markdown(store: MemoryStore) -> None:
