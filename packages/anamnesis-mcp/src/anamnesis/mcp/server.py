@@ -369,7 +369,7 @@ def build_server(
         guard=guard,
         embedding=BackgroundEmbedding(store, lambda: crash_log(guard.log_path)),
     )
-    catalog = Catalog(store, project or resolve_project_key(Path.cwd()), guard)
+    catalog = Catalog(store, project or _current_project(), guard)
     server = AnamnesisServer(
         state,
         catalog,
@@ -387,6 +387,15 @@ def build_server(
     catalog.register(server)
     state.embedding.start()
     return server
+
+
+def _current_project() -> str:
+    """The project of the folder the client started the server in ("global" when that
+    folder is gone: a server must start wherever it is started)."""
+    try:
+        return resolve_project_key(Path.cwd())
+    except OSError:
+        return "global"
 
 
 class _GitOnFirstUse:
