@@ -112,12 +112,19 @@ def text_field(payload: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
 
 
-def hook_output(text: str, *, fmt: str = "text", event: str = "SessionStart") -> str:
-    """What a hook prints: the text, or Claude Code's JSON envelope for ``event``
-    (``SessionStart``, ``UserPromptSubmit``)."""
+def hook_output(
+    text: str,
+    *,
+    fmt: str = "text",
+    event: str = "SessionStart",
+    shape: str = "hook-specific-output",
+) -> str:
+    """What a hook prints: the text, or, with ``fmt`` json, the agent's envelope for
+    ``event`` (``SessionStart``, ``UserPromptSubmit``, or the agent's own names) in the
+    agent's output ``shape`` (the table of agents' :data:`~.agents.table.OUTPUT_SHAPES`)."""
     if not text:
         return ""
-    if fmt == "json":
+    if fmt == "json" and shape == "hook-specific-output":
         return json.dumps(
             {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
         )

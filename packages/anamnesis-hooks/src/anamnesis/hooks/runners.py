@@ -22,6 +22,7 @@ TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from typing import Any
 
+    from anamnesis.hooks.agents.table import AgentSpec
     from anamnesis.store import MemoryStore
 
 Options = dict[str, "str | bool"]
@@ -58,6 +59,30 @@ def _number(options: Options, name: str, default: int, low: int, high: int) -> i
     if not low <= number <= high:
         raise FlagError(f"--{name} must be from {low} to {high}, got {number}")
     return number
+
+
+def _agent(options: Options) -> AgentSpec | None:
+    """The agent ``--agent`` names (the dispatcher checked the name), or None for the
+    default, Claude Code, whose commands carry no ``--agent``: its hooks never load the
+    table of agents' readers."""
+    name = _text(options, "agent")
+    if name is None:
+        return None
+    from anamnesis.hooks.agents.table import AGENTS  # an agent's hook alone
+
+    return AGENTS[name]
+
+
+def _output(text: str, options: Options, hook: str, default_event: str) -> str:
+    """What the hook prints: ``text`` in the output shape and under the event name of the
+    agent it runs for (:func:`.hookio.hook_output`)."""
+    fmt = _text(options, "format") or "text"
+    agent = _agent(options)
+    if agent is None:
+        return hook_output(text, fmt=fmt, event=default_event)
+    return hook_output(
+        text, fmt=fmt, event=agent.event_for(hook) or default_event, shape=agent.output
+    )
 
 
 def check_inject(options: Options) -> None:
@@ -104,7 +129,7 @@ def run_inject(options: Options) -> None:
     k, budget = _inject_numbers(options)
     with MemoryStore(home) as store:
         selection = select_inject(store, project=project, k=k, budget=budget)
-    output = hook_output(render_inject(selection), fmt=_text(options, "format") or "text")
+    output = _output(render_inject(selection), options, "inject", "SessionStart")
     if output:
         sys.stdout.write(output + "\n")
         sys.stdout.flush()
@@ -167,8 +192,7 @@ def run_prompt(options: Options) -> None:
     # later prompt of this session adds the same notes again.
     if session and not _record(home, "prompt", session, injected_ids(selection), False):
         return
-    fmt = _text(options, "format") or "text"
-    sys.stdout.write(hook_output(text, fmt=fmt, event="UserPromptSubmit") + "\n")
+    sys.stdout.write(_output(text, options, "prompt", "UserPromptSubmit") + "\n")
     sys.stdout.flush()
 
 
@@ -195,10 +219,12 @@ def run_capture(options: Options) -> None:
     source = _text(options, "source") or ("precompact" if event == "PreCompact" else "session-end")
     from anamnesis.hooks.pending import Skipped, prepare_capture
 
+    agent = _agent(options)
     try:
         pending = prepare_capture(
             transcript,
             source=source,
+            reader=None if agent is None else agent.read_session(),
             session_id=_text(options, "session-id") or text_field(payload, "session_id"),
             cwd=_text(options, "cwd") or text_field(payload, "cwd"),
         )
