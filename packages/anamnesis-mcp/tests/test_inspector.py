@@ -10,47 +10,46 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
+from anamnesis_testsupport.agent_clis import agent_cli, scratch_agent_env
 from anamnesis_testsupport.checkouts import checkout
 
 from anamnesis.store import MemoryStore
 from mcp_testing import server_command
 
-INSPECTOR = shutil.which("mcp-inspector")
-pytestmark = pytest.mark.skipif(
-    INSPECTOR is None,
-    reason="the MCP Inspector CLI (mcp-inspector) is not installed: "
-    "npm install -g @modelcontextprotocol/inspector",
-)
 P = "github.com/acme/api"
+# What the server needs from this test's environment (isolated_home): its store, keyword
+# search and no model to fetch, no git config of the user's.
+SERVER_SETTINGS = (
+    "ANAMNESIS_HOME", "ANAMNESIS_SEARCH_MODE", "ANAMNESIS_EMBED_MODEL_PATH", "GIT_CONFIG_GLOBAL",
+)  # fmt: skip
 
 
 @pytest.fixture
 def inspect(isolated_home: Path, tmp_path: Path) -> Any:
     """``inspect("resources/list", ...)``: the Inspector's CLI run against a store holding a
     global note and a project note that replaced an older one; its JSON answer (or, with
-    ``fails=True``, its error text)."""
+    ``fails=True``, its error text). Skipped, saying how to get it, where it is absent."""
+    inspector = agent_cli("mcp-inspector")
     with MemoryStore(isolated_home) as store:
         store.write(type="procedural", title="Use uv run", body="Always `uv run pytest`.")
         old = store.write(type="semantic", title="API port", body="port 8080", project=P)
         store.write(type="semantic", title="API port", body="port 9443 (TLS)", project=P,
                     supersedes=[old.id])  # fmt: skip
     folder = checkout(tmp_path / "src" / "api", "git@github.com:acme/api.git")
-    scratch = tmp_path / "scratch-home"
-    scratch.mkdir()
-    # The store and search settings come from isolated_home (keyword search: no model is
-    # fetched); HOME is a scratch one, so neither the Inspector nor npm reads the user's.
-    env = {**os.environ, "HOME": str(scratch), "NPM_CONFIG_OFFLINE": "true"}
+    # A scratch HOME: neither the Inspector nor npm reads the user's. The Inspector hands
+    # its own environment to the server it starts.
+    env = scratch_agent_env(tmp_path / "scratch-home")
+    env.update({name: os.environ[name] for name in SERVER_SETTINGS})
+    env["NPM_CONFIG_OFFLINE"] = "true"
 
     def run(method: str, *args: str, fails: bool = False) -> Any:
-        assert INSPECTOR is not None
         done = subprocess.run(
-            [INSPECTOR, "--cli", *server_command(), "--method", method, *args],
+            [inspector, "--cli", *server_command(), "--method", method, *args],
             cwd=folder, env=env, capture_output=True, text=True, timeout=180, check=False,
         )  # fmt: skip
         if fails:

@@ -12,6 +12,7 @@ from typing import Any, get_args
 import anyio
 import pytest
 from mcp.client import Client
+from mcp_types import ToolAnnotations
 
 from anamnesis.mcp import build_server, descriptions
 from anamnesis.mcp.server import (
@@ -112,8 +113,6 @@ def test_codex_asks_before_sync_only(store: MemoryStore) -> None:
 
 def test_the_codex_rule_can_say_yes_to_a_missing_hint() -> None:
     """The rule above fails on a tool that leaves a hint out (the defaults are cautious)."""
-    from mcp_types import ToolAnnotations
-
     assert codex_asks_first(ToolAnnotations(read_only_hint=False, destructive_hint=False))
     assert codex_asks_first(ToolAnnotations(read_only_hint=False, open_world_hint=False))
     assert not codex_asks_first(ToolAnnotations(read_only_hint=True))
