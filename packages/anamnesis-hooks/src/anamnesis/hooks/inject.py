@@ -181,6 +181,8 @@ def hook_output(
         return json.dumps(
             {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
         )
+    if fmt == "json" and shape == "additional-context":
+        return json.dumps({"additionalContext": text})
     return text
 
 
