@@ -93,7 +93,7 @@ def test_copilot_what_the_runtime_said_is_not_the_person(tmp_path: Path) -> None
         {"type": "assistant.message", "data": {"content": "a subagent's", "parentToolCallId": "t"}},
         {"type": "assistant.message", "data": {"content": "Renamed."}},
         {"type": "session.compaction_complete", "data": {}},
-        [1, 2],
+        "[1, 2]",
     ])  # fmt: skip
     session = parse_copilot_events(path)
     assert (session.first_prompt, session.user_turns) == ("rename the flag", 1)

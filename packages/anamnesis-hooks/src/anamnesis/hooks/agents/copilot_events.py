@@ -69,7 +69,9 @@ def _take(session: ParsedSession, files: dict[str, None], record: dict[str, Any]
 
 
 def _start(session: ParsedSession, data: dict[str, Any]) -> None:
-    context = data.get("context") if isinstance(data.get("context"), dict) else {}
+    context = data.get("context")
+    if not isinstance(context, dict):
+        context = {}
     for attribute, value in (
         ("session_id", data.get("sessionId")),
         ("cwd", context.get("cwd")),
