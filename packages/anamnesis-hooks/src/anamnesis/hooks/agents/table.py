@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from anamnesis.hooks.transcript import ParsedSession
+    from anamnesis.hooks.agents.session_lines import ParsedSession
 
 # The agent a hook command without ``--agent`` serves: Claude Code, whose commands were
 # written before there was a table of agents and stay as they were.
