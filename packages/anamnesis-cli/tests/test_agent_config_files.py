@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
+from anamnesis_testsupport.agent_clis import agent_cli, scratch_agent_env
 
 from anamnesis.cli import hooks_settings
 from anamnesis.cli.agent_config import changes
@@ -16,7 +18,6 @@ from anamnesis.cli.hooks_settings import InvalidSettings
 from anamnesis.cli.locations import anamnesis_command
 from anamnesis.cli.setup import write_settings
 from anamnesis.hooks import AGENTS
-from anamnesis_testsupport.agent_clis import agent_cli, scratch_agent_env
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def test_gemini_settings_keep_the_persons_own_and_the_uninstall_takes_back_ours(
 ) -> None:
     settings = home / ".gemini" / "settings.json"
     settings.parent.mkdir(parents=True)
-    own = {
+    own: dict[str, Any] = {
         "ui": {"theme": "GitHub"},
         "hooks": {"BeforeTool": [{"matcher": "write_file", "hooks": [
             {"type": "command", "command": "./check.sh", "timeout": 5000}]}]},
