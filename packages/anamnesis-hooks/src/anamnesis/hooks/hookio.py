@@ -128,4 +128,6 @@ def hook_output(
         return json.dumps(
             {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
         )
+    if fmt == "json" and shape == "additional-context":
+        return json.dumps({"additionalContext": text})
     return text

@@ -163,7 +163,7 @@ def run_prompt(options: Options) -> None:
     config = read_config(home)
     if not recall_enabled(config):
         return
-    terms = recall_terms(text_field(payload, "prompt"))
+    terms = recall_terms(_asked(text_field(payload, "prompt"), _agent(options)))
     if not terms:
         return  # short, a slash command, or only stop words: nothing to look for
     if not StoreLayout(home).has_notes():  # the layout, not ops' Home: one module less
@@ -194,6 +194,18 @@ def run_prompt(options: Options) -> None:
         return
     sys.stdout.write(_output(text, options, "prompt", "UserPromptSubmit") + "\n")
     sys.stdout.flush()
+
+
+def _asked(prompt: str | None, agent: AgentSpec | None) -> str | None:
+    """The prompt as the person wrote it: without what hooks added to it before this one
+    read it, in the tag the agent wraps such additions in (Gemini CLI's ``hook_context``:
+    the session's injected notes are no query)."""
+    if prompt is None or agent is None or agent.prompt_additions is None:
+        return prompt
+    import re  # this hook's, for an agent that adds to prompts
+
+    tag = re.escape(agent.prompt_additions)
+    return re.sub(rf"<{tag}>.*?</{tag}>", " ", prompt, flags=re.DOTALL).strip()
 
 
 def run_capture(options: Options) -> None:
@@ -255,6 +267,13 @@ def run_sync(options: Options) -> None:
 
     home = _home()
     request_sync(home)
+    if options.get("detach"):
+        # For an agent that waits for every hook (Gemini CLI, Copilot CLI): the machine's
+        # background worker syncs, and the session goes on at once.
+        from anamnesis.hooks.background import start_worker
+
+        start_worker(home)
+        return
     if not _work(options) and not options.get("quiet"):
         print("a sync is already running on this machine; it syncs once more when done")
 
