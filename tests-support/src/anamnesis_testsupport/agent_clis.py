@@ -19,6 +19,8 @@ AGENT_CLIS = {
     "claude": "@anthropic-ai/claude-code@2.1.197",
     "codex": "@openai/codex@0.171.0",
     "mcp-inspector": "@modelcontextprotocol/inspector@0.15.0",
+    "gemini": "@google/gemini-cli@0.61.0",
+    "copilot": "@github/copilot@1.0.102",
 }
 
 
@@ -47,6 +49,8 @@ def scratch_agent_env(home: Path, *, path: list[Path] | None = None) -> dict[str
         HOME=str(home),
         CLAUDE_CONFIG_DIR=str(home / ".claude"),
         CODEX_HOME=str(home / ".codex"),
+        COPILOT_HOME=str(home / ".copilot"),
+        COPILOT_AUTO_UPDATE="false",
         XDG_CONFIG_HOME=str(home / ".config"),
         XDG_CACHE_HOME=str(home / ".cache"),
         ANAMNESIS_HOME=str(home / ".anamnesis"),

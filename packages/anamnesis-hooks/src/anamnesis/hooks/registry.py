@@ -125,7 +125,7 @@ HOOKS: dict[str, HookSpec] = {
         ),
         HookSpec(
             "sync", f"{_RUNNERS}:run_sync",
-            values={"agent": _AGENT}, switches=("no-stdin", "quiet", "no-import"),
+            values={"agent": _AGENT}, switches=("no-stdin", "quiet", "no-import", "detach"),
             background=True, hook_form="--quiet",
         ),
         # The worker a capture starts (background.start_worker): it files the queued

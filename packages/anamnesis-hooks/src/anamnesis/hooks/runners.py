@@ -14,7 +14,7 @@ from pathlib import Path
 
 from anamnesis.hooks.failopen import log
 from anamnesis.hooks.flags import FlagError
-from anamnesis.hooks.hookio import read_hook_input_checked, text_field
+from anamnesis.hooks.hookio import hook_output, read_hook_input_checked, text_field
 from anamnesis.ops import resolve_project_key
 from anamnesis.store import StoreLayout, read_config, resolve_home
 
@@ -75,9 +75,7 @@ def _agent(options: Options) -> AgentSpec | None:
 
 def _output(text: str, options: Options, hook: str, default_event: str) -> str:
     """What the hook prints: ``text`` in the output shape and under the event name of the
-    agent it runs for (:func:`.inject.hook_output`)."""
-    from anamnesis.hooks.inject import hook_output  # inject's and prompt's
-
+    agent it runs for (:func:`.hookio.hook_output`)."""
     fmt = _text(options, "format") or "text"
     agent = _agent(options)
     if agent is None:
@@ -100,10 +98,10 @@ def check_prompt(options: Options) -> None:
 def _inject_numbers(options: Options) -> tuple[int, int]:
     """``--k`` and ``--budget``, checked (the budget must leave room for a note and stay
     under Claude Code's 10,000-character cap on hook output)."""
-    from anamnesis.hooks.inject import DEFAULT_BUDGET, DEFAULT_K, MAX_BUDGET, MIN_BUDGET  # inject's
+    from anamnesis.ops import INJECT_BUDGET, INJECT_K, INJECT_MAX_BUDGET, INJECT_MIN_BUDGET
 
-    k = _number(options, "k", DEFAULT_K, 0, 100)
-    return k, _number(options, "budget", DEFAULT_BUDGET, MIN_BUDGET, MAX_BUDGET)
+    k = _number(options, "k", INJECT_K, 0, 100)
+    return k, _number(options, "budget", INJECT_BUDGET, INJECT_MIN_BUDGET, INJECT_MAX_BUDGET)
 
 
 def _prompt_budget(options: Options, config: dict[str, Any]) -> int:
@@ -119,7 +117,7 @@ def run_inject(options: Options) -> None:
     if not StoreLayout(home).has_notes():  # the layout, not ops' Home: one module less
         return  # no store yet: nothing to inject, and nothing is created
     # this hook's, and only once there is a store to read
-    from anamnesis.hooks.inject import injected_ids, render_inject, select_inject
+    from anamnesis.ops import injected_ids, render_inject, select_inject
     from anamnesis.store import MemoryStore
 
     # ``source`` (startup, resume, clear, compact) arrives on stdin and as --source, and is
@@ -165,14 +163,14 @@ def run_prompt(options: Options) -> None:
     config = read_config(home)
     if not recall_enabled(config):
         return
-    terms = recall_terms(text_field(payload, "prompt"))
+    terms = recall_terms(_asked(text_field(payload, "prompt"), _agent(options)))
     if not terms:
         return  # short, a slash command, or only stop words: nothing to look for
     if not StoreLayout(home).has_notes():  # the layout, not ops' Home: one module less
         return  # no store yet: nothing to recall, and nothing is created
-    from anamnesis.hooks.inject import injected_ids
     from anamnesis.hooks.recall import render_recall, select_recall
     from anamnesis.hooks.sessions import SessionStateError, load_shown
+    from anamnesis.ops import injected_ids
     from anamnesis.store import MemoryStore
 
     session = _text(options, "session-id") or text_field(payload, "session_id")
@@ -196,6 +194,18 @@ def run_prompt(options: Options) -> None:
         return
     sys.stdout.write(_output(text, options, "prompt", "UserPromptSubmit") + "\n")
     sys.stdout.flush()
+
+
+def _asked(prompt: str | None, agent: AgentSpec | None) -> str | None:
+    """The prompt as the person wrote it: without what hooks added to it before this one
+    read it, in the tag the agent wraps such additions in (Gemini CLI's ``hook_context``:
+    the session's injected notes are no query)."""
+    if prompt is None or agent is None or agent.prompt_additions is None:
+        return prompt
+    import re  # this hook's, for an agent that adds to prompts
+
+    tag = re.escape(agent.prompt_additions)
+    return re.sub(rf"<{tag}>.*?</{tag}>", " ", prompt, flags=re.DOTALL).strip()
 
 
 def run_capture(options: Options) -> None:
@@ -257,6 +267,13 @@ def run_sync(options: Options) -> None:
 
     home = _home()
     request_sync(home)
+    if options.get("detach"):
+        # For an agent that waits for every hook (Gemini CLI, Copilot CLI): the machine's
+        # background worker syncs, and the session goes on at once.
+        from anamnesis.hooks.background import start_worker
+
+        start_worker(home)
+        return
     if not _work(options) and not options.get("quiet"):
         print("a sync is already running on this machine; it syncs once more when done")
 

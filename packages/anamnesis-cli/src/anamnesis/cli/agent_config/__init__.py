@@ -1,2 +1,2 @@
-"""Other coding agents' configuration files, as `anamnesis init --agent NAME` writes them
-and `--uninstall` takes them back (Claude Code's settings are ``hooks_settings.py``'s)."""
+"""Other agents' configuration files, as `anamnesis init --agent NAME` writes them (the hooks
+from the hooks package's table of agents, the MCP server) and `--uninstall` takes back."""

@@ -29,10 +29,11 @@ if TYPE_CHECKING:
 # The agent a hook command without ``--agent`` serves: Claude Code, whose commands were
 # written before there was a table of agents and stay as they were.
 DEFAULT_AGENT = "claude-code"
-# Output shapes a hook's stdout can take (:func:`~anamnesis.hooks.inject.hook_output`):
+# Output shapes a hook's stdout can take (:func:`~anamnesis.hooks.hookio.hook_output`):
 # ``hook-specific-output`` is ``{"hookSpecificOutput": {"hookEventName": EVENT,
-# "additionalContext": TEXT}}`` (Claude Code, Codex); ``text`` is the text alone.
-OUTPUT_SHAPES = ("hook-specific-output", "text")
+# "additionalContext": TEXT}}`` (Claude Code, Codex, Gemini CLI); ``additional-context`` is
+# ``{"additionalContext": TEXT}`` (GitHub Copilot CLI); ``text`` is the text alone.
+OUTPUT_SHAPES = ("hook-specific-output", "additional-context", "text")
 
 
 class AgentHook(Record):
@@ -70,12 +71,16 @@ class AgentSpec(Record):
     home directory otherwise, ``hooks_file`` the file in it that holds the hooks;
     ``timeout_scale`` turns the table's seconds into the unit that file counts in (1000
     for milliseconds). ``output`` is the shape of what a hook prints for it
-    (:data:`OUTPUT_SHAPES`).
+    (:data:`OUTPUT_SHAPES`). ``env_names_home``: the variable names a home directory that
+    ``config_dir`` is under (Gemini CLI's ``GEMINI_CLI_HOME``), not the folder itself.
+    ``prompt_additions``: the tag the agent wraps around what hooks added to a prompt before
+    a later hook reads it (Gemini CLI puts SessionStart's context in the first prompt as
+    ``<hook_context>...</hook_context>``): prompt recall looks past it.
     """
 
     __slots__ = (
         "name", "label", "hooks", "reader", "config_env", "config_dir", "hooks_file",
-        "timeout_scale", "output",
+        "timeout_scale", "output", "env_names_home", "prompt_additions",
     )  # fmt: skip
 
     def __init__(
@@ -90,6 +95,8 @@ class AgentSpec(Record):
         hooks_file: str,
         timeout_scale: int = 1,
         output: str = "hook-specific-output",
+        env_names_home: bool = False,
+        prompt_additions: str | None = None,
     ) -> None:
         self.name = name
         self.label = label
@@ -100,11 +107,15 @@ class AgentSpec(Record):
         self.hooks_file = hooks_file
         self.timeout_scale = timeout_scale
         self.output = output
+        self.env_names_home = env_names_home
+        self.prompt_additions = prompt_additions
 
     def config_home(self) -> Path:
         """The agent's configuration folder on this machine: its variable, else the
         folder under the home directory (read now: a test or a person may move it)."""
         raw = os.environ.get(self.config_env)
+        if raw and self.env_names_home:
+            return Path(raw).expanduser() / self.config_dir
         return Path(raw).expanduser() if raw else Path.home() / self.config_dir
 
     def hooks_path(self) -> Path:
@@ -176,6 +187,41 @@ AGENTS: dict[str, AgentSpec] = {
             ),
             reader="anamnesis.hooks.agents.codex_rollout:parse_rollout",
             config_env="CODEX_HOME", config_dir=".codex", hooks_file="hooks.json",
+        ),
+        # Gemini CLI (docs/agents/gemini.md): hooks in settings.json, of Claude Code's shape,
+        # timeouts in milliseconds; every hook of one event runs in parallel and is waited
+        # for (no async), so the sync only starts the background worker (--detach).
+        # SessionEnd is awaited at exit; PreCompress is left out: it fires before every
+        # turn's compression check, compressing or not, and the chat file keeps every message.
+        AgentSpec(
+            "gemini", "Gemini CLI",
+            hooks=(
+                AgentHook("inject", "SessionStart", None, ("--format", "json"), 15),
+                AgentHook("prompt", "BeforeAgent", None, ("--format", "json"), 5),
+                AgentHook("capture", "SessionEnd", None, (), 10),
+                AgentHook("sync", "SessionStart", None, ("--quiet", "--detach"), 10),
+            ),
+            reader="anamnesis.hooks.agents.gemini_chat:parse_gemini_chat",
+            config_env="GEMINI_CLI_HOME", config_dir=".gemini", hooks_file="settings.json",
+            timeout_scale=1000, env_names_home=True, prompt_additions="hook_context",
+        ),
+        # GitHub Copilot CLI (docs/agents/copilot.md): a hooks file of its own in the hooks
+        # folder, events in the VS Code-compatible (PascalCase) form, whose input has Claude
+        # Code's snake_case fields; context comes back as a top-level additionalContext.
+        # SessionEnd carries no transcript path: Stop (the end of every turn, with the
+        # session's events file) captures, and SessionEnd starts the sync.
+        AgentSpec(
+            "copilot", "GitHub Copilot CLI",
+            hooks=(
+                AgentHook("inject", "SessionStart", None, ("--format", "json"), 15),
+                AgentHook("prompt", "UserPromptSubmit", None, ("--format", "json"), 5),
+                AgentHook("capture", "Stop", None, ("--no-sync",), 10),
+                AgentHook("sync", "SessionStart", None, ("--quiet", "--detach"), 10),
+                AgentHook("sync", "SessionEnd", None, ("--quiet", "--detach"), 10),
+            ),
+            reader="anamnesis.hooks.agents.copilot_events:parse_copilot_events",
+            config_env="COPILOT_HOME", config_dir=".copilot",
+            hooks_file="hooks/anamnesis.json", output="additional-context",
         ),
     )
 }  # fmt: skip
