@@ -14,7 +14,9 @@ import shlex
 import time
 from pathlib import Path
 
-from anamnesis.cli import hooks_settings, installation, mcp_registration
+from anamnesis.cli import installation
+from anamnesis.cli.agent_config import hooks_settings, mcp_registration
+from anamnesis.cli.agent_config.claude_paths import claude_json_path, settings_path
 from anamnesis.cli.config_file import (
     ConfigUnreadable,
     check_machine_id,
@@ -24,7 +26,7 @@ from anamnesis.cli.config_file import (
 )
 from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError, backquoted, suggest
-from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
+from anamnesis.cli.locations import anamnesis_command
 from anamnesis.cli.setup import add_mcp_extra
 from anamnesis.hooks import queued_captures, refused_captures
 from anamnesis.ops import (

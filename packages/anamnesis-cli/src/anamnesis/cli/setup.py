@@ -14,7 +14,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from anamnesis.cli import hooks_settings, installation, mcp_registration
+from anamnesis.cli import installation
+from anamnesis.cli.agent_config import hooks_settings, mcp_registration
+from anamnesis.cli.agent_config.claude_paths import claude_json_path, settings_path
 from anamnesis.cli.config_file import (
     check_machine_id,
     check_model_path,
@@ -22,7 +24,7 @@ from anamnesis.cli.config_file import (
     normalize_remote,
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
-from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
+from anamnesis.cli.locations import anamnesis_command
 from anamnesis.hooks import sync_store
 from anamnesis.ops import Home, claude_home
 from anamnesis.store import StoreError, atomic_write_bytes, default_machine_id, write_config

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from anamnesis.cli.agent_config.claude_paths import claude_json_path
 from anamnesis.cli.importable import importable
-from anamnesis.cli.locations import claude_json_path
 
 SERVER_NAME = "anamnesis"
 CLAUDE_TIMEOUT_S = 60
