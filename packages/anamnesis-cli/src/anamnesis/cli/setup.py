@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from anamnesis.cli import installation
-from anamnesis.cli.agent_config import hooks_settings, mcp_registration
+from anamnesis.cli.agent_config import hooks_settings, mcp_registration, plugin_install
 from anamnesis.cli.agent_config.claude_paths import claude_json_path, settings_path
 from anamnesis.cli.config_file import (
     check_machine_id,
@@ -35,7 +35,8 @@ from anamnesis.sync import DiskFull, SyncBusy, redact_url
 class McpPlan:
     """What to do about the MCP registration."""
 
-    # "add" | "current" | "no-extra" | "no-claude" | "remove" | "absent" | "unseen"
+    # "add" | "current" | "no-extra" | "no-claude" | "remove" | "absent" | "unseen", and
+    # with the plugin: "plugin" (its server alone), "duplicate" (a user-scope one to remove)
     action: str
     argv: list[str] = field(default_factory=list)
     remove_first: bool = False
@@ -55,6 +56,10 @@ class InitPlan:
     # Where machine_id and remote came from, when not from a flag or config.json: the plan
     # says so, since an environment variable is easy to forget about.
     sources: dict[str, str] = field(default_factory=dict)
+    # Claude Code's plugin, installed and enabled for every session: its hooks and server
+    # are the ones that run, so settings.json gets none (and loses any it held: twice is
+    # every note injected and every session captured twice).
+    plugin: plugin_install.PluginInstall | None = None
 
     @property
     def settings_changed(self) -> bool:
@@ -125,17 +130,23 @@ def plan_init(
         after["embed_model_path"] = check_model_path(embed_model_path, source="--embed-model-path")
     command = anamnesis_command()
     env = {"ANAMNESIS_HOME": str(home.root)}
+    plugin = plugin_install.user_plugin()
     return InitPlan(
         home=home,
         config_before=before,
         config_after=after,
         settings_file=settings_file,
         settings_before=settings_text,
-        settings_after=hooks_settings.with_ours(settings, command, env),
-        mcp=_plan_mcp(command, env),
+        settings_after=(
+            hooks_settings.without_ours(settings)
+            if plugin
+            else hooks_settings.with_ours(settings, command, env)
+        ),
+        mcp=_plan_mcp(command, env, plugin=plugin is not None),
         command=command,
         env=env,
         sources={key: where for key, where in sources.items() if where},
+        plugin=plugin,
     )
 
 
@@ -157,7 +168,14 @@ def _choose_machine_id(home: Home, flag: str | None, before: dict[str, Any]) -> 
     return default_machine_id(), "the hostname"
 
 
-def _plan_mcp(command: list[str], env: dict[str, str]) -> McpPlan:
+def _plan_mcp(command: list[str], env: dict[str, str], *, plugin: bool = False) -> McpPlan:
+    if plugin:  # the plugin has its server: a user-scope one beside it is a duplicate
+        registered = mcp_registration.registered_entry() is not None
+        return (
+            McpPlan("duplicate", mcp_registration.remove_argv())
+            if registered
+            else McpPlan("plugin")
+        )
     if not mcp_registration.mcp_extra_installed():
         return McpPlan("no-extra")
     argv = mcp_registration.add_argv(command, env)
@@ -182,12 +200,14 @@ def describe_init(plan: InitPlan) -> list[str]:
     ]
     if plan.config_after.get("embed_model_path"):
         lines.append(f"         embed_model_path = {plan.config_after['embed_model_path']}")
-    if plan.settings_changed:
+    if plan.plugin is not None:
+        lines += _describe_plugin_hooks(plan)
+    elif plan.settings_changed:
         backup = " (backed up first)" if plan.settings_before is not None else ""
         lines.append(f"hooks:   {plan.settings_file} will hold these hooks{backup}:")
     else:
         lines.append(f"hooks:   {plan.settings_file} already holds these hooks:")
-    for spec in hooks_settings.hook_entries():
+    for spec in hooks_settings.hook_entries() if plan.plugin is None else ():
         matcher = f" [{spec.matcher}]" if spec.matcher else ""
         mode = ", async" if spec.run_async else ""
         lines.append(f"         {spec.event}{matcher} (timeout {spec.timeout}s{mode}):")
@@ -196,6 +216,26 @@ def describe_init(plan: InitPlan) -> list[str]:
     target = redact_url(remote) if remote else "no remote: commit locally"
     lines.append(f"sync:    import Claude Code's own memory, then a first sync ({target})")
     return lines
+
+
+def _describe_plugin_hooks(plan: InitPlan) -> list[str]:
+    assert plan.plugin is not None
+    lines = [
+        f"hooks:   from the Claude Code plugin {plan.plugin.describe()};",
+        f"         none written to {plan.settings_file}",
+    ]
+    if plan.settings_changed:
+        count = len(_duplicates(plan))
+        lines.append(
+            f"         remove the {count} Anamnesis hooks it also holds (they would run twice)"
+        )
+    return lines
+
+
+def _duplicates(plan: InitPlan) -> list[tuple[str, str]]:
+    """Our hooks settings.json holds beside the plugin's."""
+    before = _parsed(plan.settings_before) if plan.settings_before is not None else {}
+    return hooks_settings.our_hooks(before) if isinstance(before, dict) else []
 
 
 def _source(plan: InitPlan, key: str) -> str:
@@ -212,6 +252,10 @@ def _describe_mcp(mcp: McpPlan) -> list[str]:
         ]
     if mcp.action == "current":
         return ["mcp:     already registered at user scope"]
+    if mcp.action == "plugin":
+        return ["mcp:     the plugin's own server; none registered at user scope"]
+    if mcp.action == "duplicate":
+        return ["mcp:     the plugin has its own server: remove the user-scope one:", f"  {line}"]
     if mcp.action == "no-claude":
         return ["mcp:     `claude` is not on PATH; register the server yourself with:", f"  {line}"]
     return ["mcp:     register the server at user scope:", f"  {line}"]
@@ -224,7 +268,9 @@ def apply_init(plan: InitPlan, *, first_sync: bool = True) -> Outcome:
         write_config(plan.config_after, plan.home.root)
         out.lines.append(f"wrote {config}")
     _open_store(plan.home)
-    if plan.settings_changed:
+    if plan.plugin is not None:
+        _apply_plugin_hooks(plan, out)
+    elif plan.settings_changed:
         backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
         saved = f" (previous version: {backup})" if backup else ""
         out.lines.append(f"installed the hooks in {plan.settings_file}{saved}")
@@ -234,6 +280,18 @@ def apply_init(plan: InitPlan, *, first_sync: bool = True) -> Outcome:
     if first_sync:
         _first_sync(plan, out)
     return out
+
+
+def _apply_plugin_hooks(plan: InitPlan, out: Outcome) -> None:
+    assert plan.plugin is not None
+    out.lines.append(f"the Claude Code plugin {plan.plugin.plugin_id} runs the hooks")
+    if plan.settings_changed:
+        count = len(_duplicates(plan))
+        backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
+        saved = f" (previous version: {backup})" if backup else ""
+        out.lines.append(
+            f"removed the {count} Anamnesis hooks {plan.settings_file} also held{saved}"
+        )
 
 
 def _open_store(home: Home) -> None:
@@ -255,6 +313,10 @@ def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
         out.lines.append(f"MCP server not installed: for the memory_* tools run {add_mcp_extra()}")
     elif mcp.action == "current":
         out.lines.append("MCP server already registered")
+    elif mcp.action == "plugin":
+        out.lines.append("MCP server: the plugin's own")
+    elif mcp.action == "duplicate":
+        _remove_duplicate_server(line, out)
     elif mcp.action == "no-claude":
         out.lines.append(f"`claude` is not on PATH; register the MCP server with:\n  {line}")
     else:
@@ -269,6 +331,22 @@ def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
             out.problems.append(
                 f"`claude mcp add` failed ({ran.output or 'no output'}); run it yourself: {line}"
             )
+
+
+def _remove_duplicate_server(line: str, out: Outcome) -> None:
+    """The user-scope server an earlier `init` registered, beside the plugin's own."""
+    claude = mcp_registration.find_claude()
+    if claude is None:
+        out.lines.append(
+            "the plugin has its own MCP server, and a user-scope one is registered too; "
+            f"`claude` is not on PATH: remove that one with:\n  {line}"
+        )
+        return
+    ran = mcp_registration.run_claude(claude, mcp_registration.remove_argv())
+    if ran.ok:
+        out.lines.append("removed the user-scope MCP server (the plugin has its own)")
+    else:
+        out.problems.append(f"`claude mcp remove` failed ({ran.output or 'no output'}): {line}")
 
 
 def _first_sync(plan: InitPlan, out: Outcome) -> None:

@@ -14,7 +14,7 @@ import copy
 import json
 import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,15 +63,15 @@ def hook_command(executable: Sequence[str], spec: HookEntry, env: dict[str, str]
     """The shell command for one hook: env assignments, ``nice`` for a background hook
     (where there is one), the executable, its arguments."""
     assignments = [f"{name}={shlex.quote(value)}" for name, value in sorted(env.items())]
-    words = [shlex.quote(word) for word in (*_niced(spec), *executable, *spec.args)]
+    words = [shlex.quote(word) for word in (*niced(spec), *executable, *spec.args)]
     return " ".join([*assignments, *words])
 
 
-def _niced(spec: HookEntry) -> tuple[str, ...]:
+def niced(spec: HookEntry, *, posix: bool = os.name == "posix") -> tuple[str, ...]:
     """``nice -n 10`` for a hook no session waits on: it starts below the hooks that sessions
     do wait on, Python's own start-up included (twenty sessions starting together otherwise
     share each session's CPU between its inject hook and this one). POSIX only."""
-    return ("nice", "-n", str(BACKGROUND_NICE)) if spec.background and os.name == "posix" else ()
+    return ("nice", "-n", str(BACKGROUND_NICE)) if spec.background and posix else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,18 +197,25 @@ def with_ours(
     """A copy of ``settings`` holding exactly one current copy of each Anamnesis hook."""
     out = without_ours(settings)
     hooks = out.setdefault("hooks", {})
+    for event, groups in hook_groups(lambda spec: hook_command(executable, spec, env)).items():
+        hooks.setdefault(event, []).extend(groups)
+    return out
+
+
+def hook_groups(command: Callable[[HookEntry], str]) -> dict[str, list[dict[str, Any]]]:
+    """Claude Code's hook groups, by event, for every entry of :func:`hook_entries`, each
+    running ``command(entry)``: what settings.json holds after `init`, and what the
+    plugin's hooks/hooks.json holds."""
+    hooks: dict[str, list[dict[str, Any]]] = {}
     for spec in hook_entries():
-        entry: dict[str, Any] = {
-            "type": "command",
-            "command": hook_command(executable, spec, env),
-            "timeout": spec.timeout,
-        }
+        entry: dict[str, Any] = {"type": "command", "command": command(spec)}
+        entry["timeout"] = spec.timeout
         if spec.run_async:
             entry["async"] = True
         group: dict[str, Any] = {"matcher": spec.matcher} if spec.matcher else {}
         group["hooks"] = [entry]
         hooks.setdefault(spec.event, []).append(group)
-    return out
+    return hooks
 
 
 def our_hooks(settings: dict[str, Any]) -> list[tuple[str, str]]:
