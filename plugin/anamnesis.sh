@@ -110,24 +110,24 @@ fi
 # answers), from the memo while the memo is newer than EXE. A failed answer is not
 # remembered: an executable being installed right now answers properly a moment later.
 version_of() {
-    exe=$1
+    asked=$1
     version=
-    if [ -f "$memo" ] && [ "$memo" -nt "$exe" ]; then
+    if [ -f "$memo" ] && [ "$memo" -nt "$asked" ]; then
         while IFS=' ' read -r known path; do
-            if [ "$path" = "$exe" ]; then
+            if [ "$path" = "$asked" ]; then
                 [ "$known" = - ] || version=$known
                 return 0
             fi
         done <"$memo"
     fi
-    said=$("$exe" --version </dev/null 2>/dev/null) || return 0
+    said=$("$asked" --version </dev/null 2>/dev/null) || return 0
     set -f
     set -- $said
     set +f
     if [ "${1:-}" = anamnesis ]; then
         case ${2:-} in [0-9]*) version=$2 ;; esac
     fi
-    remember "$exe" "${version:--}"
+    remember "$asked" "${version:--}"
     return 0
 }
 
