@@ -120,7 +120,7 @@ def launcher_finds(install: PluginInstall, home: Path) -> LauncherAnswer | None:
     except (OSError, subprocess.SubprocessError) as exc:
         return LauncherAnswer(False, str(exc), line)
     said = (done.stdout if done.returncode == 0 else done.stderr).strip().splitlines()
-    return LauncherAnswer(done.returncode == 0, " ".join(said), line)
+    return LauncherAnswer(done.returncode == 0 and bool(said), " ".join(said), line)
 
 
 def _records() -> list[tuple[str, Any]]:
