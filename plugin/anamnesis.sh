@@ -29,6 +29,12 @@ set -u
 
 FLOOR=0.5.0  # the first version of this design: below it is the index's older package
 
+if [ -z "${HOME:-}" ]; then  # no home, no store to find: a hook still exits 0
+    echo "anamnesis: HOME is not set" >&2
+    [ "${1:-}" = serve ] && exit 1
+    exit 0
+fi
+
 case $0 in
     */*) here=${0%/*} ;;
     *) here=. ;;

@@ -140,7 +140,7 @@ def test_doctor_says_which_way_the_hooks_are_installed(env: Env) -> None:
     assert env.run("init", "--yes", "--local-only", "--no-sync").code == 0
     in_settings = checks(env)
     assert in_settings["hooks"]["status"] == "ok"
-    assert in_settings["hooks"]["detail"].startswith(f"settings.json: 5 hooks in {env.settings}")
+    assert in_settings["hooks"]["detail"] == f"5 hooks in {env.settings}"
     install_plugin(env)
     both = checks(env)
     assert both["hooks"]["status"] == "warn"
@@ -183,3 +183,18 @@ def test_claude_code_files_follow_claude_config_dir(
     assert claude_paths.plugins_dir() == tmp_path / "cc" / "plugins"
     monkeypatch.setenv("CLAUDE_CODE_PLUGIN_CACHE_DIR", "~/elsewhere")
     assert claude_paths.plugins_dir() == tmp_path / "me" / "elsewhere"
+
+
+def test_uninstall_says_the_plugin_stays_and_how_to_remove_it(env: Env) -> None:
+    env.fake_claude()
+    assert env.run("init", "--yes", "--local-only", "--no-sync").code == 0
+    install_plugin(env)
+    line = f"`claude plugin uninstall {PLUGIN}` removes it"
+    planned = env.run("init", "--uninstall", "--print")
+    assert f"plugin:  the Claude Code plugin still runs its hooks and server: {line}" in (
+        planned.out
+    )
+    done = env.run("init", "--uninstall", "--yes")
+    assert done.code == 0 and line in done.out
+    assert hooks_settings.our_hooks(settings(env)) == []
+    assert settings(env)["enabledPlugins"] == {PLUGIN: True}  # Claude Code's to change

@@ -164,7 +164,7 @@ def _hooks(home: Home) -> Check:
                 f"the hooks use the store at {env['ANAMNESIS_HOME']}, not {home.root}",
                 "run `anamnesis init` to point them here",
             )  # fmt: skip
-    return Check("hooks", OK, f"settings.json: {len(ours)} hooks in {path}")
+    return Check("hooks", OK, f"{len(ours)} hooks in {path}")
 
 
 INSTALL_HOOKS = (

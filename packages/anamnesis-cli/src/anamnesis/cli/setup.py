@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -383,6 +384,8 @@ class UninstallPlan:
     settings_after: dict[str, Any]
     removed_hooks: list[tuple[str, str]]
     mcp: McpPlan
+    # The Claude Code plugin, which keeps running its hooks and server: Claude Code's to remove.
+    plugin: plugin_install.PluginInstall | None = None
 
 
 def plan_uninstall() -> UninstallPlan:
@@ -403,6 +406,7 @@ def plan_uninstall() -> UninstallPlan:
         settings_after=hooks_settings.without_ours(settings),
         removed_hooks=hooks_settings.our_hooks(settings),
         mcp=mcp,
+        plugin=plugin_install.user_plugin(),
     )
 
 
@@ -422,8 +426,15 @@ def describe_uninstall(plan: UninstallPlan) -> list[str]:
         lines.append(f"mcp:     {_unseen_mcp(line)}")
     else:
         lines.append("mcp:     not registered")
+    if plan.plugin is not None:
+        lines.append(f"plugin:  {_plugin_stays(plan.plugin)}")
     lines.append("notes:   kept (the store and its config are not touched)")
     return lines
+
+
+def _plugin_stays(plugin: plugin_install.PluginInstall) -> str:
+    remove = shlex.join(["claude", "plugin", "uninstall", plugin.plugin_id])
+    return f"the Claude Code plugin still runs its hooks and server: `{remove}` removes it"
 
 
 def apply_uninstall(plan: UninstallPlan) -> Outcome:
@@ -452,6 +463,8 @@ def apply_uninstall(plan: UninstallPlan) -> Outcome:
     elif plan.mcp.action == "unseen":
         line = mcp_registration.shell_line(plan.mcp.argv)
         out.lines.append(_unseen_mcp(line, before="\n  "))
+    if plan.plugin is not None:
+        out.lines.append(_plugin_stays(plan.plugin))
     out.lines.append("your notes are untouched")
     return out
 
