@@ -12,7 +12,6 @@ gigabyte."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import time
@@ -22,6 +21,7 @@ from typing import Any
 
 import pytest
 from anamnesis_testsupport import TRANSCRIPTS
+from anamnesis_testsupport.agent_clis import agent_cli, scratch_agent_env
 from anamnesis_testsupport.checkouts import checkout
 
 from anamnesis.cli import __version__
@@ -30,7 +30,6 @@ from anamnesis.hooks import queued_captures
 from cli_testing import BIN
 
 ROOT = Path(__file__).resolve().parents[3]
-CLAUDE = shutil.which("claude")
 PLUGIN = plugin_files.plugin_id()
 # Not part of a clone: what a working tree gathers (see .gitignore), and git's own folder.
 NOT_IN_A_CLONE = shutil.ignore_patterns(
@@ -38,12 +37,6 @@ NOT_IN_A_CLONE = shutil.ignore_patterns(
     "*.egg-info", ".coverage", "node_modules",
 )  # fmt: skip
 TRANSCRIPT = TRANSCRIPTS / "DRMacIver__hello-world-script.jsonl"
-
-pytestmark = pytest.mark.skipif(
-    CLAUDE is None,
-    reason="Claude Code's `claude` CLI is not installed (npm install -g "
-    "@anthropic-ai/claude-code); the plugin is tested against the real one",
-)
 
 
 @dataclass
@@ -77,8 +70,7 @@ class Installed:
         )
 
     def claude(self, *args: str) -> subprocess.CompletedProcess[str]:
-        assert CLAUDE is not None
-        return self.run([CLAUDE, *args])
+        return self.run([agent_cli("claude"), *args])
 
 
 @pytest.fixture(scope="module")
@@ -86,24 +78,13 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     base = tmp_path_factory.mktemp("claude-plugin")
     clone = base / "anamnesis"
     shutil.copytree(ROOT, clone, ignore=NOT_IN_A_CLONE, symlinks=True)
-    home = base / "home"
-    home.mkdir()
-    environment = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("ANAMNESIS_", "CLAUDE_"))
-    }
+    agent_cli("claude")  # or every test here is skipped, saying how to get it
+    # this workspace's `anamnesis` first on PATH: the one the launcher must find
+    environment = scratch_agent_env(base / "home", path=[BIN])
     environment.update(
-        {
-            "HOME": str(home),
-            "CLAUDE_CONFIG_DIR": str(home / "claude-config"),
-            "ANAMNESIS_HOME": str(base / "store"),
-            # this workspace's `anamnesis` first: the one the launcher must find
-            "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-            "ANAMNESIS_SEARCH_MODE": "keyword",
-            "ANAMNESIS_EMBED_MODEL_PATH": str(base / "no-model-here"),
-            "ANAMNESIS_MACHINE_ID": "laptop",
-        }
+        ANAMNESIS_SEARCH_MODE="keyword",
+        ANAMNESIS_EMBED_MODEL_PATH=str(base / "no-model-here"),
+        ANAMNESIS_MACHINE_ID="laptop",
     )
     machine = Installed(base, environment, base)
     added = machine.claude("plugin", "marketplace", "add", str(clone))
@@ -117,11 +98,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     return machine
 
 
-def test_claude_validates_the_plugin_and_its_marketplace() -> None:
-    assert CLAUDE is not None
+def test_claude_validates_the_plugin_and_its_marketplace(tmp_path: Path) -> None:
+    claude = agent_cli("claude")
     for target in (ROOT, ROOT / plugin_files.PLUGIN_JSON):
         done = subprocess.run(
-            [CLAUDE, "plugin", "validate", "--strict", str(target)],
+            [claude, "plugin", "validate", "--strict", str(target)],
+            env=scratch_agent_env(tmp_path / "home"),
             capture_output=True,
             text=True,
             timeout=120,

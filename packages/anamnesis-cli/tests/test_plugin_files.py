@@ -105,7 +105,7 @@ def test_a_hook_added_to_the_table_changes_the_files(monkeypatch: pytest.MonkeyP
     before = plugin_files.plugin_files(cli_version())
     extra = hooks_settings.HookEntry("Stop", None, ("capture", "--source", "stop"), 7)
     entries = [*hooks_settings.hook_entries(), extra]
-    monkeypatch.setattr(hooks_settings, "hook_entries", lambda: entries)
+    monkeypatch.setattr(hooks_settings, "hook_entries", lambda agent="claude-code": entries)
     after = plugin_files.plugin_files(cli_version())
     assert after[plugin_files.HOOKS_JSON] != before[plugin_files.HOOKS_JSON]
     stop = json.loads(after[plugin_files.HOOKS_JSON])["hooks"]["Stop"]

@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from anamnesis.mcp.arguments import InvalidArgument
 from anamnesis.ops import sync_with
 from anamnesis.store import (
     KEYWORD_MODE,
     SEARCH_MODES,
     Memory,
     MemoryStore,
+    NoteNotFound,
     count_secrets,
     every_note,
     resolve_machine_id,
@@ -237,13 +239,24 @@ def write_memory(
     tags: list[str] | None = None,
     machine_id: str = "unknown",
     scope: str = "portable",
+    supersedes: list[str] | None = None,
 ) -> Note:
     """Create one note (fresh id, stamped now); return it with its body.
 
     The store masks secrets in everything it writes; ``redacted`` in the result counts the
-    secrets masked in the title, body, project key and tags.
+    secrets masked in the title, body, project key and tags. ``supersedes``: the ids of the
+    notes it replaces (each must be a note of this store: an id the model made up would
+    hide nothing and say something false), which searches then hide.
     """
     tags = tags or []
+    for old in supersedes or ():
+        try:
+            store.get(old)
+        except NoteNotFound:
+            raise InvalidArgument(
+                "supersedes",
+                f"no note has the id {old}; pass ids that memory_search returned",
+            ) from None
     # The store masks secrets on every write (a note may sync to other machines, and a
     # machine-local note's scope can change later); counting the same texts here tells the
     # model how much of what it sent never reached the note.
@@ -256,6 +269,7 @@ def write_memory(
         tags=tags,
         machine_id=machine_id,
         scope=scope,
+        supersedes=supersedes,
     )
     out = memory_dict(mem, include_body=True)
     out["redacted"] = masked
