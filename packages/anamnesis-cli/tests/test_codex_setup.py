@@ -18,7 +18,7 @@ from anamnesis_testsupport.agent_clis import agent_cli
 
 from anamnesis.cli.agent_config import toml_tables
 from anamnesis.cli.agent_config.codex_trust import HooksListing, list_hooks
-from anamnesis.cli.hooks_settings import hook_entries, read_command
+from anamnesis.cli.agent_config.hooks_settings import hook_entries, read_command
 from anamnesis.hooks import AGENTS
 from cli_testing import Env
 

@@ -11,12 +11,19 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anamnesis.cli import hooks_settings, installation, mcp_registration
-from anamnesis.cli.agent_config import codex_config
+from anamnesis.cli import installation
+from anamnesis.cli.agent_config import (
+    codex_config,
+    hooks_settings,
+    mcp_registration,
+    plugin_install,
+)
+from anamnesis.cli.agent_config.claude_paths import claude_json_path, settings_path
 from anamnesis.cli.agent_config.files import write_with_backup
 from anamnesis.cli.config_file import (
     check_machine_id,
@@ -25,7 +32,7 @@ from anamnesis.cli.config_file import (
     normalize_remote,
 )
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
-from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
+from anamnesis.cli.locations import anamnesis_command
 from anamnesis.hooks import DEFAULT_AGENT, sync_store
 from anamnesis.ops import Home, claude_home
 from anamnesis.store import StoreError, default_machine_id, write_config
@@ -36,7 +43,8 @@ from anamnesis.sync import DiskFull, SyncBusy, redact_url
 class McpPlan:
     """What to do about the MCP registration."""
 
-    # "add" | "current" | "no-extra" | "no-claude" | "remove" | "absent" | "unseen"
+    # "add" | "current" | "no-extra" | "no-claude" | "remove" | "absent" | "unseen", and
+    # with the plugin: "plugin" (its server alone), "duplicate" (a user-scope one to remove)
     action: str
     argv: list[str] = field(default_factory=list)
     remove_first: bool = False
@@ -71,6 +79,10 @@ class InitPlan:
     # Where machine_id and remote came from, when not from a flag or config.json: the plan
     # says so, since an environment variable is easy to forget about.
     sources: dict[str, str] = field(default_factory=dict)
+    # Claude Code's plugin, installed and enabled for every session: its hooks and server
+    # are the ones that run, so settings.json gets none (and loses any it held: twice is
+    # every note injected and every session captured twice).
+    plugin: plugin_install.PluginInstall | None = None
     # Whether Claude Code is set up (its settings and MCP registration), and Codex's part.
     claude: bool = True
     codex: codex_config.CodexPlan | None = None
@@ -149,6 +161,7 @@ def plan_init(
         after["embed_model_path"] = check_model_path(embed_model_path, source="--embed-model-path")
     command = anamnesis_command()
     env = {"ANAMNESIS_HOME": str(home.root)}
+    plugin = plugin_install.user_plugin() if claude else None
     codex = None
     if codex_config.AGENT in agents:
         try:
@@ -163,11 +176,16 @@ def plan_init(
         config_after=after,
         settings_file=settings_file,
         settings_before=settings_text,
-        settings_after=hooks_settings.with_ours(settings, command, env) if claude else {},
-        mcp=_plan_mcp(command, env) if claude else McpPlan("skipped"),
+        settings_after=(
+            hooks_settings.without_ours(settings)
+            if plugin or not claude
+            else hooks_settings.with_ours(settings, command, env)
+        ),
+        mcp=_plan_mcp(command, env, plugin=plugin is not None) if claude else McpPlan("skipped"),
         command=command,
         env=env,
         sources={key: where for key, where in sources.items() if where},
+        plugin=plugin,
         claude=claude,
         codex=codex,
     )
@@ -191,7 +209,14 @@ def _choose_machine_id(home: Home, flag: str | None, before: dict[str, Any]) -> 
     return default_machine_id(), "the hostname"
 
 
-def _plan_mcp(command: list[str], env: dict[str, str]) -> McpPlan:
+def _plan_mcp(command: list[str], env: dict[str, str], *, plugin: bool = False) -> McpPlan:
+    if plugin:  # the plugin has its server: a user-scope one beside it is a duplicate
+        registered = mcp_registration.registered_entry() is not None
+        return (
+            McpPlan("duplicate", mcp_registration.remove_argv())
+            if registered
+            else McpPlan("plugin")
+        )
     if not mcp_registration.mcp_extra_installed():
         return McpPlan("no-extra")
     argv = mcp_registration.add_argv(command, env)
@@ -227,17 +252,39 @@ def describe_init(plan: InitPlan) -> list[str]:
 
 def _describe_claude(plan: InitPlan) -> list[str]:
     lines = []
-    if plan.settings_changed:
+    if plan.plugin is not None:
+        lines += _describe_plugin_hooks(plan)
+    elif plan.settings_changed:
         backup = " (backed up first)" if plan.settings_before is not None else ""
         lines.append(f"hooks:   {plan.settings_file} will hold these hooks{backup}:")
     else:
         lines.append(f"hooks:   {plan.settings_file} already holds these hooks:")
-    for spec in hooks_settings.hook_entries():
+    for spec in hooks_settings.hook_entries() if plan.plugin is None else ():
         matcher = f" [{spec.matcher}]" if spec.matcher else ""
         mode = ", async" if spec.run_async else ""
         lines.append(f"         {spec.event}{matcher} (timeout {spec.timeout}s{mode}):")
         lines.append(f"           {hooks_settings.hook_command(plan.command, spec, plan.env)}")
     return lines + _describe_mcp(plan.mcp)
+
+
+def _describe_plugin_hooks(plan: InitPlan) -> list[str]:
+    assert plan.plugin is not None
+    lines = [
+        f"hooks:   from the Claude Code plugin {plan.plugin.describe()};",
+        f"         none written to {plan.settings_file}",
+    ]
+    if plan.settings_changed:
+        count = len(_duplicates(plan))
+        lines.append(
+            f"         remove the {count} Anamnesis hooks it also holds (they would run twice)"
+        )
+    return lines
+
+
+def _duplicates(plan: InitPlan) -> list[tuple[str, str]]:
+    """Our hooks settings.json holds beside the plugin's."""
+    before = _parsed(plan.settings_before) if plan.settings_before is not None else {}
+    return hooks_settings.our_hooks(before) if isinstance(before, dict) else []
 
 
 def _source(plan: InitPlan, key: str) -> str:
@@ -254,6 +301,10 @@ def _describe_mcp(mcp: McpPlan) -> list[str]:
         ]
     if mcp.action == "current":
         return ["mcp:     already registered at user scope"]
+    if mcp.action == "plugin":
+        return ["mcp:     the plugin's own server; none registered at user scope"]
+    if mcp.action == "duplicate":
+        return ["mcp:     the plugin has its own server: remove the user-scope one:", f"  {line}"]
     if mcp.action == "no-claude":
         return ["mcp:     `claude` is not on PATH; register the server yourself with:", f"  {line}"]
     return ["mcp:     register the server at user scope:", f"  {line}"]
@@ -267,13 +318,7 @@ def apply_init(plan: InitPlan, *, first_sync: bool = True) -> Outcome:
         out.lines.append(f"wrote {config}")
     _open_store(plan.home)
     if plan.claude:
-        if plan.settings_changed:
-            backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
-            saved = f" (previous version: {backup})" if backup else ""
-            out.lines.append(f"installed the hooks in {plan.settings_file}{saved}")
-        else:
-            out.lines.append(f"hooks already installed in {plan.settings_file}")
-        _apply_mcp(plan.mcp, out)
+        _apply_claude(plan, out)
     if plan.codex is not None:
         lines, problems = codex_config.apply_codex(plan.codex)
         out.lines += lines
@@ -281,6 +326,30 @@ def apply_init(plan: InitPlan, *, first_sync: bool = True) -> Outcome:
     if first_sync:
         _first_sync(plan, out)
     return out
+
+
+def _apply_claude(plan: InitPlan, out: Outcome) -> None:
+    if plan.plugin is not None:
+        _apply_plugin_hooks(plan, out)
+    elif plan.settings_changed:
+        backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
+        saved = f" (previous version: {backup})" if backup else ""
+        out.lines.append(f"installed the hooks in {plan.settings_file}{saved}")
+    else:
+        out.lines.append(f"hooks already installed in {plan.settings_file}")
+    _apply_mcp(plan.mcp, out)
+
+
+def _apply_plugin_hooks(plan: InitPlan, out: Outcome) -> None:
+    assert plan.plugin is not None
+    out.lines.append(f"the Claude Code plugin {plan.plugin.plugin_id} runs the hooks")
+    if plan.settings_changed:
+        count = len(_duplicates(plan))
+        backup = write_settings(plan.settings_file, plan.settings_before, plan.settings_after)
+        saved = f" (previous version: {backup})" if backup else ""
+        out.lines.append(
+            f"removed the {count} Anamnesis hooks {plan.settings_file} also held{saved}"
+        )
 
 
 def _open_store(home: Home) -> None:
@@ -302,6 +371,10 @@ def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
         out.lines.append(f"MCP server not installed: for the memory_* tools run {add_mcp_extra()}")
     elif mcp.action == "current":
         out.lines.append("MCP server already registered")
+    elif mcp.action == "plugin":
+        out.lines.append("MCP server: the plugin's own")
+    elif mcp.action == "duplicate":
+        _remove_duplicate_server(line, out)
     elif mcp.action == "no-claude":
         out.lines.append(f"`claude` is not on PATH; register the MCP server with:\n  {line}")
     else:
@@ -316,6 +389,22 @@ def _apply_mcp(mcp: McpPlan, out: Outcome) -> None:
             out.problems.append(
                 f"`claude mcp add` failed ({ran.output or 'no output'}); run it yourself: {line}"
             )
+
+
+def _remove_duplicate_server(line: str, out: Outcome) -> None:
+    """The user-scope server an earlier `init` registered, beside the plugin's own."""
+    claude = mcp_registration.find_claude()
+    if claude is None:
+        out.lines.append(
+            "the plugin has its own MCP server, and a user-scope one is registered too; "
+            f"`claude` is not on PATH: remove that one with:\n  {line}"
+        )
+        return
+    ran = mcp_registration.run_claude(claude, mcp_registration.remove_argv())
+    if ran.ok:
+        out.lines.append("removed the user-scope MCP server (the plugin has its own)")
+    else:
+        out.problems.append(f"`claude mcp remove` failed ({ran.output or 'no output'}): {line}")
 
 
 def _first_sync(plan: InitPlan, out: Outcome) -> None:
@@ -352,6 +441,8 @@ class UninstallPlan:
     settings_after: dict[str, Any]
     removed_hooks: list[tuple[str, str]]
     mcp: McpPlan
+    # The Claude Code plugin, which keeps running its hooks and server: Claude Code's to remove.
+    plugin: plugin_install.PluginInstall | None = None
     claude: bool = True
     codex: codex_config.CodexUninstallPlan | None = None
 
@@ -365,7 +456,9 @@ def plan_uninstall(agents: tuple[str, ...] = (DEFAULT_AGENT,)) -> UninstallPlan:
             raise CliError(str(exc)) from None
     settings_file = settings_path()
     if DEFAULT_AGENT not in agents:
-        return UninstallPlan(settings_file, None, {}, [], McpPlan("skipped"), False, codex)
+        return UninstallPlan(
+            settings_file, None, {}, [], McpPlan("skipped"), claude=False, codex=codex
+        )
     text, settings = read_settings(settings_file)
     entry = mcp_registration.registered_entry()
     if mcp_registration.find_claude() is not None:
@@ -382,6 +475,7 @@ def plan_uninstall(agents: tuple[str, ...] = (DEFAULT_AGENT,)) -> UninstallPlan:
         settings_after=hooks_settings.without_ours(settings),
         removed_hooks=hooks_settings.our_hooks(settings),
         mcp=mcp,
+        plugin=plugin_install.user_plugin(),
         codex=codex,
     )
 
@@ -410,7 +504,14 @@ def _describe_claude_uninstall(plan: UninstallPlan) -> list[str]:
         lines.append(f"mcp:     {_unseen_mcp(line)}")
     else:
         lines.append("mcp:     not registered")
+    if plan.plugin is not None:
+        lines.append(f"plugin:  {_plugin_stays(plan.plugin)}")
     return lines
+
+
+def _plugin_stays(plugin: plugin_install.PluginInstall) -> str:
+    remove = shlex.join(["claude", "plugin", "uninstall", plugin.plugin_id])
+    return f"the Claude Code plugin still runs its hooks and server: `{remove}` removes it"
 
 
 def apply_uninstall(plan: UninstallPlan) -> Outcome:
@@ -448,6 +549,8 @@ def _apply_claude_uninstall(plan: UninstallPlan, out: Outcome) -> None:
     elif plan.mcp.action == "unseen":
         line = mcp_registration.shell_line(plan.mcp.argv)
         out.lines.append(_unseen_mcp(line, before="\n  "))
+    if plan.plugin is not None:
+        out.lines.append(_plugin_stays(plan.plugin))
 
 
 def _unseen_mcp(line: str, *, before: str = " ") -> str:

@@ -9,7 +9,7 @@ the sources):
   with tomllib), so removing it gives the file back byte for byte. A server of that name
   that is not ours (another command) is left alone and said.
 * ``hooks.json``: the hooks, Claude Code's shape, written by the same code as Claude Code's
-  settings (:mod:`anamnesis.cli.hooks_settings`, from the table of agents' Codex entry).
+  settings (:mod:`.hooks_settings`, from the table of agents' Codex entry).
 
 No feature flag is written: Codex 0.171.0 runs hooks unless ``[features] hooks = false``
 (or its older name ``codex_hooks = false``) says otherwise, and that is the person's choice,
@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from anamnesis.cli import hooks_settings
-from anamnesis.cli.agent_config import toml_tables
+from anamnesis.cli.agent_config import hooks_settings, toml_tables
 from anamnesis.cli.agent_config.files import remove_with_backup, write_with_backup
 from anamnesis.hooks import AGENTS
 

@@ -12,8 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from anamnesis.cli import hooks_settings
-from anamnesis.cli.agent_config import codex_config, toml_tables
+from anamnesis.cli.agent_config import codex_config, hooks_settings, toml_tables
 from anamnesis.cli.agent_config.codex_trust import CodexUnreachable, list_hooks
 from anamnesis.ops import FAIL, OK, WARN, Check, Home
 
