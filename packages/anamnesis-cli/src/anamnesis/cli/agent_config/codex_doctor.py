@@ -122,7 +122,10 @@ def _trust(codex: str, ours: list[tuple[str, str]]) -> Check:
             NAME, FAIL, f"Codex lists {len(listed)} of our {len(mine)} hooks ({said})",
             f"run {SET_UP}",
         )  # fmt: skip
-    untrusted = sorted({hook.event for hook in listed if hook.trust not in ("trusted", "managed")})
+    # Codex names events sessionStart; its hooks.json (and Claude Code) SessionStart.
+    untrusted = sorted(
+        {h.event[:1].upper() + h.event[1:] for h in listed if h.trust not in ("trusted", "managed")}
+    )
     if untrusted:
         return Check(
             NAME, WARN,
