@@ -247,8 +247,3 @@ def test_doctor_on_copilot_from_not_found_to_stale(bare: Env) -> None:
     (copilot_dir(bare) / "mcp-config.json").write_text('{"mcpServers": {}}')
     check = doctor_check(bare, "copilot")
     assert check["status"] == "warn" and "no MCP server" in check["detail"], check
-
-
-def test_an_unknown_agent_names_every_one(bare: Env) -> None:
-    done = bare.run("init", "--agent", "cursor")
-    assert done.code == 2 and "claude-code, codex, gemini, copilot, all" in done.err
