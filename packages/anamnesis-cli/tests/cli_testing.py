@@ -94,7 +94,7 @@ class Env:
         environment = {
             k: v
             for k, v in os.environ.items()
-            if not k.startswith(("ANAMNESIS_", "CLAUDE_", "CODEX_"))
+            if not k.startswith(("ANAMNESIS_", "CLAUDE_", "CODEX_", "GEMINI_", "COPILOT_"))
         }
         environment.update(self.variables)
         return environment

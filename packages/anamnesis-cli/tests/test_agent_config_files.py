@@ -15,7 +15,6 @@ from anamnesis_testsupport.agent_clis import agent_cli, scratch_agent_env
 from anamnesis.cli.agent_config import changes, hooks_settings
 from anamnesis.cli.agent_config.hooks_settings import InvalidSettings
 from anamnesis.cli.locations import anamnesis_command
-from anamnesis.cli.setup import write_settings
 from anamnesis.hooks import AGENTS
 
 
@@ -33,7 +32,7 @@ def _install(agent: str, home: Path) -> list[changes.FileChange]:
     planned = changes.plan_install(
         agent, anamnesis_command(), {"ANAMNESIS_HOME": str(home / ".anamnesis")}
     )
-    changes.apply(planned, write_settings)
+    changes.apply(planned)
     return planned
 
 
@@ -73,7 +72,7 @@ def test_gemini_settings_keep_the_persons_own_and_the_uninstall_takes_back_ours(
     # Twice is the same as once.
     assert not any(c.changed for c in changes.plan_install(
         "gemini", anamnesis_command(), {"ANAMNESIS_HOME": str(home / ".anamnesis")}))  # fmt: skip
-    changes.apply(changes.plan_uninstall("gemini"), write_settings)
+    changes.apply(changes.plan_uninstall("gemini"))
     assert json.loads(settings.read_text()) == own
 
 
@@ -82,7 +81,7 @@ def test_the_real_gemini_cli_reads_the_server_init_wrote(home: Path) -> None:
     _install("gemini", home)
     listed = _run([gemini, "mcp", "list"], home, home / "project")
     assert "anamnesis" in listed and "Connected" in listed, listed
-    changes.apply(changes.plan_uninstall("gemini"), write_settings)
+    changes.apply(changes.plan_uninstall("gemini"))
     assert "anamnesis" not in _run([gemini, "mcp", "list"], home, home / "project")
 
 
@@ -103,7 +102,7 @@ def test_copilot_files_and_the_uninstall(home: Path) -> None:
             )
             assert entry["timeoutSec"] in {e.timeout for e in AGENTS["copilot"].hooks}
     assert json.loads(mcp.read_text())["mcpServers"]["github"] == own["mcpServers"]["github"]
-    changes.apply(changes.plan_uninstall("copilot"), write_settings)
+    changes.apply(changes.plan_uninstall("copilot"))
     assert not (home / ".copilot" / "hooks" / "anamnesis.json").exists()
     assert json.loads(mcp.read_text()) == own
 
@@ -115,7 +114,7 @@ def test_the_real_copilot_cli_reads_the_server_init_wrote(home: Path) -> None:
     assert "anamnesis" in json.dumps(listed), listed
     shown = _run([copilot, "mcp", "get", "anamnesis"], home, home / "project")
     assert "serve" in shown and "Enabled" in shown, shown
-    changes.apply(changes.plan_uninstall("copilot"), write_settings)
+    changes.apply(changes.plan_uninstall("copilot"))
     assert "anamnesis" not in _run([copilot, "mcp", "list"], home, home / "project")
 
 
@@ -136,5 +135,5 @@ def test_someone_elses_server_named_anamnesis_is_kept(home: Path) -> None:
     mcp.write_text(json.dumps(theirs))
     _install("copilot", home)
     assert json.loads(mcp.read_text()) == theirs
-    changes.apply(changes.plan_uninstall("copilot"), write_settings)
+    changes.apply(changes.plan_uninstall("copilot"))
     assert json.loads(mcp.read_text()) == theirs

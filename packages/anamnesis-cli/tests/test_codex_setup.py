@@ -242,6 +242,7 @@ def test_print_shows_the_plan_and_writes_nothing(bare: Env) -> None:
 
 def test_agent_all_sets_up_both(bare: Env) -> None:
     bare.fake_claude()
+    bare.codex.mkdir(parents=True)  # Codex found by its folder (all: the agents found)
     done = bare.run("init", "--agent", "all", "--local-only", "--yes", "--no-sync")
     assert done.code == 0, done.err
     claude_hooks = json.loads(bare.settings.read_text())["hooks"]
@@ -254,7 +255,7 @@ def test_agent_all_sets_up_both(bare: Env) -> None:
 
 def test_an_unknown_agent_is_a_usage_error(bare: Env) -> None:
     done = bare.run("init", "--agent", "cursor")
-    assert done.code == 2 and "claude-code, codex, all" in done.err
+    assert done.code == 2 and "claude-code, codex, gemini, copilot, all" in done.err
 
 
 def test_doctor_on_codex(bare: Env, codex: str) -> None:

@@ -1,14 +1,17 @@
-"""Each extension point is declared once: a search mode, a hook or an LLM provider added to
+"""Each extension point is declared once: a search mode, a hook, an agent or an LLM provider
+added to
 its one table (here by a test, as a new one would be in the code) is in every surface that
 lists, checks or runs them, with nothing else changed."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import sys
 import types
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -18,7 +21,18 @@ from mcp.client import Client
 from anamnesis.cli.__main__ import is_hook_call
 from anamnesis.cli.agent_config import hooks_settings
 from anamnesis.cli.config_file import check_setting, config_keys
-from anamnesis.hooks import AGENTS, HOOKS, AgentHook, HookSpec, main
+from anamnesis.hooks import (
+    AGENTS,
+    HOOKS,
+    AgentHook,
+    AgentSpec,
+    HookSpec,
+    background,
+    main,
+    queued_captures,
+)
+from anamnesis.hooks.agents.session_lines import ParsedSession
+from anamnesis.hooks.capture_queue import read_entry
 from anamnesis.mcp import build_server
 from anamnesis.reflect import PROVIDERS, ProviderSpec, load_settings, make_provider
 from anamnesis.store import SEARCH_MODES, MemoryStore, QueryVector, SearchMode
@@ -132,6 +146,94 @@ def test_a_hook_declared_once_is_in_every_surface(
     read = hooks_settings.read_command(entry["command"])
     assert read is not None and read.args == ("dummy", "--word", "hi")
     assert hooks_settings.missing_hooks(settings) == []
+
+
+# -- an agent ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def dummy_agent(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
+    """An agent of its own events and session files, in the table of agents, whose reader
+    (in a module made here: the table names readers as text, imported when a capture runs)
+    records the files it read. Its worker is not started: the test files the queue itself."""
+    read: list[str] = []
+
+    def reader(path: str | Path) -> ParsedSession:
+        read.append(str(path))
+        return ParsedSession(
+            session_id="dummy-session-1", cwd=str(tmp_path), started_at="2026-01-02T03:04:05Z",
+            first_prompt="rotate the dummy deploy key before Friday",
+            files_touched=["deploy/keys.py"], user_turns=3, last_outcome="rotated",
+        )  # fmt: skip
+
+    module = types.ModuleType("anamnesis_test_dummy_agent")
+    setattr(module, "read", reader)  # noqa: B010  # a module made here, at run time
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    spec = AgentSpec(
+        "dummy", "Dummy Agent",
+        hooks=(
+            AgentHook("inject", "DummyStart", None, ("--format", "json"), 15),
+            AgentHook("prompt", "DummyPrompt", None, ("--format", "json"), 5),
+            AgentHook("capture", "DummyEnd", None, ("--no-sync",), 10),
+        ),
+        reader=f"{module.__name__}:read",
+        config_env="ANAMNESIS_TEST_DUMMY_HOME", config_dir=".dummy", hooks_file="hooks.json",
+    )  # fmt: skip
+    monkeypatch.setitem(AGENTS, spec.name, spec)
+    monkeypatch.setattr(background, "start_worker", lambda home: 0)
+    return read
+
+
+def test_an_agent_declared_once_is_taken_by_the_hooks(
+    env: Env, dummy_agent: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    write(env, "dummy deploy key", "rotate the dummy deploy key with deploy/keys.py")
+    capsys.readouterr()
+    # The dispatcher takes --agent dummy; the output names the dummy's events.
+    assert main(["inject", "--agent", "dummy", "--no-stdin", "--format", "json",
+                 "--cwd", str(tmp_path)]) == 0  # fmt: skip
+    said = json.loads(capsys.readouterr().out)["hookSpecificOutput"]
+    assert said["hookEventName"] == "DummyStart" and "dummy deploy key" in said["additionalContext"]
+    prompt = json.dumps({"prompt": "how do I rotate the dummy deploy key?", "cwd": str(tmp_path)})
+    with _stdin(prompt, tmp_path):
+        assert main(["prompt", "--agent", "dummy", "--format", "json", "--project", "global"]) == 0
+    said = json.loads(capsys.readouterr().out)["hookSpecificOutput"]
+    assert (
+        said["hookEventName"] == "DummyPrompt" and "dummy deploy key" in said["additionalContext"]
+    )
+    # An agent not in the table is refused (the hook still exits 0) and prints nothing.
+    assert main(["inject", "--agent", "nope", "--no-stdin", "--format", "json"]) == 0
+    assert capsys.readouterr().out == ""
+    # Capture reads the session with the dummy's reader: its note is what that reader said.
+    session = tmp_path / "dummy-session.log"
+    session.write_text("the dummy agent's own format\n")
+    assert main(["capture", "--agent", "dummy", "--no-stdin", "--no-sync",
+                 "--transcript", str(session)]) == 0  # fmt: skip
+    assert dummy_agent == [str(session)]
+    [queued] = queued_captures(env.home)
+    pending = read_entry(queued)
+    assert pending.session_id == "dummy-session-1" and pending.transcript == str(session)
+    assert "rotate the dummy deploy key before Friday" in pending.title + pending.body
+    assert "deploy/keys.py" in pending.body
+    # init's hook commands for it carry --agent dummy, and are read back as ours.
+    entries = hooks_settings.hook_entries("dummy")
+    assert [entry.event for entry in entries] == ["DummyStart", "DummyPrompt", "DummyEnd"]
+    commands = [hooks_settings.hook_command(["anamnesis"], entry, {}) for entry in entries]
+    assert all(" --agent dummy" in c and hooks_settings.is_our_command(c) for c in commands)
+
+
+@contextlib.contextmanager
+def _stdin(text: str, folder: Path) -> Iterator[None]:
+    """The hook JSON an agent writes on a hook's stdin (a file: the hooks read a real
+    file descriptor)."""
+    given = folder / "stdin.json"
+    given.write_text(text)
+    saved = sys.stdin
+    with given.open() as sys.stdin:
+        try:
+            yield
+        finally:
+            sys.stdin = saved
 
 
 # -- an LLM provider ---------------------------------------------------------------------

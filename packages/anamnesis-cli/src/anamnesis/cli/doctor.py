@@ -12,15 +12,18 @@ from __future__ import annotations
 import os
 import shlex
 import time
+from functools import partial
 from pathlib import Path
 
 from anamnesis.cli import installation
 from anamnesis.cli.agent_config import (
+    agent_doctor,
     codex_config,
     hooks_settings,
     mcp_registration,
     plugin_install,
 )
+from anamnesis.cli.agent_config.changes import AGENTS_WRITTEN as JSON_AGENTS
 from anamnesis.cli.agent_config.claude_paths import claude_json_path, settings_path
 from anamnesis.cli.agent_config.codex_doctor import check_codex
 from anamnesis.cli.config_file import (
@@ -34,7 +37,7 @@ from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError, backquoted, suggest
 from anamnesis.cli.locations import anamnesis_command
 from anamnesis.cli.setup import add_mcp_extra, read_settings
-from anamnesis.hooks import queued_captures, refused_captures
+from anamnesis.hooks import AGENTS, queued_captures, refused_captures
 from anamnesis.ops import (
     FAIL,
     OK,
@@ -67,6 +70,7 @@ def run_checks(home: Home, *, check_remote: bool = True) -> list[Check]:
         ("captures", _captures),
         ("mcp", _claude_code("mcp", _mcp)),
         ("codex", check_codex),
+        *((name, partial(agent_doctor.check_json_agent, name)) for name in JSON_AGENTS),
         *((name, ops[name]) for name in ("remote", "sync")),
         ("vectors", lambda at: vectors_check(at.root, offline=not check_remote)),
     ]
@@ -74,17 +78,24 @@ def run_checks(home: Home, *, check_remote: bool = True) -> list[Check]:
 
 
 def _claude_code(name: str, check: HomeCheck) -> HomeCheck:
-    """One of Claude Code's checks; where only Codex is set up (`init --agent codex`),
-    Claude Code not being set up is no problem, and is said as a tip."""
+    """One of Claude Code's checks; where only other agents are set up (`init --agent
+    codex`), Claude Code not being set up is no problem, and is said as a tip."""
 
     def run(home: Home) -> Check:
-        if codex_config.set_up() and not _claude_code_set_up():
+        others = [AGENTS[agent].label for agent in _others_set_up()]
+        if others and not _claude_code_set_up():
             return Check(
-                name, OK, "Claude Code not set up (Codex is)", "set it up: `anamnesis init`"
-            )
+                name, OK, f"Claude Code not set up (these are: {', '.join(others)})",
+                "set it up: `anamnesis init`",
+            )  # fmt: skip
         return check(home)
 
     return run
+
+
+def _others_set_up() -> list[str]:
+    codex = [codex_config.AGENT] if codex_config.set_up() else []
+    return codex + [agent for agent in JSON_AGENTS if agent_doctor.set_up(agent)]
 
 
 def _claude_code_set_up() -> bool:

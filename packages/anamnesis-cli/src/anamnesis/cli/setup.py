@@ -1,6 +1,6 @@
 """`anamnesis init`: config, hooks, MCP registration and a first sync, planned then applied,
-for Claude Code (the default), Codex (``--agent codex``: :mod:`.agent_config.codex_config`)
-or both (``--agent all``).
+for Claude Code (the default), another agent (``--agent codex|gemini|copilot``: each one's
+part is :mod:`.agent_config.agent_setup`'s) or every agent this machine has (``--agent all``).
 
 Planning reads everything and changes nothing, so `--print` shows the plan and an invalid
 settings.json stops the command before any side effect. Applying is idempotent: a second
@@ -18,13 +18,15 @@ from typing import Any
 
 from anamnesis.cli import installation
 from anamnesis.cli.agent_config import (
-    codex_config,
+    agent_setup,
     hooks_settings,
     mcp_registration,
     plugin_install,
 )
+from anamnesis.cli.agent_config.agent_setup import INIT_AGENTS
 from anamnesis.cli.agent_config.claude_paths import claude_json_path, settings_path
 from anamnesis.cli.agent_config.files import write_with_backup
+from anamnesis.cli.agent_config.found import found
 from anamnesis.cli.config_file import (
     check_machine_id,
     check_model_path,
@@ -50,19 +52,16 @@ class McpPlan:
     remove_first: bool = False
 
 
-# The agents `init --agent` sets up: each has a hooks file and an MCP registration written
-# here; "all" is every one of them.
-INIT_AGENTS = (DEFAULT_AGENT, codex_config.AGENT)
-
-
-def chosen_agents(agent: str) -> tuple[str, ...]:
-    """The agents ``--agent`` names: one of :data:`INIT_AGENTS`, or all of them."""
+def chosen_agents(agent: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The agents ``--agent`` names (one of :data:`INIT_AGENTS`, or for "all" every one
+    this machine has, Claude Code always) and those "all" leaves out, not found here."""
     if agent == "all":
-        return INIT_AGENTS
+        have = tuple(name for name in INIT_AGENTS if name == DEFAULT_AGENT or found(name))
+        return have, tuple(name for name in INIT_AGENTS if name not in have)
     if agent not in INIT_AGENTS:
         names = ", ".join((*INIT_AGENTS, "all"))
         raise CliError(f"--agent must be one of {names}, got {agent!r}", code=USAGE)
-    return (agent,)
+    return (agent,), ()
 
 
 @dataclass(slots=True)
@@ -83,9 +82,10 @@ class InitPlan:
     # are the ones that run, so settings.json gets none (and loses any it held: twice is
     # every note injected and every session captured twice).
     plugin: plugin_install.PluginInstall | None = None
-    # Whether Claude Code is set up (its settings and MCP registration), and Codex's part.
+    # Whether Claude Code is set up (its settings and MCP registration), and the other
+    # agents' parts.
     claude: bool = True
-    codex: codex_config.CodexPlan | None = None
+    others: list[agent_setup.AgentPlan] = field(default_factory=list)
 
     @property
     def settings_changed(self) -> bool:
@@ -162,14 +162,15 @@ def plan_init(
     command = anamnesis_command()
     env = {"ANAMNESIS_HOME": str(home.root)}
     plugin = plugin_install.user_plugin() if claude else None
-    codex = None
-    if codex_config.AGENT in agents:
-        try:
-            codex = codex_config.plan_codex(
-                command, env, mcp_extra=mcp_registration.mcp_extra_installed()
-            )
-        except codex_config.CodexConfigError as exc:
-            raise CliError(str(exc)) from None
+    mcp = mcp_registration.mcp_extra_installed()
+    try:
+        others = [
+            agent_setup.plan(name, command, env, mcp=mcp)
+            for name in agents
+            if name != DEFAULT_AGENT
+        ]
+    except agent_setup.CONFIG_ERRORS as exc:
+        raise CliError(str(exc)) from None
     return InitPlan(
         home=home,
         config_before=before,
@@ -187,7 +188,7 @@ def plan_init(
         sources={key: where for key, where in sources.items() if where},
         plugin=plugin,
         claude=claude,
-        codex=codex,
+        others=others,
     )
 
 
@@ -243,8 +244,8 @@ def describe_init(plan: InitPlan) -> list[str]:
         lines.append(f"         embed_model_path = {plan.config_after['embed_model_path']}")
     if plan.claude:
         lines += _describe_claude(plan)
-    if plan.codex is not None:
-        lines += codex_config.describe_codex(plan.codex)
+    for other in plan.others:
+        lines += agent_setup.describe(other)
     target = redact_url(remote) if remote else "no remote: commit locally"
     lines.append(f"sync:    import Claude Code's own memory, then a first sync ({target})")
     return lines
@@ -259,11 +260,8 @@ def _describe_claude(plan: InitPlan) -> list[str]:
         lines.append(f"hooks:   {plan.settings_file} will hold these hooks{backup}:")
     else:
         lines.append(f"hooks:   {plan.settings_file} already holds these hooks:")
-    for spec in hooks_settings.hook_entries() if plan.plugin is None else ():
-        matcher = f" [{spec.matcher}]" if spec.matcher else ""
-        mode = ", async" if spec.run_async else ""
-        lines.append(f"         {spec.event}{matcher} (timeout {spec.timeout}s{mode}):")
-        lines.append(f"           {hooks_settings.hook_command(plan.command, spec, plan.env)}")
+    if plan.plugin is None:
+        lines += hooks_settings.describe_hooks(DEFAULT_AGENT, plan.command, plan.env)
     return lines + _describe_mcp(plan.mcp)
 
 
@@ -319,8 +317,8 @@ def apply_init(plan: InitPlan, *, first_sync: bool = True) -> Outcome:
     _open_store(plan.home)
     if plan.claude:
         _apply_claude(plan, out)
-    if plan.codex is not None:
-        lines, problems = codex_config.apply_codex(plan.codex)
+    for other in plan.others:
+        lines, problems = agent_setup.apply(other)
         out.lines += lines
         out.problems += problems
     if first_sync:
@@ -444,20 +442,18 @@ class UninstallPlan:
     # The Claude Code plugin, which keeps running its hooks and server: Claude Code's to remove.
     plugin: plugin_install.PluginInstall | None = None
     claude: bool = True
-    codex: codex_config.CodexUninstallPlan | None = None
+    others: list[agent_setup.AgentUninstall] = field(default_factory=list)
 
 
 def plan_uninstall(agents: tuple[str, ...] = (DEFAULT_AGENT,)) -> UninstallPlan:
-    codex = None
-    if codex_config.AGENT in agents:
-        try:
-            codex = codex_config.plan_codex_uninstall()
-        except codex_config.CodexConfigError as exc:
-            raise CliError(str(exc)) from None
+    try:
+        others = [agent_setup.plan_uninstall(name) for name in agents if name != DEFAULT_AGENT]
+    except agent_setup.CONFIG_ERRORS as exc:
+        raise CliError(str(exc)) from None
     settings_file = settings_path()
     if DEFAULT_AGENT not in agents:
         return UninstallPlan(
-            settings_file, None, {}, [], McpPlan("skipped"), claude=False, codex=codex
+            settings_file, None, {}, [], McpPlan("skipped"), claude=False, others=others
         )
     text, settings = read_settings(settings_file)
     entry = mcp_registration.registered_entry()
@@ -476,14 +472,14 @@ def plan_uninstall(agents: tuple[str, ...] = (DEFAULT_AGENT,)) -> UninstallPlan:
         removed_hooks=hooks_settings.our_hooks(settings),
         mcp=mcp,
         plugin=plugin_install.user_plugin(),
-        codex=codex,
+        others=others,
     )
 
 
 def describe_uninstall(plan: UninstallPlan) -> list[str]:
     lines = _describe_claude_uninstall(plan) if plan.claude else []
-    if plan.codex is not None:
-        lines += codex_config.describe_codex_uninstall(plan.codex)
+    for other in plan.others:
+        lines += agent_setup.describe_uninstall(other)
     lines.append("notes:   kept (the store and its config are not touched)")
     return lines
 
@@ -518,8 +514,8 @@ def apply_uninstall(plan: UninstallPlan) -> Outcome:
     out = Outcome()
     if plan.claude:
         _apply_claude_uninstall(plan, out)
-    if plan.codex is not None:
-        out.lines += codex_config.apply_codex_uninstall(plan.codex)
+    for other in plan.others:
+        out.lines += agent_setup.apply_uninstall(other)
     out.lines.append("your notes are untouched")
     return out
 

@@ -1,27 +1,26 @@
 """What `anamnesis init --agent gemini|copilot` and `--uninstall` change, as a list of file
 changes computed before anything is written (init's way: plan, describe, apply).
 
-For the lead's `init --agent`: ``plan_install(agent, command, env, mcp=...)`` and
-``plan_uninstall(agent)`` give the changes (``describe`` says them in a line each); applying
-them is ``apply(changes, setup.write_settings)`` (a backup of each file changed, then an
-atomic write; a hooks file that is ours alone is removed whole).
+``plan_install(agent, command, env, mcp=...)`` and ``plan_uninstall(agent)`` give the
+changes (``describe`` says them in a line each; :mod:`.agent_setup` says them as init does);
+``apply(changes)`` makes them: a backup of each file changed, then an atomic write laid out
+as the file was; a file left with nothing of anyone's in it is removed whole.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from anamnesis.cli.agent_config import copilot_config, gemini_settings
+from anamnesis.cli.agent_config.files import remove_with_backup, write_with_backup
+from anamnesis.cli.agent_config.json_files import render_like
 
 # Agents whose files this room writes (the table of agents has more: Claude Code's settings
 # are setup's, Codex's config its own room's).
 AGENTS_WRITTEN = ("gemini", "copilot")
-
-Write = Callable[[Path, "str | None", dict[str, Any]], "Path | None"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +76,7 @@ def plan_uninstall(agent: str) -> list[FileChange]:
     if agent == "gemini":
         path = gemini_settings.settings_path()
         before, settings = gemini_settings.read(path)
-        return [FileChange(path, before, gemini_settings.without_ours(settings))]
+        return [_taken_back(path, before, gemini_settings.without_ours(settings))]
     if agent == "copilot":
         hooks = copilot_config.hooks_path()
         hooks_before, data = copilot_config.read_mcp(hooks)
@@ -87,9 +86,16 @@ def plan_uninstall(agent: str) -> list[FileChange]:
         path = copilot_config.mcp_path()
         before, config = copilot_config.read_mcp(path)
         if before is not None:
-            changes.append(FileChange(path, before, copilot_config.mcp_without_ours(config)))
+            changes.append(_taken_back(path, before, copilot_config.mcp_without_ours(config)))
         return changes
     raise ValueError(f"no configuration writer for agent {agent!r}")
+
+
+def _taken_back(path: Path, before: str | None, after: dict[str, Any]) -> FileChange:
+    """A file with ours taken out: removed when that leaves nothing in it (a file we made),
+    kept as it is when there was nothing of ours."""
+    emptied = before is not None and not after and _parsed(before) != after
+    return FileChange(path, before, None if emptied else after)
 
 
 def describe(changes: list[FileChange]) -> list[str]:
@@ -103,16 +109,18 @@ def describe(changes: list[FileChange]) -> list[str]:
     return lines
 
 
-def apply(changes: list[FileChange], write: Write) -> list[Path]:
-    """Make the changes (``write``: setup.write_settings, a backup then an atomic write);
-    the files changed."""
+def apply(changes: list[FileChange]) -> list[tuple[FileChange, Path | None]]:
+    """Make the changes; each one made, with the backup of what the file held (None for a
+    file that was not there)."""
     done = []
     for change in changes:
         if not change.changed:
             continue
         if change.after is None:
-            change.path.unlink(missing_ok=True)
+            assert change.before is not None  # `changed` says there is a file
+            backup: Path | None = remove_with_backup(change.path, change.before)
         else:
-            write(change.path, change.before, change.after)
-        done.append(change.path)
+            text = render_like(change.before, change.after)
+            backup = write_with_backup(change.path, change.before, text)
+        done.append((change, backup))
     return done

@@ -229,11 +229,7 @@ def describe_codex(plan: CodexPlan) -> list[str]:
         lines.append(f"codex:   {plan.hooks_file} will hold these hooks:")
     else:
         lines.append(f"codex:   {plan.hooks_file} already holds these hooks:")
-    for spec in hooks_settings.hook_entries(AGENT):
-        matcher = f" [{spec.matcher}]" if spec.matcher else ""
-        mode = ", async" if spec.run_async else ""
-        lines.append(f"         {spec.event}{matcher} (timeout {spec.timeout}s{mode}):")
-        lines.append(f"           {hooks_settings.hook_command(plan.command, spec, plan.env)}")
+    lines += hooks_settings.describe_hooks(AGENT, plan.command, plan.env)
     lines.append("         Codex runs them once you trust them: `codex`, then /hooks")
     lines += _describe_server(plan)
     if plan.hooks_off:

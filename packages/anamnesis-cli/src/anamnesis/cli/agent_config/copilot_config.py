@@ -53,6 +53,17 @@ def is_ours(data: dict[str, Any]) -> bool:
     )
 
 
+def our_hooks(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """(event, command) for every hook of ours in a hooks file of Copilot's shape."""
+    hooks = data.get("hooks")
+    return [
+        (event, entry["bash"])
+        for event, entries in (hooks.items() if isinstance(hooks, dict) else ())
+        for entry in (entries if isinstance(entries, list) else ())
+        if isinstance(entry, dict) and hooks_settings.is_our_command(entry.get("bash"))
+    ]
+
+
 def read_mcp(path: Path) -> tuple[str | None, dict[str, Any]]:
     text, config = read_json_object(path)
     servers = config.get("mcpServers")
@@ -77,4 +88,6 @@ def mcp_without_ours(config: dict[str, Any]) -> dict[str, Any]:
     servers = out.get("mcpServers")
     if isinstance(servers, dict) and our_server(servers.get(SERVER_NAME)):
         del servers[SERVER_NAME]
+        if not servers:  # we emptied it: leave no trace
+            del out["mcpServers"]
     return out

@@ -244,8 +244,26 @@ def our_hooks(settings: dict[str, Any]) -> list[tuple[str, str]]:
 def missing_hooks(settings: dict[str, Any], agent: str = DEFAULT_AGENT) -> list[HookEntry]:
     """The hooks of :func:`hook_entries` not installed under their event (a settings.json
     written by an older version lacks the ones added since: `anamnesis init` adds them)."""
-    present = {(event, _our_args(command)) for event, command in our_hooks(settings)}
+    return missing_from(our_hooks(settings), agent)
+
+
+def missing_from(ours: list[tuple[str, str]], agent: str = DEFAULT_AGENT) -> list[HookEntry]:
+    """The hooks of :func:`hook_entries` not among ``ours`` ((event, command) pairs, read
+    from a hooks file of any agent's shape)."""
+    present = {(event, _our_args(command)) for event, command in ours}
     return [spec for spec in hook_entries(agent) if (spec.event, spec.args) not in present]
+
+
+def describe_hooks(agent: str, executable: Sequence[str], env: dict[str, str]) -> list[str]:
+    """The hooks of ``agent`` in words, two lines each (event, then command), for init's
+    plan."""
+    lines = []
+    for spec in hook_entries(agent):
+        matcher = f" [{spec.matcher}]" if spec.matcher else ""
+        mode = ", async" if spec.run_async else ""
+        lines.append(f"         {spec.event}{matcher} (timeout {spec.timeout}s{mode}):")
+        lines.append(f"           {hook_command(executable, spec, env)}")
+    return lines
 
 
 def _is_ours(entry: dict[str, Any]) -> bool:

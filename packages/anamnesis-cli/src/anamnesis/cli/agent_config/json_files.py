@@ -4,6 +4,7 @@ not a JSON object (a file with comments included: rewriting it would lose them).
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -50,3 +51,16 @@ def our_server(entry: object) -> bool:
 def server_entry(command: list[str], env: dict[str, str]) -> dict[str, Any]:
     """Our MCP server as agents' JSON files declare a local server."""
     return {"command": command[0], "args": [*command[1:], "serve"], "env": dict(env)}
+
+
+def render_like(before: str | None, data: dict[str, Any]) -> str:
+    """``data`` as JSON laid out as ``before`` was (its indent, its final newline; two
+    spaces and a newline for a new file), so taking ours back out gives a person's file
+    back as they had it, not merely the same JSON."""
+    indent: str | None = "  "
+    newline = True
+    if before is not None and before.strip():
+        newline = before.endswith("\n")
+        found = re.search(r"\n([ \t]+)\S", before)
+        indent = found.group(1) if found else None  # none: all on one line
+    return json.dumps(data, indent=indent, ensure_ascii=False) + ("\n" if newline else "")

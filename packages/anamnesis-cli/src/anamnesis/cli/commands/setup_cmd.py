@@ -11,7 +11,7 @@ from anamnesis.cli import console, setup, setup_vectors
 from anamnesis.cli.config_file import check_model_path, load_config, set_setting
 from anamnesis.cli.context import current_home, embed_in_background
 from anamnesis.cli.errors import CliError
-from anamnesis.hooks import DEFAULT_AGENT
+from anamnesis.hooks import AGENTS, DEFAULT_AGENT
 from anamnesis.ops import Home
 
 
@@ -53,12 +53,20 @@ def init(
         typer.Option(
             "--agent",
             metavar="AGENT",
-            help="The coding agent to set up: claude-code, codex, or all.",
+            help=(
+                "The coding agent to set up: claude-code, codex, gemini, copilot, or all: "
+                "Claude Code and every other one found here (its config folder exists or "
+                "its command is on PATH)."
+            ),
         ),
     ] = DEFAULT_AGENT,
 ) -> None:
     """Set up this machine: config, the agent's hooks and MCP server, a first sync."""
-    agents = setup.chosen_agents(agent)
+    agents, not_found = setup.chosen_agents(agent)
+    if agent == "all":  # which were found is news: say it
+        console.say(f"agents:  {_labels(agents)}")
+        if not_found:
+            console.say(f"         skipped, not found here: {_labels(not_found)}")
     if uninstall:
         _uninstall(print_only=print_only, yes=yes, agents=agents)
         return
@@ -100,6 +108,10 @@ def init(
         for problem in outcome.problems[:-1]:
             console.warn(problem)
         raise CliError(outcome.problems[-1])
+
+
+def _labels(agents: tuple[str, ...]) -> str:
+    return ", ".join(AGENTS[name].label for name in agents)
 
 
 def _model_step(home: Home, *, interactive: bool) -> None:
