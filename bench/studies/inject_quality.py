@@ -30,8 +30,8 @@ import sys
 from collections import defaultdict
 from dataclasses import dataclass
 
-from anamnesis.hooks.inject import DEFAULT_BUDGET, injected_ids, render_inject, select_inject
 from anamnesis.hooks.recall import recall_terms, render_recall, select_recall
+from anamnesis.ops import INJECT_BUDGET, injected_ids, render_inject, select_inject
 from anamnesis.store import EvalCase, MemoryStore, load_cases, sandbox
 from bench.common.places import DEVMEMORY, REALMEM
 
@@ -77,7 +77,7 @@ def measure(store: MemoryStore, ids: dict[str, str], cases: list[EvalCase], k: i
         by_project[case.project or GLOBAL].append(case)
     sizes = []
     for project, group in sorted(by_project.items()):
-        block = select_inject(store, project=project, k=k, budget=DEFAULT_BUDGET)
+        block = select_inject(store, project=project, k=k, budget=INJECT_BUDGET)
         shown = set(injected_ids(block))
         sizes.append(len(render_inject(block)))
         for case in group:

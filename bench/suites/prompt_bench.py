@@ -129,7 +129,6 @@ def floor_label(least: int, share: float) -> str:
 
 
 def floor_study() -> None:
-    from anamnesis.hooks.inject import eligible
     from anamnesis.hooks.recall import (
         MAX_CHECKED,
         MAX_DEPTH,
@@ -137,6 +136,7 @@ def floor_study() -> None:
         recall_terms,
         shared_terms,
     )
+    from anamnesis.ops import injectable
     from anamnesis.store import load_cases, sandbox
 
     for name in ("devmemory", "realmem"):
@@ -162,7 +162,7 @@ def floor_study() -> None:
                         found = store.search_scored(
                             " ".join(terms), project=project, k=MAX_DEPTH, mode="keyword"
                         ).hits
-                        hits = [hit for hit in found if eligible(hit.note)]
+                        hits = [hit for hit in found if injectable(hit.note)]
                     counts = shared_terms([hit.note for hit in hits], terms)
                     scored = [
                         (hit.score, count, hit.note.id in relevant)

@@ -75,7 +75,7 @@ def test_show_says_which_agent_wrote_a_note_and_list_and_search_filter_by_it(
         by_codex = env.run(*command, "--agent", "codex", "--json").json()
         assert [note["id"] for note in by_codex] == [codex], command
         assert env.run(*command, "--agent", "Codex", "--json").json() == by_codex  # plainly
-        assert env.run(*command, "--agent", "gemini-cli", "--json").json() == []
+        assert env.run(*command, "--agent", "gemini", "--json").json() == []
         refused = env.run(*command, "--agent", "codex cli")
         assert refused.code == 2 and "--agent must be an agent's name" in refused.err
 

@@ -18,7 +18,7 @@ from mcp.client import Client
 from anamnesis.cli import hooks_settings
 from anamnesis.cli.__main__ import is_hook_call
 from anamnesis.cli.config_file import check_setting, config_keys
-from anamnesis.hooks import HOOKS, ClaudeCodeHook, HookSpec, main
+from anamnesis.hooks import AGENTS, HOOKS, AgentHook, HookSpec, main
 from anamnesis.mcp import build_server
 from anamnesis.reflect import PROVIDERS, ProviderSpec, load_settings, make_provider
 from anamnesis.store import SEARCH_MODES, MemoryStore, QueryVector, SearchMode
@@ -88,7 +88,7 @@ async def _mcp_search(server: Any, mode: str) -> tuple[dict[str, Any], Any, Any]
 @pytest.fixture
 def dummy_hook(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """A hook whose runner records what it was given, in a module of its own (the table
-    names runners as text, imported on dispatch)."""
+    names runners as text, imported on dispatch), which Claude Code runs."""
     calls: list[dict[str, Any]] = []
     module = types.ModuleType("anamnesis_test_dummy_hook")
     setattr(module, "run", calls.append)  # noqa: B010  # a module made here, at run time
@@ -99,9 +99,12 @@ def dummy_hook(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
         values={"word": ("hi", "ho")},
         switches=("no-stdin",),
         help="Dummy hook: what a test registered.",
-        claude_code=(ClaudeCodeHook("Notification", "idle", ("--word", "hi"), 7),),
     )
     monkeypatch.setitem(HOOKS, spec.name, spec)
+    # Where Claude Code runs it: one entry in its row of the table of agents.
+    claude = AGENTS["claude-code"]
+    entry = AgentHook("dummy", "Notification", "idle", ("--word", "hi"), 7)
+    monkeypatch.setattr(claude, "hooks", (*claude.hooks, entry))
     return calls
 
 

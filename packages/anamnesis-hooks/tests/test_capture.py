@@ -21,8 +21,8 @@ from anamnesis.hooks.capture import (
     legacy_note_ids,
     session_note_id,
 )
-from anamnesis.hooks.inject import select_inject
 from anamnesis.hooks.transcript import parse_transcript
+from anamnesis.ops import select_inject
 from anamnesis.store import (
     REFLECTION_ENV_GUARD,
     Memory,

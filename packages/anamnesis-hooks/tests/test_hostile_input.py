@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.hooks import transcript as transcript_module
+from anamnesis.hooks.agents import session_lines
 from anamnesis.hooks.failopen import run_failing_open
 from anamnesis.hooks.summarize import TITLE_MAX, HeuristicSummarizer, cut_at_word
 from anamnesis.hooks.transcript import ParsedSession, TranscriptUnreadable, parse_transcript
@@ -53,9 +53,9 @@ def test_a_transcript_that_is_not_a_regular_file_is_refused_at_once(
 def test_a_huge_line_is_never_held_whole_and_the_read_stops_at_the_cap(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(transcript_module, "MAX_LINE_BYTES", 1000)
-    monkeypatch.setattr(transcript_module, "MAX_TRANSCRIPT_BYTES", 200_000)
-    monkeypatch.setattr(transcript_module, "_CHUNK", 512)
+    monkeypatch.setattr(session_lines, "MAX_LINE_BYTES", 1000)
+    monkeypatch.setattr(session_lines, "MAX_TRANSCRIPT_BYTES", 200_000)
+    monkeypatch.setattr(session_lines, "CHUNK", 512)
     path = tmp_path / "t.jsonl"
     ask = json.dumps({"type": "user", "message": {"content": "fix the parser"}})
     with path.open("w") as handle:

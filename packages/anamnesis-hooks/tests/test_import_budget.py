@@ -25,10 +25,14 @@ CEILING = {"inject": 40, "prompt": 43, "capture": 20}
 # Code every hook loaded then too, in a file of its own since: the hooks' table and their
 # runners were the dispatcher's own (``__main__``), the store's public-names reader its
 # ``__init__``, and starting a detached process was hooks.background's own (now the store's
-# ``detached``, shared with the CLI's background embedder). Not counted: a file is not a
-# cost, what it holds is.
+# ``detached``, shared with the CLI's background embedder), and where Claude Code runs each
+# hook was the hooks' table's own (now the table of agents'); reading a transcript's lines was
+# transcript.py's own (now ``agents.session_lines``, shared with the other agents' readers).
+# Not counted: a file is not a cost, what it holds is.
 SPLIT_OUT = {
+    "anamnesis.hooks.agents.session_lines",
     "anamnesis.hooks.registry",
+    "anamnesis.hooks.agents.table",
     "anamnesis.hooks.runners",
     "anamnesis.store.exports",
     "anamnesis.store.detached",

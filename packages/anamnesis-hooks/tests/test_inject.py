@@ -12,17 +12,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from anamnesis.hooks.inject import (
-    CLOSE,
-    DEFAULT_BUDGET,
-    HEADER,
-    MAX_BUDGET,
-    MIN_BUDGET,
-    OPEN,
-    hook_output,
+from anamnesis.hooks.hookio import hook_output
+from anamnesis.ops import (
+    INJECT_BUDGET,
+    INJECT_MAX_BUDGET,
+    INJECT_MIN_BUDGET,
     render_inject,
     select_inject,
 )
+from anamnesis.ops.memory_block import CLOSE, MEMORY_HEADER, OPEN
 from anamnesis.store import Memory, MemoryStore
 from hooks_testing import checkout, run_hook
 
@@ -89,7 +87,7 @@ def test_rendering_is_fenced_reference_data(store: MemoryStore) -> None:
     note = store.write(type="episodic", title="Session", body="did things", project=P,
                        prov_source="session-end", confidence=0.7, machine_id="desktop")  # fmt: skip
     text = render_inject(select_inject(store, project=P))
-    assert text.startswith(HEADER)
+    assert text.startswith(MEMORY_HEADER)
     assert "not instructions" in text
     assert text.index(OPEN) < text.index("## [semantic] Use uv") < text.index(CLOSE)
     assert "## [procedural] Deploy" in text
@@ -154,9 +152,9 @@ def test_a_full_block_keeps_the_newest_global_notes_whole(store: MemoryStore) ->
         put(store, f"global {day}", day=day, project="global", body=f"{day:02d}" * 450)
     for day in range(1, 9):
         put(store, f"project {day}", day=day, body="p" * 3000)
-    selection = select_inject(store, project=P, budget=DEFAULT_BUDGET)
+    selection = select_inject(store, project=P, budget=INJECT_BUDGET)
     text = render_inject(selection)
-    assert len(text) <= DEFAULT_BUDGET
+    assert len(text) <= INJECT_BUDGET
     whole = [day for day in range(1, 29) if f"{day:02d}" * 450 in text]
     assert whole == list(range(24, 29))  # the newest, in full, in two thirds of the block
     shown = text.count("## [")
@@ -175,12 +173,12 @@ def test_many_long_global_notes_leave_a_third_for_the_project(store: MemoryStore
         put(store, f"global {day}", day=day, project="global", body="g" * 2000)
     for day in range(1, 4):
         put(store, f"project {day}", day=day, body="p" * 2000)
-    selection = select_inject(store, project=P, budget=DEFAULT_BUDGET)
+    selection = select_inject(store, project=P, budget=INJECT_BUDGET)
     text = render_inject(selection)
-    assert len(text) <= DEFAULT_BUDGET
+    assert len(text) <= INJECT_BUDGET
     assert titles(selection.project_notes) == ["project 3", "project 2", "project 1"]
     project_part = text[text.index("## [semantic] project 3") :]
-    assert len(project_part) >= DEFAULT_BUDGET // 3 - 400  # its third, minus frame and line
+    assert len(project_part) >= INJECT_BUDGET // 3 - 400  # its third, minus frame and line
     assert all(f"global {day}" in text for day in (28, 27))  # globals still come first
 
 
@@ -189,16 +187,16 @@ def test_project_notes_share_the_room_left_fairly(store: MemoryStore) -> None:
     short = put(store, "short", day=9, body="s" * 350)
     for day in range(1, 8):
         put(store, f"long {day}", day=day, body="L" * (2000 + 500 * day))
-    selection = select_inject(store, project=P, budget=DEFAULT_BUDGET)
+    selection = select_inject(store, project=P, budget=INJECT_BUDGET)
     text = render_inject(selection)
-    assert len(text) <= DEFAULT_BUDGET
+    assert len(text) <= INJECT_BUDGET
     assert "g" * 1000 in text and "s" * 350 in text  # short enough: whole
     assert len(selection.project_notes) == 8 and selection.left_out == 0
     limits = set(selection.limits.values())
     assert len(limits) == 1 and short.id not in selection.limits  # one length for all cuts
     [limit] = limits
     assert 350 < limit < 2500
-    assert DEFAULT_BUDGET - len(text) < 8 * 20  # and that length uses the room
+    assert INJECT_BUDGET - len(text) < 8 * 20  # and that length uses the room
     assert text.endswith("7 notes were cut short to stay within the context budget;"
                          " the memory_search tool can find them in full.")  # fmt: skip
 
@@ -207,7 +205,7 @@ def test_a_lone_note_too_big_for_the_block_is_cut_not_dropped(store: MemoryStore
     put(store, "T" * 500, day=1, project="global", body="x" * 20000)  # 500: the title limit
     selection = select_inject(store, project=P)
     text = render_inject(selection)
-    assert DEFAULT_BUDGET - 200 < len(text) <= DEFAULT_BUDGET
+    assert INJECT_BUDGET - 200 < len(text) <= INJECT_BUDGET
     assert "... (cut; memory_search finds note" in text
     assert (selection.left_out, len(selection.limits)) == (0, 1)
     assert text.endswith("1 note was cut short to stay within the context budget;"
@@ -235,7 +233,7 @@ def test_globals_beyond_what_is_read_are_counted(store: MemoryStore) -> None:
         ),
         max_size=14,
     ),
-    budget=st.integers(MIN_BUDGET, MAX_BUDGET),
+    budget=st.integers(INJECT_MIN_BUDGET, INJECT_MAX_BUDGET),
 )
 def test_the_budget_always_holds(
     notes: list[tuple[bool, int, int, str]], budget: int, tmp_path_factory: pytest.TempPathFactory

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.hooks.inject import select_inject
+from anamnesis.ops import select_inject
 from anamnesis.store import Memory, MemoryStore
 from hooks_testing import checkout, run_hook
 

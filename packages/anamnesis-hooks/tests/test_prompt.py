@@ -15,7 +15,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from anamnesis.hooks.inject import CLOSE, NOTICE, OPEN, fit_notes, render_inject
 from anamnesis.hooks.recall import (
     PROMPT_HEADER,
     is_slash_command,
@@ -40,6 +39,8 @@ from anamnesis.hooks.sessions import (
     sessions_dir,
     state_name,
 )
+from anamnesis.ops import MEMORY_NOTICE, fit_notes, render_inject
+from anamnesis.ops.memory_block import CLOSE, OPEN
 from anamnesis.store import REFLECTION_ENV_GUARD, Memory, MemoryStore, new_id, write_config
 from hooks_testing import checkout, run_hook
 
@@ -118,7 +119,7 @@ def inject(work: Path, session: str, source: str = "startup") -> str:
 def test_related_notes_are_added_fenced_as_data(store: MemoryStore, work: Path) -> None:
     seed(store)
     out = prompt(work, ASK)
-    assert out.startswith(PROMPT_HEADER) and NOTICE in out
+    assert out.startswith(PROMPT_HEADER) and MEMORY_NOTICE in out
     assert out.index(OPEN) < out.index(POOL) < out.index(CLOSE)
     assert sorted(titles(out)) == [
         "Pool exhausted in staging", "Postgres connection pool", "Starting the workers",

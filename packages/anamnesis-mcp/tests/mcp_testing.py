@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
+import pytest
 from dulwich.repo import Repo
 from mcp.client import Client
+from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, TextContent
 
 from anamnesis.mcp.arguments import MAX_QUERY_CHARS
@@ -108,3 +112,21 @@ async def call(server: AnamnesisServer, tool: str, arguments: dict[str, Any]) ->
 async def tools_of(server: AnamnesisServer) -> dict[str, Any]:
     async with Client(server) as client:
         return {tool.name: tool for tool in (await client.list_tools()).tools}
+
+
+def protocol_error(
+    server: AnamnesisServer, request: Callable[[Client], Awaitable[Any]]
+) -> MCPError:
+    """The JSON-RPC error ``request`` (a call on a connected client) gets from ``server``;
+    checks that no raw Python, SQLite or pydantic message reached the client."""
+
+    async def scenario() -> MCPError:
+        async with Client(server) as client:
+            with pytest.raises(MCPError) as caught:
+                await request(client)
+        return caught.value
+
+    error = anyio.run(scenario)
+    for internal in (*INTERNALS, "Error rendering", "Missing required"):
+        assert internal not in error.message, error.message
+    return error

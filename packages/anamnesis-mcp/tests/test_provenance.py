@@ -23,8 +23,8 @@ from mcp_testing import WRITE, data, error_text
 AGENTS = {
     "claude-code": "claude-code",
     "codex-mcp-client": "codex",
-    "gemini-cli-mcp-client": "gemini-cli",
-    "gemini-cli-mcp-client-anamnesis": "gemini-cli",
+    "gemini-cli-mcp-client": "gemini",
+    "gemini-cli-mcp-client-anamnesis": "gemini",
 }
 OTHERS = {
     "Cursor": "cursor",

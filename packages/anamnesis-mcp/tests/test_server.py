@@ -12,6 +12,7 @@ from typing import Any, get_args
 import anyio
 import pytest
 from mcp.client import Client
+from mcp_types import ToolAnnotations
 
 from anamnesis.mcp import build_server, descriptions
 from anamnesis.mcp.server import (
@@ -66,15 +67,57 @@ def test_each_server_keeps_its_own_state(store: MemoryStore) -> None:
     assert data(anyio.run(call, first, "memory_status", {}))["machine_id"] == "m-first"
 
 
-def test_annotations_let_claude_code_auto_approve_only_the_readers(store: MemoryStore) -> None:
+# Every hint of every tool, as a client reads it: (readOnly, destructive, idempotent,
+# openWorld). None may be left out: the spec's defaults for a missing hint are the cautious
+# ones (destructive, open world), which is how Codex reads a missing hint.
+HINTS = {
+    "memory_search": (True, False, True, False),
+    "memory_list": (True, False, True, False),
+    "memory_status": (True, False, True, False),
+    "memory_write": (False, False, False, False),  # adds a note; supersedes hides, not deletes
+    "memory_sync": (False, True, True, True),  # the remote; applies other machines' deletions
+}
+
+
+def codex_asks_first(hints: Any) -> bool:
+    """Whether Codex asks the user before a call (its ``requires_mcp_tool_approval``, in
+    codex-rs/core/src/mcp_tool_call.rs): a destructive tool always, a read-only one never,
+    any other unless it says it is neither destructive nor open world (missing: true)."""
+    if hints.destructive_hint is True:
+        return True
+    if hints.read_only_hint is True:
+        return False
+    return hints.destructive_hint is not False or hints.open_world_hint is not False
+
+
+def test_every_tool_states_every_hint(store: MemoryStore) -> None:
     tools = anyio.run(tools_of, build_server(store))
-    for name in ("memory_search", "memory_list", "memory_status"):
-        assert tools[name].annotations.read_only_hint is True
-        assert tools[name].annotations.open_world_hint is False
-    assert tools["memory_write"].annotations.read_only_hint is False
-    assert tools["memory_write"].annotations.destructive_hint is False
-    assert tools["memory_sync"].annotations.read_only_hint is False
-    assert tools["memory_sync"].annotations.open_world_hint is True
+    for name, (read_only, destructive, idempotent, open_world) in HINTS.items():
+        hints = tools[name].annotations
+        assert (
+            hints.read_only_hint,
+            hints.destructive_hint,
+            hints.idempotent_hint,
+            hints.open_world_hint,
+        ) == (read_only, destructive, idempotent, open_world), name
+        assert hints.title, name  # what a client shows for the tool
+
+
+def test_codex_asks_before_sync_only(store: MemoryStore) -> None:
+    """Searching and writing a note run without a prompt in Codex; a sync (the network, other
+    machines' deletions) asks. Claude Code auto-approves by readOnlyHint: the readers."""
+    tools = anyio.run(tools_of, build_server(store))
+    asks = {name for name, tool in tools.items() if codex_asks_first(tool.annotations)}
+    assert asks == {"memory_sync"}
+    read_only = {name for name, tool in tools.items() if tool.annotations.read_only_hint}
+    assert read_only == {"memory_search", "memory_list", "memory_status"}
+
+
+def test_the_codex_rule_can_say_yes_to_a_missing_hint() -> None:
+    """The rule above fails on a tool that leaves a hint out (the defaults are cautious)."""
+    assert codex_asks_first(ToolAnnotations(read_only_hint=False, destructive_hint=False))
+    assert codex_asks_first(ToolAnnotations(read_only_hint=False, open_world_hint=False))
+    assert not codex_asks_first(ToolAnnotations(read_only_hint=True))
 
 
 def test_spec_parameters_and_defaults(store: MemoryStore) -> None:
@@ -94,7 +137,7 @@ def test_spec_parameters_and_defaults(store: MemoryStore) -> None:
     assert params("memory_status") == {}
     assert params("memory_write") == {
         "type": "required", "title": "required", "body": "required",
-        "project": "global", "tags": None, "scope": "portable",
+        "project": "global", "tags": None, "scope": "portable", "supersedes": None,
     }  # fmt: skip
     assert params("memory_sync") == {"force": False}
     assert "machine_id" not in tools["memory_write"].input_schema["properties"]

@@ -13,10 +13,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from anamnesis.mcp import build_server
 from anamnesis.mcp.arguments import TOOL_ARGUMENTS
-from anamnesis.mcp.server import (
-    AnamnesisServer,
-    _ToolGuard,
-)
+from anamnesis.mcp.guard import ToolGuard
+from anamnesis.mcp.server import AnamnesisServer
 from anamnesis.store import (
     InvalidNote,
     MemoryStore,
@@ -142,7 +140,7 @@ def test_each_crash_is_logged_once_in_its_own_stores_log(tmp_path: Path) -> None
 
 
 def test_a_store_rule_an_argument_breaks_is_reported_as_that_argument(store: MemoryStore) -> None:
-    guard = _ToolGuard(store)
+    guard = ToolGuard(store)
     with pytest.raises(ToolError) as caught, guard("memory_write"):
         raise InvalidNote("project", "must be one line")
     assert str(caught.value) == "invalid argument for memory_write: project: must be one line"

@@ -103,3 +103,53 @@ def test_the_pure_function_matches_the_tool(store: MemoryStore) -> None:
     tool = data(anyio.run(call, build_server(store), "memory_search",
                           {"query": "API port", "k": 10, "include_superseded": True}))  # fmt: skip
     assert tool == list(hits)
+
+
+def test_memory_write_supersedes_a_note_which_searches_then_hide(store: MemoryStore) -> None:
+    old = store.write(type="semantic", title="Deploy port", body="deploys go to port 8080")
+    server = build_server(store, machine_id="m-test")
+    written = data(anyio.run(call, server, "memory_write", {
+        "type": "semantic", "title": "Deploy port", "body": "deploys go to port 9443 now",
+        "supersedes": [old.id.lower()],  # the intent is plain: ids are upper case
+    }))  # fmt: skip
+    assert written["supersedes"] == [old.id]
+    assert store.get(old.id).body == "deploys go to port 8080"  # kept, not rewritten
+    hits = data(anyio.run(call, server, "memory_search", {"query": "deploys port"}))
+    assert [hit["id"] for hit in hits] == [written["id"]]
+    history = data(anyio.run(call, server, "memory_search",
+                             {"query": "deploys port", "include_superseded": True}))  # fmt: skip
+    assert {hit["id"]: hit["superseded_by"] for hit in history} == {
+        old.id: [written["id"]], written["id"]: []
+    }  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("supersedes", "says"),
+    [
+        (["01ARZ3NDEKTSV4RRFFQ69G5FAV"], "no note has the id 01ARZ3NDEKTSV4RRFFQ69G5FAV"),
+        (["not-an-id"], "every item must be a note id"),
+        ([["nested"]], "every item must be a note id"),
+        ({"id": "x"}, "must be a list of note ids"),
+        (7, "must be a list of note ids"),
+    ],
+)
+def test_a_wrong_supersedes_is_refused_and_writes_nothing(
+    store: MemoryStore, supersedes: object, says: str
+) -> None:
+    result = anyio.run(call, build_server(store), "memory_write", {
+        "type": "semantic", "title": "t", "body": "b", "supersedes": supersedes,
+    })  # fmt: skip
+    assert result.is_error
+    text = error_text(result)
+    # An id that names no note is the store's to say, from inside the tool: the SDK puts
+    # "Error executing tool memory_write: " before that one, as before every store rule.
+    assert "invalid argument for memory_write: supersedes: " in text, text
+    assert says in text
+    assert store.count() == 0
+
+
+def test_the_write_schema_offers_supersedes(store: MemoryStore) -> None:
+    tool = anyio.run(tools_of, build_server(store))["memory_write"]
+    field = tool.input_schema["properties"]["supersedes"]
+    assert "memory_search" in field["description"]
+    assert "supersedes" in (tool.description or "")

@@ -81,7 +81,7 @@ def test_a_file_an_older_version_rewrote_still_gives_the_agent(store: MemoryStor
 
 
 @pytest.mark.parametrize(
-    "name", ["claude-code", "codex", "gemini-cli", "copilot", "a", "x1.2_y-z", "9" * 40]
+    "name", ["claude-code", "codex", "gemini", "gemini-cli", "copilot", "a", "x1.2_y-z", "9" * 40]
 )
 def test_an_agent_name_is_short_and_lowercase(name: str) -> None:
     assert is_agent_name(name)
@@ -145,7 +145,7 @@ def test_list_count_and_search_filter_by_agent(store: MemoryStore) -> None:
         claude.id,
         human.id,
     }
-    assert store.list(agent="gemini-cli") == []
+    assert store.list(agent="gemini") == []
 
 
 @pytest.mark.parametrize("agent", ["Codex", "", "codex cli"])

@@ -4,8 +4,9 @@ A user's settings hold their own hooks, possibly next to ours in one group. Ours
 by the exact shape of the commands we write (optional ``ANAMNESIS_*=...`` assignments, an
 optional ``nice -n N``, an executable named ``anamnesis``, then the arguments of one of
 :func:`hook_entries`), never by a substring that someone else's command could also contain.
-Which entries there are comes from the hooks package's table of hooks
-(:data:`anamnesis.hooks.HOOKS`), read each time: nothing about a hook is written here.
+Which entries there are comes from the hooks package's table of agents
+(:data:`anamnesis.hooks.AGENTS`, Claude Code's entry), read each time: nothing about a hook
+is written here.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from anamnesis.hooks import HOOKS
+from anamnesis.hooks import AGENTS, DEFAULT_AGENT, HOOKS
 from anamnesis.store import BACKGROUND_NICE
 
 
@@ -29,8 +30,8 @@ class InvalidSettings(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class HookEntry:
-    """One hook group Anamnesis installs: a Claude Code entry of a hook in the table, with
-    the arguments after the executable (the hook's name, then its flags)."""
+    """One hook group Anamnesis installs: an agent's entry of a hook in the table of agents,
+    with the arguments after the executable (the hook's name, then its flags)."""
 
     event: str
     matcher: str | None
@@ -42,20 +43,20 @@ class HookEntry:
     background: bool = False
 
 
-def hook_entries() -> list[HookEntry]:
-    """Every hook group Anamnesis installs, as the hooks package's table has them now (in
-    its order: a hook's entries together)."""
+def hook_entries(agent: str = DEFAULT_AGENT) -> list[HookEntry]:
+    """Every hook group Anamnesis installs for ``agent``, as the table of agents has them
+    now (in its order)."""
+    spec = AGENTS[agent]
     return [
         HookEntry(
             entry.event,
             entry.matcher,
-            (spec.name, *entry.flags),
+            spec.command_args(entry),
             entry.timeout,
             entry.run_async,
-            spec.background,
+            HOOKS[entry.hook].background,
         )
-        for spec in HOOKS.values()
-        for entry in spec.claude_code
+        for entry in spec.hooks
     ]
 
 
@@ -119,7 +120,7 @@ def read_command(command: object) -> OurCommand | None:
         rest = tuple(words[3:])
     else:
         return None
-    ours = {entry.args for entry in hook_entries()}
+    ours = {entry.args for agent in AGENTS for entry in hook_entries(agent)}
     return OurCommand(env, words[0], rest) if rest in ours else None
 
 
@@ -192,16 +193,22 @@ def without_ours(settings: dict[str, Any]) -> dict[str, Any]:
 
 
 def with_ours(
-    settings: dict[str, Any], executable: Sequence[str], env: dict[str, str]
+    settings: dict[str, Any],
+    executable: Sequence[str],
+    env: dict[str, str],
+    agent: str = DEFAULT_AGENT,
 ) -> dict[str, Any]:
-    """A copy of ``settings`` holding exactly one current copy of each Anamnesis hook."""
+    """A copy of ``settings`` (the hooks file of ``agent``: Claude Code's settings.json,
+    or another agent's file of the same shape) holding exactly one current copy of each
+    Anamnesis hook of that agent."""
     out = without_ours(settings)
     hooks = out.setdefault("hooks", {})
-    for spec in hook_entries():
+    scale = AGENTS[agent].timeout_scale
+    for spec in hook_entries(agent):
         entry: dict[str, Any] = {
             "type": "command",
             "command": hook_command(executable, spec, env),
-            "timeout": spec.timeout,
+            "timeout": spec.timeout * scale,
         }
         if spec.run_async:
             entry["async"] = True
@@ -224,11 +231,11 @@ def our_hooks(settings: dict[str, Any]) -> list[tuple[str, str]]:
     return found
 
 
-def missing_hooks(settings: dict[str, Any]) -> list[HookEntry]:
+def missing_hooks(settings: dict[str, Any], agent: str = DEFAULT_AGENT) -> list[HookEntry]:
     """The hooks of :func:`hook_entries` not installed under their event (a settings.json
     written by an older version lacks the ones added since: `anamnesis init` adds them)."""
     present = {(event, _our_args(command)) for event, command in our_hooks(settings)}
-    return [spec for spec in hook_entries() if (spec.event, spec.args) not in present]
+    return [spec for spec in hook_entries(agent) if (spec.event, spec.args) not in present]
 
 
 def _is_ours(entry: dict[str, Any]) -> bool:

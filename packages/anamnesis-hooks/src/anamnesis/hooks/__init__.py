@@ -1,4 +1,5 @@
-"""anamnesis.hooks: Claude Code's session lifecycle feeding and reading the memory.
+"""anamnesis.hooks: coding agents' session lifecycles (Claude Code's, Codex's, ...) feeding
+and reading the memory.
 
 Never imports the MCP SDK. The public names are the re-exports below, each declared once
 (the store's :func:`~anamnesis.store.lazy_exports`): ``__all__`` derives from them, and
@@ -13,6 +14,10 @@ __version__ = "0.5.1"
 TYPE_CHECKING = False  # typing itself costs the hooks an import; type checkers read True
 if TYPE_CHECKING:
     from anamnesis.hooks.__main__ import main as main
+    from anamnesis.hooks.agents.table import AGENTS as AGENTS
+    from anamnesis.hooks.agents.table import DEFAULT_AGENT as DEFAULT_AGENT
+    from anamnesis.hooks.agents.table import AgentHook as AgentHook
+    from anamnesis.hooks.agents.table import AgentSpec as AgentSpec
     from anamnesis.hooks.capture import CaptureResult as CaptureResult
     from anamnesis.hooks.capture import capture_session as capture_session
     from anamnesis.hooks.capture_queue import queued_captures as queued_captures
@@ -21,7 +26,6 @@ if TYPE_CHECKING:
     from anamnesis.hooks.recall_settings import check_recall_setting as check_recall_setting
     from anamnesis.hooks.recall_settings import recall_config_keys as recall_config_keys
     from anamnesis.hooks.registry import HOOKS as HOOKS
-    from anamnesis.hooks.registry import ClaudeCodeHook as ClaudeCodeHook
     from anamnesis.hooks.registry import HookSpec as HookSpec
     from anamnesis.hooks.syncing import sync_store as sync_store
 

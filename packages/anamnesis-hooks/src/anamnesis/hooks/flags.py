@@ -7,7 +7,7 @@ handful of ``--name value`` options.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 
 class FlagError(ValueError):
@@ -17,12 +17,13 @@ class FlagError(ValueError):
 def parse_flags(
     argv: Sequence[str],
     *,
-    values: Mapping[str, tuple[str, ...] | None],
+    values: Mapping[str, Collection[str] | None],
     switches: Sequence[str],
 ) -> dict[str, str | bool]:
     """Parse ``--name value``, ``--name=value`` and ``--switch``.
 
-    ``values`` maps each option taking a value to its allowed choices (None: any value).
+    ``values`` maps each option taking a value to its allowed choices (None: any value; a
+    live view, such as a dict's keys, is read when the flag is checked).
     Switches are False unless given. Raises :class:`FlagError` with a usable message.
     """
     out: dict[str, str | bool] = dict.fromkeys(switches, False)

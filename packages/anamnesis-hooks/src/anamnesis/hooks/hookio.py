@@ -1,4 +1,5 @@
-"""The hook's input: Claude Code's JSON on stdin, read without ever hanging.
+"""The hook's input and output: Claude Code's JSON on stdin, read without ever hanging, and
+what a hook prints back (:func:`hook_output`).
 
 Claude Code has at times left stdin open for SessionEnd hooks, so a plain ``read()`` can
 block until the hook is killed. This reads what arrives, stops as soon as it holds one
@@ -109,3 +110,24 @@ def text_field(payload: dict[str, Any], key: str) -> str | None:
     """A non-empty string field of the hook input, else None."""
     value = payload.get(key)
     return value if isinstance(value, str) and value.strip() else None
+
+
+def hook_output(
+    text: str,
+    *,
+    fmt: str = "text",
+    event: str = "SessionStart",
+    shape: str = "hook-specific-output",
+) -> str:
+    """What a hook prints: the text, or, with ``fmt`` json, the agent's envelope for
+    ``event`` (``SessionStart``, ``UserPromptSubmit``, or the agent's own names) in the
+    agent's output ``shape`` (the table of agents' :data:`~.agents.table.OUTPUT_SHAPES`)."""
+    if not text:
+        return ""
+    if fmt == "json" and shape == "hook-specific-output":
+        return json.dumps(
+            {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+        )
+    if fmt == "json" and shape == "additional-context":
+        return json.dumps({"additionalContext": text})
+    return text

@@ -4,11 +4,12 @@ worker's: :mod:`.capture_queue`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from anamnesis.hooks.summarize import HeuristicSummarizer, Summarizer, Summary, is_trivial
-from anamnesis.hooks.transcript import parse_transcript
+from anamnesis.hooks.transcript import ParsedSession, parse_transcript
 from anamnesis.ops import resolve_project_key
 from anamnesis.store import NoteLimits, utc_now
 
@@ -58,14 +59,16 @@ def prepare_capture(
     session_id: str | None = None,
     cwd: str | None = None,
     summarizer: Summarizer | None = None,
+    reader: Callable[[str | Path], ParsedSession] | None = None,
     agent: str = DEFAULT_AGENT,
 ) -> PendingCapture | Skipped:
-    """Read and summarize the transcript: the session's note to file, or why there is
-    none. ``agent``: whose session it is (the note's ``prov_agent``). Raises
+    """Read and summarize the transcript (with the agent's ``reader``: Claude Code's
+    unless given): the session's note to file, or why there is none. ``agent``: whose
+    session it is (the note's ``prov_agent``). Raises
     :class:`~.transcript.TranscriptUnreadable`."""
     if source not in SOURCES:
         raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
-    parsed = parse_transcript(transcript)
+    parsed = (reader or parse_transcript)(transcript)
     skipped_lines = parsed.skipped_lines()
     if is_trivial(parsed):
         reason = "trivial session: no files touched and no real ask"

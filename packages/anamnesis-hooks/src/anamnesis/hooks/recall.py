@@ -21,7 +21,7 @@ words with the prompt scored 1e-5 of the best hit in a four-note store).
 
 At most :data:`MAX_NOTES` notes, never one this session was already shown (see
 :mod:`.sessions`), never a superseded note or a distilled episode (as inject), rendered by
-inject's code (:func:`~anamnesis.hooks.inject.render_inject`) under its own heading within
+inject's code (:func:`~anamnesis.ops.render_inject`) under its own heading within
 the budget. Short prompts, slash commands and prompts of stop words recall nothing.
 """
 
@@ -30,11 +30,11 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from anamnesis.hooks.inject import NOTICE, Selection, eligible, fit_notes, render_inject
+from anamnesis.ops import MEMORY_NOTICE, BlockSelection, fit_notes, injectable, render_inject
 from anamnesis.store import STOP_WORDS as QUERY_STOP_WORDS
 from anamnesis.store import Memory, MemoryStore, match_text
 
-PROMPT_HEADER = f"# Anamnesis memory: notes related to this prompt\n\n{NOTICE}"
+PROMPT_HEADER = f"# Anamnesis memory: notes related to this prompt\n\n{MEMORY_NOTICE}"
 
 MAX_NOTES = 3
 MIN_SHARED = 2
@@ -90,20 +90,20 @@ def recall_terms(prompt: str | None) -> list[str]:
 
 def select_recall(
     store: MemoryStore, *, project: str, terms: list[str], shown: set[str], budget: int
-) -> Selection:
+) -> BlockSelection:
     """The notes to add for a prompt's ``terms`` that fit in ``budget`` characters, leaving
     out the ids this session was already ``shown``."""
     if not terms:
-        return Selection([], [])
+        return BlockSelection([], [])
     depth = min(max(MIN_DEPTH, MAX_NOTES + len(shown)), MAX_DEPTH)
     notes = store.search(" ".join(terms), project=project, k=depth, mode="keyword")
-    candidates = [mem for mem in notes if mem.id not in shown and eligible(mem)][:MAX_CHECKED]
+    candidates = [mem for mem in notes if mem.id not in shown and injectable(mem)][:MAX_CHECKED]
     counts = shared_terms(candidates, terms)
     chosen = [mem for mem, count in zip(candidates, counts, strict=True) if count >= MIN_SHARED]
     return fit_notes(chosen[:MAX_NOTES], budget, header=PROMPT_HEADER)
 
 
-def render_recall(selection: Selection) -> str:
+def render_recall(selection: BlockSelection) -> str:
     """The block added to the prompt's context, or "" when nothing is."""
     return render_inject(selection, header=PROMPT_HEADER)
 

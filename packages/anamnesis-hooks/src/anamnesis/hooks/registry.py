@@ -1,8 +1,9 @@
-"""The hooks, declared once (:data:`HOOKS`): each hook's name, the function that runs it, its
-flags, and where Claude Code runs it (event, matcher, timeout, async). Everything else
-derives from this table: the dispatcher (``python -m anamnesis.hooks NAME``), the CLI's
-entry points (``anamnesis NAME``, and which command lines go to the hooks before the CLI's
-own parser loads) and the settings ``anamnesis init`` writes into Claude Code.
+"""The hooks, declared once (:data:`HOOKS`): each hook's name, the function that runs it and
+its flags. Everything else derives from this table: the dispatcher (``python -m
+anamnesis.hooks NAME``) and the CLI's entry points (``anamnesis NAME``, and which command
+lines go to the hooks before the CLI's own parser loads). Where each coding agent runs a
+hook (event, matcher, timeout, async) is the table of agents' (:mod:`.agents.table`), from
+which ``anamnesis init`` writes each agent's hook configuration.
 
 The table names its runners as ``"module:function"`` text, imported only when that hook
 runs (:func:`resolve`): reading the table loads no hook's code, so a session start's hook
@@ -13,34 +14,13 @@ from __future__ import annotations
 
 from importlib import import_module
 
+from anamnesis.hooks.agents.table import AGENTS
 from anamnesis.store import Record
 
 TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
+    from collections.abc import Callable, Collection, Mapping
     from typing import Any
-
-
-class ClaudeCodeHook(Record):
-    """One entry ``anamnesis init`` writes into Claude Code's settings for a hook: the event
-    and matcher it runs on, the flags after the hook's name, its timeout in seconds, and
-    whether Claude Code runs it without waiting (``run_async``)."""
-
-    __slots__ = ("event", "matcher", "flags", "timeout", "run_async")
-
-    def __init__(
-        self,
-        event: str,
-        matcher: str | None,
-        flags: tuple[str, ...],
-        timeout: int,
-        run_async: bool = False,
-    ) -> None:
-        self.event = event
-        self.matcher = matcher
-        self.flags = flags
-        self.timeout = timeout
-        self.run_async = run_async
 
 
 class HookSpec(Record):
@@ -50,7 +30,8 @@ class HookSpec(Record):
     checks them first (a bad value is a bad command line, said at once rather than
     logged as a failure). ``values`` maps each flag taking a value to its allowed values
     (None: any); ``switches`` are the flags without one. ``help`` is what ``anamnesis NAME
-    --help`` says. ``claude_code`` is what ``init`` installs. ``background``: no session
+    --help`` says; where each agent runs it is the table of agents' (:mod:`.agents.table`).
+    ``background``: no session
     waits on it, so it yields the CPU to the hooks sessions do wait on (and its installed
     command starts with ``nice``). ``internal``: only the hooks start it, as a process of
     their own; it is no command. ``hook_form``: the flag that marks the hook form of a CLI
@@ -59,8 +40,8 @@ class HookSpec(Record):
     """
 
     __slots__ = (
-        "name", "runner", "values", "switches", "check", "help", "claude_code", "background",
-        "internal", "hook_form",
+        "name", "runner", "values", "switches", "check", "help", "background", "internal",
+        "hook_form",
     )  # fmt: skip
 
     def __init__(
@@ -68,11 +49,10 @@ class HookSpec(Record):
         name: str,
         runner: str,
         *,
-        values: Mapping[str, tuple[str, ...] | None],
+        values: Mapping[str, Collection[str] | None],
         switches: tuple[str, ...],
         check: str | None = None,
         help: str = "",
-        claude_code: tuple[ClaudeCodeHook, ...] = (),
         background: bool = False,
         internal: bool = False,
         hook_form: str | None = None,
@@ -83,7 +63,6 @@ class HookSpec(Record):
         self.switches = switches
         self.check = check
         self.help = help
-        self.claude_code = claude_code
         self.background = background
         self.internal = internal
         self.hook_form = hook_form
@@ -100,65 +79,53 @@ _RUNNERS = "anamnesis.hooks.runners"
 # What `anamnesis NAME --help` says of each hook.
 _INJECT_HELP = """SessionStart hook: print the notes that matter for this project.
 
-Options: --cwd DIR, --project KEY, --format text|json, --k N, --budget CHARS. Reads
-Claude Code's hook JSON on stdin; always exits 0 (problems go to <home>/logs/hooks.log)."""
+Options: --cwd DIR, --project KEY, --format text|json, --k N, --budget CHARS, --agent NAME.
+Reads the agent's hook JSON on stdin; always exits 0 (problems go to <home>/logs/hooks.log)."""
 _PROMPT_HELP = """UserPromptSubmit hook: add up to 3 of this project's notes related to the prompt.
 
-Options: --cwd DIR, --project KEY, --format text|json, --budget CHARS, --session-id ID.
-Leaves out notes the session was already shown; nothing for short prompts and slash
-commands; off with `anamnesis config set prompt_recall.enabled false`. Reads Claude
-Code's hook JSON on stdin; always exits 0 (problems go to <home>/logs/hooks.log)."""
+Options: --cwd DIR, --project KEY, --format text|json, --budget CHARS, --session-id ID,
+--agent NAME. Leaves out notes the session was already shown; nothing for short prompts and
+slash commands; off with `anamnesis config set prompt_recall.enabled false`. Reads the
+agent's hook JSON on stdin; always exits 0 (problems go to <home>/logs/hooks.log)."""
 _CAPTURE_HELP = """SessionEnd / PreCompact hook: turn the session transcript into one episodic note.
 
 Options: --transcript FILE, --session-id ID, --cwd DIR, --source session-end|precompact,
---no-sync. Reads Claude Code's hook JSON on stdin; always exits 0."""
+--agent NAME (whose session file it is: claude-code unless named), --no-sync. Reads the
+agent's hook JSON on stdin; always exits 0."""
 
 
-# Timeouts are seconds. SessionEnd hooks share a 1.5 s budget unless a hook asks for more (at
-# most 60 s): capture queues its note in well under a second, taking no lock, and leaves
-# filing it and the sync to a background process. The prompt hook holds up every prompt: it
-# takes tens of milliseconds, and a short timeout lets the prompt go on should it ever hang.
-# In the order the usage line and `anamnesis --help` list them. A new hook is one entry here.
+# The agent a hook runs for (claude-code unless named): its output's event names, its
+# session reader, the note's provenance. A live view: an agent added to the table is taken.
+_AGENT = AGENTS.keys()
+# In the order the usage line and `anamnesis --help` list them. A new hook is one entry here
+# (and, for each agent that runs it, one in the table of agents).
 HOOKS: dict[str, HookSpec] = {
     spec.name: spec
     for spec in (
         HookSpec(
             "inject", f"{_RUNNERS}:run_inject", check=f"{_RUNNERS}:check_inject",
             values={"cwd": None, "project": None, "format": ("text", "json"), "k": None,
-                    "budget": None, "source": None, "session-id": None},
+                    "budget": None, "source": None, "session-id": None, "agent": _AGENT},
             switches=("no-stdin",),
             help=_INJECT_HELP,
-            claude_code=(
-                ClaudeCodeHook("SessionStart", "startup|resume|clear|compact",
-                               ("--format", "json"), 15),
-            ),
         ),
         HookSpec(
             "prompt", f"{_RUNNERS}:run_prompt", check=f"{_RUNNERS}:check_prompt",
             values={"cwd": None, "project": None, "format": ("text", "json"), "budget": None,
-                    "session-id": None},
+                    "session-id": None, "agent": _AGENT},
             switches=("no-stdin",),
             help=_PROMPT_HELP,
-            claude_code=(ClaudeCodeHook("UserPromptSubmit", None, ("--format", "json"), 5),),
         ),
         HookSpec(
             "capture", f"{_RUNNERS}:run_capture",
             values={"transcript": None, "session-id": None, "cwd": None,
-                    "source": ("session-end", "precompact")},
+                    "source": ("session-end", "precompact"), "agent": _AGENT},
             switches=("no-stdin", "no-sync"),
             help=_CAPTURE_HELP,
-            claude_code=(
-                ClaudeCodeHook("SessionEnd", None, (), 10),
-                ClaudeCodeHook("PreCompact", None, ("--source", "precompact", "--no-sync"), 60),
-            ),
         ),
         HookSpec(
             "sync", f"{_RUNNERS}:run_sync",
-            values={}, switches=("no-stdin", "quiet", "no-import"),
-            claude_code=(
-                ClaudeCodeHook("SessionStart", "startup|resume", ("--quiet",), 120,
-                               run_async=True),
-            ),
+            values={"agent": _AGENT}, switches=("no-stdin", "quiet", "no-import", "detach"),
             background=True, hook_form="--quiet",
         ),
         # The worker a capture starts (background.start_worker): it files the queued

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from anamnesis.hooks.failopen import log
 from anamnesis.hooks.flags import FlagError
-from anamnesis.hooks.hookio import read_hook_input_checked, text_field
+from anamnesis.hooks.hookio import hook_output, read_hook_input_checked, text_field
 from anamnesis.ops import resolve_project_key
 from anamnesis.store import StoreLayout, read_config, resolve_home
 
@@ -22,6 +22,7 @@ TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from typing import Any
 
+    from anamnesis.hooks.agents.table import AgentSpec
     from anamnesis.store import MemoryStore
 
 Options = dict[str, "str | bool"]
@@ -60,6 +61,30 @@ def _number(options: Options, name: str, default: int, low: int, high: int) -> i
     return number
 
 
+def _agent(options: Options) -> AgentSpec | None:
+    """The agent ``--agent`` names (the dispatcher checked the name), or None for the
+    default, Claude Code, whose commands carry no ``--agent``: its hooks never load the
+    table of agents' readers."""
+    name = _text(options, "agent")
+    if name is None:
+        return None
+    from anamnesis.hooks.agents.table import AGENTS  # an agent's hook alone
+
+    return AGENTS[name]
+
+
+def _output(text: str, options: Options, hook: str, default_event: str) -> str:
+    """What the hook prints: ``text`` in the output shape and under the event name of the
+    agent it runs for (:func:`.hookio.hook_output`)."""
+    fmt = _text(options, "format") or "text"
+    agent = _agent(options)
+    if agent is None:
+        return hook_output(text, fmt=fmt, event=default_event)
+    return hook_output(
+        text, fmt=fmt, event=agent.event_for(hook) or default_event, shape=agent.output
+    )
+
+
 def check_inject(options: Options) -> None:
     """A bad number is a bad command line, said at once."""
     _inject_numbers(options)
@@ -73,10 +98,10 @@ def check_prompt(options: Options) -> None:
 def _inject_numbers(options: Options) -> tuple[int, int]:
     """``--k`` and ``--budget``, checked (the budget must leave room for a note and stay
     under Claude Code's 10,000-character cap on hook output)."""
-    from anamnesis.hooks.inject import DEFAULT_BUDGET, DEFAULT_K, MAX_BUDGET, MIN_BUDGET  # inject's
+    from anamnesis.ops import INJECT_BUDGET, INJECT_K, INJECT_MAX_BUDGET, INJECT_MIN_BUDGET
 
-    k = _number(options, "k", DEFAULT_K, 0, 100)
-    return k, _number(options, "budget", DEFAULT_BUDGET, MIN_BUDGET, MAX_BUDGET)
+    k = _number(options, "k", INJECT_K, 0, 100)
+    return k, _number(options, "budget", INJECT_BUDGET, INJECT_MIN_BUDGET, INJECT_MAX_BUDGET)
 
 
 def _prompt_budget(options: Options, config: dict[str, Any]) -> int:
@@ -92,7 +117,7 @@ def run_inject(options: Options) -> None:
     if not StoreLayout(home).has_notes():  # the layout, not ops' Home: one module less
         return  # no store yet: nothing to inject, and nothing is created
     # this hook's, and only once there is a store to read
-    from anamnesis.hooks.inject import hook_output, injected_ids, render_inject, select_inject
+    from anamnesis.ops import injected_ids, render_inject, select_inject
     from anamnesis.store import MemoryStore
 
     # ``source`` (startup, resume, clear, compact) arrives on stdin and as --source, and is
@@ -104,7 +129,7 @@ def run_inject(options: Options) -> None:
     k, budget = _inject_numbers(options)
     with MemoryStore(home) as store:
         selection = select_inject(store, project=project, k=k, budget=budget)
-    output = hook_output(render_inject(selection), fmt=_text(options, "format") or "text")
+    output = _output(render_inject(selection), options, "inject", "SessionStart")
     if output:
         sys.stdout.write(output + "\n")
         sys.stdout.flush()
@@ -138,14 +163,14 @@ def run_prompt(options: Options) -> None:
     config = read_config(home)
     if not recall_enabled(config):
         return
-    terms = recall_terms(text_field(payload, "prompt"))
+    terms = recall_terms(_asked(text_field(payload, "prompt"), _agent(options)))
     if not terms:
         return  # short, a slash command, or only stop words: nothing to look for
     if not StoreLayout(home).has_notes():  # the layout, not ops' Home: one module less
         return  # no store yet: nothing to recall, and nothing is created
-    from anamnesis.hooks.inject import hook_output, injected_ids
     from anamnesis.hooks.recall import render_recall, select_recall
     from anamnesis.hooks.sessions import SessionStateError, load_shown
+    from anamnesis.ops import injected_ids
     from anamnesis.store import MemoryStore
 
     session = _text(options, "session-id") or text_field(payload, "session_id")
@@ -167,9 +192,20 @@ def run_prompt(options: Options) -> None:
     # later prompt of this session adds the same notes again.
     if session and not _record(home, "prompt", session, injected_ids(selection), False):
         return
-    fmt = _text(options, "format") or "text"
-    sys.stdout.write(hook_output(text, fmt=fmt, event="UserPromptSubmit") + "\n")
+    sys.stdout.write(_output(text, options, "prompt", "UserPromptSubmit") + "\n")
     sys.stdout.flush()
+
+
+def _asked(prompt: str | None, agent: AgentSpec | None) -> str | None:
+    """The prompt as the person wrote it: without what hooks added to it before this one
+    read it, in the tag the agent wraps such additions in (Gemini CLI's ``hook_context``:
+    the session's injected notes are no query)."""
+    if prompt is None or agent is None or agent.prompt_additions is None:
+        return prompt
+    import re  # this hook's, for an agent that adds to prompts
+
+    tag = re.escape(agent.prompt_additions)
+    return re.sub(rf"<{tag}>.*?</{tag}>", " ", prompt, flags=re.DOTALL).strip()
 
 
 def run_capture(options: Options) -> None:
@@ -193,14 +229,17 @@ def run_capture(options: Options) -> None:
         return
     event = payload.get("hook_event_name")
     source = _text(options, "source") or ("precompact" if event == "PreCompact" else "session-end")
-    from anamnesis.hooks.pending import Skipped, prepare_capture
+    from anamnesis.hooks.pending import DEFAULT_AGENT, Skipped, prepare_capture
 
+    agent = _agent(options)
     try:
         pending = prepare_capture(
             transcript,
             source=source,
+            reader=None if agent is None else agent.read_session(),
             session_id=_text(options, "session-id") or text_field(payload, "session_id"),
             cwd=_text(options, "cwd") or text_field(payload, "cwd"),
+            agent=DEFAULT_AGENT if agent is None else agent.name,  # the note's prov_agent
         )
     except TranscriptUnreadable as exc:  # expected: one line, not a traceback
         log(home, "capture", f"{exc}; nothing was captured")
@@ -229,6 +268,13 @@ def run_sync(options: Options) -> None:
 
     home = _home()
     request_sync(home)
+    if options.get("detach"):
+        # For an agent that waits for every hook (Gemini CLI, Copilot CLI): the machine's
+        # background worker syncs, and the session goes on at once.
+        from anamnesis.hooks.background import start_worker
+
+        start_worker(home)
+        return
     if not _work(options) and not options.get("quiet"):
         print("a sync is already running on this machine; it syncs once more when done")
 

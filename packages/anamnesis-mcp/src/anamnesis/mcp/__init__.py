@@ -1,4 +1,5 @@
-"""anamnesis.mcp: the Anamnesis MCP server (five memory tools over stdio).
+"""anamnesis.mcp: the Anamnesis MCP server (five memory tools, resources and prompts over
+stdio).
 
 The public names are the re-exports below, each declared once (the store's
 :func:`~anamnesis.store.lazy_exports`): ``__all__`` derives from them, and each loads its

@@ -17,7 +17,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from anamnesis.mcp.descriptions import mode_choices
-from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES, NoteLimits, is_agent_name
+from anamnesis.store import (
+    NOTE_TYPES,
+    SCOPES,
+    SEARCH_MODES,
+    NoteLimits,
+    is_agent_name,
+    is_valid_id,
+)
 
 # The server's own bounds on a search (the store allows more: a model needs no more).
 MAX_K = 50
@@ -271,6 +278,36 @@ def check_tags(value: object) -> list[str]:
     return tags
 
 
+def check_supersedes(value: object) -> list[str]:
+    """The ids of the notes a new note replaces: a list of note ids as memory_search
+    returned them (one id, or ids separated by commas, as text too). Whether each names a
+    note is the store's to say (:func:`~anamnesis.mcp.functions.write_memory`)."""
+    if value is None:
+        return []
+    if isinstance(value, str):  # "ID" or "ID1, ID2": the intent is plain
+        value = [part for part in value.split(",") if part.strip()]
+    if not isinstance(value, list | tuple):
+        raise InvalidArgument(
+            "supersedes", f"must be a list of note ids (from memory_search), got {_kind(value)}"
+        )
+    if len(value) > NoteLimits.SUPERSEDES:
+        raise InvalidArgument(
+            "supersedes", f"at most {NoteLimits.SUPERSEDES:,} ids; name the notes this one replaces"
+        )
+    ids: list[str] = []
+    for item in value:
+        note_id = item.strip().upper() if isinstance(item, str) else item
+        if not is_valid_id(note_id):
+            raise InvalidArgument(
+                "supersedes",
+                f"every item must be a note id (26 characters, as memory_search returns it), "
+                f"got {_shown(item)}",
+            )
+        if note_id not in ids:
+            ids.append(note_id)
+    return ids
+
+
 def check_include_superseded(value: object) -> bool:
     # Models sometimes send booleans as text ("true"): the intent is plain.
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
@@ -323,6 +360,7 @@ TOOL_ARGUMENTS: Mapping[str, Mapping[str, _Check]] = {
         "project": check_project,
         "tags": check_tags,
         "scope": lambda v: check_scope(v, required=True),
+        "supersedes": check_supersedes,
     },
     "memory_sync": {"force": check_force},
 }

@@ -21,10 +21,10 @@ from anamnesis.store import is_agent_name
 KNOWN_CLIENTS = {
     "claude-code": "claude-code",
     "codex-mcp-client": "codex",
-    "gemini-cli-mcp-client": "gemini-cli",
+    "gemini-cli-mcp-client": "gemini",
 }
 # Client names that start so, followed by "-" and anything (Gemini CLI adds its server's name).
-KNOWN_PREFIXES = {"gemini-cli-mcp-client-": "gemini-cli"}
+KNOWN_PREFIXES = {"gemini-cli-mcp-client-": "gemini"}
 MAX_CHARS = 40
 _OTHER = re.compile(r"[^a-z0-9._-]+")
 

@@ -95,7 +95,8 @@ Returns the note with its id.
 Call it when something is worth knowing in a later session: a fix that worked and why \
 (procedural), a decision and its reason (procedural), a fact, user preference or project \
 convention (semantic). Session summaries are written automatically at session end: do not \
-write episodic notes for the current session unless asked. Search first to avoid duplicates.
+write episodic notes for the current session unless asked. Search first to avoid duplicates; \
+when a note found is wrong or out of date, write the corrected note with supersedes.
 
 - type: procedural | semantic | episodic.
 - title: one line saying what the note is about (it is what lists and searches show).
@@ -105,6 +106,8 @@ write episodic notes for the current session unless asked. Search first to avoid
 - tags: a few short keywords that help search.
 - scope: portable (default: synced to the user's other machines) or machine-local (paths, \
 hosts or setup that only make sense on this machine).
+- supersedes: ids (from memory_search) of the notes this one replaces; they are kept but \
+hidden from searches.
 Secrets (keys, tokens, passwords) are masked before the note is written; the reply's \
 'redacted' says how many."""
 

@@ -12,12 +12,14 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from anamnesis.mcp.arguments import InvalidArgument
 from anamnesis.ops import sync_with
 from anamnesis.store import (
     KEYWORD_MODE,
     SEARCH_MODES,
     Memory,
     MemoryStore,
+    NoteNotFound,
     count_secrets,
     every_note,
     resolve_machine_id,
@@ -244,15 +246,26 @@ def write_memory(
     tags: list[str] | None = None,
     machine_id: str = "unknown",
     scope: str = "portable",
+    supersedes: list[str] | None = None,
     agent: str = "",
 ) -> Note:
     """Create one note (fresh id, stamped now); return it with its body. ``agent``: the
     coding agent the client is (the note's ``prov_agent``; "" for none).
 
     The store masks secrets in everything it writes; ``redacted`` in the result counts the
-    secrets masked in the title, body, project key and tags.
+    secrets masked in the title, body, project key and tags. ``supersedes``: the ids of the
+    notes it replaces (each must be a note of this store: an id the model made up would
+    hide nothing and say something false), which searches then hide.
     """
     tags = tags or []
+    for old in supersedes or ():
+        try:
+            store.get(old)
+        except NoteNotFound:
+            raise InvalidArgument(
+                "supersedes",
+                f"no note has the id {old}; pass ids that memory_search returned",
+            ) from None
     # The store masks secrets on every write (a note may sync to other machines, and a
     # machine-local note's scope can change later); counting the same texts here tells the
     # model how much of what it sent never reached the note.
@@ -265,6 +278,7 @@ def write_memory(
         tags=tags,
         machine_id=machine_id,
         scope=scope,
+        supersedes=supersedes,
         prov_agent=agent,
     )
     out = memory_dict(mem, include_body=True)

@@ -1,28 +1,36 @@
-"""The MCP server: five tools, each a thin wrapper over a function in :mod:`.functions`.
+"""The MCP server: five tools, each a thin wrapper over a function in :mod:`.functions`;
+the resources and prompts of :mod:`.catalog`.
 
 The tools are module-level functions taking the server's :class:`ToolState` first;
-:func:`build_server` binds them to one state and registers them (:data:`TOOLS`).
+:func:`build_server` binds them to one state and registers them (:data:`TOOLS`), then the
+catalog's resource templates and prompts.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import logging
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import MethodType
 from typing import Annotated, Any, Literal, NamedTuple
 
-from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
+import anyio
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolResult,
+    GetPromptResult,
+    InputRequiredResult,
+    Resource,
+    TextContent,
+    ToolAnnotations,
+)
 from pydantic import Field
 
 from anamnesis.mcp import descriptions
 from anamnesis.mcp.arguments import MAX_K, TOOL_ARGUMENTS, InvalidArgument, check_call
 from anamnesis.mcp.background import BackgroundEmbedding
+from anamnesis.mcp.catalog import TEMPLATES, Catalog
 from anamnesis.mcp.client_agent import agent_of_client
 from anamnesis.mcp.functions import (
     newest_that_fit,
@@ -31,41 +39,61 @@ from anamnesis.mcp.functions import (
     sync_memory,
     write_memory,
 )
+from anamnesis.mcp.guard import ToolGuard, crash_log
+from anamnesis.mcp.prompts import check_prompt
 from anamnesis.mcp.stdio import serve_stdio
 from anamnesis.mcp.version import __version__
-from anamnesis.ops import Home
+from anamnesis.ops import Home, resolve_project_key
 from anamnesis.store import (
     DEFAULT_MODE,
     KEYWORD_MODE,
     SEARCH_MODES,
-    IndexUnavailable,
-    InvalidNote,
     MemoryStore,
     NoteLimits,
-    StoreBusy,
-    StoreError,
     display_safe,
     resolve_machine_id,
 )
-from anamnesis.sync import (
-    Fork,
-    Strategy,
-    SyncBackend,
-    SyncBusy,
-    SyncError,
-    SyncResult,
-    SyncState,
-)
+from anamnesis.sync import Fork, Strategy, SyncBackend, SyncResult, SyncState
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError
+from mcp.shared.exceptions import MCPError
 
 SERVER_NAME = "anamnesis"
 
-READ_ONLY = ToolAnnotations(read_only_hint=True, open_world_hint=False)
-WRITES_NEW_NOTE = ToolAnnotations(read_only_hint=False, destructive_hint=False)
-TALKS_TO_REMOTE = ToolAnnotations(read_only_hint=False, open_world_hint=True)
 
-log = logging.getLogger("anamnesis.mcp")
+# The hints clients decide approval by, every one explicit: the spec's defaults for a
+# missing hint are the cautious ones (destructive, open world), and Codex reads them so: it
+# asks before a call whose destructiveHint is true, runs a readOnlyHint tool without asking,
+# and otherwise asks unless destructiveHint and openWorldHint are both false.
+# - The readers change nothing and read only the store.
+# - memory_write adds one file and changes no other note (a note it supersedes stays, only
+#   hidden from searches): not destructive, closed world (the next sync carries it), not
+#   idempotent (a second call writes a second note). Codex runs it without asking.
+# - memory_sync talks to the git remote (open world) and applies what other machines did,
+#   deletions included (destructive); a second call with nothing new changes nothing
+#   (idempotent). Codex asks first.
+def _hints(
+    title: str, *, read_only: bool, destructive: bool, idempotent: bool, open_world: bool
+) -> ToolAnnotations:
+    return ToolAnnotations(
+        title=title,
+        read_only_hint=read_only,
+        destructive_hint=destructive,
+        idempotent_hint=idempotent,
+        open_world_hint=open_world,
+    )
+
+
+def _reads(title: str) -> ToolAnnotations:
+    return _hints(title, read_only=True, destructive=False, idempotent=True, open_world=False)
+
+
+WRITES_NEW_NOTE = _hints(
+    "Save a note", read_only=False, destructive=False, idempotent=False, open_world=False
+)
+TALKS_TO_REMOTE = _hints(
+    "Sync the memory", read_only=False, destructive=True, idempotent=True, open_world=True
+)
 
 # memory_list's reply stays under this many characters of JSON: Claude Code moves a result
 # over 50,000 characters out of the conversation into a file.
@@ -118,22 +146,25 @@ class ToolState:
     store: MemoryStore
     machine_id: str  # resolved at build time: the model cannot choose it
     backend: SyncBackend
-    guard: _ToolGuard
+    guard: ToolGuard
     # Embeds new notes on a daemon thread; whoever runs the server stops it before closing
     # the store (see __main__.serve).
     embedding: BackgroundEmbedding
 
 
 class AnamnesisServer(MCPServer[Any]):
-    """MCPServer whose tools check their raw JSON arguments first, in words a model can use.
+    """MCPServer whose tools and prompts check their raw arguments first, in words a model
+    can use, and whose resource list is read from the store when asked.
 
-    The SDK's own argument validation would answer a wrong shape with a pydantic report;
-    checking here first turns every mistake into one sentence naming the fix.
+    The SDK's own argument validation would answer a wrong shape with a pydantic report (a
+    prompt's, with "Error rendering prompt"); checking here first turns every mistake into
+    one sentence naming the fix.
     """
 
-    def __init__(self, state: ToolState, **settings: Any) -> None:
+    def __init__(self, state: ToolState, catalog: Catalog, **settings: Any) -> None:
         super().__init__(**settings)
         self.state = state  # what build_server bound the tools to
+        self.catalog = catalog  # what the resources and prompts read
         self.embedding = state.embedding  # stop it before closing the store
 
     async def call_tool(
@@ -143,6 +174,32 @@ class AnamnesisServer(MCPServer[Any]):
             with self.state.guard(name):
                 arguments = check_call(name, arguments)
         return await super().call_tool(name, arguments, context)
+
+    async def list_resources(self) -> list[Resource]:
+        """The current project's resources and newest notes, as the store holds them now
+        (the SDK's list is fixed when a server is built)."""
+        return await anyio.to_thread.run_sync(self.catalog.listing)
+
+    async def read_resource(self, uri: Any, context: Any = None) -> Any:
+        """The SDK's read; a URI that matches no template is told which ones exist."""
+        try:
+            return await super().read_resource(uri, context)
+        except ResourceNotFoundError as exc:
+            if str(exc).startswith("Unknown resource"):
+                raise ResourceNotFoundError(
+                    f"no resource is {str(uri)[:200]!r}; the resources are "
+                    f"{', '.join(TEMPLATES)} (resources/templates/list)"
+                ) from None
+            raise
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Any = None
+    ) -> GetPromptResult | InputRequiredResult:
+        try:
+            checked = check_prompt(name, arguments)
+        except InvalidArgument as exc:
+            raise MCPError(INVALID_PARAMS, f"prompts/get {name[:80]!r}: {exc}") from None
+        return await super().get_prompt(name, dict(checked), context)
 
     async def run_stdio_async(self) -> None:
         """Serve over stdio, answering every request, even one the SDK cannot parse.
@@ -237,6 +294,14 @@ def memory_write(
     scope: Annotated[
         ScopeName, Field(description="portable: synced; machine-local: this machine only.")
     ] = "portable",
+    supersedes: Annotated[
+        list[str] | None,
+        Field(
+            description="Ids of the notes this one replaces (from memory_search); searches "
+            "then hide them.",
+            max_length=NoteLimits.SUPERSEDES,
+        ),
+    ] = None,
     context: Context | None = None,
 ) -> Annotated[CallToolResult, Note]:
     """One new note, stamped with the server's machine id and the agent the client is (from
@@ -252,6 +317,7 @@ def memory_write(
             tags=tags,
             machine_id=state.machine_id,  # bound at build time, never from the model
             scope=scope,
+            supersedes=supersedes,
             agent=agent_of_client(_client_name(context)),  # the client's, never the model's
         )
     state.embedding.wake()  # embed the new note now, not in the next hybrid search
@@ -286,9 +352,9 @@ class ToolSpec(NamedTuple):
 
 # In the order tools/list shows them.
 TOOLS: tuple[ToolSpec, ...] = (
-    ToolSpec(memory_search, descriptions.search, READ_ONLY),
-    ToolSpec(memory_list, descriptions.LIST, READ_ONLY),
-    ToolSpec(memory_status, descriptions.STATUS, READ_ONLY),
+    ToolSpec(memory_search, descriptions.search, _reads("Search the memory")),
+    ToolSpec(memory_list, descriptions.LIST, _reads("List notes")),
+    ToolSpec(memory_status, descriptions.STATUS, _reads("Memory status")),
     ToolSpec(memory_write, descriptions.WRITE, WRITES_NEW_NOTE),
     ToolSpec(memory_sync, descriptions.SYNC, TALKS_TO_REMOTE),
 )
@@ -299,25 +365,31 @@ def build_server(
     *,
     machine_id: str | None = None,
     backend: SyncBackend | None = None,
+    project: str | None = None,
 ) -> AnamnesisServer:
-    """An MCP server named ``anamnesis`` serving ``store``.
+    """An MCP server named ``anamnesis`` serving ``store``: the tools, the resources and the
+    prompts (:mod:`.catalog`).
 
     The machine id is resolved once here and bound into ``memory_write``: the model cannot
-    choose it. Without ``backend``, sync goes through git to the configured remote. Unless
-    keyword search is configured, a daemon thread starts embedding the notes that lack a
-    vector (``server.embedding``; stop it before closing the store).
+    choose it. Without ``backend``, sync goes through git to the configured remote.
+    ``project``: the project whose resources ``resources/list`` shows (default: the
+    working directory's, where the client started the server). Unless keyword search is
+    configured, a daemon thread starts embedding the notes that lack a vector
+    (``server.embedding``; stop it before closing the store).
     """
     mid = machine_id or resolve_machine_id(store.root)
-    guard = _ToolGuard(store)
+    guard = ToolGuard(store)
     state = ToolState(
         store=store,
         machine_id=mid,
         backend=backend or _GitOnFirstUse(store, mid),
         guard=guard,
-        embedding=BackgroundEmbedding(store, lambda: _crash_log(guard.log_path)),
+        embedding=BackgroundEmbedding(store, lambda: crash_log(guard.log_path)),
     )
+    catalog = Catalog(store, project or _current_project(), guard)
     server = AnamnesisServer(
         state,
+        catalog,
         name=SERVER_NAME,
         instructions=descriptions.INSTRUCTIONS,
         version=__version__,
@@ -329,8 +401,18 @@ def build_server(
         # __name__, which names the tool and its schemas.
         bound = MethodType(tool.function, state)
         server.add_tool(bound, description=tool.text(), annotations=tool.annotations)
+    catalog.register(server)
     state.embedding.start()
     return server
+
+
+def _current_project() -> str:
+    """The project of the folder the client started the server in ("global" when that
+    folder is gone: a server must start wherever it is started)."""
+    try:
+        return resolve_project_key(Path.cwd())
+    except OSError:
+        return "global"
 
 
 class _GitOnFirstUse:
@@ -398,68 +480,3 @@ def _reply(structured: dict[str, Any], shown: object) -> CallToolResult:
     return CallToolResult(
         content=[TextContent(type="text", text=text)], structured_content=structured
     )
-
-
-class _ToolGuard:
-    """Turns every failure inside a tool into a message the model can act on.
-
-    Expected failures (bad arguments, a busy index, an unreachable remote) keep their own
-    words. Anything else is logged with its traceback under ``<home>/logs/mcp.log`` and
-    reported without internals.
-    """
-
-    def __init__(self, store: MemoryStore) -> None:
-        self.log_path = store.layout.logs_dir / "mcp.log"
-
-    @contextmanager
-    def __call__(self, tool: str) -> Iterator[None]:
-        try:
-            yield
-        except InvalidArgument as exc:
-            raise ToolError(f"invalid argument for {tool}: {exc}") from None
-        except InvalidNote as exc:
-            # A store rule an argument broke (the store may be stricter than our checks):
-            # the model's mistake, in the store's words, which name the field.
-            if exc.field in TOOL_ARGUMENTS.get(tool, {}):
-                raise ToolError(f"invalid argument for {tool}: {exc}") from None
-            raise ToolError(str(exc)) from None
-        except (StoreBusy, SyncBusy) as exc:
-            raise ToolError(f"{exc}. Another process holds the lock; try again shortly.") from None
-        except IndexUnavailable as exc:
-            raise ToolError(
-                f"the search index is unavailable: {exc}. The notes themselves are safe; "
-                "`anamnesis doctor` says how to fix it."
-            ) from None
-        except (StoreError, SyncError) as exc:
-            raise ToolError(str(exc)) from None
-        except Exception:
-            _crash_log(self.log_path).exception("%s raised", tool)
-            raise ToolError(
-                f"{tool} failed unexpectedly; the details are in {self.log_path}. "
-                "Run `anamnesis doctor` to check the store."
-            ) from None
-
-
-_crash_log_lock = threading.Lock()
-
-
-def _crash_log(path: Path) -> logging.Logger:
-    """The logger that writes to the ``mcp.log`` at ``path`` (and, through its parents, to
-    stderr, which Claude Code keeps in its MCP log).
-
-    One logger and one file handler per log file, however many servers are built over the
-    store: loggers live for the whole process, so a handler added per server would repeat
-    every record, and a shared logger would write one store's crashes into another's log.
-    """
-    digest = hashlib.sha256(str(path).encode("utf-8", "surrogatepass")).hexdigest()[:16]
-    logger = log.getChild(f"crash.{digest}")
-    with _crash_log_lock:
-        if not logger.handlers:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                handler = logging.FileHandler(path, encoding="utf-8")
-            except OSError:
-                return logger  # stderr still gets the record; the next crash tries again
-            handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
-            logger.addHandler(handler)
-    return logger

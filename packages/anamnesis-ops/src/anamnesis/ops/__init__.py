@@ -4,7 +4,9 @@
 and makes the sync backend), the one sync cycle (:func:`run_sync`, :class:`SyncReport`,
 :func:`commit_for_sync`), keep-both for conflicts (:func:`store_fork`), Claude Code's own
 memory mirrored in (:func:`import_native_memory`), the project a folder belongs to
-(:func:`resolve_project_key`), doctor's checks of a home (:func:`home_checks`, each a
+(:func:`resolve_project_key`), the memory block a session starts with
+(:func:`select_inject`, :func:`render_inject`: the SessionStart hook prints it, the MCP
+server serves it as a resource), doctor's checks of a home (:func:`home_checks`, each a
 :class:`Check`) and embedding in a process of its own (:func:`start_background_embedding`,
 never started by a hook). The hooks, the MCP server, the CLI and the dashboard all stand on it.
 
@@ -45,6 +47,18 @@ if TYPE_CHECKING:
     from anamnesis.ops.home import Home as Home
     from anamnesis.ops.keep_both import open_conflicts as open_conflicts
     from anamnesis.ops.keep_both import store_fork as store_fork
+    from anamnesis.ops.memory_block import INJECT_BUDGET as INJECT_BUDGET
+    from anamnesis.ops.memory_block import INJECT_K as INJECT_K
+    from anamnesis.ops.memory_block import INJECT_MAX_BUDGET as INJECT_MAX_BUDGET
+    from anamnesis.ops.memory_block import INJECT_MIN_BUDGET as INJECT_MIN_BUDGET
+    from anamnesis.ops.memory_block import MEMORY_NOTICE as MEMORY_NOTICE
+    from anamnesis.ops.memory_block import BlockSelection as BlockSelection
+    from anamnesis.ops.memory_block import fence as fence
+    from anamnesis.ops.memory_block import fit_notes as fit_notes
+    from anamnesis.ops.memory_block import injectable as injectable
+    from anamnesis.ops.memory_block import injected_ids as injected_ids
+    from anamnesis.ops.memory_block import render_inject as render_inject
+    from anamnesis.ops.memory_block import select_inject as select_inject
     from anamnesis.ops.native import ImportReport as ImportReport
     from anamnesis.ops.native import claude_home as claude_home
     from anamnesis.ops.native import import_native_memory as import_native_memory

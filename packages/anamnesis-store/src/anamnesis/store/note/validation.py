@@ -25,7 +25,7 @@ _EXTRA_CONTAINERS = (list, tuple, dict, set)
 # Nesting allowed inside ``extra`` (the frontmatter mapping itself is one more level).
 _EXTRA_DEPTH = 31
 # An agent's name (``prov_agent``): short, lowercase, one word as a command line or a config
-# key would spell it ("claude-code", "codex", "gemini-cli"). Shown in headers and in the
+# key would spell it ("claude-code", "codex", "gemini"). Shown in headers and in the
 # SessionStart block, so nothing a terminal or a model could read as more than a name.
 AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
 
