@@ -49,7 +49,8 @@ class Result:
 
 @dataclass
 class Env:
-    """One machine: a store, a Claude Code folder, a HOME, a PATH with fake tools."""
+    """One machine: a store, a Claude Code folder, a Codex folder, a HOME, a PATH with fake
+    tools."""
 
     root: Path
     variables: dict[str, str] = field(default_factory=dict)
@@ -62,6 +63,7 @@ class Env:
         variables = {
             "ANAMNESIS_HOME": str(base / "anamnesis"),
             "CLAUDE_CONFIG_DIR": str(base / "claude"),
+            "CODEX_HOME": str(base / "codex"),
             "HOME": str(base / "user"),
             "PATH": f"{base / 'bin'}{os.pathsep}/usr/bin{os.pathsep}/bin",
             "ANAMNESIS_MACHINE_ID": name,
@@ -84,9 +86,15 @@ class Env:
     def settings(self) -> Path:
         return self.claude / "settings.json"
 
+    @property
+    def codex(self) -> Path:
+        return Path(self.variables["CODEX_HOME"])
+
     def environment(self) -> dict[str, str]:
         environment = {
-            k: v for k, v in os.environ.items() if not k.startswith(("ANAMNESIS_", "CLAUDE_"))
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("ANAMNESIS_", "CLAUDE_", "CODEX_"))
         }
         environment.update(self.variables)
         return environment

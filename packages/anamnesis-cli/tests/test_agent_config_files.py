@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from anamnesis_testsupport.agent_clis import agent_cli, scratch_agent_env
 
-from anamnesis.cli import hooks_settings
-from anamnesis.cli.agent_config import changes
-from anamnesis.cli.hooks_settings import InvalidSettings
+from anamnesis.cli.agent_config import changes, hooks_settings
+from anamnesis.cli.agent_config.hooks_settings import InvalidSettings
 from anamnesis.cli.locations import anamnesis_command
 from anamnesis.cli.setup import write_settings
 from anamnesis.hooks import AGENTS

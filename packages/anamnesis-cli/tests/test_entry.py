@@ -13,7 +13,7 @@ import anyio
 import pytest
 
 from anamnesis.cli import __main__ as entry
-from anamnesis.cli import mcp_registration
+from anamnesis.cli.agent_config import mcp_registration
 from anamnesis.cli.app import main
 from anamnesis.cli.setup import add_mcp_extra
 from cli_testing import Env, anamnesis_script, bare_remote

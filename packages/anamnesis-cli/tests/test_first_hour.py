@@ -14,8 +14,8 @@ import pytest
 from anamnesis_testsupport.offline import ENDPOINT_ENV, refused_endpoint
 
 from anamnesis.cli import installation
+from anamnesis.cli.agent_config.mcp_registration import add_argv
 from anamnesis.cli.locations import anamnesis_command
-from anamnesis.cli.mcp_registration import add_argv
 from anamnesis.store import Memory, MemoryStore, derived_id, vector_support
 from cli_testing import Env, anamnesis_script, write
 

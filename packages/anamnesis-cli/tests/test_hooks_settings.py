@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.cli.hooks_settings import (
+from anamnesis.cli.agent_config.hooks_settings import (
     InvalidSettings,
     hook_command,
     hook_entries,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from anamnesis.cli.hooks_settings import hook_entries, is_our_command, read_command
+from anamnesis.cli.agent_config.hooks_settings import hook_entries, is_our_command, read_command
 from cli_testing import Env, anamnesis_script, bare_remote, claude_calls
 
 # A user's settings with hooks of their own, including look-alikes that mention us.

@@ -15,8 +15,8 @@ import anyio
 import pytest
 from mcp.client import Client
 
-from anamnesis.cli import hooks_settings
 from anamnesis.cli.__main__ import is_hook_call
+from anamnesis.cli.agent_config import hooks_settings
 from anamnesis.cli.config_file import check_setting, config_keys
 from anamnesis.hooks import AGENTS, HOOKS, AgentHook, HookSpec, main
 from anamnesis.mcp import build_server

@@ -40,6 +40,8 @@ def isolated_home(
     - ``ANAMNESIS_HOME``: ``<tmp>/anamnesis-home``, the store.
     - ``CLAUDE_CONFIG_DIR``: ``<tmp>/claude-config``, Claude Code's folder (settings.json,
       native memory), so hooks and init never read or write ``~/.claude``.
+    - ``CODEX_HOME``: ``<tmp>/codex-home`` (not created), Codex's folder, so init and
+      doctor never read or write ``~/.codex``.
     - ``ANAMNESIS_MACHINE_ID``: the ``anamnesis_machine_id`` fixture (unset by default).
     - ``ANAMNESIS_SEARCH_MODE=keyword``: exact keyword results unless a test asks for vectors
       (the test_vectors.py files); no server starts the embedding thread and no model loads,
@@ -59,6 +61,7 @@ def isolated_home(
     home = tmp_path / "anamnesis-home"
     monkeypatch.setenv("ANAMNESIS_HOME", str(home))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
     if anamnesis_machine_id is None:
         monkeypatch.delenv("ANAMNESIS_MACHINE_ID", raising=False)
     else:

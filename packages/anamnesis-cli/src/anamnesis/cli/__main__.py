@@ -70,7 +70,7 @@ def run() -> None:
 
 
 def _serve(machine_id: str | None = None, command: str = "anamnesis") -> int:
-    from anamnesis.cli.mcp_registration import mcp_extra_installed  # serve's path only
+    from anamnesis.cli.agent_config.mcp_registration import mcp_extra_installed  # serve's path only
 
     if not mcp_extra_installed():
         from anamnesis.cli.commands.entry_points import missing_mcp  # typer: only to say this

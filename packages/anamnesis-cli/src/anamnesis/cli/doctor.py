@@ -14,7 +14,15 @@ import shlex
 import time
 from pathlib import Path
 
-from anamnesis.cli import hooks_settings, installation, mcp_registration
+from anamnesis.cli import installation
+from anamnesis.cli.agent_config import (
+    codex_config,
+    hooks_settings,
+    mcp_registration,
+    plugin_install,
+)
+from anamnesis.cli.agent_config.claude_paths import claude_json_path, settings_path
+from anamnesis.cli.agent_config.codex_doctor import check_codex
 from anamnesis.cli.config_file import (
     ConfigUnreadable,
     check_machine_id,
@@ -24,8 +32,8 @@ from anamnesis.cli.config_file import (
 )
 from anamnesis.cli.doctor_vectors import vectors_check
 from anamnesis.cli.errors import CliError, backquoted, suggest
-from anamnesis.cli.locations import anamnesis_command, claude_json_path, settings_path
-from anamnesis.cli.setup import add_mcp_extra
+from anamnesis.cli.locations import anamnesis_command
+from anamnesis.cli.setup import add_mcp_extra, read_settings
 from anamnesis.hooks import queued_captures, refused_captures
 from anamnesis.ops import (
     FAIL,
@@ -34,6 +42,7 @@ from anamnesis.ops import (
     Check,
     CheckTable,
     Home,
+    HomeCheck,
     home_check_table,
     run_check_table,
 )
@@ -54,13 +63,41 @@ def run_checks(home: Home, *, check_remote: bool = True) -> list[Check]:
         ("install", _installation),
         *((name, ops[name]) for name in ("store", "index", "clock")),
         ("config", _config),
-        ("hooks", _hooks),
+        ("hooks", _claude_code("hooks", _hooks)),
         ("captures", _captures),
-        ("mcp", _mcp),
+        ("mcp", _claude_code("mcp", _mcp)),
+        ("codex", check_codex),
         *((name, ops[name]) for name in ("remote", "sync")),
         ("vectors", lambda at: vectors_check(at.root, offline=not check_remote)),
     ]
     return run_check_table(home, table)
+
+
+def _claude_code(name: str, check: HomeCheck) -> HomeCheck:
+    """One of Claude Code's checks; where only Codex is set up (`init --agent codex`),
+    Claude Code not being set up is no problem, and is said as a tip."""
+
+    def run(home: Home) -> Check:
+        if codex_config.set_up() and not _claude_code_set_up():
+            return Check(
+                name, OK, "Claude Code not set up (Codex is)", "set it up: `anamnesis init`"
+            )
+        return check(home)
+
+    return run
+
+
+def _claude_code_set_up() -> bool:
+    """Any of ours in Claude Code: the plugin, a hook in settings.json, the MCP server."""
+    try:
+        _text, settings = read_settings(settings_path())
+    except CliError:
+        return True  # a settings.json we cannot read: its own check says so
+    return (
+        bool(hooks_settings.our_hooks(settings))
+        or mcp_registration.registered_entry() is not None
+        or plugin_install.user_plugin() is not None
+    )
 
 
 def _installation(home: Home) -> Check:
@@ -109,16 +146,35 @@ def _config(home: Home) -> Check:
 
 
 def _hooks(home: Home) -> Check:
+    """Which way the hooks are installed (the Claude Code plugin, settings.json, or none),
+    and both at once: then every hook runs twice."""
+    plugin = plugin_install.user_plugin()
     path = settings_path()
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return Check("hooks", FAIL, f"no {path}", "run `anamnesis init`")
+        if plugin is not None:
+            return plugin_hooks_check(home, plugin)
+        return Check("hooks", FAIL, f"none: no {path}, and no Claude Code plugin", INSTALL_HOOKS)
     try:
         settings = hooks_settings.parse_settings(text, path)
     except hooks_settings.InvalidSettings as exc:
         return Check("hooks", FAIL, str(exc), "Claude Code cannot read it either: fix the JSON")
     ours = hooks_settings.our_hooks(settings)
+    if plugin is not None:
+        if ours:
+            return Check(
+                "hooks", WARN,
+                f"installed twice, so each runs twice: by the Claude Code plugin "
+                f"{plugin.plugin_id} and in {path} ({len(ours)} hooks)",
+                "run `anamnesis init`, which leaves them to the plugin (or disable the "
+                f"plugin: {backquoted(f'claude plugin disable {plugin.plugin_id}')})",
+            )  # fmt: skip
+        return plugin_hooks_check(home, plugin)
+    if not ours:
+        return Check(
+            "hooks", FAIL, f"none: not in {path}, and no Claude Code plugin", INSTALL_HOOKS
+        )
     missing = hooks_settings.missing_hooks(settings)
     if missing:
         wanted = len(hooks_settings.hook_entries())
@@ -144,6 +200,28 @@ def _hooks(home: Home) -> Check:
                 "run `anamnesis init` to point them here",
             )  # fmt: skip
     return Check("hooks", OK, f"{len(ours)} hooks in {path}")
+
+
+INSTALL_HOOKS = (
+    "install the Claude Code plugin (`claude plugin marketplace add CHECKOUT`, then "
+    "`claude plugin install anamnesis@anamnesis`) or run `anamnesis init`"
+)
+
+
+def plugin_hooks_check(home: Home, plugin: plugin_install.PluginInstall) -> Check:
+    """The plugin's hooks, and the `anamnesis` its launcher finds for them."""
+    where = f"plugin: {plugin.describe()}"
+    found = plugin_install.launcher_finds(plugin, home.root)
+    if found is None:
+        return Check("hooks", OK, where)  # no copy to ask (Claude Code fetches it again)
+    if not found.ok:
+        return Check(
+            "hooks", FAIL,
+            f"{where}; its hooks find no `anamnesis` {plugin.version} or newer "
+            "(the next session start installs it)",
+            f"or install it now: {backquoted(found.install_line)}",
+        )  # fmt: skip
+    return Check("hooks", OK, f"{where}; they run {found.answer}")
 
 
 def _captures(home: Home) -> Check:
@@ -179,6 +257,17 @@ def _mcp(home: Home) -> Check:
             backquoted(add_mcp_extra()),
         )  # fmt: skip
     entry = mcp_registration.registered_entry()
+    plugin = plugin_install.user_plugin()
+    if plugin is not None:
+        if entry is None:
+            return Check("mcp", OK, f"the plugin's own server ({plugin.plugin_id})")
+        line = mcp_registration.shell_line(mcp_registration.remove_argv())
+        return Check(
+            "mcp", WARN,
+            f"registered twice: the plugin {plugin.plugin_id} has its own server, and "
+            f"{claude_json_path()} a user-scope one (every memory_* tool is listed twice)",
+            f"run `anamnesis init`, which removes the user-scope one, or {backquoted(line)}",
+        )  # fmt: skip
     command = anamnesis_command()
     env = {"ANAMNESIS_HOME": str(home.root)}
     if mcp_registration.is_current(entry, command, env):

@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-from anamnesis.cli import mcp_registration
+from anamnesis.cli.agent_config import mcp_registration
 from anamnesis.cli.importable import importable
 
 DISTRIBUTION = "anamnesis-memory"

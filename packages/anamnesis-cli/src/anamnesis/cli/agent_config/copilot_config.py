@@ -10,9 +10,9 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from anamnesis.cli import hooks_settings
+from anamnesis.cli.agent_config import hooks_settings
 from anamnesis.cli.agent_config.json_files import our_server, read_json_object, server_entry
-from anamnesis.cli.mcp_registration import SERVER_NAME
+from anamnesis.cli.agent_config.mcp_registration import SERVER_NAME
 from anamnesis.hooks import AGENTS
 
 AGENT = "copilot"

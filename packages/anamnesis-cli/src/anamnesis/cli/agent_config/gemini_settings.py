@@ -8,9 +8,9 @@ import copy
 from pathlib import Path
 from typing import Any
 
-from anamnesis.cli import hooks_settings
+from anamnesis.cli.agent_config import hooks_settings
 from anamnesis.cli.agent_config.json_files import our_server, read_json_object, server_entry
-from anamnesis.cli.mcp_registration import SERVER_NAME
+from anamnesis.cli.agent_config.mcp_registration import SERVER_NAME
 from anamnesis.hooks import AGENTS
 
 AGENT = "gemini"
@@ -22,7 +22,7 @@ def settings_path() -> Path:
 
 
 def read(path: Path) -> tuple[str | None, dict[str, Any]]:
-    """The settings' text and object; :class:`~anamnesis.cli.hooks_settings.InvalidSettings`
+    """The settings' text and object; :class:`~.hooks_settings.InvalidSettings`
     when they cannot be edited safely."""
     text, settings = read_json_object(path)
     hooks_settings.check_hooks_shape(settings, path)

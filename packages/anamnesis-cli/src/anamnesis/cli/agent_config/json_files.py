@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from anamnesis.cli.hooks_settings import InvalidSettings
+from anamnesis.cli.agent_config.hooks_settings import InvalidSettings
 
 
 def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:

@@ -246,7 +246,8 @@ def _embed_missing(store: MemoryStore) -> int | None:
 
 
 def import_native(as_json: JsonFlag = False) -> None:
-    """Import Claude Code's own memory (~/.claude/projects/*/memory/*.md)."""
+    """Import Claude Code's own memory (~/.claude/projects/*/memory/*.md; the folder is
+    $CLAUDE_CONFIG_DIR where that is set)."""
     source = claude_home()
     with open_home(must_exist=False) as (home, store), console.progress("Importing") as progress:
         report = import_native_memory(

@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from anamnesis.cli import mcp_registration
+from anamnesis.cli.agent_config import mcp_registration
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.setup import add_mcp_extra
 from anamnesis.hooks import HOOKS

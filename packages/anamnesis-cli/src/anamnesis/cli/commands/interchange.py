@@ -51,8 +51,8 @@ CHRONICLE_COLUMNS = [
 ]
 
 IMPORT_HELP = """Import notes. Bare `anamnesis import` imports Claude Code's own memory
-(~/.claude/projects/*/memory/*.md) as it always has; name a source to read another one
-(dry run unless --apply)."""
+(~/.claude/projects/*/memory/*.md, or under $CLAUDE_CONFIG_DIR) as it always has; name a
+source to read another one (dry run unless --apply)."""
 
 
 def register(app: typer.Typer) -> None:

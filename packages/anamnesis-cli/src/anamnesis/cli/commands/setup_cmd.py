@@ -11,6 +11,7 @@ from anamnesis.cli import console, setup, setup_vectors
 from anamnesis.cli.config_file import check_model_path, load_config, set_setting
 from anamnesis.cli.context import current_home, embed_in_background
 from anamnesis.cli.errors import CliError
+from anamnesis.hooks import DEFAULT_AGENT
 from anamnesis.ops import Home
 
 
@@ -47,10 +48,19 @@ def init(
     uninstall: Annotated[
         bool, typer.Option("--uninstall", help="Remove our hooks and MCP server; keep notes.")
     ] = False,
+    agent: Annotated[
+        str,
+        typer.Option(
+            "--agent",
+            metavar="AGENT",
+            help="The coding agent to set up: claude-code, codex, or all.",
+        ),
+    ] = DEFAULT_AGENT,
 ) -> None:
-    """Set up this machine: config, Claude Code hooks, the MCP server, a first sync."""
+    """Set up this machine: config, the agent's hooks and MCP server, a first sync."""
+    agents = setup.chosen_agents(agent)
     if uninstall:
-        _uninstall(print_only=print_only, yes=yes)
+        _uninstall(print_only=print_only, yes=yes, agents=agents)
         return
     interactive = not yes and not print_only and console.stdin_is_terminal()
     home = current_home()
@@ -69,6 +79,7 @@ def init(
         remote=remote,
         local_only=local_only,
         embed_model_path=embed_model_path,
+        agents=agents,
     )
     if print_only:
         console.say("anamnesis init --print: nothing will be written")
@@ -132,8 +143,8 @@ def _embed_in_background(home: Home) -> None:
         console.say(embedding)
 
 
-def _uninstall(*, print_only: bool, yes: bool) -> None:
-    plan = setup.plan_uninstall()
+def _uninstall(*, print_only: bool, yes: bool, agents: tuple[str, ...]) -> None:
+    plan = setup.plan_uninstall(agents)
     if print_only:
         console.say("anamnesis init --uninstall --print: nothing will be changed")
         for line in setup.describe_uninstall(plan):

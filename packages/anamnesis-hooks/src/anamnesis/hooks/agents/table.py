@@ -66,8 +66,8 @@ class AgentSpec(Record):
     ``name`` is what ``--agent`` and ``init --agent`` take, and what a note records as the
     agent that wrote it; ``label`` is what a person reads. ``hooks`` are the entries its
     hook configuration gets. ``reader`` (``"module:function"``) turns one of its session
-    files into a :class:`~anamnesis.hooks.transcript.ParsedSession`. ``config_env`` names
-    the variable that moves its configuration folder, ``config_dir`` the folder under the
+    files into a :class:`~.session_lines.ParsedSession`. ``config_env`` names the variable
+    that moves its configuration folder, ``config_dir`` the folder under the
     home directory otherwise, ``hooks_file`` the file in it that holds the hooks;
     ``timeout_scale`` turns the table's seconds into the unit that file counts in (1000
     for milliseconds). ``output`` is the shape of what a hook prints for it
@@ -164,6 +164,29 @@ AGENTS: dict[str, AgentSpec] = {
             ),
             reader="anamnesis.hooks.transcript:parse_transcript",
             config_env="CLAUDE_CONFIG_DIR", config_dir=".claude", hooks_file="settings.json",
+        ),
+        # Codex CLI (docs/agents/codex.md has the sources). Its hooks.json has Claude Code's
+        # shape, its SessionStart sources are Claude Code's too, and it reads the same
+        # hookSpecificOutput. Stop ends each turn, not the session: capturing there keeps the
+        # session's one note current (its id comes from the session), without a sync, and
+        # Codex does not wait on it (async). SessionEnd, at most 3 s (Codex cuts a longer
+        # timeout to that, with a warning at every start), captures the whole session and
+        # syncs. PreCompact captures before the earlier turns are summarized away.
+        AgentSpec(
+            "codex", "Codex CLI",
+            hooks=(
+                AgentHook("inject", "SessionStart", "startup|resume|clear|compact",
+                          ("--format", "json"), 15),
+                AgentHook("prompt", "UserPromptSubmit", None, ("--format", "json"), 5),
+                AgentHook("capture", "Stop", None, ("--no-sync",), 10, run_async=True),
+                AgentHook("capture", "PreCompact", None,
+                          ("--source", "precompact", "--no-sync"), 60),
+                AgentHook("capture", "SessionEnd", None, (), 3),
+                AgentHook("sync", "SessionStart", "startup|resume", ("--quiet",), 120,
+                          run_async=True),
+            ),
+            reader="anamnesis.hooks.agents.codex_rollout:parse_rollout",
+            config_env="CODEX_HOME", config_dir=".codex", hooks_file="hooks.json",
         ),
         # Gemini CLI (docs/agents/gemini.md): hooks in settings.json, of Claude Code's shape,
         # timeouts in milliseconds; every hook of one event runs in parallel and is waited

@@ -15,7 +15,7 @@ import copy
 import json
 import os
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -64,15 +64,15 @@ def hook_command(executable: Sequence[str], spec: HookEntry, env: dict[str, str]
     """The shell command for one hook: env assignments, ``nice`` for a background hook
     (where there is one), the executable, its arguments."""
     assignments = [f"{name}={shlex.quote(value)}" for name, value in sorted(env.items())]
-    words = [shlex.quote(word) for word in (*_niced(spec), *executable, *spec.args)]
+    words = [shlex.quote(word) for word in (*niced(spec), *executable, *spec.args)]
     return " ".join([*assignments, *words])
 
 
-def _niced(spec: HookEntry) -> tuple[str, ...]:
+def niced(spec: HookEntry, *, posix: bool = os.name == "posix") -> tuple[str, ...]:
     """``nice -n 10`` for a hook no session waits on: it starts below the hooks that sessions
     do wait on, Python's own start-up included (twenty sessions starting together otherwise
     share each session's CPU between its inject hook and this one). POSIX only."""
-    return ("nice", "-n", str(BACKGROUND_NICE)) if spec.background and os.name == "posix" else ()
+    return ("nice", "-n", str(BACKGROUND_NICE)) if spec.background and posix else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,19 +203,29 @@ def with_ours(
     Anamnesis hook of that agent."""
     out = without_ours(settings)
     hooks = out.setdefault("hooks", {})
+    command = lambda spec: hook_command(executable, spec, env)  # noqa: E731
+    for event, groups in hook_groups(command, agent).items():
+        hooks.setdefault(event, []).extend(groups)
+    return out
+
+
+def hook_groups(
+    command: Callable[[HookEntry], str], agent: str = DEFAULT_AGENT
+) -> dict[str, list[dict[str, Any]]]:
+    """The hook groups of ``agent``, by event, for every entry of :func:`hook_entries`, each
+    running ``command(entry)``: what its hooks file holds after `init` (Claude Code's
+    settings.json), and what the Claude Code plugin's hooks/hooks.json holds."""
+    hooks: dict[str, list[dict[str, Any]]] = {}
     scale = AGENTS[agent].timeout_scale
     for spec in hook_entries(agent):
-        entry: dict[str, Any] = {
-            "type": "command",
-            "command": hook_command(executable, spec, env),
-            "timeout": spec.timeout * scale,
-        }
+        entry: dict[str, Any] = {"type": "command", "command": command(spec)}
+        entry["timeout"] = spec.timeout * scale
         if spec.run_async:
             entry["async"] = True
         group: dict[str, Any] = {"matcher": spec.matcher} if spec.matcher else {}
         group["hooks"] = [entry]
         hooks.setdefault(spec.event, []).append(group)
-    return out
+    return hooks
 
 
 def our_hooks(settings: dict[str, Any]) -> list[tuple[str, str]]:

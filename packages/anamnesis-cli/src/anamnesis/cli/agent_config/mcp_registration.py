@@ -14,10 +14,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from anamnesis.cli.agent_config.claude_paths import claude_json_path
 from anamnesis.cli.importable import importable
-from anamnesis.cli.locations import claude_json_path
 
 SERVER_NAME = "anamnesis"
+# What follows the command that runs `anamnesis`, in every registration of the server.
+SERVE_ARGS = ("serve",)
 CLAUDE_TIMEOUT_S = 60
 
 
@@ -36,7 +38,14 @@ def add_argv(command: Sequence[str], env: dict[str, str]) -> list[str]:
     argv = ["claude", "mcp", "add", "--scope", "user", "--transport", "stdio", SERVER_NAME]
     for name, value in sorted(env.items()):
         argv += ["-e", f"{name}={value}"]  # -e is variadic: it must follow the name
-    return [*argv, "--", *command, "serve"]
+    return [*argv, "--", *command, *SERVE_ARGS]
+
+
+def plugin_servers(command: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """The ``mcpServers`` the Claude Code plugin declares: this server, run by ``command``
+    (the plugin's launcher). No ``env``: a plugin's server gets Claude Code's environment,
+    ``ANAMNESIS_HOME`` included when it is set, and the store's default home otherwise."""
+    return {SERVER_NAME: {"command": command[0], "args": [*command[1:], *SERVE_ARGS]}}
 
 
 def remove_argv() -> list[str]:
@@ -67,7 +76,7 @@ def is_current(entry: dict[str, Any] | None, command: Sequence[str], env: dict[s
         return False
     return (
         entry.get("command") == command[0]
-        and list(entry.get("args") or []) == [*command[1:], "serve"]
+        and list(entry.get("args") or []) == [*command[1:], *SERVE_ARGS]
         and dict(entry.get("env") or {}) == env
     )
 
