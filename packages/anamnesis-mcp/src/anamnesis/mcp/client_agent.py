@@ -17,7 +17,9 @@ import re
 
 from anamnesis.store import is_agent_name
 
-# Exact client names, and the agent each one is.
+# Exact client names, and the agent each one is: a name of the hooks' table of agents
+# (``anamnesis.hooks.AGENTS``, which this package does not import; the CLI's tests hold the
+# two together).
 KNOWN_CLIENTS = {
     "claude-code": "claude-code",
     "codex-mcp-client": "codex",
