@@ -124,11 +124,14 @@ def test_a_fact_from_the_recorded_codex_session_reaches_claude_code(tmp_path: Pa
     wait_for_captures(laptop, 5)  # two Stops, two SessionEnds, a PreCompact
     (note,) = session_notes(laptop, session)  # one note for the session
     assert note["project"] == "github.com/acme/webapp"
+    assert note["prov_agent"] == "codex"  # whose session it was
 
-    # Claude Code, same machine, same project: its SessionStart hook injects the note.
+    # Claude Code, same machine, same project: its SessionStart hook injects the note, and
+    # says which agent it came from.
     context = laptop.inject(webapp)
     assert "Port 8123 comes from tests/test_server.py" in context
     assert note["title"][:40] in context
+    assert "source: session-end via codex" in context
 
 
 @pytest.fixture

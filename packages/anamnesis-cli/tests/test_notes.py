@@ -56,6 +56,30 @@ def test_write_then_search_list_show(env: Env) -> None:
     assert raw.startswith("---\nid: " + first)
 
 
+def test_show_says_which_agent_wrote_a_note_and_list_and_search_filter_by_it(
+    env: Env,
+) -> None:
+    mine = write(env, "Deploy by hand", "deploy notes")
+    with MemoryStore(env.home) as store:
+        codex = store.write(type="episodic", title="Deploy session", body="deploy notes",
+                            prov_source="session-end", prov_agent="codex",
+                            machine_id="laptop").id  # fmt: skip
+    shown = env.run("show", codex)
+    assert shown.code == 0, shown.err
+    assert "machine:  laptop    source: session-end    agent: codex\n" in shown.out
+    assert env.run("show", codex, "--json").json()["prov_agent"] == "codex"
+    # A person's own note (written with `anamnesis write`) records no agent, and says none.
+    assert env.run("show", mine, "--json").json()["prov_agent"] == ""
+    assert "agent:" not in env.run("show", mine).out
+    for command in (["list"], ["search", "deploy"]):
+        by_codex = env.run(*command, "--agent", "codex", "--json").json()
+        assert [note["id"] for note in by_codex] == [codex], command
+        assert env.run(*command, "--agent", "Codex", "--json").json() == by_codex  # plainly
+        assert env.run(*command, "--agent", "gemini", "--json").json() == []
+        refused = env.run(*command, "--agent", "codex cli")
+        assert refused.code == 2 and "--agent must be an agent's name" in refused.err
+
+
 def test_search_filters_and_limits(env: Env) -> None:
     for index in range(5):
         write(env, f"deploy step {index}", "deploy notes", "--project", "a" if index % 2 else "b")

@@ -33,7 +33,7 @@ from anamnesis.hooks import (
 )
 from anamnesis.hooks.agents.session_lines import ParsedSession
 from anamnesis.hooks.capture_queue import read_entry
-from anamnesis.mcp import build_server
+from anamnesis.mcp import agent_of_client, build_server
 from anamnesis.reflect import PROVIDERS, ProviderSpec, load_settings, make_provider
 from anamnesis.store import SEARCH_MODES, MemoryStore, QueryVector, SearchMode
 from cli_testing import Env, write
@@ -277,3 +277,18 @@ def test_a_provider_declared_once_is_in_every_surface(
     declared = config_keys()["llm.provider"]
     assert dummy_provider in declared.help and dummy_provider in declared.choices
     assert dummy_provider in env.run("config", "set", "llm.provider", "bogus").err
+
+
+# -- an agent's MCP client ------------------------------------------------------------------
+
+# What each agent calls itself when it connects to an MCP server (clientInfo.name; the MCP
+# package's client_agent.py says where each was read).
+AGENT_CLIENTS = ("claude-code", "codex-mcp-client", "gemini-cli-mcp-client",
+                 "gemini-cli-mcp-client-anamnesis")  # fmt: skip
+
+
+def test_the_mcp_server_names_an_agents_client_as_the_table_of_agents_does() -> None:
+    """memory_write records the agent a client is (``prov_agent``) by the table's name, so
+    that a note an agent wrote through MCP and one its hooks captured say the same."""
+    for client in AGENT_CLIENTS:
+        assert agent_of_client(client) in AGENTS, client

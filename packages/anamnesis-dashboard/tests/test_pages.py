@@ -119,6 +119,17 @@ def test_note_page_renders_markdown_metadata_and_chain(
     assert "Superseded by" in middle and f'href="/notes/{new.id}"' in middle
 
 
+def test_note_page_says_which_agent_wrote_the_note(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    captured = store.write(type="episodic", title="a session", body="x", project="p",
+                           prov_source="session-end", prov_agent="codex")  # fmt: skip
+    mine = store.write(type="semantic", title="by hand", body="y", project="p")
+    page = client.get(f"/notes/{captured.id}").text
+    assert "<dt>agent</dt><dd>codex</dd>" in page
+    assert "<dt>agent</dt>" not in client.get(f"/notes/{mine.id}").text  # a person's: none
+
+
 def test_reflection_note_links_its_episodes(store: MemoryStore, client: httpx.Client) -> None:
     episode = store.write(type="episodic", title="debugging the cache", body="x", project="p")
     lesson = store.write(type="semantic", title="cache lesson", body="y", project="p",

@@ -123,6 +123,21 @@ FIRST = "Found the cause: the tests share one cookie jar."
 LATER = "Later: gave each test its own cookie jar, and CI is green."
 
 
+def test_the_note_records_whose_session_it_was(store: MemoryStore, tmp_path: Path) -> None:
+    path = _session(tmp_path / "t.jsonl", FIRST)
+    claude = capture_session(store, path, machine_id="laptop", cwd=str(tmp_path))
+    assert claude.note is not None and claude.note.prov_agent == "claude-code"
+    # The same session captured again by another agent: the note says who captured it last.
+    codex = capture_session(store, path, machine_id="laptop", cwd=str(tmp_path), agent="codex")
+    assert codex.note is not None and codex.note.id == claude.note.id
+    assert not codex.unchanged and store.get(codex.note.id).prov_agent == "codex"
+    other = capture_session(
+        store, _session(tmp_path / "u.jsonl", LATER), machine_id="laptop", cwd=str(tmp_path),
+        session_id="s-8", agent="codex",
+    )  # fmt: skip
+    assert other.note is not None and "prov_agent: codex\n" in store.path_of(other.note).read_text()
+
+
 def test_recapture_keeps_what_others_added(store: MemoryStore, tmp_path: Path) -> None:
     path = _session(tmp_path / "t.jsonl", FIRST)
     first = capture_session(
@@ -282,10 +297,11 @@ def test_the_capture_hook_as_claude_code_runs_it(store: MemoryStore, tmp_path: P
     captures_filed()
     with MemoryStore() as reopened:
         [note] = reopened.list()
-        assert (note.project, note.prov_session, note.tags) == (
+        assert (note.project, note.prov_session, note.tags, note.prov_agent) == (
             "github.com/acme/api",
             "abc",
             ["session", "session-end"],
+            "claude-code",  # the hook command carries no --agent: Claude Code's
         )
     precompact = run_hook("capture", "--no-sync", stdin={
         "hook_event_name": "PreCompact", "trigger": "auto", "session_id": "abc",

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from anamnesis.hooks.capture import session_note_id
+from anamnesis.hooks.capture_queue import BadEntry, enqueue, file_queued, read_entry
+from anamnesis.hooks.pending import DEFAULT_AGENT, PendingCapture
 from anamnesis.store import MemoryStore
 from hooks_testing import assistant, captures_filed, checkout, run_hook, transcript, user
 
@@ -174,3 +176,39 @@ def test_a_queued_capture_the_store_refuses_is_moved_aside_and_logged(
     assert (refused / "00000000000000000002-1-bbbbbb.json").read_text() == deep
     log = (isolated_home / "logs" / "hooks.log").read_text()
     assert log.count("was refused (not the JSON the capture hook writes); moved to") == 2
+
+
+# What the capture hook queued before captures recorded their agent: no "agent" field.
+OLD_ENTRY = {
+    "session_id": "s1", "started_at": "2026-03-01T10:00:00Z", "source": "session-end",
+    "project": "github.com/acme/api", "title": ASK, "body": f"**Ask:** {ASK}", "model": "",
+    "captured_at": "2026-03-01T11:00:00+00:00", "transcript": "/w/s1.jsonl", "truncated": False,
+}  # fmt: skip
+
+
+def test_a_capture_queued_by_an_older_version_is_filed_as_claude_codes(
+    isolated_home: Path,
+) -> None:
+    folder = isolated_home / "queue" / "captures"
+    folder.mkdir(parents=True)
+    (folder / "00000000000000000001-1-aaaaaa.json").write_text(json.dumps(OLD_ENTRY))
+    assert read_entry(folder / "00000000000000000001-1-aaaaaa.json").agent == DEFAULT_AGENT
+    with MemoryStore(isolated_home) as store:
+        assert file_queued(store, machine_id="laptop", tried=set())
+        (note,) = store.list()
+    assert (note.title, note.prov_session, note.prov_agent) == (ASK, "s1", "claude-code")
+    assert queued(isolated_home) == []
+
+
+def test_the_queue_keeps_the_agent_of_a_capture(isolated_home: Path) -> None:
+    fields = {key: value for key, value in OLD_ENTRY.items() if key != "truncated"}
+    path = enqueue(isolated_home, PendingCapture(**fields, agent="codex"))  # type: ignore[arg-type]
+    assert json.loads(path.read_text())["agent"] == "codex"
+    with MemoryStore(isolated_home) as store:
+        assert file_queued(store, machine_id="laptop", tried=set())
+        (note,) = store.list()
+    assert note.prov_agent == "codex"
+    # An agent that is not text is no entry the hook wrote: refused, never filed.
+    path.write_text(json.dumps({**OLD_ENTRY, "agent": ["codex"]}))
+    with pytest.raises(BadEntry, match="agent"):
+        read_entry(path)

@@ -110,6 +110,7 @@ def test_a_codex_session_through_its_hooks(isolated_home: Path, session: dict[st
     (note,) = notes
     assert note.title.startswith("tests/test_server.py is flaky")
     assert note.project == "github.com/acme/webapp"
+    assert note.prov_agent == "codex"  # the hook command's --agent: whose session it was
     assert "tests/wait.py" in note.body and "fix-flaky-test" in note.body
     assert "Port 8123 comes from tests/test_server.py" in note.body  # the last turn's outcome
     assert "Project notes: none yet." not in note.body  # the hooks' context is not the ask

@@ -196,8 +196,8 @@ def test_capture_files_one_note_for_the_session(
         captures_filed()
     with MemoryStore() as store:
         [note] = store.list()
-    assert (note.type, note.project, note.prov_session) == (
-        "episodic", "github.com/acme/api", payload["session_id"])  # fmt: skip
+    assert (note.type, note.project, note.prov_session, note.prov_agent) == (
+        "episodic", "github.com/acme/api", payload["session_id"], agent)  # fmt: skip
     assert "SQLite FTS5" in note.body and "notes.txt" in note.body
 
 

@@ -30,10 +30,10 @@ JANUARY_1 = datetime(2026, 1, 1, tzinfo=UTC)
 
 def put(store: MemoryStore, title: str, *, day: int, type: str = "semantic", project: str = P,
         body: str = "b", confidence: float = 1.0, tags: list[str] | None = None,
-        supersedes: list[str] | None = None) -> Memory:  # fmt: skip
+        supersedes: list[str] | None = None, agent: str = "") -> Memory:  # fmt: skip
     stamp = (JANUARY_1 + timedelta(days=day - 1)).isoformat()  # day 32 is February 1
     note = store.write(type=type, title=title, body=body, project=project, tags=tags,
-                       confidence=confidence, supersedes=supersedes)  # fmt: skip
+                       confidence=confidence, supersedes=supersedes, prov_agent=agent)  # fmt: skip
     return store.put(note.replace(created_at=stamp, updated_at=stamp))
 
 
@@ -105,6 +105,24 @@ def test_a_note_a_model_rewrote_is_never_shown_as_the_users_own(store: MemorySto
     store.put(mine.replace(confidence=0.8, extra={"rewritten_by": "claude-x"}))
     text = render_inject(select_inject(store, project=P))
     assert "source: human, rewritten by claude-x (confidence 0.8)" in text
+
+
+def test_a_note_says_which_agent_wrote_it(store: MemoryStore) -> None:
+    captured = store.write(type="episodic", title="Session", body="did things", project=P,
+                           prov_source="session-end", prov_agent="codex")  # fmt: skip
+    put(store, "Written through MCP", day=2, agent="claude-code")
+    rewritten = put(store, "Rewritten", day=3, agent="codex")
+    store.put(rewritten.replace(confidence=0.8, extra={"rewritten_by": "claude-x"}))
+    put(store, "Mine", day=4)
+    text = render_inject(select_inject(store, project=P))
+    assert (
+        f"updated: {captured.updated_at[:10]} · source: session-end via codex (confidence 1)_"
+        in text
+    )
+    assert "source: human via claude-code (confidence 1)" in text
+    assert "source: human via codex, rewritten by claude-x (confidence 0.8)" in text
+    mine = text[text.index("## [semantic] Mine") :].split("\n")[1]
+    assert "source" not in mine  # a person's own note, as before
 
 
 def test_global_notes_come_first_and_in_full(store: MemoryStore) -> None:
@@ -221,9 +239,11 @@ def test_the_budget_always_holds(
     notes: list[tuple[bool, int, int, str]], budget: int, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     with MemoryStore(tmp_path_factory.mktemp("store")) as store:
+        # Every other note is an agent's, of the longest name one may have (the meta line).
         for index, (is_global, body, title, kind) in enumerate(notes):
             put(store, f"{index}" + "t" * title, day=1 + index % 28, type=kind, body="b" * body,
-                project="global" if is_global else P)  # fmt: skip
+                project="global" if is_global else P,
+                agent="a" * 40 if index % 2 else "")  # fmt: skip
         selection = select_inject(store, project=P, budget=budget)
         text = render_inject(selection)
         episodes = min(2, sum(1 for g, _b, _t, kind in notes if not g and kind == "episodic"))

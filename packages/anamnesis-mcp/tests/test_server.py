@@ -43,7 +43,8 @@ def test_exactly_the_five_tools_are_registered(store: MemoryStore) -> None:
 
 def test_the_tools_a_client_sees_are_the_module_level_functions(store: MemoryStore) -> None:
     """Each entry of TOOLS is what a client lists, in order: its name, description and hints,
-    and a schema of the function's parameters without the ``state`` build_server binds."""
+    and a schema of the function's parameters without the ``state`` build_server binds and
+    the ``context`` the SDK passes (memory_write's: the client's name)."""
     seen = list(anyio.run(tools_of, build_server(store)).values())
     assert [tool.name for tool in seen] == [spec.function.__name__ for spec in TOOLS]
     for tool, spec in zip(seen, TOOLS, strict=True):
@@ -51,6 +52,7 @@ def test_the_tools_a_client_sees_are_the_module_level_functions(store: MemorySto
         assert tool.annotations == spec.annotations
         first, *params = inspect.signature(spec.function).parameters.values()
         assert first.name == "state"
+        params = [param for param in params if param.annotation != "Context | None"]
         assert list(tool.input_schema["properties"]) == [param.name for param in params]
         required = [param.name for param in params if param.default is inspect.Parameter.empty]
         assert tool.input_schema.get("required", []) == required
@@ -129,9 +131,9 @@ def test_spec_parameters_and_defaults(store: MemoryStore) -> None:
 
     assert params("memory_search") == {
         "query": "required", "project": None, "type": None, "scope": None, "k": 8, "mode": None,
-        "include_superseded": False,
+        "include_superseded": False, "agent": None,
     }  # fmt: skip
-    assert params("memory_list") == {"project": None, "type": None, "scope": None}
+    assert params("memory_list") == {"project": None, "type": None, "scope": None, "agent": None}
     assert params("memory_status") == {}
     assert params("memory_write") == {
         "type": "required", "title": "required", "body": "required",

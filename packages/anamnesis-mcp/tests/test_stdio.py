@@ -16,6 +16,7 @@ from dulwich.objects import Blob
 from dulwich.repo import Repo
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp_types import Implementation
 
 from anamnesis.store import MemoryStore
 from mcp_testing import INTERNALS, bare_remote, data, error_text, server_command, text_of
@@ -27,11 +28,19 @@ def params(home: Path, command: list[str] | None = None) -> StdioServerParameter
     return StdioServerParameters(command=command[0], args=command[1:], env=env)
 
 
+# What Claude Code says it is when it connects (its clientInfo).
+CLAUDE_CODE = Implementation(name="claude-code", title="Claude Code", version="2.1.197")
+
+
 def client(
-    home: Path, stderr: Any, mode: str = "legacy", command: list[str] | None = None
+    home: Path,
+    stderr: Any,
+    mode: str = "legacy",
+    command: list[str] | None = None,
+    client_info: Implementation | None = None,
 ) -> Client:
     return Client(stdio_client(params(home, command), errlog=stderr), mode=mode,
-                  read_timeout_seconds=60)  # fmt: skip
+                  read_timeout_seconds=60, client_info=client_info)  # fmt: skip
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
@@ -40,7 +49,7 @@ def test_a_session_over_stdio(isolated_home: Path, tmp_path: Path, mode: str) ->
 
     async def session() -> dict[str, Any]:
         with (tmp_path / "stderr.txt").open("w") as stderr:
-            async with client(isolated_home, stderr, mode) as mcp:
+            async with client(isolated_home, stderr, mode, client_info=CLAUDE_CODE) as mcp:
                 tools = sorted(tool.name for tool in (await mcp.list_tools()).tools)
                 written = data(await mcp.call_tool("memory_write", {
                     "type": "semantic", "title": "Staging DB host",
@@ -56,6 +65,7 @@ def test_a_session_over_stdio(isolated_home: Path, tmp_path: Path, mode: str) ->
         "memory_list", "memory_search", "memory_status", "memory_sync", "memory_write",
     ]  # fmt: skip
     assert out["written"]["machine_id"] == "stdio-box"
+    assert out["written"]["prov_agent"] == "claude-code"  # the client's name, mapped
     assert "hunter2hunter2" not in json.dumps(out["written"])
     assert [hit["id"] for hit in out["found"]] == [out["written"]["id"]]
     assert out["status"]["total"] == 1

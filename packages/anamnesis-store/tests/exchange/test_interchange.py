@@ -48,6 +48,7 @@ def filled(store: MemoryStore) -> MemoryStore:
         prov_source="reflection",
         prov_model="claude-x",
         prov_session="s-1",
+        prov_agent="codex",
         confidence=0.5,
         supersedes=[old.id],
         extra={"reviewed": "yes please", "count": 3, "nested": {"a": [1, 2.5, None]}},

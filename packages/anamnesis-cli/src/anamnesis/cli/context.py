@@ -20,6 +20,7 @@ from anamnesis.store import (
     SCOPES,
     SEARCH_MODES,
     MemoryStore,
+    is_agent_name,
 )
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -31,6 +32,10 @@ TypeOption = Annotated[
     str | None, typer.Option("--type", "-t", help="procedural | semantic | episodic")
 ]
 ScopeOption = Annotated[str | None, typer.Option("--scope", help="portable | machine-local")]
+AgentFilterOption = Annotated[
+    str | None,
+    typer.Option("--agent", metavar="NAME", help="Only notes this agent wrote (e.g. codex)."),
+]
 # --mode's help names the store's search modes as its table has them when the app is built
 # (the command registering it sets it: :func:`mode_help`), so a new mode needs nothing here.
 MODE_OPTION = typer.Option("--mode", metavar="MODE")
@@ -109,6 +114,16 @@ def check_scope(value: str | None) -> str | None:
     if value is not None and value not in SCOPES:
         raise UsageError(f"--scope must be one of {', '.join(SCOPES)}, got {value!r}")
     return value
+
+
+def check_agent(value: str | None) -> str | None:
+    """An agent's name as notes record it (``prov_agent``); "Codex" is plainly codex."""
+    agent = value.strip().lower() if value is not None else None
+    if agent is not None and not is_agent_name(agent):
+        raise UsageError(
+            f"--agent must be an agent's name, such as claude-code or codex, got {value!r}"
+        )
+    return agent
 
 
 def check_mode(value: str | None) -> str | None:

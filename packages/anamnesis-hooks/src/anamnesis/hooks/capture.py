@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from anamnesis.hooks.pending import (
+    DEFAULT_AGENT,
     SOURCES,
     PendingCapture,
     Skipped,
@@ -91,11 +92,18 @@ def capture_session(
     session_id: str | None = None,
     cwd: str | None = None,
     summarizer: Summarizer | None = None,
+    agent: str = DEFAULT_AGENT,
 ) -> CaptureResult:
     """Turn the transcript into this session's episodic note (or skip a trivial session):
-    :func:`.pending.prepare_capture`, then :func:`file_capture`, in one go."""
+    :func:`.pending.prepare_capture`, then :func:`file_capture`, in one go. ``agent``: whose
+    session it is (the note's ``prov_agent``)."""
     pending = prepare_capture(
-        transcript, source=source, session_id=session_id, cwd=cwd, summarizer=summarizer
+        transcript,
+        source=source,
+        session_id=session_id,
+        cwd=cwd,
+        summarizer=summarizer,
+        agent=agent,
     )
     if isinstance(pending, Skipped):
         return CaptureResult(
@@ -139,6 +147,7 @@ def _file(store: MemoryStore, pending: PendingCapture, machine_id: str) -> Captu
             prov_source="session-end",
             prov_model=summary.model,
             prov_session=sid[: NoteLimits.PROVENANCE_CHARS],
+            prov_agent=pending.agent,
         )
         # The store stamps the digest, and compares, over the note as it writes it (secrets
         # masked): a session that quoted a secret is still "unchanged" next time. It
@@ -175,10 +184,10 @@ def _existing_id(store: MemoryStore, note_id: str, legacy: list[str]) -> str:
 def refresh(existing: Memory, fresh: Memory) -> Memory:
     """``existing`` with what capture owns taken from ``fresh``, everything else kept.
 
-    Capture owns the title, body, provenance, origin machine, its own tags (``session``
-    and the source) and the content digest. Tags added since (``reflected``), confidence,
-    supersedes, project (``anamnesis migrate`` re-keys it), scope, ``created_at`` and
-    unknown frontmatter keys are someone else's decisions and stay.
+    Capture owns the title, body, provenance (the agent's name too), origin machine, its own
+    tags (``session`` and the source) and the content digest. Tags added since
+    (``reflected``), confidence, supersedes, project (``anamnesis migrate`` re-keys it),
+    scope, ``created_at`` and unknown frontmatter keys are someone else's decisions and stay.
     """
     own = fresh.tags
     # The source tags are capture's: the note says which hook captured it last.
@@ -191,6 +200,7 @@ def refresh(existing: Memory, fresh: Memory) -> Memory:
         prov_source=fresh.prov_source,
         prov_model=fresh.prov_model,
         prov_session=fresh.prov_session,
+        prov_agent=fresh.prov_agent,
         created_at=existing.created_at or fresh.created_at,
         updated_at=fresh.updated_at,
         extra={**existing.extra, **fresh.extra},

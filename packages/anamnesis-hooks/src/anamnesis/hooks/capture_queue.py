@@ -45,6 +45,9 @@ SYNC_REQUEST = "sync-requested"
 MAX_ENTRY_BYTES = 8 * 1024 * 1024
 _TEXT_FIELDS = ("session_id", "started_at", "source", "project", "title", "body", "model",
                 "captured_at", "transcript")  # fmt: skip
+# Text fields added since the first queue format, each with the value an entry queued by an
+# older version (without it) gets: such an entry is still filed after an update.
+_LATER_TEXT_FIELDS = {"agent": "claude-code"}
 
 
 class BadEntry(Exception):
@@ -76,7 +79,8 @@ def enqueue(home: Path, pending: PendingCapture) -> Path:
     captures are made; return its path."""
     folder = captures_dir(home)
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fields = {name: getattr(pending, name) for name in (*_TEXT_FIELDS, "truncated")}
+    names = (*_TEXT_FIELDS, *_LATER_TEXT_FIELDS, "truncated")
+    fields = {name: getattr(pending, name) for name in names}
     path = folder / f"{time.time_ns():020d}-{os.getpid()}-{os.urandom(3).hex()}{SUFFIX}"
     atomic_write_bytes(path, json.dumps(fields, ensure_ascii=False), mode=0o600)
     return path
@@ -119,6 +123,7 @@ def read_entry(path: Path) -> PendingCapture:
     if not isinstance(fields, dict):
         raise BadEntry("not the JSON the capture hook writes")
     texts = {name: fields.get(name) for name in _TEXT_FIELDS}
+    texts.update({name: fields.get(name, old) for name, old in _LATER_TEXT_FIELDS.items()})
     wrong = [name for name, value in texts.items() if not isinstance(value, str)]
     if wrong or not isinstance(fields.get("truncated", False), bool):
         raise BadEntry(f"missing or wrong fields: {', '.join(wrong) or 'truncated'}")

@@ -14,6 +14,9 @@ from anamnesis.ops import resolve_project_key
 from anamnesis.store import NoteLimits, utc_now
 
 SOURCES = ("session-end", "precompact")
+# The agent whose session a capture is when the hook is not told (``--agent``): Claude Code,
+# whose hook commands carry no flag. A name of the hooks' table of agents.
+DEFAULT_AGENT = "claude-code"
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +25,7 @@ class PendingCapture:
     (:mod:`.capture_queue`) and the background worker files (:func:`.capture.file_capture`).
 
     ``captured_at`` is when the hook ran: the note's ``updated_at`` whenever it is filed.
+    ``agent``: the coding agent whose session it was, the note's ``prov_agent``.
     """
 
     session_id: str
@@ -36,6 +40,7 @@ class PendingCapture:
     truncated: bool = False
     # The transcript's lines left out, in words, for the hook's log (not queued).
     skipped_lines: str = ""
+    agent: str = DEFAULT_AGENT
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,9 +60,11 @@ def prepare_capture(
     cwd: str | None = None,
     summarizer: Summarizer | None = None,
     reader: Callable[[str | Path], ParsedSession] | None = None,
+    agent: str = DEFAULT_AGENT,
 ) -> PendingCapture | Skipped:
     """Read and summarize the transcript (with the agent's ``reader``: Claude Code's
-    unless given): the session's note to file, or why there is none. Raises
+    unless given): the session's note to file, or why there is none. ``agent``: whose
+    session it is (the note's ``prov_agent``). Raises
     :class:`~.transcript.TranscriptUnreadable`."""
     if source not in SOURCES:
         raise ValueError(f"source must be one of {', '.join(SOURCES)}, got {source!r}")
@@ -84,6 +91,7 @@ def prepare_capture(
         transcript=str(transcript),
         truncated=parsed.truncated,
         skipped_lines=skipped_lines,
+        agent=agent,
     )
 
 

@@ -229,7 +229,7 @@ def run_capture(options: Options) -> None:
         return
     event = payload.get("hook_event_name")
     source = _text(options, "source") or ("precompact" if event == "PreCompact" else "session-end")
-    from anamnesis.hooks.pending import Skipped, prepare_capture
+    from anamnesis.hooks.pending import DEFAULT_AGENT, Skipped, prepare_capture
 
     agent = _agent(options)
     try:
@@ -239,6 +239,7 @@ def run_capture(options: Options) -> None:
             reader=None if agent is None else agent.read_session(),
             session_id=_text(options, "session-id") or text_field(payload, "session_id"),
             cwd=_text(options, "cwd") or text_field(payload, "cwd"),
+            agent=DEFAULT_AGENT if agent is None else agent.name,  # the note's prov_agent
         )
     except TranscriptUnreadable as exc:  # expected: one line, not a traceback
         log(home, "capture", f"{exc}; nothing was captured")

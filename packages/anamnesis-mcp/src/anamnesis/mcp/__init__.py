@@ -15,6 +15,7 @@ from anamnesis.store import lazy_exports
 if TYPE_CHECKING:
     from anamnesis.mcp.__main__ import serve as serve
     from anamnesis.mcp.arguments import InvalidArgument as InvalidArgument
+    from anamnesis.mcp.client_agent import agent_of_client as agent_of_client
     from anamnesis.mcp.functions import list_memories as list_memories
     from anamnesis.mcp.functions import search_memories as search_memories
     from anamnesis.mcp.functions import status_report as status_report

@@ -17,7 +17,14 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from anamnesis.mcp.descriptions import mode_choices
-from anamnesis.store import NOTE_TYPES, SCOPES, SEARCH_MODES, NoteLimits, is_valid_id
+from anamnesis.store import (
+    NOTE_TYPES,
+    SCOPES,
+    SEARCH_MODES,
+    NoteLimits,
+    is_agent_name,
+    is_valid_id,
+)
 
 # The server's own bounds on a search (the store allows more: a model needs no more).
 MAX_K = 50
@@ -127,6 +134,21 @@ def check_mode(value: object) -> str | None:
     raise InvalidArgument(
         "mode", f"must be {mode_choices()}; leave it out for the default; got {_shown(value)}"
     )
+
+
+def check_agent(value: object) -> str | None:
+    """One coding agent's name ("Codex" is plainly codex); None means every agent."""
+    if value is None:
+        return None
+    agent = value.strip().lower() if isinstance(value, str) else value
+    if not is_agent_name(agent):
+        raise InvalidArgument(
+            "agent",
+            "must be one coding agent's name, such as claude-code or codex (a note's "
+            f"prov_agent); leave it out to cover every agent; got {_shown(value)}",
+        )
+    assert isinstance(agent, str)
+    return agent
 
 
 def check_project_filter(value: object) -> str | None:
@@ -322,11 +344,13 @@ TOOL_ARGUMENTS: Mapping[str, Mapping[str, _Check]] = {
         "k": check_k,
         "mode": check_mode,
         "include_superseded": check_include_superseded,
+        "agent": check_agent,
     },
     "memory_list": {
         "project": check_project_filter,
         "type": check_type,
         "scope": check_scope,
+        "agent": check_agent,
     },
     "memory_status": {},
     "memory_write": {

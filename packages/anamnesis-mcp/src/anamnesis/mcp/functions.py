@@ -63,6 +63,7 @@ def search_memories(
     k: int = 8,
     mode: str | None = None,
     include_superseded: bool = False,
+    agent: str | None = None,
 ) -> SearchHits:
     """The best ``k`` notes for ``query``, with bodies, each one's ``score`` (higher is
     better, within this search) and ``superseded_by`` (the ids of the notes replacing it;
@@ -81,6 +82,7 @@ def search_memories(
         k=k,
         mode=mode,
         include_superseded=include_superseded,
+        agent=agent,
     )
     notes = [
         {
@@ -121,9 +123,11 @@ def list_memories(
     project: str | None = None,
     type: str | None = None,
     scope: str | None = None,
+    agent: str | None = None,
 ) -> list[Note]:
-    """Every matching note, newest first, without bodies (superseded notes included)."""
-    notes = store.list(**_listing_filters(project, type, scope), include_body=False)
+    """Every matching note, newest first, without bodies (superseded notes included);
+    ``agent``: only the notes that coding agent wrote."""
+    notes = store.list(**_listing_filters(project, type, scope, agent), include_body=False)
     return [memory_dict(mem, include_body=False) for mem in notes]
 
 
@@ -134,6 +138,7 @@ def newest_that_fit(
     project: str | None = None,
     type: str | None = None,
     scope: str | None = None,
+    agent: str | None = None,
 ) -> tuple[list[Note], int]:
     """The newest matching notes (as :func:`list_memories` gives them) whose compact JSON
     list fits in ``max_chars``, and how many notes match in all.
@@ -142,14 +147,16 @@ def newest_that_fit(
     listing shows a hundred-odd notes, and reading a 100,000-note store whole for them
     took 2 s and 200 MB of the server's memory.
     """
-    filters = _listing_filters(project, type, scope)
+    filters = _listing_filters(project, type, scope, agent)
     notes = every_note(store, include_body=False, page=_LIST_PAGE, **filters)
     shown = fit_listing((memory_dict(mem, include_body=False) for mem in notes), max_chars)
     return shown, store.count(**filters)
 
 
-def _listing_filters(project: str | None, type: str | None, scope: str | None) -> dict[str, Any]:
-    return {"project": project, "type": type, "scope": scope}
+def _listing_filters(
+    project: str | None, type: str | None, scope: str | None, agent: str | None
+) -> dict[str, Any]:
+    return {"project": project, "type": type, "scope": scope, "agent": agent}
 
 
 # Notes a page while a listing fills: about what fits in Claude Code's 50,000 characters.
@@ -240,8 +247,10 @@ def write_memory(
     machine_id: str = "unknown",
     scope: str = "portable",
     supersedes: list[str] | None = None,
+    agent: str = "",
 ) -> Note:
-    """Create one note (fresh id, stamped now); return it with its body.
+    """Create one note (fresh id, stamped now); return it with its body. ``agent``: the
+    coding agent the client is (the note's ``prov_agent``; "" for none).
 
     The store masks secrets in everything it writes; ``redacted`` in the result counts the
     secrets masked in the title, body, project key and tags. ``supersedes``: the ids of the
@@ -270,6 +279,7 @@ def write_memory(
         machine_id=machine_id,
         scope=scope,
         supersedes=supersedes,
+        prov_agent=agent,
     )
     out = memory_dict(mem, include_body=True)
     out["redacted"] = masked

@@ -31,6 +31,7 @@ from anamnesis.mcp import descriptions
 from anamnesis.mcp.arguments import MAX_K, TOOL_ARGUMENTS, InvalidArgument, check_call
 from anamnesis.mcp.background import BackgroundEmbedding
 from anamnesis.mcp.catalog import TEMPLATES, Catalog
+from anamnesis.mcp.client_agent import agent_of_client
 from anamnesis.mcp.functions import (
     newest_that_fit,
     search_memories,
@@ -53,7 +54,7 @@ from anamnesis.store import (
     resolve_machine_id,
 )
 from anamnesis.sync import Fork, Strategy, SyncBackend, SyncResult, SyncState
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError
 from mcp.shared.exceptions import MCPError
 
@@ -110,6 +111,12 @@ Project = Annotated[
 ]
 NoteType = Annotated[TypeName | None, Field(description="Omit for all types.")]
 NoteScope = Annotated[ScopeName | None, Field(description="Omit for both.")]
+Agent = Annotated[
+    str | None,
+    Field(
+        description="Only notes this coding agent wrote (claude-code, codex, ...); omit for all."
+    ),
+]
 
 
 def _mode_values(schema: dict[str, Any]) -> None:
@@ -219,6 +226,7 @@ def memory_search(
         bool,
         Field(description="true: also notes a newer note replaced (each says superseded_by)."),
     ] = False,
+    agent: Agent = None,
 ) -> Annotated[CallToolResult, list[Note]]:
     """The best notes for ``query``, with the mode that ran (and, after a fallback to
     keywords, a second text block saying so)."""
@@ -232,6 +240,7 @@ def memory_search(
             k=k,
             mode=mode,
             include_superseded=include_superseded,
+            agent=agent,
         )
     reply = _reply({"result": hits, "mode": hits.mode}, hits)
     if hits.notice is not None:  # vectors were asked for and could not run: say so
@@ -240,12 +249,16 @@ def memory_search(
 
 
 def memory_list(
-    state: ToolState, project: Project = None, type: NoteType = None, scope: NoteScope = None
+    state: ToolState,
+    project: Project = None,
+    type: NoteType = None,
+    scope: NoteScope = None,
+    agent: Agent = None,
 ) -> Annotated[CallToolResult, list[Note]]:
     """The matching notes, newest first, without bodies; cut to fit :data:`LIST_MAX_CHARS`."""
     with state.guard("memory_list"):
         shown, total = newest_that_fit(
-            state.store, LIST_MAX_CHARS, project=project, type=type, scope=scope
+            state.store, LIST_MAX_CHARS, project=project, type=type, scope=scope, agent=agent
         )
     reply = _reply({"result": shown, "total": total}, shown)
     if len(shown) < total:
@@ -289,8 +302,11 @@ def memory_write(
             max_length=NoteLimits.SUPERSEDES,
         ),
     ] = None,
+    context: Context | None = None,
 ) -> Annotated[CallToolResult, Note]:
-    """One new note, stamped with the server's machine id."""
+    """One new note, stamped with the server's machine id and the agent the client is (from
+    its name in ``initialize``: :mod:`.client_agent`); the SDK passes ``context``, which
+    the tool's schema does not show."""
     with state.guard("memory_write"):
         note = write_memory(
             state.store,
@@ -302,6 +318,7 @@ def memory_write(
             machine_id=state.machine_id,  # bound at build time, never from the model
             scope=scope,
             supersedes=supersedes,
+            agent=agent_of_client(_client_name(context)),  # the client's, never the model's
         )
     state.embedding.wake()  # embed the new note now, not in the next hybrid search
     return _reply(note, note)
@@ -436,6 +453,20 @@ class _GitOnFirstUse:
 
     def state(self) -> SyncState:
         return self._git().state()
+
+
+def _client_name(context: Context | None) -> str | None:
+    """The name the client gave in ``initialize`` (``clientInfo.name``; on a protocol
+    without the handshake, in each request's envelope), or None: no name, or no request
+    (a tool called in process)."""
+    if context is None:
+        return None
+    try:
+        session = context.session
+    except ValueError:  # the SDK's "Context is not available outside of a request"
+        return None
+    params = session.client_params
+    return params.client_info.name if params is not None else None
 
 
 def _reply(structured: dict[str, Any], shown: object) -> CallToolResult:

@@ -295,10 +295,12 @@ def _render_note(mem: Memory, limit: int | None = None) -> str:
     if mem.updated_at:
         meta.append(f"updated: {mem.updated_at[:10]}")
     # A model's words are never shown as the user's own: a note a model rewrote says so,
-    # whoever first wrote it.
+    # whoever first wrote it; and a note an agent wrote names it (the store keeps that
+    # name short: no clip).
     model = rewritten_by(mem)
-    if mem.prov_source != "human" or model:
-        source = _clip(mem.prov_source) + (f", rewritten by {_clip(model)}" if model else "")
+    if mem.prov_source != "human" or model or mem.prov_agent:
+        source = _clip(mem.prov_source) + (f" via {mem.prov_agent}" if mem.prov_agent else "")
+        source += f", rewritten by {_clip(model)}" if model else ""
         meta.append(f"source: {source} (confidence {mem.confidence:g})")
     title = _clip(" ".join(mem.title.split()), TITLE_MAX)
     body = mem.body.strip()

@@ -98,6 +98,7 @@ if TYPE_CHECKING:
     from anamnesis.store.note.model_rewrite import REWRITTEN_BY_KEY as REWRITTEN_BY_KEY
     from anamnesis.store.note.model_rewrite import rewritten_by as rewritten_by
     from anamnesis.store.note.timestamps import utc_now as utc_now
+    from anamnesis.store.note.validation import is_agent_name as is_agent_name
     from anamnesis.store.note.validation import validate_note as validate_note
     from anamnesis.store.priority import BACKGROUND_NICE as BACKGROUND_NICE
     from anamnesis.store.priority import yield_to_sessions as yield_to_sessions

@@ -186,6 +186,7 @@ class MemoryStore:
         prov_source: str = "human",
         prov_model: str = "",
         prov_session: str = "",
+        prov_agent: str = "",
         confidence: float = 1.0,
         supersedes: Iterable[str] | None = None,
         extra: dict[str, Any] | None = None,
@@ -206,6 +207,7 @@ class MemoryStore:
             prov_source=prov_source,
             prov_model=prov_model,
             prov_session=prov_session,
+            prov_agent=prov_agent,
             confidence=confidence,
             supersedes=supersedes,
             extra=dict(extra or {}),
@@ -316,6 +318,7 @@ class MemoryStore:
         offset: int = 0,
         include_body: bool = True,
         after: Memory | None = None,
+        agent: str | None = None,
     ) -> Notes:
         """Notes newest first (``updated_at``, then ``confidence``, then id), filtered.
 
@@ -325,10 +328,11 @@ class MemoryStore:
         Superseded notes are included unless ``include_superseded=False``: the history
         stays browsable. With ``include_body=False`` bodies are returned empty (cheaper).
         ``after``: only the notes that come after this one in that order (the next page
-        of a listing that ended with it, :func:`.note_pages.every_note`).
+        of a listing that ended with it, :func:`.note_pages.every_note`). ``agent``: only
+        the notes that coding agent wrote (``prov_agent``).
         """
         sql, params = note_queries.listing(
-            Filters.checked(project, type, scope, tag),
+            Filters.checked(project, type, scope, tag, agent=agent),
             exclude_tag=exclude_tag,
             include_superseded=include_superseded,
             include_body=include_body,
@@ -364,10 +368,12 @@ class MemoryStore:
         scope: Scope | None = None,
         tag: str | None = None,
         include_superseded: bool = True,
+        agent: str | None = None,
     ) -> int:
         """How many notes :meth:`list` would return with these filters."""
         sql, params = note_queries.counting(
-            Filters.checked(project, type, scope, tag), include_superseded=include_superseded
+            Filters.checked(project, type, scope, tag, agent=agent),
+            include_superseded=include_superseded,
         )
 
         def query(conn: sqlite3.Connection) -> int:
@@ -386,6 +392,7 @@ class MemoryStore:
         k: int = 8,
         mode: str | None = None,
         include_superseded: bool = False,
+        agent: str | None = None,
     ) -> Notes:
         """The best ``k`` notes for a free-text query, superseded notes hidden (with
         ``include_superseded`` they rank like any other: the history, searched).
@@ -396,6 +403,7 @@ class MemoryStore:
         here, vector and hybrid search fall back to keyword search with one warning. A
         query that shares nothing with any note finds nothing in every mode (vector
         evidence counts only above :data:`~anamnesis.store.search.fusion.VECTOR_FLOOR`).
+        ``agent``: only the notes that coding agent wrote (``prov_agent``).
         """
         return self.search_scored(
             query,
@@ -405,6 +413,7 @@ class MemoryStore:
             k=k,
             mode=mode,
             include_superseded=include_superseded,
+            agent=agent,
         ).notes
 
     def search_scored(
@@ -417,6 +426,7 @@ class MemoryStore:
         k: int = 8,
         mode: str | None = None,
         include_superseded: bool = False,
+        agent: str | None = None,
     ) -> SearchResult:
         """:meth:`search` with each hit's score, the notes superseding it (``superseded_by``,
         empty for a current note) and the mode that actually ran."""
@@ -429,6 +439,7 @@ class MemoryStore:
             mode=mode,
             include_superseded=include_superseded,
             embed_limit=self.search_embed_limit,
+            agent=agent,
         )
 
     # -- vectors (the optional extra) -------------------------------------------------

@@ -11,12 +11,14 @@ import typer
 from anamnesis.cli import console
 from anamnesis.cli.context import (
     MODE_OPTION,
+    AgentFilterOption,
     HereFlag,
     JsonFlag,
     ModeOption,
     ProjectOption,
     ScopeOption,
     TypeOption,
+    check_agent,
     check_mode,
     check_scope,
     check_type,
@@ -69,6 +71,7 @@ def search(
             "--include-superseded", help="Search replaced notes too (they rank like any other)."
         ),
     ] = False,
+    agent: AgentFilterOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Search notes: keywords (BM25), meaning (vectors) or both; superseded notes are hidden
@@ -95,6 +98,7 @@ def search(
             k=k,
             mode=mode,
             include_superseded=include_superseded,
+            agent=check_agent(agent),
         )
         waiting = [w.message for w in caught if isinstance(w.message, NotesNotEmbeddedWarning)]
         # The store embedded the newest few; the rest is a background process's work.
@@ -156,6 +160,7 @@ def list_notes(
     type: TypeOption = None,
     scope: ScopeOption = None,
     tag: Annotated[str | None, typer.Option("--tag", help="Only notes with this tag.")] = None,
+    agent: AgentFilterOption = None,
     limit: Annotated[int, typer.Option("--limit", help="At most this many (0: all).")] = 100,
     as_json: JsonFlag = False,
 ) -> None:
@@ -168,6 +173,7 @@ def list_notes(
             "type": check_type(type),
             "scope": check_scope(scope),
             "tag": tag,
+            "agent": check_agent(agent),
         }
         if as_json:  # streamed: memory flat in the number of notes
             listed = every_note(store, **filters, limit=limit or None, include_body=False)
@@ -225,7 +231,9 @@ def show(
     note_view.say_conflict(others, titles)
     console.say(f"id:       {note.id}")
     lines.say_fields("type:     ", [note.type, f"scope: {note.scope}", f"project: {note.project}"])
-    lines.say_fields("machine:  ", [note.machine_id, f"source: {note.prov_source}"])
+    # Which coding agent wrote it, when one did (a person's own note names none).
+    agent = [f"agent: {note.prov_agent}"] if note.prov_agent else []
+    lines.say_fields("machine:  ", [note.machine_id, f"source: {note.prov_source}", *agent])
     lines.say_fields("created:  ", [note.created_at, f"updated: {note.updated_at}"])
     if note.tags:
         lines.say_wrapped("tags:     ", ", ".join(note.tags))

@@ -330,6 +330,12 @@ def note_from_record(record: object) -> tuple[Memory, list[str]]:
             extra = {**extra, **frontmatter.load_yaml_frontmatter(raw_yaml)}
         except frontmatter.FrontmatterError as exc:
             raise InvalidNote("extra_yaml", str(exc)) from None
+    # A key an older version kept among the ones it did not know (``prov_agent``, which it
+    # read as an unknown key of a newer note's file) is the field now, as the file gives it.
+    lifted = [key for key in extra if key in frontmatter.KNOWN_KEYS and key not in fields]
+    if lifted:
+        extra = dict(extra)
+        fields.update({key: extra.pop(key) for key in lifted})
     for key in ("tags", "supersedes"):
         if isinstance(fields.get(key), str):
             raise InvalidNote(key, "must be a list of text")

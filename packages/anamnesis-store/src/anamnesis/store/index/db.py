@@ -53,8 +53,9 @@ CACHE_KIB = 32768
 
 _ROW_COLUMNS = (
     "m.seq, m.id, m.type, m.title, m.body_path, m.project, m.machine_id, m.scope, "
-    "m.created_at, m.updated_at, m.prov_source, m.prov_model, m.prov_session, m.confidence, "
-    "m.tags_json, m.supersedes_json, m.extra_json, m.complete, m.file_size, m.file_mtime_ns"
+    "m.created_at, m.updated_at, m.prov_source, m.prov_model, m.prov_session, m.prov_agent, "
+    "m.confidence, m.tags_json, m.supersedes_json, m.extra_json, m.complete, m.file_size, "
+    "m.file_mtime_ns"
 )
 # One row holds a whole note (memories is also the full-text table's content).
 SELECT_NOTE = f"SELECT {_ROW_COLUMNS}, {stored_text.SQL_FUNCTION}(m.body_z) FROM memories m"
@@ -343,9 +344,9 @@ def upsert(
     cursor = conn.execute(
         "INSERT INTO memories (seq, id, type, title, body_path, project, machine_id, scope,"
         " created_at, updated_at, ranked_at, prov_source, prov_model, prov_session,"
-        " confidence, supersedes, tags_json, supersedes_json, extra_json, complete, file_size,"
-        " file_mtime_ns, tags, body_z)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " prov_agent, confidence, supersedes, tags_json, supersedes_json, extra_json, complete,"
+        " file_size, file_mtime_ns, tags, body_z)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             mem.id,
@@ -361,6 +362,7 @@ def upsert(
             mem.prov_source,
             mem.prov_model or None,
             mem.prov_session or None,
+            mem.prov_agent or None,
             mem.confidence,
             mem.supersedes[0] if mem.supersedes else None,
             json.dumps(mem.tags, ensure_ascii=False),
@@ -444,6 +446,7 @@ def note_row(row: Sequence[Any]) -> NoteRow:
         prov_source,
         prov_model,
         prov_session,
+        prov_agent,
         confidence,
         tags_json,
         supersedes_json,
@@ -467,6 +470,7 @@ def note_row(row: Sequence[Any]) -> NoteRow:
         prov_source=prov_source,
         prov_model=prov_model or "",
         prov_session=prov_session or "",
+        prov_agent=prov_agent or "",
         confidence=confidence,
         supersedes=_decode_list(supersedes_json),
         extra=json.loads(extra_json) if extra_json != "{}" else {},

@@ -12,6 +12,7 @@ from anamnesis.store.errors import InvalidQuery
 from anamnesis.store.index import db as ix
 from anamnesis.store.note.model import NOTE_TYPES, Memory, StoreStats
 from anamnesis.store.note.timestamps import ranking_time, utc_now
+from anamnesis.store.note.validation import is_agent_name
 from anamnesis.store.record import Record
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -27,9 +28,10 @@ class Filters(Record):
 
     ``include_superseded`` is search's alone (:meth:`eligible_sql`): a search hides
     superseded notes unless it is set; listing and counting take their own flag.
+    ``agent``: only notes that coding agent wrote (``prov_agent``).
     """
 
-    __slots__ = ("include_superseded", "project", "scope", "tag", "types")
+    __slots__ = ("agent", "include_superseded", "project", "scope", "tag", "types")
 
     def __init__(
         self,
@@ -38,12 +40,14 @@ class Filters(Record):
         scope: str | None = None,
         tag: str | None = None,
         include_superseded: bool = False,
+        agent: str | None = None,
     ) -> None:
         self.project = project
         self.types = types
         self.scope = scope
         self.tag = tag
         self.include_superseded = include_superseded
+        self.agent = agent
 
     @classmethod
     def checked(
@@ -53,6 +57,8 @@ class Filters(Record):
         scope: str | None,
         tag: str | None,
         include_superseded: bool = False,
+        *,
+        agent: str | None = None,
     ) -> Filters:
         """Filters from a caller's arguments; raises :class:`InvalidQuery` naming the bad
         one. ``note_type`` is one type or several."""
@@ -72,7 +78,11 @@ class Filters(Record):
             raise InvalidQuery(f"project must be text, got {project!r}")
         if not isinstance(include_superseded, bool):
             raise InvalidQuery(f"include_superseded must be a bool, got {include_superseded!r}")
-        return cls(project, types, scope, tag, include_superseded)
+        if agent is not None and not is_agent_name(agent):
+            raise InvalidQuery(
+                f"agent must be an agent's name (lowercase, e.g. claude-code, codex), got {agent!r}"
+            )
+        return cls(project, types, scope, tag, include_superseded, agent)
 
     def sql(self, alias: str = "m") -> tuple[str, list[object]]:
         """``AND ...`` clauses and their parameters (values are always bound, never inlined)."""
@@ -92,6 +102,9 @@ class Filters(Record):
                 f"EXISTS (SELECT 1 FROM memory_tags t WHERE t.seq = {alias}.seq AND t.tag = ?)"
             )
             params.append(self.tag)
+        if self.agent is not None:
+            clauses.append(f"{alias}.prov_agent = ?")
+            params.append(self.agent)
         return "".join(f" AND {clause}" for clause in clauses), params
 
     def eligible_sql(self) -> tuple[str, list[object]]:

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the schema or what the index stores changes. Any other value (including
 # the published release's 1-3) makes the store drop the tables and rebuild from markdown.
-SCHEMA_VERSION: Final = 110
+SCHEMA_VERSION: Final = 111
 # 'ANMS': marks the file as an Anamnesis index, so a stray SQLite file is never trusted.
 APPLICATION_ID: Final = 0x414E4D53
 
@@ -32,6 +32,7 @@ CREATE TABLE memories (
                   CHECK (prov_source IN ('human','session-end','reflection','import','merge')),
   prov_model      TEXT,
   prov_session    TEXT,
+  prov_agent      TEXT,                 -- which coding agent wrote the note; NULL: none
   confidence      REAL NOT NULL DEFAULT 1.0,
   supersedes      TEXT,                 -- first superseded id, as in the spec's schema
   tags_json       TEXT NOT NULL DEFAULT '[]',

@@ -36,6 +36,8 @@ def serialize_note(mem: Memory) -> str:
         meta["prov_model"] = mem.prov_model
     if mem.prov_session:
         meta["prov_session"] = mem.prov_session
+    if mem.prov_agent:
+        meta["prov_agent"] = mem.prov_agent
     if mem.supersedes:
         # One id is written as a scalar, as the spec shows and as older readers expect;
         # several as a list.
@@ -102,6 +104,7 @@ def parse_note(text: str, path: str = "<note>", scope: str | None = None) -> Mem
             prov_source=meta.get("prov_source") or "human",
             prov_model=meta.get("prov_model") or "",
             prov_session=meta.get("prov_session") or "",
+            prov_agent=meta.get("prov_agent") or "",
             confidence=_as_confidence(meta.get("confidence")),
             supersedes=_as_list(meta.get("supersedes"), split_commas=False),
             extra={key: value for key, value in meta.items() if key not in frontmatter.KNOWN_KEYS},

@@ -42,6 +42,7 @@ SCALAR_FIELDS = frozenset(
         "prov_source",
         "prov_model",
         "prov_session",
+        "prov_agent",
         "confidence",
         "created_at",
         "updated_at",

@@ -10,8 +10,9 @@ Why these numbers: a note file is read back only up to :attr:`NoteLimits.FILE_BY
 :mod:`anamnesis.store.files.safe_files`); a note the store accepted and a later reindex
 refused as too large would simply vanish. So the body gets 1,000,000 bytes
 and the frontmatter a small fraction of the rest. Its fields hold at most
-500 + 300 + 128 + 2 x 200 + 50 x 100 = 6,328 characters of text, which YAML writes in at
-most 10 bytes each (an escape such as ``\\U0001F600``): 63,280 bytes; 1,000 ids in
+500 + 300 + 128 + 2 x 200 + 40 + 50 x 100 = 6,368 characters of text (the 40: an agent's
+name, ``validation.AGENT_NAME``), which YAML writes in at most 10 bytes each (an escape
+such as ``\\U0001F600``): 63,680 bytes; 1,000 ids in
 ``supersedes`` take 29 bytes a line: 29,000; ``extra`` holds at most 65,536 characters,
 each value also counting how deep it is nested (YAML indents it), so under a megabyte as
 YAML however it is escaped. Body and frontmatter together stay under 2.1 MB at worst,

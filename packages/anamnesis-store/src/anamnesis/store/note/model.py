@@ -15,6 +15,11 @@ if TYPE_CHECKING:
 MemoryType = str  # "procedural" | "semantic" | "episodic"
 Scope = str  # "portable" | "machine-local"
 ProvSource = str  # "human" | "session-end" | "reflection" | "import" | "merge"
+# Which coding agent wrote the note ("claude-code", "codex", ...; "" when none did: a
+# person, or a note older than the field). The hooks keep the table of agents; the store
+# only checks the shape (``validation.is_agent_name``), so a name it has never heard of
+# still round-trips.
+AgentName = str
 
 NOTE_TYPES: Final = ("procedural", "semantic", "episodic")
 DURABLE_TYPES: Final = ("procedural", "semantic")
@@ -47,6 +52,7 @@ class Memory(Record):
         "prov_source",
         "prov_model",
         "prov_session",
+        "prov_agent",
         "confidence",
         "supersedes",
         "extra",
@@ -68,6 +74,7 @@ class Memory(Record):
         prov_source: ProvSource = "human",
         prov_model: str = "",
         prov_session: str = "",
+        prov_agent: AgentName = "",
         confidence: float = 1.0,
         supersedes: Iterable[str] | None = None,
         extra: dict[str, Any] | None = None,
@@ -85,6 +92,7 @@ class Memory(Record):
         self.prov_source = prov_source
         self.prov_model = prov_model
         self.prov_session = prov_session
+        self.prov_agent = prov_agent
         self.confidence = confidence
         self.supersedes: list[str] = _as_list(supersedes)
         self.extra: dict[str, Any] = dict(extra) if extra is not None else {}
@@ -104,6 +112,7 @@ class Memory(Record):
             "prov_source": self.prov_source,
             "prov_model": self.prov_model,
             "prov_session": self.prov_session,
+            "prov_agent": self.prov_agent,
             "confidence": self.confidence,
             "supersedes": list(self.supersedes),
         }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from datetime import date, datetime
 
@@ -23,6 +24,15 @@ _EXTRA_SCALARS = (str, int, float, bool, type(None), bytes, date, datetime)
 _EXTRA_CONTAINERS = (list, tuple, dict, set)
 # Nesting allowed inside ``extra`` (the frontmatter mapping itself is one more level).
 _EXTRA_DEPTH = 31
+# An agent's name (``prov_agent``): short, lowercase, one word as a command line or a config
+# key would spell it ("claude-code", "codex", "gemini"). Shown in headers and in the
+# SessionStart block, so nothing a terminal or a model could read as more than a name.
+AGENT_NAME = re.compile(r"[a-z0-9][a-z0-9._-]{0,39}")
+
+
+def is_agent_name(text: object) -> bool:
+    """Whether ``text`` is a name ``prov_agent`` may hold (:data:`AGENT_NAME`)."""
+    return isinstance(text, str) and AGENT_NAME.fullmatch(text) is not None
 
 
 def clean_tags(tags: Iterable[object] | None) -> list[str]:
@@ -149,6 +159,7 @@ def normalize_in_place(mem: Memory) -> Memory:
         if not isinstance(value, str):
             raise InvalidNote(name, f"must be text, got {type(value).__name__}")
         _check_text(name, value)
+    _check_agent(mem.prov_agent)
     mem.confidence = _check_confidence(mem.confidence)
     mem.supersedes = _clean_supersedes(mem.id, mem.supersedes)
     mem.extra = _checked_extra(mem.extra)
@@ -217,6 +228,18 @@ def _check_extra_key(field: str, key: object) -> None:
 def _check_choice(field: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise InvalidNote(field, f"{value!r} is not one of {', '.join(allowed)}")
+
+
+def _check_agent(value: object) -> None:
+    if value == "" or is_agent_name(value):
+        return
+    if not isinstance(value, str):
+        raise InvalidNote("prov_agent", f"must be text, got {type(value).__name__}")
+    raise InvalidNote(
+        "prov_agent",
+        f"{value[:60]!r} is not an agent's name: up to 40 lowercase letters, digits, '.', '_'"
+        " or '-', starting with a letter or digit (e.g. claude-code, codex)",
+    )
 
 
 def _required_text(field: str, value: object) -> str:

@@ -87,6 +87,7 @@ class StoreSearch:
         mode: str | None,
         include_superseded: bool,
         embed_limit: int,
+        agent: str | None = None,
     ) -> SearchResult:
         """:meth:`MemoryStore.search_scored`; ``embed_limit``: how many notes lacking a
         vector a vector or hybrid search embeds first (``MemoryStore.search_embed_limit``)."""
@@ -96,7 +97,7 @@ class StoreSearch:
             if not needs_vectors(chosen) or self._vectors().ready():
                 return SearchResult([], chosen, chosen)
             return SearchResult([], KEYWORD_MODE, chosen, self._vectors().support().reason)
-        filters = Filters.checked(project, type, scope, None, include_superseded)
+        filters = Filters.checked(project, type, scope, None, include_superseded, agent=agent)
         query_vector: tuple[bytes, str] | None = None
         if needs_vectors(chosen):
             query_vector = self._vectors().query_vector(query, embed_limit)
