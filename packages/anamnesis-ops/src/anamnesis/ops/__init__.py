@@ -18,7 +18,7 @@ key without loading the sync code or dulwich).
 
 from anamnesis.store import lazy_exports
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 TYPE_CHECKING = False  # typing itself costs the hooks an import; type checkers read True
 if TYPE_CHECKING:
