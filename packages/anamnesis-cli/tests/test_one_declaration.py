@@ -170,7 +170,7 @@ def dummy_agent(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[str]:
     setattr(module, "read", reader)  # noqa: B010  # a module made here, at run time
     monkeypatch.setitem(sys.modules, module.__name__, module)
     spec = AgentSpec(
-        "dummy", "Dummy Agent",
+        "dummy", "Dummy Agent", command="dummy-agent",
         hooks=(
             AgentHook("inject", "DummyStart", None, ("--format", "json"), 15),
             AgentHook("prompt", "DummyPrompt", None, ("--format", "json"), 5),

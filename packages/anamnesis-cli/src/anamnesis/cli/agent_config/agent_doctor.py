@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from anamnesis.cli.agent_config import copilot_config, gemini_settings, hooks_settings
-from anamnesis.cli.agent_config.found import found
+from anamnesis.cli.agent_config.found import found, where_found
 from anamnesis.cli.agent_config.json_files import our_server
 from anamnesis.cli.agent_config.mcp_registration import SERVER_NAME, mcp_extra_installed
 from anamnesis.hooks import AGENTS
@@ -32,7 +32,7 @@ def not_found(agent: str) -> Check:
 def not_set_up(agent: str) -> Check:
     spec = AGENTS[agent]
     return Check(
-        agent, OK, f"{spec.label} found ({spec.config_home()}), not set up",
+        agent, OK, f"{spec.label} found ({where_found(agent)}), not set up",
         f"set it up: {set_up_command(agent)}",
     )  # fmt: skip
 

@@ -19,7 +19,8 @@ from anamnesis.cli.agent_config.agent_doctor import (
     server_problem,
 )
 from anamnesis.cli.agent_config.codex_trust import CodexUnreachable, list_hooks
-from anamnesis.cli.agent_config.found import COMMANDS, found
+from anamnesis.cli.agent_config.found import found
+from anamnesis.hooks import AGENTS
 from anamnesis.ops import FAIL, OK, WARN, Check, Home
 
 NAME = "codex"
@@ -28,7 +29,7 @@ SET_UP = "`anamnesis init --agent codex`"
 
 def check_codex(home: Home) -> Check:
     folder = codex_config.codex_home()
-    codex = shutil.which(COMMANDS[NAME])
+    codex = shutil.which(AGENTS[NAME].command)
     if not found(NAME):
         return not_found(NAME)
     try:

@@ -7,9 +7,14 @@ import shutil
 
 from anamnesis.hooks import AGENTS
 
-# The command each agent of the table of agents is started with.
-COMMANDS = {"claude-code": "claude", "codex": "codex", "gemini": "gemini", "copilot": "copilot"}
-
 
 def found(agent: str) -> bool:
-    return AGENTS[agent].config_home().is_dir() or shutil.which(COMMANDS[agent]) is not None
+    return where_found(agent) is not None
+
+
+def where_found(agent: str) -> str | None:
+    """Where this machine shows it has ``agent``: its configuration folder, else its
+    command on PATH (None: neither)."""
+    spec = AGENTS[agent]
+    folder = spec.config_home()
+    return str(folder) if folder.is_dir() else shutil.which(spec.command)

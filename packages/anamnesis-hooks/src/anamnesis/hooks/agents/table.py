@@ -63,23 +63,24 @@ class AgentHook(Record):
 class AgentSpec(Record):
     """One coding agent.
 
-    ``name`` is what ``--agent`` and ``init --agent`` take, and what a note records as the
-    agent that wrote it; ``label`` is what a person reads. ``hooks`` are the entries its
-    hook configuration gets. ``reader`` (``"module:function"``) turns one of its session
-    files into a :class:`~.session_lines.ParsedSession`. ``config_env`` names the variable
-    that moves its configuration folder, ``config_dir`` the folder under the
-    home directory otherwise, ``hooks_file`` the file in it that holds the hooks;
-    ``timeout_scale`` turns the table's seconds into the unit that file counts in (1000
-    for milliseconds). ``output`` is the shape of what a hook prints for it
-    (:data:`OUTPUT_SHAPES`). ``env_names_home``: the variable names a home directory that
-    ``config_dir`` is under (Gemini CLI's ``GEMINI_CLI_HOME``), not the folder itself.
-    ``prompt_additions``: the tag the agent wraps around what hooks added to a prompt before
-    a later hook reads it (Gemini CLI puts SessionStart's context in the first prompt as
-    ``<hook_context>...</hook_context>``): prompt recall looks past it.
+        ``name`` is what ``--agent`` and ``init --agent`` take, and what a note records as the
+        agent that wrote it; ``label`` is what a person reads; ``command`` is the program the agent is
+    started with (how a machine is seen to have it). ``hooks`` are the entries its
+        hook configuration gets. ``reader`` (``"module:function"``) turns one of its session
+        files into a :class:`~.session_lines.ParsedSession`. ``config_env`` names the variable
+        that moves its configuration folder, ``config_dir`` the folder under the
+        home directory otherwise, ``hooks_file`` the file in it that holds the hooks;
+        ``timeout_scale`` turns the table's seconds into the unit that file counts in (1000
+        for milliseconds). ``output`` is the shape of what a hook prints for it
+        (:data:`OUTPUT_SHAPES`). ``env_names_home``: the variable names a home directory that
+        ``config_dir`` is under (Gemini CLI's ``GEMINI_CLI_HOME``), not the folder itself.
+        ``prompt_additions``: the tag the agent wraps around what hooks added to a prompt before
+        a later hook reads it (Gemini CLI puts SessionStart's context in the first prompt as
+        ``<hook_context>...</hook_context>``): prompt recall looks past it.
     """
 
     __slots__ = (
-        "name", "label", "hooks", "reader", "config_env", "config_dir", "hooks_file",
+        "name", "label", "command", "hooks", "reader", "config_env", "config_dir", "hooks_file",
         "timeout_scale", "output", "env_names_home", "prompt_additions",
     )  # fmt: skip
 
@@ -88,6 +89,7 @@ class AgentSpec(Record):
         name: str,
         label: str,
         *,
+        command: str,
         hooks: tuple[AgentHook, ...],
         reader: str,
         config_env: str,
@@ -100,6 +102,7 @@ class AgentSpec(Record):
     ) -> None:
         self.name = name
         self.label = label
+        self.command = command
         self.hooks = hooks
         self.reader = reader
         self.config_env = config_env
@@ -151,7 +154,7 @@ AGENTS: dict[str, AgentSpec] = {
     spec.name: spec
     for spec in (
         AgentSpec(
-            "claude-code", "Claude Code",
+            "claude-code", "Claude Code", command="claude",
             hooks=(
                 AgentHook("inject", "SessionStart", "startup|resume|clear|compact",
                           ("--format", "json"), 15),
@@ -173,7 +176,7 @@ AGENTS: dict[str, AgentSpec] = {
         # timeout to that, with a warning at every start), captures the whole session and
         # syncs. PreCompact captures before the earlier turns are summarized away.
         AgentSpec(
-            "codex", "Codex CLI",
+            "codex", "Codex CLI", command="codex",
             hooks=(
                 AgentHook("inject", "SessionStart", "startup|resume|clear|compact",
                           ("--format", "json"), 15),
@@ -194,7 +197,7 @@ AGENTS: dict[str, AgentSpec] = {
         # SessionEnd is awaited at exit; PreCompress is left out: it fires before every
         # turn's compression check, compressing or not, and the chat file keeps every message.
         AgentSpec(
-            "gemini", "Gemini CLI",
+            "gemini", "Gemini CLI", command="gemini",
             hooks=(
                 AgentHook("inject", "SessionStart", None, ("--format", "json"), 15),
                 AgentHook("prompt", "BeforeAgent", None, ("--format", "json"), 5),
@@ -211,7 +214,7 @@ AGENTS: dict[str, AgentSpec] = {
         # SessionEnd carries no transcript path: Stop (the end of every turn, with the
         # session's events file) captures, and SessionEnd starts the sync.
         AgentSpec(
-            "copilot", "GitHub Copilot CLI",
+            "copilot", "GitHub Copilot CLI", command="copilot",
             hooks=(
                 AgentHook("inject", "SessionStart", None, ("--format", "json"), 15),
                 AgentHook("prompt", "UserPromptSubmit", None, ("--format", "json"), 5),
