@@ -119,9 +119,7 @@ def _user(session: ParsedSession, state: _State, record: dict[str, Any], content
         if args and args.group(1).strip() and not state.command_prompt:
             state.command_prompt = f"{name} {args.group(1).strip()}"
         return
-    session.user_turns += 1
-    if not session.first_prompt:
-        session.first_prompt = text
+    session.asked(text)
 
 
 def _assistant(state: _State, record: dict[str, Any], content: object, message_id: str) -> None:

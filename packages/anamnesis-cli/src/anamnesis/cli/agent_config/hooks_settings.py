@@ -131,18 +131,25 @@ def _is_our_assignment(word: str) -> bool:
 
 def parse_settings(text: str, path: Path) -> dict[str, Any]:
     """Settings as a dict, or :class:`InvalidSettings` saying where and how to fix it."""
+    data = json_object(text, path, "is not valid JSON")
+    check_hooks_shape(data, path)
+    return data
+
+
+def json_object(text: str, path: Path, problem: str) -> dict[str, Any]:
+    """``text`` (the file at ``path``) as a JSON object ({} when blank), or
+    :class:`InvalidSettings` saying ``problem`` with where, and how to go on."""
     if not text.strip():
         return {}
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InvalidSettings(
-            f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
+            f"{path} {problem} (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
             "fix it or move it aside, then run this again"
         ) from None
     if not isinstance(data, dict):
         raise InvalidSettings(f"{path} must hold a JSON object, not {type(data).__name__}")
-    check_hooks_shape(data, path)
     return data
 
 

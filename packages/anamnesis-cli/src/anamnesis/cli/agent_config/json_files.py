@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from anamnesis.cli.agent_config.hooks_settings import InvalidSettings
+from anamnesis.cli.agent_config.hooks_settings import InvalidSettings, json_object
 
 
 def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:
@@ -19,18 +19,8 @@ def read_json_object(path: Path) -> tuple[str | None, dict[str, Any]]:
         return None, {}
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidSettings(f"cannot read {path}: {exc}") from None
-    if not text.strip():
-        return text, {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidSettings(
-            f"{path} is not plain JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}; "
-            "comments are not kept by a rewrite); fix it or move it aside, then run this again"
-        ) from None
-    if not isinstance(data, dict):
-        raise InvalidSettings(f"{path} must hold a JSON object, not {type(data).__name__}")
-    return text, data
+    # Comments and trailing commas are refused rather than lost by a rewrite.
+    return text, json_object(text, path, "is not plain JSON (comments are not kept by a rewrite)")
 
 
 def our_server(entry: object) -> bool:

@@ -134,9 +134,7 @@ def _user(session: ParsedSession, payload: dict[str, Any]) -> None:
     prompt = "\n".join(typed).strip()
     if not prompt:
         return
-    session.user_turns += 1
-    if not session.first_prompt:
-        session.first_prompt = prompt
+    session.asked(prompt)
 
 
 def _content_kinds(payload: dict[str, Any]) -> list[str] | None:

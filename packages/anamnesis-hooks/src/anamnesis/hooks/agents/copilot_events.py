@@ -91,12 +91,7 @@ def _user(session: ParsedSession, data: dict[str, Any]) -> None:
     text = content.strip() if isinstance(content, str) else ""
     if not text:
         return
-    if text.startswith("/"):
-        session.commands.append(text.split()[0])
-        return
-    session.user_turns += 1
-    if not session.first_prompt:
-        session.first_prompt = text
+    session.typed(text)
 
 
 def _edit(files: dict[str, None], tool: object, arguments: object) -> None:

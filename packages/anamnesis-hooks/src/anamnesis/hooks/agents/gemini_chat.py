@@ -107,12 +107,7 @@ def _user(session: ParsedSession, message: dict[str, Any]) -> None:
     text = _HOOK_CONTEXT.sub("", raw).strip()
     if not text or text.startswith(_OWN_PREFIXES):
         return
-    if text.startswith("/"):
-        session.commands.append(text.split()[0])
-        return
-    session.user_turns += 1
-    if not session.first_prompt:
-        session.first_prompt = text
+    session.typed(text)
 
 
 def _text(content: object) -> str:

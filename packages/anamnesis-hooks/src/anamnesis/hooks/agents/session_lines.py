@@ -58,6 +58,20 @@ class ParsedSession:
     # Set when the file was longer than MAX_TRANSCRIPT_BYTES: only its start was read.
     truncated: bool = False
 
+    def asked(self, text: str) -> None:
+        """A prompt the person typed: one more turn, and the session's ask if it is the
+        first."""
+        self.user_turns += 1
+        if not self.first_prompt:
+            self.first_prompt = text
+
+    def typed(self, text: str) -> None:
+        """What the person typed: a slash command (its name kept), else a prompt."""
+        if text.startswith("/"):
+            self.commands.append(text.split()[0])
+        else:
+            self.asked(text)
+
     def skipped_lines(self) -> str:
         """The lines left out, in words ("" when none were)."""
         parts = []

@@ -63,20 +63,20 @@ class AgentHook(Record):
 class AgentSpec(Record):
     """One coding agent.
 
-        ``name`` is what ``--agent`` and ``init --agent`` take, and what a note records as the
-        agent that wrote it; ``label`` is what a person reads; ``command`` is the program the agent is
-    started with (how a machine is seen to have it). ``hooks`` are the entries its
-        hook configuration gets. ``reader`` (``"module:function"``) turns one of its session
-        files into a :class:`~.session_lines.ParsedSession`. ``config_env`` names the variable
-        that moves its configuration folder, ``config_dir`` the folder under the
-        home directory otherwise, ``hooks_file`` the file in it that holds the hooks;
-        ``timeout_scale`` turns the table's seconds into the unit that file counts in (1000
-        for milliseconds). ``output`` is the shape of what a hook prints for it
-        (:data:`OUTPUT_SHAPES`). ``env_names_home``: the variable names a home directory that
-        ``config_dir`` is under (Gemini CLI's ``GEMINI_CLI_HOME``), not the folder itself.
-        ``prompt_additions``: the tag the agent wraps around what hooks added to a prompt before
-        a later hook reads it (Gemini CLI puts SessionStart's context in the first prompt as
-        ``<hook_context>...</hook_context>``): prompt recall looks past it.
+    ``name`` is what ``--agent`` and ``init --agent`` take, and what a note records as the
+    agent that wrote it; ``label`` is what a person reads; ``command`` is the program the
+    agent is started with (how a machine is seen to have it). ``hooks`` are the entries its
+    hook configuration gets. ``reader`` (``"module:function"``) turns one of its session
+    files into a :class:`~.session_lines.ParsedSession`. ``config_env`` names the variable
+    that moves its configuration folder, ``config_dir`` the folder under the home directory
+    otherwise, ``hooks_file`` the file in it that holds the hooks; ``timeout_scale`` turns
+    the table's seconds into the unit that file counts in (1000 for milliseconds).
+    ``output`` is the shape of what a hook prints for it (:data:`OUTPUT_SHAPES`).
+    ``env_names_home``: the variable names a home directory that ``config_dir`` is under
+    (Gemini CLI's ``GEMINI_CLI_HOME``), not the folder itself. ``prompt_additions``: the tag
+    the agent wraps around what hooks added to a prompt before a later hook reads it (Gemini
+    CLI puts SessionStart's context in the first prompt as
+    ``<hook_context>...</hook_context>``): prompt recall looks past it.
     """
 
     __slots__ = (
