@@ -184,14 +184,15 @@ def test_doctor_colours_verdicts_on_a_terminal_and_indents_wrapped_lines(env: En
     said = " ".join(f"{check['detail']} {check['fix']}" for check in report)
     whole = {*re.findall(r"`([^`]+)`", said), *said.split()}  # commands and words
     fixes = (" " * 16 + "fix: ", " " * 16 + "tip: ")
-    indent, continued = 0, 0
+    indent, continued, previous = 0, 0, ""
     for line in screen.lines:
         if line.startswith("["):  # a check: its text wraps under itself, at 16
             indent, words = 16, line[16:].split()
         elif line.startswith(fixes):  # a fix: under the fix's text, at 21
             indent, words = 21, line[21:].split()
-        elif not line.startswith(" "):  # a command or path too long for the room there
-            assert line in whole and cells(line) > 80 - indent, line
+        elif not line.startswith(" "):  # a command or path too long for the room left there
+            assert line in whole and cells(previous) + 1 + cells(line) > 80, line
+            previous = line
             continue
         else:
             assert indent and line.startswith(" " * indent) and line[indent] != " ", line
@@ -199,6 +200,7 @@ def test_doctor_colours_verdicts_on_a_terminal_and_indents_wrapped_lines(env: En
             continued += indent == 21
         if cells(line) > 80:  # only a word longer than the line (a path) overflows
             assert len(words) == 1, line
+        previous = line
     assert continued  # some fix did go on to a line of its own
     checks = [line for line in screen.lines if line.startswith("[")]
     assert len(checks) == len(report)
