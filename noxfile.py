@@ -67,6 +67,7 @@ DIRECT_DEPENDENCIES: dict[str, set[str]] = {
         "anamnesis-ops",
         "anamnesis-hooks",
         "anamnesis-reflect",
+        "tomli-w",  # Codex's config.toml, as `init --agent codex` writes it
         "typer",
     },
 }

@@ -40,6 +40,8 @@ NODE = shutil.which("node")
 def codex_machine(tmp_path: Path) -> Machine:
     machine = Machine(tmp_path, "laptop")
     machine.env["CODEX_HOME"] = str(machine.user / ".codex")
+    # A person who uses Codex has its folder: `init --agent all` sets up the agents found.
+    (machine.user / ".codex").mkdir(parents=True, exist_ok=True)
     return machine
 
 
@@ -184,7 +186,7 @@ def test_a_real_codex_session_is_captured_and_recalled_by_both_agents(
     ]
     with ResponsesStandIn(*turns) as model:
         codex_home = Path(laptop.env["CODEX_HOME"])
-        codex_home.mkdir(parents=True)
+        codex_home.mkdir(parents=True, exist_ok=True)
         own = "# my Codex settings\n" + codex_provider(model.url)
         (codex_home / "config.toml").write_text(own)
         set_up(laptop)

@@ -97,9 +97,11 @@ def user(tmp_path_factory: pytest.TempPathFactory) -> NewUser:
         pytest.skip("uv is not on PATH: the README's install needs it")
     person = NewUser(tmp_path_factory.mktemp("new-user"))
     assert shutil.which("claude", path=person.environment["PATH"]) is None
-    install = readme_blocks()[0]
-    assert "scripts/install.py" in install and "anamnesis init" in install
-    assert "--remote" not in install  # the first block keeps notes on this machine
+    # The first block is the plugin's (test_claude_plugin.py installs it with the real
+    # `claude`); the first one with the installer is everything else's.
+    install = next(block for block in readme_blocks() if "scripts/install.py" in block)
+    assert "anamnesis init" in install
+    assert "--remote" not in install  # the install block keeps notes on this machine
     done = person.shell(install, timeout=INSTALL_TIMEOUT_S)
     assert done.returncode == 0, (done.stdout, done.stderr)
     person.install_output = done.stdout + done.stderr  # type: ignore[attr-defined]
@@ -160,7 +162,7 @@ def test_vectors_are_installed_exactly_where_the_python_can_run_them(user: NewUs
 
 def test_the_readme_tour_finds_its_note_whatever_the_search_mode(user: NewUser) -> None:
     # 6: the tour's write and search, verbatim; keyword search alone must find it.
-    tour = readme_blocks()[2]
+    tour = next(block for block in readme_blocks() if "anamnesis write" in block)
     write = re.search(r"anamnesis write .*?\n(?!\s)", tour, flags=re.DOTALL)
     search = re.search(r"anamnesis search \"[^\"]+\"", tour)
     assert write is not None and search is not None
