@@ -10,9 +10,11 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
+
+from anamnesis_testsupport.loopback import LoopbackServer
 
 GITHUB_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
 AWS_KEY_ID = "AKIAIOSFODNN7EXAMPLE"
@@ -90,28 +92,22 @@ class FakeLLMServer:
         self.received: list[Received] = []
         self._stopping = threading.Event()
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
-        )
+        self._server = LoopbackServer(self._handler())
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self._server.address
 
     def queue(self, *replies: Scripted) -> FakeLLMServer:
         self.script.extend(replies)
         return self
 
     def start(self) -> None:
-        self._thread.start()
+        self._server.start()
 
     def stop(self) -> None:
         self._stopping.set()  # stalled handlers give up at once
-        self._server.shutdown()
-        self._server.server_close()
+        self._server.stop()
 
     def _next(self, received: Received) -> Scripted:
         with self._lock:

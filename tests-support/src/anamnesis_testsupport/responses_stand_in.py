@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from anamnesis_testsupport.loopback import LoopbackServer
 
 # A model Codex has metadata for (its `apply_patch` tool is the freeform one).
 MODEL = "gpt-5.5"
@@ -53,24 +55,18 @@ class ResponsesStandIn:
         self.turns = list(turns)
         self.received: list[dict[str, Any]] = []
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True
-        )
+        self._server = LoopbackServer(self._handler())
 
     @property
     def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
+        return f"{self._server.address}/v1"
 
     def __enter__(self) -> ResponsesStandIn:
-        self._thread.start()
+        self._server.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._server.stop()
 
     def _next(self, request: dict[str, Any]) -> tuple[int, list[dict[str, Any]]]:
         with self._lock:
