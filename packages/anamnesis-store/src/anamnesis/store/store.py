@@ -190,6 +190,10 @@ class MemoryStore:
         confidence: float = 1.0,
         supersedes: Iterable[str] | None = None,
         extra: dict[str, Any] | None = None,
+        valid_until: str = "",
+        review_after: str = "",
+        reviewed_at: str = "",
+        compatible_with: Iterable[str] | None = None,
     ) -> Memory:
         """Create a note with a fresh id and timestamps: write its file, then index it."""
         now = utc_now()
@@ -211,6 +215,10 @@ class MemoryStore:
             confidence=confidence,
             supersedes=supersedes,
             extra=dict(extra or {}),
+            valid_until=valid_until,
+            review_after=review_after,
+            reviewed_at=reviewed_at,
+            compatible_with=compatible_with,
         )
         return self._writer.save(mem, new=True)
 
@@ -319,6 +327,7 @@ class MemoryStore:
         include_body: bool = True,
         after: Memory | None = None,
         agent: str | None = None,
+        include_expired: bool | None = None,
     ) -> Notes:
         """Notes newest first (``updated_at``, then ``confidence``, then id), filtered.
 
@@ -329,7 +338,9 @@ class MemoryStore:
         stays browsable. With ``include_body=False`` bodies are returned empty (cheaper).
         ``after``: only the notes that come after this one in that order (the next page
         of a listing that ended with it, :func:`.note_pages.every_note`). ``agent``: only
-        the notes that coding agent wrote (``prov_agent``).
+        the notes that coding agent wrote (``prov_agent``). ``include_expired``: whether
+        notes past their ``valid_until`` are listed; None (the default) follows
+        ``include_superseded``: a listing of the live notes hides both.
         """
         sql, params = note_queries.listing(
             Filters.checked(project, type, scope, tag, agent=agent),
@@ -339,6 +350,7 @@ class MemoryStore:
             limit=limit,
             offset=offset,
             after=after,
+            include_expired=include_expired,
         )
         return self._listed(sql, params, include_body)
 
@@ -369,11 +381,13 @@ class MemoryStore:
         tag: str | None = None,
         include_superseded: bool = True,
         agent: str | None = None,
+        include_expired: bool | None = None,
     ) -> int:
         """How many notes :meth:`list` would return with these filters."""
         sql, params = note_queries.counting(
             Filters.checked(project, type, scope, tag, agent=agent),
             include_superseded=include_superseded,
+            include_expired=include_expired,
         )
 
         def query(conn: sqlite3.Connection) -> int:
@@ -393,6 +407,8 @@ class MemoryStore:
         mode: str | None = None,
         include_superseded: bool = False,
         agent: str | None = None,
+        include_expired: bool = False,
+        as_of: str | None = None,
     ) -> Notes:
         """The best ``k`` notes for a free-text query, superseded notes hidden (with
         ``include_superseded`` they rank like any other: the history, searched).
@@ -403,7 +419,11 @@ class MemoryStore:
         here, vector and hybrid search fall back to keyword search with one warning. A
         query that shares nothing with any note finds nothing in every mode (vector
         evidence counts only above :data:`~anamnesis.store.search.fusion.VECTOR_FLOOR`).
-        ``agent``: only the notes that coding agent wrote (``prov_agent``).
+        ``agent``: only the notes that coding agent wrote (``prov_agent``). Notes past
+        their ``valid_until`` are hidden like superseded ones unless ``include_expired``.
+        ``as_of`` (a date or timestamp): the memory as it stood then: notes created later
+        do not exist yet, supersede links count only from notes that existed, validity
+        is evaluated then (notes are read as they are now: edits are not undone).
         """
         return self.search_scored(
             query,
@@ -414,6 +434,8 @@ class MemoryStore:
             mode=mode,
             include_superseded=include_superseded,
             agent=agent,
+            include_expired=include_expired,
+            as_of=as_of,
         ).notes
 
     def search_scored(
@@ -427,6 +449,8 @@ class MemoryStore:
         mode: str | None = None,
         include_superseded: bool = False,
         agent: str | None = None,
+        include_expired: bool = False,
+        as_of: str | None = None,
     ) -> SearchResult:
         """:meth:`search` with each hit's score, the notes superseding it (``superseded_by``,
         empty for a current note) and the mode that actually ran."""
@@ -440,6 +464,8 @@ class MemoryStore:
             include_superseded=include_superseded,
             embed_limit=self.search_embed_limit,
             agent=agent,
+            include_expired=include_expired,
+            as_of=as_of,
         )
 
     # -- vectors (the optional extra) -------------------------------------------------
