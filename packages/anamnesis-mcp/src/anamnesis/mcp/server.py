@@ -31,7 +31,7 @@ from anamnesis.mcp import descriptions
 from anamnesis.mcp.arguments import MAX_K, TOOL_ARGUMENTS, InvalidArgument, check_call
 from anamnesis.mcp.background import BackgroundEmbedding
 from anamnesis.mcp.catalog import TEMPLATES, Catalog
-from anamnesis.mcp.client_agent import agent_of_client
+from anamnesis.mcp.client_agent import agent_of_client, client_name
 from anamnesis.mcp.functions import (
     newest_that_fit,
     search_memories,
@@ -318,7 +318,7 @@ def memory_write(
             machine_id=state.machine_id,  # bound at build time, never from the model
             scope=scope,
             supersedes=supersedes,
-            agent=agent_of_client(_client_name(context)),  # the client's, never the model's
+            agent=agent_of_client(client_name(context)),  # the client's, never the model's
         )
     state.embedding.wake()  # embed the new note now, not in the next hybrid search
     return _reply(note, note)
@@ -386,7 +386,7 @@ def build_server(
         guard=guard,
         embedding=BackgroundEmbedding(store, lambda: crash_log(guard.log_path)),
     )
-    catalog = Catalog(store, project or _current_project(), guard)
+    catalog = Catalog(store, project or _current_project(), guard, mid)
     server = AnamnesisServer(
         state,
         catalog,
@@ -453,20 +453,6 @@ class _GitOnFirstUse:
 
     def state(self) -> SyncState:
         return self._git().state()
-
-
-def _client_name(context: Context | None) -> str | None:
-    """The name the client gave in ``initialize`` (``clientInfo.name``; on a protocol
-    without the handshake, in each request's envelope), or None: no name, or no request
-    (a tool called in process)."""
-    if context is None:
-        return None
-    try:
-        session = context.session
-    except ValueError:  # the SDK's "Context is not available outside of a request"
-        return None
-    params = session.client_params
-    return params.client_info.name if params is not None else None
 
 
 def _reply(structured: dict[str, Any], shown: object) -> CallToolResult:
