@@ -10,7 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anamnesis.ops import Viewpoint, age_text, note_marker, render_inject, select_inject
+from anamnesis.ops import (
+    MEMORY_NOTICE,
+    Viewpoint,
+    age_text,
+    fit_notes,
+    injected_ids,
+    memory_block,
+    note_marker,
+    render_inject,
+    select_inject,
+)
 from anamnesis.store import Memory, MemoryStore, new_id, rewritten_by
 
 P = "github.com/acme/api"
@@ -231,3 +241,80 @@ def old_meta_line(mem: Memory) -> str:
         source += f", rewritten by {clip(model)}" if model else ""
         meta.append(f"source: {source} (confidence {mem.confidence:g})")
     return " · ".join(meta)
+
+
+OLD_HEADER = f"# Anamnesis memory\n\n{MEMORY_NOTICE}"  # before markers: no line about them
+NOTES = st.lists(
+    st.tuples(
+        st.booleans(),  # global
+        st.sampled_from([0, 50, 200, 600, 1500, 4000, 12000]),  # body
+        st.sampled_from([5, 40, 200]),  # title
+        st.sampled_from(["human", "session-end", "reflection", "import"]),
+        st.sampled_from(["laptop", "desktop"]),
+        st.sampled_from(["", "claude-code", "codex"]),
+        st.integers(0, 800),  # days since the last update
+    ),
+    min_size=1,
+    max_size=24,
+)
+
+
+def stored(store: MemoryStore, notes: list[tuple[bool, int, int, str, str, str, int]]) -> None:
+    store.put_many(
+        note(
+            title=f"{index} " + "t" * title, body="b" * body, prov_source=source,
+            project="global" if is_global else P, machine_id=machine, prov_agent=agent,
+            type=("semantic", "procedural", "episodic")[index % 3],
+            updated_at=ago(days=days), created_at=ago(days=days),
+        )
+        for index, (is_global, body, title, source, machine, agent, days) in enumerate(notes)
+    )  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(notes=NOTES, budget=st.sampled_from([2000, 3000, 5000, 9000, 10000]))
+def test_a_session_start_block_loses_no_note_to_its_markers(
+    notes: list[tuple[bool, int, int, str, str, str, int]],
+    budget: int,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Markers cost less than the meta lines did, so a block holds what it held: a note
+    shown before is shown now, unless a global note (the block shows them first) now fits
+    where it did not and takes its room; and the block stays within budget."""
+    with MemoryStore(tmp_path_factory.mktemp("store")) as store:
+        stored(store, notes)
+        now = select_inject(store, project=P, budget=budget, viewpoint=HERE)
+        with pytest.MonkeyPatch.context() as before:  # the same block with 0.3's meta lines
+            before.setattr(memory_block, "note_marker", lambda mem, _view: old_meta_line(mem))
+            before.setattr(memory_block, "FRAME", memory_block.frame_size(OLD_HEADER))
+            then = select_inject(store, project=P, budget=budget, viewpoint=HERE)
+    assert len(render_inject(now)) <= budget
+    lost = set(injected_ids(then)) - set(injected_ids(now))
+    gained_globals = {mem.id for mem in now.global_notes} - set(injected_ids(then))
+    assert not lost or gained_globals, (lost, budget)
+
+
+@settings(max_examples=60, deadline=None)
+@given(notes=NOTES, budget=st.integers(1000, 10000))
+def test_a_prompts_block_loses_nothing_to_its_markers(
+    notes: list[tuple[bool, int, int, str, str, str, int]], budget: int
+) -> None:
+    """A prompt's block in a session that was shown notes before (its header as before):
+    every note shown before is shown now, cut no shorter."""
+    mems = [
+        note(
+            title=f"{index} " + "t" * title, body="b" * body, prov_source=source,
+            machine_id=machine, prov_agent=agent, updated_at=ago(days=days),
+        )
+        for index, (_g, body, title, source, machine, agent, days) in enumerate(notes[:3])
+    ]  # fmt: skip
+    header = f"# Anamnesis memory: notes related to this prompt\n\n{MEMORY_NOTICE}"
+    now = fit_notes(mems, budget, header=header, viewpoint=HERE)
+    with pytest.MonkeyPatch.context() as before:
+        before.setattr(memory_block, "note_marker", lambda mem, _view: old_meta_line(mem))
+        then = fit_notes(mems, budget, header=header, viewpoint=HERE)
+    assert len(render_inject(now, header=header)) <= budget
+    assert set(injected_ids(then)) <= set(injected_ids(now))
+    whole = 10**9
+    for mem_id in injected_ids(then):
+        assert now.limits.get(mem_id, whole) >= then.limits.get(mem_id, whole)
