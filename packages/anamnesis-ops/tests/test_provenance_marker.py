@@ -3,6 +3,7 @@ something, and never longer than the meta line it replaced."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from anamnesis.ops import (
     MEMORY_NOTICE,
+    BlockSelection,
     Viewpoint,
     age_text,
     fit_notes,
@@ -244,6 +246,7 @@ def old_meta_line(mem: Memory) -> str:
 
 
 OLD_HEADER = f"# Anamnesis memory\n\n{MEMORY_NOTICE}"  # before markers: no line about them
+LEGEND = memory_block.MEMORY_HEADER[len(OLD_HEADER) :]  # the line about them, its break too
 NOTES = st.lists(
     st.tuples(
         st.booleans(),  # global
@@ -271,36 +274,48 @@ def stored(store: MemoryStore, notes: list[tuple[bool, int, int, str, str, str, 
     )  # fmt: skip
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(notes=NOTES, budget=st.sampled_from([2000, 3000, 5000, 9000, 10000]))
-def test_a_session_start_block_loses_no_note_to_its_markers(
+def test_a_session_start_block_loses_a_note_only_to_another(
     notes: list[tuple[bool, int, int, str, str, str, int]],
     budget: int,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    """Markers cost less than the meta lines did, so a block holds what it held: a note
-    shown before is shown now, unless a global note (the block shows them first) now fits
-    where it did not and takes its room; and the block stays within budget."""
+    """The room markers save goes to the block's notes by its rules (global notes first,
+    each in full where it fits, then this project's, newest first). So a note the block
+    showed with meta lines is shown with markers, unless another note now has more room
+    (shown, or shown in full, where it was not: a global note that now fits whole goes
+    before one that must be cut), or the markers saved less than the header's line about
+    them costs (a block of two or three notes at a small budget). Within budget always."""
     with MemoryStore(tmp_path_factory.mktemp("store")) as store:
         stored(store, notes)
         now = select_inject(store, project=P, budget=budget, viewpoint=HERE)
-        with pytest.MonkeyPatch.context() as before:  # the same block with 0.3's meta lines
-            before.setattr(memory_block, "note_marker", lambda mem, _view: old_meta_line(mem))
-            before.setattr(memory_block, "FRAME", memory_block.frame_size(OLD_HEADER))
-            then = select_inject(store, project=P, budget=budget, viewpoint=HERE)
+        then = with_meta_lines(lambda: select_inject(store, project=P, budget=budget,
+                                                     viewpoint=HERE))  # fmt: skip
     assert len(render_inject(now)) <= budget
-    lost = set(injected_ids(then)) - set(injected_ids(now))
-    gained_globals = {mem.id for mem in now.global_notes} - set(injected_ids(then))
-    assert not lost or gained_globals, (lost, budget)
+    whole = 10**9
+    shown_then, shown_now = set(injected_ids(then)), set(injected_ids(now))
+    more_room = [
+        mem_id
+        for mem_id in shown_now
+        if mem_id not in shown_then
+        or now.limits.get(mem_id, whole) > then.limits.get(mem_id, whole)
+    ]
+    savings = [
+        len(old_meta_line(mem)) - len(note_marker(mem, HERE))
+        for mem in then.global_notes + then.project_notes
+    ]
+    legend_unpaid = min(savings, default=0) > 0 and sum(savings) <= len(LEGEND)
+    assert not (shown_then - shown_now) or more_room or legend_unpaid
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(notes=NOTES, budget=st.integers(1000, 10000))
 def test_a_prompts_block_loses_nothing_to_its_markers(
     notes: list[tuple[bool, int, int, str, str, str, int]], budget: int
 ) -> None:
     """A prompt's block in a session that was shown notes before (its header as before):
-    every note shown before is shown now, cut no shorter."""
+    every note shown before is shown now, and cut shorter only to make room for another."""
     mems = [
         note(
             title=f"{index} " + "t" * title, body="b" * body, prov_source=source,
@@ -310,11 +325,19 @@ def test_a_prompts_block_loses_nothing_to_its_markers(
     ]  # fmt: skip
     header = f"# Anamnesis memory: notes related to this prompt\n\n{MEMORY_NOTICE}"
     now = fit_notes(mems, budget, header=header, viewpoint=HERE)
-    with pytest.MonkeyPatch.context() as before:
-        before.setattr(memory_block, "note_marker", lambda mem, _view: old_meta_line(mem))
-        then = fit_notes(mems, budget, header=header, viewpoint=HERE)
+    then = with_meta_lines(lambda: fit_notes(mems, budget, header=header, viewpoint=HERE))
     assert len(render_inject(now, header=header)) <= budget
     assert set(injected_ids(then)) <= set(injected_ids(now))
-    whole = 10**9
-    for mem_id in injected_ids(then):
-        assert now.limits.get(mem_id, whole) >= then.limits.get(mem_id, whole)
+    if len(injected_ids(now)) == len(injected_ids(then)):
+        whole = 10**9
+        for mem_id in injected_ids(then):
+            assert now.limits.get(mem_id, whole) >= then.limits.get(mem_id, whole)
+
+
+def with_meta_lines(select: Callable[[], BlockSelection]) -> BlockSelection:
+    """What ``select`` chose when each note had 0.3's meta line under its title, and the
+    block's header no line about markers."""
+    with pytest.MonkeyPatch.context() as before:
+        before.setattr(memory_block, "note_marker", lambda mem, _view: old_meta_line(mem))
+        before.setattr(memory_block, "FRAME", memory_block.frame_size(OLD_HEADER))
+        return select()
