@@ -2,18 +2,19 @@
 block and in prompt recall, before (the meta line) and after (the marker), in characters.
 
     uv run python -m bench.studies.block_markers --baseline /tmp/base [--notes 2000]
-                                                 [--budgets 9000,4000] [--keep DIR]
+        [--budgets 9000,4000] [--global-share 0.05] [--size 300] [--keep DIR]
 
 (``git worktree add /tmp/base <commit before markers>`` makes the baseline checkout.)
 
 A store of ``--notes`` notes, as a team's store looks after months of use: the text grows
-from the devmemory notes (``bench.common.corpus``, topical, bodies of 300-500 characters:
-real captured sessions' summaries are 140-420, devmemory's notes 215 at the median), in
-devmemory's projects with one note in twenty global; who wrote each note, where and when is
-drawn (seeded): episodic notes are captured sessions (Claude Code's, one in three Codex's),
-durable ones a person's (some through an agent's ``memory_write``), a reflection's, a
-merge's or an import's; three machines, this one writing most; ages up to two years, most
-recent; some notes reviewed by a person, some with a ``review_after`` (half of them due).
+from the devmemory notes (``bench.common.corpus``, topical, bodies of 300-500 characters
+(``--size``): real captured sessions' summaries are 140-420, devmemory's notes 215 at the
+median), in devmemory's projects with one note in twenty global (``--global-share``); who
+wrote each note, where and when is drawn (seeded): episodic notes are captured sessions
+(Claude Code's, one in three Codex's), durable ones a person's (some through an agent's
+``memory_write``), a reflection's, a merge's or an import's; three machines, this one
+writing most; ages up to two years, most recent; some notes reviewed by a person, some
+with a ``review_after`` (half of them due).
 
 Then, for each checkout (ours, and ``--baseline``'s), the hooks as processes (Claude Code's,
 on this machine): the SessionStart block of every project at each budget, and prompt recall
@@ -57,7 +58,6 @@ DURABLE = (
     ("merge", "", 0.05),
     ("import", "", 0.10),
 )
-GLOBAL_SHARE = 0.05
 NOW = datetime.now(UTC).replace(microsecond=0)
 _CUT = "... (cut; memory_search finds note"
 _LEFT_OUT = re.compile(r"(\d+) more notes? (?:was|were) left out")
@@ -67,15 +67,18 @@ def _pick(rng: random.Random, choices: tuple[tuple[str, float], ...]) -> str:
     return rng.choices([c for c, _ in choices], weights=[w for _, w in choices])[0]
 
 
-def build_store(home: Path, count: int, seed: int = 7) -> list[str]:
-    """``count`` notes in ``home`` (see the module's docstring); the projects, busiest first."""
+def build_store(
+    home: Path, count: int, global_share: float, *, size: int = 300, seed: int = 7
+) -> list[str]:
+    """``count`` notes in ``home`` (see the module's docstring), ``global_share`` of them
+    global, bodies of ``size`` to ``size`` + 200 characters; the projects, busiest first."""
     rng = random.Random(seed)
     projects = sorted({n.project for n in generate(300, size=0)} - {"global"})
     notes = []
-    for text in generate(count, size=300, seed=seed):
-        project = text.project
-        if project == "global" or rng.random() < GLOBAL_SHARE:
-            project = "global" if rng.random() < GLOBAL_SHARE * 4 else rng.choice(projects)
+    for text in generate(count, size=size, seed=seed):
+        project = text.project if text.project != "global" else rng.choice(projects)
+        if rng.random() < global_share:
+            project = "global"
         updated = NOW - timedelta(days=min(rng.expovariate(1 / 60), 700), hours=rng.random() * 24)
         stamp = updated.isoformat(timespec="seconds")
         if text.type == "episodic":
@@ -128,6 +131,13 @@ class Block:
     @property
     def header(self) -> int:
         return self.text.find("<memory>") if "<memory>" in self.text else 0
+
+    @property
+    def note_text(self) -> int:
+        """The characters of the notes' bodies: the block less its header, headings and
+        the lines under them."""
+        lines = sum(len(heading) + len(meta) for heading, meta in self.notes)
+        return len(self.text) - self.header - lines if self.text else 0
 
 
 def hook(code: Path, home: Path, name: str, *args: str, stdin: dict[str, str] | None = None) -> str:
@@ -191,23 +201,31 @@ def summary(blocks: list[Block]) -> dict[str, float]:
         "block_median": statistics.median(sizes) if sizes else 0,
         "block_p95": p95(sizes) if sizes else 0,
         "header": statistics.median(b.header for b in shown) if shown else 0,
+        "note_text": sum(b.note_text for b in shown),
     }
 
 
 def compare(before: list[Block], after: list[Block]) -> dict[str, object]:
-    """Per block: the notes shown before and not now, and the other way round."""
+    """Per block: the notes shown before and not now and the other way round, and for the
+    notes shown in both, the characters each one's marker saved on its meta line."""
     lost: list[str] = []
-    gained = 0
+    gained: list[str] = []
     fewer = more = 0
+    saved = []
     for old, new in zip(before, after, strict=True):
-        old_titles = {heading for heading, _ in old.notes}
-        new_titles = {heading for heading, _ in new.notes}
-        lost += sorted(old_titles - new_titles)
-        gained += len(new_titles - old_titles)
+        old_notes, new_notes = dict(old.notes), dict(new.notes)
+        lost += sorted(set(old_notes) - set(new_notes))
+        gained += sorted(set(new_notes) - set(old_notes))
         fewer += len(new.notes) < len(old.notes)
         more += len(new.notes) > len(old.notes)
-    return {"lost": len(lost), "gained": gained, "blocks_with_fewer_notes": fewer,
-            "blocks_with_more_notes": more, "lost_titles": lost[:10]}  # fmt: skip
+        saved += [len(old_notes[h]) - len(new_notes[h]) for h in old_notes if h in new_notes]
+    return {
+        "saved_median": statistics.median(saved) if saved else 0,
+        "saved_min": min(saved, default=0),
+        "lost": len(lost), "gained": len(gained),
+        "blocks_with_fewer_notes": fewer, "blocks_with_more_notes": more,
+        "lost_titles": sorted(set(lost))[:5], "gained_titles": sorted(set(gained))[:5],
+    }  # fmt: skip
 
 
 def main() -> None:
@@ -215,6 +233,8 @@ def main() -> None:
     parser.add_argument("--baseline", type=Path, help="a checkout before markers")
     parser.add_argument("--notes", type=int, default=2000)
     parser.add_argument("--budgets", default="9000,4000")
+    parser.add_argument("--global-share", type=float, default=0.05)
+    parser.add_argument("--size", type=int, default=300, help="body characters, at least")
     parser.add_argument("--keep", type=Path, help="build the store here and keep it")
     args = parser.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
@@ -222,7 +242,7 @@ def main() -> None:
         print(f"devmemory not found at {DEVMEMORY}: set BENCH_SHARED", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="anamnesis-markers-") as tmp:
         home = args.keep or Path(tmp) / "home"
-        projects = build_store(home, args.notes)
+        projects = build_store(home, args.notes, args.global_share, size=args.size)
         print(f"store: {args.notes} notes, {len(projects)} projects, {home}", file=sys.stderr)
         checkouts = {"ours": REPO}
         if args.baseline is not None:
@@ -231,7 +251,9 @@ def main() -> None:
             name: run_checkout(code, home, projects, budgets) for name, code in checkouts.items()
         }
     report: dict[str, object] = {"bench": "block-markers", "notes": args.notes,
-                                 "projects": len(projects), "prompts": len(queries())}  # fmt: skip
+                                 "global_share": args.global_share, "size": args.size,
+                                 "projects": len(projects),
+                                 "prompts": len(queries())}  # fmt: skip
     for kind in runs["ours"]:
         row: dict[str, object] = {name: summary(blocks[kind]) for name, blocks in runs.items()}
         if "before" in runs:
