@@ -312,6 +312,9 @@ def test_a_stale_form_writes_nothing_and_says_why(store: MemoryStore, client: ht
     # A due note confirmed meanwhile, then one deleted.
     store.update(due.id, reviewed_at="2099-01-01T00:00:00+00:00")
     answer = client.post("/review/reviewed", data=still)
+    assert answer.status_code == 409 and "is not due for review any more" in text_of(answer)
+    store.update(due.id, reviewed_at="", title="Rotate the staging certificate now")
+    answer = client.post("/review/reviewed", data=still)
     assert answer.status_code == 409 and "changed since the page was shown" in text_of(answer)
     store.delete(due.id)
     answer = client.post("/review/reviewed", data=still)
@@ -326,8 +329,9 @@ def test_a_pair_already_both_right_is_not_resolved_twice(
     both = form_in(page_html, pair.anchor, "/review/both").pressing("Both are right")
     keep = form_in(page_html, pair.anchor, "/review/keep").pressing("Keep this one")
     assert client.post("/review/both", data=both).status_code == 303
-    answer = client.post("/review/keep", data=keep)  # the page before: stamps changed
+    answer = client.post("/review/keep", data=keep)  # a tab showing the page before
     assert answer.status_code == 409
+    assert "were already marked both right" in text_of(answer)
     assert not store.supersede_chain(pair.older.id).newer
 
 

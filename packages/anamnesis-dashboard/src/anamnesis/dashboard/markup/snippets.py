@@ -57,8 +57,10 @@ def value_snippet(body: str, values: Sequence[str], length: int = SNIPPET_CHARS)
     not hold (a negation's absent side) marks nothing."""
     text = display_safe(plain_text(body))
     spans: list[tuple[int, int]] = []
-    for value in dict.fromkeys(v.strip() for v in values if v.strip()):
-        whole = re.compile(rf"(?<!\w){re.escape(display_safe(value))}(?!\w)", re.IGNORECASE)
+    # A value is read as the text is (a clause's `code` loses its backticks, as here).
+    needles = (display_safe(plain_text(v)) for v in values if v.strip())
+    for needle in dict.fromkeys(n for n in needles if n):
+        whole = re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)", re.IGNORECASE)
         spans.extend(m.span() for m in whole.finditer(text))
     return _marked(text, _disjoint(spans), length)
 

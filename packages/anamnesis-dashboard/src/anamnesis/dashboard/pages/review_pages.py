@@ -170,5 +170,7 @@ def _flash(store: MemoryStore, request: Request, review: Review) -> Flash | None
         next_at = store.get(note_id).review_after
     except (NoteNotFound, StoreError):
         next_at = ""
+    if next_at[:10] < tomorrow():  # left where it was (past): the note is not due again
+        next_at = ""
     return Flash("edited" if edited else done, _titled(store, [note_id])[0], other, in_pair,
                  next_at)  # fmt: skip

@@ -150,9 +150,9 @@ def note_id_of(raw: str) -> str:
     return note_id
 
 
-def live_as_shown(store: MemoryStore, note_id: str, seen: str) -> Memory:
-    """The note, if it is still live and as the page showed it; :class:`StaleForm` saying
-    what happened to it otherwise."""
+def live_note(store: MemoryStore, note_id: str) -> Memory:
+    """The note, if it is still in the store and live; :class:`StaleForm` saying what
+    became of it otherwise (resolved elsewhere: superseded; expired; gone)."""
     try:
         note = store.get(note_id)
     except NoteNotFound:
@@ -160,19 +160,26 @@ def live_as_shown(store: MemoryStore, note_id: str, seen: str) -> Memory:
             f"Note {note_id} is no longer in the store (deleted, or removed by a sync): "
             "nothing was changed."
         ) from None
-    name = _quoted(note)
-    if stamp(note) != seen:
-        raise StaleForm(
-            f"{name} changed since the page was shown: nothing was changed. Here it is as it "
-            "is now."
-        )
     newer = store.supersede_chain(note_id).newer
     if newer:
         by = _quoted_id(store, newer[-1])
-        raise StaleForm(f"{name} is already superseded by {by}: there is nothing left to resolve.")
+        raise StaleForm(
+            f"{_quoted(note)} is already superseded by {by}: there is nothing left to resolve."
+        )
     if is_expired(note):
         raise StaleForm(
-            f"{name} expired ({note.valid_until}): it is no longer recalled, nothing to resolve."
+            f"{_quoted(note)} expired ({note.valid_until}): it is no longer recalled, nothing "
+            "to resolve."
+        )
+    return note
+
+
+def unchanged(note: Memory, seen: str) -> Memory:
+    """``note``, if it is as the page showed it (its stamp is ``seen``)."""
+    if stamp(note) != seen:
+        raise StaleForm(
+            f"{_quoted(note)} changed since the page was shown: nothing was changed. Here it "
+            "is as it is now."
         )
     return note
 
@@ -180,10 +187,10 @@ def live_as_shown(store: MemoryStore, note_id: str, seen: str) -> Memory:
 def pair_as_shown(
     store: MemoryStore, first: tuple[str, str], second: tuple[str, str]
 ) -> tuple[Memory, Memory]:
-    """Both notes of a pair (each ``(id, stamp as shown)``), live and unchanged, not yet
-    said to be both right; :class:`StaleForm` otherwise."""
-    one = live_as_shown(store, *first)
-    other = live_as_shown(store, *second)
+    """Both notes of a pair (each ``(id, stamp as shown)``), live, not yet said to be both
+    right, and unchanged; :class:`StaleForm` otherwise (what was resolved meanwhile is
+    said before what merely changed: a resolve changes the stamps too)."""
+    one, other = live_note(store, first[0]), live_note(store, second[0])
     if one.id == other.id:
         raise BadForm("a pair is two different notes")
     if other.id in one.compatible_with or one.id in other.compatible_with:
@@ -191,15 +198,18 @@ def pair_as_shown(
             f"{_quoted(one)} and {_quoted(other)} were already marked both right: the pair is "
             "not proposed again."
         )
-    return one, other
+    return unchanged(one, first[1]), unchanged(other, second[1])
 
 
 def due_as_shown(store: MemoryStore, note_id: str, seen: str) -> Memory:
-    """The due note, unchanged and still due; :class:`StaleForm` otherwise."""
-    note = live_as_shown(store, note_id, seen)
+    """The due note, live, still due and unchanged; :class:`StaleForm` otherwise."""
+    note = live_note(store, note_id)
     if not is_due(note):
-        raise StaleForm(f"{_quoted(note)} is not due for review any more: nothing was changed.")
-    return note
+        raise StaleForm(
+            f"{_quoted(note)} is not due for review any more (confirmed or given a later "
+            "date meanwhile): nothing was changed."
+        )
+    return unchanged(note, seen)
 
 
 def next_review(raw: str, today: date | None = None) -> str | None:
