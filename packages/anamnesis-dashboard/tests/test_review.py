@@ -466,7 +466,8 @@ def test_resolve_one_pair_by_keeping_one_and_another_as_both_right(
     page.get_by_role("link", name="Review", exact=True).click()
     page.wait_for_url("**/review")
     expect(page.locator("article.pair")).to_have_count(2)
-    assert scroll_width(page) <= page.viewport_size["width"]  # type: ignore[index]
+    size = page.viewport_size
+    assert size is not None and scroll_width(page) <= size["width"]
 
     # Keep the newer port note: the older is superseded by it.
     kept = page.locator(f"#{web.anchor} section.side.newer")
