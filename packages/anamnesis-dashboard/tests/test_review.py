@@ -376,6 +376,20 @@ def test_the_project_filter_and_the_empty_state(store: MemoryStore, client: http
     assert web.anchor in review(client).text
 
 
+def test_a_store_full_of_pairs_is_drawn_fifty_at_a_time(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    pairs = [port_pair(store, project=f"service-{n:02d}") for n in range(51)]
+    answer = review(client)
+    assert answer.text.count('<article class="pair"') == 50
+    assert "Possible contradictions (51)" in text_of(answer)
+    assert "50 of 51 shown, the newest first" in text_of(answer)
+    form = form_in(answer.text, pairs[-1].anchor, "/review/both")
+    client.post("/review/both", data=form.pressing("Both are right"))
+    after = review(client)
+    assert "Possible contradictions (50)" in text_of(after) and "shown, the" not in after.text
+
+
 def test_an_edit_opened_from_the_review_returns_to_it_and_checks_again(
     store: MemoryStore, client: httpx.Client
 ) -> None:

@@ -13,8 +13,8 @@ in another tab, by the CLI or on another machine) writes nothing: the page comes
 Only this page asks the store for its candidates: ``contradictions()`` compares the live
 notes with each other (up to a second or two at thousands of notes), so the nav carries no
 count, which every page would pay for (and a count kept from an earlier visit would be
-wrong as soon as a hook or the CLI wrote a note). It runs in a worker thread, so other
-pages are served meanwhile.
+wrong as soon as a hook or the CLI wrote a note). It runs in a worker thread over a store
+of its own, so other pages are served meanwhile.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
+from anamnesis.dashboard.context import Dashboard
 from anamnesis.dashboard.pages.edit_pages import _form  # the guard has read and checked it
 from anamnesis.dashboard.pages.note_pages import _titled
 from anamnesis.dashboard.pages.responses import dashboard_of, page, problem
@@ -137,17 +138,24 @@ async def _drawn(
 ) -> HTMLResponse:
     """The page as the store is now (the candidates found in a worker thread)."""
     dashboard = dashboard_of(request)
-    store = dashboard.store
     try:
-        review: Review = await asyncio.to_thread(review_of, store, project)
+        review: Review = await asyncio.to_thread(_review_apart, dashboard, project)
     except StoreError as exc:  # the index busy or broken: say so, as the other pages do
         return problem(request, 503, "The review could not be read", str(exc))
-    flash = None if warning else _flash(store, request, review)
+    flash = None if warning else _flash(dashboard.store, request, review)
     return page(
         request, "review.html", status,
         review=review, flash=flash, warning=warning, tomorrow=tomorrow(),
         back=review_address(project),
     )  # fmt: skip
+
+
+def _review_apart(dashboard: Dashboard, project: str) -> Review:
+    """The review, read through a store of its own (as a sync is): the pages' store
+    answers each call under one lock, and the candidates' seconds holding it would stall
+    every other page meanwhile."""
+    with dashboard.home.open_store() as store:
+        return review_of(store, project)
 
 
 def _flash(store: MemoryStore, request: Request, review: Review) -> Flash | None:
@@ -165,7 +173,7 @@ def _flash(store: MemoryStore, request: Request, review: Review) -> Flash | None
             other = _titled(store, [note_id_of(params.get("over", ""))])[0]
         except BadForm:
             other = None
-    in_pair = any(note_id in (p.older.note.id, p.newer.note.id) for p in review.pairs)
+    in_pair = note_id in review.paired
     try:
         next_at = store.get(note_id).review_after
     except (NoteNotFound, StoreError):

@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 REVIEW_PATH = "/review"
 STAMP_CHARS = 20  # 80 bits of SHA-256: a changed note is never mistaken for the one shown
 EXCERPT_CHARS = 320  # a side's text: enough to read the sentence each value stands in
+# How many of each the page draws (newest pairs first, longest due first): a store that
+# holds thousands of candidates is resolved a page at a time, not drawn in one 10 MB page.
+PAIRS_SHOWN = 50
+DUE_SHOWN = 100
 
 
 class StaleForm(Exception):
@@ -121,14 +125,17 @@ class DueNote:
 class Review:
     """Everything the page lists, for one project (``""``: all)."""
 
-    pairs: list[Pair]
-    due: list[DueNote]
+    pairs: list[Pair]  # the first PAIRS_SHOWN
+    due: list[DueNote]  # the first DUE_SHOWN
     projects: list[str]
     project: str
+    pair_count: int  # all of them
+    due_count: int
+    paired: frozenset[str]  # every note in a pair, shown or not
 
     @property
     def empty(self) -> bool:
-        return not self.pairs and not self.due
+        return not self.pair_count and not self.due_count
 
 
 def review_of(store: MemoryStore, project: str) -> Review:
@@ -136,10 +143,13 @@ def review_of(store: MemoryStore, project: str) -> Review:
     ``contradictions`` compares the live notes with each other: up to a second or two at
     thousands of notes, which is why only this page asks for it (see ``review_pages``)."""
     scope = project or None
-    pairs = [Pair.of(found) for found in store.contradictions(project=scope)]
-    due = [DueNote(n, source_word(n), stamp(n)) for n in store.due_for_review(project=scope)]
+    found = store.contradictions(project=scope)
+    pairs = [Pair.of(pair) for pair in found[:PAIRS_SHOWN]]
+    due_notes = store.due_for_review(project=scope)
+    due = [DueNote(n, source_word(n), stamp(n)) for n in due_notes[:DUE_SHOWN]]
     projects = sorted(store.stats().by_project)
-    return Review(pairs, due, projects, project)
+    paired = frozenset(note_id for pair in found for note_id in pair.ids)
+    return Review(pairs, due, projects, project, len(found), len(due_notes), paired)
 
 
 def note_id_of(raw: str) -> str:
