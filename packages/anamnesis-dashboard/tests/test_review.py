@@ -25,7 +25,7 @@ from anamnesis_testsupport.browser import sign_in
 from anamnesis_testsupport.dashboard_server import DashboardProcess
 from playwright.sync_api import Page, expect
 
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import Memory, MemoryStore, is_due
 
 PHONE_WIDTH = 400
 LONG_AGO = "2025-01-01"  # a review date every test runs after
@@ -413,6 +413,26 @@ def test_an_edit_opened_from_the_review_returns_to_it_and_checks_again(
     shown = text_of(client.get(saved.headers["location"]))
     assert f"Saved “{pair.older.title}” and checked again: it is in no pair now" in shown
     assert pair.anchor not in shown
+
+
+def test_an_edited_due_note_says_whether_it_is_still_due(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    note = due_note(store)
+    link = re.search(rf'href="(/notes/{note.id}/edit\?back=[^"]+)"', review(client).text)
+    assert link is not None
+    action, fields = edit_form(client.get(html.unescape(link.group(1))).text)
+    fields.update(title=note.title, type="semantic", scope="portable", project="ops", tags="",
+                  body="The staging TLS certificate is rotated by cert-manager now.")  # fmt: skip
+    saved = client.post(action, data=fields)
+    assert saved.status_code == 303
+    after = client.get(saved.headers["location"])
+    shown = text_of(after)
+    assert f"Saved “{note.title}” and checked again: it is in no pair now" in shown
+    # Whether a hand edit confirms a note is the store's rule: the page says what it finds.
+    still_due = is_due(store.get(note.id))
+    assert ("and still due for review" in shown) == still_due
+    assert (f'id="due-{note.id}"' in after.text) == still_due
 
 
 def test_an_edit_returns_only_to_the_review_page(store: MemoryStore, client: httpx.Client) -> None:

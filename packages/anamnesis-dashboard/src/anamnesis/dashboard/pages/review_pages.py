@@ -57,6 +57,7 @@ class Flash:
     note: tuple[str, str]  # (id, title)
     other: tuple[str, str] | None  # the superseded note, or the other one both right
     in_pair: bool  # an edited note still in a pair after the re-check
+    due: bool  # an edited note still due for review
     next_review: str  # a reviewed note's review_after now
 
 
@@ -181,4 +182,4 @@ def _flash(store: MemoryStore, request: Request, review: Review) -> Flash | None
     if next_at[:10] < tomorrow():  # left where it was (past): the note is not due again
         next_at = ""
     return Flash("edited" if edited else done, _titled(store, [note_id])[0], other, in_pair,
-                 next_at)  # fmt: skip
+                 note_id in review.due_ids, next_at)  # fmt: skip

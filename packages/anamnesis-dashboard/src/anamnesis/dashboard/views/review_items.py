@@ -132,6 +132,7 @@ class Review:
     pair_count: int  # all of them
     due_count: int
     paired: frozenset[str]  # every note in a pair, shown or not
+    due_ids: frozenset[str]  # every due note, shown or not
 
     @property
     def empty(self) -> bool:
@@ -149,7 +150,10 @@ def review_of(store: MemoryStore, project: str) -> Review:
     due = [DueNote(n, source_word(n), stamp(n)) for n in due_notes[:DUE_SHOWN]]
     projects = sorted(store.stats().by_project)
     paired = frozenset(note_id for pair in found for note_id in pair.ids)
-    return Review(pairs, due, projects, project, len(found), len(due_notes), paired)
+    due_ids = frozenset(note.id for note in due_notes)
+    return Review(
+        pairs, due, projects, project, len(found), len(due_notes), paired, due_ids
+    )  # fmt: skip
 
 
 def note_id_of(raw: str) -> str:
