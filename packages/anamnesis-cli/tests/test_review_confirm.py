@@ -1,0 +1,191 @@
+"""`anamnesis review --confirm`'s side: the configured model asked about candidate pairs
+before the list, its summary, each pair's verdict line and JSON, the review order, and the
+exit status; with no LLM configured, a message saying how to choose one. Against a scripted
+OpenAI-compatible server on 127.0.0.1 (no real provider, ever)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from anamnesis_testsupport.fake_llm import FakeLLMServer, api_error, openai_reply
+
+from anamnesis.cli.commands import review_confirm
+from anamnesis.cli.errors import CliError
+from anamnesis.store import Memory, MemoryStore
+from cli_testing import Env
+
+
+@dataclass(frozen=True)
+class Difference:
+    kind: str
+    subject: str
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A candidate in the store's ``Contradiction`` shape."""
+
+    older: Memory
+    newer: Memory
+    differs: tuple[Difference, ...]
+
+    @property
+    def ids(self) -> tuple[str, str]:
+        return (self.older.id, self.newer.id)
+
+
+@pytest.fixture
+def store(env: Env, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryStore]:
+    for name, value in env.environment().items():
+        monkeypatch.setenv(name, value)
+    with MemoryStore(env.home) as opened:
+        yield opened
+
+
+def two_pairs(store: MemoryStore) -> list[Pair]:
+    def note(title: str, body: str) -> Memory:
+        return store.write(type="procedural", title=title, body=body, project="app")
+
+    port = Pair(
+        note("Dev server port", "The dev server listens on port 3000."),
+        note("Dev server port", "The dev server listens on port 8080 now."),
+        (Difference("port", "dev server port", "3000", "8080"),),
+    )
+    ports = Pair(
+        note("API port", "The API server listens on port 9000."),
+        note("Admin port", "The admin server listens on port 9100."),
+        (Difference("port", "server listens on port", "9000", "9100"),),
+    )
+    return [ports, port]
+
+
+def use(server: FakeLLMServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANAMNESIS_LLM_PROVIDER", "openai")
+    monkeypatch.setenv("ANAMNESIS_LLM_MODEL", "scripted-1")
+    monkeypatch.setenv("ANAMNESIS_LLM_BASE_URL", server.url)
+    monkeypatch.setenv("ANAMNESIS_LLM_TIMEOUT", "5")
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeLLMServer]:
+    fake = FakeLLMServer()
+    fake.start()
+    use(fake, monkeypatch)
+    yield fake
+    fake.stop()
+
+
+def reply(*entries: dict[str, Any]) -> str:
+    return "```json\n" + json.dumps({"verdicts": list(entries)}) + "\n```"
+
+
+def files(store: MemoryStore) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in sorted(store.memory_dir.rglob("*.md"))}
+
+
+def test_the_batch_runs_says_what_came_of_it_and_orders_the_list(
+    store: MemoryStore, server: FakeLLMServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pairs = two_pairs(store)
+    before = files(store)
+    server.queue(
+        openai_reply(
+            reply(
+                {"pair": "p1", "verdict": "compatible", "reason": "two different servers"},
+                {"pair": "p2", "verdict": "contradicts", "reason": "3000 became 8080"},
+            )
+        )
+    )
+    summary = review_confirm.confirm_pairs(store, pairs)
+    out, err = capsys.readouterr()
+    assert "model (openai, scripted-1): asked about 2 pair(s) in 1 call(s), about " in out
+    assert "1 contradict, 1 compatible, 0 unsure" in out
+    assert "no note was changed" in out and err == ""
+    assert summary["ok"] and summary["counts"]["contradicts"] == 1
+    assert review_confirm.exit_code(summary) == 0
+
+    verdicts = review_confirm.model_verdicts(store, pairs)
+    ordered = review_confirm.review_order(pairs, verdicts)
+    assert ordered == [pairs[1], pairs[0]]  # confirmed first, the dismissed pair last
+    for pair in ordered:
+        review_confirm.say_verdict("    ", verdicts.get(pair.ids))
+    out, _err = capsys.readouterr()
+    assert out.splitlines() == [
+        "    model: contradicts (3000 became 8080)",
+        "    model: compatible (two different servers)",
+    ]
+    assert review_confirm.verdict_json(verdicts[pairs[0].ids]) == {
+        "verdict": "compatible",
+        "reason": "two different servers",
+        "provider": "openai",
+        "model": "scripted-1",
+        "checked_at": verdicts[pairs[0].ids].checked_at,
+    }
+    assert review_confirm.verdict_json(None) is None
+    assert files(store) == before
+
+    # A second run asks nothing: both pairs are judged and unchanged.
+    summary = review_confirm.confirm_pairs(store, pairs)
+    out, _err = capsys.readouterr()
+    assert summary["calls"] == 0 and len(server.received) == 1
+    assert "2 pair(s) already judged by the model, unchanged since (--again asks again)" in out
+
+
+def test_json_mode_prints_nothing_but_returns_the_summary(
+    store: MemoryStore, server: FakeLLMServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pairs = two_pairs(store)
+    server.queue(openai_reply(reply({"pair": "p2", "verdict": "unsure"})))
+    summary = review_confirm.confirm_pairs(store, pairs, as_json=True)
+    out, _err = capsys.readouterr()
+    assert out == ""
+    assert summary["unanswered"] == 1 and summary["verdicts"][0]["notes"] == list(pairs[1].ids)
+    json.dumps(summary)  # JSON-ready
+
+
+def test_a_failing_provider_is_said_the_list_still_follows_and_the_exit_is_1(
+    store: MemoryStore, server: FakeLLMServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pairs = two_pairs(store)
+    before = files(store)
+    server.queue(*[api_error(500, "boom")] * 4)
+    summary = review_confirm.confirm_pairs(store, pairs)
+    _out, err = capsys.readouterr()
+    assert "the provider failed, the batch stopped:" in err and "HTTP 500" in err
+    assert review_confirm.exit_code(summary) == 1
+    assert review_confirm.model_verdicts(store, pairs) == {}
+    assert files(store) == before
+
+
+def test_no_llm_configured_says_how_to_choose_one_and_asks_nothing(
+    store: MemoryStore, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pairs = two_pairs(store)
+    summary = review_confirm.confirm_pairs(store, pairs)
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "no LLM is configured (llm.provider is heuristic)" in err
+    assert "`anamnesis config set llm.provider claude-code`" in err
+    assert "`anamnesis review --confirm`" in err
+    assert summary == {
+        "provider": "heuristic",
+        "model": "",
+        "ok": True,
+        "skipped": "no LLM configured",
+    }
+    assert review_confirm.exit_code(summary) == 0
+    assert review_confirm.exit_code(None) == 0
+
+
+def test_a_provider_that_cannot_start_is_one_error_line(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANAMNESIS_LLM_PROVIDER", "openai")  # no model set
+    with pytest.raises(CliError, match=r"llm\.model"):
+        review_confirm.confirm_pairs(store, two_pairs(store))
