@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -15,29 +14,8 @@ from anamnesis_testsupport.fake_llm import FakeLLMServer, api_error, openai_repl
 
 from anamnesis.cli.commands import review_confirm
 from anamnesis.cli.errors import CliError
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import Contradiction, Difference, Memory, MemoryStore
 from cli_testing import Env
-
-
-@dataclass(frozen=True)
-class Difference:
-    kind: str
-    subject: str
-    old: str
-    new: str
-
-
-@dataclass(frozen=True)
-class Pair:
-    """A candidate in the store's ``Contradiction`` shape."""
-
-    older: Memory
-    newer: Memory
-    differs: tuple[Difference, ...]
-
-    @property
-    def ids(self) -> tuple[str, str]:
-        return (self.older.id, self.newer.id)
 
 
 @pytest.fixture
@@ -48,16 +26,16 @@ def store(env: Env, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryStore]:
         yield opened
 
 
-def two_pairs(store: MemoryStore) -> list[Pair]:
+def two_pairs(store: MemoryStore) -> list[Contradiction]:
     def note(title: str, body: str) -> Memory:
         return store.write(type="procedural", title=title, body=body, project="app")
 
-    port = Pair(
+    port = Contradiction(
         note("Dev server port", "The dev server listens on port 3000."),
         note("Dev server port", "The dev server listens on port 8080 now."),
         (Difference("port", "dev server port", "3000", "8080"),),
     )
-    ports = Pair(
+    ports = Contradiction(
         note("API port", "The API server listens on port 9000."),
         note("Admin port", "The admin server listens on port 9100."),
         (Difference("port", "server listens on port", "9000", "9100"),),

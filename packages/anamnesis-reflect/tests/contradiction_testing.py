@@ -1,5 +1,6 @@
 """Helpers of the contradiction-confirmation tests (no tests here): a store holding
-candidate pairs, the pairs themselves, replies a model might send, and a snapshot of the
+candidate pairs and the pairs themselves (the store's own records, so that a test can
+state exactly what a model is asked about), replies a model might send, and a snapshot of the
 note trees (which no confirmation may change)."""
 
 from __future__ import annotations
@@ -7,39 +8,15 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from anamnesis.reflect import LlmSettings
 from anamnesis.reflect.contradiction_check import build_prompt
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import Contradiction, Difference, Memory, MemoryStore
 
 # Calls answer at once in these tests: a short timeout keeps a mistake short.
 SETTINGS = LlmSettings(timeout_s=5.0)
 SENT_PAIR = re.compile(r"=== pair (p\d+) ===")
-
-
-@dataclass(frozen=True)
-class Difference:
-    """What the store's finder reports between two notes (its ``Difference``'s shape)."""
-
-    kind: str
-    subject: str
-    old: str
-    new: str
-
-
-@dataclass(frozen=True)
-class Pair:
-    """A candidate pair in the store's ``Contradiction`` shape."""
-
-    older: Memory
-    newer: Memory
-    differs: tuple[Difference, ...]
-
-    @property
-    def ids(self) -> tuple[str, str]:
-        return (self.older.id, self.newer.id)
 
 
 def note(store: MemoryStore, title: str, body: str, **fields: Any) -> Memory:
@@ -48,7 +25,7 @@ def note(store: MemoryStore, title: str, body: str, **fields: Any) -> Memory:
     return store.write(title=title, body=body, **fields)
 
 
-def three_pairs(store: MemoryStore) -> list[Pair]:
+def three_pairs(store: MemoryStore) -> list[Contradiction]:
     """A port that moved, a deploy command that changed, and two look-alikes about
     different services: newest first, as the finder lists them."""
     port_old = note(store, "Dev server port", "The dev server listens on port 3000.")
@@ -58,13 +35,15 @@ def three_pairs(store: MemoryStore) -> list[Pair]:
     api = note(store, "API port", "The API server listens on port 9000.")
     admin = note(store, "Admin port", "The admin server listens on port 9100.")
     return [
-        Pair(api, admin, (Difference("port", "server listens on port", "9000", "9100"),)),
-        Pair(deploy_old, deploy_new, (Difference("command", "deploy", "deploy-2", "deploy-3"),)),
-        Pair(port_old, port_new, (Difference("port", "dev server port", "3000", "8080"),)),
+        Contradiction(api, admin, (Difference("port", "server listens on port", "9000", "9100"),)),
+        Contradiction(
+            deploy_old, deploy_new, (Difference("command", "deploy", "deploy-2", "deploy-3"),)
+        ),
+        Contradiction(port_old, port_new, (Difference("port", "dev server port", "3000", "8080"),)),
     ]
 
 
-def one_pair_a_call(pairs: Sequence[Pair]) -> LlmSettings:
+def one_pair_a_call(pairs: Sequence[Contradiction]) -> LlmSettings:
     """Settings whose budget holds any one of ``pairs`` but no two of them."""
     biggest = max(build_prompt([pair], 10**6).tokens for pair in pairs)
     return LlmSettings(timeout_s=5.0, max_input_tokens=biggest)

@@ -20,8 +20,8 @@ from anamnesis.reflect.contradiction_verdicts import (
     pair_key,
     record_verdicts,
 )
-from anamnesis.store import MemoryStore, StoreLayout
-from contradiction_testing import Pair, three_pairs
+from anamnesis.store import Contradiction, MemoryStore, StoreLayout
+from contradiction_testing import three_pairs
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -33,19 +33,19 @@ def store(tmp_path: Path) -> Iterator[MemoryStore]:
 
 
 @pytest.fixture
-def pairs(store: MemoryStore) -> list[Pair]:
+def pairs(store: MemoryStore) -> list[Contradiction]:
     return three_pairs(store)
 
 
-def keep(store: MemoryStore, pair: Pair, word: str, reason: str = "") -> None:
+def keep(store: MemoryStore, pair: Contradiction, word: str, reason: str = "") -> None:
     record_verdicts(store, [(pair, word, reason)], provider="openai", model="m")
 
 
 def test_a_pair_is_found_in_either_order_and_a_swap_is_the_same_entry(
-    store: MemoryStore, pairs: list[Pair]
+    store: MemoryStore, pairs: list[Contradiction]
 ) -> None:
     keep(store, pairs[0], "compatible", "different servers")
-    swapped = Pair(pairs[0].newer, pairs[0].older, pairs[0].differs)
+    swapped = Contradiction(pairs[0].newer, pairs[0].older, pairs[0].differs)
     assert verdicts_for(store, [swapped])[swapped.ids].verdict == "compatible"
     keep(store, swapped, "contradicts")
     data = json.loads(verdicts_path(store.root).read_text())
@@ -54,7 +54,7 @@ def test_a_pair_is_found_in_either_order_and_a_swap_is_the_same_entry(
 
 
 def test_an_edit_by_hand_that_keeps_updated_at_still_makes_the_pair_unchecked(
-    store: MemoryStore, pairs: list[Pair]
+    store: MemoryStore, pairs: list[Contradiction]
 ) -> None:
     keep(store, pairs[2], "compatible")
     path = store.path_of(pairs[2].newer)
@@ -62,11 +62,11 @@ def test_an_edit_by_hand_that_keeps_updated_at_still_makes_the_pair_unchecked(
     store.reindex()
     edited = store.get(pairs[2].newer.id)
     assert edited.updated_at == pairs[2].newer.updated_at and "8081" in edited.body
-    assert verdicts_for(store, [Pair(pairs[2].older, edited, pairs[2].differs)]) == {}
+    assert verdicts_for(store, [Contradiction(pairs[2].older, edited, pairs[2].differs)]) == {}
 
 
 def test_review_order_puts_confirmed_pairs_first_and_dismissed_ones_last(
-    store: MemoryStore, pairs: list[Pair]
+    store: MemoryStore, pairs: list[Contradiction]
 ) -> None:
     keep(store, pairs[0], "compatible")
     keep(store, pairs[2], "contradicts")
@@ -89,7 +89,7 @@ def test_review_order_puts_confirmed_pairs_first_and_dismissed_ones_last(
     ],
 )
 def test_a_damaged_file_counts_as_no_verdict_and_is_replaced_by_the_next_run(
-    store: MemoryStore, pairs: list[Pair], content: bytes
+    store: MemoryStore, pairs: list[Contradiction], content: bytes
 ) -> None:
     path = verdicts_path(store.root)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -100,7 +100,7 @@ def test_a_damaged_file_counts_as_no_verdict_and_is_replaced_by_the_next_run(
 
 
 def test_entries_that_do_not_fit_are_skipped_one_by_one(
-    store: MemoryStore, pairs: list[Pair]
+    store: MemoryStore, pairs: list[Contradiction]
 ) -> None:
     keep(store, pairs[0], "compatible", "fine")
     keep(store, pairs[1], "contradicts", "changed")
@@ -116,7 +116,7 @@ def test_entries_that_do_not_fit_are_skipped_one_by_one(
 
 
 def test_a_link_in_place_of_the_file_is_not_followed(
-    store: MemoryStore, pairs: list[Pair], tmp_path: Path
+    store: MemoryStore, pairs: list[Contradiction], tmp_path: Path
 ) -> None:
     keep(store, pairs[0], "compatible")
     path = verdicts_path(store.root)
@@ -128,7 +128,7 @@ def test_a_link_in_place_of_the_file_is_not_followed(
 
 
 def test_the_file_keeps_at_most_the_newest_verdicts(
-    store: MemoryStore, pairs: list[Pair], monkeypatch: pytest.MonkeyPatch
+    store: MemoryStore, pairs: list[Contradiction], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from anamnesis.reflect import contradiction_verdicts
 
@@ -150,7 +150,7 @@ def test_a_reason_is_one_masked_display_safe_line() -> None:
     assert "ghp_" not in clean_reason("token ghp_16C7e42F292c6912E7710c838347Ae178B4a")
 
 
-def test_an_entry_whose_reason_is_not_text_is_invalid(pairs: list[Pair]) -> None:
+def test_an_entry_whose_reason_is_not_text_is_invalid(pairs: list[Contradiction]) -> None:
     answers, ignored = parse_verdicts(
         '{"verdicts": [{"pair": "p1", "verdict": "compatible", "reason": {"a": 1}}]}',
         {"p1": pairs[0]},

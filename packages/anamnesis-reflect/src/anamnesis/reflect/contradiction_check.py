@@ -32,11 +32,10 @@ import logging
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from anamnesis.reflect.contradiction_verdicts import (
     VERDICTS,
-    PairOfNotes,
     Verdict,
     record_verdicts,
     verdicts_for,
@@ -50,7 +49,7 @@ from anamnesis.reflect.providers.protocol import (
 )
 from anamnesis.reflect.providers.settings import LlmSettings
 from anamnesis.reflect.replies import InvalidReply, extract_object
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import Contradiction, Memory, MemoryStore
 
 log = logging.getLogger("anamnesis.reflect")
 
@@ -86,30 +85,6 @@ Reply with one JSON object and nothing else:
 {"verdicts": [{"pair": "p1", "verdict": "contradicts", "reason": "<one line>"}]}"""
 
 HEADER = "Pairs of notes to check. Each pair starts with its id.\n\n"
-
-
-class DifferenceLike(Protocol):
-    """A value that differs between the two notes, as the store's finder names it."""
-
-    @property
-    def kind(self) -> str: ...
-
-    @property
-    def subject(self) -> str: ...
-
-    @property
-    def old(self) -> str: ...
-
-    @property
-    def new(self) -> str: ...
-
-
-class Candidate(PairOfNotes, Protocol):
-    """A candidate pair: two notes and what differs between them (the store's
-    ``Contradiction``)."""
-
-    @property
-    def differs(self) -> Sequence[DifferenceLike]: ...
 
 
 @dataclass(frozen=True)
@@ -171,14 +146,14 @@ class ConfirmPrompt:
     """One call: the user text and the pairs it holds whole, by the id the model uses."""
 
     user: str
-    pairs: Mapping[str, Candidate]
+    pairs: Mapping[str, Contradiction]
     tokens: int
 
 
 def confirm_contradictions(
     store: MemoryStore,
     provider: Provider,
-    candidates: Sequence[Candidate],
+    candidates: Sequence[Contradiction],
     settings: LlmSettings,
     *,
     again: bool = False,
@@ -192,7 +167,7 @@ def confirm_contradictions(
     if max_calls < 0:
         raise ValueError(f"max_calls must be 0 or more, not {max_calls}")
     known = {} if again else verdicts_for(store, candidates)
-    pending = [pair for pair in candidates if (pair.older.id, pair.newer.id) not in known]
+    pending = [pair for pair in candidates if pair.ids not in known]
     ignored: Counter[str] = Counter()
     kept: list[Verdict] = []
     failures: list[str] = []
@@ -252,7 +227,7 @@ def confirm_contradictions(
 
 
 def build_prompt(
-    pairs: Sequence[Candidate], max_input_tokens: int, *, first: int = 1
+    pairs: Sequence[Contradiction], max_input_tokens: int, *, first: int = 1
 ) -> ConfirmPrompt:
     """The user text of one call: as many whole pairs as fit the budget left after the
     system text, in order, numbered from ``p<first>``. A pair that would be cut waits for
@@ -270,7 +245,7 @@ def build_prompt(
     return ConfirmPrompt(user, sent, estimate_tokens(CONFIRM_SYSTEM) + estimate_tokens(user))
 
 
-def pair_text(name: str, pair: Candidate) -> str:
+def pair_text(name: str, pair: Contradiction) -> str:
     """One pair as the model reads it (masked later, with the rest of the prompt)."""
     lines = [f"=== pair {name} ==="]
     for difference in pair.differs:
@@ -292,7 +267,7 @@ def _note_lines(side: str, note: Memory) -> list[str]:
 
 
 def parse_verdicts(
-    reply: str, sent: Mapping[str, PairOfNotes]
+    reply: str, sent: Mapping[str, Contradiction]
 ) -> tuple[dict[str, tuple[str, str]], Counter[str]]:
     """The ``(verdict, reason)`` a reply gives each pair of ``sent`` (by its pair id), and
     the counts of what was ignored, by why (see the module doc). Raises

@@ -32,9 +32,10 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from anamnesis.store import (
+    Contradiction,
     Memory,
     MemoryStore,
     StoreLayout,
@@ -62,19 +63,6 @@ ELLIPSIS = "…"
 # Far more pairs than a review lists; past it the entries checked longest ago go first.
 MAX_VERDICTS = 5000
 MAX_FILE_BYTES = 8 * 1024 * 1024
-
-
-class PairOfNotes(Protocol):
-    """A candidate pair as the store's contradiction finder gives it: two notes."""
-
-    @property
-    def older(self) -> Memory: ...
-
-    @property
-    def newer(self) -> Memory: ...
-
-
-Pair = TypeVar("Pair", bound=PairOfNotes)
 
 
 @dataclass(frozen=True)
@@ -131,26 +119,28 @@ def clean_reason(text: str) -> str:
 
 
 def verdicts_for(
-    store: MemoryStore, pairs: Iterable[PairOfNotes]
+    store: MemoryStore, pairs: Iterable[Contradiction]
 ) -> dict[tuple[str, str], Verdict]:
     """The current verdict of each pair that has one, by ``(older.id, newer.id)``: given
     while both notes were as they are now (an edit since makes a pair unchecked)."""
     entries = _read(verdicts_path(store.root))
     found: dict[tuple[str, str], Verdict] = {}
     for pair in pairs:
-        ids = (pair.older.id, pair.newer.id)
+        ids = pair.ids
         entry = entries.get(pair_key(*ids))
         if entry is not None and _current(entry, pair.older, pair.newer):
             found[ids] = _verdict(ids, entry)
     return found
 
 
-def by_verdict(pairs: Sequence[Pair], verdicts: Mapping[tuple[str, str], Verdict]) -> list[Pair]:
+def by_verdict(
+    pairs: Sequence[Contradiction], verdicts: Mapping[tuple[str, str], Verdict]
+) -> list[Contradiction]:
     """``pairs`` in review order: those a model confirmed first, then the unchecked and
     the unsure, those it called compatible last; the given order kept within each."""
 
-    def rank(pair: Pair) -> int:
-        verdict = verdicts.get((pair.older.id, pair.newer.id))
+    def rank(pair: Contradiction) -> int:
+        verdict = verdicts.get(pair.ids)
         return _UNCHECKED_RANK if verdict is None else _RANK[verdict.verdict]
 
     return sorted(pairs, key=rank)
@@ -158,7 +148,7 @@ def by_verdict(pairs: Sequence[Pair], verdicts: Mapping[tuple[str, str], Verdict
 
 def record_verdicts(
     store: MemoryStore,
-    answers: Iterable[tuple[PairOfNotes, str, str]],
+    answers: Iterable[tuple[Contradiction, str, str]],
     *,
     provider: str,
     model: str,
@@ -183,8 +173,8 @@ def record_verdicts(
             "model": model,
             "checked_at": now,
         }
-        new[pair_key(older.id, newer.id)] = entry
-        kept.append(_verdict((older.id, newer.id), entry))
+        new[pair_key(*pair.ids)] = entry
+        kept.append(_verdict(pair.ids, entry))
     if not new:
         return kept
     path = verdicts_path(store.root)

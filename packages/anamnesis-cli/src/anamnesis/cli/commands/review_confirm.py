@@ -26,8 +26,8 @@ exit 1 before anything is listed, as for `reflect`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Protocol, TypeVar
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -38,7 +38,7 @@ from anamnesis.cli.errors import FAILURE, suggest
 
 if TYPE_CHECKING:
     from anamnesis.reflect import ConfirmReport, Verdict
-    from anamnesis.store import Memory, MemoryStore
+    from anamnesis.store import Contradiction, MemoryStore
 
 ConfirmFlag = Annotated[
     bool,
@@ -55,21 +55,12 @@ AgainFlag = Annotated[
 HEURISTIC = "heuristic"
 
 
-class PairOfNotes(Protocol):
-    """A candidate pair as the store lists it (``Contradiction``): two notes."""
-
-    @property
-    def older(self) -> Memory: ...
-
-    @property
-    def newer(self) -> Memory: ...
-
-
-Pair = TypeVar("Pair", bound=PairOfNotes)
-
-
 def confirm_pairs(
-    store: MemoryStore, pairs: Sequence[Any], *, again: bool = False, as_json: bool = False
+    store: MemoryStore,
+    pairs: Sequence[Contradiction],
+    *,
+    again: bool = False,
+    as_json: bool = False,
 ) -> dict[str, Any]:
     """Ask the configured provider about ``pairs`` (those without a current verdict, or
     all with ``again``) and say what came of it (on a terminal, unless ``as_json``);
@@ -140,7 +131,7 @@ def say_report(report: ConfirmReport) -> None:
 
 
 def model_verdicts(
-    store: MemoryStore, pairs: Sequence[PairOfNotes]
+    store: MemoryStore, pairs: Sequence[Contradiction]
 ) -> dict[tuple[str, str], Verdict]:
     """Each pair's current verdict (given before both notes' last change: none), by
     ``(older id, newer id)``. Reading them calls no model."""
@@ -149,7 +140,9 @@ def model_verdicts(
     return verdicts_for(store, pairs)
 
 
-def review_order(pairs: Sequence[Pair], verdicts: dict[tuple[str, str], Verdict]) -> list[Pair]:
+def review_order(
+    pairs: Sequence[Contradiction], verdicts: Mapping[tuple[str, str], Verdict]
+) -> list[Contradiction]:
     """Pairs a model confirmed first, unchecked and unsure ones next, those it called
     compatible last (listed, marked: the pair is still the person's to decide)."""
     from anamnesis.reflect import by_verdict
@@ -162,6 +155,18 @@ def say_verdict(indent: str, verdict: Verdict | None) -> None:
     a pair no model judged."""
     if verdict is not None:
         lines.say_wrapped(indent, verdict.label(), len(indent) + 2)
+
+
+def listed_last(verdicts: Mapping[tuple[str, str], Verdict]) -> str:
+    """The line after a listing that has pairs a model called compatible: where they are,
+    and that they are still the person's ("" when there are none)."""
+    dismissed = sum(verdict.dismissed for verdict in verdicts.values())
+    if not dismissed:
+        return ""
+    return (
+        f"{dismissed} pair(s) the model called compatible are listed last, marked: a model's "
+        "word settles nothing; settle them as any other"
+    )
 
 
 def verdict_json(verdict: Verdict | None) -> dict[str, Any] | None:
