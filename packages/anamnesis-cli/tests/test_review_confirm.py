@@ -5,6 +5,7 @@ OpenAI-compatible server on 127.0.0.1 (no real provider, ever)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -15,7 +16,7 @@ from anamnesis_testsupport.fake_llm import FakeLLMServer, api_error, openai_repl
 from anamnesis.cli.commands import review_confirm
 from anamnesis.cli.errors import CliError
 from anamnesis.store import Contradiction, Difference, Memory, MemoryStore
-from cli_testing import Env
+from cli_testing import Env, Result
 
 
 @pytest.fixture
@@ -91,13 +92,14 @@ def test_the_batch_runs_says_what_came_of_it_and_orders_the_list(
     verdicts = review_confirm.model_verdicts(store, pairs)
     ordered = review_confirm.review_order(pairs, verdicts)
     assert ordered == [pairs[1], pairs[0]]  # confirmed first, the dismissed pair last
-    for pair in ordered:
-        review_confirm.say_verdict("    ", verdicts.get(pair.ids))
-    out, _err = capsys.readouterr()
-    assert out.splitlines() == [
-        "    model: contradicts (3000 became 8080)",
-        "    model: compatible (two different servers)",
+    assert [verdicts[pair.ids].label() for pair in ordered] == [
+        "model: contradicts (3000 became 8080)",
+        "model: compatible (two different servers)",
     ]
+    assert review_confirm.listed_last(verdicts) == (
+        "1 pair(s) the model called compatible are listed last, marked: a model's word "
+        "settles nothing; settle them as any other"
+    )
     assert review_confirm.verdict_json(verdicts[pairs[0].ids]) == {
         "verdict": "compatible",
         "reason": "two different servers",
@@ -159,6 +161,7 @@ def test_no_llm_configured_says_how_to_choose_one_and_asks_nothing(
     }
     assert review_confirm.exit_code(summary) == 0
     assert review_confirm.exit_code(None) == 0
+    assert review_confirm.listed_last({}) == ""
 
 
 def test_a_provider_that_cannot_start_is_one_error_line(
@@ -167,3 +170,69 @@ def test_a_provider_that_cannot_start_is_one_error_line(
     monkeypatch.setenv("ANAMNESIS_LLM_PROVIDER", "openai")  # no model set
     with pytest.raises(CliError, match=r"llm\.model"):
         review_confirm.confirm_pairs(store, two_pairs(store))
+
+
+# -- through `anamnesis review` ----------------------------------------------------------------
+
+
+@pytest.fixture
+def review(env: Env) -> Env:
+    """``env``, once the `review` command exists (it is another change's; this file's
+    functions are what it calls)."""
+    if importlib.util.find_spec("anamnesis.cli.commands.review") is None:
+        pytest.skip("no `anamnesis review` command in this tree yet")
+    return env
+
+
+def port_notes(env: Env) -> tuple[str, str]:
+    with MemoryStore(env.home) as store:
+        older = store.write(
+            type="semantic", title="Dev server port", body="The dev server runs on port 3000.",
+            project="github.com/acme/web",
+        )  # fmt: skip
+        newer = store.write(
+            type="semantic", title="Dev server port", body="The dev server runs on port 5173.",
+            project="github.com/acme/web",
+        )  # fmt: skip
+    return older.id, newer.id
+
+
+def note_files(env: Env) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for p in sorted((env.home / "memory").rglob("*.md"))}
+
+
+def test_review_confirm_asks_once_shows_each_verdict_and_changes_no_note(
+    review: Env, llm: FakeLLMServer
+) -> None:
+    ids = port_notes(review)
+    before = note_files(review)
+    llm.queue(openai_reply(reply({"pair": "p1", "verdict": "contradicts", "reason": "moved"})))
+    done = review.run_process("review", "--confirm")
+    assert done.code == 0, done.err
+    assert "model (openai, scripted-1): asked about 1 pair(s) in 1 call(s)" in done.out
+    assert "model: contradicts (moved)" in done.out
+    assert len(llm.received) == 1 and note_files(review) == before
+    # Later listings show the verdict without asking; --json carries it on the pair.
+    listed: Result = review.run("review", "--json")
+    assert listed.code == 0, listed.err
+    (pair,) = listed.json()["contradictions"]
+    assert pair["notes"] == list(ids) and pair["model"]["verdict"] == "contradicts"
+    assert "confirm" not in listed.json() and len(llm.received) == 1
+    # --again asks anew; a failing provider is exit 1, and the list still comes.
+    llm.queue(*[api_error(500, "boom")] * 4)
+    failed = review.run("review", "--confirm", "--again", "--json")
+    assert failed.code == 1
+    data = failed.json()
+    assert "HTTP 500" in data["confirm"]["error"] and not data["confirm"]["ok"]
+    assert data["contradictions"][0]["model"]["verdict"] == "contradicts"  # the one kept
+    assert note_files(review) == before
+
+
+def test_review_confirm_without_an_llm_says_how_to_choose_one(review: Env) -> None:
+    port_notes(review)
+    done = review.run_process("review", "--confirm")
+    assert done.code == 0, done.err
+    assert "no LLM is configured (llm.provider is heuristic)" in done.err
+    assert "1 possible contradiction" in done.out  # the list, unconfirmed
+    usage = review.run("review", "--again")
+    assert usage.code == 2 and "--again goes with --confirm" in usage.err

@@ -194,7 +194,7 @@ def confirm_contradictions(
         except ProviderError as exc:
             error = str(exc)
             unanswered += len(prompt.pairs)
-            log.warning("confirm: the provider failed, the run stops: %s", exc)
+            log.info("confirm: the provider failed, the run stops: %s", exc)
             break
         except InvalidReply as exc:
             failures.append(exc.reason)

@@ -6,15 +6,15 @@ this machine: it orders the list (pairs it confirmed first, those it called comp
 last, still listed and marked) and is shown beside each pair, and it never changes a note.
 Resolving a pair stays the person's (keep one, both are right, edit).
 
-The review command uses this module in five places (its ``--json`` gains ``"confirm"``, the
-run's summary, and ``"model"`` on each pair: the verdict, or null)::
+The review command takes the pairs from the store, then (its ``collect``,
+``listing_json`` and ``say_listing``)::
 
-    summary = review_confirm.confirm_pairs(store, pairs, again=again, as_json=as_json)
-    verdicts = review_confirm.model_verdicts(store, pairs)
-    pairs = review_confirm.review_order(pairs, verdicts)
-    review_confirm.say_verdict("    ", verdicts.get(pair.ids))      # under each pair
-    entry["model"] = review_confirm.verdict_json(verdicts.get(pair.ids))
-    raise typer.Exit(review_confirm.exit_code(summary))            # after the list
+    summary = confirm_pairs(store, pairs, again=again, as_json=as_json) if confirm else None
+    verdicts = model_verdicts(store, pairs)          # also without --confirm: earlier ones
+    pairs = review_order(pairs, verdicts)            # before --limit cuts the list
+    # each pair: verdicts[pair.ids].label() under it; --json: "model": verdict_json(...)
+    # after the pairs: listed_last(verdicts); --json: "confirm": summary (when asked)
+    raise typer.Exit(exit_code(summary))
 
 Exit status: 0 when the batch ran (or there was nothing to ask), and when no LLM is
 configured (``llm.provider`` is ``heuristic``: said on stderr, with how to choose one; the
@@ -128,6 +128,7 @@ def say_report(report: ConfirmReport) -> None:
         console.warn(f"the provider failed, the batch stopped: {report.error}")
     if report.calls:
         console.say("verdicts are advice kept on this machine: no note was changed")
+    console.say()  # then the list
 
 
 def model_verdicts(
@@ -148,13 +149,6 @@ def review_order(
     from anamnesis.reflect import by_verdict
 
     return by_verdict(pairs, verdicts)
-
-
-def say_verdict(indent: str, verdict: Verdict | None) -> None:
-    """``model: compatible (reason)`` under a pair, wrapped under its indent; nothing for
-    a pair no model judged."""
-    if verdict is not None:
-        lines.say_wrapped(indent, verdict.label(), len(indent) + 2)
 
 
 def listed_last(verdicts: Mapping[tuple[str, str], Verdict]) -> str:
