@@ -90,6 +90,27 @@ def test_notes_kept_both_ways_are_named_until_one_is_chosen(tmp_path: Path) -> N
     assert sync.status == WARN and note.id in sync.detail and "kept both ways" in sync.detail
 
 
+def test_a_version_past_its_valid_until_is_still_named_until_one_is_chosen(
+    tmp_path: Path,
+) -> None:
+    remote = bare_remote(tmp_path / "remote.git")
+    laptop = Home(tmp_path / "laptop", machine_id="laptop", remote=str(remote))
+    desktop = Home(tmp_path / "desktop", machine_id="desktop", remote=str(remote))
+    with laptop.open_store() as mine, desktop.open_store() as theirs:
+        note = mine.write(type="semantic", title="Deploy", body="on Tuesdays")
+        run_sync(laptop, mine)
+        run_sync(desktop, theirs)
+        theirs.update(note.id, body="on Wednesdays")
+        run_sync(desktop, theirs)
+        mine.update(note.id, valid_until="2020-01-31")  # here: no longer true at all
+        run_sync(laptop, mine)
+        run_sync(laptop, mine, resolve="keep-both")
+        pairs = open_conflicts(mine)
+        expired = [n.id for n in mine.list(tag="conflict") if n.valid_until]
+    assert len(pairs) == 2 and len(expired) == 1
+    assert expired[0] in {note.id for note, _others in pairs}
+
+
 @pytest.fixture
 def silent_remote() -> Iterator[str]:
     """An HTTP remote that accepts connections and never says a word."""

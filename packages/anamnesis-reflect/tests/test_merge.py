@@ -101,6 +101,43 @@ def test_synthesize_writes_a_new_note_superseding_the_group(store: MemoryStore) 
     assert {first.id, second.id} <= {note.id for note in store.list()}
 
 
+@pytest.mark.parametrize(
+    ("first_until", "second_until", "merged_until"),
+    [
+        ("2999-01-31", "2999-03-31T12:00:00+00:00", "2999-03-31T12:00:00+00:00"),  # the last
+        ("2999-01-31", "", ""),  # one of them holds for good: so does the merged note
+        ("", "", ""),
+    ],
+)
+def test_a_merged_note_holds_as_long_as_its_group_and_asks_review_first(
+    store: MemoryStore, first_until: str, second_until: str, merged_until: str
+) -> None:
+    first, second, _others = fill(store)
+    store.update(first.id, valid_until=first_until, review_after="2999-06-01")
+    store.update(second.id, valid_until=second_until, review_after="2999-05-01")
+    reply = groups_reply(
+        synthesize(
+            [first, second],
+            "SQLite in WAL mode",
+            "Enable WAL mode and set busy_timeout on every connection: readers never block "
+            "the writer. Checkpoints run when the WAL passes 1000 pages.",
+            ["sqlite"],
+        )
+    )
+    report = run_merge(store, ScriptedProvider(reply), SETTINGS, apply=True)
+    merged = store.get(report.written[0])
+    assert (merged.valid_until, merged.review_after) == (merged_until, "2999-05-01")
+
+
+def test_a_kept_note_keeps_its_own_validity_and_asks_review_first(store: MemoryStore) -> None:
+    first, second, _others = fill(store)
+    store.update(first.id, valid_until="2999-01-31")
+    store.update(second.id, review_after="2999-05-01")
+    run_merge(store, ScriptedProvider(groups_reply(keep(first, second))), SETTINGS, apply=True)
+    kept = store.get(first.id)
+    assert (kept.valid_until, kept.review_after) == ("2999-01-31", "2999-05-01")
+
+
 def test_keep_retires_no_note_whose_facts_the_kept_note_lacks(store: MemoryStore) -> None:
     body = "Deploy the api with `make deploy-{n}` after the migrations have run on staging."
     two = write(store, "Deploying the api", body.format(n=2))
