@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from anamnesis_testsupport.fake_llm import AWS_KEY_ID, GITHUB_TOKEN, FakeLLMServer, openai_reply
@@ -22,7 +23,7 @@ from anamnesis.reflect.merge_report import (
     TOO_BIG,
 )
 from anamnesis.reflect.run_lock import ReflectionBusy, reflection_lock
-from anamnesis.store import MemoryStore
+from anamnesis.store import Memory, MemoryStore
 from test_merge_support import (
     SETTINGS,
     UNRELATED,
@@ -74,18 +75,21 @@ def test_keep_supersedes_the_others_and_deletes_nothing(store: MemoryStore) -> N
     assert first.body in provider.prompts[0][1] and second.body in provider.prompts[0][1]
 
 
+def wal_synthesis(first: Memory, second: Memory) -> dict[str, Any]:
+    """A synthesis of ``fill``'s two WAL notes that keeps every fact of both."""
+    return synthesize(
+        [first, second],
+        "SQLite in WAL mode",
+        "Enable WAL mode and set busy_timeout on every connection: readers never block "
+        "the writer. Checkpoints run when the WAL passes 1000 pages.",
+        ["sqlite"],
+    )
+
+
 def test_synthesize_writes_a_new_note_superseding_the_group(store: MemoryStore) -> None:
     first, second, _others = fill(store)
     store.update(second.id, confidence=0.7, scope="machine-local")
-    reply = groups_reply(
-        synthesize(
-            [first, second],
-            "SQLite in WAL mode",
-            "Enable WAL mode and set busy_timeout on every connection: readers never block "
-            "the writer. Checkpoints run when the WAL passes 1000 pages.",
-            ["sqlite"],
-        )
-    )
+    reply = groups_reply(wal_synthesis(first, second))
     report = run_merge(store, ScriptedProvider(reply), SETTINGS, apply=True)
     (outcome,) = report.groups
     assert outcome.status == APPLIED and report.written == [outcome.note_id]
@@ -115,15 +119,7 @@ def test_a_merged_note_holds_as_long_as_its_group_and_asks_review_first(
     first, second, _others = fill(store)
     store.update(first.id, valid_until=first_until, review_after="2999-06-01")
     store.update(second.id, valid_until=second_until, review_after="2999-05-01")
-    reply = groups_reply(
-        synthesize(
-            [first, second],
-            "SQLite in WAL mode",
-            "Enable WAL mode and set busy_timeout on every connection: readers never block "
-            "the writer. Checkpoints run when the WAL passes 1000 pages.",
-            ["sqlite"],
-        )
-    )
+    reply = groups_reply(wal_synthesis(first, second))
     report = run_merge(store, ScriptedProvider(reply), SETTINGS, apply=True)
     merged = store.get(report.written[0])
     assert (merged.valid_until, merged.review_after) == (merged_until, "2999-05-01")
