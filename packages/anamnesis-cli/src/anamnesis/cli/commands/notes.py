@@ -320,11 +320,11 @@ def show(
 
 def _with_time(note: Memory, *, include_body: bool = True) -> dict[str, Any]:
     """A note as --json prints it: its fields, and whether it is expired and due now."""
-    return {**note.to_dict(include_body=include_body), **_time_flags(note)}
-
-
-def _time_flags(note: Memory) -> dict[str, bool]:
-    return {"expired": is_expired(note), "due": is_due(note)}
+    return {
+        **note.to_dict(include_body=include_body),
+        "expired": is_expired(note),
+        "due": is_due(note),
+    }
 
 
 def _time_lines(note: Memory) -> None:
@@ -336,7 +336,7 @@ def _time_lines(note: Memory) -> None:
         lines.say_fields(
             "valid:    ", [f"until {note.valid_until}{expired if is_expired(note) else ''}"]
         )
-    review = []
+    review: list[str] = []
     if note.review_after:
         review.append(f"after {note.review_after}{', due for review' if is_due(note) else ''}")
     if note.reviewed_at:
