@@ -297,7 +297,10 @@ def edit_then_conflict(store: MemoryStore, dashboard: DashboardProcess, page: Pa
     page.fill("textarea[name=body]", MY_BODY)
     page.fill("input[name=title]", "Ports (mine)")
     store.update(note.id, title="Ports (desktop)", body=THEIR_BODY)
-    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+    # The save's answer, not a preview's (typing posts one 400 ms later: it may land now).
+    with page.expect_response(
+        lambda r: r.request.method == "POST" and "/preview" not in r.url
+    ) as answer:
         page.click("#save")
     assert answer.value.status == 409
     page.wait_for_load_state("load")
