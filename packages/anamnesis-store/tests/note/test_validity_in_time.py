@@ -191,3 +191,58 @@ def test_the_index_reads_the_fields_back_after_a_rebuild(
         ["01JZ0000000000000000000009"],
     )
     assert store.list(include_body=False)[0].valid_until == "2030-01-01"
+
+
+def test_a_time_from_today_becomes_a_date() -> None:
+    from datetime import date
+
+    from anamnesis.store import read_when
+
+    today = date(2026, 8, 31)
+    assert read_when("+30d", "valid_until", today=today) == "2026-09-30"
+    assert read_when(" +2W ", "valid_until", today=today) == "2026-09-14"
+    assert read_when("+6m", "review_after", today=today) == "2027-02-28"  # no 31st: the last
+    assert read_when("+1y", "review_after", today=date(2028, 2, 29)) == "2029-02-28"
+    assert read_when("-7d", "as_of", today=today) == "2026-08-24"
+    assert read_when("-8m", "as_of", today=today) == "2025-12-31"
+    assert read_when("+0d", "valid_until", today=today) == "2026-08-31"
+    # What check_when takes passes through as it would: dates, timestamps made UTC, "".
+    assert read_when("2027-01-31", "valid_until") == "2027-01-31"
+    assert read_when("2027-01-31T19:00:00+01:00", "x") == "2027-01-31T18:00:00+00:00"
+    assert read_when("", "valid_until") == ""
+
+
+@pytest.mark.parametrize("bad", ["+30", "30d", "+3h", "next week", "+1.5m", "tomorrow"])
+def test_anything_else_is_refused_naming_every_form(bad: str) -> None:
+    from anamnesis.store import read_when
+
+    with pytest.raises(InvalidNote, match=r"valid_until: .* time from today \(\+30d"):
+        read_when(bad, "valid_until")
+
+
+def test_a_time_from_today_off_the_calendar_is_refused() -> None:
+    from datetime import date
+
+    from anamnesis.store import read_when
+
+    with pytest.raises(InvalidNote, match="years 1-9999"):
+        read_when("+99999y", "valid_until", today=date(2026, 1, 1))
+    with pytest.raises(InvalidNote, match="years 1-9999"):
+        read_when("+99999d", "valid_until", today=date(9999, 1, 1))
+    with pytest.raises(InvalidNote, match="not a date on the calendar"):
+        read_when("2027-02-30", "valid_until")
+
+
+def test_a_file_never_holds_a_time_from_today() -> None:
+    with pytest.raises(InvalidNote, match="valid_until"):
+        validate_note(_note(valid_until="+30d"))
+
+
+def test_expired_and_due_as_of_a_date_cover_its_whole_day() -> None:
+    note = _note(valid_until="2027-01-31", review_after="2027-01-15T12:00:00+00:00")
+    assert not is_expired(note, as_of="2027-01-31")
+    assert is_expired(note, as_of="2027-02-01")
+    assert not is_expired(note, as_of="2027-01-31T23:59:59+00:00")
+    assert not is_due(note, as_of="2027-01-14")
+    assert is_due(note, as_of="2027-01-15")  # noon falls inside that day
+    assert not is_due(note, as_of="2027-01-15T11:59:59+00:00")

@@ -34,7 +34,7 @@ from anamnesis.ops import (
     render_inject,
     select_inject,
 )
-from anamnesis.store import Memory, MemoryStore, display_safe
+from anamnesis.store import Memory, MemoryStore, display_safe, is_due, is_expired
 
 MIME_TYPE = "text/markdown"
 
@@ -104,6 +104,12 @@ def _note_header(mem: Memory, newer: tuple[str, ...]) -> str:
         lines.append(
             f"- replaced by: {_uris(newer)}. This note is superseded: trust the newer one."
         )
+    if mem.valid_until:
+        expired = ". This note has expired: it no longer holds." if is_expired(mem) else ""
+        lines.append(f"- valid until {mem.valid_until}{expired}")
+    if mem.review_after:
+        due = ": due for review, check it against what you see now" if is_due(mem) else ""
+        lines.append(f"- review after {mem.review_after}{due}")
     return "\n".join(lines)
 
 

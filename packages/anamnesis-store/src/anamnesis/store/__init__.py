@@ -103,11 +103,13 @@ if TYPE_CHECKING:
     from anamnesis.store.note.timestamps import utc_now as utc_now
     from anamnesis.store.note.validation import is_agent_name as is_agent_name
     from anamnesis.store.note.validation import validate_note as validate_note
+    from anamnesis.store.note.validity import FROM_TODAY_FORMS as FROM_TODAY_FORMS
     from anamnesis.store.note.validity import check_when as check_when
     from anamnesis.store.note.validity import due_bound as due_bound
     from anamnesis.store.note.validity import expiry_bound as expiry_bound
     from anamnesis.store.note.validity import is_due as is_due
     from anamnesis.store.note.validity import is_expired as is_expired
+    from anamnesis.store.note.validity import read_when as read_when
     from anamnesis.store.priority import BACKGROUND_NICE as BACKGROUND_NICE
     from anamnesis.store.priority import yield_to_sessions as yield_to_sessions
     from anamnesis.store.record import Record as Record

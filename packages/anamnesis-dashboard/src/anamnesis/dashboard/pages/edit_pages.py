@@ -19,7 +19,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from anamnesis.dashboard.markup.diffing import diff_lines
 from anamnesis.dashboard.pages.note_pages import _not_found, _note_id, _unreadable
 from anamnesis.dashboard.pages.responses import dashboard_of, page
-from anamnesis.dashboard.views.edit_form import SCOPE_CHOICES, TYPE_CHOICES, EditFields
+from anamnesis.dashboard.views.edit_form import SCOPE_CHOICES, TYPE_CHOICES, EditFields, date_input
 from anamnesis.dashboard.views.note_source import (
     NoteSource,
     SaveOutcome,
@@ -167,7 +167,8 @@ def _form_context(
     request: Request, note_id: str, fields: EditFields, digest: str
 ) -> dict[str, Any]:
     return {"note_id": note_id, "fields": fields, "digest": digest,
-            "types": TYPE_CHOICES, "scopes": SCOPE_CHOICES, "back": _back(request)}  # fmt: skip
+            "types": TYPE_CHOICES, "scopes": SCOPE_CHOICES, "back": _back(request),
+            "date_input": date_input}  # fmt: skip
 
 
 def _back(request: Request) -> str:
