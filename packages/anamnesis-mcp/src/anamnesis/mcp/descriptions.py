@@ -96,7 +96,8 @@ Call it when something is worth knowing in a later session: a fix that worked an
 (procedural), a decision and its reason (procedural), a fact, user preference or project \
 convention (semantic). Session summaries are written automatically at session end: do not \
 write episodic notes for the current session unless asked. Search first to avoid duplicates; \
-when a note found is wrong or out of date, write the corrected note with supersedes.
+when the new note corrects, updates or replaces a note found (a new port, version, path or \
+decision), pass that note's id in supersedes: otherwise both stay and contradict each other.
 
 - type: procedural | semantic | episodic.
 - title: one line saying what the note is about (it is what lists and searches show).
@@ -109,7 +110,9 @@ hosts or setup that only make sense on this machine).
 - supersedes: ids (from memory_search) of the notes this one replaces; they are kept but \
 hidden from searches.
 Secrets (keys, tokens, passwords) are masked before the note is written; the reply's \
-'redacted' says how many."""
+'redacted' says how many. The reply's possible_contradictions lists live notes the new one \
+may contradict (id, title, differs: old and new values): if the new note replaces one, \
+tell the user (`anamnesis review` settles it); next time pass supersedes."""
 
 SYNC = """\
 Sync the memory with the user's other machines through their git remote: commit local \
