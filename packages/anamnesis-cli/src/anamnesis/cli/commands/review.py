@@ -26,7 +26,7 @@ from anamnesis.cli.context import (
     open_store,
     project_filter,
 )
-from anamnesis.cli.display import review_view
+from anamnesis.cli.display import lines, review_view
 from anamnesis.cli.errors import UsageError
 from anamnesis.store import Contradiction, Memory, MemoryStore, source_word
 
@@ -162,7 +162,7 @@ def say_listing(listing: Listing) -> None:
 
 def _say(said: list[str]) -> None:
     for line in said:
-        console.say(line)
+        lines.say_wrapped("", line, 2)
 
 
 def keep(

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from anamnesis.cli import console
 from anamnesis.cli.commands import review_actions
-from anamnesis.cli.display import review_view
+from anamnesis.cli.display import lines, review_view
 from anamnesis.cli.errors import CliError
 from anamnesis.store import Contradiction, Memory, MemoryStore, NoteNotFound
 
@@ -63,13 +63,13 @@ def _ask(choices: str, answers: str) -> str:
             raise Quit
         if answer and answer in answers:
             return answer
-        console.say(f"answer one of: {choices}")
+        console.say(f"answer {', '.join(answers[:-1])} or {answers[-1]} (q quits)")
     return "s"
 
 
 def _say(said: list[str]) -> int:
     for line in said:
-        console.say(f"  {line}")
+        lines.say_wrapped("  ", line)
     return 1
 
 
@@ -88,7 +88,7 @@ def _settle(store: MemoryStore, pair: Contradiction) -> int:
             note = {"1": pair.older, "2": pair.newer}.get(which)
             return _say(review_actions.edit(store, note)) if note is not None else 0
     except CliError as exc:  # this pair only: say why, and go on to the next
-        console.say(f"  {exc.message}")
+        lines.say_wrapped("  ", exc.message)
     return 0
 
 
@@ -100,7 +100,7 @@ def _confirm(store: MemoryStore, note: Memory) -> int:
         if answer == "e":
             return _say(review_actions.edit(store, note))
     except CliError as exc:
-        console.say(f"  {exc.message}")
+        lines.say_wrapped("  ", exc.message)
     return 0
 
 
