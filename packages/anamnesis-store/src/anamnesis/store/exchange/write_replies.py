@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
 
     from anamnesis.store.note.model import Memory
-    from anamnesis.store.review.contradictions import Contradiction
+    from anamnesis.store.review.records import Contradiction
     from anamnesis.store.store import MemoryStore
 
 # How many notes a reply names at most: the nearest few are what a writer can act on;
@@ -67,11 +67,17 @@ def reply_entry(pair: Contradiction, written_id: str) -> dict[str, Any]:
 
 
 def difference_text(difference: dict[str, Any]) -> str:
-    """One difference in words, older value first: ``dev server port: 3000 -> 5173``."""
-    old = difference.get("old") or "(not said)"
-    new = difference.get("new") or "(not said)"
+    """One difference in words, the older note's side first: ``dev server port: 3000 ->
+    5173``; a side of several words (a negation's, a replacement's) in quotes."""
     subject = difference.get("subject") or difference.get("kind") or "value"
-    return f"{subject}: {old} -> {new}"
+    return f"{subject}: {_side(difference.get('old'))} -> {_side(difference.get('new'))}"
+
+
+def _side(value: object) -> str:
+    text = " ".join(str(value or "").split())
+    if not text:
+        return "(not said)"
+    return f'"{text}"' if " " in text else text
 
 
 def differences_text(differs: Iterable[dict[str, Any]]) -> str:
