@@ -342,4 +342,3 @@ def test_review_help_names_the_json_shape(env: Env) -> None:
     assert '{"contradictions": [...], "due": [...]}' in text
     for command in ("keep", "both", "edit", "done"):
         assert command in text
-

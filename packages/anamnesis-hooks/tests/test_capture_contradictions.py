@@ -45,7 +45,9 @@ def test_the_worker_logs_the_notes_a_captured_session_may_contradict(
     log = hooks_log(isolated_home)
     (line,) = [line for line in log.splitlines() if "may contradict" in line]
     assert f" capture: {episode.id} may contradict {durable.id} (Dev server port): " in line
-    assert ("3000 -> 5173" in line or "5173 -> 3000" in line) and "`anamnesis review` lists it" in line
+    assert (
+        "3000 -> 5173" in line or "5173 -> 3000" in line
+    ) and "`anamnesis review` lists it" in line
 
 
 def test_an_unchanged_capture_and_a_note_without_a_pair_log_nothing_of_it(
