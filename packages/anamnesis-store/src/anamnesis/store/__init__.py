@@ -118,6 +118,8 @@ if TYPE_CHECKING:
     from anamnesis.store.priority import BACKGROUND_NICE as BACKGROUND_NICE
     from anamnesis.store.priority import yield_to_sessions as yield_to_sessions
     from anamnesis.store.record import Record as Record
+    from anamnesis.store.review.records import Contradiction as Contradiction
+    from anamnesis.store.review.records import Difference as Difference
     from anamnesis.store.search.relative_scores import relative_scores as relative_scores
     from anamnesis.store.search.search_modes import DEFAULT_MODE as DEFAULT_MODE
     from anamnesis.store.search.search_modes import KEYWORD_MODE as KEYWORD_MODE
