@@ -17,9 +17,9 @@ from anamnesis.store import MemoryStore
 from mcp_testing import call, data, server_command, text_of, tools_of
 
 WEB = "github.com/acme/web"
-OLD = {"type": "semantic", "title": "Dev server port", "project": WEB,
+OLD: dict[str, Any] = {"type": "semantic", "title": "Dev server port", "project": WEB,
        "body": "The dev server listens on port 3000."}  # fmt: skip
-NEW = {**OLD, "body": "The dev server listens on port 5173."}
+NEW: dict[str, Any] = {**OLD, "body": "The dev server listens on port 5173."}
 
 
 def test_the_reply_names_the_notes_a_new_note_may_contradict(store: MemoryStore) -> None:
