@@ -165,12 +165,14 @@ def file_queued(store: MemoryStore, *, machine_id: str, tried: set[str]) -> bool
 def _log_contradictions(store: MemoryStore, note: Memory) -> None:
     """The live notes a captured session's note may contradict, in the log (a capture has
     no one to reply to; `anamnesis review` lists them too). Never a reason to fail."""
-    from anamnesis.store import contradictions_reply, reply_line  # filing's: see read_entry
+    # filing's: see read_entry
+    from anamnesis.store import contradictions_reply, display_safe, reply_line
 
     try:
-        for entry in contradictions_reply(store, note):
-            log(store.root, "capture", f"{note.id} may contradict {reply_line(entry)};"
-                " `anamnesis review` lists it")  # fmt: skip
+        for entry in contradictions_reply(store, note):  # a title shown as text, not acted on
+            said = display_safe(reply_line(entry))
+            log(store.root, "capture", f"{note.id} may contradict {said}; `anamnesis review`"
+                " lists it")  # fmt: skip
     except Exception as exc:  # advice about a note already filed: logged, never raised
         log(store.root, "capture", f"could not check {note.id} for contradictions: {exc}")
 
