@@ -73,13 +73,11 @@ def check_pair(store: MemoryStore, a: Memory, b: Memory) -> None:
             raise CliError(
                 f"{note.id} expired on {note.valid_until}: it is no longer compared with anything"
             )
-
-
-def not_a_pair(a: Memory, b: Memory) -> CliError:
-    return CliError(
-        f"{a.id} and {b.id} are not a possible contradiction (any more): nothing to settle; "
-        f"{suggest('review')} lists the pairs"
-    )
+    if pair_of(store, a, b) is None:
+        raise CliError(
+            f"{a.id} and {b.id} are not a possible contradiction (any more): nothing to "
+            f"settle; {suggest('review')} lists the pairs"
+        )
 
 
 def keep(store: MemoryStore, kept: Memory, over: Memory) -> list[str]:
