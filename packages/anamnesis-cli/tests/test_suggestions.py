@@ -146,8 +146,17 @@ def first_hour(tmp_path: Path) -> Scenario:
     with MemoryStore(env.home) as store:
         for n in range(3):
             store.write(type="episodic", title=f"session {n}", body="deploy", project="api")
+        # A note that contradicts the two above (`review` and `write`'s reply suggest how to
+        # settle it), and one due for review.
+        store.write(type="semantic", title="Postgres port in dev", project="api",
+                    body=text.replace("5433", "5434"))  # fmt: skip
+        store.write(type="semantic", title="Staging host", body="db-stg-2", project="api",
+                    review_after="2020-01-01")  # fmt: skip
+    env.variables["EDITOR"] = "true"  # `review edit` suggested: an editor that saves nothing
     for args in (
         ["search", "postgres port"],
+        ["review"],
+        ["write", "--title", "Postgres port in dev", "-p", "api", "port 5435 now"],
         ["search", "postgres", "--mode", "vector"],
         ["show", "ZZZZZZZ"],
         ["show", "0123"],
@@ -258,6 +267,8 @@ def test_every_suggested_command_runs_as_printed(tmp_path: Path) -> None:
         "anamnesis config set remote NEW-URL",  # purging history
         "anamnesis config set keyword_ranking VALUE",  # a hand-edited bad value
         "anamnesis config set llm.provider claude-code",  # reflect without an LLM
+        "anamnesis review keep ID --over OTHER_ID",  # a possible contradiction
+        "anamnesis review done ID",  # a note due for review
     }
     assert expected <= set(seen), sorted(expected - set(seen))
     # Destructive ones last, so that the others find the notes they name.

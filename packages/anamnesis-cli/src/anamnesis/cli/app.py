@@ -22,6 +22,7 @@ from anamnesis.cli.commands import (
     interchange,
     notes,
     reflecting,
+    review,
     secrets_scan,
     setup_cmd,
     syncing,
@@ -74,6 +75,7 @@ def build_app() -> typer.Typer:
     reflecting.register(app)
     compacting.register(app)
     hygiene.register(app)
+    review.register(app)
     secrets_scan.register(app)
     dashboard_cmd.register(app)
     app.add_typer(admin.config_app(), name="config")

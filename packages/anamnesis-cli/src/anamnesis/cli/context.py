@@ -21,8 +21,12 @@ from anamnesis.store import (
     NOTE_TYPES,
     SCOPES,
     SEARCH_MODES,
+    AmbiguousId,
     InvalidNote,
+    Memory,
     MemoryStore,
+    NoteNotFound,
+    StoreError,
     is_agent_name,
     read_when,
 )
@@ -93,6 +97,30 @@ def open_store(*, must_exist: bool = True) -> Iterator[MemoryStore]:
     """:func:`open_home`, for a command that needs the store alone."""
     with open_home(must_exist=must_exist) as (_home, store):
         yield store
+
+
+def get_note(store: MemoryStore, memory_id: str) -> Memory:
+    """The note an id, or a unique prefix of 6 or more of its characters, names (every
+    command that takes an ID)."""
+    try:
+        return store.get(store.resolve_id(memory_id))
+    except NoteNotFound as exc:
+        missing = f"no note with id {exc.memory_id}" if len(exc.memory_id) == 26 else str(exc)
+        raise CliError(
+            f"{missing.removesuffix(' in this store')}; `anamnesis list` and "
+            "`anamnesis search QUERY` show ids (a unique prefix of 6 or more characters is "
+            "enough)"
+        ) from None
+    except AmbiguousId as exc:
+        raise CliError(
+            f"{exc.prefix} is the start of {len(exc.candidates)}"
+            f"{'+' if len(exc.candidates) > 10 else ''} notes' ids: "
+            f"{', '.join(exc.candidates[:10])}; give more of the id"
+        ) from None
+    except InvalidNote as exc:  # what cannot be an id (its reason says why), or a bad file
+        raise CliError(exc.reason if exc.field == "id" else str(exc)) from None
+    except StoreError as exc:  # a file that no longer parses
+        raise CliError(str(exc)) from None
 
 
 def embed_in_background(store: MemoryStore) -> str:

@@ -29,7 +29,7 @@ TYPE_CHECKING = False  # typing costs an import the hooks' hot path does without
 if TYPE_CHECKING:
     from anamnesis.hooks.capture import CaptureResult
     from anamnesis.hooks.pending import PendingCapture
-    from anamnesis.store import MemoryStore
+    from anamnesis.store import Memory, MemoryStore
 
 # Everything asked of the background worker lives in ``<home>/queue/`` (the layout's
 # queue_dir), never synced: the captures, and a sync's request. Both are asked for here, so
@@ -156,8 +156,25 @@ def file_queued(store: MemoryStore, *, machine_id: str, tried: set[str]) -> bool
             tried.update(waiting.name for waiting in queued_captures(home))  # not again in this run
             return False
         _report(home, pending, result)
+        if result.note is not None and not result.unchanged:
+            _log_contradictions(store, result.note)
         path.unlink(missing_ok=True)
     return True
+
+
+def _log_contradictions(store: MemoryStore, note: Memory) -> None:
+    """The live notes a captured session's note may contradict, in the log (a capture has
+    no one to reply to; `anamnesis review` lists them too). Never a reason to fail."""
+    # filing's: see read_entry
+    from anamnesis.store import contradictions_reply, display_safe, reply_line
+
+    try:
+        for entry in contradictions_reply(store, note):  # a title shown as text, not acted on
+            said = display_safe(reply_line(entry))
+            log(store.root, "capture", f"{note.id} may contradict {said}; `anamnesis review`"
+                " lists it")  # fmt: skip
+    except Exception as exc:  # advice about a note already filed: logged, never raised
+        log(store.root, "capture", f"could not check {note.id} for contradictions: {exc}")
 
 
 def _refuse(path: Path) -> str:

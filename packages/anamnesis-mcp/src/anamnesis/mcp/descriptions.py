@@ -99,7 +99,8 @@ Call it when something is worth knowing in a later session: a fix that worked an
 (procedural), a decision and its reason (procedural), a fact, user preference or project \
 convention (semantic). Session summaries are written automatically at session end: do not \
 write episodic notes for the current session unless asked. Search first to avoid duplicates; \
-when a note found is wrong or out of date, write the corrected note with supersedes.
+when the new note corrects, updates or replaces a note found (a new port, version, path or \
+decision), pass that note's id in supersedes: otherwise both stay and contradict each other.
 
 - type: procedural | semantic | episodic.
 - title: one line saying what the note is about (it is what lists and searches show).
@@ -115,7 +116,9 @@ hidden from searches.
 day it holds ('2027-01-31', or '+30d' from today); after it searches leave it out. \
 review_after: the day it should be checked again. Omit both for a lasting fact.
 Secrets (keys, tokens, passwords) are masked before the note is written; the reply's \
-'redacted' says how many."""
+'redacted' says how many. The reply's possible_contradictions lists live notes the new one \
+may contradict (id, title, differs: old and new values): if the new note replaces one, \
+tell the user (`anamnesis review` settles it); next time pass supersedes."""
 
 SYNC = """\
 Sync the memory with the user's other machines through their git remote: commit local \

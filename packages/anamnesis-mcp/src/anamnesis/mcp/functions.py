@@ -20,6 +20,7 @@ from anamnesis.store import (
     Memory,
     MemoryStore,
     NoteNotFound,
+    contradictions_reply,
     count_secrets,
     every_note,
     is_due,
@@ -272,6 +273,8 @@ def write_memory(
     notes it replaces (each must be a note of this store: an id the model made up would
     hide nothing and say something false), which searches then hide. ``valid_until`` /
     ``review_after``: checked dates ("" for none; :func:`~.arguments.check_date`).
+    ``possible_contradictions`` in the result: the live notes the new one may contradict,
+    each ``{"id", "title", "differs"}`` (the store's ``contradictions_reply``).
     """
     tags = tags or []
     for old in supersedes or ():
@@ -301,6 +304,9 @@ def write_memory(
     )
     out = memory_dict(mem, include_body=True)
     out["redacted"] = masked
+    # The live notes it may contradict (id, title, what differs): the model can tell the
+    # user, or see that it should have passed supersedes.
+    out["possible_contradictions"] = contradictions_reply(store, mem)
     return out
 
 

@@ -312,8 +312,8 @@ def memory_write(
     supersedes: Annotated[
         list[str] | None,
         Field(
-            description="Ids of the notes this one replaces (from memory_search); searches "
-            "then hide them.",
+            description="Ids of the notes this one replaces (from memory_search): pass them "
+            "whenever the new note corrects or updates an old one; searches then hide them.",
             max_length=NoteLimits.SUPERSEDES,
         ),
     ] = None,

@@ -65,6 +65,7 @@ from anamnesis.store import (
     InvalidNote,
     Memory,
     MemoryStore,
+    batch_contradictions,
     due_bound,
     expiry_bound,
     new_id,
@@ -113,7 +114,9 @@ def run_merge(
                     pending.append((proposal, writes, offered))
         accepted = _gate(store, report, visible, cases, pending)
         if accepted:
-            report.written = [note.id for note in store.put_many(accepted)]
+            written = store.put_many(accepted)
+            report.written = [note.id for note in written]
+            report.possible_contradictions = batch_contradictions(store, written)
         return report
 
 

@@ -78,6 +78,8 @@ class MergeReport:
     calls: list[MergeCall] = field(default_factory=list)
     groups: list[GroupOutcome] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
+    # The live notes a written note may contradict: {"note": ID, "id", "title", "differs"}.
+    possible_contradictions: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -102,4 +104,5 @@ class MergeReport:
             "calls": [call.to_dict() for call in self.calls],
             "groups": [group.to_dict() for group in self.groups],
             "written": list(self.written),
+            "possible_contradictions": list(self.possible_contradictions),
         }

@@ -28,7 +28,15 @@ from anamnesis.reflect.reflection_plan import (
 from anamnesis.reflect.reflection_prompt import ProposedNote, check_reply, validate_reply
 from anamnesis.reflect.replies import InvalidReply
 from anamnesis.reflect.run_lock import reflection_lock
-from anamnesis.store import InvalidNote, Memory, NoteNotFound, new_id, resolve_machine_id, utc_now
+from anamnesis.store import (
+    InvalidNote,
+    Memory,
+    NoteNotFound,
+    batch_contradictions,
+    new_id,
+    resolve_machine_id,
+    utc_now,
+)
 
 if TYPE_CHECKING:
     from anamnesis.reflect.providers.protocol import Provider
@@ -73,6 +81,8 @@ class ApplyResult:
     retagged: tuple[str, ...]
     superseded: tuple[str, ...]
     refused_supersedes: tuple[str, ...] = ()
+    # The live notes a new note may contradict: {"note": NEW_ID, "id", "title", "differs"}.
+    possible_contradictions: tuple[dict[str, Any], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -80,6 +90,7 @@ class ApplyResult:
             "retagged": list(self.retagged),
             "superseded": list(self.superseded),
             "refused_supersedes": list(self.refused_supersedes),
+            "possible_contradictions": list(self.possible_contradictions),
         }
 
 
@@ -156,13 +167,14 @@ def apply_reflection(
             continue  # deleted since the plan was made: nothing left to tag
         if REFLECTED_TAG not in current.tags:
             retagged.append(current.replace(tags=[*current.tags, REFLECTED_TAG], updated_at=now))
-    store.put_many([*new, *retagged])
+    written = store.put_many([*new, *retagged])[: len(new)]
     return ApplyResult(
         project=plan.project,
         written=tuple(note.id for note in new),
         retagged=tuple(note.id for note in retagged),
         superseded=tuple(dict.fromkeys(sid for note in new for sid in note.supersedes)),
         refused_supersedes=tuple(refused_supersedes),
+        possible_contradictions=tuple(batch_contradictions(store, written)),
     )
 
 

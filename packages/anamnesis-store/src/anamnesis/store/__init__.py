@@ -62,6 +62,13 @@ if TYPE_CHECKING:
     from anamnesis.store.exchange.recall_eval import load_notes as load_notes
     from anamnesis.store.exchange.recall_eval import recall_at_k as recall_at_k
     from anamnesis.store.exchange.recall_eval import sandbox as sandbox
+    from anamnesis.store.exchange.write_replies import (
+        batch_contradictions as batch_contradictions,
+    )
+    from anamnesis.store.exchange.write_replies import contradictions_reply as contradictions_reply
+    from anamnesis.store.exchange.write_replies import difference_text as difference_text
+    from anamnesis.store.exchange.write_replies import differences_text as differences_text
+    from anamnesis.store.exchange.write_replies import reply_line as reply_line
     from anamnesis.store.files.atomic import atomic_write_bytes as atomic_write_bytes
     from anamnesis.store.files.layout import StoreLayout as StoreLayout
     from anamnesis.store.files.safe_files import UnsafeFile as UnsafeFile

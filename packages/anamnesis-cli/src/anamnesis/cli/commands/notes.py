@@ -24,17 +24,16 @@ from anamnesis.cli.context import (
     check_scope,
     check_type,
     date_option,
+    get_note,
     open_home,
     open_store,
     project_filter,
     search_mode_help,
 )
-from anamnesis.cli.display import lines, note_tables, note_view
+from anamnesis.cli.display import lines, note_tables, note_view, review_view
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import start_background_embedding
 from anamnesis.store import (
-    AmbiguousId,
-    InvalidNote,
     Memory,
     MemoryStore,
     NoteLimits,
@@ -43,6 +42,7 @@ from anamnesis.store import (
     SearchResult,
     StoreError,
     VectorsUnavailableWarning,
+    contradictions_reply,
     count_secrets,
     display_safe,
     every_note,
@@ -266,7 +266,7 @@ def show(
     """One note, in full, with its supersede chain: the notes it replaces, and the notes
     that replace it (each followed to the end, nearest first)."""
     with open_store() as store:
-        note = _get(store, memory_id)
+        note = get_note(store, memory_id)
         path = store.file_of(note.id)
         chain = store.supersede_chain(note.id)
         others = note_view.other_copies(note)  # keep-both's other copies of this note
@@ -364,29 +364,6 @@ def _chain_lines(label: str, ids: tuple[str, ...], titles: dict[str, str]) -> No
         lines.say_note(f"{label if index == 0 else '':<13}", memory_id, titles.get(memory_id, ""))
 
 
-def _get(store: MemoryStore, memory_id: str) -> Memory:
-    """The note an id, or a unique prefix of 6 or more of its characters, names."""
-    try:
-        return store.get(store.resolve_id(memory_id))
-    except NoteNotFound as exc:
-        missing = f"no note with id {exc.memory_id}" if len(exc.memory_id) == 26 else str(exc)
-        raise CliError(
-            f"{missing.removesuffix(' in this store')}; `anamnesis list` and "
-            "`anamnesis search QUERY` show ids (a unique prefix of 6 or more characters is "
-            "enough)"
-        ) from None
-    except AmbiguousId as exc:
-        raise CliError(
-            f"{exc.prefix} is the start of {len(exc.candidates)}"
-            f"{'+' if len(exc.candidates) > 10 else ''} notes' ids: "
-            f"{', '.join(exc.candidates[:10])}; give more of the id"
-        ) from None
-    except InvalidNote as exc:  # what cannot be an id (its reason says why), or a bad file
-        raise CliError(exc.reason if exc.field == "id" else str(exc)) from None
-    except StoreError as exc:  # a file that no longer parses
-        raise CliError(str(exc)) from None
-
-
 def write(
     body: Annotated[
         str | None,
@@ -435,7 +412,7 @@ def write(
     masked = sum(count_secrets(t) for t in (title, text, *tags))
     with open_home() as (home, store):  # no store: `anamnesis init` first, as elsewhere
         # Replacing a note that does not exist is a typo; a prefix means its whole id.
-        supersedes = [_get(store, old).id for old in supersedes or []]
+        supersedes = [get_note(store, old).id for old in supersedes or []]
         try:
             note = store.write(
                 type=type,
@@ -452,15 +429,25 @@ def write(
         except StoreError as exc:
             raise CliError(str(exc)) from None
         path = store.path_of(note)
+        # The live notes it may contradict: said now, while the writer can still act.
+        contradicted = contradictions_reply(store, note)
         start_background_embedding(store)  # found by meaning soon, no search waiting for it
     if masked:
         console.warn(f"masked {masked} secret(s) before saving")
     if as_json:
-        console.print_json({**_with_time(note), "path": str(path), "redacted": masked})
+        console.print_json(
+            {
+                **_with_time(note),
+                "path": str(path),
+                "redacted": masked,
+                "possible_contradictions": contradicted,
+            }
+        )
     else:
         console.say(f"wrote {note.id} ({note.type}, {note.scope}, project {note.project})")
         console.say(f"  {path}")
         _time_lines(note)
+        review_view.warn_contradicted(note.id, contradicted)
 
 
 def edit(
@@ -491,7 +478,7 @@ def edit(
     if not changes:
         raise UsageError("nothing to change: give --valid-until, --review-after or --title")
     with open_store() as store:
-        note = _get(store, memory_id)
+        note = get_note(store, memory_id)
         try:
             edited = store.update(note.id, **changes, reviewed_at=utc_now())
         except StoreError as exc:
@@ -534,7 +521,7 @@ def delete(
 ) -> None:
     """Delete a note (the next sync removes it on the other machines too)."""
     with open_store() as store:
-        note = _get(store, memory_id)
+        note = get_note(store, memory_id)
         if not yes:
             if not console.stdin_is_terminal():
                 raise UsageError(f"deleting {memory_id} needs confirmation: add --yes")

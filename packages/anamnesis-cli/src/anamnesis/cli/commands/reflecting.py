@@ -22,7 +22,7 @@ from anamnesis.cli.context import (
     open_home,
     project_filter,
 )
-from anamnesis.cli.display import lines
+from anamnesis.cli.display import lines, review_view
 from anamnesis.cli.display.tables import Column, show
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import commit_for_sync
@@ -160,6 +160,7 @@ def _say_reflection(data: dict[str, Any]) -> None:
             console.warn(f"{name}: refused {refused}")
         for kept_back in p.get("refused_supersedes", []):
             console.warn(f"{name}: {kept_back}")
+        review_view.warn_batch_contradicted(f"{name}: ", p.get("possible_contradictions", []))
     if data["waiting"]:
         lines.say_wrapped("not reflected yet: ", _waiting(data), 2)
     say_cost(data, "reflect")
@@ -270,6 +271,7 @@ def _say_merge(data: dict[str, Any]) -> None:
     for call in data["calls"]:
         if call["reason"]:
             console.warn(f"{call['project']}: {call['status']}: {call['reason']}")
+    review_view.warn_batch_contradicted("", data.get("possible_contradictions", []))
     if not data["apply"]:
         console.say(f"dry run: about {data['tokens']} input tokens; add --apply to merge")
 

@@ -1,0 +1,217 @@
+"""`anamnesis review`: the possible contradictions among the live notes, each side with
+where it came from, and the notes due for review; and settling them: `review keep`,
+`review both`, `review edit`, `review done` (what each does: :mod:`.review_actions`),
+or one pair at a time with `review -i` (:mod:`.review_session`).
+
+The store finds the pairs (``MemoryStore.contradictions``: deterministic, no model) and
+the due notes (``due_for_review``); :func:`collect` takes them once, and the listing is
+printed from that (``--json``: :func:`listing_json`; a person: ``display.review_view``),
+so an option that works on the listing first has one place to do it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import typer
+
+from anamnesis.cli import console
+from anamnesis.cli.commands import review_actions, review_session
+from anamnesis.cli.context import (
+    HereFlag,
+    JsonFlag,
+    ProjectOption,
+    get_note,
+    open_store,
+    project_filter,
+)
+from anamnesis.cli.display import lines, review_view
+from anamnesis.cli.errors import UsageError
+from anamnesis.store import Contradiction, Memory, MemoryStore, source_word
+
+HELP = """Possible contradictions among the live notes, and notes due for review.
+
+Two notes of one project (or both global) that state different values about the same
+thing (a port, a version, a path, a command, "use X" / "never use X", "no longer ...")
+are listed as a pair: what differs, and each side's id, title and provenance (you,
+captured, reflected, imported or merged; the agent; the machine; when; "unconfirmed"
+for a model's words no person has kept). The pairs are found without any model, newest
+first. Notes whose review_after date has come are listed after them.
+
+Settle a pair with `review keep`, `review both` or `review edit`; confirm a due note
+with `review done`; or go through them one at a time with `review -i`.
+
+--json prints {"contradictions": [...], "due": [...]}: each pair as {"notes": [OLDER,
+NEWER], "newer", "differs": [{"kind", "subject", "old", "new"}], "sides": [{"id",
+"title", "project", "type", "source", "prov_source", "agent", "machine", "created_at",
+"updated_at", "unconfirmed"}, ...]}, each due note as {"id", "title", "project", "type",
+"source", "review_after", "reviewed_at", "updated_at"}."""
+
+IdArgument = Annotated[
+    str, typer.Argument(metavar="ID", help="A note's id, or 6+ of its first characters.")
+]
+LimitOption = Annotated[
+    int,
+    typer.Option("--limit", help="At most this many pairs, and due notes (0: all)."),
+]
+
+
+@dataclass(frozen=True)
+class Listing:
+    """What `review` shows: the pairs and due notes within the limit, and how many of each
+    there are in all."""
+
+    pairs: list[Contradiction]
+    due: list[Memory]
+    pairs_total: int
+    due_total: int
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(review_app(), name="review")
+
+
+def review_app() -> typer.Typer:
+    app = typer.Typer(help=HELP)
+
+    @app.callback(invoke_without_command=True)
+    def review_root(
+        ctx: typer.Context,
+        project: ProjectOption = None,
+        here: HereFlag = False,
+        limit: LimitOption = 50,
+        interactive: Annotated[
+            bool,
+            typer.Option(
+                "--interactive",
+                "-i",
+                help="One pair at a time: keep the older or the newer, both right, edit, "
+                "skip; then each due note.",
+            ),
+        ] = False,
+        as_json: JsonFlag = False,
+    ) -> None:
+        if ctx.invoked_subcommand is not None:
+            return
+        if limit < 0:
+            raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
+        if interactive and as_json:
+            raise UsageError("--interactive and --json contradict each other; pick one")
+        with open_store() as store:
+            listing = collect(store, project_filter(project, here), limit or None)
+            if interactive:
+                review_session.run(store, listing.pairs, listing.due)
+                return
+        if as_json:
+            console.print_json(listing_json(listing))
+        else:
+            say_listing(listing)
+
+    app.command(name="keep")(keep)
+    app.command(name="both")(both)
+    app.command(name="edit")(edit)
+    app.command(name="done")(done)
+    return app
+
+
+def collect(store: MemoryStore, project: str | None, limit: int | None) -> Listing:
+    """The pairs (newest first) and the due notes of ``project`` (None: every project), at
+    most ``limit`` of each (None: all)."""
+    pairs = store.contradictions(project=project)
+    due = store.due_for_review(project=project)
+    return Listing(pairs[:limit], due[:limit], len(pairs), len(due))
+
+
+def listing_json(listing: Listing) -> dict[str, Any]:
+    """`review --json`: ``{"contradictions": [...], "due": [...]}``."""
+    return {
+        "contradictions": [pair.to_dict() for pair in listing.pairs],
+        "due": [due_dict(note) for note in listing.due],
+    }
+
+
+def due_dict(note: Memory) -> dict[str, Any]:
+    """A due note as `review --json` lists it: enough to decide, and its id to act on."""
+    return {
+        "id": note.id,
+        "title": note.title,
+        "project": note.project,
+        "type": note.type,
+        "source": source_word(note),
+        "review_after": note.review_after,
+        "reviewed_at": note.reviewed_at,
+        "updated_at": note.updated_at,
+    }
+
+
+def say_listing(listing: Listing) -> None:
+    if not listing.pairs_total and not listing.due_total:
+        console.say("no possible contradictions, and no notes due for review")
+        return
+    if listing.pairs_total:
+        review_view.say_pairs(listing.pairs, listing.pairs_total)
+    else:
+        console.say("no possible contradictions")
+    console.say()
+    if listing.due_total:
+        review_view.say_due(listing.due, listing.due_total)
+    else:
+        console.say("no notes due for review")
+
+
+def _say(said: list[str]) -> None:
+    for line in said:
+        lines.say_wrapped("", line, 2)
+
+
+def keep(
+    memory_id: IdArgument,
+    over: Annotated[
+        str,
+        typer.Option(
+            "--over",
+            metavar="ID",
+            help="The other note of the pair: superseded by the kept one (never deleted).",
+        ),
+    ],
+) -> None:
+    """Keep one note of a pair: the other is superseded by it (hidden from recall, kept in
+    the history, and so on every machine after a sync)."""
+    with open_store() as store:
+        kept, other = get_note(store, memory_id), get_note(store, over)
+        _say(review_actions.keep(store, kept, other))
+
+
+def both(first: IdArgument, second: IdArgument) -> None:
+    """Both notes of a pair are right: each remembers the other (compatible_with, synced),
+    and the pair is never proposed again, here or on another machine."""
+    with open_store() as store:
+        a, b = get_note(store, first), get_note(store, second)
+        _say(review_actions.both_right(store, a, b))
+
+
+def edit(memory_id: IdArgument) -> None:
+    """Open a note in $VISUAL or $EDITOR; once saved, it counts as confirmed by you, and
+    its pairs are checked again (each said to stand or not)."""
+    with open_store() as store:
+        _say(review_actions.edit(store, get_note(store, memory_id)))
+
+
+def done(
+    memory_id: IdArgument,
+    next_review: Annotated[
+        str | None,
+        typer.Option(
+            "--next",
+            metavar="WHEN",
+            help="When to ask again: a number of days (90d), a date (2027-01-31) or "
+            "timestamp, or never (default: not again, its review_after stays).",
+        ),
+    ] = None,
+) -> None:
+    """A note due for review is still right: it is confirmed (reviewed_at) and not asked
+    about again until --next."""
+    review_after = review_actions.next_review(next_review)
+    with open_store() as store:
+        _say(review_actions.done(store, get_note(store, memory_id), review_after))
