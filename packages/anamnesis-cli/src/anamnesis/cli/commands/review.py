@@ -11,13 +11,13 @@ so an option that works on the listing first has one place to do it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Annotated, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from anamnesis.cli import console
-from anamnesis.cli.commands import review_actions, review_session
+from anamnesis.cli.commands import review_actions, review_confirm, review_session
 from anamnesis.cli.context import (
     HereFlag,
     JsonFlag,
@@ -29,6 +29,9 @@ from anamnesis.cli.context import (
 from anamnesis.cli.display import lines, review_view
 from anamnesis.cli.errors import UsageError
 from anamnesis.store import Contradiction, Memory, MemoryStore, source_word
+
+if TYPE_CHECKING:
+    from anamnesis.reflect import Verdict
 
 HELP = """Possible contradictions among the live notes, and notes due for review.
 
@@ -42,10 +45,16 @@ first. Notes whose review_after date has come are listed after them.
 Settle a pair with `review keep`, `review both` or `review edit`; confirm a due note
 with `review done`; or go through them one at a time with `review -i`.
 
+--confirm first asks the configured LLM (llm.provider) about the pairs, in one batch: its
+verdict (contradicts, compatible, unsure, with a reason) is shown under each pair, pairs
+it confirmed come first and those it called compatible last, still listed. A verdict is
+advice kept on this machine: it changes no note, and an edit to either note drops it.
+
 --json prints {"contradictions": [...], "due": [...]}: each pair as {"notes": [OLDER,
 NEWER], "newer", "differs": [{"kind", "subject", "old", "new"}], "sides": [{"id",
 "title", "project", "type", "source", "prov_source", "agent", "machine", "created_at",
-"updated_at", "unconfirmed"}, ...]}, each due note as {"id", "title", "project", "type",
+"updated_at", "unconfirmed"}, ...], "model": null or {"verdict", "reason", "provider",
+"model", "checked_at"}}, each due note as {"id", "title", "project", "type",
 "source", "review_after", "reviewed_at", "updated_at"}."""
 
 IdArgument = Annotated[
@@ -66,6 +75,8 @@ class Listing:
     due: list[Memory]
     pairs_total: int
     due_total: int
+    verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)
+    confirm: dict[str, Any] | None = None  # what --confirm's batch did
 
 
 def register(app: typer.Typer) -> None:
@@ -90,23 +101,35 @@ def review_app() -> typer.Typer:
                 "skip; then each due note.",
             ),
         ] = False,
+        confirm: review_confirm.ConfirmFlag = False,
+        again: review_confirm.AgainFlag = False,
         as_json: JsonFlag = False,
     ) -> None:
         if ctx.invoked_subcommand is not None:
             return
+        if again and not confirm:
+            raise UsageError("--again goes with --confirm")
         if limit < 0:
             raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
         if interactive and as_json:
             raise UsageError("--interactive and --json contradict each other; pick one")
         with open_store() as store:
-            listing = collect(store, project_filter(project, here), limit or None)
+            listing = collect(
+                store,
+                project_filter(project, here),
+                limit or None,
+                confirm=confirm,
+                again=again,
+                as_json=as_json,
+            )
             if interactive:
                 review_session.run(store, listing.pairs, listing.due)
-                return
+                raise typer.Exit(review_confirm.exit_code(listing.confirm))
         if as_json:
             console.print_json(listing_json(listing))
         else:
             say_listing(listing)
+        raise typer.Exit(review_confirm.exit_code(listing.confirm))
 
     app.command(name="keep")(keep)
     app.command(name="both")(both)
@@ -115,20 +138,43 @@ def review_app() -> typer.Typer:
     return app
 
 
-def collect(store: MemoryStore, project: str | None, limit: int | None) -> Listing:
-    """The pairs (newest first) and the due notes of ``project`` (None: every project), at
-    most ``limit`` of each (None: all)."""
+def collect(
+    store: MemoryStore,
+    project: str | None,
+    limit: int | None,
+    *,
+    confirm: bool = False,
+    again: bool = False,
+    as_json: bool = False,
+) -> Listing:
+    """The pairs and the due notes of ``project`` (None: every project), at most ``limit``
+    of each (None: all). Pairs a model confirmed come first, then the unchecked and the
+    unsure, those it called compatible last, each group newest first; with ``confirm``
+    the configured model is asked about them first (:mod:`.review_confirm`)."""
     pairs = store.contradictions(project=project)
+    summary = (
+        review_confirm.confirm_pairs(store, pairs, again=again, as_json=as_json)
+        if confirm
+        else None
+    )
+    verdicts = review_confirm.model_verdicts(store, pairs)
+    pairs = review_confirm.review_order(pairs, verdicts)
     due = store.due_for_review(project=project)
-    return Listing(pairs[:limit], due[:limit], len(pairs), len(due))
+    return Listing(pairs[:limit], due[:limit], len(pairs), len(due), verdicts, summary)
 
 
 def listing_json(listing: Listing) -> dict[str, Any]:
     """`review --json`: ``{"contradictions": [...], "due": [...]}``."""
-    return {
-        "contradictions": [pair.to_dict() for pair in listing.pairs],
+    data: dict[str, Any] = {
+        "contradictions": [
+            {**pair.to_dict(), "model": review_confirm.verdict_json(listing.verdicts.get(pair.ids))}
+            for pair in listing.pairs
+        ],
         "due": [due_dict(note) for note in listing.due],
     }
+    if listing.confirm is not None:
+        data["confirm"] = listing.confirm
+    return data
 
 
 def due_dict(note: Memory) -> dict[str, Any]:
@@ -150,7 +196,9 @@ def say_listing(listing: Listing) -> None:
         console.say("no possible contradictions, and no notes due for review")
         return
     if listing.pairs_total:
-        review_view.say_pairs(listing.pairs, listing.pairs_total)
+        remarks = {ids: verdict.label() for ids, verdict in listing.verdicts.items()}
+        last = review_confirm.listed_last(listing.verdicts)
+        review_view.say_pairs(listing.pairs, listing.pairs_total, remarks, last)
     else:
         console.say("no possible contradictions")
     console.say()

@@ -13,7 +13,7 @@ A pair reads as::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from anamnesis.cli import console
@@ -44,13 +44,16 @@ DUE_COLUMNS = [
 ]
 
 
-def say_pair(number: int, pair: Contradiction) -> None:
-    """One pair: its number, project and differences, then the older and newer side."""
+def say_pair(number: int, pair: Contradiction, remark: str = "") -> None:
+    """One pair: its number, project and differences, then the older and newer side, and
+    ``remark`` under them (a model's verdict: ``model: compatible (reason)``)."""
     differs = differences_text(difference.to_dict() for difference in pair.differs)
     lines.say_wrapped(f"{number}. ", f"{pair.newer.project}: {differs}", len(INDENT))
     for label, side in (("older", pair.older), ("newer", pair.newer)):
         lines.say_note(f"{INDENT}{label:<{LABEL}}", side.id, side.title)
         lines.say_wrapped(" " * (len(INDENT) + LABEL), DOT.join(provenance(side)))
+    if remark:
+        lines.say_wrapped(INDENT, remark, len(INDENT) + 2)
 
 
 def provenance(mem: Memory) -> list[str]:
@@ -74,15 +77,23 @@ def moment(stamp: str) -> str:
     return stamp[:16].replace("T", " ")
 
 
-def say_pairs(pairs: Sequence[Contradiction], total: int) -> None:
-    """Every pair shown, numbered, with how many there are in all."""
+def say_pairs(
+    pairs: Sequence[Contradiction],
+    total: int,
+    remarks: Mapping[tuple[str, str], str] | None = None,
+    footnote: str = "",
+) -> None:
+    """Every pair shown, numbered, with how many there are in all, each pair's remark (by
+    its ids) under it, and ``footnote`` after the last pair."""
     count = f"{total} possible contradiction{'' if total == 1 else 's'}"
     shown = f" (the newest {len(pairs)}; --limit 0 shows all)" if total > len(pairs) else ""
     console.say(count + shown)
     for number, pair in enumerate(pairs, 1):
         console.say()
-        say_pair(number, pair)
+        say_pair(number, pair, (remarks or {}).get(pair.ids, ""))
     console.say()
+    if footnote:
+        lines.say_wrapped("", footnote, 2)
     lines.say_wrapped(
         "",
         "Settle a pair: `anamnesis review keep ID --over OTHER_ID` (the other is superseded "
