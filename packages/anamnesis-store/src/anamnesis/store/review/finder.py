@@ -15,7 +15,7 @@ from anamnesis.store.index.note_queries import Filters, listing
 from anamnesis.store.note import validity
 from anamnesis.store.review.compare import differences
 from anamnesis.store.review.facts import NoteFacts
-from anamnesis.store.review.neighbours import neighbours, subject_terms
+from anamnesis.store.review.neighbours import Neighbourhood, may_pair, subject_terms
 from anamnesis.store.review.records import Contradiction, ordered
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     T = TypeVar("T")
 
 # Neighbours compared for a note just written, and for each note in a whole review.
-WRITE_NEIGHBOURS: Final = 6
-REVIEW_NEIGHBOURS: Final = 4
+WRITE_NEIGHBOURS: Final = 5
+REVIEW_NEIGHBOURS: Final = 3
 
 
 class ContradictionFinder:
@@ -52,14 +52,22 @@ class ContradictionFinder:
 
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
             notes = self._live(conn, project)
+            by_seq = dict(notes)
+            around = Neighbourhood(conn)
             facts: dict[str, NoteFacts] = {}
             pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
-            for note in notes:
+            for _seq, note in notes:
                 terms = subject_terms(note, body=False)
-                for row in neighbours(conn, note, terms, REVIEW_NEIGHBOURS):
-                    other = row.memory
+                taken = 0
+                for seq in around.ranked(note, terms, REVIEW_NEIGHBOURS * 3 + 8):
+                    other = by_seq.get(seq)  # None: superseded, expired, another project
+                    if other is None or not may_pair(note, other):
+                        continue
                     older, newer = ordered(note, other)
                     pairs.setdefault((older.id, newer.id), (older, newer))
+                    taken += 1
+                    if taken == REVIEW_NEIGHBOURS:
+                        break
             found = []
             for older, newer in pairs.values():
                 differs = differences(_facts(facts, older), _facts(facts, newer))
@@ -79,7 +87,7 @@ class ContradictionFinder:
 
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
             found = []
-            for row in neighbours(conn, mem, terms, WRITE_NEIGHBOURS):
+            for row in Neighbourhood(conn).neighbours(mem, terms, WRITE_NEIGHBOURS):
                 other = self._settled(conn, row)
                 if other is None:
                     continue
@@ -116,8 +124,9 @@ class ContradictionFinder:
 
     # -- internals -------------------------------------------------------------------
 
-    def _live(self, conn: sqlite3.Connection, project: str | None) -> list[Memory]:
-        """Every live note (not superseded, not expired), or a project's, newest first."""
+    def _live(self, conn: sqlite3.Connection, project: str | None) -> list[tuple[int, Memory]]:
+        """Every live note (not superseded, not expired), or a project's, newest first,
+        each with its rowid."""
         sql, params = listing(
             Filters(project),
             exclude_tag=None,
@@ -126,11 +135,15 @@ class ContradictionFinder:
             limit=None,
             offset=0,
         )
+        seqs: dict[str, int] = {}
 
         def fetch() -> list[ix.NoteRow]:
-            return [ix.note_row(row) for row in conn.execute(sql, params)]
+            rows = [ix.note_row(row) for row in conn.execute(sql, params)]
+            seqs.update((row.memory.id, row.seq) for row in rows)
+            return rows
 
-        return self._indexer.settled(conn, fetch, True)
+        notes = self._indexer.settled(conn, fetch, True)
+        return [(seqs[note.id], note) for note in notes if note.id in seqs]
 
     def _settled(self, conn: sqlite3.Connection, row: ix.NoteRow) -> Memory | None:
         notes, _changed = self._indexer.current_all(conn, [row], True)

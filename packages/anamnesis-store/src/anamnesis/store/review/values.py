@@ -12,6 +12,7 @@ patterns first; a span a pattern took is not read again by a later one.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from functools import lru_cache
 
 from anamnesis.store.record import Record
@@ -21,6 +22,7 @@ from anamnesis.store.review.text import (
     content_stems,
     number_word,
     stem,
+    word_stems,
     words,
 )
 
@@ -37,13 +39,18 @@ class Value(Record):
 
     ``norm``: what is compared (case and spacing folded; a duration in seconds, a size in
     bytes); ``shown``: as written. ``slot``: what it is a value of (a key, a tool, a
-    unit), "" when only its clause says. ``low``/``high``: a version range's bounds
-    (``>= 3.11``), or None. ``clause``: the index of its clause; ``stems``: that clause's
-    words, the value's own left out; ``near``: the words just before it.
+    unit), "" when only its clause says; ``keyed``: the slot names the thing itself (a
+    key, a flag, a tool), not only a unit. ``low``/``high``: a version range's bounds
+    (``>= 3.11``), or None; ``bound``: a number that is a minimum (``>=``, "at least 12")
+    or a maximum (``<=``, "capped at 128"), "" for a number as it is. ``clause``: the
+    index of its clause; ``stems``: the words around it (its own left out); ``near``: the
+    words just before it; ``changed``: words beside it say it is a new state ("moved to",
+    "now"); ``own``: the stems of its own words.
     """
 
     __slots__ = (
-        "kind", "norm", "shown", "slot", "keyed", "low", "high", "clause", "stems", "near",
+        "kind", "norm", "shown", "slot", "keyed", "low", "high", "bound", "clause", "stems",
+        "near", "changed", "own",
     )  # fmt: skip
 
     def __init__(
@@ -55,9 +62,12 @@ class Value(Record):
         keyed: bool = False,
         low: tuple[int, ...] | None = None,
         high: tuple[int, ...] | None = None,
+        bound: str = "",
         clause: int = 0,
         stems: frozenset[str] = frozenset(),
         near: tuple[str, ...] = (),
+        changed: bool = False,
+        own: frozenset[str] = frozenset(),
     ) -> None:
         self.kind = kind
         self.norm = norm
@@ -66,9 +76,12 @@ class Value(Record):
         self.keyed = keyed
         self.low = low
         self.high = high
+        self.bound = bound
         self.clause = clause
         self.stems = stems
         self.near = near
+        self.changed = changed
+        self.own = own
 
 
 # -- patterns ----------------------------------------------------------------------------
@@ -97,7 +110,9 @@ _VERSION = re.compile(
     rf"(?<![\w.$-])({_RANGE_OP}\s?)?(v?\d+(?:\.\d+){{1,3}}(?:-[A-Za-z][\w.]*)?|v\d+)(\+)?(?![\w.])"
 )
 _CARET = re.compile(rf"(?<![\w.])({_RANGE_OP})\s?(\d+)(?![\w.])")
-_NUMBER = re.compile(r"(?<![\w.$/-])(\$)?(\d+(?:[.,]\d+)?)(%|[A-Za-z]{1,3}\b)?(?![\w./-]|:\S|\.\d)")
+_NUMBER = re.compile(
+    r"(?<![\w.$/#-])(\$)?(\d+(?:[.,]\d+)?)(%|[A-Za-z]{1,3}\b)?(?![\w./-]|:\S|\.\d)"
+)
 _ENV_VAR = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 _CAPITALISED = re.compile(r"\b[A-Z][\w-]*[A-Za-z0-9](?:\s+[A-Z][\w-]*[A-Za-z0-9])*\b")
 _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
@@ -175,12 +190,21 @@ def extract(clauses: list[Clause]) -> list[Value]:
 
 def clause_values(clause: Clause, ports: bool) -> list[Value]:
     """The values one clause states (``ports``: :func:`about_ports` of its note)."""
-    return [value.replace(clause=clause.index) for value in _values_of(clause.text, ports)]
+    return [_at(value, clause.index) for value in _values_of(clause.text, ports)]
+
+
+def _at(value: Value, clause: int) -> Value:
+    """A copy of ``value`` in clause ``clause`` (a cached clause's values are shared)."""
+    copy = object.__new__(Value)
+    for name in Value.__slots__:
+        setattr(copy, name, getattr(value, name))
+    copy.clause = clause
+    return copy
 
 
 @lru_cache(maxsize=8192)
 def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
-    """The values a clause's text states (clause index 0), each with its clause's words
+    """The values a clause's text states (clause index 0), each with the words around it
     and the words just before it. Kept per text: notes repeat their sentences."""
     spans = _Spans()
     found: list[tuple[int, Value]] = []
@@ -193,21 +217,62 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
     if not found:
         return ()
     found.sort(key=lambda item: item[0])
-    stems = frozenset(content_stems(text))
-    positions = [(match.start(), _stems_of(match.group(0))) for match in _WORD_AT.finditer(text)]
+    codes = [code.span() for code in _CODE.finditer(text)] if "`" in text else []
+    plain: list[tuple[int, tuple[str, ...]]] = []  # words outside code: (start, stems)
+    coded: dict[int, list[tuple[str, ...]]] = {}  # each code span's words, by its start
+    for match in _WORD_AT.finditer(text):
+        word = word_stems(match.group(0))
+        if not word:
+            continue  # the window counts the words that say something
+        inside = next((a for a, b in codes if a <= match.start() < b), None)
+        if inside is None:
+            plain.append((match.start(), word))
+        else:
+            coded.setdefault(inside, []).append(word)
+    starts = [start for start, _word in plain]
     out = []
     for position, value in found:
+        # The words around a value say what it is a value of: the plain words before and
+        # after it (never another value's code: ``schema.yml`` beside `analytics/dbt/`
+        # is not about dbt), and for a value inside a command, the command's other words.
+        end = next((b for a, b in codes if a == position), position + len(value.shown))
+        first, last = bisect_left(starts, position), bisect_left(starts, end)
+        window = plain[max(0, first - _BEFORE) : first] + plain[last : last + _AFTER]
+        around = {stem for _start, word in window for stem in word}
         own = frozenset(content_stems(value.shown))
-        before = [s for at, word in positions if at < position for s in word if s not in own]
-        out.append(value.replace(stems=stems - own, near=tuple(before[-3:])))
+        if position in coded and value.kind != "command":
+            around.update(stem for word in coded[position] for stem in word if stem not in own)
+        near = [stem for _start, word in plain[max(0, first - 3) : first] for stem in word]
+        lead = text[max(0, position - 60) : end]
+        tail = _TAIL.match(text[end:])
+        changed = bool(_CHANGE.search(lead + (tail.group(0) if tail else "")))
+        out.append(
+            value.replace(stems=frozenset(around), near=tuple(near[-3:]), changed=changed, own=own)
+        )
     return tuple(out)
 
 
-_WORD_AT = re.compile(r"[A-Za-z][A-Za-z0-9_'’-]*[A-Za-z0-9]|[A-Za-z]")
+def changes(text: str) -> bool:
+    """Whether a text says something is a new state ("moved to", "now", "switched")."""
+    return _CHANGE.search(text) is not None
 
 
-def _stems_of(word: str) -> list[str]:
-    return content_stems(word)
+# A few words after a value, up to where its sentence part ends: "60 minutes now".
+_TAIL = re.compile(r"[^.,;:()`]{0,30}")
+# Words that say a value is the new state of a thing: "moved to 5173", "60 minutes now".
+_CHANGE = re.compile(
+    r"\b(?:now|moved?|switch(?:ed)?|chang(?:ed|es)?|since|no\s+longer|instead|replac(?:ed|es)"
+    r"|raised|lowered|bump(?:ed)?|upgraded?|downgraded?|migrat(?:ed|ion)|renamed|updated"
+    r"|reduced|increased|anymore|used\s+to|from\s+now)\b",
+    re.IGNORECASE,
+)
+
+
+_WORD_AT = re.compile(r"[A-Za-z][A-Za-z0-9_'\u2019-]*[A-Za-z0-9]|[A-Za-z]")
+# The words around a value that say what it is a value of: this many content words
+# before it, and after it.
+_BEFORE = 6
+_AFTER = 4
 
 
 # -- code in backticks -------------------------------------------------------------------
@@ -275,6 +340,9 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if version is not None and _VERSION.fullmatch(inner):
         yield start, version
         return
+    if re.fullmatch(r"@[\w.-]+/[\w.-]+", inner):  # an npm package, @scope/name
+        yield start, Value("name", inner.lower(), inner, clause=clause)
+        return
     if _PATH.fullmatch(inner) and ("/" in inner or "." in inner):
         yield start, Value("path", _path_norm(inner), inner, clause=clause)
         return
@@ -300,7 +368,7 @@ def _command_parts(
             yield start, _flag_value(flag.group(1), value, tool, clause)
         elif re.fullmatch(r"\d{2,5}:\d{2,5}", part):
             yield start, Value("port", part.split(":")[1], part, clause=clause)
-        elif _HOST_PORT.match(part) and not _IMAGE.match(part):
+        elif _HOST_PORT.match(part) and _HOST_PORT.match(part).group(2).isdigit():  # type: ignore[union-attr]
             port = _HOST_PORT.match(part)
             assert port is not None
             yield start, Value("port", port.group(2), port.group(0), clause=clause)
@@ -411,7 +479,11 @@ def _versions(text: str, spans: _Spans, clause: int) -> Iterator[tuple[int, Valu
         if unit and _unit_of(unit.group(1)) is not None and not match.group(1):
             continue  # "2.5 seconds": a quantity, read as a number below
         operator = (match.group(1) or "").strip()
-        if match.group(3) or _RANGE_AFTER.match(after) or _AT_LEAST.search(text[: match.start()]):
+        if (
+            match.group(3)
+            or _RANGE_AFTER.match(after)
+            or _AT_LEAST.search(text[max(0, match.start() - 24) : match.start()])
+        ):
             operator = operator or ">="
         value = _version_value(
             operator + match.group(2), clause, slot=_tool_before(text[: match.start()])
@@ -439,7 +511,7 @@ def _versions(text: str, spans: _Spans, clause: int) -> Iterator[tuple[int, Valu
         if following and (_unit_of(following.group(1)) or _is_plural(following.group(1))):
             continue  # "Sift 80 points": a count
         operator = ">=" if _RANGE_AFTER.match(after) else ""
-        if not operator and _AT_LEAST.search(text[:start]):
+        if not operator and _AT_LEAST.search(text[max(0, start - 24) : start]):
             operator = ">="
         value = _version_value(operator + match.group(2), clause, slot=match.group(1).lower())
         if value is not None:
@@ -526,6 +598,8 @@ def _names(text: str, spans: _Spans, clause: int) -> Iterator[tuple[int, Value]]
         if not tokens or all(token.lower() in GENERIC for token in tokens):
             continue
         shown = " ".join(tokens)
+        if len(tokens) == 1 and _is_plural(shown) and shown[1:].islower():
+            continue  # "Macs", "Secrets": a plural noun capitalised, not a name
         spans.take(match.start(), match.end())
         yield start, Value("name", shown.lower(), shown, clause=clause)
 
@@ -551,7 +625,10 @@ def _path_norm(path: str) -> str:
 
 
 def _looks_like_path(token: str) -> bool:
-    """Whether a token read as a path is one, not "and/or" or "messages/second"."""
+    """Whether a token read as a path is one, not "and/or", "messages/second" or an npm
+    package's ``@scope/name``."""
+    if token.startswith("@"):
+        return False
     if "/" not in token:
         return "." in token.strip(".") or token.startswith(".")
     if token.startswith(("/", "~", "./", "../")) or token.endswith("/"):
@@ -756,7 +833,31 @@ def _number_value(
     if not slot:
         near = [s for s in content_stems(before) if not s.isdigit()]
         slot = "~" + near[-1] if near else ""
-    return Value("number", norm, match.group(0).strip(), slot=slot, clause=clause)
+    bound = ""
+    before = before[-24:]  # what a bound is said with comes just before the number
+    if _MINIMUM_BEFORE.search(before) or _MINIMUM_AFTER.match(after):
+        bound = ">="
+    elif _MAXIMUM_BEFORE.search(before) or _MAXIMUM_AFTER.match(after):
+        bound = "<="
+    return Value("number", norm, match.group(0).strip(), slot=slot, bound=bound, clause=clause)
+
+
+# What makes a number a minimum or a maximum, said before it or after it ("up to 5
+# times" is how a policy states its number: as it is).
+_MINIMUM_BEFORE = re.compile(
+    r"(?:at\s+least|minimum(?:\s+of)?|min\.?|no\s+(?:fewer|less)\s+than|more\s+than|over"
+    r"|above|>=?)\s*$",
+    re.IGNORECASE,
+)
+_MINIMUM_AFTER = re.compile(
+    r"^\s*(?:\+|[\w-]+\s+or\s+(?:more|higher|above|greater|longer|newer)\b)", re.I
+)
+_MAXIMUM_BEFORE = re.compile(
+    r"(?:at\s+most|maximum(?:\s+of)?|max\.?|capped\s+at|no\s+more\s+than|limited\s+to"
+    r"|under|below|less\s+than|fewer\s+than|within|<=?)\s*$",
+    re.IGNORECASE,
+)
+_MAXIMUM_AFTER = re.compile(r"^\s*[\w-]+\s+or\s+(?:less|fewer|lower|below|shorter)\b", re.I)
 
 
 def _is_date_or_time(text: str, start: int, end: int) -> bool:
