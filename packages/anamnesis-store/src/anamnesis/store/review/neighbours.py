@@ -38,6 +38,8 @@ _K1: Final = 1.2
 _B: Final = 0.75
 _TITLE: Final = 2.0
 _IDF_FLOOR: Final = 0.05
+# A project this small has every word asked about, however common.
+_SMALL: Final = 20
 # How many notes past the ones asked for have their titles read (a title word counts twice).
 _RESCORED: Final = 40
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)
@@ -129,11 +131,13 @@ class Neighbourhood:
             return []
         terms = list(dict.fromkeys(terms[:MOST_TERMS]))
         self._look_up(mem.project, terms)
-        half = len(notes) / 2
+        # A word in most of a project's notes weighs next to nothing, and costs the most:
+        # left out, unless the project is small enough for every word to count.
+        common = len(notes) / 2 if len(notes) >= _SMALL else len(notes)
         telling = [
             (term, gains)
             for term in terms
-            if len(gains := self._gains[(mem.project, term)]) <= half  # else: weighs ~0
+            if len(gains := self._gains[(mem.project, term)]) <= common
         ]
         scores: dict[int, float] = {}
         for _term, gains in telling:
