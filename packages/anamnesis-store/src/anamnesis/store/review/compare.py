@@ -22,6 +22,7 @@ from anamnesis.store.review.values import KINDS, changes, parse_version
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Final
 
     from anamnesis.store.review.facts import NoteFacts
@@ -38,7 +39,7 @@ _THRESHOLD: Final = {
 }  # fmt: skip
 _SHOWN_CHARS: Final = 80
 # Kinds whose one value in each note is taken to be of one thing when the titles agree.
-_SOLE_KINDS: Final = frozenset({"url", "path", "port", "command"})
+_SOLE_KINDS: Final = frozenset({"url", "path", "command"})
 
 
 def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
@@ -203,14 +204,24 @@ def _inside(value: Value, bounds: Value) -> bool:
 
 
 def _other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
-    """Whether the two values are visibly of different things: each clause holds a word
+    """Whether the two values are visibly of different things: each is said beside a word
     of its note's title that the other note never mentions (``orders`` table against
-    ``customers`` table; the HTTP port against the Postgres port)."""
-    mine = (older.clause(a.clause).stems & older.title_stems) - {a.slot}
-    theirs = (newer.clause(b.clause).stems & newer.title_stems) - {b.slot}
-    only_mine = [word for word in mine if word not in newer.lower]
-    only_theirs = [word for word in theirs if word not in older.lower]
-    return bool(only_mine and only_theirs)
+    ``customers`` table), or each beside a name the other never mentions (the API's HTTP
+    port against the Postgres port)."""
+    titled = _only(
+        (older.clause(a.clause).stems & older.title_stems) - {a.slot},
+        (newer.clause(b.clause).stems & newer.title_stems) - {b.slot},
+        older,
+        newer,
+    )
+    return titled or _only(a.named, b.named, older, newer)
+
+
+def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether each side has a word the other note never mentions."""
+    return any(word not in newer.lower for word in mine) and any(
+        word not in older.lower for word in theirs
+    )
 
 
 def _tool(command: str) -> str:

@@ -45,12 +45,13 @@ class Value(Record):
     or a maximum (``<=``, "capped at 128"), "" for a number as it is. ``clause``: the
     index of its clause; ``stems``: the words around it (its own left out); ``near``: the
     words just before it; ``changed``: words beside it say it is a new state ("moved to",
-    "now"); ``own``: the stems of its own words.
+    "now"); ``own``: the stems of its own words; ``named``: the proper names and acronyms
+    around it, in lower case (``postgres``, ``http``: what it belongs to, when named).
     """
 
     __slots__ = (
         "kind", "norm", "shown", "slot", "keyed", "low", "high", "bound", "clause", "stems",
-        "near", "changed", "own",
+        "near", "changed", "own", "named",
     )  # fmt: skip
 
     def __init__(
@@ -68,6 +69,7 @@ class Value(Record):
         near: tuple[str, ...] = (),
         changed: bool = False,
         own: frozenset[str] = frozenset(),
+        named: frozenset[str] = frozenset(),
     ) -> None:
         self.kind = kind
         self.norm = norm
@@ -82,6 +84,7 @@ class Value(Record):
         self.near = near
         self.changed = changed
         self.own = own
+        self.named = named
 
 
 # -- patterns ----------------------------------------------------------------------------
@@ -217,8 +220,16 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
     if not found:
         return ()
     found.sort(key=lambda item: item[0])
-    codes = [code.span() for code in _CODE.finditer(text)] if "`" in text else []
+    # Spans of one token (a path, a name) are values, not context; a command in
+    # backquotes (`pnpm dev`) is context for the values beside it, as plain words are.
+    codes = (
+        [code.span() for code in _CODE.finditer(text) if " " not in code.group(1).strip()]
+        if "`" in text
+        else []
+    )
+    whole = {code.start(): code.end() for code in _CODE.finditer(text)} if "`" in text else {}
     plain: list[tuple[int, tuple[str, ...]]] = []  # words outside code: (start, stems)
+    proper: dict[int, str] = {}  # the names among them (capitalised, not a sentence's first)
     coded: dict[int, list[tuple[str, ...]]] = {}  # each code span's words, by its start
     for match in _WORD_AT.finditer(text):
         word = word_stems(match.group(0))
@@ -227,6 +238,8 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         inside = next((a for a, b in codes if a <= match.start() < b), None)
         if inside is None:
             plain.append((match.start(), word))
+            if match.group(0)[0].isupper() and text[: match.start()].strip():
+                proper[match.start()] = match.group(0).lower()
         else:
             coded.setdefault(inside, []).append(word)
     starts = [start for start, _word in plain]
@@ -235,19 +248,28 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         # The words around a value say what it is a value of: the plain words before and
         # after it (never another value's code: ``schema.yml`` beside `analytics/dbt/`
         # is not about dbt), and for a value inside a command, the command's other words.
-        end = next((b for a, b in codes if a == position), position + len(value.shown))
+        end = whole.get(position, position + len(value.shown))
         first, last = bisect_left(starts, position), bisect_left(starts, end)
         window = plain[max(0, first - _BEFORE) : first] + plain[last : last + _AFTER]
         around = {stem for _start, word in window for stem in word}
         own = frozenset(content_stems(value.shown))
-        if position in coded and value.kind != "command":
-            around.update(stem for word in coded[position] for stem in word if stem not in own)
+        if position in whole and value.kind != "command":
+            # a value inside code: the code's other words too (`curl localhost:9200/x`)
+            inside = coded.get(position) or [word for _start, word in plain[first:last]]
+            around.update(stem for word in inside for stem in word if stem not in own)
         near = [stem for _start, word in plain[max(0, first - 3) : first] for stem in word]
+        named = frozenset(proper[start] for start, _word in window if start in proper)
         lead = text[max(0, position - 60) : end]
         tail = _TAIL.match(text[end:])
         changed = bool(_CHANGE.search(lead + (tail.group(0) if tail else "")))
         out.append(
-            value.replace(stems=frozenset(around), near=tuple(near[-3:]), changed=changed, own=own)
+            value.replace(
+                stems=frozenset(around),
+                near=tuple(near[-3:]),
+                changed=changed,
+                own=own,
+                named=named,
+            )
         )
     return tuple(out)
 
@@ -360,9 +382,13 @@ def _command_parts(
         flag = _FLAG.fullmatch(part)
         if flag and part.startswith("-") and not part.startswith("-" * 3):
             value = flag.group(2)
-            if value is None and len(part) == 2 and i + 1 < len(parts):
+            if value is None and i + 1 < len(parts):
                 following = parts[i + 1]
-                if not following.startswith("-") and re.fullmatch(r"[\w.:-]+", following):
+                if len(part) == 2:
+                    takes = not following.startswith("-") and re.fullmatch(r"[\w.:-]+", following)
+                else:  # a long flag takes a number or a word (`--workers 4`, `--target dev`)
+                    takes = re.fullmatch(r"\d+(?:\.\d+)?[A-Za-z]{0,3}|[a-z][a-z0-9_-]*", following)
+                if takes:
                     value = following  # `-n auto`, `-p 2222`
                     i += 1
             yield start, _flag_value(flag.group(1), value, tool, clause)
