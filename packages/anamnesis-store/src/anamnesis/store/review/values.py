@@ -255,8 +255,8 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         own = frozenset(content_stems(value.shown))
         if position in whole and value.kind != "command":
             # a value inside code: the code's other words too (`curl localhost:9200/x`)
-            inside = coded.get(position) or [word for _start, word in plain[first:last]]
-            around.update(stem for word in inside for stem in word if stem not in own)
+            its_words = coded.get(position) or [word for _start, word in plain[first:last]]
+            around.update(stem for word in its_words for stem in word if stem not in own)
         near = [stem for _start, word in plain[max(0, first - 3) : first] for stem in word]
         named = frozenset(proper[start] for start, _word in window if start in proper)
         lead = text[max(0, position - 60) : end]
