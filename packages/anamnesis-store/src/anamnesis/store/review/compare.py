@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 # How many words two clauses must share for their values to be about the same thing,
 # by kind (a name or a command needs more: they are everywhere).
 _THRESHOLD: Final = {
-    "number": 1.0, "version": 2.0, "port": 1.0, "path": 1.0, "url": 1.0, "flag": 1.0,
+    "number": 2.0, "version": 2.0, "port": 1.0, "path": 1.0, "url": 1.0, "flag": 1.0,
     "command": 1.5, "name": 2.0,
 }  # fmt: skip
 _SHOWN_CHARS: Final = 80
@@ -122,7 +122,7 @@ def _alignment(a: Value, b: Value, titles: float, *, sole: bool = False) -> floa
         near = set(a.near) & set(b.near)
         if not near:
             return None
-        shared = len((a.stems & b.stems) - own) + 0.5 * len(near)
+        shared = len((a.stems & b.stems) - own) + len(near)
     elif a.kind == "command":
         # a command is told by its own words too: `dbt run` and `dbt build` are one task's
         mine = a.stems | a.own

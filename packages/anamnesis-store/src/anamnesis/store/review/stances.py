@@ -40,6 +40,7 @@ _RETIRED_AFTER = re.compile(
     r"\b(?:(?:is|are|was|were|has\s+been|have\s+been|got|gets|being|now)\s+)?"
     r"(?:deprecated|removed|deleted|dropped|gone|retired|replaced|superseded|obsolete"
     r"|decommissioned|switched\s+off|turned\s+off|shut\s+down|sunset|no\s+longer"
+    r"|ignored|unused|unsupported|(?:moved|migrated|switched)\s+(?=to\b)"
     r"|scheduled\s+for\s+(?:deletion|removal)|in\s+favou?r\s+of)\b",
     re.IGNORECASE,
 )
@@ -76,7 +77,8 @@ _CUE_WORDS: Final = frozenset(
     never don't dont do does doesn't doesnt must mustn't should shouldn't can may no not
     none nothing avoid stop stopped instead rather without deprecated removed deleted
     dropped gone retired replaced superseded obsolete decommissioned switched turned shut
-    sunset scheduled favour favor moved migrated changed went used longer
+    sunset scheduled favour favor moved migrated changed went used longer ignored unused
+    unsupported
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")

@@ -87,10 +87,10 @@ def stem(word: str) -> str:
         if w.endswith("e") and len(w) > 4:
             return w
         return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
-    if w.endswith(("sses", "ches", "shes", "xes", "zes")):
-        return w[:-2]
-    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
+    if w.endswith(("sses", "shes", "xes", "zes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]  # then as the singular: "throttles" and "throttle" meet
     if w.endswith("e") and len(w) > 4:
         return w[:-1]
     return w

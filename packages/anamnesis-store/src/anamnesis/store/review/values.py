@@ -118,6 +118,13 @@ _NUMBER = re.compile(
 )
 _ENV_VAR = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 _CAPITALISED = re.compile(r"\b[A-Z][\w-]*[A-Za-z0-9](?:\s+[A-Z][\w-]*[A-Za-z0-9])*\b")
+# A setting's value: a number (with a unit), a word, a quoted string.
+_SETTING_VALUE = re.compile(r"\d+(?:\.\d+)?[A-Za-z%]{0,3}|[a-z][\w-]*|\"[^\"]*\"")
+# What states the value of a key named in code: "`key` is 400", "`key` = on", "set to 5".
+_STATED = re.compile(
+    r"\s*(?:is|=|:=|to|at|of)\s+(?:now\s+|set\s+to\s+)?"
+    r"(\d+(?:\.\d+)?[A-Za-z%]{0,3}|true|false|on|off|\"[^\"]{0,80}\")(?![\w.])"
+)
 _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 _RANGE_AFTER = re.compile(
     r"^\s*(?:\+|(?:or|and)\s+(?:newer|later|above|higher|up|greater)\b)", re.IGNORECASE
@@ -321,6 +328,11 @@ def _code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tup
         if version is not None:
             yield start, version
             return
+    if len(parts) == 2 and re.search(r"[_.]", parts[0]) and _SETTING_VALUE.fullmatch(parts[1]):
+        # `client_max_body_size 10m`, `pull.ff only`: a setting written as its config
+        # file writes it, key then value
+        yield start, _setting_value(parts[0], parts[1], clause)
+        return
     head = parts[0]
     if _COMMAND_HEAD.match(head) and head.lower() not in _SQL_WORDS:
         yield start, Value("command", " ".join(parts).lower(), inner, slot="", clause=clause)
@@ -336,6 +348,11 @@ def _code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tup
 
 
 def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    stated = _STATED.match(text, start + len(inner) + 2)
+    if stated and re.fullmatch(r"[A-Za-z_][\w.-]*[A-Za-z0-9_]", inner):
+        # "`max_connections` is 400": the key in code, its value after it
+        yield start, _setting_value(inner, stated.group(1), clause)
+        return
     if _HOST_PORT.fullmatch(inner) and not _IMAGE.fullmatch(inner):
         match = _HOST_PORT.fullmatch(inner)
         assert match is not None
