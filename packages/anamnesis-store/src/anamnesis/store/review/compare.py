@@ -122,7 +122,7 @@ def _alignment(a: Value, b: Value, titles: float, *, sole: bool = False) -> floa
         near = set(a.near) & set(b.near)
         if not near:
             return None
-        shared = len((a.stems & b.stems) - own) + len(near)
+        shared: float = len((a.stems & b.stems) - own) + len(near)
     elif a.kind == "command":
         # a command is told by its own words too: `dbt run` and `dbt build` are one task's
         mine = a.stems | a.own
