@@ -14,7 +14,7 @@ from bisect import bisect_right
 
 from anamnesis.store.note.invisible import match_text
 from anamnesis.store.review.stances import Stance, clause_stances, is_negated
-from anamnesis.store.review.text import MAX_CHARS, Clause, ClauseReader, plain_words
+from anamnesis.store.review.text import CODE_SPAN, MAX_CHARS, Clause, ClauseReader, plain_words
 from anamnesis.store.review.values import Value, clause_values
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -31,7 +31,6 @@ LEAD_CLAUSES: Final = 5
 # How much of a note's start names its subject (with its title): what the other note's
 # clauses are searched for.
 PROBE_CHARS: Final = 800
-_CODE = re.compile(r"`([^`\n]{1,300})`")
 _PORTS = re.compile(r"\b(?:port|listen|publish|expos|bind|localhost|sshd)")
 
 
@@ -93,7 +92,9 @@ class NoteFacts:
         """The clause's spans in backquotes, in lower case."""
         found = self._code.get(clause.index)
         if found is None:
-            found = self._code[clause.index] = [span.lower() for span in _CODE.findall(clause.text)]
+            found = self._code[clause.index] = [
+                span.lower() for span in CODE_SPAN.findall(clause.text)
+            ]
         return found
 
     def probe(self) -> frozenset[str]:

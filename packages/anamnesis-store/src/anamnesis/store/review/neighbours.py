@@ -21,7 +21,7 @@ from anamnesis.store.index import project_seq
 from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.note.invisible import match_text
 from anamnesis.store.note.model import DURABLE_TYPES, NOTE_TYPES
-from anamnesis.store.review.text import GENERIC
+from anamnesis.store.review.text import CODE_SPAN, GENERIC
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -44,7 +44,6 @@ _SMALL: Final = 20
 # How many notes past the ones asked for have their titles read (a title word counts twice).
 _RESCORED: Final = 40
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)
-_CODE = re.compile(r"`([^`\n]{1,300})`")
 _NAMED = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][\w-]*[A-Za-z0-9]|\b\w+[_.]\w[\w.]*|\b[A-Z]{2,}\w*")
 
 
@@ -87,9 +86,9 @@ def subject_terms(mem: Memory, *, body: bool) -> list[str]:
     if body:
         most = min(MOST_TERMS, len(terms) + MOST_BODY_TERMS)
         text = mem.body[:4000]
-        for code in _CODE.findall(text):
+        for code in CODE_SPAN.findall(text):
             add(code, most)
-        for named in _NAMED.findall(_CODE.sub(" ", text)):
+        for named in _NAMED.findall(CODE_SPAN.sub(" ", text)):
             add(named, most)
     return list(terms)
 

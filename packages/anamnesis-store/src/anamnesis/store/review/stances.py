@@ -14,14 +14,13 @@ from __future__ import annotations
 import re
 
 from anamnesis.store.record import Record
-from anamnesis.store.review.text import GENERIC, Clause, content_stems
+from anamnesis.store.review.text import CODE_SPAN, GENERIC, Clause, content_stems
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from typing import Final
 
-_CODE = re.compile(r"`([^`\n]{1,300})`")
 
 # A cue and the target after it: "never use X", "don't X", "instead of X".
 _NEGATION_BEFORE = re.compile(
@@ -132,7 +131,7 @@ def is_negated(text: str) -> bool:
 
 def _clause_stances(clause: Clause) -> Iterator[Stance]:
     text = clause.text
-    masked = _CODE.sub(lambda code: "`" + "x" * (len(code.group(0)) - 2) + "`", text)
+    masked = CODE_SPAN.sub(lambda code: "`" + "x" * (len(code.group(0)) - 2) + "`", text)
     if clause.is_title and _TITLE_NO.match(text):
         target = _after(text, _TITLE_NO.match(text).end())  # type: ignore[union-attr]
         yield from _stance(NEGATION, target, clause)
@@ -185,7 +184,7 @@ def _before(text: str, end: int) -> str:
 
 def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
     target = target.strip(" .")
-    code = tuple(span.strip().lower() for span in _CODE.findall(target))
+    code = tuple(span.strip().lower() for span in CODE_SPAN.findall(target))
     stems = tuple(dict.fromkeys(content_stems(target)))
     if not code:
         bare = target.strip("`").strip()

@@ -26,6 +26,8 @@ MAX_CHARS: Final = 2000
 # The characters a clause may end at (outside code): a sentence's end, a semicolon, a line
 # break, a parenthesis, a dash between spaces; and the backquote a code span starts with.
 _CUT_CHARS = re.compile("[.!?](?=\\s|$)|[;\n()`\u2014]|(?<= )[-\u2013](?= )")
+# A span in backquotes (code, a command, a path): never cut, read as one value.
+CODE_SPAN: Final = re.compile(r"`([^`\n]{1,300})`")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'\u2019-]*[A-Za-z0-9]|[A-Za-z]")
 
 # Words that say nothing about which thing a sentence is about (beyond the query stop

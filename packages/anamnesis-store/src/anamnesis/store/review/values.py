@@ -17,6 +17,7 @@ from functools import lru_cache
 
 from anamnesis.store.record import Record
 from anamnesis.store.review.text import (
+    CODE_SPAN,
     GENERIC,
     Clause,
     content_stems,
@@ -89,7 +90,6 @@ class Value(Record):
 
 # -- patterns ----------------------------------------------------------------------------
 
-_CODE = re.compile(r"`([^`\n]{1,300})`")
 _URL = re.compile(r"\bhttps?://[^\s`'\"<>()\[\]{}]+")
 _HOST_PORT = re.compile(
     r"(?<![\w./:-])((?:localhost|[A-Za-z][\w-]*(?:\.[\w-]+)*)):(\d{2,5})(?![\d.:])"
@@ -219,7 +219,7 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
     spans = _Spans()
     found: list[tuple[int, Value]] = []
     if "`" in text:
-        for code in _CODE.finditer(text):
+        for code in CODE_SPAN.finditer(text):
             spans.take(code.start(), code.end())
             inner = code.group(1).strip()
             found.extend(_code_values(inner, text, code.start(), 0))
@@ -230,11 +230,11 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
     # Spans of one token (a path, a name) are values, not context; a command in
     # backquotes (`pnpm dev`) is context for the values beside it, as plain words are.
     codes = (
-        [code.span() for code in _CODE.finditer(text) if " " not in code.group(1).strip()]
+        [code.span() for code in CODE_SPAN.finditer(text) if " " not in code.group(1).strip()]
         if "`" in text
         else []
     )
-    whole = {code.start(): code.end() for code in _CODE.finditer(text)} if "`" in text else {}
+    whole = {code.start(): code.end() for code in CODE_SPAN.finditer(text)} if "`" in text else {}
     plain: list[tuple[int, tuple[str, ...]]] = []  # words outside code: (start, stems)
     proper: dict[int, str] = {}  # the names among them (capitalised, not a sentence's first)
     coded: dict[int, list[tuple[str, ...]]] = {}  # each code span's words, by its start
@@ -765,7 +765,7 @@ def _version_value(text: str, clause: int, slot: str = "") -> Value | None:
 def _tool_before(text: str) -> str:
     """The tool a version that follows ``text`` is of: the nearest name-like word among
     the last few, skipping "version", "is", "to" and the like."""
-    tokens = words(_CODE.sub(lambda code: code.group(1), text))[-4:]
+    tokens = words(CODE_SPAN.sub(lambda code: code.group(1), text))[-4:]
     for token in reversed(tokens):
         lower = token.lower()
         if lower in GENERIC or lower in ("version", "versions", "release", "pin", "image"):
