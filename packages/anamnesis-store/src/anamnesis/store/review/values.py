@@ -353,10 +353,13 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
         # "`max_connections` is 400": the key in code, its value after it
         yield start, _setting_value(inner, stated.group(1), clause)
         return
-    if _HOST_PORT.fullmatch(inner) and not _IMAGE.fullmatch(inner):
-        match = _HOST_PORT.fullmatch(inner)
-        assert match is not None
-        yield start, Value("port", match.group(2), f":{match.group(2)}", clause=clause)
+    host_port = _HOST_PORT.fullmatch(inner)
+    if host_port is not None and _is_port_of(host_port.group(1), host_port.group(2)):
+        # `redis.internal:6379`: a host and its port, not an image and its tag
+        host = host_port.group(1)
+        if host.lower() != "localhost":
+            yield start, Value("url", host.lower(), host, clause=clause)
+        yield start, Value("port", host_port.group(2), f":{host_port.group(2)}", clause=clause)
         return
     image = _IMAGE.fullmatch(inner)
     if image:
@@ -387,6 +390,12 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
         return
     if re.fullmatch(r"[\w.@/-]+", inner) and not inner.isdigit():
         yield start, Value("name", inner.lower(), inner, clause=clause)
+
+
+def _is_port_of(host: str, number: str) -> bool:
+    """Whether ``host:number`` is a host and its port (`redis.internal:6379`,
+    `localhost:80`) rather than an image and its tag (`postgres:16`, `node:20`)."""
+    return len(number) >= 3 or "." in host or host.lower() == "localhost"
 
 
 def _command_parts(
