@@ -22,6 +22,7 @@ from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.note.invisible import match_text
 from anamnesis.store.note.model import DURABLE_TYPES, NOTE_TYPES
 from anamnesis.store.review.text import CODE_SPAN, GENERIC
+from anamnesis.store.vectors.vector_index import HEAD
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -247,17 +248,19 @@ class Neighbourhood:
 def similar_pairs(
     conn: sqlite3.Connection, model: str, span: tuple[int, int], floor: float, most: int
 ) -> list[tuple[int, int]]:
-    """Pairs of a project's notes whose embeddings (their first passage's, for ``model``)
+    """Pairs of a project's notes whose embeddings (their start's, for ``model``)
     are at least ``floor`` alike, each note's ``most`` nearest: the neighbours of notes
     that say one thing in other words. One self-join of the narrow passage table within
     the project's rowids (sqlite-vec loaded into ``conn``): a few tens of milliseconds for
     hundreds of notes, nothing where no note has a vector."""
+    # A note's start is passage 0, or HEAD while its later passages wait: one of the two.
+    start = f"IN (0, {HEAD})"
     rows = conn.execute(
         "SELECT a.seq, b.seq, 1.0 - vec_distance_cosine(a.vector, b.vector) AS alike"
         " FROM note_passages a JOIN note_passages b"
-        " ON b.model = a.model AND b.passage = 0 AND b.seq > a.seq"
+        f" ON b.model = a.model AND b.passage {start} AND b.seq > a.seq"
         " AND b.seq BETWEEN ? AND ?"
-        " WHERE a.model = ? AND a.passage = 0 AND a.seq BETWEEN ? AND ?"
+        f" WHERE a.model = ? AND a.passage {start} AND a.seq BETWEEN ? AND ?"
         " AND alike >= ? ORDER BY alike DESC, a.seq, b.seq",
         [*span, model, *span, floor],
     ).fetchall()
