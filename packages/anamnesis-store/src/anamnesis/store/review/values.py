@@ -163,6 +163,15 @@ _NOT_UNITS: Final = frozenset(
     july august september october november december am pm utc gmt st nd rd th x
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
+# Nouns a number after them counts or orders ("Step 2", "Sprint 14", "Note 3"): not a
+# tool and its version.
+_COUNTED_NOUNS: Final = frozenset(
+    """
+    step phase stage sprint chapter figure table note item page section part round week
+    day month year level tier option case issue ticket pr line row column room floor team
+    group batch wave slide point question task story epic milestone attempt try
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
 _PORT_WORDS: Final = frozenset(
     {"port", "listen", "publish", "expos", "expose", "bind", "localhost", "sshd", "serv", "serve"}
 )
@@ -556,7 +565,8 @@ def _versions(text: str, spans: _Spans, clause: int) -> Iterator[tuple[int, Valu
     # A whole number right after a tool's name: "Node 18", "Postgres 14 or newer".
     for match in re.finditer(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z]\w*)\s+(\d{1,3})(?![\w.:%/])", text):
         start, end = match.start(2), match.end(2)
-        if not spans.free(start, end) or match.group(1).lower() in GENERIC:
+        name = match.group(1).lower()
+        if not spans.free(start, end) or name in GENERIC or name in _COUNTED_NOUNS:
             continue
         after = text[end:]
         following = _FOLLOWING_WORDS.match(after)
