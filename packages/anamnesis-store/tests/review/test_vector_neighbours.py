@@ -33,7 +33,7 @@ def _pairs_of(store: MemoryStore, project: str, floor: float) -> list[tuple[str,
     assert span is not None
     ids = dict(conn.execute("SELECT seq, id FROM memories").fetchall())
     model = store._vectors().embedder().model_id
-    return [(ids[a], ids[b]) for a, b in similar_pairs(conn, model, span, floor, 2)]
+    return [(ids[a], ids[b]) for a, b in similar_pairs(conn, model, span, floor, 2, 4096)]
 
 
 def test_alike_notes_are_neighbours_and_others_are_not(vstore: MemoryStore) -> None:

@@ -43,10 +43,11 @@ if TYPE_CHECKING:
 WRITE_NEIGHBOURS: Final = 5
 REVIEW_NEIGHBOURS: Final = 3
 SHORT_BODY: Final = 1000
-# Notes whose embeddings are at least this alike are neighbours too (each note's
-# ALIKE_MOST nearest), when vectors run here.
+# Where vectors run, a short note's ALIKE_MOST nearest notes by meaning are neighbours
+# too, when at least ALIKE alike (a short note: a file of at most SHORT_FILE bytes).
 ALIKE: Final = 0.6
 ALIKE_MOST: Final = 2
+SHORT_FILE: Final = 2048
 
 
 class ContradictionFinder:
@@ -104,7 +105,8 @@ class ContradictionFinder:
                     span = project_seq.rowid_range(conn, name)
                     if span is None:
                         continue
-                    for first, second in similar_pairs(conn, model, span, ALIKE, ALIKE_MOST):
+                    alike = similar_pairs(conn, model, span, ALIKE, ALIKE_MOST, SHORT_FILE)
+                    for first, second in alike:
                         a, b = by_seq.get(first), by_seq.get(second)
                         if a is not None and b is not None and may_pair(a, b):
                             older, newer = ordered(a, b)

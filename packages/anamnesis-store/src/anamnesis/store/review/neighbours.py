@@ -246,29 +246,34 @@ class Neighbourhood:
 
 
 def similar_pairs(
-    conn: sqlite3.Connection, model: str, span: tuple[int, int], floor: float, most: int
+    conn: sqlite3.Connection,
+    model: str,
+    span: tuple[int, int],
+    floor: float,
+    most: int,
+    short: int,
 ) -> list[tuple[int, int]]:
-    """Pairs of a project's notes whose embeddings (their start's, for ``model``)
-    are at least ``floor`` alike, each note's ``most`` nearest: the neighbours of notes
-    that say one thing in other words. One self-join of the narrow passage table within
-    the project's rowids (sqlite-vec loaded into ``conn``): a few tens of milliseconds for
-    hundreds of notes, nothing where no note has a vector."""
+    """Pairs of a project's notes whose embeddings (their start's, for ``model``) are at
+    least ``floor`` alike: for each short note (its file at most ``short`` bytes: a fact,
+    not a session's story), its ``most`` nearest notes. Each pair once, the lower rowid
+    first. One join of the narrow passage table within the project's rowids (sqlite-vec
+    loaded into ``conn``), the short notes against all: nothing where no note has a
+    vector, and no cost growing with the square of a store of long notes."""
     # A note's start is passage 0, or HEAD while its later passages wait: one of the two.
     start = f"IN (0, {HEAD})"
     rows = conn.execute(
         "SELECT a.seq, b.seq, 1.0 - vec_distance_cosine(a.vector, b.vector) AS alike"
-        " FROM note_passages a JOIN note_passages b"
-        f" ON b.model = a.model AND b.passage {start} AND b.seq > a.seq"
-        " AND b.seq BETWEEN ? AND ?"
+        " FROM note_passages a JOIN memories m ON m.seq = a.seq AND m.file_size <= ?"
+        f" JOIN note_passages b ON b.model = a.model AND b.passage {start}"
+        " AND b.seq != a.seq AND b.seq BETWEEN ? AND ?"
         f" WHERE a.model = ? AND a.passage {start} AND a.seq BETWEEN ? AND ?"
-        " AND alike >= ? ORDER BY alike DESC, a.seq, b.seq",
-        [*span, model, *span, floor],
+        " AND alike >= ? ORDER BY a.seq, alike DESC, b.seq",
+        [short, *span, model, *span, floor],
     ).fetchall()
     taken: dict[int, int] = {}
-    out = []
+    out: dict[tuple[int, int], None] = {}
     for first, second, _alike in rows:
-        if taken.get(first, 0) < most or taken.get(second, 0) < most:
+        if taken.get(first, 0) < most:
             taken[first] = taken.get(first, 0) + 1
-            taken[second] = taken.get(second, 0) + 1
-            out.append((first, second))
-    return out
+            out.setdefault((min(first, second), max(first, second)))
+    return list(out)
