@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import re
 
+from anamnesis.store.review.quantities import parse_version
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stances import DIRECTIVE, NEGATION
 from anamnesis.store.review.text import content_stems, words
-from anamnesis.store.review.values import KINDS, changes, parse_version
+from anamnesis.store.review.value import KINDS
+from anamnesis.store.review.values import changes
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -28,7 +30,7 @@ if TYPE_CHECKING:
     from anamnesis.store.review.facts import NoteFacts
     from anamnesis.store.review.stances import Stance
     from anamnesis.store.review.text import Clause
-    from anamnesis.store.review.values import Value
+    from anamnesis.store.review.value import Value
 
 
 # How many words two clauses must share for their values to be about the same thing,

@@ -15,7 +15,8 @@ from bisect import bisect_right
 from anamnesis.store.note.invisible import match_text
 from anamnesis.store.review.stances import Stance, clause_stances, is_negated
 from anamnesis.store.review.text import CODE_SPAN, MAX_CHARS, Clause, ClauseReader, plain_words
-from anamnesis.store.review.values import Value, clause_values
+from anamnesis.store.review.value import Value
+from anamnesis.store.review.values import clause_values
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:

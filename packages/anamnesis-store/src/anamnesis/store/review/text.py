@@ -51,20 +51,11 @@ _NUMBER_WORDS: Final = {
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20,
     "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
 }  # fmt: skip
-_ORDINALS: Final = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10,
-}  # fmt: skip
 
 
 def number_word(word: str) -> int | None:
     """The number a word spells (``two``, ``Six``), else None."""
     return _NUMBER_WORDS.get(word.lower())
-
-
-def ordinal_word(word: str) -> int | None:
-    """The number an ordinal spells (``third``), else None."""
-    return _ORDINALS.get(word.lower())
 
 
 @lru_cache(maxsize=65536)
