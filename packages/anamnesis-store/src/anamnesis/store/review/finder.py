@@ -23,7 +23,6 @@ from anamnesis.store.review.neighbours import (
     subject_terms,
 )
 from anamnesis.store.review.records import Contradiction, ordered
-from anamnesis.store.vectors.embedding import VectorsUnavailable
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -204,6 +203,8 @@ def _model_of(vectors: StoreVectors | None) -> str:
     """The model whose vectors the notes have ("" when vectors do not run here)."""
     if vectors is None:
         return ""
+    from anamnesis.store.vectors.embedding import VectorsUnavailable  # only where they run
+
     try:
         return vectors.embedder().model_id
     except VectorsUnavailable:

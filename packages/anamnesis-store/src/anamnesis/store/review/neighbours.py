@@ -22,7 +22,6 @@ from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.note.invisible import match_text
 from anamnesis.store.note.model import DURABLE_TYPES, NOTE_TYPES
 from anamnesis.store.review.text import CODE_SPAN, GENERIC
-from anamnesis.store.vectors.vector_index import HEAD
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -259,6 +258,8 @@ def similar_pairs(
     first. One join of the narrow passage table within the project's rowids (sqlite-vec
     loaded into ``conn``), the short notes against all: nothing where no note has a
     vector, and no cost growing with the square of a store of long notes."""
+    from anamnesis.store.vectors.vector_index import HEAD  # only where vectors run
+
     # A note's start is passage 0, or HEAD while its later passages wait: one of the two.
     start = f"IN (0, {HEAD})"
     rows = conn.execute(
