@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 # Neighbours compared for a note just written (and a short note in a review), and for
 # each long note in a review; a short note's body is at most SHORT_BODY characters.
 WRITE_NEIGHBOURS: Final = 5
+MOST_NEIGHBOURS: Final = 25
 REVIEW_NEIGHBOURS: Final = 3
 SHORT_BODY: Final = 1000
 # Where vectors run, a short note's ALIKE_MOST nearest notes by meaning are neighbours
@@ -129,7 +130,9 @@ class ContradictionFinder:
 
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
             found = []
-            for row in Neighbourhood(conn).neighbours(mem, terms, WRITE_NEIGHBOURS):
+            # as many neighbours as answers asked for, at least WRITE_NEIGHBOURS
+            most = min(max(WRITE_NEIGHBOURS, limit), MOST_NEIGHBOURS)
+            for row in Neighbourhood(conn).neighbours(mem, terms, most):
                 other = self._settled(conn, row)
                 if other is None:
                     continue
