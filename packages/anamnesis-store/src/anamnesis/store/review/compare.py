@@ -295,18 +295,31 @@ def _stance_differences(
     note said not to do what the newer one now says to do."""
     out: list[Difference] = []
     for stance in newer.stances(theirs):
+        if _shared(stance, older.stances(mine)):
+            continue  # both notes say it: they agree
         clause = _states(older, mine, stance, directive=False)
         if clause is not None:
             said = newer.clause(stance.clause).text
             out.append(Difference(stance.kind, _target(stance), _short(clause.text), _short(said)))
     for stance in older.stances(mine):
-        if stance.kind != NEGATION:
+        if stance.kind != NEGATION or _shared(stance, newer.stances(theirs)):
             continue
         clause = _states(newer, theirs, stance, directive=True)
         if clause is not None:
             said = older.clause(stance.clause).text
             out.append(Difference(NEGATION, _target(stance), _short(said), _short(clause.text)))
     return out
+
+
+def _shared(stance: Stance, others: list[Stance]) -> bool:
+    """Whether the other note says the same: a stance of the kind about the same thing."""
+    key = set(stance.stems[:4])
+    need = 1 if len(key) <= 1 else 2
+    return any(
+        other.kind == stance.kind
+        and (set(stance.code) & set(other.code) or len(key & set(other.stems)) >= need)
+        for other in others
+    )
 
 
 def _states(
@@ -316,15 +329,17 @@ def _states(
     itself (and, with ``directive``, saying to do it); None when no clause does.
 
     A clause states it when it names the stance's code (or the stance names the clause's
-    code: "the make proto target" names `make proto`), or holds two of its first words
-    (one, for a target of one word); or, over the clauses together, when they hold two of
-    its words and a clause holds the first."""
+    code: "the make proto target" names `make proto`), or holds its first word and another
+    of its first four (the first alone, for a target of one word); or, over the clauses
+    together, when they hold two of its words and a clause holds the first."""
     key = set(stance.stems[:4])
     need = 1 if len(key) <= 1 else 2
     target = stance.target.lower()
+    # A title names a subject, it states nothing (unless it is all there is).
+    stated = [clause for clause in chosen if not clause.is_title] or chosen
     usable = [
         clause
-        for clause in chosen
+        for clause in stated
         if not facts.negated(clause) and (not directive or clause.stems & DIRECTIVE)
     ]
     for clause in usable:
@@ -333,8 +348,8 @@ def _states(
             return clause
         if any(len(code) > 2 and code in target for code in facts.code(clause)):
             return clause
-        if key and len(key & clause.stems) >= need:
-            return clause
+        if key and len(key & clause.stems) >= need and stance.stems[0] in clause.stems:
+            return clause  # the thing it is about first ("never paste tokens" is not "jwt")
     if len(key) >= 2 and stance.stems:
         together = frozenset().union(*(clause.stems for clause in usable)) if usable else set()
         if len(key & together) >= 2:

@@ -56,6 +56,8 @@ _STATED = re.compile(
     r"\s*(?:is|=|:=|to|at|of)\s+(?:now\s+|set\s+to\s+)?"
     r"(\d+(?:\.\d+)?[A-Za-z%]{0,3}|true|false|on|off|\"[^\"]{0,80}\")(?![\w.])"
 )
+# A reference, not a fact: a ticket (API-11848, OPS-2692), an error code (ERR_62141).
+_REFERENCE = re.compile(r"[A-Z][A-Z0-9]*[-_]\d+")
 _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 # Words that start a command in backticks when the span holds more than one word.
 _COMMAND_HEAD = re.compile(r"^[a-z][a-z0-9._+-]*$")
@@ -285,6 +287,8 @@ def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
         for match in pattern.finditer(text):
             if spans.free(*match.span()):
                 spans.take(*match.span())
+                if _REFERENCE.fullmatch(match.group(0)):
+                    continue  # ERR_62141, a code quoted, not a setting
                 yield (
                     match.start(),
                     Value("name", match.group(0).lower(), match.group(0), clause=clause),
@@ -298,7 +302,7 @@ def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             if not rest:
                 continue
             start, shown = start + len(first) + 1, rest.lstrip()
-        tokens = shown.split()
+        tokens = [token for token in shown.split() if not _REFERENCE.fullmatch(token)]
         while tokens and _is_acronym(tokens[0]):
             tokens.pop(0)
         while tokens and _is_acronym(tokens[-1]):
@@ -342,6 +346,8 @@ def _looks_like_path(token: str) -> bool:
     if token.startswith(("/", "~", "./", "../")) or token.endswith("/"):
         return True
     segments = [segment for segment in token.split("/") if segment]
+    if all(segment.isdigit() for segment in segments):
+        return False  # 502/503/504, 24/7
     if len(segments) >= 3:
         return True
     return any(re.search(r"[._<>*@-]|\d", segment) for segment in segments)

@@ -54,10 +54,16 @@ _WEAK = re.compile(r"\b(?:removed|deleted|dropped)\b", re.IGNORECASE)
 _INDEFINITE = re.compile(
     r"\b(?:an?|any|each|every|some)\s+(?:[\w-]+\s+){0,2}(?:is|are|gets?)?\s*$", re.I
 )
+# A target that only points back at something said before, or is no thing at all.
+_PRONOUN = re.compile(
+    r"(?:that|this|it|them|these|those|they|which|and|or|but|so)\b", re.IGNORECASE
+)
+# What makes a "don't" a condition: "without", "unless" after it.
+_CONDITION = re.compile(r"\b(?:without|unless|except|until)\b", re.IGNORECASE)
 # Where a target ends: punctuation, or a word that starts another thought.
 _TARGET_END = re.compile(
     r"[:,;]|\s[-\u2013\u2014]\s|\b(?:because|since|so|while|when|as|but|and\s+(?:use|run"
-    r"|leave|put|pin|keep)|which|it|they|we|until)\b",
+    r"|leave|put|pin|keep)|which|it|they|we|until|without|unless|otherwise)\b",
     re.IGNORECASE,
 )
 # Words that make a clause a recommendation: the other side of a negation.
@@ -136,6 +142,8 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
         target = _after(text, _TITLE_NO.match(text).end())  # type: ignore[union-attr]
         yield from _stance(NEGATION, target, clause)
     for match in _NEGATION_BEFORE.finditer(masked):
+        if _CONDITION.search(masked, match.end()):
+            continue  # "don't change X without updating Y": a condition, not a ban
         yield from _stance(NEGATION, _after(text, match.end()), clause)
     for match in _PASSIVE_NEGATION.finditer(masked):
         yield from _stance(NEGATION, _before(text, match.start()), clause)
@@ -184,6 +192,8 @@ def _before(text: str, end: int) -> str:
 
 def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
     target = target.strip(" .")
+    if _PRONOUN.match(target):
+        return  # "replaced that with ...": what it retires is said elsewhere
     code = tuple(span.strip().lower() for span in CODE_SPAN.findall(target))
     stems = tuple(dict.fromkeys(content_stems(target)))
     if not code:
