@@ -40,8 +40,10 @@ _THRESHOLD: Final = {
     "command": 1.5, "name": 2.0,
 }  # fmt: skip
 _SHOWN_CHARS: Final = 80
-# Kinds whose one value in each note is taken to be of one thing when the titles agree.
-_SOLE_KINDS: Final = frozenset({"url", "path", "command"})
+# The one URL of each of two notes whose titles share a word is the one address of one
+# thing, however differently the sentences around them read (a note rarely holds an
+# address it is not about); a path or a command may be anything.
+_SOLE_KINDS: Final = frozenset({"url"})
 
 
 def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
