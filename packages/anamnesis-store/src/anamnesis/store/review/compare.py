@@ -159,6 +159,8 @@ def agree(a: Value, b: Value) -> bool:
         return "/" not in shorter and "." in shorter and longer.endswith("/" + shorter)
     if a.kind in ("command", "name"):
         shorter, longer = sorted((a.norm, b.norm), key=len)
+        if a.kind == "name" and longer == f"{shorter}s":
+            return True  # NodePool, NodePools: one name, one or many of it
         return f" {shorter} " in f" {longer} "
     if a.kind == "number" and (a.bound or b.bound):
         return _numbers_agree(a, b)
