@@ -3,12 +3,17 @@ not to do or says are gone while the other states them.
 
 Values are paired kind by kind, the best-matched pairs first: a value with a slot (a
 setting's key, a flag, a version's tool) pairs only with a value of the same slot; a
-number pairs with one in the same unit whose clause shares a word; a port, path, URL,
-command or name pairs with one whose clause shares enough words. A pair that states the
-same value agrees (a value inside the other's range, a path under the other, a command
-inside the other, 3.11 and 3.11.4 agree too); the rest differ, unless the older note
-states the newer value as well, or the two clauses are visibly about different things
-(``orders`` table against ``customers`` table) in a newer note that says nothing changed.
+number pairs with one in the same unit said among two of the same words; a port, path,
+URL, command or name pairs with one said among enough of the same words (:data:`_THRESHOLD`;
+a name beside the same words). A pair that states the same value agrees (so do a value
+inside the other's range, a minimum and a maximum, a path under the other, a command
+inside the other, 3.11 and 3.11.4); the rest differ, unless the older note states the
+newer value as well, or the two values are visibly of different things (the ``orders``
+table against the ``customers`` table) in a newer note that says nothing changed.
+
+A negation or a retirement (:mod:`.stances`) differs from the other note when that note
+states what it turns against, in a clause of its body that is not itself negated, and
+does not take the same stance.
 """
 
 from __future__ import annotations
@@ -75,8 +80,6 @@ def _value_differences(
         if not olds or not news:
             continue
         ranked: list[tuple[float, bool, int, int]] = []
-        # One value of a kind on each side, in notes whose titles share a word: the same
-        # thing, however differently the sentences around them read.
         sole = titles > 0 and len({v.norm for v in olds}) == 1 == len({v.norm for v in news})
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
