@@ -716,7 +716,19 @@ class MemoryStore:
         # Made on first use: a hook that only lists notes loads none of the review code.
         from anamnesis.store.review.finder import ContradictionFinder
 
-        return ContradictionFinder(self._index, self._indexer, self._catch_up)
+        return ContradictionFinder(
+            self._index, self._indexer, self._catch_up, self._vectors_for_review
+        )
+
+    def _vectors_for_review(self) -> StoreVectors | None:
+        """The vectors a review finds neighbours with: when searches use them (the search
+        mode in force) and they can run here; None otherwise."""
+        from anamnesis.store.search.search_modes import needs_vectors
+
+        if not needs_vectors(self.default_search_mode()):
+            return None
+        vectors = self._vectors()
+        return vectors if vectors.ready() else None
 
     @cached_property
     def _search(self) -> StoreSearch:

@@ -3,48 +3,52 @@ not to do or says are gone while the other states them.
 
 Values are paired kind by kind, the best-matched pairs first: a value with a slot (a
 setting's key, a flag, a version's tool) pairs only with a value of the same slot; a
-number pairs with one in the same unit whose clause shares a word; a port, path, URL,
-command or name pairs with one whose clause shares enough words. A pair that states the
-same value agrees (a value inside the other's range, a path under the other, a command
-inside the other, 3.11 and 3.11.4 agree too); the rest differ, unless the older note
-states the newer value as well, or the two clauses are visibly about different things
-(``orders`` table against ``customers`` table) in a newer note that says nothing changed.
+number pairs with one in the same unit said among two of the same words; a port, path,
+URL, command or name pairs with one said among enough of the same words (:data:`_THRESHOLD`;
+a name beside the same words). A pair that states the same value agrees (so do a value
+inside the other's range, a minimum and a maximum, a path under the other, a command
+inside the other, 3.11 and 3.11.4); the rest differ, unless the older note states the
+newer value as well, or the two values are visibly of different things (the ``orders``
+table against the ``customers`` table) in a newer note that says nothing changed.
+
+A negation or a retirement (:mod:`.stances`) differs from the other note when that note
+states what it turns against, in a clause of its body that is not itself negated, and
+does not take the same stance.
 """
 
 from __future__ import annotations
 
 import re
 
+from anamnesis.store.review.quantities import parse_version
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
-from anamnesis.store.review.stances import DIRECTIVE, NEGATION, is_negated
+from anamnesis.store.review.stances import DIRECTIVE, NEGATION
 from anamnesis.store.review.text import content_stems, words
-from anamnesis.store.review.values import KINDS, parse_version
+from anamnesis.store.review.value import KINDS
+from anamnesis.store.review.values import changes
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from typing import Final
 
     from anamnesis.store.review.facts import NoteFacts
     from anamnesis.store.review.stances import Stance
     from anamnesis.store.review.text import Clause
-    from anamnesis.store.review.values import Value
+    from anamnesis.store.review.value import Value
 
 
 # How many words two clauses must share for their values to be about the same thing,
 # by kind (a name or a command needs more: they are everywhere).
 _THRESHOLD: Final = {
-    "number": 1.0, "version": 2.0, "port": 1.0, "path": 1.0, "url": 1.0, "flag": 1.0,
+    "number": 2.0, "version": 2.0, "port": 1.0, "path": 1.0, "url": 1.0, "flag": 1.0,
     "command": 1.5, "name": 2.0,
 }  # fmt: skip
-# Words that say a note is about a change: then a new word beside the value is the new
-# state of the same thing, not another thing ("moved to Vite").
-_CHANGE: Final = re.compile(
-    r"\b(?:now|moved?|switch(?:ed)?|chang(?:ed|es)?|since|no\s+longer|instead|replac(?:ed|es)"
-    r"|raised|lowered|bump(?:ed)?|upgraded?|downgraded?|migrat(?:ed|ion)|renamed|updated"
-    r"|reduced|increased|anymore|used\s+to|from\s+now)\b",
-    re.IGNORECASE,
-)
 _SHOWN_CHARS: Final = 80
+# The one URL of each of two notes whose titles share a word is the one address of one
+# thing, however differently the sentences around them read (a note rarely holds an
+# address it is not about); a path or a command may be anything.
+_SOLE_KINDS: Final = frozenset({"url"})
 
 
 def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
@@ -68,7 +72,7 @@ def _value_differences(
     older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
 ) -> list[Difference]:
     titles = min(len(older.title_stems & newer.title_stems), 2) * 0.5
-    changed = bool(_CHANGE.search(newer.lower))
+    title_changed = changes(newer.title)
     out: list[Difference] = []
     for kind in KINDS:
         olds = [value for value in old_values if value.kind == kind]
@@ -76,12 +80,14 @@ def _value_differences(
         if not olds or not news:
             continue
         ranked: list[tuple[float, bool, int, int]] = []
+        sole = titles > 0 and len({v.norm for v in olds}) == 1 == len({v.norm for v in news})
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
-                score = _alignment(a, b, titles)
+                score = _alignment(a, b, titles, sole=sole and kind in _SOLE_KINDS)
                 if score is None:
                     continue
                 same = agree(a, b)
+                changed = title_changed or b.changed
                 if not same and not changed and _other_things(a, b, older, newer):
                     continue
                 ranked.append((-(score + (0.5 if same else 0.0)), not same, i, j))
@@ -104,8 +110,9 @@ def _value_differences(
     return out
 
 
-def _alignment(a: Value, b: Value, titles: float) -> float | None:
-    """How surely two values of a kind are about the same thing; None: they are not."""
+def _alignment(a: Value, b: Value, titles: float, *, sole: bool = False) -> float | None:
+    """How surely two values of a kind are about the same thing; None: they are not.
+    ``sole``: each is its note's only value of the kind."""
     if a.keyed and b.keyed and a.kind != "url":
         if a.slot != b.slot:
             return None
@@ -115,8 +122,22 @@ def _alignment(a: Value, b: Value, titles: float) -> float | None:
             return None
     elif a.kind in ("version", "flag") and (a.keyed or b.keyed):
         return None
-    shared = len(a.stems & b.stems) + 0.5 * len(set(a.near) & set(b.near))
-    if shared < _THRESHOLD[a.kind]:
+    if a.kind == "name":
+        # A name is told by what surrounds it, not by the words it shares with the other
+        # (``ingest.events.raw`` and ``ingest.events.dlq`` are two topics).
+        own = a.own | b.own
+        near = set(a.near) & set(b.near)
+        if not near:
+            return None
+        shared: float = len((a.stems & b.stems) - own) + len(near)
+    elif a.kind == "command":
+        # a command is told by its own words too: `dbt run` and `dbt build` are one task's
+        mine = a.stems | a.own
+        theirs = b.stems | b.own
+        shared = len(mine & theirs) + 0.5 * len(set(a.near) & set(b.near))
+    else:
+        shared = len(a.stems & b.stems) + 0.5 * len(set(a.near) & set(b.near))
+    if shared < _THRESHOLD[a.kind] and not sole:
         return None
     return shared + titles
 
@@ -134,12 +155,32 @@ def agree(a: Value, b: Value) -> bool:
     if a.kind == "version":
         return _versions_agree(a, b)
     if a.kind in ("path", "url"):
+        # a folder and a path inside it; a file's name and a path to it
         shorter, longer = sorted((a.norm, b.norm), key=len)
-        return longer.startswith(shorter + "/") or longer.endswith("/" + shorter)
+        if longer.startswith(shorter + "/"):
+            return True
+        return "/" not in shorter and "." in shorter and longer.endswith("/" + shorter)
     if a.kind in ("command", "name"):
         shorter, longer = sorted((a.norm, b.norm), key=len)
+        if a.kind == "name" and longer == f"{shorter}s":
+            return True  # NodePool, NodePools: one name, one or many of it
         return f" {shorter} " in f" {longer} "
+    if a.kind == "number" and (a.bound or b.bound):
+        return _numbers_agree(a, b)
     return False
+
+
+def _numbers_agree(a: Value, b: Value) -> bool:
+    """A minimum and a maximum both hold ("at least 12", "capped at 128"); a number
+    agrees with a bound it keeps; two minimums (or maximums) that differ do not."""
+    if a.bound and b.bound:
+        return a.bound != b.bound
+    bound, number = (a, b) if a.bound else (b, a)
+    try:
+        limit, value = float(bound.norm), float(number.norm)
+    except ValueError:
+        return False
+    return value >= limit if bound.bound == ">=" else value <= limit
 
 
 def _versions_agree(a: Value, b: Value) -> bool:
@@ -172,14 +213,24 @@ def _inside(value: Value, bounds: Value) -> bool:
 
 
 def _other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
-    """Whether the two values are visibly of different things: each clause holds a word
+    """Whether the two values are visibly of different things: each is said beside a word
     of its note's title that the other note never mentions (``orders`` table against
-    ``customers`` table; the HTTP port against the Postgres port)."""
-    mine = (older.clause(a.clause).stems & older.title_stems) - {a.slot}
-    theirs = (newer.clause(b.clause).stems & newer.title_stems) - {b.slot}
-    only_mine = [word for word in mine if word not in newer.lower]
-    only_theirs = [word for word in theirs if word not in older.lower]
-    return bool(only_mine and only_theirs)
+    ``customers`` table), or each beside a name the other never mentions (the API's HTTP
+    port against the Postgres port)."""
+    titled = _only(
+        (older.clause(a.clause).stems & older.title_stems) - {a.slot},
+        (newer.clause(b.clause).stems & newer.title_stems) - {b.slot},
+        older,
+        newer,
+    )
+    return titled or _only(a.named, b.named, older, newer)
+
+
+def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether each side has a word the other note never mentions."""
+    return any(word not in newer.lower for word in mine) and any(
+        word not in older.lower for word in theirs
+    )
 
 
 def _tool(command: str) -> str:
@@ -251,35 +302,67 @@ def _stance_differences(
     note said not to do what the newer one now says to do."""
     out: list[Difference] = []
     for stance in newer.stances(theirs):
-        clause = _states(mine, stance, directive=False)
+        if _shared(stance, older.stances(mine)):
+            continue  # both notes say it: they agree
+        clause = _states(older, mine, stance, directive=False)
         if clause is not None:
             said = newer.clause(stance.clause).text
             out.append(Difference(stance.kind, _target(stance), _short(clause.text), _short(said)))
     for stance in older.stances(mine):
-        if stance.kind != NEGATION:
+        if stance.kind != NEGATION or _shared(stance, newer.stances(theirs)):
             continue
-        clause = _states(theirs, stance, directive=True)
+        clause = _states(newer, theirs, stance, directive=True)
         if clause is not None:
             said = older.clause(stance.clause).text
             out.append(Difference(NEGATION, _target(stance), _short(said), _short(clause.text)))
     return out
 
 
-def _states(chosen: list[Clause], stance: Stance, *, directive: bool) -> Clause | None:
-    """The clause among ``chosen`` that states what ``stance`` turns against, not negated
-    itself (and, with ``directive``, saying to do it); None when no clause does."""
+def _shared(stance: Stance, others: list[Stance]) -> bool:
+    """Whether the other note says the same: a stance of the kind about the same thing."""
     key = set(stance.stems[:4])
     need = 1 if len(key) <= 1 else 2
-    for clause in chosen:
+    return any(
+        other.kind == stance.kind
+        and (set(stance.code) & set(other.code) or len(key & set(other.stems)) >= need)
+        for other in others
+    )
+
+
+def _states(
+    facts: NoteFacts, chosen: list[Clause], stance: Stance, *, directive: bool
+) -> Clause | None:
+    """The clause among ``chosen`` that states what ``stance`` turns against, not negated
+    itself (and, with ``directive``, saying to do it); None when no clause does.
+
+    A clause states it when it names the stance's code (or the stance names the clause's
+    code: "the make proto target" names `make proto`), or holds its first word and another
+    of its first four (the first alone, for a target of one word); or, over the clauses
+    together, when they hold two of its words and a clause holds the first."""
+    key = set(stance.stems[:4])
+    need = 1 if len(key) <= 1 else 2
+    target = stance.target.lower()
+    # A title names a subject, it states nothing (unless it is all there is).
+    stated = [clause for clause in chosen if not clause.is_title] or chosen
+    usable = [
+        clause
+        for clause in stated
+        if not facts.negated(clause) and (not directive or clause.stems & DIRECTIVE)
+    ]
+    for clause in usable:
         lower = clause.text.lower()
-        hit = any(code and code in lower for code in stance.code)
-        if not hit and key:
-            hit = len(key & clause.stems) >= need
-        if not hit or is_negated(clause.text):
-            continue
-        if directive and not (clause.stems & DIRECTIVE):
-            continue
-        return clause
+        if any(code and code in lower for code in stance.code):
+            return clause
+        if any(len(code) > 2 and code in target for code in facts.code(clause)):
+            return clause
+        if key and len(key & clause.stems) >= need and stance.stems[0] in clause.stems:
+            return clause  # the thing it is about first ("never paste tokens" is not "jwt")
+    if len(key) >= 2 and stance.stems:
+        together = frozenset().union(*(clause.stems for clause in usable)) if usable else set()
+        if len(key & together) >= 2:
+            for clause in usable:
+                if stance.stems[0] in clause.stems:
+                    return clause
     return None
 
 

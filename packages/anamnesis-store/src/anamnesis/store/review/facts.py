@@ -3,16 +3,20 @@ values and stances of the clauses that matter for the note it is compared with.
 
 A long note (a session's 4 KB) is compared with another only where they share words: a
 clause sharing none with the other note cannot state a value of the same thing, so its
-values are never read. What is read is kept, for the next comparison of the same note.
+values are never read, nor its words stemmed (:meth:`relevant`); what is read is kept, for
+the next comparison of the same note.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
-from anamnesis.store.review.stances import Stance, clause_stances
-from anamnesis.store.review.text import Clause, clauses, content_stems
-from anamnesis.store.review.values import Value, clause_values
+from anamnesis.store.note.invisible import match_text
+from anamnesis.store.review.stances import Stance, clause_stances, is_negated
+from anamnesis.store.review.text import CODE_SPAN, MAX_CHARS, Clause, ClauseReader, plain_words
+from anamnesis.store.review.value import Value
+from anamnesis.store.review.values import clause_values
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -20,49 +24,131 @@ if TYPE_CHECKING:
 
     from anamnesis.store.note.model import Memory
 
-# The most clauses of a note read for one comparison: those sharing the most words with
-# the other note (the title always), so a long note costs no more than a short one.
-MOST_CLAUSES: Final = 12
-_PORTS = re.compile(r"\b(?:ports?|listen\w*|publish\w*|expos\w*|bind\w*|localhost|sshd)\b", re.I)
+# The most clauses of a note read for one comparison: the title, then those holding the
+# most of the other note's subject words, so a long note costs no more than a short one.
+MOST_CLAUSES: Final = 6
+# Of two long notes, how much of each is read: its title and first sentences.
+LEAD_CLAUSES: Final = 5
+# How much of a note's start names its subject (with its title): what the other note's
+# clauses are searched for.
+PROBE_CHARS: Final = 800
+_PORTS = re.compile(r"\b(?:port|listen|publish|expos|bind|localhost|sshd)")
 
 
 class NoteFacts:
-    """What one note states. ``stems``: every content word's stem (title and body);
-    ``title_stems``: the title's; ``lower``: the text in lower case, for "does the other
-    note mention this at all" (``healthz`` mentions ``health``)."""
+    """What one note states. ``title_stems``: its title's words' stems; ``lower``: its
+    text in lower case, for "does the other note mention this at all" (``healthz``
+    mentions ``health``)."""
 
     __slots__ = (
-        "_stances", "_values", "about_ports", "clauses", "lower", "memory", "stems",
-        "title_stems",
+        "_clauses", "_code", "_joined", "_negated", "_pattern", "_probe", "_reader", "_stances",
+        "_values", "about_ports", "lower", "memory", "title_stems",
     )  # fmt: skip
 
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
-        self.clauses: list[Clause] = clauses(memory.title, memory.body)
-        self.lower = " ".join(clause.text for clause in self.clauses).lower()
-        self.stems: frozenset[str] = frozenset(content_stems(self.lower))
+        # The clauses are read as far as needed: a long note compared with another long
+        # one is read to its lead only.
+        self._reader = ClauseReader(memory.title, memory.body)
+        self._clauses = self._reader.read(MOST_CLAUSES + 1)
+        self.lower = match_text(f"{memory.title}\n{memory.body[:MAX_CHARS]}").lower()
+        first = self._clauses[0] if self._clauses else None
         self.title_stems: frozenset[str] = (
-            self.clauses[0].stems if self.clauses and self.clauses[0].is_title else frozenset()
+            first.stems if first is not None and first.is_title else frozenset()
         )
         self.about_ports = _PORTS.search(self.lower) is not None
+        self._probe: frozenset[str] | None = None
         self._values: dict[int, list[Value]] = {}
         self._stances: dict[int, list[Stance]] = {}
+        self._pattern: re.Pattern[str] | None = None
+        self._joined: tuple[str, list[int]] | None = None
+        self._negated: dict[int, bool] = {}
+        self._code: dict[int, list[str]] = {}
+
+    @property
+    def clauses(self) -> list[Clause]:
+        """Every clause of the note (read now if only its lead was)."""
+        return self._reader.read(None)
+
+    @property
+    def title(self) -> str:
+        """The title clause's text ("" for a note without a title)."""
+        first = self._clauses[0] if self._clauses else None
+        return first.text if first is not None and first.is_title else ""
 
     def clause(self, index: int) -> Clause:
         """The clause with this index."""
+        if index < len(self._clauses):
+            return self._clauses[index]
         return self.clauses[index]
 
-    def relevant(self, other: NoteFacts) -> list[Clause]:
-        """The clauses that share a word with ``other``: the title, then the
-        :data:`MOST_CLAUSES` sharing the most, in the note's order."""
-        scored = []
-        for clause in self.clauses:
-            shared = len(clause.stems & other.stems)
-            if shared or clause.is_title:
-                scored.append((-shared - 1000 * clause.is_title, clause.index, clause))
-        scored.sort(key=lambda item: item[:2])
-        chosen = [clause for _score, _index, clause in scored[:MOST_CLAUSES]]
-        return sorted(chosen, key=lambda clause: clause.index)
+    def negated(self, clause: Clause) -> bool:
+        """Whether the clause says not to do what it names (:func:`.stances.is_negated`)."""
+        found = self._negated.get(clause.index)
+        if found is None:
+            found = self._negated[clause.index] = is_negated(clause.text)
+        return found
+
+    def code(self, clause: Clause) -> list[str]:
+        """The clause's spans in backquotes, in lower case."""
+        found = self._code.get(clause.index)
+        if found is None:
+            found = self._code[clause.index] = [
+                span.lower() for span in CODE_SPAN.findall(clause.text)
+            ]
+        return found
+
+    def probe(self) -> frozenset[str]:
+        """The words that name this note's subject: its title's and its start's
+        (:func:`.text.plain_words`)."""
+        if self._probe is None:
+            self._probe = plain_words(self.lower[: len(self.title) + PROBE_CHARS])
+        return self._probe
+
+    @property
+    def long(self) -> bool:
+        """Whether the note has more clauses than one comparison reads."""
+        return len(self._clauses) > MOST_CLAUSES
+
+    def relevant(self, other: NoteFacts, most: int = MOST_CLAUSES) -> list[Clause]:
+        """The clauses worth reading against ``other``: all of a short note. Of a long
+        one against a short one, the title and the ``most`` - 1 holding the most of the
+        short one's subject words (at least one), in the note's order. Of two long notes,
+        each one's start, where a note says what it is about: reading every clause of
+        both is what made a review of long notes slow (each note's clauses are read
+        once a review, whatever the other)."""
+        if not self.long:
+            return self._clauses
+        if other.long:
+            return self._clauses[:LEAD_CLAUSES]
+        pattern = other.pattern()
+        if pattern is None:
+            return self._clauses[:1]
+        if self._joined is None:
+            starts, offset = [], 0
+            for clause in self.clauses:
+                starts.append(offset)
+                offset += len(clause.text) + 1
+            self._joined = ("\n".join(clause.text for clause in self.clauses).lower(), starts)
+        joined, starts = self._joined
+        counts: dict[int, int] = {}
+        for match in pattern.finditer(joined):
+            index = bisect_right(starts, match.start()) - 1
+            counts[index] = counts.get(index, 0) + 1
+        counts.pop(0, None)
+        best = sorted(counts, key=lambda index: (-counts[index], index))[: most - 1]
+        return [self.clauses[0], *(self.clauses[index] for index in sorted(best))]
+
+    def pattern(self) -> re.Pattern[str] | None:
+        """:meth:`probe` as a pattern, to find a long note's clauses that share its words
+        (a plural's ``s`` allowed); None when the note names no subject."""
+        if self._pattern is None:
+            words = sorted(self.probe(), key=lambda word: (-len(word), word))
+            if not words:
+                return None
+            alternatives = "|".join(re.escape(word) for word in words)
+            self._pattern = re.compile(rf"\b(?:{alternatives})s?\b")
+        return self._pattern
 
     def values(self, chosen: list[Clause]) -> list[Value]:
         """The values these clauses state, in order."""

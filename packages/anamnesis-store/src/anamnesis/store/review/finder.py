@@ -11,11 +11,17 @@ connection, its indexer and its catch-up, as it does its search.
 from __future__ import annotations
 
 from anamnesis.store.index import db as ix
+from anamnesis.store.index import project_seq
 from anamnesis.store.index.note_queries import Filters, listing
 from anamnesis.store.note import validity
 from anamnesis.store.review.compare import differences
 from anamnesis.store.review.facts import NoteFacts
-from anamnesis.store.review.neighbours import neighbours, subject_terms
+from anamnesis.store.review.neighbours import (
+    Neighbourhood,
+    may_pair,
+    similar_pairs,
+    subject_terms,
+)
 from anamnesis.store.review.records import Contradiction, ordered
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -27,39 +33,84 @@ if TYPE_CHECKING:
     from anamnesis.store.index.connection import IndexConnection
     from anamnesis.store.index.indexer import Indexer
     from anamnesis.store.note.model import Memory
+    from anamnesis.store.vectors.store_vectors import StoreVectors
 
     T = TypeVar("T")
 
-# Neighbours compared for a note just written, and for each note in a whole review.
-WRITE_NEIGHBOURS: Final = 6
-REVIEW_NEIGHBOURS: Final = 4
+# Neighbours compared for a note just written (and a short note in a review), and for
+# each long note in a review; a short note's body is at most SHORT_BODY characters.
+WRITE_NEIGHBOURS: Final = 5
+MOST_NEIGHBOURS: Final = 25
+REVIEW_NEIGHBOURS: Final = 3
+SHORT_BODY: Final = 1000
+# Where vectors run, a short note's ALIKE_MOST nearest notes by meaning are neighbours
+# too, when at least ALIKE alike (a short note: a file of at most SHORT_FILE bytes).
+ALIKE: Final = 0.6
+ALIKE_MOST: Final = 2
+SHORT_FILE: Final = 2048
 
 
 class ContradictionFinder:
     """One store's contradiction candidates and due notes."""
 
-    __slots__ = ("_catch_up", "_index", "_indexer")
+    __slots__ = ("_catch_up", "_index", "_indexer", "_vectors")
 
     def __init__(
-        self, index: IndexConnection, indexer: Indexer, catch_up: Callable[[], None]
+        self,
+        index: IndexConnection,
+        indexer: Indexer,
+        catch_up: Callable[[], None],
+        vectors: Callable[[], StoreVectors | None] = lambda: None,
     ) -> None:
         self._index = index
         self._indexer = indexer
         self._catch_up = catch_up
+        # The store's vectors when its searches use them and they run here (None: not).
+        self._vectors = vectors
 
     def contradictions(self, project: str | None, limit: int | None) -> list[Contradiction]:
         """:meth:`MemoryStore.contradictions`."""
 
+        vectors = self._vectors()
+        model = _model_of(vectors)
+
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
             notes = self._live(conn, project)
+            by_seq = dict(notes)
+            around = Neighbourhood(conn)
             facts: dict[str, NoteFacts] = {}
             pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
-            for note in notes:
-                terms = subject_terms(note, body=False)
-                for row in neighbours(conn, note, terms, REVIEW_NEIGHBOURS):
-                    other = row.memory
+            for _seq, note in notes:
+                # A short note (a fact) is asked about as a note just written is; a long
+                # one (a session's story) by its title, with fewer neighbours: comparing
+                # long notes is what a review spends its time on.
+                short = len(note.body) <= SHORT_BODY
+                terms = subject_terms(note, body=short)
+                most = WRITE_NEIGHBOURS if short else REVIEW_NEIGHBOURS
+                taken = 0
+                for seq in around.ranked(note, terms, most * 3 + 8):
+                    other = by_seq.get(seq)  # None: superseded, expired, another project
+                    if other is None or not may_pair(note, other):
+                        continue
                     older, newer = ordered(note, other)
                     pairs.setdefault((older.id, newer.id), (older, newer))
+                    taken += 1
+                    if taken == most:
+                        break
+            if vectors is not None and model:
+                # Neighbours by meaning too, where notes have vectors: one thing in other
+                # words ("run dbt through make" and "dbt run locally").
+                vectors.load_into(conn)
+                for name in sorted({note.project for _seq, note in notes}):
+                    span = project_seq.rowid_range(conn, name)
+                    if span is None:
+                        continue
+                    alike = similar_pairs(conn, model, span, ALIKE, ALIKE_MOST, SHORT_FILE)
+                    for first, second in alike:
+                        a, b = by_seq.get(first), by_seq.get(second)
+                        if a is not None and b is not None and may_pair(a, b):
+                            older, newer = ordered(a, b)
+                            pairs.setdefault((older.id, newer.id), (older, newer))
             found = []
             for older, newer in pairs.values():
                 differs = differences(_facts(facts, older), _facts(facts, newer))
@@ -79,7 +130,9 @@ class ContradictionFinder:
 
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
             found = []
-            for row in neighbours(conn, mem, terms, WRITE_NEIGHBOURS):
+            # as many neighbours as answers asked for, at least WRITE_NEIGHBOURS
+            most = min(max(WRITE_NEIGHBOURS, limit), MOST_NEIGHBOURS)
+            for row in Neighbourhood(conn).neighbours(mem, terms, most):
                 other = self._settled(conn, row)
                 if other is None:
                     continue
@@ -116,8 +169,9 @@ class ContradictionFinder:
 
     # -- internals -------------------------------------------------------------------
 
-    def _live(self, conn: sqlite3.Connection, project: str | None) -> list[Memory]:
-        """Every live note (not superseded, not expired), or a project's, newest first."""
+    def _live(self, conn: sqlite3.Connection, project: str | None) -> list[tuple[int, Memory]]:
+        """Every live note (not superseded, not expired), or a project's, newest first,
+        each with its rowid."""
         sql, params = listing(
             Filters(project),
             exclude_tag=None,
@@ -126,11 +180,15 @@ class ContradictionFinder:
             limit=None,
             offset=0,
         )
+        seqs: dict[str, int] = {}
 
         def fetch() -> list[ix.NoteRow]:
-            return [ix.note_row(row) for row in conn.execute(sql, params)]
+            rows = [ix.note_row(row) for row in conn.execute(sql, params)]
+            seqs.update((row.memory.id, row.seq) for row in rows)
+            return rows
 
-        return self._indexer.settled(conn, fetch, True)
+        notes = self._indexer.settled(conn, fetch, True)
+        return [(seqs[note.id], note) for note in notes if note.id in seqs]
 
     def _settled(self, conn: sqlite3.Connection, row: ix.NoteRow) -> Memory | None:
         notes, _changed = self._indexer.current_all(conn, [row], True)
@@ -142,6 +200,18 @@ class ContradictionFinder:
             return query(self._index.connection())
 
         return self._index.run(action)
+
+
+def _model_of(vectors: StoreVectors | None) -> str:
+    """The model whose vectors the notes have ("" when vectors do not run here)."""
+    if vectors is None:
+        return ""
+    from anamnesis.store.vectors.embedding import VectorsUnavailable  # only where they run
+
+    try:
+        return vectors.embedder().model_id
+    except VectorsUnavailable:
+        return ""
 
 
 def _facts(cache: dict[str, NoteFacts], mem: Memory) -> NoteFacts:

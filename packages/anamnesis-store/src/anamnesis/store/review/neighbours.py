@@ -12,6 +12,8 @@ or of many.
 
 from __future__ import annotations
 
+import heapq
+import math
 import re
 
 from anamnesis.store.index import db as ix
@@ -19,7 +21,7 @@ from anamnesis.store.index import project_seq
 from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.note.invisible import match_text
 from anamnesis.store.note.model import DURABLE_TYPES, NOTE_TYPES
-from anamnesis.store.review.text import GENERIC
+from anamnesis.store.review.text import CODE_SPAN, GENERIC
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -28,21 +30,21 @@ if TYPE_CHECKING:
 
     from anamnesis.store.note.model import Memory
 
-# How the columns weigh (title, body, tags): a shared title word says "same subject" more
-# than a shared body word does.
-_WEIGHTS: Final = "4.0, 1.0, 1.0"
-# The most words a question holds: the title's, then the body's names and code.
-MOST_TERMS: Final = 16
+# The most words a question asks about: the title's, then the body's names and code.
+MOST_TERMS: Final = 10
+MOST_BODY_TERMS: Final = 4
+# BM25's constants (FTS5's and spec 002's), a title word's weight, and the least a word
+# in most notes weighs.
+_K1: Final = 1.2
+_B: Final = 0.75
+_TITLE: Final = 2.0
+_IDF_FLOOR: Final = 0.05
+# A project this small has every word asked about, however common.
+_SMALL: Final = 20
+# How many notes past the ones asked for have their titles read (a title word counts twice).
+_RESCORED: Final = 40
 _TERM = re.compile(r"[^\W_]+", re.UNICODE)
-_CODE = re.compile(r"`([^`\n]{1,300})`")
 _NAMED = re.compile(r"(?<=[a-z0-9,;:] )[A-Z][\w-]*[A-Za-z0-9]|\b\w+[_.]\w[\w.]*|\b[A-Z]{2,}\w*")
-
-
-# The notes' rows, the full-text match first: SQLite then visits only the notes that hold a
-# term, never every row of the project.
-_SELECT: Final = ix.SELECT_NOTE.replace(
-    "FROM memories m", "FROM memories_fts f CROSS JOIN memories m ON m.seq = f.rowid"
-)
 
 
 def pairable_types(mem: Memory) -> tuple[str, ...]:
@@ -51,53 +53,228 @@ def pairable_types(mem: Memory) -> tuple[str, ...]:
     return tuple(DURABLE_TYPES) if mem.type not in DURABLE_TYPES else tuple(NOTE_TYPES)
 
 
+def may_pair(a: Memory, b: Memory) -> bool:
+    """Whether two notes are ever proposed as a pair: two notes of one project (or both
+    global), not both episodic, neither superseding the other, neither named compatible
+    by the other."""
+    return (
+        a.id != b.id
+        and a.project == b.project
+        and (a.type in DURABLE_TYPES or b.type in DURABLE_TYPES)
+        and b.id not in a.supersedes
+        and a.id not in b.supersedes
+        and b.id not in a.compatible_with
+        and a.id not in b.compatible_with
+    )
+
+
 def subject_terms(mem: Memory, *, body: bool) -> list[str]:
     """The words that name a note's subject, as a full-text question's terms: the title's
-    content words, then (``body``) the names, identifiers and code words of its body."""
+    content words, then (``body``) a few names, identifiers and code words of its body
+    (:data:`MOST_BODY_TERMS`)."""
     terms: dict[str, None] = {}
 
-    def add(text: str) -> None:
+    def add(text: str, most: int) -> None:
         for term in _TERM.findall(match_text(text)):
             lower = term.lower()
+            if len(terms) >= most:
+                return
             if len(lower) > 1 and lower not in GENERIC and not lower.isdigit():
                 terms.setdefault(lower)
 
-    add(mem.title)
+    add(mem.title, MOST_TERMS)
     if body:
+        most = min(MOST_TERMS, len(terms) + MOST_BODY_TERMS)
         text = mem.body[:4000]
-        for code in _CODE.findall(text):
-            add(code)
-        for named in _NAMED.findall(_CODE.sub(" ", text)):
-            add(named)
-    return list(terms)[:MOST_TERMS]
+        for code in CODE_SPAN.findall(text):
+            add(code, most)
+        for named in _NAMED.findall(CODE_SPAN.sub(" ", text)):
+            add(named, most)
+    return list(terms)
 
 
-def neighbours(
+class Neighbourhood:
+    """The full-text questions of one finder run on one connection, and what they learn on
+    the way: each project's notes (rowid, title words, size) and which of them hold each
+    word, looked up once a run however many notes ask.
+
+    A question is scored here, not by FTS5's bm25, which reads every matching note's
+    positions (milliseconds for a word in half the project): BM25 over presence, each
+    word weighing its inverse note frequency, twice in a title, a short note ahead of a
+    long one (a note's file size stands for its length); newer first on a tie.
+    """
+
+    __slots__ = ("_conn", "_gains", "_notes", "_title_words", "moment")
+
+    def __init__(self, conn: sqlite3.Connection, moment: str = "") -> None:
+        self._conn = conn
+        # project -> its notes: rowid -> length factor; None: no notes
+        self._notes: dict[str, dict[int, float] | None] = {}
+        self._title_words: dict[int, frozenset[str]] = {}
+        # (project, term) -> what it adds to the score of each note holding it
+        self._gains: dict[tuple[str, str], list[tuple[int, float]]] = {}
+        self.moment = moment
+
+    def neighbours(self, mem: Memory, terms: list[str], most: int) -> list[ix.NoteRow]:
+        """Up to ``most`` live notes ``mem`` may pair with that hold its ``terms``, best
+        first: never ``mem`` itself, the notes it supersedes, nor a note either side marked
+        compatible with the other."""
+        if most <= 0:
+            return []
+        return self._eligible(mem, self.ranked(mem, terms, most * 3 + 8), most)
+
+    def ranked(self, mem: Memory, terms: list[str], most: int) -> list[int]:
+        """The rowids of up to ``most`` notes of ``mem``'s project holding its ``terms``,
+        best first (whatever they are: the caller filters)."""
+        notes = self._project(mem.project)
+        if not terms or not notes:
+            return []
+        terms = list(dict.fromkeys(terms[:MOST_TERMS]))
+        self._look_up(mem.project, terms)
+        # A word in most of a project's notes weighs next to nothing, and costs the most:
+        # left out, unless the project is small enough for every word to count.
+        common = len(notes) / 2 if len(notes) >= _SMALL else len(notes)
+        telling = [
+            (term, gains)
+            for term in terms
+            if len(gains := self._gains[(mem.project, term)]) <= common
+        ]
+        scores: dict[int, float] = {}
+        for _term, gains in telling:
+            for seq, gain in gains:
+                scores[seq] = scores.get(seq, 0.0) + gain
+        # A word in a note's title counts twice: looked at for the best notes only (their
+        # titles read), which is where it can change the order.
+        best = heapq.nsmallest(most + _RESCORED, scores, key=lambda seq: (-scores[seq], -seq))
+        titles = self._titles(best)
+        for term, gains in telling:
+            for seq, gain in gains:
+                if seq in titles and term in titles[seq]:
+                    scores[seq] += gain * (_TITLE - 1)
+        return sorted(best, key=lambda seq: (-scores[seq], -seq))[:most]
+
+    def _eligible(self, mem: Memory, ranked: list[int], most: int) -> list[ix.NoteRow]:
+        """The rows of the first ``most`` of these rowids that ``mem`` may pair with, in
+        the given order (the filter on the small columns first, then those rows whole)."""
+        if not ranked:
+            return []
+        where, params = Filters(mem.project, pairable_types(mem), moment=self.moment).eligible_sql()
+        excluded = [mem.id, *mem.supersedes, *mem.compatible_with]
+        where += f" AND m.id NOT IN ({','.join('?' * len(excluded))})"
+        params.extend(excluded)
+        where += " AND m.compatible_json NOT LIKE ?"
+        params.append(f'%"{mem.id}"%')
+        allowed = {
+            seq
+            for (seq,) in self._conn.execute(
+                f"SELECT m.seq FROM memories m WHERE m.seq IN ({','.join('?' * len(ranked))})"
+                f"{where}",
+                [*ranked, *params],
+            )
+        }
+        chosen = [seq for seq in ranked if seq in allowed][:most]
+        if not chosen:
+            return []
+        rows = self._conn.execute(
+            f"{ix.SELECT_NOTE} WHERE m.seq IN ({','.join('?' * len(chosen))})", chosen
+        ).fetchall()
+        by_seq = {row[0]: ix.note_row(row) for row in rows}
+        return [by_seq[seq] for seq in chosen if seq in by_seq]
+
+    def _project(self, project: str) -> dict[int, float] | None:
+        """The project's notes: rowid -> BM25's length factor (a short note's word counts
+        more than a long one's; the file's size stands for the note's length)."""
+        if project not in self._notes:
+            span = project_seq.rowid_range(self._conn, project)
+            rows = []
+            if span is not None:
+                rows = self._conn.execute(
+                    "SELECT seq, file_size FROM memories WHERE seq BETWEEN ? AND ?", span
+                ).fetchall()
+            if not rows:
+                self._notes[project] = None
+            else:
+                average = sum(size for _seq, size in rows) / len(rows)
+                self._notes[project] = {
+                    seq: (_K1 + 1) / (1 + _K1 * (1 - _B + _B * size / average))
+                    for seq, size in rows
+                }
+        return self._notes[project]
+
+    def _titles(self, seqs: list[int]) -> dict[int, frozenset[str]]:
+        """The words of these notes' titles, as a question's terms are, by rowid."""
+        missing = [seq for seq in seqs if seq not in self._title_words]
+        if missing:
+            rows = self._conn.execute(
+                f"SELECT seq, title FROM memories WHERE seq IN ({','.join('?' * len(missing))})",
+                missing,
+            )
+            for seq, title in rows:
+                self._title_words[seq] = frozenset(
+                    term.lower() for term in _TERM.findall(match_text(title))
+                )
+        return {seq: self._title_words[seq] for seq in seqs if seq in self._title_words}
+
+    def _look_up(self, project: str, terms: list[str]) -> None:
+        """What each term not looked up yet adds to each note of the project holding it
+        (:meth:`ranked`; its title aside): which notes hold it, one statement for a batch
+        of terms."""
+        new = [term for term in terms if (project, term) not in self._gains]
+        span = project_seq.rowid_range(self._conn, project) if new else None
+        notes = self._notes.get(project)
+        if span is None or not notes:
+            return
+        for start in range(0, len(new), 40):
+            batch = new[start : start + 40]
+            sql = " UNION ALL ".join(
+                f"SELECT {i}, rowid FROM memories_fts WHERE memories_fts MATCH ?"
+                " AND rowid BETWEEN ? AND ?"
+                for i in range(len(batch))
+            )
+            params: list[object] = []
+            for term in batch:
+                params.extend((f'"{term}"', *span))
+            found: list[list[int]] = [[] for _ in batch]
+            for i, seq in self._conn.execute(sql, params).fetchall():
+                found[i].append(seq)
+            total = len(notes)
+            for term, seqs in zip(batch, found, strict=True):
+                count = len(seqs)
+                weight = max(math.log(1 + (total - count + 0.5) / (count + 0.5)), _IDF_FLOOR)
+                self._gains[(project, term)] = [(seq, weight * notes.get(seq, 1.0)) for seq in seqs]
+
+
+def similar_pairs(
     conn: sqlite3.Connection,
-    mem: Memory,
-    terms: list[str],
+    model: str,
+    span: tuple[int, int],
+    floor: float,
     most: int,
-    *,
-    moment: str = "",
-) -> list[ix.NoteRow]:
-    """Up to ``most`` live notes ``mem`` may pair with that hold its ``terms``, best
-    first (then newer first, then by id): never ``mem`` itself, the notes it supersedes,
-    nor a note either side marked compatible with the other."""
-    if not terms or most <= 0:
-        return []
-    span = project_seq.rowid_range(conn, mem.project)
-    if span is None:
-        return []
-    where, params = Filters(mem.project, pairable_types(mem), moment=moment).eligible_sql()
-    excluded = [mem.id, *mem.supersedes, *mem.compatible_with]
-    where += f" AND m.id NOT IN ({','.join('?' * len(excluded))})"
-    params.extend(excluded)
-    where += " AND m.compatible_json NOT LIKE ?"
-    params.append(f'%"{mem.id}"%')
-    expression = " OR ".join(f'"{term}"' for term in terms)
+    short: int,
+) -> list[tuple[int, int]]:
+    """Pairs of a project's notes whose embeddings (their start's, for ``model``) are at
+    least ``floor`` alike: for each short note (its file at most ``short`` bytes: a fact,
+    not a session's story), its ``most`` nearest notes. Each pair once, the lower rowid
+    first. One join of the narrow passage table within the project's rowids (sqlite-vec
+    loaded into ``conn``), the short notes against all: nothing where no note has a
+    vector, and no cost growing with the square of a store of long notes."""
+    from anamnesis.store.vectors.vector_index import HEAD  # only where vectors run
+
+    # A note's start is passage 0, or HEAD while its later passages wait: one of the two.
+    start = f"IN (0, {HEAD})"
     rows = conn.execute(
-        f"{_SELECT} WHERE memories_fts MATCH ? AND f.rowid BETWEEN ? AND ?{where}"
-        f" ORDER BY bm25(memories_fts, {_WEIGHTS}), m.ranked_at DESC, m.id LIMIT ?",
-        [expression, *span, *params, most],
+        "SELECT a.seq, b.seq, 1.0 - vec_distance_cosine(a.vector, b.vector) AS alike"
+        " FROM note_passages a JOIN memories m ON m.seq = a.seq AND m.file_size <= ?"
+        f" JOIN note_passages b ON b.model = a.model AND b.passage {start}"
+        " AND b.seq != a.seq AND b.seq BETWEEN ? AND ?"
+        f" WHERE a.model = ? AND a.passage {start} AND a.seq BETWEEN ? AND ?"
+        " AND alike >= ? ORDER BY a.seq, alike DESC, b.seq",
+        [short, *span, model, *span, floor],
     ).fetchall()
-    return [ix.note_row(row) for row in rows]
+    taken: dict[int, int] = {}
+    out: dict[tuple[int, int], None] = {}
+    for first, second, _alike in rows:
+        if taken.get(first, 0) < most:
+            taken[first] = taken.get(first, 0) + 1
+            out.setdefault((min(first, second), max(first, second)))
+    return list(out)

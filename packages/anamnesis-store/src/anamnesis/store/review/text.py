@@ -19,12 +19,15 @@ TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers se
 if TYPE_CHECKING:
     from typing import Final
 
-# How much of a body is read: the first screenfuls, where a note states its facts. A long
+# How much of a body is read: the first screenful, where a note states its facts. A long
 # session note past this is cut, so one note never costs the check more than this.
-MAX_CHARS: Final = 6000
+MAX_CHARS: Final = 2000
 
-# A code span, or a place where a clause ends (outside code).
-_CUTS = re.compile(r"(`[^`\n]{1,300}`)|[.!?](?=\s|$)|;|\n|\(|\)|\s[-\u2013\u2014]\s|\u2014")
+# The characters a clause may end at (outside code): a sentence's end, a semicolon, a line
+# break, a parenthesis, a dash between spaces; and the backquote a code span starts with.
+_CUT_CHARS = re.compile("[.!?](?=\\s|$)|[;\n()`\u2014]|(?<= )[-\u2013](?= )")
+# A span in backquotes (code, a command, a path): never cut, read as one value.
+CODE_SPAN: Final = re.compile(r"`([^`\n]{1,300})`")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'\u2019-]*[A-Za-z0-9]|[A-Za-z]")
 
 # Words that say nothing about which thing a sentence is about (beyond the query stop
@@ -48,20 +51,11 @@ _NUMBER_WORDS: Final = {
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20,
     "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
 }  # fmt: skip
-_ORDINALS: Final = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10,
-}  # fmt: skip
 
 
 def number_word(word: str) -> int | None:
     """The number a word spells (``two``, ``Six``), else None."""
     return _NUMBER_WORDS.get(word.lower())
-
-
-def ordinal_word(word: str) -> int | None:
-    """The number an ordinal spells (``third``), else None."""
-    return _ORDINALS.get(word.lower())
 
 
 @lru_cache(maxsize=65536)
@@ -86,10 +80,10 @@ def stem(word: str) -> str:
         if w.endswith("e") and len(w) > 4:
             return w
         return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
-    if w.endswith(("sses", "ches", "shes", "xes", "zes")):
-        return w[:-2]
-    if w.endswith("s") and not w.endswith(("ss", "us", "is")):
-        return w[:-1]
+    if w.endswith(("sses", "shes", "xes", "zes")):
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]  # then as the singular: "throttles" and "throttle" meet
     if w.endswith("e") and len(w) > 4:
         return w[:-1]
     return w
@@ -105,12 +99,13 @@ def content_stems(text: str) -> list[str]:
     hyphenated and snake_case words also count as their parts."""
     out: list[str] = []
     for word in _WORD.findall(text):
-        out.extend(_word_stems(word))
+        out.extend(word_stems(word))
     return out
 
 
 @lru_cache(maxsize=65536)
-def _word_stems(word: str) -> tuple[str, ...]:
+def word_stems(word: str) -> tuple[str, ...]:
+    """The stems one word counts as (none for a stop word; a compound's parts too)."""
     lower = word.lower()
     if lower in GENERIC or len(lower) < 2:
         return ()
@@ -118,6 +113,18 @@ def _word_stems(word: str) -> tuple[str, ...]:
         return (stem(lower),)
     parts = [stem(part) for part in re.split(r"[-_]", lower) if len(part) > 1]
     return (stem(lower), *(part for part in parts if part not in GENERIC))
+
+
+def plain_words(text: str) -> frozenset[str]:
+    """A text's content words, in lower case, a plural's ``s`` taken off: a cheap key for
+    "do these two texts talk about the same things" (no stemming: it runs over whole
+    notes)."""
+    out = set()
+    for word in _WORD.findall(text.lower()):
+        if word in GENERIC or len(word) < 2:
+            continue
+        out.add(word[:-1] if len(word) > 3 and word.endswith("s") else word)
+    return frozenset(out)
 
 
 class Clause:
@@ -142,17 +149,52 @@ class Clause:
 def clauses(title: str, body: str) -> list[Clause]:
     """The title as the first clause, then the body's clauses, in order; empty ones left
     out. Invisible characters are read through (:func:`.invisible.match_text`)."""
-    pieces = [match_text(title).strip()]
-    text = match_text(body[:MAX_CHARS])
-    start = 0
-    for cut in _CUTS.finditer(text):
-        if cut.group(1) is not None:
-            continue  # a code span: part of its clause
-        pieces.append(text[start : cut.start()].strip())
-        start = cut.end()
-    pieces.append(text[start:].strip())
-    out = [Clause(pieces[0], 0, True)] if pieces[0] else []
-    for piece in pieces[1:]:
+    return ClauseReader(title, body).read(None)
+
+
+class ClauseReader:
+    """A note's clauses read as far as asked (:meth:`read`), then further on demand: a
+    long note compared with another long one is read to its lead only."""
+
+    __slots__ = ("_cuts", "_done", "_skip_to", "_start", "_text", "clauses")
+
+    def __init__(self, title: str, body: str) -> None:
+        heading = match_text(title).strip()
+        self.clauses: list[Clause] = [Clause(heading, 0, True)] if heading else []
+        self._text = match_text(body[:MAX_CHARS])
+        # The places a clause may end at, and the backquotes a code span starts with.
+        self._cuts = _CUT_CHARS.finditer(self._text)
+        self._start = 0
+        self._skip_to = 0
+        self._done = False
+
+    @property
+    def done(self) -> bool:
+        """Whether every clause has been read."""
+        return self._done
+
+    def read(self, most: int | None) -> list[Clause]:
+        """The clauses, read until there are ``most`` (all of them with None)."""
+        text = self._text
+        while not self._done and (most is None or len(self.clauses) < most):
+            found = next(self._cuts, None)
+            if found is None:
+                self._add(text[self._start :])
+                self._done = True
+                break
+            at = found.start()
+            if at < self._skip_to:
+                continue
+            if text[at] == "`":
+                close = text.find("`", at + 1, at + 302)
+                if close != -1 and "\n" not in text[at:close]:
+                    self._skip_to = close + 1  # a code span: part of its clause
+                continue
+            self._add(text[self._start : at])
+            self._start = at + 1
+        return self.clauses
+
+    def _add(self, piece: str) -> None:
+        piece = piece.strip()
         if piece:
-            out.append(Clause(piece, len(out), False))
-    return out
+            self.clauses.append(Clause(piece, len(self.clauses), False))

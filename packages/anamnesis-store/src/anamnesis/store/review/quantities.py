@@ -1,0 +1,361 @@
+"""Quantities in a note's text: numbers with their units (durations in seconds, sizes in
+bytes, counts of a thing), minimums and maximums, and versions of a tool (``Node 18``,
+``python:3.12-slim``, ``>=3.11,<3.12``, ``~> 1.7.5``, ``^18``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from anamnesis.store.review.text import CODE_SPAN, GENERIC, content_stems, number_word, stem, words
+from anamnesis.store.review.value import Spans, Value
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Final
+
+_RANGE_OP = r"(?:\^|~>?|>=|<=|==|!=|<|>)"
+VERSION = re.compile(
+    rf"(?<![\w.$-])({_RANGE_OP}\s?)?(v?\d+(?:\.\d+){{1,3}}(?:-[A-Za-z][\w.]*)?|v\d+)(\+)?(?![\w.])"
+)
+_CARET = re.compile(rf"(?<![\w.])({_RANGE_OP})\s?(\d+)(?![\w.])")
+_NUMBER = re.compile(
+    r"(?<![\w.$/#-])(\$)?(\d+(?:[.,]\d+)?)(%|[A-Za-z]{1,3}\b)?(?![\w./-]|:\S|\.\d)"
+)
+_RANGE_AFTER = re.compile(
+    r"^\s*(?:\+|(?:or|and)\s+(?:newer|later|above|higher|up|greater)\b)", re.IGNORECASE
+)
+_AT_LEAST = re.compile(r"(?:at\s+least|minimum(?:\s+of)?|>=)\s*$", re.IGNORECASE)
+_FOLLOWING_WORDS = re.compile(r"^[\s-]*([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
+_PER = re.compile(r"^\s*(?:[A-Za-z]+\s*)?(?:per\b|/|an?\b|each\b)\s*([A-Za-z]+)", re.IGNORECASE)
+
+# Units a number is measured in, folded to one spelling and a scale: durations to
+# seconds, sizes to bytes. Two numbers compare only in the same unit.
+_DURATIONS: Final = {
+    "ms": ("s", 0.001), "millisecond": ("s", 0.001),
+    "s": ("s", 1), "sec": ("s", 1), "second": ("s", 1),
+    "m": ("s", 60), "min": ("s", 60), "minute": ("s", 60),
+    "h": ("s", 3600), "hr": ("s", 3600), "hour": ("s", 3600),
+    "d": ("s", 86400), "day": ("s", 86400),
+    "week": ("s", 604800), "wk": ("s", 604800),
+}  # fmt: skip
+_SIZES: Final = {
+    "b": ("byte", 1), "byte": ("byte", 1), "kb": ("byte", 1e3), "kib": ("byte", 1024),
+    "mb": ("byte", 1e6), "mib": ("byte", 1024**2), "gb": ("byte", 1e9),
+    "gib": ("byte", 1024**3), "tb": ("byte", 1e12), "tib": ("byte", 1024**4),
+}  # fmt: skip
+# Words that count the same thing: "retried up to 5 times" and "3 attempts" agree in unit.
+_SAME_UNIT: Final = {
+    "time": "attempt", "attempt": "attempt", "try": "attempt", "retry": "attempt",
+    "tries": "attempt", "retri": "attempt", "message": "message", "email": "message",
+    "mail": "message", "request": "request", "req": "request", "call": "request",
+    "percent": "%",
+}  # fmt: skip
+# Months and other words after a number that make it a date, not a quantity.
+_NOT_UNITS: Final = frozenset(
+    """
+    jan feb mar apr may jun jul aug sep sept oct nov dec january february march april june
+    july august september october november december am pm utc gmt st nd rd th x
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+# Nouns a number after them counts or orders ("Step 2", "Sprint 14", "Note 3"): not a
+# tool and its version.
+_COUNTED_NOUNS: Final = frozenset(
+    """
+    step phase stage sprint chapter figure table note item page section part round week
+    day month year level tier option case issue ticket pr line row column room floor team
+    group batch wave slide point question task story epic milestone attempt try
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+
+
+def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for match in VERSION.finditer(text):
+        if not spans.free(*match.span()):
+            continue
+        after = text[match.end() :]
+        unit = _FOLLOWING_WORDS.match(after)
+        if unit and _unit_of(unit.group(1)) is not None and not match.group(1):
+            continue  # "2.5 seconds": a quantity, read as a number below
+        operator = (match.group(1) or "").strip()
+        if (
+            match.group(3)
+            or _RANGE_AFTER.match(after)
+            or _AT_LEAST.search(text[max(0, match.start() - 24) : match.start()])
+        ):
+            operator = operator or ">="
+        value = version_value(
+            operator + match.group(2), clause, slot=tool_before(text[: match.start()])
+        )
+        if value is not None:
+            spans.take(*match.span())
+            yield match.start(), value.replace(shown=match.group(0).strip())
+    for match in _CARET.finditer(text):
+        if spans.free(*match.span()):
+            value = version_value(
+                match.group(1) + match.group(2),
+                clause,
+                slot=tool_before(text[: match.start()]),
+            )
+            if value is not None:
+                spans.take(*match.span())
+                yield match.start(), value.replace(shown=match.group(0))
+    # A whole number right after a tool's name: "Node 18", "Postgres 14 or newer".
+    for match in re.finditer(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z]\w*)\s+(\d{1,3})(?![\w.:%/])", text):
+        start, end = match.start(2), match.end(2)
+        name = match.group(1).lower()
+        if not spans.free(start, end) or name in GENERIC or name in _COUNTED_NOUNS:
+            continue
+        after = text[end:]
+        following = _FOLLOWING_WORDS.match(after)
+        if following and (_unit_of(following.group(1)) or is_plural(following.group(1))):
+            continue  # "Sift 80 points": a count
+        operator = ">=" if _RANGE_AFTER.match(after) else ""
+        if not operator and _AT_LEAST.search(text[max(0, start - 24) : start]):
+            operator = ">="
+        value = version_value(operator + match.group(2), clause, slot=match.group(1).lower())
+        if value is not None:
+            spans.take(start, end)
+            yield start, value.replace(shown=f"{match.group(1)} {match.group(2)}")
+
+
+def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator[tuple[int, Value]]:
+    for match in _NUMBER.finditer(text):
+        if not spans.free(*match.span()):
+            continue
+        if _is_date_or_time(text, match.start(), match.end()):
+            continue
+        number = float(match.group(2).replace(",", ""))
+        attached = match.group(3) or ""
+        if match.group(1):
+            unit = "$"
+        elif attached:
+            unit = attached
+        else:
+            unit = ""
+        spans.take(*match.span())
+        after = text[match.end() :]
+        if port_clause and not unit and match.group(2).isdigit() and 20 <= number <= 65535:
+            following = _FOLLOWING_WORDS.match(after)
+            counted = following is not None and _counts(following.group(1))
+            if not counted:
+                yield match.start(), Value("port", match.group(2), match.group(0), clause=clause)
+                continue
+        yield (
+            match.start(),
+            _number_value(number, unit, after, text[: match.start()], match, clause),
+        )
+
+
+_NUMBER_WORD = re.compile(
+    r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty"
+    r"|fifty|hundred)\s+([A-Za-z][\w-]*)",
+    re.IGNORECASE,
+)
+
+
+def number_words(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for match in _NUMBER_WORD.finditer(text):
+        count = number_word(match.group(1))
+        if count is None or not spans.free(*match.span()):
+            continue
+        if not (_unit_of(match.group(2)) or is_plural(match.group(2))):
+            continue
+        spans.take(match.start(), match.end(1))
+        yield (
+            match.start(),
+            _number_value(
+                float(count), "", " " + match.group(2), text[: match.start()], match, clause
+            ),
+        )
+
+
+def range_text(value: str) -> bool:
+    return bool(re.fullmatch(rf"(\s*{_RANGE_OP}?\s*v?\d+(\.\d+)*\s*,?)+", value))
+
+
+def parse_version(text: str) -> tuple[int, ...] | None:
+    match = re.fullmatch(r"v?(\d+(?:\.\d+)*)(?:[-+][\w.]*)?", text.strip())
+    if not match:
+        return None
+    return tuple(int(part) for part in match.group(1).split("."))
+
+
+def version_value(text: str, clause: int, slot: str = "") -> Value | None:
+    """A version, or a range of them (``>=3.11,<3.12``, ``^18``, ``~> 1.7.5``), with the
+    tool it is of (``slot``); None when the text is no version."""
+    text = text.strip()
+    if text.lower() == "latest":
+        return Value("version", "latest", text, slot=slot, keyed=bool(slot), clause=clause)
+    low: tuple[int, ...] | None = None
+    high: tuple[int, ...] | None = None
+    exact: tuple[int, ...] | None = None
+    pieces = [piece for piece in re.split(r"[,\s]+", text) if piece]
+    for piece in pieces:
+        match = re.fullmatch(rf"({_RANGE_OP})?\s*(.+)", piece)
+        if not match:
+            return None
+        operator, rest = match.group(1) or "", match.group(2)
+        parsed = parse_version(rest)
+        if parsed is None:
+            return None
+        if operator in (">=", ">"):
+            low = parsed
+        elif operator in ("<", "<="):
+            high = parsed
+        elif operator == "^":
+            low, high = parsed, (parsed[0] + 1,)
+        elif operator.startswith("~"):
+            low = parsed
+            high = (*parsed[:-2], parsed[-2] + 1) if len(parsed) > 1 else (parsed[0] + 1,)
+        else:
+            exact = parsed
+    if exact is not None and low is None and high is None:
+        suffix = re.search(r"-[A-Za-z][\w.]*$", text)
+        norm = ".".join(map(str, exact)) + (suffix.group(0).lower() if suffix else "")
+        return Value("version", norm, text, slot=slot, keyed=bool(slot), clause=clause)
+    if low is None and high is None:
+        return None
+    norm = ">=" + ".".join(map(str, low)) if low else ""
+    if high:
+        norm += ("," if norm else "") + "<" + ".".join(map(str, high))
+    return Value(
+        "version", norm, text, slot=slot, keyed=bool(slot), low=low, high=high, clause=clause
+    )
+
+
+def tool_before(text: str) -> str:
+    """The tool a version that follows ``text`` is of: the nearest name-like word among
+    the last few, skipping "version", "is", "to" and the like."""
+    tokens = words(CODE_SPAN.sub(lambda code: code.group(1), text))[-4:]
+    for token in reversed(tokens):
+        lower = token.lower()
+        if lower in GENERIC or lower in ("version", "versions", "release", "pin", "image"):
+            continue
+        if token[0].isupper() or lower in ("go", "node", "python", "java", "ruby", "rust"):
+            return lower
+        if "-" in token or "_" in token:
+            return lower
+        return ""
+    return ""
+
+
+def _unit_of(word: str) -> tuple[str, float] | None:
+    lower = word.lower()
+    if lower in _NOT_UNITS:
+        return None
+    for table in (_DURATIONS, _SIZES):
+        if lower in table:
+            return table[lower]
+        stemmed = stem(lower)
+        if stemmed in table:
+            return table[stemmed]
+    if lower in ("%", "percent"):
+        return ("%", 1)
+    return None
+
+
+def _counts(word: str) -> bool:
+    """Whether a number followed by ``word`` is a quantity (a unit, a plural noun)."""
+    return _unit_of(word) is not None or is_plural(word)
+
+
+def is_plural(word: str) -> bool:
+    lower = word.lower()
+    return (
+        len(lower) > 3
+        and lower.endswith("s")
+        and not lower.endswith(("ss", "us", "is"))
+        and lower not in GENERIC
+    )
+
+
+def _counted(word: str) -> str:
+    """The unit a counted word stands for: its stem, with words that count the same thing
+    folded together (times, attempts, tries; emails, messages)."""
+    stemmed = stem(word)
+    return _SAME_UNIT.get(stemmed, _SAME_UNIT.get(word.lower(), stemmed))
+
+
+def scaled(number: float, unit: str) -> tuple[str, str]:
+    """A number in its unit's base (seconds, bytes), as text, and that unit."""
+    known = _unit_of(unit) if unit else None
+    if known is not None:
+        base, scale = known
+        return _plain(number * scale), base
+    return _plain(number), unit.lower()
+
+
+def _plain(number: float) -> str:
+    return str(int(number)) if number == int(number) else f"{number:g}"
+
+
+def _number_value(
+    number: float, attached: str, after: str, before: str, match: re.Match[str], clause: int
+) -> Value:
+    """A number, its unit read from what is attached to it or the word after (``5
+    times``, ``14 emails per second``, ``50 messages/second``)."""
+    if attached:
+        norm, unit = scaled(number, attached)
+    else:
+        following = _FOLLOWING_WORDS.match(after)
+        unit = ""
+        norm = _plain(number)
+        if following:
+            first, second = following.group(1), following.group(2) or ""
+            known = _unit_of(first)
+            if known is not None:
+                norm, unit = scaled(number, first)
+            elif is_plural(first):
+                unit = _counted(first)
+            elif first.lower() not in GENERIC and (
+                is_plural(second) or (number == 1 and second and second.lower() not in GENERIC)
+            ):
+                unit = _counted(second)  # "6 primary shards", "1 primary shard"
+            elif number == 1 and first.lower() not in GENERIC:
+                unit = _counted(first)
+        per = _PER.match(after)
+        rate = _unit_of(per.group(1)) if per else None
+        if rate is not None:  # a rate: "14 emails per second", "50 messages/second"
+            unit = f"/{rate[0]}"
+            norm = _plain(number / rate[1])
+    slot = unit
+    if not slot:
+        near = [s for s in content_stems(before) if not s.isdigit()]
+        slot = "~" + near[-1] if near else ""
+    bound = ""
+    before = before[-24:]  # what a bound is said with comes just before the number
+    if _MINIMUM_BEFORE.search(before) or _MINIMUM_AFTER.match(after):
+        bound = ">="
+    elif _MAXIMUM_BEFORE.search(before) or _MAXIMUM_AFTER.match(after):
+        bound = "<="
+    return Value("number", norm, match.group(0).strip(), slot=slot, bound=bound, clause=clause)
+
+
+# What makes a number a minimum or a maximum, said before it or after it ("up to 5
+# times" is how a policy states its number: as it is).
+_MINIMUM_BEFORE = re.compile(
+    r"(?:at\s+least|minimum(?:\s+of)?|min\.?|no\s+(?:fewer|less)\s+than|more\s+than|over"
+    r"|above|>=?)\s*$",
+    re.IGNORECASE,
+)
+_MINIMUM_AFTER = re.compile(
+    r"^\s*(?:\+|[\w-]+\s+or\s+(?:more|higher|above|greater|longer|newer)\b)", re.I
+)
+_MAXIMUM_BEFORE = re.compile(
+    r"(?:at\s+most|maximum(?:\s+of)?|max\.?|capped\s+at|no\s+more\s+than|limited\s+to"
+    r"|under|below|less\s+than|fewer\s+than|within|<=?)\s*$",
+    re.IGNORECASE,
+)
+_MAXIMUM_AFTER = re.compile(r"^\s*[\w-]+\s+or\s+(?:less|fewer|lower|below|shorter)\b", re.I)
+
+
+def _is_date_or_time(text: str, start: int, end: int) -> bool:
+    """Whether the number at ``start:end`` is part of a date or a clock time."""
+    around = text[max(0, start - 11) : end + 11]
+    if re.search(r"\d{4}-\d{2}-\d{2}|\d{1,2}:\d{2}", around):
+        inside = text[max(0, start - 3) : end + 3]
+        return bool(re.search(r"[-:]\d|\d[-:]", inside))
+    following = _FOLLOWING_WORDS.match(text[end:])
+    return bool(following and following.group(1).lower() in _NOT_UNITS - {"x"})

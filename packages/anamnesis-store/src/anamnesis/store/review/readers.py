@@ -1,0 +1,399 @@
+"""Where values are read from: code in backquotes (a URL, a path, a setting, an image's
+tag, a version, a flag, a command with its flags and ports, a name) and plain text (URLs,
+hosts and ports, settings, flags, paths, versions, numbers, names), the most specific
+patterns first; a span a pattern took is not read again by a later one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anamnesis.store.review.quantities import (
+    VERSION,
+    is_plural,
+    number_words,
+    numbers,
+    range_text,
+    scaled,
+    tool_before,
+    version_value,
+    versions,
+)
+from anamnesis.store.review.text import GENERIC
+from anamnesis.store.review.value import Spans, Value
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Final
+
+# -- patterns ----------------------------------------------------------------------------
+
+_URL = re.compile(r"\bhttps?://[^\s`'\"<>()\[\]{}]+")
+_HOST_PORT = re.compile(
+    r"(?<![\w./:-])((?:localhost|[A-Za-z][\w-]*(?:\.[\w-]+)*)):(\d{2,5})(?![\d.:])"
+)
+_BARE_PORT = re.compile(r"(?<![\w:])(?::(\d{2,5})|(\d{2,5}):(\d{2,5}))(?![\w:.])")
+# name:tag (a container image, a pinned package): the tag starts with a digit.
+_IMAGE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*([A-Za-z][\w.-]*)):(v?\d[\w.-]*|latest)\b")
+_SETTING = re.compile(
+    r"(?<![\w.-])([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*(?:=|:=)\s*"
+    r"(\"[^\"\n]{0,80}\"|'[^'\n]{0,80}'|[^\s,;`)\]}]+)"
+)
+_SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
+_FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)(?:=([^\s,;`)]+))?")
+_PATH = re.compile(
+    r"(?<![\w/.:~@-])((?:~|\.{1,2})?/?[\w.@<>*-]+(?:/[\w.@<>*-]*)+|\.[\w.-]*[A-Za-z][\w.-]*"
+    r"|[\w-]+(?:\.[\w-]+)*\.(?:json|ya?ml|toml|txt|env|md|py|js|ts|tsx|jsx|css|sql|lock"
+    r"|mod|sum|cfg|ini|conf|sh|xml|gradle|properties|dockerfile|lockb))(?![\w/])"
+)
+_ENV_VAR = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
+_CAPITALISED = re.compile(r"\b[A-Z][\w-]*[A-Za-z0-9](?:\s+[A-Z][\w-]*[A-Za-z0-9])*\b")
+# A setting's value: a number (with a unit), a word, a quoted string.
+_SETTING_VALUE = re.compile(r"\d+(?:\.\d+)?[A-Za-z%]{0,3}|[a-z][\w-]*|\"[^\"]*\"")
+# What states the value of a key named in code: "`key` is 400", "`key` = on", "set to 5".
+_STATED = re.compile(
+    r"\s*(?:is|=|:=|to|at|of)\s+(?:now\s+|set\s+to\s+)?"
+    r"(\d+(?:\.\d+)?[A-Za-z%]{0,3}|true|false|on|off|\"[^\"]{0,80}\")(?![\w.])"
+)
+# A reference, not a fact: a ticket (API-11848, OPS-2692), an error code (ERR_62141).
+_REFERENCE = re.compile(r"[A-Z][A-Z0-9]*[-_]\d+")
+_CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
+# Words that start a command in backticks when the span holds more than one word.
+_COMMAND_HEAD = re.compile(r"^[a-z][a-z0-9._+-]*$")
+_SQL_WORDS: Final = frozenset({"select", "update", "insert", "delete", "create", "alter"})
+
+
+# -- code in backticks -------------------------------------------------------------------
+
+
+def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    """The values a span in backticks holds: a URL, a path, a setting, an image's tag, a
+    version, a flag, a command (with its flags, ports and versions), or a name."""
+    parts = inner.split()
+    if _URL.fullmatch(inner):
+        yield start, _url_value(inner, clause)
+        yield from _url_port(inner, start, clause)
+        return
+    setting = _SETTING.fullmatch(inner)
+    if setting:
+        yield start, _setting_value(setting.group(1), setting.group(2), clause)
+        return
+    if len(parts) == 1:
+        yield from _one_token_code(inner, text, start, clause)
+        return
+    if len(parts) == 2 and VERSION.fullmatch(parts[1]) and _COMMAND_HEAD.match(parts[0]):
+        # `go 1.21`: a directive naming a tool's version, not a command to run
+        version = version_value(parts[1], clause, slot=parts[0].lower())
+        if version is not None:
+            yield start, version
+            return
+    if len(parts) == 2 and re.search(r"[_.]", parts[0]) and _SETTING_VALUE.fullmatch(parts[1]):
+        # `client_max_body_size 10m`, `pull.ff only`: a setting written as its config
+        # file writes it, key then value
+        yield start, _setting_value(parts[0], parts[1], clause)
+        return
+    head = parts[0]
+    if _COMMAND_HEAD.match(head) and head.lower() not in _SQL_WORDS:
+        yield start, Value("command", " ".join(parts).lower(), inner, slot="", clause=clause)
+        tool = head.lower()
+        if len(parts) > 1 and re.fullmatch(r"[a-z][a-z0-9-]*", parts[1]):
+            tool = f"{tool} {parts[1].lower()}"
+        yield from _command_parts(parts, tool, start, clause)
+        return
+    # Code that is neither one token nor a command (`SameSite=Lax; Secure`, SQL): the
+    # settings in it, else nothing (its words still count as its clause's subject).
+    for match in _SETTING.finditer(inner):
+        yield start + match.start(), _setting_value(match.group(1), match.group(2), clause)
+
+
+def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    stated = _STATED.match(text, start + len(inner) + 2)
+    if stated and re.fullmatch(r"[A-Za-z_][\w.-]*[A-Za-z0-9_]", inner):
+        # "`max_connections` is 400": the key in code, its value after it
+        yield start, _setting_value(inner, stated.group(1), clause)
+        return
+    host_port = _HOST_PORT.fullmatch(inner)
+    if host_port is not None and _is_port_of(host_port.group(1), host_port.group(2)):
+        # `redis.internal:6379`: a host and its port, not an image and its tag
+        host = host_port.group(1)
+        if host.lower() != "localhost":
+            yield start, Value("url", host.lower(), host, clause=clause)
+        yield start, Value("port", host_port.group(2), f":{host_port.group(2)}", clause=clause)
+        return
+    image = _IMAGE.fullmatch(inner)
+    if image:
+        version = version_value(image.group(3), clause, slot=image.group(2).lower())
+        if version is not None:
+            yield start, version.replace(shown=inner)
+            return
+    if inner.startswith(":") and inner[1:].isalnum():
+        if inner[1:].isdigit():
+            yield start, Value("port", inner[1:], inner, clause=clause)
+        else:
+            yield start, Value("version", inner[1:].lower(), inner, slot="tag", clause=clause)
+        return
+    if _FLAG.fullmatch(inner) and inner.startswith("-"):
+        flag = _FLAG.fullmatch(inner)
+        assert flag is not None
+        yield start, _flag_value(flag.group(1), flag.group(2), _tool_run(text[:start]), clause)
+        return
+    version = version_value(inner, clause, slot=tool_before(text[:start]))
+    if version is not None and VERSION.fullmatch(inner):
+        yield start, version
+        return
+    if re.fullmatch(r"@[\w.-]+/[\w.-]+", inner):  # an npm package, @scope/name
+        yield start, Value("name", inner.lower(), inner, clause=clause)
+        return
+    if _PATH.fullmatch(inner) and ("/" in inner or "." in inner):
+        yield start, Value("path", _path_norm(inner), inner, clause=clause)
+        return
+    if re.fullmatch(r"[\w.@/-]+", inner) and not inner.isdigit():
+        yield start, Value("name", inner.lower(), inner, clause=clause)
+
+
+def _is_port_of(host: str, number: str) -> bool:
+    """Whether ``host:number`` is a host and its port (`redis.internal:6379`,
+    `localhost:80`) rather than an image and its tag (`postgres:16`, `node:20`)."""
+    return len(number) >= 3 or "." in host or host.lower() == "localhost"
+
+
+def _command_parts(
+    parts: list[str], tool: str, start: int, clause: int
+) -> Iterator[tuple[int, Value]]:
+    """A command's flags (keyed by the command), ports and pinned versions."""
+    i = 1
+    while i < len(parts):
+        part = parts[i]
+        flag = _FLAG.fullmatch(part)
+        if flag and part.startswith("-") and not part.startswith("-" * 3):
+            value = flag.group(2)
+            if value is None and i + 1 < len(parts):
+                following = parts[i + 1]
+                if len(part) == 2:
+                    takes = not following.startswith("-") and re.fullmatch(r"[\w.:-]+", following)
+                else:  # a long flag takes a number or a word (`--workers 4`, `--target dev`)
+                    takes = re.fullmatch(r"\d+(?:\.\d+)?[A-Za-z]{0,3}|[a-z][a-z0-9_-]*", following)
+                if takes:
+                    value = following  # `-n auto`, `-p 2222`
+                    i += 1
+            yield start, _flag_value(flag.group(1), value, tool, clause)
+        elif re.fullmatch(r"\d{2,5}:\d{2,5}", part):
+            yield start, Value("port", part.split(":")[1], part, clause=clause)
+        elif _HOST_PORT.match(part) and _HOST_PORT.match(part).group(2).isdigit():  # type: ignore[union-attr]
+            port = _HOST_PORT.match(part)
+            assert port is not None
+            yield start, Value("port", port.group(2), port.group(0), clause=clause)
+        elif "@" in part and VERSION.search(part.rsplit("@", 1)[1]):
+            name, pinned = part.rsplit("@", 1)
+            version = version_value(pinned, clause, slot=name.rsplit("/", 1)[-1].lower())
+            if version is not None:
+                yield start, version
+        i += 1
+
+
+# -- plain text --------------------------------------------------------------------------
+
+
+def plain_values(
+    text: str, spans: Spans, clause: int, about_ports: bool
+) -> Iterator[tuple[int, Value]]:
+    """The values outside code, most specific patterns first; a pattern runs only on a
+    text holding the character it needs."""
+    digits = _DIGIT.search(text) is not None
+    if "://" in text:
+        yield from _urls(text, spans, clause)
+    if ":" in text:
+        yield from _colon_values(text, spans, clause)
+    if "=" in text or "set " in text.lower():
+        yield from _settings(text, spans, clause)
+    if "-" in text:
+        yield from _flags(text, spans, clause)
+    if "/" in text or "." in text:
+        yield from _paths(text, spans, clause)
+    if digits:
+        yield from versions(text, spans, clause)
+        yield from numbers(text, spans, clause, about_ports)
+    yield from number_words(text, spans, clause)
+    if _UPPER.search(text, 1):
+        yield from _names(text, spans, clause)
+
+
+_DIGIT = re.compile(r"\d")
+_UPPER = re.compile(r"[A-Z]")
+
+
+def _urls(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for match in _URL.finditer(text):
+        if spans.free(*match.span()):
+            url = match.group(0).rstrip(".,:;!?")
+            spans.take(match.start(), match.start() + len(url))
+            yield match.start(), _url_value(url, clause)
+            yield from _url_port(url, match.start(), clause)
+
+
+def _colon_values(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for match in _IMAGE.finditer(text):
+        if spans.free(*match.span()) and not match.group(3).isdigit():
+            version = version_value(match.group(3), clause, slot=match.group(2).lower())
+            if version is not None:
+                spans.take(*match.span())
+                yield match.start(), version.replace(shown=match.group(0))
+    for match in _HOST_PORT.finditer(text):
+        if spans.free(*match.span()):
+            spans.take(*match.span())
+            yield match.start(), Value("port", match.group(2), match.group(0), clause=clause)
+    for match in _BARE_PORT.finditer(text):
+        if spans.free(*match.span()):
+            if match.group(2) and max(len(match.group(2)), len(match.group(3))) <= 2:
+                continue  # 02:00, a clock time
+            spans.take(*match.span())
+            port = match.group(1) or match.group(3)
+            yield match.start(), Value("port", port, match.group(0), clause=clause)
+
+
+def _flags(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for match in _FLAG.finditer(text):
+        if match.group(0).startswith("-") and spans.free(*match.span()):
+            if len(match.group(1)) < 3 or match.group(1).count("-") > 3:
+                continue  # a lone "-x" outside code is too often a dash or a hyphen
+            spans.take(*match.span())
+            tool = _tool_run(text[: match.start()])
+            yield match.start(), _flag_value(match.group(1), match.group(2), tool, clause)
+
+
+def _paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for match in _PATH.finditer(text):
+        shown = match.group(1).rstrip(".")
+        if spans.free(*match.span()) and _looks_like_path(shown):
+            spans.take(match.start(), match.start() + len(shown))
+            yield match.start(), Value("path", _path_norm(shown), shown, clause=clause)
+
+
+def _settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for pattern in (_SETTING, _SET_TO):
+        for match in pattern.finditer(text):
+            if not spans.free(*match.span()):
+                continue
+            key, raw = match.group(1), match.group(2)
+            if key.lower() in GENERIC or not any(c.isalpha() for c in key):
+                continue
+            spans.take(*match.span())
+            yield match.start(), _setting_value(key, raw, clause)
+
+
+def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for pattern in (_ENV_VAR, _CAMEL):
+        for match in pattern.finditer(text):
+            if spans.free(*match.span()):
+                spans.take(*match.span())
+                if _REFERENCE.fullmatch(match.group(0)):
+                    continue  # ERR_62141, a code quoted, not a setting
+                yield (
+                    match.start(),
+                    Value("name", match.group(0).lower(), match.group(0), clause=clause),
+                )
+    for match in _CAPITALISED.finditer(text):
+        start, shown = match.start(), match.group(0)
+        if not spans.free(start, match.end()):
+            continue
+        if not text[:start].strip():  # the first word of a sentence: capitalised anyway
+            first, _, rest = shown.partition(" ")
+            if not rest:
+                continue
+            start, shown = start + len(first) + 1, rest.lstrip()
+        tokens = [token for token in shown.split() if not _REFERENCE.fullmatch(token)]
+        while tokens and _is_acronym(tokens[0]):
+            tokens.pop(0)
+        while tokens and _is_acronym(tokens[-1]):
+            tokens.pop()
+        if not tokens or all(token.lower() in GENERIC for token in tokens):
+            continue
+        shown = " ".join(tokens)
+        if len(tokens) == 1 and is_plural(shown) and shown[1:].islower():
+            continue  # "Macs", "Secrets": a plural noun capitalised, not a name
+        spans.take(match.start(), match.end())
+        yield start, Value("name", shown.lower(), shown, clause=clause)
+
+
+# -- values ------------------------------------------------------------------------------
+
+
+def _url_port(url: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    """A URL's explicit port (``http://localhost:3000``) is also a port value."""
+    match = re.match(r"https?://[^/:]+:(\d{2,5})\b", url)
+    if match:
+        yield start, Value("port", match.group(1), f":{match.group(1)}", clause=clause)
+
+
+def _url_value(url: str, clause: int) -> Value:
+    norm = url.lower().rstrip("/")
+    norm = re.sub(r"^https?://", "", norm)
+    return Value("url", norm, url, clause=clause)
+
+
+def _path_norm(path: str) -> str:
+    return path.rstrip("/").lower() or "/"
+
+
+def _looks_like_path(token: str) -> bool:
+    """Whether a token read as a path is one, not "and/or", "messages/second" or an npm
+    package's ``@scope/name``."""
+    if token.startswith("@"):
+        return False
+    if "/" not in token:
+        return "." in token.strip(".") or token.startswith(".")
+    if token.startswith(("/", "~", "./", "../")) or token.endswith("/"):
+        return True
+    segments = [segment for segment in token.split("/") if segment]
+    if all(segment.isdigit() for segment in segments):
+        return False  # 502/503/504, 24/7
+    if len(segments) >= 3:
+        return True
+    return any(re.search(r"[._<>*@-]|\d", segment) for segment in segments)
+
+
+def _setting_value(key: str, raw: str, clause: int) -> Value:
+    """``key=value``: a number, a URL or a version when the value is one (the key its
+    slot), else a flag-like setting."""
+    value = raw.strip("\"'")
+    slot = key.lower().lstrip("-")
+    if _URL.fullmatch(value):
+        return _url_value(value, clause).replace(slot=slot, shown=f"{key}={value}")
+    number = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z%]{0,3})", value)
+    if number and not re.fullmatch(r"\d+\.\d+\.\d+", value):
+        norm, _unit = scaled(float(number.group(1)), number.group(2))
+        return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
+    version = version_value(value, clause, slot=slot) if range_text(value) else None
+    if version is not None:
+        return version.replace(shown=f"{key}={value}")
+    return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
+
+
+def _flag_value(flag: str, value: str | None, tool: str, clause: int) -> Value:
+    name = flag.lstrip("-").lower()
+    slot = f"{tool} -{name}" if tool else f"-{name}"
+    shown = f"{flag}={value}" if value is not None and "=" not in flag else flag
+    if value is not None and not flag.startswith("--"):
+        shown = f"{flag} {value}"
+    return Value("flag", (value or "on").lower(), shown, slot=slot, keyed=True, clause=clause)
+
+
+_RUN_TOOL = re.compile(
+    r"\b(?:run|runs|use|uses|call|invoke|start|pass)\s+`?([a-z][\w.-]*)`?"
+    r"(?:\s+([a-z][\w-]*))??\s+(?:with\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _tool_run(text: str) -> str:
+    """The command a flag outside one is given to: "Run jest with `--runInBand`"."""
+    match = _RUN_TOOL.search(text)
+    if match is None or match.group(1).lower() in GENERIC:
+        return ""
+    return match.group(1).lower()
+
+
+def _is_acronym(token: str) -> bool:
+    """An all-caps word of up to five letters (CI, API, AWS): a subject, not a value."""
+    return token.isupper() and len(token) <= 5
