@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     from anamnesis.store.note.model import SupersedeChain
     from anamnesis.store.search.store_search import StoreSearch
     from anamnesis.store.secrets.secret_scan import MaskedFile
+    from anamnesis.store.usage.usage_log import UsageLog
     from anamnesis.store.vectors.embedding import Embedder
     from anamnesis.store.vectors.store_vectors import StoreVectors
 
@@ -501,6 +502,16 @@ class MemoryStore:
         from anamnesis.store.index.supersession import chain  # rare: off the hooks' path
 
         return self._read(lambda conn: chain(conn, check_id(memory_id)))
+
+    @cached_property
+    def usage(self) -> UsageLog:
+        """What this machine's sessions used (:class:`~anamnesis.store.UsageLog`): the
+        notes injected, recalled, searched and fetched, recorded by the hooks and the MCP
+        server, read by ``anamnesis stats``. Machine-local, never synced, no part of the
+        index; a file that cannot be written never fails the caller."""
+        from anamnesis.store.usage.usage_log import UsageLog  # the recorders' alone
+
+        return UsageLog(self.layout.usage_path, self.layout.logs_dir)
 
     def problems(self) -> SkippedFiles:
         """Note files the index could not read, and why (fix them and they reappear)."""
