@@ -161,7 +161,9 @@ def test_a_locked_file_drops_the_recording_and_says_so(
     assert store.usage.record("recalled", [note])  # the lock gone, it records again
 
 
-@pytest.mark.parametrize("garbage", [b"not a database at all" * 100, b"SQLite format 3\x00" + b"\xff" * 4000])
+@pytest.mark.parametrize(
+    "garbage", [b"not a database at all" * 100, b"SQLite format 3\x00" + b"\xff" * 4000]
+)
 def test_a_corrupt_file_is_moved_aside_and_a_fresh_one_started(
     store: MemoryStore, garbage: bytes
 ) -> None:

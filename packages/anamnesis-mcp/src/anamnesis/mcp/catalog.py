@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from mcp_types import Resource
 
+from anamnesis.mcp.client_agent import client_name
 from anamnesis.mcp.guard import ToolGuard
 from anamnesis.mcp.prompts import PROMPTS, PromptSpec
 from anamnesis.mcp.resources import (
@@ -27,7 +28,9 @@ from anamnesis.mcp.resources import (
     read_recent,
     read_session_start,
 )
+from anamnesis.mcp.session_usage import SessionUsage
 from anamnesis.store import MemoryStore
+from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.prompts import Prompt
 from mcp.server.mcpserver.prompts.base import PromptArgument
 from mcp.server.mcpserver.resources import ResourceSecurity
@@ -47,10 +50,13 @@ class Catalog:
     store: MemoryStore
     project: str  # the project the server runs in (its working directory's key)
     guard: ToolGuard
+    usage: SessionUsage  # a note read by its id is recorded as fetched (stats)
 
-    def note(self, id: str) -> str:  # the URI's variable is {id}
+    def note(self, id: str, context: Context | None = None) -> str:  # the URI's {id}
         with self.guard.resource(note_uri(id)):
-            return read_note(self.store, id)
+            text = read_note(self.store, id)
+        self.usage.fetched(id, client_name(context))
+        return text
 
     def recent(self, project: str) -> str:
         with self.guard.resource(project_uri(project, "recent")):

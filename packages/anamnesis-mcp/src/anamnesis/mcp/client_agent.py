@@ -14,8 +14,12 @@ records nothing (``""``, as a person's note).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from anamnesis.store import is_agent_name
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import Context
 
 # Exact client names, and the agent each one is: a name of the hooks' table of agents
 # (``anamnesis.hooks.AGENTS``, which this package does not import; the CLI's tests hold the
@@ -43,3 +47,17 @@ def agent_of_client(name: str | None) -> str:
             return agent
     cleaned = _OTHER.sub("-", name.lower()).strip("-._")[:MAX_CHARS].rstrip("-._")
     return cleaned if is_agent_name(cleaned) else ""
+
+
+def client_name(context: Context | None) -> str | None:
+    """The name the client gave in ``initialize`` (``clientInfo.name``; on a protocol
+    without the handshake, in each request's envelope), or None: no name, or no request
+    (a tool called in process)."""
+    if context is None:
+        return None
+    try:
+        session = context.session
+    except ValueError:  # the SDK's "Context is not available outside of a request"
+        return None
+    params = session.client_params
+    return params.client_info.name if params is not None else None

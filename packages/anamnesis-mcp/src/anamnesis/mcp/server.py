@@ -31,7 +31,7 @@ from anamnesis.mcp import descriptions
 from anamnesis.mcp.arguments import MAX_K, TOOL_ARGUMENTS, InvalidArgument, check_call
 from anamnesis.mcp.background import BackgroundEmbedding
 from anamnesis.mcp.catalog import TEMPLATES, Catalog
-from anamnesis.mcp.client_agent import agent_of_client
+from anamnesis.mcp.client_agent import agent_of_client, client_name
 from anamnesis.mcp.functions import (
     newest_that_fit,
     search_memories,
@@ -41,6 +41,7 @@ from anamnesis.mcp.functions import (
 )
 from anamnesis.mcp.guard import ToolGuard, crash_log
 from anamnesis.mcp.prompts import check_prompt
+from anamnesis.mcp.session_usage import SessionUsage
 from anamnesis.mcp.stdio import serve_stdio
 from anamnesis.mcp.version import __version__
 from anamnesis.ops import Home, resolve_project_key
@@ -150,6 +151,7 @@ class ToolState:
     # Embeds new notes on a daemon thread; whoever runs the server stops it before closing
     # the store (see __main__.serve).
     embedding: BackgroundEmbedding
+    usage: SessionUsage  # what this session's searches returned, recorded (stats)
 
 
 class AnamnesisServer(MCPServer[Any]):
@@ -227,9 +229,11 @@ def memory_search(
         Field(description="true: also notes a newer note replaced (each says superseded_by)."),
     ] = False,
     agent: Agent = None,
+    context: Context | None = None,
 ) -> Annotated[CallToolResult, list[Note]]:
     """The best notes for ``query``, with the mode that ran (and, after a fallback to
-    keywords, a second text block saying so)."""
+    keywords, a second text block saying so); the notes returned are recorded as used
+    (the SDK passes ``context``, which the tool's schema does not show)."""
     with state.guard("memory_search"):
         hits = search_memories(
             state.store,
@@ -242,6 +246,7 @@ def memory_search(
             include_superseded=include_superseded,
             agent=agent,
         )
+    state.usage.searched((note["id"] for note in hits), client_name(context))
     reply = _reply({"result": hits, "mode": hits.mode}, hits)
     if hits.notice is not None:  # vectors were asked for and could not run: say so
         reply.content.append(TextContent(type="text", text=hits.notice))
@@ -318,7 +323,7 @@ def memory_write(
             machine_id=state.machine_id,  # bound at build time, never from the model
             scope=scope,
             supersedes=supersedes,
-            agent=agent_of_client(_client_name(context)),  # the client's, never the model's
+            agent=agent_of_client(client_name(context)),  # the client's, never the model's
         )
     state.embedding.wake()  # embed the new note now, not in the next hybrid search
     return _reply(note, note)
@@ -379,14 +384,17 @@ def build_server(
     """
     mid = machine_id or resolve_machine_id(store.root)
     guard = ToolGuard(store)
+    here = project or _current_project()
+    usage = SessionUsage(store, here)
     state = ToolState(
         store=store,
         machine_id=mid,
         backend=backend or _GitOnFirstUse(store, mid),
         guard=guard,
         embedding=BackgroundEmbedding(store, lambda: crash_log(guard.log_path)),
+        usage=usage,
     )
-    catalog = Catalog(store, project or _current_project(), guard)
+    catalog = Catalog(store, here, guard, usage)
     server = AnamnesisServer(
         state,
         catalog,
@@ -453,20 +461,6 @@ class _GitOnFirstUse:
 
     def state(self) -> SyncState:
         return self._git().state()
-
-
-def _client_name(context: Context | None) -> str | None:
-    """The name the client gave in ``initialize`` (``clientInfo.name``; on a protocol
-    without the handshake, in each request's envelope), or None: no name, or no request
-    (a tool called in process)."""
-    if context is None:
-        return None
-    try:
-        session = context.session
-    except ValueError:  # the SDK's "Context is not available outside of a request"
-        return None
-    params = session.client_params
-    return params.client_info.name if params is not None else None
 
 
 def _reply(structured: dict[str, Any], shown: object) -> CallToolResult:

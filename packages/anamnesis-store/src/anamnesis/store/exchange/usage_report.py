@@ -96,11 +96,7 @@ class UsageReport(Record):
             "prompt_recall": self.prompt_recall.to_dict(),
             "fetched_after_search": self.fetched_after_search,
             "most_used": [used.to_dict() for used in self.most_used],
-            "never_used": [
-                {"id": m.id, "title": m.title, "project": m.project, "type": m.type,
-                 "created_at": m.created_at}
-                for m in self.never_used
-            ],  # fmt: skip
+            "never_used": [_unused(note) for note in self.never_used],
             "never_used_count": self.never_used_count,
             "problem": self.problem or None,
         }
@@ -146,6 +142,16 @@ def never_used(
         if note.id not in used and note.created_at <= born_by
     ]
     return sorted(unused, key=lambda note: (note.created_at, note.id))
+
+
+def _unused(note: Memory) -> dict[str, str]:
+    return {
+        "id": note.id,
+        "title": note.title,
+        "project": note.project,
+        "type": note.type,
+        "created_at": note.created_at,
+    }
 
 
 def _note(store: MemoryStore, note_id: str) -> Memory | None:

@@ -7,10 +7,11 @@ Machine-local and never synced: the file is outside ``memory/`` (the git tree) a
 what was used cannot be derived from them.
 
 Cheap on a hook's path: one connection and one short transaction per recording (WAL, a
-busy timeout, no fsync), about half a millisecond, nothing imported but sqlite3. It fails open: a file
-locked past the timeout, unwritable or corrupt never breaks a hook or a search; the
-recording is dropped and one line in ``logs/usage.log`` says why. A corrupt file is moved
-aside (``usage.db.broken``, never deleted) and the next recording starts a fresh one.
+busy timeout, no fsync), about half a millisecond, nothing imported but sqlite3. It fails
+open: a file locked past the timeout, unwritable or corrupt never breaks a hook or a
+search; the recording is dropped and one line in ``logs/usage.log`` says why. A corrupt
+file is moved aside (``usage.db.broken``, never deleted) and the next recording starts a
+fresh one.
 
 Bounded: runs older than :data:`KEEP_DAYS` days are dropped, and at most :data:`MAX_RUNS`
 runs are kept (the oldest go first), checked every :data:`PRUNE_EVERY`-th recording. A
@@ -255,17 +256,7 @@ class UsageLog:
             conn.execute("PRAGMA synchronous=OFF")
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             try:
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                if version == 0 and write:
-                    for statement in _SCHEMA.split(";"):
-                        if statement.strip():
-                            conn.execute(statement)
-                elif version > SCHEMA_VERSION:
-                    raise sqlite3.OperationalError(
-                        f"usage.db is of a newer version ({version}) than this copy reads "
-                        f"({SCHEMA_VERSION})"
-                    )
-                if version or write:
+                if _ready(conn, write=write):
                     work(conn)
                 conn.execute("COMMIT")
             except BaseException:
@@ -303,6 +294,22 @@ class UsageLog:
             pass  # a log that cannot be written: the recording was a bonus anyway
 
 
+def _ready(conn: sqlite3.Connection, *, write: bool) -> bool:
+    """Whether the file has this version's tables (made here by a writer, in its
+    transaction); a file of a newer version is refused, never changed."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise sqlite3.OperationalError(
+            f"usage.db is of a newer version ({version}) than this copy reads ({SCHEMA_VERSION})"
+        )
+    if version == 0 and write:
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        return True
+    return bool(version)
+
+
 def _insert(conn: sqlite3.Connection, row: tuple[object, ...], notes: list[str]) -> None:
     cursor = conn.execute(
         "INSERT INTO runs(at, event, project, agent, session, notes) VALUES (?, ?, ?, ?, ?, ?)",
@@ -311,8 +318,10 @@ def _insert(conn: sqlite3.Connection, row: tuple[object, ...], notes: list[str])
     run = cursor.lastrowid
     assert run is not None
     event, session = row[1], row[4]
-    uses = [(run, note, _searched_before(conn, session, note) if event == FETCHED else 0)
-            for note in notes]
+    uses = [
+        (run, note, _searched_before(conn, session, note) if event == FETCHED else 0)
+        for note in notes
+    ]
     conn.executemany("INSERT INTO uses(run, note, after_search) VALUES (?, ?, ?)", uses)
     if run % PRUNE_EVERY == 0:
         _prune(conn, int(row[0]))  # type: ignore[call-overload]
@@ -344,8 +353,7 @@ def _prune(conn: sqlite3.Connection, now: int) -> None:
 def _read(conn: sqlite3.Connection, since: int) -> UsageCounts:
     runs = {event: RunCount() for event in EVENTS}
     for event, count, found, notes in conn.execute(
-        "SELECT event, COUNT(*), SUM(notes > 0), SUM(notes) FROM runs WHERE at >= ?"
-        " GROUP BY event",
+        "SELECT event, COUNT(*), SUM(notes > 0), SUM(notes) FROM runs WHERE at >= ? GROUP BY event",
         (since,),
     ):
         if event in runs:
