@@ -146,6 +146,9 @@ def first_hour(tmp_path: Path) -> Scenario:
     with MemoryStore(env.home) as store:
         for n in range(3):
             store.write(type="episodic", title=f"session {n}", body="deploy", project="api")
+        for n in range(2):  # facts no session used, older than `stats`' window
+            old = store.write(type="semantic", title=f"Old fact {n}", body="x", project="api")
+            store.put(old.replace(created_at=f"2025-01-0{n + 1}T00:00:00+00:00"))
     for args in (
         ["search", "postgres port"],
         ["search", "postgres", "--mode", "vector"],
@@ -154,6 +157,7 @@ def first_hour(tmp_path: Path) -> Scenario:
         ["show", "01ab-c"],
         ["list", "--limit", "1"],
         ["status"],
+        ["stats", "--limit", "1"],
         ["doctor", "--offline"],
         ["config", "set", "llm.provdier", "x"],
         ["config", "set", "machine_id", " "],
