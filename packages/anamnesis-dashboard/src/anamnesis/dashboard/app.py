@@ -40,6 +40,7 @@ def create_app(dashboard: Dashboard) -> Starlette:
         Route("/", browse_pages.notes_list),
         Route("/search", browse_pages.search),
         Route("/fleet", browse_pages.fleet),
+        Route("/usage", browse_pages.usage),
         Route("/status", browse_pages.status),
         Route("/sync", sync_action.sync_now, methods=["POST"]),
         Route("/notes/{note_id}", note_pages.show_note, methods=["GET"]),
