@@ -232,3 +232,18 @@ def test_old_runs_are_pruned_and_the_runs_kept_are_capped(
         ).fetchone()[0]
     assert runs[0] <= 5 + 4 and runs[1] == 14  # at most the cap, plus what came since
     assert orphans == 0
+
+
+def test_the_uses_of_some_notes_by_some_events_in_a_window(store: MemoryStore) -> None:
+    a, b, c = ids(3)
+    now = time.time()
+    usage = store.usage
+    usage.record("fetched", [a, b], now=now - DAY)
+    usage.record("recalled", [a], now=now - 2 * DAY)
+    usage.record("injected", [a, b, c], now=now)
+    usage.record("fetched", [c], now=now - 100 * DAY)  # before the window
+    counted = ("recalled", "fetched")
+    assert usage.uses_of([a, b, c, "nonsense"], days=90, events=counted) == {a: 2, b: 1}
+    assert usage.uses_of([a, b, c], days=90) == {a: 3, b: 2, c: 1}
+    assert usage.uses_of([c], days=200, events=counted) == {c: 1}
+    assert usage.uses_of([], days=90) == {}

@@ -631,7 +631,10 @@ class MemoryStore:
         # Made on the first search: the SessionStart hook only lists notes.
         from anamnesis.store.search.store_search import StoreSearch
 
-        return StoreSearch(self.root, self._index, self._indexer, self._catch_up, self._vectors)
+        return StoreSearch(
+            self.root, self._index, self._indexer, self._catch_up, self._vectors,
+            lambda: self.usage,
+        )  # fmt: skip
 
     def _vectors(self) -> StoreVectors:
         # Made on first use: importing the vectors code costs the hooks' hot path.

@@ -47,6 +47,7 @@ PRUNE_EVERY = 256
 BUSY_TIMEOUT_S = 1.0
 MAX_IDS = 200  # notes in one run: more than any block, recall or search returns
 MAX_TEXT = 200  # characters kept of a project, agent or session name
+MAX_K_IDS = 1000  # notes asked about at once (a search's candidates: k and a few more)
 SCHEMA_VERSION = 1
 LOG_NAME = "usage.log"
 LOG_MAX_BYTES = 256 * 1024
@@ -216,6 +217,35 @@ class UsageLog:
         """The share of prompts whose recall found a note in the last ``days`` days (None:
         no prompt was recalled for)."""
         return self.counts(days).runs[RECALLED].rate
+
+    def uses_of(
+        self,
+        ids: Iterable[str],
+        *,
+        days: float,
+        events: Iterable[str] = EVENTS,
+        now: float | None = None,
+    ) -> dict[str, int]:
+        """How often each of these notes was used by ``events`` in the last ``days`` days
+        (notes never used left out): what search's usage prior reads for its candidates,
+        without reading the whole log. An absent or unreadable log: {}."""
+        wanted = [note for note in dict.fromkeys(ids) if is_valid_id(note)][:MAX_K_IDS]
+        if not wanted or not self.path.exists():
+            return {}
+        since = int((time.time() if now is None else now) - days * DAY_S)
+        kinds = [event for event in EVENTS if event in set(events)]
+        found: dict[str, int] = {}
+
+        def read(conn: sqlite3.Connection) -> None:
+            rows = conn.execute(
+                f"SELECT uses.note, COUNT(*) FROM uses JOIN runs ON runs.id = uses.run"
+                f" WHERE uses.note IN ({', '.join('?' * len(wanted))}) AND runs.at >= ?"
+                f" AND runs.event IN ({', '.join('?' * len(kinds))}) GROUP BY uses.note",
+                [*wanted, since, *kinds],
+            )
+            found.update(rows)
+
+        return found if not self._attempt("read uses", read, write=False) else {}
 
     # -- the file --------------------------------------------------------------------
 
