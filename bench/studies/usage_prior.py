@@ -23,9 +23,10 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from pathlib import Path
+from unittest import mock
 
 from anamnesis.store import MemoryStore
 from anamnesis.store.exchange.recall_eval import EvalCase, load_cases, sandbox
@@ -40,17 +41,9 @@ SETS = {"devmemory": (DEVMEMORY, False), "realmem": (REALMEM, True)}
 WEIGHTS = (0.02, 0.05, 0.1, 0.2)
 
 
-@contextmanager
-def prior(weight: float) -> Iterator[None]:
-    before = os.environ.get(USAGE_PRIOR_ENV)
-    os.environ[USAGE_PRIOR_ENV] = str(weight) if weight else "off"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ[USAGE_PRIOR_ENV]
-        else:
-            os.environ[USAGE_PRIOR_ENV] = before
+def prior(weight: float) -> AbstractContextManager[object]:
+    """The prior at ``weight`` (0: off) meanwhile, as a user sets it."""
+    return mock.patch.dict(os.environ, {USAGE_PRIOR_ENV: str(weight) if weight else "off"})
 
 
 def relevant_ids(case: EvalCase, ids: dict[str, str]) -> set[str]:
