@@ -133,7 +133,7 @@ def test_a_fact_from_the_recorded_codex_session_reaches_claude_code(tmp_path: Pa
     context = laptop.inject(webapp)
     assert "Port 8123 comes from tests/test_server.py" in context
     assert note["title"][:40] in context
-    assert "source: session-end via codex" in context
+    assert "_captured via codex · " in context
 
 
 @pytest.fixture

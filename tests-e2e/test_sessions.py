@@ -45,7 +45,7 @@ def test_a_captured_session_is_injected_in_the_same_project_on_desktop(
     assert desktop.ok("project", cwd=desktop_api).out.strip() == "github.com/acme/api"
     context = desktop.inject(desktop_api)
     assert ASK in context
-    assert "origin: laptop" in context
+    assert "_captured on laptop · " in context  # another machine's session, named
     elsewhere = desktop.inject(desktop_web)
     assert ASK not in elsewhere
     assert "hello.sh" not in elsewhere

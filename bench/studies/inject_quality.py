@@ -91,7 +91,7 @@ def measure(store: MemoryStore, ids: dict[str, str], cases: list[EvalCase], k: i
             outcome.in_either += bool(relevant & (shown | added_ids))
             outcome.prompts_added += bool(added_ids)
             outcome.prompts_relevant += bool(relevant & added_ids)
-            outcome.prompt_chars += len(render_recall(added))
+            outcome.prompt_chars += len(render_recall(added, shown))
     outcome.start_chars = tuple(sizes)
     return outcome
 

@@ -184,4 +184,6 @@ def test_a_rewrite_may_add_nothing_and_a_kept_one_is_shown_as_a_models(
     assert (compacted.prov_source, compacted.confidence) == ("human", 0.8)
     block = env.run("inject", "--cwd", str(tmp_path), stdin="{}").out
     assert "curl" not in block
-    assert "source: human, rewritten by scripted-1 (confidence 0.8)" in block
+    marker = block[block.index("## [semantic] Deploying the api") :].splitlines()[1]
+    assert marker.startswith("_global · you, rewritten by scripted-1 · ")
+    assert marker.endswith(" · unconfirmed_")

@@ -11,6 +11,7 @@ runs them; the ``tests`` session leaves them out (``-m "not browser"``).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import httpx
 import pytest
@@ -296,7 +297,10 @@ def edit_then_conflict(store: MemoryStore, dashboard: DashboardProcess, page: Pa
     page.fill("textarea[name=body]", MY_BODY)
     page.fill("input[name=title]", "Ports (mine)")
     store.update(note.id, title="Ports (desktop)", body=THEIR_BODY)
-    with page.expect_response(lambda r: r.request.method == "POST") as answer:
+    # The save's answer, not a preview's (typing posts one 400 ms later: it may land now).
+    with page.expect_response(
+        lambda r: r.request.method == "POST" and "/preview" not in r.url
+    ) as answer:
         page.click("#save")
     assert answer.value.status == 409
     page.wait_for_load_state("load")
@@ -398,6 +402,50 @@ def test_the_form_saves_every_field_and_previews_the_body(
     assert page.input_value("select[name=scope]") == "machine-local"
     assert page.input_value("input[name=tags]") == "db, tuning"
     assert page.input_value("textarea[name=body]") == saved.body
+    assert not errors, errors
+
+
+def test_valid_until_set_through_the_form_retires_the_note_from_list_and_search(
+    store: MemoryStore, dashboard: DashboardProcess, page: Page, tmp_path: Path
+) -> None:
+    freeze = store.write(type="semantic", title="Code freeze", body="no deploys this week",
+                         project="api", review_after="2020-06-01")  # fmt: skip
+    store.write(type="semantic", title="Deploy days", body="deploys on tuesdays", project="api")
+    errors = console_errors(page)
+    sign_in(page, dashboard)
+    page.goto(f"{dashboard.base}notes/{freeze.id}")
+    expect(page.locator("p.notice.due")).to_contain_text("Due for review since 2020-06-01")
+
+    page.goto(f"{dashboard.base}notes/{freeze.id}/edit")
+    assert page.get_attribute("input[name=valid_until]", "type") == "date"
+    page.fill("input[name=valid_until]", "2020-01-31")  # the date picker's value
+    page.screenshot(path=str(tmp_path / "edit-form.png"), full_page=True)
+    with page.expect_response(lambda r: r.request.method == "POST" and "/preview" not in r.url):
+        page.click("#save")
+    page.wait_for_url(f"**/notes/{freeze.id}?saved=1")
+    expect(page.locator("p.notice.expired")).to_contain_text("Expired: it held until 2020-01-31")
+    expect(page.locator("p.notice.due")).to_have_count(0)  # the edit was a person's review
+    page.screenshot(path=str(tmp_path / "note-expired.png"), full_page=True)
+    saved = store.get(freeze.id)
+    assert saved.valid_until == "2020-01-31" and saved.reviewed_at
+
+    page.goto(dashboard.base)
+    assert titles(page, "#results a.title") == ["Deploy days"]
+    with page.expect_response(lambda r: "expired=1" in r.url and r.status == 200):
+        page.check("form.filters input[name=expired]")
+    expect(page.locator("#results a.title")).to_have_count(2)
+    row = page.locator("#results li.note-row.expired")
+    expect(row.locator("a.title")).to_have_text("Code freeze")
+    expect(row.locator(".badge")).to_have_text("expired")
+    page.screenshot(path=str(tmp_path / "list-expired.png"), full_page=True)
+
+    page.goto(dashboard.base + "search?q=deploys&mode=keyword")
+    expect(page.locator("#hits a.title")).to_have_text(["Deploy days"])
+    with page.expect_response(lambda r: "expired=1" in r.url and r.status == 200):
+        page.check("form.search input[name=expired]")
+        page.press("form.search input[name=q]", "Enter")
+    expect(page.locator("#hits li.note-row")).to_have_count(2)
+    expect(page.locator("#hits li.note-row.expired .badge")).to_have_text("expired")
     assert not errors, errors
 
 

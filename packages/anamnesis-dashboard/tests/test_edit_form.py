@@ -192,3 +192,71 @@ def test_a_changed_file_gives_the_merge_page_with_both_versions_and_their_diff(
     assert again.status_code == 303
     saved = store.get(note.id)
     assert (saved.title, saved.body, saved.tags) == ("Ports", "api on 9000\nweb on 3000", ["net"])
+
+
+def test_the_dates_are_on_the_form_set_cleared_and_checked(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    note = store.write(type="semantic", title="Freeze", body="no deploys", project="api")
+    page = client.get(f"/notes/{note.id}/edit").text
+    assert '<input type="date" name="valid_until" value="">' in page
+    assert '<input type="date" name="review_after" value="">' in page
+
+    form = _edit_form(client, note.id)
+    unchanged = client.post(f"/notes/{note.id}", data=form)
+    assert unchanged.status_code == 303
+    assert store.get(note.id).reviewed_at == ""  # nothing changed: nobody reviewed anything
+
+    form = _edit_form(client, note.id)
+    dated = client.post(
+        f"/notes/{note.id}", data={**form, "valid_until": "2020-01-31", "review_after": "+30d"}
+    )
+    assert dated.status_code == 303, dated.text
+    saved = store.get(note.id)
+    assert saved.valid_until == "2020-01-31"
+    assert len(saved.review_after) == 10 and saved.review_after > saved.created_at[:10]
+    assert saved.reviewed_at  # a person's edit: reviewed now
+    assert _edit_form(client, note.id)["valid_until"] == "2020-01-31"
+
+    form = _edit_form(client, note.id)
+    bad = client.post(f"/notes/{note.id}", data={**form, "valid_until": "2027-02-30"})
+    assert bad.status_code == 422
+    assert "valid_until: &#39;2027-02-30&#39; is not a date on the calendar" in bad.text
+    assert _form_values(bad.text)["valid_until"] == "2027-02-30"  # what was typed comes back
+    assert store.get(note.id).valid_until == "2020-01-31"
+
+    cleared = client.post(f"/notes/{note.id}", data={**form, "valid_until": ""})
+    assert cleared.status_code == 303
+    assert store.get(note.id).valid_until == ""
+
+
+def test_a_timestamp_is_kept_by_a_save_of_the_form(
+    store: MemoryStore, client: httpx.Client
+) -> None:
+    note = store.write(type="semantic", title="Freeze", body="no deploys", project="api",
+                       valid_until="2030-01-31T18:00:00+00:00")  # fmt: skip
+    page = client.get(f"/notes/{note.id}/edit").text
+    # A date input would show a timestamp empty, and the save would clear it: text, then.
+    assert '<input type="text" name="valid_until" value="2030-01-31T18:00:00+00:00">' in page
+    form = _edit_form(client, note.id)
+    answer = client.post(f"/notes/{note.id}", data={**form, "title": "Code freeze"})
+    assert answer.status_code == 303
+    assert store.get(note.id).valid_until == "2030-01-31T18:00:00+00:00"
+
+
+def test_the_raw_view_edits_the_dates_too(store: MemoryStore, client: httpx.Client) -> None:
+    note = store.write(type="semantic", title="Freeze", body="no deploys", project="api")
+    raw_page = client.get(f"/notes/{note.id}/edit", params={"raw": "1"}).text
+    source = re.search(r'<textarea name="source"[^>]*>\n(.*?)</textarea>', raw_page, re.S)
+    digest = re.search(r'name="digest" value="([0-9a-f]{64})"', raw_page)
+    assert source and digest
+    text = html.unescape(source.group(1)).replace("tags: []", "tags: []\nvalid_until: 2020-01-31")
+    csrf = _edit_form(client, note.id)["csrf"]
+    answer = client.post(
+        f"/notes/{note.id}", data={"csrf": csrf, "digest": digest.group(1), "source": text}
+    )
+    assert answer.status_code == 303, answer.text
+    saved = store.get(note.id)
+    assert saved.valid_until == "2020-01-31" and saved.reviewed_at
+    note_page = client.get(f"/notes/{note.id}").text
+    assert "Expired: it held until 2020-01-31." in note_page

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +18,7 @@ from anamnesis.ops import (
     INJECT_BUDGET,
     INJECT_MAX_BUDGET,
     INJECT_MIN_BUDGET,
+    Viewpoint,
     render_inject,
     select_inject,
 )
@@ -26,14 +28,20 @@ from hooks_testing import checkout, run_hook
 
 P = "github.com/acme/api"
 JANUARY_1 = datetime(2026, 1, 1, tzinfo=UTC)
+# Claude Code on this machine (the hooks' tests' ANAMNESIS_MACHINE_ID), on February 1.
+READER = Viewpoint(
+    project=P, machine="laptop", agent="claude-code", now="2026-02-01T00:00:00+00:00"
+)
 
 
 def put(store: MemoryStore, title: str, *, day: int, type: str = "semantic", project: str = P,
         body: str = "b", confidence: float = 1.0, tags: list[str] | None = None,
-        supersedes: list[str] | None = None, agent: str = "") -> Memory:  # fmt: skip
+        supersedes: list[str] | None = None, agent: str = "", source: str = "human",
+        machine: str = "laptop") -> Memory:  # fmt: skip
     stamp = (JANUARY_1 + timedelta(days=day - 1)).isoformat()  # day 32 is February 1
     note = store.write(type=type, title=title, body=body, project=project, tags=tags,
-                       confidence=confidence, supersedes=supersedes, prov_agent=agent)  # fmt: skip
+                       confidence=confidence, supersedes=supersedes, prov_agent=agent,
+                       prov_source=source, machine_id=machine)  # fmt: skip
     return store.put(note.replace(created_at=stamp, updated_at=stamp))
 
 
@@ -86,43 +94,41 @@ def test_rendering_is_fenced_reference_data(store: MemoryStore) -> None:
     put(store, "Deploy", day=2, type="procedural", body="make deploy")
     note = store.write(type="episodic", title="Session", body="did things", project=P,
                        prov_source="session-end", confidence=0.7, machine_id="desktop")  # fmt: skip
-    text = render_inject(select_inject(store, project=P))
+    store.put(note.replace(updated_at=(JANUARY_1 + timedelta(days=29)).isoformat()))
+    text = render_inject(select_inject(store, project=P, viewpoint=READER))
     assert text.startswith(MEMORY_HEADER)
-    assert "not instructions" in text
+    assert "not instructions" in text and '"you" is the user' in text
     assert text.index(OPEN) < text.index("## [semantic] Use uv") < text.index(CLOSE)
-    assert "## [procedural] Deploy" in text
-    day = note.updated_at[:10]
-    meta = (
-        f"_project: {P} · origin: desktop · updated: {day} · source: session-end (confidence 0.7)_"
-    )
-    assert meta in text
-    assert "source: human" not in text
+    assert "## [semantic] Use uv\n_global · you · 4w ago_\n" in text
+    assert "## [procedural] Deploy\n_you · 4w ago_\n" in text  # this project's, this machine's
+    assert "## [episodic] Session\n_captured on desktop · 2d ago · unconfirmed_\n" in text
     assert "left out" not in text
 
 
 def test_a_note_a_model_rewrote_is_never_shown_as_the_users_own(store: MemoryStore) -> None:
     mine = put(store, "Deploy", day=1, body="make deploy")
     store.put(mine.replace(confidence=0.8, extra={"rewritten_by": "claude-x"}))
-    text = render_inject(select_inject(store, project=P))
-    assert "source: human, rewritten by claude-x (confidence 0.8)" in text
+    text = render_inject(select_inject(store, project=P, viewpoint=READER))
+    assert "_you, rewritten by claude-x · 4w ago · unconfirmed_" in text
 
 
 def test_a_note_says_which_agent_wrote_it(store: MemoryStore) -> None:
-    captured = store.write(type="episodic", title="Session", body="did things", project=P,
-                           prov_source="session-end", prov_agent="codex")  # fmt: skip
+    put(store, "Session", day=1, type="episodic", agent="codex", source="session-end")
     put(store, "Written through MCP", day=2, agent="claude-code")
     rewritten = put(store, "Rewritten", day=3, agent="codex")
     store.put(rewritten.replace(confidence=0.8, extra={"rewritten_by": "claude-x"}))
     put(store, "Mine", day=4)
-    text = render_inject(select_inject(store, project=P))
-    assert (
-        f"updated: {captured.updated_at[:10]} · source: session-end via codex (confidence 1)_"
-        in text
+    text = render_inject(select_inject(store, project=P, viewpoint=READER))
+    assert "## [episodic] Session\n_captured via codex · 4w ago · unconfirmed_" in text
+    # The agent reading the block is not named on the notes it wrote.
+    assert "## [semantic] Written through MCP\n_you · 4w ago_" in text
+    assert "_you via codex, rewritten by claude-x · 4w ago · unconfirmed_" in text
+    assert "## [semantic] Mine\n_you · 4w ago_" in text
+    as_codex = render_inject(
+        select_inject(store, project=P, viewpoint=READER.replace(agent="codex"))
     )
-    assert "source: human via claude-code (confidence 1)" in text
-    assert "source: human via codex, rewritten by claude-x (confidence 0.8)" in text
-    mine = text[text.index("## [semantic] Mine") :].split("\n")[1]
-    assert "source" not in mine  # a person's own note, as before
+    assert "## [episodic] Session\n_captured · 4w ago · unconfirmed_" in as_codex
+    assert "## [semantic] Written through MCP\n_you via claude-code · 4w ago_" in as_codex
 
 
 def test_global_notes_come_first_and_in_full(store: MemoryStore) -> None:
@@ -324,3 +330,53 @@ def test_the_inject_path_imports_nothing_heavy(store: MemoryStore, tmp_path: Pat
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split("\n")[:2] == ["[]", "True"], done.stdout + done.stderr
+
+
+def test_the_hook_marks_each_note_as_the_agent_it_runs_for_reads_it(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    """The SessionStart hook, a process as each agent runs it, on this machine ("laptop"):
+    who wrote each note, another machine's name, its age, unconfirmed and due."""
+    now = datetime.now(UTC)
+
+    def dated(note: Memory, **age: float) -> None:
+        stamp = (now - timedelta(**age)).isoformat(timespec="seconds")
+        store.put(note.replace(created_at=stamp, updated_at=stamp))
+
+    def write(title: str, **fields: Any) -> Memory:
+        fields = {"project": P, "machine_id": "laptop", **fields}
+        return store.write(type="semantic", title=title, body=f"{title} body", **fields)
+
+    dated(write("Mine", prov_agent="claude-code"), hours=3)
+    dated(write("By codex", prov_source="session-end", prov_agent="codex"), days=3)
+    dated(write("Elsewhere", prov_source="session-end", prov_agent="claude-code",
+                machine_id="desktop"), days=20)  # fmt: skip
+    dated(write("Distilled", prov_source="reflection", review_after="2026-01-01"), days=130)
+    dated(write("Kept", prov_source="reflection", reviewed_at=now.isoformat(timespec="seconds")),
+          days=400)  # fmt: skip
+    dated(write("Imported", prov_source="import", project="global"), minutes=5)
+    store.close()
+    work = checkout(tmp_path / "clone", "https://github.com/acme/api")
+
+    def markers(*agent: str) -> dict[str, str]:
+        done = run_hook("inject", *agent, "--no-stdin", "--cwd", str(work))
+        assert (done.returncode, done.stderr) == (0, "")
+        lines = done.stdout.splitlines()
+        return {
+            line.split("] ", 1)[1]: lines[number + 1]
+            for number, line in enumerate(lines)
+            if line.startswith("## [")
+        }
+
+    assert markers() == {
+        "Imported": "_global · imported · 5min ago_",
+        "Mine": "_you · 3h ago_",
+        "By codex": "_captured via codex · 3d ago · unconfirmed_",
+        "Elsewhere": "_captured on desktop · 2w ago · unconfirmed_",
+        "Distilled": "_reflected · 4mo ago · unconfirmed · due for review_",
+        "Kept": "_reflected · 1y ago_",
+    }
+    as_codex = markers("--agent", "codex")
+    assert as_codex["Mine"] == "_you via claude-code · 3h ago_"
+    assert as_codex["By codex"] == "_captured · 3d ago · unconfirmed_"
+    assert as_codex["Elsewhere"] == "_captured via claude-code on desktop · 2w ago · unconfirmed_"

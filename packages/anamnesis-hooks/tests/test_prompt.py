@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from anamnesis.hooks.recall import (
     PROMPT_HEADER,
+    PROMPT_HEADER_AGAIN,
     is_slash_command,
     recall_terms,
     select_recall,
@@ -41,6 +42,7 @@ from anamnesis.hooks.sessions import (
 )
 from anamnesis.ops import MEMORY_NOTICE, fit_notes, render_inject
 from anamnesis.ops.memory_block import CLOSE, OPEN
+from anamnesis.ops.provenance_marker import MARKER_LEGEND
 from anamnesis.store import REFLECTION_ENV_GUARD, Memory, MemoryStore, new_id, write_config
 from hooks_testing import checkout, run_hook
 
@@ -126,6 +128,27 @@ def test_related_notes_are_added_fenced_as_data(store: MemoryStore, work: Path) 
     ]  # fmt: skip
     assert "Office perks" not in out  # shares one word ("pool"): below the floor
     assert "Other project" not in out  # another project's notes are not searched
+
+
+def test_each_note_is_marked_and_the_markers_explained_once_a_session(
+    store: MemoryStore, work: Path
+) -> None:
+    store.write(type="procedural", title="Deploy checklist", project=P,
+                body="The deploy script runs the migrations, then restarts each service.",
+                prov_source="session-end", prov_agent="codex", machine_id="desktop")  # fmt: skip
+    seed(store)
+    first = prompt(work, ASK, session="s1")
+    assert first.startswith(PROMPT_HEADER) and MARKER_LEGEND in first  # nothing shown yet
+    assert f"{POOL}\n_you · just now_\n" in first
+    later = prompt(work, "how does the deploy script run the migrations?", session="s1")
+    assert later.startswith(PROMPT_HEADER_AGAIN) and MARKER_LEGEND not in later  # said once
+    assert MEMORY_NOTICE in later
+    assert titles(later) == ["Deploy checklist"]
+    assert "_captured via codex on desktop · just now · unconfirmed_" in later
+    as_codex = prompt(work, "how does the deploy script run the migrations?", "--agent",
+                      "codex", session="s2")  # fmt: skip
+    assert MARKER_LEGEND in as_codex
+    assert "_captured on desktop · just now · unconfirmed_" in as_codex
 
 
 def test_at_most_three_notes_within_the_budget(store: MemoryStore, work: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Awaitable, Callable
@@ -13,6 +14,7 @@ import anyio
 import pytest
 from dulwich.repo import Repo
 from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import CallToolResult, TextContent
 
@@ -48,6 +50,16 @@ def server_command() -> list[str]:
     """The server as installed next to this Python (the console script), else ``-m``."""
     script = Path(sys.executable).parent / "anamnesis-mcp"
     return [str(script)] if script.exists() else [sys.executable, "-m", "anamnesis.mcp"]
+
+
+def process_client(folder: Path, stderr: Any) -> Client:
+    """The SDK's client of the real server process, started in ``folder`` (its project)
+    with this test's environment, its stderr to ``stderr``."""
+    command = server_command()
+    params = StdioServerParameters(
+        command=command[0], args=command[1:], env=dict(os.environ), cwd=folder
+    )
+    return Client(stdio_client(params, errlog=stderr), mode="legacy", read_timeout_seconds=60)
 
 
 def bare_remote(path: Path) -> Path:

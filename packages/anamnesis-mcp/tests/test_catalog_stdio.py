@@ -4,7 +4,6 @@ process over stdio, started in a project's folder, driven by the SDK's client.""
 from __future__ import annotations
 
 import importlib.util
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -14,12 +13,11 @@ import anyio
 import pytest
 from anamnesis_testsupport.checkouts import checkout
 from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS, TextResourceContents
 
 from anamnesis.store import MemoryStore
-from mcp_testing import server_command
+from mcp_testing import process_client as client
 
 P = "github.com/acme/api"
 
@@ -38,14 +36,6 @@ def project(isolated_home: Path, tmp_path: Path) -> dict[str, Any]:
         )
     folder = checkout(tmp_path / "src" / "api", "git@github.com:acme/api.git")
     return {"old": old.id, "new": new.id, "folder": folder}
-
-
-def client(folder: Path, stderr: Any) -> Client:
-    command = server_command()
-    params = StdioServerParameters(
-        command=command[0], args=command[1:], env=dict(os.environ), cwd=folder
-    )
-    return Client(stdio_client(params, errlog=stderr), mode="legacy", read_timeout_seconds=60)
 
 
 async def read_text(mcp: Client, uri: str) -> str:

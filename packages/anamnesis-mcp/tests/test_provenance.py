@@ -99,3 +99,31 @@ def test_the_agent_filter_is_checked_in_words() -> None:
     for bad in ("codex cli", "", 3, ["codex"], "a" * 41):
         with pytest.raises(InvalidArgument, match="agent: must be one coding agent's name"):
             check_agent(bad)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_the_session_start_block_marks_notes_as_the_clients_agent_reads_them(
+    store: MemoryStore, mode: str
+) -> None:
+    """As the hook's block is read by the agent it runs for: the client's own notes do not
+    name it, another agent's and another machine's do; a note read by id names its project."""
+    project = "github.com/acme/api"
+    mine = store.write(type="semantic", title="Mine", body="b", project=project,
+                       machine_id="laptop", prov_agent="codex")  # fmt: skip
+    store.write(type="episodic", title="Theirs", body="b", project=project, machine_id="desktop",
+                prov_agent="claude-code", prov_source="session-end")  # fmt: skip
+
+    async def scenario() -> tuple[str, str]:
+        info = Implementation(name="codex-mcp-client", version="1.0")
+        server = build_server(store, machine_id="laptop", project=project)
+        async with Client(server, client_info=info, mode=mode) as client:
+            block = await client.read_resource(f"anamnesis://project/{project}/session-start")
+            one = await client.read_resource(f"anamnesis://note/{mine.id}")
+        return block.contents[0].text, one.contents[0].text  # type: ignore[union-attr]
+
+    block, one = anyio.run(scenario)
+    assert "## [semantic] Mine\n_you · just now_\n" in block
+    theirs = "## [episodic] Theirs\n_captured via claude-code on desktop · just now · unconfirmed_"
+    assert theirs in block
+    assert f"## [semantic] Mine\n_{project} · you · just now_\n" in one
+    assert '"you" is the user' in block and '"you" is the user' in one

@@ -131,13 +131,14 @@ def test_spec_parameters_and_defaults(store: MemoryStore) -> None:
 
     assert params("memory_search") == {
         "query": "required", "project": None, "type": None, "scope": None, "k": 8, "mode": None,
-        "include_superseded": False, "agent": None,
+        "include_superseded": False, "agent": None, "include_expired": False, "as_of": None,
     }  # fmt: skip
     assert params("memory_list") == {"project": None, "type": None, "scope": None, "agent": None}
     assert params("memory_status") == {}
     assert params("memory_write") == {
         "type": "required", "title": "required", "body": "required",
         "project": "global", "tags": None, "scope": "portable", "supersedes": None,
+        "valid_until": None, "review_after": None,
     }  # fmt: skip
     assert params("memory_sync") == {"force": False}
     assert "machine_id" not in tools["memory_write"].input_schema["properties"]

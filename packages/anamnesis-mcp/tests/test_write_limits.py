@@ -43,7 +43,7 @@ def test_memory_write_takes_exactly_what_the_store_takes(store: MemoryStore, fie
     base: dict[str, Any] = {"type": "semantic", "title": "t", "body": "b"}
     written = write_memory(store, **check_call("memory_write", {**base, **at}))
     assert store.get(written["id"]).to_dict() == {
-        k: v for k, v in written.items() if k != "redacted"
+        k: v for k, v in written.items() if k not in ("redacted", "expired", "due")
     }
     assert store.reindex().skipped == ()
     with pytest.raises(InvalidArgument) as caught:

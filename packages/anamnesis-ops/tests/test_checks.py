@@ -6,6 +6,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from anamnesis.ops import (
     run_check_table,
     run_sync,
 )
+from anamnesis.store import MemoryStore
 
 NAMES = ["store", "index", "clock", "remote", "sync"]
 
@@ -67,7 +69,10 @@ def test_a_check_that_raises_is_a_fail_finding_under_its_table_name(tmp_path: Pa
     assert checks[1].name == "clock"  # the rest still ran
 
 
-def test_notes_kept_both_ways_are_named_until_one_is_chosen(tmp_path: Path) -> None:
+@contextmanager
+def edited_on_both(tmp_path: Path, **here: str) -> Iterator[tuple[Home, MemoryStore, str, bool]]:
+    """laptop's home and store once desktop changed a note's body and laptop changed the
+    note too (``here``), then synced; the note's id, and whether that sync conflicted."""
     remote = bare_remote(tmp_path / "remote.git")
     laptop = Home(tmp_path / "laptop", machine_id="laptop", remote=str(remote))
     desktop = Home(tmp_path / "desktop", machine_id="desktop", remote=str(remote))
@@ -77,8 +82,13 @@ def test_notes_kept_both_ways_are_named_until_one_is_chosen(tmp_path: Path) -> N
         run_sync(desktop, theirs)
         theirs.update(note.id, body="on Wednesdays")
         run_sync(desktop, theirs)
-        mine.update(note.id, body="on Thursdays")
-        assert run_sync(laptop, mine).result.conflicted
+        mine.update(note.id, **here)
+        yield laptop, mine, note.id, run_sync(laptop, mine).result.conflicted
+
+
+def test_notes_kept_both_ways_are_named_until_one_is_chosen(tmp_path: Path) -> None:
+    with edited_on_both(tmp_path, body="on Thursdays") as (laptop, mine, note_id, conflicted):
+        assert conflicted
         sync = {c.name: c for c in home_checks(laptop, offline=True)}["sync"]
         assert sync.status == FAIL and "unresolved conflicts" in sync.detail
         run_sync(laptop, mine, resolve="keep-both")
@@ -87,7 +97,20 @@ def test_notes_kept_both_ways_are_named_until_one_is_chosen(tmp_path: Path) -> N
         note.id for note, _others in pairs
     )  # each names the other
     sync = {c.name: c for c in home_checks(laptop, offline=True)}["sync"]
-    assert sync.status == WARN and note.id in sync.detail and "kept both ways" in sync.detail
+    assert sync.status == WARN and note_id in sync.detail and "kept both ways" in sync.detail
+
+
+def test_a_version_past_its_valid_until_is_still_named_until_one_is_chosen(
+    tmp_path: Path,
+) -> None:
+    # Here the note no longer holds at all; there it was edited: both kept, both named.
+    with edited_on_both(tmp_path, valid_until="2020-01-31") as (laptop, mine, _id, conflicted):
+        assert conflicted
+        run_sync(laptop, mine, resolve="keep-both")
+        pairs = open_conflicts(mine)
+        expired = [n.id for n in mine.list(tag="conflict") if n.valid_until]
+    assert len(pairs) == 2 and len(expired) == 1
+    assert expired[0] in {note.id for note, _others in pairs}
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from anamnesis_testsupport.fake_llm import AWS_KEY_ID, GITHUB_TOKEN, FakeLLMServer, openai_reply
@@ -22,7 +23,7 @@ from anamnesis.reflect.merge_report import (
     TOO_BIG,
 )
 from anamnesis.reflect.run_lock import ReflectionBusy, reflection_lock
-from anamnesis.store import MemoryStore
+from anamnesis.store import Memory, MemoryStore
 from test_merge_support import (
     SETTINGS,
     UNRELATED,
@@ -74,18 +75,21 @@ def test_keep_supersedes_the_others_and_deletes_nothing(store: MemoryStore) -> N
     assert first.body in provider.prompts[0][1] and second.body in provider.prompts[0][1]
 
 
+def wal_synthesis(first: Memory, second: Memory) -> dict[str, Any]:
+    """A synthesis of ``fill``'s two WAL notes that keeps every fact of both."""
+    return synthesize(
+        [first, second],
+        "SQLite in WAL mode",
+        "Enable WAL mode and set busy_timeout on every connection: readers never block "
+        "the writer. Checkpoints run when the WAL passes 1000 pages.",
+        ["sqlite"],
+    )
+
+
 def test_synthesize_writes_a_new_note_superseding_the_group(store: MemoryStore) -> None:
     first, second, _others = fill(store)
     store.update(second.id, confidence=0.7, scope="machine-local")
-    reply = groups_reply(
-        synthesize(
-            [first, second],
-            "SQLite in WAL mode",
-            "Enable WAL mode and set busy_timeout on every connection: readers never block "
-            "the writer. Checkpoints run when the WAL passes 1000 pages.",
-            ["sqlite"],
-        )
-    )
+    reply = groups_reply(wal_synthesis(first, second))
     report = run_merge(store, ScriptedProvider(reply), SETTINGS, apply=True)
     (outcome,) = report.groups
     assert outcome.status == APPLIED and report.written == [outcome.note_id]
@@ -99,6 +103,35 @@ def test_synthesize_writes_a_new_note_superseding_the_group(store: MemoryStore) 
     assert merged.scope == "machine-local"  # one of its notes never leaves this machine
     assert [note.id for note in store.search("WAL busy_timeout checkpoints")] == [merged.id]
     assert {first.id, second.id} <= {note.id for note in store.list()}
+
+
+@pytest.mark.parametrize(
+    ("first_until", "second_until", "merged_until"),
+    [
+        ("2999-01-31", "2999-03-31T12:00:00+00:00", "2999-03-31T12:00:00+00:00"),  # the last
+        ("2999-01-31", "", ""),  # one of them holds for good: so does the merged note
+        ("", "", ""),
+    ],
+)
+def test_a_merged_note_holds_as_long_as_its_group_and_asks_review_first(
+    store: MemoryStore, first_until: str, second_until: str, merged_until: str
+) -> None:
+    first, second, _others = fill(store)
+    store.update(first.id, valid_until=first_until, review_after="2999-06-01")
+    store.update(second.id, valid_until=second_until, review_after="2999-05-01")
+    reply = groups_reply(wal_synthesis(first, second))
+    report = run_merge(store, ScriptedProvider(reply), SETTINGS, apply=True)
+    merged = store.get(report.written[0])
+    assert (merged.valid_until, merged.review_after) == (merged_until, "2999-05-01")
+
+
+def test_a_kept_note_keeps_its_own_validity_and_asks_review_first(store: MemoryStore) -> None:
+    first, second, _others = fill(store)
+    store.update(first.id, valid_until="2999-01-31")
+    store.update(second.id, review_after="2999-05-01")
+    run_merge(store, ScriptedProvider(groups_reply(keep(first, second))), SETTINGS, apply=True)
+    kept = store.get(first.id)
+    assert (kept.valid_until, kept.review_after) == ("2999-01-31", "2999-05-01")
 
 
 def test_keep_retires_no_note_whose_facts_the_kept_note_lacks(store: MemoryStore) -> None:

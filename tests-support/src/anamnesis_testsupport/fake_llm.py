@@ -166,6 +166,7 @@ _FAKE_CLAUDE = """\
 #!{python}
 import json, os, subprocess, sys, time
 MODE = {mode!r}
+RESULT = {result!r}
 record = {{
     "argv": sys.argv[1:],
     "stdin": sys.stdin.read(),
@@ -180,7 +181,7 @@ with open({record!r}, "w") as f:
     json.dump(record, f)
 if MODE == "ok":
     print(json.dumps({{"type": "result", "subtype": "success", "is_error": False,
-                      "result": "```json\\n{{\\"notes\\": []}}\\n```", "num_turns": 1}}))
+                      "result": RESULT, "num_turns": 1}}))
 elif MODE == "is_error":
     print(json.dumps({{"type": "result", "subtype": "error_during_execution",
                       "is_error": True, "result": "Credit balance is too low"}}))
@@ -203,14 +204,20 @@ elif MODE == "deep":
 """
 
 
-def write_fake_claude(folder: Path, mode: str) -> Path:
-    """An executable ``claude`` in ``folder`` acting out ``mode`` (ok, is_error, exit,
-    not_json, hang, endless: output without end, deep: JSON nested 100,000 deep); what it
-    received goes to ``folder/record.json``."""
+# What the fake `claude` answers in mode ok, unless told otherwise: a reflection's "nothing".
+OK_RESULT = '```json\n{"notes": []}\n```'
+
+
+def write_fake_claude(folder: Path, mode: str, *, result: str = OK_RESULT) -> Path:
+    """An executable ``claude`` in ``folder`` acting out ``mode`` (ok: answers ``result``,
+    is_error, exit, not_json, hang, endless: output without end, deep: JSON nested 100,000
+    deep); what it received goes to ``folder/record.json``."""
     folder.mkdir(parents=True, exist_ok=True)
     script = folder / "claude"
     record = folder / "record.json"
-    script.write_text(_FAKE_CLAUDE.format(python=sys.executable, mode=mode, record=str(record)))
+    script.write_text(
+        _FAKE_CLAUDE.format(python=sys.executable, mode=mode, result=result, record=str(record))
+    )
     script.chmod(0o755)
     return record
 

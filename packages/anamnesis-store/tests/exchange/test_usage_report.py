@@ -27,6 +27,7 @@ def test_the_report_names_the_notes_used_most_and_those_never_used(store: Memory
     episode = aged(store, "Session: fixed the pool", 90, type="episodic")  # a session record
     replaced = aged(store, "Deploy with make", 120)
     newer = aged(store, "Deploy with just", 50, supersedes=[replaced.id])
+    aged(store, "Staging runs Postgres 13", 90, valid_until="2020-01-01")  # expired: retired
     old_use = time.time() - 45 * DAY
     store.usage.record("injected", [stale.id], now=old_use)  # used, but before the window
     for _ in range(3):
@@ -42,7 +43,7 @@ def test_the_report_names_the_notes_used_most_and_those_never_used(store: Memory
         port.title, pool.title
     ]  # fmt: skip
     assert report.most_used[0].use.counts == {"injected": 3, "searched": 1, "fetched": 1}
-    # Oldest first; not the young note, the session's episode or the replaced note.
+    # Oldest first; not the young note, the session's episode, the replaced or expired note.
     assert [note.id for note in report.never_used] == [stale.id, newer.id]
     assert report.never_used_count == 2
     assert report.prompt_recall.runs == 3 and report.prompt_recall.found == 1

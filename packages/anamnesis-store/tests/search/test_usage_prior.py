@@ -54,6 +54,8 @@ def test_a_note_fetched_lately_wins_a_near_tie(
     hits = store.search_scored("redis eviction policy", k=2, mode="keyword").hits
     assert [hit.note.id for hit in hits] == [first, second]
     assert hits[0].score > hits[1].score  # its score says so too
+    as_of = store.search("redis eviction policy", k=2, mode="keyword", as_of="2999-01-01")
+    assert [hit.id for hit in as_of] == [second, first]  # the memory as it stood: no prior
     for _ in range(50):  # however often used, it is never lifted into a search it misses
         store.usage.record("fetched", [other])
     assert other not in ranked(store)

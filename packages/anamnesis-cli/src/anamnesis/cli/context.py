@@ -9,18 +9,22 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer.models import OptionInfo
 
 from anamnesis.cli.config_file import config_for_reading
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import Home, resolve_project_key, start_background_embedding
 from anamnesis.store import (
     DEFAULT_MODE,
+    FROM_TODAY_FORMS,
     KEYWORD_MODE,
     NOTE_TYPES,
     SCOPES,
     SEARCH_MODES,
+    InvalidNote,
     MemoryStore,
     is_agent_name,
+    read_when,
 )
 
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
@@ -36,6 +40,17 @@ AgentFilterOption = Annotated[
     str | None,
     typer.Option("--agent", metavar="NAME", help="Only notes this agent wrote (e.g. codex)."),
 ]
+# What a date option takes (the store reads it: ``read_when``), said once for every --help.
+DATE_FORMS = f"2027-01-31, an ISO-8601 timestamp, or from today: {FROM_TODAY_FORMS}"
+
+
+def date_option(name: str, help: str) -> OptionInfo:
+    """A date option (``--valid-until``, ``--review-after``, ``--as-of``): its help says
+    every form it takes; :func:`check_date` reads it."""
+    option: OptionInfo = typer.Option(name, metavar="DATE", help=f"{help} DATE: {DATE_FORMS}.")
+    return option
+
+
 # --mode's help names the store's search modes as its table has them when the app is built
 # (the command registering it sets it: :func:`mode_help`), so a new mode needs nothing here.
 MODE_OPTION = typer.Option("--mode", metavar="MODE")
@@ -124,6 +139,17 @@ def check_agent(value: str | None) -> str | None:
             f"--agent must be an agent's name, such as claude-code or codex, got {value!r}"
         )
     return agent
+
+
+def check_date(value: str | None, option: str) -> str | None:
+    """A date option's value as the store keeps it (a time from today made a date); None
+    when it was not given. "" stays "" (``edit``'s way to clear a date)."""
+    if value is None:
+        return None
+    try:
+        return read_when(value, option)
+    except InvalidNote as exc:
+        raise UsageError(f"{option}: {exc.reason}") from None
 
 
 def check_mode(value: str | None) -> str | None:

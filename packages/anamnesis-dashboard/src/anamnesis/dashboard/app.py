@@ -19,6 +19,7 @@ from anamnesis.dashboard.pages import (
     edit_pages,
     history_pages,
     note_pages,
+    review_pages,
     sync_action,
 )
 from anamnesis.dashboard.pages.responses import problem
@@ -42,6 +43,10 @@ def create_app(dashboard: Dashboard) -> Starlette:
         Route("/fleet", browse_pages.fleet),
         Route("/usage", browse_pages.usage),
         Route("/status", browse_pages.status),
+        Route("/review", review_pages.review_page),
+        Route("/review/keep", review_pages.keep, methods=["POST"]),
+        Route("/review/both", review_pages.both_right, methods=["POST"]),
+        Route("/review/reviewed", review_pages.still_true, methods=["POST"]),
         Route("/sync", sync_action.sync_now, methods=["POST"]),
         Route("/notes/{note_id}", note_pages.show_note, methods=["GET"]),
         Route("/notes/{note_id}", edit_pages.save_note, methods=["POST"]),  # the edit's save

@@ -21,8 +21,9 @@ words with the prompt scored 1e-5 of the best hit in a four-note store).
 
 At most :data:`MAX_NOTES` notes, never one this session was already shown (see
 :mod:`.sessions`), never a superseded note or a distilled episode (as inject), rendered by
-inject's code (:func:`~anamnesis.ops.render_inject`) under its own heading within
-the budget. Short prompts, slash commands and prompts of stop words recall nothing.
+inject's code (:func:`~anamnesis.ops.render_inject`, each note under its provenance
+marker) under its own heading within the budget. Short prompts, slash commands and prompts
+of stop words recall nothing.
 """
 
 from __future__ import annotations
@@ -30,11 +31,23 @@ from __future__ import annotations
 import re
 import sqlite3
 
-from anamnesis.ops import MEMORY_NOTICE, BlockSelection, fit_notes, injectable, render_inject
+from anamnesis.ops import (
+    MARKED_NOTICE,
+    MEMORY_NOTICE,
+    BlockSelection,
+    Viewpoint,
+    fit_notes,
+    injectable,
+    render_inject,
+)
 from anamnesis.store import STOP_WORDS as QUERY_STOP_WORDS
 from anamnesis.store import Memory, MemoryStore, match_text
 
-PROMPT_HEADER = f"# Anamnesis memory: notes related to this prompt\n\n{MEMORY_NOTICE}"
+PROMPT_TITLE = "# Anamnesis memory: notes related to this prompt"
+# A session's first block of notes says what their markers mean; a later one does not say
+# it again (:func:`recall_header`).
+PROMPT_HEADER = f"{PROMPT_TITLE}\n\n{MARKED_NOTICE}"
+PROMPT_HEADER_AGAIN = f"{PROMPT_TITLE}\n\n{MEMORY_NOTICE}"
 
 MAX_NOTES = 3
 MIN_SHARED = 2
@@ -89,23 +102,43 @@ def recall_terms(prompt: str | None) -> list[str]:
 
 
 def select_recall(
-    store: MemoryStore, *, project: str, terms: list[str], shown: set[str], budget: int
+    store: MemoryStore,
+    *,
+    project: str,
+    terms: list[str],
+    shown: set[str],
+    budget: int,
+    viewpoint: Viewpoint | None = None,
 ) -> BlockSelection:
     """The notes to add for a prompt's ``terms`` that fit in ``budget`` characters, leaving
-    out the ids this session was already ``shown``."""
+    out the ids this session was already ``shown``; their markers as read from
+    ``viewpoint`` (default: this project's, machine and agent unknown)."""
+    view = viewpoint if viewpoint is not None else Viewpoint(project=project)
+    header = recall_header(shown)
     if not terms:
-        return BlockSelection([], [])
+        return BlockSelection([], [], viewpoint=view)
     depth = min(max(MIN_DEPTH, MAX_NOTES + len(shown)), MAX_DEPTH)
     notes = store.search(" ".join(terms), project=project, k=depth, mode="keyword")
     candidates = [mem for mem in notes if mem.id not in shown and injectable(mem)][:MAX_CHECKED]
     counts = shared_terms(candidates, terms)
     chosen = [mem for mem, count in zip(candidates, counts, strict=True) if count >= MIN_SHARED]
-    return fit_notes(chosen[:MAX_NOTES], budget, header=PROMPT_HEADER)
+    return fit_notes(chosen[:MAX_NOTES], budget, header=header, viewpoint=view)
 
 
-def render_recall(selection: BlockSelection) -> str:
-    """The block added to the prompt's context, or "" when nothing is."""
-    return render_inject(selection, header=PROMPT_HEADER)
+def recall_header(shown: set[str]) -> str:
+    """The header of a prompt's block, for a session that was ``shown`` these notes.
+
+    Notes shown before came in a block that said what the markers under their titles
+    mean (the session start's, or an earlier prompt's): the context holds that line, so
+    this block leaves it out and spends its room on notes. (A clear or a compaction starts
+    the list afresh with the session start's block: :mod:`.sessions`.)"""
+    return PROMPT_HEADER_AGAIN if shown else PROMPT_HEADER
+
+
+def render_recall(selection: BlockSelection, shown: set[str]) -> str:
+    """The block added to the prompt's context for a session that was ``shown`` these
+    notes before it (the same set :func:`select_recall` was given), or "" when nothing is."""
+    return render_inject(selection, header=recall_header(shown))
 
 
 def shared_terms(notes: list[Memory], terms: list[str]) -> list[int]:

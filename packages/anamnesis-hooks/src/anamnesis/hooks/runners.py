@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from anamnesis.hooks.agents.table import AgentSpec
+    from anamnesis.ops import Viewpoint
     from anamnesis.store import MemoryStore
 
 Options = dict[str, "str | bool"]
@@ -71,6 +72,17 @@ def _agent(options: Options) -> AgentSpec | None:
     from anamnesis.hooks.agents.table import AGENTS  # an agent's hook alone
 
     return AGENTS[name]
+
+
+def _viewpoint(options: Options, home: Path, project: str) -> Viewpoint:
+    """Where a block of notes is read: ``project``, this machine, the agent the hook runs
+    for (``--agent``, else the default's): each note's marker leaves those out as said."""
+    from anamnesis.hooks.agents.table import DEFAULT_AGENT  # loaded with the table of hooks
+    from anamnesis.ops import Viewpoint
+    from anamnesis.store import resolve_machine_id
+
+    agent = _text(options, "agent") or DEFAULT_AGENT
+    return Viewpoint(project=project, machine=resolve_machine_id(home), agent=agent)
 
 
 def _output(text: str, options: Options, hook: str, default_event: str) -> str:
@@ -127,8 +139,9 @@ def run_inject(options: Options) -> None:
     cwd = _text(options, "cwd") or text_field(payload, "cwd") or str(Path.cwd())
     project = _text(options, "project") or resolve_project_key(cwd)
     k, budget = _inject_numbers(options)
+    viewpoint = _viewpoint(options, home, project)
     with MemoryStore(home) as store:
-        selection = select_inject(store, project=project, k=k, budget=budget)
+        selection = select_inject(store, project=project, k=k, budget=budget, viewpoint=viewpoint)
     output = _output(render_inject(selection), options, "inject", "SessionStart")
     if output:
         sys.stdout.write(output + "\n")
@@ -203,9 +216,12 @@ def run_prompt(options: Options) -> None:
     cwd = _text(options, "cwd") or text_field(payload, "cwd") or str(Path.cwd())
     project = _text(options, "project") or resolve_project_key(cwd)
     budget = _prompt_budget(options, config)
+    viewpoint = _viewpoint(options, home, project)
     with MemoryStore(home) as store:
-        selection = select_recall(store, project=project, terms=terms, shown=shown, budget=budget)
-    text = render_recall(selection)
+        selection = select_recall(
+            store, project=project, terms=terms, shown=shown, budget=budget, viewpoint=viewpoint
+        )
+    text = render_recall(selection, shown)
     # Recorded before it is printed: what cannot be recorded is not shown, so that no
     # later prompt of this session adds the same notes again.
     if text and session and not _record(home, "prompt", session, injected_ids(selection), False):

@@ -18,12 +18,15 @@ from typing import Any
 
 from anamnesis.mcp.descriptions import mode_choices
 from anamnesis.store import (
+    FROM_TODAY_FORMS,
     NOTE_TYPES,
     SCOPES,
     SEARCH_MODES,
+    InvalidNote,
     NoteLimits,
     is_agent_name,
     is_valid_id,
+    read_when,
 )
 
 # The server's own bounds on a search (the store allows more: a model needs no more).
@@ -309,16 +312,55 @@ def check_supersedes(value: object) -> list[str]:
 
 
 def check_include_superseded(value: object) -> bool:
+    return _flag(
+        "include_superseded",
+        value,
+        "true also searches notes that a newer note replaced, leave it out to search "
+        "current notes only",
+    )
+
+
+def check_include_expired(value: object) -> bool:
+    return _flag(
+        "include_expired",
+        value,
+        "true also searches notes past their valid_until, leave it out to search notes "
+        "still valid only",
+    )
+
+
+def _flag(name: str, value: object, meaning: str) -> bool:
     # Models sometimes send booleans as text ("true"): the intent is plain.
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
     if not isinstance(value, bool):
         raise InvalidArgument(
-            "include_superseded",
-            f"must be true or false (a JSON boolean), got {_got(value)}; true also searches "
-            "notes that a newer note replaced, leave it out to search current notes only",
+            name, f"must be true or false (a JSON boolean), got {_got(value)}; {meaning}"
         )
     return value
+
+
+# What a date argument takes, as the descriptions say it too.
+DATE_FORMS = (
+    f"a date ('2027-01-31'), an ISO-8601 timestamp ('2027-01-31T18:00:00Z') or a time "
+    f"from today ({FROM_TODAY_FORMS})"
+)
+
+
+def check_date(name: str, meaning: str) -> Callable[[object], str]:
+    """The check of a date argument (``valid_until``, ``review_after``, ``as_of``): text
+    the store reads (:func:`~anamnesis.store.read_when`: a time from today becomes a
+    date); "" means none. ``meaning``: what leaving it out does."""
+
+    def check(value: object) -> str:
+        if not isinstance(value, str):
+            raise InvalidArgument(name, f"must be {DATE_FORMS} as text, got {_got(value)}")
+        try:
+            return read_when(check_text(name, value), name)
+        except InvalidNote as exc:
+            raise InvalidArgument(name, f"{exc.reason}; {meaning}") from None
+
+    return check
 
 
 def check_force(value: object) -> bool:
@@ -345,6 +387,8 @@ TOOL_ARGUMENTS: Mapping[str, Mapping[str, _Check]] = {
         "mode": check_mode,
         "include_superseded": check_include_superseded,
         "agent": check_agent,
+        "include_expired": check_include_expired,
+        "as_of": check_date("as_of", "leave it out to search the memory as it is now"),
     },
     "memory_list": {
         "project": check_project_filter,
@@ -361,6 +405,8 @@ TOOL_ARGUMENTS: Mapping[str, Mapping[str, _Check]] = {
         "tags": check_tags,
         "scope": lambda v: check_scope(v, required=True),
         "supersedes": check_supersedes,
+        "valid_until": check_date("valid_until", "leave it out for a note that does not expire"),
+        "review_after": check_date("review_after", "leave it out for no review date"),
     },
     "memory_sync": {"force": check_force},
 }

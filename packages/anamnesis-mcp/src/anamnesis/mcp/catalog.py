@@ -2,8 +2,10 @@
 of :mod:`.resources` and the prompts of :mod:`.prompts`.
 
 A :class:`Catalog` holds what they read (the store, the project the server runs in, the
-guard that turns failures into protocol errors); its methods are what the SDK calls, bound
-to it, so a template's parameters are exactly its URI's variables.
+guard that turns failures into protocol errors, this machine's id); its methods are what
+the SDK calls, bound to it, so a template's parameters are exactly its URI's variables (and
+the request's context, which the SDK passes beside them: the client, whose agent a block of
+notes is read by).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from mcp_types import Resource
 
-from anamnesis.mcp.client_agent import client_name
+from anamnesis.mcp.client_agent import agent_of_client, client_name
 from anamnesis.mcp.guard import ToolGuard
 from anamnesis.mcp.prompts import PROMPTS, PromptSpec
 from anamnesis.mcp.resources import (
@@ -29,6 +31,7 @@ from anamnesis.mcp.resources import (
     read_session_start,
 )
 from anamnesis.mcp.session_usage import SessionUsage
+from anamnesis.ops import Viewpoint
 from anamnesis.store import MemoryStore
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.prompts import Prompt
@@ -50,21 +53,28 @@ class Catalog:
     store: MemoryStore
     project: str  # the project the server runs in (its working directory's key)
     guard: ToolGuard
+    machine_id: str  # this machine's: a note written here does not say where
     usage: SessionUsage  # a note read by its id is recorded as fetched (stats)
 
-    def note(self, id: str, context: Context | None = None) -> str:  # the URI's {id}
+    def note(self, id: str, ctx: Context) -> str:  # the URI's variable is {id}
         with self.guard.resource(note_uri(id)):
-            text = read_note(self.store, id)
-        self.usage.fetched(id, client_name(context))
+            text = read_note(self.store, id, self._viewpoint(None, ctx))
+        self.usage.fetched(id, client_name(ctx))
         return text
 
     def recent(self, project: str) -> str:
         with self.guard.resource(project_uri(project, "recent")):
             return read_recent(self.store, project)
 
-    def session_start(self, project: str) -> str:
+    def session_start(self, project: str, ctx: Context) -> str:
         with self.guard.resource(project_uri(project, "session-start")):
-            return read_session_start(self.store, project)
+            return read_session_start(self.store, project, self._viewpoint(project, ctx))
+
+    def _viewpoint(self, project: str | None, ctx: Context | None) -> Viewpoint:
+        """Where a block of notes is read: ``project``'s, this machine, the client's agent
+        (as the hooks' blocks are read by the agent they run for)."""
+        agent = agent_of_client(client_name(ctx)) or None
+        return Viewpoint(project=project, machine=self.machine_id, agent=agent)
 
     def listing(self) -> list[Resource]:
         """``resources/list``: the current project's resources, read now (bounded)."""

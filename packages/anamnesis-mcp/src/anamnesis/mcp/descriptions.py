@@ -31,7 +31,9 @@ Search the memory; returns up to k notes with their bodies, best first, each wit
 score (higher is better; compare within one search only) and superseded_by (ids of the \
 notes that replace it; empty when current). Notes replaced by a newer note (supersedes) are \
 hidden unless include_superseded=true: pass it to see how something was done before or why \
-it changed; trust the current note over a replaced one.
+it changed; trust the current note over a replaced one. Notes past their valid_until are \
+hidden too unless include_expired=true (each result says expired, and due when it asks to \
+be reviewed); as_of='2026-03-01' answers as the memory stood that day.
 
 Call it before answering anything that earlier sessions may have settled: how something was \
 fixed, why a decision was made, project conventions, user preferences, recurring errors. \
@@ -66,7 +68,8 @@ def mode_choices() -> str:
 
 LIST = """\
 List notes newest first with their metadata (id, type, title, project, tags, dates) but \
-without bodies. Superseded notes are included so history stays visible.
+without bodies. Superseded notes and notes past their valid_until are included so \
+history stays visible (each note says expired: true or false).
 
 Call it to browse what is remembered about a project or of one type, e.g. the latest \
 episodic notes of this project. To find notes about a topic use memory_search instead (it \
@@ -108,6 +111,9 @@ when a note found is wrong or out of date, write the corrected note with superse
 hosts or setup that only make sense on this machine).
 - supersedes: ids (from memory_search) of the notes this one replaces; they are kept but \
 hidden from searches.
+- valid_until: for what stops being true (a freeze, a workaround until a release): the last \
+day it holds ('2027-01-31', or '+30d' from today); after it searches leave it out. \
+review_after: the day it should be checked again. Omit both for a lasting fact.
 Secrets (keys, tokens, passwords) are masked before the note is written; the reply's \
 'redacted' says how many."""
 

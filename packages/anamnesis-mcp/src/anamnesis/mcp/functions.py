@@ -22,6 +22,8 @@ from anamnesis.store import (
     NoteNotFound,
     count_secrets,
     every_note,
+    is_due,
+    is_expired,
     resolve_machine_id,
 )
 from anamnesis.sync import redact_url
@@ -34,9 +36,14 @@ if TYPE_CHECKING:
 Note = dict[str, Any]
 
 
-def memory_dict(mem: Memory, *, include_body: bool) -> Note:
-    """A note as the tools return it: metadata, plus the body when asked."""
-    return mem.to_dict(include_body=include_body)
+def memory_dict(mem: Memory, *, include_body: bool, as_of: str | None = None) -> Note:
+    """A note as the tools return it: metadata, plus the body when asked, and whether it
+    is ``expired`` (past its valid_until) and ``due`` for review, now or ``as_of`` then."""
+    return {
+        **mem.to_dict(include_body=include_body),
+        "expired": is_expired(mem, as_of=as_of),
+        "due": is_due(mem, as_of=as_of),
+    }
 
 
 class SearchHits(list[Note]):
@@ -64,11 +71,15 @@ def search_memories(
     mode: str | None = None,
     include_superseded: bool = False,
     agent: str | None = None,
+    include_expired: bool = False,
+    as_of: str | None = None,
 ) -> SearchHits:
     """The best ``k`` notes for ``query``, with bodies, each one's ``score`` (higher is
     better, within this search) and ``superseded_by`` (the ids of the notes replacing it;
     empty for a current note). Superseded notes are hidden unless ``include_superseded``,
-    which ranks them like any other. A query that shares nothing with any note finds nothing.
+    which ranks them like any other; notes past their valid_until unless
+    ``include_expired`` (each says ``expired``). ``as_of`` (a checked date or timestamp):
+    the memory as it stood then. A query that shares nothing with any note finds nothing.
 
     ``mode``: keyword (BM25), vector or hybrid (both, fused); None means the store's
     default (hybrid where vectors run, else keyword). The result also says which mode ran
@@ -83,10 +94,12 @@ def search_memories(
         mode=mode,
         include_superseded=include_superseded,
         agent=agent,
+        include_expired=include_expired,
+        as_of=as_of or None,
     )
     notes = [
         {
-            **memory_dict(hit.note, include_body=True),
+            **memory_dict(hit.note, include_body=True, as_of=as_of or None),
             "score": hit.score,
             "superseded_by": list(hit.superseded_by),
         }
@@ -248,6 +261,8 @@ def write_memory(
     scope: str = "portable",
     supersedes: list[str] | None = None,
     agent: str = "",
+    valid_until: str = "",
+    review_after: str = "",
 ) -> Note:
     """Create one note (fresh id, stamped now); return it with its body. ``agent``: the
     coding agent the client is (the note's ``prov_agent``; "" for none).
@@ -255,7 +270,8 @@ def write_memory(
     The store masks secrets in everything it writes; ``redacted`` in the result counts the
     secrets masked in the title, body, project key and tags. ``supersedes``: the ids of the
     notes it replaces (each must be a note of this store: an id the model made up would
-    hide nothing and say something false), which searches then hide.
+    hide nothing and say something false), which searches then hide. ``valid_until`` /
+    ``review_after``: checked dates ("" for none; :func:`~.arguments.check_date`).
     """
     tags = tags or []
     for old in supersedes or ():
@@ -280,6 +296,8 @@ def write_memory(
         scope=scope,
         supersedes=supersedes,
         prov_agent=agent,
+        valid_until=valid_until,
+        review_after=review_after,
     )
     out = memory_dict(mem, include_body=True)
     out["redacted"] = masked

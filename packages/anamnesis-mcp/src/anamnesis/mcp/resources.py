@@ -26,13 +26,15 @@ from urllib.parse import quote
 
 from anamnesis.mcp.arguments import InvalidArgument, check_project_filter
 from anamnesis.ops import (
+    MARKED_NOTICE,
     MEMORY_NOTICE,
+    Viewpoint,
     fence,
     fit_notes,
     render_inject,
     select_inject,
 )
-from anamnesis.store import Memory, MemoryStore, display_safe
+from anamnesis.store import Memory, MemoryStore, display_safe, is_due, is_expired
 
 MIME_TYPE = "text/markdown"
 
@@ -74,14 +76,15 @@ def project_uri(project: str, leaf: str) -> str:
     return f"anamnesis://project/{quote(project, safe=_KEPT)}/{leaf}"
 
 
-def read_note(store: MemoryStore, note_id: str) -> str:
+def read_note(store: MemoryStore, note_id: str, viewpoint: Viewpoint | None = None) -> str:
     """One note as markdown: a header (id, dates, tags, what it replaces and what replaces
-    it), then the note fenced, its body cut to fit :data:`NOTE_MAX_CHARS` if it must.
+    it), then the note fenced, its body cut to fit :data:`NOTE_MAX_CHARS` if it must, under
+    its marker as read from ``viewpoint`` (default: nothing known, every part said).
     Raises the store's ``InvalidNote`` for what is not an id, ``NoteNotFound``."""
     mem = store.get(note_id)  # checks the id first: a ULID, or InvalidNote
     newer = store.supersede_chain(mem.id).newer
     header = _note_header(mem, newer)
-    selection = fit_notes([mem], NOTE_MAX_CHARS, header=header)
+    selection = fit_notes([mem], NOTE_MAX_CHARS, header=header, viewpoint=viewpoint)
     return display_safe(render_inject(selection, header=header))
 
 
@@ -89,7 +92,7 @@ def _note_header(mem: Memory, newer: tuple[str, ...]) -> str:
     lines = [
         f"# Anamnesis note {mem.id}",
         "",
-        MEMORY_NOTICE,
+        MARKED_NOTICE,
         "",
         f"- {mem.type}, {mem.scope}; created {mem.created_at[:10] or 'unknown'}",
     ]
@@ -101,6 +104,12 @@ def _note_header(mem: Memory, newer: tuple[str, ...]) -> str:
         lines.append(
             f"- replaced by: {_uris(newer)}. This note is superseded: trust the newer one."
         )
+    if mem.valid_until:
+        expired = ". This note has expired: it no longer holds." if is_expired(mem) else ""
+        lines.append(f"- valid until {mem.valid_until}{expired}")
+    if mem.review_after:
+        due = ": due for review, check it against what you see now" if is_due(mem) else ""
+        lines.append(f"- review after {mem.review_after}{due}")
     return "\n".join(lines)
 
 
@@ -139,9 +148,13 @@ def read_recent(store: MemoryStore, project: str) -> str:
     )
 
 
-def read_session_start(store: MemoryStore, project: str) -> str:
-    """What the SessionStart hook prints for ``project`` ("" when it prints nothing)."""
-    return render_inject(select_inject(store, project=_project_key(project)))
+def read_session_start(store: MemoryStore, project: str, viewpoint: Viewpoint | None = None) -> str:
+    """What the SessionStart hook prints for ``project`` ("" when it prints nothing), its
+    notes' markers as read from ``viewpoint`` (default: ``project``'s, machine and agent
+    unknown)."""
+    key = _project_key(project)
+    view = viewpoint.replace(project=key) if viewpoint is not None else None
+    return render_inject(select_inject(store, project=key, viewpoint=view))
 
 
 def listed_resources(store: MemoryStore, project: str) -> list[Listed]:

@@ -118,6 +118,8 @@ Agent = Annotated[
         description="Only notes this coding agent wrote (claude-code, codex, ...); omit for all."
     ),
 ]
+# A date argument: "2027-01-31", a timestamp, or from today ("+30d"); arguments.check_date.
+DATE_HINT = "'2027-01-31', a timestamp, or from today: '+30d', '+6m'"
 
 
 def _mode_values(schema: dict[str, Any]) -> None:
@@ -229,6 +231,17 @@ def memory_search(
         Field(description="true: also notes a newer note replaced (each says superseded_by)."),
     ] = False,
     agent: Agent = None,
+    include_expired: Annotated[
+        bool,
+        Field(description="true: also notes past their valid_until (each says expired)."),
+    ] = False,
+    as_of: Annotated[
+        str | None,
+        Field(
+            description="The memory as it stood on this date ('2027-01-31', a timestamp, or "
+            "'-30d' for 30 days ago); omit for now."
+        ),
+    ] = None,
     context: Context | None = None,
 ) -> Annotated[CallToolResult, list[Note]]:
     """The best notes for ``query``, with the mode that ran (and, after a fallback to
@@ -245,6 +258,8 @@ def memory_search(
             mode=mode,
             include_superseded=include_superseded,
             agent=agent,
+            include_expired=include_expired,
+            as_of=as_of,
         )
     state.usage.searched((note["id"] for note in hits), client_name(context))
     reply = _reply({"result": hits, "mode": hits.mode}, hits)
@@ -307,6 +322,19 @@ def memory_write(
             max_length=NoteLimits.SUPERSEDES,
         ),
     ] = None,
+    valid_until: Annotated[
+        str | None,
+        Field(
+            description=f"The last day the note holds ({DATE_HINT}); after it searches and "
+            "the session's notes leave it out. Omit for none."
+        ),
+    ] = None,
+    review_after: Annotated[
+        str | None,
+        Field(
+            description=f"From this day the note is due for review ({DATE_HINT}). Omit for none."
+        ),
+    ] = None,
     context: Context | None = None,
 ) -> Annotated[CallToolResult, Note]:
     """One new note, stamped with the server's machine id and the agent the client is (from
@@ -324,6 +352,8 @@ def memory_write(
             scope=scope,
             supersedes=supersedes,
             agent=agent_of_client(client_name(context)),  # the client's, never the model's
+            valid_until=valid_until or "",
+            review_after=review_after or "",
         )
     state.embedding.wake()  # embed the new note now, not in the next hybrid search
     return _reply(note, note)
@@ -394,7 +424,7 @@ def build_server(
         embedding=BackgroundEmbedding(store, lambda: crash_log(guard.log_path)),
         usage=usage,
     )
-    catalog = Catalog(store, here, guard, usage)
+    catalog = Catalog(store, here, guard, mid, usage)
     server = AnamnesisServer(
         state,
         catalog,

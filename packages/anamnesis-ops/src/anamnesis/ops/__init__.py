@@ -6,7 +6,8 @@ and makes the sync backend), the one sync cycle (:func:`run_sync`, :class:`SyncR
 memory mirrored in (:func:`import_native_memory`), the project a folder belongs to
 (:func:`resolve_project_key`), the memory block a session starts with
 (:func:`select_inject`, :func:`render_inject`: the SessionStart hook prints it, the MCP
-server serves it as a resource), doctor's checks of a home (:func:`home_checks`, each a
+server serves it as a resource; each note under a marker of where it comes from, read from
+a :class:`Viewpoint`), doctor's checks of a home (:func:`home_checks`, each a
 :class:`Check`) and embedding in a process of its own (:func:`start_background_embedding`,
 never started by a hook). The hooks, the MCP server, the CLI and the dashboard all stand on it.
 
@@ -51,6 +52,7 @@ if TYPE_CHECKING:
     from anamnesis.ops.memory_block import INJECT_K as INJECT_K
     from anamnesis.ops.memory_block import INJECT_MAX_BUDGET as INJECT_MAX_BUDGET
     from anamnesis.ops.memory_block import INJECT_MIN_BUDGET as INJECT_MIN_BUDGET
+    from anamnesis.ops.memory_block import MARKED_NOTICE as MARKED_NOTICE
     from anamnesis.ops.memory_block import MEMORY_NOTICE as MEMORY_NOTICE
     from anamnesis.ops.memory_block import BlockSelection as BlockSelection
     from anamnesis.ops.memory_block import fence as fence
@@ -63,6 +65,9 @@ if TYPE_CHECKING:
     from anamnesis.ops.native import claude_home as claude_home
     from anamnesis.ops.native import import_native_memory as import_native_memory
     from anamnesis.ops.project import resolve_project_key as resolve_project_key
+    from anamnesis.ops.provenance_marker import Viewpoint as Viewpoint
+    from anamnesis.ops.provenance_marker import age_text as age_text
+    from anamnesis.ops.provenance_marker import note_marker as note_marker
 
 if not TYPE_CHECKING:  # type checkers see only the names above, never a __getattr__
     __getattr__, __dir__ = lazy_exports(__name__)

@@ -67,11 +67,12 @@ def _marked(note: Memory, other_id: str) -> Memory:
 def open_conflicts(store: MemoryStore) -> list[tuple[Memory, list[str]]]:
     """Notes kept both ways by a keep-both resolve whose other version is still in force
     too: each with the ids of those other versions. A pair leaves this list once the user
-    supersedes one of the two (or deletes one)."""
-    current = {
-        note.id: note
-        for note in store.list(tag=CONFLICT_TAG, include_superseded=False, include_body=False)
-    }
+    supersedes one of the two (or deletes one). A version past its valid_until still
+    counts: one machine expiring a note while another edited it is a conflict to settle."""
+    listed = store.list(
+        tag=CONFLICT_TAG, include_superseded=False, include_expired=True, include_body=False
+    )
+    current = {note.id: note for note in listed}
     out = []
     for note in current.values():
         named = note.extra.get(CONFLICT_KEY)

@@ -23,6 +23,15 @@ if TYPE_CHECKING:
     from anamnesis.reflect.compaction import NoteCompaction as NoteCompaction
     from anamnesis.reflect.compaction import fold_text as fold_text
     from anamnesis.reflect.compaction import run_compaction as run_compaction
+    from anamnesis.reflect.contradiction_check import ConfirmReport as ConfirmReport
+    from anamnesis.reflect.contradiction_check import (
+        confirm_contradictions as confirm_contradictions,
+    )
+    from anamnesis.reflect.contradiction_verdicts import VERDICTS as VERDICTS
+    from anamnesis.reflect.contradiction_verdicts import Verdict as Verdict
+    from anamnesis.reflect.contradiction_verdicts import by_verdict as by_verdict
+    from anamnesis.reflect.contradiction_verdicts import verdicts_for as verdicts_for
+    from anamnesis.reflect.contradiction_verdicts import verdicts_path as verdicts_path
     from anamnesis.reflect.eval_cases import UnknownCases as UnknownCases
     from anamnesis.reflect.eval_cases import approve_cases as approve_cases
     from anamnesis.reflect.eval_cases import approved_cases as approved_cases

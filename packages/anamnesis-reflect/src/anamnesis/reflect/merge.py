@@ -65,6 +65,8 @@ from anamnesis.store import (
     InvalidNote,
     Memory,
     MemoryStore,
+    due_bound,
+    expiry_bound,
     new_id,
     resolve_machine_id,
     utc_now,
@@ -214,7 +216,11 @@ def _writes(
         retired = [memory_id for memory_id in proposal.ids if memory_id != kept.id]
         supersedes = [*kept.supersedes, *(i for i in retired if i not in kept.supersedes)]
         note = kept.replace(
-            supersedes=supersedes, prov_source=MERGE_SOURCE, prov_model=model, updated_at=now
+            supersedes=supersedes,
+            prov_source=MERGE_SOURCE,
+            prov_model=model,
+            updated_at=now,
+            review_after=_first_review(group),
         )
     else:
         first = group[0]
@@ -233,11 +239,29 @@ def _writes(
             prov_model=model,
             confidence=max(member.confidence for member in group),
             supersedes=list(proposal.ids),
+            valid_until=_last_valid(group),
+            review_after=_first_review(group),
         )
     try:
         return [store.as_written(note)], ""
     except InvalidNote as exc:
         return [], f"the note cannot be written: {exc}"
+
+
+def _last_valid(group: Sequence[Memory]) -> str:
+    """How long a note merged from ``group`` holds: as long as the last of them, when each
+    holds only until a day; for good when one of them does (a temporary fact merged into
+    a new note must not become a lasting one, nor a lasting one a temporary one)."""
+    if any(not member.valid_until for member in group):
+        return ""
+    return max((member.valid_until for member in group), key=expiry_bound)
+
+
+def _first_review(group: Sequence[Memory]) -> str:
+    """When a note merged from ``group`` asks to be reviewed: the first of their review
+    dates ("" when none has one)."""
+    dates = [member.review_after for member in group if member.review_after]
+    return min(dates, key=due_bound) if dates else ""
 
 
 def _gate(

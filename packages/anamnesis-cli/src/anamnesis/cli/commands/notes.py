@@ -1,4 +1,4 @@
-"""Reading and writing notes: search, list, show, write, delete."""
+"""Reading and writing notes: search, list, show, write, edit, delete."""
 
 from __future__ import annotations
 
@@ -19,9 +19,11 @@ from anamnesis.cli.context import (
     ScopeOption,
     TypeOption,
     check_agent,
+    check_date,
     check_mode,
     check_scope,
     check_type,
+    date_option,
     open_home,
     open_store,
     project_filter,
@@ -44,7 +46,10 @@ from anamnesis.store import (
     count_secrets,
     display_safe,
     every_note,
+    is_due,
+    is_expired,
     relative_scores,
+    utc_now,
 )
 
 
@@ -54,7 +59,26 @@ def register(app: typer.Typer) -> None:
     app.command(name="list")(list_notes)
     app.command()(show)
     app.command()(write)
+    app.command()(edit)
     app.command()(delete)
+
+
+# The two dates a note may carry, as `write` and `edit` take them.
+ValidUntilOption = Annotated[
+    str | None,
+    date_option(
+        "--valid-until",
+        "The note holds through this day; after it, search and the session's notes leave "
+        "it out (--include-expired finds it).",
+    ),
+]
+ReviewAfterOption = Annotated[
+    str | None,
+    date_option(
+        "--review-after",
+        "From this day the note is due for review (still found; `show` says so).",
+    ),
+]
 
 
 def search(
@@ -71,11 +95,26 @@ def search(
             "--include-superseded", help="Search replaced notes too (they rank like any other)."
         ),
     ] = False,
+    include_expired: Annotated[
+        bool,
+        typer.Option(
+            "--include-expired",
+            help="Search notes past their valid_until too (the table says which).",
+        ),
+    ] = False,
+    as_of: Annotated[
+        str | None,
+        date_option(
+            "--as-of",
+            "Answer as the memory stood then: notes written later left out, supersedes and "
+            "valid_until as they were then (each note as it reads now: edits are not undone).",
+        ),
+    ] = None,
     agent: AgentFilterOption = None,
     as_json: JsonFlag = False,
 ) -> None:
-    """Search notes: keywords (BM25), meaning (vectors) or both; superseded notes are hidden
-    unless --include-superseded.
+    """Search notes: keywords (BM25), meaning (vectors) or both; superseded notes, and notes
+    past their valid_until, are hidden unless --include-superseded / --include-expired.
 
     Each result has a score relative to the best hit (1.00 for the best; in --json as
     "relative_score", beside the mode's raw "score") and, in --json, the ids of the notes
@@ -83,11 +122,13 @@ def search(
     --include-superseded the table says which rows are replaced. A query that shares
     nothing with any note finds nothing. Which mode ran is said on stderr (and in --json,
     as each result's "mode"): vector and hybrid fall back to keywords where vectors cannot
-    run, and say why.
+    run, and say why. In --json each result also says whether it is "expired" and "due"
+    for review (at --as-of when given).
     """
     if not 1 <= k <= 1000:
         raise UsageError(f"-k must be from 1 to 1000, got {k}")
     mode = check_mode(mode)
+    when = check_date(as_of, "--as-of") or None
     with open_store() as store, warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", VectorsUnavailableWarning)
         found = store.search_scored(
@@ -99,11 +140,14 @@ def search(
             mode=mode,
             include_superseded=include_superseded,
             agent=check_agent(agent),
+            include_expired=include_expired,
+            as_of=when,
         )
         waiting = [w.message for w in caught if isinstance(w.message, NotesNotEmbeddedWarning)]
         # The store embedded the newest few; the rest is a background process's work.
         embedding = start_background_embedding(store) if waiting else None
-    console.warn(_mode_line(found, chosen=mode is not None))
+    expired = {hit.note.id for hit in found.hits if is_expired(hit.note, as_of=when)}
+    console.warn(_mode_line(found, chosen=mode is not None, expired=len(expired), as_of=when))
     for warning in caught:  # the fallback is in the line above: say it once
         if embedding is not None and warning.message in waiting:
             console.warn(_embedding_line(waiting[0].missing, embedding.pid))
@@ -119,6 +163,8 @@ def search(
                     "relative_score": round(share, 4),
                     "mode": found.mode,
                     "superseded_by": list(hit.superseded_by),
+                    "expired": hit.note.id in expired,
+                    "due": is_due(hit.note, as_of=when),
                 }
                 for hit, share in zip(found.hits, relative, strict=True)
             ]
@@ -126,7 +172,11 @@ def search(
     elif not found.hits:
         console.say(f"no notes match {query!r}")
     else:
-        note_tables.show_hits(found, include_superseded=include_superseded)
+        note_tables.show_hits(
+            found,
+            include_superseded=include_superseded,
+            expired=expired if include_expired else None,
+        )
 
 
 def _embedding_line(missing: int, pid: int) -> str:
@@ -138,12 +188,19 @@ def _embedding_line(missing: int, pid: int) -> str:
     )
 
 
-def _mode_line(found: SearchResult, *, chosen: bool) -> str:
-    """The one stderr line saying how the search ran (``chosen``: --mode was given)."""
+def _mode_line(
+    found: SearchResult, *, chosen: bool, expired: int = 0, as_of: str | None = None
+) -> str:
+    """The one stderr line saying how the search ran (``chosen``: --mode was given;
+    ``expired``: how many hits are past their valid_until; ``as_of``: --as-of's date)."""
     count = f"{len(found.hits)} {'result' if len(found.hits) == 1 else 'results'}"
     replaced = sum(1 for hit in found.hits if hit.superseded_by)
     if replaced:
         count += f", {replaced} superseded"
+    if expired:
+        count += f", {expired} expired"
+    if as_of:
+        count += f", as of {as_of}"
     if found.mode == found.asked:
         return f"{found.mode} search: {count}"
     reason = " ".join(found.fallback.split()) or "vector search is unavailable"
@@ -162,9 +219,18 @@ def list_notes(
     tag: Annotated[str | None, typer.Option("--tag", help="Only notes with this tag.")] = None,
     agent: AgentFilterOption = None,
     limit: Annotated[int, typer.Option("--limit", help="At most this many (0: all).")] = 100,
+    current: Annotated[
+        bool,
+        typer.Option(
+            "--current",
+            help="Only the notes search finds: none superseded, none past its valid_until.",
+        ),
+    ] = False,
     as_json: JsonFlag = False,
 ) -> None:
-    """Notes newest first, without bodies (superseded notes included)."""
+    """Notes newest first, without bodies: the whole history, superseded notes and notes
+    past their valid_until included (the table names those with an "expired" column;
+    --json says "expired" and "due" for each), unless --current."""
     if limit < 0:
         raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
     with open_store() as store:
@@ -174,17 +240,18 @@ def list_notes(
             "scope": check_scope(scope),
             "tag": tag,
             "agent": check_agent(agent),
+            "include_superseded": not current,  # and expired notes with them (the store's rule)
         }
         if as_json:  # streamed: memory flat in the number of notes
             listed = every_note(store, **filters, limit=limit or None, include_body=False)
-            console.print_json_array(note.to_dict(include_body=False) for note in listed)
+            console.print_json_array(_with_time(note, include_body=False) for note in listed)
             return
         notes = store.list(**filters, limit=limit or None, include_body=False)
         total = store.count(**filters) if limit and len(notes) == limit else len(notes)
     if not notes:
         console.say("no notes")
         return
-    note_tables.show_notes(notes)
+    note_tables.show_notes(notes, expired={note.id for note in notes if is_expired(note)})
     if total > len(notes):
         console.say(f"... {total - len(notes)} more (--limit 0 shows all)")
 
@@ -203,7 +270,8 @@ def show(
         path = store.file_of(note.id)
         chain = store.supersede_chain(note.id)
         others = note_view.other_copies(note)  # keep-both's other copies of this note
-        titles = {} if raw or as_json else _titles(store, [*chain.older, *chain.newer, *others])
+        named = [*chain.older, *chain.newer, *others, *note.compatible_with]
+        titles = {} if raw or as_json else _titles(store, named)
     superseded_by = sorted(newer for newer, older in chain.links if older == note.id)
     if raw:
         sys.stdout.write(path.read_text(encoding="utf-8"))
@@ -211,7 +279,7 @@ def show(
     if as_json:
         console.print_json(
             {
-                **note.to_dict(),
+                **_with_time(note),
                 "path": str(path),
                 "superseded_by": superseded_by,
                 "conflict_with": others,
@@ -237,6 +305,8 @@ def show(
     lines.say_fields("created:  ", [note.created_at, f"updated: {note.updated_at}"])
     if note.tags:
         lines.say_wrapped("tags:     ", ", ".join(note.tags))
+    _time_lines(note)
+    _chain_lines("compatible:", tuple(note.compatible_with), titles)
     _chain_lines("replaces:", chain.older, titles)
     _chain_lines("replaced by:", chain.newer, titles)
     if chain.newer and not chain.latest:
@@ -246,6 +316,33 @@ def show(
     lines.say_whole("file:     ", str(path))
     console.say()
     note_view.say_body(note.body)
+
+
+def _with_time(note: Memory, *, include_body: bool = True) -> dict[str, Any]:
+    """A note as --json prints it: its fields, and whether it is expired and due now."""
+    return {
+        **note.to_dict(include_body=include_body),
+        "expired": is_expired(note),
+        "due": is_due(note),
+    }
+
+
+def _time_lines(note: Memory) -> None:
+    """`show`'s lines about time, each only when the note has something to say: until when
+    it holds (and that it no longer does), when it asks to be looked at again (and that it
+    does now), when a person last confirmed it."""
+    if note.valid_until:
+        expired = ", expired: search leaves it out (--include-expired finds it)"
+        lines.say_fields(
+            "valid:    ", [f"until {note.valid_until}{expired if is_expired(note) else ''}"]
+        )
+    review: list[str] = []
+    if note.review_after:
+        review.append(f"after {note.review_after}{', due for review' if is_due(note) else ''}")
+    if note.reviewed_at:
+        review.append(f"last reviewed: {note.reviewed_at}")
+    if review:
+        lines.say_fields("review:   ", review)
 
 
 def _titles(store: MemoryStore, ids: list[str]) -> dict[str, str]:
@@ -315,9 +412,13 @@ def write(
             help="Id (or 6+ first characters) of a note this replaces; repeatable.",
         ),
     ] = None,
+    valid_until: ValidUntilOption = None,
+    review_after: ReviewAfterOption = None,
     as_json: JsonFlag = False,
 ) -> None:
     """Write a new note (secrets are masked before it is saved)."""
+    until = check_date(valid_until, "--valid-until") or ""
+    after = check_date(review_after, "--review-after") or ""
     text = _body(body)
     if not title.strip():
         raise UsageError("--title is required: one line saying what the note is about")
@@ -345,6 +446,8 @@ def write(
                 tags=tags,
                 scope=scope,
                 supersedes=supersedes,
+                valid_until=until,
+                review_after=after,
             )
         except StoreError as exc:
             raise CliError(str(exc)) from None
@@ -353,10 +456,57 @@ def write(
     if masked:
         console.warn(f"masked {masked} secret(s) before saving")
     if as_json:
-        console.print_json({**note.to_dict(), "path": str(path), "redacted": masked})
+        console.print_json({**_with_time(note), "path": str(path), "redacted": masked})
     else:
         console.say(f"wrote {note.id} ({note.type}, {note.scope}, project {note.project})")
         console.say(f"  {path}")
+        _time_lines(note)
+
+
+def edit(
+    memory_id: Annotated[
+        str, typer.Argument(metavar="ID", help="The note's id, or 6+ of its first characters.")
+    ],
+    valid_until: ValidUntilOption = None,
+    review_after: ReviewAfterOption = None,
+    title: Annotated[str | None, typer.Option("--title", help="A new title: one line.")] = None,
+    as_json: JsonFlag = False,
+) -> None:
+    """Change a note's dates or title, only what is given.
+
+    --valid-until "" and --review-after "" clear a date. The body is edited in the
+    dashboard, or in the file itself. An edit is a person's word on the note: it is marked
+    reviewed now (its "reviewed_at")."""
+    changes: dict[str, str] = {}
+    until = check_date(valid_until, "--valid-until")
+    after = check_date(review_after, "--review-after")
+    if until is not None:
+        changes["valid_until"] = until
+    if after is not None:
+        changes["review_after"] = after
+    if title is not None:
+        if not title.strip():
+            raise UsageError("--title is empty: give one line saying what the note is about")
+        changes["title"] = " ".join(title.split())
+    if not changes:
+        raise UsageError("nothing to change: give --valid-until, --review-after or --title")
+    with open_store() as store:
+        note = _get(store, memory_id)
+        try:
+            edited = store.update(note.id, **changes, reviewed_at=utc_now())
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+        if "title" in changes:
+            start_background_embedding(store)  # found by its new words' meaning soon
+    if as_json:
+        console.print_json(_with_time(edited))
+        return
+    lines.say_note("edited ", edited.id, edited.title)
+    _time_lines(edited)
+    if changes.get("valid_until") == "":
+        console.say("valid:    no end date (cleared)")
+    if changes.get("review_after") == "":
+        console.say("review:   no review date (cleared)")
 
 
 def _body(body: str | None) -> str:

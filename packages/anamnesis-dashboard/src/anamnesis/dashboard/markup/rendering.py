@@ -27,7 +27,7 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
-from anamnesis.store import display_safe
+from anamnesis.store import display_safe, is_due, is_expired
 
 # markdown-it writes a table column's alignment as ``style="text-align:right"``, which the
 # page's CSP (no inline styles) refuses: it becomes one of these classes instead.
@@ -162,6 +162,9 @@ def environment() -> Environment:
     # prints them: a direction control (U+202E) shown as its escape, so it cannot make a
     # title read as another. Not for form values or the edit box, which must round-trip.
     env.filters["shown"] = display_safe
+    # Validity in time, as the store decides it: `note is expired`, `note is due`.
+    env.tests["expired"] = is_expired
+    env.tests["due"] = is_due
     return env
 
 

@@ -47,6 +47,38 @@ def snippet(body: str, query: str, length: int = SNIPPET_CHARS) -> Markup:
     text = display_safe(plain_text(body))
     words = query_words(query)
     spans = [m.span() for m in _WORD.finditer(text) if _matches(m.group().casefold(), words)]
+    return _marked(text, spans, length)
+
+
+def value_snippet(body: str, values: Sequence[str], length: int = SNIPPET_CHARS) -> Markup:
+    """A snippet as :func:`snippet` cuts one, marking ``values`` where the text holds them
+    (each found as written, case aside): the values two notes disagree on, on the review
+    page. A value is found whole (``20`` is not marked inside ``2026``); one the text does
+    not hold (a negation's absent side) marks nothing."""
+    text = display_safe(plain_text(body))
+    spans: list[tuple[int, int]] = []
+    # A value is read as the text is (a clause's `code` loses its backticks, as here).
+    needles = (display_safe(plain_text(v)) for v in values if v.strip())
+    for needle in dict.fromkeys(n for n in needles if n):
+        whole = re.compile(rf"(?<!\w){re.escape(needle)}(?!\w)", re.IGNORECASE)
+        spans.extend(m.span() for m in whole.finditer(text))
+    return _marked(text, _disjoint(spans), length)
+
+
+def _disjoint(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` in order, a span overlapping an earlier one merged into it."""
+    merged: list[tuple[int, int]] = []
+    for begin, finish in sorted(spans):
+        if merged and begin <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], finish))
+        else:
+            merged.append((begin, finish))
+    return merged
+
+
+def _marked(text: str, spans: list[tuple[int, int]], length: int) -> Markup:
+    """About ``length`` characters of ``text`` from a little before the first span, the
+    spans in ``<mark>``, everything else escaped."""
     start = _window_start(text, spans[0][0]) if spans else 0
     end = min(len(text), start + length)
     if end < len(text):  # end on a word boundary when one is near

@@ -54,9 +54,11 @@ async def search(request: Request) -> HTMLResponse:
     text = params.get("q", "").strip()
     form = {key: params.get(key, "").strip() for key in ("project", "type", "scope", "mode")}
     include_superseded = params.get("superseded") == "1"
+    include_expired = params.get("expired") == "1"
     k = query_number(params, "k", DEFAULT_K, low=1, high=MAX_K)
     context: dict[str, Any] = {
         "q": text, "form": form, "k": k, "superseded": include_superseded,
+        "expired": include_expired,
         "note_types": NOTE_TYPES, "scopes": SCOPES, "modes": SEARCH_MODES, "result": None,
         "snippets": {},
     }  # fmt: skip
@@ -77,6 +79,7 @@ async def search(request: Request) -> HTMLResponse:
                 k=k,
                 mode=form["mode"] or None,
                 include_superseded=include_superseded,
+                include_expired=include_expired,
             )
         except StoreError as exc:
             return problem(request, 400, "Bad search", str(exc))

@@ -19,7 +19,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 from anamnesis.dashboard.markup.diffing import diff_lines
 from anamnesis.dashboard.pages.note_pages import _not_found, _note_id, _unreadable
 from anamnesis.dashboard.pages.responses import dashboard_of, page
-from anamnesis.dashboard.views.edit_form import SCOPE_CHOICES, TYPE_CHOICES, EditFields
+from anamnesis.dashboard.views.edit_form import SCOPE_CHOICES, TYPE_CHOICES, EditFields, date_input
 from anamnesis.dashboard.views.note_source import (
     NoteSource,
     SaveOutcome,
@@ -28,6 +28,7 @@ from anamnesis.dashboard.views.note_source import (
     save_fields,
     save_source,
 )
+from anamnesis.dashboard.views.review_items import review_address, review_return
 from anamnesis.store import MalformedNote, MemoryStore, NoteNotFound, StoreError, UnsafeFile
 
 RAW_FIELD = "source"  # the raw view's one field: the whole file
@@ -88,6 +89,9 @@ async def save_note(request: Request) -> Response:
             return _raw_page(request, note_id, form[RAW_FIELD], loaded, problem=outcome.problem)
         return _fields_page(request, note_id, fields, loaded, problem=outcome.problem)
     dashboard.catch_up_embedding()  # found by meaning soon, no page waiting for it
+    project = review_return(_back(request))
+    if project is not None:  # opened from the review page: back to it, which checks again
+        return RedirectResponse(review_address(project, edited=note_id), status_code=303)
     return RedirectResponse(f"/notes/{note_id}?saved={_saved_state(outcome)}", status_code=303)
 
 
@@ -106,7 +110,8 @@ def _fields_page(
 ) -> HTMLResponse:
     return page(
         request, "edit.html", 422 if problem else 200,
-        **_form_context(note_id, fields, digest), problem_text=problem, dirty=bool(problem),
+        **_form_context(request, note_id, fields, digest), problem_text=problem,
+        dirty=bool(problem),
     )  # fmt: skip
 
 
@@ -119,7 +124,7 @@ def _raw_page(
     return page(
         request, "edit_raw.html", status,
         note_id=note_id, text=text, digest=digest, problem_text=problem,
-        dirty=request.method == "POST",
+        dirty=request.method == "POST", back=_back(request),
     )  # fmt: skip
 
 
@@ -137,7 +142,7 @@ def _fields_merge(
     mine_text = mine.as_text()
     return page(
         request, "merge.html", 409,
-        **_form_context(note_id, mine, now.digest), dirty=True,
+        **_form_context(request, note_id, mine, now.digest), dirty=True,
         raw=False, theirs=theirs, theirs_problem=problem,
         theirs_text=now.text if theirs is None else theirs.as_text(), mine_text=mine_text,
         fill_theirs=None if theirs is None else theirs.as_data(), fill_mine=mine.as_data(),
@@ -151,16 +156,26 @@ def _raw_merge(request: Request, note_id: str, text: str, now: NoteSource) -> HT
     """The merge page for a raw save: the typed file against the file now."""
     return page(
         request, "merge.html", 409,
-        note_id=note_id, digest=now.digest, text=text, dirty=True,
+        note_id=note_id, digest=now.digest, text=text, dirty=True, back=_back(request),
         raw=True, theirs=None, theirs_problem="", theirs_text=now.text, mine_text=text,
         fill_theirs={RAW_FIELD: now.text}, fill_mine={RAW_FIELD: text},
         diff=diff_lines(now.text, text, THEIRS_NAME, MINE_NAME),
     )  # fmt: skip
 
 
-def _form_context(note_id: str, fields: EditFields, digest: str) -> dict[str, Any]:
+def _form_context(
+    request: Request, note_id: str, fields: EditFields, digest: str
+) -> dict[str, Any]:
     return {"note_id": note_id, "fields": fields, "digest": digest,
-            "types": TYPE_CHOICES, "scopes": SCOPE_CHOICES}  # fmt: skip
+            "types": TYPE_CHOICES, "scopes": SCOPE_CHOICES, "back": _back(request),
+            "date_input": date_input}  # fmt: skip
+
+
+def _back(request: Request) -> str:
+    """Where the save returns to, when the edit was opened from the review page
+    (``?back=/review...``, kept in the form's address): only that page is accepted."""
+    back = request.query_params.get("back", "")
+    return back if review_return(back) is not None else ""
 
 
 def _saved_state(outcome: SaveOutcome) -> str:

@@ -5,7 +5,8 @@ POST: restore it).
 
 A restore is an edit like any other: the old version's text goes through the edit page's
 save (:func:`~anamnesis.dashboard.views.note_source.save_source`: the file-changed check,
-validation, masking, a new ``updated_at``), so it is a new version on top of the history,
+validation, masking, a new ``updated_at``; not marked reviewed: the version comes back
+as it was), so it is a new version on top of the history,
 never a rewrite of it, and it is not committed until the next sync. A version whose
 content (all but ``updated_at``) is an older version's says so in the history ("restores
 abc1234"), before and after the sync commits it.
@@ -137,7 +138,9 @@ async def restore_version(request: Request) -> Response:
                           keep_blank_values=True))  # fmt: skip
     async with dashboard.save_lock:
         try:
-            outcome = save_source(dashboard.store, known.note_id, text, form.get("digest", ""))
+            outcome = save_source(
+                dashboard.store, known.note_id, text, form.get("digest", ""), review=False
+            )
         except (StoreError, UnsafeFile) as exc:
             return problem(request, 409, "The note's file cannot be read", str(exc))
     if outcome.conflict is not None:

@@ -54,6 +54,7 @@ async def show_note(request: Request) -> Response:
         older=_titled(store, chain.older),
         newer=_titled(store, chain.newer),
         sources=_titled(store, _source_ids(note)),
+        compatible=_titled(store, note.compatible_with),  # "both are right", said by a person
         extra={key: value for key, value in note.extra.items() if key != SOURCES_KEY},
         file=_relative(store, note_id),
         saved=request.query_params.get("saved", ""),

@@ -32,6 +32,7 @@ class ListQuery:
     machine: str = ""
     tag: str = ""
     superseded: bool = False
+    expired: bool = False  # notes past their valid_until, hidden unless asked for
     page: int = 1
 
     @classmethod
@@ -42,13 +43,19 @@ class ListQuery:
         if fields["scope"] and fields["scope"] not in SCOPES:
             raise BadFilter(f"scope must be one of {', '.join(SCOPES)}")
         page = query_number(params, "page", 1, low=1, high=MAX_PAGE)
-        return cls(**fields, superseded=params.get("superseded") == "1", page=page)
+        return cls(
+            **fields,
+            superseded=params.get("superseded") == "1",
+            expired=params.get("expired") == "1",
+            page=page,
+        )
 
     def link(self, **changes: object) -> str:
         """This list's address with some values changed: filters kept, back to the first
         page unless ``page`` is given."""
         values = {key: str(getattr(self, key)) for key in FILTER_KEYS}
         values["superseded"] = "1" if self.superseded else ""
+        values["expired"] = "1" if self.expired else ""
         values.update({key: "" if value is None else str(value) for key, value in changes.items()})
         kept = [
             (key, value)
@@ -60,7 +67,7 @@ class ListQuery:
     @property
     def filtered(self) -> bool:
         """Whether any filter narrows the list (what "clear filters" undoes)."""
-        return self.superseded or any(getattr(self, key) for key in FILTER_KEYS)
+        return self.superseded or self.expired or any(getattr(self, key) for key in FILTER_KEYS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +115,8 @@ def list_page(store: MemoryStore, query: ListQuery) -> Page:
         # this page's notes, so memory does not grow with the store.
         everything = every_note(
             store, project=project, type=kind, scope=scope, tag=tag,
-            include_superseded=query.superseded, include_body=False,
+            include_superseded=query.superseded, include_expired=query.expired,
+            include_body=False,
         )  # fmt: skip
         notes, total = [], 0
         for note in everything:
@@ -119,11 +127,12 @@ def list_page(store: MemoryStore, query: ListQuery) -> Page:
     else:
         notes = store.list(
             project=project, type=kind, scope=scope, tag=tag,
-            include_superseded=query.superseded, include_body=False,
-            limit=PAGE_SIZE, offset=offset,
+            include_superseded=query.superseded, include_expired=query.expired,
+            include_body=False, limit=PAGE_SIZE, offset=offset,
         )  # fmt: skip
         total = store.count(
-            project=project, type=kind, scope=scope, tag=tag, include_superseded=query.superseded
-        )
+            project=project, type=kind, scope=scope, tag=tag,
+            include_superseded=query.superseded, include_expired=query.expired,
+        )  # fmt: skip
     superseded = store.superseded_ids() if query.superseded else set()
     return Page(notes, total, superseded, store.stats(), query)

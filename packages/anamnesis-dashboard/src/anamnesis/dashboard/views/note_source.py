@@ -66,9 +66,12 @@ def note_of(text: str, path: Path, scope: str) -> Memory:
     return parse_note(text.replace("\r\n", "\n"), str(path), scope=scope)
 
 
-def save_source(store: MemoryStore, note_id: str, text: str, loaded_digest: str) -> SaveOutcome:
+def save_source(
+    store: MemoryStore, note_id: str, text: str, loaded_digest: str, *, review: bool = True
+) -> SaveOutcome:
     """Save ``text``, the whole file (the raw view), as note ``note_id`` if its file is
-    still the one the editor loaded."""
+    still the one the editor loaded. ``review=False``: a restore, which brings a version
+    back as it was (its own ``reviewed_at`` included)."""
     current = read_source(store, note_id)
     if current.digest != loaded_digest:
         return SaveOutcome(conflict=current)
@@ -81,7 +84,7 @@ def save_source(store: MemoryStore, note_id: str, text: str, loaded_digest: str)
         return SaveOutcome(
             problem=f"the id must stay {note_id}; to make a new note, write one instead"
         )
-    return _put(store, edited)
+    return _put(store, edited, review=review)
 
 
 def save_fields(
@@ -96,17 +99,35 @@ def save_fields(
         note = note_of(current.text, current.path, store.get(note_id).scope)
     except MalformedNote as exc:
         return SaveOutcome(problem=f"{exc} (fix the file in the raw view)")
-    return _put(store, fields.applied_to(note))
+    try:
+        edited = fields.applied_to(note)
+    except InvalidNote as exc:  # a date that is none
+        return SaveOutcome(problem=str(exc))
+    return _put(store, edited)
 
 
-def _put(store: MemoryStore, edited: Memory) -> SaveOutcome:
+def _put(store: MemoryStore, edited: Memory, *, review: bool = True) -> SaveOutcome:
     """Write ``edited`` through the store (validated, secrets masked, reindexed), unless
-    its body is empty."""
+    its body is empty. A save that changed the note is a person's word on it: with
+    ``review`` it is marked reviewed now (``reviewed_at``), unless the edit set that
+    itself (the raw view)."""
     if empty_body(edited.body):
         return SaveOutcome(problem=EMPTY_BODY)
+    now = utc_now()
     try:
-        saved = store.put(edited.replace(updated_at=utc_now()))
+        if review and _reviewed(store, edited):
+            edited = edited.replace(reviewed_at=now)
+        saved = store.put(edited.replace(updated_at=now))
     except InvalidNote as exc:
         return SaveOutcome(problem=str(exc))
     masked = (saved.title, saved.body) != (edited.title, edited.body)
     return SaveOutcome(saved=saved, masked=masked)
+
+
+def _reviewed(store: MemoryStore, edited: Memory) -> bool:
+    """Whether saving ``edited`` is a person's review of the note: it changes the note
+    (beyond the time it was saved), and not its ``reviewed_at``, which the person set."""
+    current = store.get(edited.id)
+    as_written = store.as_written(edited)  # tags and dates as the file will hold them
+    changed = as_written.replace(updated_at="") != current.replace(updated_at="")
+    return changed and edited.reviewed_at == current.reviewed_at
