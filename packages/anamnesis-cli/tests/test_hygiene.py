@@ -14,6 +14,7 @@ from dulwich.objects import Commit, Tree
 from dulwich.repo import Repo
 
 from anamnesis.cli import console
+from anamnesis.store import MemoryStore
 from cli_testing import Env, Result, anamnesis_script, machines, write
 
 TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # GitHub-token-shaped, not a real one
@@ -47,6 +48,9 @@ def filled_store(env: Env) -> dict[str, bytes]:
     (home / "eval").mkdir()
     (home / "eval" / "cases.jsonl").write_text('{"query": "q", "expected": ["x"]}\n')
     (home / "reflect.lock").write_bytes(b"")
+    with MemoryStore(home) as store:  # what sessions used, and a damaged log moved aside
+        assert store.usage.record("injected", [store.list()[0].id])
+    (home / "usage.db.broken").write_bytes(b"a damaged usage log")
     (home / ".batch-journal.json").write_text('{"renames": []}')
     (home / "models" / "some-model").mkdir(parents=True)
     (home / "models" / "some-model" / "model.onnx").write_bytes(b"weights")
@@ -168,6 +172,8 @@ def test_clean_memory_removes_notes_and_index_keeps_config_logs_and_eval(env: En
     assert not (home / "cache").exists()
     assert not (home / ".batch-journal.json").exists()
     assert (home / "logs" / "hooks.log").read_text() == "a log line\n"
+    with MemoryStore(home) as store:  # this machine's use of the notes the sync brings back
+        assert store.usage.counts().runs["injected"].runs == 1
     assert (home / "eval" / "cases.jsonl").exists()
     assert (home / "reflect.lock").exists()
     assert_kept(env, kept)
@@ -187,7 +193,9 @@ def test_clean_all_also_removes_logs_eval_and_the_reflection_lock(env: Env) -> N
     assert data["kept"] == ["config.json", "models"]
     home = env.home
     assert note_files(env) == []
-    for gone in ("logs", "eval", "reflect.lock", "index.db", "index.db.corrupt-20250101T000000"):
+    assert {"usage.db", "usage.db.broken"} <= set(data["removed"])
+    for gone in ("logs", "eval", "reflect.lock", "index.db", "index.db.corrupt-20250101T000000",
+                 "usage.db", "usage.db.broken"):  # fmt: skip
         assert not (home / gone).exists(), gone
     assert_kept(env, kept)
     assert_empty_store_works(env)

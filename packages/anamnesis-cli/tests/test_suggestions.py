@@ -152,6 +152,9 @@ def first_hour(tmp_path: Path) -> Scenario:
                     body=text.replace("5433", "5434"))  # fmt: skip
         store.write(type="semantic", title="Staging host", body="db-stg-2", project="api",
                     review_after="2020-01-01")  # fmt: skip
+        for n in range(2):  # facts no session used, older than `stats`' window
+            old = store.write(type="semantic", title=f"Old fact {n}", body="x", project="api")
+            store.put(old.replace(created_at=f"2025-01-0{n + 1}T00:00:00+00:00"))
     env.variables["EDITOR"] = "true"  # `review edit` suggested: an editor that saves nothing
     for args in (
         ["search", "postgres port"],
@@ -163,6 +166,7 @@ def first_hour(tmp_path: Path) -> Scenario:
         ["show", "01ab-c"],
         ["list", "--limit", "1"],
         ["status"],
+        ["stats", "--limit", "1"],
         ["doctor", "--offline"],
         ["config", "set", "llm.provdier", "x"],
         ["config", "set", "machine_id", " "],

@@ -42,6 +42,13 @@ SPLIT_OUT = {
     "anamnesis.store.exports",
     "anamnesis.store.detached",
 }
+# Modules a feature added since, each with its reason: counted out like SPLIT_OUT, so the
+# ceiling still holds everything else to what it was. Each must still be loaded (an
+# allowance nothing needs any more is reported).
+ADDED = {
+    "anamnesis.store.usage.usage_log": "issue 42: which notes a session was given, recorded "
+    "(sqlite3 only; inject and prompt each write one run)",
+}
 # What only the background sync may load: git, and YAML to mask what goes out.
 SYNC_ONLY = {"dulwich", "yaml", "ulid"}
 NEVER = {"mcp", "typer", "click", "rich", "pydantic", "anyio", "starlette", "uvicorn",
@@ -103,8 +110,10 @@ def test_a_hook_a_session_waits_on_stays_within_its_modules(
     report = loaded(hook, *args, stdin=session)
     loaded_ours = report["ours"]
     assert isinstance(loaded_ours, list)
-    ours = [name for name in loaded_ours if name not in SPLIT_OUT]
+    ours = [name for name in loaded_ours if name not in SPLIT_OUT | ADDED.keys()]
     assert len(ours) <= CEILING[hook], f"{hook} loads {len(ours)} of our modules: {ours}"
+    if hook in ("inject", "prompt"):
+        assert ADDED.keys() <= set(loaded_ours), "an allowance nothing loads: remove it"
     assert report["third"] == [], f"{hook} loads {report['third']}"
 
 

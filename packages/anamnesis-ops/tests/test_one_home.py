@@ -20,9 +20,10 @@ PACKAGES = Path(__file__).resolve().parents[2]  # packages/, beside anamnesis-op
 BACKEND = "GitSyncBackend"
 # The names of what a home holds (StoreLayout's properties name them), and the constant
 # the store once joined to a home itself.
-HOME_NAMES = frozenset(
-    {"memory", "local", "logs", "queue", "cache", "models", "eval", "index.db", "config.json"}
-)
+HOME_NAMES = frozenset({
+    "memory", "local", "logs", "queue", "cache", "models", "eval", "index.db", "usage.db",
+    "config.json",
+})  # fmt: skip
 NAME_CONSTANTS = frozenset({"CONFIG_FILE"})
 PATH_TYPES = frozenset({"Path", "PurePath", "PurePosixPath"})
 # (module, name) -> why it is not a path under the home. Each must still be found: an

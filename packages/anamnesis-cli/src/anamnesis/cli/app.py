@@ -26,6 +26,7 @@ from anamnesis.cli.commands import (
     secrets_scan,
     setup_cmd,
     syncing,
+    usage_stats,
 )
 from anamnesis.cli.display import help_text
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
@@ -78,6 +79,7 @@ def build_app() -> typer.Typer:
     review.register(app)
     secrets_scan.register(app)
     dashboard_cmd.register(app)
+    usage_stats.register(app)
     app.add_typer(admin.config_app(), name="config")
     app.add_typer(evaluate.eval_app(), name="eval")
     return app

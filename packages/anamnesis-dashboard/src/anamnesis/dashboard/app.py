@@ -41,6 +41,7 @@ def create_app(dashboard: Dashboard) -> Starlette:
         Route("/", browse_pages.notes_list),
         Route("/search", browse_pages.search),
         Route("/fleet", browse_pages.fleet),
+        Route("/usage", browse_pages.usage),
         Route("/status", browse_pages.status),
         Route("/review", review_pages.review_page),
         Route("/review/keep", review_pages.keep, methods=["POST"]),

@@ -147,11 +147,31 @@ def run_inject(options: Options) -> None:
         sys.stdout.write(output + "\n")
         sys.stdout.flush()
     session = _text(options, "session-id") or text_field(payload, "session_id")
+    _used(store, "injected", injected_ids(selection), project, options, session)
     if session:
         # What the session now holds, for prompt-time recall to leave out. After a
         # compaction or a clear the earlier notes are gone from the context: start afresh.
         source = _text(options, "source") or text_field(payload, "source")
         _record(home, "inject", session, injected_ids(selection), source in ("clear", "compact"))
+
+
+def _used(
+    store: MemoryStore,
+    event: str,
+    ids: list[str],
+    project: str,
+    options: Options,
+    session: str | None,
+) -> None:
+    """Record on this machine which notes the session was given (``anamnesis stats``); a
+    usage file that cannot be written drops the run, logged by the store, never failing
+    the hook."""
+    # The agent the hook runs for: --agent's, else Claude Code's (whose hooks carry none;
+    # the table is loaded already: the dispatcher's registry reads it).
+    from anamnesis.hooks.agents.table import DEFAULT_AGENT
+
+    agent = _text(options, "agent") or DEFAULT_AGENT
+    store.usage.record(event, ids, project=project, agent=agent, session=session or "")
 
 
 def _record(home: Path, hook: str, session: str, ids: list[str], replace: bool) -> bool:
@@ -202,14 +222,15 @@ def run_prompt(options: Options) -> None:
             store, project=project, terms=terms, shown=shown, budget=budget, viewpoint=viewpoint
         )
     text = render_recall(selection, shown)
-    if not text:
-        return
     # Recorded before it is printed: what cannot be recorded is not shown, so that no
     # later prompt of this session adds the same notes again.
-    if session and not _record(home, "prompt", session, injected_ids(selection), False):
-        return
-    sys.stdout.write(_output(text, options, "prompt", "UserPromptSubmit") + "\n")
-    sys.stdout.flush()
+    if text and session and not _record(home, "prompt", session, injected_ids(selection), False):
+        text = ""
+    if text:
+        sys.stdout.write(_output(text, options, "prompt", "UserPromptSubmit") + "\n")
+        sys.stdout.flush()
+    # A prompt that recalled nothing counts too: how often recall finds something.
+    _used(store, "recalled", injected_ids(selection) if text else [], project, options, session)
 
 
 def _asked(prompt: str | None, agent: AgentSpec | None) -> str | None:

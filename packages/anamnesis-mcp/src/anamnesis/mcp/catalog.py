@@ -30,6 +30,7 @@ from anamnesis.mcp.resources import (
     read_recent,
     read_session_start,
 )
+from anamnesis.mcp.session_usage import SessionUsage
 from anamnesis.ops import Viewpoint
 from anamnesis.store import MemoryStore
 from mcp.server.mcpserver import Context
@@ -53,10 +54,13 @@ class Catalog:
     project: str  # the project the server runs in (its working directory's key)
     guard: ToolGuard
     machine_id: str  # this machine's: a note written here does not say where
+    usage: SessionUsage  # a note read by its id is recorded as fetched (stats)
 
     def note(self, id: str, ctx: Context) -> str:  # the URI's variable is {id}
         with self.guard.resource(note_uri(id)):
-            return read_note(self.store, id, self._viewpoint(None, ctx))
+            text = read_note(self.store, id, self._viewpoint(None, ctx))
+        self.usage.fetched(id, client_name(ctx))
+        return text
 
     def recent(self, project: str) -> str:
         with self.guard.resource(project_uri(project, "recent")):

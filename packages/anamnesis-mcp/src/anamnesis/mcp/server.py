@@ -41,6 +41,7 @@ from anamnesis.mcp.functions import (
 )
 from anamnesis.mcp.guard import ToolGuard, crash_log
 from anamnesis.mcp.prompts import check_prompt
+from anamnesis.mcp.session_usage import SessionUsage
 from anamnesis.mcp.stdio import serve_stdio
 from anamnesis.mcp.version import __version__
 from anamnesis.ops import Home, resolve_project_key
@@ -152,6 +153,7 @@ class ToolState:
     # Embeds new notes on a daemon thread; whoever runs the server stops it before closing
     # the store (see __main__.serve).
     embedding: BackgroundEmbedding
+    usage: SessionUsage  # what this session's searches returned, recorded (stats)
 
 
 class AnamnesisServer(MCPServer[Any]):
@@ -240,9 +242,11 @@ def memory_search(
             "'-30d' for 30 days ago); omit for now."
         ),
     ] = None,
+    context: Context | None = None,
 ) -> Annotated[CallToolResult, list[Note]]:
     """The best notes for ``query``, with the mode that ran (and, after a fallback to
-    keywords, a second text block saying so)."""
+    keywords, a second text block saying so); the notes returned are recorded as used
+    (the SDK passes ``context``, which the tool's schema does not show)."""
     with state.guard("memory_search"):
         hits = search_memories(
             state.store,
@@ -257,6 +261,7 @@ def memory_search(
             include_expired=include_expired,
             as_of=as_of,
         )
+    state.usage.searched((note["id"] for note in hits), client_name(context))
     reply = _reply({"result": hits, "mode": hits.mode}, hits)
     if hits.notice is not None:  # vectors were asked for and could not run: say so
         reply.content.append(TextContent(type="text", text=hits.notice))
@@ -409,14 +414,17 @@ def build_server(
     """
     mid = machine_id or resolve_machine_id(store.root)
     guard = ToolGuard(store)
+    here = project or _current_project()
+    usage = SessionUsage(store, here)
     state = ToolState(
         store=store,
         machine_id=mid,
         backend=backend or _GitOnFirstUse(store, mid),
         guard=guard,
         embedding=BackgroundEmbedding(store, lambda: crash_log(guard.log_path)),
+        usage=usage,
     )
-    catalog = Catalog(store, project or _current_project(), guard, mid)
+    catalog = Catalog(store, here, guard, mid, usage)
     server = AnamnesisServer(
         state,
         catalog,

@@ -62,6 +62,10 @@ if TYPE_CHECKING:
     from anamnesis.store.exchange.recall_eval import load_notes as load_notes
     from anamnesis.store.exchange.recall_eval import recall_at_k as recall_at_k
     from anamnesis.store.exchange.recall_eval import sandbox as sandbox
+    from anamnesis.store.exchange.usage_report import UsageReport as UsageReport
+    from anamnesis.store.exchange.usage_report import UsedNote as UsedNote
+    from anamnesis.store.exchange.usage_report import never_used as never_used
+    from anamnesis.store.exchange.usage_report import usage_report as usage_report
     from anamnesis.store.exchange.write_replies import (
         batch_contradictions as batch_contradictions,
     )
@@ -143,6 +147,11 @@ if TYPE_CHECKING:
     from anamnesis.store.secrets.secret_scan import MaskedFile as MaskedFile
     from anamnesis.store.secrets.secret_scan import NoteTrees as NoteTrees
     from anamnesis.store.store import MemoryStore as MemoryStore
+    from anamnesis.store.usage.usage_log import USAGE_EVENTS as USAGE_EVENTS
+    from anamnesis.store.usage.usage_log import NoteUse as NoteUse
+    from anamnesis.store.usage.usage_log import RunCount as RunCount
+    from anamnesis.store.usage.usage_log import UsageCounts as UsageCounts
+    from anamnesis.store.usage.usage_log import UsageLog as UsageLog
     from anamnesis.store.vectors.embedding import MODEL_PATH_ENV as MODEL_PATH_ENV
     from anamnesis.store.vectors.embedding import Embedder as Embedder
     from anamnesis.store.vectors.embedding import FastEmbedEmbedder as FastEmbedEmbedder

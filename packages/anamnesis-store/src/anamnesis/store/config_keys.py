@@ -117,6 +117,9 @@ def store_config_keys() -> tuple[ConfigKey, ...]:
         KEYWORD_RANKINGS,
         SEARCH_MODE_ENV,
         SEARCH_MODES,
+        USAGE_PRIOR_ENV,
+        USAGE_PRIOR_KEY,
+        USAGE_PRIOR_OFF,
     )
     from anamnesis.store.vectors.embedding import DEFAULT_MODEL, MODEL_ENV, MODEL_PATH_ENV
 
@@ -141,6 +144,13 @@ def store_config_keys() -> tuple[ConfigKey, ...]:
             KEYWORD_RANKING_KEY,
             "content (default: a query's stop words left out) or spec (spec 002)",
             default=KEYWORD_RANKINGS[0], env=(KEYWORD_RANKING_ENV,), choices=KEYWORD_RANKINGS,
+            lenient=True, owner="store",
+        ),
+        ConfigKey(
+            USAGE_PRIOR_KEY,
+            "off, or a weight from 0 to 1: search lifts notes this machine's sessions "
+            "fetched or were recalled lately, by at most that share of the best score",
+            default=USAGE_PRIOR_OFF, env=(USAGE_PRIOR_ENV,), check=_check_usage_prior,
             lenient=True, owner="store",
         ),
         ConfigKey(
@@ -191,6 +201,17 @@ def check_machine_id(value: str, where: str = "machine_id") -> str:
             f"{where} {problem}: {value!r}; use one short name such as {default_machine_id()!r}",
         )
     return text
+
+
+def _check_usage_prior(value: str, where: str) -> str:
+    from anamnesis.store.search.search_modes import USAGE_PRIOR_KEY, read_usage_prior
+
+    weight = read_usage_prior(value)
+    if weight is None:
+        raise InvalidSetting(
+            USAGE_PRIOR_KEY, f"{where} must be off or a number from 0 to 1, got {value!r}"
+        )
+    return "off" if weight == 0 else f"{weight:g}"
 
 
 def _check_remote(value: str, where: str) -> str:

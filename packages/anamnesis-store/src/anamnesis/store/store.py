@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from anamnesis.store.review.records import Contradiction
     from anamnesis.store.search.store_search import StoreSearch
     from anamnesis.store.secrets.secret_scan import MaskedFile
+    from anamnesis.store.usage.usage_log import UsageLog
     from anamnesis.store.vectors.embedding import Embedder
     from anamnesis.store.vectors.store_vectors import StoreVectors
 
@@ -598,6 +599,16 @@ class MemoryStore:
 
         return self._read(lambda conn: chain(conn, check_id(memory_id)))
 
+    @cached_property
+    def usage(self) -> UsageLog:
+        """What this machine's sessions used (:class:`~anamnesis.store.UsageLog`): the
+        notes injected, recalled, searched and fetched, recorded by the hooks and the MCP
+        server, read by ``anamnesis stats``. Machine-local, never synced, no part of the
+        index; a file that cannot be written never fails the caller."""
+        from anamnesis.store.usage.usage_log import UsageLog  # the recorders' alone
+
+        return UsageLog(self.layout.usage_path, self.layout.logs_dir)
+
     def problems(self) -> SkippedFiles:
         """Note files the index could not read, and why (fix them and they reappear)."""
         return self._read(lambda conn: skipped_files(conn, self.layout))
@@ -735,7 +746,10 @@ class MemoryStore:
         # Made on the first search: the SessionStart hook only lists notes.
         from anamnesis.store.search.store_search import StoreSearch
 
-        return StoreSearch(self.root, self._index, self._indexer, self._catch_up, self._vectors)
+        return StoreSearch(
+            self.root, self._index, self._indexer, self._catch_up, self._vectors,
+            lambda: self.usage,
+        )  # fmt: skip
 
     def _vectors(self) -> StoreVectors:
         # Made on first use: importing the vectors code costs the hooks' hot path.

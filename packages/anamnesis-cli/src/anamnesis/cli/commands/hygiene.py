@@ -44,7 +44,8 @@ CLEAN_HELP = """Delete this machine's notes, and what is derived from them.
 `memory`: every note (portable in memory/, machine-local in local/), the search index
 (index.db, its -wal/-shm files and moved-aside index.db.corrupt-* copies), the caches
 derived from the notes' git history (cache/: the dashboard's) and the batch journal.
-`all`: that, and the logs (logs/), the eval cases (eval/) and the reflection lock.
+`all`: that, and the logs (logs/), what sessions used (usage.db: `anamnesis stats`), the
+eval cases (eval/) and the reflection lock.
 config.json is always kept. So is models/: it holds no note, only a downloaded copy of a
 public embedding model; delete it by hand to free its space.
 
@@ -206,6 +207,7 @@ def clean_targets(layout: StoreLayout, what: str, *, everywhere: bool) -> list[P
     targets += [p for p in (layout.cache_dir, root / BATCH_JOURNAL) if _lexists(p)]
     if what == "all":
         targets += [p for p, _label in _extras(layout) if _lexists(p)]
+        targets += sorted(p for p in root.iterdir() if _is_usage_file(layout, p.name))
     return targets
 
 
@@ -366,6 +368,8 @@ def _say_clean(plan: CleanPlan, outcome: CleanOutcome) -> None:
         parts.append("the search index")
     if plan.what == "all":
         parts += [label for path, label in _extras(layout) if plan.rel(path) in removed]
+        if any(_is_usage_file(layout, n) for n in removed):
+            parts.append("what sessions used (usage.db)")
     console.say(f"deleted {', '.join(parts)} from {plan.root}")
     for link in _linked_trees(plan):
         console.say(link)
@@ -477,6 +481,13 @@ def _is_index_file(layout: StoreLayout, name: str) -> bool:
     """The index, its -wal/-shm files and the copies of a broken one moved aside."""
     index = layout.db_path.name
     return name == index or name.startswith((f"{index}-", f"{index}.corrupt-"))
+
+
+def _is_usage_file(layout: StoreLayout, name: str) -> bool:
+    """The usage log (machine-local: the notes come back with the next sync, so `clean
+    memory` keeps it), its -wal/-shm files and a damaged one moved aside."""
+    usage = layout.usage_path.name
+    return name == usage or name.startswith((f"{usage}-", f"{usage}.broken"))
 
 
 def _is_folder(path: Path) -> bool:

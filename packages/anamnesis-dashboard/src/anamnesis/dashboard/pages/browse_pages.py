@@ -1,4 +1,5 @@
-"""The pages that look across notes: the list (``/``), search, the fleet and the status."""
+"""The pages that look across notes: the list (``/``), search, the fleet, what was used
+and the status."""
 
 from __future__ import annotations
 
@@ -23,11 +24,16 @@ from anamnesis.store import (
     StoreError,
     every_note,
     relative_scores,
+    usage_report,
 )
 from anamnesis.sync import SyncError
 
 DEFAULT_K = 8  # the CLI's `anamnesis search` default
 MAX_K = 100
+USAGE_DAYS = 30  # the CLI's `anamnesis stats` window
+MAX_USAGE_DAYS = 3650
+USAGE_LIMIT = 20
+MAX_USAGE_LIMIT = 1000
 
 
 async def notes_list(request: Request) -> HTMLResponse:
@@ -95,6 +101,19 @@ async def fleet(request: Request) -> HTMLResponse:
     notes = every_note(dashboard.store, include_body=False)
     machines = summarize(notes, history.machines(), dashboard.machine_id, history.note_writes())
     return page(request, "fleet.html", machines=machines)
+
+
+async def usage(request: Request) -> HTMLResponse:
+    """What this machine's sessions used in the last ``?days=`` days (the store's usage
+    report, as `anamnesis stats` shows it): the notes used most, the durable notes nothing
+    used (suggestions for review: this page only links to them), how often prompt recall
+    found something."""
+    dashboard = dashboard_of(request)
+    params = request.query_params
+    days = query_number(params, "days", USAGE_DAYS, low=1, high=MAX_USAGE_DAYS)
+    limit = query_number(params, "limit", USAGE_LIMIT, low=1, high=MAX_USAGE_LIMIT)
+    report = usage_report(dashboard.store, days=days, limit=limit)
+    return page(request, "usage.html", report=report, days=days, limit=limit)
 
 
 async def status(request: Request) -> HTMLResponse:

@@ -11,7 +11,8 @@ class StoreLayout(Record):
     """The files and folders under a store root (``~/.anamnesis`` by default).
 
     ``memory/`` is the portable, git-synced tree; ``local/`` the machine-local tree that is
-    never synced; ``index.db`` the derived SQLite index; ``config.json`` machine config.
+    never synced; ``index.db`` the derived SQLite index; ``usage.db`` what this machine's
+    sessions used; ``config.json`` machine config.
     """
 
     __slots__ = ("root",)
@@ -30,6 +31,13 @@ class StoreLayout(Record):
     @property
     def db_path(self) -> Path:
         return self.root / "index.db"
+
+    @property
+    def usage_path(self) -> Path:
+        """Which notes this machine's sessions were shown and fetched (:mod:`.usage_log`):
+        beside the trees, so never synced, and not the index, which is rebuilt at will
+        from the notes (what was used cannot be)."""
+        return self.root / "usage.db"
 
     @property
     def config_path(self) -> Path:

@@ -161,6 +161,36 @@ def configured_keyword_ranking(home: Path) -> str:
     return raw if raw in KEYWORD_RANKINGS else KEYWORD_RANKINGS[0]
 
 
+# The usage prior's weight (:mod:`.usage_prior`): off, or a number from 0 to 1.
+USAGE_PRIOR_KEY = "usage_prior"
+USAGE_PRIOR_ENV = "ANAMNESIS_USAGE_PRIOR"
+USAGE_PRIOR_OFF = "off"
+DEFAULT_USAGE_PRIOR = 0.0  # off: measured, see usage_prior.py
+MAX_USAGE_PRIOR = 1.0
+
+
+def read_usage_prior(text: str) -> float | None:
+    """``off`` (0) or a number from 0 to :data:`MAX_USAGE_PRIOR`; None for anything else."""
+    cleaned = text.strip().lower()
+    if cleaned in ("", USAGE_PRIOR_OFF):
+        return 0.0
+    try:
+        weight = float(cleaned)
+    except ValueError:
+        return None
+    return weight if 0.0 <= weight <= MAX_USAGE_PRIOR else None
+
+
+def configured_usage_prior(home: Path) -> float:
+    """``ANAMNESIS_USAGE_PRIOR`` over config.json's ``usage_prior``, if it reads (a wrong
+    value is ignored: `anamnesis doctor` reports it); else :data:`DEFAULT_USAGE_PRIOR`."""
+    raw = os.environ.get(USAGE_PRIOR_ENV, "").strip()
+    if not raw:
+        raw = str(read_config(home).get(USAGE_PRIOR_KEY) or "").strip()
+    weight = read_usage_prior(raw) if raw else None
+    return DEFAULT_USAGE_PRIOR if weight is None else weight
+
+
 class SearchSettings:
     """The user's search choices for one store, read again only when the environment or
     config.json changed (every search without a mode asks)."""
@@ -170,7 +200,7 @@ class SearchSettings:
     def __init__(self, home: Path) -> None:
         self.home = home
         self._config = str(StoreLayout(home).config_path)
-        self._cached: tuple[object, tuple[str | None, str]] | None = None
+        self._cached: tuple[object, tuple[str | None, str, float]] | None = None
 
     def mode(self) -> str | None:
         """:func:`configured_search_mode`."""
@@ -180,6 +210,10 @@ class SearchSettings:
         """:func:`configured_keyword_ranking`."""
         return self._read()[1]
 
+    def usage_prior(self) -> float:
+        """:func:`configured_usage_prior` (0: off)."""
+        return self._read()[2]
+
     def terms(self, query: str) -> tuple[list[str], list[str]]:
         """The words of ``query`` (spec 002's tokens) and those keywords rank by: its
         content words, or every word under the spec's ranking."""
@@ -188,14 +222,19 @@ class SearchSettings:
             return words, words
         return words, content_terms(words)
 
-    def _read(self) -> tuple[str | None, str]:
+    def _read(self) -> tuple[str | None, str, float]:
         key = (
             os.environ.get(SEARCH_MODE_ENV, ""),
             os.environ.get(KEYWORD_RANKING_ENV, ""),
+            os.environ.get(USAGE_PRIOR_ENV, ""),
             stat_key(self._config),
         )
         if self._cached is None or self._cached[0] != key:
-            found = (configured_search_mode(self.home), configured_keyword_ranking(self.home))
+            found = (
+                configured_search_mode(self.home),
+                configured_keyword_ranking(self.home),
+                configured_usage_prior(self.home),
+            )
             self._cached = (key, found)
         return self._cached[1]
 

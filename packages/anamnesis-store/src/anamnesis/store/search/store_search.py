@@ -15,6 +15,7 @@ from anamnesis.store.search.query import Ranker
 from anamnesis.store.search.search_modes import (
     DEFAULT_MODE,
     KEYWORD_MODE,
+    MAX_K,
     SearchSettings,
     check_search,
     needs_vectors,
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
     from anamnesis.store.index.connection import IndexConnection
     from anamnesis.store.index.indexer import Indexer
+    from anamnesis.store.usage.usage_log import UsageLog
     from anamnesis.store.vectors.store_vectors import StoreVectors
 
 
@@ -36,7 +38,9 @@ class StoreSearch:
     """One store's searches. ``catch_up`` indexes what changed on disk behind the store's
     back; ``vectors`` gives the store's vector state (made on first use)."""
 
-    __slots__ = ("_catch_up", "_index", "_indexer", "_ranker", "_settings", "_vectors")
+    __slots__ = (
+        "_catch_up", "_index", "_indexer", "_ranker", "_settings", "_usage", "_vectors",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -45,12 +49,14 @@ class StoreSearch:
         indexer: Indexer,
         catch_up: Callable[[], None],
         vectors: Callable[[], StoreVectors],
+        usage: Callable[[], UsageLog],
     ) -> None:
-        self._settings = SearchSettings(root)  # the user's mode and ranking
+        self._settings = SearchSettings(root)  # the user's mode, ranking and usage prior
         self._index = index
         self._indexer = indexer
         self._catch_up = catch_up
         self._vectors = vectors
+        self._usage = usage  # the store's usage log, read by the usage prior when it is on
         self._ranker: Ranker | None = None
 
     def configured_mode(self) -> str | None:
@@ -113,6 +119,16 @@ class StoreSearch:
         if needs_vectors(chosen):
             query_vector = self._vectors().query_vector(query, embed_limit)
 
+        # With the usage prior, a few more candidates, of which it keeps the best k (its
+        # module only then: the prompt hook searches too). Not for the memory as it stood
+        # on a past day: what was used since is no part of it.
+        weight = self._settings.usage_prior() if as_of is None else 0.0
+        depth = k
+        if weight > 0:
+            from anamnesis.store.search.usage_prior import EXTRA_DEPTH, with_prior
+
+            depth = min(k + EXTRA_DEPTH, MAX_K)
+
         def action() -> list[SearchHit]:
             self._catch_up()
             conn = self._index.connection()
@@ -120,10 +136,12 @@ class StoreSearch:
                 self._vectors().load_into(conn)
             ranker = self.ranker(conn)
             return search_hits(
-                conn, ranker, self._indexer, tokens, filters, k, chosen, query_vector, words
+                conn, ranker, self._indexer, tokens, filters, depth, chosen, query_vector, words
             )
 
         hits = self._index.run(action)
+        if weight > 0:
+            hits = with_prior(hits, self._usage(), weight, k)
         if query_vector is None and needs_vectors(chosen):
             return SearchResult(hits, KEYWORD_MODE, chosen, self._vectors().support().reason)
         return SearchResult(hits, chosen, chosen)
