@@ -97,12 +97,22 @@ if TYPE_CHECKING:
     from anamnesis.store.note.model import SupersedeChain as SupersedeChain
     from anamnesis.store.note.model_rewrite import REWRITTEN_BY_KEY as REWRITTEN_BY_KEY
     from anamnesis.store.note.model_rewrite import rewritten_by as rewritten_by
+    from anamnesis.store.note.provenance import SOURCE_WORDS as SOURCE_WORDS
+    from anamnesis.store.note.provenance import is_unconfirmed as is_unconfirmed
+    from anamnesis.store.note.provenance import source_word as source_word
     from anamnesis.store.note.timestamps import utc_now as utc_now
     from anamnesis.store.note.validation import is_agent_name as is_agent_name
     from anamnesis.store.note.validation import validate_note as validate_note
+    from anamnesis.store.note.validity import check_when as check_when
+    from anamnesis.store.note.validity import due_bound as due_bound
+    from anamnesis.store.note.validity import expiry_bound as expiry_bound
+    from anamnesis.store.note.validity import is_due as is_due
+    from anamnesis.store.note.validity import is_expired as is_expired
     from anamnesis.store.priority import BACKGROUND_NICE as BACKGROUND_NICE
     from anamnesis.store.priority import yield_to_sessions as yield_to_sessions
     from anamnesis.store.record import Record as Record
+    from anamnesis.store.review.records import Contradiction as Contradiction
+    from anamnesis.store.review.records import Difference as Difference
     from anamnesis.store.search.relative_scores import relative_scores as relative_scores
     from anamnesis.store.search.search_modes import DEFAULT_MODE as DEFAULT_MODE
     from anamnesis.store.search.search_modes import KEYWORD_MODE as KEYWORD_MODE

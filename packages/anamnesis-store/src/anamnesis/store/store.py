@@ -20,7 +20,13 @@ from functools import cached_property
 from pathlib import Path
 
 from anamnesis.store.config import resolve_home
-from anamnesis.store.errors import AmbiguousId, InvalidNote, NoteNotFound, StorageError
+from anamnesis.store.errors import (
+    AmbiguousId,
+    InvalidNote,
+    InvalidQuery,
+    NoteNotFound,
+    StorageError,
+)
 from anamnesis.store.files.layout import StoreLayout
 from anamnesis.store.index import db as ix
 from anamnesis.store.index import note_queries
@@ -41,6 +47,7 @@ from anamnesis.store.note.model import (
     StoreStats,
 )
 from anamnesis.store.note.timestamps import skew_limit, utc_now
+from anamnesis.store.note.validity import check_when, due_bound
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -48,6 +55,8 @@ if TYPE_CHECKING:
 
     from anamnesis.store.index.note_writer import NoteWriter
     from anamnesis.store.note.model import SupersedeChain
+    from anamnesis.store.review.finder import ContradictionFinder
+    from anamnesis.store.review.records import Contradiction
     from anamnesis.store.search.store_search import StoreSearch
     from anamnesis.store.secrets.secret_scan import MaskedFile
     from anamnesis.store.vectors.embedding import Embedder
@@ -60,6 +69,7 @@ if TYPE_CHECKING:
     Notes = list[Memory]
     SkippedFiles = list[SkippedFile]
     MaskedFiles = list[MaskedFile]
+    Contradictions = list[Contradiction]
     LeftoverFiles = list[LeftoverFile]
     Params = list[object]
 
@@ -190,6 +200,10 @@ class MemoryStore:
         confidence: float = 1.0,
         supersedes: Iterable[str] | None = None,
         extra: dict[str, Any] | None = None,
+        valid_until: str = "",
+        review_after: str = "",
+        reviewed_at: str = "",
+        compatible_with: Iterable[str] | None = None,
     ) -> Memory:
         """Create a note with a fresh id and timestamps: write its file, then index it."""
         now = utc_now()
@@ -211,6 +225,10 @@ class MemoryStore:
             confidence=confidence,
             supersedes=supersedes,
             extra=dict(extra or {}),
+            valid_until=valid_until,
+            review_after=review_after,
+            reviewed_at=reviewed_at,
+            compatible_with=compatible_with,
         )
         return self._writer.save(mem, new=True)
 
@@ -319,6 +337,7 @@ class MemoryStore:
         include_body: bool = True,
         after: Memory | None = None,
         agent: str | None = None,
+        include_expired: bool | None = None,
     ) -> Notes:
         """Notes newest first (``updated_at``, then ``confidence``, then id), filtered.
 
@@ -329,7 +348,9 @@ class MemoryStore:
         stays browsable. With ``include_body=False`` bodies are returned empty (cheaper).
         ``after``: only the notes that come after this one in that order (the next page
         of a listing that ended with it, :func:`.note_pages.every_note`). ``agent``: only
-        the notes that coding agent wrote (``prov_agent``).
+        the notes that coding agent wrote (``prov_agent``). ``include_expired``: whether
+        notes past their ``valid_until`` are listed; None (the default) follows
+        ``include_superseded``: a listing of the live notes hides both.
         """
         sql, params = note_queries.listing(
             Filters.checked(project, type, scope, tag, agent=agent),
@@ -339,6 +360,7 @@ class MemoryStore:
             limit=limit,
             offset=offset,
             after=after,
+            include_expired=include_expired,
         )
         return self._listed(sql, params, include_body)
 
@@ -369,11 +391,13 @@ class MemoryStore:
         tag: str | None = None,
         include_superseded: bool = True,
         agent: str | None = None,
+        include_expired: bool | None = None,
     ) -> int:
         """How many notes :meth:`list` would return with these filters."""
         sql, params = note_queries.counting(
             Filters.checked(project, type, scope, tag, agent=agent),
             include_superseded=include_superseded,
+            include_expired=include_expired,
         )
 
         def query(conn: sqlite3.Connection) -> int:
@@ -393,6 +417,8 @@ class MemoryStore:
         mode: str | None = None,
         include_superseded: bool = False,
         agent: str | None = None,
+        include_expired: bool = False,
+        as_of: str | None = None,
     ) -> Notes:
         """The best ``k`` notes for a free-text query, superseded notes hidden (with
         ``include_superseded`` they rank like any other: the history, searched).
@@ -403,7 +429,11 @@ class MemoryStore:
         here, vector and hybrid search fall back to keyword search with one warning. A
         query that shares nothing with any note finds nothing in every mode (vector
         evidence counts only above :data:`~anamnesis.store.search.fusion.VECTOR_FLOOR`).
-        ``agent``: only the notes that coding agent wrote (``prov_agent``).
+        ``agent``: only the notes that coding agent wrote (``prov_agent``). Notes past
+        their ``valid_until`` are hidden like superseded ones unless ``include_expired``.
+        ``as_of`` (a date or timestamp): the memory as it stood then: notes created later
+        do not exist yet, supersede links count only from notes that existed, validity
+        is evaluated then (notes are read as they are now: edits are not undone).
         """
         return self.search_scored(
             query,
@@ -414,6 +444,8 @@ class MemoryStore:
             mode=mode,
             include_superseded=include_superseded,
             agent=agent,
+            include_expired=include_expired,
+            as_of=as_of,
         ).notes
 
     def search_scored(
@@ -427,6 +459,8 @@ class MemoryStore:
         mode: str | None = None,
         include_superseded: bool = False,
         agent: str | None = None,
+        include_expired: bool = False,
+        as_of: str | None = None,
     ) -> SearchResult:
         """:meth:`search` with each hit's score, the notes superseding it (``superseded_by``,
         empty for a current note) and the mode that actually ran."""
@@ -440,7 +474,69 @@ class MemoryStore:
             include_superseded=include_superseded,
             embed_limit=self.search_embed_limit,
             agent=agent,
+            include_expired=include_expired,
+            as_of=as_of,
         )
+
+    # -- review: contradictions and due notes ----------------------------------------
+
+    def contradictions(
+        self, *, project: str | None = None, limit: int | None = None
+    ) -> Contradictions:
+        """Every candidate pair of contradicting live notes (not superseded, not expired),
+        or a project's: two notes of one project (or both global) about one subject that
+        state different values, or one saying not to do (or that it no longer is) what the
+        other states. Durable notes pair with durable ones and an episodic note with
+        durable ones, never two episodic notes; pairs a person marked compatible are left
+        out. Newest pairs first (by the newer note's ``created_at``). Deterministic: no
+        provider, no network (:mod:`anamnesis.store.review`)."""
+        if limit is not None and (not isinstance(limit, int) or limit < 0):
+            raise InvalidQuery(f"limit must be a whole number >= 0, got {limit!r}")
+        return self._finder.contradictions(project, limit)
+
+    def possible_contradictions(self, mem: Memory, *, limit: int = 5) -> Contradictions:
+        """The live notes ``mem`` (a note just written, or about to be) may contradict,
+        the likeliest first, at most ``limit``: the write-time check, cheap enough for
+        every write (its neighbours by title and subject, then a value diff)."""
+        if not isinstance(limit, int) or limit < 0:
+            raise InvalidQuery(f"limit must be a whole number >= 0, got {limit!r}")
+        return self._finder.possible(mem, limit)
+
+    def due_for_review(self, *, project: str | None = None, now: str | None = None) -> Notes:
+        """Live notes whose ``review_after`` has come (:func:`~anamnesis.store.is_due` at
+        ``now``, default the current time) and that no person confirmed since, the
+        longest due first. Read from the index's small index of notes with a date."""
+        when = check_when(now, "now") if now else None
+        if when and len(when) == 10:  # a date: its first moment
+            when = due_bound(when)
+        return self._finder.due(project, when)
+
+    def keep(self, keep_id: str, over_id: str) -> Memory:
+        """Resolve a pair by keeping one note: it supersedes the other, which is never
+        deleted (it stays in the history, out of recall). The kept note is marked
+        confirmed (``reviewed_at``); its ``updated_at`` stays (a review changes no word).
+        Returns the kept note as written."""
+        from anamnesis.store.review.resolutions import kept
+
+        keep, over = self.get(keep_id), self.get(over_id)
+        return self.put(kept(keep, over, utc_now()))
+
+    def mark_compatible(self, a_id: str, b_id: str) -> None:
+        """Resolve a pair as "both are right": each note names the other in
+        ``compatible_with`` (in the files, so other machines never propose the pair again
+        either) and is marked confirmed; both written together, all or nothing."""
+        from anamnesis.store.review.resolutions import both_right
+
+        first, second = both_right(self.get(a_id), self.get(b_id), utc_now())
+        self.put_many([first, second])
+
+    def mark_reviewed(self, memory_id: str, *, review_after: str | None = None) -> Memory:
+        """A due note confirmed by a person: ``reviewed_at`` is now, and ``review_after``
+        moves to the date or timestamp given ("" clears it; None leaves it: the note is
+        not due again until it is moved). Returns the note as written."""
+        from anamnesis.store.review.resolutions import reviewed
+
+        return self.put(reviewed(self.get(memory_id), utc_now(), review_after))
 
     # -- vectors (the optional extra) -------------------------------------------------
 
@@ -614,6 +710,13 @@ class MemoryStore:
         from anamnesis.store.index.note_writer import NoteWriter
 
         return NoteWriter(self._index, self._indexer, mask_secrets=self._mask_secrets)
+
+    @cached_property
+    def _finder(self) -> ContradictionFinder:
+        # Made on first use: a hook that only lists notes loads none of the review code.
+        from anamnesis.store.review.finder import ContradictionFinder
+
+        return ContradictionFinder(self._index, self._indexer, self._catch_up)
 
     @cached_property
     def _search(self) -> StoreSearch:

@@ -336,7 +336,7 @@ def note_from_record(record: object) -> tuple[Memory, list[str]]:
     if lifted:
         extra = dict(extra)
         fields.update({key: extra.pop(key) for key in lifted})
-    for key in ("tags", "supersedes"):
+    for key in ("tags", "supersedes", "compatible_with"):
         if isinstance(fields.get(key), str):
             raise InvalidNote(key, "must be a list of text")
     note = validate_note(Memory(**fields, extra=extra))  # a value of the wrong kind: TypeError

@@ -27,6 +27,7 @@ from anamnesis.store.index.schema import (
 from anamnesis.store.note import invisible
 from anamnesis.store.note.model import Memory
 from anamnesis.store.note.timestamps import ranking_time, utc_now
+from anamnesis.store.note.validity import due_bound, expiry_bound
 from anamnesis.store.record import Record
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -55,7 +56,7 @@ _ROW_COLUMNS = (
     "m.seq, m.id, m.type, m.title, m.body_path, m.project, m.machine_id, m.scope, "
     "m.created_at, m.updated_at, m.prov_source, m.prov_model, m.prov_session, m.prov_agent, "
     "m.confidence, m.tags_json, m.supersedes_json, m.extra_json, m.complete, m.file_size, "
-    "m.file_mtime_ns"
+    "m.file_mtime_ns, m.valid_until, m.review_after, m.reviewed_at, m.compatible_json"
 )
 # One row holds a whole note (memories is also the full-text table's content).
 SELECT_NOTE = f"SELECT {_ROW_COLUMNS}, {stored_text.SQL_FUNCTION}(m.body_z) FROM memories m"
@@ -345,8 +346,10 @@ def upsert(
         "INSERT INTO memories (seq, id, type, title, body_path, project, machine_id, scope,"
         " created_at, updated_at, ranked_at, prov_source, prov_model, prov_session,"
         " prov_agent, confidence, supersedes, tags_json, supersedes_json, extra_json, complete,"
-        " file_size, file_mtime_ns, tags, body_z)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " file_size, file_mtime_ns, valid_until, expires_at, review_after, due_at, reviewed_at,"
+        " compatible_json, tags, body_z)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+        " ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             seq,
             mem.id,
@@ -371,6 +374,12 @@ def upsert(
             int(complete),
             file_size,
             file_mtime_ns,
+            mem.valid_until or None,
+            expiry_bound(mem.valid_until) or None,
+            mem.review_after or None,
+            due_bound(mem.review_after) or None,
+            mem.reviewed_at or None,
+            json.dumps(mem.compatible_with),
             tags_text,
             stored_text.deflated(mem.body),
         ),
@@ -454,6 +463,10 @@ def note_row(row: Sequence[Any]) -> NoteRow:
         complete,
         file_size,
         file_mtime_ns,
+        valid_until,
+        review_after,
+        reviewed_at,
+        compatible_json,
         body,
     ) = row
     memory = Memory(
@@ -474,6 +487,10 @@ def note_row(row: Sequence[Any]) -> NoteRow:
         confidence=confidence,
         supersedes=_decode_list(supersedes_json),
         extra=json.loads(extra_json) if extra_json != "{}" else {},
+        valid_until=valid_until or "",
+        review_after=review_after or "",
+        reviewed_at=reviewed_at or "",
+        compatible_with=_decode_list(compatible_json),
     )
     return NoteRow(seq, memory, body_path, file_size, file_mtime_ns, bool(complete))
 

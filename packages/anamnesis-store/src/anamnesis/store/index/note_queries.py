@@ -8,8 +8,9 @@ always bound, never inlined.
 
 from __future__ import annotations
 
-from anamnesis.store.errors import InvalidQuery
+from anamnesis.store.errors import InvalidNote, InvalidQuery
 from anamnesis.store.index import db as ix
+from anamnesis.store.note import validity
 from anamnesis.store.note.model import NOTE_TYPES, Memory, StoreStats
 from anamnesis.store.note.timestamps import ranking_time, utc_now
 from anamnesis.store.note.validation import is_agent_name
@@ -26,12 +27,26 @@ _ID_LENGTH = 26
 class Filters(Record):
     """Exact-match filters shared by search and list. None means "any".
 
-    ``include_superseded`` is search's alone (:meth:`eligible_sql`): a search hides
-    superseded notes unless it is set; listing and counting take their own flag.
-    ``agent``: only notes that coding agent wrote (``prov_agent``).
+    ``include_superseded`` and ``include_expired`` are search's alone
+    (:meth:`eligible_sql`): a search hides superseded and expired notes unless they are
+    set; listing and counting take their own flags. ``agent``: only notes that coding
+    agent wrote (``prov_agent``). ``moment``: the first instant the question does not
+    cover (:func:`.validity.moment`): now, or the end of an ``as_of`` date; ``as_of``
+    says whether it was asked for (then notes created later, and supersede links they
+    make, do not exist yet).
     """
 
-    __slots__ = ("agent", "include_superseded", "project", "scope", "tag", "types")
+    __slots__ = (
+        "agent",
+        "as_of",
+        "include_expired",
+        "include_superseded",
+        "moment",
+        "project",
+        "scope",
+        "tag",
+        "types",
+    )
 
     def __init__(
         self,
@@ -41,6 +56,9 @@ class Filters(Record):
         tag: str | None = None,
         include_superseded: bool = False,
         agent: str | None = None,
+        include_expired: bool = False,
+        as_of: bool = False,
+        moment: str = "",
     ) -> None:
         self.project = project
         self.types = types
@@ -48,6 +66,9 @@ class Filters(Record):
         self.tag = tag
         self.include_superseded = include_superseded
         self.agent = agent
+        self.include_expired = include_expired
+        self.as_of = as_of
+        self.moment = moment or validity.moment()
 
     @classmethod
     def checked(
@@ -59,9 +80,11 @@ class Filters(Record):
         include_superseded: bool = False,
         *,
         agent: str | None = None,
+        include_expired: bool = False,
+        as_of: str | None = None,
     ) -> Filters:
         """Filters from a caller's arguments; raises :class:`InvalidQuery` naming the bad
-        one. ``note_type`` is one type or several."""
+        one. ``note_type`` is one type or several; ``as_of`` a date or timestamp."""
         types: tuple[str, ...] | None
         if note_type is None:
             types = None
@@ -82,7 +105,25 @@ class Filters(Record):
             raise InvalidQuery(
                 f"agent must be an agent's name (lowercase, e.g. claude-code, codex), got {agent!r}"
             )
-        return cls(project, types, scope, tag, include_superseded, agent)
+        if not isinstance(include_expired, bool):
+            raise InvalidQuery(f"include_expired must be a bool, got {include_expired!r}")
+        when = ""
+        if as_of is not None:
+            try:
+                when = validity.check_when(as_of, "as_of")
+            except InvalidNote as exc:
+                raise InvalidQuery(str(exc)) from None
+        return cls(
+            project,
+            types,
+            scope,
+            tag,
+            include_superseded,
+            agent,
+            include_expired,
+            as_of=bool(when),
+            moment=validity.moment(when or None),
+        )
 
     def sql(self, alias: str = "m") -> tuple[str, list[object]]:
         """``AND ...`` clauses and their parameters (values are always bound, never inlined)."""
@@ -108,15 +149,41 @@ class Filters(Record):
         return "".join(f" AND {clause}" for clause in clauses), params
 
     def eligible_sql(self) -> tuple[str, list[object]]:
-        """:meth:`sql` for the notes a search may return (alias ``m``): superseded notes
-        are left out unless ``include_superseded``, in which case they rank like any other."""
+        """:meth:`sql` for the notes a search may return (alias ``m``): superseded and
+        expired notes are left out unless ``include_superseded`` / ``include_expired``, in
+        which case they rank like any other; with ``as_of``, as the memory stood then."""
         where, params = self.sql()
-        if self.include_superseded:
-            return where, params
-        return f"{where} AND {NOT_SUPERSEDED}", params
+        return self.live_sql(where, params, self.include_superseded, self.include_expired)
+
+    def live_sql(
+        self, where: str, params: list[object], include_superseded: bool, include_expired: bool
+    ) -> tuple[str, list[object]]:
+        """``where`` narrowed to the notes that exist at :attr:`moment` (with ``as_of``),
+        then to those not superseded and not expired then, unless included."""
+        params = list(params)
+        if self.as_of:
+            where += " AND m.created_at < ?"
+            params.append(self.moment)
+        if not include_superseded:
+            if self.as_of:
+                where += f" AND {NOT_SUPERSEDED_BY_THEN}"
+                params.append(self.moment)
+            else:
+                where += f" AND {NOT_SUPERSEDED}"
+        if not include_expired:
+            where += f" AND {NOT_EXPIRED}"
+            params.append(self.moment)
+        return where, params
 
 
 NOT_SUPERSEDED = "m.id NOT IN (SELECT superseded_id FROM memory_supersedes)"
+# Superseded only by notes that existed then (created before the moment bound after it).
+NOT_SUPERSEDED_BY_THEN = (
+    "m.id NOT IN (SELECT s.superseded_id FROM memory_supersedes s"
+    " JOIN memories n ON n.id = s.memory_id WHERE n.created_at < ?)"
+)
+# Valid at the moment bound after it: no expiry, or one not reached before that moment.
+NOT_EXPIRED = "(m.expires_at IS NULL OR m.expires_at >= ?)"
 
 # Where a listing that ended with a note ranked it: its row's rank while the row is still
 # that version of the note (the same ``updated_at``). A note edited or deleted since falls
@@ -137,6 +204,7 @@ def listing(
     limit: int | None,
     offset: int,
     after: Memory | None = None,
+    include_expired: bool | None = None,
 ) -> tuple[str, list[object]]:
     """The statement :meth:`MemoryStore.list` runs: newest first (``ranked_at``: the
     note's ``updated_at``, never later than now, see :func:`.timestamps.ranking_time`;
@@ -150,8 +218,9 @@ def listing(
     if exclude_tag is not None:
         where += " AND NOT EXISTS (SELECT 1 FROM memory_tags t WHERE t.seq = m.seq AND t.tag = ?)"
         params.append(exclude_tag)
-    if not include_superseded:
-        where += f" AND {NOT_SUPERSEDED}"
+    where, params = filters.live_sql(
+        where, params, include_superseded, _expired_too(include_expired, include_superseded)
+    )
     if after is not None:
         # Where the recency indexes go on from: one seek, however deep the page.
         where += f" AND (m.ranked_at, m.confidence, m.id) < ({_RANK_OF_AFTER}, ?, ?)"
@@ -163,6 +232,16 @@ def listing(
         sql += " LIMIT ? OFFSET ?"
         params.extend([-1 if limit is None else limit, offset])
     return sql, params
+
+
+def _expired_too(include_expired: bool | None, include_superseded: bool) -> bool:
+    """Whether a listing shows expired notes: as asked, else as it shows superseded ones
+    (a listing of the live notes hides both; one of the history shows both)."""
+    if include_expired is None:
+        return include_superseded
+    if not isinstance(include_expired, bool):
+        raise InvalidQuery(f"include_expired must be a bool, got {include_expired!r}")
+    return include_expired
 
 
 def ranks_of(conn: sqlite3.Connection, ids: list[str]) -> dict[str, str]:
@@ -204,11 +283,13 @@ def dated_ahead(limit: str) -> tuple[str, list[object]]:
     return sql, [limit, limit]
 
 
-def counting(filters: Filters, *, include_superseded: bool) -> tuple[str, list[object]]:
+def counting(
+    filters: Filters, *, include_superseded: bool, include_expired: bool | None = None
+) -> tuple[str, list[object]]:
     """The statement that counts what :func:`listing` would list."""
-    where, params = filters.sql()
-    if not include_superseded:
-        where += f" AND {NOT_SUPERSEDED}"
+    where, params = filters.live_sql(
+        *filters.sql(), include_superseded, _expired_too(include_expired, include_superseded)
+    )
     return f"SELECT count(*) FROM memories m WHERE 1 = 1{where}", params
 
 

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
 
 # Bumped whenever the schema or what the index stores changes. Any other value (including
 # the published release's 1-3) makes the store drop the tables and rebuild from markdown.
-SCHEMA_VERSION: Final = 111
+SCHEMA_VERSION: Final = 112
 # 'ANMS': marks the file as an Anamnesis index, so a stray SQLite file is never trusted.
 APPLICATION_ID: Final = 0x414E4D53
 
@@ -38,6 +38,12 @@ CREATE TABLE memories (
   tags_json       TEXT NOT NULL DEFAULT '[]',
   supersedes_json TEXT NOT NULL DEFAULT '[]',
   extra_json      TEXT NOT NULL DEFAULT '{}',
+  valid_until     TEXT,                 -- as written (a date or a timestamp); NULL: none
+  expires_at      TEXT,                 -- validity.expiry_bound: first moment it is expired
+  review_after    TEXT,                 -- as written; NULL: none
+  due_at          TEXT,                 -- validity.due_bound: first moment it is due
+  reviewed_at     TEXT,                 -- when a person last confirmed it; NULL: never
+  compatible_json TEXT NOT NULL DEFAULT '[]',  -- ids a person said it does not contradict
   complete        INTEGER NOT NULL DEFAULT 1,  -- 0: extras not JSON-exact, read the file
   file_size       INTEGER NOT NULL,
   file_mtime_ns   INTEGER NOT NULL,
@@ -123,6 +129,9 @@ CREATE INDEX idx_mem_prov    ON memories(prov_source);
 CREATE INDEX idx_mem_unhashed ON memories(seq) WHERE embed_hash IS NULL;
 CREATE INDEX idx_tags_tag    ON memory_tags(tag);
 CREATE INDEX idx_supersedes_target ON memory_supersedes(superseded_id);
+-- The few notes that carry a date: expiry and review questions never visit the others.
+CREATE INDEX idx_mem_expires ON memories(expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX idx_mem_due ON memories(due_at) WHERE due_at IS NOT NULL;
 """
 
 # The vectors extra's cache: passage vectors by the note text's hash and the model. Not in

@@ -42,6 +42,13 @@ def serialize_note(mem: Memory) -> str:
         # One id is written as a scalar, as the spec shows and as older readers expect;
         # several as a list.
         meta["supersedes"] = mem.supersedes[0] if len(mem.supersedes) == 1 else mem.supersedes
+    # Time and review: written only when set, so a note without them reads as before (and
+    # an older reader keeps them among the keys it does not know).
+    for key in ("valid_until", "review_after", "reviewed_at"):
+        if getattr(mem, key):
+            meta[key] = getattr(mem, key)
+    if mem.compatible_with:
+        meta["compatible_with"] = mem.compatible_with
     meta["created_at"] = mem.created_at
     meta["updated_at"] = mem.updated_at
     meta["tags"] = mem.tags
@@ -107,6 +114,10 @@ def parse_note(text: str, path: str = "<note>", scope: str | None = None) -> Mem
             prov_agent=meta.get("prov_agent") or "",
             confidence=_as_confidence(meta.get("confidence")),
             supersedes=_as_list(meta.get("supersedes"), split_commas=False),
+            valid_until=meta.get("valid_until") or "",
+            review_after=meta.get("review_after") or "",
+            reviewed_at=meta.get("reviewed_at") or "",
+            compatible_with=_as_list(meta.get("compatible_with"), split_commas=False),
             extra={key: value for key, value in meta.items() if key not in frontmatter.KNOWN_KEYS},
         )
         return normalize_in_place(mem)

@@ -46,10 +46,13 @@ SCALAR_FIELDS = frozenset(
         "confidence",
         "created_at",
         "updated_at",
+        "valid_until",
+        "review_after",
+        "reviewed_at",
     }
 )
 # Known fields holding a list of scalars (a lone scalar is accepted too).
-LIST_FIELDS = frozenset({"tags", "supersedes"})
+LIST_FIELDS = frozenset({"tags", "supersedes", "compatible_with"})
 # Every key the store writes; anything else in a file is kept in Memory.extra.
 KNOWN_KEYS = SCALAR_FIELDS | LIST_FIELDS
 

@@ -36,6 +36,12 @@ class Memory(Record):
     still reads). ``extra`` keeps frontmatter keys the store does not know, so notes written
     by other tools or older releases survive a rewrite unchanged. ``replace(**changes)``
     gives a changed copy.
+
+    Time and review (all optional, :mod:`.validity`): ``valid_until`` (a date or timestamp:
+    past it the note is expired, hidden from recall like a superseded one), ``review_after``
+    (from then on the note is due for review, still recalled), ``reviewed_at`` (when a
+    person last confirmed the note) and ``compatible_with`` (notes a person said this one
+    does not contradict: "both are right", never proposed again).
     """
 
     __slots__ = (
@@ -55,6 +61,10 @@ class Memory(Record):
         "prov_agent",
         "confidence",
         "supersedes",
+        "valid_until",
+        "review_after",
+        "reviewed_at",
+        "compatible_with",
         "extra",
     )
     FIELDS: Final = __slots__
@@ -78,6 +88,10 @@ class Memory(Record):
         confidence: float = 1.0,
         supersedes: Iterable[str] | None = None,
         extra: dict[str, Any] | None = None,
+        valid_until: str = "",
+        review_after: str = "",
+        reviewed_at: str = "",
+        compatible_with: Iterable[str] | None = None,
     ) -> None:
         self.id = id
         self.type = type
@@ -95,6 +109,10 @@ class Memory(Record):
         self.prov_agent = prov_agent
         self.confidence = confidence
         self.supersedes: list[str] = _as_list(supersedes)
+        self.valid_until = valid_until
+        self.review_after = review_after
+        self.reviewed_at = reviewed_at
+        self.compatible_with: list[str] = _as_list(compatible_with)
         self.extra: dict[str, Any] = dict(extra) if extra is not None else {}
 
     def to_dict(self, *, include_body: bool = True) -> dict[str, Any]:
@@ -115,6 +133,10 @@ class Memory(Record):
             "prov_agent": self.prov_agent,
             "confidence": self.confidence,
             "supersedes": list(self.supersedes),
+            "valid_until": self.valid_until,
+            "review_after": self.review_after,
+            "reviewed_at": self.reviewed_at,
+            "compatible_with": list(self.compatible_with),
         }
         if include_body:
             out["body"] = self.body

@@ -13,6 +13,7 @@ from anamnesis.store.note.ids import check_id
 from anamnesis.store.note.limits import NoteLimits
 from anamnesis.store.note.model import NOTE_TYPES, PROV_SOURCES, SCOPES, Memory
 from anamnesis.store.note.timestamps import normalize_timestamp
+from anamnesis.store.note.validity import check_when
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -161,7 +162,11 @@ def normalize_in_place(mem: Memory) -> Memory:
         _check_text(name, value)
     _check_agent(mem.prov_agent)
     mem.confidence = _check_confidence(mem.confidence)
-    mem.supersedes = _clean_supersedes(mem.id, mem.supersedes)
+    mem.supersedes = _clean_ids("supersedes", mem.id, mem.supersedes)
+    mem.compatible_with = _clean_ids("compatible_with", mem.id, mem.compatible_with)
+    mem.valid_until = check_when(mem.valid_until, "valid_until")
+    mem.review_after = check_when(mem.review_after, "review_after")
+    mem.reviewed_at = normalize_timestamp(mem.reviewed_at, "reviewed_at")
     mem.extra = _checked_extra(mem.extra)
     mem.tags = clean_tags(mem.tags)
     mem.created_at = normalize_timestamp(mem.created_at, "created_at")
@@ -268,7 +273,9 @@ def _check_confidence(value: object) -> float:
     return number
 
 
-def _clean_supersedes(own_id: str, ids: Iterable[object] | None) -> list[str]:
+def _clean_ids(field: str, own_id: str, ids: Iterable[object] | None) -> list[str]:
+    """Other notes' ids (``supersedes``, ``compatible_with``): checked, each once, never
+    the note's own."""
     if isinstance(ids, str):  # a caller passing one id as a plain string
         ids = [ids]
     out: list[str] = []
@@ -276,10 +283,11 @@ def _clean_supersedes(own_id: str, ids: Iterable[object] | None) -> list[str]:
         sid = raw.strip() if isinstance(raw, str) else raw
         if sid == "":
             continue
-        check_id(sid, "supersedes")
+        check_id(sid, field)
         assert isinstance(sid, str)
         if sid == own_id:
-            raise InvalidNote("supersedes", "a note cannot supersede itself")
+            what = "supersede itself" if field == "supersedes" else f"list itself in {field}"
+            raise InvalidNote(field, f"a note cannot {what}")
         if sid not in out:
             out.append(sid)
     return out

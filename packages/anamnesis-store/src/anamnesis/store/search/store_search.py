@@ -88,16 +88,27 @@ class StoreSearch:
         include_superseded: bool,
         embed_limit: int,
         agent: str | None = None,
+        include_expired: bool = False,
+        as_of: str | None = None,
     ) -> SearchResult:
         """:meth:`MemoryStore.search_scored`; ``embed_limit``: how many notes lacking a
         vector a vector or hybrid search embeds first (``MemoryStore.search_embed_limit``)."""
         chosen = check_search(query, k, mode) or self.default_mode()
+        filters = Filters.checked(
+            project,
+            type,
+            scope,
+            None,
+            include_superseded,
+            agent=agent,
+            include_expired=include_expired,
+            as_of=as_of,
+        )
         words, tokens = self._settings.terms(query)
         if not tokens:  # nothing to search for: no model is loaded to find that out
             if not needs_vectors(chosen) or self._vectors().ready():
                 return SearchResult([], chosen, chosen)
             return SearchResult([], KEYWORD_MODE, chosen, self._vectors().support().reason)
-        filters = Filters.checked(project, type, scope, None, include_superseded, agent=agent)
         query_vector: tuple[bytes, str] | None = None
         if needs_vectors(chosen):
             query_vector = self._vectors().query_vector(query, embed_limit)

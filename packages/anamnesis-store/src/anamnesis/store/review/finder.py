@@ -1,0 +1,166 @@
+"""Contradiction candidates over one store: every pair of live notes (``review``), the notes
+one note just written contradicts (the write-time check), and the notes due for review.
+
+Deterministic and local: neighbours through the full-text index (:mod:`.neighbours`), then
+a value diff of each pair (:mod:`.compare`). No provider, no network, no model.
+
+:class:`~anamnesis.store.MemoryStore` makes a finder on first use and hands it the store's
+connection, its indexer and its catch-up, as it does its search.
+"""
+
+from __future__ import annotations
+
+from anamnesis.store.index import db as ix
+from anamnesis.store.index.note_queries import Filters, listing
+from anamnesis.store.note import validity
+from anamnesis.store.review.compare import differences
+from anamnesis.store.review.facts import NoteFacts
+from anamnesis.store.review.neighbours import neighbours, subject_terms
+from anamnesis.store.review.records import Contradiction, ordered
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    import sqlite3
+    from collections.abc import Callable
+    from typing import Final, TypeVar
+
+    from anamnesis.store.index.connection import IndexConnection
+    from anamnesis.store.index.indexer import Indexer
+    from anamnesis.store.note.model import Memory
+
+    T = TypeVar("T")
+
+# Neighbours compared for a note just written, and for each note in a whole review.
+WRITE_NEIGHBOURS: Final = 6
+REVIEW_NEIGHBOURS: Final = 4
+
+
+class ContradictionFinder:
+    """One store's contradiction candidates and due notes."""
+
+    __slots__ = ("_catch_up", "_index", "_indexer")
+
+    def __init__(
+        self, index: IndexConnection, indexer: Indexer, catch_up: Callable[[], None]
+    ) -> None:
+        self._index = index
+        self._indexer = indexer
+        self._catch_up = catch_up
+
+    def contradictions(self, project: str | None, limit: int | None) -> list[Contradiction]:
+        """:meth:`MemoryStore.contradictions`."""
+
+        def query(conn: sqlite3.Connection) -> list[Contradiction]:
+            notes = self._live(conn, project)
+            facts: dict[str, NoteFacts] = {}
+            pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
+            for note in notes:
+                terms = subject_terms(note, body=False)
+                for row in neighbours(conn, note, terms, REVIEW_NEIGHBOURS):
+                    other = row.memory
+                    older, newer = ordered(note, other)
+                    pairs.setdefault((older.id, newer.id), (older, newer))
+            found = []
+            for older, newer in pairs.values():
+                differs = differences(_facts(facts, older), _facts(facts, newer))
+                if differs:
+                    found.append(Contradiction(older, newer, differs))
+            found.sort(key=_newest_pair_first)
+            return found if limit is None else found[:limit]
+
+        return self._read(query)
+
+    def possible(self, mem: Memory, limit: int) -> list[Contradiction]:
+        """:meth:`MemoryStore.possible_contradictions`."""
+        if limit <= 0:
+            return []
+        mine = NoteFacts(mem)
+        terms = subject_terms(mem, body=True)
+
+        def query(conn: sqlite3.Connection) -> list[Contradiction]:
+            found = []
+            for row in neighbours(conn, mem, terms, WRITE_NEIGHBOURS):
+                other = self._settled(conn, row)
+                if other is None:
+                    continue
+                older, newer = ordered(mem, other)
+                theirs = NoteFacts(other)
+                pair = (mine, theirs) if older is mem else (theirs, mine)
+                differs = differences(*pair)
+                if differs:
+                    found.append(Contradiction(older, newer, differs))
+            return found[:limit]
+
+        return self._read(query)
+
+    def due(self, project: str | None, now: str | None) -> list[Memory]:
+        """:meth:`MemoryStore.due_for_review`: live notes whose ``review_after`` is reached
+        and no person confirmed since, the longest due first."""
+        moment = validity.moment(now=now)
+        filters = Filters(project, moment=moment)
+        where, params = filters.live_sql(*filters.sql(), False, False)
+        sql = (
+            f"{ix.SELECT_NOTE} WHERE m.due_at IS NOT NULL AND m.due_at < ?"
+            f" AND (m.reviewed_at IS NULL OR m.reviewed_at < m.due_at){where}"
+            " ORDER BY m.due_at, m.id"
+        )
+
+        def query(conn: sqlite3.Connection) -> list[Memory]:
+            def fetch() -> list[ix.NoteRow]:
+                return [ix.note_row(row) for row in conn.execute(sql, [moment, *params])]
+
+            notes = self._indexer.settled(conn, fetch, True)
+            return [note for note in notes if validity.is_due(note, now)]
+
+        return self._read(query)
+
+    # -- internals -------------------------------------------------------------------
+
+    def _live(self, conn: sqlite3.Connection, project: str | None) -> list[Memory]:
+        """Every live note (not superseded, not expired), or a project's, newest first."""
+        sql, params = listing(
+            Filters(project),
+            exclude_tag=None,
+            include_superseded=False,
+            include_body=True,
+            limit=None,
+            offset=0,
+        )
+
+        def fetch() -> list[ix.NoteRow]:
+            return [ix.note_row(row) for row in conn.execute(sql, params)]
+
+        return self._indexer.settled(conn, fetch, True)
+
+    def _settled(self, conn: sqlite3.Connection, row: ix.NoteRow) -> Memory | None:
+        notes, _changed = self._indexer.current_all(conn, [row], True)
+        return notes[0] if notes else None
+
+    def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
+        def action() -> T:
+            self._catch_up()
+            return query(self._index.connection())
+
+        return self._index.run(action)
+
+
+def _facts(cache: dict[str, NoteFacts], mem: Memory) -> NoteFacts:
+    found = cache.get(mem.id)
+    if found is None:
+        found = cache[mem.id] = NoteFacts(mem)
+    return found
+
+
+def _newest_pair_first(pair: Contradiction) -> tuple[str, str, str, str]:
+    """Sort key: the pair whose newer note is newest first, then by the older note, then
+    by ids (descending throughout, through inverted text)."""
+    return (
+        _inverted(pair.newer.created_at),
+        _inverted(pair.older.created_at),
+        _inverted(pair.newer.id),
+        _inverted(pair.older.id),
+    )
+
+
+def _inverted(text: str) -> str:
+    return "".join(chr(0x10FFFF - ord(char)) for char in text)

@@ -1,0 +1,170 @@
+"""What a note says not to do, and what it says is gone: negations and replacements.
+
+A negation ("never use X", "don't cache X", "do not enable X", "avoid X", "X instead
+of Y" for Y, "stop X-ing", "without X", a title "No X") turns against another note
+that says to do X. A replacement ("X is deprecated", "X was replaced by Y", "X in favour
+of Y", "X no longer ...", "X was removed / deleted / switched off", "moved from X",
+"switched from X") is a newer note retiring something an older one states. Each is
+read as a :class:`Stance`: its kind, the thing it is about (``target``: the words, or
+the code span, it turns against) and the clause it is in.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anamnesis.store.record import Record
+from anamnesis.store.review.text import GENERIC, Clause, content_stems
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Final
+
+_CODE = re.compile(r"`([^`\n]{1,300})`")
+
+# A cue and the target after it: "never use X", "don't X", "instead of X".
+_NEGATION_BEFORE = re.compile(
+    r"\b(?:never|don['\u2019]t|do\s+not|does\s+not|doesn['\u2019]t|must\s+not|mustn['\u2019]t"
+    r"|should\s+not|shouldn['\u2019]t|no\s+longer|avoid|stop(?:ped)?|instead\s+of|rather\s+than"
+    r"|without|not\s+even)\b\s*(?:use|using)?\s*",
+    re.IGNORECASE,
+)
+# "X must not be installed": the target is what comes before.
+_PASSIVE_NEGATION = re.compile(
+    r"\b(?:must|should|can|may)\s*(?:not|n['\u2019]t)\s+be\s+\w+ed\b", re.IGNORECASE
+)
+_TITLE_NO = re.compile(r"^(?:no|not|never|don['\u2019]t|do\s+not|stop|avoid)\s+", re.IGNORECASE)
+# A cue with the retired thing before it: "X is deprecated", "X was replaced by Y".
+_RETIRED_AFTER = re.compile(
+    r"\b(?:(?:is|are|was|were|has\s+been|have\s+been|got|gets|being|now)\s+)?"
+    r"(?:deprecated|removed|deleted|dropped|gone|retired|replaced|superseded|obsolete"
+    r"|decommissioned|switched\s+off|turned\s+off|shut\s+down|sunset|no\s+longer"
+    r"|scheduled\s+for\s+(?:deletion|removal)|in\s+favou?r\s+of)\b",
+    re.IGNORECASE,
+)
+# A cue with the retired thing after it: "moved from X", "switched from X to Y".
+_RETIRED_BEFORE = re.compile(
+    r"\b(?:moved|switched|migrated|changed|went|replaced|dropped|removed|deprecated)\s+"
+    r"(?:away\s+)?from\s+|\bdeprecated\s+|\breplaced\s+|\bused\s+to\s+(?:use\s+)?",
+    re.IGNORECASE,
+)
+# Where a target ends: punctuation, or a word that starts another thought.
+_TARGET_END = re.compile(
+    r"[:,;]|\s[-\u2013\u2014]\s|\b(?:because|since|so|while|when|as|but|and\s+(?:use|run"
+    r"|leave|put|pin|keep)|which|it|they|we|until)\b",
+    re.IGNORECASE,
+)
+# Words that make a clause a recommendation: the other side of a negation.
+DIRECTIVE: Final = frozenset(
+    """
+    use usi enabl enable run set instal install prefer recommend fine ok okay allow always
+    should must pin wrap style cache keep put point configur add call
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+
+# Any word a stance starts from: a clause without one states none (most clauses).
+_ANY_CUE = re.compile(
+    r"\b(?:never|don|do|does|doesn|must|mustn|should|shouldn|can|may|no|not|avoid|stop"
+    r"|instead|rather|without|deprecated|removed|deleted|dropped|gone|retired|replaced"
+    r"|superseded|obsolete|decommissioned|switched|turned|shut|sunset|scheduled|favou?r|moved"
+    r"|migrated|changed|went|used)\b",
+    re.IGNORECASE,
+)
+
+NEGATION: Final = "negation"
+REPLACEMENT: Final = "replacement"
+
+
+class Stance(Record):
+    """A negation or a replacement a note states: ``kind``, the ``target`` as written
+    (short), the ``stems`` of its words and the ``code`` spans it names, its ``clause``."""
+
+    __slots__ = ("kind", "target", "stems", "code", "clause")
+
+    def __init__(
+        self, kind: str, target: str, stems: tuple[str, ...], code: tuple[str, ...], clause: int
+    ) -> None:
+        self.kind = kind
+        self.target = target
+        self.stems = stems
+        self.code = code
+        self.clause = clause
+
+
+def clause_stances(clause: Clause) -> list[Stance]:
+    """The negations and replacements one clause states."""
+    if not _ANY_CUE.search(clause.text):
+        return []
+    return list(_clause_stances(clause))
+
+
+def is_negated(text: str) -> bool:
+    """Whether a clause says not to (or no longer) do what it names."""
+    return bool(
+        _NEGATION_BEFORE.search(text)
+        or _PASSIVE_NEGATION.search(text)
+        or _TITLE_NO.match(text)
+        or _RETIRED_AFTER.search(text)
+    )
+
+
+def _clause_stances(clause: Clause) -> Iterator[Stance]:
+    text = clause.text
+    masked = _CODE.sub(lambda code: "`" + "x" * (len(code.group(0)) - 2) + "`", text)
+    if clause.is_title and _TITLE_NO.match(text):
+        target = _after(text, _TITLE_NO.match(text).end())  # type: ignore[union-attr]
+        yield from _stance(NEGATION, target, clause)
+    for match in _NEGATION_BEFORE.finditer(masked):
+        yield from _stance(NEGATION, _after(text, match.end()), clause)
+    for match in _PASSIVE_NEGATION.finditer(masked):
+        yield from _stance(NEGATION, _before(text, match.start()), clause)
+    for match in _RETIRED_AFTER.finditer(masked):
+        yield from _stance(REPLACEMENT, _before(text, match.start()), clause)
+        if re.search(r"no\s+longer", match.group(0), re.IGNORECASE):
+            yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
+    for match in _RETIRED_BEFORE.finditer(masked):
+        yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
+
+
+def _after(text: str, start: int) -> str:
+    """The target after a cue: up to where the thought ends, five words at most."""
+    rest = text[start:]
+    code = re.match(r"\s*(?:the\s+)?`([^`]+)`", rest)
+    if code:
+        return f"`{code.group(1)}`"
+    end = _TARGET_END.search(rest)
+    rest = rest[: end.start()] if end else rest
+    return " ".join(rest.split()[:5])
+
+
+def _before(text: str, end: int) -> str:
+    """The target before a cue: the code span just before it, else the last words since
+    the thought began (three content words at most)."""
+    head = text[:end].rstrip()
+    code = re.search(r"`([^`]+)`\s*(?:\w+\s*){0,2}$", head)
+    if code:
+        return f"`{code.group(1)}`"
+    cut = [match.end() for match in _TARGET_END.finditer(head)]
+    head = head[cut[-1] :] if cut else head
+    tokens = head.split()
+    kept: list[str] = []
+    for token in reversed(tokens):
+        if token.lower() in ("the", "a", "an", "our", "your", "its", "their", "this", "that"):
+            break
+        kept.insert(0, token)
+        if len([t for t in kept if t.lower() not in GENERIC]) >= 3:
+            break
+    return " ".join(kept)
+
+
+def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
+    target = target.strip(" .")
+    code = tuple(span.strip().lower() for span in _CODE.findall(target))
+    stems = tuple(dict.fromkeys(content_stems(target)))
+    if not code:
+        bare = target.strip("`").strip()
+        if re.fullmatch(r"[\w.()/-]+", bare) and any(c in bare for c in "._()/"):
+            code = (bare.lower().rstrip("()"),)  # datetime.utcnow(), pkg_resources
+    if stems or code:
+        yield Stance(kind, target[:80], stems, code, clause.index)
