@@ -21,6 +21,9 @@ TRANSCRIPTS = SHARED / "fixtures" / "transcripts"
 OFFLINE_MODEL = SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
 # Ours, committed: notes told apart only by exact codes, keys, people, tickets and dates.
 NAMESDATES = Path(__file__).resolve().parent / "corpora" / "namesdates"
+# Ours, committed: labelled pairs of notes that contradict each other or only look alike
+# (bench/contradictions/README.md), scored by ``suites.contradictions_bench``.
+CONTRADICTIONS = REPO / "bench" / "contradictions" / "pairs.jsonl"
 # The recall benchmark's evaluation sets (and the relevance floor study's): realmem is
 # searched within each query's project.
 EVALUATION_SETS = {"devmemory": DEVMEMORY, "names-and-dates": NAMESDATES, "realmem": REALMEM}

@@ -1,0 +1,132 @@
+"""The contradiction set (``bench/contradictions/pairs.jsonl``) as records, and the plain
+"same title" finder the store's contradiction finder is measured beside.
+
+A pair is two notes of one project: the older one written first, the newer one after it,
+labelled ``contradicts`` (both cannot hold now) or ``compatible`` (they only look alike).
+``kind`` says how: for a contradiction, what differs (the store's ``Difference.kind``
+words); for a look-alike, why both hold. The README beside the set has the label rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from bench.common.places import CONTRADICTIONS
+
+LABELS = ("contradicts", "compatible")
+SPLITS = ("dev", "held_out")
+# What differs between two contradicting notes (the store's Difference kinds).
+CONTRADICTING_KINDS = (
+    "number", "version", "port", "path", "flag", "command", "name", "url", "negation",
+    "replacement",
+)  # fmt: skip
+# Why two look-alike notes both hold.
+COMPATIBLE_KINDS = (
+    "restated", "elaborated", "different_subject", "both_hold", "units", "scope",
+    "agreeing_negation",
+)  # fmt: skip
+KINDS = {"contradicts": CONTRADICTING_KINDS, "compatible": COMPATIBLE_KINDS}
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    type: str
+    title: str
+    body: str
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Pair:
+    id: str
+    split: str
+    label: str
+    kind: str
+    project: str
+    older: Side
+    newer: Side
+    source: str
+
+    @property
+    def contradicts(self) -> bool:
+        return self.label == "contradicts"
+
+
+def _side(raw: dict[str, object]) -> Side:
+    tags = raw["tags"]
+    assert isinstance(tags, list)
+    return Side(str(raw["type"]), str(raw["title"]), str(raw["body"]), tuple(map(str, tags)))
+
+
+def load(path: Path = CONTRADICTIONS) -> list[Pair]:
+    pairs = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        raw = json.loads(line)
+        pairs.append(
+            Pair(
+                id=raw["id"], split=raw["split"], label=raw["label"], kind=raw["kind"],
+                project=raw["project"], older=_side(raw["older"]), newer=_side(raw["newer"]),
+                source=raw["source"],
+            )
+        )  # fmt: skip
+    return pairs
+
+
+# --- the "same title" baseline ----------------------------------------------------------
+#
+# Two live notes of one project (or both global), not both episodic (the store's pairing
+# rules), whose titles are equal once normalized or share most of their words: the Jaccard
+# index of their title words (lower case, letters and digits, the words below left out) is
+# at least one half. What a person scanning a list of titles would catch.
+
+TITLE_STOP_WORDS = frozenset(
+    ("a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "how", "in", "is", "it",
+     "of", "on", "or", "our", "the", "to", "we", "what", "when", "where", "which", "why", "with")
+)  # fmt: skip
+SAME_TITLE_JACCARD = 0.5
+
+
+def title_words(title: str) -> frozenset[str]:
+    return frozenset(re.findall(r"[a-z0-9]+", title.lower())) - TITLE_STOP_WORDS
+
+
+def same_title(a: str, b: str) -> bool:
+    words_a, words_b = title_words(a), title_words(b)
+    if not words_a or not words_b:
+        return False
+    return len(words_a & words_b) / len(words_a | words_b) >= SAME_TITLE_JACCARD
+
+
+def pairable(type_a: str, project_a: str, type_b: str, project_b: str) -> bool:
+    """The store's rule for a candidate pair: one project, never two episodic notes."""
+    return project_a == project_b and not (type_a == "episodic" and type_b == "episodic")
+
+
+@dataclass(frozen=True, slots=True)
+class Titled:
+    id: str
+    type: str
+    project: str
+    title: str
+
+
+def same_title_pairs(notes: Iterable[Titled]) -> Iterator[tuple[str, str]]:
+    """Every pair the baseline proposes among ``notes`` (live notes only, the caller's
+    choice), grouped by project so the cost is the sum of each project's pairs."""
+    by_project: dict[str, list[tuple[Titled, frozenset[str]]]] = {}
+    for note in notes:
+        by_project.setdefault(note.project, []).append((note, title_words(note.title)))
+    for group in by_project.values():
+        for index, (a, words_a) in enumerate(group):
+            for b, words_b in group[index + 1 :]:
+                if a.type == "episodic" and b.type == "episodic":
+                    continue
+                union = words_a | words_b
+                if union and len(words_a & words_b) / len(union) >= SAME_TITLE_JACCARD:
+                    yield a.id, b.id

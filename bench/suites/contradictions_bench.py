@@ -1,0 +1,461 @@
+"""Contradiction candidates on the measured set, beside a "same title" baseline, and what
+finding them costs at 2,000 notes (issue 42, items 1, 3 and 7).
+
+    uv run python -m bench.suites.contradictions_bench [--quick] [--notes N] [--runs N]
+        [--keyword-only] [--misses PATH] [--json PATH]
+
+The set is ``bench/contradictions/pairs.jsonl`` (its README says how it was written and
+the label rules): pairs of notes of one project, each labelled ``contradicts`` or
+``compatible`` (they only look alike), with a kind and a split (``dev``, which the finder
+may be tuned on, and ``held_out``, which it must not be).
+
+Each pair gets a fresh store: a copy of one store of N corpus notes (``corpus.generate``,
+the notes the other suites use), the older note written into it, then the newer one.
+* write time: ``MemoryStore.possible_contradictions(newer)`` right after the newer note
+  is written; found when the older note is among the answers;
+* review: ``MemoryStore.contradictions(project=...)`` of the pair's project (what the whole
+  store's review lists for that project, without listing every other project's pairs again
+  for each of the 175 pairs); found when the pair is among them.
+Both run keyword-only (no vectors in the index, ``ANAMNESIS_SEARCH_MODE=keyword``) and with
+vectors (every note embedded by the offline model; the newer note only after the write-time
+check, as a real write meets it), where the vectors extra and the model are here.
+The baseline is ``contradiction_pairs.same_title``: the two titles share most words.
+
+Candidate recall is the share of ``contradicts`` pairs found; the false-pair rate is the
+share of ``compatible`` pairs found; per split and per kind. Targets: recall >= 0.85,
+false pairs <= 0.10. Then the cost, on one store of N corpus notes plus the set's notes:
+``possible_contradictions`` for a note just written (median over the set's newer notes,
+target <= 5 ms at 2,000 notes), ``contradictions()`` in process and ``anamnesis review
+--json`` as a process (medians, target < 2 s).
+
+``--misses PATH`` writes what was missed and what was proposed wrongly, by kind, for the
+dev split only (held_out is only counted there, so it stays held out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from anamnesis.store import Contradiction, Memory, MemoryStore, vector_support
+from anamnesis.store.vectors.embedding import MODEL_PATH_ENV
+from bench.common import corpus
+from bench.common.contradiction_pairs import (
+    COMPATIBLE_KINDS,
+    CONTRADICTING_KINDS,
+    SPLITS,
+    Pair,
+    Side,
+    Titled,
+    load,
+    same_title,
+    same_title_pairs,
+)
+from bench.common.places import OFFLINE_MODEL
+from bench.common.processes import BASE_ENV, run_measured
+from bench.common.stats import p95
+
+RECALL_TARGET = 0.85
+FALSE_PAIR_TARGET = 0.10
+CHECK_TARGET_MS = 5.0
+REVIEW_TARGET_S = 2.0
+BASELINE = "same title"
+SEARCH_MODE_ENV = "ANAMNESIS_SEARCH_MODE"
+
+
+def vectors_here() -> str | None:
+    """Why the vectors mode is skipped (None: it runs)."""
+    support = vector_support()
+    if not support.available:
+        return f"vectors extra unavailable: {support.reason}"
+    model = os.environ.get(MODEL_PATH_ENV)
+    if not model or not Path(model).is_dir():
+        return f"no offline model ({MODEL_PATH_ENV} unset and none at {OFFLINE_MODEL})"
+    return None
+
+
+@contextlib.contextmanager
+def search_mode(mode: str) -> Iterator[None]:
+    """Keyword mode: searches never reach for vectors, even where the extra could run."""
+    before = os.environ.get(SEARCH_MODE_ENV)
+    if mode == "keyword":
+        os.environ[SEARCH_MODE_ENV] = "keyword"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(SEARCH_MODE_ENV, None)
+        else:
+            os.environ[SEARCH_MODE_ENV] = before
+
+
+def write(store: MemoryStore, side: Side, project: str) -> Memory:
+    return store.write(
+        type=side.type, title=side.title, body=side.body, project=project, tags=side.tags,
+        machine_id="bench",
+    )  # fmt: skip
+
+
+def build_template(root: Path, count: int) -> Path:
+    with MemoryStore(root) as store:
+        for note in corpus.generate(count):
+            store.write(
+                type=note.type, title=note.title, body=note.body, project=note.project,
+                tags=note.tags, machine_id="bench",
+            )  # fmt: skip
+    return root
+
+
+def embedded_copy(template: Path, root: Path) -> Path:
+    shutil.copytree(template, root)
+    started = time.perf_counter()
+    with MemoryStore(root) as store:
+        count = store.embed_missing()
+    print(f"vectors: embedded {count} corpus notes in {time.perf_counter() - started:.0f} s")
+    return root
+
+
+# --- scoring ------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What each finder said about one pair: found or not, and the differences it gave."""
+
+    pair: Pair
+    found: dict[str, bool] = field(default_factory=dict)
+    differs: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _same_pair(candidate: Contradiction, a: str, b: str) -> bool:
+    return set(candidate.ids) == {a, b}
+
+
+def _described(candidate: Contradiction) -> list[str]:
+    return [f"{d.kind}: {d.old!r} -> {d.new!r}" for d in candidate.differs]
+
+
+def score_pair(template: Path, work: Path, outcome: Outcome, mode: str) -> None:
+    pair = outcome.pair
+    shutil.copytree(template, work)
+    try:
+        with MemoryStore(work) as store:
+            older = write(store, pair.older, pair.project)
+            if mode == "vectors":
+                store.embed_missing()
+            newer = write(store, pair.newer, pair.project)
+            at_write = [c for c in store.possible_contradictions(newer) if older.id in c.ids]
+            if mode == "vectors":
+                store.embed_missing()
+            listed = store.contradictions(project=pair.project)
+            at_review = [c for c in listed if _same_pair(c, older.id, newer.id)]
+    finally:
+        shutil.rmtree(work)
+    for name, hits in ((f"write, {mode}", at_write), (f"review, {mode}", at_review)):
+        outcome.found[name] = bool(hits)
+        outcome.differs[name] = _described(hits[0]) if hits else []
+
+
+def rates(outcomes: Sequence[Outcome], finder: str) -> dict[str, float | None]:
+    contradicting = [o.found[finder] for o in outcomes if o.pair.contradicts]
+    compatible = [o.found[finder] for o in outcomes if not o.pair.contradicts]
+    return {
+        "recall": sum(contradicting) / len(contradicting) if contradicting else None,
+        "false_pairs": sum(compatible) / len(compatible) if compatible else None,
+    }
+
+
+def _cell(value: float | None) -> str:
+    return "   -" if value is None else f"{value:.2f}"
+
+
+def print_scores(outcomes: list[Outcome], finders: list[str], notes: int) -> dict[str, Any]:
+    contradicting = sum(o.pair.contradicts for o in outcomes)
+    print(
+        f"\n== contradiction candidates: {len(outcomes)} pairs ({contradicting} contradicting,"
+        f" {len(outcomes) - contradicting} compatible), each among {notes} corpus notes =="
+    )
+    print("recall: contradicting pairs found; false: compatible pairs found")
+    groups = {"dev": "dev", "held_out": "held_out", "all": None}
+    print(f"{'finder':<18} | " + " | ".join(f"{name:^13}" for name in groups))
+    print(f"{'':<18} | " + " | ".join(f"{'recall':>6} {'false':>6}" for _ in groups))
+    scores: dict[str, Any] = {}
+    for finder in finders:
+        cells = []
+        for name, split in groups.items():
+            chosen = [o for o in outcomes if split is None or o.pair.split == split]
+            scores.setdefault(name, {})[finder] = got = rates(chosen, finder)
+            cells.append(f"{_cell(got['recall']):>6} {_cell(got['false_pairs']):>6}")
+        print(f"{finder:<18} | " + " | ".join(cells))
+    print(f"targets: recall >= {RECALL_TARGET}, false pairs <= {FALSE_PAIR_TARGET}")
+    for finder in finders:
+        if finder == BASELINE:
+            continue
+        for split in SPLITS:
+            got = scores[split][finder]
+            ok = got["recall"] >= RECALL_TARGET and got["false_pairs"] <= FALSE_PAIR_TARGET
+            print(f"  {finder:<18} {split:<8}: {'OK' if ok else 'MISSED'}")
+    return scores
+
+
+_SHORTER = {"same title": "title", "write, ": "write ", "review, ": "rev ", "keyword": "kw",
+            "vectors": "vec"}  # fmt: skip
+
+
+def _short(finder: str) -> str:
+    """A finder's name in a 9-character column."""
+    for word, abbreviation in _SHORTER.items():
+        finder = finder.replace(word, abbreviation)
+    return finder
+
+
+def print_kinds(outcomes: list[Outcome], finders: list[str]) -> dict[str, Any]:
+    """Found / pairs of each kind, one table per split."""
+    per_kind: dict[str, Any] = {}
+    for split in SPLITS:
+        print(f"\n== per kind, {split} (found / pairs) ==")
+        print(f"{'kind':<17} | " + " | ".join(f"{_short(f):>9}" for f in finders))
+        for kinds in (CONTRADICTING_KINDS, COMPATIBLE_KINDS):
+            if kinds is COMPATIBLE_KINDS:
+                print("-- compatible --")
+            for kind in kinds:
+                chosen = [o for o in outcomes if o.pair.split == split and o.pair.kind == kind]
+                counts = {f: [sum(o.found[f] for o in chosen), len(chosen)] for f in finders}
+                per_kind.setdefault(split, {})[kind] = counts
+                cells = " | ".join(f"{f'{n}/{total}':>9}" for n, total in counts.values())
+                print(f"{kind:<17} | {cells}")
+    return per_kind
+
+
+def write_misses(path: Path, outcomes: list[Outcome], finders: list[str], header: str) -> None:
+    """The dev split's misses and false pairs, by kind, for whoever tunes the finder; the
+    held-out split only as counts, so that it stays held out."""
+    lines = ["# Contradiction bench: misses and false pairs", "", header]
+    dev = [o for o in outcomes if o.pair.split == "dev"]
+    for finder in finders:
+        if finder == BASELINE:
+            continue
+        got = rates(dev, finder)
+        missed = [o for o in dev if o.pair.contradicts and not o.found[finder]]
+        wrong = [o for o in dev if not o.pair.contradicts and o.found[finder]]
+        lines += [
+            "", f"## {finder} (dev): recall {_cell(got['recall'])},"
+            f" false pairs {_cell(got['false_pairs'])}",
+            "", f"### Missed contradictions ({len(missed)})", "",
+        ]  # fmt: skip
+        for o in sorted(missed, key=lambda o: CONTRADICTING_KINDS.index(o.pair.kind)):
+            lines.append(
+                f'- `{o.pair.id}` ({o.pair.kind}): "{o.pair.older.title}" / "{o.pair.newer.title}"'
+            )
+        lines += ["", f"### False pairs: compatible pairs proposed ({len(wrong)})", ""]
+        for o in sorted(wrong, key=lambda o: COMPATIBLE_KINDS.index(o.pair.kind)):
+            said = "; ".join(o.differs[finder]) or "no difference given"
+            lines.append(
+                f'- `{o.pair.id}` ({o.pair.kind}): "{o.pair.older.title}" /'
+                f' "{o.pair.newer.title}": {said}'
+            )
+    held = [o for o in outcomes if o.pair.split == "held_out"]
+    contradicting = sum(o.pair.contradicts for o in held)
+    lines += [
+        "",
+        "## held_out: counts only",
+        "",
+        "| finder | missed | false pairs |",
+        "|---|---|---|",
+    ]
+    for finder in finders:
+        missed_n = sum(o.pair.contradicts and not o.found[finder] for o in held)
+        wrong_n = sum(not o.pair.contradicts and o.found[finder] for o in held)
+        compatible = len(held) - contradicting
+        lines.append(f"| {finder} | {missed_n} of {contradicting} | {wrong_n} of {compatible} |")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"\nmisses written to {path}")
+
+
+# --- cost -----------------------------------------------------------------------------------
+
+
+def review_command() -> list[str]:
+    cli = Path(sys.executable).parent / "anamnesis"
+    command = [str(cli)] if cli.exists() else [sys.executable, "-m", "anamnesis.cli"]
+    return [*command, "review", "--json"]
+
+
+def cli_review(home: Path, mode: str, runs: int) -> dict[str, Any]:
+    """``anamnesis review --json`` as a process: the median of ``runs`` after a warm-up."""
+    env = {**BASE_ENV, "ANAMNESIS_HOME": str(home)}
+    if mode == "keyword":
+        env[SEARCH_MODE_ENV] = "keyword"
+    first = run_measured(review_command(), env)
+    if first.code != 0:
+        return {"skipped": first.last_error_line() or f"exit {first.code}"}
+    try:
+        found = len(json.loads(first.out)["contradictions"])
+    except (ValueError, KeyError, TypeError):
+        return {"skipped": "its output is not review's JSON"}
+    samples = [run_measured(review_command(), env).seconds for _ in range(runs)]
+    return {"median_s": statistics.median(samples), "candidates": found}
+
+
+def costs(template: Path, root: Path, pairs: list[Pair], mode: str, runs: int) -> dict[str, Any]:
+    """The write-time check for each of the set's newer notes written into the corpus
+    store (the older notes already there), then review over everything."""
+    home = root / f"cost-{mode}"
+    shutil.copytree(template, home)
+    with MemoryStore(home) as store:
+        for pair in pairs:
+            write(store, pair.older, pair.project)
+        if mode == "vectors":
+            store.embed_missing()
+        warm = write(store, Side("semantic", "Warm-up", "Warm the finder's caches.", ()), "global")
+        store.possible_contradictions(warm)
+        check_ms: list[float] = []
+        check_cpu_ms: list[float] = []
+        write_ms: list[float] = []
+        for pair in pairs:
+            started = time.perf_counter()
+            newer = write(store, pair.newer, pair.project)
+            written, cpu = time.perf_counter(), time.process_time()
+            store.possible_contradictions(newer)
+            check_cpu_ms.append((time.process_time() - cpu) * 1000)
+            write_ms.append((written - started) * 1000)
+            check_ms.append((time.perf_counter() - written) * 1000)
+        if mode == "vectors":
+            store.embed_missing()
+        notes = store.count()
+        review_s: list[float] = []
+        review_cpu_s: list[float] = []
+        candidates = 0
+        for _ in range(runs):
+            started, cpu = time.perf_counter(), time.process_time()
+            candidates = len(store.contradictions())
+            review_cpu_s.append(time.process_time() - cpu)
+            review_s.append(time.perf_counter() - started)
+        # Baseline noise for comparison: what the same-title finder proposes over the store.
+        live = store.list(include_superseded=False, include_body=False)
+        titled = [Titled(m.id, m.type, m.project, m.title) for m in live]
+        baseline_pairs = sum(1 for _ in same_title_pairs(titled))
+    review_cli = cli_review(home, mode, runs)
+    return {
+        "notes": notes,
+        "check_median_ms": statistics.median(check_ms),
+        "check_p95_ms": p95(check_ms),
+        "check_cpu_median_ms": statistics.median(check_cpu_ms),
+        "write_median_ms": statistics.median(write_ms),
+        "review_median_s": statistics.median(review_s),
+        "review_cpu_median_s": statistics.median(review_cpu_s),
+        "review_candidates": candidates,
+        "baseline_candidates": baseline_pairs,
+        "review_cli": review_cli,
+    }
+
+
+def print_costs(mode: str, got: dict[str, Any]) -> None:
+    print(f"\n== cost, {mode}: {got['notes']} notes (corpus + the set's) ==")
+    check = got["check_median_ms"]
+    verdict = "OK" if check <= CHECK_TARGET_MS else "MISSED"
+    print(
+        f"possible_contradictions after a write: median {check:.2f} ms (CPU"
+        f" {got['check_cpu_median_ms']:.2f}), p95 {got['check_p95_ms']:.2f} ms"
+        f" (target <= {CHECK_TARGET_MS} ms: {verdict}); the write itself"
+        f" {got['write_median_ms']:.2f} ms"
+    )
+    review = got["review_median_s"]
+    verdict = "OK" if review < REVIEW_TARGET_S else "MISSED"
+    print(
+        f"contradictions() in process: median {review:.3f} s (CPU"
+        f" {got['review_cpu_median_s']:.3f}), {got['review_candidates']} candidate pairs"
+        f" (target < {REVIEW_TARGET_S} s: {verdict}); same title would propose"
+        f" {got['baseline_candidates']}"
+    )
+    cli = got["review_cli"]
+    if "skipped" in cli:
+        print(f"anamnesis review --json: skipped ({cli['skipped']})")
+    else:
+        verdict = "OK" if cli["median_s"] < REVIEW_TARGET_S else "MISSED"
+        print(
+            f"anamnesis review --json as a process: median {cli['median_s']:.3f} s,"
+            f" {cli['candidates']} pairs (target < {REVIEW_TARGET_S} s: {verdict})"
+        )
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="300 corpus notes, 3 runs")
+    parser.add_argument("--notes", type=int, help="corpus notes in each store (default 2000)")
+    parser.add_argument("--runs", type=int, help="timed runs of review (default 7)")
+    parser.add_argument("--keyword-only", action="store_true", help="no vectors mode")
+    parser.add_argument("--misses", type=Path, help="write the dev split's misses here")
+    parser.add_argument("--json", type=Path, help="write every pair's outcome here")
+    args = parser.parse_args()
+    count = args.notes or (300 if args.quick else 2000)
+    runs = args.runs or (3 if args.quick else 7)
+    if not os.environ.get(MODEL_PATH_ENV) and OFFLINE_MODEL.is_dir():
+        os.environ[MODEL_PATH_ENV] = str(OFFLINE_MODEL)
+    pairs = load()
+    outcomes = [Outcome(pair) for pair in pairs]
+    for outcome in outcomes:
+        outcome.found[BASELINE] = same_title(outcome.pair.older.title, outcome.pair.newer.title)
+        outcome.differs[BASELINE] = []
+    finders = [BASELINE]
+    modes = ["keyword"]
+    vectors_missing = "--keyword-only" if args.keyword_only else vectors_here()
+    if vectors_missing:
+        print(f"vectors: skipped ({vectors_missing})", file=sys.stderr)
+    else:
+        modes.append("vectors")
+    cost: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="anamnesis-contradictions-") as tmp:
+        root = Path(tmp)
+        template = build_template(root / "template-keyword", count)
+        for mode in modes:
+            with search_mode(mode):
+                store = template
+                if mode == "vectors":
+                    store = embedded_copy(template, root / "template-vectors")
+                started = time.perf_counter()
+                for outcome in outcomes:
+                    score_pair(store, root / "pair", outcome, mode)
+                took = time.perf_counter() - started
+                print(f"{mode}: scored {len(outcomes)} pairs in {took:.0f} s", file=sys.stderr)
+                finders += [f"write, {mode}", f"review, {mode}"]
+                cost[mode] = costs(store, root, pairs, mode, runs)
+    scores = print_scores(outcomes, finders, count)
+    per_kind = print_kinds(outcomes, finders)
+    for mode, got in cost.items():
+        print_costs(mode, got)
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime())
+    header = (
+        f"Run {when}: `python -m bench.suites.contradictions_bench {' '.join(sys.argv[1:])}`,"
+        f" {len(pairs)} pairs, each among {count} corpus notes."
+    )
+    if args.misses:
+        write_misses(args.misses, outcomes, finders, header)
+    if args.json:
+        rows = [
+            {"id": o.pair.id, "split": o.pair.split, "label": o.pair.label, "kind": o.pair.kind,
+             "found": o.found, "differs": o.differs}
+            for o in outcomes
+        ]  # fmt: skip
+        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+    summary = {"bench": "contradictions", "notes": count, "pairs": len(pairs), "scores": scores,
+               "per_kind": per_kind, "costs": cost}  # fmt: skip
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()
