@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 # How many words two clauses must share for their values to be about the same thing,
 # by kind (a name or a command needs more: they are everywhere).
 _THRESHOLD: Final = {
-    "number": 2.0, "version": 2.0, "port": 1.0, "path": 1.0, "url": 1.0, "flag": 1.0,
+    "number": 1.5, "version": 2.0, "port": 1.0, "path": 1.0, "url": 1.0, "flag": 1.0,
     "command": 1.5, "name": 2.0,
 }  # fmt: skip
 _SHOWN_CHARS: Final = 80

@@ -242,15 +242,15 @@ def tool_before(text: str) -> str:
 
 
 def _unit_of(word: str) -> tuple[str, float] | None:
+    """The unit a word names (its base and scale: minutes are 60 seconds), or None."""
     lower = word.lower()
     if lower in _NOT_UNITS:
         return None
+    singular = lower[:-1] if lower.endswith("s") and len(lower) > 2 else lower
     for table in (_DURATIONS, _SIZES):
-        if lower in table:
-            return table[lower]
-        stemmed = stem(lower)
-        if stemmed in table:
-            return table[stemmed]
+        for form in (lower, singular, stem(lower)):
+            if form in table:
+                return table[form]
     if lower in ("%", "percent"):
         return ("%", 1)
     return None
