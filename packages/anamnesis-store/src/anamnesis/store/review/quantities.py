@@ -274,8 +274,12 @@ def is_plural(word: str) -> bool:
 def _counted(word: str) -> str:
     """The unit a counted word stands for: its stem, with words that count the same thing
     folded together (times, attempts, tries; emails, messages)."""
-    stemmed = stem(word)
-    return _SAME_UNIT.get(stemmed, _SAME_UNIT.get(word.lower(), stemmed))
+    lower = word.lower()
+    stemmed = stem(lower)
+    for form in (stemmed, lower, lower[:-1] if lower.endswith("s") else lower):
+        if form in _SAME_UNIT:
+            return _SAME_UNIT[form]
+    return stemmed
 
 
 def scaled(number: float, unit: str) -> tuple[str, str]:
