@@ -191,6 +191,7 @@ def version_value(text: str, clause: int, slot: str = "") -> Value | None:
     low: tuple[int, ...] | None = None
     high: tuple[int, ...] | None = None
     exact: tuple[int, ...] | None = None
+    text = re.sub(rf"({_RANGE_OP})\s+", r"\1", text)  # "~> 1.7.5" is "~>1.7.5"
     pieces = [piece for piece in re.split(r"[,\s]+", text) if piece]
     for piece in pieces:
         match = re.fullmatch(rf"({_RANGE_OP})?\s*(.+)", piece)

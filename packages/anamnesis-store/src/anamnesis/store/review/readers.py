@@ -82,6 +82,11 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     if len(parts) == 1:
         yield from _one_token_code(inner, text, start, clause)
         return
+    if range_text(inner):  # `~> 1.7.5`, `>= 3.11, < 3.12`: a range of a tool's versions
+        version = version_value(inner, clause, slot=tool_before(text[:start]))
+        if version is not None:
+            yield start, version
+            return
     if len(parts) == 2 and VERSION.fullmatch(parts[1]) and _COMMAND_HEAD.match(parts[0]):
         # `go 1.21`: a directive naming a tool's version, not a command to run
         version = version_value(parts[1], clause, slot=parts[0].lower())
