@@ -23,7 +23,7 @@ import re
 from anamnesis.store.review.quantities import parse_version
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stances import DIRECTIVE, NEGATION
-from anamnesis.store.review.text import STRONG_SCOPES, content_stems, scopes, words
+from anamnesis.store.review.text import CODE_SPAN, STRONG_SCOPES, content_stems, scopes, words
 from anamnesis.store.review.value import KINDS
 from anamnesis.store.review.values import changes
 
@@ -344,19 +344,56 @@ def _stance_differences(
             continue  # both notes say it: they agree
         clause = _states(older, mine, stance, directive=False)
         said = newer.clause(stance.clause).text
-        if clause is not None and not _scoped_apart(
-            clause.text, said, older, newer, leaving="", changed=True
-        ):
+        if clause is not None and not _apart(clause.text, said, older, newer):
             out.append(Difference(stance.kind, _target(stance), _short(clause.text), _short(said)))
     for stance in older.stances(mine):
         if stance.kind != NEGATION or _shared(stance, newer.stances(theirs)):
             continue
         clause = _states(newer, theirs, stance, directive=True)
         said = older.clause(stance.clause).text
-        if clause is not None and not _scoped_apart(
-            said, clause.text, older, newer, leaving="", changed=True
-        ):
+        if clause is not None and not _apart(said, clause.text, older, newer):
             out.append(Difference(NEGATION, _target(stance), _short(said), _short(clause.text)))
+    return out
+
+
+def _apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether a clause of each note speaks of something else: for two scopes
+    (:func:`_scoped_apart`), or of one kind of thing told apart by the word before it
+    (:func:`_qualified_apart`)."""
+    return _scoped_apart(mine, theirs, older, newer, leaving="", changed=True) or _qualified_apart(
+        mine, theirs, older, newer
+    )
+
+
+def _qualified_apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether the two clauses name one kind of thing with a different word before it,
+    each word one the other note never uses: ``feature`` branches and ``release``
+    branches, the ``orders`` table and the ``customers`` table."""
+    before_mine, before_theirs = _qualifiers(mine), _qualifiers(theirs)
+    for head, word in before_mine.items():
+        other = before_theirs.get(head)
+        if (
+            other
+            and other != word
+            and not re.search(rf"\b{re.escape(word)}", newer.lower)
+            and not re.search(rf"\b{re.escape(other)}", older.lower)
+        ):
+            return True
+    return False
+
+
+def _qualifiers(text: str) -> dict[str, str]:
+    """Each content word's stem, with the content word just before it (lower case)."""
+    out: dict[str, str] = {}
+    previous = ""
+    for word in words(CODE_SPAN.sub(" ", text)):
+        stems = content_stems(word)
+        if not stems:
+            previous = ""
+            continue
+        if previous:
+            out.setdefault(stems[0], previous)
+        previous = word.lower()
     return out
 
 

@@ -160,8 +160,10 @@ def number_words(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
         count = number_word(match.group(1))
         if count is None or not spans.free(*match.span()):
             continue
-        if not (_unit_of(match.group(2)) or is_plural(match.group(2))):
-            continue
+        counted = match.group(2)
+        one_of = count == 1 and counted.isalpha() and counted.lower() not in GENERIC
+        if not (_unit_of(counted) or is_plural(counted) or one_of):
+            continue  # "one approval" counts; "one of", "one more" do not
         spans.take(match.start(), match.end(1))
         yield (
             match.start(),
