@@ -104,6 +104,10 @@ COMPATIBLE = {
         ("Upload limit", "Uploads are capped at 50 MB."),
         ("Upload limit for admins", "Admins may upload up to 500 MB."),
     ),
+    "a negation about another kind of the thing": (
+        ("Squash merges", "Always squash-merge feature branches."),
+        ("Release merges", "Release branches are merged with merge commits, never squashed."),
+    ),
     "agreeing negations": (
         ("No force pushes to main", "Never force-push to main."),
         ("Protected branches", "Never force-push main or release branches; they are protected."),
