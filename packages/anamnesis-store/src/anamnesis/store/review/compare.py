@@ -252,8 +252,8 @@ def _scoped_apart(
     said_mine = scopes(f"{older.title} {mine}", leaving)
     said_theirs = scopes(f"{newer.title} {theirs}", leaving)
     # a scope is a whole word: "pro" is not in "project"
-    only_mine = said_mine - scopes(newer.lower)
-    only_theirs = said_theirs - scopes(older.lower)
+    only_mine = said_mine - newer.scopes
+    only_theirs = said_theirs - older.scopes
     if only_mine and only_theirs:
         return True
     if changed:

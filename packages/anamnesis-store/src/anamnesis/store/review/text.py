@@ -138,6 +138,7 @@ STRONG_SCOPES: Final = SCOPE_WORDS - frozenset(
 _REGION = re.compile(r"\b[a-z]{2}-(?:[a-z]+-)+\d\b")
 
 
+@lru_cache(maxsize=16384)
 def scopes(text: str, leaving: str = "") -> frozenset[str]:
     """The scope words a text holds (:data:`SCOPE_WORDS`, a compound's parts too:
     "free-plan"; cloud regions like eu-west-1), none of ``leaving``'s (a value's own
