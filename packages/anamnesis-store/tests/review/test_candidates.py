@@ -92,11 +92,34 @@ COMPATIBLE = {
         ("Log retention in production", "Production logs are kept for 30 days."),
         ("Log retention in staging", "Staging logs are kept for 7 days."),
     ),
+    "another platform": (
+        ("Installing the CLI", "On macOS, install the CLI with `brew install acme`."),
+        ("Installing the CLI on Linux", "On Linux, install the CLI with `apt install acme`."),
+    ),
+    "another plan": (
+        ("Project limit", "Free-plan users can create 3 projects."),
+        ("Project limit for Pro", "Pro users can create 50 projects."),
+    ),
+    "a scope named for one side only": (
+        ("Upload limit", "Uploads are capped at 50 MB."),
+        ("Upload limit for admins", "Admins may upload up to 500 MB."),
+    ),
+    "a negation about another kind of the thing": (
+        ("Squash merges", "Always squash-merge feature branches."),
+        ("Release merges", "Release branches are merged with merge commits, never squashed."),
+    ),
     "agreeing negations": (
         ("No force pushes to main", "Never force-push to main."),
         ("Protected branches", "Never force-push main or release branches; they are protected."),
     ),
 }  # fmt: skip
+
+
+def test_scope_words_that_are_the_values_still_differ(store: MemoryStore) -> None:
+    older = _write(store, ("Webpack mode", "Build with `webpack --mode development` locally."))
+    newer = _write(store, ("Webpack build mode", "Build with `webpack --mode production`"
+                           " everywhere, even locally."))  # fmt: skip
+    assert [pair.ids for pair in store.possible_contradictions(newer)] == [(older.id, newer.id)]
 
 
 def _write(store: MemoryStore, note: tuple[str, str], **fields: object) -> Memory:

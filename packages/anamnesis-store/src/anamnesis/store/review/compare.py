@@ -23,7 +23,7 @@ import re
 from anamnesis.store.review.quantities import parse_version
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stances import DIRECTIVE, NEGATION
-from anamnesis.store.review.text import content_stems, words
+from anamnesis.store.review.text import CODE_SPAN, STRONG_SCOPES, content_stems, scopes, words
 from anamnesis.store.review.value import KINDS
 from anamnesis.store.review.values import changes
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 # How many words two clauses must share for their values to be about the same thing,
 # by kind (a name or a command needs more: they are everywhere).
 _THRESHOLD: Final = {
-    "number": 2.0, "version": 2.0, "port": 1.0, "path": 1.0, "url": 1.0, "flag": 1.0,
+    "number": 1.5, "version": 2.0, "port": 1.0, "path": 1.0, "url": 1.0, "flag": 1.0,
     "command": 1.5, "name": 2.0,
 }  # fmt: skip
 _SHOWN_CHARS: Final = 80
@@ -88,7 +88,10 @@ def _value_differences(
                     continue
                 same = agree(a, b)
                 changed = title_changed or b.changed
-                if not same and not changed and _other_things(a, b, older, newer):
+                if not same and (
+                    _other_scopes(older, a, newer, b, changed)
+                    or (not changed and _other_things(a, b, older, newer))
+                ):
                     continue
                 ranked.append((-(score + (0.5 if same else 0.0)), not same, i, j))
         ranked.sort()
@@ -226,6 +229,41 @@ def _other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> boo
     return titled or _only(a.named, b.named, older, newer)
 
 
+def _other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
+    """Whether two values are said for different scopes (:func:`_scoped_apart`)."""
+    return _scoped_apart(
+        older.clause(a.clause).text,
+        newer.clause(b.clause).text,
+        older,
+        newer,
+        leaving=f"{a.shown} {b.shown}",
+        changed=changed,
+    )
+
+
+def _scoped_apart(
+    mine: str, theirs: str, older: NoteFacts, newer: NoteFacts, *, leaving: str, changed: bool
+) -> bool:
+    """Whether two clauses (with their notes' titles) say their facts for two scopes, each
+    one the other note never mentions: production and staging, macOS and Linux, the free
+    plan and Pro; then both hold, whatever else changed. Or, when nothing says it changed,
+    one is said for a scope its note's title names and the other for none (the upload
+    limit for admins beside the upload limit). ``leaving``: the values' own words."""
+    said_mine = scopes(f"{older.title} {mine}", leaving)
+    said_theirs = scopes(f"{newer.title} {theirs}", leaving)
+    # a scope is a whole word: "pro" is not in "project"
+    only_mine = said_mine - newer.scopes
+    only_theirs = said_theirs - older.scopes
+    if only_mine and only_theirs:
+        return True
+    if changed:
+        return False
+    return bool(
+        (only_theirs & scopes(newer.title) & STRONG_SCOPES and not said_mine)
+        or (only_mine & scopes(older.title) & STRONG_SCOPES and not said_theirs)
+    )
+
+
 def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: NoteFacts) -> bool:
     """Whether each side has a word the other note never mentions."""
     return any(word not in newer.lower for word in mine) and any(
@@ -305,16 +343,57 @@ def _stance_differences(
         if _shared(stance, older.stances(mine)):
             continue  # both notes say it: they agree
         clause = _states(older, mine, stance, directive=False)
-        if clause is not None:
-            said = newer.clause(stance.clause).text
+        said = newer.clause(stance.clause).text
+        if clause is not None and not _apart(clause.text, said, older, newer):
             out.append(Difference(stance.kind, _target(stance), _short(clause.text), _short(said)))
     for stance in older.stances(mine):
         if stance.kind != NEGATION or _shared(stance, newer.stances(theirs)):
             continue
         clause = _states(newer, theirs, stance, directive=True)
-        if clause is not None:
-            said = older.clause(stance.clause).text
+        said = older.clause(stance.clause).text
+        if clause is not None and not _apart(said, clause.text, older, newer):
             out.append(Difference(NEGATION, _target(stance), _short(said), _short(clause.text)))
+    return out
+
+
+def _apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether a clause of each note speaks of something else: for two scopes
+    (:func:`_scoped_apart`), or of one kind of thing told apart by the word before it
+    (:func:`_qualified_apart`)."""
+    return _scoped_apart(mine, theirs, older, newer, leaving="", changed=True) or _qualified_apart(
+        mine, theirs, older, newer
+    )
+
+
+def _qualified_apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether the two clauses name one kind of thing with a different word before it,
+    each word one the other note never uses: ``feature`` branches and ``release``
+    branches, the ``orders`` table and the ``customers`` table."""
+    before_mine, before_theirs = _qualifiers(mine), _qualifiers(theirs)
+    for head, word in before_mine.items():
+        other = before_theirs.get(head)
+        if (
+            other
+            and other != word
+            and not re.search(rf"\b{re.escape(word)}", newer.lower)
+            and not re.search(rf"\b{re.escape(other)}", older.lower)
+        ):
+            return True
+    return False
+
+
+def _qualifiers(text: str) -> dict[str, str]:
+    """Each content word's stem, with the content word just before it (lower case)."""
+    out: dict[str, str] = {}
+    previous = ""
+    for word in words(CODE_SPAN.sub(" ", text)):
+        stems = content_stems(word)
+        if not stems:
+            previous = ""
+            continue
+        if previous:
+            out.setdefault(stems[0], previous)
+        previous = word.lower()
     return out
 
 

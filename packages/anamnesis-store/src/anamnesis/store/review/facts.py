@@ -14,7 +14,14 @@ from bisect import bisect_right
 
 from anamnesis.store.note.invisible import match_text
 from anamnesis.store.review.stances import Stance, clause_stances, is_negated
-from anamnesis.store.review.text import CODE_SPAN, MAX_CHARS, Clause, ClauseReader, plain_words
+from anamnesis.store.review.text import (
+    CODE_SPAN,
+    MAX_CHARS,
+    Clause,
+    ClauseReader,
+    plain_words,
+    scopes,
+)
 from anamnesis.store.review.value import Value
 from anamnesis.store.review.values import clause_values
 
@@ -41,7 +48,8 @@ class NoteFacts:
     mentions ``health``)."""
 
     __slots__ = (
-        "_clauses", "_code", "_joined", "_negated", "_pattern", "_probe", "_reader", "_stances",
+        "_clauses", "_code", "_joined", "_negated", "_pattern", "_probe", "_reader", "_scopes",
+        "_stances",
         "_values", "about_ports", "lower", "memory", "title_stems",
     )  # fmt: skip
 
@@ -61,6 +69,7 @@ class NoteFacts:
         self._values: dict[int, list[Value]] = {}
         self._stances: dict[int, list[Stance]] = {}
         self._pattern: re.Pattern[str] | None = None
+        self._scopes: frozenset[str] | None = None
         self._joined: tuple[str, list[int]] | None = None
         self._negated: dict[int, bool] = {}
         self._code: dict[int, list[str]] = {}
@@ -81,6 +90,13 @@ class NoteFacts:
         if index < len(self._clauses):
             return self._clauses[index]
         return self.clauses[index]
+
+    @property
+    def scopes(self) -> frozenset[str]:
+        """The scope words the note holds anywhere (:func:`.text.scopes`)."""
+        if self._scopes is None:
+            self._scopes = scopes(self.lower)
+        return self._scopes
 
     def negated(self, clause: Clause) -> bool:
         """Whether the clause says not to do what it names (:func:`.stances.is_negated`)."""

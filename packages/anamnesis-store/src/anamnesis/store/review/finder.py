@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 # Neighbours compared for a note just written (and a short note in a review), and for
 # each long note in a review; a short note's body is at most SHORT_BODY characters.
-WRITE_NEIGHBOURS: Final = 5
+WRITE_NEIGHBOURS: Final = 4
 MOST_NEIGHBOURS: Final = 25
 REVIEW_NEIGHBOURS: Final = 3
 SHORT_BODY: Final = 1000

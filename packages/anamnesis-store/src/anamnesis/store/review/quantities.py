@@ -160,8 +160,10 @@ def number_words(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
         count = number_word(match.group(1))
         if count is None or not spans.free(*match.span()):
             continue
-        if not (_unit_of(match.group(2)) or is_plural(match.group(2))):
-            continue
+        counted = match.group(2)
+        one_of = count == 1 and counted.isalpha() and counted.lower() not in GENERIC
+        if not (_unit_of(counted) or is_plural(counted) or one_of):
+            continue  # "one approval" counts; "one of", "one more" do not
         spans.take(match.start(), match.end(1))
         yield (
             match.start(),
@@ -191,6 +193,7 @@ def version_value(text: str, clause: int, slot: str = "") -> Value | None:
     low: tuple[int, ...] | None = None
     high: tuple[int, ...] | None = None
     exact: tuple[int, ...] | None = None
+    text = re.sub(rf"({_RANGE_OP})\s+", r"\1", text)  # "~> 1.7.5" is "~>1.7.5"
     pieces = [piece for piece in re.split(r"[,\s]+", text) if piece]
     for piece in pieces:
         match = re.fullmatch(rf"({_RANGE_OP})?\s*(.+)", piece)
@@ -242,15 +245,15 @@ def tool_before(text: str) -> str:
 
 
 def _unit_of(word: str) -> tuple[str, float] | None:
+    """The unit a word names (its base and scale: minutes are 60 seconds), or None."""
     lower = word.lower()
     if lower in _NOT_UNITS:
         return None
+    singular = lower[:-1] if lower.endswith("s") and len(lower) > 2 else lower
     for table in (_DURATIONS, _SIZES):
-        if lower in table:
-            return table[lower]
-        stemmed = stem(lower)
-        if stemmed in table:
-            return table[stemmed]
+        for form in (lower, singular, stem(lower)):
+            if form in table:
+                return table[form]
     if lower in ("%", "percent"):
         return ("%", 1)
     return None
@@ -274,8 +277,12 @@ def is_plural(word: str) -> bool:
 def _counted(word: str) -> str:
     """The unit a counted word stands for: its stem, with words that count the same thing
     folded together (times, attempts, tries; emails, messages)."""
-    stemmed = stem(word)
-    return _SAME_UNIT.get(stemmed, _SAME_UNIT.get(word.lower(), stemmed))
+    lower = word.lower()
+    stemmed = stem(lower)
+    for form in (stemmed, lower, lower[:-1] if lower.endswith("s") else lower):
+        if form in _SAME_UNIT:
+            return _SAME_UNIT[form]
+    return stemmed
 
 
 def scaled(number: float, unit: str) -> tuple[str, str]:

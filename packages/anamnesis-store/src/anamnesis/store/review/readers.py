@@ -29,7 +29,13 @@ if TYPE_CHECKING:
 
 # -- patterns ----------------------------------------------------------------------------
 
-_URL = re.compile(r"\bhttps?://[^\s`'\"<>()\[\]{}]+")
+# An address with its scheme: the web's, and a bucket's, a database's, a repository's.
+_URL = re.compile(
+    r"\b(?:https?|s3|gs|az|ssh|git|sftp|ftp|postgres(?:ql)?|mysql|redis|rediss|mongodb"
+    r"(?:\+srv)?|amqps?|kafka|nats)://[^\s`'\"<>()\[\]{}]+"
+)
+# A setting written as YAML or JSON writes it: `strict: false`, `"port": 8080`.
+_COLON_SETTING = re.compile(r"\"?([a-z_][\w.-]*)\"?\s*:\s+(\"[^\"]*\"|[\w.%-]+)")
 _HOST_PORT = re.compile(
     r"(?<![\w./:-])((?:localhost|[A-Za-z][\w-]*(?:\.[\w-]+)*)):(\d{2,5})(?![\d.:])"
 )
@@ -75,13 +81,18 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, _url_value(inner, clause)
         yield from _url_port(inner, start, clause)
         return
-    setting = _SETTING.fullmatch(inner)
+    setting = _SETTING.fullmatch(inner) or _COLON_SETTING.fullmatch(inner)
     if setting:
         yield start, _setting_value(setting.group(1), setting.group(2), clause)
         return
     if len(parts) == 1:
         yield from _one_token_code(inner, text, start, clause)
         return
+    if range_text(inner):  # `~> 1.7.5`, `>= 3.11, < 3.12`: a range of a tool's versions
+        version = version_value(inner, clause, slot=tool_before(text[:start]))
+        if version is not None:
+            yield start, version
+            return
     if len(parts) == 2 and VERSION.fullmatch(parts[1]) and _COMMAND_HEAD.match(parts[0]):
         # `go 1.21`: a directive naming a tool's version, not a command to run
         version = version_value(parts[1], clause, slot=parts[0].lower())
@@ -328,7 +339,7 @@ def _url_port(url: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
 
 def _url_value(url: str, clause: int) -> Value:
     norm = url.lower().rstrip("/")
-    norm = re.sub(r"^https?://", "", norm)
+    norm = re.sub(r"^https?://", "", norm)  # the web's scheme goes; s3:// and the like stay
     return Value("url", norm, url, clause=clause)
 
 

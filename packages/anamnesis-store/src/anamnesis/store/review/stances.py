@@ -46,7 +46,9 @@ _RETIRED_AFTER = re.compile(
 # A cue with the retired thing after it: "moved from X", "switched from X to Y".
 _RETIRED_BEFORE = re.compile(
     r"\b(?:moved|switched|migrated|changed|went|replaced|dropped|removed|deprecated)\s+"
-    r"(?:away\s+)?from\s+|\bdeprecated\s+|\breplaced\s+|\bused\s+to\s+(?:use\s+)?",
+    r"(?:away\s+)?from\s+|\bdeprecated\s+|\breplaced\s+|\bused\s+to\s+(?:use\s+)?"
+    r"|\bmoved\s+off\s+|\bgot\s+rid\s+of\s+|\bstopped\s+using\s+"
+    r"|\b(?:left|dropped|ditched|abandoned)\s+(?=(?-i:[A-Z`]))",
     re.IGNORECASE,
 )
 # Cues that also name what happens to one thing of many ("a message is dropped").
@@ -83,7 +85,7 @@ _CUE_WORDS: Final = frozenset(
     none nothing avoid stop stopped instead rather without deprecated removed deleted
     dropped gone retired replaced superseded obsolete decommissioned switched turned shut
     sunset scheduled favour favor moved migrated changed went used longer ignored unused
-    unsupported
+    unsupported left ditched abandoned rid
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")

@@ -115,6 +115,46 @@ def word_stems(word: str) -> tuple[str, ...]:
     return (stem(lower), *(part for part in parts if part not in GENERIC))
 
 
+# Words that say for whom or where a fact holds: an environment, a platform, a region, an
+# audience or plan. Two values said for two of them are two facts, not one that changed
+# ("production uses a pool of 50" and "in staging the pool is 10").
+SCOPE_WORDS: Final = frozenset(
+    """
+    prod production staging stage dev development qa uat local sandbox preview demo linux
+    macos mac windows ios android mobile desktop arm arm64 aarch64 x86 x86_64 amd64 wsl wsl2
+    eu us uk apac emea asia free pro enterprise business admin admins anonymous guest guests
+    signed-in logged-in internal external public private partner partners premium trial
+    paid beta
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+# Those that name a scope whatever the sentence ("the admins' limit"), where "local
+# settings", "the dev server" or "the public API" may name no scope at all.
+STRONG_SCOPES: Final = SCOPE_WORDS - frozenset(
+    """
+    stage dev development local preview demo mobile desktop business internal external public
+    private
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+_REGION = re.compile(r"\b[a-z]{2}-(?:[a-z]+-)+\d\b")
+
+
+@lru_cache(maxsize=16384)
+def scopes(text: str, leaving: str = "") -> frozenset[str]:
+    """The scope words a text holds (:data:`SCOPE_WORDS`, a compound's parts too:
+    "free-plan"; cloud regions like eu-west-1), none of ``leaving``'s (a value's own
+    words: ``--mode production`` is a value, not a scope)."""
+    lower = CODE_SPAN.sub(" ", text.lower())
+    found = set(_REGION.findall(lower))
+    for word in re.findall(r"[a-z0-9_]+(?:-[a-z0-9]+)*", lower):
+        if word in SCOPE_WORDS:
+            found.add(word)
+        elif "-" in word:
+            found.update(part for part in word.split("-") if part in SCOPE_WORDS)
+    if leaving:
+        found -= scopes(leaving)
+    return frozenset(found)
+
+
 def plain_words(text: str) -> frozenset[str]:
     """A text's content words, in lower case, a plural's ``s`` taken off: a cheap key for
     "do these two texts talk about the same things" (no stemming: it runs over whole
