@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 # each long note in a review; a short note's body is at most SHORT_BODY characters.
 WRITE_NEIGHBOURS: Final = 4
 MOST_NEIGHBOURS: Final = 25
-REVIEW_NEIGHBOURS: Final = 3
+REVIEW_NEIGHBOURS: Final = 2
 SHORT_BODY: Final = 1000
 # Where vectors run, a short note's ALIKE_MOST nearest notes by meaning are neighbours
 # too, when at least ALIKE alike (a short note: a file of at most SHORT_FILE bytes).

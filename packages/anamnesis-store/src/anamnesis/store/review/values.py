@@ -92,15 +92,10 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         lead = text[max(0, position - 60) : end]
         tail = _TAIL.match(text[end:])
         changed = bool(_CHANGE.search(lead + (tail.group(0) if tail else "")))
-        out.append(
-            value.replace(
-                stems=frozenset(around),
-                near=tuple(near[-3:]),
-                changed=changed,
-                own=own,
-                named=named,
-            )
-        )
+        # The value was made just now by a reader and is not shared yet: filled in place.
+        value.stems, value.near, value.own = frozenset(around), tuple(near[-3:]), own
+        value.changed, value.named = changed, named
+        out.append(value)
     return tuple(out)
 
 
