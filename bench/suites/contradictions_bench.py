@@ -2,7 +2,7 @@
 finding them costs at 2,000 notes (issue 42, items 1, 3 and 7).
 
     uv run python -m bench.suites.contradictions_bench [--quick] [--notes N] [--runs N]
-        [--keyword-only] [--misses PATH] [--json PATH]
+        [--keyword-only | --vectors-only] [--root DIR] [--misses PATH] [--json PATH]
 
 The set is ``bench/contradictions/pairs.jsonl`` (its README says how it was written and
 the label rules): pairs of notes of one project, each labelled ``contradicts`` or
@@ -28,8 +28,10 @@ false pairs <= 0.10. Then the cost, on one store of N corpus notes plus the set'
 target <= 5 ms at 2,000 notes), ``contradictions()`` in process and ``anamnesis review
 --json`` as a process (medians, target < 2 s).
 
-``--misses PATH`` writes what was missed and what was proposed wrongly, by kind, for the
-dev split only (held_out is only counted there, so it stays held out).
+``--root DIR`` keeps the stores there and reuses the corpus stores of an earlier run made
+the same way (embedding 2,000 notes takes minutes). ``--misses PATH`` writes what was
+missed and what was proposed wrongly, by kind, for the dev split only (held_out is only
+counted there, so it stays held out).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,23 +109,46 @@ def write(store: MemoryStore, side: Side, project: str) -> Memory:
     )  # fmt: skip
 
 
-def build_template(root: Path, count: int) -> Path:
+def build_template(root: Path, count: int) -> None:
     with MemoryStore(root) as store:
         for note in corpus.generate(count):
             store.write(
                 type=note.type, title=note.title, body=note.body, project=note.project,
                 tags=note.tags, machine_id="bench",
             )  # fmt: skip
-    return root
 
 
-def embedded_copy(template: Path, root: Path) -> Path:
-    shutil.copytree(template, root)
+def embed_template(keyword: Path, root: Path) -> None:
+    shutil.copytree(keyword, root)
     started = time.perf_counter()
     with MemoryStore(root) as store:
         count = store.embed_missing()
-    print(f"vectors: embedded {count} corpus notes in {time.perf_counter() - started:.0f} s")
-    return root
+    took = time.perf_counter() - started
+    print(f"vectors: embedded {count} corpus notes in {took:.0f} s", file=sys.stderr)
+
+
+def template(path: Path, made: dict[str, Any], build: Callable[[Path], None]) -> Path:
+    """The store of corpus notes at ``path``, built unless a kept one (``--root``) was made
+    the same way (``made``, written beside it): embedding 2,000 notes takes minutes."""
+    marker = path.with_name(path.name + ".json")
+    if path.is_dir() and marker.is_file() and json.loads(marker.read_text()) == made:
+        print(f"reusing {path}", file=sys.stderr)
+        return path
+    shutil.rmtree(path, ignore_errors=True)
+    build(path)
+    marker.write_text(json.dumps(made), encoding="utf-8")
+    return path
+
+
+@contextlib.contextmanager
+def stores_root(kept: Path | None) -> Iterator[Path]:
+    """``--root`` (kept, its templates reused by the next run), else a temporary folder."""
+    if kept is not None:
+        kept.mkdir(parents=True, exist_ok=True)
+        yield kept
+        return
+    with tempfile.TemporaryDirectory(prefix="anamnesis-contradictions-") as tmp:
+        yield Path(tmp)
 
 
 # --- scoring ------------------------------------------------------------------------------
@@ -148,6 +173,7 @@ def _described(candidate: Contradiction) -> list[str]:
 
 def score_pair(template: Path, work: Path, outcome: Outcome, mode: str) -> None:
     pair = outcome.pair
+    shutil.rmtree(work, ignore_errors=True)  # a run stopped halfway leaves its last pair
     shutil.copytree(template, work)
     try:
         with MemoryStore(work) as store:
@@ -299,7 +325,8 @@ def cli_review(home: Path, mode: str, runs: int) -> dict[str, Any]:
         env[SEARCH_MODE_ENV] = "keyword"
     first = run_measured(review_command(), env)
     if first.code != 0:
-        return {"skipped": first.last_error_line() or f"exit {first.code}"}
+        said = first.last_error_line() or f"exit {first.code}"
+        return {"skipped": "no review command here" if "No such command" in said else said}
     try:
         found = len(json.loads(first.out)["contradictions"])
     except (ValueError, KeyError, TypeError):
@@ -312,6 +339,7 @@ def costs(template: Path, root: Path, pairs: list[Pair], mode: str, runs: int) -
     """The write-time check for each of the set's newer notes written into the corpus
     store (the older notes already there), then review over everything."""
     home = root / f"cost-{mode}"
+    shutil.rmtree(home, ignore_errors=True)
     shutil.copytree(template, home)
     with MemoryStore(home) as store:
         for pair in pairs:
@@ -362,32 +390,28 @@ def costs(template: Path, root: Path, pairs: list[Pair], mode: str, runs: int) -
 
 
 def print_costs(mode: str, got: dict[str, Any]) -> None:
-    print(f"\n== cost, {mode}: {got['notes']} notes (corpus + the set's) ==")
+    print(f"\n== cost, {mode}: {got['notes']} notes (corpus + the set's), medians ==")
     check = got["check_median_ms"]
-    verdict = "OK" if check <= CHECK_TARGET_MS else "MISSED"
     print(
-        f"possible_contradictions after a write: median {check:.2f} ms (CPU"
-        f" {got['check_cpu_median_ms']:.2f}), p95 {got['check_p95_ms']:.2f} ms"
-        f" (target <= {CHECK_TARGET_MS} ms: {verdict}); the write itself"
-        f" {got['write_median_ms']:.2f} ms"
+        f"write-time check  {check:8.2f} ms  CPU {got['check_cpu_median_ms']:.2f} ms,"
+        f" p95 {got['check_p95_ms']:.2f} ms (the write: {got['write_median_ms']:.2f} ms)"
+    )
+    print(
+        f"{'':18}target <= {CHECK_TARGET_MS} ms: {'OK' if check <= CHECK_TARGET_MS else 'MISSED'}"
     )
     review = got["review_median_s"]
-    verdict = "OK" if review < REVIEW_TARGET_S else "MISSED"
     print(
-        f"contradictions() in process: median {review:.3f} s (CPU"
-        f" {got['review_cpu_median_s']:.3f}), {got['review_candidates']} candidate pairs"
-        f" (target < {REVIEW_TARGET_S} s: {verdict}); same title would propose"
-        f" {got['baseline_candidates']}"
+        f"review in process {review:8.3f} s   CPU {got['review_cpu_median_s']:.3f} s,"
+        f" {got['review_candidates']} pairs (same title: {got['baseline_candidates']})"
     )
+    print(f"{'':18}target < {REVIEW_TARGET_S} s: {'OK' if review < REVIEW_TARGET_S else 'MISSED'}")
     cli = got["review_cli"]
     if "skipped" in cli:
         print(f"anamnesis review --json: skipped ({cli['skipped']})")
-    else:
-        verdict = "OK" if cli["median_s"] < REVIEW_TARGET_S else "MISSED"
-        print(
-            f"anamnesis review --json as a process: median {cli['median_s']:.3f} s,"
-            f" {cli['candidates']} pairs (target < {REVIEW_TARGET_S} s: {verdict})"
-        )
+        return
+    print(f"anamnesis review  {cli['median_s']:8.3f} s   a process, {cli['candidates']} pairs")
+    verdict = "OK" if cli["median_s"] < REVIEW_TARGET_S else "MISSED"
+    print(f"{'':18}target < {REVIEW_TARGET_S} s: {verdict}")
 
 
 # --- the run --------------------------------------------------------------------------------
@@ -399,6 +423,8 @@ def main() -> None:
     parser.add_argument("--notes", type=int, help="corpus notes in each store (default 2000)")
     parser.add_argument("--runs", type=int, help="timed runs of review (default 7)")
     parser.add_argument("--keyword-only", action="store_true", help="no vectors mode")
+    parser.add_argument("--vectors-only", action="store_true", help="no keyword-only mode")
+    parser.add_argument("--root", type=Path, help="keep the stores here; reuse its templates")
     parser.add_argument("--misses", type=Path, help="write the dev split's misses here")
     parser.add_argument("--json", type=Path, help="write every pair's outcome here")
     args = parser.parse_args()
@@ -412,24 +438,30 @@ def main() -> None:
         outcome.found[BASELINE] = same_title(outcome.pair.older.title, outcome.pair.newer.title)
         outcome.differs[BASELINE] = []
     finders = [BASELINE]
-    modes = ["keyword"]
+    modes = [] if args.vectors_only else ["keyword"]
     vectors_missing = "--keyword-only" if args.keyword_only else vectors_here()
     if vectors_missing:
         print(f"vectors: skipped ({vectors_missing})", file=sys.stderr)
     else:
         modes.append("vectors")
     cost: dict[str, Any] = {}
-    with tempfile.TemporaryDirectory(prefix="anamnesis-contradictions-") as tmp:
-        root = Path(tmp)
-        template = build_template(root / "template-keyword", count)
+    made = {"corpus": "topical", "notes": count}
+    with stores_root(args.root) as root:
+        keyword = template(root / "template-keyword", made, lambda at: build_template(at, count))
         for mode in modes:
             with search_mode(mode):
-                store = template
+                store = keyword
                 if mode == "vectors":
-                    store = embedded_copy(template, root / "template-vectors")
+                    model = os.environ[MODEL_PATH_ENV]
+                    store = template(
+                        root / "template-vectors", {**made, "model": model},
+                        lambda at: embed_template(keyword, at),
+                    )  # fmt: skip
                 started = time.perf_counter()
-                for outcome in outcomes:
+                for number, outcome in enumerate(outcomes, 1):
                     score_pair(store, root / "pair", outcome, mode)
+                    if number % 25 == 0:
+                        print(f"{mode}: {number} pairs scored", file=sys.stderr, flush=True)
                 took = time.perf_counter() - started
                 print(f"{mode}: scored {len(outcomes)} pairs in {took:.0f} s", file=sys.stderr)
                 finders += [f"write, {mode}", f"review, {mode}"]
