@@ -70,9 +70,13 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
             else ()
         ),
     ]
-    unique = list({(d.kind, d.subject, d.old, d.new): d for d in found}.values())
+    # One line for one change: a value or a clause the older note says is given once,
+    # with the first (the best-matched) of what the newer says instead.
+    unique: dict[tuple[str, str], Difference] = {}
+    for difference in found:
+        unique.setdefault((difference.kind, difference.old), difference)
     order = {kind: i for i, kind in enumerate(DIFFERENCE_KINDS)}
-    return tuple(sorted(unique, key=lambda d: order.get(d.kind, len(order))))
+    return tuple(sorted(unique.values(), key=lambda d: order.get(d.kind, len(order))))
 
 
 # -- values ------------------------------------------------------------------------------
@@ -119,7 +123,7 @@ def _value_differences(
                 continue  # the newer note still names the older one
             if kind == "command" and _tool(a.norm) == _tool(b.norm):
                 continue  # the same command: its flags and values say what differs
-            out.append(Difference(kind, _subject(a, b, older), a.shown, b.shown))
+            out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
     return out
 
 
@@ -290,20 +294,29 @@ def _tool(command: str) -> str:
     return parts[0] if parts else ""
 
 
-def _subject(a: Value, b: Value, older: NoteFacts) -> str:
-    """The words the two values share around them, as the older note writes them."""
+def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
+    """What the two values are of, in the older note's words: a key, a flag or a tool;
+    else the words the two titles share, then those around both values, and a number's
+    unit ("dev server port", "webhook attempts")."""
     if a.keyed and a.slot == b.slot and a.slot:
         return a.slot
-    shared = a.stems & b.stems
-    clause = older.clause(a.clause).text
     picked: list[str] = []
-    for word in words(re.sub(r"`[^`]*`", " ", clause)):
-        stems = content_stems(word)
-        if stems and stems[0] in shared and word.lower() not in picked:
-            picked.append(word.lower())
-    if a.kind == "number" and a.slot and not a.slot.startswith("~"):
-        picked.append(a.slot.lstrip("/"))
-    return " ".join(picked[:5]) or a.kind
+
+    def pick(text: str, shared: frozenset[str]) -> None:
+        for word in words(CODE_SPAN.sub(" ", text)):
+            stems = content_stems(word)
+            if stems and stems[0] in shared and word.lower() not in picked:
+                picked.append(word.lower())
+
+    pick(older.title, older.title_stems & newer.title_stems)
+    pick(older.clause(a.clause).text, a.stems & b.stems)
+    picked = picked[:4]
+    unit = a.slot.lstrip("/~") if a.kind == "number" else ""
+    if unit and not any(word.startswith(unit[:4]) for word in picked):
+        picked.append(unit)
+    elif a.kind in ("port", "url", "path") and a.kind not in picked:
+        picked.append(a.kind)
+    return " ".join(picked) or a.kind
 
 
 # -- flags of one command ----------------------------------------------------------------
@@ -351,20 +364,29 @@ def _stance_differences(
     """The newer note says not to do, or retires, what the older one states; or the older
     note said not to do what the newer one now says to do."""
     out: list[Difference] = []
-    for stance in newer.stances(theirs):
+    # the body's stances first: what they say is shown rather than the title's shorthand
+    said_newer = sorted(newer.stances(theirs), key=lambda stance: stance.clause == 0)
+    for stance in said_newer:
         if _shared(stance, older.stances(mine)):
             continue  # both notes say it: they agree
         clause = _states(older, mine, stance, directive=False)
         said = newer.clause(stance.clause).text
         if clause is not None and not _apart(clause.text, said, older, newer):
-            out.append(Difference(stance.kind, _target(stance), _short(clause.text), _short(said)))
+            target = _target(stance)
+            out.append(
+                Difference(stance.kind, target, _short(clause.text, stance), _short(said, stance))
+            )
     for stance in older.stances(mine):
         if stance.kind != NEGATION or _shared(stance, newer.stances(theirs)):
             continue
         clause = _states(newer, theirs, stance, directive=True)
         said = older.clause(stance.clause).text
         if clause is not None and not _apart(said, clause.text, older, newer):
-            out.append(Difference(NEGATION, _target(stance), _short(said), _short(clause.text)))
+            out.append(
+                Difference(
+                    NEGATION, _target(stance), _short(said, stance), _short(clause.text, stance)
+                )
+            )
     return out
 
 
@@ -461,9 +483,21 @@ def _target(stance: Stance) -> str:
     return stance.target.replace("`", "").strip()
 
 
-def _short(text: str) -> str:
-    """A clause as a pair shows it: whole words, at most :data:`_SHOWN_CHARS` characters."""
+def _short(text: str, stance: Stance) -> str:
+    """A clause as a pair shows it: whole words, at most :data:`_SHOWN_CHARS` characters,
+    around what the stance is about when the clause is longer."""
     text = " ".join(text.split())
     if len(text) <= _SHOWN_CHARS:
         return text
-    return text[: _SHOWN_CHARS - 1].rsplit(" ", 1)[0] + "\u2026"
+    lower = text.lower()
+    at = min(
+        (lower.find(probe) for probe in (*stance.code, *stance.stems) if probe and probe in lower),
+        default=0,
+    )
+    start = max(0, min(at - _SHOWN_CHARS // 3, len(text) - _SHOWN_CHARS + 2))
+    if start:
+        start = text.find(" ", start) + 1 or start
+    shown = text[start:]
+    if len(shown) > _SHOWN_CHARS - (1 if start else 0):
+        shown = shown[: _SHOWN_CHARS - 2].rsplit(" ", 1)[0] + "\u2026"
+    return ("\u2026" if start else "") + shown
