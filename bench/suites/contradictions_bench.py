@@ -26,7 +26,7 @@ share of ``compatible`` pairs found; per split and per kind. Targets: recall >= 
 false pairs <= 0.10. Then the cost, on one store of N corpus notes plus the set's notes:
 ``possible_contradictions`` for a note just written (median over the set's newer notes,
 target <= 5 ms at 2,000 notes), ``contradictions()`` in process and ``anamnesis review
---json`` as a process (medians, target < 2 s).
+--json --limit 0`` as a process (medians, target < 2 s).
 
 ``--root DIR`` keeps the stores there and reuses the corpus stores of an earlier run made
 the same way (embedding 2,000 notes takes minutes). ``--misses PATH`` writes what was
@@ -315,11 +315,12 @@ def write_misses(path: Path, outcomes: list[Outcome], finders: list[str], header
 def review_command() -> list[str]:
     cli = Path(sys.executable).parent / "anamnesis"
     command = [str(cli)] if cli.exists() else [sys.executable, "-m", "anamnesis.cli"]
-    return [*command, "review", "--json"]
+    return [*command, "review", "--json", "--limit", "0"]  # every pair, as in process
 
 
 def cli_review(home: Path, mode: str, runs: int) -> dict[str, Any]:
-    """``anamnesis review --json`` as a process: the median of ``runs`` after a warm-up."""
+    """``anamnesis review --json --limit 0`` (every pair) as a process: the median of
+    ``runs`` after a warm-up."""
     env = {**BASE_ENV, "ANAMNESIS_HOME": str(home)}
     if mode == "keyword":
         env[SEARCH_MODE_ENV] = "keyword"
