@@ -68,6 +68,17 @@ if TYPE_CHECKING:
     from anamnesis.ops.provenance_marker import Viewpoint as Viewpoint
     from anamnesis.ops.provenance_marker import age_text as age_text
     from anamnesis.ops.provenance_marker import note_marker as note_marker
+    from anamnesis.ops.remotes.codec import CodecError as CodecError
+    from anamnesis.ops.remotes.codec import MirrorCodec as MirrorCodec
+    from anamnesis.ops.remotes.codec import PlainCodec as PlainCodec
+    from anamnesis.ops.remotes.codec import codec_for as codec_for
+    from anamnesis.ops.remotes.config import DEFAULT_REMOTE as DEFAULT_REMOTE
+    from anamnesis.ops.remotes.config import RemoteConfigError as RemoteConfigError
+    from anamnesis.ops.remotes.config import RemoteSpec as RemoteSpec
+    from anamnesis.ops.remotes.config import remote_specs as remote_specs
+    from anamnesis.ops.remotes.multi_cycle import RemoteReport as RemoteReport
+    from anamnesis.ops.remotes.routing import Route as Route
+    from anamnesis.ops.remotes.routing import which_remote as which_remote
 
 if not TYPE_CHECKING:  # type checkers see only the names above, never a __getattr__
     __getattr__, __dir__ = lazy_exports(__name__)

@@ -81,6 +81,23 @@ class StoreLayout(Record):
         return self.root / "models"
 
     @property
+    def remotes_dir(self) -> Path:
+        """The named remotes' machine-local state (never synced): each one's mirror folder
+        ``remotes/<name>/`` (a sync folder of its own) and the pins (``routes.json``)."""
+        return self.root / "remotes"
+
+    @property
+    def routes_path(self) -> Path:
+        """Which remote each note is pinned to (``{path in memory/: remote name}``)."""
+        return self.remotes_dir / "routes.json"
+
+    def mirror_dir(self, name: str) -> Path:
+        """The sync folder of the named remote ``name`` (a checked name: no path in it)."""
+        if not name or "/" in name or "\\" in name or name.startswith("."):
+            raise ValueError(f"not a remote name: {name!r}")
+        return self.remotes_dir / name
+
+    @property
     def eval_dir(self) -> Path:
         """The store's retrieval eval cases."""
         return self.root / "eval"
