@@ -256,7 +256,8 @@ def _files(folder: Path) -> Iterator[str]:
         for filename in filenames:
             if filename.startswith("."):
                 continue  # the sync lock, temp files of atomic writes
-            yield os.path.join(dirpath, filename)[base:].replace(os.sep, "/")
+            # Strings, not Path objects: this runs for every note of the folder.
+            yield os.path.join(dirpath, filename)[base:].replace(os.sep, "/")  # noqa: PTH118
 
 
 def _read(path: Path) -> bytes | None:
