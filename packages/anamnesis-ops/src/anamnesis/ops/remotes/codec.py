@@ -51,6 +51,12 @@ class MirrorCodec(Protocol):
         export when they differ."""
         ...
 
+    def save(self) -> None:
+        """Keep what this cycle learnt (a sealed codec's no-op manifest): called after the
+        export and after the import. (Beyond the design's five methods: asked for by the
+        sealed codec, whose no-op syncs depend on it.)"""
+        ...
+
 
 class PlainCodec:
     """Notes as they are: the mirror is a notes tree like memory/."""
@@ -73,6 +79,9 @@ class PlainCodec:
 
     def meta_files(self) -> dict[str, bytes]:
         return {}
+
+    def save(self) -> None:
+        return None
 
 
 def codec_for(home: Home, spec: RemoteSpec) -> MirrorCodec:

@@ -68,6 +68,9 @@ class MirrorSync:
         self.backend = backend
         self.mirror = backend.repo_dir
         self.problems: list[str] = []  # mirror files that could not be read back
+        # Why nothing was exported (a codec that cannot encode here, e.g. a key that is
+        # not a recipient): the mirror still pulls, so a later cycle can work.
+        self.error = ""
         self._plan: ExportPlan | None = None
         self._exported: dict[str, bytes] = {}
 
@@ -79,6 +82,9 @@ class MirrorSync:
         return tuple(self._plan.notes)
 
     def commit_local(self, message: str | None = None) -> str | None:
+        # The plan local_changes made was read before the cycle masked those notes:
+        # planned again from the masked notes, here and in sync().
+        self._plan = None
         self._export(self.plan())
         return self.backend.commit_local(message)
 
@@ -101,7 +107,15 @@ class MirrorSync:
     # -- export -----------------------------------------------------------------------
 
     def plan(self) -> ExportPlan:
-        """What the export would write, read from memory/, the pins and the mirror."""
+        """What the export would write, read from memory/, the pins and the mirror; an
+        empty plan when the codec cannot encode here (:attr:`error` says why)."""
+        try:
+            return self._planned()
+        except CodecError as exc:
+            self.error = str(exc)
+            return ExportPlan()
+
+    def _planned(self) -> ExportPlan:
         router = Router.of(self.home)
         memory = self.home.memory_dir
         name = self.spec.name
@@ -150,6 +164,7 @@ class MirrorSync:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 atomic_write_bytes(target, data, mode=0o600)
         self._exported = plan.exported
+        self.codec.save()
         # Pinned once committed here: a rule changed later never moves it by itself.
         update_pins(self.home.layout, plan.pins)
 
@@ -198,7 +213,7 @@ class MirrorSync:
             try:
                 plain = self.codec.decode(mirror_rel, data)
             except CodecError as exc:
-                self.problems.append(f"{mirror_rel}: {exc}")
+                self.problems.append(str(exc))
                 continue
             local = _read(target)
             if local is not None and local != plain and self._exported.get(rel) != local:
@@ -208,7 +223,11 @@ class MirrorSync:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 atomic_write_bytes(target, plain)
                 changed.append(rel)
+        self.codec.save()
         update_pins(self.home.layout, pins)
+        if self.problems and not self.error:  # one error for the remote, not one a file
+            more = len(self.problems) - 1
+            self.error = self.problems[0] + (f" (and {more} more file(s))" if more else "")
         conflicts = tuple(self.codec.note_path(path) or path for path in result.conflicts)
         return dataclasses.replace(result, changed=tuple(changed), conflicts=conflicts)
 

@@ -98,6 +98,7 @@ def sync_remote(
         spec.name,
         spec.encrypt,
         result=cycle.result,
+        error=f"{spec.name}: {mirror.error}" if mirror.error else "",
         masked=cycle.masked,
         indexed=indexed,
         problems=tuple(mirror.problems),
