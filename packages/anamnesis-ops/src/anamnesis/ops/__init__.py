@@ -76,9 +76,17 @@ if TYPE_CHECKING:
     from anamnesis.ops.remotes.config import RemoteConfigError as RemoteConfigError
     from anamnesis.ops.remotes.config import RemoteSpec as RemoteSpec
     from anamnesis.ops.remotes.config import remote_specs as remote_specs
+    from anamnesis.ops.remotes.manage import add_remote as add_remote
+    from anamnesis.ops.remotes.manage import remove_remote as remove_remote
+    from anamnesis.ops.remotes.moves import Move as Move
+    from anamnesis.ops.remotes.moves import apply_moves as apply_moves
+    from anamnesis.ops.remotes.moves import pending_moves as pending_moves
+    from anamnesis.ops.remotes.moves import share as share
     from anamnesis.ops.remotes.multi_cycle import RemoteReport as RemoteReport
     from anamnesis.ops.remotes.routing import Route as Route
     from anamnesis.ops.remotes.routing import which_remote as which_remote
+    from anamnesis.ops.remotes.state import RemoteState as RemoteState
+    from anamnesis.ops.remotes.state import remotes_state as remotes_state
 
 if not TYPE_CHECKING:  # type checkers see only the names above, never a __getattr__
     __getattr__, __dir__ = lazy_exports(__name__)

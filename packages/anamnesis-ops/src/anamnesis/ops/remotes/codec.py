@@ -12,8 +12,8 @@ import importlib
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from anamnesis.ops.home import Home
     from anamnesis.ops.remotes.config import RemoteSpec
+    from anamnesis.ops.remotes.home_view import RemotesHome as Home
 
 # Where encryption lives (the i43-seal work): a module of this folder whose
 # `sealed_codec(home, spec)` returns its MirrorCodec for an `encrypt: true` remote.

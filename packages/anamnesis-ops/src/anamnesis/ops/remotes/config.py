@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from anamnesis.store import write_config
 
 if TYPE_CHECKING:
-    from anamnesis.ops.home import Home
+    from anamnesis.ops.remotes.home_view import RemotesHome as Home
 
 DEFAULT = "default"  # the name the `remote` setting is shown under
 DEFAULT_REMOTE = DEFAULT  # its public name: anamnesis.ops.DEFAULT_REMOTE

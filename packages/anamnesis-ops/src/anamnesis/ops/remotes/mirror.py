@@ -39,8 +39,8 @@ from anamnesis.ops.remotes.tombstones import (
 from anamnesis.store import atomic_write_bytes, read_regular
 
 if TYPE_CHECKING:
-    from anamnesis.ops.home import Home
     from anamnesis.ops.remotes.config import RemoteSpec
+    from anamnesis.ops.remotes.home_view import RemotesHome as Home
     from anamnesis.sync import Fork, GitSyncBackend, Strategy, SyncResult
 
 _SKIPPED_DIRS = frozenset({".git", ".anamnesis"})

@@ -23,7 +23,7 @@ from anamnesis.ops.remotes.tombstones import MOVED_DIR, read_tombstone
 from anamnesis.store import MaskedFile, MemoryStore, StoreError, read_regular, sync_cycle
 
 if TYPE_CHECKING:
-    from anamnesis.ops.home import Home
+    from anamnesis.ops.remotes.home_view import RemotesHome as Home
     from anamnesis.sync import Fork, GitSyncBackend, Strategy, SyncResult
 
 _LOCK_WAIT_S = 30.0

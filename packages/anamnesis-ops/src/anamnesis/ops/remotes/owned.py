@@ -18,7 +18,7 @@ from anamnesis.ops.remotes.config import DEFAULT
 from anamnesis.ops.remotes.routing import NoteFacts, Router, is_note_path, read_facts
 
 if TYPE_CHECKING:
-    from anamnesis.ops.home import Home
+    from anamnesis.ops.remotes.home_view import RemotesHome as Home
 
 
 class OwnedPaths:

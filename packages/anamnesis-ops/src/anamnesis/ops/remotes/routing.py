@@ -24,7 +24,7 @@ from anamnesis.store import GLOBAL_PROJECT, StoreError, parse_note, read_regular
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from anamnesis.ops.home import Home
+    from anamnesis.ops.remotes.home_view import RemotesHome as Home
 
 # `<type>/<ULID>.md`: the only files routed; anything else in memory/ is the default
 # remote's (or local), as it was with one remote.
