@@ -213,3 +213,22 @@ def test_remote_remove_keeps_the_mirror_folder_aside(tmp_path: Path) -> None:
     assert laptop.run("remote", "remove", "team").code == 2
     bad = laptop.run("remote", "add", "default", str(team))
     assert bad.code == 2 and "default" in bad.err
+
+
+def test_status_and_doctor_show_each_remote(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    assert laptop.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    assert laptop.run("remote", "add", "lost", str(tmp_path / "gone.git"), "--tags", "x").code == 0
+    write(laptop, "Acme", "--project", "acme")
+    laptop.run("sync")
+    status = laptop.run("status", "--json").json()
+    assert [r["name"] for r in status["remotes"]] == ["default", "team", "lost"]
+    assert status["remotes"][1]["initialized"] is True
+    text = laptop.run("status").out
+    assert "team: " in text and "lost: " in text
+    checks = {c["name"]: c for c in laptop.run("doctor", "--json").json()["checks"]}
+    remote, sync = checks["remote"], checks["sync"]
+    assert remote["status"] == "fail" and "lost: " in remote["detail"], remote
+    assert "team: " in remote["detail"] and "answers" in remote["detail"]
+    assert "team: " in sync["detail"] and "lost: " in sync["detail"], sync
