@@ -20,6 +20,7 @@ from anamnesis.ops import (
     add_remote,
     remotes_state,
     run_sync,
+    sync_with,
     which_remote,
 )
 from anamnesis.ops.remotes.mirror import MirrorSync
@@ -191,3 +192,27 @@ def test_one_remote_is_exactly_as_before(tmp_path: Path) -> None:
         report = run_sync(home, store).as_dict()
     assert "remotes" not in report and report["pushed"] is True
     assert not home.layout.remotes_dir.exists()  # no pins, no mirrors
+
+
+def test_a_backend_kept_across_cycles_syncs_every_remote_and_leaks_nothing(
+    tmp_path: Path,
+) -> None:
+    team, alice_own, bob_own = (bare_remote(tmp_path / f"{n}.git") for n in ("t", "a", "b"))
+    alice = home_with(
+        tmp_path, "alice", alice_own, RemoteSpec("team", str(team), projects=("acme",))
+    )
+    # Bob's rule would not take Alice's note: only its pin (pulled from the team) does.
+    bob = home_with(tmp_path, "bob", bob_own, RemoteSpec("team", str(team), projects=("other",)))
+    with bob.open_store() as store:
+        kept = bob.sync_backend()  # as the MCP server keeps one for its sync tool
+        sync_with(store, kept, machine_id="bob")
+        with alice.open_store() as theirs:
+            note = theirs.write(type="semantic", title="Acme", body="port 8080", project="acme")
+            run_sync(alice, theirs)
+        report = sync_with(store, kept, machine_id="bob")
+        assert [named.name for named in report.remotes] == ["team"]
+        assert store.get(note.id).body.strip() == "port 8080"
+        store.update(note.id, body="port 9090")
+        sync_with(store, kept, machine_id="bob")
+    assert not any(note.id in path for path in remote_tree(bob_own))
+    assert any(b"port 9090" in blob for blob in remote_tree(team).values())

@@ -24,7 +24,7 @@ from anamnesis.store import MaskedFile, MemoryStore, StoreError, read_regular, s
 
 if TYPE_CHECKING:
     from anamnesis.ops.remotes.home_view import RemotesHome as Home
-    from anamnesis.sync import Fork, GitSyncBackend, Strategy, SyncResult
+    from anamnesis.sync import Fork, Strategy, SyncResult
 
 _LOCK_WAIT_S = 30.0
 
@@ -105,18 +105,23 @@ def sync_remote(
     )
 
 
+def owns_of(backend: object) -> OwnedPaths | None:
+    """The ``OwnedPaths`` of a home's memory/.git backend (None: it owns every path)."""
+    owns = getattr(backend, "owns", None)
+    return owns if isinstance(owns, OwnedPaths) else None
+
+
 def after_default(
     home: Home,
     store: MemoryStore,
-    backend: GitSyncBackend,
+    owns: OwnedPaths | None,
     old_head: str | None,
     result: SyncResult,
 ) -> None:
     """After memory/.git's cycle: pin to ``default`` the notes it took for the first time
     (committed or pulled), and follow the tombstones it pulled."""
-    owns = backend.owns
     router = Router.of(home)
-    if isinstance(owns, OwnedPaths) and router.has_default:
+    if owns is not None and router.has_default:
         fresh = set(owns.claimed)
         fresh.update(
             rel
@@ -124,7 +129,6 @@ def after_default(
             if is_note_path(rel) and rel not in router.pins and (home.memory_dir / rel).exists()
         )
         update_pins(home.layout, dict.fromkeys(sorted(fresh), DEFAULT))
-        owns.fresh()
     stones = [rel for rel in result.changed if rel.startswith(MOVED_DIR + "/")]
     if stones:
         _follow_tombstones(home, store, stones, old_head)
