@@ -232,3 +232,30 @@ def test_status_and_doctor_show_each_remote(tmp_path: Path) -> None:
     assert remote["status"] == "fail" and "lost: " in remote["detail"], remote
     assert "team: " in remote["detail"] and "answers" in remote["detail"]
     assert "team: " in sync["detail"] and "lost: " in sync["detail"], sync
+
+
+def test_a_conflict_on_a_named_remote_is_settled_keeping_both(tmp_path: Path) -> None:
+    team = bare_remote(tmp_path / "team.git")
+    alice_own, bob_own = bare_remote(tmp_path / "alice.git"), bare_remote(tmp_path / "bob.git")
+    alice, bob = machine(tmp_path, "alice", alice_own), machine(tmp_path, "bob", bob_own)
+    for env in (alice, bob):
+        assert env.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    note = write(alice, "Port", "--project", "acme")
+    assert alice.run("sync").code == 0 and bob.run("sync").code == 0
+    for env, port in ((alice, "9090"), (bob, "7070")):
+        path = Path(env.run("show", note, "--json").json()["path"])
+        path.write_text(path.read_text().replace("Port body", port))
+    assert alice.run("sync").code == 0
+    conflict = bob.run("sync", "--json")
+    assert conflict.code == 1 and "--resolve keep-both" in conflict.err
+    [named] = conflict.json()["remotes"]
+    assert named["conflicted"] is True and any(note in path for path in named["conflicts"])
+    resolved = bob.run("sync", "--resolve", "keep-both", "--json")
+    assert resolved.code == 0, resolved.err
+    assert alice.run("sync").code == 0
+    for env in (alice, bob):
+        found = env.run("search", "Port", "-k", "5", "--json").json()
+        bodies = sorted(n["body"].strip() for n in found)
+        assert bodies == ["7070", "9090"], bodies
+    assert len(note_files(team)) == 2
+    assert note_files(alice_own) == set() and note_files(bob_own) == set()
