@@ -259,3 +259,30 @@ def test_a_conflict_on_a_named_remote_is_settled_keeping_both(tmp_path: Path) ->
         assert bodies == ["7070", "9090"], bodies
     assert len(note_files(team)) == 2
     assert note_files(alice_own) == set() and note_files(bob_own) == set()
+
+
+def test_a_note_shared_back_to_a_personal_remote_leaves_the_team(tmp_path: Path) -> None:
+    team = bare_remote(tmp_path / "team.git")
+    alice_own, bob_own = bare_remote(tmp_path / "alice.git"), bare_remote(tmp_path / "bob.git")
+    alice = machine(tmp_path, "alice", alice_own)
+    alice2 = machine(tmp_path, "alice2", alice_own)  # Alice's second machine
+    bob = machine(tmp_path, "bob", bob_own)
+    for env in (alice, alice2, bob):
+        assert env.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    note = write(alice, "Acme salary bands", "--project", "acme")
+    for env in (alice, alice2, bob):
+        assert env.run("sync").code == 0
+    assert bob.run("show", note, "--json").code == 0
+    assert alice.run("share", note, "--to", "default").code == 0
+    assert alice.run("sync").code == 0
+    assert note_files(team) == set() and note_files(alice_own) == {note}
+    stone = tree_of(team)[f".anamnesis/moved/{note}"]
+    assert b"moved-to: default\n" in stone and b"remote: " in stone
+    assert bob.run("sync").code == 0  # Bob's default is his own: he has no access
+    assert bob.run("show", note, "--json").code != 0
+    assert note_files(bob_own) == set()
+    assert alice2.run("sync").code == 0  # the same default remote: kept, re-pinned
+    assert alice2.run("show", note, "--json").code == 0
+    routes = json.loads((alice2.home / "remotes" / "routes.json").read_text())
+    assert [name for rel, name in routes.items() if note in rel] == ["default"]
+    assert alice2.run("sync", "--json").json()["conflicted"] is False

@@ -32,6 +32,7 @@ from anamnesis.ops.remotes.pins import update_pins
 from anamnesis.ops.remotes.routing import Router, is_note_path, note_id, read_facts
 from anamnesis.ops.remotes.tombstones import (
     MOVED_DIR,
+    has_target,
     read_tombstone,
     tombstone_bytes,
     tombstone_path,
@@ -147,9 +148,7 @@ class MirrorSync:
                 plan.files[mirror_rel] = None  # deleted here: deleted there
             elif pin is not None and pin != name:
                 plan.files[mirror_rel] = None  # it left for another remote
-                plan.files[tombstone_path(note_id(kept))] = tombstone_bytes(
-                    pin, self.home.machine_id
-                )
+                plan.files[tombstone_path(note_id(kept))] = tombstone_bytes(self.home, pin)
         for meta, data in self.codec.meta_files().items():
             if _read(self.mirror / meta) != data:
                 plan.files[meta] = data
@@ -189,7 +188,7 @@ class MirrorSync:
             if stone is None or rel is None or stone.moved_to == name:
                 continue
             moved.add(rel)
-            if stone.moved_to in router.names:
+            if has_target(self.home, router, stone):
                 pins[rel] = stone.moved_to  # re-pinned there; the file stays
             else:  # this machine has no access to where it went: its copy goes
                 pins[rel] = None

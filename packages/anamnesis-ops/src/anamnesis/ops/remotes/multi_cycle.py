@@ -19,7 +19,7 @@ from anamnesis.ops.remotes.mirror import MirrorSync
 from anamnesis.ops.remotes.owned import OwnedPaths
 from anamnesis.ops.remotes.pins import read_pins, update_pins
 from anamnesis.ops.remotes.routing import Router, is_note_path, note_id
-from anamnesis.ops.remotes.tombstones import MOVED_DIR, read_tombstone
+from anamnesis.ops.remotes.tombstones import MOVED_DIR, has_target, read_tombstone
 from anamnesis.store import MaskedFile, MemoryStore, StoreError, read_regular, sync_cycle
 
 if TYPE_CHECKING:
@@ -153,7 +153,7 @@ def _follow_tombstones(
         rel = by_id.get(stone.note_id) if stone is not None else None
         if stone is None or rel is None or stone.moved_to == DEFAULT:
             continue
-        if stone.moved_to not in router.names:
+        if not has_target(home, router, stone):
             pins[rel] = None  # the pull deleted it: this machine has no access any more
             continue
         pins[rel] = stone.moved_to
