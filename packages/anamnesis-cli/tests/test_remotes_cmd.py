@@ -286,3 +286,11 @@ def test_a_note_shared_back_to_a_personal_remote_leaves_the_team(tmp_path: Path)
     routes = json.loads((alice2.home / "remotes" / "routes.json").read_text())
     assert [name for rel, name in routes.items() if note in rel] == ["default"]
     assert alice2.run("sync", "--json").json()["conflicted"] is False
+
+
+def test_config_list_hides_a_named_remotes_password(tmp_path: Path) -> None:
+    laptop = machine(tmp_path, "laptop", None)
+    url = "https://alice:hunter2@git.example.com/team.git"
+    assert laptop.run("remote", "add", "team", url, "--projects", "acme").code == 0
+    for shown in (laptop.run("config", "list"), laptop.run("remote", "list", "--json")):
+        assert shown.code == 0 and "hunter2" not in shown.out and "git.example.com" in shown.out

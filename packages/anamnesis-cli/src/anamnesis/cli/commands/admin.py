@@ -419,8 +419,7 @@ def config_app() -> typer.Typer:
         if every:
             _list_every_setting(data, as_json)
             return
-        shown = {k: redact_url(v) if k == "remote" and isinstance(v, str) else v
-                 for k, v in sorted(data.items())}  # fmt: skip
+        shown = {k: _hidden_passwords(k, v) for k, v in sorted(data.items())}
         if as_json:
             console.print_json(shown)
         else:
@@ -471,6 +470,21 @@ def config_app() -> typer.Typer:
             console.warn(before.overridden())
 
     return app
+
+
+def _hidden_passwords(key: str, value: Any) -> Any:
+    """A setting as `config list` shows it: passwords in remote URLs hidden (the
+    ``remote`` setting's, and each named remote's under ``remotes``)."""
+    if key == "remote" and isinstance(value, str):
+        return redact_url(value)
+    if key == "remotes" and isinstance(value, list):
+        return [
+            {**entry, "url": redact_url(entry["url"])}
+            if isinstance(entry, dict) and isinstance(entry.get("url"), str)
+            else entry
+            for entry in value
+        ]
+    return value
 
 
 def _list_every_setting(data: dict[str, Any], as_json: bool) -> None:
