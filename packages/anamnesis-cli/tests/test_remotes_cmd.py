@@ -294,3 +294,21 @@ def test_config_list_hides_a_named_remotes_password(tmp_path: Path) -> None:
     assert laptop.run("remote", "add", "team", url, "--projects", "acme").code == 0
     for shown in (laptop.run("config", "list"), laptop.run("remote", "list", "--json")):
         assert shown.code == 0 and "hunter2" not in shown.out and "git.example.com" in shown.out
+
+
+def test_a_note_deleted_here_is_deleted_on_its_named_remote_and_there(tmp_path: Path) -> None:
+    team = bare_remote(tmp_path / "team.git")
+    alice_own, bob_own = bare_remote(tmp_path / "alice.git"), bare_remote(tmp_path / "bob.git")
+    alice, bob = machine(tmp_path, "alice", alice_own), machine(tmp_path, "bob", bob_own)
+    for env in (alice, bob):
+        assert env.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    note = write(alice, "Old runbook", "--project", "acme")
+    assert alice.run("sync").code == 0 and bob.run("sync").code == 0
+    deleted = alice.run("delete", note, "--yes")
+    assert deleted.code == 0, deleted.err
+    assert alice.run("sync").code == 0
+    assert note_files(team) == set()
+    assert bob.run("sync").code == 0
+    assert bob.run("show", note, "--json").code != 0
+    routes = json.loads((alice.home / "remotes" / "routes.json").read_text())
+    assert not any(note in rel for rel in routes)  # no pin left behind

@@ -54,7 +54,8 @@ class ExportPlan:
     files: dict[str, bytes | None] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # memory/ paths whose copy changes
     exported: dict[str, bytes] = field(default_factory=dict)  # memory/ path -> plain
-    pins: dict[str, str] = field(default_factory=dict)  # unpinned notes routed here
+    # Unpinned notes routed here (pinned once exported), and deleted ones (None: unpinned).
+    pins: dict[str, str | None] = field(default_factory=dict)
 
 
 class MirrorSync:
@@ -146,6 +147,7 @@ class MirrorSync:
             pin = router.pins.get(kept)
             if pin == name and not (memory / kept).exists():
                 plan.files[mirror_rel] = None  # deleted here: deleted there
+                plan.pins[kept] = None
             elif pin is not None and pin != name:
                 plan.files[mirror_rel] = None  # it left for another remote
                 plan.files[tombstone_path(note_id(kept))] = tombstone_bytes(self.home, pin)
