@@ -312,3 +312,19 @@ def test_a_note_deleted_here_is_deleted_on_its_named_remote_and_there(tmp_path: 
     assert bob.run("show", note, "--json").code != 0
     routes = json.loads((alice.home / "remotes" / "routes.json").read_text())
     assert not any(note in rel for rel in routes)  # no pin left behind
+
+
+def test_clean_never_sends_a_deletion_to_a_named_remote(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    assert laptop.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    acme = write(laptop, "Acme", "--project", "acme")
+    mine = write(laptop, "Mine")
+    assert laptop.run("sync").code == 0
+    for everywhere in ((), ("--everywhere",)):
+        cleaned = laptop.run("clean", "memory", "--yes", *everywhere)
+        assert cleaned.code == 0, cleaned.err
+        assert laptop.run("sync").code == 0
+        assert note_files(team) == {acme}  # the team's notes stay the team's
+        assert laptop.run("show", acme, "--json").code == 0  # pulled back from the team
+    assert mine not in note_files(personal)  # --everywhere: deleted on the default remote
