@@ -64,14 +64,16 @@ class OwnedPaths:
         return self._router
 
     def __call__(self, rel: str) -> bool:
+        router = self.router()
+        pin = router.pins.get(rel)
+        if pin is not None:  # most notes, after their first sync: one lookup
+            return pin == DEFAULT if router.has_default else pin not in router.names
         if not is_note_path(rel):
             return True
-        router = self.router()
-        path = self.home.memory_dir / rel
         found: list[NoteFacts | None] = []
 
         def facts() -> NoteFacts | None:
-            found.append(read_facts(path))
+            found.append(read_facts(self.home.memory_dir / rel))
             return found[-1]
 
         route = router.route(rel, facts)
