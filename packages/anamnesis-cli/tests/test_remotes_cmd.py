@@ -136,6 +136,9 @@ def test_one_remote_failing_never_stops_another(tmp_path: Path) -> None:
     assert note_files(team) == {acme} and note_files(personal) == {mine}
     assert lost not in note_files(personal)
     assert "gone.git" in synced.err and "Traceback" not in synced.err
+    human = laptop.run("sync")
+    assert human.code == 1 and "team: " in human.out
+    assert human.err_lines[-1].startswith("anamnesis sync: lost: ") and "gone.git" in human.err
 
 
 def test_share_moves_a_note_with_a_tombstone(tmp_path: Path) -> None:

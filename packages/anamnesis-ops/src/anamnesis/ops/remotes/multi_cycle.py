@@ -92,13 +92,13 @@ def sync_remote(
                 store, mirror, resolve=resolve, fork=fork() if fork is not None else None
             )
     except (SyncError, CodecError, StoreError, OSError) as exc:
-        return RemoteReport(spec.name, spec.encrypt, error=f"{spec.name}: {exc}")
+        return RemoteReport(spec.name, spec.encrypt, error=str(exc))
     indexed = cycle.reindexed.indexed + cycle.reindexed.removed if cycle.reindexed else 0
     return RemoteReport(
         spec.name,
         spec.encrypt,
         result=cycle.result,
-        error=f"{spec.name}: {mirror.error}" if mirror.error else "",
+        error=mirror.error,
         masked=cycle.masked,
         indexed=indexed,
         problems=tuple(mirror.problems),
