@@ -331,3 +331,27 @@ def test_clean_never_sends_a_deletion_to_a_named_remote(tmp_path: Path) -> None:
         assert note_files(team) == {acme}  # the team's notes stay the team's
         assert laptop.run("show", acme, "--json").code == 0  # pulled back from the team
     assert mine not in note_files(personal)  # --everywhere: deleted on the default remote
+
+
+def test_a_note_moved_between_named_remotes_follows_its_tombstone(tmp_path: Path) -> None:
+    team, lab = bare_remote(tmp_path / "team.git"), bare_remote(tmp_path / "lab.git")
+    ann, ben, cid = (machine(tmp_path, name, None) for name in ("ann", "ben", "cid"))
+    for env in (ann, ben, cid):
+        assert env.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    for env in (ann, ben):  # cid is not in the lab
+        assert env.run("remote", "add", "lab", str(lab), "--tags", "lab").code == 0
+    note = write(ann, "Prototype", "--project", "acme")
+    for env in (ann, ben, cid):
+        assert env.run("sync").code == 0
+    assert ann.run("share", note, "--to", "lab").code == 0
+    assert ann.run("sync").code == 0
+    assert note_files(team) == set() and note_files(lab) == {note}
+    assert tree_of(team)[f".anamnesis/moved/{note}"].startswith(b"moved-to: lab\n")
+    assert any(m.startswith(f"anamnesis: moved {note} to lab") for m in messages_of(team))
+    for env in (ben, cid):
+        assert env.run("sync").code == 0
+    assert ben.run("show", note, "--json").code == 0  # has the lab: kept, re-pinned
+    routes = json.loads((ben.home / "remotes" / "routes.json").read_text())
+    assert [name for rel, name in routes.items() if note in rel] == ["lab"]
+    assert cid.run("show", note, "--json").code != 0  # no access to the lab: gone
+    assert ben.run("sync").code == 0 and note_files(team) == set()
