@@ -355,3 +355,20 @@ def test_a_note_moved_between_named_remotes_follows_its_tombstone(tmp_path: Path
     assert [name for rel, name in routes.items() if note in rel] == ["lab"]
     assert cid.run("show", note, "--json").code != 0  # no access to the lab: gone
     assert ben.run("sync").code == 0 and note_files(team) == set()
+
+
+def test_share_refuses_a_machine_local_note_and_an_unknown_remote(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    assert laptop.run("remote", "add", "team", str(team)).code == 0  # no rule: shared only
+    local = write(laptop, "GPU", "--scope", "machine-local")
+    refused = laptop.run("share", local, "--to", "team")
+    assert refused.code == 2 and "machine-local" in refused.err
+    portable = write(laptop, "Runbook")
+    unknown = laptop.run("share", portable, "--to", "nowhere")
+    assert unknown.code == 2 and "nowhere" in unknown.err and "team" in unknown.err
+    assert laptop.run("sync").code == 0
+    assert note_files(team) == set() and note_files(personal) == {portable}
+    assert laptop.run("share", portable, "--to", "team").code == 0  # a rule-less remote
+    assert laptop.run("sync").code == 0
+    assert note_files(team) == {portable} and note_files(personal) == set()
