@@ -18,7 +18,11 @@ from pathlib import Path
 from bench.common.places import CONTRADICTIONS
 
 LABELS = ("contradicts", "compatible")
-SPLITS = ("dev", "held_out")
+# ``dev``: the finder may be tuned on it; ``held_out``: written with dev, never tuned on;
+# ``fresh``: written later, blind (by a helper who never read the finder), after its last
+# tuning. The two last are only ever reported as numbers.
+SPLITS = ("dev", "held_out", "fresh")
+BLIND_SPLITS = ("held_out", "fresh")
 # What differs between two contradicting notes (the store's Difference kinds).
 CONTRADICTING_KINDS = (
     "number", "version", "port", "path", "flag", "command", "name", "url", "negation",

@@ -7,7 +7,8 @@ finding them costs at 2,000 notes (issue 42, items 1, 3 and 7).
 The set is ``bench/contradictions/pairs.jsonl`` (its README says how it was written and
 the label rules): pairs of notes of one project, each labelled ``contradicts`` or
 ``compatible`` (they only look alike), with a kind and a split (``dev``, which the finder
-may be tuned on, and ``held_out``, which it must not be).
+may be tuned on; ``held_out``, written with dev, which it must not be; ``fresh``, written
+later and blind, by a helper who never read the finder, after its last tuning).
 
 Each pair gets a fresh store: a copy of one store of N corpus notes (``corpus.generate``,
 the notes the other suites use), the older note written into it, then the newer one.
@@ -15,7 +16,7 @@ the notes the other suites use), the older note written into it, then the newer 
   is written; found when the older note is among the answers;
 * review: ``MemoryStore.contradictions(project=...)`` of the pair's project (what the whole
   store's review lists for that project, without listing every other project's pairs again
-  for each of the 175 pairs); found when the pair is among them.
+  for each of the set's pairs); found when the pair is among them.
 Both run keyword-only (no vectors in the index, ``ANAMNESIS_SEARCH_MODE=keyword``) and with
 vectors (every note embedded by the offline model; the newer note only after the write-time
 check, as a real write meets it), where the vectors extra and the model are here.
@@ -30,8 +31,8 @@ target <= 5 ms at 2,000 notes), ``contradictions()`` in process and ``anamnesis 
 
 ``--root DIR`` keeps the stores there and reuses the corpus stores of an earlier run made
 the same way (embedding 2,000 notes takes minutes). ``--misses PATH`` writes what was
-missed and what was proposed wrongly, by kind, for the dev split only (held_out is only
-counted there, so it stays held out).
+missed and what was proposed wrongly, by kind, for the dev split only (held_out and fresh
+are only counted there, so they stay held out).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ from anamnesis.store import Contradiction, Memory, MemoryStore, vector_support
 from anamnesis.store.vectors.embedding import MODEL_PATH_ENV
 from bench.common import corpus
 from bench.common.contradiction_pairs import (
+    BLIND_SPLITS,
     COMPATIBLE_KINDS,
     CONTRADICTING_KINDS,
     SPLITS,
@@ -213,7 +215,8 @@ def print_scores(outcomes: list[Outcome], finders: list[str], notes: int) -> dic
         f" {len(outcomes) - contradicting} compatible), each among {notes} corpus notes =="
     )
     print("recall: contradicting pairs found; false: compatible pairs found")
-    groups = {"dev": "dev", "held_out": "held_out", "all": None}
+    groups: dict[str, str | None] = {split: split for split in SPLITS}
+    groups["all"] = None
     print(f"{'finder':<18} | " + " | ".join(f"{name:^13}" for name in groups))
     print(f"{'':<18} | " + " | ".join(f"{'recall':>6} {'false':>6}" for _ in groups))
     scores: dict[str, Any] = {}
@@ -230,6 +233,9 @@ def print_scores(outcomes: list[Outcome], finders: list[str], notes: int) -> dic
             continue
         for split in SPLITS:
             got = scores[split][finder]
+            if got["recall"] is None or got["false_pairs"] is None:
+                print(f"  {finder:<18} {split:<8}: no pairs of both labels")
+                continue
             ok = got["recall"] >= RECALL_TARGET and got["false_pairs"] <= FALSE_PAIR_TARGET
             print(f"  {finder:<18} {split:<8}: {'OK' if ok else 'MISSED'}")
     return scores
@@ -266,7 +272,7 @@ def print_kinds(outcomes: list[Outcome], finders: list[str]) -> dict[str, Any]:
 
 def write_misses(path: Path, outcomes: list[Outcome], finders: list[str], header: str) -> None:
     """The dev split's misses and false pairs, by kind, for whoever tunes the finder; the
-    held-out split only as counts, so that it stays held out."""
+    blind splits (held_out, fresh) only as counts, so that they stay held out."""
     lines = ["# Contradiction bench: misses and false pairs", "", header]
     dev = [o for o in outcomes if o.pair.split == "dev"]
     for finder in finders:
@@ -291,20 +297,23 @@ def write_misses(path: Path, outcomes: list[Outcome], finders: list[str], header
                 f'- `{o.pair.id}` ({o.pair.kind}): "{o.pair.older.title}" /'
                 f' "{o.pair.newer.title}": {said}'
             )
-    held = [o for o in outcomes if o.pair.split == "held_out"]
-    contradicting = sum(o.pair.contradicts for o in held)
-    lines += [
-        "",
-        "## held_out: counts only",
-        "",
-        "| finder | missed | false pairs |",
-        "|---|---|---|",
-    ]
-    for finder in finders:
-        missed_n = sum(o.pair.contradicts and not o.found[finder] for o in held)
-        wrong_n = sum(not o.pair.contradicts and o.found[finder] for o in held)
+    for split in BLIND_SPLITS:
+        held = [o for o in outcomes if o.pair.split == split]
+        contradicting = sum(o.pair.contradicts for o in held)
         compatible = len(held) - contradicting
-        lines.append(f"| {finder} | {missed_n} of {contradicting} | {wrong_n} of {compatible} |")
+        lines += [
+            "",
+            f"## {split}: counts only",
+            "",
+            "| finder | missed | false pairs |",
+            "|---|---|---|",
+        ]
+        for finder in finders:
+            missed_n = sum(o.pair.contradicts and not o.found[finder] for o in held)
+            wrong_n = sum(not o.pair.contradicts and o.found[finder] for o in held)
+            lines.append(
+                f"| {finder} | {missed_n} of {contradicting} | {wrong_n} of {compatible} |"
+            )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"\nmisses written to {path}")
 
