@@ -81,6 +81,18 @@ class StoreLayout(Record):
         return self.root / "models"
 
     @property
+    def keys_dir(self) -> Path:
+        """This machine's own keys (0700): machine-local, never synced, never in a note
+        tree."""
+        return self.root / "keys"
+
+    @property
+    def age_identity(self) -> Path:
+        """This machine's age identity (0600), generated the first time an encrypted
+        remote needs it; its public key is what a member adds as a recipient."""
+        return self.keys_dir / "age.key"
+
+    @property
     def eval_dir(self) -> Path:
         """The store's retrieval eval cases."""
         return self.root / "eval"
