@@ -1,5 +1,5 @@
 """Sealing an encrypted remote's notes with age: the machine's key, the recipients file,
-the no-op manifest, the codec both ways, adding a member, keep-both on sealed notes.
+the no-op manifest, the codec both ways, adding a member.
 
 Real age (pyrage) throughout; the mirror is a plain folder here (the mirror cycle's own
 tests run it over real git)."""
@@ -14,27 +14,25 @@ import pyrage
 import pytest
 from pyrage import x25519
 
-from anamnesis.ops import store_fork
-from anamnesis.ops.sealing.errors import (
+from anamnesis.ops.remotes.sealing.errors import (
     IdentityError,
     NotARecipient,
     RecipientsError,
     SealError,
     UnreadableCipher,
 )
-from anamnesis.ops.sealing.identity import machine_key
-from anamnesis.ops.sealing.manifest import SealManifest
-from anamnesis.ops.sealing.recipients import (
+from anamnesis.ops.remotes.sealing.identity import machine_key
+from anamnesis.ops.remotes.sealing.manifest import SealManifest
+from anamnesis.ops.remotes.sealing.recipients import (
     RECIPIENTS_FILE,
     Recipient,
     Recipients,
     parse_recipients,
     read_recipients,
 )
-from anamnesis.ops.sealing.reseal import add_recipient, sealed_files, sealed_fork
-from anamnesis.ops.sealing.sealed_codec import SealedCodec
-from anamnesis.store import Memory, new_id, parse_note, serialize_note
-from anamnesis.sync import CONFLICT_TAG
+from anamnesis.ops.remotes.sealing.reseal import add_recipient, sealed_files
+from anamnesis.ops.remotes.sealing.sealed_codec import SealedCodec
+from anamnesis.store import Memory, new_id, serialize_note
 
 NOTE_ID = "01J9ZQ4W5X6Y7Z8A9B0C1D2E3F"
 REL = f"semantic/{NOTE_ID}.md"
@@ -417,44 +415,3 @@ def test_sealed_files_lists_only_sealed_notes(tmp_path: Path) -> None:
     put(alice, REL, note_bytes())
     (alice.mirror / "semantic" / "README.md").write_text("x")
     assert list(sealed_files(alice)) == [f"{REL}.age"]
-
-
-# -- keep-both ---------------------------------------------------------------------------------
-
-
-def test_keep_both_on_sealed_notes_forks_through_the_store_and_seals_both(
-    tmp_path: Path,
-) -> None:
-    alice = codec_for(tmp_path, "alice", founding=True)
-    write_meta(alice)
-    ours_plain = note_bytes(body="Port 8080.")
-    theirs_plain = note_bytes(body="Port 9090.")
-    recipients = alice.member_recipients().age_recipients()
-    ours = pyrage.encrypt(ours_plain, recipients)
-    theirs = pyrage.encrypt(theirs_plain, recipients)
-
-    forked = sealed_fork(alice, store_fork("alice-laptop"))(f"{REL}.age", ours, theirs)
-
-    assert forked.path.endswith(".md.age") and forked.path != f"{REL}.age"
-    new_rel = alice.note_path(forked.path)
-    assert new_rel is not None
-    mine = parse_note(alice.decode(forked.path, forked.ours).decode(), new_rel)
-    kept = parse_note(alice.decode(f"{REL}.age", forked.theirs).decode(), REL)
-    assert mine.body.strip() == "Port 8080." and kept.body.strip() == "Port 9090."
-    assert CONFLICT_TAG in mine.tags and CONFLICT_TAG in kept.tags
-    assert kept.id == NOTE_ID and mine.id != NOTE_ID
-    assert mine.machine_id == "alice-laptop"
-    for sealed in (forked.ours, forked.theirs):
-        assert b"Port" not in sealed and b"conflict" not in sealed
-
-
-def test_keep_both_of_a_file_that_is_not_a_note_is_the_plain_fork(tmp_path: Path) -> None:
-    alice = codec_for(tmp_path, "alice", founding=True)
-    seen: list[str] = []
-
-    def fork(path: str, ours: bytes, theirs: bytes) -> object:
-        seen.append(path)
-        return store_fork("m")(path, ours, theirs)
-
-    sealed_fork(alice, fork)(RECIPIENTS_FILE, b"a\n", b"b\n")  # type: ignore[arg-type]
-    assert seen == [RECIPIENTS_FILE]

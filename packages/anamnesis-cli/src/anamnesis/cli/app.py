@@ -22,6 +22,7 @@ from anamnesis.cli.commands import (
     interchange,
     notes,
     reflecting,
+    remotes,
     review,
     secrets_scan,
     setup_cmd,
@@ -70,6 +71,7 @@ def build_app() -> typer.Typer:
     setup_cmd.register(app)
     entry_points.register(app)
     syncing.register(app)
+    remotes.register(app)
     notes.register(app)
     admin.register(app)
     interchange.register(app)

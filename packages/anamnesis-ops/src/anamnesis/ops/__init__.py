@@ -68,6 +68,33 @@ if TYPE_CHECKING:
     from anamnesis.ops.provenance_marker import Viewpoint as Viewpoint
     from anamnesis.ops.provenance_marker import age_text as age_text
     from anamnesis.ops.provenance_marker import note_marker as note_marker
+    from anamnesis.ops.remotes.codec import CodecError as CodecError
+    from anamnesis.ops.remotes.codec import MirrorCodec as MirrorCodec
+    from anamnesis.ops.remotes.codec import PlainCodec as PlainCodec
+    from anamnesis.ops.remotes.codec import codec_for as codec_for
+    from anamnesis.ops.remotes.config import DEFAULT_REMOTE as DEFAULT_REMOTE
+    from anamnesis.ops.remotes.config import RemoteConfigError as RemoteConfigError
+    from anamnesis.ops.remotes.config import RemoteSpec as RemoteSpec
+    from anamnesis.ops.remotes.config import remote_specs as remote_specs
+    from anamnesis.ops.remotes.manage import add_remote as add_remote
+    from anamnesis.ops.remotes.manage import remove_remote as remove_remote
+    from anamnesis.ops.remotes.moves import Move as Move
+    from anamnesis.ops.remotes.moves import apply_moves as apply_moves
+    from anamnesis.ops.remotes.moves import pending_moves as pending_moves
+    from anamnesis.ops.remotes.moves import share as share
+    from anamnesis.ops.remotes.multi_cycle import RemoteReport as RemoteReport
+    from anamnesis.ops.remotes.routing import Route as Route
+    from anamnesis.ops.remotes.routing import which_remote as which_remote
+    from anamnesis.ops.remotes.sealed import MemberAdded as MemberAdded
+    from anamnesis.ops.remotes.sealed import Membership as Membership
+    from anamnesis.ops.remotes.sealed import add_member as add_member
+    from anamnesis.ops.remotes.sealed import machine_public_key as machine_public_key
+    from anamnesis.ops.remotes.sealed import membership as membership
+    from anamnesis.ops.remotes.sealing.errors import NotARecipient as NotARecipient
+    from anamnesis.ops.remotes.sealing.errors import RecipientsError as RecipientsError
+    from anamnesis.ops.remotes.sealing.errors import SealError as SealError
+    from anamnesis.ops.remotes.state import RemoteState as RemoteState
+    from anamnesis.ops.remotes.state import remotes_state as remotes_state
 
 if not TYPE_CHECKING:  # type checkers see only the names above, never a __getattr__
     __getattr__, __dir__ = lazy_exports(__name__)

@@ -13,6 +13,7 @@ for a later sync to send (reflect, merge, compact, ``secrets scan --fix``, ``cle
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,19 +31,30 @@ from anamnesis.store import (
 
 if TYPE_CHECKING:
     from anamnesis.ops.home import Home
-    from anamnesis.sync import Strategy, SyncBackend, SyncResult
+    from anamnesis.ops.remotes.multi_cycle import RemoteReport
+    from anamnesis.sync import GitSyncBackend, Strategy, SyncBackend, SyncResult
 
 
 @dataclass(frozen=True, slots=True)
 class SyncReport:
     """What one cycle did: the sync's result, the reindex of what it changed (None: nothing
     did), the import of Claude Code's memory (None: not asked), and the outgoing notes whose
-    secrets were masked (and committed so) first."""
+    secrets were masked (and committed so) first. ``remotes``: each named remote's cycle
+    (none with one remote); ``result`` is always the default remote's (memory/.git)."""
 
     result: SyncResult
     reindexed: ReindexReport | None
     imported: ImportReport | None
     masked: tuple[MaskedFile, ...] = ()
+    remotes: tuple[RemoteReport, ...] = ()
+
+    @property
+    def remote_errors(self) -> list[str]:
+        """Every remote's error (the default's first), in words."""
+        errors = [self.result.remote_error] if self.result.remote_error else []
+        return errors + [
+            text for remote in self.remotes if (text := remote.as_dict()["remote_error"])
+        ]
 
     def as_dict(self) -> dict[str, Any]:
         """The report as every front end shows it (``--json``, the MCP tool, the dashboard).
@@ -52,6 +64,7 @@ class SyncReport:
         Claude Code's memory, ``masked`` the paths of outgoing notes whose secrets were
         masked before anything was pushed."""
         result, reindexed, imported = self.result, self.reindexed, self.imported
+        named = {"remotes": [remote.as_dict() for remote in self.remotes]} if self.remotes else {}
         return {
             "pushed": result.pushed,
             "pulled": result.pulled,
@@ -64,6 +77,7 @@ class SyncReport:
             "masked": [found.path for found in self.masked],
             "detail": result.detail,
             "remote_error": result.remote_error or None,
+            **named,
         }
 
 
@@ -82,9 +96,52 @@ def run_sync(
     versions as valid notes through the store's codec (:func:`store_fork`).
     """
     backend = home.sync_backend()  # the machine id read once, for the backend and the notes
-    return sync_with(
-        store, backend, machine_id=backend.machine_id, resolve=resolve, claude_dir=claude_dir
+    if backend.owns is None:  # one remote (or none): the cycle as it always was
+        return sync_with(
+            store, backend, machine_id=backend.machine_id, resolve=resolve, claude_dir=claude_dir
+        )
+    return _sync_every_remote(home, store, backend, resolve=resolve, claude_dir=claude_dir)
+
+
+def _sync_every_remote(
+    home: Home,
+    store: MemoryStore,
+    backend: GitSyncBackend,
+    *,
+    resolve: Strategy | None,
+    claude_dir: Path | None,
+) -> SyncReport:
+    """The default remote's cycle (memory/.git, owning only its notes), then each named
+    remote's; a failure of one never stops the others (the default's is raised after)."""
+    from anamnesis.ops.remotes.config import remote_specs
+    from anamnesis.ops.remotes.multi_cycle import after_default, sync_named
+    from anamnesis.sync import NothingToResolve, SyncError, head_commit
+
+    machine_id = backend.machine_id
+    failure: Exception | None = None
+    report: SyncReport | None = None
+    try:
+        old_head = head_commit(home.memory_dir)
+        try:
+            report = sync_with(
+                store, backend, machine_id=machine_id, resolve=resolve, claude_dir=claude_dir
+            )
+        except NothingToResolve:  # a resolve of every remote: nothing open on this one
+            report = sync_with(store, backend, machine_id=machine_id, claude_dir=claude_dir)
+        after_default(home, store, backend, old_head, report.result)
+    except SyncError as exc:
+        failure = exc
+    named = sync_named(
+        home,
+        store,
+        remote_specs(home.config()),
+        resolve=resolve,
+        fork=None if resolve is None else lambda: store_fork(machine_id),
     )
+    if report is None:
+        assert failure is not None
+        raise failure
+    return dataclasses.replace(report, remotes=named)
 
 
 def sync_with(

@@ -26,6 +26,7 @@ from anamnesis.store import (
 )
 
 if TYPE_CHECKING:
+    from anamnesis.ops.remotes.config import RemoteSpec
     from anamnesis.sync import GitSyncBackend, SyncState
 
 
@@ -105,7 +106,11 @@ class Home:
         """The git sync backend of the notes folder, with the remote configured now.
 
         The one place a backend is made. Imported here, on first use: dulwich costs tens
-        of milliseconds and a session hook that only reads notes never syncs."""
+        of milliseconds and a session hook that only reads notes never syncs. With named
+        remotes configured it owns only the notes routed to the default remote (or, with
+        none, kept here): :class:`~anamnesis.ops.remotes.owned.OwnedPaths`."""
+        from anamnesis.ops.remotes.config import remote_specs
+        from anamnesis.ops.remotes.owned import OwnedPaths
         from anamnesis.store import describe_commit
         from anamnesis.sync import GitSyncBackend
 
@@ -114,6 +119,20 @@ class Home:
             remote=self.remote,
             machine_id=self.machine_id,
             describe=describe_commit,  # each commit names the notes it changes
+            owns=OwnedPaths(self) if remote_specs(self.config()) else None,
+        )
+
+    def mirror_backend(self, spec: RemoteSpec) -> GitSyncBackend:
+        """The git sync backend of a named remote's mirror folder (``remotes/<name>/``).
+        An encrypted remote's commits never describe their notes (titles stay off it)."""
+        from anamnesis.store import describe_commit
+        from anamnesis.sync import GitSyncBackend
+
+        return GitSyncBackend(
+            self.layout.mirror_dir(spec.name),
+            remote=spec.url,
+            machine_id=self.machine_id,
+            describe=None if spec.encrypt else describe_commit,
         )
 
     def sync_state(self) -> SyncState:

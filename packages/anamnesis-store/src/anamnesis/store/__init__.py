@@ -92,6 +92,7 @@ if TYPE_CHECKING:
     from anamnesis.store.note.invisible import match_text as match_text
     from anamnesis.store.note.limits import NoteLimits as NoteLimits
     from anamnesis.store.note.model import DURABLE_TYPES as DURABLE_TYPES
+    from anamnesis.store.note.model import GLOBAL_PROJECT as GLOBAL_PROJECT
     from anamnesis.store.note.model import NOTE_TYPES as NOTE_TYPES
     from anamnesis.store.note.model import PROV_SOURCES as PROV_SOURCES
     from anamnesis.store.note.model import SCOPES as SCOPES

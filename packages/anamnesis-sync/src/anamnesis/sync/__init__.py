@@ -24,6 +24,7 @@ if _typing.TYPE_CHECKING:
     from anamnesis.sync.model.backend import CommittedFile as CommittedFile
     from anamnesis.sync.model.backend import DescribeCommit as DescribeCommit
     from anamnesis.sync.model.backend import GitLock as GitLock
+    from anamnesis.sync.model.backend import OwnsPath as OwnsPath
     from anamnesis.sync.model.backend import Strategy as Strategy
     from anamnesis.sync.model.backend import SyncBackend as SyncBackend
     from anamnesis.sync.model.backend import SyncResult as SyncResult

@@ -64,7 +64,8 @@ def sync(
     problems = report.imported.problems if report.imported else []
     for path, reason in problems:
         console.warn(f"could not import {path}: {reason}")
-    for path in data["masked"]:
+    masked = [*data["masked"], *(f.path for named in report.remotes for f in named.masked)]
+    for path in masked:
         console.warn(f"masked secrets in {path} before pushing it (committed as such)")
     if as_json:
         console.print_json(data)
@@ -72,13 +73,17 @@ def sync(
         if data["imported"]:
             console.say(f"imported {data['imported']} note(s) from Claude Code's own memory")
         console.say(result.detail)
-        if data["indexed"]:
-            console.say(f"reindexed {data['indexed']} note(s)")
+        for named in report.remotes:  # each named remote, in routing order
+            console.say(f"{named.name}: {named.as_dict()['detail']}")
+        indexed = data["indexed"] + sum(named.indexed for named in report.remotes)
+        if indexed:
+            console.say(f"reindexed {indexed} note(s)")
         if embedding:
             console.say(embedding)
-    if result.conflicted:
+    if result.conflicted or any(named.as_dict()["conflicted"] for named in report.remotes):
         raise CliError(
             "conflict: resolve with `anamnesis sync --resolve keep-both` (or ours / theirs)"
         )
-    if result.remote_error:
-        raise CliError(result.remote_error)
+    errors = report.remote_errors
+    if errors:
+        raise CliError("\n".join(errors))

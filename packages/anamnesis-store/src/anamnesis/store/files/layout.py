@@ -81,6 +81,28 @@ class StoreLayout(Record):
         return self.root / "models"
 
     @property
+    def remotes_dir(self) -> Path:
+        """The named remotes' machine-local state (never synced): each one's mirror folder
+        ``remotes/<name>/`` (a sync folder of its own) and the pins (``routes.json``)."""
+        return self.root / "remotes"
+
+    @property
+    def routes_path(self) -> Path:
+        """Which remote each note is pinned to (``{path in memory/: remote name}``)."""
+        return self.remotes_dir / "routes.json"
+
+    def mirror_dir(self, name: str) -> Path:
+        """The sync folder of the named remote ``name`` (a checked name: no path in it)."""
+        if not name or "/" in name or "\\" in name or name.startswith("."):
+            raise ValueError(f"not a remote name: {name!r}")
+        return self.remotes_dir / name
+
+    def remote_manifest(self, name: str) -> Path:
+        """What this machine last sealed for the encrypted remote ``name`` (the no-op
+        manifest: hashes, never text), beside its mirror folder, never inside it."""
+        return self.mirror_dir(name).with_name(f"{name}.manifest.json")
+
+    @property
     def keys_dir(self) -> Path:
         """This machine's own keys (0700): machine-local, never synced, never in a note
         tree."""

@@ -36,6 +36,7 @@ from anamnesis.sync.cycle.status import read_state
 from anamnesis.sync.model.backend import (
     STRATEGIES,
     DescribeCommit,
+    OwnsPath,
     Strategy,
     SyncResult,
     SyncState,
@@ -93,7 +94,8 @@ class GitSyncBackend(LocalCommits):
     stops answering) for that long is given up on, and the sync says so. ``describe``
     writes what each local commit changed into its message (the store's
     ``describe_commit``, given by ``anamnesis.ops.Home``); without it a commit says only
-    that it is a sync from this machine.
+    that it is a sync from this machine. ``owns``: the paths this remote owns (see
+    :data:`~anamnesis.sync.OwnsPath`; None, as with a single remote: every path).
     """
 
     def __init__(
@@ -106,6 +108,7 @@ class GitSyncBackend(LocalCommits):
         lock_wait_s: float = 30.0,
         timeout_s: float = DEFAULT_TIMEOUT_S,
         describe: DescribeCommit | None = None,
+        owns: OwnsPath | None = None,
     ) -> None:
         self.repo_dir = Path(repo_dir).expanduser()
         self.remote = remote.strip() if remote and remote.strip() else None
@@ -114,6 +117,7 @@ class GitSyncBackend(LocalCommits):
         self.lock_wait_s = lock_wait_s
         self.timeout_s = timeout_s
         self.describe = describe
+        self.owns = owns
         self._unsynced = UnsyncedReport()  # of the sync running now (under the lock)
         # When local_changes last read the folder, and what it found (_commit_by_record).
         self._seen: tuple[float, drift_staging.Staged] | None = None
@@ -129,14 +133,15 @@ class GitSyncBackend(LocalCommits):
     def local_changes(self) -> tuple[str, ...]:
         """Paths added, edited or deleted since the last commit (nothing is staged)."""
         if not (self.repo_dir / ".git").is_dir():
-            return tuple(os.fsdecode(rel) for rel, _ in worktree.walk_files(self.repo_dir))
+            walked = worktree.walk_files(self.repo_dir, self.owns)
+            return tuple(os.fsdecode(rel) for rel, _ in walked)
         with self._session() as repo:
             staged = drift_staging.stage(
-                repo, self.repo_dir, self._head(repo), read_ref(repo, WORKTREE_REF)
+                repo, self.repo_dir, self._head(repo), read_ref(repo, WORKTREE_REF), self.owns
             )
             self._seen = (time.monotonic(), staged) if staged is not None else None
             if staged is None:
-                return worktree.stage_all(repo, self.repo_dir, write=False).paths
+                return worktree.stage_all(repo, self.repo_dir, write=False, owns=self.owns).paths
             return staged.paths
 
     @contextmanager
@@ -218,7 +223,9 @@ class GitSyncBackend(LocalCommits):
 
     def state(self) -> SyncState:
         """Where things stand, from local data only (no network)."""
-        return read_state(self.repo_dir, self.remote, self._branch_ref, self._tracking_ref)
+        return read_state(
+            self.repo_dir, self.remote, self._branch_ref, self._tracking_ref, self.owns
+        )
 
     # -- the cycle ------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from anamnesis.sync.cycle.resolution import resolution_commit
-from anamnesis.sync.model.backend import DescribeCommit, Strategy
+from anamnesis.sync.model.backend import DescribeCommit, OwnsPath, Strategy
 from anamnesis.sync.model.fork import Fork
 from anamnesis.sync.objects.commit_files import committed_files
 from anamnesis.sync.objects.integrate import Divergence, commits_between, diverged, replay, tree_of
@@ -66,6 +66,7 @@ class LocalCommits:
     repo_dir: Path
     machine_id: str
     describe: DescribeCommit | None
+    owns: OwnsPath | None
     _branch_ref: Ref
     _unsynced: UnsyncedReport
     # When local_changes last read the folder, and what it found (_commit_by_record).
@@ -123,7 +124,7 @@ class LocalCommits:
         sync, as one landing after the staging always has."""
         head = self._head(repo)
         staged = self._recent_reading(repo, head) or drift_staging.stage(
-            repo, self.repo_dir, head, read_ref(repo, WORKTREE_REF)
+            repo, self.repo_dir, head, read_ref(repo, WORKTREE_REF), self.owns
         )
         if staged is None:
             return None
@@ -149,7 +150,9 @@ class LocalCommits:
     def _apply_tree_change(
         self, repo: Repo, old_tree: ObjectID | None, new_tree: ObjectID, index: Index | IndexEdits
     ) -> worktree.Applied:
-        applied = worktree.apply_tree_change(repo, self.repo_dir, old_tree, new_tree, index=index)
+        applied = worktree.apply_tree_change(
+            repo, self.repo_dir, old_tree, new_tree, index=index, owns=self.owns
+        )
         self._unsynced.add(applied.unsynced)
         return applied
 
@@ -163,7 +166,7 @@ class LocalCommits:
         message: str | None = None,
     ) -> Local:
         """Stage everything and commit if the tree changed (``message``: why)."""
-        report = worktree.stage_all(repo, self.repo_dir, index=index)
+        report = worktree.stage_all(repo, self.repo_dir, index=index, owns=self.owns)
         self._unsynced.add(report.unsynced)
         head = self._head(repo)
         tree = index.commit(repo.object_store)

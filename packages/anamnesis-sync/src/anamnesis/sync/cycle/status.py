@@ -10,7 +10,7 @@ from dulwich.refs import Ref
 from dulwich.repo import Repo
 
 from anamnesis.sync.cycle.locks import find_git_locks, locks_detail
-from anamnesis.sync.model.backend import SyncState
+from anamnesis.sync.model.backend import OwnsPath, SyncState
 from anamnesis.sync.objects.integrate import commits_between, diverged
 from anamnesis.sync.objects.repository import WORKTREE_REF, merge_base, read_ref, short
 from anamnesis.sync.remote.urls import describe
@@ -18,23 +18,28 @@ from anamnesis.sync.tree import worktree
 
 
 def read_state(
-    repo_dir: Path, remote_url: str | None, branch_ref: Ref, tracking_ref: Ref
+    repo_dir: Path,
+    remote_url: str | None,
+    branch_ref: Ref,
+    tracking_ref: Ref,
+    owns: OwnsPath | None = None,
 ) -> SyncState:
     """The state of ``repo_dir``'s ``branch_ref`` against ``tracking_ref`` (the remote's
-    branch as of the last fetch); ``remote_url``: the configured remote, if any."""
+    branch as of the last fetch); ``remote_url``: the configured remote, if any; ``owns``:
+    the paths it owns (see ``worktree.walk_files``)."""
     remote = describe(remote_url) if remote_url else None
     if not (repo_dir / ".git").is_dir():
         return SyncState(
             initialized=False,
             remote=remote,
             head=None,
-            dirty=repo_dir.is_dir() and any(worktree.walk_files(repo_dir)),
+            dirty=repo_dir.is_dir() and any(worktree.walk_files(repo_dir, owns)),
             detail="not initialized: no sync has run yet",
         )
     repo = Repo(str(repo_dir))
     try:
         head = read_ref(repo, branch_ref)
-        staged = worktree.stage_all(repo, repo_dir, write=False)
+        staged = worktree.stage_all(repo, repo_dir, write=False, owns=owns)
         dirty = staged.changed
         tracking = read_ref(repo, tracking_ref)
         ahead = behind = None

@@ -29,6 +29,12 @@ class CommittedFile:
 # files, or None when they say nothing worth a line (the default message is used).
 DescribeCommit = Callable[[Sequence[CommittedFile]], "str | None"]
 
+# Which paths of the folder this backend's remote owns (a path inside the folder,
+# ``/``-separated): one it does not own is never committed (committed as deleted when it
+# was tracked) and an incoming change to it is never written over the file here. The
+# caller's routing of notes between several remotes (``anamnesis.ops``); None: every path.
+OwnsPath = Callable[[str], bool]
+
 
 @dataclass(frozen=True, slots=True)
 class Unsynced:

@@ -31,6 +31,7 @@ from dulwich.index import Index, IndexEntry
 from dulwich.objects import ObjectID
 from dulwich.repo import Repo
 
+from anamnesis.sync.model.backend import OwnsPath
 from anamnesis.sync.objects import integrate, raw_tree
 from anamnesis.sync.tree import worktree
 from anamnesis.sync.tree.index_splice import IndexEdits, SplicedIndex, WholeIndex
@@ -82,10 +83,16 @@ class Drift:
         return not self.changed and not self.removed
 
 
-def drift(repo: Repo, root: Path, head: ObjectID | None, marker: ObjectID | None) -> Drift | None:
+def drift(
+    repo: Repo,
+    root: Path,
+    head: ObjectID | None,
+    marker: ObjectID | None,
+    owns: OwnsPath | None = None,
+) -> Drift | None:
     """What differs from the record, or None when the record cannot tell (no record, the
     index or HEAD changed since, a symlink or other non-regular file, too many changes):
-    then only the full staging can."""
+    then only the full staging can. ``owns``: see ``worktree.walk_files``."""
     if head is None or marker != head:
         return None
     try:
@@ -98,7 +105,7 @@ def drift(repo: Repo, root: Path, head: ObjectID | None, marker: ObjectID | None
     index_mtime = index_stat[1]
     changed: list[tuple[bytes, str, os.stat_result]] = []
     seen: set[bytes] = set()
-    for rel, absolute in worktree.walk_files(root):
+    for rel, absolute in worktree.walk_files(root, owns):
         try:
             info = os.lstat(absolute)
         except FileNotFoundError:

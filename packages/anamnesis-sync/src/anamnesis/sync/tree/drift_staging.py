@@ -29,6 +29,7 @@ from dulwich.objects import Blob, ObjectID
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
+from anamnesis.sync.model.backend import OwnsPath
 from anamnesis.sync.objects.integrate import Changes, patch_tree, path_entry, tree_of
 from anamnesis.sync.objects.repository import move_branch
 from anamnesis.sync.tree import clean_tree, worktree
@@ -51,10 +52,16 @@ class Staged:
         return tuple(sorted(os.fsdecode(path) for path in self.changes))
 
 
-def stage(repo: Repo, root: Path, head: ObjectID | None, marker: ObjectID | None) -> Staged | None:
+def stage(
+    repo: Repo,
+    root: Path,
+    head: ObjectID | None,
+    marker: ObjectID | None,
+    owns: OwnsPath | None = None,
+) -> Staged | None:
     """Read what changed since the clean record; None when only the full staging can
-    tell (see the module docstring)."""
-    found = clean_tree.drift(repo, root, head, marker)
+    tell (see the module docstring). ``owns``: see ``worktree.walk_files``."""
+    found = clean_tree.drift(repo, root, head, marker, owns)
     if found is None:
         return None
     head_tree = tree_of(repo, found.head)

@@ -28,7 +28,7 @@ from dulwich.object_store import DiskObjectStore
 from dulwich.objects import Blob, ObjectID
 from dulwich.repo import Repo
 
-from anamnesis.sync.model.backend import Unsynced
+from anamnesis.sync.model.backend import OwnsPath, Unsynced
 from anamnesis.sync.model.errors import DiskFull, SyncError
 from anamnesis.sync.objects.pack_writer import write_pack
 from anamnesis.sync.objects.packed_reader import PackedBlobs
@@ -112,11 +112,12 @@ def is_scratch_path(path: bytes) -> bool:
     return is_scratch_file(os.fsdecode(path.rsplit(b"/", 1)[-1]))
 
 
-def walk_files(root: Path) -> Iterator[tuple[bytes, str]]:
+def walk_files(root: Path, owns: OwnsPath | None = None) -> Iterator[tuple[bytes, str]]:
     """(path in tree as bytes, absolute path) of every file to sync under ``root``.
 
     Symlinks to directories are yielded too, as entries (never walked into), so that
-    staging reports them."""
+    staging reports them. ``owns``: only the paths it owns (the rest are, for this
+    folder's sync, absent: a tracked one is committed as deleted)."""
     base = len(str(root)) + 1
     for dirpath, dirnames, filenames in os.walk(root):
         # Case-insensitive: on macOS and Windows ".GIT" is the repository itself.
@@ -128,16 +129,23 @@ def walk_files(root: Path) -> Iterator[tuple[bytes, str]]:
                 continue
             absolute = os.path.join(dirpath, name)
             relative = absolute[base:].replace(os.sep, "/")
+            if owns is not None and not owns(relative):
+                continue
             yield os.fsencode(relative), absolute
 
 
 def stage_all(
-    repo: Repo, root: Path, *, index: Index | None = None, write: bool = True
+    repo: Repo,
+    root: Path,
+    *,
+    index: Index | None = None,
+    write: bool = True,
+    owns: OwnsPath | None = None,
 ) -> StageReport:
     """Make the index match the working tree: additions, edits and deletions.
 
     With ``write=False`` nothing is stored; the report only says whether anything would
-    change (for status reports).
+    change (for status reports). ``owns``: see :func:`walk_files`.
     """
     index = index if index is not None else repo.open_index()
     index_mtime = _mtime_ns(index.path) if os.path.exists(index.path) else 0
@@ -147,7 +155,7 @@ def stage_all(
     changed_paths: list[str] = []
     unsynced: list[Unsynced] = []
     touched = False
-    for rel, absolute in walk_files(root):
+    for rel, absolute in walk_files(root, owns):
         try:
             info = os.lstat(absolute)
         except FileNotFoundError:
@@ -210,6 +218,7 @@ def apply_tree_change(
     new_tree: ObjectID,
     *,
     index: Index | IndexEdits | None = None,
+    owns: OwnsPath | None = None,
 ) -> Applied:
     """Move the working tree and index from ``old_tree`` to ``new_tree``.
 
@@ -217,6 +226,8 @@ def apply_tree_change(
     hold its ``old_tree`` content: if one does not, it was edited while the sync ran, and
     nothing is written at all. Each file is checked again just before it is replaced, so
     an edit landing while the new files are written is skipped too (see :class:`Applied`).
+    A path ``owns`` does not own is never written nor removed here: the file belongs to
+    another remote; it leaves the index, so the next commit has it deleted.
     """
     if index is None or isinstance(index, Index):
         index = WholeIndex(index if index is not None else repo.open_index())
@@ -237,6 +248,9 @@ def apply_tree_change(
         if path_bytes is None:
             continue
         target = safe_path(root, path_bytes)
+        if owns is not None and not owns(os.fsdecode(path_bytes)):
+            carried[path_bytes] = None
+            continue
         if is_scratch_path(path_bytes):
             carried[path_bytes] = (
                 _placeholder_entry(new.sha, new.mode)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from anamnesis.ops.remotes.codec import CodecError
 
-class SealError(Exception):
+
+class SealError(CodecError):
     """An encrypted remote's notes could not be sealed or opened here; the message says
-    why and what to do."""
+    why and what to do. A :class:`CodecError`: the mirror cycle makes it that remote's
+    error, exports nothing and imports nothing it could not open, the others go on."""
 
 
 class IdentityError(SealError):

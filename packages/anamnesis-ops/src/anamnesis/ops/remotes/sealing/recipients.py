@@ -27,7 +27,7 @@ from pathlib import Path
 import pyrage
 from pyrage import x25519
 
-from anamnesis.ops.sealing.errors import RecipientsError
+from anamnesis.ops.remotes.sealing.errors import RecipientsError
 from anamnesis.store import read_regular
 
 RECIPIENTS_FILE = ".anamnesis/recipients"  # inside the remote (its mirror folder)

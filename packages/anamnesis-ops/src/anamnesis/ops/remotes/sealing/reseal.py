@@ -1,12 +1,12 @@
-"""Changing who an encrypted remote is sealed to, and keep-both on sealed notes.
+"""Changing who an encrypted remote is sealed to.
 
 :func:`add_recipient` lists a new member's key in the mirror's recipients file and seals
 every note of the mirror again for the new set (the caller's sync then pushes it: one
 commit). Only a member can: the notes have to be opened first.
 
-:func:`sealed_fork` is keep-both for an encrypted mirror: both sides opened, forked through
-the store's codec exactly as a plain remote's conflict is (``ops.store_fork``), and both
-results sealed again.
+(keep-both on sealed notes needs nothing of its own: the mirror cycle opens both sides
+through the codec, forks them with the store's fork and seals the results:
+``MirrorSync._through_codec``.)
 """
 
 from __future__ import annotations
@@ -15,11 +15,10 @@ from collections.abc import Iterator
 
 import pyrage
 
-from anamnesis.ops.sealing.errors import SealError
-from anamnesis.ops.sealing.recipients import RECIPIENTS_FILE, Recipients
-from anamnesis.ops.sealing.sealed_codec import SealedCodec
+from anamnesis.ops.remotes.sealing.errors import SealError
+from anamnesis.ops.remotes.sealing.recipients import RECIPIENTS_FILE, Recipients
+from anamnesis.ops.remotes.sealing.sealed_codec import SealedCodec
 from anamnesis.store import NOTE_TYPES, atomic_write_bytes, read_regular
-from anamnesis.sync import Fork, Forked
 
 
 class Resealed:
@@ -83,23 +82,3 @@ def add_recipient(codec: SealedCodec, key: str, label: str = "") -> Resealed:
         resealed += 1
     codec.save()
     return Resealed(updated, resealed, unreadable)
-
-
-def sealed_fork(codec: SealedCodec, fork: Fork) -> Fork:
-    """keep-both for ``codec``'s mirror: ``fork`` (the store's) over the opened notes.
-
-    A file that is not a sealed note (none should conflict but the recipients file) goes
-    to ``fork`` as it is, sync's text fork keeping both copies."""
-
-    def sealed(path: str, ours: bytes, theirs: bytes) -> Forked:
-        rel = codec.note_path(path)
-        if rel is None:
-            return fork(path, ours, theirs)
-        forked = fork(rel, codec.decode(path, ours), codec.decode(path, theirs))
-        return Forked(
-            codec.mirror_path(forked.path),
-            codec.encode(forked.path, forked.ours, None),
-            codec.encode(rel, forked.theirs, theirs),  # theirs unchanged: kept byte for byte
-        )
-
-    return sealed

@@ -21,7 +21,7 @@ from pathlib import Path
 import pyrage
 from pyrage import x25519
 
-from anamnesis.ops.sealing.errors import IdentityError
+from anamnesis.ops.remotes.sealing.errors import IdentityError
 from anamnesis.store import read_regular
 
 SECRET_PREFIX = "AGE-SECRET-KEY-1"

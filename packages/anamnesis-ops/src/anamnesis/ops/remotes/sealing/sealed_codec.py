@@ -21,15 +21,15 @@ from pathlib import Path
 
 import pyrage
 
-from anamnesis.ops.sealing.errors import (
+from anamnesis.ops.remotes.sealing.errors import (
     NotARecipient,
     RecipientsError,
     SealError,
     UnreadableCipher,
 )
-from anamnesis.ops.sealing.identity import MachineKey, machine_key
-from anamnesis.ops.sealing.manifest import SealManifest
-from anamnesis.ops.sealing.recipients import RECIPIENTS_FILE, Recipients, read_recipients
+from anamnesis.ops.remotes.sealing.identity import MachineKey, machine_key
+from anamnesis.ops.remotes.sealing.manifest import SealManifest
+from anamnesis.ops.remotes.sealing.recipients import RECIPIENTS_FILE, Recipients, read_recipients
 from anamnesis.store import NOTE_TYPES, is_valid_id, read_regular
 
 SUFFIX = ".age"

@@ -1,0 +1,215 @@
+"""Several remotes through the CLI: `remote add/list/remove/check`, `share`, and `sync`
+routing each note to one remote (real bare remotes made with dulwich, real stores)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from anamnesis_testsupport.repos import bare_remote
+from dulwich.refs import Ref
+from dulwich.repo import Repo
+
+from cli_testing import Env
+
+
+def tree_of(remote: Path) -> dict[str, bytes]:
+    """The files on a bare remote's main branch ({} when nothing was pushed)."""
+    with Repo(str(remote)) as repo:
+        try:
+            commit = repo[repo.refs[Ref(b"refs/heads/main")]]
+        except KeyError:
+            return {}
+        store = repo.object_store
+        return {
+            entry.path.decode(): store[entry.sha].as_raw_string()
+            for entry in store.iter_tree_contents(commit.tree)  # type: ignore[attr-defined]
+        }
+
+
+def messages_of(remote: Path) -> list[str]:
+    with Repo(str(remote)) as repo:
+        return [entry.commit.message.decode() for entry in repo.get_walker()]
+
+
+def machine(tmp_path: Path, name: str, personal: Path | None) -> Env:
+    env = Env.make(tmp_path, name)
+    if personal is None:
+        assert env.run("init", "--yes", "--local-only").code == 0
+    else:
+        assert env.run("init", "--yes", "--remote", str(personal)).code == 0
+    return env
+
+
+def write(env: Env, title: str, *args: str) -> str:
+    made = env.run("write", "--title", title, f"{title} body", *args, "--json")
+    assert made.code == 0, made.err
+    return str(made.json()["id"])
+
+
+def note_files(remote: Path) -> set[str]:
+    return {path.rsplit("/", 1)[-1].removesuffix(".md") for path in tree_of(remote)
+            if path.endswith(".md")}  # fmt: skip
+
+
+def test_rules_route_first_match_and_the_default_takes_the_rest(tmp_path: Path) -> None:
+    personal, team, lab = (bare_remote(tmp_path / f"{n}.git") for n in ("me", "team", "lab"))
+    laptop = machine(tmp_path, "laptop", personal)
+    add = laptop.run("remote", "add", "team", str(team), "--projects", "acme/*")
+    assert add.code == 0, add.err
+    # A later rule that also matches acme notes never takes them: first match wins.
+    assert laptop.run("remote", "add", "lab", str(lab), "--tags", "lab").code == 0
+    acme = write(laptop, "Acme deploys", "--project", "acme/web", "--tag", "lab")
+    tagged = write(laptop, "Lab bench", "--tag", "lab")
+    mine = write(laptop, "My editor")
+    local = write(laptop, "This laptop's GPU", "--scope", "machine-local")
+    synced = laptop.run("sync", "--json")
+    assert synced.code == 0, synced.err
+    data = synced.json()
+    assert data["pushed"] is True
+    assert [(r["name"], r["pushed"], r["remote_error"]) for r in data["remotes"]] == [
+        ("team", True, None), ("lab", True, None)
+    ]  # fmt: skip
+    assert note_files(team) == {acme}
+    assert note_files(lab) == {tagged}
+    assert note_files(personal) == {mine}
+    for remote in (personal, team, lab):  # machine-local notes go nowhere
+        assert not any(local.encode() in blob for blob in tree_of(remote).values())
+    listed = laptop.run("remote", "list", "--json").json()
+    assert [(r["name"], r["pinned"]) for r in listed] == [("default", 1), ("team", 1), ("lab", 1)]
+    table = laptop.run("remote", "list")
+    assert table.code == 0 and "team" in table.out and "acme/*" in table.out
+
+
+def test_with_no_default_remote_the_rest_stays_local(tmp_path: Path) -> None:
+    team = bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", None)
+    assert laptop.run("remote", "add", "team", str(team), "--projects", "acme*").code == 0
+    acme = write(laptop, "Acme", "--project", "acme")
+    mine = write(laptop, "Mine")
+    synced = laptop.run("sync", "--json")
+    assert synced.code == 0, synced.err
+    assert note_files(team) == {acme}
+    # The rest is committed in memory/.git as before, never pushed anywhere.
+    with Repo(str(laptop.home / "memory")) as repo:
+        head = repo[repo.refs[Ref(b"refs/heads/main")]]
+        paths = {e.path.decode() for e in repo.object_store.iter_tree_contents(head.tree)}  # type: ignore[attr-defined]
+    assert any(mine in path for path in paths) and not any(acme in path for path in paths)
+
+
+def test_a_note_pulled_from_the_team_stays_there_when_edited(tmp_path: Path) -> None:
+    team = bare_remote(tmp_path / "team.git")
+    alice_own, bob_own = bare_remote(tmp_path / "alice.git"), bare_remote(tmp_path / "bob.git")
+    alice, bob = machine(tmp_path, "alice", alice_own), machine(tmp_path, "bob", bob_own)
+    assert alice.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    # Bob's rule would not take the note (another project pattern): the pin does.
+    assert bob.run("remote", "add", "team", str(team), "--projects", "other").code == 0
+    shared = write(alice, "Acme port", "--project", "acme")
+    assert alice.run("sync").code == 0
+    pulled = bob.run("sync", "--json")
+    assert pulled.code == 0, pulled.err
+    assert bob.run("show", shared, "--json").json()["title"] == "Acme port"
+    path = Path(bob.run("show", shared, "--json").json()["path"])
+    path.write_text(path.read_text().replace("Acme port body", "the port is 9090"))
+    assert bob.run("sync").code == 0
+    assert b"the port is 9090" in tree_of(team)[next(p for p in tree_of(team) if shared in p)]
+    assert note_files(bob_own) == set()  # never reached Bob's personal remote
+    assert alice.run("sync").code == 0
+    assert "9090" in alice.run("show", shared, "--json").json()["body"]
+
+
+def test_one_remote_failing_never_stops_another(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    gone = tmp_path / "gone.git"
+    assert laptop.run("remote", "add", "lost", str(gone), "--tags", "lost").code == 0
+    assert laptop.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    lost = write(laptop, "Lost", "--tag", "lost")
+    acme = write(laptop, "Acme", "--project", "acme")
+    mine = write(laptop, "Mine")
+    synced = laptop.run_process("sync", "--json")
+    assert synced.code == 1
+    remotes = {r["name"]: r for r in synced.json()["remotes"]}
+    assert remotes["lost"]["remote_error"] and "gone.git" in remotes["lost"]["remote_error"]
+    assert remotes["team"]["pushed"] is True and remotes["team"]["remote_error"] is None
+    assert synced.json()["pushed"] is True  # the default remote too
+    assert note_files(team) == {acme} and note_files(personal) == {mine}
+    assert lost not in note_files(personal)
+    assert "gone.git" in synced.err and "Traceback" not in synced.err
+
+
+def test_share_moves_a_note_with_a_tombstone(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    desktop = machine(tmp_path, "desktop", personal)  # the same person: both remotes
+    phone = machine(tmp_path, "phone", personal)  # this one never joins the team
+    for env in (laptop, desktop):
+        assert env.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    note = write(laptop, "Deploy checklist")
+    for env in (laptop, desktop, phone):
+        assert env.run("sync").code == 0, env.name if hasattr(env, "name") else ""
+    assert note_files(personal) == {note}
+    moved = laptop.run("share", note, "--to", "team", "--json")
+    assert moved.code == 0, moved.err
+    assert moved.json()["from"] == "default" and moved.json()["to"] == "team"
+    assert laptop.run("sync").code == 0
+    # The personal remote's tree no longer has the note, and has its tombstone.
+    tree = tree_of(personal)
+    assert note not in note_files(personal)
+    assert tree[f".anamnesis/moved/{note}"].startswith(b"moved-to: team\n")
+    assert any(m.startswith(f"anamnesis: moved {note} to team") for m in messages_of(personal))
+    assert note_files(team) == {note}
+    # The desktop has the team remote: it re-pins the note there and keeps it.
+    assert desktop.run("sync").code == 0
+    assert desktop.run("show", note, "--json").code == 0
+    routes = json.loads((desktop.home / "remotes" / "routes.json").read_text())
+    assert [name for rel, name in routes.items() if note in rel] == ["team"]
+    # The phone has no access to the team: its copy is deleted.
+    assert phone.run("sync").code == 0
+    assert phone.run("show", note, "--json").code != 0
+    # Edited on the desktop, it goes to the team, never back to the personal remote.
+    path = Path(desktop.run("show", note, "--json").json()["path"])
+    path.write_text(path.read_text().replace("Deploy checklist body", "step one: tag"))
+    assert desktop.run("sync").code == 0
+    assert note not in note_files(personal)
+    assert any(b"step one: tag" in blob for blob in tree_of(team).values())
+
+
+def test_remote_check_lists_then_apply_moves(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    acme = write(laptop, "Acme", "--project", "acme")
+    other = write(laptop, "Other")
+    assert laptop.run("sync").code == 0
+    # A rule added later never moves a note by itself.
+    assert laptop.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    assert laptop.run("sync").code == 0
+    assert note_files(personal) == {acme, other} and note_files(team) == set()
+    listed = laptop.run("remote", "check", "--json")
+    assert listed.code == 0, listed.err
+    assert [(m["id"], m["from"], m["to"]) for m in listed.json()["moves"]] == [
+        (acme, "default", "team")
+    ]
+    assert note_files(personal) == {acme, other}  # listing moved nothing
+    applied = laptop.run("remote", "check", "--apply")
+    assert applied.code == 0, applied.err
+    assert laptop.run("sync").code == 0
+    assert note_files(personal) == {other} and note_files(team) == {acme}
+    assert f".anamnesis/moved/{acme}" in tree_of(personal)
+    assert laptop.run("remote", "check", "--json").json()["moves"] == []
+
+
+def test_remote_remove_keeps_the_mirror_folder_aside(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    assert laptop.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    write(laptop, "Acme", "--project", "acme")
+    assert laptop.run("sync").code == 0
+    removed = laptop.run("remote", "remove", "team")
+    assert removed.code == 0, removed.err
+    kept = [p.name for p in (laptop.home / "remotes").iterdir() if p.name.startswith("team.")]
+    assert any(name.startswith("team.removed-") for name in kept)
+    assert laptop.run("remote", "list", "--json").json()[0]["name"] == "default"
+    assert laptop.run("remote", "remove", "team").code == 2
+    bad = laptop.run("remote", "add", "default", str(team))
+    assert bad.code == 2 and "default" in bad.err
