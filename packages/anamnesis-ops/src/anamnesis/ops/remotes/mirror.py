@@ -71,6 +71,7 @@ class MirrorSync:
         # Why nothing was exported (a codec that cannot encode here, e.g. a key that is
         # not a recipient): the mirror still pulls, so a later cycle can work.
         self.error = ""
+        self.unblocked = False  # see sync()
         self._plan: ExportPlan | None = None
         self._exported: dict[str, bytes] = {}
 
@@ -91,7 +92,12 @@ class MirrorSync:
     def sync(self) -> SyncResult:
         plan, self._plan = self._plan, None
         self._export(plan if plan is not None else self.plan())
-        return self._import(self.backend.sync())
+        blocked = bool(self.error)  # the codec could not encode: nothing went out
+        result = self._import(self.backend.sync())
+        # The pull made the codec able to read (and so to encode: a member added this
+        # machine's key): the caller runs the whole cycle again, masking first.
+        self.unblocked = blocked and bool(result.pulled) and not self.problems
+        return result
 
     def resolve(self, strategy: Strategy, *, fork: Fork | None = None) -> SyncResult:
         from anamnesis.sync import NothingToResolve
