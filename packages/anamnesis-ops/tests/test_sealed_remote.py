@@ -196,6 +196,40 @@ def test_a_machine_that_is_not_a_recipient_gets_the_clear_error_and_loses_nothin
     assert head(remote) == settled
 
 
+def test_a_machine_added_before_it_joins_reads_everything_at_its_first_sync(
+    tmp_path: Path,
+) -> None:
+    remote = bare_remote(tmp_path / "team.git")
+    alice, bob = machine(tmp_path, "alice"), machine(tmp_path, "bob")
+    add_remote(alice, team_spec(remote))
+    write(alice, "Zanzibar rollout", "The marmalade-deploy runs on port 48213.")
+    sync(alice)
+    bob_key = membership(bob, team_spec(remote)).public_key  # `remote key`, sent to Alice
+    add_member(alice, "team", bob_key, "bob")
+    add_remote(bob, team_spec(remote))  # its set-up pulls the mirror: nothing imported yet
+    assert membership(bob, team_spec(remote)).member
+    assert titles(bob) == set()
+    first = sync(bob)
+    assert first["remote_error"] is None, first
+    assert titles(bob) == {"Zanzibar rollout"}
+
+
+def test_what_a_pull_left_in_the_mirror_unimported_is_imported_next_time(
+    tmp_path: Path,
+) -> None:
+    remote = bare_remote(tmp_path / "team.git")
+    alice, bob = machine(tmp_path, "alice"), machine(tmp_path, "bob")
+    plain = RemoteSpec("team", str(remote), projects=("acme*",))
+    add_remote(alice, plain)
+    add_remote(bob, plain)
+    write(alice, "Zanzibar rollout", "The marmalade-deploy runs on port 48213.")
+    sync(alice)
+    bob.mirror_backend(plain).sync()  # a sync cut short after its pull, before its import
+    assert titles(bob) == set()
+    assert sync(bob)["remote_error"] is None
+    assert titles(bob) == {"Zanzibar rollout"}
+
+
 def test_a_conflict_on_an_encrypted_remote_resolves_keep_both(tmp_path: Path) -> None:
     remote = bare_remote(tmp_path / "team.git")
     alice, bob = machine(tmp_path, "alice"), machine(tmp_path, "bob")

@@ -290,6 +290,8 @@ def test_a_machine_that_is_not_a_recipient_reads_and_sends_nothing(tmp_path: Pat
     assert caught.value.public_key == bob_key
     with pytest.raises(NotARecipient):
         bob.encode(REL, note_bytes(), None)
+    with pytest.raises(NotARecipient):  # asked by every export, with or without notes
+        bob.meta_files()
     assert len(bob.manifest) == 0
 
 

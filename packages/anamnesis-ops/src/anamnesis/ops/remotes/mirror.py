@@ -94,9 +94,10 @@ class MirrorSync:
         self._export(plan if plan is not None else self.plan())
         blocked = bool(self.error)  # the codec could not encode: nothing went out
         result = self._import(self.backend.sync())
-        # The pull made the codec able to read (and so to encode: a member added this
-        # machine's key): the caller runs the whole cycle again, masking first.
-        self.unblocked = blocked and bool(result.pulled) and not self.problems
+        # The codec could not encode, and the pull brought something that may change
+        # that (a member added this machine's key): the caller runs the whole cycle once
+        # more, masking first, and reports that one.
+        self.unblocked = blocked and bool(result.pulled)
         return result
 
     def resolve(self, strategy: Strategy, *, fork: Fork | None = None) -> SyncResult:
@@ -201,7 +202,7 @@ class MirrorSync:
                 pins[rel] = None
                 (memory / rel).unlink(missing_ok=True)
                 changed.append(rel)
-        for mirror_rel in result.changed:
+        for mirror_rel in dict.fromkeys((*result.changed, *self._never_imported(router))):
             rel = self.codec.note_path(mirror_rel)
             if rel is None or rel in moved:
                 continue
@@ -236,6 +237,19 @@ class MirrorSync:
             self.error = self.problems[0] + (f" (and {more} more file(s))" if more else "")
         conflicts = tuple(self.codec.note_path(path) or path for path in result.conflicts)
         return dataclasses.replace(result, changed=tuple(changed), conflicts=conflicts)
+
+    def _never_imported(self, router: Router) -> list[str]:
+        """Mirror notes this machine has never taken in: no pin and no file in memory/
+        (pulled by a sync cut short before its import, by an encrypted remote's set-up,
+        or while this machine could not open them). Each sync tries them again, so what
+        a pull brought is never left behind in the mirror."""
+        memory = self.home.memory_dir
+        pending = []
+        for mirror_rel in mirror_files(self.mirror):
+            rel = self.codec.note_path(mirror_rel)
+            if rel is not None and rel not in router.pins and not (memory / rel).exists():
+                pending.append(mirror_rel)
+        return pending
 
     def _through_codec(self, fork: Fork | None) -> Fork | None:
         """keep-both on mirror files: both sides decoded, forked as notes, encoded back."""

@@ -178,10 +178,15 @@ class SealedCodec:
 
     def meta_files(self) -> dict[str, bytes]:
         """The recipients file: the one a new encrypted remote starts with (the mirror's
-        own, once there, is kept as it is)."""
+        own, once there, is kept as it is). Raises :class:`NotARecipient` when this
+        machine is not one of them, even with no note of its own to send: the mirror
+        cycle then sends nothing, still pulls (a member may have added this machine
+        since), and says so."""
         recipients = self.recipients()
         if recipients is None:
             return {}
+        if self.key().public_key not in recipients:  # asked every export: said every sync
+            raise self._not_a_recipient(self.key())
         if self._read is not None and self._read[1] is not None:  # the mirror's, unchanged
             return {RECIPIENTS_FILE: read_regular(self.mirror / RECIPIENTS_FILE)[0]}
         return {RECIPIENTS_FILE: recipients.render()}
