@@ -187,6 +187,12 @@ def clean_targets(layout: StoreLayout, what: str, *, everywhere: bool) -> list[P
     names are listed, all inside its root."""
     targets: list[Path] = []
     root, memory, local = layout.root, layout.memory_dir, layout.local_dir
+    # The named remotes' sync folders and pins, first for the same reason: with the notes
+    # gone and a mirror left, its next sync would delete them from a team's remote. They
+    # are rebuilt from the remotes by the next sync; even --everywhere leaves the named
+    # remotes as they are (it deletes the notes on the default remote only).
+    if _lexists(layout.remotes_dir):
+        targets.append(layout.remotes_dir)
     if _is_folder(memory):
         names = sorted(child.name for child in memory.iterdir())
         if not everywhere:
@@ -276,7 +282,8 @@ def run_clean(plan: CleanPlan) -> CleanOutcome:
                 remove(path)
             except OSError as exc:
                 outcome.failed.append((rel, exc.strerror or str(exc)))
-                if path.parent == memory and path.name.lower() == ".git":
+                first = path == home.layout.remotes_dir  # see clean_targets: before the notes
+                if first or (path.parent == memory and path.name.lower() == ".git"):
                     raise CliError(
                         f"could not remove {rel} ({exc.strerror or exc}), so nothing else was "
                         f"deleted (a sync would send the notes' deletion): remove {path} by "
