@@ -136,6 +136,9 @@ def test_one_remote_failing_never_stops_another(tmp_path: Path) -> None:
     assert note_files(team) == {acme} and note_files(personal) == {mine}
     assert lost not in note_files(personal)
     assert "gone.git" in synced.err and "Traceback" not in synced.err
+    human = laptop.run("sync")
+    assert human.code == 1 and "team: " in human.out
+    assert human.err_lines[-1].startswith("anamnesis sync: lost: ") and "gone.git" in human.err
 
 
 def test_share_moves_a_note_with_a_tombstone(tmp_path: Path) -> None:
@@ -328,3 +331,44 @@ def test_clean_never_sends_a_deletion_to_a_named_remote(tmp_path: Path) -> None:
         assert note_files(team) == {acme}  # the team's notes stay the team's
         assert laptop.run("show", acme, "--json").code == 0  # pulled back from the team
     assert mine not in note_files(personal)  # --everywhere: deleted on the default remote
+
+
+def test_a_note_moved_between_named_remotes_follows_its_tombstone(tmp_path: Path) -> None:
+    team, lab = bare_remote(tmp_path / "team.git"), bare_remote(tmp_path / "lab.git")
+    ann, ben, cid = (machine(tmp_path, name, None) for name in ("ann", "ben", "cid"))
+    for env in (ann, ben, cid):
+        assert env.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    for env in (ann, ben):  # cid is not in the lab
+        assert env.run("remote", "add", "lab", str(lab), "--tags", "lab").code == 0
+    note = write(ann, "Prototype", "--project", "acme")
+    for env in (ann, ben, cid):
+        assert env.run("sync").code == 0
+    assert ann.run("share", note, "--to", "lab").code == 0
+    assert ann.run("sync").code == 0
+    assert note_files(team) == set() and note_files(lab) == {note}
+    assert tree_of(team)[f".anamnesis/moved/{note}"].startswith(b"moved-to: lab\n")
+    assert any(m.startswith(f"anamnesis: moved {note} to lab") for m in messages_of(team))
+    for env in (ben, cid):
+        assert env.run("sync").code == 0
+    assert ben.run("show", note, "--json").code == 0  # has the lab: kept, re-pinned
+    routes = json.loads((ben.home / "remotes" / "routes.json").read_text())
+    assert [name for rel, name in routes.items() if note in rel] == ["lab"]
+    assert cid.run("show", note, "--json").code != 0  # no access to the lab: gone
+    assert ben.run("sync").code == 0 and note_files(team) == set()
+
+
+def test_share_refuses_a_machine_local_note_and_an_unknown_remote(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    assert laptop.run("remote", "add", "team", str(team)).code == 0  # no rule: shared only
+    local = write(laptop, "GPU", "--scope", "machine-local")
+    refused = laptop.run("share", local, "--to", "team")
+    assert refused.code == 2 and "machine-local" in refused.err
+    portable = write(laptop, "Runbook")
+    unknown = laptop.run("share", portable, "--to", "nowhere")
+    assert unknown.code == 2 and "nowhere" in unknown.err and "team" in unknown.err
+    assert laptop.run("sync").code == 0
+    assert note_files(team) == set() and note_files(personal) == {portable}
+    assert laptop.run("share", portable, "--to", "team").code == 0  # a rule-less remote
+    assert laptop.run("sync").code == 0
+    assert note_files(team) == {portable} and note_files(personal) == set()

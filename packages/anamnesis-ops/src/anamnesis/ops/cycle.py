@@ -51,10 +51,13 @@ class SyncReport:
 
     @property
     def remote_errors(self) -> list[str]:
-        """Every remote's error (the default's first), in words."""
+        """Every remote's error (the default's first), in words; a named remote's begins
+        with its name."""
         errors = [self.result.remote_error] if self.result.remote_error else []
         return errors + [
-            text for remote in self.remotes if (text := remote.as_dict()["remote_error"])
+            f"{remote.name}: {text}"
+            for remote in self.remotes
+            if (text := remote.as_dict()["remote_error"])
         ]
 
     def as_dict(self) -> dict[str, Any]:

@@ -105,12 +105,12 @@ def sync_remote(
                 )
                 cycle.masked = (*first.masked, *cycle.masked)
     except (SyncError, CodecError, StoreError, OSError) as exc:
-        return RemoteReport(spec.name, spec.encrypt, error=f"{spec.name}: {exc}")
+        return RemoteReport(spec.name, spec.encrypt, error=str(exc))
     return RemoteReport(
         spec.name,
         spec.encrypt,
         result=cycle.result,
-        error=f"{spec.name}: {mirror.error}" if mirror.error else "",
+        error=mirror.error,
         masked=cycle.masked,
         indexed=indexed,
         problems=tuple(mirror.problems),
