@@ -22,7 +22,7 @@ BACKEND = "GitSyncBackend"
 # the store once joined to a home itself.
 HOME_NAMES = frozenset({
     "memory", "local", "logs", "queue", "cache", "models", "eval", "index.db", "usage.db",
-    "config.json", "remotes", "routes.json",
+    "config.json", "remotes", "routes.json", "keys",
 })  # fmt: skip
 NAME_CONSTANTS = frozenset({"CONFIG_FILE"})
 PATH_TYPES = frozenset({"Path", "PurePath", "PurePosixPath"})

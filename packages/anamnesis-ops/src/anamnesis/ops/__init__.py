@@ -85,6 +85,14 @@ if TYPE_CHECKING:
     from anamnesis.ops.remotes.multi_cycle import RemoteReport as RemoteReport
     from anamnesis.ops.remotes.routing import Route as Route
     from anamnesis.ops.remotes.routing import which_remote as which_remote
+    from anamnesis.ops.remotes.sealed import MemberAdded as MemberAdded
+    from anamnesis.ops.remotes.sealed import Membership as Membership
+    from anamnesis.ops.remotes.sealed import add_member as add_member
+    from anamnesis.ops.remotes.sealed import machine_public_key as machine_public_key
+    from anamnesis.ops.remotes.sealed import membership as membership
+    from anamnesis.ops.remotes.sealing.errors import NotARecipient as NotARecipient
+    from anamnesis.ops.remotes.sealing.errors import RecipientsError as RecipientsError
+    from anamnesis.ops.remotes.sealing.errors import SealError as SealError
     from anamnesis.ops.remotes.state import RemoteState as RemoteState
     from anamnesis.ops.remotes.state import remotes_state as remotes_state
 

@@ -47,7 +47,8 @@ derived from the notes' git history (cache/: the dashboard's) and the batch jour
 `all`: that, and the logs (logs/), what sessions used (usage.db: `anamnesis stats`), the
 eval cases (eval/) and the reflection lock.
 config.json is always kept. So is models/: it holds no note, only a downloaded copy of a
-public embedding model; delete it by hand to free its space.
+public embedding model; delete it by hand to free its space. And keys/: this machine's age
+key, which encrypted remotes list as a recipient (a new key is a machine to add again).
 
 This is a wipe of this machine only: the next sync brings the remote's notes back. This
 machine's copy of the sync repository (memory/.git) goes with the notes, so that no later
@@ -412,8 +413,8 @@ def _linked_trees(plan: CleanPlan) -> list[str]:
 
 
 def _kept(layout: StoreLayout) -> list[str]:
-    """What a clean never removes (this machine's settings, a downloaded model)."""
-    kept = (layout.config_path, layout.models_dir)
+    """What a clean never removes (this machine's settings and key, a downloaded model)."""
+    kept = (layout.config_path, layout.models_dir, layout.keys_dir)
     return [path.name for path in kept if _lexists(path)]
 
 

@@ -6,18 +6,19 @@ remotes' config, pins, mirror cycle and tombstones); these commands only ask and
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Annotated, Any
 
 import typer
 
 from anamnesis.cli import console
+from anamnesis.cli.commands import remote_keys
 from anamnesis.cli.context import JsonFlag, get_note, open_home
 from anamnesis.cli.display.tables import Column, show
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import (
     DEFAULT_REMOTE,
+    CodecError,
     RemoteConfigError,
     RemoteSpec,
     add_remote,
@@ -36,9 +37,6 @@ REMOTE_COLUMNS = [
     Column("state", cut=3),
 ]
 MOVE_COLUMNS = [Column("id"), Column("from"), Column("to"), Column("title", cut=1)]
-# Commands of the encryption work (`remote key`, `remote add-recipient`), when this copy
-# has them: a module with `register(remote_app)`.
-KEY_COMMANDS = "anamnesis.cli.commands.remote_keys"
 
 
 def register(app: typer.Typer) -> None:
@@ -55,12 +53,7 @@ def register(app: typer.Typer) -> None:
     remote.command(name="list")(remote_list)
     remote.command(name="remove")(remote_remove)
     remote.command(name="check")(remote_check)
-    try:
-        keys = importlib.import_module(KEY_COMMANDS)
-    except ModuleNotFoundError:
-        pass
-    else:
-        keys.register(remote)
+    remote_keys.register(remote)  # key, add-recipient: encrypted remotes
     app.add_typer(remote, name="remote")
     app.command(name="share")(share_note)
 
@@ -96,8 +89,12 @@ def remote_add(
             add_remote(home, spec)
         except RemoteConfigError as exc:
             raise UsageError(str(exc)) from None
-    rules = _rules(spec) or "no rule: only notes shared to it (`anamnesis share ID --to NAME`)"
-    console.say(f"added remote {name}: {rules}")
+        except CodecError as exc:  # an encrypted remote that could not be set up here
+            raise CliError(f"{exc}; remote {name} was not added") from None
+        rules = _rules(spec) or "no rule: only notes shared to it (`anamnesis share ID --to NAME`)"
+        console.say(f"added remote {name}: {rules}")
+        if encrypt:
+            remote_keys.say_encrypted(home, spec)
     console.say("run `anamnesis sync` to sync it")
 
 

@@ -13,6 +13,7 @@ from anamnesis.sync import check_remote, redact_url
 
 if TYPE_CHECKING:
     from anamnesis.ops.home import Home
+    from anamnesis.ops.remotes.config import RemoteSpec
 
 _RANK = {OK: 0, WARN: 1, FAIL: 2}
 
@@ -61,7 +62,32 @@ def with_named_mirrors(home: Home, check: Check) -> Check:
             findings.append((WARN, f"{state.name}: {sync.detail}", "run `anamnesis sync`"))
         else:
             findings.append((OK, f"{state.name}: {sync.detail}", ""))
+        if state.spec is not None and state.spec.encrypt:
+            findings.append(_sealing(home, state.spec))
     return _merged(check.name, findings)
+
+
+def _sealing(home: Home, spec: RemoteSpec) -> tuple[str, str, str]:
+    """Whether this machine can read the encrypted remote ``spec`` (its key, and the
+    recipients its mirror last had); pyrage is loaded only for an encrypted remote."""
+    from anamnesis.ops.remotes.codec import CodecError
+    from anamnesis.ops.remotes.sealed import membership
+    from anamnesis.ops.remotes.sealing.sealed_codec import add_recipient_command
+
+    try:
+        state = membership(home, spec, create=False)
+    except CodecError as exc:
+        return WARN, f"{spec.name}: {exc}", "`anamnesis remote key`"
+    if state.recipients is None:
+        return OK, f"{spec.name}: encrypted, recipients not fetched yet", ""
+    if not state.member:
+        command = add_recipient_command(spec.name, state.public_key)
+        return (
+            WARN,
+            f"{spec.name}: encrypted, and this machine's key is not one of its recipients",
+            f"on a member's machine: `{command}`",
+        )
+    return OK, f"{spec.name}: encrypted to {len(state.recipients)} key(s), this one among them", ""
 
 
 def _merged(name: str, findings: list[tuple[str, str, str]]) -> Check:

@@ -3,10 +3,12 @@ mirror, by their stat, so an export whose notes did not change reads none of the
 
 Kept in the mirror's ``.git/`` (derived and local, like git's index): for each note, the
 stat (mtime in ns, size) of the file in memory/ and of its mirror copy when they were
-last known to match (exported, or imported). An export reads and encodes a note only when
-either stat differs, or either file is as new as the record itself (git's "racy" rule:
-a file written in the instant the record was taken may change without its stat doing
-so). Anything unreadable means no record: every note is read, as without one.
+last known to match (exported, or imported), under a stamp of what else decides a copy
+(the codec's meta files: an encrypted remote's recipients), so that a change there has
+every note read and encoded again (sealed for a new member). An export reads and
+encodes a note only when either stat differs, or either file is as new as the record
+itself (git's "racy" rule: a file written in the instant the record was taken may change
+without its stat doing so). Anything unreadable means no record: every note is read, as without one.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import time
 from pathlib import Path
 
 RECORD_FILE = "anamnesis-export"
-_VERSION = 1
+_VERSION = 2
 # A file modified this close to the record's own time is read again (see the module).
 _RACY_NS = 2_000_000_000
 
@@ -39,13 +41,20 @@ class ExportRecord:
         self._path = mirror / ".git" / RECORD_FILE
         self._entries: dict[str, tuple[Stat, Stat]] = {}
         self._taken = 0
+        self._stamp = ""
         self._changed = False
         try:
-            version, taken, entries = marshal.loads(self._path.read_bytes())
+            version, taken, stamp, entries = marshal.loads(self._path.read_bytes())
         except (OSError, ValueError, EOFError, TypeError):
             return
-        if version == _VERSION and isinstance(entries, dict):
-            self._entries, self._taken = entries, taken
+        if version == _VERSION and isinstance(entries, dict) and isinstance(stamp, str):
+            self._entries, self._taken, self._stamp = entries, taken, stamp
+
+    def keep_if(self, stamp: str) -> None:
+        """The record holds only under ``stamp`` (what besides the files decides a copy):
+        under another one every note is read again, and recorded under this one."""
+        if stamp != self._stamp:
+            self._entries, self._stamp, self._changed = {}, stamp, True
 
     def in_step(self, rel: str, note: Stat | None, copy: Stat | None) -> bool:
         """Whether the note and its copy are as they were when last known to match."""
@@ -76,6 +85,6 @@ class ExportRecord:
             return
         now = time.time_ns()
         tmp = self._path.with_name(RECORD_FILE + ".tmp")
-        tmp.write_bytes(marshal.dumps((_VERSION, now, self._entries)))
+        tmp.write_bytes(marshal.dumps((_VERSION, now, self._stamp, self._entries)))
         tmp.replace(self._path)
         self._taken, self._changed = now, False

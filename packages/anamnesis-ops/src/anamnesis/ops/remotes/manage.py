@@ -40,6 +40,8 @@ def add_remote(home: Home, spec: RemoteSpec) -> RemoteSpec:
     specs = remote_specs(home.config())
     if any(known.name == spec.name for known in specs):
         raise RemoteConfigError(f"there is a remote named {spec.name!r} already")
+    if spec.encrypt:  # before anything is recorded: a remote it cannot set up is not added
+        _prepare_encrypted(home, spec)
     if not specs and home.remote is not None:
         pinned = read_pins(home.layout)
         update_pins(
@@ -47,8 +49,6 @@ def add_remote(home: Home, spec: RemoteSpec) -> RemoteSpec:
             {rel: DEFAULT for rel in note_files(home.memory_dir) if rel not in pinned},
         )
     save_specs(home, (*specs, spec))
-    if spec.encrypt:
-        _prepare_encrypted(home, spec)
     return spec
 
 

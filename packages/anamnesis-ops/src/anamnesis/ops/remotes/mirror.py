@@ -21,6 +21,7 @@ and reports the notes it changed in memory/ (``changed``), which the cycle reind
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -76,6 +77,7 @@ class MirrorSync:
         # Why nothing was exported (a codec that cannot encode here, e.g. a key that is
         # not a recipient): the mirror still pulls, so a later cycle can work.
         self.error = ""
+        self.unblocked = False  # see sync()
         self._plan: ExportPlan | None = None
         self._exported: dict[str, Stat | None] = {}
         self._record = ExportRecord(self.mirror)
@@ -97,7 +99,13 @@ class MirrorSync:
     def sync(self) -> SyncResult:
         plan, self._plan = self._plan, None
         self._export(plan if plan is not None else self.plan())
-        return self._import(self.backend.sync())
+        blocked = bool(self.error)  # the codec could not encode: nothing went out
+        result = self._import(self.backend.sync())
+        # The codec could not encode, and the pull brought something that may change
+        # that (a member added this machine's key): the caller runs the whole cycle once
+        # more, masking first, and reports that one.
+        self.unblocked = blocked and bool(result.pulled)
+        return result
 
     def resolve(self, strategy: Strategy, *, fork: Fork | None = None) -> SyncResult:
         from anamnesis.sync import NothingToResolve
@@ -128,6 +136,8 @@ class MirrorSync:
         plan = ExportPlan()
         routed: set[str] = set()
         record = self._record
+        metas = self.codec.meta_files()
+        record.keep_if(meta_stamp(metas))  # new recipients: every note sealed again
         # Strings, not Paths, for the stats: this runs for every note routed here.
         memory_text, mirror_text = str(memory), str(self.mirror)
         for rel in note_files(memory):
@@ -167,7 +177,7 @@ class MirrorSync:
             elif pin is not None and pin != name:
                 plan.files[mirror_rel] = None  # it left for another remote
                 plan.files[tombstone_path(note_id(kept))] = tombstone_bytes(self.home, pin)
-        for meta, data in self.codec.meta_files().items():
+        for meta, data in metas.items():
             if _read(self.mirror / meta) != data:
                 plan.files[meta] = data
         return plan
@@ -218,7 +228,7 @@ class MirrorSync:
                 pins[rel] = None
                 (memory / rel).unlink(missing_ok=True)
                 changed.append(rel)
-        for mirror_rel in result.changed:
+        for mirror_rel in dict.fromkeys((*result.changed, *self._never_imported(router))):
             rel = self.codec.note_path(mirror_rel)
             if rel is None or rel in moved:
                 continue
@@ -257,6 +267,19 @@ class MirrorSync:
         conflicts = tuple(self.codec.note_path(path) or path for path in result.conflicts)
         return dataclasses.replace(result, changed=tuple(changed), conflicts=conflicts)
 
+    def _never_imported(self, router: Router) -> list[str]:
+        """Mirror notes this machine has never taken in: no pin and no file in memory/
+        (pulled by a sync cut short before its import, by an encrypted remote's set-up,
+        or while this machine could not open them). Each sync tries them again, so what
+        a pull brought is never left behind in the mirror."""
+        memory = self.home.memory_dir
+        pending = []
+        for mirror_rel in mirror_files(self.mirror):
+            rel = self.codec.note_path(mirror_rel)
+            if rel is not None and rel not in router.pins and not (memory / rel).exists():
+                pending.append(mirror_rel)
+        return pending
+
     def _through_codec(self, fork: Fork | None) -> Fork | None:
         """keep-both on mirror files: both sides decoded, forked as notes, encoded back."""
         if fork is None:
@@ -277,6 +300,15 @@ class MirrorSync:
             )
 
         return forked
+
+
+def meta_stamp(metas: dict[str, bytes]) -> str:
+    """A codec's meta files in one digest (the export record holds only under it)."""
+    digest = hashlib.sha256()
+    for path, data in sorted(metas.items()):
+        digest.update(f"{path}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
 
 
 def note_files(folder: Path) -> Iterator[str]:

@@ -9,6 +9,7 @@ its :class:`~anamnesis.ops.remotes.mirror.MirrorSync`.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -91,9 +92,20 @@ def sync_remote(
             cycle = sync_cycle(
                 store, mirror, resolve=resolve, fork=fork() if fork is not None else None
             )
+            indexed = _indexed(cycle)
+            if mirror.unblocked:  # let in by that pull: this machine's notes go out now
+                first = cycle
+                mirror = MirrorSync(home, spec, codec, backend)
+                cycle = sync_cycle(store, mirror)
+                indexed += _indexed(cycle)
+                cycle.result = dataclasses.replace(
+                    cycle.result,
+                    pulled=first.result.pulled + cycle.result.pulled,
+                    changed=tuple(dict.fromkeys((*first.result.changed, *cycle.result.changed))),
+                )
+                cycle.masked = (*first.masked, *cycle.masked)
     except (SyncError, CodecError, StoreError, OSError) as exc:
         return RemoteReport(spec.name, spec.encrypt, error=str(exc))
-    indexed = cycle.reindexed.indexed + cycle.reindexed.removed if cycle.reindexed else 0
     return RemoteReport(
         spec.name,
         spec.encrypt,
@@ -103,6 +115,10 @@ def sync_remote(
         indexed=indexed,
         problems=tuple(mirror.problems),
     )
+
+
+def _indexed(cycle: Any) -> int:
+    return cycle.reindexed.indexed + cycle.reindexed.removed if cycle.reindexed else 0
 
 
 def owns_of(backend: object) -> OwnedPaths | None:

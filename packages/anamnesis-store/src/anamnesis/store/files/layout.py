@@ -97,6 +97,23 @@ class StoreLayout(Record):
             raise ValueError(f"not a remote name: {name!r}")
         return self.remotes_dir / name
 
+    def remote_manifest(self, name: str) -> Path:
+        """What this machine last sealed for the encrypted remote ``name`` (the no-op
+        manifest: hashes, never text), beside its mirror folder, never inside it."""
+        return self.mirror_dir(name).with_name(f"{name}.manifest.json")
+
+    @property
+    def keys_dir(self) -> Path:
+        """This machine's own keys (0700): machine-local, never synced, never in a note
+        tree."""
+        return self.root / "keys"
+
+    @property
+    def age_identity(self) -> Path:
+        """This machine's age identity (0600), generated the first time an encrypted
+        remote needs it; its public key is what a member adds as a recipient."""
+        return self.keys_dir / "age.key"
+
     @property
     def eval_dir(self) -> Path:
         """The store's retrieval eval cases."""
