@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from anamnesis.ops.remotes.config import remote_specs as remote_specs
     from anamnesis.ops.remotes.manage import add_remote as add_remote
     from anamnesis.ops.remotes.manage import remove_remote as remove_remote
+    from anamnesis.ops.remotes.manage import set_rules as set_rules
     from anamnesis.ops.remotes.moves import Move as Move
     from anamnesis.ops.remotes.moves import apply_moves as apply_moves
     from anamnesis.ops.remotes.moves import pending_moves as pending_moves

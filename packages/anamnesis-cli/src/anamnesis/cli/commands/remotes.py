@@ -26,6 +26,7 @@ from anamnesis.ops import (
     pending_moves,
     remotes_state,
     remove_remote,
+    set_rules,
     share,
 )
 
@@ -46,11 +47,12 @@ def register(app: typer.Typer) -> None:
     def remote_root(ctx: typer.Context) -> None:
         if ctx.invoked_subcommand is None:
             raise UsageError(
-                "missing a command: add, list, remove or check (see `anamnesis remote --help`)"
+                "missing a command: add, list, set, remove or check (see `anamnesis remote --help`)"
             )
 
     remote.command(name="add")(remote_add)
     remote.command(name="list")(remote_list)
+    remote.command(name="set")(remote_set)
     remote.command(name="remove")(remote_remove)
     remote.command(name="check")(remote_check)
     remote_keys.register(remote)  # key, add-recipient: encrypted remotes
@@ -122,6 +124,51 @@ def remote_list(as_json: JsonFlag = False) -> None:
             for row in rows
         ],
     )
+
+
+def remote_set(
+    name: Annotated[str, typer.Argument(help="The remote's name.")],
+    projects: Annotated[
+        list[str] | None,
+        typer.Option("--projects", metavar="GLOB", help="Notes of projects matching GLOB."),
+    ] = None,
+    scopes: Annotated[
+        list[str] | None,
+        typer.Option("--scopes", metavar="SCOPE", help="global (no project) or project."),
+    ] = None,
+    tags: Annotated[
+        list[str] | None, typer.Option("--tags", metavar="TAG", help="Notes with any TAG.")
+    ] = None,
+    clear: Annotated[
+        bool, typer.Option("--clear", help="Drop every rule (only shared notes go to it).")
+    ] = False,
+) -> None:
+    """Change a remote's rules (the criteria given replace its own). Nothing moves by
+    itself: `anamnesis remote check` lists the notes the new rules would move."""
+    if not clear and projects is None and scopes is None and tags is None:
+        raise UsageError("give --projects, --scopes, --tags or --clear")
+    with open_home() as (home, _store):
+        try:
+            spec = set_rules(
+                home,
+                name,
+                projects=() if clear else _given(projects),
+                scopes=() if clear else _given(scopes),
+                tags=() if clear else _given(tags),
+            )
+        except RemoteConfigError as exc:
+            raise UsageError(str(exc)) from None
+        moves = pending_moves(home)
+    console.say(f"remote {name}: {_rules(spec) or 'no rule: only notes shared to it'}")
+    if moves:
+        console.say(
+            f"{len(moves)} note(s) would now go elsewhere; nothing moved: "
+            "`anamnesis remote check` lists them, `--apply` moves them"
+        )
+
+
+def _given(values: list[str] | None) -> tuple[str, ...] | None:
+    return None if values is None else tuple(values)
 
 
 def remote_remove(name: Annotated[str, typer.Argument(help="The remote's name.")]) -> None:

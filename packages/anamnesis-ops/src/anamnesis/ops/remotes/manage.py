@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,6 +51,31 @@ def add_remote(home: Home, spec: RemoteSpec) -> RemoteSpec:
         )
     save_specs(home, (*specs, spec))
     return spec
+
+
+def set_rules(
+    home: Home,
+    name: str,
+    *,
+    projects: tuple[str, ...] | None = None,
+    scopes: tuple[str, ...] | None = None,
+    tags: tuple[str, ...] | None = None,
+) -> RemoteSpec:
+    """Change the rules of the remote ``name`` (only the criteria given; ``()`` clears
+    one). Nothing moves: a rule decides only for notes not yet pinned, and ``remote
+    check`` lists the pinned notes the new rules would route elsewhere."""
+    specs = remote_specs(home.config())
+    found = next((spec for spec in specs if spec.name == name), None)
+    if found is None:
+        raise RemoteConfigError(f"no remote named {name!r} (see `anamnesis remote list`)")
+    changed = replace(
+        found,
+        projects=found.projects if projects is None else projects,
+        scopes=found.scopes if scopes is None else check_scopes(scopes),
+        tags=found.tags if tags is None else tags,
+    )
+    save_specs(home, tuple(changed if spec.name == name else spec for spec in specs))
+    return changed
 
 
 def _prepare_encrypted(home: Home, spec: RemoteSpec) -> None:

@@ -100,7 +100,13 @@ class MirrorSync:
         plan, self._plan = self._plan, None
         self._export(plan if plan is not None else self.plan())
         blocked = bool(self.error)  # the codec could not encode: nothing went out
-        result = self._import(self.backend.sync())
+        result = self.backend.sync()
+        if result.conflicted and self._alike_on_both_sides(result.conflicts):
+            # The same text added or changed on both sides, encoded twice: age never seals
+            # alike, so the bytes differ (a note moved here by one machine and re-pinned
+            # here by another that saw the move). Nothing to decide: the remote's copy.
+            result = self.backend.resolve("theirs")
+        result = self._import(result)
         # The codec could not encode, and the pull brought something that may change
         # that (a member added this machine's key): the caller runs the whole cycle once
         # more, masking first, and reports that one.
@@ -117,6 +123,22 @@ class MirrorSync:
         except NothingToResolve:  # a resolve of every remote: this one had nothing open
             result = self.backend.sync()
         return self._import(result)
+
+    def _alike_on_both_sides(self, conflicts: tuple[str, ...]) -> bool:
+        """Whether every conflicting mirror file decodes to the same note on both sides."""
+        for mirror_rel in conflicts:
+            ours = _read(self.mirror / mirror_rel)
+            theirs = self.backend.fetched_version(mirror_rel)
+            if ours is None or theirs is None or self.codec.note_path(mirror_rel) is None:
+                return False
+            if ours == theirs:
+                continue
+            try:
+                if self.codec.decode(mirror_rel, ours) != self.codec.decode(mirror_rel, theirs):
+                    return False
+            except CodecError:
+                return False
+        return bool(conflicts)
 
     # -- export -----------------------------------------------------------------------
 

@@ -48,6 +48,7 @@ from anamnesis.sync.objects.integrate import (
     clean_incoming,
     commits_between,
     diverged,
+    flat_tree,
     patch_tree,
     replay,
     tree_of,
@@ -58,10 +59,12 @@ from anamnesis.sync.objects.repository import (
     best_effort,
     merge_base,
     move_branch,
+    read_blob,
     read_ref,
     required,
     short,
     timestamp,
+    tree_path,
 )
 from anamnesis.sync.remote.connect import DEFAULT_TIMEOUT_S
 from anamnesis.sync.remote.housekeeping import tidy, tidy_remote
@@ -220,6 +223,15 @@ class GitSyncBackend(LocalCommits):
         if result.pushed:
             best_effort(tidy_remote, self.remote)
         return result
+
+    def fetched_version(self, path: str) -> bytes | None:
+        """The remote's version of ``path`` as last fetched (None: it has no such file, or
+        nothing was fetched yet), read from local data only: how a caller compares the two
+        sides of a conflict :meth:`sync` reported."""
+        with self._session() as repo:
+            tracked = read_ref(repo, self._tracking_ref)
+            entry = flat_tree(repo, tree_of(repo, tracked)).get(tree_path(path))
+            return None if entry is None else read_blob(repo, entry[1])
 
     def state(self) -> SyncState:
         """Where things stand, from local data only (no network)."""
