@@ -59,9 +59,7 @@ def note_route(home: Home) -> Callable[[Memory], str]:
     return route
 
 
-def remote_fleets(
-    home: Home, history_of: Callable[[str, Path], HistoryCache]
-) -> list[RemoteFleet]:
+def remote_fleets(home: Home, history_of: Callable[[str, Path], HistoryCache]) -> list[RemoteFleet]:
     """Every remote of ``home`` in routing order (the default first), each with the
     machines of its history. ``history_of(name, repo_dir)`` gives that remote's cache.
     ``routed`` is 0 until :func:`with_routed` counts the notes."""
