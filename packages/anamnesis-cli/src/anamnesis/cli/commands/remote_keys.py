@@ -33,7 +33,8 @@ def register(remote: typer.Typer) -> None:
 
 def remote_key(as_json: JsonFlag = False) -> None:
     """This machine's public key for encrypted remotes (made the first time it is asked
-    for); a member adds it with `anamnesis remote add-recipient NAME KEY`."""
+    for): give it to a member, who adds it to a remote's recipients (remote
+    add-recipient)."""
     with open_home() as (home, _store):
         try:
             key = machine_public_key(home)
