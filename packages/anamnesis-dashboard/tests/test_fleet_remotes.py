@@ -22,7 +22,7 @@ from anamnesis_testsupport.dashboard_server import DashboardProcess
 from dulwich.repo import Repo
 from playwright.sync_api import Page, ViewportSize, expect
 
-from anamnesis.ops import Home, RemoteSpec, add_remote, run_sync
+from anamnesis.ops import Home, RemoteSpec, add_member, add_remote, machine_public_key, run_sync
 from anamnesis.store import MemoryStore, write_config
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
@@ -49,8 +49,13 @@ class Team:
             assert not [r for r in report.remotes if r.as_dict()["remote_error"]], report
 
 
+@pytest.fixture(params=[False, True], ids=["plain", "encrypted"])
+def encrypt(request: pytest.FixtureRequest) -> bool:
+    return bool(request.param)
+
+
 @pytest.fixture
-def team(isolated_home: Path, tmp_path: Path) -> Iterator[Team]:
+def team(isolated_home: Path, tmp_path: Path, encrypt: bool) -> Iterator[Team]:
     own, theirs_remote, team_remote = (
         bare(tmp_path / name) for name in ("laptop.git", "desktop.git", "team.git")
     )
@@ -61,8 +66,11 @@ def team(isolated_home: Path, tmp_path: Path) -> Iterator[Team]:
     desktop_root = tmp_path / "desktop"
     write_config({"machine_id": "desktop", "remote": str(theirs_remote)}, desktop_root)
     desktop = Home(desktop_root, machine_id="desktop", remote=str(theirs_remote))
-    for home in (laptop, desktop):
-        add_remote(home, RemoteSpec("team", str(team_remote), projects=(TEAM_PROJECTS,)))
+    spec = RemoteSpec("team", str(team_remote), projects=(TEAM_PROJECTS,), encrypt=encrypt)
+    add_remote(laptop, spec)  # encrypted: the remote's recipients start with the laptop's key
+    if encrypt:  # the laptop lets the desktop in, as `remote add-recipient` does
+        add_member(laptop, "team", machine_public_key(desktop), "desktop")
+    add_remote(desktop, spec)
     with laptop.open_store() as mine, desktop.open_store() as theirs:
         yield Team(laptop, desktop, mine, theirs)
 
@@ -114,7 +122,7 @@ def routes_of(page_html: str, machine: str) -> str:
 
 
 def test_each_remote_lists_the_machines_its_history_has_seen(
-    team: Team, dashboard: DashboardProcess, client: httpx.Client
+    team: Team, dashboard: DashboardProcess, client: httpx.Client, encrypt: bool
 ) -> None:
     write_notes(team)
     team.sync_all()
@@ -132,6 +140,7 @@ def test_each_remote_lists_the_machines_its_history_has_seen(
     assert routes_of(page_html, "desktop") == "team 1"
     assert re.search(r'class="routed">3<', shared) and re.search(r'class="routed">3<', default)
     assert "github.com/team/*" in shared
+    assert ('<span class="badge">encrypted</span>' in shared) is encrypt
     # The desktop never committed to this machine's notes folder, but it synced the team
     # remote: its last sync is seen there.
     desktop_sync = cell_of(page_html, "desktop", "last sync seen")
@@ -139,13 +148,16 @@ def test_each_remote_lists_the_machines_its_history_has_seen(
 
 
 def test_a_remote_never_synced_here_says_so(
-    team: Team, dashboard: DashboardProcess, client: httpx.Client
+    team: Team, dashboard: DashboardProcess, client: httpx.Client, encrypt: bool
 ) -> None:
     team.mine.write(type="semantic", title="api", body="team", machine_id="laptop",
                     project="github.com/team/api")  # fmt: skip
     page_html = client.get("/fleet").text
     shared = section(page_html, "team")
-    assert machines_of(shared) == {} and "not synced here" in shared
+    if encrypt:  # `remote add --encrypt` set it up: the laptop pushed its recipients file
+        assert machines_of(shared) == {"laptop": 2}, shared  # the file, then the desktop
+    else:
+        assert machines_of(shared) == {} and "not synced here" in shared
     assert routes_of(page_html, "laptop") == "team 1"
 
 
