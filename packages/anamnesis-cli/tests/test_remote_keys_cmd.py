@@ -95,6 +95,9 @@ def test_an_encrypted_team_remote_through_the_cli(tmp_path: Path) -> None:
     assert "Traceback" not in refused.err
     assert titles(bob) == {"Bob's acme note"}  # imported nothing, lost nothing
     assert head(team) == settled  # pushed nothing
+    checks = {c["name"]: c for c in bob.run("doctor", "--json").json()["checks"]}
+    assert "team: encrypted, and this machine's key is not one of" in checks["sync"]["detail"]
+    assert f"anamnesis remote add-recipient team {bob_key}" in checks["sync"]["fix"]
 
     letting = alice.run_process("remote", "add-recipient", "team", bob_key, "--label",
                                 "bob-laptop")  # fmt: skip
@@ -108,6 +111,8 @@ def test_an_encrypted_team_remote_through_the_cli(tmp_path: Path) -> None:
     assert titles(bob) == {"Bob's acme note", "Zanzibar rollout", "Quokka cache"}
     assert alice.run_process("sync").code == 0
     assert "Bob's acme note" in titles(alice)
+    checks = {c["name"]: c for c in bob.run("doctor", "--json").json()["checks"]}
+    assert "team: encrypted to 2 key(s), this one among them" in checks["sync"]["detail"]
     for data in every_object(team):
         assert b"bob's words" not in data.lower()
 

@@ -136,6 +136,9 @@ def test_one_remote_failing_never_stops_another(tmp_path: Path) -> None:
     assert note_files(team) == {acme} and note_files(personal) == {mine}
     assert lost not in note_files(personal)
     assert "gone.git" in synced.err and "Traceback" not in synced.err
+    human = laptop.run("sync")
+    assert human.code == 1 and "team: " in human.out
+    assert human.err_lines[-1].startswith("anamnesis sync: lost: ") and "gone.git" in human.err
 
 
 def test_share_moves_a_note_with_a_tombstone(tmp_path: Path) -> None:
@@ -213,3 +216,159 @@ def test_remote_remove_keeps_the_mirror_folder_aside(tmp_path: Path) -> None:
     assert laptop.run("remote", "remove", "team").code == 2
     bad = laptop.run("remote", "add", "default", str(team))
     assert bad.code == 2 and "default" in bad.err
+
+
+def test_status_and_doctor_show_each_remote(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    assert laptop.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    assert laptop.run("remote", "add", "lost", str(tmp_path / "gone.git"), "--tags", "x").code == 0
+    write(laptop, "Acme", "--project", "acme")
+    laptop.run("sync")
+    status = laptop.run("status", "--json").json()
+    assert [r["name"] for r in status["remotes"]] == ["default", "team", "lost"]
+    assert status["remotes"][1]["initialized"] is True
+    text = laptop.run("status").out
+    assert "team: " in text and "lost: " in text
+    checks = {c["name"]: c for c in laptop.run("doctor", "--json").json()["checks"]}
+    remote, sync = checks["remote"], checks["sync"]
+    assert remote["status"] == "fail" and "lost: " in remote["detail"], remote
+    assert "team: " in remote["detail"] and "answers" in remote["detail"]
+    assert "team: " in sync["detail"] and "lost: " in sync["detail"], sync
+
+
+def test_a_conflict_on_a_named_remote_is_settled_keeping_both(tmp_path: Path) -> None:
+    team = bare_remote(tmp_path / "team.git")
+    alice_own, bob_own = bare_remote(tmp_path / "alice.git"), bare_remote(tmp_path / "bob.git")
+    alice, bob = machine(tmp_path, "alice", alice_own), machine(tmp_path, "bob", bob_own)
+    for env in (alice, bob):
+        assert env.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    note = write(alice, "Port", "--project", "acme")
+    assert alice.run("sync").code == 0 and bob.run("sync").code == 0
+    for env, port in ((alice, "9090"), (bob, "7070")):
+        path = Path(env.run("show", note, "--json").json()["path"])
+        path.write_text(path.read_text().replace("Port body", port))
+    assert alice.run("sync").code == 0
+    conflict = bob.run("sync", "--json")
+    assert conflict.code == 1 and "--resolve keep-both" in conflict.err
+    [named] = conflict.json()["remotes"]
+    assert named["conflicted"] is True and any(note in path for path in named["conflicts"])
+    resolved = bob.run("sync", "--resolve", "keep-both", "--json")
+    assert resolved.code == 0, resolved.err
+    assert alice.run("sync").code == 0
+    for env in (alice, bob):
+        found = env.run("search", "Port", "-k", "5", "--json").json()
+        bodies = sorted(n["body"].strip() for n in found)
+        assert bodies == ["7070", "9090"], bodies
+    assert len(note_files(team)) == 2
+    assert note_files(alice_own) == set() and note_files(bob_own) == set()
+
+
+def test_a_note_shared_back_to_a_personal_remote_leaves_the_team(tmp_path: Path) -> None:
+    team = bare_remote(tmp_path / "team.git")
+    alice_own, bob_own = bare_remote(tmp_path / "alice.git"), bare_remote(tmp_path / "bob.git")
+    alice = machine(tmp_path, "alice", alice_own)
+    alice2 = machine(tmp_path, "alice2", alice_own)  # Alice's second machine
+    bob = machine(tmp_path, "bob", bob_own)
+    for env in (alice, alice2, bob):
+        assert env.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    note = write(alice, "Acme salary bands", "--project", "acme")
+    for env in (alice, alice2, bob):
+        assert env.run("sync").code == 0
+    assert bob.run("show", note, "--json").code == 0
+    assert alice.run("share", note, "--to", "default").code == 0
+    assert alice.run("sync").code == 0
+    assert note_files(team) == set() and note_files(alice_own) == {note}
+    stone = tree_of(team)[f".anamnesis/moved/{note}"]
+    assert b"moved-to: default\n" in stone and b"remote: " in stone
+    assert bob.run("sync").code == 0  # Bob's default is his own: he has no access
+    assert bob.run("show", note, "--json").code != 0
+    assert note_files(bob_own) == set()
+    assert alice2.run("sync").code == 0  # the same default remote: kept, re-pinned
+    assert alice2.run("show", note, "--json").code == 0
+    routes = json.loads((alice2.home / "remotes" / "routes.json").read_text())
+    assert [name for rel, name in routes.items() if note in rel] == ["default"]
+    assert alice2.run("sync", "--json").json()["conflicted"] is False
+
+
+def test_config_list_hides_a_named_remotes_password(tmp_path: Path) -> None:
+    laptop = machine(tmp_path, "laptop", None)
+    url = "https://alice:hunter2@git.example.com/team.git"
+    assert laptop.run("remote", "add", "team", url, "--projects", "acme").code == 0
+    for shown in (laptop.run("config", "list"), laptop.run("remote", "list", "--json")):
+        assert shown.code == 0 and "hunter2" not in shown.out and "git.example.com" in shown.out
+
+
+def test_a_note_deleted_here_is_deleted_on_its_named_remote_and_there(tmp_path: Path) -> None:
+    team = bare_remote(tmp_path / "team.git")
+    alice_own, bob_own = bare_remote(tmp_path / "alice.git"), bare_remote(tmp_path / "bob.git")
+    alice, bob = machine(tmp_path, "alice", alice_own), machine(tmp_path, "bob", bob_own)
+    for env in (alice, bob):
+        assert env.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    note = write(alice, "Old runbook", "--project", "acme")
+    assert alice.run("sync").code == 0 and bob.run("sync").code == 0
+    deleted = alice.run("delete", note, "--yes")
+    assert deleted.code == 0, deleted.err
+    assert alice.run("sync").code == 0
+    assert note_files(team) == set()
+    assert bob.run("sync").code == 0
+    assert bob.run("show", note, "--json").code != 0
+    routes = json.loads((alice.home / "remotes" / "routes.json").read_text())
+    assert not any(note in rel for rel in routes)  # no pin left behind
+
+
+def test_clean_never_sends_a_deletion_to_a_named_remote(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    assert laptop.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    acme = write(laptop, "Acme", "--project", "acme")
+    mine = write(laptop, "Mine")
+    assert laptop.run("sync").code == 0
+    for everywhere in ((), ("--everywhere",)):
+        cleaned = laptop.run("clean", "memory", "--yes", *everywhere)
+        assert cleaned.code == 0, cleaned.err
+        assert laptop.run("sync").code == 0
+        assert note_files(team) == {acme}  # the team's notes stay the team's
+        assert laptop.run("show", acme, "--json").code == 0  # pulled back from the team
+    assert mine not in note_files(personal)  # --everywhere: deleted on the default remote
+
+
+def test_a_note_moved_between_named_remotes_follows_its_tombstone(tmp_path: Path) -> None:
+    team, lab = bare_remote(tmp_path / "team.git"), bare_remote(tmp_path / "lab.git")
+    ann, ben, cid = (machine(tmp_path, name, None) for name in ("ann", "ben", "cid"))
+    for env in (ann, ben, cid):
+        assert env.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    for env in (ann, ben):  # cid is not in the lab
+        assert env.run("remote", "add", "lab", str(lab), "--tags", "lab").code == 0
+    note = write(ann, "Prototype", "--project", "acme")
+    for env in (ann, ben, cid):
+        assert env.run("sync").code == 0
+    assert ann.run("share", note, "--to", "lab").code == 0
+    assert ann.run("sync").code == 0
+    assert note_files(team) == set() and note_files(lab) == {note}
+    assert tree_of(team)[f".anamnesis/moved/{note}"].startswith(b"moved-to: lab\n")
+    assert any(m.startswith(f"anamnesis: moved {note} to lab") for m in messages_of(team))
+    for env in (ben, cid):
+        assert env.run("sync").code == 0
+    assert ben.run("show", note, "--json").code == 0  # has the lab: kept, re-pinned
+    routes = json.loads((ben.home / "remotes" / "routes.json").read_text())
+    assert [name for rel, name in routes.items() if note in rel] == ["lab"]
+    assert cid.run("show", note, "--json").code != 0  # no access to the lab: gone
+    assert ben.run("sync").code == 0 and note_files(team) == set()
+
+
+def test_share_refuses_a_machine_local_note_and_an_unknown_remote(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    assert laptop.run("remote", "add", "team", str(team)).code == 0  # no rule: shared only
+    local = write(laptop, "GPU", "--scope", "machine-local")
+    refused = laptop.run("share", local, "--to", "team")
+    assert refused.code == 2 and "machine-local" in refused.err
+    portable = write(laptop, "Runbook")
+    unknown = laptop.run("share", portable, "--to", "nowhere")
+    assert unknown.code == 2 and "nowhere" in unknown.err and "team" in unknown.err
+    assert laptop.run("sync").code == 0
+    assert note_files(team) == set() and note_files(personal) == {portable}
+    assert laptop.run("share", portable, "--to", "team").code == 0  # a rule-less remote
+    assert laptop.run("sync").code == 0
+    assert note_files(team) == {portable} and note_files(personal) == set()

@@ -369,5 +369,7 @@ def _sync_once(store: MemoryStore, options: Options) -> None:
         log(store.root, "sync", str(exc))
         return
     log(store.root, "sync", report.result.detail)
+    for named in report.remotes:  # each named remote's outcome, or why it failed
+        log(store.root, "sync", f"{named.name}: {named.as_dict()['detail']}")
     if not options.get("quiet"):
         print(report.result.detail)

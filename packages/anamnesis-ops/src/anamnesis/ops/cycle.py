@@ -31,8 +31,9 @@ from anamnesis.store import (
 
 if TYPE_CHECKING:
     from anamnesis.ops.home import Home
+    from anamnesis.ops.remotes.home_view import RemotesHome
     from anamnesis.ops.remotes.multi_cycle import RemoteReport
-    from anamnesis.sync import GitSyncBackend, Strategy, SyncBackend, SyncResult
+    from anamnesis.sync import Strategy, SyncBackend, SyncResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,10 +51,13 @@ class SyncReport:
 
     @property
     def remote_errors(self) -> list[str]:
-        """Every remote's error (the default's first), in words."""
+        """Every remote's error (the default's first), in words; a named remote's begins
+        with its name."""
         errors = [self.result.remote_error] if self.result.remote_error else []
         return errors + [
-            text for remote in self.remotes if (text := remote.as_dict()["remote_error"])
+            f"{remote.name}: {text}"
+            for remote in self.remotes
+            if (text := remote.as_dict()["remote_error"])
         ]
 
     def as_dict(self) -> dict[str, Any]:
@@ -96,17 +100,55 @@ def run_sync(
     versions as valid notes through the store's codec (:func:`store_fork`).
     """
     backend = home.sync_backend()  # the machine id read once, for the backend and the notes
-    if backend.owns is None:  # one remote (or none): the cycle as it always was
-        return sync_with(
-            store, backend, machine_id=backend.machine_id, resolve=resolve, claude_dir=claude_dir
+    return sync_with(
+        store, backend, machine_id=backend.machine_id, resolve=resolve, claude_dir=claude_dir
+    )
+
+
+def sync_with(
+    store: MemoryStore,
+    backend: SyncBackend,
+    *,
+    machine_id: str,
+    resolve: Strategy | None = None,
+    claude_dir: Path | None = None,
+) -> SyncReport:
+    """:func:`run_sync` over a given backend (the MCP server's, made on first use; a test's
+    with a short lock wait). ``machine_id`` names this machine in imported and forked
+    notes. A home's backend with named remotes (its ``owns`` is the home's
+    ``OwnedPaths``) syncs every remote of that home."""
+    from anamnesis.ops.remotes.owned import OwnedPaths
+
+    owns = getattr(backend, "owns", None)
+    if isinstance(owns, OwnedPaths):
+        return _sync_every_remote(
+            owns.home, store, backend, machine_id, resolve=resolve, claude_dir=claude_dir
         )
-    return _sync_every_remote(home, store, backend, resolve=resolve, claude_dir=claude_dir)
+    return _sync_one(store, backend, machine_id, resolve=resolve, claude_dir=claude_dir)
+
+
+def _sync_one(
+    store: MemoryStore,
+    backend: SyncBackend,
+    machine_id: str,
+    *,
+    resolve: Strategy | None = None,
+    claude_dir: Path | None = None,
+) -> SyncReport:
+    """The cycle of one backend, as it always was."""
+    imported = None
+    if claude_dir is not None and resolve is None:
+        imported = import_native_memory(store, claude_dir=claude_dir, machine_id=machine_id)
+    fork = None if resolve is None else store_fork(machine_id)
+    cycle = sync_cycle(store, backend, resolve=resolve, fork=fork)
+    return SyncReport(cycle.result, cycle.reindexed, imported, cycle.masked)
 
 
 def _sync_every_remote(
-    home: Home,
+    home: RemotesHome,
     store: MemoryStore,
-    backend: GitSyncBackend,
+    backend: SyncBackend,
+    machine_id: str,
     *,
     resolve: Strategy | None,
     claude_dir: Path | None,
@@ -114,21 +156,21 @@ def _sync_every_remote(
     """The default remote's cycle (memory/.git, owning only its notes), then each named
     remote's; a failure of one never stops the others (the default's is raised after)."""
     from anamnesis.ops.remotes.config import remote_specs
-    from anamnesis.ops.remotes.multi_cycle import after_default, sync_named
+    from anamnesis.ops.remotes.multi_cycle import after_default, owns_of, sync_named
     from anamnesis.sync import NothingToResolve, SyncError, head_commit
 
-    machine_id = backend.machine_id
     failure: Exception | None = None
     report: SyncReport | None = None
+    owns = owns_of(backend)
+    if owns is not None:  # each cycle routes by the pins and config as they are now
+        owns.fresh()
     try:
         old_head = head_commit(home.memory_dir)
         try:
-            report = sync_with(
-                store, backend, machine_id=machine_id, resolve=resolve, claude_dir=claude_dir
-            )
+            report = _sync_one(store, backend, machine_id, resolve=resolve, claude_dir=claude_dir)
         except NothingToResolve:  # a resolve of every remote: nothing open on this one
-            report = sync_with(store, backend, machine_id=machine_id, claude_dir=claude_dir)
-        after_default(home, store, backend, old_head, report.result)
+            report = _sync_one(store, backend, machine_id, claude_dir=claude_dir)
+        after_default(home, store, owns, old_head, report.result)
     except SyncError as exc:
         failure = exc
     named = sync_named(
@@ -142,25 +184,6 @@ def _sync_every_remote(
         assert failure is not None
         raise failure
     return dataclasses.replace(report, remotes=named)
-
-
-def sync_with(
-    store: MemoryStore,
-    backend: SyncBackend,
-    *,
-    machine_id: str,
-    resolve: Strategy | None = None,
-    claude_dir: Path | None = None,
-) -> SyncReport:
-    """:func:`run_sync` over a given backend (the MCP server's, made on first use; a test's
-    with a short lock wait). ``machine_id`` names this machine in imported and forked
-    notes."""
-    imported = None
-    if claude_dir is not None and resolve is None:
-        imported = import_native_memory(store, claude_dir=claude_dir, machine_id=machine_id)
-    fork = None if resolve is None else store_fork(machine_id)
-    cycle = sync_cycle(store, backend, resolve=resolve, fork=fork)
-    return SyncReport(cycle.result, cycle.reindexed, imported, cycle.masked)
 
 
 def commit_for_sync(home: Home, notes: MemoryStore | NoteTrees, message: str) -> str | None:

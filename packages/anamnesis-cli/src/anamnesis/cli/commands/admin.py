@@ -21,10 +21,13 @@ from anamnesis.cli.display.tables import Column, show
 from anamnesis.cli.doctor_vectors import backlog_words, search_words, vectors_fix
 from anamnesis.cli.errors import CliError, UsageError
 from anamnesis.ops import (
+    DEFAULT_REMOTE,
     claude_home,
     embedder_pid,
     import_native_memory,
     open_conflicts,
+    remote_specs,
+    remotes_state,
     resolve_project_key,
     swept_summary,
 )
@@ -104,6 +107,8 @@ def status(as_json: JsonFlag = False) -> None:
             ],
             "vectors": _vectors_status(store),
         }
+        if remote_specs(home.config()):  # named remotes: each one's state, offline
+            report["remotes"] = [state.as_dict() for state in remotes_state(home)]
     if as_json:
         console.print_json(report)
         return
@@ -132,6 +137,9 @@ def _say_status(report: dict[str, Any]) -> None:
     say("by scope: ", _counts(report["by_scope"]))
     say("remote:   ", sync["remote"] or "(none: this machine only)")
     say("sync:     ", sync["detail"])
+    for remote in report.get("remotes", []):
+        if remote["name"] != DEFAULT_REMOTE:  # the default's lines are the two above
+            say(f"{remote['name']}: ", f"{remote['url']}: {remote['detail']}")
     say("search:   ", search_words(vectors))
     if vectors.get("model_unreachable"):  # the search line says why: the notes wait
         say(
@@ -411,8 +419,7 @@ def config_app() -> typer.Typer:
         if every:
             _list_every_setting(data, as_json)
             return
-        shown = {k: redact_url(v) if k == "remote" and isinstance(v, str) else v
-                 for k, v in sorted(data.items())}  # fmt: skip
+        shown = {k: _hidden_passwords(k, v) for k, v in sorted(data.items())}
         if as_json:
             console.print_json(shown)
         else:
@@ -463,6 +470,21 @@ def config_app() -> typer.Typer:
             console.warn(before.overridden())
 
     return app
+
+
+def _hidden_passwords(key: str, value: Any) -> Any:
+    """A setting as `config list` shows it: passwords in remote URLs hidden (the
+    ``remote`` setting's, and each named remote's under ``remotes``)."""
+    if key == "remote" and isinstance(value, str):
+        return redact_url(value)
+    if key == "remotes" and isinstance(value, list):
+        return [
+            {**entry, "url": redact_url(entry["url"])}
+            if isinstance(entry, dict) and isinstance(entry.get("url"), str)
+            else entry
+            for entry in value
+        ]
+    return value
 
 
 def _list_every_setting(data: dict[str, Any], as_json: bool) -> None:

@@ -47,7 +47,8 @@ derived from the notes' git history (cache/: the dashboard's) and the batch jour
 `all`: that, and the logs (logs/), what sessions used (usage.db: `anamnesis stats`), the
 eval cases (eval/) and the reflection lock.
 config.json is always kept. So is models/: it holds no note, only a downloaded copy of a
-public embedding model; delete it by hand to free its space.
+public embedding model; delete it by hand to free its space. And keys/: this machine's age
+key, which encrypted remotes list as a recipient (a new key is a machine to add again).
 
 This is a wipe of this machine only: the next sync brings the remote's notes back. This
 machine's copy of the sync repository (memory/.git) goes with the notes, so that no later
@@ -187,6 +188,12 @@ def clean_targets(layout: StoreLayout, what: str, *, everywhere: bool) -> list[P
     names are listed, all inside its root."""
     targets: list[Path] = []
     root, memory, local = layout.root, layout.memory_dir, layout.local_dir
+    # The named remotes' sync folders and pins, first for the same reason: with the notes
+    # gone and a mirror left, its next sync would delete them from a team's remote. They
+    # are rebuilt from the remotes by the next sync; even --everywhere leaves the named
+    # remotes as they are (it deletes the notes on the default remote only).
+    if _lexists(layout.remotes_dir):
+        targets.append(layout.remotes_dir)
     if _is_folder(memory):
         names = sorted(child.name for child in memory.iterdir())
         if not everywhere:
@@ -276,7 +283,8 @@ def run_clean(plan: CleanPlan) -> CleanOutcome:
                 remove(path)
             except OSError as exc:
                 outcome.failed.append((rel, exc.strerror or str(exc)))
-                if path.parent == memory and path.name.lower() == ".git":
+                first = path == home.layout.remotes_dir  # see clean_targets: before the notes
+                if first or (path.parent == memory and path.name.lower() == ".git"):
                     raise CliError(
                         f"could not remove {rel} ({exc.strerror or exc}), so nothing else was "
                         f"deleted (a sync would send the notes' deletion): remove {path} by "
@@ -405,8 +413,8 @@ def _linked_trees(plan: CleanPlan) -> list[str]:
 
 
 def _kept(layout: StoreLayout) -> list[str]:
-    """What a clean never removes (this machine's settings, a downloaded model)."""
-    kept = (layout.config_path, layout.models_dir)
+    """What a clean never removes (this machine's settings and key, a downloaded model)."""
+    kept = (layout.config_path, layout.models_dir, layout.keys_dir)
     return [path.name for path in kept if _lexists(path)]
 
 

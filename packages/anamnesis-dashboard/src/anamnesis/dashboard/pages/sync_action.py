@@ -44,10 +44,10 @@ def sync_once(home: Home) -> Synced:
     except Exception as exc:  # a bug: still an answer the page can show
         return Synced(False, None, f"unexpected error: {type(exc).__name__}: {exc}")
     data = report.as_dict()
-    if report.result.conflicted:
+    if report.result.conflicted or any(r["conflicted"] for r in data.get("remotes", [])):
         return Synced(False, data, CONFLICT)
-    if report.result.remote_error:
-        return Synced(False, data, report.result.remote_error)
+    if report.remote_errors:  # the default remote's, then each named remote's
+        return Synced(False, data, "; ".join(report.remote_errors))
     return Synced(True, data, "")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from anamnesis.ops.checks.named_remotes import with_named_mirrors, with_named_remotes
 from anamnesis.ops.checks.verdict import FAIL, OK, WARN, Check
 from anamnesis.ops.keep_both import open_conflicts
 from anamnesis.sync import check_remote, redact_url
@@ -19,6 +20,12 @@ REMOTE_TIMEOUT_S = 10.0
 
 
 def remote_check(home: Home) -> Check:
+    return with_named_remotes(
+        home, _default_remote_check(home), online=True, timeout_s=REMOTE_TIMEOUT_S
+    )
+
+
+def _default_remote_check(home: Home) -> Check:
     remote = home.remote
     if not remote:
         return Check(
@@ -37,10 +44,15 @@ def remote_check(home: Home) -> Check:
 def remote_skipped(home: Home) -> Check:
     """The remote check offline: what it is, without contacting it."""
     remote = home.remote
-    return Check("remote", OK, f"{redact_url(remote) if remote else 'none'} (not contacted)")
+    check = Check("remote", OK, f"{redact_url(remote) if remote else 'none'} (not contacted)")
+    return with_named_remotes(home, check, online=False, timeout_s=REMOTE_TIMEOUT_S)
 
 
 def sync_check(home: Home) -> Check:
+    return with_named_mirrors(home, _default_sync_check(home))
+
+
+def _default_sync_check(home: Home) -> Check:
     if not home.layout.memory_dir.is_dir():
         return Check("sync", WARN, "no store yet", "run `anamnesis init`")
     state = home.sync_state()

@@ -21,6 +21,7 @@ and reports the notes it changed in memory/ (``changed``), which the cycle reind
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,10 +29,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from anamnesis.ops.remotes.codec import CodecError, MirrorCodec
+from anamnesis.ops.remotes.export_record import ExportRecord, Stat, stat_of
 from anamnesis.ops.remotes.pins import update_pins
 from anamnesis.ops.remotes.routing import Router, is_note_path, note_id, read_facts
 from anamnesis.ops.remotes.tombstones import (
     MOVED_DIR,
+    has_target,
     read_tombstone,
     tombstone_bytes,
     tombstone_path,
@@ -52,8 +55,11 @@ class ExportPlan:
 
     files: dict[str, bytes | None] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)  # memory/ paths whose copy changes
-    exported: dict[str, bytes] = field(default_factory=dict)  # memory/ path -> plain
-    pins: dict[str, str] = field(default_factory=dict)  # unpinned notes routed here
+    # memory/ path -> its file's stat when planned (the import overwrites only a file
+    # still as it was: one edited meanwhile is sent by the next cycle instead).
+    exported: dict[str, Stat | None] = field(default_factory=dict)
+    # Unpinned notes routed here (pinned once exported), and deleted ones (None: unpinned).
+    pins: dict[str, str | None] = field(default_factory=dict)
 
 
 class MirrorSync:
@@ -73,7 +79,8 @@ class MirrorSync:
         self.error = ""
         self.unblocked = False  # see sync()
         self._plan: ExportPlan | None = None
-        self._exported: dict[str, bytes] = {}
+        self._exported: dict[str, Stat | None] = {}
+        self._record = ExportRecord(self.mirror)
 
     # -- what sync_cycle calls ------------------------------------------------------
 
@@ -128,23 +135,37 @@ class MirrorSync:
         name = self.spec.name
         plan = ExportPlan()
         routed: set[str] = set()
+        record = self._record
+        metas = self.codec.meta_files()
+        record.keep_if(meta_stamp(metas))  # new recipients: every note sealed again
+        # Strings, not Paths, for the stats: this runs for every note routed here.
+        memory_text, mirror_text = str(memory), str(self.mirror)
         for rel in note_files(memory):
             route = router.route(rel, lambda rel=rel: read_facts(memory / rel))  # type: ignore[misc]
             if route.remote != name:
                 continue
-            plain = _read(memory / rel)
-            if plain is None:
+            mirror_rel = self.codec.mirror_path(rel)
+            note_stat = stat_of(f"{memory_text}/{rel}")
+            copy_stat = stat_of(f"{mirror_text}/{mirror_rel}")
+            if note_stat is None:
                 continue
             routed.add(rel)
-            plan.exported[rel] = plain
+            plan.exported[rel] = note_stat
             if not route.pinned:
                 plan.pins[rel] = name
-            mirror_rel = self.codec.mirror_path(rel)
+            if record.in_step(rel, note_stat, copy_stat):
+                continue  # neither changed since they last matched: nothing to read
+            plain = _read(memory / rel)
+            if plain is None:
+                routed.discard(rel)
+                continue
             current = _read(self.mirror / mirror_rel)
             data = self.codec.encode(rel, plain, current)
             if data != current:
                 plan.files[mirror_rel] = data
                 plan.notes.append(rel)
+            else:
+                record.set(rel, note_stat, copy_stat)
         for mirror_rel in mirror_files(self.mirror):
             kept = self.codec.note_path(mirror_rel)
             if kept is None or kept in routed:
@@ -152,12 +173,11 @@ class MirrorSync:
             pin = router.pins.get(kept)
             if pin == name and not (memory / kept).exists():
                 plan.files[mirror_rel] = None  # deleted here: deleted there
+                plan.pins[kept] = None
             elif pin is not None and pin != name:
                 plan.files[mirror_rel] = None  # it left for another remote
-                plan.files[tombstone_path(note_id(kept))] = tombstone_bytes(
-                    pin, self.home.machine_id
-                )
-        for meta, data in self.codec.meta_files().items():
+                plan.files[tombstone_path(note_id(kept))] = tombstone_bytes(self.home, pin)
+        for meta, data in metas.items():
             if _read(self.mirror / meta) != data:
                 plan.files[meta] = data
         return plan
@@ -170,6 +190,12 @@ class MirrorSync:
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 atomic_write_bytes(target, data, mode=0o600)
+        for rel in plan.notes:  # written from the note as it was planned
+            copy = stat_of(self.mirror / self.codec.mirror_path(rel))
+            if stat_of(self.home.memory_dir / rel) == plan.exported.get(rel):
+                self._record.set(rel, plan.exported.get(rel), copy)
+            else:
+                self._record.drop(rel)
         self._exported = plan.exported
         self.codec.save()
         # Pinned once committed here: a rule changed later never moves it by itself.
@@ -196,7 +222,7 @@ class MirrorSync:
             if stone is None or rel is None or stone.moved_to == name:
                 continue
             moved.add(rel)
-            if stone.moved_to in router.names:
+            if has_target(self.home, router, stone):
                 pins[rel] = stone.moved_to  # re-pinned there; the file stays
             else:  # this machine has no access to where it went: its copy goes
                 pins[rel] = None
@@ -212,6 +238,7 @@ class MirrorSync:
             data = _read(self.mirror / mirror_rel)
             target = memory / rel
             if data is None:
+                self._record.drop(rel)
                 if pin == name:  # deleted there, and it is that remote's note
                     target.unlink(missing_ok=True)
                     pins[rel] = None
@@ -223,14 +250,16 @@ class MirrorSync:
                 self.problems.append(str(exc))
                 continue
             local = _read(target)
-            if local is not None and local != plain and self._exported.get(rel) != local:
+            if local is not None and local != plain and self._exported.get(rel) != stat_of(target):
                 continue  # edited here meanwhile (or not ours to overwrite): sent next time
             pins[rel] = name  # pulled from this remote: it stays this remote's
             if local != plain:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 atomic_write_bytes(target, plain)
                 changed.append(rel)
+            self._record.set(rel, stat_of(target), stat_of(self.mirror / mirror_rel))
         self.codec.save()
+        self._record.save()
         update_pins(self.home.layout, pins)
         if self.problems and not self.error:  # one error for the remote, not one a file
             more = len(self.problems) - 1
@@ -273,6 +302,15 @@ class MirrorSync:
         return forked
 
 
+def meta_stamp(metas: dict[str, bytes]) -> str:
+    """A codec's meta files in one digest (the export record holds only under it)."""
+    digest = hashlib.sha256()
+    for path, data in sorted(metas.items()):
+        digest.update(f"{path}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
 def note_files(folder: Path) -> Iterator[str]:
     """Every note path (``<type>/<id>.md``) in a notes folder."""
     for rel in _files(folder):
@@ -285,18 +323,22 @@ def mirror_files(folder: Path) -> Iterator[str]:
     return _files(folder)
 
 
-def _files(folder: Path) -> Iterator[str]:
-    if not folder.is_dir():
+def _files(folder: Path, prefix: str = "") -> Iterator[str]:
+    """Every regular file's path (``/``-separated) under ``folder``; no link followed."""
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
         return
-    base = len(str(folder)) + 1
-    for dirpath, dirnames, filenames in os.walk(folder):
-        if dirpath == str(folder):
-            dirnames[:] = [d for d in dirnames if d not in _SKIPPED_DIRS]
-        for filename in filenames:
-            if filename.startswith("."):
-                continue  # the sync lock, temp files of atomic writes
-            # Strings, not Path objects: this runs for every note of the folder.
-            yield os.path.join(dirpath, filename)[base:].replace(os.sep, "/")  # noqa: PTH118
+    for entry in entries:
+        # Dot names: the sync lock, temp files of atomic writes; .git and .anamnesis.
+        if entry.name.startswith(".") and (
+            prefix or entry.name in _SKIPPED_DIRS or not entry.is_dir(follow_symlinks=False)
+        ):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            yield from _files(Path(entry.path), f"{prefix}{entry.name}/")
+        elif entry.is_file(follow_symlinks=False):
+            yield prefix + entry.name
 
 
 def _read(path: Path) -> bytes | None:

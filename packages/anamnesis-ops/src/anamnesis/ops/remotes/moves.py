@@ -76,7 +76,7 @@ def _tombstone_default(home: Home, store: MemoryStore, rel: str, to: str) -> Non
     ident = note_id(rel)
     stone = home.memory_dir / tombstone_path(ident)
     stone.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(stone, tombstone_bytes(to, home.machine_id))
+    atomic_write_bytes(stone, tombstone_bytes(home, to))
     # One commit: the note deleted (memory/.git no longer owns it) and the tombstone,
     # masked first as every commit made for a later sync (ops.commit_for_sync's rule,
     # spelled here as that module stands above this folder).
@@ -101,7 +101,7 @@ def _tombstone_named(home: Home, rel: str, source: str, to: str) -> None:
         ident = note_id(rel)
         stone = mirror / tombstone_path(ident)
         stone.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(stone, tombstone_bytes(to, home.machine_id))
+        atomic_write_bytes(stone, tombstone_bytes(home, to))
         backend.commit_local(move_message(ident, to))
 
 

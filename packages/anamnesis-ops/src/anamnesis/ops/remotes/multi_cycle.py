@@ -20,12 +20,12 @@ from anamnesis.ops.remotes.mirror import MirrorSync
 from anamnesis.ops.remotes.owned import OwnedPaths
 from anamnesis.ops.remotes.pins import read_pins, update_pins
 from anamnesis.ops.remotes.routing import Router, is_note_path, note_id
-from anamnesis.ops.remotes.tombstones import MOVED_DIR, read_tombstone
+from anamnesis.ops.remotes.tombstones import MOVED_DIR, has_target, read_tombstone
 from anamnesis.store import MaskedFile, MemoryStore, StoreError, read_regular, sync_cycle
 
 if TYPE_CHECKING:
     from anamnesis.ops.remotes.home_view import RemotesHome as Home
-    from anamnesis.sync import Fork, GitSyncBackend, Strategy, SyncResult
+    from anamnesis.sync import Fork, Strategy, SyncResult
 
 _LOCK_WAIT_S = 30.0
 
@@ -105,12 +105,12 @@ def sync_remote(
                 )
                 cycle.masked = (*first.masked, *cycle.masked)
     except (SyncError, CodecError, StoreError, OSError) as exc:
-        return RemoteReport(spec.name, spec.encrypt, error=f"{spec.name}: {exc}")
+        return RemoteReport(spec.name, spec.encrypt, error=str(exc))
     return RemoteReport(
         spec.name,
         spec.encrypt,
         result=cycle.result,
-        error=f"{spec.name}: {mirror.error}" if mirror.error else "",
+        error=mirror.error,
         masked=cycle.masked,
         indexed=indexed,
         problems=tuple(mirror.problems),
@@ -121,18 +121,23 @@ def _indexed(cycle: Any) -> int:
     return cycle.reindexed.indexed + cycle.reindexed.removed if cycle.reindexed else 0
 
 
+def owns_of(backend: object) -> OwnedPaths | None:
+    """The ``OwnedPaths`` of a home's memory/.git backend (None: it owns every path)."""
+    owns = getattr(backend, "owns", None)
+    return owns if isinstance(owns, OwnedPaths) else None
+
+
 def after_default(
     home: Home,
     store: MemoryStore,
-    backend: GitSyncBackend,
+    owns: OwnedPaths | None,
     old_head: str | None,
     result: SyncResult,
 ) -> None:
     """After memory/.git's cycle: pin to ``default`` the notes it took for the first time
     (committed or pulled), and follow the tombstones it pulled."""
-    owns = backend.owns
     router = Router.of(home)
-    if isinstance(owns, OwnedPaths) and router.has_default:
+    if owns is not None and router.has_default:
         fresh = set(owns.claimed)
         fresh.update(
             rel
@@ -140,7 +145,6 @@ def after_default(
             if is_note_path(rel) and rel not in router.pins and (home.memory_dir / rel).exists()
         )
         update_pins(home.layout, dict.fromkeys(sorted(fresh), DEFAULT))
-        owns.fresh()
     stones = [rel for rel in result.changed if rel.startswith(MOVED_DIR + "/")]
     if stones:
         _follow_tombstones(home, store, stones, old_head)
@@ -165,7 +169,7 @@ def _follow_tombstones(
         rel = by_id.get(stone.note_id) if stone is not None else None
         if stone is None or rel is None or stone.moved_to == DEFAULT:
             continue
-        if stone.moved_to not in router.names:
+        if not has_target(home, router, stone):
             pins[rel] = None  # the pull deleted it: this machine has no access any more
             continue
         pins[rel] = stone.moved_to

@@ -12,6 +12,9 @@ has committed them (multi_cycle.py), so a later rule never moves them by itself.
 
 from __future__ import annotations
 
+import os
+import time
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from anamnesis.ops.remotes.config import DEFAULT
@@ -21,13 +24,28 @@ if TYPE_CHECKING:
     from anamnesis.ops.remotes.home_view import RemotesHome as Home
 
 
+RECHECK_S = 0.5
+
+
+def _mark(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_mtime_ns, info.st_size)
+
+
 class OwnedPaths:
-    """``owns(rel)`` for memory/.git's backend (``anamnesis.sync.OwnsPath``); the config
-    and pins are read once, on the first call of a cycle (:meth:`fresh`)."""
+    """``owns(rel)`` for memory/.git's backend (``anamnesis.sync.OwnsPath``). The config
+    and pins are read on the first call, and again whenever either file changed (looked
+    at no more than every :data:`RECHECK_S`): a backend kept for long (the MCP server's)
+    never routes by pins older than the last import of a named remote."""
 
     def __init__(self, home: Home) -> None:
-        self._home = home
+        self.home = home
         self._router: Router | None = None
+        self._read: tuple[object, ...] = ()
+        self._checked = 0.0
         self.claimed: set[str] = set()  # unpinned notes it owned, found on disk
 
     def fresh(self) -> None:
@@ -36,19 +54,26 @@ class OwnedPaths:
         self.claimed = set()
 
     def router(self) -> Router:
-        if self._router is None:
-            self._router = Router.of(self._home)
+        now = time.monotonic()
+        if self._router is not None and now - self._checked < RECHECK_S:
+            return self._router
+        self._checked = now
+        marks = (_mark(self.home.layout.routes_path), _mark(self.home.layout.config_path))
+        if self._router is None or marks != self._read:
+            self._router, self._read = Router.of(self.home), marks
         return self._router
 
     def __call__(self, rel: str) -> bool:
+        router = self.router()
+        pin = router.pins.get(rel)
+        if pin is not None:  # most notes, after their first sync: one lookup
+            return pin == DEFAULT if router.has_default else pin not in router.names
         if not is_note_path(rel):
             return True
-        router = self.router()
-        path = self._home.memory_dir / rel
         found: list[NoteFacts | None] = []
 
         def facts() -> NoteFacts | None:
-            found.append(read_facts(path))
+            found.append(read_facts(self.home.memory_dir / rel))
             return found[-1]
 
         route = router.route(rel, facts)

@@ -21,24 +21,40 @@ from anamnesis.store import StoreLayout, atomic_write_bytes, load_json
 _LOCK_WAIT_S = 30.0
 
 
+# The last reading of each pins file, by its stat: a cycle reads them several times.
+_READ: dict[Path, tuple[tuple[int, int, int], dict[str, str]]] = {}
+
+
 def read_pins(layout: StoreLayout) -> dict[str, str]:
     """The pins as they are now (``{}`` when there are none or the file is unreadable:
-    the rules then route every note, as on a machine that never pinned one)."""
+    the rules then route every note, as on a machine that never pinned one). A copy:
+    the caller may change it."""
+    path = layout.routes_path
     try:
-        data = load_json(layout.routes_path.read_text(encoding="utf-8"))
+        info = path.stat()
+    except OSError:
+        return {}
+    mark = (info.st_mtime_ns, info.st_size, info.st_ino)
+    known = _READ.get(path)
+    if known is not None and known[0] == mark:
+        return dict(known[1])
+    try:
+        data = load_json(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):
         return {}
-    return {
+    pins = {
         rel: name for rel, name in data.items() if isinstance(rel, str) and isinstance(name, str)
     }
+    _READ[path] = (mark, pins)
+    return dict(pins)
 
 
-def update_pins(layout: StoreLayout, changes: Mapping[str, str | None]) -> dict[str, str]:
-    """Pin each path of ``changes`` to its remote (None: unpin it); the pins after."""
+def update_pins(layout: StoreLayout, changes: Mapping[str, str | None]) -> None:
+    """Pin each path of ``changes`` to its remote (None: unpin it)."""
     if not changes:
-        return read_pins(layout)
+        return
     from anamnesis.sync import sync_lock  # the same lock the sync folders use
 
     layout.remotes_dir.mkdir(parents=True, exist_ok=True)
@@ -53,7 +69,6 @@ def update_pins(layout: StoreLayout, changes: Mapping[str, str | None]) -> dict[
         if pins != before:
             text = json.dumps(pins, indent=1, sort_keys=True) + "\n"
             atomic_write_bytes(layout.routes_path, text, mode=0o600)
-        return pins
 
 
 def _lock_path(layout: StoreLayout) -> Path:

@@ -83,11 +83,13 @@ class Membership:
         )
 
 
-def membership(home: Home, spec: RemoteSpec) -> Membership:
+def membership(home: Home, spec: RemoteSpec, *, create: bool = True) -> Membership:
     """Where this machine stands with ``spec``, from its mirror folder as last synced
-    (nothing is contacted)."""
+    (nothing is contacted). ``create``: make this machine's key if it has none (else
+    :class:`~anamnesis.ops.remotes.sealing.errors.IdentityError`)."""
     codec = sealed_codec(home, spec)
-    return Membership(spec.name, codec.key().public_key, codec.recipients())
+    key = machine_key(home.layout.age_identity, create=create)
+    return Membership(spec.name, key.public_key, codec.recipients())
 
 
 def prepare_encrypted(home: Home, spec: RemoteSpec) -> Membership:

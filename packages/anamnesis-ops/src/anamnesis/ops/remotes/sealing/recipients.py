@@ -90,13 +90,16 @@ def check_label(label: str) -> str:
 class Recipients:
     """The recipients of one remote, in the file's order, each key once."""
 
-    __slots__ = ("_entries",)
+    __slots__ = ("_age", "_entries", "_fingerprint")
 
     def __init__(self, entries: Iterable[Recipient] = ()) -> None:
         seen: dict[str, Recipient] = {}
         for entry in entries:
             seen.setdefault(entry.key, entry)
         self._entries = tuple(seen.values())
+        # Asked for every note a sync seals: worked out once (a Recipients never changes).
+        self._fingerprint = ""
+        self._age: list[x25519.Recipient] | None = None
 
     def __iter__(self) -> Iterator[Recipient]:
         return iter(self._entries)
@@ -123,11 +126,15 @@ class Recipients:
     def fingerprint(self) -> str:
         """What the notes were sealed to, order and labels aside: the set of keys, hashed.
         A note sealed under another fingerprint is sealed again (a member was added)."""
-        joined = "\n".join(sorted(self.keys)).encode("ascii")
-        return hashlib.sha256(joined).hexdigest()[:32]
+        if not self._fingerprint:
+            joined = "\n".join(sorted(self.keys)).encode("ascii")
+            self._fingerprint = hashlib.sha256(joined).hexdigest()[:32]
+        return self._fingerprint
 
     def age_recipients(self) -> list[x25519.Recipient]:
-        return [x25519.Recipient.from_str(key) for key in self.keys]
+        if self._age is None:
+            self._age = [x25519.Recipient.from_str(key) for key in self.keys]
+        return self._age
 
     def adding(self, key: str, label: str = "") -> Recipients:
         """These recipients and ``key`` (checked); a key already there keeps its place and

@@ -123,8 +123,9 @@ class SealedCodec:
         if recipients is None:
             raise RecipientsError(
                 f"remote {self.name} is encrypted but its {RECIPIENTS_FILE} is missing: "
-                "nothing is sent or read until a member's machine restores it (or this "
-                f"remote is set up again with `anamnesis remote add {self.name} URL --encrypt`)"
+                "nothing is sent or read until a member's machine restores it (or the "
+                f"remote is set up again: `anamnesis remote remove {self.name}`, then "
+                f"`anamnesis remote add {self.name} URL --encrypt` with an empty repository)"
             )
         key = self.key()
         if key.public_key not in recipients:
