@@ -249,9 +249,9 @@ def test_note_history_and_fleet_fit_a_phone(
     assert scroll_width(page) <= PHONE["width"]
 
     page.goto(f"{dashboard.base}fleet")
-    expect(page.locator("table.fleet")).to_contain_text("desktop")
+    expect(page.locator("table.machines")).to_contain_text("desktop")
     assert scroll_width(page) <= PHONE["width"]
-    pill = page.locator("tr.this-machine .badge")
+    pill = page.locator("table.machines tr.this-machine .badge")
     expect(pill).to_have_text("this machine")
     box = pill.bounding_box()
     assert box is not None and box["height"] < 30  # one line, not "this / machine"

@@ -16,6 +16,9 @@ from anamnesis.ops import Home, embed_backlog
 from anamnesis.store import MemoryStore
 
 HISTORY_FILE = "history.db"  # in the home's cache folder: derived, rebuilt when missing
+# A named remote's history (its mirror folder's commits), beside it: ``history-remote-<name>.db``
+# (remote names are checked by ops' config: lower-case letters, digits and '-').
+REMOTE_HISTORY_FILE = "history-remote-{name}.db"
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +39,20 @@ class Dashboard:
     save_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sync_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _embedder: threading.Thread | None = field(default=None, repr=False)
+    _remote_histories: dict[str, HistoryCache] = field(default_factory=dict, repr=False)
+    _histories_lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def remote_history(self, name: str, repo_dir: Path) -> HistoryCache:
+        """The history cache of one remote: the default remote's is :attr:`history`
+        (``memory/.git``); a named remote's is its mirror folder's, made on first use."""
+        if repo_dir == self.history.repo_dir:
+            return self.history
+        with self._histories_lock:
+            cache = self._remote_histories.get(name)
+            if cache is None or cache.repo_dir != repo_dir:
+                path = self.home.layout.cache_dir / REMOTE_HISTORY_FILE.format(name=name)
+                cache = self._remote_histories[name] = HistoryCache(repo_dir, path)
+            return cache
 
     @property
     def csrf(self) -> str:
@@ -57,6 +74,8 @@ class Dashboard:
 
     def close(self) -> None:
         self.history.close()
+        for cache in self._remote_histories.values():
+            cache.close()
         self.store.close()
 
 

@@ -84,7 +84,9 @@ if TYPE_CHECKING:
     from anamnesis.ops.remotes.moves import pending_moves as pending_moves
     from anamnesis.ops.remotes.moves import share as share
     from anamnesis.ops.remotes.multi_cycle import RemoteReport as RemoteReport
+    from anamnesis.ops.remotes.routing import NoteFacts as NoteFacts
     from anamnesis.ops.remotes.routing import Route as Route
+    from anamnesis.ops.remotes.routing import Router as Router
     from anamnesis.ops.remotes.routing import which_remote as which_remote
     from anamnesis.ops.remotes.sealed import MemberAdded as MemberAdded
     from anamnesis.ops.remotes.sealed import Membership as Membership

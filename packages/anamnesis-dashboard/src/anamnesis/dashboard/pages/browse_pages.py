@@ -14,6 +14,12 @@ from anamnesis.dashboard.markup.snippets import snippet
 from anamnesis.dashboard.pages.responses import dashboard_of, page, problem
 from anamnesis.dashboard.views.conflict_copies import open_pairs
 from anamnesis.dashboard.views.fleet import summarize
+from anamnesis.dashboard.views.fleet_remotes import (
+    all_commits,
+    note_route,
+    remote_fleets,
+    with_routed,
+)
 from anamnesis.dashboard.views.listing import BadFilter, ListQuery, list_page
 from anamnesis.dashboard.views.query_numbers import query_number
 from anamnesis.dashboard.views.status_line import status_line
@@ -95,12 +101,18 @@ async def search(request: Request) -> HTMLResponse:
 
 
 async def fleet(request: Request) -> HTMLResponse:
+    """Every machine this store has seen (its notes, its commits to any remote's history,
+    where its notes here go), then each remote with the machines of its history."""
     dashboard = dashboard_of(request)
     history = dashboard.history
     history.refresh()
+    remotes = remote_fleets(dashboard.home, dashboard.remote_history)
     notes = every_note(dashboard.store, include_body=False)
-    machines = summarize(notes, history.machines(), dashboard.machine_id, history.note_writes())
-    return page(request, "fleet.html", machines=machines)
+    commits = all_commits(history.machines(), remotes)
+    route = note_route(dashboard.home)
+    machines = summarize(notes, commits, dashboard.machine_id, history.note_writes(), route)
+    remotes = with_routed(remotes, (m.routes for m in machines))
+    return page(request, "fleet.html", machines=machines, remotes=remotes)
 
 
 async def usage(request: Request) -> HTMLResponse:

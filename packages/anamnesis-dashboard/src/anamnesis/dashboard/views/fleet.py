@@ -4,7 +4,7 @@ changed notes) and when it last synced (from the authors of the store's git hist
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -21,6 +21,7 @@ class MachineSummary:
     commits: int = 0
     last_commit: int | None = None  # unix seconds of its newest commit in our history
     local_notes: int = 0  # machine-local notes (only ever this machine's own)
+    routes: Counter[str] = field(default_factory=Counter)  # its portable notes by remote
 
 
 def summarize(
@@ -28,6 +29,7 @@ def summarize(
     commits: dict[str, tuple[int, int]],
     this_machine: str,
     note_writes: dict[str, int] | None = None,
+    route: Callable[[Memory], str] | None = None,
 ) -> list[MachineSummary]:
     """One summary per machine id seen in notes or commits, this machine first, then the
     most recently active. ``notes`` are read once, as they come (a page at a time from
@@ -36,7 +38,10 @@ def summarize(
     A machine's last write is the newest of its own notes' ``updated_at`` and its newest
     commit that changed a note (``note_writes``): a note keeps the id of the machine that
     created it, so a machine that only edited others' notes is known by its commits
-    alone (it used to read "never")."""
+    alone (it used to read "never").
+
+    ``route`` names the remote a portable note goes to (``views.fleet_remotes``): each
+    machine's notes are counted by it (machine-local notes go nowhere)."""
     machines: dict[str, MachineSummary] = {}
 
     def of(machine_id: str) -> MachineSummary:
@@ -50,6 +55,8 @@ def summarize(
         summary.last_write = max(summary.last_write, note.updated_at)
         if note.scope == "machine-local":
             summary.local_notes += 1
+        elif route is not None:
+            summary.routes[route(note)] += 1
     for machine_id, (count, last) in commits.items():
         summary = of(machine_id)
         summary.commits, summary.last_commit = count, last
