@@ -20,10 +20,18 @@ from __future__ import annotations
 
 import re
 
+from anamnesis.store.review.commands import program_of, tool_of
 from anamnesis.store.review.quantities import parse_version
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stances import DIRECTIVE, NEGATION
-from anamnesis.store.review.text import CODE_SPAN, STRONG_SCOPES, content_stems, scopes, words
+from anamnesis.store.review.text import (
+    CODE_SPAN,
+    KIND_WORDS,
+    STRONG_SCOPES,
+    content_stems,
+    scopes,
+    words,
+)
 from anamnesis.store.review.value import KINDS
 from anamnesis.store.review.values import changes
 
@@ -66,7 +74,9 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
         *_value_differences(older, newer, older.values(mine), newer.values(theirs)),
         *(
             _flag_set_differences(older.values(mine), newer.values(theirs))
-            if older.title_stems & newer.title_stems  # see _TITLED_KINDS
+            if (older.subject_stems & newer.subject_stems)
+            - older.tool_stems
+            - newer.tool_stems  # see _TITLED_KINDS
             else ()
         ),
     ]
@@ -85,7 +95,10 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
 def _value_differences(
     older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
 ) -> list[Difference]:
-    titles = min(len(older.title_stems & newer.title_stems), 2) * 0.5
+    subject = older.subject_stems & newer.subject_stems
+    titles = min(len(subject), 2) * 0.5
+    # titles that share only the project's or a tool's name may be about two tasks
+    topical = bool(subject - older.tool_stems - newer.tool_stems)
     title_changed = changes(newer.title)
     out: list[Difference] = []
     for kind in KINDS:
@@ -97,11 +110,18 @@ def _value_differences(
         sole = titles > 0 and len({v.norm for v in olds}) == 1 == len({v.norm for v in news})
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
-                score = _alignment(a, b, titles, sole=sole and kind in _SOLE_KINDS)
+                changed = title_changed or b.changed
+                if kind == "name":
+                    score = _name_alignment(a, b, olds, news, len(subject), changed=changed)
+                else:
+                    score = _alignment(
+                        a, b, titles, sole=sole and kind in _SOLE_KINDS, topical=topical
+                    )
                 if score is None:
                     continue
                 same = agree(a, b)
-                changed = title_changed or b.changed
+                if not same and kind == "command" and not _one_task(a, b):
+                    continue
                 if not same and (
                     _other_scopes(older, a, newer, b, changed)
                     or (not changed and _other_things(a, b, older, newer))
@@ -121,44 +141,119 @@ def _value_differences(
                 continue  # the older note states the newer value too
             if kind in ("name", "command") and any(agree(a, other) for other in news):
                 continue  # the newer note still names the older one
-            if kind == "command" and _tool(a.norm) == _tool(b.norm):
+            if kind == "command" and tool_of(a.norm) == tool_of(b.norm):
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
     return out
 
 
-def _alignment(a: Value, b: Value, titles: float, *, sole: bool = False) -> float | None:
+def _one_task(a: Value, b: Value) -> bool:
+    """Whether two commands can be one task's, the older and the newer way to do it: the
+    newer one said as a change ("run `make up` instead", "now `uv sync`"); two programs
+    whose commands share a word (`asdf install` and `mise install`, `npm run migrate` and
+    `npx prisma migrate deploy`) or are said after the same words ("start the local stack
+    with"); one program's commands with a subcommand in common. Two subcommands of one
+    program, or two programs with nothing in common, said without a change, are two
+    tasks (`dbt test` and `dbt build`, `astro dev start` and `airflow dags trigger`)."""
+    if b.changed:
+        return True
+    program = program_of(a.norm)
+    if program == program_of(b.norm):
+        # `docker build` and `docker buildx build`: one subcommand in common
+        mine = set(tool_of(a.norm).split()[1:])
+        return not mine.isdisjoint(tool_of(b.norm).split()[1:])
+    # or said after the same words: "start the local stack with `docker-compose up`"
+    return not a.own.isdisjoint(b.own) or len(set(a.near) & set(b.near)) >= 2
+
+
+def _alignment(
+    a: Value, b: Value, titles: float, *, sole: bool = False, topical: bool = True
+) -> float | None:
     """How surely two values of a kind are about the same thing; None: they are not.
-    ``sole``: each is its note's only value of the kind."""
+    ``sole``: each is its note's only value of the kind; ``topical``: the titles share
+    a word that is not a tool's name (else a value of :data:`_TITLED_KINDS` needs its
+    newer side said as a change, or two of the same words around both)."""
     if a.keyed and b.keyed and a.kind != "url":
         if a.slot != b.slot:
             return None
         return 2.0 + len(a.stems & b.stems) + titles
     if titles == 0 and a.kind in _TITLED_KINDS:
-        return None
+        return None  # see _TITLED_KINDS
     if a.kind == "number":
-        if a.keyed != b.keyed or not a.slot or a.slot != b.slot:
+        # a unit, or the word a number is said after: "10,000 records" and
+        # "flush_records is 5000" count one thing
+        if a.keyed != b.keyed or not a.slot or a.slot.lstrip("~") != b.slot.lstrip("~"):
             return None
     elif a.kind in ("version", "flag") and (a.keyed or b.keyed):
         return None
-    if a.kind == "name":
-        # A name is told by what surrounds it, not by the words it shares with the other
-        # (``ingest.events.raw`` and ``ingest.events.dlq`` are two topics).
-        own = a.own | b.own
-        near = set(a.near) & set(b.near)
-        if not near:
-            return None
-        shared: float = len((a.stems & b.stems) - own) + len(near)
-    elif a.kind == "command":
+    if a.kind == "command":
         # a command is told by its own words too: `dbt run` and `dbt build` are one task's
         mine = a.stems | a.own
         theirs = b.stems | b.own
-        shared = len(mine & theirs) + 0.5 * len(set(a.near) & set(b.near))
+        shared: float = len(mine & theirs) + 0.5 * len(set(a.near) & set(b.near))
     else:
-        shared = len(a.stems & b.stems) + 0.5 * len(set(a.near) & set(b.near))
+        shared = len(a.stems & b.stems) - _kind_words(a, b) + 0.5 * len(set(a.near) & set(b.near))
     if shared < _THRESHOLD[a.kind] and not sole:
         return None
+    if a.kind in _TITLED_KINDS and not topical and not b.changed and shared < 2:
+        return None
     return shared + titles
+
+
+def _kind_words(a: Value, b: Value) -> int:
+    """The words two paths share that only say they are paths (``file``, ``folder``)."""
+    return len(a.stems & b.stems & KIND_WORDS) if a.kind == "path" else 0
+
+
+# The shapes a name is written in: each is compared only with a name of its shape (an
+# environment variable with one, a product with a product, an identifier with one).
+def _shape(value: Value) -> str:
+    shown = value.shown
+    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", shown):
+        return "env"
+    if shown[:1].isupper() and not re.search(r"[_./@]", shown):
+        return "proper"
+    return "identifier"
+
+
+def _name_alignment(
+    a: Value, b: Value, olds: list[Value], news: list[Value], subject: int, *, changed: bool
+) -> float | None:
+    """How surely two names are of the same thing (None: they are not). A name is told by
+    what surrounds it, not by the words it shares with the other (``ingest.events.raw``
+    and ``ingest.events.dlq`` are two topics), and only against a name of its shape
+    (:func:`_shape`: ``Snowflake`` is no rival of ``default_args``):
+
+    * said after the same words (``near``), in notes whose titles name one subject
+      (``subject``: the shared subject words), or in any two notes when it is said after
+      at least two of the same words and as a change ("scheduled by Airflow" against
+      "now scheduled in Dagster");
+    * each note's only name of its shape, in notes whose titles share a subject word,
+      the newer said as a change (`master`, then "renamed: `main`");
+    * each note's only product name, in notes whose titles share two subject words,
+      said among a shared word (LaunchDarkly, then Unleash, for the BFF's feature flags).
+    """
+    shape = _shape(a)
+    if _shape(b) != shape:
+        return None
+    own = a.own | b.own
+    near = set(a.near) & set(b.near)
+    around = len((a.stems & b.stems) - own)
+    titles = min(subject, 2) * 0.5
+    if near and (subject or (len(near) >= 2 and changed)):
+        shared = around + len(near)
+        if shared >= _THRESHOLD["name"]:
+            return shared + titles
+    sole = subject > 0 and _sole(a, olds) and _sole(b, news)
+    if sole and (changed or (shape == "proper" and subject >= 2 and around)):
+        return 1.0 + around + titles
+    return None
+
+
+def _sole(value: Value, values: list[Value]) -> bool:
+    """Whether ``value`` is the only name of its shape among ``values``."""
+    shape = _shape(value)
+    return all(other.norm == value.norm for other in values if _shape(other) == shape)
 
 
 def _same_slot(a: Value, b: Value) -> bool:
@@ -287,13 +382,6 @@ def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: N
     )
 
 
-def _tool(command: str) -> str:
-    parts = command.split()
-    if len(parts) > 1 and re.fullmatch(r"[a-z][a-z0-9-]*", parts[1]):
-        return f"{parts[0]} {parts[1]}"
-    return parts[0] if parts else ""
-
-
 def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
     """What the two values are of, in the older note's words: a key, a flag or a tool;
     else the words the two titles share, then those around both values, and a number's
@@ -352,7 +440,7 @@ def _flags_by_tool(values: list[Value]) -> dict[str, dict[str, str]]:
 
 
 def _tools(values: list[Value]) -> set[str]:
-    return {_tool(value.norm) for value in values if value.kind == "command"}
+    return {tool_of(value.norm) for value in values if value.kind == "command"}
 
 
 # -- negations and replacements ----------------------------------------------------------

@@ -238,3 +238,32 @@ class ClauseReader:
         piece = piece.strip()
         if piece:
             self.clauses.append(Clause(piece, len(self.clauses), False))
+
+
+# Words that name the kind of value a note holds, not what it is of: two notes about
+# "files" are not about one file.
+KIND_WORDS: Final = frozenset({"file", "fil", "folder", "director", "directory", "dir", "path"})
+_ACRONYM = re.compile(r"[A-Z0-9]{2,5}s?")
+
+
+def subject_stems(title: str, body: str, project: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems of a title's words that name its subject (:attr:`.facts.NoteFacts.
+    subject_stems`), and which of them only name what every note of its kind may name:
+    the project (every note of ``search-indexer`` may say so), a tool: a word capitalised
+    inside the title (not its first word, not an acronym: ``Stripe``, ``Terraform``) or
+    the program a command in the note starts with (``dbt``, ``acmectl``)."""
+    text = match_text(title)
+    name = project.rsplit("/", 1)[-1].lower()
+    tools: set[str] = set()
+    if name and name != "global":
+        named = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+        tools.update(content_stems(" ".join(named.findall(text))))
+    for index, word in enumerate(_WORD.findall(text)):
+        if index and word[0].isupper() and not _ACRONYM.fullmatch(word):
+            tools.update(word_stems(word))
+    for code in CODE_SPAN.findall(body[:MAX_CHARS]):
+        head = code.split(maxsplit=1)
+        if len(head) == 2 and re.fullmatch(r"[a-z][\w.-]*", head[0]):
+            tools.update(word_stems(head[0]))
+    stems = frozenset(content_stems(text)) - KIND_WORDS
+    return stems, stems & frozenset(tools)
