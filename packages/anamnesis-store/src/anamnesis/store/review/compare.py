@@ -23,7 +23,7 @@ import re
 from anamnesis.store.review.commands import program_of, tool_of
 from anamnesis.store.review.quantities import parse_version
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
-from anamnesis.store.review.stances import DIRECTIVE, NEGATION
+from anamnesis.store.review.stances import DIRECTIVE, NEGATION, head_stems
 from anamnesis.store.review.text import (
     CODE_SPAN,
     KIND_WORDS,
@@ -127,6 +127,8 @@ def _value_differences(
                     or (not changed and _other_things(a, b, older, newer))
                 ):
                     continue
+                if not same and not changed and _restated(a, news, newer):
+                    continue  # "64 here; 800 is only for the nightly jobs": both hold
                 ranked.append((-(score + (0.5 if same else 0.0)), not same, i, j))
         ranked.sort()
         used_old: set[int] = set()
@@ -145,6 +147,26 @@ def _value_differences(
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
     return out
+
+
+def _restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
+    """Whether the newer note states the older value too, as a fact of today rather than
+    what it changed from: a number, version or port said again for something else ("800
+    is only for the nightly jobs"), not in the past ("six primaries was oversharded",
+    "9200 collided with the old container")."""
+    return a.kind in ("number", "version", "port") and any(
+        other.norm == a.norm
+        and not other.changed
+        and not _PAST.search(newer.clause(other.clause).text)
+        for other in news
+    )
+
+
+# Words that put a clause in the past: what it says was true, not what is.
+_PAST: Final = re.compile(
+    r"\b(?:was|were|had|used\s+to|previously|before|earlier|originally|old|former)\b",
+    re.IGNORECASE,
+)
 
 
 def _one_task(a: Value, b: Value) -> bool:
@@ -330,14 +352,19 @@ def _other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> boo
     """Whether the two values are visibly of different things: each is said beside a word
     of its note's title that the other note never mentions (``orders`` table against
     ``customers`` table), or each beside a name the other never mentions (the API's HTTP
-    port against the Postgres port)."""
+    port against the Postgres port), or the titles name one kind of thing with two words
+    before it ("timeout for unit tests", "timeout for end-to-end tests")."""
     titled = _only(
         (older.clause(a.clause).stems & older.title_stems) - {a.slot},
         (newer.clause(b.clause).stems & newer.title_stems) - {b.slot},
         older,
         newer,
     )
-    return titled or _only(a.named, b.named, older, newer)
+    return (
+        titled
+        or _only(a.named, b.named, older, newer)
+        or _qualified_apart(older.title, newer.title, older, newer)
+    )
 
 
 def _other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
@@ -495,7 +522,8 @@ def _qualified_apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts)
     for head, word in before_mine.items():
         other = before_theirs.get(head)
         if (
-            other
+            word
+            and other
             and other != word
             and not re.search(rf"\b{re.escape(word)}", newer.lower)
             and not re.search(rf"\b{re.escape(other)}", older.lower)
@@ -505,7 +533,9 @@ def _qualified_apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts)
 
 
 def _qualifiers(text: str) -> dict[str, str]:
-    """Each content word's stem, with the content word just before it (lower case)."""
+    """Each content word's stem, with the content word just before its first use (lower
+    case; "" when none is: "the export job" is not qualified by a later "30M-row
+    export"). A number qualifies nothing."""
     out: dict[str, str] = {}
     previous = ""
     for word in words(CODE_SPAN.sub(" ", text)):
@@ -513,9 +543,8 @@ def _qualifiers(text: str) -> dict[str, str]:
         if not stems:
             previous = ""
             continue
-        if previous:
-            out.setdefault(stems[0], previous)
-        previous = word.lower()
+        out.setdefault(stems[0], previous)
+        previous = "" if word[0].isdigit() else word.lower()
     return out
 
 
@@ -543,6 +572,7 @@ def _states(
     key = set(stance.stems[:4])
     need = 1 if len(key) <= 1 else 2
     target = stance.target.lower()
+    heads = head_stems(stance)
     # A title names a subject, it states nothing (unless it is all there is).
     stated = [clause for clause in chosen if not clause.is_title] or chosen
     usable = [
@@ -556,13 +586,13 @@ def _states(
             return clause
         if any(len(code) > 2 and code in target for code in facts.code(clause)):
             return clause
-        if key and len(key & clause.stems) >= need and stance.stems[0] in clause.stems:
+        if key and len(key & clause.stems) >= need and not heads.isdisjoint(clause.stems):
             return clause  # the thing it is about first ("never paste tokens" is not "jwt")
     if len(key) >= 2 and stance.stems:
         together = frozenset().union(*(clause.stems for clause in usable)) if usable else set()
         if len(key & together) >= 2:
             for clause in usable:
-                if stance.stems[0] in clause.stems:
+                if not heads.isdisjoint(clause.stems):
                     return clause
     return None
 
