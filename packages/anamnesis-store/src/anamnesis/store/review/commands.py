@@ -84,3 +84,22 @@ def program_of(command: str) -> str:
     parts = command.split()
     start = program_start(parts)
     return parts[start].lower() if start < len(parts) else ""
+
+
+def task_words(command: str) -> frozenset[str]:
+    """The words that say what a command does: its program, subcommands and arguments,
+    and the values of its flags, not the flags' names nor a runner (`uv run pybabel
+    compile -d locales` and `uv run python -m notifications.preview --locale de` share
+    no task: ``locale`` is a flag's, ``uv`` a runner's)."""
+    from anamnesis.store.review.text import content_stems  # the review's words
+
+    parts = command.split()
+    kept: list[str] = []
+    for part in parts[program_start(parts) :]:
+        if part.startswith("-"):
+            value = part.partition("=")[2]
+            if value:
+                kept.append(value)
+            continue
+        kept.append(part)
+    return frozenset(content_stems(" ".join(kept)))

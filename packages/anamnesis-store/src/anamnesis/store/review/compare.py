@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.commands import program_of, tool_of
-from anamnesis.store.review.quantities import parse_version
+from anamnesis.store.review.commands import program_of, task_words, tool_of
+from anamnesis.store.review.quantities import is_unit, parse_version
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stances import DIRECTIVE, NEGATION, head_stems
 from anamnesis.store.review.text import (
@@ -30,6 +30,7 @@ from anamnesis.store.review.text import (
     STRONG_SCOPES,
     content_stems,
     scopes,
+    stem,
     words,
 )
 from anamnesis.store.review.value import KINDS
@@ -53,6 +54,9 @@ _THRESHOLD: Final = {
     "command": 1.5, "name": 2.0,
 }  # fmt: skip
 _SHOWN_CHARS: Final = 80
+# How many words, beside the project's and tools' names, two values of
+# :data:`_TITLED_KINDS` must share when the titles share nothing else.
+_THRESHOLD_BEYOND_TOOLS: Final = 1.5
 # The one URL of each of two notes whose titles share a word is the one address of one
 # thing, however differently the sentences around them read (a note rarely holds an
 # address it is not about); a path or a command may be anything.
@@ -98,7 +102,9 @@ def _value_differences(
     subject = older.subject_stems & newer.subject_stems
     titles = min(len(subject), 2) * 0.5
     # titles that share only the project's or a tool's name may be about two tasks
-    topical = bool(subject - older.tool_stems - newer.tool_stems)
+    tools = older.tool_stems | newer.tool_stems
+    topics = len(subject - tools)
+    topical = topics > 0
     title_changed = changes(newer.title)
     out: list[Difference] = []
     for kind in KINDS:
@@ -112,15 +118,16 @@ def _value_differences(
             for j, b in enumerate(news):
                 changed = title_changed or b.changed
                 if kind == "name":
-                    score = _name_alignment(a, b, olds, news, len(subject), changed=changed)
+                    score = _name_alignment(a, b, olds, news, topics, changed=changed)
                 else:
                     score = _alignment(
-                        a, b, titles, sole=sole and kind in _SOLE_KINDS, topical=topical
-                    )
+                        a, b, titles, sole=sole and kind in _SOLE_KINDS, topical=topical,
+                        tools=tools,
+                    )  # fmt: skip
                 if score is None:
                     continue
                 same = agree(a, b)
-                if not same and kind == "command" and not _one_task(a, b):
+                if not same and kind == "command" and not _one_task(a, b, tools):
                     continue
                 if not same and (
                     _other_scopes(older, a, newer, b, changed)
@@ -169,32 +176,44 @@ _PAST: Final = re.compile(
 )
 
 
-def _one_task(a: Value, b: Value) -> bool:
+def _one_task(a: Value, b: Value, tools: frozenset[str]) -> bool:
     """Whether two commands can be one task's, the older and the newer way to do it: the
     newer one said as a change ("run `make up` instead", "now `uv sync`"); two programs
     whose commands share a word (`asdf install` and `mise install`, `npm run migrate` and
-    `npx prisma migrate deploy`) or are said after the same words ("start the local stack
-    with"); one program's commands with a subcommand in common. Two subcommands of one
-    program, or two programs with nothing in common, said without a change, are two
-    tasks (`dbt test` and `dbt build`, `astro dev start` and `airflow dags trigger`)."""
+    `npx prisma migrate deploy`: :func:`.commands.task_words`) or are said after the same
+    words ("start the local stack with"); one program's commands ending in the same
+    subcommand (`docker build`, `docker buildx build`). Two subcommands of one program,
+    or two programs with nothing in common, said without a change, are two tasks (`dbt
+    test` and `dbt build`, `astro dev start` and `airflow dags trigger`). ``tools``: the
+    words that name the project or a tool (:attr:`.facts.NoteFacts.tool_stems`), which
+    say nothing of a task."""
     if b.changed:
         return True
     program = program_of(a.norm)
     if program == program_of(b.norm):
-        # `docker build` and `docker buildx build`: one subcommand in common
-        mine = set(tool_of(a.norm).split()[1:])
-        return not mine.isdisjoint(tool_of(b.norm).split()[1:])
+        # `docker build` and `docker buildx build`: the same last subcommand
+        mine, theirs = tool_of(a.norm).split(), tool_of(b.norm).split()
+        return len(mine) > 1 and len(theirs) > 1 and mine[-1] == theirs[-1]
     # or said after the same words: "start the local stack with `docker-compose up`"
-    return not a.own.isdisjoint(b.own) or len(set(a.near) & set(b.near)) >= 2
+    shared = not task_words(a.norm).isdisjoint(task_words(b.norm))
+    return shared or len((set(a.near) & set(b.near)) - tools) >= 2
 
 
 def _alignment(
-    a: Value, b: Value, titles: float, *, sole: bool = False, topical: bool = True
+    a: Value,
+    b: Value,
+    titles: float,
+    *,
+    sole: bool = False,
+    topical: bool = True,
+    tools: frozenset[str] = frozenset(),
 ) -> float | None:
     """How surely two values of a kind are about the same thing; None: they are not.
     ``sole``: each is its note's only value of the kind; ``topical``: the titles share
-    a word that is not a tool's name (else a value of :data:`_TITLED_KINDS` needs its
-    newer side said as a change, or two of the same words around both)."""
+    a word that is not the project's or a tool's name (``tools``); else a value of
+    :data:`_TITLED_KINDS` needs its newer side said as a change, or more of the same
+    words around both than the tools' names. A number's unit is what it counts, not
+    what it is of: "days" beside two durations says nothing of them."""
     if a.keyed and b.keyed and a.kind != "url":
         if a.slot != b.slot:
             return None
@@ -214,11 +233,18 @@ def _alignment(
         theirs = b.stems | b.own
         shared: float = len(mine & theirs) + 0.5 * len(set(a.near) & set(b.near))
     else:
-        shared = len(a.stems & b.stems) - _kind_words(a, b) + 0.5 * len(set(a.near) & set(b.near))
+        around = a.stems & b.stems
+        if a.kind == "number":
+            around = frozenset(word for word in around if not is_unit(word))
+        shared = len(around) - _kind_words(a, b) + 0.5 * len(set(a.near) & set(b.near))
     if shared < _THRESHOLD[a.kind] and not sole:
         return None
-    if a.kind in _TITLED_KINDS and not topical and not b.changed and shared < 2:
-        return None
+    if a.kind in _TITLED_KINDS and a.kind != "command" and not topical and not b.changed:
+        # titles share only a tool's name: the words around both must say more than it
+        # (two commands are held to one task by _one_task instead)
+        beyond = len((a.stems & b.stems) - tools) + 0.5 * len((set(a.near) & set(b.near)) - tools)
+        if beyond < _THRESHOLD_BEYOND_TOOLS:
+            return None
     return shared + titles
 
 
@@ -584,7 +610,7 @@ def _states(
         lower = clause.text.lower()
         if any(code and code in lower for code in stance.code):
             return clause
-        if any(len(code) > 2 and code in target for code in facts.code(clause)):
+        if any(_names(code, target, heads) for code in facts.code(clause)):
             return clause
         if key and len(key & clause.stems) >= need and not heads.isdisjoint(clause.stems):
             return clause  # the thing it is about first ("never paste tokens" is not "jwt")
@@ -595,6 +621,15 @@ def _states(
                 if not heads.isdisjoint(clause.stems):
                     return clause
     return None
+
+
+def _names(code: str, target: str, heads: frozenset[str]) -> bool:
+    """Whether a stance's target names a clause's code: a command or an identifier in it
+    ("the make proto target" names `make proto`); a plain word in code only as what the
+    stance is about first (the `email` attribute is not "render emails")."""
+    if len(code) <= 2 or code not in target:
+        return False
+    return not code.isalpha() or stem(code) in heads
 
 
 def _target(stance: Stance) -> str:

@@ -58,6 +58,9 @@ _SAME_UNIT: Final = {
     "mail": "message", "request": "request", "req": "request", "call": "request",
     "percent": "%",
 }  # fmt: skip
+# What an upper-case letter attached to a number multiplies it by (``2M`` is two million:
+# ``2m`` is two minutes, ``2MB`` a size).
+_MAGNITUDES: Final = {"K": 1e3, "M": 1e6, "B": 1e9}
 # Months and other words after a number that make it a date, not a quantity.
 _NOT_UNITS: Final = frozenset(
     """
@@ -138,6 +141,9 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
             continue
         number = float(match.group(2).replace(",", ""))
         attached = match.group(3) or ""
+        if attached in _MAGNITUDES:  # "2M" events, "40K" rows: a count, not minutes
+            number *= _MAGNITUDES[attached]
+            attached = ""
         if match.group(1):
             unit = "$"
         elif attached:
@@ -270,6 +276,11 @@ def _unit_of(word: str) -> tuple[str, float] | None:
     if lower in ("%", "percent"):
         return ("%", 1)
     return None
+
+
+def is_unit(word: str) -> bool:
+    """Whether a word (or a stem) names a unit: ``day``, ``minut``, ``mb``."""
+    return _unit_of(word) is not None or _unit_of(word + "e") is not None
 
 
 def _counts(word: str) -> bool:

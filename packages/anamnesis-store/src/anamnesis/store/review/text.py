@@ -263,7 +263,7 @@ def subject_stems(title: str, body: str, project: str) -> tuple[frozenset[str], 
             tools.update(word_stems(word))
     for code in CODE_SPAN.findall(body[:MAX_CHARS]):
         head = code.split(maxsplit=1)
-        if len(head) == 2 and re.fullmatch(r"[a-z][\w.-]*", head[0]):
+        if len(head) == 2 and re.fullmatch(r"[a-z][\w-]*", head[0]) and head[1][0] not in "=:":
             tools.update(word_stems(head[0]))
     stems = frozenset(content_stems(text)) - KIND_WORDS
     return stems, stems & frozenset(tools)
