@@ -19,6 +19,7 @@ does not take the same stance.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from anamnesis.store.review.commands import program_of, task_words, tool_of
 from anamnesis.store.review.quantities import is_unit, parse_version
@@ -256,12 +257,20 @@ def _kind_words(a: Value, b: Value) -> int:
 # The shapes a name is written in: each is compared only with a name of its shape (an
 # environment variable with one, a product with a product, an identifier with one).
 def _shape(value: Value) -> str:
-    shown = value.shown
-    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", shown):
+    return _shape_of(value.shown)
+
+
+@lru_cache(maxsize=8192)
+def _shape_of(shown: str) -> str:
+    if _ENV_NAME.fullmatch(shown):
         return "env"
-    if shown[:1].isupper() and not re.search(r"[_./@]", shown):
+    if shown[:1].isupper() and not _MARKS.search(shown):
         return "proper"
     return "identifier"
+
+
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_MARKS = re.compile(r"[_./@]")
 
 
 def _name_alignment(
@@ -389,7 +398,7 @@ def _other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> boo
     return (
         titled
         or _only(a.named, b.named, older, newer)
-        or _qualified_apart(older.title, newer.title, older, newer)
+        or _qualified_apart(older.title, newer.title, older, newer, titles=True)
     )
 
 
@@ -540,10 +549,14 @@ def _apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
     )
 
 
-def _qualified_apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
-    """Whether the two clauses name one kind of thing with a different word before it,
-    each word one the other note never uses: ``feature`` branches and ``release``
-    branches, the ``orders`` table and the ``customers`` table."""
+def _qualified_apart(
+    mine: str, theirs: str, older: NoteFacts, newer: NoteFacts, *, titles: bool = False
+) -> bool:
+    """Whether the two clauses (``titles``: the two titles) name one kind of thing with a
+    different word before it, each word one the other note never uses: ``feature``
+    branches and ``release`` branches, the ``orders`` table and the ``customers`` table."""
+    if titles and older.title_stems.isdisjoint(newer.title_stems):
+        return False  # no kind of thing in common
     before_mine, before_theirs = _qualifiers(mine), _qualifiers(theirs)
     for head, word in before_mine.items():
         other = before_theirs.get(head)
@@ -558,6 +571,7 @@ def _qualified_apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts)
     return False
 
 
+@lru_cache(maxsize=4096)
 def _qualifiers(text: str) -> dict[str, str]:
     """Each content word's stem, with the content word just before its first use (lower
     case; "" when none is: "the export job" is not qualified by a later "30M-row

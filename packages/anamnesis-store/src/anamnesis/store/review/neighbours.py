@@ -145,7 +145,12 @@ class Neighbourhood:
                 scores[seq] = scores.get(seq, 0.0) + gain
         # A word in a note's title counts twice: looked at for the best notes only (their
         # titles read), which is where it can change the order.
-        best = heapq.nsmallest(most + _RESCORED, scores, key=lambda seq: (-scores[seq], -seq))
+        best = [
+            -negative
+            for _score, negative in heapq.nsmallest(
+                most + _RESCORED, [(-score, -seq) for seq, score in scores.items()]
+            )
+        ]
         titles = self._titles(best)
         for term, gains in telling:
             for seq, gain in gains:

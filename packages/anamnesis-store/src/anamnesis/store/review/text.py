@@ -244,6 +244,8 @@ class ClauseReader:
 # "files" are not about one file.
 KIND_WORDS: Final = frozenset({"file", "fil", "folder", "director", "directory", "dir", "path"})
 _ACRONYM = re.compile(r"[A-Z0-9]{2,5}s?")
+# The program a command in code starts with: `dbt build ...` (not `key = value`).
+_CODE_HEAD = re.compile(r"`([a-z][\w-]*) +(?![=:])[^`\n]")
 
 
 def subject_stems(title: str, body: str, project: str) -> tuple[frozenset[str], frozenset[str]]:
@@ -261,9 +263,8 @@ def subject_stems(title: str, body: str, project: str) -> tuple[frozenset[str], 
     for index, word in enumerate(_WORD.findall(text)):
         if index and word[0].isupper() and not _ACRONYM.fullmatch(word):
             tools.update(word_stems(word))
-    for code in CODE_SPAN.findall(body[:MAX_CHARS]):
-        head = code.split(maxsplit=1)
-        if len(head) == 2 and re.fullmatch(r"[a-z][\w-]*", head[0]) and head[1][0] not in "=:":
-            tools.update(word_stems(head[0]))
+    if "`" in body:
+        for head in _CODE_HEAD.findall(body[:MAX_CHARS]):
+            tools.update(word_stems(head))
     stems = frozenset(content_stems(text)) - KIND_WORDS
     return stems, stems & frozenset(tools)
