@@ -82,7 +82,7 @@ class ContradictionFinder:
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
             notes = self._live(conn, project)
             by_seq = dict(notes)
-            around = Neighbourhood(conn)
+            around = Neighbourhood(conn, every_title=True)
             facts: dict[str, NoteFacts] = {}
             pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
             for _seq, note in notes:
