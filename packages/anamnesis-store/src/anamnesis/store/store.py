@@ -726,9 +726,14 @@ class MemoryStore:
     def _finder(self) -> ContradictionFinder:
         # Made on first use: a hook that only lists notes loads none of the review code.
         from anamnesis.store.review.finder import ContradictionFinder
+        from anamnesis.store.review.pair_memo import MEMO_FILE
 
         return ContradictionFinder(
-            self._index, self._indexer, self._catch_up, self._vectors_for_review
+            self._index,
+            self._indexer,
+            self._catch_up,
+            self._vectors_for_review,
+            memo=self.layout.cache_dir / MEMO_FILE,
         )
 
     def _vectors_for_review(self) -> StoreVectors | None:

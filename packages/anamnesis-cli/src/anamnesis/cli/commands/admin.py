@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from anamnesis.cli import config_file, console, doctor, maintenance
+from anamnesis.cli import config_file, console, maintenance
 from anamnesis.cli.context import (
     JsonFlag,
     current_home,
@@ -382,6 +382,8 @@ def doctor_command(
     as_json: JsonFlag = False,
 ) -> None:
     """Check the store, index, config, hooks, MCP server, remote and vector search."""
+    from anamnesis.cli import doctor  # its checks load sync and setup: doctor's alone
+
     with console.spinner("Checking"):  # the remote and the embedding model take a while
         checks = doctor.run_checks(current_home(), check_remote=not offline)
     failed = [c for c in checks if c.status == doctor.FAIL]

@@ -14,7 +14,7 @@ from typing import Annotated
 
 import typer
 
-from anamnesis.cli import doctor, installation
+from anamnesis.cli import installation
 from anamnesis.cli.context import current_home
 from anamnesis.cli.errors import CliError
 from anamnesis.cli.importable import importable
@@ -53,6 +53,8 @@ def dashboard(
         from anamnesis.dashboard import run_dashboard  # the dashboard extra (see above)
     except ImportError as exc:  # there, but something it needs is not: reinstall the extra
         raise CliError(f"{missing_dashboard()} ({exc})") from None
+    from anamnesis.cli import doctor  # the status panel's checks: the dashboard's alone
+
     home = current_home()
     checks = partial(doctor.run_checks, home, check_remote=False)  # every list page sums them up
     sys.stdout.flush()

@@ -17,7 +17,6 @@ import typer
 
 from anamnesis.cli.agent_config import mcp_registration
 from anamnesis.cli.errors import CliError
-from anamnesis.cli.setup import add_mcp_extra
 from anamnesis.hooks import HOOKS
 from anamnesis.hooks import main as run_hook
 
@@ -54,6 +53,8 @@ def serve(
 
 def missing_mcp() -> str:
     """Why the server cannot start, and the command that fixes it for this installation."""
+    from anamnesis.cli.setup import add_mcp_extra  # init's module: only to say this
+
     return f"the MCP server is not installed; install it with: {add_mcp_extra()}"
 
 

@@ -19,11 +19,21 @@ does not take the same stance.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from anamnesis.store.review.quantities import parse_version
+from anamnesis.store.review.commands import program_of, task_words, tool_of
+from anamnesis.store.review.quantities import is_unit, parse_version
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
-from anamnesis.store.review.stances import DIRECTIVE, NEGATION
-from anamnesis.store.review.text import CODE_SPAN, STRONG_SCOPES, content_stems, scopes, words
+from anamnesis.store.review.stances import DIRECTIVE, NEGATION, head_stems
+from anamnesis.store.review.text import (
+    CODE_SPAN,
+    KIND_WORDS,
+    STRONG_SCOPES,
+    content_stems,
+    scopes,
+    stem,
+    words,
+)
 from anamnesis.store.review.value import KINDS
 from anamnesis.store.review.values import changes
 
@@ -45,6 +55,9 @@ _THRESHOLD: Final = {
     "command": 1.5, "name": 2.0,
 }  # fmt: skip
 _SHOWN_CHARS: Final = 80
+# How many words, beside the project's and tools' names, two values of
+# :data:`_TITLED_KINDS` must share when the titles share nothing else.
+_THRESHOLD_BEYOND_TOOLS: Final = 1.5
 # The one URL of each of two notes whose titles share a word is the one address of one
 # thing, however differently the sentences around them read (a note rarely holds an
 # address it is not about); a path or a command may be anything.
@@ -66,7 +79,9 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
         *_value_differences(older, newer, older.values(mine), newer.values(theirs)),
         *(
             _flag_set_differences(older.values(mine), newer.values(theirs))
-            if older.title_stems & newer.title_stems  # see _TITLED_KINDS
+            if (older.subject_stems & newer.subject_stems)
+            - older.tool_stems
+            - newer.tool_stems  # see _TITLED_KINDS
             else ()
         ),
     ]
@@ -85,7 +100,12 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
 def _value_differences(
     older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
 ) -> list[Difference]:
-    titles = min(len(older.title_stems & newer.title_stems), 2) * 0.5
+    subject = older.subject_stems & newer.subject_stems
+    titles = min(len(subject), 2) * 0.5
+    # titles that share only the project's or a tool's name may be about two tasks
+    tools = older.tool_stems | newer.tool_stems
+    topics = len(subject - tools)
+    topical = topics > 0
     title_changed = changes(newer.title)
     out: list[Difference] = []
     for kind in KINDS:
@@ -97,16 +117,26 @@ def _value_differences(
         sole = titles > 0 and len({v.norm for v in olds}) == 1 == len({v.norm for v in news})
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
-                score = _alignment(a, b, titles, sole=sole and kind in _SOLE_KINDS)
+                changed = title_changed or b.changed
+                if kind == "name":
+                    score = _name_alignment(a, b, olds, news, topics, changed=changed)
+                else:
+                    score = _alignment(
+                        a, b, titles, sole=sole and kind in _SOLE_KINDS, topical=topical,
+                        tools=tools,
+                    )  # fmt: skip
                 if score is None:
                     continue
                 same = agree(a, b)
-                changed = title_changed or b.changed
+                if not same and kind == "command" and not _one_task(a, b, tools):
+                    continue
                 if not same and (
                     _other_scopes(older, a, newer, b, changed)
                     or (not changed and _other_things(a, b, older, newer))
                 ):
                     continue
+                if not same and not changed and _restated(a, news, newer):
+                    continue  # "64 here; 800 is only for the nightly jobs": both hold
                 ranked.append((-(score + (0.5 if same else 0.0)), not same, i, j))
         ranked.sort()
         used_old: set[int] = set()
@@ -121,44 +151,166 @@ def _value_differences(
                 continue  # the older note states the newer value too
             if kind in ("name", "command") and any(agree(a, other) for other in news):
                 continue  # the newer note still names the older one
-            if kind == "command" and _tool(a.norm) == _tool(b.norm):
+            if kind == "command" and tool_of(a.norm) == tool_of(b.norm):
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
     return out
 
 
-def _alignment(a: Value, b: Value, titles: float, *, sole: bool = False) -> float | None:
+def _restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
+    """Whether the newer note states the older value too, as a fact of today rather than
+    what it changed from: a number, version or port said again for something else ("800
+    is only for the nightly jobs"), not in the past ("six primaries was oversharded",
+    "9200 collided with the old container")."""
+    return a.kind in ("number", "version", "port") and any(
+        other.norm == a.norm
+        and not other.changed
+        and not _PAST.search(newer.clause(other.clause).text)
+        for other in news
+    )
+
+
+# Words that put a clause in the past: what it says was true, not what is.
+_PAST: Final = re.compile(
+    r"\b(?:was|were|had|used\s+to|previously|before|earlier|originally|old|former)\b",
+    re.IGNORECASE,
+)
+
+
+def _one_task(a: Value, b: Value, tools: frozenset[str]) -> bool:
+    """Whether two commands can be one task's, the older and the newer way to do it: the
+    newer one said as a change ("run `make up` instead", "now `uv sync`"); two programs
+    whose commands share a word (`asdf install` and `mise install`, `npm run migrate` and
+    `npx prisma migrate deploy`: :func:`.commands.task_words`) or are said after the same
+    words ("start the local stack with"); one program's commands ending in the same
+    subcommand (`docker build`, `docker buildx build`). Two subcommands of one program,
+    or two programs with nothing in common, said without a change, are two tasks (`dbt
+    test` and `dbt build`, `astro dev start` and `airflow dags trigger`). ``tools``: the
+    words that name the project or a tool (:attr:`.facts.NoteFacts.tool_stems`), which
+    say nothing of a task."""
+    if b.changed:
+        return True
+    program = program_of(a.norm)
+    if program == program_of(b.norm):
+        # `docker build` and `docker buildx build`: the same last subcommand
+        mine, theirs = tool_of(a.norm).split(), tool_of(b.norm).split()
+        return len(mine) > 1 and len(theirs) > 1 and mine[-1] == theirs[-1]
+    # or said after the same words: "start the local stack with `docker-compose up`"
+    shared = not task_words(a.norm).isdisjoint(task_words(b.norm))
+    return shared or len((set(a.near) & set(b.near)) - tools) >= 2
+
+
+def _alignment(
+    a: Value,
+    b: Value,
+    titles: float,
+    *,
+    sole: bool = False,
+    topical: bool = True,
+    tools: frozenset[str] = frozenset(),
+) -> float | None:
     """How surely two values of a kind are about the same thing; None: they are not.
-    ``sole``: each is its note's only value of the kind."""
+    ``sole``: each is its note's only value of the kind; ``topical``: the titles share
+    a word that is not the project's or a tool's name (``tools``); else a value of
+    :data:`_TITLED_KINDS` needs its newer side said as a change, or more of the same
+    words around both than the tools' names. A number's unit is what it counts, not
+    what it is of: "days" beside two durations says nothing of them."""
     if a.keyed and b.keyed and a.kind != "url":
         if a.slot != b.slot:
             return None
         return 2.0 + len(a.stems & b.stems) + titles
     if titles == 0 and a.kind in _TITLED_KINDS:
-        return None
+        return None  # see _TITLED_KINDS
     if a.kind == "number":
-        if a.keyed != b.keyed or not a.slot or a.slot != b.slot:
+        # a unit, or the word a number is said after: "10,000 records" and
+        # "flush_records is 5000" count one thing
+        if a.keyed != b.keyed or not a.slot or a.slot.lstrip("~") != b.slot.lstrip("~"):
             return None
     elif a.kind in ("version", "flag") and (a.keyed or b.keyed):
         return None
-    if a.kind == "name":
-        # A name is told by what surrounds it, not by the words it shares with the other
-        # (``ingest.events.raw`` and ``ingest.events.dlq`` are two topics).
-        own = a.own | b.own
-        near = set(a.near) & set(b.near)
-        if not near:
-            return None
-        shared: float = len((a.stems & b.stems) - own) + len(near)
-    elif a.kind == "command":
+    if a.kind == "command":
         # a command is told by its own words too: `dbt run` and `dbt build` are one task's
         mine = a.stems | a.own
         theirs = b.stems | b.own
-        shared = len(mine & theirs) + 0.5 * len(set(a.near) & set(b.near))
+        shared: float = len(mine & theirs) + 0.5 * len(set(a.near) & set(b.near))
     else:
-        shared = len(a.stems & b.stems) + 0.5 * len(set(a.near) & set(b.near))
+        around = a.stems & b.stems
+        if a.kind == "number":
+            around = frozenset(word for word in around if not is_unit(word))
+        shared = len(around) - _kind_words(a, b) + 0.5 * len(set(a.near) & set(b.near))
     if shared < _THRESHOLD[a.kind] and not sole:
         return None
+    if a.kind in _TITLED_KINDS and a.kind != "command" and not topical and not b.changed:
+        # titles share only a tool's name: the words around both must say more than it
+        # (two commands are held to one task by _one_task instead)
+        beyond = len((a.stems & b.stems) - tools) + 0.5 * len((set(a.near) & set(b.near)) - tools)
+        if beyond < _THRESHOLD_BEYOND_TOOLS:
+            return None
     return shared + titles
+
+
+def _kind_words(a: Value, b: Value) -> int:
+    """The words two paths share that only say they are paths (``file``, ``folder``)."""
+    return len(a.stems & b.stems & KIND_WORDS) if a.kind == "path" else 0
+
+
+# The shapes a name is written in: each is compared only with a name of its shape (an
+# environment variable with one, a product with a product, an identifier with one).
+def _shape(value: Value) -> str:
+    return _shape_of(value.shown)
+
+
+@lru_cache(maxsize=8192)
+def _shape_of(shown: str) -> str:
+    if _ENV_NAME.fullmatch(shown):
+        return "env"
+    if shown[:1].isupper() and not _MARKS.search(shown):
+        return "proper"
+    return "identifier"
+
+
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_MARKS = re.compile(r"[_./@]")
+
+
+def _name_alignment(
+    a: Value, b: Value, olds: list[Value], news: list[Value], subject: int, *, changed: bool
+) -> float | None:
+    """How surely two names are of the same thing (None: they are not). A name is told by
+    what surrounds it, not by the words it shares with the other (``ingest.events.raw``
+    and ``ingest.events.dlq`` are two topics), and only against a name of its shape
+    (:func:`_shape`: ``Snowflake`` is no rival of ``default_args``):
+
+    * said after the same words (``near``), in notes whose titles name one subject
+      (``subject``: the shared subject words), or in any two notes when it is said after
+      at least two of the same words and as a change ("scheduled by Airflow" against
+      "now scheduled in Dagster");
+    * each note's only name of its shape, in notes whose titles share a subject word,
+      the newer said as a change (`master`, then "renamed: `main`");
+    * each note's only product name, in notes whose titles share two subject words,
+      said among a shared word (LaunchDarkly, then Unleash, for the BFF's feature flags).
+    """
+    shape = _shape(a)
+    if _shape(b) != shape:
+        return None
+    own = a.own | b.own
+    near = set(a.near) & set(b.near)
+    around = len((a.stems & b.stems) - own)
+    titles = min(subject, 2) * 0.5
+    if near and (subject or (len(near) >= 2 and changed)):
+        shared = around + len(near)
+        if shared >= _THRESHOLD["name"]:
+            return shared + titles
+    sole = subject > 0 and _sole(a, olds) and _sole(b, news)
+    if sole and (changed or (shape == "proper" and subject >= 2 and around)):
+        return 1.0 + around + titles
+    return None
+
+
+def _sole(value: Value, values: list[Value]) -> bool:
+    """Whether ``value`` is the only name of its shape among ``values``."""
+    shape = _shape(value)
+    return all(other.norm == value.norm for other in values if _shape(other) == shape)
 
 
 def _same_slot(a: Value, b: Value) -> bool:
@@ -235,14 +387,19 @@ def _other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> boo
     """Whether the two values are visibly of different things: each is said beside a word
     of its note's title that the other note never mentions (``orders`` table against
     ``customers`` table), or each beside a name the other never mentions (the API's HTTP
-    port against the Postgres port)."""
+    port against the Postgres port), or the titles name one kind of thing with two words
+    before it ("timeout for unit tests", "timeout for end-to-end tests")."""
     titled = _only(
         (older.clause(a.clause).stems & older.title_stems) - {a.slot},
         (newer.clause(b.clause).stems & newer.title_stems) - {b.slot},
         older,
         newer,
     )
-    return titled or _only(a.named, b.named, older, newer)
+    return (
+        titled
+        or _only(a.named, b.named, older, newer)
+        or _qualified_apart(older.title, newer.title, older, newer, titles=True)
+    )
 
 
 def _other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
@@ -285,13 +442,6 @@ def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: N
     return any(word not in newer.lower for word in mine) and any(
         word not in older.lower for word in theirs
     )
-
-
-def _tool(command: str) -> str:
-    parts = command.split()
-    if len(parts) > 1 and re.fullmatch(r"[a-z][a-z0-9-]*", parts[1]):
-        return f"{parts[0]} {parts[1]}"
-    return parts[0] if parts else ""
 
 
 def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
@@ -352,7 +502,7 @@ def _flags_by_tool(values: list[Value]) -> dict[str, dict[str, str]]:
 
 
 def _tools(values: list[Value]) -> set[str]:
-    return {_tool(value.norm) for value in values if value.kind == "command"}
+    return {tool_of(value.norm) for value in values if value.kind == "command"}
 
 
 # -- negations and replacements ----------------------------------------------------------
@@ -399,15 +549,20 @@ def _apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
     )
 
 
-def _qualified_apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
-    """Whether the two clauses name one kind of thing with a different word before it,
-    each word one the other note never uses: ``feature`` branches and ``release``
-    branches, the ``orders`` table and the ``customers`` table."""
+def _qualified_apart(
+    mine: str, theirs: str, older: NoteFacts, newer: NoteFacts, *, titles: bool = False
+) -> bool:
+    """Whether the two clauses (``titles``: the two titles) name one kind of thing with a
+    different word before it, each word one the other note never uses: ``feature``
+    branches and ``release`` branches, the ``orders`` table and the ``customers`` table."""
+    if titles and older.title_stems.isdisjoint(newer.title_stems):
+        return False  # no kind of thing in common
     before_mine, before_theirs = _qualifiers(mine), _qualifiers(theirs)
     for head, word in before_mine.items():
         other = before_theirs.get(head)
         if (
-            other
+            word
+            and other
             and other != word
             and not re.search(rf"\b{re.escape(word)}", newer.lower)
             and not re.search(rf"\b{re.escape(other)}", older.lower)
@@ -416,8 +571,11 @@ def _qualified_apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts)
     return False
 
 
+@lru_cache(maxsize=4096)
 def _qualifiers(text: str) -> dict[str, str]:
-    """Each content word's stem, with the content word just before it (lower case)."""
+    """Each content word's stem, with the content word just before its first use (lower
+    case; "" when none is: "the export job" is not qualified by a later "30M-row
+    export"). A number qualifies nothing."""
     out: dict[str, str] = {}
     previous = ""
     for word in words(CODE_SPAN.sub(" ", text)):
@@ -425,9 +583,8 @@ def _qualifiers(text: str) -> dict[str, str]:
         if not stems:
             previous = ""
             continue
-        if previous:
-            out.setdefault(stems[0], previous)
-        previous = word.lower()
+        out.setdefault(stems[0], previous)
+        previous = "" if word[0].isdigit() else word.lower()
     return out
 
 
@@ -455,6 +612,7 @@ def _states(
     key = set(stance.stems[:4])
     need = 1 if len(key) <= 1 else 2
     target = stance.target.lower()
+    heads = head_stems(stance)
     # A title names a subject, it states nothing (unless it is all there is).
     stated = [clause for clause in chosen if not clause.is_title] or chosen
     usable = [
@@ -466,17 +624,26 @@ def _states(
         lower = clause.text.lower()
         if any(code and code in lower for code in stance.code):
             return clause
-        if any(len(code) > 2 and code in target for code in facts.code(clause)):
+        if any(_names(code, target, heads) for code in facts.code(clause)):
             return clause
-        if key and len(key & clause.stems) >= need and stance.stems[0] in clause.stems:
+        if key and len(key & clause.stems) >= need and not heads.isdisjoint(clause.stems):
             return clause  # the thing it is about first ("never paste tokens" is not "jwt")
     if len(key) >= 2 and stance.stems:
         together = frozenset().union(*(clause.stems for clause in usable)) if usable else set()
         if len(key & together) >= 2:
             for clause in usable:
-                if stance.stems[0] in clause.stems:
+                if not heads.isdisjoint(clause.stems):
                     return clause
     return None
+
+
+def _names(code: str, target: str, heads: frozenset[str]) -> bool:
+    """Whether a stance's target names a clause's code: a command or an identifier in it
+    ("the make proto target" names `make proto`); a plain word in code only as what the
+    stance is about first (the `email` attribute is not "render emails")."""
+    if len(code) <= 2 or code not in target:
+        return False
+    return not code.isalpha() or stem(code) in heads
 
 
 def _target(stance: Stance) -> str:

@@ -21,6 +21,7 @@ from anamnesis.store.review.text import (
     ClauseReader,
     plain_words,
     scopes,
+    subject_stems,
 )
 from anamnesis.store.review.value import Value
 from anamnesis.store.review.values import clause_values
@@ -49,8 +50,7 @@ class NoteFacts:
 
     __slots__ = (
         "_clauses", "_code", "_joined", "_negated", "_pattern", "_probe", "_reader", "_scopes",
-        "_stances",
-        "_values", "about_ports", "lower", "memory", "title_stems",
+        "_stances", "_subject", "_values", "about_ports", "lower", "memory", "title_stems",
     )  # fmt: skip
 
     def __init__(self, memory: Memory) -> None:
@@ -73,6 +73,7 @@ class NoteFacts:
         self._joined: tuple[str, list[int]] | None = None
         self._negated: dict[int, bool] = {}
         self._code: dict[int, list[str]] = {}
+        self._subject: tuple[frozenset[str], frozenset[str]] | None = None
 
     @property
     def clauses(self) -> list[Clause]:
@@ -84,6 +85,23 @@ class NoteFacts:
         """The title clause's text ("" for a note without a title)."""
         first = self._clauses[0] if self._clauses else None
         return first.text if first is not None and first.is_title else ""
+
+    @property
+    def subject_stems(self) -> frozenset[str]:
+        """The title's words that say which task or thing the note is about: its stems,
+        without the words that only say what kind of value it holds (``file``)."""
+        return self._subject_and_tools()[0]
+
+    @property
+    def tool_stems(self) -> frozenset[str]:
+        """Those of :attr:`subject_stems` that name the project or a tool the note runs
+        or names: two notes on ``terraform`` may be about two tasks of it."""
+        return self._subject_and_tools()[1]
+
+    def _subject_and_tools(self) -> tuple[frozenset[str], frozenset[str]]:
+        if self._subject is None:
+            self._subject = subject_stems(self.title, self.memory.body, self.memory.project)
+        return self._subject
 
     def clause(self, index: int) -> Clause:
         """The clause with this index."""

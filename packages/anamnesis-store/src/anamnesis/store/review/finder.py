@@ -22,12 +22,14 @@ from anamnesis.store.review.neighbours import (
     similar_pairs,
     subject_terms,
 )
+from anamnesis.store.review.pair_memo import PairMemo
 from anamnesis.store.review.records import Contradiction, ordered
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     import sqlite3
     from collections.abc import Callable
+    from pathlib import Path
     from typing import Final, TypeVar
 
     from anamnesis.store.index.connection import IndexConnection
@@ -53,7 +55,7 @@ SHORT_FILE: Final = 2048
 class ContradictionFinder:
     """One store's contradiction candidates and due notes."""
 
-    __slots__ = ("_catch_up", "_index", "_indexer", "_vectors")
+    __slots__ = ("_catch_up", "_index", "_indexer", "_memo", "_vectors")
 
     def __init__(
         self,
@@ -61,10 +63,13 @@ class ContradictionFinder:
         indexer: Indexer,
         catch_up: Callable[[], None],
         vectors: Callable[[], StoreVectors | None] = lambda: None,
+        memo: Path | None = None,
     ) -> None:
         self._index = index
         self._indexer = indexer
         self._catch_up = catch_up
+        # Where a review keeps what it found for each pair (:mod:`.pair_memo`; None: not).
+        self._memo = memo
         # The store's vectors when its searches use them and they run here (None: not).
         self._vectors = vectors
 
@@ -77,7 +82,7 @@ class ContradictionFinder:
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
             notes = self._live(conn, project)
             by_seq = dict(notes)
-            around = Neighbourhood(conn)
+            around = Neighbourhood(conn, every_title=True)
             facts: dict[str, NoteFacts] = {}
             pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
             for _seq, note in notes:
@@ -112,10 +117,15 @@ class ContradictionFinder:
                             older, newer = ordered(a, b)
                             pairs.setdefault((older.id, newer.id), (older, newer))
             found = []
+            memo = PairMemo(self._memo)
             for older, newer in pairs.values():
-                differs = differences(_facts(facts, older), _facts(facts, newer))
+                differs = memo.differences(older, newer)
+                if differs is None:
+                    differs = differences(_facts(facts, older), _facts(facts, newer))
+                    memo.remember(older, newer, differs)
                 if differs:
                     found.append(Contradiction(older, newer, differs))
+            memo.save(whole=project is None)
             found.sort(key=_newest_pair_first)
             return found if limit is None else found[:limit]
 

@@ -104,13 +104,21 @@ class Neighbourhood:
     long one (a note's file size stands for its length); newer first on a tie.
     """
 
-    __slots__ = ("_conn", "_gains", "_notes", "_title_words", "moment")
+    __slots__ = (
+        "_conn", "_every_title", "_gains", "_notes", "_title_words", "_titles_text", "moment",
+    )  # fmt: skip
 
-    def __init__(self, conn: sqlite3.Connection, moment: str = "") -> None:
+    def __init__(
+        self, conn: sqlite3.Connection, moment: str = "", *, every_title: bool = False
+    ) -> None:
         self._conn = conn
+        # A review asks about every note: each project's titles read in one statement.
+        # A write-time check asks once: only its best notes' titles are read.
+        self._every_title = every_title
         # project -> its notes: rowid -> length factor; None: no notes
         self._notes: dict[str, dict[int, float] | None] = {}
         self._title_words: dict[int, frozenset[str]] = {}
+        self._titles_text: dict[int, str] = {}
         # (project, term) -> what it adds to the score of each note holding it
         self._gains: dict[tuple[str, str], list[tuple[int, float]]] = {}
         self.moment = moment
@@ -140,12 +148,18 @@ class Neighbourhood:
             if len(gains := self._gains[(mem.project, term)]) <= common
         ]
         scores: dict[int, float] = {}
+        get = scores.get
         for _term, gains in telling:
             for seq, gain in gains:
-                scores[seq] = scores.get(seq, 0.0) + gain
+                scores[seq] = get(seq, 0.0) + gain
         # A word in a note's title counts twice: looked at for the best notes only (their
         # titles read), which is where it can change the order.
-        best = heapq.nsmallest(most + _RESCORED, scores, key=lambda seq: (-scores[seq], -seq))
+        best = [
+            -negative
+            for _score, negative in heapq.nsmallest(
+                most + _RESCORED, [(-score, -seq) for seq, score in scores.items()]
+            )
+        ]
         titles = self._titles(best)
         for term, gains in telling:
             for seq, gain in gains:
@@ -183,37 +197,53 @@ class Neighbourhood:
 
     def _project(self, project: str) -> dict[int, float] | None:
         """The project's notes: rowid -> BM25's length factor (a short note's word counts
-        more than a long one's; the file's size stands for the note's length)."""
+        more than a long one's; the file's size stands for the note's length). Their
+        titles are read in the same statement, for :meth:`_titles`: one statement a
+        project rather than one a question."""
         if project not in self._notes:
             span = project_seq.rowid_range(self._conn, project)
             rows = []
             if span is not None:
+                title = "title" if self._every_title else "NULL"
                 rows = self._conn.execute(
-                    "SELECT seq, file_size FROM memories WHERE seq BETWEEN ? AND ?", span
+                    f"SELECT seq, file_size, {title} FROM memories WHERE seq BETWEEN ? AND ?",
+                    span,
                 ).fetchall()
             if not rows:
                 self._notes[project] = None
             else:
-                average = sum(size for _seq, size in rows) / len(rows)
+                average = sum(size for _seq, size, _title in rows) / len(rows)
                 self._notes[project] = {
                     seq: (_K1 + 1) / (1 + _K1 * (1 - _B + _B * size / average))
-                    for seq, size in rows
+                    for seq, size, _title in rows
                 }
+                if self._every_title:
+                    self._titles_text.update((seq, title) for seq, _size, title in rows)
         return self._notes[project]
 
     def _titles(self, seqs: list[int]) -> dict[int, frozenset[str]]:
         """The words of these notes' titles, as a question's terms are, by rowid."""
-        missing = [seq for seq in seqs if seq not in self._title_words]
-        if missing:
-            rows = self._conn.execute(
-                f"SELECT seq, title FROM memories WHERE seq IN ({','.join('?' * len(missing))})",
-                missing,
-            )
-            for seq, title in rows:
-                self._title_words[seq] = frozenset(
+        if not self._every_title:
+            missing = [seq for seq in seqs if seq not in self._title_words]
+            if missing:
+                marks = ",".join("?" * len(missing))
+                self._titles_text.update(
+                    self._conn.execute(
+                        f"SELECT seq, title FROM memories WHERE seq IN ({marks})", missing
+                    )
+                )
+        out: dict[int, frozenset[str]] = {}
+        for seq in seqs:
+            words = self._title_words.get(seq)
+            if words is None:
+                title = self._titles_text.get(seq)
+                if title is None:
+                    continue
+                words = self._title_words[seq] = frozenset(
                     term.lower() for term in _TERM.findall(match_text(title))
                 )
-        return {seq: self._title_words[seq] for seq in seqs if seq in self._title_words}
+            out[seq] = words
+        return out
 
     def _look_up(self, project: str, terms: list[str]) -> None:
         """What each term not looked up yet adds to each note of the project holding it

@@ -27,6 +27,12 @@ _RANGE_AFTER = re.compile(
     r"^\s*(?:\+|(?:or|and)\s+(?:newer|later|above|higher|up|greater)\b)", re.IGNORECASE
 )
 _AT_LEAST = re.compile(r"(?:at\s+least|minimum(?:\s+of)?|>=)\s*$", re.IGNORECASE)
+# What a thing requires of a tool is its floor: "requires Helm 3.14", "needs Go 1.22"
+# (a newer one serves too), the tool's name between the verb and the version.
+_REQUIRES = re.compile(
+    r"\b(?:requires?|required|needs?)\s+(?:[A-Za-z][\w.+-]*\s+){0,1}(?:v(?=\d))?$",
+    re.IGNORECASE,
+)
 _FOLLOWING_WORDS = re.compile(r"^[\s-]*([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
 _PER = re.compile(r"^\s*(?:[A-Za-z]+\s*)?(?:per\b|/|an?\b|each\b)\s*([A-Za-z]+)", re.IGNORECASE)
 
@@ -52,6 +58,9 @@ _SAME_UNIT: Final = {
     "mail": "message", "request": "request", "req": "request", "call": "request",
     "percent": "%",
 }  # fmt: skip
+# What an upper-case letter attached to a number multiplies it by (``2M`` is two million:
+# ``2m`` is two minutes, ``2MB`` a size).
+_MAGNITUDES: Final = {"K": 1e3, "M": 1e6, "B": 1e9}
 # Months and other words after a number that make it a date, not a quantity.
 _NOT_UNITS: Final = frozenset(
     """
@@ -83,6 +92,7 @@ def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]
             match.group(3)
             or _RANGE_AFTER.match(after)
             or _AT_LEAST.search(text[max(0, match.start() - 24) : match.start()])
+            or _REQUIRES.search(text[max(0, match.start() - 40) : match.start()])
         ):
             operator = operator or ">="
         value = version_value(
@@ -112,7 +122,10 @@ def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]
         if following and (_unit_of(following.group(1)) or is_plural(following.group(1))):
             continue  # "Sift 80 points": a count
         operator = ">=" if _RANGE_AFTER.match(after) else ""
-        if not operator and _AT_LEAST.search(text[max(0, start - 24) : start]):
+        if not operator and (
+            _AT_LEAST.search(text[max(0, start - 24) : start])
+            or _REQUIRES.search(text[max(0, start - 40) : start])
+        ):
             operator = ">="
         value = version_value(operator + match.group(2), clause, slot=match.group(1).lower())
         if value is not None:
@@ -128,6 +141,9 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
             continue
         number = float(match.group(2).replace(",", ""))
         attached = match.group(3) or ""
+        if attached in _MAGNITUDES:  # "2M" events, "40K" rows: a count, not minutes
+            number *= _MAGNITUDES[attached]
+            attached = ""
         if match.group(1):
             unit = "$"
         elif attached:
@@ -150,14 +166,15 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
 
 _NUMBER_WORD = re.compile(
     r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty"
-    r"|fifty|hundred)\s+([A-Za-z][\w-]*)",
+    r"|fifty|hundred|(?<=\ba )single)\s+([A-Za-z][\w-]*)",
     re.IGNORECASE,
 )
 
 
 def number_words(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     for match in _NUMBER_WORD.finditer(text):
-        count = number_word(match.group(1))
+        # "a single approving review" is one review
+        count = 1 if match.group(1).lower() == "single" else number_word(match.group(1))
         if count is None or not spans.free(*match.span()):
             continue
         counted = match.group(2)
@@ -168,7 +185,7 @@ def number_words(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
         yield (
             match.start(),
             _number_value(
-                float(count), "", " " + match.group(2), text[: match.start()], match, clause
+                float(count), "", text[match.end(1) :], text[: match.start()], match, clause
             ),
         )
 
@@ -236,6 +253,8 @@ def tool_before(text: str) -> str:
         lower = token.lower()
         if lower in GENERIC or lower in ("version", "versions", "release", "pin", "image"):
             continue
+        if token[0].isupper() and is_plural(token) and token[1:].islower():
+            return ""  # "Clients older than 5.0": a plural noun capitalised, not a tool
         if token[0].isupper() or lower in ("go", "node", "python", "java", "ruby", "rust"):
             return lower
         if "-" in token or "_" in token:
@@ -257,6 +276,11 @@ def _unit_of(word: str) -> tuple[str, float] | None:
     if lower in ("%", "percent"):
         return ("%", 1)
     return None
+
+
+def is_unit(word: str) -> bool:
+    """Whether a word (or a stem) names a unit: ``day``, ``minut``, ``mb``."""
+    return _unit_of(word) is not None or _unit_of(word + "e") is not None
 
 
 def _counts(word: str) -> bool:

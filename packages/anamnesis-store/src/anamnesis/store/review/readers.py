@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from anamnesis.store.review.commands import PROGRAM, command_tool
 from anamnesis.store.review.quantities import (
     VERSION,
     is_plural,
@@ -49,7 +50,7 @@ _SETTING = re.compile(
 _SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
 _FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)(?:=([^\s,;`)]+))?")
 _PATH = re.compile(
-    r"(?<![\w/.:~@-])((?:~|\.{1,2})?/?[\w.@<>*-]+(?:/[\w.@<>*-]*)+|\.[\w.-]*[A-Za-z][\w.-]*"
+    r"(?<![\w/.:~@-])((?:~|\.{1,2}|\$\{?[A-Za-z_]\w*\}?)?/?[\w.@<>*-]+(?:/[\w.@<>*-]*)+|\.[\w.-]*[A-Za-z][\w.-]*"
     r"|[\w-]+(?:\.[\w-]+)*\.(?:json|ya?ml|toml|txt|env|md|py|js|ts|tsx|jsx|css|sql|lock"
     r"|mod|sum|cfg|ini|conf|sh|xml|gradle|properties|dockerfile|lockb))(?![\w/])"
 )
@@ -67,6 +68,8 @@ _REFERENCE = re.compile(r"[A-Z][A-Z0-9]*[-_]\d+")
 _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 # Words that start a command in backticks when the span holds more than one word.
 _COMMAND_HEAD = re.compile(r"^[a-z][a-z0-9._+-]*$")
+# A setting's key inside a command (`git config --global pull.rebase true`): dotted.
+_DOTTED_KEY = re.compile(r"[a-z][\w-]*(?:\.[a-z][\w-]*)+")
 _SQL_WORDS: Final = frozenset({"select", "update", "insert", "delete", "create", "alter"})
 
 
@@ -105,12 +108,10 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, _setting_value(parts[0], parts[1], clause)
         return
     head = parts[0]
-    if _COMMAND_HEAD.match(head) and head.lower() not in _SQL_WORDS:
+    if PROGRAM.match(head) and head.lower() not in _SQL_WORDS:
         yield start, Value("command", " ".join(parts).lower(), inner, slot="", clause=clause)
-        tool = head.lower()
-        if len(parts) > 1 and re.fullmatch(r"[a-z][a-z0-9-]*", parts[1]):
-            tool = f"{tool} {parts[1].lower()}"
-        yield from _command_parts(parts, tool, start, clause)
+        tool, after = command_tool(parts)
+        yield from _command_parts(parts, tool, start, clause, after)
         return
     # Code that is neither one token nor a command (`SameSite=Lax; Secure`, SQL): the
     # settings in it, else nothing (its words still count as its clause's subject).
@@ -170,13 +171,24 @@ def _is_port_of(host: str, number: str) -> bool:
 
 
 def _command_parts(
-    parts: list[str], tool: str, start: int, clause: int
+    parts: list[str], tool: str, start: int, clause: int, first: int = 1
 ) -> Iterator[tuple[int, Value]]:
-    """A command's flags (keyed by the command), ports and pinned versions."""
-    i = 1
+    """A command's flags (keyed by its tool), settings, ports and pinned versions, from
+    part ``first`` on (its tool's words before)."""
+    i = max(first, 1)
     while i < len(parts):
         part = parts[i]
         flag = _FLAG.fullmatch(part)
+        if (
+            _DOTTED_KEY.fullmatch(part)
+            and i + 1 < len(parts)
+            and _SETTING_VALUE.fullmatch(parts[i + 1])
+            and not _PATH.fullmatch(parts[i + 1])
+        ):
+            # `git config --global pull.rebase true`: a setting given through a command
+            yield start, _setting_value(part, parts[i + 1], clause)
+            i += 2
+            continue
         if flag and part.startswith("-") and not part.startswith("-" * 3):
             value = flag.group(2)
             if value is None and i + 1 < len(parts):
@@ -354,7 +366,7 @@ def _looks_like_path(token: str) -> bool:
         return False
     if "/" not in token:
         return "." in token.strip(".") or token.startswith(".")
-    if token.startswith(("/", "~", "./", "../")) or token.endswith("/"):
+    if token.startswith(("/", "~", "./", "../", "$")) or token.endswith("/"):
         return True
     segments = [segment for segment in token.split("/") if segment]
     if all(segment.isdigit() for segment in segments):

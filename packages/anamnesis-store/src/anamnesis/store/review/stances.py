@@ -25,8 +25,11 @@ if TYPE_CHECKING:
 # A cue and the target after it: "never use X", "don't X", "instead of X".
 _NEGATION_BEFORE = re.compile(
     r"\b(?:never|don['\u2019]t|do\s+not|does\s+not|doesn['\u2019]t|must\s+not|mustn['\u2019]t"
-    r"|should\s+not|shouldn['\u2019]t|no\s+longer|avoid|stop(?:ped)?|instead\s+of|rather\s+than"
-    r"|not\s+even|without(?=\s+(?:`|-)))\b\s*(?:use|using)?\s*",
+    r"|should\s+not|shouldn['\u2019]t|no\s+longer|avoid|stop(?:ped)?(?=\s+\w+ing\b)|instead\s+of"
+    r"|rather\s+than|not\s+even|without(?=\s+(?:`|-))"
+    # "with polars, not pandas": a choice's other side
+    r"|(?<=,\s)not(?=\s+(?!(?:only|just|even|always|yet|all|every|sure|needed|required"
+    r"|necessary|used|a|an|the)\b)[`\w]))\b\s*(?:use|using)?\s*",
     re.IGNORECASE,
 )
 # "X must not be installed": the target is what comes before.
@@ -39,6 +42,7 @@ _RETIRED_AFTER = re.compile(
     r"\b(?:(?:is|are|was|were|has\s+been|have\s+been|got|gets|being|now)\s+)?"
     r"(?:deprecated|removed|deleted|dropped|gone|retired|replaced|superseded|obsolete"
     r"|decommissioned|switched\s+off|turned\s+off|shut\s+down|sunset|no\s+longer"
+    r"|blocked|cancell?ed|discontinued|banned|forbidden|disallowed"
     r"|ignored|unused|unsupported|(?:moved|migrated|switched)\s+(?=to\b)"
     r"|scheduled\s+for\s+(?:deletion|removal)|in\s+favou?r\s+of)\b",
     re.IGNORECASE,
@@ -52,13 +56,28 @@ _RETIRED_BEFORE = re.compile(
     re.IGNORECASE,
 )
 # Cues that also name what happens to one thing of many ("a message is dropped").
-_WEAK = re.compile(r"\b(?:removed|deleted|dropped)\b", re.IGNORECASE)
+_WEAK = re.compile(r"\b(?:removed|deleted|dropped|blocked|cancell?ed)\b", re.IGNORECASE)
 _INDEFINITE = re.compile(
     r"\b(?:an?|any|each|every|some)\s+(?:[\w-]+\s+){0,2}(?:is|are|gets?)?\s*$", re.I
 )
 # A target that only points back at something said before, or is no thing at all.
 _PRONOUN = re.compile(
     r"(?:that|this|it|them|these|those|they|which|and|or|but|so)\b", re.IGNORECASE
+)
+# A target that says where or how, not what: "never in Slack", "not on Fridays".
+_PLACE = re.compile(r"(?:in|on|at|into|inside|within|from|for|during|via|through)\b", re.I)
+# A place after the thing a cue is about: "X in the environment is ignored".
+_WHERE = re.compile(
+    r"\s+(?:in|on|at|inside|within|from|under)\s+(?:the\s+|a\s+|an\s+|our\s+|its\s+|your\s+)?"
+    r"[\w-]+$",
+    re.IGNORECASE,
+)
+# Verbs a "never ..." starts with, before the thing it is about (their stems).
+_VERBS: Final = frozenset(
+    """
+    put run use add set enabl install call commit push merg deploy stor keep creat writ edit
+    pin wrap cach mount expos open send pass hardcod copy past chang touch
+    """.split()  # noqa: SIM905 - a word list reads best as words
 )
 # What makes a "don't" a condition: "without", "unless" after it.
 _CONDITION = re.compile(r"\b(?:without|unless|except|until)\b", re.IGNORECASE)
@@ -85,7 +104,8 @@ _CUE_WORDS: Final = frozenset(
     none nothing avoid stop stopped instead rather without deprecated removed deleted
     dropped gone retired replaced superseded obsolete decommissioned switched turned shut
     sunset scheduled favour favor moved migrated changed went used longer ignored unused
-    unsupported left ditched abandoned rid
+    unsupported left ditched abandoned rid blocked cancelled canceled discontinued banned
+    forbidden disallowed
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -179,6 +199,10 @@ def _before(text: str, end: int) -> str:
     code = re.search(r"`([^`]+)`\s*(?:\w+\s*){0,2}$", head)
     if code:
         return f"`{code.group(1)}`"
+    # "a DATABASE_URL in the environment is ignored": the thing is before where it is
+    where = _WHERE.search(head)
+    if where and re.search(r"\w", head[: where.start()]):
+        head = head[: where.start()].rstrip()
     cut = [match.end() for match in _TARGET_END.finditer(head)]
     head = head[cut[-1] :] if cut else head
     tokens = head.split()
@@ -196,6 +220,8 @@ def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
     target = target.strip(" .")
     if _PRONOUN.match(target):
         return  # "replaced that with ...": what it retires is said elsewhere
+    if kind == NEGATION and _PLACE.match(target):
+        return  # "convert in Looker, never in dbt models": where, not what, is negated
     code = tuple(span.strip().lower() for span in CODE_SPAN.findall(target))
     stems = tuple(dict.fromkeys(content_stems(target)))
     if not code:
@@ -204,3 +230,14 @@ def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
             code = (bare.lower().rstrip("()"),)  # datetime.utcnow(), pkg_resources
     if stems or code:
         yield Stance(kind, target[:80], stems, code, clause.index)
+
+
+def head_stems(stance: Stance) -> frozenset[str]:
+    """What a stance is about first: its first word, and for a negation that starts with
+    a verb ("never put CI runners on spot") the first word after the verb too."""
+    stems = stance.stems
+    if not stems:
+        return frozenset()
+    if stance.kind == NEGATION and len(stems) > 1 and stems[0] in _VERBS:
+        return frozenset(stems[:2])
+    return frozenset(stems[:1])

@@ -238,3 +238,33 @@ class ClauseReader:
         piece = piece.strip()
         if piece:
             self.clauses.append(Clause(piece, len(self.clauses), False))
+
+
+# Words that name the kind of value a note holds, not what it is of: two notes about
+# "files" are not about one file.
+KIND_WORDS: Final = frozenset({"file", "fil", "folder", "director", "directory", "dir", "path"})
+_ACRONYM = re.compile(r"[A-Z0-9]{2,5}s?")
+# The program a command in code starts with: `dbt build ...` (not `key = value`).
+_CODE_HEAD = re.compile(r"`([a-z][\w-]*) +(?![=:])[^`\n]")
+
+
+def subject_stems(title: str, body: str, project: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The stems of a title's words that name its subject (:attr:`.facts.NoteFacts.
+    subject_stems`), and which of them only name what every note of its kind may name:
+    the project (every note of ``search-indexer`` may say so), a tool: a word capitalised
+    inside the title (not its first word, not an acronym: ``Stripe``, ``Terraform``) or
+    the program a command in the note starts with (``dbt``, ``acmectl``)."""
+    text = match_text(title)
+    name = project.rsplit("/", 1)[-1].lower()
+    tools: set[str] = set()
+    if name and name != "global":
+        named = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])", re.IGNORECASE)
+        tools.update(content_stems(" ".join(named.findall(text))))
+    for index, word in enumerate(_WORD.findall(text)):
+        if index and word[0].isupper() and not _ACRONYM.fullmatch(word):
+            tools.update(word_stems(word))
+    if "`" in body:
+        for head in _CODE_HEAD.findall(body[:MAX_CHARS]):
+            tools.update(word_stems(head))
+    stems = frozenset(content_stems(text)) - KIND_WORDS
+    return stems, stems & frozenset(tools)

@@ -91,7 +91,7 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         named = frozenset(proper[start] for start, _word in window if start in proper)
         lead = text[max(0, position - 60) : end]
         tail = _TAIL.match(text[end:])
-        changed = bool(_CHANGE.search(lead + (tail.group(0) if tail else "")))
+        changed = bool(_CHANGE.search(lead) or (tail and _CHANGE_AFTER.search(tail.group(0))))
         # The value was made just now by a reader and is not shared yet: filled in place.
         value.stems, value.near, value.own = frozenset(around), tuple(near[-3:]), own
         value.changed, value.named = changed, named
@@ -112,6 +112,13 @@ _CHANGE = re.compile(
     r"|raised|lowered|bump(?:ed)?|upgraded?|downgraded?|migrat(?:ed|ion)|renamed|updated"
     r"|reduced|increased|anymore|used\s+to|from\s+now)\b",
     re.IGNORECASE,
+)
+
+
+# Of those, the ones that say so after the value: "60 minutes now", "`make up` instead";
+# "to test just what changed" after a command says nothing of the command.
+_CHANGE_AFTER = re.compile(
+    r"\b(?:now|instead|anymore|since|from\s+now|these\s+days|going\s+forward)\b", re.IGNORECASE
 )
 
 

@@ -1,0 +1,105 @@
+"""What a command in a note is: the program it runs and the subcommands that name its task.
+
+``uv run pybabel compile -d locales`` runs ``pybabel compile``, not ``uv run``: a runner
+(``uv run``, ``npx``, ``poetry run``, ``python -m``, ``bundle exec``, ...) is read through
+to the program it starts, so two tasks started through one runner are two tools, and
+their flags are never compared as one command's (``--locale`` against ``-d``). A tool is
+its program and the subcommands after it (``airflow dags backfill``, ``kubectl rollout
+status``), at most :data:`MOST_SUBCOMMANDS` of them: ``dbt test`` and ``dbt build`` are two
+tasks of one program.
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Final
+
+# Words that start a program rather than being one: (program, words after it that make
+# it a runner). An empty tuple: the program alone is a runner.
+_RUNNERS: Final = {
+    "uv": ("run",), "poetry": ("run",), "pdm": ("run",), "hatch": ("run",),
+    "pipenv": ("run",), "rye": ("run",), "pipx": ("run",), "npx": (), "bunx": (),
+    "pnpx": (), "pnpm": ("exec", "dlx"), "yarn": ("exec", "dlx"), "npm": ("exec",),
+    "bundle": ("exec",), "time": (), "sudo": (), "env": (), "exec": (),
+}  # fmt: skip
+# Interpreters whose ``-m module`` is the program (``python -m notifications.cli``).
+_INTERPRETERS: Final = frozenset({"python", "python3", "py"})
+MOST_SUBCOMMANDS: Final = 2
+# A word that may be a subcommand: lower case, letters, digits and dashes.
+_SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
+# A program: a word, or a script by its relative path (`bin/queue`, `./scripts/seed`).
+PROGRAM: Final = re.compile(r"^(?:\.{1,2}/)?(?:[a-z][\w-]*/){0,2}[a-z][a-z0-9._+-]*$")
+
+
+def program_start(parts: list[str]) -> int:
+    """The index of the program a command runs: past its runners (``uv run``, ``npx``)
+    and an interpreter's ``-m``, whose module is the program; 0 for a plain command."""
+    i = 0
+    while i < len(parts) - 1:
+        word = parts[i].lower()
+        after = _RUNNERS.get(word)
+        if after is None:
+            break
+        if not after:
+            i += 1
+        elif parts[i + 1].lower() in after:
+            i += 2
+        else:
+            break
+        while i < len(parts) - 1 and "=" in parts[i] and word == "env":
+            i += 1  # env FOO=1 cmd
+    if (
+        i < len(parts) - 2
+        and re.sub(r"[\d.]+$", "", parts[i].lower()) in _INTERPRETERS
+        and parts[i + 1] == "-m"
+    ):
+        return i + 2
+    return i
+
+
+def command_tool(parts: list[str]) -> tuple[str, int]:
+    """A command's tool (its program and subcommands, lower case) and the index of the
+    first part after it."""
+    start = program_start(parts)
+    if start >= len(parts):
+        return "", len(parts)
+    tool = [parts[start].lower()]
+    i = start + 1
+    while i < len(parts) and len(tool) <= MOST_SUBCOMMANDS and _SUBCOMMAND.fullmatch(parts[i]):
+        tool.append(parts[i])
+        i += 1
+    return " ".join(tool), i
+
+
+def tool_of(command: str) -> str:
+    """:func:`command_tool` of a command's text."""
+    return command_tool(command.split())[0]
+
+
+def program_of(command: str) -> str:
+    """The program a command runs (``uv run pybabel compile`` runs ``pybabel``)."""
+    parts = command.split()
+    start = program_start(parts)
+    return parts[start].lower() if start < len(parts) else ""
+
+
+def task_words(command: str) -> frozenset[str]:
+    """The words that say what a command does: its program, subcommands and arguments,
+    and the values of its flags, not the flags' names nor a runner (`uv run pybabel
+    compile -d locales` and `uv run python -m notifications.preview --locale de` share
+    no task: ``locale`` is a flag's, ``uv`` a runner's)."""
+    from anamnesis.store.review.text import content_stems  # the review's words
+
+    parts = command.split()
+    kept: list[str] = []
+    for part in parts[program_start(parts) :]:
+        if part.startswith("-"):
+            value = part.partition("=")[2]
+            if value:
+                kept.append(value)
+            continue
+        kept.append(part)
+    return frozenset(content_stems(" ".join(kept)))
