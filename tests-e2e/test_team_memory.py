@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from e2e_support import Machine, bare_remote, check, remote_files, remote_objects
 
 TEAM_PROJECTS = "github.com/acme/*"
@@ -170,7 +171,8 @@ def test_a_rule_change_moves_nothing_until_check_applies_it(team: Team) -> None:
     laptop.sync()
     assert docs["id"] in on_remote(team.alice_own)
 
-    laptop.ok("remote", "set", "team", "--projects", TEAM_PROJECTS, "--projects", "github.com/acme-docs/*")
+    widened = ("--projects", TEAM_PROJECTS, "--projects", "github.com/acme-docs/*")
+    laptop.ok("remote", "set", "team", *widened)
     laptop.sync()
     assert docs["id"] in on_remote(team.alice_own)  # nothing moved by itself
     listed = laptop.ok("remote", "check", "--json").json()
