@@ -57,14 +57,24 @@ from bench.common.places import BENCH_CACHE, REALMEM
 NAME = "realmem-turns"
 SOURCE = REALMEM / "notes.jsonl"
 SEED = 20261129
-# How many look-ups to make (a seeded sample of the notes that have an anchor).
-QUESTIONS = 800
+# How many look-ups of each kind to make at most (a seeded sample of the notes that have
+# an anchor of that kind), scarcest kind first: a note with several kinds of anchor asks
+# about its scarcest.
+QUOTAS = {"date": 250, "number": 250, "name": 150, "rare": 250}
+# Where anchors are looked for: names and rare words in the user's turn (what the person
+# said), dates and numbers in the whole exchange (they are few).
+USER_KINDS = ("name", "rare")
 # An anchor is shared by 2 to this many notes: the words of the question must pick one.
-MAX_HOLDERS = 30
+MIN_HOLDERS = 4
+MAX_HOLDERS = 60
+RARE_HOLDERS = 10
 UNIT = "exchange"
 CONTEXT_WORDS = 1
-# Context words: in at least this many notes (common enough not to name the note).
-CONTEXT_MIN_NOTES = 100
+# Context words: in this many notes (common enough not to name the note, rare enough to
+# say what it is about).
+CONTEXT_NOTES = (100, 1000)
+# ... and keep to a subject: this share of the notes holding it are one person's.
+TOPICAL_SHARE = 0.2
 
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december|"
@@ -97,7 +107,29 @@ _NOT_NAMES = frozenset(
     phase option plan goal note action next first second third final key
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
+# Words that say nothing of a subject (chat's fillers, vague adjectives and verbs): never
+# a context word.
+_FILLER = frozenset(
+    """
+    able actually again already also always another anything available away back best
+    better called come comes coming could definitely done each else enough even ever every
+    everything exactly fine first following going gonna gotta glad great happy hear help
+    here honestly hope just keep kind know last least less like little long look looking
+    lot lots made make makes making many maybe mean means might mind more much must need
+    needs never next nice okay once only other perfect please point pretty probably put
+    quite ready real really remember right said same say says seems seen should show since
+    something specific start still sure take taking tell thank thanks that's thing things
+    think though thought time today together told totally true trying understand used
+    using want wanted wants well what's whatever without wonderful work works would yeah
+    already also absolutely amazing awesome certainly clear completely currently different
+    down easy exact excellent fantastic feel feels found full give given gives going good
+    got having important instead item items keep latest list lets mentioned moment move
+    new note noted now okay part present provide provided section set simply sounds stuff
+    sure talk the then there these they this those thus try update wait way ways went
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
 _NAME = re.compile(r"\b[A-Z][\w'’-]*[a-z][\w'’-]*(?:\s+(?:[A-Z][\w'’-]*[a-z][\w'’-]*|&))*\b")
+_MARKDOWN_OPENING = re.compile(r"^(?:[*#>\-+|`]+|\d+[.)])[\s*#>\-+|`]*")
 _SENTENCE = re.compile(r"(?<=[.!?:])\s+|\n+")
 _WORD = re.compile(r"[^\W_]+")
 
@@ -190,7 +222,11 @@ def make_notes(sessions: Iterable[dict[str, object]]) -> list[dict[str, object]]
 
 
 def _sentences(turn: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(turn.removeprefix("User: ")) if s.strip()]
+    """The turn's sentences, each without the Markdown that opens a line (bullets, bold,
+    headings, numbering), so a sentence's first word is its first word."""
+    text = turn.removeprefix("User: ").removeprefix("Assistant: ")
+    cut = (_MARKDOWN_OPENING.sub("", s.strip()) for s in _SENTENCE.split(text))
+    return [s for s in cut if s]
 
 
 def candidates(user_turn: str) -> list[Anchor]:
@@ -213,8 +249,9 @@ def candidates(user_turn: str) -> list[Anchor]:
             name = _trim_name(match.group())
             if name:
                 found.append(Anchor("name", name, sentence))
-        for word in set(re.findall(r"\b[a-z]{7,}\b", sentence)):
-            found.append(Anchor("rare", word, sentence))
+        for word in dict.fromkeys(re.findall(r"\b[a-z]{7,}\b", sentence)):
+            if not word.endswith("ly"):  # adverbs say how, not what
+                found.append(Anchor("rare", word, sentence))
     return found
 
 
@@ -254,6 +291,17 @@ class Index:
                 self.postings[word].add(number)
         self.df = Counter({word: len(held) for word, held in self.postings.items()})
         self.stems = [{_stem(word) for word in note_tokens} for note_tokens in tokens]
+        self.projects = [str(n["project"]) for n in notes]
+        # Every session header's words: a date there is every exchange of that session's.
+        headers = {str(n["body"]).split("\n\n", 1)[0] for n in notes}
+        self.headers = " | ".join(f" {' '.join(words(h))} " for h in sorted(headers))
+
+    def topical(self, word: str) -> bool:
+        """Whether the word keeps to a subject: at least :data:`TOPICAL_SHARE` of the notes
+        holding it are one person's (one project's). Words of no subject ("regarding",
+        "based", "appreciate") spread over everyone's conversations alike."""
+        held = Counter(self.projects[i] for i in self.postings.get(word, ()))
+        return bool(held) and max(held.values()) >= TOPICAL_SHARE * sum(held.values())
 
     def holders(self, phrase: Sequence[str]) -> list[int]:
         """The notes (by position) holding ``phrase``'s words as a run, in order."""
@@ -266,6 +314,20 @@ def holders(anchor: Anchor, index: Index) -> list[int]:
     """The notes holding the anchor's words as a run."""
     phrase = words(anchor.text)
     return index.holders(phrase) if phrase else []
+
+
+def shared_enough(anchor: Anchor, held: int) -> bool:
+    """Held by a few notes besides the answer: 2 to :data:`MAX_HOLDERS` in all, a rare
+    word by at most :data:`RARE_HOLDERS`."""
+    most = RARE_HOLDERS if anchor.kind == "rare" else MAX_HOLDERS
+    return MIN_HOLDERS <= held <= most
+
+
+def in_a_header(anchor: Anchor, index: Index) -> bool:
+    """Whether a session's header line holds the anchor (its date, its name): then every
+    exchange of that session does, and a question about it has no one answer whatever
+    words come with it."""
+    return f" {' '.join(words(anchor.text))} " in index.headers
 
 
 def _stem(word: str) -> str:
@@ -288,14 +350,18 @@ def separating_context(
 
     own = set(words(anchor.text))
     pool: list[str] = []
-    for word in re.findall(r"[A-Za-z][A-Za-z'-]{3,}", anchor.sentence):
+    low, high = CONTEXT_NOTES
+    for word in re.findall(r"(?<![\w'’-])[A-Za-z]{4,}(?![\w'’-])", anchor.sentence):
         lowered = word.lower()
         if (
             lowered not in STOP_WORDS
+            and lowered not in _FILLER
             and lowered not in own
             and lowered not in _NOT_NAMES
             and lowered not in pool
-            and all(index.df[w] >= CONTEXT_MIN_NOTES for w in words(lowered))
+            and low <= index.df[lowered] <= high
+            and not lowered.endswith("ly")
+            and index.topical(lowered)
         ):
             pool.append(lowered)
     if CONTEXT_WORDS == 1:
@@ -322,20 +388,25 @@ def build(
     for number, note in enumerate(notes):
         exchange = str(note["body"]).split("\n\n", 1)[1]
         user_turn = exchange.split("\n\nAssistant: ", 1)[0] if exchange.startswith("User: ") else ""
-        found = [a for a in candidates(user_turn) if a.kind in ("name", "rare")]
-        found += [a for a in candidates(exchange) if a.kind in ("date", "number")]
+        found = [a for a in candidates(user_turn) if a.kind in USER_KINDS]
+        found += [a for a in candidates(exchange) if a.kind not in USER_KINDS]
         options = []
         for anchor in _dedupe(found):
             held = holders(anchor, index)
-            if number not in held or not 2 <= len(held) <= MAX_HOLDERS:
+            if (
+                number not in held
+                or not shared_enough(anchor, len(held))
+                or in_a_header(anchor, index)
+            ):
                 continue
             others = [other for other in held if other != number]
             context = separating_context(anchor, number, others, index, rng)
             if context:
                 options.append((number, anchor, context))
-        if options:
-            chosen = rng.choice(options)
-            by_kind[chosen[1].kind].append(chosen)
+        if options:  # the scarcest kind the note has (dates are fewest, rare words most)
+            kind = min((a.kind for _, a, _ in options), key=list(QUOTAS).index)
+            chosen = rng.choice([option for option in options if option[1].kind == kind])
+            by_kind[kind].append(chosen)
     queries: list[dict[str, object]] = []
     for number, anchor, context in _sample(by_kind, rng):
         note = notes[number]
@@ -368,14 +439,11 @@ def _dedupe(anchors: list[Anchor]) -> list[Anchor]:
 def _sample(
     by_kind: dict[str, list[tuple[int, Anchor, list[str]]]], rng: random.Random
 ) -> list[tuple[int, Anchor, list[str]]]:
-    """Up to :data:`QUESTIONS` (note, anchor) pairs, as even across kinds as the kinds
-    allow, in the notes' order."""
-    kinds = sorted(by_kind)
-    share = QUESTIONS // max(len(kinds), 1)
+    """Up to :data:`QUOTAS` (note, anchor) pairs of each kind, in the notes' order."""
     chosen: list[tuple[int, Anchor, list[str]]] = []
-    for kind in kinds:
+    for kind, quota in QUOTAS.items():
         pool = by_kind[kind]
-        chosen.extend(rng.sample(pool, min(share, len(pool))))
+        chosen.extend(rng.sample(pool, min(quota, len(pool))))
     return sorted(chosen, key=lambda pair: pair[0])
 
 
