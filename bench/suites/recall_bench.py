@@ -9,7 +9,11 @@ Recall@{1,3,5,8} and MRR for keyword, vector and hybrid search on
   tickets and dates, where keyword search should decide;
 * realmem (../shared/eval/realmem): 631 long conversational sessions and 717 later prompts,
   searched within each prompt's project (as a prompt in that project searches): the shape
-  of episodic notes. `--no-realmem` skips it (embedding its long notes takes minutes).
+  of episodic notes. `--no-realmem` skips it (embedding its long notes takes minutes);
+* realmem-turns (bench/common/corpora/TURNS.md): realmem cut into 2,349 exchanges, 390
+  look-ups each told apart by an exact name, date, number or rare word that a few notes
+  share and one subject word, searched over the whole store; built from ../shared on first
+  use into a cache. `--no-realmem` skips it too; `--corpus NAME` runs only the ones named.
 Then latency at 2,000 notes of ~4 KB with embeddings cached: keyword and hybrid search
 medians (the query's own embedding included) and write speed with and without vectors.
 

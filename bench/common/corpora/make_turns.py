@@ -7,29 +7,34 @@ devmemory is paraphrase, names-and-dates is saturated (R@8 1.000 for every fusio
 one is derived mechanically from public material, so it can be rebuilt anywhere the
 realmem set is (``../shared/eval/realmem``, Apache-2.0, from RealMem, Bian et al.).
 
-How (every step deterministic; no model, no randomness but a seeded generator):
+How (every step deterministic: no model, no randomness but one seeded generator, no set's
+order; the same source gives the same bytes in any process):
 
 1. Notes. Each realmem session body (``User:`` / ``Assistant:`` turns under a header line)
    is cut into exchanges: a user turn and the assistant's answer to it, one note each, as
-   a capture per exchange would store it (the body keeps the session's header, so every
-   note carries its date; the title is the user turn's first sentence). Exchanges, not
-   single turns: the assistant echoes the user's figures ("NGN 750,000 from Access Bank"),
-   so with one note per turn most anchors are in two notes and make no question (measured:
-   see ``bench/common/corpora/TURNS.md``).
-2. Anchors. In the user's turn of each note: dates ("March 3rd", "2026-01-14"), numbers
-   with their unit or currency ("NGN 75,000", "22%", "45 minutes"), names (runs of
-   capitalised words not at a sentence's start: "Access Bank", "Tunde"), and rare words
-   (in at most :data:`RARE_NOTES` notes). A candidate is kept only when its words, as a
-   run, are in exactly one note of the whole corpus: that note is the answer, and no other
-   note can be. A name or rare word that one note alone holds, by itself, is too easy (its
-   one rare word decides the keyword ranking), so those are kept only when every word of
-   theirs is also in at least :data:`SHARED_NOTES` other notes, or when paired with a
-   second anchor of the same note; dates and numbers are made of words many notes share
-   ("20", "000", "march") and stand alone.
-3. Questions. One per note at most, for a seeded sample of the notes with an anchor: a
-   template of the anchor's kind, the anchor, and two context words drawn from the
-   anchor's sentence (words in several notes, so they point at the subject without naming
-   the note). The look-up is searched over the whole store.
+   a capture per exchange would store it. The body keeps the session's header (every note
+   carries its session and date); the title is the user turn's first sentence. Exchanges,
+   not single turns (:data:`UNIT`): the assistant echoes the user's figures, and per turn
+   the corpus is twice the notes for no harder questions (bench/common/corpora/TURNS.md).
+2. Anchors, what a question is about: dates ("March 14th", "2026-01-14") and numbers with
+   their unit or currency ("NGN 75,000", "22%", "45 minutes") anywhere in the exchange;
+   names (runs of capitalised words not opening a sentence: "Access Bank", "Tunde") and
+   rare words (seven letters or more, in at most :data:`RARE_HOLDERS` notes) in the user's
+   turn. An anchor counts when its words, as a run, are in :data:`MIN_HOLDERS` to
+   :data:`MAX_HOLDERS` notes ("few other turns share" it: alone it names no one note, so
+   its one rare word cannot decide a keyword search by itself), and never in a session's
+   header (a header's date is every exchange of that session's).
+3. Context: one word of the anchor's sentence (:data:`CONTEXT_WORDS`) that, with the
+   anchor, is in the answer note and in none of the other notes holding the anchor (by a
+   stem coarser than FTS5's porter, so no other note could pass for the answer). It is a
+   subject word, common but not everywhere: in :data:`CONTEXT_NOTES` notes, one person's
+   conversations holding at least :data:`TOPICAL_SHARE` of them, not a chat filler, an
+   adverb or a contraction. So the answer is exactly one note, and finding it takes both
+   the exact anchor and the subject.
+4. Questions. Each note with anchors offers its scarcest kind (dates, then numbers, names,
+   rare words); a seeded sample of up to :data:`QUOTAS` notes per kind is asked about, in
+   a template of the kind ("what did I plan for {anchor}, about {context}?"). Searched over
+   the whole store, not within the person's project.
 
     uv run python -m bench.common.corpora.make_turns [OUT]
 
@@ -42,6 +47,7 @@ builds them on demand, keyed by the source file's and this program's hashes.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import random
 import re
@@ -270,12 +276,20 @@ def _distinctive_number(text: str) -> bool:
 
 
 def _trim_name(text: str) -> str:
-    parts = [p for p in text.split() if p != "&"]
-    while parts and parts[0].casefold().strip("'’") in _NOT_NAMES:
+    """The name without the capitalised words around it that are no name ("Okay Tunde"),
+    cut from ``text`` itself so that the note holds it as written."""
+    parts = list(re.finditer(r"\S+", text))
+
+    def not_a_name(part: re.Match[str]) -> bool:
+        return part.group() == "&" or part.group().casefold().strip("'’") in _NOT_NAMES
+
+    while parts and not_a_name(parts[0]):
         parts.pop(0)
-    while parts and parts[-1].casefold().strip("'’") in _NOT_NAMES:
+    while parts and not_a_name(parts[-1]):
         parts.pop()
-    name = " ".join(parts).removesuffix("'s").removesuffix("’s")
+    if not parts:
+        return ""
+    name = text[parts[0].start() : parts[-1].end()].removesuffix("'s").removesuffix("’s")
     return name if len(name) >= 3 else ""
 
 
@@ -290,7 +304,7 @@ class Index:
             for word in note_tokens:
                 self.postings[word].add(number)
         self.df = Counter({word: len(held) for word, held in self.postings.items()})
-        self.stems = [{_stem(word) for word in note_tokens} for note_tokens in tokens]
+        self.stems = [{stem(word) for word in note_tokens} for note_tokens in tokens]
         self.projects = [str(n["project"]) for n in notes]
         # Every session header's words: a date there is every exchange of that session's.
         headers = {str(n["body"]).split("\n\n", 1)[0] for n in notes}
@@ -330,7 +344,7 @@ def in_a_header(anchor: Anchor, index: Index) -> bool:
     return f" {' '.join(words(anchor.text))} " in index.headers
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A crude stem, coarser than the porter stemmer FTS5 uses ("loans", "loaned" and
     "loan" all give "loa"... ), so that a word counts as present in a note whenever a
     search, or a person, could take it to be: questions are rejected, never made
@@ -341,11 +355,10 @@ def _stem(word: str) -> str:
 def separating_context(
     anchor: Anchor, note: int, others: Sequence[int], index: Index, rng: random.Random
 ) -> list[str]:
-    """Two words of the anchor's sentence, in its order, that together are in the answer
-    note and in none of the other notes holding the anchor (so the question has one
-    answer): content words (no stop words, four letters or more) found in several notes
-    (so they point at the subject without naming the note), not the anchor's own. Empty
-    when no pair separates."""
+    """:data:`CONTEXT_WORDS` words of the anchor's sentence, in its order, that together
+    are in the answer note and in none of the other notes holding the anchor (so the
+    question has one answer): subject words (step 3 of the module's docstring), not the
+    anchor's own. Empty when none separates."""
     from anamnesis.store.search.stop_words import STOP_WORDS
 
     own = set(words(anchor.text))
@@ -364,13 +377,10 @@ def separating_context(
             and index.topical(lowered)
         ):
             pool.append(lowered)
-    if CONTEXT_WORDS == 1:
-        choices = [(i,) for i in range(len(pool))]
-    else:
-        choices = [(i, j) for i in range(len(pool)) for j in range(i + 1, len(pool))]
+    choices = list(itertools.combinations(range(len(pool)), CONTEXT_WORDS))
     rng.shuffle(choices)
     for choice in choices:
-        stems = {_stem(pool[i]) for i in choice}
+        stems = {stem(pool[i]) for i in choice}
         if not any(stems <= index.stems[other] for other in others):
             return [pool[i] for i in choice]
     return []
