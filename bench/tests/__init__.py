@@ -1,0 +1,1 @@
+"""Tests of the benchmarks' own generators (run: ``uv run pytest bench/tests -q``)."""
