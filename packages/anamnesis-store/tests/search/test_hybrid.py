@@ -14,7 +14,14 @@ from anamnesis_testsupport.embedders import BagOfWordsEmbedder
 from anamnesis.store import MemoryStore
 from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.search import hybrid
-from anamnesis.store.search.fusion import STRONG_KEYWORD, VECTOR_FLOOR, fuse, vector_floor
+from anamnesis.store.search.fusion import (
+    STRONG_KEYWORD,
+    VECTOR_FLOOR,
+    fuse,
+    vector_floor,
+    weight_for,
+)
+from anamnesis.store.search.query_kind import classify
 from anamnesis.store.search.query import query_tokens
 from anamnesis.store.vectors import vector_index
 from anamnesis.store.vectors.embedding import as_blob, sqlite_vec_problem
@@ -24,12 +31,15 @@ pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=PROBLEM or "")
 
 
 def reference(
-    store: MemoryStore, tokens: list[str], vector: bytes, filters: Filters, k: int
+    store: MemoryStore, text: str, tokens: list[str], vector: bytes, filters: Filters, k: int
 ) -> list[str]:
-    """Every candidate fully scored: all BM25s, every near-best hit's coverage."""
+    """Every candidate fully scored: all BM25s, every near-best hit's coverage, weighed as
+    the query's kind says."""
     conn = store._connection()
     depth = hybrid.candidates_depth(k)
-    keyword = store._search.ranker(conn).ranked_ids(tokens, filters, depth)
+    ranker = store._search.ranker(conn)
+    keyword = ranker.ranked_ids(tokens, filters, depth)
+    weight = weight_for(classify(text, tokens, ranker.notes_holding, ranker.note_count(), keyword))
     model = BagOfWordsEmbedder().model_id
     cosine = dict(vector_index.nearest(conn, vector, model, filters, depth))
     bm25 = dict(keyword)
@@ -42,7 +52,7 @@ def reference(
     cosine = {m: c for m, c in cosine.items() if c >= floor or m in bm25}
     near = [m for m, score in keyword if score <= keyword[0][1] * STRONG_KEYWORD]
     coverage = hybrid._coverage(conn, tokens, near) if near else {}
-    return fuse(keyword, bm25, cosine, k, coverage)
+    return fuse(keyword, bm25, cosine, k, coverage, weight)
 
 
 @pytest.fixture
@@ -77,9 +87,10 @@ def test_hybrid_skips_only_what_cannot_change_the_answer(zipf_store: MemoryStore
         keyword = zipf_store._search.ranker(conn).ranked_ids(tokens, filters, depth)
         full_keyword_lists += len(keyword) == depth
         got = hybrid.hybrid_ranking(
-            conn, zipf_store._search.ranker(conn), tokens, vector, embedder.model_id, filters, k
-        )
-        assert [m for m, _ in got] == reference(zipf_store, tokens, vector, filters, k), text
+            conn, zipf_store._search.ranker(conn), tokens, vector, embedder.model_id, filters, k,
+            text=text,
+        )  # fmt: skip
+        assert [m for m, _ in got] == reference(zipf_store, text, tokens, vector, filters, k), text
     assert full_keyword_lists >= 50  # the skipping path really ran
 
 
@@ -89,7 +100,7 @@ def test_search_in_hybrid_mode_is_that_ranking(zipf_store: MemoryStore) -> None:
     embedder = BagOfWordsEmbedder()
     for text in ("w1 w7 w99", "w250", "w3 w3 w40"):
         vector = as_blob(embedder.embed_query(text))
-        expected = reference(zipf_store, query_tokens(text), vector, Filters(), 8)
+        expected = reference(zipf_store, text, query_tokens(text), vector, Filters(), 8)
         assert [m.id for m in zipf_store.search(text, mode="hybrid")] == expected
 
 
