@@ -9,6 +9,7 @@ vocabulary and the programs that need the model or the evaluation sets say so an
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 # The checkout's root: the working directory every ``python -m bench...`` child is given,
@@ -19,6 +20,9 @@ DEVMEMORY = SHARED / "eval" / "devmemory"
 REALMEM = SHARED / "eval" / "realmem"
 TRANSCRIPTS = SHARED / "fixtures" / "transcripts"
 OFFLINE_MODEL = SHARED / "models" / "all-MiniLM-L6-v2-onnx-int8"
+# Corpora the benchmarks derive from ../shared on demand (never committed), one folder per
+# source hash: ``BENCH_CACHE`` or a folder in the system's temporary directory.
+BENCH_CACHE = Path(os.environ.get("BENCH_CACHE") or Path(tempfile.gettempdir()) / "anamnesis-bench")
 # Ours, committed: notes told apart only by exact codes, keys, people, tickets and dates.
 NAMESDATES = Path(__file__).resolve().parent / "corpora" / "namesdates"
 # Ours, committed: labelled pairs of notes that contradict each other or only look alike

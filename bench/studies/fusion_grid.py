@@ -3,10 +3,12 @@ the exponent of the best keyword hit's coverage, on the same keyword and vector 
 
     uv run python -m bench.studies.fusion_grid [W:E ...]     # default: 0.3-0.5 x 0.5-2.0
 
-For each setting, hybrid Recall@1/3/5/8 and MRR on devmemory and names-and-dates, marked
+For each setting, hybrid Recall@1/3/5/8 and MRR on devmemory, names-and-dates and
+realmem-turns (built from ../shared's realmem when it is there), marked
 BELOW where hybrid falls under keyword search at some k. Needs the vectors extra and the
 offline model (ANAMNESIS_EMBED_MODEL_PATH, default ../shared/models/...-onnx-int8). Not in
-``bench.suites``: `nox -s bench` does not run it. About 4 minutes.
+``bench.suites``: `nox -s bench` does not run it. About 4 minutes, and
+realmem-turns' embedding (minutes).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import sys
 
 from anamnesis.store.exchange.recall_eval import load_cases, recall_at_k, sandbox
 from anamnesis.store.search import fusion
+from bench.common.corpora import make_turns
 from bench.common.places import DEVMEMORY, NAMESDATES, OFFLINE_MODEL
 
 CORPORA = {"devmemory": DEVMEMORY, "names-and-dates": NAMESDATES}
@@ -28,9 +31,13 @@ def main() -> None:
     grid = [(w, e) for w in (0.3, 0.35, 0.4, 0.45, 0.5) for e in (0.5, 1.0, 1.5, 2.0)]
     if len(sys.argv) > 1:
         grid = [(float(arg.split(":")[0]), float(arg.split(":")[1])) for arg in sys.argv[1:]]
+    corpora = dict(CORPORA)
+    turns = make_turns.build_cached()  # derived from ../shared's realmem; None without it
+    if turns is not None:
+        corpora[make_turns.NAME] = turns
     with contextlib.ExitStack() as stack:
         loaded = {}
-        for name, folder in CORPORA.items():
+        for name, folder in corpora.items():
             store, ids = stack.enter_context(sandbox(folder / "notes.jsonl"))
             store.embed_missing()
             cases = load_cases(folder / "queries.jsonl")

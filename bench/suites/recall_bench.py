@@ -36,7 +36,8 @@ from anamnesis.store import KEYWORD_RANKING_ENV, MemoryStore
 from anamnesis.store.exchange.recall_eval import RecallReport, load_cases, recall_at_k, sandbox
 from anamnesis.store.vectors.embedding import MODEL_PATH_ENV, default_embedder, vector_support
 from bench.common import corpus
-from bench.common.places import EVALUATION_SETS, OFFLINE_MODEL
+from bench.common.corpora import make_turns
+from bench.common.places import EVALUATION_SETS, OFFLINE_MODEL, REALMEM
 
 # Corpora searched within each query's project (the case's `project`), not the whole store.
 WITHIN_PROJECT = {"realmem"}
@@ -164,13 +165,17 @@ def main() -> None:
     parser.add_argument("--no-realmem", action="store_true", help="skip realmem (slow)")
     parser.add_argument("--recall-only", action="store_true", help="skip the latency part")
     parser.add_argument("--keyword-only", action="store_true", help="no vector modes")
+    names = [*EVALUATION_SETS, make_turns.NAME]
+    parser.add_argument("--corpus", action="append", choices=names, help="only this (repeatable)")
     args = parser.parse_args()
     if not os.environ.get(MODEL_PATH_ENV) and OFFLINE_MODEL.is_dir():
         os.environ[MODEL_PATH_ENV] = str(OFFLINE_MODEL)
     wanted = ["keyword"] if args.keyword_only else modes()
-    for name, folder in EVALUATION_SETS.items():
-        if name == "realmem" and args.no_realmem:
+    for name in args.corpus or names:
+        if name.startswith("realmem") and args.no_realmem and not args.corpus:
             continue
+        # realmem-turns is derived from realmem on demand, into a cache keyed by its hash.
+        folder = EVALUATION_SETS.get(name) or make_turns.build_cached() or REALMEM
         if not (folder / "notes.jsonl").is_file():
             print(f"{name}: {folder} not found, skipped", file=sys.stderr)
             continue
