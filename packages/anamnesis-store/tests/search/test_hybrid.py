@@ -21,8 +21,8 @@ from anamnesis.store.search.fusion import (
     vector_floor,
     weight_for,
 )
-from anamnesis.store.search.query_kind import classify
 from anamnesis.store.search.query import query_tokens
+from anamnesis.store.search.query_kind import classify
 from anamnesis.store.vectors import vector_index
 from anamnesis.store.vectors.embedding import as_blob, sqlite_vec_problem
 
@@ -39,7 +39,9 @@ def reference(
     depth = hybrid.candidates_depth(k)
     ranker = store._search.ranker(conn)
     keyword = ranker.ranked_ids(tokens, filters, depth)
-    weight = weight_for(classify(text, tokens, ranker.notes_holding, ranker.note_count(), keyword))
+    best = hybrid._coverage(conn, tokens, [keyword[0][0]])[keyword[0][0]] if keyword else 0.0
+    kind = classify(text, tokens, ranker.notes_holding, ranker.note_count(), keyword, best)
+    weight = weight_for(kind)
     model = BagOfWordsEmbedder().model_id
     cosine = dict(vector_index.nearest(conn, vector, model, filters, depth))
     bm25 = dict(keyword)

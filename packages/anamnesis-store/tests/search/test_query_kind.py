@@ -34,14 +34,13 @@ def kind_of(
     counts: dict[str, int] | None = None,
     default: int = 200,
     keyword: list[tuple[str, float]] | None = None,
+    coverage: float = 1.0,
 ) -> QueryKind:
     tokens = content_terms(query_tokens(query))
-    found = classify(
-        query, tokens, held_by(counts or {}, default), NOTES, FLAT if keyword is None else keyword
-    )
-    assert found == classify(
-        query, tokens, held_by(counts or {}, default), NOTES, FLAT if keyword is None else keyword
-    )  # deterministic: the same inputs, the same answer
+    ranking = FLAT if keyword is None else keyword
+    found = classify(query, tokens, held_by(counts or {}, default), NOTES, ranking, coverage)
+    again = classify(query, tokens, held_by(counts or {}, default), NOTES, ranking, coverage)
+    assert found == again  # deterministic: the same inputs, the same answer
     return found
 
 
@@ -60,7 +59,7 @@ def test_an_exact_anchor_few_notes_hold_makes_a_query_lexical(
     query: str, anchor: str, why: str
 ) -> None:
     # Every word in a fifth of the notes, but the anchor's in two.
-    counts = {word: 2 for word in query_tokens(anchor)}
+    counts = dict.fromkeys(query_tokens(anchor), 2)
     found = kind_of(query, counts)
     assert found.kind == LEXICAL
     assert [(a.text, a.why) for a in found.anchors] == [(anchor, why)]
@@ -71,6 +70,28 @@ def test_a_rare_word_is_an_anchor_a_common_one_is_not() -> None:
     found = kind_of("the flaky kubelet restarts again", {"kubelet": 1})
     assert found.kind == LEXICAL
     assert [(a.text, a.why, a.notes) for a in found.anchors] == [("kubelet", "rare", 1)]
+    # Rare is relative to the store: 10 of 1,000 notes is rare, 11 is not.
+    assert kind_of("the flaky kubelet restarts again", {"kubelet": 10}).kind == LEXICAL
+    assert kind_of("the flaky kubelet restarts again", {"kubelet": 11}).kind == PARAPHRASE
+
+
+def test_an_anchor_the_best_keyword_hit_barely_covers_leaves_a_paraphrase() -> None:
+    # The anchor found a note sharing one word of five: the words do not describe it.
+    found = kind_of("INC-2200 broke the nightly export", {"INC": 1, "2200": 1}, coverage=0.4)
+    assert found.kind == PARAPHRASE
+    assert [a.text for a in found.anchors] == ["INC-2200"]  # still said: it was there
+    assert kind_of("INC-2200 broke the nightly export", {"INC": 1, "2200": 1}).kind == LEXICAL
+
+
+def test_a_long_prompt_is_a_paraphrase_whatever_names_it_holds() -> None:
+    prompt = (
+        "Regarding the plan we made with Tunde last time, I have already sent you the numbers"
+        " and the list, so what do you still need from me before we can move forward on it"
+    )
+    found = kind_of(prompt, {"Tunde": 1})
+    assert [a.text for a in found.anchors] == ["Tunde"]
+    assert found.kind == PARAPHRASE
+    assert kind_of("what did Tunde send about the plan", {"Tunde": 1}).kind == LEXICAL
 
 
 def test_a_paraphrase_of_common_words_is_a_paraphrase() -> None:

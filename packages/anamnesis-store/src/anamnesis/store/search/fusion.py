@@ -70,7 +70,7 @@ class Weight(Record):
 # coverage of the query squared (see the docstring).
 PARAPHRASE_WEIGHT = Weight(0.4, 2)
 # A lexical query (an exact anchor: :mod:`.query_kind`): keyword evidence leads.
-LEXICAL_WEIGHT = Weight(0.7, 0)
+LEXICAL_WEIGHT = Weight(0.7, 1)
 KEYWORD_WEIGHT = PARAPHRASE_WEIGHT.keyword
 VECTOR_WEIGHT = 1 - KEYWORD_WEIGHT
 COVERAGE_EXPONENT = PARAPHRASE_WEIGHT.exponent

@@ -87,8 +87,6 @@ def hybrid_ranking(
     """
     depth = candidates_depth(k)
     keyword = ranker.ranked_ids(tokens, filters, depth) if tokens else []
-    kind = classify(text, tokens, ranker.notes_holding, ranker.note_count(), keyword)
-    weight = fusion.weight_for(kind)
     floor = fusion.vector_floor(bool(keyword) or stop_words_shared)
     nearest = vector_index.nearest(conn, query_vector, model, filters, depth)
     bm25 = dict(keyword)
@@ -100,6 +98,11 @@ def hybrid_ranking(
     # hits need theirs only if the guard for exact matches might have to step in.
     best = keyword[0] if keyword else None
     coverage = _coverage(conn, tokens, [best[0]]) if best else {}
+    kind = classify(
+        text, tokens, ranker.notes_holding, ranker.note_count(), keyword,
+        coverage.get(best[0], 0.0) if best else 0.0,
+    )  # fmt: skip
+    weight = fusion.weight_for(kind)
     near_best = [m for m, score in keyword[1:] if best and score <= best[1] * STRONG_KEYWORD]
     coverage.update(dict.fromkeys(near_best, 0.0))  # provisional: "not an exact match"
     without_bm25 = [memory_id for memory_id in cosine if memory_id not in bm25]

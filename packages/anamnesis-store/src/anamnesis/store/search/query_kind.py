@@ -1,13 +1,22 @@
 """What kind of evidence a query carries, and so which side of hybrid search leads.
 
-A query is **lexical** when it holds an exact anchor that few notes share: a proper name
-("Tunde", "Access Bank"), a date ("March 3rd", "2026-10-21"), a number ("NGN 75,000",
-"45 minutes"), an identifier ("INC-2200", "max_connections", "E1234"), or a word at most
-:data:`RARE_NOTES` notes hold; or when its best keyword hit stands far above the rest
-(the second best scores at most :data:`STANDOUT` of its BM25). Then the words decide which
-note it wants, and keyword evidence leads the fusion. Otherwise it is a **paraphrase**
-(common words, no exact anchor), and vectors lead. Which weight each kind gets, and why,
-is :mod:`.fusion`'s.
+A query is **lexical** when three things hold:
+
+* it has an exact anchor that few notes share: a proper name ("Tunde", "Access Bank"), a
+  date ("March 3rd", "2026-10-21"), a number ("75,000"), an identifier ("INC-2200",
+  "max_connections", "E1234") held by at most :data:`ANCHOR_SHARE` of the notes, or a word
+  held by at most :data:`RARE_NOTES` notes or :data:`RARE_SHARE` of them; or else its best
+  keyword hit stands far above the rest (the second best scores at most :data:`STANDOUT`
+  of its BM25);
+* its best keyword hit holds at least :data:`MIN_COVERAGE` of the query's words (the
+  anchor found the note the words describe, not a note sharing one word);
+* it is a look-up, not a long prompt: at most :data:`LONGEST` words (a conversational
+  turn of 40 words names people and dates in passing; measured, keywords must not lead it).
+
+Then the words decide which note it wants, and keyword evidence leads the fusion.
+Otherwise it is a **paraphrase**, and vectors lead. Which weight each kind gets is
+:mod:`.fusion`'s; the thresholds come from one grid over every corpus
+(``bench/studies/query_fusion.py``, ``bench/results/2026-11-29-query-aware-fusion.md``).
 
 Everything here is read from the query's text, the number of notes holding each of its
 words and the keyword ranking: no model, deterministic, and each anchor is named with
@@ -20,6 +29,7 @@ import re
 from itertools import pairwise
 
 from anamnesis.store.record import Record
+from anamnesis.store.search.stop_words import SHORT_QUERY
 from anamnesis.store.search.stop_words import STOP_WORDS as _STOP
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -29,13 +39,19 @@ if TYPE_CHECKING:
 LEXICAL = "lexical"
 PARAPHRASE = "paraphrase"
 
-# A word at most this many notes hold is an anchor by itself (few notes share it).
+# A word held by at most this many notes, or this share of them, is an anchor by itself.
 RARE_NOTES = 3
+RARE_SHARE = 0.01
 # A typed anchor (name, date, number, identifier) counts while at most this share of the
 # notes hold it: a project's own name, in every note, tells nothing apart.
 ANCHOR_SHARE = 0.1
 # The best keyword hit stands out when the second best scores at most this share of it.
 STANDOUT = 0.5
+# The best keyword hit must hold at least this share of the query's words.
+MIN_COVERAGE = 0.6
+# The longest query (in words) that can be lexical: stop_words.SHORT_QUERY, the same line
+# between a look-up and a prompt.
+LONGEST = SHORT_QUERY
 
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december"
@@ -76,18 +92,23 @@ class Anchor(Record):
 
 
 class QueryKind(Record):
-    """A query's kind (:data:`LEXICAL` or :data:`PARAPHRASE`), the anchors that made it
-    lexical, and whether its best keyword hit stood out (``standout``: the second best's
-    share of the best BM25, None with fewer than two keyword hits)."""
+    """A query's kind (:data:`LEXICAL` or :data:`PARAPHRASE`), its anchors, whether its
+    best keyword hit stood out (``standout``: the second best's share of the best BM25,
+    None with fewer than two keyword hits) and that hit's coverage of the query."""
 
-    __slots__ = ("kind", "anchors", "standout")
+    __slots__ = ("kind", "anchors", "standout", "coverage")
 
     def __init__(
-        self, kind: str, anchors: tuple[Anchor, ...] = (), standout: float | None = None
+        self,
+        kind: str,
+        anchors: tuple[Anchor, ...] = (),
+        standout: float | None = None,
+        coverage: float = 0.0,
     ) -> None:
         self.kind = kind
         self.anchors = anchors
         self.standout = standout
+        self.coverage = coverage
 
     @property
     def lexical(self) -> bool:
@@ -99,18 +120,27 @@ class KindRule(Record):
     chose them passes others: ``bench/studies/query_fusion.py``). ``kinds``: which typed
     anchors count."""
 
-    __slots__ = ("rare_notes", "anchor_share", "standout", "kinds")
+    __slots__ = (
+        "rare_notes", "rare_share", "anchor_share", "standout", "min_coverage", "longest",
+        "kinds",
+    )  # fmt: skip
 
     def __init__(
         self,
         rare_notes: int = RARE_NOTES,
+        rare_share: float = RARE_SHARE,
         anchor_share: float = ANCHOR_SHARE,
         standout: float = STANDOUT,
-        kinds: tuple[str, ...] = ("name", "date", "number", "identifier"),
+        min_coverage: float = MIN_COVERAGE,
+        longest: int = LONGEST,
+        kinds: tuple[str, ...] = ("name", "date", "number", "identifier", "rare"),
     ) -> None:
         self.rare_notes = rare_notes
+        self.rare_share = rare_share
         self.anchor_share = anchor_share
         self.standout = standout
+        self.min_coverage = min_coverage
+        self.longest = longest
         self.kinds = kinds
 
 
@@ -188,11 +218,13 @@ def classify(
     doc_freq: Callable[[str], int],
     total: int,
     keyword: Sequence[tuple[str, float]],
+    coverage: float,
     rule: KindRule = DEFAULT_RULE,
 ) -> QueryKind:
     """The kind of ``query`` (see the module docstring). ``tokens``: the words keywords
     rank by; ``doc_freq``: how many notes hold a word (at least); ``total``: how many notes
-    there are; ``keyword``: the keyword ranking, (id, BM25 as FTS5 gives it), best first."""
+    there are; ``keyword``: the keyword ranking, (id, BM25 as FTS5 gives it), best first;
+    ``coverage``: the share of the query's words its best keyword hit holds."""
     ranked = {token.casefold(): token for token in tokens}
     anchors: list[Anchor] = []
     seen: set[str] = set()
@@ -206,14 +238,22 @@ def classify(
         if 0 < notes <= max(rule.rare_notes, rule.anchor_share * total):
             anchors.append(Anchor(text, kind, notes))
             seen.update(w.casefold() for w in words)
+    rare = max(rule.rare_notes, rule.rare_share * total)
     for folded, token in ranked.items():
-        if folded in seen or folded in _STOP:
+        if "rare" not in rule.kinds or folded in seen or folded in _STOP:
             continue
         notes = doc_freq(token)
-        if 0 < notes <= rule.rare_notes:
+        if 0 < notes <= rare:
             anchors.append(Anchor(token, "rare", notes))
     standout = None
     if len(keyword) >= 2 and keyword[0][1] < 0:
         standout = keyword[1][1] / keyword[0][1]
-    lexical = bool(anchors) or (standout is not None and standout <= rule.standout)
-    return QueryKind(LEXICAL if lexical else PARAPHRASE, tuple(anchors), standout)
+    evidence = bool(anchors) or (standout is not None and standout <= rule.standout)
+    lexical = (
+        evidence
+        and bool(keyword)
+        and coverage >= rule.min_coverage
+        and len(_WORD.findall(query)) <= rule.longest
+    )
+    kind = LEXICAL if lexical else PARAPHRASE
+    return QueryKind(kind, tuple(anchors), standout, coverage)
