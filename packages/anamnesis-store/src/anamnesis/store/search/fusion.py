@@ -1,9 +1,22 @@
 """Hybrid ranking: keyword (BM25) and vector (cosine) evidence fused into one order.
 
-Every candidate (the best keyword hits and the nearest vectors) is scored on both signals:
+Every candidate (the best keyword hits and the nearest vectors) is scored on both signals,
+with the weight of the query's kind (:func:`weight_for`, :mod:`.query_kind`):
 
-    score = KEYWORD_WEIGHT * coverage ** COVERAGE_EXPONENT * bm25 / best_bm25
-            + VECTOR_WEIGHT * cosine
+    score = w * coverage ** e * bm25 / best_bm25 + (1 - w) * cosine
+
+    paraphrase (vectors lead): w, e = PARAPHRASE_WEIGHT = 0.4, 2
+    lexical (keywords lead):   w, e = LEXICAL_WEIGHT    = 0.7, 1
+
+A lexical query has an exact anchor few notes share (a name, date, number, identifier or
+rare word; or a keyword hit far above the rest), a best keyword hit holding most of its
+words, and a look-up's length (:mod:`.query_kind`). The lexical weight and the
+classifier's thresholds come from one grid over devmemory, names-and-dates, realmem and
+realmem-turns (``bench/studies/query_fusion.py``,
+``bench/results/2026-11-29-query-aware-fusion.md``): 0.7 with the coverage to the first
+power keeps devmemory at its paraphrase numbers and names-and-dates above keyword search,
+and takes realmem-turns (short conversational notes told apart by names, dates, numbers)
+from 0.372 to 0.438 R@1. The paraphrase weight is the one chosen before (below).
 
 ``bm25 / best_bm25`` is the keyword evidence relative to the best keyword hit (1.0 for it,
 0.0 for a note that shares no word with the query). ``coverage`` is the share of the
@@ -19,7 +32,8 @@ Exact keyword matches stay in play: a keyword hit that contains every word of th
 and scores within ``STRONG_KEYWORD`` of the best BM25 is never pushed out of the top k by
 vector evidence (it takes the place of the weakest result that is not such a hit).
 
-Why these numbers: Recall@1/3/5/8 and MRR of hybrid search, keywords ranked over content
+Why the paraphrase numbers: Recall@1/3/5/8 and MRR of hybrid search (every query weighed
+alike then), keywords ranked over content
 words, from one grid run over the same keyword and vector rankings
 (``bench/results/2026-11-25-fusion-weights.md``); single modes from
 ``bench/suites/recall_bench.py``:
