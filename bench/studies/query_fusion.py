@@ -196,7 +196,7 @@ def score(rows: list[dict[str, Any]], rank: Callable[[dict[str, Any]], list[str]
 
 def grid() -> Iterator[tuple[dict[str, Any], KindRule, fusion.Weight]]:
     for coverage, share, longest, w, e in itertools.product(
-        (0.0, 0.5, 0.6, 0.75), (0.005, 0.01, 0.02), (17, 1000), (0.6, 0.7, 0.8, 0.9), (0, 1)
+        (0.5, 0.6, 0.75), (0.005, 0.01, 0.02), (10, 14, 17, 1000), (0.6, 0.7, 0.8, 0.9), (0, 1)
     ):
         params = {"min_coverage": coverage, "rare_share": share, "longest": longest,
                   "weight": w, "exponent": e}  # fmt: skip
