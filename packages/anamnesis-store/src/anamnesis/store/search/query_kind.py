@@ -50,7 +50,7 @@ STANDOUT = 0.5
 MIN_COVERAGE = 0.6
 # The longest query (in words) that can be lexical. At 17 (stop_words.SHORT_QUERY) a few
 # of realmem's shorter prompts counted as look-ups and its MRR fell 0.001; at 14 realmem
-# is untouched and realmem-turns loses nothing (its look-ups are 5 to 12 words).
+# is untouched and realmem-turns loses nothing (bench/studies/query_fusion.py).
 LONGEST = 14
 
 _MONTHS = (
