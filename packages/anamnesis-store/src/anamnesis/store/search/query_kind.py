@@ -47,11 +47,11 @@ ANCHOR_SHARE = 0.1
 # The best keyword hit stands out when the second best scores at most this share of it.
 STANDOUT = 0.5
 # The best keyword hit must hold at least this share of the query's words.
-MIN_COVERAGE = 0.6
+MIN_COVERAGE = 0.5
 # The longest query (in words) that can be lexical. At 17 (stop_words.SHORT_QUERY) a few
-# of realmem's shorter prompts counted as look-ups and its MRR fell 0.001; at 14 realmem
-# is untouched and realmem-turns loses nothing (bench/studies/query_fusion.py).
-LONGEST = 14
+# of realmem's shorter prompts counted as look-ups and its MRR fell 0.001; at 10 and 14
+# realmem is untouched (bench/studies/query_fusion.py chose 10 with coverage 0.5).
+LONGEST = 10
 
 _MONTHS = (
     "january|february|march|april|may|june|july|august|september|october|november|december"
