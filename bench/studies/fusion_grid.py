@@ -44,9 +44,9 @@ def main() -> None:
             keyword = recall_at_k(store, cases, KS, mode="keyword", id_map=ids)
             loaded[name] = (store, ids, cases, keyword)
         for weight, exponent in grid:
-            # fused_score reads these module constants at each call: patched in place.
-            fusion.KEYWORD_WEIGHT, fusion.VECTOR_WEIGHT = weight, 1 - weight
-            fusion.COVERAGE_EXPONENT = exponent  # type: ignore[assignment]
+            # weight_for reads these module constants at each search: patched in place (the
+            # paraphrase weight, and the lexical one with it: this grid is query-unaware).
+            fusion.PARAPHRASE_WEIGHT = fusion.LEXICAL_WEIGHT = fusion.Weight(weight, exponent)
             cells = []
             for name, (store, ids, cases, keyword) in loaded.items():
                 report = recall_at_k(store, cases, KS, mode="hybrid", id_map=ids)

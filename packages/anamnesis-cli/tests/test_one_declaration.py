@@ -48,8 +48,10 @@ def _oldest_first(
     filters: Any,
     k: int,
     query: QueryVector | None,
+    why: dict[str, Any],
 ) -> list[tuple[str, float]]:
-    """The keyword ranking's notes, worst first: a test can tell this ranking ran."""
+    """The keyword ranking's notes, worst first: a test can tell this ranking ran (it says
+    nothing of why: ``why`` stays empty)."""
     ranked = ranker.ranked_ids(tokens, filters, k)
     return [(memory_id, float(place)) for place, (memory_id, _) in enumerate(reversed(ranked))]
 

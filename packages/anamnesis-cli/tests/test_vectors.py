@@ -73,6 +73,51 @@ def test_hybrid_search_finds_a_paraphrase_that_keywords_miss(
         assert nothing.err_lines == [f"anamnesis: {mode} search: 0 results"]
 
 
+WHY_KEYS = {
+    "query_kind", "anchors", "keyword_weight", "vector_weight", "keyword_score",
+    "keyword_relative", "keyword_rank", "vector_score", "vector_rank", "exact_keyword_hit",
+}  # fmt: skip
+
+
+@needs_vectors
+def test_search_json_says_why_each_hit_ranked_where_it_did(vectors_on: Env) -> None:
+    env = vectors_on
+    ids = seed(env.home)
+    # An error code: keyword evidence leads, and the anchors that made it lexical are named.
+    exact = env.run("search", KEYWORDS, "--mode", "hybrid", "--json")
+    assert exact.code == 0, exact.err
+    hits = exact.json()
+    assert hits[0]["id"] == ids["n2"]
+    for hit in hits:
+        why = hit["why"]
+        assert set(why) == WHY_KEYS
+        assert why["query_kind"] == "lexical"
+        # The fused score is the two kinds of evidence, weighed as said.
+        fused = why["keyword_weight"] * (why["keyword_relative"] or 0.0) + why["vector_weight"] * (
+            why["vector_score"] or 0.0
+        )
+        assert hit["score"] == pytest.approx(fused, abs=1e-6)
+    top = hits[0]["why"]
+    assert {"text": "40P01", "kind": "identifier", "notes": 1} in top["anchors"]
+    assert top["keyword_rank"] == 1 and top["keyword_relative"] == 1.0
+    assert top["keyword_score"] > 0 and isinstance(top["vector_rank"], int)
+    assert top["keyword_weight"] > top["vector_weight"]  # keywords lead
+    # A paraphrase sharing no exact anchor: vectors lead.
+    meaning = env.run("search", PARAPHRASE, "--mode", "hybrid", "--json").json()
+    assert meaning[0]["id"] == ids["n1"]
+    first = meaning[0]["why"]
+    assert first["query_kind"] == "paraphrase" and first["anchors"] == []
+    assert first["vector_weight"] > first["keyword_weight"]
+    assert first["vector_rank"] == 1
+    # Keyword search explains its own side only.
+    alone = env.run("search", KEYWORDS, "--mode", "keyword", "--json").json()
+    assert alone[0]["why"] == {
+        "query_kind": None, "anchors": [], "keyword_weight": 1.0, "vector_weight": 0.0,
+        "keyword_score": alone[0]["score"], "keyword_relative": 1.0, "keyword_rank": 1,
+        "vector_score": None, "vector_rank": None, "exact_keyword_hit": False,
+    }  # fmt: skip
+
+
 @needs_vectors
 def test_eval_run_on_a_notes_file_measures_every_mode(
     vectors_on: Env, capsys: pytest.CaptureFixture[str]

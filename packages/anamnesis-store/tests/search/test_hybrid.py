@@ -13,9 +13,17 @@ from anamnesis_testsupport.embedders import BagOfWordsEmbedder
 
 from anamnesis.store import MemoryStore
 from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.note.model import RankReason
 from anamnesis.store.search import hybrid
-from anamnesis.store.search.fusion import STRONG_KEYWORD, VECTOR_FLOOR, fuse, vector_floor
+from anamnesis.store.search.fusion import (
+    STRONG_KEYWORD,
+    VECTOR_FLOOR,
+    fuse,
+    vector_floor,
+    weight_for,
+)
 from anamnesis.store.search.query import query_tokens
+from anamnesis.store.search.query_kind import classify
 from anamnesis.store.vectors import vector_index
 from anamnesis.store.vectors.embedding import as_blob, sqlite_vec_problem
 
@@ -24,12 +32,17 @@ pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=PROBLEM or "")
 
 
 def reference(
-    store: MemoryStore, tokens: list[str], vector: bytes, filters: Filters, k: int
+    store: MemoryStore, text: str, tokens: list[str], vector: bytes, filters: Filters, k: int
 ) -> list[str]:
-    """Every candidate fully scored: all BM25s, every near-best hit's coverage."""
+    """Every candidate fully scored: all BM25s, every near-best hit's coverage, weighed as
+    the query's kind says."""
     conn = store._connection()
     depth = hybrid.candidates_depth(k)
-    keyword = store._search.ranker(conn).ranked_ids(tokens, filters, depth)
+    ranker = store._search.ranker(conn)
+    keyword = ranker.ranked_ids(tokens, filters, depth)
+    best = hybrid._coverage(conn, tokens, [keyword[0][0]])[keyword[0][0]] if keyword else 0.0
+    kind = classify(text, tokens, ranker.notes_holding, ranker.note_count(), keyword, best)
+    weight = weight_for(kind)
     model = BagOfWordsEmbedder().model_id
     cosine = dict(vector_index.nearest(conn, vector, model, filters, depth))
     bm25 = dict(keyword)
@@ -42,7 +55,7 @@ def reference(
     cosine = {m: c for m, c in cosine.items() if c >= floor or m in bm25}
     near = [m for m, score in keyword if score <= keyword[0][1] * STRONG_KEYWORD]
     coverage = hybrid._coverage(conn, tokens, near) if near else {}
-    return fuse(keyword, bm25, cosine, k, coverage)
+    return fuse(keyword, bm25, cosine, k, coverage, weight)
 
 
 @pytest.fixture
@@ -67,6 +80,7 @@ def test_hybrid_skips_only_what_cannot_change_the_answer(zipf_store: MemoryStore
     zipf_store._vectors().load_into(conn)
     embedder = BagOfWordsEmbedder()
     full_keyword_lists = 0
+    kinds: set[str | None] = set()
     for _ in range(200):
         text = " ".join(rng.choices(vocabulary, k=rng.randint(1, 8)))
         tokens = query_tokens(text)
@@ -77,10 +91,18 @@ def test_hybrid_skips_only_what_cannot_change_the_answer(zipf_store: MemoryStore
         keyword = zipf_store._search.ranker(conn).ranked_ids(tokens, filters, depth)
         full_keyword_lists += len(keyword) == depth
         got = hybrid.hybrid_ranking(
-            conn, zipf_store._search.ranker(conn), tokens, vector, embedder.model_id, filters, k
-        )
-        assert [m for m, _ in got] == reference(zipf_store, tokens, vector, filters, k), text
+            conn, zipf_store._search.ranker(conn), tokens, vector, embedder.model_id, filters, k,
+            text=text,
+        )  # fmt: skip
+        assert [m for m, _ in got] == reference(zipf_store, text, tokens, vector, filters, k), text
+        why: dict[str, RankReason] = {}
+        hybrid.hybrid_ranking(
+            conn, zipf_store._search.ranker(conn), tokens, vector, embedder.model_id, filters, k,
+            text=text, why=why,
+        )  # fmt: skip
+        kinds.update(reason.query_kind for reason in why.values())
     assert full_keyword_lists >= 50  # the skipping path really ran
+    assert kinds == {"lexical", "paraphrase"}  # under either weight
 
 
 def test_search_in_hybrid_mode_is_that_ranking(zipf_store: MemoryStore) -> None:
@@ -89,7 +111,7 @@ def test_search_in_hybrid_mode_is_that_ranking(zipf_store: MemoryStore) -> None:
     embedder = BagOfWordsEmbedder()
     for text in ("w1 w7 w99", "w250", "w3 w3 w40"):
         vector = as_blob(embedder.embed_query(text))
-        expected = reference(zipf_store, query_tokens(text), vector, Filters(), 8)
+        expected = reference(zipf_store, text, query_tokens(text), vector, Filters(), 8)
         assert [m.id for m in zipf_store.search(text, mode="hybrid")] == expected
 
 
@@ -123,3 +145,25 @@ def test_vector_and_hybrid_hits_carry_scores_above_the_floor(zipf_store: MemoryS
         scores = [hit.score for hit in hybrid_hits]
         assert scores == sorted(scores, reverse=True)
         assert all(0.0 < score <= 1.0 for score in scores)
+
+
+def test_fused_results_are_the_same_every_time(tmp_path: Path, zipf_store: MemoryStore) -> None:
+    """The same notes and query give the same hits, scores and reasons: in one store asked
+    twice, and in another store written with the same notes (other ids, same order)."""
+    queries = ("w1 w7 w99", "w250", "w3 w40 w41 w120", "w12 w13")
+    first = [zipf_store.search_scored(q, mode="hybrid") for q in queries]
+    again = [zipf_store.search_scored(q, mode="hybrid") for q in queries]
+    assert first == again
+    assert all(hit.why is not None for found in first for hit in found.hits)
+    with MemoryStore(tmp_path / "twin", embedder=BagOfWordsEmbedder()) as twin:
+        position = {}
+        for note in sorted(zipf_store.list(limit=1000), key=lambda n: n.id):
+            copy = twin.write(type=note.type, title=note.title, body=note.body,
+                              project=note.project)  # fmt: skip
+            position[copy.id] = note.id
+        twin.embed_missing()
+        for query, found in zip(queries, first, strict=True):
+            other = twin.search_scored(query, mode="hybrid")
+            assert [position[hit.note.id] for hit in other.hits] == [h.note.id for h in found.hits]
+            assert [hit.score for hit in other.hits] == [hit.score for hit in found.hits]
+            assert [hit.why for hit in other.hits] == [hit.why for hit in found.hits]

@@ -123,7 +123,10 @@ def search(
     nothing with any note finds nothing. Which mode ran is said on stderr (and in --json,
     as each result's "mode"): vector and hybrid fall back to keywords where vectors cannot
     run, and say why. In --json each result also says whether it is "expired" and "due"
-    for review (at --as-of when given).
+    for review (at --as-of when given), and "why" it ranked there: its keyword score and
+    rank, its vector score and rank, the weights that fused them and, in hybrid search,
+    the kind of query found ("lexical": an exact name, date, number, identifier or rare
+    word, listed as "anchors", lets keywords lead; "paraphrase": meaning leads).
     """
     if not 1 <= k <= 1000:
         raise UsageError(f"-k must be from 1 to 1000, got {k}")
@@ -165,6 +168,7 @@ def search(
                     "superseded_by": list(hit.superseded_by),
                     "expired": hit.note.id in expired,
                     "due": is_due(hit.note, as_of=when),
+                    "why": hit.why.to_dict() if hit.why is not None else None,
                 }
                 for hit, share in zip(found.hits, relative, strict=True)
             ]

@@ -228,23 +228,84 @@ class ReindexReport(Record):
         return len(self.skipped)
 
 
+class RankReason(Record):
+    """Why a hit ranked where it did: its evidence on each side and how the search weighed
+    them (``search --json`` shows it as ``why``).
+
+    ``keyword_score``: BM25, sign flipped (None: the note shares no word with the query);
+    ``keyword_relative``: that score's share of the best keyword hit's (0 to 1);
+    ``keyword_rank`` / ``vector_rank``: 1-based place in the keyword ranking / among the
+    nearest vectors, as deep as the search read them (None: not among them);
+    ``vector_score``: cosine similarity (None: not compared, or no vector). In hybrid
+    search the fused score is ``keyword_weight * keyword_relative + vector_weight *
+    vector_score``; ``query_kind`` is ``lexical`` or ``paraphrase``
+    (:mod:`anamnesis.store.search.query_kind`) and ``anchors`` the (text, kind, notes
+    holding it) that made it lexical; ``exact_keyword_hit``: a hit holding every query
+    word and scoring near the best BM25, which vector evidence never pushes out. Other
+    modes fill their own side (weights 1 and 0, no kind).
+    """
+
+    __slots__ = (
+        "query_kind", "anchors", "keyword_weight", "vector_weight", "keyword_score",
+        "keyword_relative", "keyword_rank", "vector_score", "vector_rank", "exact_keyword_hit",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        query_kind: str | None,
+        anchors: tuple[tuple[str, str, int], ...],
+        keyword_weight: float,
+        vector_weight: float,
+        keyword_score: float | None,
+        keyword_relative: float | None,
+        keyword_rank: int | None,
+        vector_score: float | None,
+        vector_rank: int | None,
+        exact_keyword_hit: bool = False,
+    ) -> None:
+        self.query_kind = query_kind
+        self.anchors = anchors
+        self.keyword_weight = keyword_weight
+        self.vector_weight = vector_weight
+        self.keyword_score = keyword_score
+        self.keyword_relative = keyword_relative
+        self.keyword_rank = keyword_rank
+        self.vector_score = vector_score
+        self.vector_rank = vector_rank
+        self.exact_keyword_hit = exact_keyword_hit
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {name: getattr(self, name) for name in self.__slots__}
+        out["anchors"] = [
+            {"text": text, "kind": kind, "notes": notes} for text, kind, notes in self.anchors
+        ]
+        return out
+
+
 class SearchHit(Record):
-    """One search result: the note, its score in the mode that ran (higher is better) and
-    the ids of the notes that supersede it.
+    """One search result: the note, its score in the mode that ran (higher is better), the
+    ids of the notes that supersede it and why it ranked there (:class:`RankReason`).
 
     keyword: BM25 relevance as FTS5 computes it, sign flipped (FTS5 gives lower-is-better);
     vector: cosine similarity of the note to the query (-1 to 1); hybrid: the fused score
     (0 to 1, see :mod:`anamnesis.store.search.fusion`). Scores compare within one search only.
     """
 
-    __slots__ = ("note", "score", "superseded_by")
+    __slots__ = ("note", "score", "superseded_by", "why")
 
-    def __init__(self, note: Memory, score: float, superseded_by: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        note: Memory,
+        score: float,
+        superseded_by: tuple[str, ...] = (),
+        why: RankReason | None = None,
+    ) -> None:
         self.note = note
         self.score = score
         # The notes that list this one in their ``supersedes`` (sorted); empty for a note
         # that is current, which is every hit unless the search included superseded notes.
         self.superseded_by = superseded_by
+        self.why = why
 
 
 class SearchResult(Record):

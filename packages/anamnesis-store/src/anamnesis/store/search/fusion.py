@@ -1,9 +1,24 @@
 """Hybrid ranking: keyword (BM25) and vector (cosine) evidence fused into one order.
 
-Every candidate (the best keyword hits and the nearest vectors) is scored on both signals:
+Every candidate (the best keyword hits and the nearest vectors) is scored on both signals,
+with the weight of the query's kind (:func:`weight_for`, :mod:`.query_kind`):
 
-    score = KEYWORD_WEIGHT * coverage ** COVERAGE_EXPONENT * bm25 / best_bm25
-            + VECTOR_WEIGHT * cosine
+    score = w * coverage ** e * bm25 / best_bm25 + (1 - w) * cosine
+
+    paraphrase (vectors lead): w, e = PARAPHRASE_WEIGHT = 0.4, 2
+    lexical (keywords lead):   w, e = LEXICAL_WEIGHT    = 0.7, 1
+
+A lexical query has an exact anchor few notes share (a name, date, number, identifier or
+rare word; or a keyword hit far above the rest), a best keyword hit holding most of its
+words, and a look-up's length (:mod:`.query_kind`). The lexical weight and the
+classifier's thresholds come from one grid over devmemory, names-and-dates, realmem and
+realmem-turns (``bench/studies/query_fusion.py``,
+``bench/results/2026-11-29-query-aware-fusion.md``): 0.7 with the coverage to the first
+power keeps devmemory and realmem at their numbers before, names-and-dates above keyword
+search, and takes realmem-turns (short conversational notes told apart by names, dates,
+numbers) from R@1 0.372, MRR 0.486 to 0.435, 0.543; keyword search there is at 0.440,
+0.561: on that corpus hybrid is still under it. The paraphrase weight is the one chosen
+before (below).
 
 ``bm25 / best_bm25`` is the keyword evidence relative to the best keyword hit (1.0 for it,
 0.0 for a note that shares no word with the query). ``coverage`` is the share of the
@@ -19,7 +34,8 @@ Exact keyword matches stay in play: a keyword hit that contains every word of th
 and scores within ``STRONG_KEYWORD`` of the best BM25 is never pushed out of the top k by
 vector evidence (it takes the place of the weakest result that is not such a hit).
 
-Why these numbers: Recall@1/3/5/8 and MRR of hybrid search, keywords ranked over content
+Why the paraphrase numbers: Recall@1/3/5/8 and MRR of hybrid search (every query weighed
+alike then), keywords ranked over content
 words, from one grid run over the same keyword and vector rankings
 (``bench/results/2026-11-25-fusion-weights.md``); single modes from
 ``bench/suites/recall_bench.py``:
@@ -48,10 +64,32 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-KEYWORD_WEIGHT = 0.4
-VECTOR_WEIGHT = 0.6
-# The best keyword hit's coverage of the query counts squared (see the docstring).
-COVERAGE_EXPONENT = 2
+from anamnesis.store.record import Record
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from anamnesis.store.search.query_kind import QueryKind
+
+
+class Weight(Record):
+    """How much keyword evidence counts: ``keyword`` times the best keyword hit's coverage
+    to the power ``exponent``; vector evidence counts ``1 - keyword``."""
+
+    __slots__ = ("keyword", "exponent")
+
+    def __init__(self, keyword: float, exponent: float) -> None:
+        self.keyword = keyword
+        self.exponent = exponent
+
+
+# A paraphrase (vectors lead): keyword evidence at 0.4, times the best keyword hit's
+# coverage of the query squared (see the docstring).
+PARAPHRASE_WEIGHT = Weight(0.4, 2)
+# A lexical query (an exact anchor: :mod:`.query_kind`): keyword evidence leads.
+LEXICAL_WEIGHT = Weight(0.7, 1)
+KEYWORD_WEIGHT = PARAPHRASE_WEIGHT.keyword
+VECTOR_WEIGHT = 1 - KEYWORD_WEIGHT
+COVERAGE_EXPONENT = PARAPHRASE_WEIGHT.exponent
 # An exact keyword hit scoring at least this share of the best BM25 is never pushed out.
 STRONG_KEYWORD = 0.9
 # Relevance floors of vector evidence. Any embedding puts every text at some angle to every
@@ -72,26 +110,54 @@ def vector_floor(shares_a_word: bool) -> float:
     return VECTOR_FLOOR if shares_a_word else UNSHARED_FLOOR
 
 
+def weight_for(kind: QueryKind) -> Weight:
+    """The weight of a query of this kind: keywords lead a lexical one, vectors the rest."""
+    return LEXICAL_WEIGHT if kind.lexical else PARAPHRASE_WEIGHT
+
+
+def keyword_share(
+    keyword: Sequence[tuple[str, float]], coverage: Mapping[str, float], weight: Weight
+) -> float:
+    """What relative BM25 is multiplied by: the weight's keyword part times the best
+    keyword hit's coverage to its exponent."""
+    best_id = keyword[0][0] if keyword else ""
+    return float(weight.keyword * coverage.get(best_id, 1.0) ** weight.exponent)
+
+
 def fused_score(
     keyword: Sequence[tuple[str, float]],
     cosine: Mapping[str, float],
     coverage: Mapping[str, float],
     memory_id: str,
     bm25: Mapping[str, float],
+    weight: Weight = PARAPHRASE_WEIGHT,
 ) -> float:
     """One candidate's fused score (see the module docstring for the formula)."""
-    best_id, best = keyword[0] if keyword else ("", 0.0)
-    confidence = coverage.get(best_id, 1.0) ** COVERAGE_EXPONENT
-    return KEYWORD_WEIGHT * confidence * _relative(
-        bm25.get(memory_id), best
-    ) + VECTOR_WEIGHT * cosine.get(memory_id, 0.0)
+    best = keyword[0][1] if keyword else 0.0
+    return keyword_share(keyword, coverage, weight) * relative_bm25(bm25.get(memory_id), best) + (
+        1 - weight.keyword
+    ) * cosine.get(memory_id, 0.0)
 
 
-def _relative(score: float | None, best: float) -> float:
+def relative_bm25(score: float | None, best: float) -> float:
     """BM25 relative to the best hit's (FTS5 scores are negative; no match: 0)."""
     if score is None or best >= 0:
         return 0.0
     return max(0.0, score / best)
+
+
+def exact_hits(
+    keyword: Sequence[tuple[str, float]], bm25: Mapping[str, float], coverage: Mapping[str, float]
+) -> list[str]:
+    """The keyword hits that hold every word of the query and score within
+    :data:`STRONG_KEYWORD` of the best BM25, best first: never pushed out of the top k."""
+    best = keyword[0][1] if keyword else 0.0
+    return [
+        memory_id
+        for memory_id, _score in keyword
+        if relative_bm25(bm25.get(memory_id), best) >= STRONG_KEYWORD
+        and coverage.get(memory_id, 1.0) >= 1.0
+    ]
 
 
 def fuse(
@@ -100,6 +166,7 @@ def fuse(
     cosine: Mapping[str, float],
     k: int,
     coverage: Mapping[str, float] | None = None,
+    weight: Weight = PARAPHRASE_WEIGHT,
 ) -> list[str]:
     """The best ``k`` ids, best first.
 
@@ -107,19 +174,15 @@ def fuse(
     first. ``bm25`` and ``cosine`` hold each candidate's score on either signal where it
     has one (a note sharing no word with the query has no BM25). ``coverage`` maps keyword
     hits to the share of the query's distinct words they contain (at least the best hit's;
-    missing means 1.0). Candidates are the union of the ids given. Ties go to the keyword
-    order, then the id.
+    missing means 1.0). ``weight``: how the two count (:func:`weight_for` the query's
+    kind). Candidates are the union of the ids given. Ties go to the keyword order, then
+    the id.
     """
     coverage = coverage or {}
-    best = keyword[0][1] if keyword else 0.0
     keyword_rank = {memory_id: rank for rank, (memory_id, _score) in enumerate(keyword)}
     candidates = set(bm25) | set(cosine) | set(keyword_rank)
-
-    def relative_bm25(memory_id: str) -> float:
-        return _relative(bm25.get(memory_id), best)
-
     scores = {
-        memory_id: fused_score(keyword, cosine, coverage, memory_id, bm25)
+        memory_id: fused_score(keyword, cosine, coverage, memory_id, bm25, weight)
         for memory_id in candidates
     }
 
@@ -128,11 +191,7 @@ def fuse(
 
     ranked = sorted(candidates, key=order)
     top = ranked[:k]
-    strong = [
-        memory_id
-        for memory_id, _score in keyword
-        if relative_bm25(memory_id) >= STRONG_KEYWORD and coverage.get(memory_id, 1.0) >= 1.0
-    ][:k]
+    strong = exact_hits(keyword, bm25, coverage)[:k]
     missing = [memory_id for memory_id in strong if memory_id not in top]
     if missing:
         strong_set = set(strong)

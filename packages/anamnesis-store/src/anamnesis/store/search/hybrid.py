@@ -15,9 +15,11 @@ import sqlite3
 from collections.abc import Sequence
 
 from anamnesis.store.index.note_queries import Filters
+from anamnesis.store.note.model import RankReason
 from anamnesis.store.search import fusion
-from anamnesis.store.search.fusion import STRONG_KEYWORD, fuse, fused_score
+from anamnesis.store.search.fusion import STRONG_KEYWORD, Weight, fuse, fused_score
 from anamnesis.store.search.query import Ranker, match_expression
+from anamnesis.store.search.query_kind import QueryKind, classify
 from anamnesis.store.vectors import vector_index
 
 # How deep each list is read before fusing. On devmemory and names-and-dates, 24 and 40
@@ -40,17 +42,24 @@ def vector_ranking(
     k: int,
     *,
     stop_words_shared: bool = False,
+    text: str = "",
+    why: dict[str, RankReason] | None = None,
 ) -> list[tuple[str, float]]:
     """(id, cosine similarity) of the ``k`` eligible notes nearest the query, best first,
     leaving out notes below the relevance floor (:func:`.fusion.vector_floor`).
     ``stop_words_shared``: the query's left-out stop words are in the store (it is
-    language, not a random string, whatever its other words)."""
+    language, not a random string, whatever its other words); ``why``: filled with each
+    hit's :class:`RankReason` (``text``, the query, is hybrid search's only)."""
     shares_a_word = stop_words_shared or (
         bool(tokens) and bool(ranker.ranked_ids(tokens, filters, 1))
     )
     floor = fusion.vector_floor(shares_a_word)
     nearest = vector_index.nearest(conn, query_vector, model, filters, k)
-    return [(memory_id, cosine) for memory_id, cosine in nearest if cosine >= floor]
+    ranked = [(memory_id, cosine) for memory_id, cosine in nearest if cosine >= floor]
+    if why is not None:
+        for place, (memory_id, cosine) in enumerate(ranked, 1):
+            why[memory_id] = RankReason(None, (), 0.0, 1.0, None, None, None, cosine, place)
+    return ranked
 
 
 def hybrid_ranking(
@@ -63,8 +72,12 @@ def hybrid_ranking(
     k: int,
     *,
     stop_words_shared: bool = False,
+    text: str = "",
+    why: dict[str, RankReason] | None = None,
 ) -> list[tuple[str, float]]:
-    """(id, fused score) of the best ``k`` eligible notes by keyword and vector evidence.
+    """(id, fused score) of the best ``k`` eligible notes by keyword and vector evidence,
+    weighed by the kind of query ``text`` is (:mod:`.query_kind`, :func:`.fusion.weight_for`);
+    ``why``: filled with each hit's :class:`RankReason`.
 
     A note that shares no word with the query is a candidate only when its cosine
     similarity reaches the relevance floor (:func:`.fusion.vector_floor`): a query about
@@ -85,6 +98,11 @@ def hybrid_ranking(
     # hits need theirs only if the guard for exact matches might have to step in.
     best = keyword[0] if keyword else None
     coverage = _coverage(conn, tokens, [best[0]]) if best else {}
+    kind = classify(
+        text, tokens, ranker.notes_holding, ranker.note_count(), keyword,
+        coverage.get(best[0], 0.0) if best else 0.0,
+    )  # fmt: skip
+    weight = fusion.weight_for(kind)
     near_best = [m for m, score in keyword[1:] if best and score <= best[1] * STRONG_KEYWORD]
     coverage.update(dict.fromkeys(near_best, 0.0))  # provisional: "not an exact match"
     without_bm25 = [memory_id for memory_id in cosine if memory_id not in bm25]
@@ -93,22 +111,60 @@ def hybrid_ranking(
         # hit's: fetch it only for notes that could then reach the top k. (From a list
         # cut short, a missing note shares no word with the query: nothing to fetch.)
         known = _above_floor(cosine, bm25, floor)
-        provisional = fuse(keyword, bm25, known, k, coverage)
-        threshold = min(fused_score(keyword, known, coverage, m, bm25) for m in provisional)
+        provisional = fuse(keyword, bm25, known, k, coverage, weight)
+        threshold = min(fused_score(keyword, known, coverage, m, bm25, weight) for m in provisional)
+        last = dict.fromkeys(without_bm25, keyword[-1][1])
         reachable = [
             memory_id
             for memory_id in without_bm25
-            if fused_score(keyword, cosine, coverage, memory_id, {memory_id: keyword[-1][1]})
-            >= threshold
+            if fused_score(keyword, cosine, coverage, memory_id, last, weight) >= threshold
         ]
         if reachable and tokens:
             bm25.update(_bm25_of(conn, tokens, reachable))
     cosine = _above_floor(cosine, bm25, floor)
-    top = fuse(keyword, bm25, cosine, k, coverage)
+    top = fuse(keyword, bm25, cosine, k, coverage, weight)
     if any(memory_id not in top for memory_id in near_best):
         coverage.update(_coverage(conn, tokens, near_best))
-        top = fuse(keyword, bm25, cosine, k, coverage)
-    return [(m, fused_score(keyword, cosine, coverage, m, bm25)) for m in top]
+        top = fuse(keyword, bm25, cosine, k, coverage, weight)
+    if why is not None:
+        why.update(_reasons(top, kind, weight, keyword, bm25, cosine, coverage, nearest))
+    return [(m, fused_score(keyword, cosine, coverage, m, bm25, weight)) for m in top]
+
+
+def _reasons(
+    top: Sequence[str],
+    kind: QueryKind,
+    weight: Weight,
+    keyword: Sequence[tuple[str, float]],
+    bm25: dict[str, float],
+    cosine: dict[str, float],
+    coverage: dict[str, float],
+    nearest: Sequence[tuple[str, float]],
+) -> dict[str, RankReason]:
+    """Why each of ``top`` ranked where it did: the evidence :func:`.fusion.fused_score`
+    weighed, and the weights (the keyword one as the best hit's coverage made it)."""
+    best = keyword[0][1] if keyword else 0.0
+    keyword_weight = fusion.keyword_share(keyword, coverage, weight)
+    keyword_place = {memory_id: place for place, (memory_id, _) in enumerate(keyword, 1)}
+    vector_place = {memory_id: place for place, (memory_id, _) in enumerate(nearest, 1)}
+    exact = set(fusion.exact_hits(keyword, bm25, coverage))
+    anchors = tuple((a.text, a.why, a.notes) for a in kind.anchors)
+    out: dict[str, RankReason] = {}
+    for memory_id in top:
+        score = bm25.get(memory_id)
+        out[memory_id] = RankReason(
+            kind.kind,
+            anchors,
+            round(keyword_weight, 6),
+            round(1 - weight.keyword, 6),
+            None if score is None else -score,
+            None if score is None else fusion.relative_bm25(score, best),
+            keyword_place.get(memory_id),
+            cosine.get(memory_id),
+            vector_place.get(memory_id),
+            memory_id in exact,
+        )
+    return out
 
 
 def _above_floor(

@@ -242,6 +242,15 @@ class Ranker:
 
     # -- term statistics -------------------------------------------------------------
 
+    def notes_holding(self, token: str) -> int:
+        """How many notes hold the word, as of the last ranking: exactly below half of all
+        notes, at least half above (:meth:`_doc_freq`)."""
+        return self._doc_freq(token, self._total())
+
+    def note_count(self) -> int:
+        """How many notes the index holds, as of the last ranking."""
+        return self._total()
+
     def _total(self) -> int:
         if self._rows < 0:
             self._rows = self.conn.execute("SELECT count(*) FROM memories").fetchone()[0]

@@ -28,7 +28,7 @@ from anamnesis.store.files.layout import StoreLayout
 from anamnesis.store.index import db as ix
 from anamnesis.store.index.note_files import stat_key
 from anamnesis.store.index.note_queries import superseders_of
-from anamnesis.store.note.model import SearchHit
+from anamnesis.store.note.model import RankReason, SearchHit
 from anamnesis.store.record import Record
 from anamnesis.store.search.query import match_expression, query_tokens
 from anamnesis.store.search.stop_words import content_terms
@@ -43,23 +43,29 @@ if TYPE_CHECKING:
     from anamnesis.store.search.query import Ranker
 
     # (connection, keyword ranker, the words keywords rank by, filters, k, the query's
-    # vector or None) -> the best k (id, score) pairs, best first.
+    # vector or None, where to put why each hit ranked) -> the best k (id, score) pairs,
+    # best first.
     Ranking = Callable[
-        [sqlite3.Connection, Ranker, Sequence[str], Filters, int, "QueryVector | None"],
+        [
+            sqlite3.Connection, Ranker, Sequence[str], Filters, int, "QueryVector | None",
+            dict[str, RankReason],
+        ],
         list[tuple[str, float]],
-    ]
+    ]  # fmt: skip
 
 
 class QueryVector(Record):
-    """A query's embedding, the model that made it, and whether the query's left-out stop
-    words are in the store (it is language, not a random string: :func:`.fusion.vector_floor`)."""
+    """A query's embedding, the model that made it, whether the query's left-out stop
+    words are in the store (it is language, not a random string: :func:`.fusion.vector_floor`)
+    and the query's text (hybrid search reads what kind of query it is: :mod:`.query_kind`)."""
 
-    __slots__ = ("vector", "model", "stop_words_shared")
+    __slots__ = ("vector", "model", "stop_words_shared", "text")
 
-    def __init__(self, vector: bytes, model: str, stop_words_shared: bool) -> None:
+    def __init__(self, vector: bytes, model: str, stop_words_shared: bool, text: str = "") -> None:
         self.vector = vector
         self.model = model
         self.stop_words_shared = stop_words_shared
+        self.text = text
 
 
 class SearchMode(Record):
@@ -84,9 +90,15 @@ def _keyword_ranking(
     filters: Filters,
     k: int,
     query: QueryVector | None,
+    why: dict[str, RankReason],
 ) -> list[tuple[str, float]]:
     """BM25, sign-flipped (higher is better), newer first on a tie."""
-    return [(memory_id, -bm25) for memory_id, bm25 in ranker.ranked_ids(tokens, filters, k)]
+    ranked = [(memory_id, -bm25) for memory_id, bm25 in ranker.ranked_ids(tokens, filters, k)]
+    best = ranked[0][1] if ranked else 0.0
+    for place, (memory_id, score) in enumerate(ranked, 1):
+        relative = score / best if best > 0 else 0.0
+        why[memory_id] = RankReason(None, (), 1.0, 0.0, score, relative, place, None, None)
+    return ranked
 
 
 def _on_vectors(name: str) -> Ranking:
@@ -100,6 +112,7 @@ def _on_vectors(name: str) -> Ranking:
         filters: Filters,
         k: int,
         query: QueryVector | None,
+        why: dict[str, RankReason],
     ) -> list[tuple[str, float]]:
         from anamnesis.store.search import hybrid  # only a search that runs vectors pays for it
 
@@ -107,7 +120,7 @@ def _on_vectors(name: str) -> Ranking:
         run: Callable[..., list[tuple[str, float]]] = getattr(hybrid, name)
         return run(
             conn, ranker, tokens, query.vector, query.model, filters, k,
-            stop_words_shared=query.stop_words_shared,
+            stop_words_shared=query.stop_words_shared, text=query.text, why=why,
         )  # fmt: skip
 
     return ranking
@@ -273,22 +286,27 @@ def rank(
     mode: str,
     query_vector: tuple[bytes, str] | None,
     words: Sequence[str] = (),
+    text: str = "",
+    why: dict[str, RankReason] | None = None,
 ) -> list[tuple[str, float]]:
     """The best ``k`` (id, score) pairs in the order ``mode``'s ranking puts them; keyword
     search's when the mode needs vectors and there is no query vector (vectors unavailable).
     ``tokens``: the words keywords rank by (:meth:`SearchSettings.terms`); ``words``: all of
-    the query's."""
+    the query's; ``text``: the query; ``why``: filled with why each hit ranked there."""
+    if why is None:
+        why = {}
     chosen = SEARCH_MODES[mode]
     if not chosen.needs_vectors:
-        return chosen.ranking(conn, ranker, tokens, filters, k, None)
+        return chosen.ranking(conn, ranker, tokens, filters, k, None, why)
     if query_vector is None:
-        return SEARCH_MODES[KEYWORD_MODE].ranking(conn, ranker, tokens, filters, k, None)
+        return SEARCH_MODES[KEYWORD_MODE].ranking(conn, ranker, tokens, filters, k, None, why)
     vector, model = query_vector
     # Which relevance floor vector evidence needs depends on whether the query is words the
     # store knows (fusion.vector_floor): a query whose only known words are stop words is
     # still language (a paraphrase), never a random string.
     shared = len(words) > len(tokens) and _any_note_holds(conn, words)
-    return chosen.ranking(conn, ranker, tokens, filters, k, QueryVector(vector, model, shared))
+    query = QueryVector(vector, model, shared, text)
+    return chosen.ranking(conn, ranker, tokens, filters, k, query, why)
 
 
 def _any_note_holds(conn: sqlite3.Connection, words: Sequence[str]) -> bool:
@@ -308,18 +326,22 @@ def search_hits(
     mode: str,
     query_vector: tuple[bytes, str] | None,
     words: Sequence[str] = (),
+    text: str = "",
 ) -> list[SearchHit]:
     """The hits of one search, best first: :func:`rank`'s notes as their files say now,
-    each with its score and the notes that supersede it, all read in one snapshot.
+    each with its score, the notes that supersede it and why it ranked there, all read in
+    one snapshot.
 
     Without ``filters.include_superseded`` no hit is superseded (the ranking left out every
     note some note supersedes, in the same snapshot), so nothing is looked up.
     """
     score_of: dict[str, float] = {}
     superseded_by: dict[str, tuple[str, ...]] = {}
+    why: dict[str, RankReason] = {}
 
     def fetch() -> list[ix.NoteRow]:
-        ranked = rank(conn, ranker, tokens, filters, k, mode, query_vector, words)
+        why.clear()
+        ranked = rank(conn, ranker, tokens, filters, k, mode, query_vector, words, text, why)
         score_of.update(ranked)
         ids = [memory_id for memory_id, _ in ranked]
         rows = ix.rows_by_id(conn, ids)
@@ -330,6 +352,8 @@ def search_hits(
 
     notes = indexer.settled(conn, fetch, True)
     return [
-        SearchHit(note, score_of.get(note.id, 0.0), superseded_by.get(note.id, ()))
+        SearchHit(
+            note, score_of.get(note.id, 0.0), superseded_by.get(note.id, ()), why.get(note.id)
+        )
         for note in notes
     ]

@@ -136,8 +136,9 @@ class StoreSearch:
                 self._vectors().load_into(conn)
             ranker = self.ranker(conn)
             return search_hits(
-                conn, ranker, self._indexer, tokens, filters, depth, chosen, query_vector, words
-            )
+                conn, ranker, self._indexer, tokens, filters, depth, chosen, query_vector, words,
+                query,
+            )  # fmt: skip
 
         hits = self._index.run(action)
         if weight > 0:
