@@ -312,6 +312,9 @@ def e2e(session: nox.Session) -> None:
     with no git binary on their PATH."""
     _sync(session)
     session.run("pytest", "tests-e2e", *session.posargs)
+    # The benchmarks' own tests (a corpus generator's determinism and answers): not a
+    # package's, so no tests session runs them; they read ../shared and skip without it.
+    session.run("pytest", "bench/tests", *session.posargs)
 
 
 @nox.session(python=PYTHON)

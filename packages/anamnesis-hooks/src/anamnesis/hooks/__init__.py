@@ -9,7 +9,7 @@ packages import them from here.
 
 from anamnesis.store import lazy_exports
 
-__version__ = "0.7.0"
+__version__ = "0.7.1"
 
 TYPE_CHECKING = False  # typing itself costs the hooks an import; type checkers read True
 if TYPE_CHECKING:

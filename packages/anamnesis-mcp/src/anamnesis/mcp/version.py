@@ -1,3 +1,3 @@
 """The distribution's version, kept in one place."""
 
-__version__ = "0.5.0"
+__version__ = "0.5.1"

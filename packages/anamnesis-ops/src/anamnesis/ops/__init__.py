@@ -19,7 +19,7 @@ key without loading the sync code or dulwich).
 
 from anamnesis.store import lazy_exports
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 TYPE_CHECKING = False  # typing itself costs the hooks an import; type checkers read True
 if TYPE_CHECKING:

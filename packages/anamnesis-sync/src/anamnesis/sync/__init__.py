@@ -51,7 +51,7 @@ if _typing.TYPE_CHECKING:
     from anamnesis.sync.remote.urls import redact_url as redact_url
     from anamnesis.sync.tree.worktree import SYNC_LOCK_FILE as SYNC_LOCK_FILE
 
-__version__ = "0.4.0"
+__version__ = "0.5.0"
 
 
 def _read_table() -> dict[str, str]:
