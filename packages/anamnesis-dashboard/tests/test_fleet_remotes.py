@@ -19,6 +19,8 @@ from anamnesis_testsupport.browser import context as context
 from anamnesis_testsupport.browser import page as page
 from anamnesis_testsupport.browser import sign_in
 from anamnesis_testsupport.dashboard_server import DashboardProcess
+from dulwich.objects import Commit
+from dulwich.refs import Ref
 from dulwich.repo import Repo
 from playwright.sync_api import Page, ViewportSize, expect
 
@@ -88,6 +90,15 @@ def write_notes(team: Team) -> None:
     for n in range(4):
         team.theirs.write(type="semantic", title=f"theirs {n}", body="personal",
                           machine_id="desktop", project="github.com/desktop/side")  # fmt: skip
+
+
+def tip_paths(remote: Path) -> set[str]:
+    """Every file path at the tip of a bare remote's main branch."""
+    with Repo(str(remote)) as repo:
+        commit = repo[repo.refs[Ref(b"refs/heads/main")]]
+        assert isinstance(commit, Commit)
+        store = repo.object_store
+        return {e.path.decode() for e in store.iter_tree_contents(commit.tree)}
 
 
 def section(page_html: str, remote: str) -> str:
@@ -192,3 +203,34 @@ def test_machines_per_remote_fit_a_phone(
     width: int = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"]
     page.screenshot(path=str(tmp_path / "fleet-phone.png"), full_page=True)
+
+
+def test_a_note_is_moved_to_another_remote_from_its_page(
+    team: Team, dashboard: DashboardProcess, client: httpx.Client, encrypt: bool
+) -> None:
+    """The note page's "Move to" is `anamnesis share`: re-pinned, a tombstone on the remote
+    it leaves (after the next sync), and the same id."""
+    note = team.mine.write(type="semantic", title="retry policy", body="5 retries",
+                           machine_id="laptop")  # fmt: skip
+    team.sync_all()
+    page_html = client.get(f"/notes/{note.id}").text
+    assert "Goes to <strong>default</strong>" in page_html
+    options = re.findall(r'<option value="([^"]+)"( selected)?>', page_html)
+    assert options == [("default", " selected"), ("team", "")]
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page_html)
+    assert csrf is not None
+    moved = client.post(f"/notes/{note.id}/share", data={"csrf": csrf.group(1), "to": "team"})
+    assert moved.status_code == 303 and moved.headers["location"].endswith("?shared=moved")
+    after = client.get(moved.headers["location"]).text
+    assert "Moved to team" in after and "Goes to <strong>team</strong>" in after
+    team.sync_all()
+    paths = tip_paths(Path(str(team.laptop.remote)))
+    assert f".anamnesis/moved/{note.id}" in paths
+    assert f"semantic/{note.id}.md" not in paths
+    assert team.theirs.get(note.id).title == "retry policy"  # the desktop has the team
+    # A name no remote has, and no field at all: 400, nothing moved.
+    for data in ({"to": "nowhere"}, {}):
+        refused = client.post(f"/notes/{note.id}/share", data={"csrf": csrf.group(1), **data})
+        assert refused.status_code == 400, refused.text
+    # Without the token: the guard refuses before anything runs.
+    assert client.post(f"/notes/{note.id}/share", data={"to": "default"}).status_code == 403

@@ -20,6 +20,7 @@ from anamnesis.dashboard.pages import (
     history_pages,
     note_pages,
     review_pages,
+    share_action,
     sync_action,
 )
 from anamnesis.dashboard.pages.responses import problem
@@ -51,6 +52,7 @@ def create_app(dashboard: Dashboard) -> Starlette:
         Route("/notes/{note_id}", note_pages.show_note, methods=["GET"]),
         Route("/notes/{note_id}", edit_pages.save_note, methods=["POST"]),  # the edit's save
         Route("/notes/{note_id}/edit", edit_pages.edit_note),
+        Route("/notes/{note_id}/share", share_action.share_note, methods=["POST"]),
         Route("/notes/{note_id}/preview", edit_pages.preview, methods=["POST"]),
         Route("/notes/{note_id}/history", history_pages.note_history),
         Route("/notes/{note_id}/versions/{commit}", history_pages.show_version),

@@ -13,6 +13,7 @@ from starlette.responses import HTMLResponse, Response
 
 from anamnesis.dashboard.pages.responses import dashboard_of, page, problem
 from anamnesis.dashboard.views.conflict_copies import banner
+from anamnesis.ops import Home, Route, Router, remote_specs, which_remote
 from anamnesis.store import Memory, MemoryStore, NoteNotFound, StoreError, is_valid_id
 
 SOURCES_KEY = "sources"  # a reflection note's frontmatter: the episodes it was distilled from
@@ -59,7 +60,28 @@ async def show_note(request: Request) -> Response:
         file=_relative(store, note_id),
         saved=request.query_params.get("saved", ""),
         conflict=banner(store, note),  # keep-both copies name each other: say which is which
+        route=_route(dashboard.home, store, note_id),
+        share_to=_share_to(dashboard.home, note),
+        shared=request.query_params.get("shared", ""),
     )
+
+
+def _route(home: Home, store: MemoryStore, note_id: str) -> Route | None:
+    """Which remote the note goes to and why, where this home has named remotes (with
+    one remote, every note goes to it: nothing to say)."""
+    if not remote_specs(home.config()):
+        return None
+    try:
+        return which_remote(home, store.file_of(note_id))
+    except StoreError:
+        return None
+
+
+def _share_to(home: Home, note: Memory) -> list[str]:
+    """The remotes a portable note can be moved to (``anamnesis share ID --to NAME``)."""
+    if note.scope != "portable" or not remote_specs(home.config()):
+        return []
+    return sorted(Router.of(home).names)
 
 
 def _titled(store: MemoryStore, ids: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
