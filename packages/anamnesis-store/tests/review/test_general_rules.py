@@ -221,3 +221,18 @@ def test_values_read_by_the_general_rules() -> None:
     # an upper-case M after a number counts millions, a lower-case m minutes
     assert ("number", "2000000", "~jump") in _values("Lag jumped to 2M after the deploy")
     assert ("number", "120", "s") in _values("The job timed out after 2m")
+
+
+def test_two_durations_in_one_note_are_each_named_by_what_they_count(store: MemoryStore) -> None:
+    """Each number is named by the words just before it in both notes (not a unit word of
+    the number before it), and shown with its unit as written."""
+    older = _write(store, ("Token lifetimes", "Access tokens are valid for 60 minutes and"
+                           " refresh tokens for 14 days."))  # fmt: skip
+    newer = _write(store, ("Shorter access tokens", "Access tokens live 15 minutes and"
+                           " refresh tokens 30 days now."))  # fmt: skip
+    (pair,) = [p for p in store.contradictions() if p.ids == (older.id, newer.id)]
+    differs = {(d.subject, d.old, d.new) for d in pair.differs if d.kind == "number"}
+    assert differs == {
+        ("access tokens", "60 minutes", "15 minutes"),
+        ("refresh tokens", "14 days", "30 days"),
+    }

@@ -458,11 +458,27 @@ def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
             if stems and stems[0] in shared and word.lower() not in picked:
                 picked.append(word.lower())
 
-    pick(older.title, older.title_stems & newer.title_stems)
-    pick(older.clause(a.clause).text, a.stems & b.stems)
+    if a.kind == "number":
+        # The words just before both numbers name what they count ("access tokens are
+        # valid for 60 minutes" against "access tokens live 15 minutes"), in their order; a
+        # unit word there belongs to the number before, not to this one.
+        spelled: dict[str, str] = {}
+        for word in words(CODE_SPAN.sub(" ", older.clause(a.clause).text)):
+            stems = content_stems(word)
+            if stems:
+                spelled.setdefault(stems[0], word.lower())
+        for near in a.near:
+            word = spelled.get(near, "")
+            if word and near in b.near and not is_unit(near) and word not in picked:
+                picked.append(word)
+    if not picked:
+        pick(older.title, older.title_stems & newer.title_stems)
+        pick(older.clause(a.clause).text, a.stems & b.stems)
     picked = picked[:4]
     unit = a.slot.lstrip("/~") if a.kind == "number" else ""
-    if unit and not any(word.startswith(unit[:4]) for word in picked):
+    if unit and is_unit(unit):
+        pass  # the values say it ("60 minutes")
+    elif unit and not any(word.startswith(unit[:4]) for word in picked):
         picked.append(unit)
     elif a.kind in ("port", "url", "path") and a.kind not in picked:
         picked.append(a.kind)

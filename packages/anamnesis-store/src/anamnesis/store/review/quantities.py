@@ -327,6 +327,7 @@ def _number_value(
 ) -> Value:
     """A number, its unit read from what is attached to it or the word after (``5
     times``, ``14 emails per second``, ``50 messages/second``)."""
+    shown = match.group(0).strip()
     if attached:
         norm, unit = scaled(number, attached)
     else:
@@ -338,6 +339,7 @@ def _number_value(
             known = _unit_of(first)
             if known is not None:
                 norm, unit = scaled(number, first)
+                shown = f"{shown} {first}"  # "60 minutes" against "15 minutes", not 60 / 15
             elif is_plural(first):
                 unit = _counted(first)
             elif first.lower() not in GENERIC and (
@@ -361,7 +363,7 @@ def _number_value(
         bound = ">="
     elif _MAXIMUM_BEFORE.search(before) or _MAXIMUM_AFTER.match(after):
         bound = "<="
-    return Value("number", norm, match.group(0).strip(), slot=slot, bound=bound, clause=clause)
+    return Value("number", norm, shown, slot=slot, bound=bound, clause=clause)
 
 
 # What makes a number a minimum or a maximum, said before it or after it ("up to 5
