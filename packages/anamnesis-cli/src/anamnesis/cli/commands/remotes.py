@@ -37,6 +37,18 @@ REMOTE_COLUMNS = [
     Column("notes"),
     Column("state", cut=3),
 ]
+# A remote's rules, as `remote add` and `remote set` take them (each repeatable).
+ProjectsRule = Annotated[
+    list[str] | None,
+    typer.Option("--projects", metavar="GLOB", help="Notes of projects matching GLOB."),
+]
+ScopesRule = Annotated[
+    list[str] | None,
+    typer.Option("--scopes", metavar="SCOPE", help="global (no project) or project."),
+]
+TagsRule = Annotated[
+    list[str] | None, typer.Option("--tags", metavar="TAG", help="Notes with any TAG.")
+]
 MOVE_COLUMNS = [Column("id"), Column("from"), Column("to"), Column("title", cut=1)]
 
 
@@ -63,17 +75,9 @@ def register(app: typer.Typer) -> None:
 def remote_add(
     name: Annotated[str, typer.Argument(help="Its name: lower-case letters, digits, '-'.")],
     url: Annotated[str, typer.Argument(help="A git remote: a path, ssh:// or https:// URL.")],
-    projects: Annotated[
-        list[str] | None,
-        typer.Option("--projects", metavar="GLOB", help="Notes of projects matching GLOB."),
-    ] = None,
-    scopes: Annotated[
-        list[str] | None,
-        typer.Option("--scopes", metavar="SCOPE", help="global (no project) or project."),
-    ] = None,
-    tags: Annotated[
-        list[str] | None, typer.Option("--tags", metavar="TAG", help="Notes with any TAG.")
-    ] = None,
+    projects: ProjectsRule = None,
+    scopes: ScopesRule = None,
+    tags: TagsRule = None,
     encrypt: Annotated[bool, typer.Option("--encrypt", help="Push ciphertext only (age).")] = False,
 ) -> None:
     """Add a remote; notes matching its rules (every rule given) go to it, first match
@@ -128,17 +132,9 @@ def remote_list(as_json: JsonFlag = False) -> None:
 
 def remote_set(
     name: Annotated[str, typer.Argument(help="The remote's name.")],
-    projects: Annotated[
-        list[str] | None,
-        typer.Option("--projects", metavar="GLOB", help="Notes of projects matching GLOB."),
-    ] = None,
-    scopes: Annotated[
-        list[str] | None,
-        typer.Option("--scopes", metavar="SCOPE", help="global (no project) or project."),
-    ] = None,
-    tags: Annotated[
-        list[str] | None, typer.Option("--tags", metavar="TAG", help="Notes with any TAG.")
-    ] = None,
+    projects: ProjectsRule = None,
+    scopes: ScopesRule = None,
+    tags: TagsRule = None,
     clear: Annotated[
         bool, typer.Option("--clear", help="Drop every rule (only shared notes go to it).")
     ] = False,
