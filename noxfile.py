@@ -47,7 +47,7 @@ DISTRIBUTIONS = sorted(
 DIRECT_DEPENDENCIES: dict[str, set[str]] = {
     "anamnesis-store": {"pyyaml", "python-ulid"},
     "anamnesis-sync": {"dulwich"},
-    "anamnesis-ops": {"anamnesis-store", "anamnesis-sync"},
+    "anamnesis-ops": {"anamnesis-store", "anamnesis-sync", "pyrage"},
     "anamnesis-hooks": {"anamnesis-store", "anamnesis-sync", "anamnesis-ops"},
     "anamnesis-mcp": {"anamnesis-store", "anamnesis-sync", "anamnesis-ops", "mcp"},
     "anamnesis-reflect": {"anamnesis-store"},
