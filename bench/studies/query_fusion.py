@@ -205,7 +205,7 @@ def grid() -> Iterator[tuple[dict[str, Any], KindRule, fusion.Weight]]:
     """Coverage (of the query's IDF), the share of IDF that is evidence by itself (1.01:
     never), the rare-word share, the longest lexical query, the lexical weight."""
     for coverage, informative, share, longest, w in itertools.product(
-        (0.4, 0.5, 0.6), (0.6, 0.7, 0.8, 0.9, 1.01), (0.005, 0.01, 0.02), (10, 14), (0.6, 0.7, 0.8)
+        (0.4, 0.45, 0.5, 0.6), (0.45, 0.5, 0.6, 0.7, 1.01), (0.01,), (10, 14), (0.6, 0.7, 0.8)
     ):
         params = {"min_coverage": coverage, "informative": informative, "rare_share": share,
                   "longest": longest, "weight": w, "exponent": 1}  # fmt: skip

@@ -58,10 +58,12 @@ ANCHOR_SHARE = 0.1
 # The best keyword hit stands out when the second best scores at most this share of it.
 STANDOUT = 0.5
 # The best keyword hit must hold at least this share of the query's information (IDF).
-MIN_COVERAGE = 0.5
+MIN_COVERAGE = 0.45
 # A best keyword hit holding at least this share of the query's information is evidence
-# by itself, with or without a typed anchor.
-INFORMATIVE = 0.7
+# by itself, with or without a typed anchor. The grid chose it equal to MIN_COVERAGE
+# (bench/studies/query_fusion.py): a short query whose best hit holds nearly half its
+# information is a look-up, and anchors then name why rather than decide.
+INFORMATIVE = 0.45
 # The longest query (in words) that can be lexical. At 17 (stop_words.SHORT_QUERY) a few
 # of realmem's shorter prompts counted as look-ups and its MRR fell 0.001; at 10 and 14
 # realmem is untouched (bench/studies/query_fusion.py chose 10 with coverage 0.5).
