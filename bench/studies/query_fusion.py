@@ -10,9 +10,14 @@ embedded (``--root DIR`` keeps them for the next run: embedding realmem takes mi
 1. **Tables**, real searches (``recall_at_k``): keyword, vector, hybrid as commit 7be1448
    fused it (every query weighed as a paraphrase: ``fusion.LEXICAL_WEIGHT`` set to
    ``PARAPHRASE_WEIGHT`` meanwhile, which is that commit's formula) and hybrid now.
+   Under them, "hybrid bdf9199": the first query-aware rule (the best hit's share of the
+   query's *words*, anchors required), scored from the grid's inputs.
 2. **Grid**: every query's fusion inputs are read once (the keyword ranking, the nearest
-   vectors, each candidate's BM25, cosine and coverage, the words' document frequencies),
-   then each rule of the grid is fused through the store's own ``classify`` and ``fuse``.
+   vectors, each candidate's BM25, cosine and coverage, the words the best keyword hit
+   holds, the words' document frequencies), then each rule of the grid is fused through
+   the store's own ``classify`` and ``fuse``: the best hit's share of the query's
+   information (IDF) needed, the share that is evidence by itself, the longest lexical
+   query, the lexical weight.
    ``BELOW`` marks a corpus where hybrid falls under keyword search at some k, ``UNDER``
    devmemory or realmem under 7be1448's hybrid R@8 or MRR.
 3. **Leave one corpus out**: for each corpus, the rule the grid would pick on the others

@@ -103,7 +103,7 @@ def test_search_json_says_why_each_hit_ranked_where_it_did(vectors_on: Env) -> N
     assert top["keyword_rank"] == 1 and top["keyword_relative"] == 1.0
     assert top["keyword_score"] > 0 and isinstance(top["vector_rank"], int)
     assert top["keyword_weight"] > top["vector_weight"]  # keywords lead
-    assert 0.5 <= top["information"] <= 1.0  # the best hit holds most of the query's IDF
+    assert 0.45 <= top["information"] <= 1.0  # its best hit holds the query's IDF (a look-up)
     # A paraphrase sharing no exact anchor: vectors lead.
     meaning = env.run("search", PARAPHRASE, "--mode", "hybrid", "--json").json()
     assert meaning[0]["id"] == ids["n1"]

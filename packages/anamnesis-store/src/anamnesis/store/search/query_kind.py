@@ -1,19 +1,22 @@
 """What kind of evidence a query carries, and so which side of hybrid search leads.
 
-A query is **lexical** when three things hold:
+A query is **lexical** (a look-up) when three things hold:
 
-* it has an exact anchor that few notes share: a proper name ("Tunde", "Access Bank"), a
-  date ("March 3rd", "2026-10-21"), a number ("75,000"), an identifier ("INC-2200",
-  "max_connections", "E1234") held by at most :data:`ANCHOR_SHARE` of the notes, or a word
-  held by at most :data:`RARE_NOTES` notes or :data:`RARE_SHARE` of them; or else its best
-  keyword hit stands far above the rest (the second best scores at most :data:`STANDOUT`
-  of its BM25);
-  or its best keyword hit holds at least :data:`INFORMATIVE` of the query's information
-  (below: the words that tell notes apart meet in one note);
+* it has evidence of a look-up: its best keyword hit holds at least :data:`INFORMATIVE`
+  of the query's information (below); or an exact anchor that few notes share: a proper
+  name ("Tunde", "Access Bank"), a date ("March 3rd", "2026-10-21"), a number ("75,000"),
+  an identifier ("INC-2200", "max_connections", "E1234") held by at most
+  :data:`ANCHOR_SHARE` of the notes, or a word held by at most :data:`RARE_NOTES` notes
+  or :data:`RARE_SHARE` of them; or a best keyword hit far above the rest (the second
+  best scores at most :data:`STANDOUT` of its BM25);
 * its best keyword hit holds at least :data:`MIN_COVERAGE` of the query's information
-  (the anchor found the note the words describe, not a note sharing one word);
+  (the words found the note they describe, not a note sharing one common word);
 * it is a look-up, not a long prompt: at most :data:`LONGEST` words (a conversational
   turn of 40 words names people and dates in passing; measured, keywords must not lead it).
+
+With :data:`INFORMATIVE` equal to :data:`MIN_COVERAGE` (the grid's choice) the first
+condition follows from the second: the anchors then say why a query is a look-up (``search
+--json`` names them), the information share decides.
 
 A query's **information** is its words weighed by their IDF, as BM25 weighs them
 (``ln(1 + (N - n + 0.5) / (n + 0.5))`` for a word ``n`` of ``N`` notes hold): a hit's share
@@ -26,7 +29,7 @@ their information but few of their words, devmemory's paraphrases the other way 
 Then the words decide which note it wants, and keyword evidence leads the fusion.
 Otherwise it is a **paraphrase**, and vectors lead. Which weight each kind gets is
 :mod:`.fusion`'s; the thresholds come from one grid over every corpus
-(``bench/studies/query_fusion.py``, ``bench/results/2026-11-29-query-aware-fusion.md``).
+(``bench/studies/query_fusion.py``, ``bench/results/2026-11-29-query-aware-fusion-by-information.md``).
 
 Everything here is read from the query's text, the number of notes holding each of its
 words and the keyword ranking: no model, deterministic, and each anchor is named with
