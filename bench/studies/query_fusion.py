@@ -10,9 +10,14 @@ embedded (``--root DIR`` keeps them for the next run: embedding realmem takes mi
 1. **Tables**, real searches (``recall_at_k``): keyword, vector, hybrid as commit 7be1448
    fused it (every query weighed as a paraphrase: ``fusion.LEXICAL_WEIGHT`` set to
    ``PARAPHRASE_WEIGHT`` meanwhile, which is that commit's formula) and hybrid now.
+   Under them, "hybrid bdf9199": the first query-aware rule (the best hit's share of the
+   query's *words*, anchors required), scored from the grid's inputs.
 2. **Grid**: every query's fusion inputs are read once (the keyword ranking, the nearest
-   vectors, each candidate's BM25, cosine and coverage, the words' document frequencies),
-   then each rule of the grid is fused through the store's own ``classify`` and ``fuse``.
+   vectors, each candidate's BM25, cosine and coverage, the words the best keyword hit
+   holds, the words' document frequencies), then each rule of the grid is fused through
+   the store's own ``classify`` and ``fuse``: the best hit's share of the query's
+   information (IDF) needed, the share that is evidence by itself, the longest lexical
+   query, the lexical weight.
    ``BELOW`` marks a corpus where hybrid falls under keyword search at some k, ``UNDER``
    devmemory or realmem under 7be1448's hybrid R@8 or MRR.
 3. **Leave one corpus out**: for each corpus, the rule the grid would pick on the others
@@ -54,6 +59,8 @@ WITHIN_PROJECT = {"realmem"}
 # Today's hybrid (7be1448) that hybrid must stay at or above (R@8, MRR).
 KEEP_TODAY = ("devmemory", "realmem")
 Metrics = tuple[float, float, float, float, float]  # R@1, R@3, R@5, R@8, MRR
+# bdf9199's rule (the first query-aware fusion): the best hit's share of the query's words.
+BY_WORDS = KindRule(min_coverage=0.5, rare_share=0.01, longest=10)
 
 
 def corpora(no_realmem: bool) -> dict[str, Path]:
@@ -155,6 +162,7 @@ def inputs(
                 "shared": shared,
                 "total": ranker.note_count(),
                 "df": {t: ranker.notes_holding(t) for t in dict.fromkeys(tokens)},
+                "held": sorted(hybrid.words_held(conn, tokens, keyword[0][0])) if keyword else [],
             }
 
         row = store._index.run(read)
@@ -163,15 +171,19 @@ def inputs(
     return rows
 
 
-def fused(row: dict[str, Any], rule: KindRule | None, weight: fusion.Weight) -> list[str]:
-    """The top 8 of one case under ``rule`` (None: every query a paraphrase)."""
+def fused(
+    row: dict[str, Any], rule: KindRule | None, weight: fusion.Weight, by_idf: bool = True
+) -> list[str]:
+    """The top 8 of one case under ``rule`` (None: every query a paraphrase); ``by_idf``:
+    the best hit's share of the query's information weighed by IDF (False: by words, as
+    bdf9199 weighed it, and no evidence by itself)."""
     keyword = [tuple(pair) for pair in row["keyword"]]
     chosen = fusion.PARAPHRASE_WEIGHT
     if rule is not None and keyword:
         df = row["df"]
         kind = classify(
             row["query"], row["tokens"], lambda t: df.get(t, 0), row["total"], keyword,
-            row["cov"].get(keyword[0][0], 0.0), rule,
+            row["cov"].get(keyword[0][0], 0.0), rule, set(row["held"]) if by_idf else None,
         )  # fmt: skip
         chosen = weight if kind.lexical else fusion.PARAPHRASE_WEIGHT
     floor = fusion.vector_floor(bool(keyword) or row["shared"])
@@ -195,13 +207,17 @@ def score(rows: list[dict[str, Any]], rank: Callable[[dict[str, Any]], list[str]
 
 
 def grid() -> Iterator[tuple[dict[str, Any], KindRule, fusion.Weight]]:
-    for coverage, share, longest, w, e in itertools.product(
-        (0.5, 0.6, 0.75), (0.005, 0.01, 0.02), (10, 14, 17, 1000), (0.6, 0.7, 0.8, 0.9), (0, 1)
+    """Coverage (of the query's IDF), the share of IDF that is evidence by itself (1.01:
+    never), the rare-word share, the longest lexical query, the lexical weight."""
+    for coverage, informative, share, longest, w in itertools.product(
+        (0.4, 0.45, 0.5, 0.6), (0.45, 0.5, 0.6, 0.7, 1.01), (0.01,), (10, 14), (0.6, 0.7, 0.8)
     ):
-        params = {"min_coverage": coverage, "rare_share": share, "longest": longest,
-                  "weight": w, "exponent": e}  # fmt: skip
-        rule = KindRule(rare_share=share, min_coverage=coverage, longest=longest)
-        yield params, rule, fusion.Weight(w, e)
+        params = {"min_coverage": coverage, "informative": informative, "rare_share": share,
+                  "longest": longest, "weight": w, "exponent": 1}  # fmt: skip
+        rule = KindRule(
+            rare_share=share, min_coverage=coverage, longest=longest, informative=informative
+        )
+        yield params, rule, fusion.Weight(w, 1)
 
 
 def cells(m: Metrics) -> str:
@@ -247,6 +263,10 @@ def main() -> None:
                     collected[name], lambda row: fused(row, None, fusion.PARAPHRASE_WEIGHT)
                 )
                 base[name] = {"keyword": table["keyword"], "before": before}
+                words = score(
+                    collected[name], lambda row: fused(row, BY_WORDS, fusion.LEXICAL_WEIGHT, False)
+                )
+                print(f"hybrid bdf9199 | {cells(words)}  (grid inputs: the rule before, by words)")
     if args.no_grid:
         return
     print("\n== grid (R@1/3/5/8 MRR; BELOW: under keyword at some k; UNDER: under 7be1448) ==")

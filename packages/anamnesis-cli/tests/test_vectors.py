@@ -76,6 +76,7 @@ def test_hybrid_search_finds_a_paraphrase_that_keywords_miss(
 WHY_KEYS = {
     "query_kind", "anchors", "keyword_weight", "vector_weight", "keyword_score",
     "keyword_relative", "keyword_rank", "vector_score", "vector_rank", "exact_keyword_hit",
+    "information",
 }  # fmt: skip
 
 
@@ -102,6 +103,7 @@ def test_search_json_says_why_each_hit_ranked_where_it_did(vectors_on: Env) -> N
     assert top["keyword_rank"] == 1 and top["keyword_relative"] == 1.0
     assert top["keyword_score"] > 0 and isinstance(top["vector_rank"], int)
     assert top["keyword_weight"] > top["vector_weight"]  # keywords lead
+    assert 0.45 <= top["information"] <= 1.0  # its best hit holds the query's IDF (a look-up)
     # A paraphrase sharing no exact anchor: vectors lead.
     meaning = env.run("search", PARAPHRASE, "--mode", "hybrid", "--json").json()
     assert meaning[0]["id"] == ids["n1"]
@@ -115,6 +117,7 @@ def test_search_json_says_why_each_hit_ranked_where_it_did(vectors_on: Env) -> N
         "query_kind": None, "anchors": [], "keyword_weight": 1.0, "vector_weight": 0.0,
         "keyword_score": alone[0]["score"], "keyword_relative": 1.0, "keyword_rank": 1,
         "vector_score": None, "vector_rank": None, "exact_keyword_hit": False,
+        "information": None,
     }  # fmt: skip
 
 

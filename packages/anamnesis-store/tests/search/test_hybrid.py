@@ -41,7 +41,10 @@ def reference(
     ranker = store._search.ranker(conn)
     keyword = ranker.ranked_ids(tokens, filters, depth)
     best = hybrid._coverage(conn, tokens, [keyword[0][0]])[keyword[0][0]] if keyword else 0.0
-    kind = classify(text, tokens, ranker.notes_holding, ranker.note_count(), keyword, best)
+    holds = hybrid.words_held(conn, tokens, keyword[0][0]) if keyword else frozenset()
+    kind = classify(
+        text, tokens, ranker.notes_holding, ranker.note_count(), keyword, best, best_holds=holds
+    )
     weight = weight_for(kind)
     model = BagOfWordsEmbedder().model_id
     cosine = dict(vector_index.nearest(conn, vector, model, filters, depth))

@@ -10,10 +10,14 @@ import pytest
 
 from anamnesis.store.search.query import query_tokens
 from anamnesis.store.search.query_kind import (
+    INFORMATIVE,
     LEXICAL,
+    MIN_COVERAGE,
     PARAPHRASE,
     QueryKind,
     classify,
+    idf,
+    idf_share,
     typed_anchors,
 )
 from anamnesis.store.search.stop_words import content_terms
@@ -122,3 +126,48 @@ def test_a_keyword_hit_far_above_the_rest_makes_a_query_lexical() -> None:
     assert found.kind == LEXICAL and found.anchors == ()
     assert found.standout == pytest.approx(0.25)
     assert kind_of("bring back my terminal layout", keyword=FLAT).kind == PARAPHRASE
+
+
+def test_information_weighs_a_query_s_words_by_how_few_notes_hold_them() -> None:
+    counts = {"talk": 900, "about": 900, "gathered": 40, "easy": 60}
+    tokens = ["talk", "gathered", "easy"]
+    held = held_by(counts, 200)
+    # A note holding the two rare words holds most of the query's information, though
+    # only two of its three words; one holding the template word alone holds little.
+    assert idf_share(tokens, {"gathered", "easy"}, held, NOTES) > 0.9
+    assert idf_share(tokens, {"talk"}, held, NOTES) < 0.1
+    assert idf_share(tokens, set(), held, NOTES) == 0.0
+    assert idf_share(tokens, {"talk", "gathered", "easy"}, held, NOTES) == pytest.approx(1.0)
+    assert idf(1, NOTES) > idf(40, NOTES) > idf(900, NOTES) > 0
+
+
+def test_a_best_hit_holding_most_of_the_information_makes_a_look_up_lexical() -> None:
+    # No typed anchor, no rare word by the store's counts, no standout hit, and the best
+    # hit holds only half the words: by words a paraphrase; by information a look-up.
+    query = "when did we talk about gathered and easy"
+    counts = {"talk": 900, "gathered": 40, "easy": 60}
+    tokens = content_terms(query_tokens(query))
+    doc_freq = held_by(counts, 200)
+    by_words = classify(query, tokens, doc_freq, NOTES, FLAT, 0.5)
+    assert by_words.kind == PARAPHRASE and by_words.anchors == ()
+    found = classify(query, tokens, doc_freq, NOTES, FLAT, 0.5, best_holds={"gathered", "easy"})
+    assert found.kind == LEXICAL and found.anchors == ()
+    assert found.information >= INFORMATIVE and found.coverage == 0.5
+    # A best hit holding the template word alone: not enough.
+    weak = classify(query, tokens, doc_freq, NOTES, FLAT, 0.34, best_holds={"talk"})
+    assert weak.kind == PARAPHRASE and weak.information < INFORMATIVE
+
+
+def test_the_coverage_test_counts_information_not_words() -> None:
+    # A rare anchor the best hit lacks: holding the three common words (three of four)
+    # is under half the information, so the anchor found no note the query describes.
+    query = "INC-2200 broke the nightly export"
+    counts = {"INC": 1, "2200": 1}
+    tokens = content_terms(query_tokens(query))
+    doc_freq = held_by(counts, 200)
+    common = {t.casefold() for t in tokens if t not in ("INC", "2200")}
+    missed = classify(query, tokens, doc_freq, NOTES, FLAT, 0.6, best_holds=common)
+    assert missed.kind == PARAPHRASE and missed.information < MIN_COVERAGE
+    held = {"inc", "2200"}
+    found = classify(query, tokens, doc_freq, NOTES, FLAT, 0.4, best_holds=held)
+    assert found.kind == LEXICAL and found.information >= MIN_COVERAGE

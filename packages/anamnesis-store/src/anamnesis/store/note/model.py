@@ -241,13 +241,16 @@ class RankReason(Record):
     vector_score``; ``query_kind`` is ``lexical`` or ``paraphrase``
     (:mod:`anamnesis.store.search.query_kind`) and ``anchors`` the (text, kind, notes
     holding it) that made it lexical; ``exact_keyword_hit``: a hit holding every query
-    word and scoring near the best BM25, which vector evidence never pushes out. Other
-    modes fill their own side (weights 1 and 0, no kind).
+    word and scoring near the best BM25, which vector evidence never pushes out;
+    ``information``: the best keyword hit's share of the query's information (its words
+    weighed by IDF), which decided the kind with the anchors (None outside hybrid search).
+    Other modes fill their own side (weights 1 and 0, no kind).
     """
 
     __slots__ = (
         "query_kind", "anchors", "keyword_weight", "vector_weight", "keyword_score",
         "keyword_relative", "keyword_rank", "vector_score", "vector_rank", "exact_keyword_hit",
+        "information",
     )  # fmt: skip
 
     def __init__(
@@ -262,6 +265,7 @@ class RankReason(Record):
         vector_score: float | None,
         vector_rank: int | None,
         exact_keyword_hit: bool = False,
+        information: float | None = None,
     ) -> None:
         self.query_kind = query_kind
         self.anchors = anchors
@@ -273,6 +277,7 @@ class RankReason(Record):
         self.vector_score = vector_score
         self.vector_rank = vector_rank
         self.exact_keyword_hit = exact_keyword_hit
+        self.information = information
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {name: getattr(self, name) for name in self.__slots__}

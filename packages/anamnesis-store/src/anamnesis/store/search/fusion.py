@@ -8,17 +8,17 @@ with the weight of the query's kind (:func:`weight_for`, :mod:`.query_kind`):
     paraphrase (vectors lead): w, e = PARAPHRASE_WEIGHT = 0.4, 2
     lexical (keywords lead):   w, e = LEXICAL_WEIGHT    = 0.7, 1
 
-A lexical query has an exact anchor few notes share (a name, date, number, identifier or
-rare word; or a keyword hit far above the rest), a best keyword hit holding most of its
-words, and a look-up's length (:mod:`.query_kind`). The lexical weight and the
-classifier's thresholds come from one grid over devmemory, names-and-dates, realmem and
-realmem-turns (``bench/studies/query_fusion.py``,
-``bench/results/2026-11-29-query-aware-fusion.md``): 0.7 with the coverage to the first
-power keeps devmemory and realmem at their numbers before, names-and-dates above keyword
-search, and takes realmem-turns (short conversational notes told apart by names, dates,
-numbers) from R@1 0.372, MRR 0.486 to 0.435, 0.543; keyword search there is at 0.440,
-0.561: on that corpus hybrid is still under it. The paraphrase weight is the one chosen
-before (below).
+A lexical query is a look-up: its best keyword hit holds at least 0.45 of the query's
+information (its words weighed by IDF, so a name or a rare word counts for much and a
+template word for little), and it has at most 10 words (:mod:`.query_kind`; the anchors it
+names say why). The lexical weight and the classifier's thresholds come from one grid over
+devmemory, names-and-dates, realmem and realmem-turns (``bench/studies/query_fusion.py``,
+``bench/results/2026-11-29-query-aware-fusion-by-information.md``): 0.7 with the coverage to the first
+power keeps devmemory and realmem at or above their numbers before, names-and-dates above
+keyword search, and takes realmem-turns (short conversational notes told apart by names,
+dates, numbers) from 7be1448's R@1 0.379, MRR 0.487 to 0.485, 0.608, above keyword search's
+0.467, 0.604 at R@1, R@3 and MRR but still under it at R@5 and R@8 (0.792 / 0.854 against
+0.800 / 0.867). The paraphrase weight is the one chosen before (below).
 
 ``bm25 / best_bm25`` is the keyword evidence relative to the best keyword hit (1.0 for it,
 0.0 for a note that shares no word with the query). ``coverage`` is the share of the

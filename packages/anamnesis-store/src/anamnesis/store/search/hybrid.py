@@ -101,6 +101,7 @@ def hybrid_ranking(
     kind = classify(
         text, tokens, ranker.notes_holding, ranker.note_count(), keyword,
         coverage.get(best[0], 0.0) if best else 0.0,
+        best_holds=words_held(conn, tokens, best[0]) if best else frozenset(),
     )  # fmt: skip
     weight = fusion.weight_for(kind)
     near_best = [m for m, score in keyword[1:] if best and score <= best[1] * STRONG_KEYWORD]
@@ -163,6 +164,7 @@ def _reasons(
             cosine.get(memory_id),
             vector_place.get(memory_id),
             memory_id in exact,
+            round(kind.information, 6),
         )
     return out
 
@@ -193,6 +195,21 @@ def _coverage(
         for (memory_id,) in rows:
             found[memory_id] += 1
     return {memory_id: count / len(words) for memory_id, count in found.items()}
+
+
+def words_held(conn: sqlite3.Connection, tokens: Sequence[str], memory_id: str) -> frozenset[str]:
+    """Which of the query's distinct words (case-folded) the note holds, as FTS5 matches
+    them (stemmed): what the query's information share is counted over."""
+    held = set()
+    for word in dict.fromkeys(token.casefold() for token in tokens):
+        row = conn.execute(
+            "SELECT 1 FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid"
+            " WHERE memories_fts MATCH ? AND m.id = ? LIMIT 1",
+            [match_expression([word]), memory_id],
+        ).fetchone()
+        if row is not None:
+            held.add(word)
+    return frozenset(held)
 
 
 def _bm25_of(

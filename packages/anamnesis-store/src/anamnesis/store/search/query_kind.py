@@ -1,22 +1,35 @@
 """What kind of evidence a query carries, and so which side of hybrid search leads.
 
-A query is **lexical** when three things hold:
+A query is **lexical** (a look-up) when three things hold:
 
-* it has an exact anchor that few notes share: a proper name ("Tunde", "Access Bank"), a
-  date ("March 3rd", "2026-10-21"), a number ("75,000"), an identifier ("INC-2200",
-  "max_connections", "E1234") held by at most :data:`ANCHOR_SHARE` of the notes, or a word
-  held by at most :data:`RARE_NOTES` notes or :data:`RARE_SHARE` of them; or else its best
-  keyword hit stands far above the rest (the second best scores at most :data:`STANDOUT`
-  of its BM25);
-* its best keyword hit holds at least :data:`MIN_COVERAGE` of the query's words (the
-  anchor found the note the words describe, not a note sharing one word);
+* it has evidence of a look-up: its best keyword hit holds at least :data:`INFORMATIVE`
+  of the query's information (below); or an exact anchor that few notes share: a proper
+  name ("Tunde", "Access Bank"), a date ("March 3rd", "2026-10-21"), a number ("75,000"),
+  an identifier ("INC-2200", "max_connections", "E1234") held by at most
+  :data:`ANCHOR_SHARE` of the notes, or a word held by at most :data:`RARE_NOTES` notes
+  or :data:`RARE_SHARE` of them; or a best keyword hit far above the rest (the second
+  best scores at most :data:`STANDOUT` of its BM25);
+* its best keyword hit holds at least :data:`MIN_COVERAGE` of the query's information
+  (the words found the note they describe, not a note sharing one common word);
 * it is a look-up, not a long prompt: at most :data:`LONGEST` words (a conversational
   turn of 40 words names people and dates in passing; measured, keywords must not lead it).
+
+With :data:`INFORMATIVE` equal to :data:`MIN_COVERAGE` (the grid's choice) the first
+condition follows from the second: the anchors then say why a query is a look-up (``search
+--json`` names them), the information share decides.
+
+A query's **information** is its words weighed by their IDF, as BM25 weighs them
+(``ln(1 + (N - n + 0.5) / (n + 0.5))`` for a word ``n`` of ``N`` notes hold): a hit's share
+of it (:func:`idf_share`) counts a rare name or date for much and a template word ("talk",
+"remind", "about") for little, where a share of the words counts them alike. Measured, it
+tells look-ups from paraphrases better than the share of words: the look-ups of
+realmem-turns ("when did we talk about gathered and easy?") have a best hit holding most of
+their information but few of their words, devmemory's paraphrases the other way round.
 
 Then the words decide which note it wants, and keyword evidence leads the fusion.
 Otherwise it is a **paraphrase**, and vectors lead. Which weight each kind gets is
 :mod:`.fusion`'s; the thresholds come from one grid over every corpus
-(``bench/studies/query_fusion.py``, ``bench/results/2026-11-29-query-aware-fusion.md``).
+(``bench/studies/query_fusion.py``, ``bench/results/2026-11-29-query-aware-fusion-by-information.md``).
 
 Everything here is read from the query's text, the number of notes holding each of its
 words and the keyword ranking: no model, deterministic, and each anchor is named with
@@ -25,6 +38,7 @@ why it counts, so a search can say why it ranked as it did (``search --json``).
 
 from __future__ import annotations
 
+import math
 import re
 from itertools import pairwise
 
@@ -33,7 +47,7 @@ from anamnesis.store.search.stop_words import STOP_WORDS as _STOP
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Collection, Sequence
 
 LEXICAL = "lexical"
 PARAPHRASE = "paraphrase"
@@ -46,8 +60,13 @@ RARE_SHARE = 0.01
 ANCHOR_SHARE = 0.1
 # The best keyword hit stands out when the second best scores at most this share of it.
 STANDOUT = 0.5
-# The best keyword hit must hold at least this share of the query's words.
-MIN_COVERAGE = 0.5
+# The best keyword hit must hold at least this share of the query's information (IDF).
+MIN_COVERAGE = 0.45
+# A best keyword hit holding at least this share of the query's information is evidence
+# by itself, with or without a typed anchor. The grid chose it equal to MIN_COVERAGE
+# (bench/studies/query_fusion.py): a short query whose best hit holds nearly half its
+# information is a look-up, and anchors then name why rather than decide.
+INFORMATIVE = 0.45
 # The longest query (in words) that can be lexical. At 17 (stop_words.SHORT_QUERY) a few
 # of realmem's shorter prompts counted as look-ups and its MRR fell 0.001; at 10 and 14
 # realmem is untouched (bench/studies/query_fusion.py chose 10 with coverage 0.5).
@@ -94,9 +113,10 @@ class Anchor(Record):
 class QueryKind(Record):
     """A query's kind (:data:`LEXICAL` or :data:`PARAPHRASE`), its anchors, whether its
     best keyword hit stood out (``standout``: the second best's share of the best BM25,
-    None with fewer than two keyword hits) and that hit's coverage of the query."""
+    None with fewer than two keyword hits), that hit's coverage of the query's words and
+    its share of the query's information (``information``, :func:`idf_share`)."""
 
-    __slots__ = ("kind", "anchors", "standout", "coverage")
+    __slots__ = ("kind", "anchors", "standout", "coverage", "information")
 
     def __init__(
         self,
@@ -104,11 +124,13 @@ class QueryKind(Record):
         anchors: tuple[Anchor, ...] = (),
         standout: float | None = None,
         coverage: float = 0.0,
+        information: float = 0.0,
     ) -> None:
         self.kind = kind
         self.anchors = anchors
         self.standout = standout
         self.coverage = coverage
+        self.information = information
 
     @property
     def lexical(self) -> bool:
@@ -122,7 +144,7 @@ class KindRule(Record):
 
     __slots__ = (
         "rare_notes", "rare_share", "anchor_share", "standout", "min_coverage", "longest",
-        "kinds",
+        "kinds", "informative",
     )  # fmt: skip
 
     def __init__(
@@ -134,6 +156,7 @@ class KindRule(Record):
         min_coverage: float = MIN_COVERAGE,
         longest: int = LONGEST,
         kinds: tuple[str, ...] = ("name", "date", "number", "identifier", "rare"),
+        informative: float = INFORMATIVE,
     ) -> None:
         self.rare_notes = rare_notes
         self.rare_share = rare_share
@@ -142,6 +165,7 @@ class KindRule(Record):
         self.min_coverage = min_coverage
         self.longest = longest
         self.kinds = kinds
+        self.informative = informative
 
 
 DEFAULT_RULE = KindRule()
@@ -212,6 +236,23 @@ def _name_runs(query: str) -> list[tuple[int, int]]:
     return runs
 
 
+def idf(notes: int, total: int) -> float:
+    """A word's information: BM25's IDF of a word ``notes`` of ``total`` notes hold."""
+    return math.log(1 + (total - notes + 0.5) / (notes + 0.5))
+
+
+def idf_share(
+    tokens: Sequence[str], held: Collection[str], doc_freq: Callable[[str], int], total: int
+) -> float:
+    """The share of the query's information (its distinct words' IDF, case-folded as the
+    index matches them) held by a note holding the words ``held`` (case-folded)."""
+    weights = {token.casefold(): idf(doc_freq(token), total) for token in tokens}
+    mass = sum(weights.values())
+    if mass <= 0:
+        return 0.0
+    return sum(w for word, w in weights.items() if word in held) / mass
+
+
 def classify(
     query: str,
     tokens: Sequence[str],
@@ -220,11 +261,14 @@ def classify(
     keyword: Sequence[tuple[str, float]],
     coverage: float,
     rule: KindRule = DEFAULT_RULE,
+    best_holds: Collection[str] | None = None,
 ) -> QueryKind:
     """The kind of ``query`` (see the module docstring). ``tokens``: the words keywords
     rank by; ``doc_freq``: how many notes hold a word (at least); ``total``: how many notes
     there are; ``keyword``: the keyword ranking, (id, BM25 as FTS5 gives it), best first;
-    ``coverage``: the share of the query's words its best keyword hit holds."""
+    ``coverage``: the share of the query's words its best keyword hit holds;
+    ``best_holds``: which of them (case-folded), to weigh them by IDF (None: the query's
+    information is taken as its words' share, ``coverage``, and is no evidence by itself)."""
     ranked = {token.casefold(): token for token in tokens}
     anchors: list[Anchor] = []
     seen: set[str] = set()
@@ -248,12 +292,20 @@ def classify(
     standout = None
     if len(keyword) >= 2 and keyword[0][1] < 0:
         standout = keyword[1][1] / keyword[0][1]
-    evidence = bool(anchors) or (standout is not None and standout <= rule.standout)
+    weighed = best_holds is not None
+    information = coverage
+    if best_holds is not None:
+        information = idf_share(tokens, best_holds, doc_freq, total)
+    evidence = (
+        bool(anchors)
+        or (standout is not None and standout <= rule.standout)
+        or (weighed and information >= rule.informative)
+    )
     lexical = (
         evidence
         and bool(keyword)
-        and coverage >= rule.min_coverage
+        and information >= rule.min_coverage
         and len(_WORD.findall(query)) <= rule.longest
     )
     kind = LEXICAL if lexical else PARAPHRASE
-    return QueryKind(kind, tuple(anchors), standout, coverage)
+    return QueryKind(kind, tuple(anchors), standout, coverage, information)
