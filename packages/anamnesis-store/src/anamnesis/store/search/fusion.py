@@ -12,9 +12,9 @@ A lexical query is a look-up: its best keyword hit holds at least 0.45 of the qu
 information (its words weighed by IDF, so a name or a rare word counts for much and a
 template word for little), and it has at most 10 words (:mod:`.query_kind`; the anchors it
 names say why). The lexical weight and the classifier's thresholds come from one grid over
-devmemory, names-and-dates, realmem and realmem-turns (``bench/studies/query_fusion.py``,
-``bench/results/2026-11-29-query-aware-fusion-by-information.md``): 0.7 with the coverage to the first
-power keeps devmemory and realmem at or above their numbers before, names-and-dates above
+devmemory, names-and-dates, realmem and realmem-turns (``bench/studies/query_fusion.py``;
+``bench/results/2026-11-29-query-aware-fusion-by-information.md``): 0.7 with the coverage to
+the first power keeps devmemory and realmem at or above their numbers before, names-and-dates above
 keyword search, and takes realmem-turns (short conversational notes told apart by names,
 dates, numbers) from 7be1448's R@1 0.379, MRR 0.487 to 0.485, 0.608, above keyword search's
 0.467, 0.604 at R@1, R@3 and MRR but still under it at R@5 and R@8 (0.792 / 0.854 against

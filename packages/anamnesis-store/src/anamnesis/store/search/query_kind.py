@@ -29,7 +29,8 @@ their information but few of their words, devmemory's paraphrases the other way 
 Then the words decide which note it wants, and keyword evidence leads the fusion.
 Otherwise it is a **paraphrase**, and vectors lead. Which weight each kind gets is
 :mod:`.fusion`'s; the thresholds come from one grid over every corpus
-(``bench/studies/query_fusion.py``, ``bench/results/2026-11-29-query-aware-fusion-by-information.md``).
+(``bench/studies/query_fusion.py``;
+``bench/results/2026-11-29-query-aware-fusion-by-information.md``).
 
 Everything here is read from the query's text, the number of notes holding each of its
 words and the keyword ranking: no model, deterministic, and each anchor is named with
