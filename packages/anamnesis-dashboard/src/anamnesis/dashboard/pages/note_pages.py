@@ -8,6 +8,8 @@ never becomes a path.
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
@@ -60,28 +62,23 @@ async def show_note(request: Request) -> Response:
         file=_relative(store, note_id),
         saved=request.query_params.get("saved", ""),
         conflict=banner(store, note),  # keep-both copies name each other: say which is which
-        route=_route(dashboard.home, store, note_id),
-        share_to=_share_to(dashboard.home, note),
+        **_remotes(dashboard.home, store, note),
         shared=request.query_params.get("shared", ""),
     )
 
 
-def _route(home: Home, store: MemoryStore, note_id: str) -> Route | None:
-    """Which remote the note goes to and why, where this home has named remotes (with
-    one remote, every note goes to it: nothing to say)."""
+def _remotes(home: Home, store: MemoryStore, note: Memory) -> dict[str, Any]:
+    """``route``: which remote the note goes to and why; ``share_to``: the remotes a
+    portable note can be moved to (``anamnesis share ID --to NAME``). Both only where this
+    home has named remotes (with one remote, every note goes to it: nothing to say)."""
     if not remote_specs(home.config()):
-        return None
+        return {"route": None, "share_to": []}
     try:
-        return which_remote(home, store.file_of(note_id))
+        route: Route | None = which_remote(home, store.file_of(note.id))
     except StoreError:
-        return None
-
-
-def _share_to(home: Home, note: Memory) -> list[str]:
-    """The remotes a portable note can be moved to (``anamnesis share ID --to NAME``)."""
-    if note.scope != "portable" or not remote_specs(home.config()):
-        return []
-    return sorted(Router.of(home).names)
+        route = None
+    share_to = sorted(Router.of(home).names) if note.scope == "portable" else []
+    return {"route": route, "share_to": share_to}
 
 
 def _titled(store: MemoryStore, ids: tuple[str, ...] | list[str]) -> list[tuple[str, str]]:
