@@ -17,16 +17,12 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from anamnesis_testsupport.repos import bare_remote as bare_remote
 from anamnesis_testsupport.repos import project_checkout as project_checkout
-from dulwich.objects import Blob, Commit, Tree
-from dulwich.refs import Ref
-from dulwich.repo import Repo
 from mcp.client.stdio import StdioServerParameters
 from mcp_types import CallToolResult, TextContent
 
@@ -311,64 +307,6 @@ def place_transcript(machine: Machine, source: Path, cwd: Path) -> Path:
     target.parent.mkdir(parents=True)
     shutil.copyfile(source, target)
     return target
-
-
-# -- the remote, read with dulwich --------------------------------------------------------
-
-MAIN = Ref(b"refs/heads/main")
-
-
-def remote_objects(remote: Path) -> Iterator[tuple[str, bytes]]:
-    """(kind, raw bytes) of every object in the remote, loose or packed, reachable or not."""
-    repo = Repo(str(remote))
-    try:
-        for sha in repo.object_store:
-            obj = repo.object_store[sha]
-            yield obj.type_name.decode(), obj.as_raw_string()
-    finally:
-        repo.close()
-
-
-def remote_files(remote: Path, ref: Ref = MAIN) -> dict[str, bytes]:
-    """The files at the tip of the remote's branch, by path."""
-    repo = Repo(str(remote))
-    try:
-        commit = repo[repo.refs[ref]]
-        assert isinstance(commit, Commit)
-        out: dict[str, bytes] = {}
-        _walk(repo, commit.tree, "", out)
-        return out
-    finally:
-        repo.close()
-
-
-def _walk(repo: Repo, tree_id: bytes, prefix: str, out: dict[str, bytes]) -> None:
-    tree = repo[tree_id]
-    assert isinstance(tree, Tree)
-    for entry in tree.items():
-        name = prefix + entry.path.decode()
-        obj = repo[entry.sha]
-        if isinstance(obj, Tree):
-            _walk(repo, obj.id, name + "/", out)
-        else:
-            assert isinstance(obj, Blob)
-            out[name] = obj.as_raw_string()
-
-
-def remote_tree_paths(remote: Path) -> set[str]:
-    """Every path named by any tree of any commit in the remote's history."""
-    repo = Repo(str(remote))
-    try:
-        paths: set[str] = set()
-        for sha in repo.object_store:
-            obj = repo.object_store[sha]
-            if isinstance(obj, Commit):
-                files: dict[str, bytes] = {}
-                _walk(repo, obj.tree, "", files)
-                paths.update(files)
-        return paths
-    finally:
-        repo.close()
 
 
 # -- MCP tool results ---------------------------------------------------------------------

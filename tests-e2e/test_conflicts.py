@@ -3,7 +3,9 @@ resolve path brings both machines to the same notes (scenario 5)."""
 
 from __future__ import annotations
 
-from e2e_support import Machine, World, quiet_syncs, remote_files
+from anamnesis_testsupport.repos import tip_files
+
+from e2e_support import Machine, World, quiet_syncs
 
 
 def conflict_with(machine: Machine, memory_id: str) -> str:
@@ -42,7 +44,7 @@ def test_a_note_edited_on_both_machines_is_reported_kept_and_resolved(world: Wor
     assert status["sync"]["conflicts"] == [path]
     # Nothing lost while the conflict stands: desktop keeps its edit, the remote laptop's.
     assert (desktop.memory / path).read_text(encoding="utf-8") == desktop_text
-    assert remote_files(world.remote)[path].decode("utf-8") == laptop_text
+    assert tip_files(world.remote)[path].decode("utf-8") == laptop_text
 
     resolved = desktop.ok("sync", "--resolve", "keep-both", "--json").json()
     assert resolved["pushed"] is True
@@ -51,7 +53,7 @@ def test_a_note_edited_on_both_machines_is_reported_kept_and_resolved(world: Wor
 
     # Both machines hold the very same files ...
     assert laptop.notes() == desktop.notes()
-    assert remote_files(world.remote) == laptop.notes()
+    assert tip_files(world.remote) == laptop.notes()
     # ... with both versions, both visible: laptop's edit in place, desktop's as a new note;
     # neither replaces the other, both are tagged and each names the other.
     assert len(laptop.notes()) == 2

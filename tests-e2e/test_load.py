@@ -17,6 +17,7 @@ from pathlib import Path
 
 import anyio
 import pytest
+from anamnesis_testsupport.repos import tip_files
 from mcp.client import Client
 from mcp.client.stdio import stdio_client
 
@@ -25,7 +26,6 @@ from e2e_support import (
     Machine,
     World,
     quiet_syncs,
-    remote_files,
     tool_data,
     tool_error,
 )
@@ -128,7 +128,7 @@ def test_four_writers_per_machine_end_with_the_same_800_notes_everywhere(
     files = world.laptop.notes()
     assert len(files) == TOTAL
     assert world.desktop.notes() == files  # same paths, same bytes
-    assert remote_files(world.remote) == files
+    assert tip_files(world.remote) == files
     stems = {Path(path).stem for path in files}
     for machine in (world.laptop, world.desktop):
         listed = machine.listed()

@@ -7,6 +7,8 @@ import re
 import shutil
 from pathlib import Path
 
+from anamnesis_testsupport.repos import every_object, paths_ever_committed, tip_files
+
 from e2e_support import (
     ASK,
     FIXTURE,
@@ -14,9 +16,6 @@ from e2e_support import (
     end_session,
     place_transcript,
     project_checkout,
-    remote_files,
-    remote_objects,
-    remote_tree_paths,
 )
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
@@ -63,9 +62,9 @@ def test_machine_local_notes_and_secrets_never_reach_the_remote(
     desktop.sync()
 
     # The walk sees what was pushed (so the absence checks below can fail) ...
-    objects = list(remote_objects(world.remote))
+    objects = every_object(world.remote)
     assert any(portable["id"].encode() in raw for _kind, raw in objects)
-    captured = remote_files(world.remote)[f"episodic/{captured_id}.md"]
+    captured = tip_files(world.remote)[f"episodic/{captured_id}.md"]
     assert b"[REDACTED]" in captured
     assert b"AKIA" not in captured
     # ... and no object of any kind, reachable or not, holds the local note or a secret.
@@ -74,7 +73,7 @@ def test_machine_local_notes_and_secrets_never_reach_the_remote(
         assert b"laptop-only-e2e" not in raw, kind
         for secret in SECRETS:
             assert secret not in raw, (kind, secret)
-    paths = remote_tree_paths(world.remote)
+    paths = paths_ever_committed(world.remote)
     assert f"semantic/{portable['id']}.md" in paths
     assert not [path for path in paths if local["id"] in path]
 

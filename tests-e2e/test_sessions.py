@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from anamnesis_testsupport.repos import tip_files
+
 from e2e_support import (
     ASK,
     FIXTURE,
@@ -13,7 +15,6 @@ from e2e_support import (
     end_session,
     place_transcript,
     project_checkout,
-    remote_files,
 )
 
 
@@ -39,7 +40,7 @@ def test_a_captured_session_is_injected_in_the_same_project_on_desktop(
     assert "hello.sh" in note["body"]
     # The background sync put the very file in the remote.
     path = f"episodic/{note_id}.md"
-    assert remote_files(world.remote)[path] == (laptop.memory / path).read_bytes()
+    assert tip_files(world.remote)[path] == (laptop.memory / path).read_bytes()
 
     assert desktop.sync()["pulled"] >= 1
     assert desktop.ok("project", cwd=desktop_api).out.strip() == "github.com/acme/api"

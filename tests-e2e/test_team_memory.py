@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from anamnesis_testsupport.repos import every_object, tip_files
 
-from e2e_support import Machine, bare_remote, check, remote_files, remote_objects
+from e2e_support import Machine, bare_remote, check
 
 TEAM_PROJECTS = "github.com/acme/*"
 PAYMENTS = "github.com/acme/payments"
@@ -39,10 +40,7 @@ def note_ids(files: dict[str, bytes]) -> set[str]:
 
 def on_remote(remote: Path) -> set[str]:
     """The note ids at the tip of a bare remote (none before its first push)."""
-    try:
-        return note_ids(remote_files(remote))
-    except KeyError:  # no branch yet: nothing was ever pushed there
-        return set()
+    return note_ids(tip_files(remote, none_pushed_ok=True))
 
 
 def remotes_report(report: Any) -> dict[str, Any]:
@@ -150,7 +148,7 @@ def test_share_moves_a_note_and_leaves_a_tombstone(team: Team) -> None:
 
     laptop.ok("share", tip["id"], "--to", "team")
     laptop.sync()
-    own = remote_files(team.alice_own)
+    own = tip_files(team.alice_own)
     assert tip["id"] not in note_ids(own)
     assert f".anamnesis/moved/{tip['id']}" in own  # a tombstone, not a silent deletion
     assert b"moved-to: team" in own[f".anamnesis/moved/{tip['id']}"]
@@ -216,10 +214,10 @@ def test_the_encrypted_remote_holds_no_note_text(team: Team) -> None:
         laptop.write(title, body, "-p", PAYMENTS, "--tag", tag)
     laptop.sync()
     laptop.sync()  # a no-op sync makes no commit
-    before = remote_files(team.team)
+    before = tip_files(team.team)
     assert laptop.sync()["remotes"][0]["pushed"] in (False, 0)
-    assert remote_files(team.team) == before
-    blobs = b"\n".join(raw for _kind, raw in remote_objects(team.team))
+    assert tip_files(team.team) == before
+    blobs = b"\n".join(raw for _kind, raw in every_object(team.team))
     for title, body, tag in secretish:
         for text in (title, body, f"- {tag}", "merchant_id", "lb-internal-7"):
             assert text.encode() not in blobs, text

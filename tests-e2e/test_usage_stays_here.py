@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from anamnesis_testsupport.repos import every_object, paths_ever_committed
 from mcp.client import Client
 from mcp.client.stdio import stdio_client
 
@@ -17,8 +18,6 @@ from e2e_support import (
     TIMEOUT_S,
     World,
     project_checkout,
-    remote_objects,
-    remote_tree_paths,
     tool_data,
 )
 
@@ -55,12 +54,12 @@ def test_usage_is_recorded_here_and_never_reaches_the_remote(world: World, tmp_p
 
     assert laptop.sync()["pushed"] is True
     desktop.sync()
-    objects = list(remote_objects(world.remote))
+    objects = every_object(world.remote)
     assert any(pool["id"].encode() in raw for _kind, raw in objects)  # the walk sees notes
     for kind, raw in objects:
         assert SESSION.encode() not in raw, kind
         assert b"SQLite format 3" not in raw, kind  # no database of any kind
-    paths = remote_tree_paths(world.remote)
+    paths = paths_ever_committed(world.remote)
     assert paths and not [path for path in paths if "usage" in path or path.endswith(".db")]
 
     desktop_stats = desktop.ok("stats", "--json").json()

@@ -5,7 +5,9 @@ clearing the date on desktop brings it back on laptop."""
 
 from __future__ import annotations
 
-from e2e_support import World, project_checkout, remote_files
+from anamnesis_testsupport.repos import tip_files
+
+from e2e_support import World, project_checkout
 
 
 def test_an_expired_note_is_expired_on_the_other_machine_too(world: World) -> None:
@@ -29,7 +31,7 @@ def test_an_expired_note_is_expired_on_the_other_machine_too(world: World) -> No
     # The same files everywhere, the dates as written.
     for note in (old, live):
         assert desktop.note_file(note).read_bytes() == laptop.note_file(note).read_bytes()
-        assert remote_files(world.remote)[f"{note['type']}/{note['id']}.md"] == (
+        assert tip_files(world.remote)[f"{note['type']}/{note['id']}.md"] == (
             laptop.note_file(note).read_bytes()
         )
     assert b"valid_until: '2020-01-31'\n" in desktop.note_file(old).read_bytes()

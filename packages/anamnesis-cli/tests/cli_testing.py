@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote as bare_remote
 
 BIN = Path(sys.executable).parent
 DATA = Path(__file__).parent / "data"
@@ -296,12 +296,6 @@ def claude_calls(log: Path) -> list[list[str]]:
     if not log.exists():
         return []
     return [json.loads(line) for line in log.read_text().splitlines()]
-
-
-def bare_remote(path: Path) -> Path:
-    path.mkdir(parents=True)
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
 
 
 def machines(tmp_path: Path) -> tuple[Env, Env, Path]:

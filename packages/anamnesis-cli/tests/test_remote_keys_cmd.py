@@ -8,9 +8,7 @@ from __future__ import annotations
 import stat
 from pathlib import Path
 
-from anamnesis_testsupport.repos import bare_remote
-from dulwich.refs import Ref
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote, every_object, tip
 
 from cli_testing import Env
 
@@ -21,21 +19,6 @@ def machine(tmp_path: Path, name: str) -> Env:
     env = Env.make(tmp_path, name)
     assert env.run("init", "--yes", "--local-only").code == 0
     return env
-
-
-def head(remote: Path) -> bytes | None:
-    with Repo(str(remote)) as repo:
-        try:
-            return repo.refs[Ref(b"refs/heads/main")]
-        except KeyError:
-            return None
-
-
-def every_object(remote: Path) -> list[bytes]:
-    """Every object of the bare repository (blobs, trees, commits), uncompressed."""
-    with Repo(str(remote)) as repo:
-        store = repo.object_store
-        return [store[sha].as_raw_string() for sha in store]
 
 
 def titles(env: Env) -> set[str]:
@@ -71,14 +54,14 @@ def test_an_encrypted_team_remote_through_the_cli(tmp_path: Path) -> None:
     assert pushed.code == 0, pushed.err
     (remote,) = pushed.json()["remotes"]
     assert (remote["name"], remote["pushed"], remote["encrypted"]) == ("team", True, True)
-    for data in every_object(team):
+    for _kind, data in every_object(team):
         for text in TEXTS:
             assert text.lower().encode() not in data.lower(), (text, data[:120])
 
-    settled = head(team)
+    settled = tip(team)
     again = alice.run_process("sync", "--json")
     assert again.code == 0, again.err
-    assert head(team) == settled  # nothing changed: no commit
+    assert tip(team) == settled  # nothing changed: no commit
 
     joined = bob.run_process("remote", "add", "team", str(team), "--projects", "acme*",
                              "--encrypt")  # fmt: skip
@@ -94,7 +77,7 @@ def test_an_encrypted_team_remote_through_the_cli(tmp_path: Path) -> None:
     assert f"`anamnesis remote add-recipient team {bob_key}`" in refused.err
     assert "Traceback" not in refused.err
     assert titles(bob) == {"Bob's acme note"}  # imported nothing, lost nothing
-    assert head(team) == settled  # pushed nothing
+    assert tip(team) == settled  # pushed nothing
     checks = {c["name"]: c for c in bob.run("doctor", "--json").json()["checks"]}
     assert "team: encrypted, and this machine's key is not one of" in checks["sync"]["detail"]
     assert f"anamnesis remote add-recipient team {bob_key}" in checks["sync"]["fix"]
@@ -113,7 +96,7 @@ def test_an_encrypted_team_remote_through_the_cli(tmp_path: Path) -> None:
     assert "Bob's acme note" in titles(alice)
     checks = {c["name"]: c for c in bob.run("doctor", "--json").json()["checks"]}
     assert "team: encrypted to 2 key(s), this one among them" in checks["sync"]["detail"]
-    for data in every_object(team):
+    for _kind, data in every_object(team):
         assert b"bob's words" not in data.lower()
 
 

@@ -6,30 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from anamnesis_testsupport.repos import bare_remote
-from dulwich.refs import Ref
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote, commit_messages, tip_files, tip_paths
 
 from cli_testing import Env
-
-
-def tree_of(remote: Path) -> dict[str, bytes]:
-    """The files on a bare remote's main branch ({} when nothing was pushed)."""
-    with Repo(str(remote)) as repo:
-        try:
-            commit = repo[repo.refs[Ref(b"refs/heads/main")]]
-        except KeyError:
-            return {}
-        store = repo.object_store
-        return {
-            entry.path.decode(): store[entry.sha].as_raw_string()
-            for entry in store.iter_tree_contents(commit.tree)  # type: ignore[attr-defined]
-        }
-
-
-def messages_of(remote: Path) -> list[str]:
-    with Repo(str(remote)) as repo:
-        return [entry.commit.message.decode() for entry in repo.get_walker()]
 
 
 def machine(tmp_path: Path, name: str, personal: Path | None) -> Env:
@@ -48,8 +27,9 @@ def write(env: Env, title: str, *args: str) -> str:
 
 
 def note_files(remote: Path) -> set[str]:
-    return {path.rsplit("/", 1)[-1].removesuffix(".md") for path in tree_of(remote)
-            if path.endswith(".md")}  # fmt: skip
+    """The ids of the notes at the tip of a bare remote (none before its first push)."""
+    paths = tip_files(remote, none_pushed_ok=True)
+    return {path.rsplit("/", 1)[-1].removesuffix(".md") for path in paths if path.endswith(".md")}
 
 
 def test_rules_route_first_match_and_the_default_takes_the_rest(tmp_path: Path) -> None:
@@ -74,7 +54,8 @@ def test_rules_route_first_match_and_the_default_takes_the_rest(tmp_path: Path) 
     assert note_files(lab) == {tagged}
     assert note_files(personal) == {mine}
     for remote in (personal, team, lab):  # machine-local notes go nowhere
-        assert not any(local.encode() in blob for blob in tree_of(remote).values())
+        pushed = tip_files(remote, none_pushed_ok=True).values()
+        assert not any(local.encode() in blob for blob in pushed)
     listed = laptop.run("remote", "list", "--json").json()
     assert [(r["name"], r["pinned"]) for r in listed] == [("default", 1), ("team", 1), ("lab", 1)]
     table = laptop.run("remote", "list")
@@ -91,9 +72,7 @@ def test_with_no_default_remote_the_rest_stays_local(tmp_path: Path) -> None:
     assert synced.code == 0, synced.err
     assert note_files(team) == {acme}
     # The rest is committed in memory/.git as before, never pushed anywhere.
-    with Repo(str(laptop.home / "memory")) as repo:
-        head = repo[repo.refs[Ref(b"refs/heads/main")]]
-        paths = {e.path.decode() for e in repo.object_store.iter_tree_contents(head.tree)}  # type: ignore[attr-defined]
+    paths = tip_paths(laptop.home / "memory")
     assert any(mine in path for path in paths) and not any(acme in path for path in paths)
 
 
@@ -112,7 +91,7 @@ def test_a_note_pulled_from_the_team_stays_there_when_edited(tmp_path: Path) -> 
     path = Path(bob.run("show", shared, "--json").json()["path"])
     path.write_text(path.read_text().replace("Acme port body", "the port is 9090"))
     assert bob.run("sync").code == 0
-    assert b"the port is 9090" in tree_of(team)[next(p for p in tree_of(team) if shared in p)]
+    assert b"the port is 9090" in tip_files(team)[next(p for p in tip_files(team) if shared in p)]
     assert note_files(bob_own) == set()  # never reached Bob's personal remote
     assert alice.run("sync").code == 0
     assert "9090" in alice.run("show", shared, "--json").json()["body"]
@@ -157,10 +136,10 @@ def test_share_moves_a_note_with_a_tombstone(tmp_path: Path) -> None:
     assert moved.json()["from"] == "default" and moved.json()["to"] == "team"
     assert laptop.run("sync").code == 0
     # The personal remote's tree no longer has the note, and has its tombstone.
-    tree = tree_of(personal)
+    tree = tip_files(personal)
     assert note not in note_files(personal)
     assert tree[f".anamnesis/moved/{note}"].startswith(b"moved-to: team\n")
-    assert any(m.startswith(f"anamnesis: moved {note} to team") for m in messages_of(personal))
+    assert any(m.startswith(f"anamnesis: moved {note} to team") for m in commit_messages(personal))
     assert note_files(team) == {note}
     # The desktop has the team remote: it re-pins the note there and keeps it.
     assert desktop.run("sync").code == 0
@@ -175,7 +154,7 @@ def test_share_moves_a_note_with_a_tombstone(tmp_path: Path) -> None:
     path.write_text(path.read_text().replace("Deploy checklist body", "step one: tag"))
     assert desktop.run("sync").code == 0
     assert note not in note_files(personal)
-    assert any(b"step one: tag" in blob for blob in tree_of(team).values())
+    assert any(b"step one: tag" in blob for blob in tip_files(team).values())
 
 
 def test_remote_check_lists_then_apply_moves(tmp_path: Path) -> None:
@@ -198,7 +177,7 @@ def test_remote_check_lists_then_apply_moves(tmp_path: Path) -> None:
     assert applied.code == 0, applied.err
     assert laptop.run("sync").code == 0
     assert note_files(personal) == {other} and note_files(team) == {acme}
-    assert f".anamnesis/moved/{acme}" in tree_of(personal)
+    assert f".anamnesis/moved/{acme}" in tip_files(personal)
     assert laptop.run("remote", "check", "--json").json()["moves"] == []
 
 
@@ -279,7 +258,7 @@ def test_a_note_shared_back_to_a_personal_remote_leaves_the_team(tmp_path: Path)
     assert alice.run("share", note, "--to", "default").code == 0
     assert alice.run("sync").code == 0
     assert note_files(team) == set() and note_files(alice_own) == {note}
-    stone = tree_of(team)[f".anamnesis/moved/{note}"]
+    stone = tip_files(team)[f".anamnesis/moved/{note}"]
     assert b"moved-to: default\n" in stone and b"remote: " in stone
     assert bob.run("sync").code == 0  # Bob's default is his own: he has no access
     assert bob.run("show", note, "--json").code != 0
@@ -346,8 +325,8 @@ def test_a_note_moved_between_named_remotes_follows_its_tombstone(tmp_path: Path
     assert ann.run("share", note, "--to", "lab").code == 0
     assert ann.run("sync").code == 0
     assert note_files(team) == set() and note_files(lab) == {note}
-    assert tree_of(team)[f".anamnesis/moved/{note}"].startswith(b"moved-to: lab\n")
-    assert any(m.startswith(f"anamnesis: moved {note} to lab") for m in messages_of(team))
+    assert tip_files(team)[f".anamnesis/moved/{note}"].startswith(b"moved-to: lab\n")
+    assert any(m.startswith(f"anamnesis: moved {note} to lab") for m in commit_messages(team))
     for env in (ben, cid):
         assert env.run("sync").code == 0
     assert ben.run("show", note, "--json").code == 0  # has the lab: kept, re-pinned

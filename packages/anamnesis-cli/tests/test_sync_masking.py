@@ -12,10 +12,7 @@ from pathlib import Path
 import pytest
 from anamnesis_testsupport import CannotLock, unwritable_folders
 from anamnesis_testsupport.fake_llm import FakeLLMServer, openai_reply
-from dulwich.object_store import iter_tree_contents
-from dulwich.objects import Blob, Commit
-from dulwich.refs import Ref
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import every_blob, tip_texts
 
 from anamnesis.store import MemoryStore
 from cli_testing import Env, bare_remote, machines, write
@@ -47,28 +44,9 @@ def in_conflict(tmp_path: Path) -> tuple[Env, Env, Path, str]:
     return laptop, desktop, remote, note_id
 
 
-def blobs(repository: Path) -> list[bytes]:
-    """Every blob a repository holds, whatever commit or tree it is in (history included)."""
-    with Repo(str(repository)) as repo:
-        store = repo.object_store
-        return [obj.data for sha in store if isinstance(obj := store[sha], Blob)]
-
-
-def remote_notes(remote: Path) -> dict[str, str]:
-    """The notes at the tip of the remote's branch: path -> text."""
-    with Repo(str(remote)) as repo:
-        head = repo[repo.refs[Ref(b"refs/heads/main")]]
-        assert isinstance(head, Commit)
-        return {
-            entry.path.decode(): repo[entry.sha].as_raw_string().decode()
-            for entry in iter_tree_contents(repo.object_store, head.tree)
-            if entry.path and entry.sha
-        }
-
-
 def assert_never_in(repository: Path, *secrets: str) -> None:
     for secret in secrets:
-        leaked = [blob[:80] for blob in blobs(repository) if secret.encode() in blob]
+        leaked = [blob[:80] for blob in every_blob(repository) if secret.encode() in blob]
         assert leaked == [], f"{secret[:8]}... is in {repository.name}"
 
 
@@ -83,7 +61,7 @@ def test_every_resolve_mode_masks_a_secret_typed_into_the_conflicting_note(
     assert resolved.code == 0, resolved.err
     assert resolved.json()["pushed"] is True
     assert_never_in(remote, TOKEN)
-    notes = remote_notes(remote)
+    notes = tip_texts(remote)
     ours = [text for text in notes.values() if "warm the cache" in text]
     if mode == "theirs":
         assert ours == [] and TOKEN not in conflicting.read_text()

@@ -12,7 +12,7 @@ from anamnesis_testsupport.dashboard_server import DashboardProcess, start_dashb
 
 # isolated_home (autouse): its own ANAMNESIS_HOME and environment for every test.
 from anamnesis_testsupport.fixtures import isolated_home as isolated_home
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote
 
 from anamnesis.store import MemoryStore
 
@@ -27,10 +27,7 @@ def anamnesis_machine_id() -> str:
 @pytest.fixture
 def remote(tmp_path: Path) -> Path:
     """An empty bare repository (made with dulwich): the machines' shared remote."""
-    path = tmp_path / "remote.git"
-    path.mkdir()
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
+    return bare_remote(tmp_path / "remote.git")
 
 
 @pytest.fixture

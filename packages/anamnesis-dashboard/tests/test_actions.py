@@ -15,9 +15,8 @@ from anamnesis_testsupport.dashboard_server import (
     csrf_of,
     start_dashboard,
 )
+from anamnesis_testsupport.repos import every_blob, tip_paths
 from anamnesis_testsupport.unpushed import RESOLVED_SECRET, TYPED_SECRET, leave_resolve_unpushed
-from dulwich.refs import Ref
-from dulwich.repo import Repo
 
 from anamnesis.store import MemoryStore
 
@@ -34,21 +33,6 @@ def _served(home: Path, remote: str) -> Iterator[tuple[DashboardProcess, httpx.C
         running.stop()
 
 
-def _remote_paths(remote: Path) -> list[str]:
-    from dulwich.object_store import iter_tree_contents
-    from dulwich.objects import Commit
-
-    repo = Repo(str(remote))
-    try:
-        commit = repo[repo.refs[Ref(b"refs/heads/main")]]
-        assert isinstance(commit, Commit)
-        return [
-            e.path.decode() for e in iter_tree_contents(repo.object_store, commit.tree) if e.path
-        ]
-    finally:
-        repo.close()
-
-
 def _press_sync(client: httpx.Client) -> str:
     """Press Sync as the page's htmx does, and see it succeed; the form's CSRF token."""
     csrf = csrf_of(client.get("/").text)
@@ -62,7 +46,7 @@ def test_the_sync_button_runs_one_sync(store: MemoryStore, remote: Path) -> None
     note = store.write(type="semantic", title="to share", body="x", project="p")
     for _, client in _served(store.root, str(remote)):
         csrf = _press_sync(client)
-        assert f"semantic/{note.id}.md" in _remote_paths(remote)
+        assert f"semantic/{note.id}.md" in tip_paths(remote)
         # Without htmx (a plain form post) the result is a whole page.
         again = client.post("/sync", data={"csrf": csrf})
         assert again.status_code == 200 and "<h1>Sync</h1>" in again.text
@@ -96,18 +80,7 @@ def test_status_panel_shows_ops_checks_of_the_home(
 
 def _blobs_holding(remote: Path, secret: str) -> list[bytes]:
     """The remote's blobs, in any commit (history included), that hold ``secret``."""
-    from dulwich.objects import Blob
-
-    repo = Repo(str(remote))
-    try:
-        objects = repo.object_store
-        return [
-            blob.data[:60]
-            for sha in objects
-            if isinstance(blob := objects[sha], Blob) and secret.encode() in blob.data
-        ]
-    finally:
-        repo.close()
+    return [blob[:60] for blob in every_blob(remote) if secret.encode() in blob]
 
 
 def test_the_sync_button_pushes_nothing_unmasked(
@@ -121,7 +94,7 @@ def test_the_sync_button_pushes_nothing_unmasked(
     typed.write_text(typed.read_text() + f"\nstaging token {TYPED_SECRET}\n")
     for _, client in _served(store.root, str(remote)):
         _press_sync(client)
-    assert f"semantic/{other.id}.md" in _remote_paths(remote)
+    assert f"semantic/{other.id}.md" in tip_paths(remote)
     assert _blobs_holding(remote, RESOLVED_SECRET) == []
     assert _blobs_holding(remote, TYPED_SECRET) == []
     assert TYPED_SECRET not in typed.read_text()  # masked on disk, as it was pushed

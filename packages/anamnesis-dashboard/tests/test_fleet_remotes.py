@@ -19,9 +19,7 @@ from anamnesis_testsupport.browser import context as context
 from anamnesis_testsupport.browser import page as page
 from anamnesis_testsupport.browser import sign_in
 from anamnesis_testsupport.dashboard_server import DashboardProcess
-from dulwich.objects import Commit
-from dulwich.refs import Ref
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote, tip_paths
 from playwright.sync_api import Page, ViewportSize, expect
 
 from anamnesis.ops import Home, RemoteSpec, add_member, add_remote, machine_public_key, run_sync
@@ -29,12 +27,6 @@ from anamnesis.store import MemoryStore, write_config
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 TEAM_PROJECTS = "github.com/team/*"
-
-
-def bare(path: Path) -> Path:
-    path.mkdir()
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
 
 
 @dataclass
@@ -59,7 +51,7 @@ def encrypt(request: pytest.FixtureRequest) -> bool:
 @pytest.fixture
 def team(isolated_home: Path, tmp_path: Path, encrypt: bool) -> Iterator[Team]:
     own, theirs_remote, team_remote = (
-        bare(tmp_path / name) for name in ("laptop.git", "desktop.git", "team.git")
+        bare_remote(tmp_path / name) for name in ("laptop.git", "desktop.git", "team.git")
     )
     # The dashboard reads its remotes from config.json, as `anamnesis init --remote` and
     # `anamnesis remote add` leave it.
@@ -90,15 +82,6 @@ def write_notes(team: Team) -> None:
     for n in range(4):
         team.theirs.write(type="semantic", title=f"theirs {n}", body="personal",
                           machine_id="desktop", project="github.com/desktop/side")  # fmt: skip
-
-
-def tip_paths(remote: Path) -> set[str]:
-    """Every file path at the tip of a bare remote's main branch."""
-    with Repo(str(remote)) as repo:
-        commit = repo[repo.refs[Ref(b"refs/heads/main")]]
-        assert isinstance(commit, Commit)
-        store = repo.object_store
-        return {e.path.decode() for e in store.iter_tree_contents(commit.tree)}
 
 
 def section(page_html: str, remote: str) -> str:

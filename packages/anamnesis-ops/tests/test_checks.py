@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote
 
 from anamnesis.ops import (
     FAIL,
@@ -27,12 +27,6 @@ from anamnesis.ops import (
 from anamnesis.store import MemoryStore
 
 NAMES = ["store", "index", "clock", "remote", "sync"]
-
-
-def bare_remote(path: Path) -> Path:
-    path.mkdir()
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
 
 
 def test_a_home_is_checked_in_doctors_order(tmp_path: Path) -> None:

@@ -5,25 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote, commit_messages, every_blob
 
 from anamnesis.ops import Home, run_sync
 from anamnesis.store import redact_secrets
 from anamnesis.sync import STRATEGIES, SyncError
 
 SECRET = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # synthetic, GitHub's token shape
-
-
-def bare_remote(path: Path) -> Path:
-    path.mkdir()
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
-
-
-def remote_blobs(remote: Path) -> list[bytes]:
-    with Repo(str(remote)) as repo:
-        store = repo.object_store
-        return [store[sha].as_raw_string() for sha in store if store[sha].type_name == b"blob"]
 
 
 def machine(tmp_path: Path, name: str, remote: Path) -> Home:
@@ -52,7 +40,7 @@ def test_a_secret_typed_into_a_conflicting_note_is_masked_on_the_remote(
         assert settled.result.remote_error == "", settled.as_dict()
         pulled = run_sync(desktop, theirs)
         assert pulled.result.remote_error == ""
-    assert not any(SECRET.encode() in blob for blob in remote_blobs(remote))
+    assert not any(SECRET.encode() in blob for blob in every_blob(remote))
     for home in (laptop, desktop):
         files = list(home.layout.memory_dir.rglob("*.md"))
         assert files and not any(SECRET in file.read_text() for file in files), strategy
@@ -89,12 +77,6 @@ def test_a_resolve_imports_nothing_and_a_sync_imports_claude_codes_memory(
         assert [note.machine_id for note in store.list()] == ["laptop"]
 
 
-def remote_messages(remote: Path) -> list[str]:
-    """The remote branch's commit messages, newest first."""
-    with Repo(str(remote)) as repo:
-        return [entry.commit.message.decode() for entry in repo.get_walker()]
-
-
 def test_each_sync_commit_names_the_notes_it_changes_never_a_secret_or_a_local_note(
     tmp_path: Path,
 ) -> None:
@@ -109,7 +91,7 @@ def test_each_sync_commit_names_the_notes_it_changes_never_a_secret_or_a_local_n
         mine.write(type="procedural", title="Ports", body="8000")
         second = run_sync(laptop, mine)
     assert first.result.pushed and second.result.pushed
-    latest, masking = remote_messages(remote)
+    latest, masking = commit_messages(remote)
     assert latest == "anamnesis: 1 note added, 1 edited: Ports, Pool size\n"
     # The first sync masked the token and committed everything then, saying both.
     masked_title = redact_secrets(f"CI token {SECRET}")

@@ -9,8 +9,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-from dulwich.refs import Ref
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote, every_blob, tip_files
 
 from anamnesis.ops import (
     CodecError,
@@ -27,31 +26,6 @@ from anamnesis.ops.remotes.mirror import MirrorSync
 from anamnesis.store import sync_cycle, write_config
 
 SECRET = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # synthetic, GitHub's token shape
-
-
-def bare_remote(path: Path) -> Path:
-    path.mkdir()
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
-
-
-def remote_tree(remote: Path) -> dict[str, bytes]:
-    with Repo(str(remote)) as repo:
-        try:
-            commit = repo[repo.refs[Ref(b"refs/heads/main")]]
-        except KeyError:
-            return {}
-        store = repo.object_store
-        return {
-            e.path.decode(): store[e.sha].as_raw_string()
-            for e in store.iter_tree_contents(commit.tree)  # type: ignore[attr-defined]
-        }
-
-
-def remote_blobs(remote: Path) -> list[bytes]:
-    with Repo(str(remote)) as repo:
-        store = repo.object_store
-        return [store[sha].as_raw_string() for sha in store if store[sha].type_name == b"blob"]
 
 
 def home_with(tmp_path: Path, name: str, default: Path | None, *specs: RemoteSpec) -> Home:
@@ -106,9 +80,9 @@ def test_a_secret_is_masked_before_a_named_remote_gets_it(tmp_path: Path) -> Non
         report = run_sync(home, store)
     [team_report] = report.remotes
     assert [found.path for found in team_report.masked] == [str(path)]
-    assert not any(SECRET.encode() in blob for blob in remote_blobs(team))
-    assert not any(SECRET.encode() in blob for blob in remote_blobs(personal))
-    assert any(b"[REDACTED" in blob for blob in remote_tree(team).values())
+    assert not any(SECRET.encode() in blob for blob in every_blob(team))
+    assert not any(SECRET.encode() in blob for blob in every_blob(personal))
+    assert any(b"[REDACTED" in blob for blob in tip_files(team).values())
 
 
 class Base64Codec:
@@ -152,9 +126,9 @@ def test_the_mirror_cycle_goes_through_the_remotes_codec(tmp_path: Path) -> None
     with alice.open_store() as store:
         note = store.write(type="semantic", title="Sealed", body="plain words here", tags=["t"])
     head, _ = cycle(alice)
-    tree = remote_tree(team)
+    tree = tip_files(team)
     assert set(tree) == {f"semantic/{note.id}.md.b64", ".anamnesis/format"}
-    assert not any(b"plain words here" in blob for blob in remote_blobs(team))
+    assert not any(b"plain words here" in blob for blob in every_blob(team))
     assert cycle(alice)[0] == head  # a no-op stays a no-op: nothing encoded anew
     _, changed = cycle(bob)
     assert changed == (f"semantic/{note.id}.md",)
@@ -179,8 +153,8 @@ def test_an_encrypted_remote_without_encryption_pushes_nothing(tmp_path: Path) -
         report = run_sync(home, store)
     [vault_report] = report.as_dict()["remotes"]
     assert vault_report["encrypted"] is True and "cannot encrypt" in vault_report["remote_error"]
-    assert remote_tree(vault) == {}
-    assert list(remote_tree(personal)) == [f"semantic/{mine.id}.md"]
+    assert tip_files(vault, none_pushed_ok=True) == {}
+    assert list(tip_files(personal)) == [f"semantic/{mine.id}.md"]
 
 
 def test_one_remote_is_exactly_as_before(tmp_path: Path) -> None:
@@ -214,5 +188,5 @@ def test_a_backend_kept_across_cycles_syncs_every_remote_and_leaks_nothing(
         assert store.get(note.id).body.strip() == "port 8080"
         store.update(note.id, body="port 9090")
         sync_with(store, kept, machine_id="bob")
-    assert not any(note.id in path for path in remote_tree(bob_own))
-    assert any(b"port 9090" in blob for blob in remote_tree(team).values())
+    assert not any(note.id in path for path in tip_files(bob_own, none_pushed_ok=True))
+    assert any(b"port 9090" in blob for blob in tip_files(team).values())

@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from dulwich.refs import Ref
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote, commit_messages, every_object, tip, tip_files
 
 from anamnesis.ops import (
     CodecError,
@@ -30,40 +29,8 @@ SECRET = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"  # synthetic, GitHub's token
 WORDS = ("Zanzibar", "quokka", "marmalade-deploy", "port 48213", "acme-web")
 
 
-def bare_remote(path: Path) -> Path:
-    path.mkdir()
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
-
-
-def head(remote: Path) -> bytes | None:
-    with Repo(str(remote)) as repo:
-        try:
-            return repo.refs[Ref(b"refs/heads/main")]
-        except KeyError:
-            return None
-
-
-def remote_tree(remote: Path) -> dict[str, bytes]:
-    with Repo(str(remote)) as repo:
-        sha = repo.refs[Ref(b"refs/heads/main")]
-        store = repo.object_store
-        return {
-            e.path.decode(): store[e.sha].as_raw_string()
-            for e in store.iter_tree_contents(repo[sha].tree)  # type: ignore[attr-defined]
-        }
-
-
-def every_object(remote: Path) -> list[bytes]:
-    """Every object the bare repository holds (blobs, trees, commits), each as git
-    stores it uncompressed: what the host can read."""
-    with Repo(str(remote)) as repo:
-        store = repo.object_store
-        return [store[sha].as_raw_string() for sha in store]
-
-
 def assert_no_plaintext(remote: Path, *texts: str) -> None:
-    objects = every_object(remote)
+    objects = [data for _kind, data in every_object(remote)]  # what the host can read
     assert objects
     for text in texts:
         for data in objects:
@@ -105,7 +72,7 @@ def test_the_remote_holds_only_ciphertext_and_a_noop_sync_commits_nothing(
     remote = bare_remote(tmp_path / "team.git")
     alice = machine(tmp_path, "alice")
     add_remote(alice, team_spec(remote))
-    founded = remote_tree(remote)  # remote add --encrypt set it up and pushed it
+    founded = tip_files(remote)  # remote add --encrypt set it up and pushed it
     assert list(founded) == [RECIPIENTS_FILE]
     recipients = parse_recipients(founded[RECIPIENTS_FILE])
     assert [(r.key, r.label) for r in recipients] == [(membership(alice, team_spec(remote))
@@ -117,7 +84,7 @@ def test_the_remote_holds_only_ciphertext_and_a_noop_sync_commits_nothing(
     first = sync(alice)
     assert first["pushed"] is True and first["remote_error"] is None, first
     assert first["encrypted"] is True
-    tree = remote_tree(remote)
+    tree = tip_files(remote)
     assert sorted(tree) == sorted(
         [RECIPIENTS_FILE] + [f"semantic/{note.id}.md.age" for note in notes]
     )
@@ -125,26 +92,24 @@ def test_the_remote_holds_only_ciphertext_and_a_noop_sync_commits_nothing(
         if path != RECIPIENTS_FILE:
             assert data.startswith(b"age-encryption.org/v1\n")
     assert_no_plaintext(remote, *WORDS, "Second note", SECRET, "ghp_", "semantic:", "title:")
-    with Repo(str(remote)) as repo:  # commit messages name no note
-        messages = [entry.commit.message.decode() for entry in repo.get_walker()]
+    messages = commit_messages(remote)  # commit messages name no note
     assert not any("Zanzibar" in m or "Second" in m for m in messages), messages
     # memory/ keeps plain markdown
     with alice.open_store() as store:
         assert "marmalade-deploy" in (alice.memory_dir / store.file_of(notes[0].id)).read_text()
 
-    before = head(remote)
+    before = tip(remote)
     again = sync(alice)
     assert again["remote_error"] is None
-    assert head(remote) == before  # nothing changed: no commit, nothing pushed
+    assert tip(remote) == before  # nothing changed: no commit, nothing pushed
     mirror = alice.layout.mirror_dir("team")
-    with Repo(str(mirror)) as repo:
-        assert repo.refs[Ref(b"refs/heads/main")] == before
+    assert tip(mirror) == before
 
     # an edit seals that one note again, and only it
     with alice.open_store() as store:
         store.update(notes[0].id, body="The marmalade-deploy runs on port 48214.")
     sync(alice)
-    after = remote_tree(remote)
+    after = tip_files(remote)
     changed = {path for path in tree if tree[path] != after[path]}
     assert changed == {f"semantic/{notes[0].id}.md.age"}
 
@@ -163,7 +128,7 @@ def test_a_machine_that_is_not_a_recipient_gets_the_clear_error_and_loses_nothin
     assert not joined.member
     assert "anamnesis remote add-recipient team " + joined.public_key in joined.advice()
     own = write(bob, "Bob's acme note", "Bob wrote this about acme.")
-    before = head(remote)
+    before = tip(remote)
 
     refused = sync(bob)
 
@@ -171,7 +136,7 @@ def test_a_machine_that_is_not_a_recipient_gets_the_clear_error_and_loses_nothin
     assert joined.public_key in error
     assert f"`anamnesis remote add-recipient team {joined.public_key}`" in error
     assert "not one of its recipients" in error
-    assert head(remote) == before  # pushed nothing
+    assert tip(remote) == before  # pushed nothing
     assert titles(bob) == {"Bob's acme note"}  # imported nothing, lost nothing
     with bob.open_store() as store:
         assert store.get(own.id).body.strip() == "Bob wrote this about acme."
@@ -188,14 +153,14 @@ def test_a_machine_that_is_not_a_recipient_gets_the_clear_error_and_loses_nothin
     assert titles(bob) == {"Bob's acme note", "Zanzibar rollout"}
     with bob.open_store() as store:
         assert "48213" in store.get(shared.id).body
-    assert f"semantic/{own.id}.md.age" in remote_tree(remote)
+    assert f"semantic/{own.id}.md.age" in tip_files(remote)
     assert_no_plaintext(remote, "Bob wrote this", "Bob's acme note")
     assert sync(alice)["remote_error"] is None
     assert titles(alice) == {"Bob's acme note", "Zanzibar rollout"}
     # and both are no-ops now
-    settled = head(remote)
+    settled = tip(remote)
     sync(alice), sync(bob)
-    assert head(remote) == settled
+    assert tip(remote) == settled
 
 
 def test_a_machine_added_before_it_joins_reads_everything_at_its_first_sync(
@@ -289,7 +254,7 @@ def test_a_conflict_on_an_encrypted_remote_resolves_keep_both(tmp_path: Path) ->
             assert sorted(n.body.strip() for n in listed) == ["Port 7070.", "Port 9090."]
             assert all(CONFLICT_TAG in n.tags for n in listed)
     assert_no_plaintext(remote, "Port 7070", "Port 9090", "Dev server port")
-    assert all(path == RECIPIENTS_FILE or path.endswith(".md.age") for path in remote_tree(remote))
+    assert all(path == RECIPIENTS_FILE or path.endswith(".md.age") for path in tip_files(remote))
 
 
 def test_a_damaged_file_on_the_remote_is_reported_and_the_rest_imported(

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from anamnesis_testsupport.fixtures import make_unwritable as make_unwritable
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import bare_remote
 
 from anamnesis.sync import GitSyncBackend
 
@@ -38,10 +38,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.fixture
 def remote(tmp_path: Path) -> Path:
     """An empty bare repository, made with dulwich."""
-    path = tmp_path / "remote.git"
-    path.mkdir()
-    Repo.init_bare(str(path), default_branch=b"main").close()
-    return path
+    return bare_remote(tmp_path / "remote.git")
 
 
 from sync_testing import Machine  # noqa: E402

@@ -8,10 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from dulwich.object_store import iter_tree_contents
-from dulwich.objects import Blob, Commit
+from anamnesis_testsupport.repos import MAIN as MAIN
+from anamnesis_testsupport.repos import tip_files
 from dulwich.refs import Ref
-from dulwich.repo import Repo
 
 from anamnesis.sync import GitSyncBackend
 from anamnesis.sync.tree import worktree
@@ -42,26 +41,9 @@ def files(backend: GitSyncBackend) -> dict[str, str]:
     }
 
 
-MAIN = Ref(b"refs/heads/main")
-
-
 def remote_files(remote: Path, branch: Ref = MAIN) -> dict[str, bytes]:
-    """The files in the remote's branch, read with dulwich."""
-    repo = Repo(str(remote))
-    try:
-        if branch not in repo.refs:
-            return {}
-        commit = repo[repo.refs[branch]]
-        assert isinstance(commit, Commit)
-        out: dict[str, bytes] = {}
-        for entry in iter_tree_contents(repo.object_store, commit.tree):
-            assert entry.path is not None and entry.sha is not None
-            blob = repo[entry.sha]
-            assert isinstance(blob, Blob)
-            out[entry.path.decode()] = blob.as_raw_string()
-        return out
-    finally:
-        repo.close()
+    """The files at the tip of the remote's branch, path -> content ({} before a push)."""
+    return tip_files(remote, branch, none_pushed_ok=True)
 
 
 def edit_once_before(

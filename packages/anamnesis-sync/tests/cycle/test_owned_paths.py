@@ -6,27 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dulwich.refs import Ref
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import every_blob, tip_paths
 
 from anamnesis.sync import GitSyncBackend
 from sync_testing import Machine
-
-
-def remote_paths(remote: Path) -> dict[str, bytes]:
-    with Repo(str(remote)) as repo:
-        commit = repo[repo.refs[Ref(b"refs/heads/main")]]
-        store = repo.object_store
-        return {
-            e.path.decode(): store[e.sha].as_raw_string()
-            for e in store.iter_tree_contents(commit.tree)  # type: ignore[attr-defined]
-        }
-
-
-def every_blob(remote: Path) -> list[bytes]:
-    with Repo(str(remote)) as repo:
-        store = repo.object_store
-        return [store[sha].as_raw_string() for sha in store if store[sha].type_name == b"blob"]
 
 
 def owning(backend: GitSyncBackend, elsewhere: set[str]) -> GitSyncBackend:
@@ -45,7 +28,7 @@ def test_a_path_it_does_not_own_never_leaves(remote: Path, machine: Machine) -> 
     assert laptop.sync().pushed
     (folder / "b" / "team.md").write_text("the team's secret plan, edited")
     laptop.sync()
-    assert set(remote_paths(remote)) == {"a/mine.md"}
+    assert tip_paths(remote) == {"a/mine.md"}
     assert not any(b"secret plan" in blob for blob in every_blob(remote))
     assert laptop.state().dirty is False
 
@@ -62,7 +45,7 @@ def test_a_tracked_path_it_stops_owning_is_committed_deleted(
     owning(laptop, {"n/moved.md"})
     result = laptop.sync()
     assert result.pushed
-    assert set(remote_paths(remote)) == {"n/kept.md"}
+    assert tip_paths(remote) == {"n/kept.md"}
     assert (folder / "n" / "moved.md").read_text() == "moving"  # the file stays here
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dulwich.repo import Repo
+from anamnesis_testsupport.repos import commit_messages
 
 from anamnesis.sync import GitSyncBackend
 from sync_testing import Machine, files, remote_files, write_note
@@ -78,9 +78,8 @@ def test_notes_that_keep_arriving_during_a_conflict_land_without_false_conflicts
         }
     )
     assert {p: t.decode() for p, t in remote_files(remote).items()} == files(laptop)
-    with Repo(str(remote)) as bare:  # the take commits stayed local bookkeeping
-        messages = [entry.commit.message for entry in bare.get_walker()]
-    assert not [m for m in messages if b"Anamnesis-Taken-From" in m]
+    messages = commit_messages(remote)  # the take commits stayed local bookkeeping
+    assert not [m for m in messages if "Anamnesis-Taken-From" in m]
 
 
 def test_a_taken_note_edited_here_during_the_conflict_is_kept_and_pushed(

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from anamnesis_testsupport.repos import every_blob
 from dulwich.objects import Blob, Commit, ObjectID
 from dulwich.repo import Repo
 
@@ -22,17 +23,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 SECRET = b"TOP-SECRET-OUTSIDE-THE-STORE\n"
-
-
-def every_blob(repo_path: Path) -> list[bytes]:
-    """The content of every blob the repository holds, reachable or not."""
-    with Repo(str(repo_path)) as repo:
-        out = []
-        for sha in repo.object_store:
-            obj = repo.object_store[sha]
-            if isinstance(obj, Blob):
-                out.append(obj.as_raw_string())
-        return out
 
 
 def sync_within(backend: object, seconds: float = 20.0) -> SyncResult:
