@@ -56,45 +56,29 @@ from typing import Any
 from dulwich.repo import Repo
 
 from bench.common import fleet_checks as checks
+from bench.common.fleet_machine import FleetMachine
+from bench.common.fleet_phases import (
+    phase_summary,
+    summary_cells,
+    sync_record,
+    sync_then_check,
+    writes_note,
+)
+from bench.common.machine_checks import run_machine_checks
 from bench.common.places import REPO
-from bench.common.processes import Ran, driver, run_measured, running
+from bench.common.processes import Ran, driver, run_measured
 from bench.common.sync_runs import sync_process, write_notes
 from bench.common.workspace import workspace
 
 
 @dataclass(frozen=True, slots=True)
-class Machine:
-    """One computer of the team: its own home, Claude Code folder and machine id."""
+class Machine(FleetMachine):
+    """One computer of the team, with the remote in its environment."""
 
-    name: str
-    root: Path
     remote: Path
-    code: Path  # the checkout whose packages it runs
-
-    @property
-    def home(self) -> Path:
-        return self.root / "anamnesis"
-
-    @property
-    def memory(self) -> Path:
-        return self.home / "memory"
 
     def env(self) -> dict[str, str]:
-        base = running(self.code)
-        inherited = {k: v for k, v in base.items() if not k.startswith("ANAMNESIS_")}
-        return {
-            **inherited,
-            "HOME": str(self.root / "user"),
-            "ANAMNESIS_HOME": str(self.home),
-            "ANAMNESIS_MACHINE_ID": self.name,
-            "ANAMNESIS_GIT_REMOTE": str(self.remote),
-            "CLAUDE_CONFIG_DIR": str(self.root / "claude"),
-            # Keyword search: no embedding model loads (vectors are not what is measured).
-            "ANAMNESIS_SEARCH_MODE": "keyword",
-        }
-
-    def cli(self, *args: str) -> Ran:
-        return run_measured([sys.executable, "-m", "anamnesis.cli", *args], self.env())
+        return {**FleetMachine.env(self), "ANAMNESIS_GIT_REMOTE": str(self.remote)}
 
 
 @dataclass(slots=True)
@@ -130,19 +114,7 @@ def remote_notes(remote: Path) -> int:
 def sync(machine: Machine, phase: str, **extra: Any) -> dict[str, Any]:
     """`anamnesis sync --json` on ``machine``: its outcome, time and peak RSS (``extra``
     is reported along, e.g. how long the round's writes took)."""
-    ran = machine.cli("sync", "--json")
-    record: dict[str, Any] = {
-        "phase": phase,
-        "machine": machine.name,
-        "seconds": round(ran.seconds, 3),
-        "rss_mb": round(ran.rss_mb, 1),
-        "exit": ran.code,
-        "error": ran.last_error_line(),
-    }
-    try:
-        report = json.loads(ran.out)
-    except json.JSONDecodeError:
-        report = {}
+    record, report = sync_record(machine.name, phase, machine.cli("sync", "--json"))
     record.update(
         pushed=report.get("pushed"),
         pulled=report.get("pulled"),
@@ -175,22 +147,10 @@ def run_phase(
     with ThreadPoolExecutor(max_workers=concurrency) as pool:
         records = list(pool.map(step, fleet.machines))
     fleet.syncs.extend(records)
-    seconds = [r["seconds"] for r in records]
-    summary: dict[str, Any] = {
-        "phase": phase,
-        "summary": True,
-        "remote_notes_before": before,
-        "syncs": len(records),
-        "median_s": round(statistics.median(seconds), 3),
-        "max_s": round(max(seconds), 3),
-        "median_rss_mb": round(statistics.median(r["rss_mb"] for r in records), 1),
-        "max_rss_mb": round(max(r["rss_mb"] for r in records), 1),
-        "failed": sum(1 for r in records if r["exit"] != 0),
-        **checks.remote_packs(fleet.remote),
-    }
-    writes = [r["write_s"] for r in records if "write_s" in r]
-    if writes:
-        summary["write_median_s"] = round(statistics.median(writes), 3)
+    failed = sum(1 for r in records if r["exit"] != 0)
+    summary = phase_summary(phase, records, failed, remote_notes_before=before,
+                            syncs=len(records))  # fmt: skip
+    summary.update(checks.remote_packs(fleet.remote))
     fleet.phases.append(summary)
     emit(summary)
 
@@ -220,25 +180,10 @@ def seed_remote(root: Path, notes: int) -> tuple[Path, set[str]]:
     return remote, seeded
 
 
-def final_step(fleet: Fleet) -> Callable[[Machine], dict[str, Any]]:
-    """The last sync of a machine, then its checks at once (its files still cached)."""
-
-    def step(machine: Machine) -> dict[str, Any]:
-        record = sync(machine, "final")
-        fleet.checked.append(check_machine(fleet, machine))
-        return record
-
-    return step
-
-
 def check_machine(fleet: Fleet, machine: Machine) -> dict[str, Any]:
-    """One machine's checks: its folder against the remote's tip, its index, its search.
-    Each kind's findings are a list ([] when right); an error in a check is a finding."""
-    started = time.perf_counter()
-    record: dict[str, Any] = {"phase": "machine checks", "machine": machine.name, "tip": None}
-    findings: dict[str, list[str]] = {"tree": [], "conflict_notes": [], "index": [],
-                                      "search": [], "errors": []}  # fmt: skip
-    try:
+    """One machine's checks: its folder against the remote's tip, its index, its search."""
+
+    def check(findings: dict[str, list[str]], record: dict[str, Any]) -> None:
         tip = fleet.current_tip()
         record["tip"] = tip.commit
         folder = checks.scan_folder(machine.memory)
@@ -246,27 +191,14 @@ def check_machine(fleet: Fleet, machine: Machine) -> dict[str, Any]:
         findings["conflict_notes"] = folder.conflicts
         findings["index"] = index_findings(machine, checks.note_ids(folder.files))
         findings["search"] = search_findings(fleet, machine)
-    except Exception as error:  # any failure to check is itself reported, never skipped
-        findings["errors"].append(f"{type(error).__name__}: {error}")
-    record.update(findings, passed=not any(findings.values()))
-    record["seconds"] = round(time.perf_counter() - started, 3)
-    emit(record)
-    if not record["passed"]:
-        print(f"{machine.name}: checks FAILED: {findings}", file=sys.stderr, flush=True)
-    return record
 
-
-def cli_json(machine: Machine, *args: str) -> Any:
-    """`anamnesis <args>`'s JSON output; a failed command raises, with its error."""
-    ran = machine.cli(*args)
-    if ran.code != 0:
-        raise RuntimeError(f"`anamnesis {' '.join(args)}` exited {ran.code}: {ran.err[-500:]}")
-    return json.loads(ran.out)
+    kinds = ("tree", "conflict_notes", "index", "search")
+    return run_machine_checks(machine.name, kinds, check, emit, tip=None)
 
 
 def index_findings(machine: Machine, on_disk: set[str]) -> list[str]:
     """The index lists exactly the notes on disk."""
-    listed = {note["id"] for note in cli_json(machine, "list", "--limit", "0", "--json")}
+    listed = {note["id"] for note in machine.cli_json("list", "--limit", "0", "--json")}
     return checks.id_differences(listed, on_disk, "listed")
 
 
@@ -275,7 +207,7 @@ def search_findings(fleet: Fleet, machine: Machine) -> list[str]:
     number = fleet.machines.index(machine)
     other = fleet.machines[(number + 1) % len(fleet.machines)]
     note_id, word = fleet.written[other.name][-1]
-    hits = [hit["id"] for hit in cli_json(machine, "search", word, "--json", "-k", "3")]
+    hits = [hit["id"] for hit in machine.cli_json("search", word, "--json", "-k", "3")]
     if hits[:1] == [note_id]:
         return []
     return [f"searching {other.name}'s {word} ({note_id}) found {hits}"]
@@ -347,7 +279,7 @@ def run_fleet(root: Path, args: argparse.Namespace) -> tuple[Fleet, dict[str, An
     remote, seeded = seed_remote(root, args.base_notes)
     width = len(str(args.machines))
     machines = [
-        Machine(f"m{n:0{width}d}", root / f"m{n:0{width}d}", remote, args.code.resolve())
+        Machine(f"m{n:0{width}d}", root / f"m{n:0{width}d}", args.code.resolve(), remote)
         for n in range(1, args.machines + 1)
     ]
     fleet = Fleet(machines, remote, seeded)
@@ -362,7 +294,8 @@ def run_fleet(root: Path, args: argparse.Namespace) -> tuple[Fleet, dict[str, An
         step = round_step(fleet, round_, args.per_round)
         run_phase(fleet, f"round {round_}", step, args.concurrency)
     # One at a time: each machine's checks follow its sync while its files are cached.
-    run_phase(fleet, "final", final_step(fleet), 1)
+    final = sync_then_check(sync, lambda m: check_machine(fleet, m), fleet.checked)
+    run_phase(fleet, "final", final, 1)
     return fleet, verify(fleet)
 
 
@@ -374,14 +307,9 @@ def print_summary(fleet: Fleet, result: dict[str, Any], args: argparse.Namespace
     print(f"{'phase':>10} | remote notes | sync median / max s | peak RSS median / max MB "
           "| failed | remote packs, MB, loose after")  # fmt: skip
     for p in fleet.phases:
-        writes = p.get("write_median_s")
-        print(
-            f"{p['phase']:>10} | {p['remote_notes_before']:>12} | "
-            f"{p['median_s']:>8.2f} / {p['max_s']:<8.2f} | "
-            f"{p['median_rss_mb']:>10.0f} / {p['max_rss_mb']:<11.0f} | {p['failed']:>6} | "
-            f"{p['packs']}, {p['pack_mb']}, {p['loose']}"
-            + (f"   (writes of {args.per_round}: {writes:.2f} s)" if writes is not None else "")
-        )
+        print(f"{p['phase']:>10} | {p['remote_notes_before']:>12} | {summary_cells(p)} | "
+              f"{p['packs']}, {p['pack_mb']}, {p['loose']}"
+              + writes_note(p, args.per_round))  # fmt: skip
     if fleet.checked:
         took = [c["seconds"] for c in fleet.checked]
         print(f"each machine's checks after its final sync: {statistics.median(took):.1f} / "

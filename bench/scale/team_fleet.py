@@ -73,8 +73,17 @@ from dulwich.repo import Repo
 
 from anamnesis.store import StoreError, parse_note
 from bench.common import fleet_checks as checks
+from bench.common.fleet_machine import FleetMachine
+from bench.common.fleet_phases import (
+    phase_summary,
+    summary_cells,
+    sync_record,
+    sync_then_check,
+    writes_note,
+)
+from bench.common.machine_checks import run_machine_checks
 from bench.common.places import REPO
-from bench.common.processes import Ran, driver, run_measured, running
+from bench.common.processes import Ran, driver, run_measured
 from bench.common.team_writer import TEAM_PREFIX
 from bench.common.workspace import workspace
 
@@ -105,46 +114,14 @@ class Written:
 
 
 @dataclass(frozen=True, slots=True)
-class Machine:
+class Machine(FleetMachine):
     """One computer: its own home, machine id and personal (default) remote."""
 
-    name: str
-    root: Path
-    personal: Path  # its default remote (None for a control home is not needed)
-
-    @property
-    def home(self) -> Path:
-        return self.root / "anamnesis"
-
-    @property
-    def memory(self) -> Path:
-        return self.home / "memory"
+    personal: Path  # its default remote
 
     @property
     def mirror(self) -> Path:
         return self.home / "remotes" / TEAM
-
-    def env(self) -> dict[str, str]:
-        inherited = {k: v for k, v in running(REPO).items() if not k.startswith("ANAMNESIS_")}
-        return {
-            **inherited,
-            "HOME": str(self.root / "user"),
-            "ANAMNESIS_HOME": str(self.home),
-            "ANAMNESIS_MACHINE_ID": self.name,
-            "CLAUDE_CONFIG_DIR": str(self.root / "claude"),
-            "ANAMNESIS_SEARCH_MODE": "keyword",  # no embedding model: not what is measured
-        }
-
-    def cli(self, *args: str) -> Ran:
-        return run_measured([sys.executable, "-m", "anamnesis.cli", *args], self.env())
-
-    def must(self, *args: str) -> Ran:
-        """A set-up step that has to work: a failure stops the run, with its error."""
-        ran = self.cli(*args)
-        if ran.code != 0:
-            raise RuntimeError(f"{self.name}: `anamnesis {' '.join(args)}` exited "
-                               f"{ran.code}: {ran.err[-800:]}")  # fmt: skip
-        return ran
 
 
 def bare(path: Path) -> Path:
@@ -184,7 +161,7 @@ def set_up(root: Path, count: int) -> Team:
     machines = []
     for n in range(1, count + 1):
         name = f"m{n:0{width}d}"
-        machine = Machine(name, root / name, bare(root / f"personal-{name}.git"))
+        machine = Machine(name, root / name, REPO, bare(root / f"personal-{name}.git"))
         machine.must("init", "--yes", "--no-sync", "--remote", str(machine.personal),
                      "--machine-id", name)  # fmt: skip
         machines.append(machine)
@@ -217,33 +194,25 @@ def write(team: Team, machine: Machine, round_: int, count: int) -> Ran:
 
 def sync(machine: Machine, phase: str, **extra: Any) -> dict[str, Any]:
     """`anamnesis sync --json` on ``machine``: its outcome per remote, time and RSS."""
-    ran = machine.cli("sync", "--json")
-    try:
-        report = json.loads(ran.out)
-    except json.JSONDecodeError:
-        report = {}
+    record, report = sync_record(machine.name, phase, machine.cli("sync", "--json"))
     named = {r.get("name"): r for r in report.get("remotes", [])}
     team = named.get(TEAM, {})
     errors = [f"{n}: {r['remote_error']}" for n, r in named.items() if r.get("remote_error")]
     if report.get("remote_error"):
         errors.append(f"default: {report['remote_error']}")
-    record: dict[str, Any] = {
-        "phase": phase,
-        "machine": machine.name,
-        "seconds": round(ran.seconds, 3),
-        "rss_mb": round(ran.rss_mb, 1),
-        "exit": ran.code,
-        "error": ran.last_error_line(),
-        "pushed": report.get("pushed"),
-        "pulled": report.get("pulled"),
-        "team_pushed": team.get("pushed"),
-        "team_pulled": team.get("pulled"),
-        "team_encrypted": team.get("encrypted"),
-        "remote_errors": errors,
-        "conflicted": bool(report.get("conflicted") or report.get("conflicts"))
-        or any(r.get("conflicted") or r.get("conflicts") for r in named.values()),
+    conflicted = bool(report.get("conflicted") or report.get("conflicts")) or any(
+        r.get("conflicted") or r.get("conflicts") for r in named.values()
+    )
+    record.update(
+        pushed=report.get("pushed"),
+        pulled=report.get("pulled"),
+        team_pushed=team.get("pushed"),
+        team_pulled=team.get("pulled"),
+        team_encrypted=team.get("encrypted"),
+        remote_errors=errors,
+        conflicted=conflicted,
         **extra,
-    }
+    )
     emit(record)
     return record
 
@@ -251,20 +220,9 @@ def sync(machine: Machine, phase: str, **extra: Any) -> dict[str, Any]:
 def run_phase(team: Team, phase: str, step: Callable[[Machine], dict[str, Any]]) -> None:
     records = [step(m) for m in team.machines]
     team.syncs.extend(records)
-    seconds = [r["seconds"] for r in records]
-    summary: dict[str, Any] = {
-        "phase": phase,
-        "summary": True,
-        "team_notes_after": len(team_tip_ids(team.team_remote)),
-        "median_s": round(statistics.median(seconds), 3),
-        "max_s": round(max(seconds), 3),
-        "median_rss_mb": round(statistics.median(r["rss_mb"] for r in records), 1),
-        "max_rss_mb": round(max(r["rss_mb"] for r in records), 1),
-        "failed": sum(1 for r in records if r["exit"] != 0 or r["remote_errors"]),
-    }
-    writes = [r["write_s"] for r in records if "write_s" in r]
-    if writes:
-        summary["write_median_s"] = round(statistics.median(writes), 3)
+    failed = sum(1 for r in records if r["exit"] != 0 or r["remote_errors"])
+    after = len(team_tip_ids(team.team_remote))
+    summary = phase_summary(phase, records, failed, team_notes_after=after)
     team.phases.append(summary)
     emit(summary)
 
@@ -361,22 +319,10 @@ def phrases(note: Written) -> list[bytes]:
 # -- checks ------------------------------------------------------------------------------
 
 
-def final_step(team: Team) -> Callable[[Machine], dict[str, Any]]:
-    def step(machine: Machine) -> dict[str, Any]:
-        record = sync(machine, "final")
-        team.checked.append(check_machine(team, machine))
-        return record
-
-    return step
-
-
 def check_machine(team: Team, machine: Machine) -> dict[str, Any]:
-    started = time.perf_counter()
-    findings: dict[str, list[str]] = {"personal_tree": [], "personal_ids": [],
-                                      "team_ids": [], "mirror_tree": [], "conflict_notes": [],
-                                      "index": [], "errors": []}  # fmt: skip
-    record: dict[str, Any] = {"phase": "machine checks", "machine": machine.name}
-    try:
+    """One machine's checks: its personal remote, its team notes, its mirror, its index."""
+
+    def check(findings: dict[str, list[str]], record: dict[str, Any]) -> None:
         scanned = scan_memory(machine.memory)
         team.team_files[machine.name] = scanned.team
         tip = checks.remote_tip(machine.personal)
@@ -392,24 +338,13 @@ def check_machine(team: Team, machine: Machine) -> dict[str, Any]:
         record["team_tip"] = team_tip.commit
         findings["mirror_tree"] = checks.tree_differences(mirror.files, team_tip)
         findings["conflict_notes"] = scanned.conflicts
-        listed = {n["id"] for n in cli_json(machine, "list", "--limit", "0", "--json")}
+        listed = {n["id"] for n in machine.cli_json("list", "--limit", "0", "--json")}
         on_disk = checks.note_ids(scanned.team) | checks.note_ids(scanned.personal)
         findings["index"] = checks.id_differences(listed, on_disk, "listed")
-    except Exception as error:  # a check that cannot run is a failure, never skipped
-        findings["errors"].append(f"{type(error).__name__}: {error}")
-    record.update(findings, passed=not any(findings.values()))
-    record["seconds"] = round(time.perf_counter() - started, 3)
-    emit(record)
-    if not record["passed"]:
-        print(f"{machine.name}: checks FAILED: {findings}", file=sys.stderr, flush=True)
-    return record
 
-
-def cli_json(machine: Machine, *args: str) -> Any:
-    ran = machine.cli(*args)
-    if ran.code != 0:
-        raise RuntimeError(f"`anamnesis {' '.join(args)}` exited {ran.code}: {ran.err[-500:]}")
-    return json.loads(ran.out)
+    kinds = ("personal_tree", "personal_ids", "team_ids", "mirror_tree", "conflict_notes",
+             "index")  # fmt: skip
+    return run_machine_checks(machine.name, kinds, check, emit)
 
 
 def fsck(remote: Path) -> list[str]:
@@ -494,7 +429,7 @@ def noop_timings(team: Team, root: Path, repeats: int) -> dict[str, Any]:
     """A no-op sync of the first machine (two remotes) against a control home holding
     the same notes with only its default remote."""
     first = team.machines[0]
-    control = Machine("control", root / "control", bare(root / "personal-control.git"))
+    control = Machine("control", root / "control", REPO, bare(root / "personal-control.git"))
     control.must("init", "--yes", "--no-sync", "--remote", str(control.personal),
                  "--machine-id", "control")  # fmt: skip
     notes = copy_notes(first.memory, control.memory, lambda p: True)
@@ -536,7 +471,7 @@ def join_timings(team: Team, root: Path, repeats: int) -> dict[str, Any]:
     holds the same team notes."""
     first = team.machines[0]
     plain_remote = bare(root / "team-plain.git")
-    seeder = Machine("plainseed", root / "plainseed", bare(root / "personal-plainseed.git"))
+    seeder = Machine("plainseed", root / "plainseed", REPO, bare(root / "personal-plainseed.git"))
     seeder.must("init", "--yes", "--no-sync", "--remote", str(seeder.personal),
                 "--machine-id", "plainseed")  # fmt: skip
     # The remote first: notes already here when a remote is added stay where they were
@@ -590,7 +525,7 @@ def join_timings(team: Team, root: Path, repeats: int) -> dict[str, Any]:
 
 
 def joiner(root: Path, name: str) -> Machine:
-    machine = Machine(name, root / name, bare(root / f"personal-{name}.git"))
+    machine = Machine(name, root / name, REPO, bare(root / f"personal-{name}.git"))
     machine.must("init", "--yes", "--no-sync", "--remote", str(machine.personal),
                  "--machine-id", name)  # fmt: skip
     return machine
@@ -630,7 +565,8 @@ def run(root: Path, args: argparse.Namespace) -> dict[str, Any]:
             return sync(machine, f"round {r}", write_s=round(ran.seconds, 3))
 
         run_phase(team, f"round {round_}", step)
-    run_phase(team, "final", final_step(team))
+    final = sync_then_check(sync, lambda m: check_machine(team, m), team.checked)
+    run_phase(team, "final", final)
     checked = verify(team)
     noop = noop_timings(team, root, args.repeats)
     join = join_timings(team, root, args.repeats)
@@ -648,13 +584,8 @@ def print_summary(done: dict[str, Any], args: argparse.Namespace) -> bool:
     print(f"{'phase':>10} | team notes on the remote after | sync median / max s "
           "| peak RSS median / max MB | failed")  # fmt: skip
     for p in team.phases:
-        writes = p.get("write_median_s")
-        print(
-            f"{p['phase']:>10} | {p['team_notes_after']:>30} | "
-            f"{p['median_s']:>8.2f} / {p['max_s']:<8.2f} | "
-            f"{p['median_rss_mb']:>10.0f} / {p['max_rss_mb']:<11.0f} | {p['failed']:>6}"
-            + (f"   (writes of {args.per_round}: {writes:.2f} s)" if writes is not None else "")
-        )
+        print(f"{p['phase']:>10} | {p['team_notes_after']:>30} | {summary_cells(p)}"
+              + writes_note(p, args.per_round))  # fmt: skip
     noop_ok = noop["ratio"] <= 1.5
     join_ok = join["join_ratio"] <= 2.0
     print(
