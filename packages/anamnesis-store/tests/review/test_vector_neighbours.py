@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from anamnesis_testsupport.embedders import BagOfWordsEmbedder
 
-from anamnesis.store import MemoryStore
+from anamnesis.store import Memory, MemoryStore
 from anamnesis.store.index import project_seq
 from anamnesis.store.review.neighbours import similar_pairs
 from anamnesis.store.vectors.embedding import sqlite_vec_problem
@@ -26,6 +26,31 @@ def vstore(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemorySt
         yield store
 
 
+@pytest.fixture
+def port_change(vstore: MemoryStore) -> tuple[Memory, Memory]:
+    """Two notes of project ``p`` that disagree: the metrics port, then a note that it
+    changed, worded differently (few words shared: only meaning, or a review, pairs them)."""
+    older = vstore.write(
+        type="procedural",
+        title="Metrics endpoint",
+        project="p",
+        body="The exporter serves /metrics on port 9100.",
+    )
+    newer = vstore.write(
+        type="procedural",
+        title="Metrics port changed",
+        project="p",
+        body="The exporter listens on :9300 for /metrics since the upgrade.",
+    )
+    return older, newer
+
+
+def _staging_host(store: MemoryStore, project: str, host: str) -> Memory:
+    """A note of ``project`` saying which database host staging connects to."""
+    body = f"staging connects to the database host {host} staging internal"
+    return store.write(type="semantic", title="Staging database host", project=project, body=body)
+
+
 def _pairs_of(store: MemoryStore, project: str, floor: float) -> list[tuple[str, str]]:
     conn = store._connection()
     store._vectors().load_into(conn)
@@ -37,27 +62,11 @@ def _pairs_of(store: MemoryStore, project: str, floor: float) -> list[tuple[str,
 
 
 def test_alike_notes_are_neighbours_and_others_are_not(vstore: MemoryStore) -> None:
-    first = vstore.write(
-        type="semantic",
-        title="Staging database host",
-        project="p",
-        body="staging connects to the database host db staging internal",
-    )
-    second = vstore.write(
-        type="semantic",
-        title="Staging database host",
-        project="p",
-        body="staging connects to the database host db2 staging internal",
-    )
+    first, second = _staging_host(vstore, "p", "db"), _staging_host(vstore, "p", "db2")
     vstore.write(
         type="semantic", title="Lunch menu", project="p", body="soup on mondays and fish on fridays"
     )
-    other = vstore.write(
-        type="semantic",
-        title="Staging database host",
-        project="q",
-        body="staging connects to the database host db staging internal",
-    )
+    other = _staging_host(vstore, "q", "db")
     vstore.embed_missing()  # the same text twice is embedded once (cached by content)
 
     assert _pairs_of(vstore, "p", 0.6) == [(first.id, second.id)]
@@ -66,20 +75,9 @@ def test_alike_notes_are_neighbours_and_others_are_not(vstore: MemoryStore) -> N
 
 
 def test_a_review_with_vectors_finds_the_pair_and_says_the_same_twice(
-    vstore: MemoryStore,
+    vstore: MemoryStore, port_change: tuple[Memory, Memory]
 ) -> None:
-    older = vstore.write(
-        type="procedural",
-        title="Metrics endpoint",
-        project="p",
-        body="The exporter serves /metrics on port 9100.",
-    )
-    newer = vstore.write(
-        type="procedural",
-        title="Metrics port changed",
-        project="p",
-        body="The exporter listens on :9300 for /metrics since the upgrade.",
-    )
+    older, newer = port_change
     vstore.embed_missing()
     assert vstore.default_search_mode() == "hybrid"
 
@@ -88,19 +86,10 @@ def test_a_review_with_vectors_finds_the_pair_and_says_the_same_twice(
     assert [pair.to_dict() for pair in vstore.contradictions()] == first
 
 
-def test_notes_without_vectors_are_fine(vstore: MemoryStore) -> None:
-    older = vstore.write(
-        type="procedural",
-        title="Metrics endpoint",
-        project="p",
-        body="The exporter serves /metrics on port 9100.",
-    )
-    newer = vstore.write(
-        type="procedural",
-        title="Metrics port changed",
-        project="p",
-        body="The exporter listens on :9300 for /metrics since the upgrade.",
-    )
+def test_notes_without_vectors_are_fine(
+    vstore: MemoryStore, port_change: tuple[Memory, Memory]
+) -> None:
+    older, newer = port_change
     # nothing embedded: the review finds its neighbours by their words alone
     assert [pair.ids for pair in vstore.contradictions()] == [(older.id, newer.id)]
 
