@@ -4,11 +4,16 @@ routing each note to one remote (real bare remotes made with dulwich, real store
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from anamnesis_testsupport.repos import bare_remote, commit_messages, tip_files, tip_paths
 
 from cli_testing import Env
+from tty_testing import on_terminal
+
+# A status line: its label (``by scope:``, a remote's name) and the spaces after it.
+LABELLED = re.compile(r"([a-z][a-z0-9 -]*): +(?=\S)")
 
 
 def machine(tmp_path: Path, name: str, personal: Path | None) -> Env:
@@ -214,6 +219,27 @@ def test_status_and_doctor_show_each_remote(tmp_path: Path) -> None:
     assert remote["status"] == "fail" and "lost: " in remote["detail"], remote
     assert "team: " in remote["detail"] and "answers" in remote["detail"]
     assert "team: " in sync["detail"] and "lost: " in sync["detail"], sync
+
+
+def test_status_lines_up_the_named_remotes_with_the_other_labels(tmp_path: Path) -> None:
+    personal, team = bare_remote(tmp_path / "me.git"), bare_remote(tmp_path / "team.git")
+    partners = bare_remote(tmp_path / "partners.git")
+    laptop = machine(tmp_path, "laptop", personal)
+    assert laptop.run("remote", "add", "team", str(team), "--projects", "acme").code == 0
+    longer = "partners-of-acme"  # a name longer than every other label: all of them widen
+    assert laptop.run("remote", "add", longer, str(partners), "--tags", "partner").code == 0
+    write(laptop, "Acme", "--project", "acme")
+    assert laptop.run("sync").code == 0
+    piped = laptop.run("status").out.splitlines()  # nothing wraps: every line whole
+    starts = {m.group(1): m.end() for line in piped if (m := LABELLED.match(line))}
+    assert {"store", "notes", "by scope", "remote", "sync", "team", longer} <= set(starts)
+    assert set(starts.values()) == {len(longer) + 2}, starts  # every value in one column
+    # On a terminal 80 wide, a value that wraps goes on in that column too.
+    shown = on_terminal(laptop, "status", columns=80)
+    assert shown.code == 0, shown.err
+    goes_on = [line for line in shown.lines if line.startswith(" ")]
+    assert goes_on, shown.text  # the search line at least wraps at 80
+    assert {len(line) - len(line.lstrip()) for line in goes_on} == {len(longer) + 2}, shown.text
 
 
 def test_a_conflict_on_a_named_remote_is_settled_keeping_both(tmp_path: Path) -> None:

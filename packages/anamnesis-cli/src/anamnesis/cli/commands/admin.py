@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -131,19 +131,20 @@ def _say_status(report: dict[str, Any]) -> None:
     # Each line wraps under its label on a terminal (ids, paths, commands whole).
     say = lines.say_wrapped
     sync, vectors = report["sync"], report["vectors"]
-    say("store:    ", f"{report['root']}  (machine {report['machine_id']})")
-    say("notes:    ", f"{report['total']}  ({report['superseded']} superseded)")
-    say("by type:  ", _counts(report["by_type"]))
-    say("by scope: ", _counts(report["by_scope"]))
-    say("remote:   ", sync["remote"] or "(none: this machine only)")
-    say("sync:     ", sync["detail"])
-    for remote in report.get("remotes", []):
-        if remote["name"] != DEFAULT_REMOTE:  # the default's lines are the two above
-            say(f"{remote['name']}: ", f"{remote['url']}: {remote['detail']}")
-    say("search:   ", search_words(vectors))
+    named = [r for r in report.get("remotes", []) if r["name"] != DEFAULT_REMOTE]
+    label = _labels([r["name"] for r in named])
+    say(label("store"), f"{report['root']}  (machine {report['machine_id']})")
+    say(label("notes"), f"{report['total']}  ({report['superseded']} superseded)")
+    say(label("by type"), _counts(report["by_type"]))
+    say(label("by scope"), _counts(report["by_scope"]))
+    say(label("remote"), sync["remote"] or "(none: this machine only)")
+    say(label("sync"), sync["detail"])
+    for remote in named:  # the default remote's lines are the two above
+        say(label(remote["name"]), f"{remote['url']}: {remote['detail']}")
+    say(label("search"), search_words(vectors))
     if vectors.get("model_unreachable"):  # the search line says why: the notes wait
         say(
-            "vectors:  ",
+            label("vectors"),
             f"{vectors['model']}: {vectors['embedded']} embedded, "
             f"{vectors['pending']} waiting for the model",
         )
@@ -155,31 +156,31 @@ def _say_status(report: dict[str, Any]) -> None:
             todo = f", {backlog_words(pending, vectors['embedding_pid'])}"
         else:  # searches use keywords here: nothing embeds them by itself, and that is fine
             todo = f", {pending} not embedded (`anamnesis reindex` embeds them)"
-        say("vectors:  ", f"{vectors['model']}: {vectors['embedded']} embedded{todo}")
+        say(label("vectors"), f"{vectors['model']}: {vectors['embedded']} embedded{todo}")
         if vectors.get("needs_download"):
             say(
-                "          ",
+                label(""),
                 "the model is not downloaded yet: it downloads on first use where "
                 f"the network allows (offline: {MODEL_FOLDER_HINT})",
             )
     else:
         fix = f" (fix: {vectors['fix']})" if vectors.get("fix") else ""
-        say("vectors:  ", f"off: {vectors['reason']}{fix}")
+        say(label("vectors"), f"off: {vectors['reason']}{fix}")
     for lock in sync["git_locks"]:
         say(
-            "git lock: ",
+            label("git lock"),
             f"{lock['path']} ({lock['age_s']:.0f} s old; a killed sync left it: "
             "the next sync removes it)",
         )
     for item in sync["unsynced"]:
         where = "from the remote, not created here" if item["incoming"] else "not synced"
-        say("unsynced: ", f"{item['path']} is a {item['kind']} ({where})")
+        say(label("unsynced"), f"{item['path']} is a {item['kind']} ({where})")
     if report["kept_both"]:
         console.say(f"kept both after a conflict ({len(report['kept_both'])} notes):")
         for item in report["kept_both"]:
             say("  ", f"{item['id']} {item['title']} <-> {', '.join(item['conflict_with'])}", 4)
     if report["swept"]:
-        say("swept:    ", swept_summary([f["bytes"] for f in report["swept"]]))
+        say(label("swept"), swept_summary([f["bytes"] for f in report["swept"]]))
     if report["problems"]:
         console.say(f"unreadable note files ({len(report['problems'])}):")
         for problem in report["problems"]:
@@ -187,6 +188,18 @@ def _say_status(report: dict[str, Any]) -> None:
     if report["by_project"]:
         by_size = sorted(report["by_project"].items(), key=lambda item: (-item[1], item[0]))
         show(PROJECT_COLUMNS, by_size)
+
+
+def _labels(remote_names: Sequence[str]) -> Callable[[str], str]:
+    """The labels of status's lines (``"store:    "``), all one width so that every value
+    starts in one column: wide enough for ``by scope:`` and for the longest named
+    remote's name. ``label("")`` is the indent of a line that goes on under a value."""
+    width = max([len("by scope: "), *(len(name) + 2 for name in remote_names)])
+
+    def label(word: str) -> str:
+        return f"{word}:".ljust(width) if word else " " * width
+
+    return label
 
 
 def _counts(counts: dict[str, int]) -> str:
