@@ -164,6 +164,44 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
         )
 
 
+# A setting's key written in plain text, then its value: "WriteTimeout 10s", "maxRetries 5",
+# "retention_in_days is 90", "pool_size in config/db.yml is 20". The key is an identifier
+# no prose word looks like: snake_case, or camelCase / PascalCase (a product's name is
+# PascalCase too, "TypeScript 5": such a key's value needs a unit to be one).
+_KEYED_NUMBER = re.compile(
+    r"(?<![\w.`/-])(?:(?P<snake>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)"
+    r"|(?P<camel>[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)|(?P<pascal>[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+))"
+    r"(?:\s+(?:in|for|of|on)\s+[^\s,;]{1,60})?"
+    r"(?:\s*(?:=|:)\s*|\s+(?:is|to|at|of)\s+(?:now\s+|set\s+to\s+)?|\s+)"
+    r"(?P<number>\d+(?:\.\d+)?)(?P<unit>[A-Za-z%]{0,3})(?![\w.]|\.\d)"
+)
+
+
+def keyed_numbers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """Numbers said as the value of a setting's key named in plain text (:data:`_KEYED_NUMBER`),
+    keyed by it as a setting in code is."""
+    for match in _KEYED_NUMBER.finditer(text):
+        key = match.group("snake") or match.group("camel") or match.group("pascal")
+        number, unit = match.group("number"), match.group("unit")
+        if unit and _unit_of(unit) is None:
+            continue  # "Sprint_2 3x", a word glued on: no unit
+        if not unit:
+            following = _FOLLOWING_WORDS.match(text[match.end() :])
+            if following and _unit_of(following.group(1)) is not None:
+                unit = following.group(1)  # "WriteTimeout 10 seconds"
+        if match.group("pascal") and not unit:
+            continue  # "TypeScript 5": a product's version, read as one
+        start = match.start()
+        if not spans.free(start, start + len(key)) or not spans.free(*match.span("number")):
+            continue
+        norm, _base = scaled(float(number), unit) if unit else (_plain(float(number)), "")
+        spans.take(*match.span("number"))  # the key is still read as a name, as before
+        said = f"{number}{unit}" if unit == match.group("unit") else f"{number} {unit}"
+        yield start, Value(
+            "number", norm, f"{key} {said}", slot=key.lower(), keyed=True, clause=clause
+        )
+
+
 _NUMBER_WORD = re.compile(
     r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty"
     r"|fifty|hundred|(?<=\ba )single)\s+([A-Za-z][\w-]*)",
@@ -373,15 +411,22 @@ _MINIMUM_BEFORE = re.compile(
     r"|above|>=?)\s*$",
     re.IGNORECASE,
 )
+# After it, also with its unit between: "72 characters at most", "3 replicas minimum".
 _MINIMUM_AFTER = re.compile(
-    r"^\s*(?:\+|[\w-]+\s+or\s+(?:more|higher|above|greater|longer|newer)\b)", re.I
+    r"^\s*(?:\+|[\w-]+\s+or\s+(?:more|higher|above|greater|longer|newer)\b"
+    r"|(?:[A-Za-z][\w-]*\s+)?(?:at\s+(?:the\s+)?least|minimum)\b)",
+    re.I,
 )
 _MAXIMUM_BEFORE = re.compile(
     r"(?:at\s+most|maximum(?:\s+of)?|max\.?|capped\s+at|no\s+more\s+than|limited\s+to"
     r"|under|below|less\s+than|fewer\s+than|within|<=?)\s*$",
     re.IGNORECASE,
 )
-_MAXIMUM_AFTER = re.compile(r"^\s*[\w-]+\s+or\s+(?:less|fewer|lower|below|shorter)\b", re.I)
+_MAXIMUM_AFTER = re.compile(
+    r"^\s*(?:[\w-]+\s+or\s+(?:less|fewer|lower|below|shorter)\b"
+    r"|(?:[A-Za-z][\w-]*\s+)?(?:at\s+(?:the\s+)?most|max(?:imum)?)\b)",
+    re.I,
+)
 
 
 def _is_date_or_time(text: str, start: int, end: int) -> bool:

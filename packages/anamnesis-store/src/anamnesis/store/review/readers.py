@@ -12,6 +12,7 @@ from anamnesis.store.review.commands import PROGRAM, command_tool
 from anamnesis.store.review.quantities import (
     VERSION,
     is_plural,
+    keyed_numbers,
     number_words,
     numbers,
     range_text,
@@ -235,6 +236,8 @@ def plain_values(
     if "/" in text or "." in text:
         yield from _paths(text, spans, clause)
     if digits:
+        if "_" in text or _INNER_UPPER.search(text):
+            yield from keyed_numbers(text, spans, clause)
         yield from versions(text, spans, clause)
         yield from numbers(text, spans, clause, about_ports)
     yield from number_words(text, spans, clause)
@@ -243,6 +246,7 @@ def plain_values(
 
 
 _DIGIT = re.compile(r"\d")
+_INNER_UPPER = re.compile(r"[a-z][A-Z]")
 _UPPER = re.compile(r"[A-Z]")
 
 
