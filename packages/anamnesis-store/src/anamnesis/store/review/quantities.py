@@ -19,6 +19,9 @@ _RANGE_OP = r"(?:\^|~>?|>=|<=|==|!=|<|>)"
 VERSION = re.compile(
     rf"(?<![\w.$-])({_RANGE_OP}\s?)?(v?\d+(?:\.\d+){{1,3}}(?:-[A-Za-z][\w.]*)?|v\d+)(\+)?(?![\w.])"
 )
+_WILDCARD = re.compile(r"(?<![\w.$-])v?(\d+(?:\.\d+)*)\.[xX*](?![\w.*])")
+# A whole number right after a tool's name (Node.js written so too): "Node 18".
+_NAMED_WHOLE = re.compile(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z]\w*)(?:\.js)?\s+(\d{1,3})(?![\w.:%/])")
 _CARET = re.compile(rf"(?<![\w.])({_RANGE_OP})\s?(\d+)(?![\w.])")
 _NUMBER = re.compile(
     r"(?<![\w.$/#-])(\$)?(\d+(?:[.,]\d+)?)(%|[A-Za-z]{1,3}\b)?(?![\w./-]|:\S|\.\d)"
@@ -80,6 +83,18 @@ _COUNTED_NOUNS: Final = frozenset(
 
 
 def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for match in _WILDCARD.finditer(text):
+        # "13.5.x", "2.x", "3.*": any version under that prefix
+        if not spans.free(*match.span()):
+            continue
+        prefix = [int(part) for part in match.group(1).split(".")]
+        ceiling = ".".join(map(str, [*prefix[:-1], prefix[-1] + 1]))
+        value = version_value(
+            f">={match.group(1)},<{ceiling}", clause, slot=tool_before(text[: match.start()])
+        )
+        if value is not None:
+            spans.take(*match.span())
+            yield match.start(), value.replace(shown=match.group(0))
     for match in VERSION.finditer(text):
         if not spans.free(*match.span()):
             continue
@@ -112,7 +127,7 @@ def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]
                 spans.take(*match.span())
                 yield match.start(), value.replace(shown=match.group(0))
     # A whole number right after a tool's name: "Node 18", "Postgres 14 or newer".
-    for match in re.finditer(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z]\w*)\s+(\d{1,3})(?![\w.:%/])", text):
+    for match in _NAMED_WHOLE.finditer(text):
         start, end = match.start(2), match.end(2)
         name = match.group(1).lower()
         if not spans.free(start, end) or name in GENERIC or name in _COUNTED_NOUNS:
@@ -195,10 +210,37 @@ def keyed_numbers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, V
         if not spans.free(start, start + len(key)) or not spans.free(*match.span("number")):
             continue
         norm, _base = scaled(float(number), unit) if unit else (_plain(float(number)), "")
-        spans.take(*match.span("number"))  # the key is still read as a name, as before
+        # Nothing is taken: the key is still read as a name and the number as one with
+        # its unit, as before, for a note that says it without the key.
         said = f"{number}{unit}" if unit == match.group("unit") else f"{number} {unit}"
-        yield start, Value(
-            "number", norm, f"{key} {said}", slot=key.lower(), keyed=True, clause=clause
+        yield (
+            start,
+            Value("number", norm, f"{key} {said}", slot=key.lower(), keyed=True, clause=clause),
+        )
+
+
+# A call with one number for its argument sets what the call names:
+# ``maxSizePercent(0.25)``, ``.setMaxPoolSize(20)``, ``retries(3)``.
+_CALL_NUMBER = re.compile(
+    r"(?<![\w$])(?:[A-Za-z_$][\w$]*\.)*(?P<key>[A-Za-z_][\w]*[A-Za-z0-9_])"
+    r"\(\s*(?P<number>\d+(?:\.\d+)?)(?P<unit>[A-Za-z%]{0,3})\s*\)"
+)
+
+
+def call_numbers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """Numbers given as a call's one argument, keyed by what the call is named
+    (:data:`_CALL_NUMBER`), as a setting's value is by its key."""
+    for match in _CALL_NUMBER.finditer(text):
+        unit = match.group("unit")
+        if (unit and _unit_of(unit) is None) or not spans.free(*match.span()):
+            continue
+        key, number = match.group("key"), float(match.group("number"))
+        norm, _base = scaled(number, unit) if unit else (_plain(number), "")
+        spans.take(*match.span())
+        shown = f"{key}({match.group('number')}{unit})"
+        yield (
+            match.start(),
+            Value("number", norm, shown, slot=key.lower(), keyed=True, clause=clause),
         )
 
 
@@ -283,10 +325,29 @@ def version_value(text: str, clause: int, slot: str = "") -> Value | None:
     )
 
 
+_DOT_JS = re.compile(r"\b([A-Za-z][\w-]*)\.js\b")
+# Verbs the name of what they set the version of follows, whatever its case.
+_PINNING: Final = frozenset(
+    "pin pins pinned pinning bump bumps bumped upgrade upgrades upgraded".split()
+)
+
+
+_NOT_TOOLS: Final = frozenset("past beyond above below from until".split())
+
+
 def tool_before(text: str) -> str:
     """The tool a version that follows ``text`` is of: the nearest name-like word among
     the last few, skipping "version", "is", "to" and the like."""
-    tokens = words(CODE_SPAN.sub(lambda code: code.group(1), text))[-4:]
+    # a tool named after its language is the tool: Next.js, Node.js, Vue.js
+    plain = _DOT_JS.sub(r"\1", CODE_SPAN.sub(lambda code: code.group(1), text))
+    tokens = words(plain)[-4:]
+    if (
+        len(tokens) >= 2
+        and tokens[-2].lower() in _PINNING
+        and tokens[-1].lower() not in GENERIC
+        and tokens[-1].lower() not in _NOT_TOOLS
+    ):
+        return tokens[-1].lower()  # "pins next 14.2.3", "bumped httpx 0.27": any name
     for token in reversed(tokens):
         lower = token.lower()
         if lower in GENERIC or lower in ("version", "versions", "release", "pin", "image"):

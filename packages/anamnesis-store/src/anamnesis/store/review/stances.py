@@ -76,7 +76,8 @@ _WHERE = re.compile(
 _VERBS: Final = frozenset(
     """
     put run use add set enabl install call commit push merg deploy stor keep creat writ edit
-    pin wrap cach mount expos open send pass hardcod copy past chang touch
+    pin wrap cach mount expos open send pass hardcod copy past chang touch invok execut
+    import go goe belong
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 # What makes a "don't" a condition: "without", "unless" after it.
@@ -216,6 +217,13 @@ def _before(text: str, end: int) -> str:
     return " ".join(kept)
 
 
+# A file's or a module's name among plain words: ``setup.py``, ``pkg_resources``,
+# ``datetime.utcnow()`` (letters on both sides of a dot: not "e.g." nor "3.12").
+_CODE_TOKEN = re.compile(
+    r"(?<![\w.])(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[a-z]\w*_\w*[a-z0-9])(?:\(\))?(?![\w.])"
+)
+
+
 def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
     target = target.strip(" .")
     if _PRONOUN.match(target):
@@ -228,8 +236,13 @@ def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
         bare = target.strip("`").strip()
         if re.fullmatch(r"[\w.()/-]+", bare) and any(c in bare for c in "._()/"):
             code = (bare.lower().rstrip("()"),)  # datetime.utcnow(), pkg_resources
+        else:  # "invoking setup.py directly": the file or module named among words
+            code = tuple(token.lower().rstrip("()") for token in _CODE_TOKEN.findall(target))
     if stems or code:
         yield Stance(kind, target[:80], stems, code, clause.index)
+
+
+_GERUND = re.compile(r"[A-Za-z]+ing\b")
 
 
 def head_stems(stance: Stance) -> frozenset[str]:
@@ -238,6 +251,10 @@ def head_stems(stance: Stance) -> frozenset[str]:
     stems = stance.stems
     if not stems:
         return frozenset()
-    if stance.kind == NEGATION and len(stems) > 1 and stems[0] in _VERBS:
-        return frozenset(stems[:2])
+    if (
+        len(stems) > 1
+        and stems[0] in _VERBS
+        and (stance.kind == NEGATION or _GERUND.match(stance.target))
+    ):
+        return frozenset(stems[:2])  # "never put X", "invoking X is deprecated": X too
     return frozenset(stems[:1])
