@@ -244,6 +244,21 @@ def call_numbers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
         )
 
 
+# A duration or a size quoted inside code: ``fixedWindow(30, "10 s")``, ``ttl: '5m'``.
+_QUOTED_QUANTITY = re.compile(r"([\"'])(\d+(?:\.\d+)?)\s?([A-Za-z]{1,7})\1")
+
+
+def quoted_quantities(code: str, clause: int) -> Iterator[Value]:
+    """The durations and sizes a span of code gives as quoted strings (only those: a
+    quoted word with a number in it may be anything)."""
+    for match in _QUOTED_QUANTITY.finditer(code):
+        unit = match.group(3)
+        if _unit_of(unit) is None:
+            continue
+        norm, base = scaled(float(match.group(2)), unit)
+        yield Value("number", norm, match.group(0), slot=base, clause=clause)
+
+
 _NUMBER_WORD = re.compile(
     r"\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty"
     r"|fifty|hundred|(?<=\ba )single)\s+([A-Za-z][\w-]*)",

@@ -16,6 +16,7 @@ from anamnesis.store.review.quantities import (
     keyed_numbers,
     number_words,
     numbers,
+    quoted_quantities,
     range_text,
     scaled,
     tool_before,
@@ -84,6 +85,8 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     parts = inner.split()
     if "(" in inner:  # `Builder().maxSizePercent(0.25).build()`: what a call sets
         yield from ((start, value) for _at, value in call_numbers(inner, Spans(), clause))
+        # `fixedWindow(30, "10 s")`: a quoted duration an argument
+        yield from ((start, value) for value in quoted_quantities(inner, clause))
     if _URL.fullmatch(inner):
         yield start, _url_value(inner, clause)
         yield from _url_port(inner, start, clause)

@@ -105,12 +105,21 @@ def content_stems(text: str) -> list[str]:
     return out
 
 
+_LOWER_CAMEL = re.compile(r"[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+")
+_CAMEL_CUT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 @lru_cache(maxsize=65536)
 def word_stems(word: str) -> tuple[str, ...]:
     """The stems one word counts as (none for a stop word; a compound's parts too)."""
     lower = word.lower()
     if lower in GENERIC or len(lower) < 2:
         return ()
+    if _LOWER_CAMEL.fullmatch(word):
+        # an identifier in camelCase counts as its parts too: `slidingWindow` is a window
+        # (only one that starts lower case: "TypeScript" or "GitHub" is a product's name)
+        parts = [stem(part) for part in _CAMEL_CUT.split(word) if len(part) > 2]
+        return (stem(lower), *(part for part in parts if part not in GENERIC))
     if "-" not in lower and "_" not in lower:
         return (stem(lower),)
     parts = [stem(part) for part in re.split(r"[-_]", lower) if len(part) > 1]
