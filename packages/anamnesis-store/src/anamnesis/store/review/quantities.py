@@ -1,6 +1,8 @@
 """Quantities in a note's text: numbers with their units (durations in seconds, sizes in
-bytes, counts of a thing), minimums and maximums, and versions of a tool (``Node 18``,
-``python:3.12-slim``, ``>=3.11,<3.12``, ``~> 1.7.5``, ``^18``).
+bytes, counts of a thing), minimums and maximums, numbers a setting's key names in plain
+text or a call sets (``WriteTimeout 10s``, ``maxSizePercent(0.25)``), and versions of a
+tool (``Node 18``, ``Next.js 13.5``, ``python:3.12-slim``, ``>=3.11,<3.12``, ``~> 1.7.5``,
+``^18``, ``2.x``).
 """
 
 from __future__ import annotations
