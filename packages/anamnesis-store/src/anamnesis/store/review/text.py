@@ -207,7 +207,7 @@ class ClauseReader:
     """A note's clauses read as far as asked (:meth:`read`), then further on demand: a
     long note compared with another long one is read to its lead only."""
 
-    __slots__ = ("_aside", "_carry", "_cuts", "_done", "_skip_to", "_start", "_text", "clauses")
+    __slots__ = ("_cuts", "_done", "_skip_to", "_start", "_text", "clauses")
 
     def __init__(self, title: str, body: str) -> None:
         heading = match_text(title).strip()
@@ -218,12 +218,6 @@ class ClauseReader:
         self._start = 0
         self._skip_to = 0
         self._done = False
-        # An aside in parentheses is a clause of its own, and the sentence around it one
-        # clause: "the Room database (FieldnotesDb) is at version 7" says what is at 7.
-        # ``_aside``: the sentence's start before an open aside; ``_carry``: that start,
-        # the aside closed, for the rest of the sentence.
-        self._aside: str | None = None
-        self._carry = ""
 
     @property
     def done(self) -> bool:
@@ -236,7 +230,6 @@ class ClauseReader:
         while not self._done and (most is None or len(self.clauses) < most):
             found = next(self._cuts, None)
             if found is None:
-                self._end_aside()
                 self._add(text[self._start :])
                 self._done = True
                 break
@@ -254,27 +247,11 @@ class ClauseReader:
                 if close != -1 and "\n" not in text[at:close]:
                     self._skip_to = close + 1  # a code span: part of its clause
                 continue
-            cut = text[at]
-            if cut == "(" and self._aside is None and not self._carry:
-                self._aside = text[self._start : at]
-            elif cut == ")" and self._aside is not None:
-                self._add(text[self._start : at], aside=True)
-                self._carry, self._aside = self._aside, None
-            else:
-                self._end_aside()
-                self._add(text[self._start : at])
+            self._add(text[self._start : at])
             self._start = at + 1
         return self.clauses
 
-    def _end_aside(self) -> None:
-        """An aside left open at a sentence's end: what came before it is a clause."""
-        if self._aside is not None:
-            aside, self._aside = self._aside, None
-            self._add(aside)
-
-    def _add(self, piece: str, *, aside: bool = False) -> None:
-        if not aside and self._carry:
-            piece, self._carry = f"{self._carry.rstrip()} {piece.lstrip()}", ""
+    def _add(self, piece: str) -> None:
         piece = piece.strip()
         if piece:
             self.clauses.append(Clause(piece, len(self.clauses), False))
