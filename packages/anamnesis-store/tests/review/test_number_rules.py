@@ -2,7 +2,7 @@
 ways developers write them: a setting's key in plain text with its value, a bound said
 after its number, a call's one argument, a tool named ``Name.js``, a version with a
 wildcard, a published port, a value the newer note names as what it left, a project's
-name that is no scope, a gerund or a file name as what a replacement retires. The notes
+name that is no scope, a gerund's object as what a replacement retires. The notes
 are written here, not taken from the measured set (bench/contradictions)."""
 
 from __future__ import annotations
@@ -76,12 +76,9 @@ def test_a_port_published_alone_is_the_hosts() -> None:
     assert ("port", "9091", "", False, "") in _read("The exporter publishes `9091:9090` now.")
 
 
-def test_an_aside_is_a_clause_and_the_sentence_around_it_one() -> None:
-    said = [clause.text for clause in clauses("Title", "The queue (jobs-v2) keeps 7 days; ok.")]
-    assert said == ["Title", "jobs-v2", "The queue keeps 7 days", "ok"]
-    # a call's parenthesis is no aside
+def test_a_calls_parenthesis_is_no_clause_cut() -> None:
     said = [clause.text for clause in clauses("", "Set it with limit(5) here (see the docs).")]
-    assert said == ["see the docs", "Set it with limit(5) here"]
+    assert said == ["Set it with limit(5) here", "see the docs"]
 
 
 def test_a_product_and_its_version_is_no_key() -> None:
@@ -177,7 +174,7 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "port",
     ),
     (
-        "what a replacement retires, after a gerund, by its file",
+        "what a replacement retires, after a gerund",
         ("Starting the worker", "Start the worker with `python worker.py --queue default`."),
         ("Worker started by the supervisor", "Invoking worker.py directly is deprecated;"
          " `supervisorctl start worker` runs it."),

@@ -345,11 +345,17 @@ def version_value(text: str, clause: int, slot: str = "") -> Value | None:
 _DOT_JS = re.compile(r"\b([A-Za-z][\w-]*)\.js\b")
 # Verbs the name of what they set the version of follows, whatever its case.
 _PINNING: Final = frozenset(
-    "pin pins pinned pinning bump bumps bumped upgrade upgrades upgraded".split()
+    """
+    pin pins pinned pinning bump bumps bumped upgrade upgrades upgraded
+    """.split()  # noqa: SIM905 - a word list reads best as words
 )
 
 
-_NOT_TOOLS: Final = frozenset("past beyond above below from until".split())
+_NOT_TOOLS: Final = frozenset(
+    """
+    past beyond above below from until
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
 
 
 def tool_before(text: str) -> str:

@@ -217,13 +217,6 @@ def _before(text: str, end: int) -> str:
     return " ".join(kept)
 
 
-# A file's or a module's name among plain words: ``setup.py``, ``pkg_resources``,
-# ``datetime.utcnow()`` (letters on both sides of a dot: not "e.g." nor "3.12").
-_CODE_TOKEN = re.compile(
-    r"(?<![\w.])(?:[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[a-z]\w*_\w*[a-z0-9])(?:\(\))?(?![\w.])"
-)
-
-
 def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
     target = target.strip(" .")
     if _PRONOUN.match(target):
@@ -236,8 +229,6 @@ def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
         bare = target.strip("`").strip()
         if re.fullmatch(r"[\w.()/-]+", bare) and any(c in bare for c in "._()/"):
             code = (bare.lower().rstrip("()"),)  # datetime.utcnow(), pkg_resources
-        else:  # "invoking setup.py directly": the file or module named among words
-            code = tuple(token.lower().rstrip("()") for token in _CODE_TOKEN.findall(target))
     if stems or code:
         yield Stance(kind, target[:80], stems, code, clause.index)
 
