@@ -128,6 +128,8 @@ def _value_differences(
                 if score is None:
                     continue
                 same = agree(a, b)
+                if same and kind in _LEFT_KINDS and not b.changed and _left(b, newer):
+                    continue  # "8080 clashed with Trino": the older value, as what was left
                 if not same and kind == "command" and not _one_task(a, b, tools):
                     continue
                 if not same and (
@@ -147,14 +149,36 @@ def _value_differences(
             used_old.add(i)
             used_new.add(j)
             a, b = olds[i], news[j]
-            if not differ or any(agree(other, b) for other in olds if _same_slot(other, b)):
-                continue  # the older note states the newer value too
+            if not differ or any(
+                agree(other, b)
+                for other in olds
+                if _same_slot(other, b) and not older.negated(older.clause(other.clause))
+            ):
+                continue  # the older note states the newer value too (not as one to avoid)
             if kind in ("name", "command") and any(agree(a, other) for other in news):
                 continue  # the newer note still names the older one
             if kind == "command" and tool_of(a.norm) == tool_of(b.norm):
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
     return out
+
+
+# Kinds whose value a newer note names as what it left, by the words after it.
+_LEFT_KINDS: Final = frozenset({"number", "port", "version"})
+# What a value was left for, said right after it: "8080 clashed with", "3000 is taken by".
+_LEFT_FOR = re.compile(
+    r"^[`'\"]?\s*(?:\w+\s+){0,2}?(?:clash(?:ed|es)?|collid(?:ed|es)|conflict(?:ed|s)?"
+    r"|(?:was|is|were|are)\s+(?:already\s+)?(?:taken|in\s+use|busy|occupied))\b",
+    re.IGNORECASE,
+)
+
+
+def _left(value: Value, facts: NoteFacts) -> bool:
+    """Whether the note says of ``value``, right after it, that it was given up: it
+    clashed or collided with something, it is taken (:data:`_LEFT_FOR`)."""
+    text = facts.clause(value.clause).text
+    at = text.find(value.shown)
+    return at != -1 and _LEFT_FOR.match(text[at + len(value.shown) :]) is not None
 
 
 def _restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
@@ -421,7 +445,10 @@ def _scoped_apart(
     one the other note never mentions: production and staging, macOS and Linux, the free
     plan and Pro; then both hold, whatever else changed. Or, when nothing says it changed,
     one is said for a scope its note's title names and the other for none (the upload
-    limit for admins beside the upload limit). ``leaving``: the values' own words."""
+    limit for admins beside the upload limit). ``leaving``: the values' own words; the
+    project's name is no scope either (``fieldnotes-android`` names no platform: every
+    note of it may say it)."""
+    leaving = f"{leaving} {older.memory.project.rsplit('/', 1)[-1]}"
     said_mine = scopes(f"{older.title} {mine}", leaving)
     said_theirs = scopes(f"{newer.title} {theirs}", leaving)
     # a scope is a whole word: "pro" is not in "project"

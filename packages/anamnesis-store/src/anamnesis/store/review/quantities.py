@@ -1,6 +1,8 @@
 """Quantities in a note's text: numbers with their units (durations in seconds, sizes in
-bytes, counts of a thing), minimums and maximums, and versions of a tool (``Node 18``,
-``python:3.12-slim``, ``>=3.11,<3.12``, ``~> 1.7.5``, ``^18``).
+bytes, counts of a thing), minimums and maximums, numbers a setting's key names in plain
+text or a call sets (``WriteTimeout 10s``, ``maxSizePercent(0.25)``), and versions of a
+tool (``Node 18``, ``Next.js 13.5``, ``python:3.12-slim``, ``>=3.11,<3.12``, ``~> 1.7.5``,
+``^18``, ``2.x``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ _RANGE_OP = r"(?:\^|~>?|>=|<=|==|!=|<|>)"
 VERSION = re.compile(
     rf"(?<![\w.$-])({_RANGE_OP}\s?)?(v?\d+(?:\.\d+){{1,3}}(?:-[A-Za-z][\w.]*)?|v\d+)(\+)?(?![\w.])"
 )
+_WILDCARD = re.compile(r"(?<![\w.$-])v?(\d+(?:\.\d+)*)\.[xX*](?![\w.*])")
+# A whole number right after a tool's name (Node.js written so too): "Node 18".
+_NAMED_WHOLE = re.compile(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z]\w*)(?:\.js)?\s+(\d{1,3})(?![\w.:%/])")
 _CARET = re.compile(rf"(?<![\w.])({_RANGE_OP})\s?(\d+)(?![\w.])")
 _NUMBER = re.compile(
     r"(?<![\w.$/#-])(\$)?(\d+(?:[.,]\d+)?)(%|[A-Za-z]{1,3}\b)?(?![\w./-]|:\S|\.\d)"
@@ -80,6 +85,18 @@ _COUNTED_NOUNS: Final = frozenset(
 
 
 def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for match in _WILDCARD.finditer(text):
+        # "13.5.x", "2.x", "3.*": any version under that prefix
+        if not spans.free(*match.span()):
+            continue
+        prefix = [int(part) for part in match.group(1).split(".")]
+        ceiling = ".".join(map(str, [*prefix[:-1], prefix[-1] + 1]))
+        value = version_value(
+            f">={match.group(1)},<{ceiling}", clause, slot=tool_before(text[: match.start()])
+        )
+        if value is not None:
+            spans.take(*match.span())
+            yield match.start(), value.replace(shown=match.group(0))
     for match in VERSION.finditer(text):
         if not spans.free(*match.span()):
             continue
@@ -112,7 +129,7 @@ def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]
                 spans.take(*match.span())
                 yield match.start(), value.replace(shown=match.group(0))
     # A whole number right after a tool's name: "Node 18", "Postgres 14 or newer".
-    for match in re.finditer(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z]\w*)\s+(\d{1,3})(?![\w.:%/])", text):
+    for match in _NAMED_WHOLE.finditer(text):
         start, end = match.start(2), match.end(2)
         name = match.group(1).lower()
         if not spans.free(start, end) or name in GENERIC or name in _COUNTED_NOUNS:
@@ -162,6 +179,86 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
             match.start(),
             _number_value(number, unit, after, text[: match.start()], match, clause),
         )
+
+
+# A setting's key written in plain text, then its value: "WriteTimeout 10s", "maxRetries 5",
+# "retention_in_days is 90", "pool_size in config/db.yml is 20". The key is an identifier
+# no prose word looks like: snake_case, or camelCase / PascalCase (a product's name is
+# PascalCase too, "TypeScript 5": such a key's value needs a unit to be one).
+_KEYED_NUMBER = re.compile(
+    r"(?<![\w.`/-])(?:(?P<snake>[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)"
+    r"|(?P<camel>[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)|(?P<pascal>[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+))"
+    r"(?:\s+(?:in|for|of|on)\s+[^\s,;]{1,60})?"
+    r"(?:\s*(?:=|:)\s*|\s+(?:is|to|at|of)\s+(?:now\s+|set\s+to\s+)?|\s+)"
+    r"(?P<number>\d+(?:\.\d+)?)(?P<unit>[A-Za-z%]{0,3})(?![\w.]|\.\d)"
+)
+
+
+def keyed_numbers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """Numbers said as the value of a setting's key named in plain text (:data:`_KEYED_NUMBER`),
+    keyed by it as a setting in code is."""
+    for match in _KEYED_NUMBER.finditer(text):
+        key = match.group("snake") or match.group("camel") or match.group("pascal")
+        number, unit = match.group("number"), match.group("unit")
+        if unit and _unit_of(unit) is None:
+            continue  # "Sprint_2 3x", a word glued on: no unit
+        if not unit:
+            following = _FOLLOWING_WORDS.match(text[match.end() :])
+            if following and _unit_of(following.group(1)) is not None:
+                unit = following.group(1)  # "WriteTimeout 10 seconds"
+        if match.group("pascal") and not unit:
+            continue  # "TypeScript 5": a product's version, read as one
+        start = match.start()
+        if not spans.free(start, start + len(key)) or not spans.free(*match.span("number")):
+            continue
+        norm, _base = scaled(float(number), unit) if unit else (_plain(float(number)), "")
+        # Nothing is taken: the key is still read as a name and the number as one with
+        # its unit, as before, for a note that says it without the key.
+        said = f"{number}{unit}" if unit == match.group("unit") else f"{number} {unit}"
+        yield (
+            start,
+            Value("number", norm, f"{key} {said}", slot=key.lower(), keyed=True, clause=clause),
+        )
+
+
+# A call with one number for its argument sets what the call names:
+# ``maxSizePercent(0.25)``, ``.setMaxPoolSize(20)``, ``retries(3)``.
+_CALL_NUMBER = re.compile(
+    r"(?<![\w$])(?:[A-Za-z_$][\w$]*\.)*(?P<key>[A-Za-z_][\w]*[A-Za-z0-9_])"
+    r"\(\s*(?P<number>\d+(?:\.\d+)?)(?P<unit>[A-Za-z%]{0,3})\s*\)"
+)
+
+
+def call_numbers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """Numbers given as a call's one argument, keyed by what the call is named
+    (:data:`_CALL_NUMBER`), as a setting's value is by its key."""
+    for match in _CALL_NUMBER.finditer(text):
+        unit = match.group("unit")
+        if (unit and _unit_of(unit) is None) or not spans.free(*match.span()):
+            continue
+        key, number = match.group("key"), float(match.group("number"))
+        norm, _base = scaled(number, unit) if unit else (_plain(number), "")
+        spans.take(*match.span())
+        shown = f"{key}({match.group('number')}{unit})"
+        yield (
+            match.start(),
+            Value("number", norm, shown, slot=key.lower(), keyed=True, clause=clause),
+        )
+
+
+# A duration or a size quoted inside code: ``fixedWindow(30, "10 s")``, ``ttl: '5m'``.
+_QUOTED_QUANTITY = re.compile(r"([\"'])(\d+(?:\.\d+)?)\s?([A-Za-z]{1,7})\1")
+
+
+def quoted_quantities(code: str, clause: int) -> Iterator[Value]:
+    """The durations and sizes a span of code gives as quoted strings (only those: a
+    quoted word with a number in it may be anything)."""
+    for match in _QUOTED_QUANTITY.finditer(code):
+        unit = match.group(3)
+        if _unit_of(unit) is None:
+            continue
+        norm, base = scaled(float(match.group(2)), unit)
+        yield Value("number", norm, match.group(0), slot=base, clause=clause)
 
 
 _NUMBER_WORD = re.compile(
@@ -245,10 +342,35 @@ def version_value(text: str, clause: int, slot: str = "") -> Value | None:
     )
 
 
+_DOT_JS = re.compile(r"\b([A-Za-z][\w-]*)\.js\b")
+# Verbs the name of what they set the version of follows, whatever its case.
+_PINNING: Final = frozenset(
+    """
+    pin pins pinned pinning bump bumps bumped upgrade upgrades upgraded
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+
+
+_NOT_TOOLS: Final = frozenset(
+    """
+    past beyond above below from until
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+
+
 def tool_before(text: str) -> str:
     """The tool a version that follows ``text`` is of: the nearest name-like word among
     the last few, skipping "version", "is", "to" and the like."""
-    tokens = words(CODE_SPAN.sub(lambda code: code.group(1), text))[-4:]
+    # a tool named after its language is the tool: Next.js, Node.js, Vue.js
+    plain = _DOT_JS.sub(r"\1", CODE_SPAN.sub(lambda code: code.group(1), text))
+    tokens = words(plain)[-4:]
+    if (
+        len(tokens) >= 2
+        and tokens[-2].lower() in _PINNING
+        and tokens[-1].lower() not in GENERIC
+        and tokens[-1].lower() not in _NOT_TOOLS
+    ):
+        return tokens[-1].lower()  # "pins next 14.2.3", "bumped httpx 0.27": any name
     for token in reversed(tokens):
         lower = token.lower()
         if lower in GENERIC or lower in ("version", "versions", "release", "pin", "image"):
@@ -373,15 +495,22 @@ _MINIMUM_BEFORE = re.compile(
     r"|above|>=?)\s*$",
     re.IGNORECASE,
 )
+# After it, also with its unit between: "72 characters at most", "3 replicas minimum".
 _MINIMUM_AFTER = re.compile(
-    r"^\s*(?:\+|[\w-]+\s+or\s+(?:more|higher|above|greater|longer|newer)\b)", re.I
+    r"^\s*(?:\+|[\w-]+\s+or\s+(?:more|higher|above|greater|longer|newer)\b"
+    r"|(?:[A-Za-z][\w-]*\s+)?(?:at\s+(?:the\s+)?least|minimum)\b)",
+    re.I,
 )
 _MAXIMUM_BEFORE = re.compile(
     r"(?:at\s+most|maximum(?:\s+of)?|max\.?|capped\s+at|no\s+more\s+than|limited\s+to"
     r"|under|below|less\s+than|fewer\s+than|within|<=?)\s*$",
     re.IGNORECASE,
 )
-_MAXIMUM_AFTER = re.compile(r"^\s*[\w-]+\s+or\s+(?:less|fewer|lower|below|shorter)\b", re.I)
+_MAXIMUM_AFTER = re.compile(
+    r"^\s*(?:[\w-]+\s+or\s+(?:less|fewer|lower|below|shorter)\b"
+    r"|(?:[A-Za-z][\w-]*\s+)?(?:at\s+(?:the\s+)?most|max(?:imum)?)\b)",
+    re.I,
+)
 
 
 def _is_date_or_time(text: str, start: int, end: int) -> bool:

@@ -11,9 +11,12 @@ import re
 from anamnesis.store.review.commands import PROGRAM, command_tool
 from anamnesis.store.review.quantities import (
     VERSION,
+    call_numbers,
     is_plural,
+    keyed_numbers,
     number_words,
     numbers,
+    quoted_quantities,
     range_text,
     scaled,
     tool_before,
@@ -80,6 +83,10 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     """The values a span in backticks holds: a URL, a path, a setting, an image's tag, a
     version, a flag, a command (with its flags, ports and versions), or a name."""
     parts = inner.split()
+    if "(" in inner:  # `Builder().maxSizePercent(0.25).build()`: what a call sets
+        yield from ((start, value) for _at, value in call_numbers(inner, Spans(), clause))
+        # `fixedWindow(30, "10 s")`: a quoted duration an argument
+        yield from ((start, value) for value in quoted_quantities(inner, clause))
     if _URL.fullmatch(inner):
         yield start, _url_value(inner, clause)
         yield from _url_port(inner, start, clause)
@@ -124,6 +131,12 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if stated and re.fullmatch(r"[A-Za-z_][\w.-]*[A-Za-z0-9_]", inner):
         # "`max_connections` is 400": the key in code, its value after it
         yield start, _setting_value(inner, stated.group(1), clause)
+        return
+    mapping = re.fullmatch(r"(\d{2,5}):(\d{2,5})", inner)
+    if mapping:
+        # `8081:8080` said alone: a port published, host:container; the host's is where
+        # it is reached (a command's mapping is read with the command's flags instead)
+        yield start, Value("port", mapping.group(1), inner, clause=clause)
         return
     host_port = _HOST_PORT.fullmatch(inner)
     if host_port is not None and _is_port_of(host_port.group(1), host_port.group(2)):
@@ -235,6 +248,10 @@ def plain_values(
     if "/" in text or "." in text:
         yield from _paths(text, spans, clause)
     if digits:
+        if "(" in text:
+            yield from call_numbers(text, spans, clause)
+        if "_" in text or _INNER_UPPER.search(text):
+            yield from keyed_numbers(text, spans, clause)
         yield from versions(text, spans, clause)
         yield from numbers(text, spans, clause, about_ports)
     yield from number_words(text, spans, clause)
@@ -243,6 +260,7 @@ def plain_values(
 
 
 _DIGIT = re.compile(r"\d")
+_INNER_UPPER = re.compile(r"[a-z][A-Z]")
 _UPPER = re.compile(r"[A-Z]")
 
 

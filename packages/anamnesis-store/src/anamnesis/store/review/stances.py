@@ -76,7 +76,8 @@ _WHERE = re.compile(
 _VERBS: Final = frozenset(
     """
     put run use add set enabl install call commit push merg deploy stor keep creat writ edit
-    pin wrap cach mount expos open send pass hardcod copy past chang touch
+    pin wrap cach mount expos open send pass hardcod copy past chang touch invok execut
+    import go goe belong
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 # What makes a "don't" a condition: "without", "unless" after it.
@@ -232,12 +233,19 @@ def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
         yield Stance(kind, target[:80], stems, code, clause.index)
 
 
+_GERUND = re.compile(r"[A-Za-z]+ing\b")
+
+
 def head_stems(stance: Stance) -> frozenset[str]:
     """What a stance is about first: its first word, and for a negation that starts with
     a verb ("never put CI runners on spot") the first word after the verb too."""
     stems = stance.stems
     if not stems:
         return frozenset()
-    if stance.kind == NEGATION and len(stems) > 1 and stems[0] in _VERBS:
-        return frozenset(stems[:2])
+    if (
+        len(stems) > 1
+        and stems[0] in _VERBS
+        and (stance.kind == NEGATION or _GERUND.match(stance.target))
+    ):
+        return frozenset(stems[:2])  # "never put X", "invoking X is deprecated": X too
     return frozenset(stems[:1])

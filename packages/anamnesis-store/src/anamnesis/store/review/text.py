@@ -26,6 +26,8 @@ MAX_CHARS: Final = 2000
 # The characters a clause may end at (outside code): a sentence's end, a semicolon, a line
 # break, a parenthesis, a dash between spaces; and the backquote a code span starts with.
 _CUT_CHARS = re.compile("[.!?](?=\\s|$)|[;\n()`\u2014]|(?<= )[-\u2013](?= )")
+# What a call's arguments never hold: a line break, another call's parenthesis.
+_NOT_IN_CALL = re.compile(r"[\n(]")
 # A span in backquotes (code, a command, a path): never cut, read as one value.
 CODE_SPAN: Final = re.compile(r"`([^`\n]{1,300})`")
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_'\u2019-]*[A-Za-z0-9]|[A-Za-z]")
@@ -103,12 +105,21 @@ def content_stems(text: str) -> list[str]:
     return out
 
 
+_LOWER_CAMEL = re.compile(r"[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+")
+_CAMEL_CUT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
 @lru_cache(maxsize=65536)
 def word_stems(word: str) -> tuple[str, ...]:
     """The stems one word counts as (none for a stop word; a compound's parts too)."""
     lower = word.lower()
     if lower in GENERIC or len(lower) < 2:
         return ()
+    if _LOWER_CAMEL.fullmatch(word):
+        # an identifier in camelCase counts as its parts too: `slidingWindow` is a window
+        # (only one that starts lower case: "TypeScript" or "GitHub" is a product's name)
+        parts = [stem(part) for part in _CAMEL_CUT.split(word) if len(part) > 2]
+        return (stem(lower), *(part for part in parts if part not in GENERIC))
     if "-" not in lower and "_" not in lower:
         return (stem(lower),)
     parts = [stem(part) for part in re.split(r"[-_]", lower) if len(part) > 1]
@@ -225,6 +236,12 @@ class ClauseReader:
             at = found.start()
             if at < self._skip_to:
                 continue
+            if text[at] == "(" and at and (text[at - 1].isalnum() or text[at - 1] == "_"):
+                # a call, `maxSizePercent(0.25)`, not an aside: part of its clause
+                close = text.find(")", at + 1, at + 62)
+                if close != -1 and not _NOT_IN_CALL.search(text, at + 1, close):
+                    self._skip_to = close + 1
+                    continue
             if text[at] == "`":
                 close = text.find("`", at + 1, at + 302)
                 if close != -1 and "\n" not in text[at:close]:

@@ -1,0 +1,245 @@
+"""The finder's rules for numbers, ports, versions, negations and replacements written the
+ways developers write them: a setting's key in plain text with its value, a bound said
+after its number, a call's one argument, a tool named ``Name.js``, a version with a
+wildcard, a published port, a value the newer note names as what it left, a project's
+name that is no scope, a gerund's object as what a replacement retires. The notes
+are written here, not taken from the measured set (bench/contradictions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from anamnesis.store import Memory, MemoryStore
+from anamnesis.store.review.text import clauses
+from anamnesis.store.review.values import clause_values
+from store_testing import write_note
+
+Note = tuple[str, str]
+
+
+def _read(body: str) -> list[tuple[str, str, str, bool, str]]:
+    return [
+        (value.kind, value.norm, value.slot, value.keyed, value.bound)
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("The gateway sets ConnectTimeout 3s and IdleTimeout 90s.",
+         ("number", "3", "connecttimeout", True, "")),
+        ("The client uses maxRetries 4 on every call.", ("number", "4", "maxretries", True, "")),
+        ("The default of pool_size in config/db.yml is 25 now.",
+         ("number", "25", "pool_size", True, "")),
+        ("keepalive_timeout 75 seconds in the proxy.",
+         ("number", "75", "keepalive_timeout", True, "")),
+    ],
+)  # fmt: skip
+def test_a_key_in_plain_text_keys_its_number(
+    body: str, expected: tuple[str, str, str, bool, str]
+) -> None:
+    assert expected in _read(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("Pools are built with `HikariConfig().setMaximumPoolSize(20)` in Db.kt.",
+         ("number", "20", "setmaximumpoolsize", True, "")),
+        ("The thumbnails get a third of it now (fractionOfHeap(0.33)).",
+         ("number", "0.33", "fractionofheap", True, "")),
+        ("Sessions are limited by `throttle.window(10, \"90 s\")` per user.",
+         ("number", "90", "s", False, "")),
+    ],
+)  # fmt: skip
+def test_a_call_sets_what_it_names(body: str, expected: tuple[str, str, str, bool, str]) -> None:
+    assert expected in _read(body)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("The docs site runs on Vue.js 2.7 still.", ("version", "2.7", "vue")),
+        ("The API is on Express.js 4 for now.", ("version", "4", "express")),
+        ("package.json pins vite 5.2.8 since the upgrade.", ("version", "5.2.8", "vite")),
+        ("We stay on 4.2.x of the SDK until the fix ships.", ("version", ">=4.2,<4.3", "")),
+        ("Any 3.x release of it is fine.", ("version", ">=3,<4", "")),
+    ],
+)  # fmt: skip
+def test_how_a_tool_and_its_version_are_written(body: str, expected: tuple[str, str, str]) -> None:
+    assert expected in [value[:3] for value in _read(body)]
+
+
+def test_a_port_published_alone_is_the_hosts() -> None:
+    assert ("port", "9091", "", False, "") in _read("The exporter publishes `9091:9090` now.")
+
+
+def test_a_calls_parenthesis_is_no_clause_cut() -> None:
+    said = [clause.text for clause in clauses("", "Set it with limit(5) here (see the docs).")]
+    assert said == ["Set it with limit(5) here", "see the docs"]
+
+
+def test_a_product_and_its_version_is_no_key() -> None:
+    read = _read("The web app is on TypeScript 5 now.")
+    assert ("version", "5", "typescript", True, "") in read
+    assert not [value for value in read if value[0] == "number"]
+
+
+@pytest.mark.parametrize(
+    ("body", "bound"),
+    [
+        ("Branch names: 40 characters at most.", "<="),
+        ("Keep 3 replicas minimum.", ">="),
+        ("Uploads are 25 MB max.", "<="),
+        ("Give it 12 characters at least.", ">="),
+        ("Wait 30 min before retrying.", ""),  # a unit, not a minimum
+    ],
+)
+def test_a_bound_said_after_its_number(body: str, bound: str) -> None:
+    (number,) = [value for value in _read(body) if value[0] == "number"]
+    assert number[4] == bound
+
+
+def _write(store: MemoryStore, note: Note) -> Memory:
+    title, body = note
+    return write_note(store, title=title, body=body, project="github.com/acme/shop")
+
+
+def _kinds(store: MemoryStore, older: Memory, newer: Memory) -> list[list[str]]:
+    return [
+        [d.kind for d in pair.differs]
+        for pair in store.contradictions()
+        if pair.ids == (older.id, newer.id)
+    ]
+
+
+# (rule, older, newer, the kind of difference expected)
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "a key in plain text against the same key in code",
+        ("Gateway timeouts", "The gateway is built with ConnectTimeout 3s and IdleTimeout"
+         " 90s."),
+        ("Longer gateway connect timeout", "Slow upstreams in the EU made us raise"
+         " `ConnectTimeout` to 8s now."),
+        "number",
+    ),
+    (
+        "a key with where it is set, then its value",
+        ("Worker pool size", "Every worker starts with `pool_size = 10` from"
+         " settings/base.py."),
+        ("Bigger worker pools", "After the queue backed up, pool_size in settings/base.py"
+         " is 30 now."),
+        "number",
+    ),
+    (
+        "a call's one number, in code and in plain text",
+        ("Thumbnail cache size", "App.kt sets `Cache.Builder(ctx).fractionOfHeap(0.3).build()`"
+         " for the gallery."),
+        ("Thumbnail cache after the OOMs", "The gallery cache gets less heap now"
+         " (fractionOfHeap(0.12)) on small phones."),
+        "number",
+    ),
+    (
+        "a duration quoted in code against one in words",
+        ("Login throttle", "The login route is throttled with `limiter.fixedWindow(5,"
+         " \"60 s\")` per account."),
+        ("Login throttle window", "Login is limited to 5 attempts in a sliding window of"
+         " 15 min per account (`limiter.slidingWindow(5, \"15 m\")`)."),
+        "number",
+    ),
+    (
+        "a tool named Name.js against its name",
+        ("Docs site framework", "The docs site is built on Vue.js 2.7 with Vuex."),
+        ("Vue 3 for the docs site", "The docs site migration landed: package.json pins vue"
+         " 3.4.21 and pinia."),
+        "version",
+    ),
+    (
+        "the port the newer note says it left",
+        ("Local API server", "`make api` serves the API on http://localhost:5000 for the"
+         " frontend."),
+        ("Local API port changed", "5000 clashed with AirPlay on the Macs, so the api"
+         " container publishes `5050:5000`. Use localhost:5050."),
+        "port",
+    ),
+    (
+        "the older note names the newer value only as one to avoid",
+        ("Redis container for local dev", "Map the dev redis container to host port 6380"
+         " so it does not clash with the system Redis on 6379. REDIS_URL points at"
+         " localhost:6380."),
+        ("Local redis port", "The system Redis is uninstalled, so the dev container"
+         " publishes 6379:6379 and REDIS_URL points at localhost:6379."),
+        "port",
+    ),
+    (
+        "what a replacement retires, after a gerund",
+        ("Starting the worker", "Start the worker with `python worker.py --queue default`."),
+        ("Worker started by the supervisor", "Invoking worker.py directly is deprecated;"
+         " `supervisorctl start worker` runs it."),
+        "replacement",
+    ),
+]  # fmt: skip
+
+# notes of a project whose name holds a scope word: (older, newer)
+PROJECT_NAMED_FOR_A_PLATFORM: tuple[Note, Note] = (
+    ("Kotlin version", 'gradle/libs.versions.toml sets kotlin = "1.9.0" for the app.'),
+    ("Kotlin 2.0 in shop-android", 'The catalog has kotlin = "2.0.0" with the K2 compiler.'),
+)
+
+# (rule, older, newer): notes that look alike and both hold.
+LEFT_ALONE: list[tuple[str, Note, Note]] = [
+    (
+        "a soft target under a maximum",
+        ("Pull request title length", "PR titles: 70 characters at most (the bot checks)."),
+        ("Pull request title style", "Aim for titles around 45 characters, in the"
+         " imperative."),
+    ),
+    (
+        "two things each named in its sentence, an aside between",
+        ("Orders database schema", "The orders database (OrdersDb) is at schema version 12;"
+         " each bump needs a migration."),
+        ("Billing store schema", "The billing DataStore (billing.proto) is at schema"
+         " version 4; old files are migrated on read."),
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[c[0] for c in FOUND])
+def test_each_rule_finds_its_pair(
+    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
+) -> None:
+    older, newer = _write(store, old), _write(store, new)
+    found = _kinds(store, older, newer)
+    assert found and kind in found[0], (rule, found)
+    assert any(older.id in pair.ids for pair in store.possible_contradictions(newer))
+
+
+@pytest.mark.parametrize(("rule", "old", "new"), LEFT_ALONE, ids=[c[0] for c in LEFT_ALONE])
+def test_each_rule_leaves_its_look_alikes(
+    store: MemoryStore, rule: str, old: Note, new: Note
+) -> None:
+    older, newer = _write(store, old), _write(store, new)
+    assert _kinds(store, older, newer) == [], rule
+    assert store.possible_contradictions(newer) == []
+
+
+def test_a_projects_name_is_no_scope(store: MemoryStore) -> None:
+    """``shop-android`` names the project, not a platform the newer value is for."""
+    old, new = PROJECT_NAMED_FOR_A_PLATFORM
+    project = "github.com/acme/shop-android"
+    older = write_note(store, title=old[0], body=old[1], project=project)
+    newer = write_note(store, title=new[0], body=new[1], project=project)
+    found = _kinds(store, older, newer)
+    assert found and "version" in found[0], found
+
+
+def test_a_negation_of_where_a_thing_goes(store: MemoryStore) -> None:
+    """ "X never go in Y" turns against a note that keeps such things in Y."""
+    older = _write(store, ("Scraper API keys", "Keep the scraper's API keys in Consul KV"
+                           " under scraper/keys."))  # fmt: skip
+    newer = _write(store, ("Keys never go in Consul KV", "Every service can read Consul"
+                           " KV; the Vault agent hands out the scraper's secrets."))  # fmt: skip
+    found = _kinds(store, older, newer)
+    assert found and "negation" in found[0], found
