@@ -132,22 +132,28 @@ _RETIRING = re.compile(
 )
 
 
-def mentions(command: str) -> tuple[str, ...]:
+def mentions(command: str, running: frozenset[str] = frozenset()) -> tuple[str, ...]:
     """How a note may name a command in passing, lower case: its tool (program and
-    subcommands: ``cargo test``, ``torchrun``), and a task of its own that no other
-    command shares: a build tool's (``installdebug``), a script's (``db:generate``)."""
+    subcommands: ``cargo test``, ``torchrun``); its program alone, unless one of
+    ``running`` (the programs the naming note runs itself: its ``cargo`` is not the
+    older ``cargo test``); a build tool's or a script's task of its own
+    (``installdebug``, ``db:generate``)."""
     tool, _after = command_tool(command.split())
-    found = [tool] if tool else []
-    for word in tool.split()[1:]:
-        if re.search(r"[A-Z:]", word):
-            found.append(word.lower())
+    if not tool:
+        return ()
+    words = tool.split()
+    found = [tool]
+    if words[0].lower() not in running:
+        found.append(words[0])
+    found.extend(word for word in words[1:] if re.search(r"[A-Z:]", word))
     return tuple(dict.fromkeys(word.lower() for word in found))
 
 
-def retired_in(command: str, clauses: list[str]) -> bool:
-    """Whether one of ``clauses`` (a newer note's) names ``command`` (:func:`mentions`)
-    and says it fails, is of the past or is no longer run (``_RETIRING``)."""
-    names = mentions(command)
+def retired_in(command: str, clauses: list[str], running: frozenset[str] = frozenset()) -> bool:
+    """Whether one of ``clauses`` (a newer note's, which runs the programs ``running``)
+    names ``command`` (:func:`mentions`) and says it fails, is of the past or is no
+    longer run (``_RETIRING``)."""
+    names = mentions(command, running)
     if not names:
         return False
     pattern = re.compile(

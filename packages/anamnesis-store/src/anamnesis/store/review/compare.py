@@ -174,11 +174,12 @@ def _retired(olds: list[Value], news: list[Value], older: NoteFacts, newer: Note
     the task's new way. A command the older note itself says not to run is retired by
     neither."""
     said = [clause.text for clause in newer.clauses]
+    running = frozenset(program_of(b.norm) for b in news)
     return {
         i
         for i, a in enumerate(olds)
         if not older.negated(older.clause(a.clause))
-        and retired_in(a.shown, said)
+        and retired_in(a.shown, said, running)
         and any(not agree(a, b) for b in news)
     }
 
