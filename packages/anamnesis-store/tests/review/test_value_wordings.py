@@ -23,8 +23,8 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "an older command the newer note says fails, named in prose",
         ("Building the docs site", "Build the docs with `mkdocs build --strict` from the"
          " docs folder."),
-        ("Docs site builds through hatch", "Use `hatch run docs:build`. mkdocs build alone"
-         " fails since the plugins moved into the hatch env."),
+        ("Docs site builds through just", "Use `just site`. mkdocs build alone fails since"
+         " the plugins moved into the hatch env."),
         "command",
     ),
     (
@@ -76,10 +76,10 @@ FOUND: list[tuple[str, Note, Note, str]] = [
     ),
     (
         "an identifier alone in notes on one subject",
-        ("Orders queue name", "The worker consumes from `orders_inbound` on the shared"
-         " broker."),
-        ("Orders queue for the worker", "The worker reads the `orders.inbound.v2` queue on"
-         " the shared broker."),
+        ("Orders queue name", "Order events are consumed from `orders_inbound` by the"
+         " fulfilment worker."),
+        ("Orders queue of the fulfilment worker", "The fulfilment worker subscribes to"
+         " `orders.inbound.v2`, with one consumer per pod."),
         "name",
     ),
 ]  # fmt: skip
@@ -100,23 +100,23 @@ LEFT_ALONE: list[tuple[str, Note, Note]] = [
     ),
     (
         "a name the older note already says",
-        ("No deploys from laptops", "Never run `fly deploy` from a laptop; Buildkite"
+        ("Don't deploy with Heroku from a laptop", "Never push to Heroku by hand; Buildkite"
          " deploys after merge."),
-        ("Deploys go through Buildkite", "Only Buildkite deploys the app, from the main"
-         " pipeline."),
+        ("Deploys only through Buildkite", "Only Buildkite deploys, after review."),
     ),
     (
         "an acronym's plural is no name",
-        ("Effective batch of the ranker", "The ranker trains with a batch of 128 over 8"
+        ("Effective batch of the ranker", "The effective batch is 512: 64 per device, 8"
          " GPUs."),
-        ("Ranker batch", "16 per device across the 8 H100s, a batch of 128."),
+        ("Ranker batch settings", "per_device_batch 64 across the 8 Nvidia cards (64 x 8 ="
+         " 512)."),
     ),
     (
         "two identifiers in notes sharing one subject word",
-        ("Orders queue name", "The worker consumes from `orders_inbound` on the shared"
-         " broker."),
-        ("Orders table retention", "The worker prunes `orders_archive` on the shared"
-         " broker every night."),
+        ("Orders queue name", "Order events are consumed from `orders_inbound` by the"
+         " fulfilment worker."),
+        ("Orders table retention", "The fulfilment worker prunes `orders_archive`"
+         " nightly."),
     ),
 ]  # fmt: skip
 
