@@ -75,6 +75,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "url",
     ),
     (
+        "a branch written as a path is a name",
+        ("Deploy branch", "Production deploys build from `release/current`."),
+        ("Production deploys come from the prod branch", "Production builds from `prod` now;"
+         " the release manager fast-forwards it."),
+        "name",
+    ),
+    (
         "an identifier alone in notes on one subject",
         ("Orders queue name", "Order events are consumed from `orders_inbound` by the"
          " fulfilment worker."),
@@ -206,6 +213,13 @@ def test_values_in_code_of_other_shapes() -> None:
     )
     # a pin given to a command
     assert ("flag", "=2.31.0", "requests") in _read('Run `pip install "requests==2.31.0"`.')
+
+
+def test_a_branch_is_a_name_a_folder_a_path() -> None:
+    assert ("name", "feature/sso-login", "") in _read("Rebase `feature/sso-login` daily.")
+    assert ("name", "hotfix/2.4.1", "") in _read("Cut hotfix/2.4.1 from the tag.")
+    assert ("path", "features/auth", "") in _read("The slice lives in `features/auth/`.")
+    assert ("path", "release/notes.md", "") in _read("Edit `release/notes.md` first.")
 
 
 def test_an_acronyms_plural_is_no_name() -> None:

@@ -174,7 +174,13 @@ def _retired(olds: list[Value], news: list[Value], older: NoteFacts, newer: Note
     the task's new way. A command the older note itself says not to run is retired by
     neither."""
     said = [clause.text for clause in newer.clauses]
-    running = frozenset(program_of(b.norm) for b in news)
+    # a program names none of its commands alone where the newer note runs it too, or
+    # the older note runs two tasks of it (`terraform init`, `terraform apply`)
+    programs = [program_of(a.norm) for a in olds]
+    shared = {
+        p for p in programs if len({tool_of(a.norm) for a in olds if program_of(a.norm) == p}) > 1
+    }
+    running = frozenset(program_of(b.norm) for b in news) | shared
     return {
         i
         for i, a in enumerate(olds)

@@ -66,6 +66,11 @@ _STATED = re.compile(
 )
 # A reference, not a fact: a ticket (API-11848, OPS-2692), an error code (ERR_62141).
 _REFERENCE = re.compile(r"[A-Z][A-Z0-9]*[-_]\d+")
+# A git branch by its usual prefix (`release/next`, `feature/sso-login`, `hotfix/2.4.1`):
+# a name, though written as a path.
+_BRANCH = re.compile(
+    r"(?:release|feature|hotfix|bugfix|fix|chore|dependabot|renovate)/(?:[\w-]+|\d[\w.-]*)"
+)
 _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 # Words that start a command in backticks when the span holds more than one word.
 _COMMAND_HEAD = re.compile(r"^[a-z][a-z0-9._+-]*$")
@@ -177,6 +182,9 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
         yield start, version
         return
     if re.fullmatch(r"@[\w.-]+/[\w.-]+", inner):  # an npm package, @scope/name
+        yield start, Value("name", inner.lower(), inner, clause=clause)
+        return
+    if _BRANCH.fullmatch(inner):
         yield start, Value("name", inner.lower(), inner, clause=clause)
         return
     if _PATH.fullmatch(inner) and ("/" in inner or "." in inner):
@@ -319,7 +327,9 @@ def _paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
         shown = match.group(1).rstrip(".")
         if spans.free(*match.span()) and _looks_like_path(shown):
             spans.take(match.start(), match.start() + len(shown))
-            yield match.start(), Value("path", _path_norm(shown), shown, clause=clause)
+            kind = "name" if _BRANCH.fullmatch(shown) else "path"
+            norm = shown.lower() if kind == "name" else _path_norm(shown)
+            yield match.start(), Value(kind, norm, shown, clause=clause)
 
 
 def _settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
