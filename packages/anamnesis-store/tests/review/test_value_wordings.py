@@ -187,6 +187,7 @@ def test_a_command_is_retired_where_a_clause_says_it_fails_or_is_past() -> None:
     assert retired_in("make docs", ["Nobody runs make docs anymore"])
     assert retired_in("npx tsc -b", ["a bare tsc -b fails in the monorepo"])
     assert not retired_in("make docs", ["make docs builds the site"])
+    assert not retired_in("make docs", ["make docs was kept for the API pages"])
     assert not retired_in("make docs", ["the build failed", "make docs builds the site"])
 
 

@@ -127,7 +127,8 @@ def task_words(command: str) -> frozenset[str]:
 _RETIRING = re.compile(
     r"\b(?:fail(?:s|ed)?|broken|breaks|refus(?:e|es|ed)|ambiguous|skip(?:s|ped)?"
     r"|errors?\s+out|(?:does|do|did)(?:\s+not|n[\u2019']t)\s+work|no\s+longer|anymore"
-    r"|used\s+to|deprecated|obsolete|nobody|never|was|were|ran|took|out\s+of\s+memory)\b",
+    r"|used\s+to|deprecated|obsolete|removed|dropped|replaced|retired|gone|nobody|never"
+    r"|ran|took|out\s+of\s+memory)\b",
     re.IGNORECASE,
 )
 
