@@ -6,7 +6,12 @@ to the program it starts, so two tasks started through one runner are two tools,
 their flags are never compared as one command's (``--locale`` against ``-d``). A tool is
 its program and the subcommands after it (``airflow dags backfill``, ``kubectl rollout
 status``), at most :data:`MOST_SUBCOMMANDS` of them: ``dbt test`` and ``dbt build`` are two
-tasks of one program.
+tasks of one program. A build tool's task is a subcommand too (``./gradlew installDebug``,
+``./gradlew :app:installDevDebug``, ``pnpm db:generate``).
+
+A newer note may name an older command only to retire it ("plain `torchrun` runs out of
+memory", "`cargo test` took 9 minutes", "nobody runs terraform apply anymore"):
+:func:`retired_in` tells that from a note that still runs it.
 """
 
 from __future__ import annotations
@@ -28,8 +33,13 @@ _RUNNERS: Final = {
 # Interpreters whose ``-m module`` is the program (``python -m notifications.cli``).
 _INTERPRETERS: Final = frozenset({"python", "python3", "py"})
 MOST_SUBCOMMANDS: Final = 2
-# A word that may be a subcommand: lower case, letters, digits and dashes.
-_SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*")
+# A word that may be a subcommand: lower case, letters, digits and dashes; or a build
+# tool's task: camelCase (`installDebug`), a project's (`:app:assembleRelease`).
+_SUBCOMMAND = re.compile(r"[a-z][a-z0-9-]*|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]*)+|(?::[A-Za-z][\w-]*)+")
+# A package manager's script, with its group (`pnpm db:generate`, `npm run test:e2e`);
+# after another program `app:api` is an argument (`gunicorn app:api`).
+_SCRIPT = re.compile(r"[a-z][\w-]*(?::[A-Za-z][\w-]*)+")
+_SCRIPT_RUNNERS: Final = frozenset({"npm", "pnpm", "yarn", "bun"})
 # A program: a word, or a script by its relative path (`bin/queue`, `./scripts/seed`).
 PROGRAM: Final = re.compile(r"^(?:\.{1,2}/)?(?:[a-z][\w-]*/){0,2}[a-z][a-z0-9._+-]*$")
 
@@ -68,7 +78,14 @@ def command_tool(parts: list[str]) -> tuple[str, int]:
         return "", len(parts)
     tool = [parts[start].lower()]
     i = start + 1
-    while i < len(parts) and len(tool) <= MOST_SUBCOMMANDS and _SUBCOMMAND.fullmatch(parts[i]):
+    while (
+        i < len(parts)
+        and len(tool) <= MOST_SUBCOMMANDS
+        and (
+            _SUBCOMMAND.fullmatch(parts[i])
+            or (tool[0] in _SCRIPT_RUNNERS and _SCRIPT.fullmatch(parts[i]))
+        )
+    ):
         tool.append(parts[i])
         i += 1
     return " ".join(tool), i
@@ -103,3 +120,44 @@ def task_words(command: str) -> frozenset[str]:
             continue
         kept.append(part)
     return frozenset(content_stems(" ".join(kept)))
+
+
+# Words that say a command fails, is of the past or is no longer run: what a newer note
+# says of the older note's command when it gives another one for the task.
+_RETIRING = re.compile(
+    r"\b(?:fail(?:s|ed)?|broken|breaks|refus(?:e|es|ed)|ambiguous|skip(?:s|ped)?"
+    r"|errors?\s+out|(?:does|do|did)(?:\s+not|n[\u2019']t)\s+work|no\s+longer|anymore"
+    r"|used\s+to|deprecated|obsolete|removed|dropped|replaced|retired|gone|nobody|never"
+    r"|ran|took|out\s+of\s+memory)\b",
+    re.IGNORECASE,
+)
+
+
+def mentions(command: str, running: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """How a note may name a command in passing, lower case: its tool (program and
+    subcommands: ``cargo test``, ``torchrun``); its program alone, unless one of
+    ``running`` (the programs the naming note runs itself: its ``cargo`` is not the
+    older ``cargo test``); a build tool's or a script's task of its own
+    (``installdebug``, ``db:generate``)."""
+    tool, _after = command_tool(command.split())
+    if not tool:
+        return ()
+    words = tool.split()
+    found = [tool]
+    if words[0].lower() not in running:
+        found.append(words[0])
+    found.extend(word for word in words[1:] if re.search(r"[A-Z:]", word))
+    return tuple(dict.fromkeys(word.lower() for word in found))
+
+
+def retired_in(command: str, clauses: list[str], running: frozenset[str] = frozenset()) -> bool:
+    """Whether one of ``clauses`` (a newer note's, which runs the programs ``running``)
+    names ``command`` (:func:`mentions`) and says it fails, is of the past or is no
+    longer run (``_RETIRING``)."""
+    names = mentions(command, running)
+    if not names:
+        return False
+    pattern = re.compile(
+        r"(?<![\w./:-])(?:" + "|".join(re.escape(name) for name in names) + r")(?![\w-])"
+    )
+    return any(pattern.search(clause.lower()) and _RETIRING.search(clause) for clause in clauses)

@@ -8,8 +8,11 @@ URL, command or name pairs with one said among enough of the same words (:data:`
 a name beside the same words). A pair that states the same value agrees (so do a value
 inside the other's range, a minimum and a maximum, a path under the other, a command
 inside the other, 3.11 and 3.11.4); the rest differ, unless the older note states the
-newer value as well, or the two values are visibly of different things (the ``orders``
-table against the ``customers`` table) in a newer note that says nothing changed.
+newer value as well (a name: anywhere in it), or the two values are visibly of different
+things (the ``orders`` table against the ``customers`` table) in a newer note that says
+nothing changed. An older command the newer note says fails or is of the past ("plain
+`torchrun` runs out of memory") is one task with the newer note's command, whatever their
+words (:func:`.commands.retired_in`).
 
 A negation or a retirement (:mod:`.stances`) differs from the other note when that note
 states what it turns against, in a clause of its body that is not itself negated, and
@@ -21,7 +24,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from anamnesis.store.review.commands import program_of, task_words, tool_of
+from anamnesis.store.review.commands import program_of, retired_in, task_words, tool_of
 from anamnesis.store.review.quantities import is_unit, parse_version
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stances import DIRECTIVE, NEGATION, head_stems
@@ -113,11 +116,15 @@ def _value_differences(
         news = [value for value in new_values if value.kind == kind]
         if not olds or not news:
             continue
+        # an older command the newer note says fails or is of the past (commands.retired_in)
+        retired = _retired(olds, news, older, newer) if kind == "command" else set()
+        if retired:
+            news = [b for b in news if not _retiring_mention(b, olds, retired, newer)]
         ranked: list[tuple[float, bool, int, int]] = []
         sole = titles > 0 and len({v.norm for v in olds}) == 1 == len({v.norm for v in news})
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
-                changed = title_changed or b.changed
+                changed = title_changed or b.changed or i in retired
                 if kind == "name":
                     score = _name_alignment(a, b, olds, news, topics, changed=changed)
                 else:
@@ -125,12 +132,14 @@ def _value_differences(
                         a, b, titles, sole=sole and kind in _SOLE_KINDS, topical=topical,
                         tools=tools,
                     )  # fmt: skip
+                if score is None and i in retired:
+                    score = 0.5  # what the newer note runs instead, when nothing else says
                 if score is None:
                     continue
                 same = agree(a, b)
                 if same and kind in _LEFT_KINDS and not b.changed and _left(b, newer):
                     continue  # "8080 clashed with Trino": the older value, as what was left
-                if not same and kind == "command" and not _one_task(a, b, tools):
+                if not same and kind == "command" and not (i in retired or _one_task(a, b, tools)):
                     continue
                 if not same and (
                     _other_scopes(older, a, newer, b, changed)
@@ -157,6 +166,8 @@ def _value_differences(
                 continue  # the older note states the newer value too (not as one to avoid)
             if kind in ("name", "command") and any(agree(a, other) for other in news):
                 continue  # the newer note still names the older one
+            if kind == "name" and _named_in(b, older):
+                continue  # the older note names the newer one too, where it is no value
             if kind == "command" and tool_of(a.norm) == tool_of(b.norm):
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
@@ -179,6 +190,37 @@ def _left(value: Value, facts: NoteFacts) -> bool:
     text = facts.clause(value.clause).text
     at = text.find(value.shown)
     return at != -1 and _LEFT_FOR.match(text[at + len(value.shown) :]) is not None
+
+
+def _retired(olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts) -> set[int]:
+    """The older note's commands (by index) that the newer note, giving commands of its
+    own, says fail or are of the past (:func:`.commands.retired_in`): the newer gives
+    the task's new way. A command the older note itself says not to run is retired by
+    neither."""
+    said = [clause.text for clause in newer.clauses]
+    # a program names none of its commands alone where the newer note runs it too, or
+    # the older note runs two tasks of it (`terraform init`, `terraform apply`)
+    programs = [program_of(a.norm) for a in olds]
+    shared = {
+        p for p in programs if len({tool_of(a.norm) for a in olds if program_of(a.norm) == p}) > 1
+    }
+    running = frozenset(program_of(b.norm) for b in news) | shared
+    return {
+        i
+        for i, a in enumerate(olds)
+        if not older.negated(older.clause(a.clause))
+        and retired_in(a.shown, said, running)
+        and any(not agree(a, b) for b in news)
+    }
+
+
+def _retiring_mention(b: Value, olds: list[Value], retired: set[int], newer: NoteFacts) -> bool:
+    """Whether a newer command only names a retired older one where it says it fails ("a
+    bare `npx prisma generate` fails"): a mention, not a command the newer note runs."""
+    said = [newer.clause(b.clause).text]
+    return any(
+        i in retired and agree(a, b) and retired_in(a.shown, said) for i, a in enumerate(olds)
+    )
 
 
 def _restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
@@ -311,8 +353,9 @@ def _name_alignment(
       "now scheduled in Dagster");
     * each note's only name of its shape, in notes whose titles share a subject word,
       the newer said as a change (`master`, then "renamed: `main`");
-    * each note's only product name, in notes whose titles share two subject words,
-      said among a shared word (LaunchDarkly, then Unleash, for the BFF's feature flags).
+    * each note's only product name or identifier, in notes whose titles share two
+      subject words, said among a shared word (LaunchDarkly, then Unleash, for the BFF's
+      feature flags; the topic `orders.created.v2`, then `orders-created`).
     """
     shape = _shape(a)
     if _shape(b) != shape:
@@ -326,9 +369,15 @@ def _name_alignment(
         if shared >= _THRESHOLD["name"]:
             return shared + titles
     sole = subject > 0 and _sole(a, olds) and _sole(b, news)
-    if sole and (changed or (shape == "proper" and subject >= 2 and around)):
+    if sole and (changed or (shape != "env" and subject >= 2 and around)):
         return 1.0 + around + titles
     return None
+
+
+def _named_in(value: Value, facts: NoteFacts) -> bool:
+    """Whether a note names ``value`` anywhere, as a word ("Atlantis applies after
+    approval": a sentence's first word is read as no name, yet names it)."""
+    return re.search(rf"(?<![\w.-]){re.escape(value.norm)}(?![\w-])", facts.lower) is not None
 
 
 def _sole(value: Value, values: list[Value]) -> bool:

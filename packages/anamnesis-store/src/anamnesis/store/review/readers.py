@@ -38,8 +38,9 @@ _URL = re.compile(
     r"\b(?:https?|s3|gs|az|ssh|git|sftp|ftp|postgres(?:ql)?|mysql|redis|rediss|mongodb"
     r"(?:\+srv)?|amqps?|kafka|nats)://[^\s`'\"<>()\[\]{}]+"
 )
-# A setting written as YAML or JSON writes it: `strict: false`, `"port": 8080`.
-_COLON_SETTING = re.compile(r"\"?([a-z_][\w.-]*)\"?\s*:\s+(\"[^\"]*\"|[\w.%-]+)")
+# A setting written as YAML, JSON or a JavaScript object writes it: `strict: false`,
+# `"port": 8080`, `sameSite: 'lax'`.
+_COLON_SETTING = re.compile(r"[\"']?([a-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'|[\w.%-]+)")
 _HOST_PORT = re.compile(
     r"(?<![\w./:-])((?:localhost|[A-Za-z][\w-]*(?:\.[\w-]+)*)):(\d{2,5})(?![\d.:])"
 )
@@ -68,6 +69,11 @@ _STATED = re.compile(
 )
 # A reference, not a fact: a ticket (API-11848, OPS-2692), an error code (ERR_62141).
 _REFERENCE = re.compile(r"[A-Z][A-Z0-9]*[-_]\d+")
+# A git branch by its usual prefix (`release/next`, `feature/sso-login`, `hotfix/2.4.1`):
+# a name, though written as a path.
+_BRANCH = re.compile(
+    r"(?:release|feature|hotfix|bugfix|fix|chore|dependabot|renovate)/(?:[\w-]+|\d[\w.-]*)"
+)
 _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 # Words that start a command in backticks when the span holds more than one word.
 _COMMAND_HEAD = re.compile(r"^[a-z][a-z0-9._+-]*$")
@@ -109,21 +115,42 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         if version is not None:
             yield start, version
             return
-    if len(parts) == 2 and re.search(r"[_.]", parts[0]) and _SETTING_VALUE.fullmatch(parts[1]):
+    if (
+        len(parts) == 2
+        and re.search(r"[_.]", parts[0])
+        and "/" not in parts[0]
+        and _SETTING_VALUE.fullmatch(parts[1])
+    ):
         # `client_max_body_size 10m`, `pull.ff only`: a setting written as its config
-        # file writes it, key then value
+        # file writes it, key then value (`./gradlew installDebug` is a program and its
+        # task: a key has no slash)
         yield start, _setting_value(parts[0], parts[1], clause)
         return
     head = parts[0]
+    if head == "cd" and len(parts) == 2:
+        # `cd infra/prod`: where the next command runs, not a task
+        yield start, Value("path", _path_norm(parts[1]), parts[1], clause=clause)
+        return
     if PROGRAM.match(head) and head.lower() not in _SQL_WORDS:
         yield start, Value("command", " ".join(parts).lower(), inner, slot="", clause=clause)
         tool, after = command_tool(parts)
         yield from _command_parts(parts, tool, start, clause, after)
         return
-    # Code that is neither one token nor a command (`SameSite=Lax; Secure`, SQL): the
-    # settings in it, else nothing (its words still count as its clause's subject).
-    for match in _SETTING.finditer(inner):
+    # Code that is neither one token nor a command (`SameSite=Lax; Secure`, SQL, an
+    # object's fields `httpOnly: true, sameSite: 'strict'`, a flag with an address
+    # `--index-url https://...`): the settings and addresses in it, else nothing (its
+    # words still count as its clause's subject).
+    settings = list(_SETTING.finditer(inner)) or [
+        match
+        for match in _COLON_SETTING.finditer(inner)
+        if not range_text(match.group(2).strip("\"'"))  # a tool's versions: not a field's value
+    ]
+    for match in settings:
         yield start + match.start(), _setting_value(match.group(1), match.group(2), clause)
+    for match in _URL.finditer(inner):
+        if not any(a <= match.start() < b for a, b in (m.span() for m in settings)):
+            url = match.group(0).rstrip(".,:;!?")
+            yield start + match.start(), _url_value(url, clause)
 
 
 def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
@@ -170,6 +197,9 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if re.fullmatch(r"@[\w.-]+/[\w.-]+", inner):  # an npm package, @scope/name
         yield start, Value("name", inner.lower(), inner, clause=clause)
         return
+    if _BRANCH.fullmatch(inner):
+        yield start, Value("name", inner.lower(), inner, clause=clause)
+        return
     if _PATH.fullmatch(inner) and ("/" in inner or "." in inner):
         yield start, Value("path", _path_norm(inner), inner, clause=clause)
         return
@@ -192,6 +222,13 @@ def _command_parts(
     while i < len(parts):
         part = parts[i]
         flag = _FLAG.fullmatch(part)
+        given = _SETTING.fullmatch(part.strip("\"'")) if "=" in part else None
+        if given and not part.startswith("-"):
+            # `pip install "apache-airflow==2.7.3"`, `make deploy ENV=prod`: a setting or a
+            # pin given through a command
+            yield start, _setting_value(given.group(1), given.group(2), clause)
+            i += 1
+            continue
         if (
             _DOTTED_KEY.fullmatch(part)
             and i + 1 < len(parts)
@@ -308,7 +345,9 @@ def _paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
         shown = match.group(1).rstrip(".")
         if spans.free(*match.span()) and _looks_like_path(shown):
             spans.take(match.start(), match.start() + len(shown))
-            yield match.start(), Value("path", _path_norm(shown), shown, clause=clause)
+            kind = "name" if _BRANCH.fullmatch(shown) else "path"
+            norm = shown.lower() if kind == "name" else _path_norm(shown)
+            yield match.start(), Value(kind, norm, shown, clause=clause)
 
 
 def _settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
@@ -436,5 +475,8 @@ def _tool_run(text: str) -> str:
 
 
 def _is_acronym(token: str) -> bool:
-    """An all-caps word of up to five letters (CI, API, AWS): a subject, not a value."""
+    """An all-caps word of up to five letters (CI, API, AWS), or its plural (GPUs, PRs):
+    a subject, not a value."""
+    if len(token) > 2 and token.endswith("s") and token[:-1].isupper():
+        token = token[:-1]
     return token.isupper() and len(token) <= 5

@@ -178,6 +178,37 @@ def plain_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# A fenced block of shell (```, ```bash, ```sh, ```console, ...): its lines are commands.
+_FENCE = re.compile(
+    r"^```[ \t]*(?:bash|sh|shell|console|zsh|fish|powershell|ps1|cmd|bat|text)?[ \t]*\n"
+    r"(.*?)^```[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
+_PROMPT = re.compile(r"^(?:\$|>|PS>|%)\s+")
+
+
+def fenced_as_spans(text: str) -> str:
+    """A text whose fenced shell blocks are written as one line of code spans, one span a
+    command (```` ```\ncd infra\nterraform apply\n``` ```` reads as
+    `` `cd infra` `terraform apply` ``): a command on its own line of a block is a
+    command as one in backquotes is, and the block's commands are said together, each
+    the context of the others. Comments, prompts and blank lines are left out; a block
+    of another language (```` ```python ````) is left as it is."""
+    if "```" not in text:
+        return text
+
+    def spans(block: re.Match[str]) -> str:
+        lines = (_PROMPT.sub("", line.strip()) for line in block.group(1).splitlines())
+        kept = [
+            f"`{line}`"
+            for line in lines
+            if line and not line.startswith("#") and "`" not in line and len(line) <= 300
+        ]
+        return " ".join(kept) + "\n"
+
+    return _FENCE.sub(spans, text)
+
+
 class Clause:
     """One clause of a note: its text (code spans in place), its index in the note,
     whether it is the title, and (read on first use) the stems of its words."""
@@ -212,7 +243,7 @@ class ClauseReader:
     def __init__(self, title: str, body: str) -> None:
         heading = match_text(title).strip()
         self.clauses: list[Clause] = [Clause(heading, 0, True)] if heading else []
-        self._text = match_text(body[:MAX_CHARS])
+        self._text = fenced_as_spans(match_text(body[:MAX_CHARS]))
         # The places a clause may end at, and the backquotes a code span starts with.
         self._cuts = _CUT_CHARS.finditer(self._text)
         self._start = 0
