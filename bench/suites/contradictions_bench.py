@@ -8,7 +8,8 @@ The set is ``bench/contradictions/pairs.jsonl`` (its README says how it was writ
 the label rules): pairs of notes of one project, each labelled ``contradicts`` or
 ``compatible`` (they only look alike), with a kind and a split (``dev``, which the finder
 may be tuned on; ``held_out``, written with dev, which it must not be; ``fresh``, written
-later and blind, by a helper who never read the finder, after its last tuning).
+later and blind, by a helper who never read the finder, after its last tuning; ``fresh2``,
+a second blind split written the same way, by another helper, before any run on it).
 
 Each pair gets a fresh store: a copy of one store of N corpus notes (``corpus.generate``,
 the notes the other suites use), the older note written into it, then the newer one.
@@ -31,8 +32,8 @@ target <= 5 ms at 2,000 notes), ``contradictions()`` in process and ``anamnesis 
 
 ``--root DIR`` keeps the stores there and reuses the corpus stores of an earlier run made
 the same way (embedding 2,000 notes takes minutes). ``--misses PATH`` writes what was
-missed and what was proposed wrongly, by kind, for the dev split only (held_out and fresh
-are only counted there, so they stay held out).
+missed and what was proposed wrongly, by kind, for the dev split only (held_out, fresh and
+fresh2 are only counted there, so they stay held out).
 """
 
 from __future__ import annotations
@@ -272,7 +273,7 @@ def print_kinds(outcomes: list[Outcome], finders: list[str]) -> dict[str, Any]:
 
 def write_misses(path: Path, outcomes: list[Outcome], finders: list[str], header: str) -> None:
     """The dev split's misses and false pairs, by kind, for whoever tunes the finder; the
-    blind splits (held_out, fresh) only as counts, so that they stay held out."""
+    blind splits (``BLIND_SPLITS``) only as counts, so that they stay held out."""
     lines = ["# Contradiction bench: misses and false pairs", "", header]
     dev = [o for o in outcomes if o.pair.split == "dev"]
     for finder in finders:
