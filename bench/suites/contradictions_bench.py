@@ -8,7 +8,8 @@ The set is ``bench/contradictions/pairs.jsonl`` (its README says how it was writ
 the label rules): pairs of notes of one project, each labelled ``contradicts`` or
 ``compatible`` (they only look alike), with a kind and a split (``dev``, which the finder
 may be tuned on; ``held_out``, written with dev, which it must not be; ``fresh``, written
-later and blind, by a helper who never read the finder, after its last tuning).
+later and blind, by a helper who never read the finder, after its last tuning; ``fresh2``,
+a second blind split written the same way, by another helper, before any run on it).
 
 Each pair gets a fresh store: a copy of one store of N corpus notes (``corpus.generate``,
 the notes the other suites use), the older note written into it, then the newer one.
@@ -32,8 +33,8 @@ target <= 5 ms at 2,000 notes), ``contradictions()`` in process and ``anamnesis 
 ``--root DIR`` keeps the stores there and reuses the corpus stores of an earlier run made
 the same way (embedding 2,000 notes takes minutes). ``--misses PATH`` writes what was
 missed and what was proposed wrongly, by kind, for the tuning splits (:data:`TUNING_SPLITS`:
-dev, and fresh since it was tuned on); every other split (held_out, and any blind split
-added later) is only counted there, so it stays held out.
+dev, and fresh since it was tuned on); every other split (held_out, and the blind fresh2)
+is only counted there, so it stays held out.
 """
 
 from __future__ import annotations
