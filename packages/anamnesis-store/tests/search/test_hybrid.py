@@ -23,7 +23,7 @@ from anamnesis.store.search.fusion import (
     weight_for,
 )
 from anamnesis.store.search.query import query_tokens
-from anamnesis.store.search.query_kind import classify
+from anamnesis.store.search.query_kind import classify, idf_shares
 from anamnesis.store.vectors import vector_index
 from anamnesis.store.vectors.embedding import as_blob, sqlite_vec_problem
 
@@ -34,8 +34,8 @@ pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=PROBLEM or "")
 def reference(
     store: MemoryStore, text: str, tokens: list[str], vector: bytes, filters: Filters, k: int
 ) -> list[str]:
-    """Every candidate fully scored: all BM25s, every near-best hit's coverage, weighed as
-    the query's kind says."""
+    """Every candidate fully scored: all BM25s, every near-best hit's coverage, every
+    hit's share of the query's information, weighed as the query's kind says."""
     conn = store._connection()
     depth = hybrid.candidates_depth(k)
     ranker = store._search.ranker(conn)
@@ -58,7 +58,10 @@ def reference(
     cosine = {m: c for m, c in cosine.items() if c >= floor or m in bm25}
     near = [m for m, score in keyword if score <= keyword[0][1] * STRONG_KEYWORD]
     coverage = hybrid._coverage(conn, tokens, near) if near else {}
-    return fuse(keyword, bm25, cosine, k, coverage, weight)
+    # A look-up weighs every keyword hit by the share of the query's information it holds.
+    held = hybrid.words_held_by(conn, tokens, list(bm25))
+    information = idf_shares(tokens, held, ranker.notes_holding, ranker.note_count())
+    return fuse(keyword, bm25, cosine, k, coverage, weight, information)
 
 
 @pytest.fixture
