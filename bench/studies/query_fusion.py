@@ -1,5 +1,6 @@
 """The evidence for query-aware fusion (``query_kind.py``'s thresholds and
-``fusion.LEXICAL_WEIGHT``), and issue 44's before/after tables, in one run.
+``fusion.LEXICAL_WEIGHT``, with the weight a look-up gives each keyword hit's share of the
+query's information), and issue 44's before/after tables, in one run.
 
     uv run python -m bench.studies.query_fusion [--root DIR] [--no-realmem] [--no-grid]
 
@@ -10,14 +11,20 @@ embedded (``--root DIR`` keeps them for the next run: embedding realmem takes mi
 1. **Tables**, real searches (``recall_at_k``): keyword, vector, hybrid as commit 7be1448
    fused it (every query weighed as a paraphrase: ``fusion.LEXICAL_WEIGHT`` set to
    ``PARAPHRASE_WEIGHT`` meanwhile, which is that commit's formula) and hybrid now.
-   Under them, "hybrid bdf9199": the first query-aware rule (the best hit's share of the
-   query's *words*, anchors required), scored from the grid's inputs.
+   Under them, scored from the grid's inputs through the store's own ``classify`` and
+   ``fuse``: "hybrid bdf9199", the first query-aware rule (the best hit's share of the
+   query's *words*, anchors required), and "hybrid f07ff0e", main's rule before this one
+   (the best hit's share of the query's information at least 0.45, keyword hits weighed by
+   relative BM25 alone).
 2. **Grid**: every query's fusion inputs are read once (the keyword ranking, the nearest
    vectors, each candidate's BM25, cosine and coverage, the words the best keyword hit
    holds, the words' document frequencies), then each rule of the grid is fused through
-   the store's own ``classify`` and ``fuse``: the best hit's share of the query's
-   information (IDF) needed, the share that is evidence by itself, the longest lexical
-   query, the lexical weight.
+   the store's own ``classify`` and ``fuse``: how a look-up's keyword hit counts its own
+   share of the query's information beside its relative BM25 (``shape``: ``product``, the
+   store's weighted geometric mean, or ``sum``, a weighted arithmetic mean; ``held``: the
+   information's weight, 0 = relative BM25 alone, f07ff0e's), the best hit's share of the
+   query's information a look-up needs (coverage, also the share that is evidence by
+   itself), the lexical weight; the longest lexical query stays 10 words.
    ``BELOW`` marks a corpus where hybrid falls under keyword search at some k, ``UNDER``
    devmemory or realmem under 7be1448's hybrid R@8 or MRR.
 3. **Leave one corpus out**: for each corpus, the rule the grid would pick on the others
@@ -49,7 +56,7 @@ from anamnesis.store.exchange.recall_eval import (
 )
 from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.search import fusion, hybrid
-from anamnesis.store.search.query_kind import KindRule, classify
+from anamnesis.store.search.query_kind import KindRule, classify, idf_shares
 from anamnesis.store.vectors import vector_index
 from bench.common.corpora import make_turns
 from bench.common.places import DEVMEMORY, NAMESDATES, OFFLINE_MODEL, REALMEM
@@ -61,6 +68,10 @@ KEEP_TODAY = ("devmemory", "realmem")
 Metrics = tuple[float, float, float, float, float]  # R@1, R@3, R@5, R@8, MRR
 # bdf9199's rule (the first query-aware fusion): the best hit's share of the query's words.
 BY_WORDS = KindRule(min_coverage=0.5, rare_share=0.01, longest=10)
+# f07ff0e's rule (main before this study's last change): the best hit's share of the
+# query's information, keyword hits weighed by relative BM25 alone.
+BY_INFORMATION = KindRule(min_coverage=0.45, informative=0.45, longest=10)
+RELATIVE_BM25_ONLY = fusion.Weight(0.7, 1)
 
 
 def corpora(no_realmem: bool) -> dict[str, Path]:
@@ -154,15 +165,20 @@ def inputs(
             nearest = vector_index.nearest(conn, vector, model, filters, depth)
             every = list(dict.fromkeys([m for m, _ in keyword] + [m for m, _ in nearest]))
             shared = len(words) > len(tokens) and bool(ranker.ranked_ids(words, filters, 1))
+            bm25 = hybrid._bm25_of(conn, tokens, every) if every and tokens else {}
             return {
                 "keyword": keyword,
                 "cos": vector_index.similarities(conn, vector, model, every) if every else {},
-                "bm25": hybrid._bm25_of(conn, tokens, every) if every and tokens else {},
+                "bm25": bm25,
                 "cov": hybrid._coverage(conn, tokens, every) if every and tokens else {},
                 "shared": shared,
                 "total": ranker.note_count(),
                 "df": {t: ranker.notes_holding(t) for t in dict.fromkeys(tokens)},
                 "held": sorted(hybrid.words_held(conn, tokens, keyword[0][0])) if keyword else [],
+                "held_by": {
+                    m: sorted(words)
+                    for m, words in hybrid.words_held_by(conn, tokens, list(bm25)).items()
+                },
             }
 
         row = store._index.run(read)
@@ -171,16 +187,37 @@ def inputs(
     return rows
 
 
+@contextlib.contextmanager
+def evidence_shape(shape: str) -> Iterator[None]:
+    """A look-up's keyword evidence as ``shape`` combines relative BM25 and the hit's share
+    of the query's information: ``product`` is the store's (``fusion.keyword_evidence``, a
+    weighted geometric mean); ``sum`` a weighted arithmetic mean, meanwhile."""
+    kept = fusion.keyword_evidence
+
+    def arithmetic(relative: float, held_information: float, weight: fusion.Weight) -> float:
+        i = weight.information
+        return relative if i <= 0 or relative <= 0 else (1 - i) * relative + i * held_information
+
+    if shape == "sum":
+        fusion.keyword_evidence = arithmetic
+    try:
+        yield
+    finally:
+        fusion.keyword_evidence = kept
+
+
 def fused(
     row: dict[str, Any], rule: KindRule | None, weight: fusion.Weight, by_idf: bool = True
 ) -> list[str]:
     """The top 8 of one case under ``rule`` (None: every query a paraphrase); ``by_idf``:
     the best hit's share of the query's information weighed by IDF (False: by words, as
-    bdf9199 weighed it, and no evidence by itself)."""
+    bdf9199 weighed it, and no evidence by itself). A look-up (``rule`` says lexical) is
+    fused with ``weight``, each keyword hit's share of the query's information counted as
+    ``weight.information`` says."""
     keyword = [tuple(pair) for pair in row["keyword"]]
     chosen = fusion.PARAPHRASE_WEIGHT
+    df = row["df"]
     if rule is not None and keyword:
-        df = row["df"]
         kind = classify(
             row["query"], row["tokens"], lambda t: df.get(t, 0), row["total"], keyword,
             row["cov"].get(keyword[0][0], 0.0), rule, set(row["held"]) if by_idf else None,
@@ -189,7 +226,11 @@ def fused(
     floor = fusion.vector_floor(bool(keyword) or row["shared"])
     bm25 = row["bm25"]
     cosine = {m: c for m, c in row["cos"].items() if c >= floor or m in bm25}
-    return fusion.fuse(keyword, bm25, cosine, KS[-1], row["cov"], chosen)
+    information: dict[str, float] = {}
+    if chosen.information > 0:
+        held_by = {m: set(words) for m, words in row["held_by"].items()}
+        information = idf_shares(row["tokens"], held_by, lambda t: df.get(t, 0), row["total"])
+    return fusion.fuse(keyword, bm25, cosine, KS[-1], row["cov"], chosen, information)
 
 
 def score(rows: list[dict[str, Any]], rank: Callable[[dict[str, Any]], list[str]]) -> Metrics:
@@ -207,17 +248,18 @@ def score(rows: list[dict[str, Any]], rank: Callable[[dict[str, Any]], list[str]
 
 
 def grid() -> Iterator[tuple[dict[str, Any], KindRule, fusion.Weight]]:
-    """Coverage (of the query's IDF), the share of IDF that is evidence by itself (1.01:
-    never), the rare-word share, the longest lexical query, the lexical weight."""
-    for coverage, informative, share, longest, w in itertools.product(
-        (0.4, 0.45, 0.5, 0.6), (0.45, 0.5, 0.6, 0.7, 1.01), (0.01,), (10, 14), (0.6, 0.7, 0.8)
-    ):
-        params = {"min_coverage": coverage, "informative": informative, "rare_share": share,
-                  "longest": longest, "weight": w, "exponent": 1}  # fmt: skip
-        rule = KindRule(
-            rare_share=share, min_coverage=coverage, longest=longest, informative=informative
-        )
-        yield params, rule, fusion.Weight(w, 1)
+    """The evidence's shape, the weight of a hit's share of the query's information
+    (``held``; 0: relative BM25 alone), the best hit's share of the query's information a
+    look-up needs (coverage = informative), the lexical weight."""
+    for shape, held, coverage, w in itertools.product(
+        ("product", "sum"), (0.0, 0.5, 0.6, 0.7, 0.8, 1.0), (0.3, 0.35, 0.4, 0.45, 0.5),
+        (0.6, 0.7, 0.8),
+    ):  # fmt: skip
+        if shape == "sum" and held == 0:
+            continue  # the same rule as the product's
+        params = {"shape": shape, "held": held, "min_coverage": coverage, "weight": w}
+        rule = KindRule(min_coverage=coverage, informative=coverage, longest=10)
+        yield params, rule, fusion.Weight(w, 1, held)
 
 
 def cells(m: Metrics) -> str:
@@ -264,9 +306,16 @@ def main() -> None:
                 )
                 base[name] = {"keyword": table["keyword"], "before": before}
                 words = score(
-                    collected[name], lambda row: fused(row, BY_WORDS, fusion.LEXICAL_WEIGHT, False)
+                    collected[name], lambda row: fused(row, BY_WORDS, RELATIVE_BM25_ONLY, False)
                 )
-                print(f"hybrid bdf9199 | {cells(words)}  (grid inputs: the rule before, by words)")
+                print(f"hybrid bdf9199 | {cells(words)}  (grid inputs: the first rule, by words)")
+                main_rule = score(
+                    collected[name], lambda row: fused(row, BY_INFORMATION, RELATIVE_BM25_ONLY)
+                )
+                print(f"hybrid f07ff0e | {cells(main_rule)}  (grid inputs: main's rule before)")
+                for mode, m in (("hybrid bdf9199", words), ("hybrid f07ff0e", main_rule)):
+                    print(json.dumps({"study": "query_fusion", "corpus": name, "mode": mode,
+                                      "metrics": [round(x, 4) for x in m]}))  # fmt: skip
     if args.no_grid:
         return
     print("\n== grid (R@1/3/5/8 MRR; BELOW: under keyword at some k; UNDER: under 7be1448) ==")
@@ -276,7 +325,8 @@ def main() -> None:
         def ranked(row: dict[str, Any], r: KindRule = rule, w: fusion.Weight = weight) -> list[str]:
             return fused(row, r, w)
 
-        got = {name: score(rows, ranked) for name, rows in collected.items()}
+        with evidence_shape(params["shape"]):
+            got = {name: score(rows, ranked) for name, rows in collected.items()}
         results.append((params, got))
         line = " | ".join(f"{n} {cells(m)} {verdict(n, m, base)}".strip() for n, m in got.items())
         print(json.dumps(params), line, flush=True)

@@ -76,7 +76,7 @@ def test_hybrid_search_finds_a_paraphrase_that_keywords_miss(
 WHY_KEYS = {
     "query_kind", "anchors", "keyword_weight", "vector_weight", "keyword_score",
     "keyword_relative", "keyword_rank", "vector_score", "vector_rank", "exact_keyword_hit",
-    "information",
+    "information", "held_information", "information_weight", "keyword_evidence",
 }  # fmt: skip
 
 
@@ -93,23 +93,30 @@ def test_search_json_says_why_each_hit_ranked_where_it_did(vectors_on: Env) -> N
         why = hit["why"]
         assert set(why) == WHY_KEYS
         assert why["query_kind"] == "lexical"
-        # The fused score is the two kinds of evidence, weighed as said.
-        fused = why["keyword_weight"] * (why["keyword_relative"] or 0.0) + why["vector_weight"] * (
+        # The fused score is the two kinds of evidence, weighed as said; a look-up's keyword
+        # evidence counts the hit's share of the query's information beside its BM25.
+        fused = why["keyword_weight"] * why["keyword_evidence"] + why["vector_weight"] * (
             why["vector_score"] or 0.0
         )
         assert hit["score"] == pytest.approx(fused, abs=1e-6)
+        if why["keyword_relative"]:
+            i = why["information_weight"]
+            assert i > 0 and why["keyword_evidence"] == pytest.approx(
+                why["keyword_relative"] ** (1 - i) * why["held_information"] ** i, abs=1e-6
+            )
     top = hits[0]["why"]
     assert {"text": "40P01", "kind": "identifier", "notes": 1} in top["anchors"]
     assert top["keyword_rank"] == 1 and top["keyword_relative"] == 1.0
     assert top["keyword_score"] > 0 and isinstance(top["vector_rank"], int)
     assert top["keyword_weight"] > top["vector_weight"]  # keywords lead
-    assert 0.45 <= top["information"] <= 1.0  # its best hit holds the query's IDF (a look-up)
+    assert 0.35 <= top["information"] <= 1.0  # its best hit holds the query's IDF (a look-up)
     # A paraphrase sharing no exact anchor: vectors lead.
     meaning = env.run("search", PARAPHRASE, "--mode", "hybrid", "--json").json()
     assert meaning[0]["id"] == ids["n1"]
     first = meaning[0]["why"]
     assert first["query_kind"] == "paraphrase" and first["anchors"] == []
     assert first["vector_weight"] > first["keyword_weight"]
+    assert first["information_weight"] == 0.0 and first["held_information"] is None
     assert first["vector_rank"] == 1
     # Keyword search explains its own side only.
     alone = env.run("search", KEYWORDS, "--mode", "keyword", "--json").json()
@@ -117,7 +124,8 @@ def test_search_json_says_why_each_hit_ranked_where_it_did(vectors_on: Env) -> N
         "query_kind": None, "anchors": [], "keyword_weight": 1.0, "vector_weight": 0.0,
         "keyword_score": alone[0]["score"], "keyword_relative": 1.0, "keyword_rank": 1,
         "vector_score": None, "vector_rank": None, "exact_keyword_hit": False,
-        "information": None,
+        "information": None, "held_information": None, "information_weight": 0.0,
+        "keyword_evidence": 1.0,
     }  # fmt: skip
 
 

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anamnesis.store.search.fusion import KEYWORD_WEIGHT, STRONG_KEYWORD, VECTOR_WEIGHT, fuse
+from anamnesis.store.search.fusion import (
+    KEYWORD_WEIGHT,
+    LEXICAL_WEIGHT,
+    PARAPHRASE_WEIGHT,
+    STRONG_KEYWORD,
+    VECTOR_WEIGHT,
+    Weight,
+    fuse,
+    fused_score,
+    keyword_evidence,
+)
 
 IDS = [f"n{i:02d}" for i in range(30)]
 
@@ -45,10 +56,19 @@ def test_results_are_distinct_candidates_k_at_most(ranked: Ranked, k: int) -> No
 
 
 @settings(max_examples=300, deadline=None)
-@given(rankings(), st.integers(min_value=1, max_value=12))
-def test_exact_keyword_hits_are_never_pushed_out(ranked: Ranked, k: int) -> None:
+@given(
+    rankings(),
+    st.integers(min_value=1, max_value=12),
+    st.sampled_from([PARAPHRASE_WEIGHT, LEXICAL_WEIGHT]),
+    st.lists(st.floats(min_value=0, max_value=1), min_size=30, max_size=30),
+)
+def test_exact_keyword_hits_are_never_pushed_out(
+    ranked: Ranked, k: int, weight: Weight, shares: list[float]
+) -> None:
     keyword, bm25, cosine, coverage = ranked
-    out = fuse(keyword, bm25, cosine, k, coverage)
+    information = dict(zip(IDS, shares, strict=True))  # read by the look-up's weight only
+    out = fuse(keyword, bm25, cosine, k, coverage, weight, information)
+    assert len(out) == len(set(out)) == min(k, len(set(bm25) | set(cosine)))
     if keyword:
         best = keyword[0][1]
         strong = [
@@ -97,6 +117,46 @@ def test_the_weights_are_what_the_documentation_says() -> None:
     assert KEYWORD_WEIGHT + VECTOR_WEIGHT == 1.0
     assert fuse(keyword, dict(keyword), cosine, 2) == ["b", "a"]
     assert fuse(keyword, dict(keyword), cosine, 1) == ["a"]
+
+
+def test_a_look_up_weighs_each_hit_by_the_share_of_its_information_it_holds() -> None:
+    # "when did we talk about Okonkwo and the invoice": "name" holds the rare name and the
+    # template word "talk" (a short note: the best BM25), "both" the name and the subject
+    # word "invoice"; "near" holds the name and sits nearest the query's vector.
+    keyword = [("name", -10.0), ("both", -8.0), ("near", -7.0)]
+    cosine = {"name": 0.30, "both": 0.10, "near": 0.60}
+    coverage = {"name": 2 / 3}
+    information = {"name": 0.55, "both": 0.95, "near": 0.50}
+    # By relative BM25 alone the vector-favoured "near" pushes "both" out of the top 2.
+    by_bm25 = fuse(keyword, dict(keyword), cosine, 2, coverage, Weight(0.7, 1), information)
+    assert by_bm25 == ["name", "near"]
+    # Counting what each holds, the note holding the name *and* the subject stays.
+    out = fuse(keyword, dict(keyword), cosine, 2, coverage, LEXICAL_WEIGHT, information)
+    assert out == ["both", "near"]
+    # The score is the documented one: 0.7 x 2/3 x 0.8 ** 0.3 x 0.95 ** 0.7 + 0.3 x 0.10.
+    expected = 0.7 * (2 / 3) * 0.8**0.3 * 0.95**0.7 + 0.3 * 0.10
+    got = fused_score(keyword, cosine, coverage, "both", dict(keyword), LEXICAL_WEIGHT, information)
+    assert got == pytest.approx(expected)
+    # A paraphrase's weight reads no information: the same order with it or without.
+    assert fuse(keyword, dict(keyword), cosine, 3, coverage, PARAPHRASE_WEIGHT, information) == (
+        fuse(keyword, dict(keyword), cosine, 3, coverage, PARAPHRASE_WEIGHT)
+    )
+
+
+def test_keyword_evidence_is_a_weighted_geometric_mean_of_bm25_and_information() -> None:
+    assert Weight(0.7, 1, 0.7) == LEXICAL_WEIGHT and PARAPHRASE_WEIGHT.information == 0.0
+    assert keyword_evidence(0.6, 0.2, PARAPHRASE_WEIGHT) == 0.6  # relative BM25 alone
+    assert keyword_evidence(0.6, 1.0, LEXICAL_WEIGHT) == pytest.approx(0.6**0.3)
+    assert keyword_evidence(1.0, 0.5, LEXICAL_WEIGHT) == pytest.approx(0.5**0.7)
+    assert keyword_evidence(0.0, 1.0, LEXICAL_WEIGHT) == 0.0  # sharing no word: no evidence
+    # More of either, more evidence; a missing share counts as the most a note could hold.
+    assert keyword_evidence(0.8, 0.9, LEXICAL_WEIGHT) > keyword_evidence(0.8, 0.6, LEXICAL_WEIGHT)
+    assert keyword_evidence(0.9, 0.6, LEXICAL_WEIGHT) > keyword_evidence(0.8, 0.6, LEXICAL_WEIGHT)
+    keyword = [("a", -4.0), ("b", -2.0)]
+    cosine = {"a": 0.2, "b": 0.2}
+    assert fused_score(keyword, cosine, {}, "b", dict(keyword), LEXICAL_WEIGHT) == pytest.approx(
+        0.7 * 0.5**0.3 + 0.3 * 0.2
+    )
 
 
 def test_no_keyword_hits_means_vector_order() -> None:

@@ -14,16 +14,18 @@ from anamnesis_testsupport.embedders import BagOfWordsEmbedder
 from anamnesis.store import MemoryStore
 from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.note.model import RankReason
-from anamnesis.store.search import hybrid
+from anamnesis.store.search import fusion, hybrid
 from anamnesis.store.search.fusion import (
+    LEXICAL_WEIGHT,
     STRONG_KEYWORD,
     VECTOR_FLOOR,
+    Weight,
     fuse,
     vector_floor,
     weight_for,
 )
 from anamnesis.store.search.query import query_tokens
-from anamnesis.store.search.query_kind import classify
+from anamnesis.store.search.query_kind import classify, idf_shares
 from anamnesis.store.vectors import vector_index
 from anamnesis.store.vectors.embedding import as_blob, sqlite_vec_problem
 
@@ -34,8 +36,8 @@ pytestmark = pytest.mark.skipif(PROBLEM is not None, reason=PROBLEM or "")
 def reference(
     store: MemoryStore, text: str, tokens: list[str], vector: bytes, filters: Filters, k: int
 ) -> list[str]:
-    """Every candidate fully scored: all BM25s, every near-best hit's coverage, weighed as
-    the query's kind says."""
+    """Every candidate fully scored: all BM25s, every near-best hit's coverage, every
+    hit's share of the query's information, weighed as the query's kind says."""
     conn = store._connection()
     depth = hybrid.candidates_depth(k)
     ranker = store._search.ranker(conn)
@@ -58,7 +60,10 @@ def reference(
     cosine = {m: c for m, c in cosine.items() if c >= floor or m in bm25}
     near = [m for m, score in keyword if score <= keyword[0][1] * STRONG_KEYWORD]
     coverage = hybrid._coverage(conn, tokens, near) if near else {}
-    return fuse(keyword, bm25, cosine, k, coverage, weight)
+    # A look-up weighs every keyword hit by the share of the query's information it holds.
+    held = hybrid.words_held_by(conn, tokens, list(bm25))
+    information = idf_shares(tokens, held, ranker.notes_holding, ranker.note_count())
+    return fuse(keyword, bm25, cosine, k, coverage, weight, information)
 
 
 @pytest.fixture
@@ -170,3 +175,82 @@ def test_fused_results_are_the_same_every_time(tmp_path: Path, zipf_store: Memor
             assert [position[hit.note.id] for hit in other.hits] == [h.note.id for h in found.hits]
             assert [hit.score for hit in other.hits] == [hit.score for hit in found.hits]
             assert [hit.why for hit in other.hits] == [hit.why for hit in found.hits]
+
+
+LOOK_UP = "when did we talk about Okonkwo and invoice?"
+
+
+@pytest.fixture
+def conversation_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[MemoryStore]:
+    """Short conversational notes: "talk" in many, "invoice" in two, "Okonkwo" in three
+    (one holding the name and a template word, one the name, the template word and most
+    of the query's stop words, one the name and the subject word)."""
+    monkeypatch.delenv("ANAMNESIS_SEARCH_MODE")
+    chatter = [
+        "we talk about the build again today", "talk later about lunch plans",
+        "the build broke, talk to ops", "remember to talk about holidays",
+        "a quiet day of reading", "the garden needs water", "talk about music tonight",
+        "cooking pasta for dinner", "a walk by the river", "the cat sleeps all day",
+    ]  # fmt: skip
+    with MemoryStore(tmp_path / "s", embedder=BagOfWordsEmbedder()) as store:
+        for i in range(40):
+            store.write(type="episodic", title=f"day {i}", body=f"{chatter[i % 10]} note {i}")
+        store.write(type="episodic", title="bill 0",
+                    body="the invoice for month 0 is paid in full by the bank")  # fmt: skip
+        store.write(type="episodic", title="Okonkwo", body="Okonkwo wants to talk.")
+        store.write(type="episodic", title="Okonkwo again",
+                    body="when did we talk, Okonkwo asked about it")  # fmt: skip
+        store.write(type="episodic", title="Roof",
+                    body="Okonkwo sent the invoice for the barn roof repair with the materials"
+                    " listed")  # fmt: skip
+        store.embed_missing()
+        yield store
+
+
+def test_a_look_up_keeps_the_note_holding_more_of_its_information(
+    conversation_store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = conversation_store
+    keyword = [hit.note.title for hit in store.search_scored(LOOK_UP, mode="keyword").hits]
+    assert keyword[:2] == ["Roof", "Okonkwo"]  # keyword search has the note it wants first
+    found = store.search_scored(LOOK_UP, mode="hybrid", k=2).hits
+    assert [hit.note.title for hit in found] == ["Okonkwo again", "Roof"]
+    why = {hit.note.title: hit.why for hit in found}
+    roof, again = why["Roof"], why["Okonkwo again"]
+    assert roof is not None and again is not None
+    assert roof.query_kind == "lexical"
+    assert roof.information_weight == LEXICAL_WEIGHT.information
+    # The name and the subject word hold more of the query's information than the name
+    # and the template word "talk".
+    assert roof.held_information is not None and again.held_information is not None
+    assert roof.held_information > again.held_information
+    for hit in found:
+        reason = hit.why
+        assert reason is not None and reason.keyword_relative is not None
+        assert reason.held_information is not None and reason.keyword_evidence is not None
+        assert reason.keyword_evidence == pytest.approx(
+            reason.keyword_relative**0.3 * reason.held_information**0.7, abs=1e-6
+        )
+        assert hit.score == pytest.approx(
+            reason.keyword_weight * reason.keyword_evidence
+            + reason.vector_weight * (reason.vector_score or 0.0),
+            abs=1e-6,
+        )
+    # By relative BM25 alone (main's fusion before), two vector-favoured notes holding the
+    # name and "talk" push keyword search's first hit out of the top two.
+    monkeypatch.setattr(fusion, "LEXICAL_WEIGHT", Weight(0.7, 1))
+    before = store.search_scored(LOOK_UP, mode="hybrid", k=2).hits
+    assert [hit.note.title for hit in before] == ["Okonkwo again", "Okonkwo"]
+    assert all(hit.why is not None and hit.why.held_information is None for hit in before)
+
+
+def test_a_paraphrase_counts_relative_bm25_alone(conversation_store: MemoryStore) -> None:
+    found = conversation_store.search_scored(
+        "remember the garden and the river walk we had on a quiet day of reading", mode="hybrid"
+    ).hits
+    assert found
+    for hit in found:
+        reason = hit.why
+        assert reason is not None and reason.query_kind == "paraphrase"
+        assert reason.information_weight == 0.0 and reason.held_information is None
+        assert reason.keyword_evidence == pytest.approx(reason.keyword_relative or 0.0, abs=1e-6)

@@ -237,8 +237,13 @@ class RankReason(Record):
     ``keyword_rank`` / ``vector_rank``: 1-based place in the keyword ranking / among the
     nearest vectors, as deep as the search read them (None: not among them);
     ``vector_score``: cosine similarity (None: not compared, or no vector). In hybrid
-    search the fused score is ``keyword_weight * keyword_relative + vector_weight *
-    vector_score``; ``query_kind`` is ``lexical`` or ``paraphrase``
+    search the fused score is ``keyword_weight * keyword_evidence + vector_weight *
+    vector_score``, where ``keyword_evidence`` is ``keyword_relative ** (1 -
+    information_weight) * held_information ** information_weight``: for a look-up the
+    note's own share of the query's information (``held_information``, its words weighed
+    by IDF) counts beside its BM25; for a paraphrase (``information_weight`` 0,
+    ``held_information`` None) the evidence is ``keyword_relative``. ``query_kind`` is
+    ``lexical`` or ``paraphrase``
     (:mod:`anamnesis.store.search.query_kind`) and ``anchors`` the (text, kind, notes
     holding it) that made it lexical; ``exact_keyword_hit``: a hit holding every query
     word and scoring near the best BM25, which vector evidence never pushes out;
@@ -250,7 +255,7 @@ class RankReason(Record):
     __slots__ = (
         "query_kind", "anchors", "keyword_weight", "vector_weight", "keyword_score",
         "keyword_relative", "keyword_rank", "vector_score", "vector_rank", "exact_keyword_hit",
-        "information",
+        "information", "held_information", "information_weight", "keyword_evidence",
     )  # fmt: skip
 
     def __init__(
@@ -266,6 +271,9 @@ class RankReason(Record):
         vector_rank: int | None,
         exact_keyword_hit: bool = False,
         information: float | None = None,
+        held_information: float | None = None,
+        information_weight: float = 0.0,
+        keyword_evidence: float | None = None,
     ) -> None:
         self.query_kind = query_kind
         self.anchors = anchors
@@ -278,6 +286,9 @@ class RankReason(Record):
         self.vector_rank = vector_rank
         self.exact_keyword_hit = exact_keyword_hit
         self.information = information
+        self.held_information = held_information
+        self.information_weight = information_weight
+        self.keyword_evidence = keyword_evidence
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {name: getattr(self, name) for name in self.__slots__}

@@ -3,22 +3,33 @@
 Every candidate (the best keyword hits and the nearest vectors) is scored on both signals,
 with the weight of the query's kind (:func:`weight_for`, :mod:`.query_kind`):
 
-    score = w * coverage ** e * bm25 / best_bm25 + (1 - w) * cosine
+    score = w * coverage ** e * keyword_evidence + (1 - w) * cosine
+    keyword_evidence = (bm25 / best_bm25) ** (1 - i) * held_information ** i
 
-    paraphrase (vectors lead): w, e = PARAPHRASE_WEIGHT = 0.4, 2
-    lexical (keywords lead):   w, e = LEXICAL_WEIGHT    = 0.7, 1
+    paraphrase (vectors lead): w, e, i = PARAPHRASE_WEIGHT = 0.4, 2, 0
+    lexical (keywords lead):   w, e, i = LEXICAL_WEIGHT    = 0.7, 1, 0.7
 
-A lexical query is a look-up: its best keyword hit holds at least 0.45 of the query's
+A lexical query is a look-up: its best keyword hit holds at least 0.35 of the query's
 information (its words weighed by IDF, so a name or a rare word counts for much and a
 template word for little), and it has at most 10 words (:mod:`.query_kind`; the anchors it
-names say why). The lexical weight and the classifier's thresholds come from one grid over
-devmemory, names-and-dates, realmem and realmem-turns (``bench/studies/query_fusion.py``;
-``bench/results/2026-11-29-query-aware-fusion-by-information.md``): 0.7 with the coverage to
-the first power keeps devmemory and realmem at or above their numbers before, names-and-dates above
-keyword search, and takes realmem-turns (short conversational notes told apart by names,
-dates, numbers) from 7be1448's R@1 0.379, MRR 0.487 to 0.485, 0.608, above keyword search's
-0.467, 0.604 at R@1, R@3 and MRR but still under it at R@5 and R@8 (0.792 / 0.854 against
-0.800 / 0.867). The paraphrase weight is the one chosen before (below).
+names say why). For a look-up, a keyword hit's evidence is not its BM25 alone but a
+weighted geometric mean of its relative BM25 and ``held_information``, the share of the
+query's information *that note* holds (:func:`.query_kind.idf_shares`): of two notes
+sharing the rare name, the one that also holds the query's subject word ranks above the
+one holding the name and a template word ("talk", "remind"), however BM25's length
+normalisation scores them. Why: on short conversational notes (realmem-turns) fusion by
+relative BM25 let vector-favoured hits holding the name alone push the note holding the
+name *and* the subject out of the top 5 or 8, where keyword search had it
+(``bench/results/2026-11-29-fusion-by-held-information.md``); the note's own information
+share keeps it up, and the vectors still break BM25's near-ties.
+
+The weights and the classifier's thresholds come from one grid over devmemory,
+names-and-dates, realmem and realmem-turns (``bench/studies/query_fusion.py``): of the rules
+that keep hybrid at or above keyword search at every k on all four and devmemory and realmem
+at or above 7be1448's hybrid (R@8 and MRR), the best mean MRR. It takes realmem-turns from
+R@1/3/5/8 0.485/0.710/0.792/0.854, MRR 0.608 (under keyword search's 0.800 / 0.867 at R@5 and
+R@8) to 0.569/0.774/0.851/0.885, 0.683, and names-and-dates' R@1 from 0.976 to 0.994. The
+paraphrase weight is the one chosen before (below).
 
 ``bm25 / best_bm25`` is the keyword evidence relative to the best keyword hit (1.0 for it,
 0.0 for a note that shares no word with the query). ``coverage`` is the share of the
@@ -73,20 +84,24 @@ if TYPE_CHECKING:
 
 class Weight(Record):
     """How much keyword evidence counts: ``keyword`` times the best keyword hit's coverage
-    to the power ``exponent``; vector evidence counts ``1 - keyword``."""
+    to the power ``exponent``; vector evidence counts ``1 - keyword``. ``information``: the
+    share a note's own hold on the query's information takes in its keyword evidence
+    (:func:`keyword_evidence`; 0: relative BM25 alone)."""
 
-    __slots__ = ("keyword", "exponent")
+    __slots__ = ("keyword", "exponent", "information")
 
-    def __init__(self, keyword: float, exponent: float) -> None:
+    def __init__(self, keyword: float, exponent: float, information: float = 0.0) -> None:
         self.keyword = keyword
         self.exponent = exponent
+        self.information = information
 
 
 # A paraphrase (vectors lead): keyword evidence at 0.4, times the best keyword hit's
 # coverage of the query squared (see the docstring).
 PARAPHRASE_WEIGHT = Weight(0.4, 2)
-# A lexical query (an exact anchor: :mod:`.query_kind`): keyword evidence leads.
-LEXICAL_WEIGHT = Weight(0.7, 1)
+# A lexical query (a look-up: :mod:`.query_kind`): keyword evidence leads, and a keyword
+# hit counts by its relative BM25 and the share of the query's information it holds.
+LEXICAL_WEIGHT = Weight(0.7, 1, 0.7)
 KEYWORD_WEIGHT = PARAPHRASE_WEIGHT.keyword
 VECTOR_WEIGHT = 1 - KEYWORD_WEIGHT
 COVERAGE_EXPONENT = PARAPHRASE_WEIGHT.exponent
@@ -124,6 +139,17 @@ def keyword_share(
     return float(weight.keyword * coverage.get(best_id, 1.0) ** weight.exponent)
 
 
+def keyword_evidence(relative: float, held_information: float, weight: Weight) -> float:
+    """A candidate's keyword evidence: its relative BM25 and its share of the query's
+    information (``held_information``), as a geometric mean weighted ``1 - i`` and ``i``
+    (``i``: ``weight.information``; 0 leaves relative BM25 alone). A note sharing no word
+    has none, whatever it holds."""
+    i = weight.information
+    if i <= 0 or relative <= 0:
+        return relative
+    return float(relative ** (1 - i) * max(held_information, 0.0) ** i)
+
+
 def fused_score(
     keyword: Sequence[tuple[str, float]],
     cosine: Mapping[str, float],
@@ -131,10 +157,15 @@ def fused_score(
     memory_id: str,
     bm25: Mapping[str, float],
     weight: Weight = PARAPHRASE_WEIGHT,
+    information: Mapping[str, float] | None = None,
 ) -> float:
-    """One candidate's fused score (see the module docstring for the formula)."""
+    """One candidate's fused score (see the module docstring for the formula).
+    ``information``: each keyword hit's share of the query's information (missing: 1.0,
+    the most it could hold; only read when the weight counts it)."""
     best = keyword[0][1] if keyword else 0.0
-    return keyword_share(keyword, coverage, weight) * relative_bm25(bm25.get(memory_id), best) + (
+    relative = relative_bm25(bm25.get(memory_id), best)
+    held = (information or {}).get(memory_id, 1.0)
+    return keyword_share(keyword, coverage, weight) * keyword_evidence(relative, held, weight) + (
         1 - weight.keyword
     ) * cosine.get(memory_id, 0.0)
 
@@ -167,6 +198,7 @@ def fuse(
     k: int,
     coverage: Mapping[str, float] | None = None,
     weight: Weight = PARAPHRASE_WEIGHT,
+    information: Mapping[str, float] | None = None,
 ) -> list[str]:
     """The best ``k`` ids, best first.
 
@@ -175,14 +207,15 @@ def fuse(
     has one (a note sharing no word with the query has no BM25). ``coverage`` maps keyword
     hits to the share of the query's distinct words they contain (at least the best hit's;
     missing means 1.0). ``weight``: how the two count (:func:`weight_for` the query's
-    kind). Candidates are the union of the ids given. Ties go to the keyword order, then
-    the id.
+    kind). ``information``: each keyword hit's share of the query's information (read
+    when the weight counts it; missing means 1.0). Candidates are the union of the ids
+    given. Ties go to the keyword order, then the id.
     """
     coverage = coverage or {}
     keyword_rank = {memory_id: rank for rank, (memory_id, _score) in enumerate(keyword)}
     candidates = set(bm25) | set(cosine) | set(keyword_rank)
     scores = {
-        memory_id: fused_score(keyword, cosine, coverage, memory_id, bm25, weight)
+        memory_id: fused_score(keyword, cosine, coverage, memory_id, bm25, weight, information)
         for memory_id in candidates
     }
 

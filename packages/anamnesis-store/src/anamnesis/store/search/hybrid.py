@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.note.model import RankReason
 from anamnesis.store.search import fusion
-from anamnesis.store.search.fusion import STRONG_KEYWORD, Weight, fuse, fused_score
+from anamnesis.store.search.fusion import Weight, fuse, fused_score
 from anamnesis.store.search.query import Ranker, match_expression
-from anamnesis.store.search.query_kind import QueryKind, classify
+from anamnesis.store.search.query_kind import QueryKind, classify, idf_shares
 from anamnesis.store.vectors import vector_index
 
 # How deep each list is read before fusing. On devmemory and names-and-dates, 24 and 40
@@ -94,42 +94,54 @@ def hybrid_ranking(
     without_cosine = [memory_id for memory_id in bm25 if memory_id not in cosine]
     if without_cosine:
         cosine.update(vector_index.similarities(conn, query_vector, model, without_cosine))
-    # The best keyword hit's coverage weighs the keyword evidence; the other near-best
-    # hits need theirs only if the guard for exact matches might have to step in.
+    # Which of the query's words each keyword hit holds: the best hit's share of them
+    # weighs the keyword evidence and, weighed by IDF, decides the query's kind; every
+    # hit's share of the information weighs its own evidence in a look-up; the near-best
+    # hits' coverage says which are exact matches, never pushed out.
+    held = words_held_by(conn, tokens, list(bm25)) if keyword and tokens else {}
+    coverage = _coverage_of(tokens, held)
     best = keyword[0] if keyword else None
-    coverage = _coverage(conn, tokens, [best[0]]) if best else {}
+    total = ranker.note_count()
     kind = classify(
-        text, tokens, ranker.notes_holding, ranker.note_count(), keyword,
+        text, tokens, ranker.notes_holding, total, keyword,
         coverage.get(best[0], 0.0) if best else 0.0,
-        best_holds=words_held(conn, tokens, best[0]) if best else frozenset(),
+        best_holds=held[best[0]] if best else frozenset(),
     )  # fmt: skip
     weight = fusion.weight_for(kind)
-    near_best = [m for m, score in keyword[1:] if best and score <= best[1] * STRONG_KEYWORD]
-    coverage.update(dict.fromkeys(near_best, 0.0))  # provisional: "not an exact match"
+    information: dict[str, float] = {}
+    if weight.information > 0:
+        information = idf_shares(tokens, held, ranker.notes_holding, total)
     without_bm25 = [memory_id for memory_id in cosine if memory_id not in bm25]
     if without_bm25 and len(keyword) == depth:
         # A note missing from a full keyword list has a BM25 no better than the last
-        # hit's: fetch it only for notes that could then reach the top k. (From a list
-        # cut short, a missing note shares no word with the query: nothing to fetch.)
+        # hit's: fetch it only for notes that could then reach the top k (counting each
+        # as holding all of the query's information: the most it could). From a list cut
+        # short, a missing note shares no word with the query: nothing to fetch.
         known = _above_floor(cosine, bm25, floor)
-        provisional = fuse(keyword, bm25, known, k, coverage, weight)
-        threshold = min(fused_score(keyword, known, coverage, m, bm25, weight) for m in provisional)
+        provisional = fuse(keyword, bm25, known, k, coverage, weight, information)
+        threshold = min(
+            fused_score(keyword, known, coverage, m, bm25, weight, information) for m in provisional
+        )
         last = dict.fromkeys(without_bm25, keyword[-1][1])
         reachable = [
             memory_id
             for memory_id in without_bm25
-            if fused_score(keyword, cosine, coverage, memory_id, last, weight) >= threshold
+            if fused_score(keyword, cosine, coverage, memory_id, last, weight, information)
+            >= threshold
         ]
         if reachable and tokens:
-            bm25.update(_bm25_of(conn, tokens, reachable))
+            found = _bm25_of(conn, tokens, reachable)
+            bm25.update(found)
+            if weight.information > 0 and found:
+                more = words_held_by(conn, tokens, list(found))
+                information.update(idf_shares(tokens, more, ranker.notes_holding, total))
     cosine = _above_floor(cosine, bm25, floor)
-    top = fuse(keyword, bm25, cosine, k, coverage, weight)
-    if any(memory_id not in top for memory_id in near_best):
-        coverage.update(_coverage(conn, tokens, near_best))
-        top = fuse(keyword, bm25, cosine, k, coverage, weight)
+    top = fuse(keyword, bm25, cosine, k, coverage, weight, information)
     if why is not None:
-        why.update(_reasons(top, kind, weight, keyword, bm25, cosine, coverage, nearest))
-    return [(m, fused_score(keyword, cosine, coverage, m, bm25, weight)) for m in top]
+        why.update(
+            _reasons(top, kind, weight, keyword, bm25, cosine, coverage, nearest, information)
+        )
+    return [(m, fused_score(keyword, cosine, coverage, m, bm25, weight, information)) for m in top]
 
 
 def _reasons(
@@ -141,9 +153,11 @@ def _reasons(
     cosine: dict[str, float],
     coverage: dict[str, float],
     nearest: Sequence[tuple[str, float]],
+    information: dict[str, float],
 ) -> dict[str, RankReason]:
     """Why each of ``top`` ranked where it did: the evidence :func:`.fusion.fused_score`
-    weighed, and the weights (the keyword one as the best hit's coverage made it)."""
+    weighed, and the weights (the keyword one as the best hit's coverage made it; the
+    information one, and each hit's share of the query's information, for a look-up)."""
     best = keyword[0][1] if keyword else 0.0
     keyword_weight = fusion.keyword_share(keyword, coverage, weight)
     keyword_place = {memory_id: place for place, (memory_id, _) in enumerate(keyword, 1)}
@@ -153,18 +167,24 @@ def _reasons(
     out: dict[str, RankReason] = {}
     for memory_id in top:
         score = bm25.get(memory_id)
+        relative = None if score is None else fusion.relative_bm25(score, best)
+        held = information.get(memory_id) if weight.information > 0 else None
+        evidence = fusion.keyword_evidence(relative or 0.0, 1.0 if held is None else held, weight)
         out[memory_id] = RankReason(
             kind.kind,
             anchors,
             round(keyword_weight, 6),
             round(1 - weight.keyword, 6),
             None if score is None else -score,
-            None if score is None else fusion.relative_bm25(score, best),
+            relative,
             keyword_place.get(memory_id),
             cosine.get(memory_id),
             vector_place.get(memory_id),
             memory_id in exact,
             round(kind.information, 6),
+            None if held is None else round(held, 6),
+            weight.information,
+            round(evidence, 6),
         )
     return out
 
@@ -183,33 +203,39 @@ def _coverage(
 ) -> dict[str, float]:
     """For each note, the share of the query's distinct words it contains (as FTS5 matches
     them: case-folded and stemmed)."""
-    words = list(dict.fromkeys(token.casefold() for token in tokens))
-    found = dict.fromkeys(ids, 0)
+    return _coverage_of(tokens, words_held_by(conn, tokens, ids))
+
+
+def _coverage_of(tokens: Sequence[str], held: dict[str, frozenset[str]]) -> dict[str, float]:
+    """Each note's share of the query's distinct words, from the words it holds."""
+    words = len({token.casefold() for token in tokens}) or 1
+    return {memory_id: len(found) / words for memory_id, found in held.items()}
+
+
+def words_held(conn: sqlite3.Connection, tokens: Sequence[str], memory_id: str) -> frozenset[str]:
+    """Which of the query's distinct words (case-folded) the note holds, as FTS5 matches
+    them (stemmed): what the query's information share is counted over."""
+    return words_held_by(conn, tokens, [memory_id])[memory_id]
+
+
+def words_held_by(
+    conn: sqlite3.Connection, tokens: Sequence[str], ids: Sequence[str]
+) -> dict[str, frozenset[str]]:
+    """For each note, which of the query's distinct words (case-folded) it holds, as FTS5
+    matches them (stemmed): one look-up per word, over all the notes at once."""
+    found: dict[str, set[str]] = {memory_id: set() for memory_id in ids}
+    if not ids:
+        return {}
     marks = ",".join("?" * len(ids))
-    for word in words:
+    for word in dict.fromkeys(token.casefold() for token in tokens):
         rows = conn.execute(
             "SELECT m.id FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid"
             f" WHERE memories_fts MATCH ? AND m.id IN ({marks})",
             [match_expression([word]), *ids],
         )
         for (memory_id,) in rows:
-            found[memory_id] += 1
-    return {memory_id: count / len(words) for memory_id, count in found.items()}
-
-
-def words_held(conn: sqlite3.Connection, tokens: Sequence[str], memory_id: str) -> frozenset[str]:
-    """Which of the query's distinct words (case-folded) the note holds, as FTS5 matches
-    them (stemmed): what the query's information share is counted over."""
-    held = set()
-    for word in dict.fromkeys(token.casefold() for token in tokens):
-        row = conn.execute(
-            "SELECT 1 FROM memories_fts JOIN memories m ON m.seq = memories_fts.rowid"
-            " WHERE memories_fts MATCH ? AND m.id = ? LIMIT 1",
-            [match_expression([word]), memory_id],
-        ).fetchone()
-        if row is not None:
-            held.add(word)
-    return frozenset(held)
+            found[memory_id].add(word)
+    return {memory_id: frozenset(words) for memory_id, words in found.items()}
 
 
 def _bm25_of(

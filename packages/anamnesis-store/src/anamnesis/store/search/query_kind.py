@@ -1,6 +1,7 @@
 """What kind of evidence a query carries, and so which side of hybrid search leads.
 
-A query is **lexical** (a look-up) when three things hold:
+A query is **lexical** (a look-up) when three things hold (thresholds as the grid chose them,
+``bench/results/2026-11-29-fusion-by-held-information.md``):
 
 * it has evidence of a look-up: its best keyword hit holds at least :data:`INFORMATIVE`
   of the query's information (below); or an exact anchor that few notes share: a proper
@@ -30,7 +31,8 @@ Then the words decide which note it wants, and keyword evidence leads the fusion
 Otherwise it is a **paraphrase**, and vectors lead. Which weight each kind gets is
 :mod:`.fusion`'s; the thresholds come from one grid over every corpus
 (``bench/studies/query_fusion.py``;
-``bench/results/2026-11-29-query-aware-fusion-by-information.md``).
+``bench/results/2026-11-29-query-aware-fusion-by-information.md``,
+``bench/results/2026-11-29-fusion-by-held-information.md``).
 
 Everything here is read from the query's text, the number of notes holding each of its
 words and the keyword ranking: no model, deterministic, and each anchor is named with
@@ -48,7 +50,7 @@ from anamnesis.store.search.stop_words import STOP_WORDS as _STOP
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
-    from collections.abc import Callable, Collection, Sequence
+    from collections.abc import Callable, Collection, Mapping, Sequence
 
 LEXICAL = "lexical"
 PARAPHRASE = "paraphrase"
@@ -62,12 +64,15 @@ ANCHOR_SHARE = 0.1
 # The best keyword hit stands out when the second best scores at most this share of it.
 STANDOUT = 0.5
 # The best keyword hit must hold at least this share of the query's information (IDF).
-MIN_COVERAGE = 0.45
+# 0.45 before a look-up's keyword hits were weighed by the information each holds
+# (fusion.LEXICAL_WEIGHT); with that, the grid (bench/studies/query_fusion.py) chose 0.35:
+# at 0.3 devmemory's paraphrases start to count as look-ups (R@8 0.930, under 7be1448's).
+MIN_COVERAGE = 0.35
 # A best keyword hit holding at least this share of the query's information is evidence
 # by itself, with or without a typed anchor. The grid chose it equal to MIN_COVERAGE
-# (bench/studies/query_fusion.py): a short query whose best hit holds nearly half its
+# (bench/studies/query_fusion.py): a short query whose best hit holds that much of its
 # information is a look-up, and anchors then name why rather than decide.
-INFORMATIVE = 0.45
+INFORMATIVE = 0.35
 # The longest query (in words) that can be lexical. At 17 (stop_words.SHORT_QUERY) a few
 # of realmem's shorter prompts counted as look-ups and its MRR fell 0.001; at 10 and 14
 # realmem is untouched (bench/studies/query_fusion.py chose 10 with coverage 0.5).
@@ -247,11 +252,26 @@ def idf_share(
 ) -> float:
     """The share of the query's information (its distinct words' IDF, case-folded as the
     index matches them) held by a note holding the words ``held`` (case-folded)."""
+    return idf_shares(tokens, {"": held}, doc_freq, total)[""]
+
+
+def idf_shares(
+    tokens: Sequence[str],
+    held_by: Mapping[str, Collection[str]],
+    doc_freq: Callable[[str], int],
+    total: int,
+) -> dict[str, float]:
+    """:func:`idf_share` of each note of ``held_by`` (id: the query's words it holds,
+    case-folded): how much of the query's information each keyword hit holds, which a
+    look-up's fusion weighs (:func:`.fusion.keyword_evidence`)."""
     weights = {token.casefold(): idf(doc_freq(token), total) for token in tokens}
     mass = sum(weights.values())
     if mass <= 0:
-        return 0.0
-    return sum(w for word, w in weights.items() if word in held) / mass
+        return dict.fromkeys(held_by, 0.0)
+    return {
+        memory_id: sum(w for word, w in weights.items() if word in held) / mass
+        for memory_id, held in held_by.items()
+    }
 
 
 def classify(

@@ -97,7 +97,9 @@ def _keyword_ranking(
     best = ranked[0][1] if ranked else 0.0
     for place, (memory_id, score) in enumerate(ranked, 1):
         relative = score / best if best > 0 else 0.0
-        why[memory_id] = RankReason(None, (), 1.0, 0.0, score, relative, place, None, None)
+        why[memory_id] = RankReason(
+            None, (), 1.0, 0.0, score, relative, place, None, None, keyword_evidence=relative
+        )
     return ranked
 
 
