@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import MemoryStore
 from anamnesis.store.review.commands import task_words, tool_of
 from anamnesis.store.review.readers import code_values, plain_values
 from anamnesis.store.review.value import Spans
-from store_testing import write_note
-
-Note = tuple[str, str]
+from pair_checks import Note, assert_found, assert_left_alone, write
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -157,36 +155,18 @@ LEFT_ALONE: list[tuple[str, Note, Note]] = [
 ]  # fmt: skip
 
 
-def _write(store: MemoryStore, note: Note) -> Memory:
-    title, body = note
-    return write_note(store, title=title, body=body, project="github.com/acme/shop")
-
-
-def _pairs(store: MemoryStore, older: Memory, newer: Memory) -> list[list[str]]:
-    return [
-        [d.kind for d in pair.differs]
-        for pair in store.contradictions()
-        if pair.ids == (older.id, newer.id)
-    ]
-
-
 @pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[c[0] for c in FOUND])
 def test_each_rule_finds_its_pair(
     store: MemoryStore, rule: str, old: Note, new: Note, kind: str
 ) -> None:
-    older, newer = _write(store, old), _write(store, new)
-    found = _pairs(store, older, newer)
-    assert found and kind in found[0], (rule, found)
-    assert any(older.id in pair.ids for pair in store.possible_contradictions(newer))
+    assert_found(store, rule, old, new, kind)
 
 
 @pytest.mark.parametrize(("rule", "old", "new"), LEFT_ALONE, ids=[c[0] for c in LEFT_ALONE])
 def test_each_rule_leaves_its_look_alikes(
     store: MemoryStore, rule: str, old: Note, new: Note
 ) -> None:
-    older, newer = _write(store, old), _write(store, new)
-    assert _pairs(store, older, newer) == [], rule
-    assert store.possible_contradictions(newer) == []
+    assert_left_alone(store, rule, old, new)
 
 
 def test_a_runner_is_read_through_to_its_program() -> None:
@@ -226,9 +206,9 @@ def test_values_read_by_the_general_rules() -> None:
 def test_two_durations_in_one_note_are_each_named_by_what_they_count(store: MemoryStore) -> None:
     """Each number is named by the words just before it in both notes (not a unit word of
     the number before it), and shown with its unit as written."""
-    older = _write(store, ("Token lifetimes", "Access tokens are valid for 60 minutes and"
+    older = write(store, ("Token lifetimes", "Access tokens are valid for 60 minutes and"
                            " refresh tokens for 14 days."))  # fmt: skip
-    newer = _write(store, ("Shorter access tokens", "Access tokens live 15 minutes and"
+    newer = write(store, ("Shorter access tokens", "Access tokens live 15 minutes and"
                            " refresh tokens 30 days now."))  # fmt: skip
     (pair,) = [p for p in store.contradictions() if p.ids == (older.id, newer.id)]
     differs = {(d.subject, d.old, d.new) for d in pair.differs if d.kind == "number"}

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import MemoryStore
 from anamnesis.store.review.text import clauses
 from anamnesis.store.review.values import clause_values
+from pair_checks import Note, assert_found, assert_left_alone, differing_kinds, write
 from store_testing import write_note
-
-Note = tuple[str, str]
 
 
 def _read(body: str) -> list[tuple[str, str, str, bool, str]]:
@@ -100,19 +99,6 @@ def test_a_product_and_its_version_is_no_key() -> None:
 def test_a_bound_said_after_its_number(body: str, bound: str) -> None:
     (number,) = [value for value in _read(body) if value[0] == "number"]
     assert number[4] == bound
-
-
-def _write(store: MemoryStore, note: Note) -> Memory:
-    title, body = note
-    return write_note(store, title=title, body=body, project="github.com/acme/shop")
-
-
-def _kinds(store: MemoryStore, older: Memory, newer: Memory) -> list[list[str]]:
-    return [
-        [d.kind for d in pair.differs]
-        for pair in store.contradictions()
-        if pair.ids == (older.id, newer.id)
-    ]
 
 
 # (rule, older, newer, the kind of difference expected)
@@ -210,19 +196,14 @@ LEFT_ALONE: list[tuple[str, Note, Note]] = [
 def test_each_rule_finds_its_pair(
     store: MemoryStore, rule: str, old: Note, new: Note, kind: str
 ) -> None:
-    older, newer = _write(store, old), _write(store, new)
-    found = _kinds(store, older, newer)
-    assert found and kind in found[0], (rule, found)
-    assert any(older.id in pair.ids for pair in store.possible_contradictions(newer))
+    assert_found(store, rule, old, new, kind)
 
 
 @pytest.mark.parametrize(("rule", "old", "new"), LEFT_ALONE, ids=[c[0] for c in LEFT_ALONE])
 def test_each_rule_leaves_its_look_alikes(
     store: MemoryStore, rule: str, old: Note, new: Note
 ) -> None:
-    older, newer = _write(store, old), _write(store, new)
-    assert _kinds(store, older, newer) == [], rule
-    assert store.possible_contradictions(newer) == []
+    assert_left_alone(store, rule, old, new)
 
 
 def test_a_projects_name_is_no_scope(store: MemoryStore) -> None:
@@ -231,15 +212,15 @@ def test_a_projects_name_is_no_scope(store: MemoryStore) -> None:
     project = "github.com/acme/shop-android"
     older = write_note(store, title=old[0], body=old[1], project=project)
     newer = write_note(store, title=new[0], body=new[1], project=project)
-    found = _kinds(store, older, newer)
+    found = differing_kinds(store, older, newer)
     assert found and "version" in found[0], found
 
 
 def test_a_negation_of_where_a_thing_goes(store: MemoryStore) -> None:
     """ "X never go in Y" turns against a note that keeps such things in Y."""
-    older = _write(store, ("Scraper API keys", "Keep the scraper's API keys in Consul KV"
-                           " under scraper/keys."))  # fmt: skip
-    newer = _write(store, ("Keys never go in Consul KV", "Every service can read Consul"
-                           " KV; the Vault agent hands out the scraper's secrets."))  # fmt: skip
-    found = _kinds(store, older, newer)
+    older = write(store, ("Scraper API keys", "Keep the scraper's API keys in Consul KV"
+                          " under scraper/keys."))  # fmt: skip
+    newer = write(store, ("Keys never go in Consul KV", "Every service can read Consul"
+                          " KV; the Vault agent hands out the scraper's secrets."))  # fmt: skip
+    found = differing_kinds(store, older, newer)
     assert found and "negation" in found[0], found

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import MemoryStore
 from anamnesis.store.review.commands import mentions, retired_in, tool_of
 from anamnesis.store.review.text import clauses, fenced_as_spans
 from anamnesis.store.review.values import clause_values
-from store_testing import write_note
-
-Note = tuple[str, str]
+from pair_checks import Note, assert_found, assert_left_alone
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -128,36 +126,18 @@ LEFT_ALONE: list[tuple[str, Note, Note]] = [
 ]  # fmt: skip
 
 
-def _write(store: MemoryStore, note: Note) -> Memory:
-    title, body = note
-    return write_note(store, title=title, body=body, project="github.com/acme/shop")
-
-
-def _pairs(store: MemoryStore, older: Memory, newer: Memory) -> list[list[str]]:
-    return [
-        [d.kind for d in pair.differs]
-        for pair in store.contradictions()
-        if pair.ids == (older.id, newer.id)
-    ]
-
-
 @pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[c[0] for c in FOUND])
 def test_each_wording_finds_its_pair(
     store: MemoryStore, rule: str, old: Note, new: Note, kind: str
 ) -> None:
-    older, newer = _write(store, old), _write(store, new)
-    found = _pairs(store, older, newer)
-    assert found and kind in found[0], (rule, found)
-    assert any(older.id in pair.ids for pair in store.possible_contradictions(newer))
+    assert_found(store, rule, old, new, kind)
 
 
 @pytest.mark.parametrize(("rule", "old", "new"), LEFT_ALONE, ids=[c[0] for c in LEFT_ALONE])
 def test_each_wording_leaves_its_look_alikes(
     store: MemoryStore, rule: str, old: Note, new: Note
 ) -> None:
-    older, newer = _write(store, old), _write(store, new)
-    assert _pairs(store, older, newer) == [], rule
-    assert store.possible_contradictions(newer) == []
+    assert_left_alone(store, rule, old, new)
 
 
 def _read(body: str) -> list[tuple[str, str, str]]:

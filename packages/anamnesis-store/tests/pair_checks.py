@@ -1,0 +1,40 @@
+"""Checks shared by the contradiction finder's rule tests: write a pair of notes of one
+project, then ask whether review and the write-time check find (or leave) the pair."""
+
+from __future__ import annotations
+
+from anamnesis.store import Memory, MemoryStore
+from store_testing import write_note
+
+Note = tuple[str, str]  # (title, body)
+PROJECT = "github.com/acme/shop"
+
+
+def write(store: MemoryStore, note: Note, project: str = PROJECT) -> Memory:
+    title, body = note
+    return write_note(store, title=title, body=body, project=project)
+
+
+def differing_kinds(store: MemoryStore, older: Memory, newer: Memory) -> list[list[str]]:
+    """The kinds of difference `review` gives for exactly this pair (empty: not listed)."""
+    return [
+        [d.kind for d in pair.differs]
+        for pair in store.contradictions()
+        if pair.ids == (older.id, newer.id)
+    ]
+
+
+def assert_found(store: MemoryStore, rule: str, old: Note, new: Note, kind: str) -> None:
+    """`review` lists the pair with a difference of ``kind``, and the write-time check
+    names the older note when the newer one is written."""
+    older, newer = write(store, old), write(store, new)
+    found = differing_kinds(store, older, newer)
+    assert found and kind in found[0], (rule, found)
+    assert any(older.id in pair.ids for pair in store.possible_contradictions(newer))
+
+
+def assert_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
+    """Neither `review` nor the write-time check proposes the pair."""
+    older, newer = write(store, old), write(store, new)
+    assert differing_kinds(store, older, newer) == [], rule
+    assert store.possible_contradictions(newer) == []
