@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from anamnesis.store.review.alignment_by_context import context_alignment, name_shape
 from anamnesis.store.review.commands import program_of, retired_in, task_words, tool_of
-from anamnesis.store.review.quantities import is_unit, parse_version
+from anamnesis.store.review.quantities import in_some_unit, is_unit, key_unit, parse_version
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stances import DIRECTIVE, NEGATION, head_stems
 from anamnesis.store.review.text import (
@@ -132,6 +133,8 @@ def _value_differences(
                         a, b, titles, sole=sole and kind in _SOLE_KINDS, topical=topical,
                         tools=tools,
                     )  # fmt: skip
+                if score is None:
+                    score = context_alignment(a, b, olds, news)
                 if score is None and i in retired:
                     score = 0.5  # what the newer note runs instead, when nothing else says
                 if score is None:
@@ -320,32 +323,13 @@ def _kind_words(a: Value, b: Value) -> int:
     return len(a.stems & b.stems & KIND_WORDS) if a.kind == "path" else 0
 
 
-# The shapes a name is written in: each is compared only with a name of its shape (an
-# environment variable with one, a product with a product, an identifier with one).
-def _shape(value: Value) -> str:
-    return _shape_of(value.shown)
-
-
-@lru_cache(maxsize=8192)
-def _shape_of(shown: str) -> str:
-    if _ENV_NAME.fullmatch(shown):
-        return "env"
-    if shown[:1].isupper() and not _MARKS.search(shown):
-        return "proper"
-    return "identifier"
-
-
-_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-_MARKS = re.compile(r"[_./@]")
-
-
 def _name_alignment(
     a: Value, b: Value, olds: list[Value], news: list[Value], subject: int, *, changed: bool
 ) -> float | None:
     """How surely two names are of the same thing (None: they are not). A name is told by
     what surrounds it, not by the words it shares with the other (``ingest.events.raw``
     and ``ingest.events.dlq`` are two topics), and only against a name of its shape
-    (:func:`_shape`: ``Snowflake`` is no rival of ``default_args``):
+    (:func:`.alignment_by_context.name_shape`: ``Snowflake`` is no rival of ``default_args``):
 
     * said after the same words (``near``), in notes whose titles name one subject
       (``subject``: the shared subject words), or in any two notes when it is said after
@@ -357,8 +341,8 @@ def _name_alignment(
       subject words, said among a shared word (LaunchDarkly, then Unleash, for the BFF's
       feature flags; the topic `orders.created.v2`, then `orders-created`).
     """
-    shape = _shape(a)
-    if _shape(b) != shape:
+    shape = name_shape(a)
+    if name_shape(b) != shape:
         return None
     own = a.own | b.own
     near = set(a.near) & set(b.near)
@@ -382,8 +366,8 @@ def _named_in(value: Value, facts: NoteFacts) -> bool:
 
 def _sole(value: Value, values: list[Value]) -> bool:
     """Whether ``value`` is the only name of its shape among ``values``."""
-    shape = _shape(value)
-    return all(other.norm == value.norm for other in values if _shape(other) == shape)
+    shape = name_shape(value)
+    return all(other.norm == value.norm for other in values if name_shape(other) == shape)
 
 
 def _same_slot(a: Value, b: Value) -> bool:
@@ -411,7 +395,27 @@ def agree(a: Value, b: Value) -> bool:
         return f" {shorter} " in f" {longer} "
     if a.kind == "number" and (a.bound or b.bound):
         return _numbers_agree(a, b)
+    if a.kind == "number":
+        return _one_quantity(a, b) or _one_quantity(b, a)
     return False
+
+
+# What a number is shown with when it is given with no unit: ``retention=28``, ``ttl 30``.
+_BARE_NUMBER = re.compile(r"(?:^|[\s=:(])\d+(?:\.\d+)?\)?$")
+
+
+def _one_quantity(measured: Value, bare: Value) -> bool:
+    """Whether ``bare``, a setting's number shown with no unit, is ``measured`` (a
+    duration or a size) in one of its units: ``backup_retention_period=28`` and "4 weeks"
+    (28 days)."""
+    if measured.slot not in ("s", "byte") or not bare.keyed or key_unit(bare.slot):
+        return False  # a key that names its unit (``timeout_ms``) was scaled by it
+    if not _BARE_NUMBER.search(bare.shown):
+        return False
+    try:
+        return in_some_unit(float(bare.norm), float(measured.norm), measured.slot)
+    except ValueError:
+        return False
 
 
 def _numbers_agree(a: Value, b: Value) -> bool:

@@ -211,6 +211,7 @@ def keyed_numbers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, V
         start = match.start()
         if not spans.free(start, start + len(key)) or not spans.free(*match.span("number")):
             continue
+        unit = unit or key_unit(key)
         norm, _base = scaled(float(number), unit) if unit else (_plain(float(number)), "")
         # Nothing is taken: the key is still read as a name and the number as one with
         # its unit, as before, for a note that says it without the key.
@@ -237,6 +238,7 @@ def call_numbers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
         if (unit and _unit_of(unit) is None) or not spans.free(*match.span()):
             continue
         key, number = match.group("key"), float(match.group("number"))
+        unit = unit or key_unit(key)
         norm, _base = scaled(number, unit) if unit else (_plain(number), "")
         spans.take(*match.span())
         shown = f"{key}({match.group('number')}{unit})"
@@ -429,6 +431,28 @@ def _counted(word: str) -> str:
         if form in _SAME_UNIT:
             return _SAME_UNIT[form]
     return stemmed
+
+
+# A key's last word that is no unit there: ``pool_min`` is a minimum, not minutes.
+_NOT_KEY_UNITS: Final = frozenset({"min", "m", "s", "h", "d", "b"})
+_KEY_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+
+
+def key_unit(key: str) -> str:
+    """The unit a setting's key ends in (``HTTP_TIMEOUT_MS``, ``retention.ms``,
+    ``cacheTtlSeconds``: the number is in it), or "" when its last word is none."""
+    parts = _KEY_WORDS.findall(key)
+    last = parts[-1].lower() if len(parts) > 1 else ""
+    if last in _NOT_KEY_UNITS or _unit_of(last) is None:
+        return ""
+    return last
+
+
+def in_some_unit(number: float, quantity: float, base: str) -> bool:
+    """Whether a number said without its unit is ``quantity`` (in ``base``: seconds,
+    bytes) in one of the base's units: ``retention_days: 28`` and "4 weeks"."""
+    scales = {scale for table in (_DURATIONS, _SIZES) for b, scale in table.values() if b == base}
+    return any(abs(number * scale - quantity) < 1e-9 * max(1.0, quantity) for scale in scales)
 
 
 def scaled(number: float, unit: str) -> tuple[str, str]:

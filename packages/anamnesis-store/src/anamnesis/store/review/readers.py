@@ -13,6 +13,7 @@ from anamnesis.store.review.quantities import (
     VERSION,
     call_numbers,
     is_plural,
+    key_unit,
     keyed_numbers,
     number_words,
     numbers,
@@ -442,7 +443,7 @@ def _setting_value(key: str, raw: str, clause: int) -> Value:
         return _url_value(value, clause).replace(slot=slot, shown=f"{key}={value}")
     number = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z%]{0,3})", value)
     if number and not re.fullmatch(r"\d+\.\d+\.\d+", value):
-        norm, _unit = scaled(float(number.group(1)), number.group(2))
+        norm, _unit = scaled(float(number.group(1)), number.group(2) or key_unit(key))
         return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
     version = version_value(value, clause, slot=slot) if range_text(value) else None
     if version is not None:

@@ -1,0 +1,110 @@
+"""Whether two values of a kind are about one thing, judged by the words they are said
+among alone: the general alignment, asked when the kind's own rules
+(:func:`.compare._alignment`, :func:`.compare._name_alignment`) see no sign that they are.
+
+Those rules ask for the signs the first splits of the measured set showed (a number's
+same unit, titles sharing a word for a command, two shared words for a version), and
+a stranger's notes give other signs: "we cap it at 400 connections now" for
+``max_connections = 200``, a version said in a sentence that shares one word and the
+note's only version. Two values are about one thing here when
+
+* the words around them (their clauses, each value's own words left out) and the words
+  said just before them share enough (:data:`ENOUGH`; a word said just before both
+  counts twice: it names what both are values of), each note's sole value of the kind
+  counting as one more such word;
+* they are of one shape (a name: an environment variable against one, a product against
+  a product: :func:`name_shape`), and two names are said just after one word (a note
+  holds names of many things), of one key when both are keyed, and a number counts the
+  same thing as the other (:func:`counts_alike`).
+
+The weights were chosen on the measured set's split ``fresh2`` by its counts alone (its
+pairs never read), among 480 settings that keep the tuning splits' recall and false
+pairs; ``fresh3``, written blind and never run before the choice, measures the result
+(``bench/contradictions/README.md``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from anamnesis.store.review.quantities import is_unit
+from anamnesis.store.review.text import stem
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Final
+
+    from anamnesis.store.review.value import Value
+
+# How many shared words make two values one thing's (see the module's docstring).
+ENOUGH: Final = 1.5
+# What a key's words say of any setting, not of which: ``max_connections`` is about
+# connections, ``pool_size`` about the pool.
+GENERIC_KEY_WORDS: Final = frozenset(
+    {"max", "min", "default", "size", "count", "limit", "num", "number", "total"}
+)
+_KEY_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def context_alignment(a: Value, b: Value, olds: list[Value], news: list[Value]) -> float | None:
+    """How surely ``a`` (of the older note, among ``olds``, its values of the kind) and
+    ``b`` (of the newer, among ``news``) are about one thing, by their words alone; None:
+    no sign that they are. The score is low beside the kinds' own rules', so a pair they
+    align is matched first."""
+    if a.keyed and b.keyed and a.slot != b.slot:
+        return None
+    if a.kind == "name" and name_shape(a) != name_shape(b):
+        return None
+    if a.kind == "number" and not counts_alike(a, b):
+        return None
+    around = (a.stems & b.stems) - a.own - b.own
+    if a.kind == "number":
+        around = frozenset(word for word in around if not is_unit(word))
+    near = set(a.near) & set(b.near)
+    if a.kind == "name" and not near:
+        return None  # names are everywhere: one thing's only when said after one word
+    sole = len({v.norm for v in olds}) == 1 == len({v.norm for v in news})
+    shared = len(around) + len(near) + sole
+    return 0.05 if shared >= ENOUGH else None
+
+
+def counts_alike(a: Value, b: Value) -> bool:
+    """Whether two numbers can count one thing: the same unit or the same word before
+    them, or one keyed by a setting whose words (:data:`GENERIC_KEY_WORDS` left out) the
+    other is said with (``max_connections = 200`` and "400 connections"). A number with
+    neither unit nor word before it says nothing of what it counts."""
+    if not a.slot or not b.slot:
+        return False
+    if a.slot.lstrip("~") == b.slot.lstrip("~"):
+        return True
+    if a.keyed == b.keyed:
+        return False
+    keyed, other = (a, b) if a.keyed else (b, a)
+    words = key_stems(keyed.slot) - GENERIC_KEY_WORDS
+    return not words.isdisjoint(other.stems | {stem(other.slot.lstrip("~"))})
+
+
+@lru_cache(maxsize=4096)
+def key_stems(key: str) -> frozenset[str]:
+    """The stems of a key's words: ``maxActiveRuns``, ``max_active_runs``, ``MAX-ACTIVE``."""
+    return frozenset(stem(word.lower()) for word in _KEY_WORDS.findall(key))
+
+
+# The shapes a name is written in: each is compared only with a name of its shape (an
+# environment variable with one, a product with a product, an identifier with one).
+def name_shape(value: Value) -> str:
+    return _shape_of(value.shown)
+
+
+@lru_cache(maxsize=8192)
+def _shape_of(shown: str) -> str:
+    if _ENV_NAME.fullmatch(shown):
+        return "env"
+    if shown[:1].isupper() and not _MARKS.search(shown):
+        return "proper"
+    return "identifier"
+
+
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+_MARKS = re.compile(r"[_./@]")
