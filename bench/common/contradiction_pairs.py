@@ -22,9 +22,10 @@ LABELS = ("contradicts", "compatible")
 # rules in issue 42's second session; ``fresh``: written later, blind, after the finder's
 # tuning then, and tuned on since its third session; ``fresh2``: a second blind split,
 # written by a helper who never read the finder while it was being tuned on ``fresh``,
-# committed before any run. Only the tuning splits' misses are ever named (the bench's
+# committed before any run; ``fresh3``: a third, written the same way while the finder was
+# tuned on the others. Only the tuning splits' misses are ever named (the bench's
 # ``TUNING_SPLITS``).
-SPLITS = ("dev", "held_out", "fresh", "fresh2")
+SPLITS = ("dev", "held_out", "fresh", "fresh2", "fresh3")
 # What differs between two contradicting notes (the store's Difference kinds).
 CONTRADICTING_KINDS = (
     "number", "version", "port", "path", "flag", "command", "name", "url", "negation",
