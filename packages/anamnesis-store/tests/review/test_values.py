@@ -107,7 +107,7 @@ def test_what_is_not_a_value(body: str) -> None:
 
 
 def test_the_words_around_a_value_leave_its_own_out() -> None:
-    (value,) = [v for v in _values("The API serves HTTP on port 8080 here.") if v.kind == "number"]
+    (value,) = [v for v in _values("The API serves HTTP on port 8080 here.") if v.kind == "port"]
     assert "serv" in value.stems and "http" in value.named
     (path,) = _values("dbt models live in `analytics/dbt/models/`.")
     assert path.own >= {"dbt", "model"} and "dbt" in path.stems  # "dbt models live in"

@@ -118,9 +118,12 @@ def _value_differences(
         if not olds or not news:
             continue
         # an older command the newer note says fails or is of the past (commands.retired_in)
-        retired = _retired(olds, news, older, newer) if kind == "command" else set()
-        if retired:
-            news = [b for b in news if not _retiring_mention(b, olds, retired, newer)]
+        if kind == "command":
+            retired = _retired(olds, news, older, newer)
+            if retired:
+                news = [b for b in news if not _retiring_mention(b, olds, retired, newer)]
+        else:
+            retired, news = _given_up(olds, news, older, newer)
         ranked: list[tuple[float, bool, int, int]] = []
         sole = titles > 0 and len({v.norm for v in olds}) == 1 == len({v.norm for v in news})
         for i, a in enumerate(olds):
@@ -217,6 +220,51 @@ def _retired(olds: list[Value], news: list[Value], older: NoteFacts, newer: Note
     }
 
 
+def _given_up(
+    olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
+) -> tuple[set[int], list[Value]]:
+    """The older note's values (by index) that the newer note names only to say they are
+    gone ("nothing listens on 1883 anymore", "we no longer pin 3.9"), and the newer
+    note's values left once those mentions are set aside: what it states instead is the
+    new value of the same thing, whatever words it is said among. A value the older note
+    itself says not to use is given up by neither."""
+    gone = [b for b in news if _said_gone(b, newer)]
+    if not gone:
+        return set(), news
+    given_up = {
+        i
+        for i, a in enumerate(olds)
+        if not older.negated(older.clause(a.clause)) and any(agree(a, b) for b in gone)
+    }
+    if not given_up:
+        return set(), news
+    left = [b for b in news if not (b in gone and any(agree(olds[i], b) for i in given_up))]
+    return (given_up if left else set()), left
+
+
+# What says a value is gone, said just before it ("nothing listens on", "no longer pins")
+# or just after it ("1883 anymore", "8080 is gone"), within its part of the sentence.
+_GONE_BEFORE = re.compile(
+    r"\b(?:no\s+longer|nothing|nobody|never|stopped|dropped|removed)\b[^.;,:]{0,30}$",
+    re.IGNORECASE,
+)
+_GONE_AFTER = re.compile(
+    r"^[`'\"]?[^.;,:]{0,25}?\b(?:anymore|any\s+more|no\s+longer|is\s+gone|was\s+removed"
+    r"|was\s+dropped)\b",
+    re.IGNORECASE,
+)
+
+
+def _said_gone(value: Value, facts: NoteFacts) -> bool:
+    """Whether the note names ``value`` to say it is gone (:data:`_GONE_BEFORE`,
+    :data:`_GONE_AFTER`), not as a value it states."""
+    text = facts.clause(value.clause).text
+    at = text.find(value.shown)
+    if at == -1:
+        return False
+    return bool(_GONE_BEFORE.search(text[:at]) or _GONE_AFTER.match(text[at + len(value.shown) :]))
+
+
 def _retiring_mention(b: Value, olds: list[Value], retired: set[int], newer: NoteFacts) -> bool:
     """Whether a newer command only names a retired older one where it says it fails ("a
     bare `npx prisma generate` fails"): a mention, not a command the newer note runs."""
@@ -235,13 +283,15 @@ def _restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
         other.norm == a.norm
         and not other.changed
         and not _PAST.search(newer.clause(other.clause).text)
+        and not newer.negated(newer.clause(other.clause))  # "nothing listens on 1883 anymore"
         for other in news
     )
 
 
 # Words that put a clause in the past: what it says was true, not what is.
 _PAST: Final = re.compile(
-    r"\b(?:was|were|had|used\s+to|previously|before|earlier|originally|old|former)\b",
+    r"\b(?:was|were|had|used\s+to|previously|before|earlier|originally|old|former|anymore"
+    r"|no\s+longer)\b",
     re.IGNORECASE,
 )
 
@@ -371,7 +421,18 @@ def _sole(value: Value, values: list[Value]) -> bool:
 
 
 def _same_slot(a: Value, b: Value) -> bool:
-    return a.kind == b.kind and (a.slot == b.slot or not (a.keyed and b.keyed))
+    """Whether two values may be of one thing by what they are values of: not two keys,
+    nor two numbers in two units (2 seconds of backoff is no count of attempts)."""
+    if a.kind != b.kind:
+        return False
+    if a.kind == "number" and _unit(a) and _unit(b) and _unit(a) != _unit(b):
+        return False
+    return a.slot == b.slot or not (a.keyed and b.keyed)
+
+
+def _unit(value: Value) -> str:
+    """A number's unit, "" when it is keyed or only said after a word."""
+    return "" if value.keyed or value.slot.startswith("~") else value.slot
 
 
 def agree(a: Value, b: Value) -> bool:

@@ -25,8 +25,11 @@ _WILDCARD = re.compile(r"(?<![\w.$-])v?(\d+(?:\.\d+)*)\.[xX*](?![\w.*])")
 # A whole number right after a tool's name (Node.js written so too): "Node 18".
 _NAMED_WHOLE = re.compile(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z]\w*)(?:\.js)?\s+(\d{1,3})(?![\w.:%/])")
 _CARET = re.compile(rf"(?<![\w.])({_RANGE_OP})\s?(\d+)(?![\w.])")
+# A number, with its unit attached or hyphenated to the word it counts ("512-token chunks",
+# "a 30-second timeout": the word is read as its unit, as after a space).
 _NUMBER = re.compile(
-    r"(?<![\w.$/#-])(\$)?(\d+(?:[.,]\d+)?)(%|[A-Za-z]{1,3}\b)?(?![\w./-]|:\S|\.\d)"
+    r"(?<![\w.$/#-])(\$)?(\d+(?:[.,]\d+)?)(%|[A-Za-z]{1,3}\b)?"
+    r"(?![\w./]|-(?![A-Za-z])|:\S|\.\d)"
 )
 _RANGE_AFTER = re.compile(
     r"^\s*(?:\+|(?:or|and)\s+(?:newer|later|above|higher|up|greater)\b)", re.IGNORECASE
@@ -169,7 +172,13 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
             unit = ""
         spans.take(*match.span())
         after = text[match.end() :]
-        if port_clause and not unit and match.group(2).isdigit() and 20 <= number <= 65535:
+        served = 1024 <= number <= 65535 and _SERVED_ON.search(text[: match.start()])
+        if (
+            (port_clause or served)
+            and not unit
+            and match.group(2).isdigit()
+            and 20 <= number <= 65535
+        ):
             following = _FOLLOWING_WORDS.match(after)
             counted = following is not None and _counts(following.group(1))
             if not counted:
@@ -179,6 +188,15 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
             match.start(),
             _number_value(number, unit, after, text[: match.start()], match, clause),
         )
+
+
+# What a server is said to run on, right before a number: "Metro runs on 8081", "serves
+# the docs at 4000", "listening on 5173" (a port, in a note that never says "port").
+_SERVED_ON = re.compile(
+    r"\b(?:runs?|running|serves?|serving|served|listens?|listening|starts?|started|lives"
+    r"|is\s+up|available|reachable)\s+(?:[\w-]+\s+){0,3}?(?:on|at)\s+(?:port\s+)?$",
+    re.IGNORECASE,
+)
 
 
 # A setting's key written in plain text, then its value: "WriteTimeout 10s", "maxRetries 5",

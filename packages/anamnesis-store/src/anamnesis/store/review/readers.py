@@ -52,10 +52,22 @@ _SETTING = re.compile(
     r"(?<![\w.-])([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*(?:=|:=)\s*"
     r"(\"[^\"\n]{0,80}\"|'[^'\n]{0,80}'|[^\s,;`)\]}]+)"
 )
+# A property set on a command line, as a JVM system property or a long option: one key
+# either way (``-Dspring.profiles.active=dev``, ``--spring.profiles.active=local``).
+_PROPERTY = re.compile(r"(?<![\w-])(?:-D|--)([A-Za-z][\w-]*(?:\.[\w-]+)+)=([^\s,;`)'\"]+)")
+# A setting switched on or off as its config file writes it, key then value:
+# ``PasswordAuthentication no``, ``gzip_static on`` (the key an identifier no prose word
+# looks like: CamelCase or snake_case).
+_SWITCH = re.compile(
+    r"(?<![\w.-])([A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+"
+    r"(yes|no|on|off|true|false|enabled|disabled)\b"
+)
+_SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
 _SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
 _FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)(?:=([^\s,;`)]+))?")
 _PATH = re.compile(
-    r"(?<![\w/.:~@-])((?:~|\.{1,2}|\$\{?[A-Za-z_]\w*\}?)?/?[\w.@<>*-]+(?:/[\w.@<>*-]*)+|\.[\w.-]*[A-Za-z][\w.-]*"
+    r"(?<![\w/.:~@-])((?:~|\.{1,2}|\$\{?[A-Za-z_]\w*\}?)?/?[\w.@<>*-]+(?:/[\w.@<>*-]*)+|~/[\w.@-]+"
+    r"|\.[\w.-]*[A-Za-z][\w.-]*"
     r"|[\w-]+(?:\.[\w-]+)*\.(?:json|ya?ml|toml|txt|env|md|py|js|ts|tsx|jsx|css|sql|lock"
     r"|mod|sum|cfg|ini|conf|sh|xml|gradle|properties|dockerfile|lockb))(?![\w/])"
 )
@@ -98,7 +110,15 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, _url_value(inner, clause)
         yield from _url_port(inner, start, clause)
         return
-    setting = _SETTING.fullmatch(inner) or _COLON_SETTING.fullmatch(inner)
+    setting = (
+        _PROPERTY.fullmatch(inner)
+        or _SWITCH.fullmatch(inner)
+        or _SETTING.fullmatch(inner)
+        or _COLON_SETTING.fullmatch(inner)
+    )
+    if setting and setting.re is _SWITCH:
+        yield start, _switch_value(setting.group(1), setting.group(2), clause)
+        return
     if setting:
         yield start, _setting_value(setting.group(1), setting.group(2), clause)
         return
@@ -281,6 +301,7 @@ def plain_values(
         yield from _colon_values(text, spans, clause)
     if "=" in text or "set " in text.lower():
         yield from _settings(text, spans, clause)
+    yield from _switches(text, spans, clause)
     if "-" in text:
         yield from _flags(text, spans, clause)
     if "/" in text or "." in text:
@@ -351,8 +372,22 @@ def _paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             yield match.start(), Value(kind, norm, shown, clause=clause)
 
 
+def _switches(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    for match in _SWITCH.finditer(text):
+        if spans.free(*match.span()):
+            spans.take(*match.span())
+            yield match.start(), _switch_value(match.group(1), match.group(2), clause)
+
+
+def _switch_value(key: str, said: str, clause: int) -> Value:
+    """A setting switched on or off: ``yes`` and ``true`` are one state, ``no`` and
+    ``off`` the other."""
+    state = "on" if said.lower() in _SWITCHED_ON else "off"
+    return Value("flag", state, f"{key} {said}", slot=key.lower(), keyed=True, clause=clause)
+
+
 def _settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
-    for pattern in (_SETTING, _SET_TO):
+    for pattern in (_PROPERTY, _SETTING, _SET_TO):
         for match in pattern.finditer(text):
             if not spans.free(*match.span()):
                 continue

@@ -147,6 +147,9 @@ STRONG_SCOPES: Final = SCOPE_WORDS - frozenset(
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _REGION = re.compile(r"\b[a-z]{2}-(?:[a-z]+-)+\d\b")
+_SINGULAR_SCOPES: Final = {
+    word: word[:-1] for word in SCOPE_WORDS if word.endswith("s") and word[:-1] in SCOPE_WORDS
+}
 
 
 @lru_cache(maxsize=16384)
@@ -158,7 +161,7 @@ def scopes(text: str, leaving: str = "") -> frozenset[str]:
     found = set(_REGION.findall(lower))
     for word in re.findall(r"[a-z0-9_]+(?:-[a-z0-9]+)*", lower):
         if word in SCOPE_WORDS:
-            found.add(word)
+            found.add(_SINGULAR_SCOPES.get(word, word))  # "partners" and "partner": one
         elif "-" in word:
             found.update(part for part in word.split("-") if part in SCOPE_WORDS)
     if leaving:
