@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.quantities import is_unit
 from anamnesis.store.review.text import stem
 
@@ -67,9 +68,16 @@ def context_alignment(a: Value, b: Value, olds: list[Value], news: list[Value]) 
     near = set(a.near) & set(b.near)
     if a.kind == "name" and not near:
         return None  # names are everywhere: one thing's only when said after one word
-    sole = len({v.norm for v in olds}) == 1 == len({v.norm for v in news})
+    sole = _one_value(olds) and _one_value(news)
     shared = len(around) + len(near) + sole
     return 0.05 if shared >= ENOUGH else None
+
+
+def _one_value(values: list[Value]) -> bool:
+    """Whether a note's values of a kind are one value, said once or said again in
+    agreeing forms (``0.7`` and ``pgvector:0.7.4-pg16``)."""
+    first = values[0]
+    return all(value.norm == first.norm or agree(first, value) for value in values[1:])
 
 
 def _context(value: Value) -> frozenset[str]:

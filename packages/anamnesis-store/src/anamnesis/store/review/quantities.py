@@ -190,6 +190,11 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
         )
 
 
+# A word between a number and what it counts that only qualifies it: "400 changed lines",
+# "3 more retries", "2 extra replicas".
+_QUALIFIER = re.compile(r"[a-z]+ed|more|new|extra|additional|fewer|less|other|total", re.IGNORECASE)
+
+
 # What a server is said to run on, right before a number: "Metro runs on 8081", "serves
 # the docs at 4000", "listening on 5173" (a port, in a note that never says "port").
 _SERVED_ON = re.compile(
@@ -506,7 +511,7 @@ def _number_value(
                 shown = f"{shown} {first}"  # "60 minutes" against "15 minutes", not 60 / 15
             elif is_plural(first):
                 unit = _counted(first)
-            elif first.lower() not in GENERIC and (
+            elif (first.lower() not in GENERIC or _QUALIFIER.fullmatch(first)) and (
                 is_plural(second) or (number == 1 and second and second.lower() not in GENERIC)
             ):
                 unit = _counted(second)  # "6 primary shards", "1 primary shard"

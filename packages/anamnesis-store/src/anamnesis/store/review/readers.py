@@ -62,6 +62,8 @@ _SWITCH = re.compile(
     r"(?<![\w.-])([A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+"
     r"(yes|no|on|off|true|false|enabled|disabled)\b"
 )
+# A flag whose number is the port a program listens on: ``--port 8090``, ``-p 3001``.
+_PORT_FLAG = re.compile(r"--?(?:p|port|http-port|listen-port)", re.IGNORECASE)
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
 _SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
 _FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)(?:=([^\s,;`)]+))?")
@@ -272,6 +274,8 @@ def _command_parts(
                     value = following  # `-n auto`, `-p 2222`
                     i += 1
             yield start, _flag_value(flag.group(1), value, tool, clause)
+            if value is not None and _PORT_FLAG.fullmatch(flag.group(1)) and value.isdigit():
+                yield start, Value("port", value, value, clause=clause)  # `--port 8090`
         elif re.fullmatch(r"\d{2,5}:\d{2,5}", part):
             yield start, Value("port", part.split(":")[1], part, clause=clause)
         elif _HOST_PORT.match(part) and _HOST_PORT.match(part).group(2).isdigit():  # type: ignore[union-attr]

@@ -1,0 +1,100 @@
+"""When two values of a kind can both be true of one thing (:func:`agree`): the same
+value, a value inside the other's range or bound, the same version at another precision,
+a path under the other, a command or name inside the other, one quantity in two units.
+The finder never proposes two values that agree."""
+
+from __future__ import annotations
+
+import re
+
+from anamnesis.store.review.quantities import in_some_unit, key_unit, parse_version
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from anamnesis.store.review.value import Value
+
+
+def agree(a: Value, b: Value) -> bool:
+    """Whether two values of a kind can both be true of one thing: the same value, a
+    value inside the other's range, the same version at another precision, a path under
+    the other, a command or name inside the other."""
+    if a.norm == b.norm:
+        return True
+    if a.kind == "version":
+        return _versions_agree(a, b)
+    if a.kind in ("path", "url"):
+        # a folder and a path inside it; a file's name and a path to it
+        shorter, longer = sorted((a.norm, b.norm), key=len)
+        if longer.startswith(shorter + "/"):
+            return True
+        return "/" not in shorter and "." in shorter and longer.endswith("/" + shorter)
+    if a.kind in ("command", "name"):
+        shorter, longer = sorted((a.norm, b.norm), key=len)
+        if a.kind == "name" and longer == f"{shorter}s":
+            return True  # NodePool, NodePools: one name, one or many of it
+        return f" {shorter} " in f" {longer} "
+    if a.kind == "number" and (a.bound or b.bound):
+        return _numbers_agree(a, b)
+    if a.kind == "number":
+        return _one_quantity(a, b) or _one_quantity(b, a)
+    return False
+
+
+# What a number is shown with when it is given with no unit: ``retention=28``, ``ttl 30``.
+_BARE_NUMBER = re.compile(r"(?:^|[\s=:(])\d+(?:\.\d+)?\)?$")
+
+
+def _one_quantity(measured: Value, bare: Value) -> bool:
+    """Whether ``bare``, a setting's number shown with no unit, is ``measured`` (a
+    duration or a size) in one of its units: ``backup_retention_period=28`` and "4 weeks"
+    (28 days)."""
+    if measured.slot not in ("s", "byte") or not bare.keyed or key_unit(bare.slot):
+        return False  # a key that names its unit (``timeout_ms``) was scaled by it
+    if not _BARE_NUMBER.search(bare.shown):
+        return False
+    try:
+        return in_some_unit(float(bare.norm), float(measured.norm), measured.slot)
+    except ValueError:
+        return False
+
+
+def _numbers_agree(a: Value, b: Value) -> bool:
+    """A minimum and a maximum both hold ("at least 12", "capped at 128"); a number
+    agrees with a bound it keeps; two minimums (or maximums) that differ do not."""
+    if a.bound and b.bound:
+        return a.bound != b.bound
+    bound, number = (a, b) if a.bound else (b, a)
+    try:
+        limit, value = float(bound.norm), float(number.norm)
+    except ValueError:
+        return False
+    return value >= limit if bound.bound == ">=" else value <= limit
+
+
+def _versions_agree(a: Value, b: Value) -> bool:
+    if a.low is not None or a.high is not None:
+        if b.low is not None or b.high is not None:
+            return a.low is not None and a.low == b.low  # the same floor: one is narrower
+        return _inside(b, a)
+    if b.low is not None or b.high is not None:
+        return _inside(a, b)
+    left, right = parse_version(a.norm), parse_version(b.norm)
+    if left is None or right is None:
+        return False
+    if _suffix(a.norm) != _suffix(b.norm) and _suffix(a.norm) and _suffix(b.norm):
+        return False
+    size = min(len(left), len(right))
+    return left[:size] == right[:size]
+
+
+def _suffix(norm: str) -> str:
+    return norm.split("-", 1)[1] if "-" in norm else ""
+
+
+def _inside(value: Value, bounds: Value) -> bool:
+    version = parse_version(value.norm)
+    if version is None:
+        return False
+    if bounds.low is not None and version[: len(bounds.low)] < bounds.low:
+        return False
+    return bounds.high is None or version[: len(bounds.high)] < bounds.high
