@@ -146,7 +146,15 @@ def _value_differences(
                 same = agree(a, b)
                 if same and kind in _LEFT_KINDS and not b.changed and _left(b, newer):
                     continue  # "8080 clashed with Trino": the older value, as what was left
-                if not same and kind == "command" and not (i in retired or _one_task(a, b, tools)):
+                if (
+                    not same
+                    and kind == "command"
+                    and not (
+                        i in retired
+                        or _one_task(a, b, tools)
+                        or _titled_task(a, b, subject - tools)
+                    )
+                ):
                     continue
                 if not same and (
                     _other_scopes(older, a, newer, b, changed)
@@ -253,7 +261,8 @@ _GONE_BEFORE = re.compile(
 )
 _GONE_AFTER = re.compile(
     r"^[`'\"]?[^.;,:]{0,25}?\b(?:anymore|any\s+more|no\s+longer|is\s+gone|was\s+removed"
-    r"|was\s+dropped)\b",
+    r"|was\s+dropped|(?:is|was|got|has\s+been)\s+deprecated|reached\s+(?:its\s+)?end[\s-]of[\s-]life"
+    r"|is\s+(?:past\s+)?(?:eol|end[\s-]of[\s-]life))\b",
     re.IGNORECASE,
 )
 
@@ -320,6 +329,13 @@ def _one_task(a: Value, b: Value, tools: frozenset[str]) -> bool:
     # or said after the same words: "start the local stack with `docker-compose up`"
     shared = not task_words(a.norm).isdisjoint(task_words(b.norm))
     return shared or len((set(a.near) & set(b.near)) - tools) >= 2
+
+
+def _titled_task(a: Value, b: Value, topics: frozenset[str]) -> bool:
+    """Whether two commands do the task both notes' titles name: one of them says a word
+    the titles share ("Flashing a buoy", "Flash procedure": `west flash`), whatever
+    program each runs. ``topics``: the titles' shared words, no tool's name among them."""
+    return not topics.isdisjoint(task_words(a.norm) | task_words(b.norm))
 
 
 def _alignment(
