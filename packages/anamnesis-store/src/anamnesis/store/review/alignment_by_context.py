@@ -88,20 +88,26 @@ def _one_setting(a: Value, b: Value) -> bool:
 
 
 def urls_alike(a: str, b: str) -> bool:
-    """Whether two addresses look like one service's: their hosts share a name
-    (``sentry.io``, ``sentry.acme.net``) or their paths two segments (``/organizations/
-    x/projects/y/``)."""
-    (host_a, path_a), (host_b, path_b) = _url_parts(a), _url_parts(b)
-    if not (host_a & host_b) - _HOST_WORDS:
-        return len(path_a & path_b) >= 2
-    return True
+    """Whether two addresses look like one service's: their hosts share a name that is
+    not only both hosts' own domain (``sentry.io`` and ``sentry.acme.net``, not
+    ``grafana.acme.dev`` and ``status.acme.dev``), or their paths share two segments
+    (``/organizations/x/projects/y/``)."""
+    (labels_a, domain_a, path_a), (labels_b, domain_b, path_b) = _url_parts(a), _url_parts(b)
+    shared = (labels_a & labels_b) - _HOST_WORDS
+    if any(label != domain_a or label != domain_b for label in shared):
+        return True
+    return len(path_a & path_b) >= 2
 
 
-def _url_parts(url: str) -> tuple[frozenset[str], frozenset[str]]:
+def _url_parts(url: str) -> tuple[frozenset[str], str, frozenset[str]]:
+    """A URL's host names (its top-level domain left out), its domain's name, and its
+    path's segments."""
     rest = url.split("://", 1)[-1]
     host, _, path = rest.partition("/")
-    labels = frozenset(host.split(":")[0].lower().split("."))
-    return labels, frozenset(segment for segment in path.lower().split("/") if segment)
+    labels = host.split(":")[0].lower().split(".")
+    names = labels[:-1] if len(labels) > 1 else labels
+    domain = names[-1] if names else ""
+    return frozenset(names), domain, frozenset(part for part in path.lower().split("/") if part)
 
 
 # Parts of a host name that say nothing of whose it is.

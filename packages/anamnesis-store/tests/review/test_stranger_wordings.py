@@ -1,0 +1,192 @@
+"""How the finder reads the wordings a stranger's notes use (issue 42's blind splits
+showed them): a number said in prose against a setting's key, a key that names its
+unit, a hyphenated unit, a JVM property, a switched setting, a home folder, the port a
+server runs on, a value the newer note says is gone, two spellings of one setting, two
+addresses of one service, the task both titles name; and the look-alikes each rule must
+leave alone. The pairs are written here, not taken from the measured set."""
+
+from __future__ import annotations
+
+import pytest
+
+from anamnesis.store import MemoryStore
+from anamnesis.store.review.alignment_by_context import counts_alike, urls_alike
+from anamnesis.store.review.quantities import key_unit
+from pair_checks import Note, assert_found, assert_left_alone
+
+# (rule, older, newer, the kind of difference expected)
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "a setting's key names what a number said in prose counts",
+        ("Postgres connection limit", "`max_connections = 200` in postgresql.conf on the primary."),
+        ("Primary accepts more clients", "The primary takes 400 connections since the RAM"
+         " upgrade."),
+        "number",
+    ),
+    (
+        "a key that names its unit scales its number",
+        ("HTTP client timeout", "The HTTP timeout for outbound calls is 30 seconds."),
+        ("HTTP client timeout setting", "Set `HTTP_TIMEOUT_MS=45000` in the service env."),
+        "number",
+    ),
+    (
+        "a unit hyphenated to its number",
+        ("Embedding chunk size", "Docs are split into 512-token chunks before embedding."),
+        ("Chunking after the eval", "Docs are split into 800-token chunks before embedding"
+         " since the eval."),
+        "number",
+    ),
+    (
+        "a JVM property and a long option set one key",
+        ("Local profile", "Run the app with `--spring.profiles.active=local` on laptops."),
+        ("Local profile for the app", "Start it with `-Dspring.profiles.active=dev` on"
+         " laptops."),
+        "flag",
+    ),
+    (
+        "a setting switched in its config file's words",
+        ("SSH root login", "The base image leaves PermitRootLogin yes for the rescue console."),
+        ("SSH hardening", "The base image sets PermitRootLogin no on every host."),
+        "flag",
+    ),
+    (
+        "a folder under the home folder",
+        ("Scratch notes", "Throwaway notes go in ~/scratch on my laptop."),
+        ("Scratch notes folder", "Throwaway notes live in ~/notes/tmp on my laptop."),
+        "path",
+    ),
+    (
+        "the port a server runs on, in a note that never says port",
+        ("Storybook", "Storybook runs on 6006 for the design system."),
+        ("Storybook for the design system", "Start Storybook with `storybook dev -p 6010`."),
+        "port",
+    ),
+    (
+        "a value the newer note says is gone",
+        ("MQTT broker", "Mosquitto listens on 1883 for the sensors."),
+        ("Broker for sensors", "Sensors connect over TLS on 8883; nothing listens on 1883"
+         " anymore."),
+        "port",
+    ),
+    (
+        "a value the newer note says another thing took",
+        ("API dev server", "The API dev server listens on 8000."),
+        ("API dev server port", "The API dev server listens on 8100; the docs preview took"
+         " 8000."),
+        "port",
+    ),
+    (
+        "a plural scope is its singular",
+        ("Partner API rate limit", "Each partner gets 100 requests per minute."),
+        ("Rate limit for partners", "Partners get 50 requests per minute now."),
+        "number",
+    ),
+    (
+        "a duration is no rival of a count: the count still differs",
+        ("Payout webhook retries", "Failed payout webhooks are retried 5 times, backoff"
+         " from 2s."),
+        ("Payout webhook attempts", "Payout webhooks get at most 3 attempts (backoff from"
+         " 2s)."),
+        "number",
+    ),
+    (
+        "a qualifying word between a number and what it counts",
+        ("Pull request size", "Keep pull requests under 400 changed lines."),
+        ("Pull request size agreed", "Pull requests stay below 250 changed lines."),
+        "number",
+    ),
+    (
+        "commands of the task both titles name",
+        ("Flashing the board", "Flash with `openocd -f board.cfg -c program`."),
+        ("Flash steps", "`probe-rs flash fw.elf` programs and resets the board."),
+        "command",
+    ),
+    (
+        "two spellings of one setting's environment variable",
+        ("Kafka brokers setting", "Brokers come from KAFKA_BROKERS in the env file."),
+        ("Kafka env var", "Set APP_KAFKA_BROKERS_LIST for the consumer."),
+        "name",
+    ),
+    (
+        "two addresses of one service's host name",
+        ("Error tracking", "Errors are sent to https://sentry.io/organizations/acme/web/."),
+        ("Sentry project", "We self-host it: https://sentry.acme.dev/organizations/acme/web/."),
+        "url",
+    ),
+]  # fmt: skip
+
+# (rule, older, newer): look-alikes each rule must leave alone
+LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "a key that names its unit: one quantity",
+        ("HTTP client timeout", "The HTTP timeout for outbound calls is 30 seconds."),
+        ("HTTP client timeout setting", "Set `HTTP_TIMEOUT_MS=30000` in the service env."),
+    ),
+    (
+        "a setting's bare number is a duration in another unit",
+        ("Backup retention", "Nightly database backups are kept for 4 weeks."),
+        ("Backup retention setting", "The database backup retention is"
+         " `backup_retention_period = 28`."),
+    ),
+    (
+        "two settings of one service share its name alone",
+        ("Postgres host variable", "The app reads the database host from POSTGRES_HOST."),
+        ("Postgres port variable", "The app reads the database port from POSTGRES_PORT."),
+    ),
+    (
+        "two switches of two keys",
+        ("SSH password login", "The base image sets PasswordAuthentication no."),
+        ("SSH key login", "The base image sets PubkeyAuthentication yes."),
+    ),
+    (
+        "two services of one company's domain",
+        ("Dashboards", "Dashboards are at https://grafana.acme.dev/d/main."),
+        ("Status page", "Outages are posted at https://status.acme.dev/incidents."),
+    ),
+    (
+        "a value the newer note only says is not exposed, not gone",
+        ("Metrics listener", "The API listens on 8080 and serves metrics on it."),
+        ("Metrics listener port", "Metrics are served on their own listener, 9100, not"
+         " exposed through 8080."),
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[case[0] for case in FOUND])
+def test_each_wording_is_found(
+    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
+) -> None:
+    assert_found(store, rule, old, new, kind)
+
+
+@pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
+def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
+    assert_left_alone(store, rule, old, new)
+
+
+def test_a_key_names_its_unit_by_its_last_word_only() -> None:
+    assert key_unit("HTTP_TIMEOUT_MS") == "ms"
+    assert key_unit("retention.ms") == "ms"
+    assert key_unit("cacheTtlSeconds") == "seconds"
+    assert key_unit("pool_min") == ""  # a minimum, not minutes
+    assert key_unit("timeout") == ""  # no last word to read
+    assert key_unit("max_overflow") == ""
+
+
+def test_urls_alike_by_a_host_name_that_is_not_only_the_shared_domain() -> None:
+    assert urls_alike("https://sentry.io/a", "https://sentry.acme.net/b")
+    assert urls_alike("https://x.io/org/acme/projects/web", "https://y.dev/org/acme/projects/ios")
+    assert not urls_alike("https://grafana.acme.dev/", "https://status.acme.dev/")
+    assert not urls_alike("https://api.openai.com/v1", "https://llm.acme.internal/v1")
+
+
+def test_a_keyed_number_counts_what_its_key_names() -> None:
+    from anamnesis.store.review.value import Value
+
+    keyed = Value("number", "200", "max_connections=200", slot="max_connections", keyed=True)
+    said = Value("number", "400", "400", slot="connection", stems=frozenset({"primari", "take"}))
+    other = Value("number", "400", "400", slot="worker", stems=frozenset({"primari"}))
+    bare = Value("number", "7", "7")
+    assert counts_alike(keyed, said)
+    assert not counts_alike(keyed, other)  # ``max`` alone says nothing of which
+    assert not counts_alike(bare, bare)  # a number with nothing beside it counts nothing
