@@ -108,6 +108,48 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "name",
     ),
     (
+        "a port after an IP address",
+        ("Shop upstream", "nginx proxies the shop to `server 127.0.0.1:8080;`."),
+        ("Shop upstream target", "The shop's Node process binds 127.0.0.1:3000 for nginx."),
+        "port",
+    ),
+    (
+        "a hash entry's key and value",
+        ("Report worker timeout", "The report supervisor runs with 'timeout' => 90."),
+        ("Report worker timeout raised", "Big reports died, so the report supervisor has"
+         " 'timeout' => 300."),
+        "number",
+    ),
+    (
+        "a JSON field's key keeps its first letter",
+        ("Startup migrations", 'appsettings.json has `"MigrateOnStartup": true` for the'
+         " API."),
+        ("Startup migrations off", "The API runs with MigrateOnStartup: false; a job"
+         " migrates before the rollout."),
+        "flag",
+    ),
+    (
+        "a setting said in prose as code writes it",
+        ("Rendering mode", "The admin renders on the client only: `ssr: false` in the"
+         " config."),
+        ("Admin rendering", "ssr: true for the whole admin; charts opt out."),
+        "flag",
+    ),
+    (
+        "a flag given with its program and without",
+        ("Shared library build", "Configure with -DWITH_SHARED=ON for the plugin host."),
+        ("Plugin host build", "The plugin host links statically: `cmake -B out"
+         " -DWITH_SHARED=OFF`."),
+        "flag",
+    ),
+    (
+        "a camelCase key's words name what a number said in prose counts",
+        ("Snapshot retention", "The stack sets `snapshotRetentionDays: 7` on the cluster."),
+        ("Cluster snapshot retention", "Auditors asked for more: the cluster keeps"
+         " snapshots for 14 days now."),
+        "number",
+    ),
+    (
         "two addresses of one service's host name",
         ("Error tracking", "Errors are sent to https://sentry.io/organizations/acme/web/."),
         ("Sentry project", "We self-host it: https://sentry.acme.dev/organizations/acme/web/."),
@@ -142,6 +184,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         "two services of one company's domain",
         ("Dashboards", "Dashboards are at https://grafana.acme.dev/d/main."),
         ("Status page", "Outages are posted at https://status.acme.dev/incidents."),
+    ),
+    (
+        "a clock time after a key is no number of it",
+        ("Backup retention", "`retentionDays: 7` for the nightly backups."),
+        ("Backup settings checked", "The nightly backups are kept 7 days, backupWindow"
+         " 03:00-04:00 UTC."),
     ),
     (
         "a value the newer note only says is not exposed, not gone",

@@ -59,7 +59,7 @@ def context_alignment(a: Value, b: Value, olds: list[Value], news: list[Value]) 
     ``b`` (of the newer, among ``news``) are about one thing, by their words alone; None:
     no sign that they are. The score is low beside the kinds' own rules', so a pair they
     align is matched first."""
-    if a.keyed and b.keyed and a.slot != b.slot:
+    if a.keyed and b.keyed and not same_key(a, b):
         return None
     if a.kind == "name" and name_shape(a) != name_shape(b):
         return None
@@ -123,10 +123,32 @@ def _one_value(values: list[Value]) -> bool:
     return all(value.norm == first.norm or agree(first, value) for value in values[1:])
 
 
+def same_key(a: Value, b: Value) -> bool:
+    """Whether two keyed values are of one key: the same slot, or one flag given with
+    its program and without (``cmake -dfoo`` and ``-dfoo``: a note may name the program
+    elsewhere or not at all)."""
+    if a.slot == b.slot:
+        return True
+    if a.kind != "flag" or (" " in a.slot and " " in b.slot):
+        return False
+    return a.slot.rsplit(" ", 1)[-1] == b.slot.rsplit(" ", 1)[-1]
+
+
 def _context(value: Value) -> frozenset[str]:
     """The words a value is said among; a setting's key's words too (``HTTP_TIMEOUT_MS``
     names what its number is of, as "the HTTP timeout" does in prose)."""
-    return value.stems | key_stems(value.slot) if value.keyed else value.stems
+    return value.stems | key_stems(key_of(value)) if value.keyed else value.stems
+
+
+def key_of(value: Value) -> str:
+    """A keyed value's key as written (``backupRetentionPeriod``, not the slot's lower
+    case, so its words can be told apart)."""
+    written = _WRITTEN_KEY.match(value.shown)
+    key = written.group(1) if written else ""
+    return key if key.lower() == value.slot.lstrip("-") else value.slot
+
+
+_WRITTEN_KEY = re.compile(r"-*([A-Za-z_][\w.-]*)")
 
 
 def counts_alike(a: Value, b: Value) -> bool:
@@ -141,7 +163,7 @@ def counts_alike(a: Value, b: Value) -> bool:
     if a.keyed == b.keyed:
         return False
     keyed, other = (a, b) if a.keyed else (b, a)
-    words = key_stems(keyed.slot) - GENERIC_KEY_WORDS
+    words = key_stems(key_of(keyed)) - GENERIC_KEY_WORDS
     return not words.isdisjoint(other.stems | {stem(other.slot.lstrip("~"))})
 
 

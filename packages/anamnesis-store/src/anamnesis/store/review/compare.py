@@ -25,7 +25,7 @@ import re
 from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree
-from anamnesis.store.review.alignment_by_context import context_alignment, name_shape
+from anamnesis.store.review.alignment_by_context import context_alignment, name_shape, same_key
 from anamnesis.store.review.commands import program_of, retired_in, task_words, tool_of
 from anamnesis.store.review.quantities import is_unit
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
@@ -354,7 +354,7 @@ def _alignment(
     words around both than the tools' names. A number's unit is what it counts, not
     what it is of: "days" beside two durations says nothing of them."""
     if a.keyed and b.keyed and a.kind != "url":
-        if a.slot != b.slot:
+        if not same_key(a, b):
             return None
         return 2.0 + len(a.stems & b.stems) + titles
     if titles == 0 and a.kind in _TITLED_KINDS:

@@ -213,7 +213,7 @@ _KEYED_NUMBER = re.compile(
     r"|(?P<camel>[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+)|(?P<pascal>[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+))"
     r"(?:\s+(?:in|for|of|on)\s+[^\s,;]{1,60})?"
     r"(?:\s*(?:=|:)\s*|\s+(?:is|to|at|of)\s+(?:now\s+|set\s+to\s+)?|\s+)"
-    r"(?P<number>\d+(?:\.\d+)?)(?P<unit>[A-Za-z%]{0,3})(?![\w.]|\.\d)"
+    r"(?P<number>\d+(?:\.\d+)?)(?P<unit>[A-Za-z%]{0,3})(?![\w.]|\.\d|:\d)"  # not a clock's 03:00
 )
 
 

@@ -41,9 +41,24 @@ _URL = re.compile(
 )
 # A setting written as YAML, JSON or a JavaScript object writes it: `strict: false`,
 # `"port": 8080`, `sameSite: 'lax'`.
-_COLON_SETTING = re.compile(r"[\"']?([a-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'|[\w.%-]+)")
+# ``key: value`` (YAML, a JSON field, an object's): a key starts a word (``"MigrateOnStartup":
+# true`` is no ``igrateOnStartup``).
+_COLON_SETTING = re.compile(
+    r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'|[\w.%-]+)"
+)
+# ``'key' => value``: a PHP, Ruby or Perl hash's entry.
+_ARROW_SETTING = re.compile(
+    r"(?<![\w.-])[\"':]?([A-Za-z_][\w.-]*)[\"']?\s*=>\s*(\"[^\"]*\"|'[^']*'|[\w.%-]+)"
+)
+# ``key: true`` said in prose: a setting only when the value is a boolean as code writes
+# it ("Note: no" is prose).
+_PLAIN_SWITCH = re.compile(
+    r"(?<![\w.-])([a-z][a-z0-9_]*(?:[A-Z][a-z0-9]*)*|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+):\s+"
+    r"(true|false)\b"
+)
 _HOST_PORT = re.compile(
-    r"(?<![\w./:-])((?:localhost|[A-Za-z][\w-]*(?:\.[\w-]+)*)):(\d{2,5})(?![\d.:])"
+    r"(?<![\w./:-])((?:localhost|[A-Za-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})):(\d{2,5})"
+    r"(?![\d.:])"
 )
 _BARE_PORT = re.compile(r"(?<![\w:])(?::(\d{2,5})|(\d{2,5}):(\d{2,5}))(?![\w:.])")
 # name:tag (a container image, a pinned package): the tag starts with a digit.
@@ -114,6 +129,7 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         return
     setting = (
         _PROPERTY.fullmatch(inner)
+        or _ARROW_SETTING.fullmatch(inner)
         or _SWITCH.fullmatch(inner)
         or _SETTING.fullmatch(inner)
         or _COLON_SETTING.fullmatch(inner)
@@ -303,7 +319,7 @@ def plain_values(
         yield from _urls(text, spans, clause)
     if ":" in text:
         yield from _colon_values(text, spans, clause)
-    if "=" in text or "set " in text.lower():
+    if "=" in text or "set " in text.lower() or ": true" in text or ": false" in text:
         yield from _settings(text, spans, clause)
     yield from _switches(text, spans, clause)
     if "-" in text:
@@ -391,7 +407,7 @@ def _switch_value(key: str, said: str, clause: int) -> Value:
 
 
 def _settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
-    for pattern in (_PROPERTY, _SETTING, _SET_TO):
+    for pattern in (_PROPERTY, _ARROW_SETTING, _SETTING, _SET_TO, _PLAIN_SWITCH):
         for match in pattern.finditer(text):
             if not spans.free(*match.span()):
                 continue
