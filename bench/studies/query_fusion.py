@@ -166,19 +166,18 @@ def inputs(
             every = list(dict.fromkeys([m for m, _ in keyword] + [m for m, _ in nearest]))
             shared = len(words) > len(tokens) and bool(ranker.ranked_ids(words, filters, 1))
             bm25 = hybrid._bm25_of(conn, tokens, every) if every and tokens else {}
+            # which query words each candidate holds: one FTS5 look-up per word, for all
+            held_by = hybrid.words_held_by(conn, tokens, every) if every and tokens else {}
             return {
                 "keyword": keyword,
                 "cos": vector_index.similarities(conn, vector, model, every) if every else {},
                 "bm25": bm25,
-                "cov": hybrid._coverage(conn, tokens, every) if every and tokens else {},
+                "cov": hybrid._coverage_of(tokens, held_by) if held_by else {},
                 "shared": shared,
                 "total": ranker.note_count(),
                 "df": {t: ranker.notes_holding(t) for t in dict.fromkeys(tokens)},
-                "held": sorted(hybrid.words_held(conn, tokens, keyword[0][0])) if keyword else [],
-                "held_by": {
-                    m: sorted(words)
-                    for m, words in hybrid.words_held_by(conn, tokens, list(bm25)).items()
-                },
+                "held": sorted(held_by[keyword[0][0]]) if keyword else [],
+                "held_by": {m: sorted(held_by[m]) for m in bm25},
             }
 
         row = store._index.run(read)

@@ -42,8 +42,9 @@ def reference(
     depth = hybrid.candidates_depth(k)
     ranker = store._search.ranker(conn)
     keyword = ranker.ranked_ids(tokens, filters, depth)
-    best = hybrid._coverage(conn, tokens, [keyword[0][0]])[keyword[0][0]] if keyword else 0.0
-    holds = hybrid.words_held(conn, tokens, keyword[0][0]) if keyword else frozenset()
+    first = hybrid.words_held_by(conn, tokens, [keyword[0][0]]) if keyword else {}
+    best = hybrid._coverage_of(tokens, first)[keyword[0][0]] if keyword else 0.0
+    holds = first[keyword[0][0]] if keyword else frozenset()
     kind = classify(
         text, tokens, ranker.notes_holding, ranker.note_count(), keyword, best, best_holds=holds
     )
@@ -59,9 +60,9 @@ def reference(
     floor = vector_floor(bool(keyword))
     cosine = {m: c for m, c in cosine.items() if c >= floor or m in bm25}
     near = [m for m, score in keyword if score <= keyword[0][1] * STRONG_KEYWORD]
-    coverage = hybrid._coverage(conn, tokens, near) if near else {}
     # A look-up weighs every keyword hit by the share of the query's information it holds.
     held = hybrid.words_held_by(conn, tokens, list(bm25))
+    coverage = hybrid._coverage_of(tokens, {m: held[m] for m in near})
     information = idf_shares(tokens, held, ranker.notes_holding, ranker.note_count())
     return fuse(keyword, bm25, cosine, k, coverage, weight, information)
 

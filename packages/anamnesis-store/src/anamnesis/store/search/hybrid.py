@@ -198,24 +198,10 @@ def _above_floor(
     return {m: c for m, c in cosine.items() if c >= floor or m in bm25}
 
 
-def _coverage(
-    conn: sqlite3.Connection, tokens: Sequence[str], ids: Sequence[str]
-) -> dict[str, float]:
-    """For each note, the share of the query's distinct words it contains (as FTS5 matches
-    them: case-folded and stemmed)."""
-    return _coverage_of(tokens, words_held_by(conn, tokens, ids))
-
-
 def _coverage_of(tokens: Sequence[str], held: dict[str, frozenset[str]]) -> dict[str, float]:
     """Each note's share of the query's distinct words, from the words it holds."""
     words = len({token.casefold() for token in tokens}) or 1
     return {memory_id: len(found) / words for memory_id, found in held.items()}
-
-
-def words_held(conn: sqlite3.Connection, tokens: Sequence[str], memory_id: str) -> frozenset[str]:
-    """Which of the query's distinct words (case-folded) the note holds, as FTS5 matches
-    them (stemmed): what the query's information share is counted over."""
-    return words_held_by(conn, tokens, [memory_id])[memory_id]
 
 
 def words_held_by(
