@@ -44,6 +44,13 @@ def agree(a: Value, b: Value) -> bool:
 _BARE_NUMBER = re.compile(r"(?:^|[\s=:(])\d+(?:\.\d+)?\)?$")
 
 
+def one_quantity(setting: Value, said: Value) -> bool:
+    """Whether a number said in prose is a setting's number said again: the same value,
+    or the setting's bare number in one of the said quantity's units (``timeout=600000``
+    and "ten minutes")."""
+    return setting.norm == said.norm or _one_quantity(said, setting)
+
+
 def _one_quantity(measured: Value, bare: Value) -> bool:
     """Whether ``bare``, a setting's number shown with no unit, is ``measured`` (a
     duration or a size) in one of its units: ``backup_retention_period=28`` and "4 weeks"

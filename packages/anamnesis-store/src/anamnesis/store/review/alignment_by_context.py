@@ -51,6 +51,11 @@ GENERIC_KEY_WORDS: Final = frozenset(
 )
 # The score of an alignment found here: below any of the kinds' own rules'.
 _ALIGNED: Final = 0.05
+# Words of a key whose number is a duration, whatever unit it is given in.
+_DURATION_KEYS: Final = frozenset(
+    {"timeout", "delay", "interval", "ttl", "period", "duration", "wait", "expiri", "expiry",
+     "backoff", "retention", "ms", "second", "minut", "hour", "day"}
+)  # fmt: skip
 _KEY_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
@@ -164,6 +169,8 @@ def counts_alike(a: Value, b: Value) -> bool:
         return False
     keyed, other = (a, b) if a.keyed else (b, a)
     words = key_stems(key_of(keyed)) - GENERIC_KEY_WORDS
+    if words & _DURATION_KEYS and other.slot not in ("s", "") and not other.slot.startswith("~"):
+        return False  # a timeout's number is a duration, not "two retries"
     return not words.isdisjoint(other.stems | {stem(other.slot.lstrip("~"))})
 
 

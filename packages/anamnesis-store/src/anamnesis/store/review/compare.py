@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from anamnesis.store.review.agreement import agree
+from anamnesis.store.review.agreement import agree, one_quantity
 from anamnesis.store.review.alignment_by_context import context_alignment, name_shape, same_key
 from anamnesis.store.review.commands import program_of, retired_in, task_words, tool_of
 from anamnesis.store.review.quantities import is_unit
@@ -114,8 +114,8 @@ def _value_differences(
     title_changed = changes(newer.title)
     out: list[Difference] = []
     for kind in KINDS:
-        olds = [value for value in old_values if value.kind == kind]
-        news = [value for value in new_values if value.kind == kind]
+        olds = _keyed_over_said([value for value in old_values if value.kind == kind])
+        news = _keyed_over_said([value for value in new_values if value.kind == kind])
         if not olds or not news:
             continue
         # an older command the newer note says fails or is of the past (commands.retired_in)
@@ -157,7 +157,8 @@ def _value_differences(
                 ):
                     continue
                 if not same and (
-                    _other_scopes(older, a, newer, b, changed)
+                    (kind == "number" and _floor_and_ceiling(older, a, newer, b))
+                    or _other_scopes(older, a, newer, b, changed)
                     or (not changed and _other_things(a, b, older, newer))
                 ):
                     continue
@@ -284,6 +285,42 @@ def _retiring_mention(b: Value, olds: list[Value], retired: set[int], newer: Not
     return any(
         i in retired and agree(a, b) and retired_in(a.shown, said) for i, a in enumerate(olds)
     )
+
+
+def _keyed_over_said(values: list[Value]) -> list[Value]:
+    """A note's values of a kind, less a number said again in prose that the note also
+    gives as a setting's (``errors.retry.delay.max.ms=30000`` "caps the wait at 30 s"):
+    the setting's key says what it is of, so it is compared as that setting."""
+    keyed = [value for value in values if value.kind == "number" and value.keyed]
+    if not keyed:
+        return values
+    return [
+        value
+        for value in values
+        if value.keyed or not any(one_quantity(setting, value) for setting in keyed)
+    ]
+
+
+def _floor_and_ceiling(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:
+    """Whether one number is said as a floor and the other as a ceiling, by the words
+    of its clause and its note's title (``minReplicas`` and ``maxReplicas``, "the
+    timelock's minimum delay" and "the longest delay allowed"): both hold."""
+    mine = f"{older.title} {older.clause(a.clause).text}"
+    theirs = f"{newer.title} {newer.clause(b.clause).text}"
+    floor_mine, ceiling_mine = bool(_FLOOR.search(mine)), bool(_CEILING.search(mine))
+    floor_theirs, ceiling_theirs = bool(_FLOOR.search(theirs)), bool(_CEILING.search(theirs))
+    return (floor_mine and ceiling_theirs and not ceiling_mine and not floor_theirs) or (
+        ceiling_mine and floor_theirs and not floor_mine and not ceiling_theirs
+    )
+
+
+_FLOOR: Final = re.compile(
+    r"\b(?:min(?:imum)?|floor|lowest|at\s+least|never\s+(?:goes\s+)?below)\b|\bmin[A-Z_]",
+)
+_CEILING: Final = re.compile(
+    r"\b(?:max(?:imum)?|ceiling|cap(?:ped)?|highest|longest|at\s+most|upper\s+bound)\b"
+    r"|\bmax[A-Z_]|\bMAX_",
+)
 
 
 def _restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:

@@ -21,6 +21,9 @@ _RANGE_OP = r"(?:\^|~>?|>=|<=|==|!=|<|>)"
 VERSION = re.compile(
     rf"(?<![\w.$-])({_RANGE_OP}\s?)?(v?\d+(?:\.\d+){{1,3}}(?:-[A-Za-z][\w.]*)?|v\d+)(\+)?(?![\w.])"
 )
+_HYPHENATED_VERSION = re.compile(
+    r"(?<![\w.$/-])([A-Za-z][A-Za-z0-9]*)-(v?\d+\.\d+(?:\.\d+){0,2})(?![\w.])"
+)
 _WILDCARD = re.compile(r"(?<![\w.$-])v?(\d+(?:\.\d+)*)\.[xX*](?![\w.*])")
 # A whole number right after a tool's name (Node.js written so too): "Node 18".
 _NAMED_WHOLE = re.compile(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z]\w*)(?:\.js)?\s+(\d{1,3})(?![\w.:%/])")
@@ -64,6 +67,7 @@ _SAME_UNIT: Final = {
     "time": "attempt", "attempt": "attempt", "try": "attempt", "retry": "attempt",
     "tries": "attempt", "retri": "attempt", "message": "message", "email": "message",
     "mail": "message", "request": "request", "req": "request", "call": "request",
+    "char": "character", "chr": "character",
     "percent": "%",
 }  # fmt: skip
 # What an upper-case letter attached to a number multiplies it by (``2M`` is two million:
@@ -100,6 +104,13 @@ def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]
         if value is not None:
             spans.take(*match.span())
             yield match.start(), value.replace(shown=match.group(0))
+    for match in _HYPHENATED_VERSION.finditer(text):
+        # "perl-5.26.3", "ubuntu-22.04": a tool and its version in one word
+        if spans.free(*match.span()):
+            value = version_value(match.group(2), clause, slot=match.group(1).lower())
+            if value is not None:
+                spans.take(*match.span())
+                yield match.start(), value.replace(shown=match.group(0))
     for match in VERSION.finditer(text):
         if not spans.free(*match.span()):
             continue

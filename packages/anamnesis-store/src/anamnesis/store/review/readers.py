@@ -79,6 +79,22 @@ _SWITCH = re.compile(
 )
 # A flag whose number is the port a program listens on: ``--port 8090``, ``-p 3001``.
 _PORT_FLAG = re.compile(r"--?(?:p|port|http-port|listen-port)", re.IGNORECASE)
+# A tool pinned at a version: ``pnpm@8.15.4``.
+_PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
+# A key that names a port: ``http.port``, ``ws_port``, ``PORT``, ``listenPort``.
+_PORT_KEY = re.compile(r"(?:^|[._-])port$|[a-z]Port$|^PORT$", re.IGNORECASE)
+# A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``.
+_DECLARED = re.compile(r"(?:const|let|var|export|final|val|readonly|local|set)\s+(.+)")
+# A setting said in prose as "key is value", the key one no prose word looks like (dotted
+# or snake_case): "rendering_method is gl_compatibility".
+_IS_SETTING = re.compile(
+    r"(?<![\w.`/-])([a-z][\w-]*(?:[._][\w-]+)+)`?\s+is\s+(?:now\s+|set\s+to\s+)?"
+    r"(`[^`\s]{1,60}`|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
+    r"(?![\w.:/-])"
+)
+# The file names a key is no setting of: "config.py is loaded" names a file.
+_FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
+_QUOTED_VERSION = re.compile(r"[\"'](v?\d+\.\d+(?:\.\d+){0,2})[\"']")
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
 _SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
 _FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)(?:=([^\s,;`)]+))?")
@@ -127,6 +143,11 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, _url_value(inner, clause)
         yield from _url_port(inner, start, clause)
         return
+    declared = _DECLARED.fullmatch(inner)
+    if declared and (
+        _SETTING.fullmatch(declared.group(1)) or _COLON_SETTING.fullmatch(declared.group(1))
+    ):
+        inner = declared.group(1)
     setting = (
         _PROPERTY.fullmatch(inner)
         or _ARROW_SETTING.fullmatch(inner)
@@ -190,6 +211,15 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         if not any(a <= match.start() < b for a, b in (m.span() for m in settings)):
             url = match.group(0).rstrip(".,:;!?")
             yield start + match.start(), _url_value(url, clause)
+            yield from (
+                (start + match.start() + at, port) for at, port in _url_port(url, 0, clause)
+            )
+    if not settings:
+        # `org.clojure/clojure {:mvn/version "1.11.1"}`: a quoted version is a version
+        for match in _QUOTED_VERSION.finditer(inner):
+            version = version_value(match.group(1), clause, slot=tool_before(text[:start]))
+            if version is not None:
+                yield start + match.start(), version
 
 
 def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
@@ -319,7 +349,13 @@ def plain_values(
         yield from _urls(text, spans, clause)
     if ":" in text:
         yield from _colon_values(text, spans, clause)
-    if "=" in text or "set " in text.lower() or ": true" in text or ": false" in text:
+    if (
+        "=" in text
+        or " is " in text
+        or "set " in text.lower()
+        or ": true" in text
+        or ": false" in text
+    ):
         yield from _settings(text, spans, clause)
     yield from _switches(text, spans, clause)
     if "-" in text:
@@ -407,12 +443,14 @@ def _switch_value(key: str, said: str, clause: int) -> Value:
 
 
 def _settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
-    for pattern in (_PROPERTY, _ARROW_SETTING, _SETTING, _SET_TO, _PLAIN_SWITCH):
+    for pattern in (_PROPERTY, _ARROW_SETTING, _SETTING, _SET_TO, _PLAIN_SWITCH, _IS_SETTING):
         for match in pattern.finditer(text):
             if not spans.free(*match.span()):
                 continue
-            key, raw = match.group(1), match.group(2)
+            key, raw = match.group(1), match.group(2).strip("`").rstrip(":")
             if key.lower() in GENERIC or not any(c.isalpha() for c in key):
+                continue
+            if pattern is _IS_SETTING and _FILE_KEY.search(key):
                 continue
             spans.take(*match.span())
             yield match.start(), _setting_value(key, raw, clause)
@@ -496,6 +534,14 @@ def _setting_value(key: str, raw: str, clause: int) -> Value:
     slot = key.lower().lstrip("-")
     if _URL.fullmatch(value):
         return _url_value(value, clause).replace(slot=slot, shown=f"{key}={value}")
+    pinned = _PINNED.fullmatch(value)
+    if pinned:  # ``"packageManager": "pnpm@8.15.4"``: a tool's version, named by the tool
+        version = version_value(pinned.group(2), clause, slot=pinned.group(1).lower())
+        if version is not None:
+            return version.replace(shown=f"{key}={value}")
+    if value.isdigit() and _PORT_KEY.search(key) and 1 <= int(value) <= 65535:
+        # ``quarkus.http.port=8080``: the port a server listens on, as prose says it
+        return Value("port", value, f"{key}={value}", clause=clause)
     number = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z%]{0,3})", value)
     if number and not re.fullmatch(r"\d+\.\d+\.\d+", value):
         norm, _unit = scaled(float(number.group(1)), number.group(2) or key_unit(key))

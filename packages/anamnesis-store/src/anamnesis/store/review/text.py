@@ -135,7 +135,7 @@ SCOPE_WORDS: Final = frozenset(
     macos mac windows ios android mobile desktop arm arm64 aarch64 x86 x86_64 amd64 wsl wsl2
     eu us uk apac emea asia free pro enterprise business admin admins anonymous guest guests
     signed-in logged-in internal external public private partner partners premium trial
-    paid beta
+    paid beta warning warn warns critical paging pagerduty on-call oncall
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 # Those that name a scope whatever the sentence ("the admins' limit"), where "local
