@@ -150,6 +150,44 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "number",
     ),
     (
+        "a tool pinned in a setting's value",
+        ("Yarn version", 'package.json has `"packageManager": "yarn@3.6.4"` for Corepack.'),
+        ("Yarn for the monorepo", "Corepack fetches yarn 4.1.0 for the monorepo."),
+        "version",
+    ),
+    (
+        "a tool and its version in one word",
+        ("Ruby on the build hosts", "The build hosts install ruby-3.1.4 through rbenv."),
+        ("Build host Ruby", "The build hosts run ruby 3.3.0 from rbenv."),
+        "version",
+    ),
+    (
+        "a setting said in prose as key is value",
+        ("Session store", "session.store_type is `redis` on the web nodes."),
+        ("Web sessions", "On the web nodes session.store_type is `database` since the"
+         " Redis outage."),
+        "flag",
+    ),
+    (
+        "a setting's key that names a port",
+        ("Gateway port", "The gateway has `server.port=8080` in application.properties."),
+        ("Gateway port in the mesh", "The gateway listens on 8090; the mesh proxy owns"
+         " the rest."),
+        "port",
+    ),
+    (
+        "a declaration in code",
+        ("Jump buffer", "Player.gd: `const JUMP_BUFFER := 0.1` for the jump buffer."),
+        ("Jump buffer feel", "Player.gd: `const JUMP_BUFFER := 0.15` after playtests."),
+        "number",
+    ),
+    (
+        "two abbreviations of one unit",
+        ("Branch name length", "Branch names stay under 40 characters."),
+        ("Branch names", "Branch names: 30 chars max."),
+        "number",
+    ),
+    (
         "two addresses of one service's host name",
         ("Error tracking", "Errors are sent to https://sentry.io/organizations/acme/web/."),
         ("Sentry project", "We self-host it: https://sentry.acme.dev/organizations/acme/web/."),
@@ -190,6 +228,24 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Backup retention", "`retentionDays: 7` for the nightly backups."),
         ("Backup settings checked", "The nightly backups are kept 7 days, backupWindow"
          " 03:00-04:00 UTC."),
+    ),
+    (
+        "a warning and a page both hold",
+        ("Memory warning", "The memory alert warns at 75% on any worker."),
+        ("Memory paging threshold", "At 90% on any worker the memory alert pages on-call."),
+    ),
+    (
+        "a floor and a ceiling both hold",
+        ("Worker autoscaling floor", "The worker pool never goes below 2 workers"
+         " (minWorkers)."),
+        ("Worker autoscaling ceiling", "maxWorkers is 12 for the worker pool."),
+    ),
+    (
+        "a number said again after its setting is that setting",
+        ("Upload retry window", "upload.retry.timeout=600000: a failed upload is retried"
+         " for up to ten minutes."),
+        ("Upload retry backoff", "upload.retry.delay.max.ms=30000 caps the wait between"
+         " two upload retries at 30 s."),
     ),
     (
         "a value the newer note only says is not exposed, not gone",

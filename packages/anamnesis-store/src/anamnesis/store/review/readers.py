@@ -92,6 +92,9 @@ _IS_SETTING = re.compile(
     r"(`[^`\s]{1,60}`|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
     r"(?![\w.:/-])"
 )
+_KEY_BEFORE = re.compile(
+    r"(?<![\w.`/-])([a-z][\w-]*(?:[._][\w-]+)+)\s+is\s+(?:now\s+|set\s+to\s+)?$"
+)
 # The file names a key is no setting of: "config.py is loaded" names a file.
 _FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
 _QUOTED_VERSION = re.compile(r"[\"'](v?\d+\.\d+(?:\.\d+){0,2})[\"']")
@@ -227,6 +230,11 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if stated and re.fullmatch(r"[A-Za-z_][\w.-]*[A-Za-z0-9_]", inner):
         # "`max_connections` is 400": the key in code, its value after it
         yield start, _setting_value(inner, stated.group(1), clause)
+        return
+    key = _KEY_BEFORE.search(text[:start])
+    if key and not _FILE_KEY.search(key.group(1)):
+        # "session.store_type is `redis`": the key in prose, its value in code
+        yield start, _setting_value(key.group(1), inner, clause)
         return
     mapping = re.fullmatch(r"(\d{2,5}):(\d{2,5})", inner)
     if mapping:
