@@ -188,6 +188,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "number",
     ),
     (
+        "a list item's label says what its number counts",
+        ("Room size cap", "A room holds at most 300 guests."),
+        ("Room limits cheat sheet", "- guests per room: 1000\n- rooms per host: 40"),
+        "number",
+    ),
+    (
+        "the project's name is no thing of its own",
+        ("Minimum Emacs for shop", "shop supports Emacs 28.1 and newer."),
+        ("README requirements", "Requirements: Emacs >= 29.1 (we call treesit) and"
+         " ripgrep."),
+        "version",
+    ),
+    (
         "two addresses of one service's host name",
         ("Error tracking", "Errors are sent to https://sentry.io/organizations/acme/web/."),
         ("Sentry project", "We self-host it: https://sentry.acme.dev/organizations/acme/web/."),
@@ -246,6 +259,11 @@ LEFT: list[tuple[str, Note, Note]] = [
          " for up to ten minutes."),
         ("Upload retry backoff", "upload.retry.delay.max.ms=30000 caps the wait between"
          " two upload retries at 30 s."),
+    ),
+    (
+        "two scopes are no two names of one thing",
+        ("Editor on the Mac", "On the Mac I use Zed with vim mode."),
+        ("Editor on Linux boxes", "On Linux boxes stay in vim; don't install Zed there."),
     ),
     (
         "a value the newer note only says is not exposed, not gone",

@@ -33,6 +33,7 @@ from anamnesis.store.review.stances import DIRECTIVE, NEGATION, head_stems
 from anamnesis.store.review.text import (
     CODE_SPAN,
     KIND_WORDS,
+    SCOPE_WORDS,
     STRONG_SCOPES,
     content_stems,
     scopes,
@@ -116,6 +117,7 @@ def _value_differences(
     for kind in KINDS:
         olds = _keyed_over_said([value for value in old_values if value.kind == kind])
         news = _keyed_over_said([value for value in new_values if value.kind == kind])
+
         if not olds or not news:
             continue
         # an older command the newer note says fails or is of the past (commands.retired_in)
@@ -143,6 +145,8 @@ def _value_differences(
                     score = 0.5  # what the newer note runs instead, when nothing else says
                 if score is None:
                     continue
+                if kind == "name" and a.norm in SCOPE_WORDS and b.norm in SCOPE_WORDS:
+                    continue  # "on the Mac", "on Linux servers": two scopes, not one's values
                 same = agree(a, b)
                 if same and kind in _LEFT_KINDS and not b.changed and _left(b, newer):
                     continue  # "8080 clashed with Trino": the older value, as what was left
@@ -497,9 +501,12 @@ def _other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> boo
     ``customers`` table), or each beside a name the other never mentions (the API's HTTP
     port against the Postgres port), or the titles name one kind of thing with two words
     before it ("timeout for unit tests", "timeout for end-to-end tests")."""
+    # the project's and its tools' names are no thing of their own (every note of the
+    # project may say them)
+    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot}
     titled = _only(
-        (older.clause(a.clause).stems & older.title_stems) - {a.slot},
-        (newer.clause(b.clause).stems & newer.title_stems) - {b.slot},
+        (older.clause(a.clause).stems & older.title_stems) - tools,
+        (newer.clause(b.clause).stems & newer.title_stems) - tools,
         older,
         newer,
     )

@@ -201,6 +201,9 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
         )
 
 
+# A label before a number that says what it counts: "members per room: 2000", "max
+# rooms per user = 100".
+_LABEL_PER = re.compile(r"\b([A-Za-z]+)\s+per\s+[A-Za-z]+\s*[:=]\s*$")
 # A word between a number and what it counts that only qualifies it: "400 changed lines",
 # "3 more retries", "2 extra replicas".
 _QUALIFIER = re.compile(r"[a-z]+ed|more|new|extra|additional|fewer|less|other|total", re.IGNORECASE)
@@ -533,6 +536,10 @@ def _number_value(
         if rate is not None:  # a rate: "14 emails per second", "50 messages/second"
             unit = f"/{rate[0]}"
             norm = _plain(number / rate[1])
+    if not unit:
+        label = _LABEL_PER.search(before)
+        if label and is_plural(label.group(1)):
+            unit = _counted(label.group(1))  # "members per room: 2000"
     slot = unit
     if not slot:
         near = [s for s in content_stems(before) if not s.isdigit()]
