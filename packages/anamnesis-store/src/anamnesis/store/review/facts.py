@@ -181,7 +181,8 @@ class NoteFacts:
             if not words:
                 return None
             alternatives = "|".join(re.escape(word) for word in words)
-            self._pattern = re.compile(rf"\b(?:{alternatives})s?\b")
+            # a word inside a key counts: ``ingestion`` in ``ingestion_rate_mb``
+            self._pattern = re.compile(rf"(?<![a-z0-9])(?:{alternatives})s?(?![a-z0-9])")
         return self._pattern
 
     def values(self, chosen: list[Clause]) -> list[Value]:
