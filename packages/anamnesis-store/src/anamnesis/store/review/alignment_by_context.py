@@ -112,7 +112,9 @@ def _url_parts(url: str) -> tuple[frozenset[str], str, frozenset[str]]:
     labels = host.split(":")[0].lower().split(".")
     names = labels[:-1] if len(labels) > 1 else labels
     domain = names[-1] if names else ""
-    return frozenset(names), domain, frozenset(part for part in path.lower().split("/") if part)
+    # a label's words too: ``staging-api`` names ``staging``
+    words = {word for name in names for word in name.split("-")} | set(names)
+    return frozenset(words), domain, frozenset(part for part in path.lower().split("/") if part)
 
 
 # Parts of a host name that say nothing of whose it is.
@@ -134,9 +136,27 @@ def same_key(a: Value, b: Value) -> bool:
     elsewhere or not at all)."""
     if a.slot == b.slot:
         return True
-    if a.kind != "flag" or (" " in a.slot and " " in b.slot):
-        return False
-    return a.slot.rsplit(" ", 1)[-1] == b.slot.rsplit(" ", 1)[-1]
+    if (
+        a.kind == "flag"
+        and not (" " in a.slot and " " in b.slot)
+        and a.slot.rsplit(" ", 1)[-1] == b.slot.rsplit(" ", 1)[-1]
+    ):
+        return True
+    # one key written under its namespace and without, or as an environment variable
+    # with the app's prefix: ``nix.settings.auto-optimise-store`` and
+    # ``auto-optimise-store``, ``app.conf.task_acks_late`` and ``CELERY_TASK_ACKS_LATE``
+    mine, theirs = _setting_words(key_of(a)), _setting_words(key_of(b))
+    return len(min(mine, theirs, key=len)) >= 2 and mine == theirs
+
+
+def _setting_words(key: str) -> tuple[str, ...]:
+    """A key's own words: the last part of a dotted key, an environment variable's words
+    after its first (the app's or framework's prefix)."""
+    key = key.lstrip("-")
+    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", key):
+        return tuple(key.lower().split("_")[1:])
+    last = key.rsplit(".", 1)[-1]
+    return tuple(word for word in re.split(r"[_-]+", last.lower()) if word)
 
 
 def _context(value: Value) -> frozenset[str]:

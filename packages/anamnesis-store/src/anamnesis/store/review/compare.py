@@ -157,6 +157,7 @@ def _value_differences(
                         i in retired
                         or _one_task(a, b, tools)
                         or _titled_task(a, b, subject - tools)
+                        or _task_of_title(b, older.title_stems - tools)
                     )
                 ):
                     continue
@@ -334,6 +335,7 @@ def _restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
     "9200 collided with the old container")."""
     return a.kind in ("number", "version", "port") and any(
         other.norm == a.norm
+        and _same_slot(other, a)  # ``async_insert=1`` restates no ``wait_for_async_insert=1``
         and not other.changed
         and not _PAST.search(newer.clause(other.clause).text)
         and not newer.negated(newer.clause(other.clause))  # "nothing listens on 1883 anymore"
@@ -377,6 +379,13 @@ def _titled_task(a: Value, b: Value, topics: frozenset[str]) -> bool:
     the titles share ("Flashing a buoy", "Flash procedure": `west flash`), whatever
     program each runs. ``topics``: the titles' shared words, no tool's name among them."""
     return not topics.isdisjoint(task_words(a.norm) | task_words(b.norm))
+
+
+def _task_of_title(b: Value, title: frozenset[str]) -> bool:
+    """Whether the newer command does what the older note's title names ("Deploying the
+    worker", then `wrangler deploy`): a word of the title among the command's task
+    words."""
+    return not title.isdisjoint(task_words(b.norm))
 
 
 def _alignment(

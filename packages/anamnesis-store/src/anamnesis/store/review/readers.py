@@ -146,6 +146,7 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, _url_value(inner, clause)
         yield from _url_port(inner, start, clause)
         return
+    inner = inner.rstrip(";").rstrip()  # ``auto-optimise-store = true;``: the statement's end
     declared = _DECLARED.fullmatch(inner)
     if declared and (
         _SETTING.fullmatch(declared.group(1)) or _COLON_SETTING.fullmatch(declared.group(1))
@@ -206,7 +207,8 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     settings = list(_SETTING.finditer(inner)) or [
         match
         for match in _COLON_SETTING.finditer(inner)
-        if not range_text(match.group(2).strip("\"'"))  # a tool's versions: not a field's value
+        # a tool's versions (``"node": ">=20"``): not a field's value; a whole number is one
+        if not _versions_only(match.group(2).strip("\"'"))
     ]
     for match in settings:
         yield start + match.start(), _setting_value(match.group(1), match.group(2), clause)
@@ -225,7 +227,18 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
                 yield start + match.start(), version
 
 
+def _versions_only(value: str) -> bool:
+    """Whether a field's value is a range of versions, not a number (``3110``)."""
+    return range_text(value) and not value.isdigit()
+
+
 def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    url = _URL.search(inner)
+    if url and not _URL.fullmatch(inner):
+        # ``maven("https://repo.example/m2/")``: the address a call is given
+        address = url.group(0).rstrip(".,:;!?\"')")
+        yield start + url.start(), _url_value(address, clause)
+        return
     stated = _STATED.match(text, start + len(inner) + 2)
     if stated and re.fullmatch(r"[A-Za-z_][\w.-]*[A-Za-z0-9_]", inner):
         # "`max_connections` is 400": the key in code, its value after it
