@@ -201,6 +201,41 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "version",
     ),
     (
+        "a number in a code object's field",
+        ("Search server port", "Meili listens on :7700 on the search host."),
+        ("Where the search server listens", "search.yaml: `server: { http_port: 7710,"
+         " grpc_port: 7711 }` on the search host."),
+        "port",
+    ),
+    (
+        "a key under its namespace and without it",
+        ("Store optimisation", "`nix.settings.auto-optimise-store = true;` in common.nix."),
+        ("Nix store settings", "auto-optimise-store is `false` on every host now."),
+        "flag",
+    ),
+    (
+        "a setting and its environment variable with the app's prefix",
+        ("Late acks", "celery.py sets `app.conf.task_acks_late = True` for the reports"
+         " worker."),
+        ("Reports worker acks", "Set REPORTS_TASK_ACKS_LATE=False for the reports worker"
+         " until the task is idempotent."),
+        "flag",
+    ),
+    (
+        "a command that does what the older note's title names",
+        ("Deploying the edge worker", "`npx wrangler publish` from the repo root."),
+        ("Shipping the worker", "`npx wrangler deploy` from the repo root."),
+        "command",
+    ),
+    (
+        "an address given to a call",
+        ("Plugin API repository", 'build.gradle.kts: `maven("https://maven.acme.dev/releases/")`'
+         " for the plugin API."),
+        ("Where the plugin API comes from", "Gradle resolves the plugin API from"
+         " https://repo.acme.dev/maven/releases/."),
+        "url",
+    ),
+    (
         "two addresses of one service's host name",
         ("Error tracking", "Errors are sent to https://sentry.io/organizations/acme/web/."),
         ("Sentry project", "We self-host it: https://sentry.acme.dev/organizations/acme/web/."),
@@ -264,6 +299,17 @@ LEFT: list[tuple[str, Note, Note]] = [
         "two scopes are no two names of one thing",
         ("Editor on the Mac", "On the Mac I use Zed with vim mode."),
         ("Editor on Linux boxes", "On Linux boxes stay in vim; don't install Zed there."),
+    ),
+    (
+        "two keys that end alike are two settings",
+        ("Task soft limit", "The export task has `soft_time_limit=300`."),
+        ("Task hard limit", "The export task has `time_limit=360`."),
+    ),
+    (
+        "a value of another key is no restatement",
+        ("Insert settings", "Inserts run with `async_insert=1, wait_for_async_insert=1`."),
+        ("Insert settings for the collector", "The collector inserts with"
+         " `async_insert=1, wait_for_async_insert=1` too, flushing every 200 ms."),
     ),
     (
         "a value the newer note only says is not exposed, not gone",

@@ -85,16 +85,17 @@ _PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
 _PORT_KEY = re.compile(r"(?:^|[._-])port$|[a-z]Port$|^PORT$", re.IGNORECASE)
 # A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``.
 _DECLARED = re.compile(r"(?:const|let|var|export|final|val|readonly|local|set)\s+(.+)")
-# A setting said in prose as "key is value", the key one no prose word looks like (dotted
-# or snake_case): "rendering_method is gl_compatibility".
+# A key no prose word looks like: dotted, snake_case, or kebab-case of three words
+# (``auto-optimise-store``; "well-known" is prose).
+_KEY_SHAPE = r"[a-z][\w-]*(?:[._][\w-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}"
+# A setting said in prose as "key is value", the key one no prose word looks like
+# (:data:`_KEY_SHAPE`): "rendering_method is gl_compatibility".
 _IS_SETTING = re.compile(
-    r"(?<![\w.`/-])([a-z][\w-]*(?:[._][\w-]+)+)`?\s+is\s+(?:now\s+|set\s+to\s+)?"
+    rf"(?<![\w.`/-])({_KEY_SHAPE})`?\s+is\s+(?:now\s+|set\s+to\s+)?"
     r"(`[^`\s]{1,60}`|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
     r"(?![\w.:/-])"
 )
-_KEY_BEFORE = re.compile(
-    r"(?<![\w.`/-])([a-z][\w-]*(?:[._][\w-]+)+)\s+is\s+(?:now\s+|set\s+to\s+)?$"
-)
+_KEY_BEFORE = re.compile(rf"(?<![\w.`/-])({_KEY_SHAPE})\s+is\s+(?:now\s+|set\s+to\s+)?$")
 # The file names a key is no setting of: "config.py is loaded" names a file.
 _FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
 _QUOTED_VERSION = re.compile(r"[\"'](v?\d+\.\d+(?:\.\d+){0,2})[\"']")
