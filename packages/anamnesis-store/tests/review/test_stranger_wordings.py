@@ -236,6 +236,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "url",
     ),
     (
+        "a requirement pinned with ==",
+        ("Flask version", "The API is on Flask 2.3 for now."),
+        ("Pinned API dependencies", "requirements.txt pins `Flask==3.0.3` and"
+         " `gunicorn==22.0.0` for the API."),
+        "version",
+    ),
+    (
+        "a setting's value naming a tool and its version",
+        ("Compiler for the API", "The API builds with GHC 9.4.8."),
+        ("API toolchain", "cabal.project has `with-compiler: ghc-9.6.6` for the API."),
+        "version",
+    ),
+    (
         "two addresses of one service's host name",
         ("Error tracking", "Errors are sent to https://sentry.io/organizations/acme/web/."),
         ("Sentry project", "We self-host it: https://sentry.acme.dev/organizations/acme/web/."),

@@ -192,8 +192,8 @@ def test_values_in_code_of_other_shapes() -> None:
     assert ("url", "pypi.corp.example/simple", "") in _read(
         "Use `--index-url https://pypi.corp.example/simple` there."
     )
-    # a pin given to a command
-    assert ("flag", "=2.31.0", "requests") in _read('Run `pip install "requests==2.31.0"`.')
+    # a pin given to a command: the package's version
+    assert ("version", "2.31.0", "requests") in _read('Run `pip install "requests==2.31.0"`.')
 
 
 def test_a_branch_is_a_name_a_folder_a_path() -> None:

@@ -81,6 +81,7 @@ _SWITCH = re.compile(
 _PORT_FLAG = re.compile(r"--?(?:p|port|http-port|listen-port)", re.IGNORECASE)
 # A tool pinned at a version: ``pnpm@8.15.4``.
 _PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
+_HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
 # A key that names a port: ``http.port``, ``ws_port``, ``PORT``, ``listenPort``.
 _PORT_KEY = re.compile(r"(?:^|[._-])port$|[a-z]Port$|^PORT$", re.IGNORECASE)
 # A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``.
@@ -556,9 +557,14 @@ def _setting_value(key: str, raw: str, clause: int) -> Value:
     slot = key.lower().lstrip("-")
     if _URL.fullmatch(value):
         return _url_value(value, clause).replace(slot=slot, shown=f"{key}={value}")
-    pinned = _PINNED.fullmatch(value)
-    if pinned:  # ``"packageManager": "pnpm@8.15.4"``: a tool's version, named by the tool
+    pinned = _PINNED.fullmatch(value) or _HYPHEN_PINNED.fullmatch(value)
+    if pinned:  # ``"packageManager": "pnpm@8.15.4"``, ``with-compiler: ghc-9.6.6``
         version = version_value(pinned.group(2), clause, slot=pinned.group(1).lower())
+        if version is not None:
+            return version.replace(shown=f"{key}={value}")
+    if value.startswith("=") and VERSION.fullmatch(value[1:]):
+        # ``Django==5.1.4``: a requirement pinning a package, the package its slot
+        version = version_value(value[1:], clause, slot=key.lower())
         if version is not None:
             return version.replace(shown=f"{key}={value}")
     if value.isdigit() and _PORT_KEY.search(key) and 1 <= int(value) <= 65535:
