@@ -249,6 +249,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "version",
     ),
     (
+        "never turning on a setting the older note sets, by its key's words",
+        ("Mailer in tests", "settings/test.py sets `MAILER_SEND_SYNCHRONOUSLY = True` so"
+         " mails go out inline in tests."),
+        ("Testing mail", "Don't turn on send_synchronously: it hides template bugs; use"
+         " the outbox fixture."),
+        "negation",
+    ),
+    (
         "two addresses of one service's host name",
         ("Error tracking", "Errors are sent to https://sentry.io/organizations/acme/web/."),
         ("Sentry project", "We self-host it: https://sentry.acme.dev/organizations/acme/web/."),

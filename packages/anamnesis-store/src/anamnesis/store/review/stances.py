@@ -77,7 +77,7 @@ _VERBS: Final = frozenset(
     """
     put run use add set enabl install call commit push merg deploy stor keep creat writ edit
     pin wrap cach mount expos open send pass hardcod copy past chang touch invok execut
-    import go goe belong
+    import go goe belong turn switch allow start ship upload reli depend
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 # What makes a "don't" a condition: "without", "unless" after it.
@@ -247,5 +247,8 @@ def head_stems(stance: Stance) -> frozenset[str]:
         and stems[0] in _VERBS
         and (stance.kind == NEGATION or _GERUND.match(stance.target))
     ):
-        return frozenset(stems[:2])  # "never put X", "invoking X is deprecated": X too
+        # "never put X", "invoking X is deprecated": X too, and the parts of a compound X
+        # ("turn on task_always_eager" is about ``CELERY_TASK_ALWAYS_EAGER``)
+        parts = [stem for stem in stems[2:] if stem in stems[1] and stem != stems[1]]
+        return frozenset((*stems[:2], *parts))
     return frozenset(stems[:1])
