@@ -34,7 +34,7 @@ KINDS = {
 }  # fmt: skip
 FIELDS = {"id", "split", "label", "kind", "project", "older", "newer", "source"}
 SIDE_FIELDS = {"type", "title", "body", "tags"}
-SPLITS = {"dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5"}
+SPLITS = {"dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6"}
 # A project key as a git remote gives it (host/owner/name: github.com, gitlab.com, ...).
 PROJECT_KEY = re.compile(r"[a-z0-9.-]+\.[a-z]+/[^/\s]+/[^/\s]+")
 TYPES = {"semantic", "procedural", "episodic"}
