@@ -25,8 +25,10 @@ LABELS = ("contradicts", "compatible")
 # committed before any run; ``fresh3``: a third, written the same way while the finder was
 # tuned on the others; ``fresh4``: a fourth, written the same way later still; ``fresh5``:
 # a fifth, written the same way while ``fresh4`` was being measured; ``fresh6``: a sixth,
-# written the same way, on the same day, while the finder was tuned on the others. Only
-# the tuning splits' misses are ever named (the bench's ``TUNING_SPLITS``).
+# written the same way, on the same day, while the finder was tuned on the others.
+# ``fresh2`` to ``fresh5`` were each measured blind, then read and tuned on (2026-11-30);
+# ``fresh6`` is blind. Only the tuning splits' misses are ever named (the bench's
+# ``TUNING_SPLITS``).
 SPLITS = ("dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6")
 # What differs between two contradicting notes (the store's Difference kinds).
 CONTRADICTING_KINDS = (
