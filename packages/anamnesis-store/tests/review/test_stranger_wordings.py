@@ -257,6 +257,21 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "negation",
     ),
     (
+        "an image's tag in a compose file",
+        ("Message broker image", "Local brokers run `nats:2.9-alpine`."),
+        ("Broker in docker-compose", "```yaml\nnats:\n  image: nats:2.10-alpine\n"
+         '  ports: ["4222:4222"]\n```'),
+        "version",
+    ),
+    (
+        "a scope named only inside an identifier is mentioned, not said",
+        ("Retries on sync_partner_feeds", "`@task(retries=3)` on sync_partner_feeds in"
+         " flows/sync.py."),
+        ("Partner feed resets at night", "The partner's server resets connections at night;"
+         " sync_partner_feeds now has `@task(retries=5)`."),
+        "number",
+    ),
+    (
         "two addresses of one service's host name",
         ("Error tracking", "Errors are sent to https://sentry.io/organizations/acme/web/."),
         ("Sentry project", "We self-host it: https://sentry.acme.dev/organizations/acme/web/."),
@@ -379,3 +394,11 @@ def test_a_keyed_number_counts_what_its_key_names() -> None:
     assert counts_alike(keyed, said)
     assert not counts_alike(keyed, other)  # ``max`` alone says nothing of which
     assert not counts_alike(bare, bare)  # a number with nothing beside it counts nothing
+
+
+def test_a_fenced_block_of_configuration_is_read_a_setting_a_line() -> None:
+    from anamnesis.store.review.text import fenced_as_spans
+
+    block = '```json\n"Simulation": {\n  "TickRate": 30,\n  "MaxPlayers": 16\n}\n```'
+    assert fenced_as_spans(block) == '`"Simulation": {`\n`"TickRate": 30`\n`"MaxPlayers": 16`\n'
+    assert fenced_as_spans("```python\nimport os\n```") == "```python\nimport os\n```"

@@ -161,8 +161,12 @@ def _setting_words(key: str) -> tuple[str, ...]:
 
 def _context(value: Value) -> frozenset[str]:
     """The words a value is said among; a setting's key's words too (``HTTP_TIMEOUT_MS``
-    names what its number is of, as "the HTTP timeout" does in prose)."""
-    return value.stems | key_stems(key_of(value)) if value.keyed else value.stems
+    names what its number is of, as "the HTTP timeout" does in prose), and a number's
+    own words."""
+    if value.keyed:
+        return value.stems | key_stems(key_of(value))
+    # a number's own words say what it counts: "60 ticks per second" against ``TickRate``
+    return value.stems | value.own if value.kind == "number" else value.stems
 
 
 def key_of(value: Value) -> str:
@@ -191,7 +195,7 @@ def counts_alike(a: Value, b: Value) -> bool:
     words = key_stems(key_of(keyed)) - GENERIC_KEY_WORDS
     if words & _DURATION_KEYS and other.slot not in ("s", "") and not other.slot.startswith("~"):
         return False  # a timeout's number is a duration, not "two retries"
-    return not words.isdisjoint(other.stems | {stem(other.slot.lstrip("~"))})
+    return not words.isdisjoint(other.stems | other.own | {stem(other.slot.lstrip("~"))})
 
 
 @lru_cache(maxsize=4096)

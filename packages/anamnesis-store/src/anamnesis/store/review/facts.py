@@ -111,9 +111,9 @@ class NoteFacts:
 
     @property
     def scopes(self) -> frozenset[str]:
-        """The scope words the note holds anywhere (:func:`.text.scopes`)."""
+        """The scope words the note mentions anywhere (:func:`.text.scopes`)."""
         if self._scopes is None:
-            self._scopes = scopes(self.lower)
+            self._scopes = scopes(self.lower, mentions=True)
         return self._scopes
 
     def negated(self, clause: Clause) -> bool:

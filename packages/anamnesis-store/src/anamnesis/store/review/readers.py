@@ -99,6 +99,7 @@ _IS_SETTING = re.compile(
 _KEY_BEFORE = re.compile(rf"(?<![\w.`/-])({_KEY_SHAPE})\s+is\s+(?:now\s+|set\s+to\s+)?$")
 # The file names a key is no setting of: "config.py is loaded" names a file.
 _FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
+_QUOTED_MAPPING = re.compile(r"[\"'](\d{2,5}):\d{2,5}[\"']")
 _QUOTED_VERSION = re.compile(r"[\"'](v?\d+\.\d+(?:\.\d+){0,2})[\"']")
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
 _SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
@@ -206,9 +207,17 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     # object's fields `httpOnly: true, sameSite: 'strict'`, a flag with an address
     # `--index-url https://...`): the settings and addresses in it, else nothing (its
     # words still count as its clause's subject).
+    for match in _QUOTED_MAPPING.finditer(inner):  # `ports: ["8081:8080"]`: the host's
+        yield start + match.start(), Value("port", match.group(1), match.group(0), clause=clause)
+    images = [match for match in _IMAGE.finditer(inner) if not match.group(3).isdigit()]
+    for match in images:  # `image: rabbitmq:3.13-management`: the image's tag
+        version = version_value(match.group(3), clause, slot=match.group(2).lower())
+        if version is not None:
+            yield start + match.start(), version.replace(shown=match.group(0))
     settings = list(_SETTING.finditer(inner)) or [
         match
         for match in _COLON_SETTING.finditer(inner)
+        if not any(image.start() <= match.start(2) < image.end() for image in images)
         # a tool's versions (``"node": ">=20"``): not a field's value; a whole number is one
         if not _versions_only(match.group(2).strip("\"'"))
     ]
@@ -235,6 +244,11 @@ def _versions_only(value: str) -> bool:
 
 
 def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    arguments = list(_SETTING.finditer(inner)) if "(" in inner and "=" in inner else []
+    if arguments:  # `@task(retries=3)`: the settings a call is given
+        for match in arguments:
+            yield start + match.start(), _setting_value(match.group(1), match.group(2), clause)
+        return
     url = _URL.search(inner)
     if url and not _URL.fullmatch(inner):
         # ``maven("https://repo.example/m2/")``: the address a call is given

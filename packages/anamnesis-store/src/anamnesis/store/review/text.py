@@ -153,17 +153,23 @@ _SINGULAR_SCOPES: Final = {
 
 
 @lru_cache(maxsize=16384)
-def scopes(text: str, leaving: str = "") -> frozenset[str]:
+def scopes(text: str, leaving: str = "", *, mentions: bool = False) -> frozenset[str]:
     """The scope words a text holds (:data:`SCOPE_WORDS`, a compound's parts too:
     "free-plan"; cloud regions like eu-west-1), none of ``leaving``'s (a value's own
-    words: ``--mode production`` is a value, not a scope)."""
+    words: ``--mode production`` is a value, not a scope). With ``mentions``, the scopes
+    it names at all, inside an identifier too (``fetch_partner_files`` mentions the
+    partner; it says nothing is for partners)."""
     lower = CODE_SPAN.sub(" ", text.lower())
     found = set(_REGION.findall(lower))
     for word in re.findall(r"[a-z0-9_]+(?:-[a-z0-9]+)*", lower):
         if word in SCOPE_WORDS:
             found.add(_SINGULAR_SCOPES.get(word, word))  # "partners" and "partner": one
-        elif "-" in word:
-            found.update(part for part in word.split("-") if part in SCOPE_WORDS)
+        elif "-" in word or (mentions and "_" in word):  # "free-plan", "fetch_partner_files"
+            found.update(
+                _SINGULAR_SCOPES.get(part, part)
+                for part in re.split(r"[-_]", word)
+                if part in SCOPE_WORDS
+            )
     if leaving:
         found -= scopes(leaving)
     return frozenset(found)
@@ -188,6 +194,15 @@ _FENCE = re.compile(
     re.MULTILINE | re.DOTALL,
 )
 _PROMPT = re.compile(r"^(?:\$|>|PS>|%)\s+")
+# A fenced block of configuration (```yaml, ```json, ```toml, ```ini, ```vcl, ...): each
+# line is one setting, read as code on a line of its own.
+_CONFIG_FENCE = re.compile(
+    r"^```[ \t]*(?:ya?ml|json|jsonc|toml|ini|cfg|conf|properties|hcl|terraform|tf|env|dotenv"
+    r"|nginx|apache|vcl|xml|nix|dockerfile|systemd)[ \t]*\n(.*?)^```[ \t]*$",
+    re.MULTILINE | re.DOTALL | re.IGNORECASE,
+)
+# What only shapes a block of configuration: brackets, commas, a comment.
+_BRACKETS_ONLY = re.compile(r"[\[\]{}(),;\s]*")
 
 
 def fenced_as_spans(text: str) -> str:
@@ -195,8 +210,9 @@ def fenced_as_spans(text: str) -> str:
     command (```` ```\ncd infra\nterraform apply\n``` ```` reads as
     `` `cd infra` `terraform apply` ``): a command on its own line of a block is a
     command as one in backquotes is, and the block's commands are said together, each
-    the context of the others. Comments, prompts and blank lines are left out; a block
-    of another language (```` ```python ````) is left as it is."""
+    the context of the others. Comments, prompts and blank lines are left out. A block of
+    configuration (```` ```yaml ````, ```` ```json ````, ...: :data:`_CONFIG_FENCE`) is one
+    span a line, each line a clause of its own: one setting each."""
     if "```" not in text:
         return text
 
@@ -209,7 +225,17 @@ def fenced_as_spans(text: str) -> str:
         ]
         return " ".join(kept) + "\n"
 
-    return _FENCE.sub(spans, text)
+    def settings(block: re.Match[str]) -> str:
+        kept = []
+        for raw in block.group(1).splitlines():
+            line = raw.strip().rstrip(",")
+            if _BRACKETS_ONLY.fullmatch(line) or line.startswith(("#", "//", ";", "--")):
+                continue
+            if "`" not in line and len(line) <= 300:
+                kept.append(f"`{line}`")
+        return "\n".join(kept) + "\n"
+
+    return _FENCE.sub(spans, _CONFIG_FENCE.sub(settings, text))
 
 
 class Clause:
