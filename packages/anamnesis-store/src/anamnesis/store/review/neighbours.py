@@ -119,8 +119,8 @@ class Neighbourhood:
         self._notes: dict[str, dict[int, float] | None] = {}
         self._title_words: dict[int, frozenset[str]] = {}
         self._titles_text: dict[int, str] = {}
-        # (project, term) -> what it adds to the score of each note holding it
-        self._gains: dict[tuple[str, str], list[tuple[int, float]]] = {}
+        # (project, term) -> what it adds to the score of each note holding it, by rowid
+        self._gains: dict[tuple[str, str], dict[int, float]] = {}
         self.moment = moment
 
     def neighbours(self, mem: Memory, terms: list[str], most: int) -> list[ix.NoteRow]:
@@ -147,13 +147,17 @@ class Neighbourhood:
             for term in terms
             if len(gains := self._gains[(mem.project, term)]) <= common
         ]
-        scores: dict[int, float] = {}
+        # Each note's score is its gains added up in the terms' order (a float sum: the
+        # same order gives the same ranking, ties and all). The first term's gains are
+        # the scores so far as they are (0.0 + gain is gain).
+        scores: dict[int, float] = dict(telling[0][1]) if telling else {}
         get = scores.get
-        for _term, gains in telling:
-            for seq, gain in gains:
+        for _term, gains in telling[1:]:
+            for seq, gain in gains.items():
                 scores[seq] = get(seq, 0.0) + gain
         # A word in a note's title counts twice: looked at for the best notes only (their
-        # titles read), which is where it can change the order.
+        # titles read), which is where it can change the order; each of them asks each
+        # term for its gain rather than every term's notes being walked again.
         best = [
             -negative
             for _score, negative in heapq.nsmallest(
@@ -161,9 +165,9 @@ class Neighbourhood:
             )
         ]
         titles = self._titles(best)
-        for term, gains in telling:
-            for seq, gain in gains:
-                if seq in titles and term in titles[seq]:
+        for seq, words in titles.items():
+            for term, gains in telling:
+                if term in words and (gain := gains.get(seq)) is not None:
                     scores[seq] += gain * (_TITLE - 1)
         return sorted(best, key=lambda seq: (-scores[seq], -seq))[:most]
 
@@ -271,7 +275,7 @@ class Neighbourhood:
             for term, seqs in zip(batch, found, strict=True):
                 count = len(seqs)
                 weight = max(math.log(1 + (total - count + 0.5) / (count + 0.5)), _IDF_FLOOR)
-                self._gains[(project, term)] = [(seq, weight * notes.get(seq, 1.0)) for seq in seqs]
+                self._gains[(project, term)] = {seq: weight * notes.get(seq, 1.0) for seq in seqs}
 
 
 def similar_pairs(
