@@ -12,6 +12,7 @@ or of many.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import math
 import re
@@ -167,8 +168,8 @@ class Neighbourhood:
         titles = self._titles(best)
         for seq, words in titles.items():
             for term, gains in telling:
-                if term in words and (gain := gains.get(seq)) is not None:
-                    scores[seq] += gain * (_TITLE - 1)
+                if term in words and (held := gains.get(seq)) is not None:
+                    scores[seq] += held * (_TITLE - 1)
         return sorted(best, key=lambda seq: (-scores[seq], -seq))[:most]
 
     def _eligible(self, mem: Memory, ranked: list[int], most: int) -> list[ix.NoteRow]:
@@ -276,6 +277,29 @@ class Neighbourhood:
                 count = len(seqs)
                 weight = max(math.log(1 + (total - count + 0.5) / (count + 0.5)), _IDF_FLOOR)
                 self._gains[(project, term)] = {seq: weight * notes.get(seq, 1.0) for seq in seqs}
+
+
+def project_state(conn: sqlite3.Connection, span: tuple[int, int], live: list[int]) -> str:
+    """A hash of all a project's neighbours by title and subject depend on: every column
+    of every indexed note in its rowid range (``span``; superseded and expired ones too,
+    which count in each word's note frequency), what full-text search sees being made of
+    those columns, and which of them are live (``live``, their rowids). Equal hashes,
+    equal neighbours: what lets a review reuse the last one's (:mod:`.pair_memo`)."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(repr(sorted(live)).encode())
+    rows = conn.execute("SELECT * FROM memories WHERE seq BETWEEN ? AND ? ORDER BY seq", span)
+    for row in rows:
+        # Every column, whatever the schema adds: the deflated body's bytes as they are
+        # (their repr costs thrice the time), the rest by repr (1 and '1' told apart).
+        rest = []
+        for value in row:
+            if isinstance(value, bytes):
+                digest.update(len(value).to_bytes(8, "little"))
+                digest.update(value)
+            else:
+                rest.append(value)
+        digest.update(repr(rest).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def similar_pairs(
