@@ -95,6 +95,10 @@ class ContradictionFinder:
             facts: dict[str, NoteFacts] = {}
             pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
             for name, members in _by_project(notes).items():
+                # A project's neighbour pairs depend on its indexed rows and which of them
+                # are live, nothing else: kept in the memo under their hash, and looked for
+                # again only in a project where something changed. Looking for every note's
+                # neighbours was most of a review whose pairs the memo already knew.
                 span = project_seq.rowid_range(conn, name)
                 state = project_state(conn, span, [seq for seq, _note in members]) if span else ""
                 kept = memo.neighbour_pairs(name, state) if span else None

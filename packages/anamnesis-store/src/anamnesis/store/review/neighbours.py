@@ -16,6 +16,7 @@ import hashlib
 import heapq
 import math
 import re
+from functools import lru_cache
 
 from anamnesis.store.index import db as ix
 from anamnesis.store.index import project_seq
@@ -92,6 +93,13 @@ def subject_terms(mem: Memory, *, body: bool) -> list[str]:
         for named in _NAMED.findall(CODE_SPAN.sub(" ", text)):
             add(named, most)
     return list(terms)
+
+
+@lru_cache(maxsize=16384)
+def _title_terms(title: str) -> frozenset[str]:
+    """A title's words, as a question's terms are. Kept per title: each write-time check
+    reads the titles of its best notes, mostly the same few dozen notes of a project."""
+    return frozenset(term.lower() for term in _TERM.findall(match_text(title)))
 
 
 class Neighbourhood:
@@ -244,9 +252,7 @@ class Neighbourhood:
                 title = self._titles_text.get(seq)
                 if title is None:
                     continue
-                words = self._title_words[seq] = frozenset(
-                    term.lower() for term in _TERM.findall(match_text(title))
-                )
+                words = self._title_words[seq] = _title_terms(title)
             out[seq] = words
         return out
 
