@@ -77,7 +77,7 @@ class ContradictionFinder:
         self._vectors = vectors
         # What the write-time checks read of their neighbours, by note id: a store kept
         # open (the MCP server, a batch of writes) checks note after note against the
-        # same few neighbours. Used while the note's text is the same (:func:`_known`).
+        # same few neighbours. Used while the note is the same (:func:`_known`).
         self._known: dict[str, NoteFacts] = {}
 
     def contradictions(self, project: str | None, limit: int | None) -> list[Contradiction]:
@@ -271,15 +271,11 @@ def _facts(cache: dict[str, NoteFacts], mem: Memory) -> NoteFacts:
 
 
 def _known(known: dict[str, NoteFacts], mem: Memory) -> NoteFacts:
-    """The facts of ``mem`` kept by an earlier check, when its title, body and project
-    (all its facts are read from) are the same; else read now and kept, the longest
-    kept dropped past :data:`KNOWN_NOTES`."""
+    """The facts of ``mem`` kept by an earlier check while the note is the same in every
+    field (an edit, a move, a changed date: read again); else read now and kept, the
+    longest kept dropped past :data:`KNOWN_NOTES`."""
     found = known.pop(mem.id, None)
-    if found is None or (found.memory.title, found.memory.body, found.memory.project) != (
-        mem.title,
-        mem.body,
-        mem.project,
-    ):
+    if found is None or found.memory != mem:
         found = NoteFacts(mem)
         if len(known) >= KNOWN_NOTES:
             del known[next(iter(known))]
