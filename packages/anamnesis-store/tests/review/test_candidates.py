@@ -309,8 +309,8 @@ def test_two_tasks_commands_are_not_a_pair(store: MemoryStore) -> None:
 
 
 def test_the_write_time_check_reads_an_edited_neighbour_again(store: MemoryStore) -> None:
-    # The check keeps what it read of each neighbour (a store kept open checks note after
-    # note against the same few): an edit of the neighbour is read, not the kept text.
+    # A store kept open checks note after note against the same few neighbours: whatever
+    # is kept between checks (titles' words, clauses' values), an edit is what is read.
     older = write_note(store, title="Metrics endpoint", body="The exporter serves on port 9100.")
     first = write_note(store, title="Metrics port changed", body="The exporter listens on :9300.")
     assert [pair.ids for pair in store.possible_contradictions(first)] == [(older.id, first.id)]

@@ -51,14 +51,12 @@ SHORT_BODY: Final = 1000
 ALIKE: Final = 0.6
 ALIKE_MOST: Final = 2
 SHORT_FILE: Final = 2048
-# The most notes whose facts the write-time checks keep (a few MB at most).
-KNOWN_NOTES: Final = 512
 
 
 class ContradictionFinder:
     """One store's contradiction candidates and due notes."""
 
-    __slots__ = ("_catch_up", "_index", "_indexer", "_known", "_memo", "_vectors")
+    __slots__ = ("_catch_up", "_index", "_indexer", "_memo", "_vectors")
 
     def __init__(
         self,
@@ -75,10 +73,6 @@ class ContradictionFinder:
         self._memo = memo
         # The store's vectors when its searches use them and they run here (None: not).
         self._vectors = vectors
-        # What the write-time checks read of their neighbours, by note id: a store kept
-        # open (the MCP server, a batch of writes) checks note after note against the
-        # same few neighbours. Used while the note is the same (:func:`_known`).
-        self._known: dict[str, NoteFacts] = {}
 
     def contradictions(self, project: str | None, limit: int | None) -> list[Contradiction]:
         """:meth:`MemoryStore.contradictions`."""
@@ -152,7 +146,7 @@ class ContradictionFinder:
                 if other is None:
                     continue
                 older, newer = ordered(mem, other)
-                theirs = _known(self._known, other)
+                theirs = NoteFacts(other)
                 pair = (mine, theirs) if older is mem else (theirs, mine)
                 differs = differences(*pair)
                 if differs:
@@ -267,19 +261,6 @@ def _facts(cache: dict[str, NoteFacts], mem: Memory) -> NoteFacts:
     found = cache.get(mem.id)
     if found is None:
         found = cache[mem.id] = NoteFacts(mem)
-    return found
-
-
-def _known(known: dict[str, NoteFacts], mem: Memory) -> NoteFacts:
-    """The facts of ``mem`` kept by an earlier check while the note is the same in every
-    field (an edit, a move, a changed date: read again); else read now and kept, the
-    longest kept dropped past :data:`KNOWN_NOTES`."""
-    found = known.pop(mem.id, None)
-    if found is None or found.memory != mem:
-        found = NoteFacts(mem)
-        if len(known) >= KNOWN_NOTES:
-            del known[next(iter(known))]
-    known[mem.id] = found  # last: the most recently used
     return found
 
 
