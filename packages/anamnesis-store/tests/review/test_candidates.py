@@ -306,3 +306,18 @@ def test_two_tasks_commands_are_not_a_pair(store: MemoryStore) -> None:
          "Start the worker with `honcho start worker`; celery is no longer started by hand."),
     )  # fmt: skip
     assert [pair.ids for pair in store.contradictions()] == [(run.id, same_task.id)]
+
+
+def test_the_write_time_check_reads_an_edited_neighbour_again(store: MemoryStore) -> None:
+    # A store kept open checks note after note against the same few neighbours: whatever
+    # is kept between checks (titles' words, clauses' values), an edit is what is read.
+    older = write_note(store, title="Metrics endpoint", body="The exporter serves on port 9100.")
+    first = write_note(store, title="Metrics port changed", body="The exporter listens on :9300.")
+    assert [pair.ids for pair in store.possible_contradictions(first)] == [(older.id, first.id)]
+    store.update(older.id, body="The exporter serves on port 9300.")
+    second = write_note(store, title="Metrics port changed", body="The exporter listens on :9300.")
+    assert [pair.ids for pair in store.possible_contradictions(second)] == []
+    store.update(older.id, body="The exporter serves on port 9200.")
+    third = write_note(store, title="Metrics port again", body="The exporter listens on :9300.")
+    found = store.possible_contradictions(third)
+    assert [[d.old for d in pair.differs] for pair in found if older.id in pair.ids] == [["9200"]]

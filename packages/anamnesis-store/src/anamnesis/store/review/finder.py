@@ -19,6 +19,7 @@ from anamnesis.store.review.facts import NoteFacts
 from anamnesis.store.review.neighbours import (
     Neighbourhood,
     may_pair,
+    project_state,
     similar_pairs,
     subject_terms,
 )
@@ -82,26 +83,25 @@ class ContradictionFinder:
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
             notes = self._live(conn, project)
             by_seq = dict(notes)
+            by_id = {note.id: note for _seq, note in notes}
+            memo = PairMemo(self._memo)
             around = Neighbourhood(conn, every_title=True)
             facts: dict[str, NoteFacts] = {}
             pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
-            for _seq, note in notes:
-                # A short note (a fact) is asked about as a note just written is; a long
-                # one (a session's story) by its title, with fewer neighbours: comparing
-                # long notes is what a review spends its time on.
-                short = len(note.body) <= SHORT_BODY
-                terms = subject_terms(note, body=short)
-                most = WRITE_NEIGHBOURS if short else REVIEW_NEIGHBOURS
-                taken = 0
-                for seq in around.ranked(note, terms, most * 3 + 8):
-                    other = by_seq.get(seq)  # None: superseded, expired, another project
-                    if other is None or not may_pair(note, other):
-                        continue
-                    older, newer = ordered(note, other)
-                    pairs.setdefault((older.id, newer.id), (older, newer))
-                    taken += 1
-                    if taken == most:
-                        break
+            for name, members in _by_project(notes).items():
+                # A project's neighbour pairs depend on its indexed rows and which of them
+                # are live, nothing else: kept in the memo under their hash, and looked for
+                # again only in a project where something changed. Looking for every note's
+                # neighbours was most of a review whose pairs the memo already knew.
+                span = project_seq.rowid_range(conn, name)
+                state = project_state(conn, span, [seq for seq, _note in members]) if span else ""
+                kept = memo.neighbour_pairs(name, state) if span else None
+                if kept is None or any(i not in by_id for ids in kept for i in ids):
+                    kept = _neighbour_pairs(around, members, by_seq)
+                    if span:
+                        memo.remember_neighbour_pairs(name, state, kept)
+                for older_id, newer_id in kept:
+                    pairs.setdefault((older_id, newer_id), (by_id[older_id], by_id[newer_id]))
             if vectors is not None and model:
                 # Neighbours by meaning too, where notes have vectors: one thing in other
                 # words ("run dbt through make" and "dbt run locally").
@@ -117,7 +117,6 @@ class ContradictionFinder:
                             older, newer = ordered(a, b)
                             pairs.setdefault((older.id, newer.id), (older, newer))
             found = []
-            memo = PairMemo(self._memo)
             for older, newer in pairs.values():
                 differs = memo.differences(older, newer)
                 if differs is None:
@@ -210,6 +209,40 @@ class ContradictionFinder:
             return query(self._index.connection())
 
         return self._index.run(action)
+
+
+def _by_project(notes: list[tuple[int, Memory]]) -> dict[str, list[tuple[int, Memory]]]:
+    """The notes of each project (newest first, as given)."""
+    out: dict[str, list[tuple[int, Memory]]] = {}
+    for seq, note in notes:
+        out.setdefault(note.project, []).append((seq, note))
+    return out
+
+
+def _neighbour_pairs(
+    around: Neighbourhood, members: list[tuple[int, Memory]], by_seq: dict[int, Memory]
+) -> list[tuple[str, str]]:
+    """The ids of the pairs of one project's live notes (``members``) found by title and
+    subject, older note first, each once, in the order found."""
+    pairs: dict[tuple[str, str], None] = {}
+    for _seq, note in members:
+        # A short note (a fact) is asked about as a note just written is; a long one (a
+        # session's story) by its title, with fewer neighbours: comparing long notes is
+        # what a review spends its time on.
+        short = len(note.body) <= SHORT_BODY
+        terms = subject_terms(note, body=short)
+        most = WRITE_NEIGHBOURS if short else REVIEW_NEIGHBOURS
+        taken = 0
+        for seq in around.ranked(note, terms, most * 3 + 8):
+            other = by_seq.get(seq)  # None: superseded, expired, another project
+            if other is None or not may_pair(note, other):
+                continue
+            older, newer = ordered(note, other)
+            pairs.setdefault((older.id, newer.id))
+            taken += 1
+            if taken == most:
+                break
+    return list(pairs)
 
 
 def _model_of(vectors: StoreVectors | None) -> str:

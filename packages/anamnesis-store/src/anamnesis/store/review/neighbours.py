@@ -12,9 +12,11 @@ or of many.
 
 from __future__ import annotations
 
+import hashlib
 import heapq
 import math
 import re
+from functools import lru_cache
 
 from anamnesis.store.index import db as ix
 from anamnesis.store.index import project_seq
@@ -93,6 +95,13 @@ def subject_terms(mem: Memory, *, body: bool) -> list[str]:
     return list(terms)
 
 
+@lru_cache(maxsize=16384)
+def _title_terms(title: str) -> frozenset[str]:
+    """A title's words, as a question's terms are. Kept per title: each write-time check
+    reads the titles of its best notes, mostly the same few dozen notes of a project."""
+    return frozenset(term.lower() for term in _TERM.findall(match_text(title)))
+
+
 class Neighbourhood:
     """The full-text questions of one finder run on one connection, and what they learn on
     the way: each project's notes (rowid, title words, size) and which of them hold each
@@ -119,8 +128,8 @@ class Neighbourhood:
         self._notes: dict[str, dict[int, float] | None] = {}
         self._title_words: dict[int, frozenset[str]] = {}
         self._titles_text: dict[int, str] = {}
-        # (project, term) -> what it adds to the score of each note holding it
-        self._gains: dict[tuple[str, str], list[tuple[int, float]]] = {}
+        # (project, term) -> what it adds to the score of each note holding it, by rowid
+        self._gains: dict[tuple[str, str], dict[int, float]] = {}
         self.moment = moment
 
     def neighbours(self, mem: Memory, terms: list[str], most: int) -> list[ix.NoteRow]:
@@ -147,13 +156,17 @@ class Neighbourhood:
             for term in terms
             if len(gains := self._gains[(mem.project, term)]) <= common
         ]
-        scores: dict[int, float] = {}
+        # Each note's score is its gains added up in the terms' order (a float sum: the
+        # same order gives the same ranking, ties and all). The first term's gains are
+        # the scores so far as they are (0.0 + gain is gain).
+        scores: dict[int, float] = dict(telling[0][1]) if telling else {}
         get = scores.get
-        for _term, gains in telling:
-            for seq, gain in gains:
+        for _term, gains in telling[1:]:
+            for seq, gain in gains.items():
                 scores[seq] = get(seq, 0.0) + gain
         # A word in a note's title counts twice: looked at for the best notes only (their
-        # titles read), which is where it can change the order.
+        # titles read), which is where it can change the order; each of them asks each
+        # term for its gain rather than every term's notes being walked again.
         best = [
             -negative
             for _score, negative in heapq.nsmallest(
@@ -161,10 +174,10 @@ class Neighbourhood:
             )
         ]
         titles = self._titles(best)
-        for term, gains in telling:
-            for seq, gain in gains:
-                if seq in titles and term in titles[seq]:
-                    scores[seq] += gain * (_TITLE - 1)
+        for seq, words in titles.items():
+            for term, gains in telling:
+                if term in words and (held := gains.get(seq)) is not None:
+                    scores[seq] += held * (_TITLE - 1)
         return sorted(best, key=lambda seq: (-scores[seq], -seq))[:most]
 
     def _eligible(self, mem: Memory, ranked: list[int], most: int) -> list[ix.NoteRow]:
@@ -239,9 +252,7 @@ class Neighbourhood:
                 title = self._titles_text.get(seq)
                 if title is None:
                     continue
-                words = self._title_words[seq] = frozenset(
-                    term.lower() for term in _TERM.findall(match_text(title))
-                )
+                words = self._title_words[seq] = _title_terms(title)
             out[seq] = words
         return out
 
@@ -271,7 +282,30 @@ class Neighbourhood:
             for term, seqs in zip(batch, found, strict=True):
                 count = len(seqs)
                 weight = max(math.log(1 + (total - count + 0.5) / (count + 0.5)), _IDF_FLOOR)
-                self._gains[(project, term)] = [(seq, weight * notes.get(seq, 1.0)) for seq in seqs]
+                self._gains[(project, term)] = {seq: weight * notes.get(seq, 1.0) for seq in seqs}
+
+
+def project_state(conn: sqlite3.Connection, span: tuple[int, int], live: list[int]) -> str:
+    """A hash of all a project's neighbours by title and subject depend on: every column
+    of every indexed note in its rowid range (``span``; superseded and expired ones too,
+    which count in each word's note frequency), what full-text search sees being made of
+    those columns, and which of them are live (``live``, their rowids). Equal hashes,
+    equal neighbours: what lets a review reuse the last one's (:mod:`.pair_memo`)."""
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(repr(sorted(live)).encode())
+    rows = conn.execute("SELECT * FROM memories WHERE seq BETWEEN ? AND ? ORDER BY seq", span)
+    for row in rows:
+        # Every column, whatever the schema adds: the deflated body's bytes as they are
+        # (their repr costs thrice the time), the rest by repr (1 and '1' told apart).
+        rest = []
+        for value in row:
+            if isinstance(value, bytes):
+                digest.update(len(value).to_bytes(8, "little"))
+                digest.update(value)
+            else:
+                rest.append(value)
+        digest.update(repr(rest).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
 
 
 def similar_pairs(
