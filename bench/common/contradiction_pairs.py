@@ -27,9 +27,9 @@ LABELS = ("contradicts", "compatible")
 # a fifth, written the same way while ``fresh4`` was being measured; ``fresh6``: a sixth,
 # written the same way, on the same day, while the finder was tuned on the others;
 # ``fresh7``: a seventh, written the same way beside ``fresh6``, by another helper.
-# ``fresh2`` to ``fresh5`` were each measured blind, then read and tuned on (2026-11-30);
-# ``fresh6`` and ``fresh7`` are blind. Only the tuning splits' misses are ever named (the
-# bench's ``TUNING_SPLITS``).
+# ``fresh2`` to ``fresh6`` were each measured blind, then read and tuned on (2026-11-30);
+# ``fresh7`` is blind. Only the tuning splits' misses are ever named (the bench's
+# ``TUNING_SPLITS``).
 SPLITS = (
     "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
 )  # fmt: skip
