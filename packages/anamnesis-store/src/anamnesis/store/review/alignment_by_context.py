@@ -8,23 +8,22 @@ a stranger's notes give other signs: "we cap it at 400 connections now" for
 ``max_connections = 200``, a version said in a sentence that shares one word and the
 note's only version. Two values are about one thing here when
 
-* the words around them (their clauses, and a setting's key; a name's own words left
-  out) and the words said just before them share enough (:data:`ENOUGH`; a word said
-  just before both counts twice: it names what both are values of), each note's sole
-  value of the kind counting as one more such word;
+* the words around them (their clauses, a setting's key, a number's own words; a name's
+  own words left out) and the words said just before them share enough (:data:`ENOUGH`;
+  a word said just before both counts twice: it names what both are values of), each
+  note's sole value of the kind counting as one more such word;
 * they are of one shape (a name: an environment variable against one, a product against
   a product: :func:`name_shape`), and two names are said just after one word (a note
-  holds names of many things); of one key when both are keyed; and a number counts the
-  same thing as the other (:func:`counts_alike`).
+  holds names of many things); of one key when both are keyed (:func:`same_key`); and a
+  number counts the same thing as the other (:func:`counts_alike`).
 
 Two environment variables sharing two words are one setting's two spellings, whatever
 surrounds them; two addresses of one host's name (or path) count one more shared word.
 
 The weights were chosen on the measured set's split ``fresh2`` by its counts alone (its
-pairs never read), among 480 settings that keep the tuning splits' recall and false
-pairs; ``fresh3``, written blind and never run before the choice, measures the result
-(``bench/results/2026-11-30-alignment-by-context.md``). A setting's key counts among the
-words since, found by this module's tests, with fresh3 unchanged by it.
+pairs never read then), among 480 settings that keep the tuning splits' recall and false
+pairs; the splits written blind since measure the finder as a whole
+(``bench/results/2026-11-30-contradictions-on-strangers-notes.md``).
 """
 
 from __future__ import annotations
