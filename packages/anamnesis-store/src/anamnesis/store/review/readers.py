@@ -8,21 +8,34 @@ from __future__ import annotations
 
 import re
 
+from anamnesis.store.review.addresses import URL, url_port, url_value
 from anamnesis.store.review.commands import PROGRAM, command_tool
 from anamnesis.store.review.quantities import (
     VERSION,
     call_numbers,
     is_plural,
-    key_unit,
     keyed_numbers,
     number_words,
     numbers,
     quoted_quantities,
     range_text,
-    scaled,
     tool_before,
     version_value,
     versions,
+)
+from anamnesis.store.review.settings import (
+    ARROW_SETTING,
+    COLON_SETTING,
+    DECLARED,
+    FILE_KEY,
+    KEY_BEFORE,
+    PROPERTY,
+    SETTING,
+    SWITCH,
+    plain_settings,
+    plain_switches,
+    setting_value,
+    switch_value,
 )
 from anamnesis.store.review.text import GENERIC
 from anamnesis.store.review.value import Spans, Value
@@ -34,28 +47,6 @@ if TYPE_CHECKING:
 
 # -- patterns ----------------------------------------------------------------------------
 
-# An address with its scheme: the web's, and a bucket's, a database's, a repository's.
-_URL = re.compile(
-    r"\b(?:https?|s3|gs|az|ssh|git|sftp|ftp|postgres(?:ql)?|mysql|redis|rediss|mongodb"
-    r"(?:\+srv)?|amqps?|kafka|nats)://[^\s`'\"<>()\[\]{}]+"
-)
-# A setting written as YAML, JSON or a JavaScript object writes it: `strict: false`,
-# `"port": 8080`, `sameSite: 'lax'`.
-# ``key: value`` (YAML, a JSON field, an object's): a key starts a word (``"MigrateOnStartup":
-# true`` is no ``igrateOnStartup``).
-_COLON_SETTING = re.compile(
-    r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'|[\w.%-]+)"
-)
-# ``'key' => value``: a PHP, Ruby or Perl hash's entry.
-_ARROW_SETTING = re.compile(
-    r"(?<![\w.-])[\"':]?([A-Za-z_][\w.-]*)[\"']?\s*=>\s*(\"[^\"]*\"|'[^']*'|[\w.%-]+)"
-)
-# ``key: true`` said in prose: a setting only when the value is a boolean as code writes
-# it ("Note: no" is prose).
-_PLAIN_SWITCH = re.compile(
-    r"(?<![\w.-])([a-z][a-z0-9_]*(?:[A-Z][a-z0-9]*)*|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+):\s+"
-    r"(true|false)\b"
-)
 _HOST_PORT = re.compile(
     r"(?<![\w./:-])((?:localhost|[A-Za-z][\w-]*(?:\.[\w-]+)*|\d{1,3}(?:\.\d{1,3}){3})):(\d{2,5})"
     r"(?![\d.:])"
@@ -63,46 +54,10 @@ _HOST_PORT = re.compile(
 _BARE_PORT = re.compile(r"(?<![\w:])(?::(\d{2,5})|(\d{2,5}):(\d{2,5}))(?![\w:.])")
 # name:tag (a container image, a pinned package): the tag starts with a digit.
 _IMAGE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*([A-Za-z][\w.-]*)):(v?\d[\w.-]*|latest)\b")
-_SETTING = re.compile(
-    r"(?<![\w.-])([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*(?:=|:=)\s*"
-    r"(\"[^\"\n]{0,80}\"|'[^'\n]{0,80}'|[^\s,;`)\]}]+)"
-)
-# A property set on a command line, as a JVM system property or a long option: one key
-# either way (``-Dspring.profiles.active=dev``, ``--spring.profiles.active=local``).
-_PROPERTY = re.compile(r"(?<![\w-])(?:-D|--)([A-Za-z][\w-]*(?:\.[\w-]+)+)=([^\s,;`)'\"]+)")
-# A setting switched on or off as its config file writes it, key then value:
-# ``PasswordAuthentication no``, ``gzip_static on`` (the key an identifier no prose word
-# looks like: CamelCase or snake_case).
-_SWITCH = re.compile(
-    r"(?<![\w.-])([A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+"
-    r"(yes|no|on|off|true|false|enabled|disabled)\b"
-)
 # A flag whose number is the port a program listens on: ``--port 8090``, ``-p 3001``.
 _PORT_FLAG = re.compile(r"--?(?:p|port|http-port|listen-port)", re.IGNORECASE)
-# A tool pinned at a version: ``pnpm@8.15.4``.
-_PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
-_HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
-# A key that names a port: ``http.port``, ``ws_port``, ``PORT``, ``listenPort``.
-_PORT_KEY = re.compile(r"(?:^|[._-])port$|[a-z]Port$|^PORT$", re.IGNORECASE)
-# A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``.
-_DECLARED = re.compile(r"(?:const|let|var|export|final|val|readonly|local|set)\s+(.+)")
-# A key no prose word looks like: dotted, snake_case, or kebab-case of three words
-# (``auto-optimise-store``; "well-known" is prose).
-_KEY_SHAPE = r"[a-z][\w-]*(?:[._][\w-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}"
-# A setting said in prose as "key is value", the key one no prose word looks like
-# (:data:`_KEY_SHAPE`): "rendering_method is gl_compatibility".
-_IS_SETTING = re.compile(
-    rf"(?<![\w.`/-])({_KEY_SHAPE})`?\s+is\s+(?:now\s+|set\s+to\s+)?"
-    r"(`[^`\s]{1,60}`|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
-    r"(?![\w.:/-])"
-)
-_KEY_BEFORE = re.compile(rf"(?<![\w.`/-])({_KEY_SHAPE})\s+is\s+(?:now\s+|set\s+to\s+)?$")
-# The file names a key is no setting of: "config.py is loaded" names a file.
-_FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
 _QUOTED_MAPPING = re.compile(r"[\"'](\d{2,5}):\d{2,5}[\"']")
 _QUOTED_VERSION = re.compile(r"[\"'](v?\d+\.\d+(?:\.\d+){0,2})[\"']")
-_SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
-_SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
 _FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)(?:=([^\s,;`)]+))?")
 _PATH = re.compile(
     r"(?<![\w/.:~@-])((?:~|\.{1,2}|\$\{?[A-Za-z_]\w*\}?)?/?[\w.@<>*-]+(?:/[\w.@<>*-]*)+|~/[\w.@-]+"
@@ -145,28 +100,28 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield from ((start, value) for _at, value in call_numbers(inner, Spans(), clause))
         # `fixedWindow(30, "10 s")`: a quoted duration an argument
         yield from ((start, value) for value in quoted_quantities(inner, clause))
-    if _URL.fullmatch(inner):
-        yield start, _url_value(inner, clause)
-        yield from _url_port(inner, start, clause)
+    if URL.fullmatch(inner):
+        yield start, url_value(inner, clause)
+        yield from url_port(inner, start, clause)
         return
     inner = inner.rstrip(";").rstrip()  # ``auto-optimise-store = true;``: the statement's end
-    declared = _DECLARED.fullmatch(inner)
+    declared = DECLARED.fullmatch(inner)
     if declared and (
-        _SETTING.fullmatch(declared.group(1)) or _COLON_SETTING.fullmatch(declared.group(1))
+        SETTING.fullmatch(declared.group(1)) or COLON_SETTING.fullmatch(declared.group(1))
     ):
         inner = declared.group(1)
     setting = (
-        _PROPERTY.fullmatch(inner)
-        or _ARROW_SETTING.fullmatch(inner)
-        or _SWITCH.fullmatch(inner)
-        or _SETTING.fullmatch(inner)
-        or _COLON_SETTING.fullmatch(inner)
+        PROPERTY.fullmatch(inner)
+        or ARROW_SETTING.fullmatch(inner)
+        or SWITCH.fullmatch(inner)
+        or SETTING.fullmatch(inner)
+        or COLON_SETTING.fullmatch(inner)
     )
-    if setting and setting.re is _SWITCH:
-        yield start, _switch_value(setting.group(1), setting.group(2), clause)
+    if setting and setting.re is SWITCH:
+        yield start, switch_value(setting.group(1), setting.group(2), clause)
         return
     if setting:
-        yield start, _setting_value(setting.group(1), setting.group(2), clause)
+        yield start, setting_value(setting.group(1), setting.group(2), clause)
         return
     if len(parts) == 1:
         yield from _one_token_code(inner, text, start, clause)
@@ -191,7 +146,7 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         # `client_max_body_size 10m`, `pull.ff only`: a setting written as its config
         # file writes it, key then value (`./gradlew installDebug` is a program and its
         # task: a key has no slash)
-        yield start, _setting_value(parts[0], parts[1], clause)
+        yield start, setting_value(parts[0], parts[1], clause)
         return
     head = parts[0]
     if head == "cd" and len(parts) == 2:
@@ -214,22 +169,20 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         version = version_value(match.group(3), clause, slot=match.group(2).lower())
         if version is not None:
             yield start + match.start(), version.replace(shown=match.group(0))
-    settings = list(_SETTING.finditer(inner)) or [
+    settings = list(SETTING.finditer(inner)) or [
         match
-        for match in _COLON_SETTING.finditer(inner)
+        for match in COLON_SETTING.finditer(inner)
         if not any(image.start() <= match.start(2) < image.end() for image in images)
         # a tool's versions (``"node": ">=20"``): not a field's value; a whole number is one
         if not _versions_only(match.group(2).strip("\"'"))
     ]
     for match in settings:
-        yield start + match.start(), _setting_value(match.group(1), match.group(2), clause)
-    for match in _URL.finditer(inner):
+        yield start + match.start(), setting_value(match.group(1), match.group(2), clause)
+    for match in URL.finditer(inner):
         if not any(a <= match.start() < b for a, b in (m.span() for m in settings)):
             url = match.group(0).rstrip(".,:;!?")
-            yield start + match.start(), _url_value(url, clause)
-            yield from (
-                (start + match.start() + at, port) for at, port in _url_port(url, 0, clause)
-            )
+            yield start + match.start(), url_value(url, clause)
+            yield from ((start + match.start() + at, port) for at, port in url_port(url, 0, clause))
     if not settings:
         # `org.clojure/clojure {:mvn/version "1.11.1"}`: a quoted version is a version
         for match in _QUOTED_VERSION.finditer(inner):
@@ -244,26 +197,26 @@ def _versions_only(value: str) -> bool:
 
 
 def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
-    arguments = list(_SETTING.finditer(inner)) if "(" in inner and "=" in inner else []
+    arguments = list(SETTING.finditer(inner)) if "(" in inner and "=" in inner else []
     if arguments:  # `@task(retries=3)`: the settings a call is given
         for match in arguments:
-            yield start + match.start(), _setting_value(match.group(1), match.group(2), clause)
+            yield start + match.start(), setting_value(match.group(1), match.group(2), clause)
         return
-    url = _URL.search(inner)
-    if url and not _URL.fullmatch(inner):
+    url = URL.search(inner)
+    if url and not URL.fullmatch(inner):
         # ``maven("https://repo.example/m2/")``: the address a call is given
         address = url.group(0).rstrip(".,:;!?\"')")
-        yield start + url.start(), _url_value(address, clause)
+        yield start + url.start(), url_value(address, clause)
         return
     stated = _STATED.match(text, start + len(inner) + 2)
     if stated and re.fullmatch(r"[A-Za-z_][\w.-]*[A-Za-z0-9_]", inner):
         # "`max_connections` is 400": the key in code, its value after it
-        yield start, _setting_value(inner, stated.group(1), clause)
+        yield start, setting_value(inner, stated.group(1), clause)
         return
-    key = _KEY_BEFORE.search(text[:start])
-    if key and not _FILE_KEY.search(key.group(1)):
+    key = KEY_BEFORE.search(text[:start])
+    if key and not FILE_KEY.search(key.group(1)):
         # "session.store_type is `redis`": the key in prose, its value in code
-        yield start, _setting_value(key.group(1), inner, clause)
+        yield start, setting_value(key.group(1), inner, clause)
         return
     mapping = re.fullmatch(r"(\d{2,5}):(\d{2,5})", inner)
     if mapping:
@@ -328,11 +281,11 @@ def _command_parts(
     while i < len(parts):
         part = parts[i]
         flag = _FLAG.fullmatch(part)
-        given = _SETTING.fullmatch(part.strip("\"'")) if "=" in part else None
+        given = SETTING.fullmatch(part.strip("\"'")) if "=" in part else None
         if given and not part.startswith("-"):
             # `pip install "apache-airflow==2.7.3"`, `make deploy ENV=prod`: a setting or a
             # pin given through a command
-            yield start, _setting_value(given.group(1), given.group(2), clause)
+            yield start, setting_value(given.group(1), given.group(2), clause)
             i += 1
             continue
         if (
@@ -342,7 +295,7 @@ def _command_parts(
             and not _PATH.fullmatch(parts[i + 1])
         ):
             # `git config --global pull.rebase true`: a setting given through a command
-            yield start, _setting_value(part, parts[i + 1], clause)
+            yield start, setting_value(part, parts[i + 1], clause)
             i += 2
             continue
         if flag and part.startswith("-") and not part.startswith("-" * 3):
@@ -393,8 +346,8 @@ def plain_values(
         or ": true" in text
         or ": false" in text
     ):
-        yield from _settings(text, spans, clause)
-    yield from _switches(text, spans, clause)
+        yield from plain_settings(text, spans, clause)
+    yield from plain_switches(text, spans, clause)
     if "-" in text:
         yield from _flags(text, spans, clause)
     if "/" in text or "." in text:
@@ -417,12 +370,12 @@ _UPPER = re.compile(r"[A-Z]")
 
 
 def _urls(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
-    for match in _URL.finditer(text):
+    for match in URL.finditer(text):
         if spans.free(*match.span()):
             url = match.group(0).rstrip(".,:;!?")
             spans.take(match.start(), match.start() + len(url))
-            yield match.start(), _url_value(url, clause)
-            yield from _url_port(url, match.start(), clause)
+            yield match.start(), url_value(url, clause)
+            yield from url_port(url, match.start(), clause)
 
 
 def _colon_values(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
@@ -465,34 +418,6 @@ def _paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             yield match.start(), Value(kind, norm, shown, clause=clause)
 
 
-def _switches(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
-    for match in _SWITCH.finditer(text):
-        if spans.free(*match.span()):
-            spans.take(*match.span())
-            yield match.start(), _switch_value(match.group(1), match.group(2), clause)
-
-
-def _switch_value(key: str, said: str, clause: int) -> Value:
-    """A setting switched on or off: ``yes`` and ``true`` are one state, ``no`` and
-    ``off`` the other."""
-    state = "on" if said.lower() in _SWITCHED_ON else "off"
-    return Value("flag", state, f"{key} {said}", slot=key.lower(), keyed=True, clause=clause)
-
-
-def _settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
-    for pattern in (_PROPERTY, _ARROW_SETTING, _SETTING, _SET_TO, _PLAIN_SWITCH, _IS_SETTING):
-        for match in pattern.finditer(text):
-            if not spans.free(*match.span()):
-                continue
-            key, raw = match.group(1), match.group(2).strip("`").rstrip(":")
-            if key.lower() in GENERIC or not any(c.isalpha() for c in key):
-                continue
-            if pattern is _IS_SETTING and _FILE_KEY.search(key):
-                continue
-            spans.take(*match.span())
-            yield match.start(), _setting_value(key, raw, clause)
-
-
 def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     for pattern in (_ENV_VAR, _CAMEL):
         for match in pattern.finditer(text):
@@ -530,19 +455,6 @@ def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
 # -- values ------------------------------------------------------------------------------
 
 
-def _url_port(url: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
-    """A URL's explicit port (``http://localhost:3000``) is also a port value."""
-    match = re.match(r"https?://[^/:]+:(\d{2,5})\b", url)
-    if match:
-        yield start, Value("port", match.group(1), f":{match.group(1)}", clause=clause)
-
-
-def _url_value(url: str, clause: int) -> Value:
-    norm = url.lower().rstrip("/")
-    norm = re.sub(r"^https?://", "", norm)  # the web's scheme goes; s3:// and the like stay
-    return Value("url", norm, url, clause=clause)
-
-
 def _path_norm(path: str) -> str:
     return path.rstrip("/").lower() or "/"
 
@@ -562,36 +474,6 @@ def _looks_like_path(token: str) -> bool:
     if len(segments) >= 3:
         return True
     return any(re.search(r"[._<>*@-]|\d", segment) for segment in segments)
-
-
-def _setting_value(key: str, raw: str, clause: int) -> Value:
-    """``key=value``: a number, a URL or a version when the value is one (the key its
-    slot), else a flag-like setting."""
-    value = raw.strip("\"'")
-    slot = key.lower().lstrip("-")
-    if _URL.fullmatch(value):
-        return _url_value(value, clause).replace(slot=slot, shown=f"{key}={value}")
-    pinned = _PINNED.fullmatch(value) or _HYPHEN_PINNED.fullmatch(value)
-    if pinned:  # ``"packageManager": "pnpm@8.15.4"``, ``with-compiler: ghc-9.6.6``
-        version = version_value(pinned.group(2), clause, slot=pinned.group(1).lower())
-        if version is not None:
-            return version.replace(shown=f"{key}={value}")
-    if value.startswith("=") and VERSION.fullmatch(value[1:]):
-        # ``Django==5.1.4``: a requirement pinning a package, the package its slot
-        version = version_value(value[1:], clause, slot=key.lower())
-        if version is not None:
-            return version.replace(shown=f"{key}={value}")
-    if value.isdigit() and _PORT_KEY.search(key) and 1 <= int(value) <= 65535:
-        # ``quarkus.http.port=8080``: the port a server listens on, as prose says it
-        return Value("port", value, f"{key}={value}", clause=clause)
-    number = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z%]{0,3})", value)
-    if number and not re.fullmatch(r"\d+\.\d+\.\d+", value):
-        norm, _unit = scaled(float(number.group(1)), number.group(2) or key_unit(key))
-        return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
-    version = version_value(value, clause, slot=slot) if range_text(value) else None
-    if version is not None:
-        return version.replace(shown=f"{key}={value}")
-    return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
 
 
 def _flag_value(flag: str, value: str | None, tool: str, clause: int) -> Value:

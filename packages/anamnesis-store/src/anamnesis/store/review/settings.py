@@ -1,0 +1,142 @@
+"""A setting's key and its value, however a note writes them: ``key=value``, ``key: value``
+(YAML, JSON, an object's field), ``'key' => value``, ``-Dkey=value``, a config file's
+``Key no``, a declaration (``const KEY := 0.1``), "key is `value`" in prose; and what the
+value is: a number (scaled by a unit its key names), a port, a URL, a tool's version, or a
+flag-like state.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anamnesis.store.review.addresses import URL, url_value
+from anamnesis.store.review.quantities import (
+    VERSION,
+    key_unit,
+    range_text,
+    scaled,
+    version_value,
+)
+from anamnesis.store.review.text import GENERIC
+from anamnesis.store.review.value import Spans, Value
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Final
+
+# A setting written as YAML, JSON or a JavaScript object writes it: `strict: false`,
+# `"port": 8080`, `sameSite: 'lax'`; its key starts a word (``"MigrateOnStartup": true``
+# is no ``igrateOnStartup``).
+COLON_SETTING = re.compile(
+    r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'|[\w.%-]+)"
+)
+# ``'key' => value``: a PHP, Ruby or Perl hash's entry.
+ARROW_SETTING = re.compile(
+    r"(?<![\w.-])[\"':]?([A-Za-z_][\w.-]*)[\"']?\s*=>\s*(\"[^\"]*\"|'[^']*'|[\w.%-]+)"
+)
+# ``key: true`` said in prose: a setting only when the value is a boolean as code writes
+# it ("Note: no" is prose).
+_PLAIN_SWITCH = re.compile(
+    r"(?<![\w.-])([a-z][a-z0-9_]*(?:[A-Z][a-z0-9]*)*|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+):\s+"
+    r"(true|false)\b"
+)
+# ``key=value``, ``key := value``.
+SETTING = re.compile(
+    r"(?<![\w.-])([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*(?:=|:=)\s*"
+    r"(\"[^\"\n]{0,80}\"|'[^'\n]{0,80}'|[^\s,;`)\]}]+)"
+)
+# A property set on a command line, as a JVM system property or a long option: one key
+# either way (``-Dspring.profiles.active=dev``, ``--spring.profiles.active=local``).
+PROPERTY = re.compile(r"(?<![\w-])(?:-D|--)([A-Za-z][\w-]*(?:\.[\w-]+)+)=([^\s,;`)'\"]+)")
+# A setting switched on or off as its config file writes it, key then value:
+# ``PasswordAuthentication no``, ``gzip_static on`` (the key an identifier no prose word
+# looks like: CamelCase or snake_case).
+SWITCH = re.compile(
+    r"(?<![\w.-])([A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+"
+    r"(yes|no|on|off|true|false|enabled|disabled)\b"
+)
+# A tool pinned at a version: ``pnpm@8.15.4``.
+_PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
+_HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
+# A key that names a port: ``http.port``, ``ws_port``, ``PORT``, ``listenPort``.
+_PORT_KEY = re.compile(r"(?:^|[._-])port$|[a-z]Port$|^PORT$", re.IGNORECASE)
+# A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``.
+DECLARED = re.compile(r"(?:const|let|var|export|final|val|readonly|local|set)\s+(.+)")
+# A key no prose word looks like: dotted, snake_case, or kebab-case of three words
+# (``auto-optimise-store``; "well-known" is prose).
+_KEY_SHAPE = r"[a-z][\w-]*(?:[._][\w-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}"
+# A setting said in prose as "key is value", the key one no prose word looks like
+# (:data:`_KEY_SHAPE`): "rendering_method is gl_compatibility".
+_IS_SETTING = re.compile(
+    rf"(?<![\w.`/-])({_KEY_SHAPE})`?\s+is\s+(?:now\s+|set\s+to\s+)?"
+    r"(`[^`\s]{1,60}`|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
+    r"(?![\w.:/-])"
+)
+# A key said in prose before its value in code: "session.store_type is `redis`".
+KEY_BEFORE = re.compile(rf"(?<![\w.`/-])({_KEY_SHAPE})\s+is\s+(?:now\s+|set\s+to\s+)?$")
+# The file names a key is no setting of: "config.py is loaded" names a file.
+FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
+_SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
+# "set the pool_size to 20".
+_SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
+
+
+def plain_switches(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """The settings outside code switched on or off as a config file writes them."""
+    for match in SWITCH.finditer(text):
+        if spans.free(*match.span()):
+            spans.take(*match.span())
+            yield match.start(), switch_value(match.group(1), match.group(2), clause)
+
+
+def switch_value(key: str, said: str, clause: int) -> Value:
+    """A setting switched on or off: ``yes`` and ``true`` are one state, ``no`` and
+    ``off`` the other."""
+    state = "on" if said.lower() in _SWITCHED_ON else "off"
+    return Value("flag", state, f"{key} {said}", slot=key.lower(), keyed=True, clause=clause)
+
+
+def plain_settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """The settings outside code, each with its key, in the patterns' order."""
+    for pattern in (PROPERTY, ARROW_SETTING, SETTING, _SET_TO, _PLAIN_SWITCH, _IS_SETTING):
+        for match in pattern.finditer(text):
+            if not spans.free(*match.span()):
+                continue
+            key, raw = match.group(1), match.group(2).strip("`").rstrip(":")
+            if key.lower() in GENERIC or not any(c.isalpha() for c in key):
+                continue
+            if pattern is _IS_SETTING and FILE_KEY.search(key):
+                continue
+            spans.take(*match.span())
+            yield match.start(), setting_value(key, raw, clause)
+
+
+def setting_value(key: str, raw: str, clause: int) -> Value:
+    """``key=value``: a number, a URL or a version when the value is one (the key its
+    slot), else a flag-like setting."""
+    value = raw.strip("\"'")
+    slot = key.lower().lstrip("-")
+    if URL.fullmatch(value):
+        return url_value(value, clause).replace(slot=slot, shown=f"{key}={value}")
+    pinned = _PINNED.fullmatch(value) or _HYPHEN_PINNED.fullmatch(value)
+    if pinned:  # ``"packageManager": "pnpm@8.15.4"``, ``with-compiler: ghc-9.6.6``
+        version = version_value(pinned.group(2), clause, slot=pinned.group(1).lower())
+        if version is not None:
+            return version.replace(shown=f"{key}={value}")
+    if value.startswith("=") and VERSION.fullmatch(value[1:]):
+        # ``Django==5.1.4``: a requirement pinning a package, the package its slot
+        version = version_value(value[1:], clause, slot=key.lower())
+        if version is not None:
+            return version.replace(shown=f"{key}={value}")
+    if value.isdigit() and _PORT_KEY.search(key) and 1 <= int(value) <= 65535:
+        # ``quarkus.http.port=8080``: the port a server listens on, as prose says it
+        return Value("port", value, f"{key}={value}", clause=clause)
+    number = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z%]{0,3})", value)
+    if number and not re.fullmatch(r"\d+\.\d+\.\d+", value):
+        norm, _unit = scaled(float(number.group(1)), number.group(2) or key_unit(key))
+        return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
+    version = version_value(value, clause, slot=slot) if range_text(value) else None
+    if version is not None:
+        return version.replace(shown=f"{key}={value}")
+    return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
