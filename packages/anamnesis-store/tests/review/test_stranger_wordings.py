@@ -342,6 +342,11 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Task hard limit", "The export task has `time_limit=360`."),
     ),
     (
+        "two services' settings of one name after their prefixes are two settings",
+        ("Orders pool", "The orders service runs with `ORDERS_POOL_SIZE=10`."),
+        ("Users pool", "The users service runs with `USERS_POOL_SIZE=20`."),
+    ),
+    (
         "a value of another key is no restatement",
         ("Insert settings", "Inserts run with `async_insert=1, wait_for_async_insert=1`."),
         ("Insert settings for the collector", "The collector inserts with"

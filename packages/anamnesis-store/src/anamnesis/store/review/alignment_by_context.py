@@ -144,16 +144,20 @@ def same_key(a: Value, b: Value) -> bool:
     # one key written under its namespace and without, or as an environment variable
     # with the app's prefix: ``nix.settings.auto-optimise-store`` and
     # ``auto-optimise-store``, ``app.conf.task_acks_late`` and ``CELERY_TASK_ACKS_LATE``
-    mine, theirs = _setting_words(key_of(a)), _setting_words(key_of(b))
+    # (two environment variables are compared whole: ``ORDERS_POOL_SIZE`` and
+    # ``USERS_POOL_SIZE`` are two services' settings)
+    key_a, key_b = key_of(a).lstrip("-"), key_of(b).lstrip("-")
+    both_env = bool(_ENV_NAME.fullmatch(key_a) and _ENV_NAME.fullmatch(key_b))
+    mine, theirs = _setting_words(key_a, both_env), _setting_words(key_b, both_env)
     return len(min(mine, theirs, key=len)) >= 2 and mine == theirs
 
 
-def _setting_words(key: str) -> tuple[str, ...]:
+def _setting_words(key: str, whole: bool) -> tuple[str, ...]:
     """A key's own words: the last part of a dotted key, an environment variable's words
-    after its first (the app's or framework's prefix)."""
-    key = key.lstrip("-")
-    if re.fullmatch(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+", key):
-        return tuple(key.lower().split("_")[1:])
+    after its first (the app's or framework's prefix), unless ``whole``."""
+    if _ENV_NAME.fullmatch(key):
+        words = key.lower().split("_")
+        return tuple(words if whole else words[1:])
     last = key.rsplit(".", 1)[-1]
     return tuple(word for word in re.split(r"[_-]+", last.lower()) if word)
 

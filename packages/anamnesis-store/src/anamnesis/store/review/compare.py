@@ -12,7 +12,11 @@ newer value as well (a name: anywhere in it), or the two values are visibly of d
 things (the ``orders`` table against the ``customers`` table) in a newer note that says
 nothing changed. An older command the newer note says fails or is of the past ("plain
 `torchrun` runs out of memory") is one task with the newer note's command, whatever their
-words (:func:`.commands.retired_in`).
+words (:func:`.commands.retired_in`). Values no rule of their kind aligns may still be
+of one thing by the words around both (:mod:`.alignment_by_context`); a value the newer
+note names only to say it is gone ("nothing listens on 1883 anymore") is given up, and
+what the newer note states instead is its new value (:func:`_given_up`). Whether two
+values can both hold is :mod:`.agreement`'s.
 
 A negation or a retirement (:mod:`.stances`) differs from the other note when that note
 states what it turns against, in a clause of its body that is not itself negated, and
@@ -117,7 +121,6 @@ def _value_differences(
     for kind in KINDS:
         olds = _keyed_over_said([value for value in old_values if value.kind == kind])
         news = _keyed_over_said([value for value in new_values if value.kind == kind])
-
         if not olds or not news:
             continue
         # an older command the newer note says fails or is of the past (commands.retired_in)
