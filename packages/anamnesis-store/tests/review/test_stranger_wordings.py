@@ -343,8 +343,8 @@ LEFT: list[tuple[str, Note, Note]] = [
     ),
     (
         "two services' settings of one name after their prefixes are two settings",
-        ("Orders pool", "The orders service runs with `ORDERS_POOL_SIZE=10`."),
-        ("Users pool", "The users service runs with `USERS_POOL_SIZE=20`."),
+        ("Connection pool size", "The API runs with `ORDERS_POOL_SIZE=10`."),
+        ("Connection pool sizes", "The API runs with `USERS_POOL_SIZE=20` as well."),
     ),
     (
         "a value of another key is no restatement",
