@@ -345,6 +345,10 @@ def cli_review(home: Path, mode: str, runs: int) -> dict[str, Any]:
     env = {**BASE_ENV, "ANAMNESIS_HOME": str(home)}
     if mode == "keyword":
         env[SEARCH_MODE_ENV] = "keyword"
+    elif os.environ.get(MODEL_PATH_ENV):
+        # the offline model the in-process review embeds with (set after BASE_ENV was
+        # taken): without it the process would look for candidates by keyword alone
+        env[MODEL_PATH_ENV] = os.environ[MODEL_PATH_ENV]
     first = run_measured(review_command(), env)
     if first.code != 0:
         said = first.last_error_line() or f"exit {first.code}"
