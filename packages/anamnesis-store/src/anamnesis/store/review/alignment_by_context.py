@@ -32,7 +32,7 @@ import re
 from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree
-from anamnesis.store.review.quantities import is_unit
+from anamnesis.store.review.quantities import is_unit, key_words
 from anamnesis.store.review.text import stem
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -55,14 +55,13 @@ _DURATION_KEYS: Final = frozenset(
     {"timeout", "delay", "interval", "ttl", "period", "duration", "wait", "expiri", "expiry",
      "backoff", "retention", "ms", "second", "minut", "hour", "day"}
 )  # fmt: skip
-_KEY_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
-def context_alignment(a: Value, b: Value, olds: list[Value], news: list[Value]) -> float | None:
-    """How surely ``a`` (of the older note, among ``olds``, its values of the kind) and
-    ``b`` (of the newer, among ``news``) are about one thing, by their words alone; None:
-    no sign that they are. The score is low beside the kinds' own rules', so a pair they
-    align is matched first."""
+def context_alignment(a: Value, b: Value, *, sole: bool) -> float | None:
+    """How surely ``a`` (of the older note) and ``b`` (of the newer) are about one thing,
+    by their words alone; None: no sign that they are. ``sole``: each note states one
+    value of the kind (:func:`one_value`). The score is low beside the kinds' own rules',
+    so a pair they align is matched first."""
     if a.keyed and b.keyed and not same_key(a, b):
         return None
     if a.kind == "name" and name_shape(a) != name_shape(b):
@@ -79,7 +78,6 @@ def context_alignment(a: Value, b: Value, olds: list[Value], news: list[Value]) 
     near = set(a.near) & set(b.near)
     if a.kind == "name" and not near:
         return None  # names are everywhere: one thing's only when said after one word
-    sole = _one_value(olds) and _one_value(news)
     shared = len(around) + len(near) + sole + (a.kind == "url" and urls_alike(a.norm, b.norm))
     return _ALIGNED if shared >= ENOUGH else None
 
@@ -122,9 +120,11 @@ _HOST_WORDS: Final = frozenset(
 )
 
 
-def _one_value(values: list[Value]) -> bool:
+def one_value(values: list[Value]) -> bool:
     """Whether a note's values of a kind are one value, said once or said again in
     agreeing forms (``0.7`` and ``pgvector:0.7.4-pg16``)."""
+    if not values:
+        return False  # none left once those a note says are gone are set aside
     first = values[0]
     return all(value.norm == first.norm or agree(first, value) for value in values[1:])
 
@@ -204,7 +204,7 @@ def counts_alike(a: Value, b: Value) -> bool:
 @lru_cache(maxsize=4096)
 def key_stems(key: str) -> frozenset[str]:
     """The stems of a key's words: ``maxActiveRuns``, ``max_active_runs``, ``MAX-ACTIVE``."""
-    return frozenset(stem(word.lower()) for word in _KEY_WORDS.findall(key))
+    return frozenset(stem(word.lower()) for word in key_words(key) if not word.isdigit())
 
 
 # The shapes a name is written in: each is compared only with a name of its shape (an

@@ -29,7 +29,12 @@ import re
 from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree, one_quantity
-from anamnesis.store.review.alignment_by_context import context_alignment, name_shape, same_key
+from anamnesis.store.review.alignment_by_context import (
+    context_alignment,
+    name_shape,
+    one_value,
+    same_key,
+)
 from anamnesis.store.review.commands import program_of, retired_in, task_words, tool_of
 from anamnesis.store.review.quantities import is_unit
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
@@ -132,6 +137,7 @@ def _value_differences(
             retired, news = _given_up(olds, news, older, newer)
         ranked: list[tuple[float, bool, int, int]] = []
         sole = titles > 0 and len({v.norm for v in olds}) == 1 == len({v.norm for v in news})
+        one_each = one_value(olds) and one_value(news)  # for the general alignment
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
                 changed = title_changed or b.changed or i in retired
@@ -143,7 +149,7 @@ def _value_differences(
                         tools=tools,
                     )  # fmt: skip
                 if score is None:
-                    score = context_alignment(a, b, olds, news)
+                    score = context_alignment(a, b, sole=one_each)
                 if score is None and i in retired:
                     score = 0.5  # what the newer note runs instead, when nothing else says
                 if score is None:

@@ -475,10 +475,16 @@ _NOT_KEY_UNITS: Final = frozenset({"min", "m", "s", "h", "d", "b"})
 _KEY_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
+def key_words(key: str) -> list[str]:
+    """A key's words as written: ``maxActiveRuns``, ``max_active_runs``, ``MAX-ACTIVE``,
+    ``retention.ms``, ``http2``'s ``2``."""
+    return _KEY_WORDS.findall(key)
+
+
 def key_unit(key: str) -> str:
     """The unit a setting's key ends in (``HTTP_TIMEOUT_MS``, ``retention.ms``,
     ``cacheTtlSeconds``: the number is in it), or "" when its last word is none."""
-    parts = _KEY_WORDS.findall(key)
+    parts = key_words(key)
     last = parts[-1].lower() if len(parts) > 1 else ""
     if last in _NOT_KEY_UNITS or _unit_of(last) is None:
         return ""
