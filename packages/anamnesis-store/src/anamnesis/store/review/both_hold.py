@@ -1,0 +1,185 @@
+"""Two differing values that both hold: a floor and a ceiling, a value the newer note
+states again for something else, values visibly of two things (the ``orders`` table and
+the ``customers`` table, the API's port and the database's) or said for two scopes
+(production and staging, macOS and Linux)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from anamnesis.store.review.text import CODE_SPAN, STRONG_SCOPES, content_stems, scopes, words
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Final
+
+    from anamnesis.store.review.facts import NoteFacts
+    from anamnesis.store.review.value import Value
+
+
+def floor_and_ceiling(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:
+    """Whether one number is said as a floor and the other as a ceiling, by the words
+    of its clause and its note's title (``minReplicas`` and ``maxReplicas``, "the
+    timelock's minimum delay" and "the longest delay allowed"): both hold."""
+    mine = f"{older.title} {older.clause(a.clause).text}"
+    theirs = f"{newer.title} {newer.clause(b.clause).text}"
+    floor_mine, ceiling_mine = bool(_FLOOR.search(mine)), bool(_CEILING.search(mine))
+    floor_theirs, ceiling_theirs = bool(_FLOOR.search(theirs)), bool(_CEILING.search(theirs))
+    return (floor_mine and ceiling_theirs and not ceiling_mine and not floor_theirs) or (
+        ceiling_mine and floor_theirs and not floor_mine and not ceiling_theirs
+    )
+
+
+_FLOOR: Final = re.compile(
+    r"\b(?:min(?:imum)?|floor|lowest|at\s+least|never\s+(?:goes\s+)?below)\b|\bmin[A-Z_]",
+)
+_CEILING: Final = re.compile(
+    r"\b(?:max(?:imum)?|ceiling|cap(?:ped)?|highest|longest|at\s+most|upper\s+bound)\b"
+    r"|\bmax[A-Z_]|\bMAX_",
+)
+
+
+def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
+    """Whether the newer note states the older value too, as a fact of today rather than
+    what it changed from: a number, version or port said again for something else ("800
+    is only for the nightly jobs"), not in the past ("six primaries was oversharded",
+    "9200 collided with the old container")."""
+    return a.kind in ("number", "version", "port") and any(
+        other.norm == a.norm
+        and same_slot(other, a)  # ``async_insert=1`` restates no ``wait_for_async_insert=1``
+        and not other.changed
+        and not _PAST.search(newer.clause(other.clause).text)
+        and not newer.negated(newer.clause(other.clause))  # "nothing listens on 1883 anymore"
+        for other in news
+    )
+
+
+# Words that put a clause in the past: what it says was true, not what is.
+_PAST: Final = re.compile(
+    r"\b(?:was|were|had|used\s+to|previously|before|earlier|originally|old|former|anymore"
+    r"|no\s+longer)\b",
+    re.IGNORECASE,
+)
+
+
+def same_slot(a: Value, b: Value) -> bool:
+    """Whether two values may be of one thing by what they are values of: not two keys,
+    nor two numbers in two units (2 seconds of backoff is no count of attempts)."""
+    if a.kind != b.kind:
+        return False
+    if a.kind == "number" and _unit(a) and _unit(b) and _unit(a) != _unit(b):
+        return False
+    return a.slot == b.slot or not (a.keyed and b.keyed)
+
+
+def _unit(value: Value) -> str:
+    """A number's unit, "" when it is keyed or only said after a word."""
+    return "" if value.keyed or value.slot.startswith("~") else value.slot
+
+
+def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether the two values are visibly of different things: each is said beside a word
+    of its note's title that the other note never mentions (``orders`` table against
+    ``customers`` table), or each beside a name the other never mentions (the API's HTTP
+    port against the Postgres port), or the titles name one kind of thing with two words
+    before it ("timeout for unit tests", "timeout for end-to-end tests")."""
+    # the project's and its tools' names are no thing of their own (every note of the
+    # project may say them)
+    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot}
+    titled = _only(
+        (older.clause(a.clause).stems & older.title_stems) - tools,
+        (newer.clause(b.clause).stems & newer.title_stems) - tools,
+        older,
+        newer,
+    )
+    return (
+        titled
+        or _only(a.named, b.named, older, newer)
+        or qualified_apart(older.title, newer.title, older, newer, titles=True)
+    )
+
+
+def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
+    """Whether two values are said for different scopes (:func:`scoped_apart`)."""
+    return scoped_apart(
+        older.clause(a.clause).text,
+        newer.clause(b.clause).text,
+        older,
+        newer,
+        leaving=f"{a.shown} {b.shown}",
+        changed=changed,
+    )
+
+
+def scoped_apart(
+    mine: str, theirs: str, older: NoteFacts, newer: NoteFacts, *, leaving: str, changed: bool
+) -> bool:
+    """Whether two clauses (with their notes' titles) say their facts for two scopes, each
+    one the other note never mentions: production and staging, macOS and Linux, the free
+    plan and Pro; then both hold, whatever else changed. Or, when nothing says it changed,
+    one is said for a scope its note's title names and the other for none (the upload
+    limit for admins beside the upload limit). ``leaving``: the values' own words; the
+    project's name is no scope either (``fieldnotes-android`` names no platform: every
+    note of it may say it)."""
+    leaving = f"{leaving} {older.memory.project.rsplit('/', 1)[-1]}"
+    said_mine = scopes(f"{older.title} {mine}", leaving)
+    said_theirs = scopes(f"{newer.title} {theirs}", leaving)
+    # a scope is a whole word: "pro" is not in "project"
+    only_mine = said_mine - newer.scopes
+    only_theirs = said_theirs - older.scopes
+    if only_mine and only_theirs:
+        return True
+    if changed:
+        return False
+    return bool(
+        (only_theirs & scopes(newer.title) & STRONG_SCOPES and not said_mine)
+        or (only_mine & scopes(older.title) & STRONG_SCOPES and not said_theirs)
+    )
+
+
+def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether each side has a word the other note never mentions."""
+    return any(word not in newer.lower for word in mine) and any(
+        word not in older.lower for word in theirs
+    )
+
+
+def qualified_apart(
+    mine: str, theirs: str, older: NoteFacts, newer: NoteFacts, *, titles: bool = False
+) -> bool:
+    """Whether the two clauses (``titles``: the two titles) name one kind of thing with a
+    different word before it, each word one the other note never uses: ``feature``
+    branches and ``release`` branches, the ``orders`` table and the ``customers`` table."""
+    if titles and older.title_stems.isdisjoint(newer.title_stems):
+        return False  # no kind of thing in common
+    before_mine, before_theirs = _qualifiers(mine), _qualifiers(theirs)
+    for head, word in before_mine.items():
+        other = before_theirs.get(head)
+        if (
+            word
+            and other
+            and other != word
+            and not re.search(rf"\b{re.escape(word)}", newer.lower)
+            and not re.search(rf"\b{re.escape(other)}", older.lower)
+        ):
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _qualifiers(text: str) -> dict[str, str]:
+    """Each content word's stem, with the content word just before its first use (lower
+    case; "" when none is: "the export job" is not qualified by a later "30M-row
+    export"). A number qualifies nothing."""
+    out: dict[str, str] = {}
+    previous = ""
+    for word in words(CODE_SPAN.sub(" ", text)):
+        stems = content_stems(word)
+        if not stems:
+            previous = ""
+            continue
+        out.setdefault(stems[0], previous)
+        previous = "" if word[0].isdigit() else word.lower()
+    return out

@@ -1,0 +1,118 @@
+"""Values a newer note names only to leave them: a port it says clashed ("8080 clashed
+with Trino"), a value it says is gone ("nothing listens on 1883 anymore"), an older command
+it says fails or is of the past (:func:`.commands.retired_in`). What the newer note states
+beside such a mention is its new value of the same thing; the mention itself is no value it
+states."""
+
+from __future__ import annotations
+
+import re
+
+from anamnesis.store.review.agreement import agree
+from anamnesis.store.review.commands import program_of, retired_in, tool_of
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Final
+
+    from anamnesis.store.review.facts import NoteFacts
+    from anamnesis.store.review.value import Value
+
+
+# Kinds whose value a newer note names as what it left, by the words after it.
+LEFT_KINDS: Final = frozenset({"number", "port", "version"})
+# What a value was left for, said right after it: "8080 clashed with", "3000 is taken by".
+_LEFT_FOR = re.compile(
+    r"^[`'\"]?\s*(?:\w+\s+){0,2}?(?:clash(?:ed|es)?|collid(?:ed|es)|conflict(?:ed|s)?"
+    r"|(?:was|is|were|are)\s+(?:already\s+)?(?:taken|in\s+use|busy|occupied))\b",
+    re.IGNORECASE,
+)
+
+
+def left_behind(value: Value, facts: NoteFacts) -> bool:
+    """Whether the note says of ``value``, right after it, that it was given up: it
+    clashed or collided with something, it is taken (:data:`_LEFT_FOR`)."""
+    text = facts.clause(value.clause).text
+    at = text.find(value.shown)
+    return at != -1 and _LEFT_FOR.match(text[at + len(value.shown) :]) is not None
+
+
+def retired_commands(
+    olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
+) -> set[int]:
+    """The older note's commands (by index) that the newer note, giving commands of its
+    own, says fail or are of the past (:func:`.commands.retired_in`): the newer gives
+    the task's new way. A command the older note itself says not to run is retired by
+    neither."""
+    said = [clause.text for clause in newer.clauses]
+    # a program names none of its commands alone where the newer note runs it too, or
+    # the older note runs two tasks of it (`terraform init`, `terraform apply`)
+    programs = [program_of(a.norm) for a in olds]
+    shared = {
+        p for p in programs if len({tool_of(a.norm) for a in olds if program_of(a.norm) == p}) > 1
+    }
+    running = frozenset(program_of(b.norm) for b in news) | shared
+    return {
+        i
+        for i, a in enumerate(olds)
+        if not older.negated(older.clause(a.clause))
+        and retired_in(a.shown, said, running)
+        and any(not agree(a, b) for b in news)
+    }
+
+
+def values_given_up(
+    olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
+) -> tuple[set[int], list[Value]]:
+    """The older note's values (by index) that the newer note names only to say they are
+    gone ("nothing listens on 1883 anymore", "we no longer pin 3.9"), and the newer
+    note's values left once those mentions are set aside: what it states instead is the
+    new value of the same thing, whatever words it is said among. A value the older note
+    itself says not to use is given up by neither."""
+    gone = [b for b in news if said_gone(b, newer)]
+    if not gone:
+        return set(), news
+    given_up = {
+        i
+        for i, a in enumerate(olds)
+        if not older.negated(older.clause(a.clause)) and any(agree(a, b) for b in gone)
+    }
+    if not given_up:
+        return set(), news
+    left = [b for b in news if not (b in gone and any(agree(olds[i], b) for i in given_up))]
+    return (given_up if left else set()), left
+
+
+# What says a value is gone, said just before it ("nothing listens on", "no longer pins")
+# or just after it ("1883 anymore", "8080 is gone"), within its part of the sentence.
+_GONE_BEFORE = re.compile(
+    r"\b(?:no\s+longer|nothing|nobody|never|stopped|dropped|removed|moved\s+(?:off|away\s+from)"
+    r"|switched\s+(?:off|away\s+from)|migrated\s+(?:off|from)|instead\s+of|rather\s+than|took"
+    r"|taken\s+by)\b[^.;,:]{0,30}$",
+    re.IGNORECASE,
+)
+_GONE_AFTER = re.compile(
+    r"^[`'\"]?[^.;,:]{0,25}?\b(?:anymore|any\s+more|no\s+longer|is\s+gone|was\s+removed"
+    r"|was\s+dropped|(?:is|was|got|has\s+been)\s+deprecated|reached\s+(?:its\s+)?end[\s-]of[\s-]life"
+    r"|is\s+(?:past\s+)?(?:eol|end[\s-]of[\s-]life))\b",
+    re.IGNORECASE,
+)
+
+
+def said_gone(value: Value, facts: NoteFacts) -> bool:
+    """Whether the note names ``value`` to say it is gone (:data:`_GONE_BEFORE`,
+    :data:`_GONE_AFTER`), not as a value it states."""
+    text = facts.clause(value.clause).text
+    at = text.find(value.shown)
+    if at == -1:
+        return False
+    return bool(_GONE_BEFORE.search(text[:at]) or _GONE_AFTER.match(text[at + len(value.shown) :]))
+
+
+def retiring_mention(b: Value, olds: list[Value], retired: set[int], newer: NoteFacts) -> bool:
+    """Whether a newer command only names a retired older one where it says it fails ("a
+    bare `npx prisma generate` fails"): a mention, not a command the newer note runs."""
+    said = [newer.clause(b.clause).text]
+    return any(
+        i in retired and agree(a, b) and retired_in(a.shown, said) for i, a in enumerate(olds)
+    )

@@ -1,0 +1,148 @@
+"""How two notes differ in what they say to do: the newer note says not to do, or
+retires, what the older one states; or the older said not to do what the newer now says
+to do.
+
+A negation or a retirement (:mod:`.stances`) differs from the other note when that note
+states what it turns against, in a clause of its body that is not itself negated, and
+does not take the same stance, and the two clauses speak of one thing (not two scopes,
+not two things of one kind: :mod:`.both_hold`)."""
+
+from __future__ import annotations
+
+from anamnesis.store.review.both_hold import qualified_apart, scoped_apart
+from anamnesis.store.review.records import Difference
+from anamnesis.store.review.stances import DIRECTIVE, NEGATION, head_stems
+from anamnesis.store.review.text import stem
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Final
+
+    from anamnesis.store.review.facts import NoteFacts
+    from anamnesis.store.review.stances import Stance
+    from anamnesis.store.review.text import Clause
+
+_SHOWN_CHARS: Final = 80
+
+
+def stance_differences(
+    older: NoteFacts, newer: NoteFacts, mine: list[Clause], theirs: list[Clause]
+) -> list[Difference]:
+    """The newer note says not to do, or retires, what the older one states; or the older
+    note said not to do what the newer one now says to do."""
+    out: list[Difference] = []
+    # the body's stances first: what they say is shown rather than the title's shorthand
+    said_newer = sorted(newer.stances(theirs), key=lambda stance: stance.clause == 0)
+    for stance in said_newer:
+        if _shared(stance, older.stances(mine)):
+            continue  # both notes say it: they agree
+        clause = _states(older, mine, stance, directive=False)
+        said = newer.clause(stance.clause).text
+        if clause is not None and not _apart(clause.text, said, older, newer):
+            target = _target(stance)
+            out.append(
+                Difference(stance.kind, target, _short(clause.text, stance), _short(said, stance))
+            )
+    for stance in older.stances(mine):
+        if stance.kind != NEGATION or _shared(stance, newer.stances(theirs)):
+            continue
+        clause = _states(newer, theirs, stance, directive=True)
+        said = older.clause(stance.clause).text
+        if clause is not None and not _apart(said, clause.text, older, newer):
+            out.append(
+                Difference(
+                    NEGATION, _target(stance), _short(said, stance), _short(clause.text, stance)
+                )
+            )
+    return out
+
+
+def _apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether a clause of each note speaks of something else: for two scopes
+    (:func:`scoped_apart`), or of one kind of thing told apart by the word before it
+    (:func:`qualified_apart`)."""
+    return scoped_apart(mine, theirs, older, newer, leaving="", changed=True) or qualified_apart(
+        mine, theirs, older, newer
+    )
+
+
+def _shared(stance: Stance, others: list[Stance]) -> bool:
+    """Whether the other note says the same: a stance of the kind about the same thing."""
+    key = set(stance.stems[:4])
+    need = 1 if len(key) <= 1 else 2
+    return any(
+        other.kind == stance.kind
+        and (set(stance.code) & set(other.code) or len(key & set(other.stems)) >= need)
+        for other in others
+    )
+
+
+def _states(
+    facts: NoteFacts, chosen: list[Clause], stance: Stance, *, directive: bool
+) -> Clause | None:
+    """The clause among ``chosen`` that states what ``stance`` turns against, not negated
+    itself (and, with ``directive``, saying to do it); None when no clause does.
+
+    A clause states it when it names the stance's code (or the stance names the clause's
+    code: "the make proto target" names `make proto`), or holds its first word and another
+    of its first four (the first alone, for a target of one word); or, over the clauses
+    together, when they hold two of its words and a clause holds the first."""
+    key = set(stance.stems[:4])
+    need = 1 if len(key) <= 1 else 2
+    target = stance.target.lower()
+    heads = head_stems(stance)
+    # A title names a subject, it states nothing (unless it is all there is).
+    stated = [clause for clause in chosen if not clause.is_title] or chosen
+    usable = [
+        clause
+        for clause in stated
+        if not facts.negated(clause) and (not directive or clause.stems & DIRECTIVE)
+    ]
+    for clause in usable:
+        lower = clause.text.lower()
+        if any(code and code in lower for code in stance.code):
+            return clause
+        if any(_names(code, target, heads) for code in facts.code(clause)):
+            return clause
+        if key and len(key & clause.stems) >= need and not heads.isdisjoint(clause.stems):
+            return clause  # the thing it is about first ("never paste tokens" is not "jwt")
+    if len(key) >= 2 and stance.stems:
+        together = frozenset().union(*(clause.stems for clause in usable)) if usable else set()
+        if len(key & together) >= 2:
+            for clause in usable:
+                if not heads.isdisjoint(clause.stems):
+                    return clause
+    return None
+
+
+def _names(code: str, target: str, heads: frozenset[str]) -> bool:
+    """Whether a stance's target names a clause's code: a command or an identifier in it
+    ("the make proto target" names `make proto`); a plain word in code only as what the
+    stance is about first (the `email` attribute is not "render emails")."""
+    if len(code) <= 2 or code not in target:
+        return False
+    return not code.isalpha() or stem(code) in heads
+
+
+def _target(stance: Stance) -> str:
+    return stance.target.replace("`", "").strip()
+
+
+def _short(text: str, stance: Stance) -> str:
+    """A clause as a pair shows it: whole words, at most :data:`_SHOWN_CHARS` characters,
+    around what the stance is about when the clause is longer."""
+    text = " ".join(text.split())
+    if len(text) <= _SHOWN_CHARS:
+        return text
+    lower = text.lower()
+    at = min(
+        (lower.find(probe) for probe in (*stance.code, *stance.stems) if probe and probe in lower),
+        default=0,
+    )
+    start = max(0, min(at - _SHOWN_CHARS // 3, len(text) - _SHOWN_CHARS + 2))
+    if start:
+        start = text.find(" ", start) + 1 or start
+    shown = text[start:]
+    if len(shown) > _SHOWN_CHARS - (1 if start else 0):
+        shown = shown[: _SHOWN_CHARS - 2].rsplit(" ", 1)[0] + "\u2026"
+    return ("\u2026" if start else "") + shown
