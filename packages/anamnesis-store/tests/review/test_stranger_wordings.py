@@ -3,7 +3,8 @@ showed them): a number said in prose against a setting's key, a key that names i
 unit, a hyphenated unit, a JVM property, a switched setting, a home folder, the port a
 server runs on, a value the newer note says is gone, two spellings of one setting, two
 addresses of one service, the task both titles name; and the look-alikes each rule must
-leave alone. The pairs are written here, not taken from the measured set."""
+leave alone (a command said never to run, a rate and its period, an idle limit and a
+ceiling, a path still used). The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
@@ -357,6 +358,31 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Metrics listener", "The API listens on 8080 and serves metrics on it."),
         ("Metrics listener port", "Metrics are served on their own listener, 9100, not"
          " exposed through 8080."),
+    ),
+    (
+        "a command the older note says never to run is no command it runs",
+        ("Rebasing shared branches", "Never `git rebase main` on a branch others pulled."),
+        ("Updating a shared branch", "On a branch others pulled I run `git merge main`;"
+         " no rebasing there."),
+    ),
+    (
+        "a rate and its period are one quantity",
+        ("Telemetry loop period", "The telemetry loop samples every 100 ms."),
+        ("Telemetry loop rate", "`sample_rate_hz = 10` for the telemetry loop."),
+    ),
+    (
+        "an idle limit and a ceiling both hold",
+        ("Admin session idle timeout", "Admin sessions time out after 20 minutes idle."),
+        ("Longest admin session", "Busy or not, admin sessions end after 8 hours"
+         " (adminSessionMaxAge 28800)."),
+    ),
+    (
+        "a path the newer note still uses, under it or in a command",
+        ("Where the build cache lives", "Build cache root `cache/`, this repo's entry"
+         " `cache/web`."),
+        ("Inspecting the web build cache", "List it with `ls -la cache/web`. A build writes"
+         " under `cache/web/objects` (the build cache root keeps objects/ and refs/"
+         " apart)."),
     ),
 ]  # fmt: skip
 

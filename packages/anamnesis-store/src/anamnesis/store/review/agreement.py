@@ -1,6 +1,7 @@
 """When two values of a kind can both be true of one thing (:func:`agree`): the same
 value, a value inside the other's range or bound, the same version at another precision,
-a path under the other, a command or name inside the other, one quantity in two units.
+a path under the other, a command or name inside the other, one quantity in two units,
+a rate and its period.
 The finder never proposes two values that agree."""
 
 from __future__ import annotations
@@ -36,8 +37,26 @@ def agree(a: Value, b: Value) -> bool:
     if a.kind == "number" and (a.bound or b.bound):
         return _numbers_agree(a, b)
     if a.kind == "number":
-        return _one_quantity(a, b) or _one_quantity(b, a)
+        return _one_quantity(a, b) or _one_quantity(b, a) or _rate_and_period(a, b)
     return False
+
+
+# A key naming a rate per second: ``controller_frequency``, ``tick_rate_hz``.
+_RATE_KEY = re.compile(r"(?:^|[^a-z])(?:freq(?:uency)?|hz|hertz)(?:$|[^a-z])", re.IGNORECASE)
+
+
+def _rate_and_period(a: Value, b: Value) -> bool:
+    """Whether one number is a rate per second and the other its period: 20 Hz (or
+    ``controller_frequency=20``) and "every 50 ms"."""
+    if b.slot == "s":
+        a, b = b, a
+    if a.slot != "s" or not (b.slot == "hz" or (b.keyed and _RATE_KEY.search(b.slot))):
+        return False
+    try:
+        period, rate = float(a.norm), float(b.norm)
+    except ValueError:
+        return False
+    return rate > 0 and abs(period * rate - 1) < 1e-6
 
 
 # What a number is shown with when it is given with no unit: ``retention=28``, ``ttl 30``.

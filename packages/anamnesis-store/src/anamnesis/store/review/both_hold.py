@@ -22,13 +22,19 @@ if TYPE_CHECKING:
 def floor_and_ceiling(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:
     """Whether one number is said as a floor and the other as a ceiling, by the words
     of its clause and its note's title (``minReplicas`` and ``maxReplicas``, "the
-    timelock's minimum delay" and "the longest delay allowed"): both hold."""
+    timelock's minimum delay" and "the longest delay allowed"), or one as a limit on
+    idling and the other as a ceiling however busy ("30 minutes idle" and "at most 10
+    hours", ``ssoSessionMaxLifespan``): both hold."""
     mine = f"{older.title} {older.clause(a.clause).text}"
     theirs = f"{newer.title} {newer.clause(b.clause).text}"
     floor_mine, ceiling_mine = bool(_FLOOR.search(mine)), bool(_CEILING.search(mine))
     floor_theirs, ceiling_theirs = bool(_FLOOR.search(theirs)), bool(_CEILING.search(theirs))
-    return (floor_mine and ceiling_theirs and not ceiling_mine and not floor_theirs) or (
-        ceiling_mine and floor_theirs and not floor_mine and not ceiling_theirs
+    idle_mine, idle_theirs = bool(_IDLE.search(mine)), bool(_IDLE.search(theirs))
+    return (
+        (floor_mine and ceiling_theirs and not ceiling_mine and not floor_theirs)
+        or (ceiling_mine and floor_theirs and not floor_mine and not ceiling_theirs)
+        or (idle_mine and ceiling_theirs and not idle_theirs and not ceiling_mine)
+        or (idle_theirs and ceiling_mine and not idle_mine and not ceiling_theirs)
     )
 
 
@@ -36,9 +42,11 @@ _FLOOR: Final = re.compile(
     r"\b(?:min(?:imum)?|floor|lowest|at\s+least|never\s+(?:goes\s+)?below)\b|\bmin[A-Z_]",
 )
 _CEILING: Final = re.compile(
-    r"\b(?:max(?:imum)?|ceiling|cap(?:ped)?|highest|longest|at\s+most|upper\s+bound)\b"
-    r"|\bmax[A-Z_]|\bMAX_",
+    r"\b(?:max(?:imum)?|ceiling|cap(?:ped)?|highest|longest|at\s+most|upper\s+bound"
+    r"|lifespan|absolute)\b|\bmax[A-Z_]|\bMAX_|[a-z]Max[A-Z]",
 )
+# What limits only a wait with nothing happening, not a whole span.
+_IDLE: Final = re.compile(r"\b(?:[Ii]dle|[Ii]dling|[Ii]nactiv(?:e|ity))\b|[a-z_]Idle[A-Z]|_IDLE_")
 
 
 def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
@@ -50,14 +58,14 @@ def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
         other.norm == a.norm
         and same_slot(other, a)  # ``async_insert=1`` restates no ``wait_for_async_insert=1``
         and not other.changed
-        and not _PAST.search(newer.clause(other.clause).text)
+        and not PAST.search(newer.clause(other.clause).text)
         and not newer.negated(newer.clause(other.clause))  # "nothing listens on 1883 anymore"
         for other in news
     )
 
 
 # Words that put a clause in the past: what it says was true, not what is.
-_PAST: Final = re.compile(
+PAST: Final = re.compile(
     r"\b(?:was|were|had|used\s+to|previously|before|earlier|originally|old|former|anymore"
     r"|no\s+longer)\b",
     re.IGNORECASE,

@@ -29,6 +29,7 @@ from anamnesis.store.review.alignment_by_context import (
     same_key,
 )
 from anamnesis.store.review.both_hold import (
+    PAST,
     floor_and_ceiling,
     other_scopes,
     other_things,
@@ -46,6 +47,7 @@ from anamnesis.store.review.gone import (
 from anamnesis.store.review.quantities import is_unit
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stance_differences import stance_differences
+from anamnesis.store.review.stances import NEGATION
 from anamnesis.store.review.text import CODE_SPAN, KIND_WORDS, SCOPE_WORDS, content_stems, words
 from anamnesis.store.review.value import KINDS
 from anamnesis.store.review.values import changes
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     from typing import Final
 
     from anamnesis.store.review.facts import NoteFacts
+    from anamnesis.store.review.text import Clause
     from anamnesis.store.review.value import Value
 
 
@@ -85,7 +88,9 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
     mine, theirs = older.relevant(newer), newer.relevant(older)
     found = [
         *stance_differences(older, newer, mine, theirs),
-        *_value_differences(older, newer, older.values(mine), newer.values(theirs)),
+        *_value_differences(
+            older, newer, _stated(older, mine, older.values(mine)), newer.values(theirs)
+        ),
         *(
             _flag_set_differences(older.values(mine), newer.values(theirs))
             if (older.subject_stems & newer.subject_stems)
@@ -101,6 +106,17 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
         unique.setdefault((difference.kind, difference.old), difference)
     order = {kind: i for i, kind in enumerate(DIFFERENCE_KINDS)}
     return tuple(sorted(unique.values(), key=lambda d: order.get(d.kind, len(order))))
+
+
+def _stated(facts: NoteFacts, chosen: list[Clause], values: list[Value]) -> list[Value]:
+    """The values a note states, less those it says not to use ("never plain `git push
+    --force`"): those are its negations' (:mod:`.stance_differences`), not values it holds."""
+    avoided = {
+        code for stance in facts.stances(chosen) if stance.kind == NEGATION for code in stance.code
+    }
+    if not avoided:
+        return values
+    return [value for value in values if value.shown.lower() not in avoided]
 
 
 # -- values ------------------------------------------------------------------------------
@@ -190,6 +206,8 @@ def _value_differences(
                 continue  # the older note states the newer value too (not as one to avoid)
             if kind in ("name", "command") and any(agree(a, other) for other in news):
                 continue  # the newer note still names the older one
+            if kind == "path" and _path_still_used(a, news, new_values, newer):
+                continue
             if kind == "name" and _named_in(b, older):
                 continue  # the older note names the newer one too, where it is no value
             if kind == "command" and tool_of(a.norm) == tool_of(b.norm):
@@ -389,6 +407,23 @@ def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
     elif a.kind in ("port", "url", "path") and a.kind not in picked:
         picked.append(a.kind)
     return " ".join(picked) or a.kind
+
+
+def _path_still_used(a: Value, news: list[Value], said: list[Value], newer: NoteFacts) -> bool:
+    """Whether the newer note still uses the older path, as a fact of today: a path
+    under it (`secret/data/quotes` under `secret/`), or the path itself in a command it
+    runs (`vault kv get secret/quotes`); not said in the past or as a change."""
+    commands = [value for value in said if value.kind == "command"]
+    return any(
+        not b.changed and not PAST.search(newer.clause(b.clause).text)
+        for b in news
+        if agree(a, b) and (b.norm.startswith(a.norm) or b.norm == a.norm)
+    ) or any(
+        f" {a.norm} " in f" {command.norm} "
+        and not command.changed
+        and not PAST.search(newer.clause(command.clause).text)
+        for command in commands
+    )
 
 
 # -- flags of one command ----------------------------------------------------------------

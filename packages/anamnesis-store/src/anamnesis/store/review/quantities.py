@@ -62,6 +62,8 @@ _SIZES: Final = {
     "mb": ("byte", 1e6), "mib": ("byte", 1024**2), "gb": ("byte", 1e9),
     "gib": ("byte", 1024**3), "tb": ("byte", 1e12), "tib": ("byte", 1024**4),
 }  # fmt: skip
+# A rate per second, folded to hertz: 20 Hz is one every 50 ms (:func:`.agreement.agree`).
+_FREQUENCIES: Final = {"hz": ("hz", 1), "khz": ("hz", 1e3), "mhz": ("hz", 1e6), "ghz": ("hz", 1e9)}
 # Words that count the same thing: "retried up to 5 times" and "3 attempts" agree in unit.
 _SAME_UNIT: Final = {
     "time": "attempt", "attempt": "attempt", "try": "attempt", "retry": "attempt",
@@ -430,7 +432,7 @@ def _unit_of(word: str) -> tuple[str, float] | None:
     if lower in _NOT_UNITS:
         return None
     singular = lower[:-1] if lower.endswith("s") and len(lower) > 2 else lower
-    for table in (_DURATIONS, _SIZES):
+    for table in (_DURATIONS, _SIZES, _FREQUENCIES):
         for form in (lower, singular, stem(lower)):
             if form in table:
                 return table[form]
@@ -494,7 +496,8 @@ def key_unit(key: str) -> str:
 def in_some_unit(number: float, quantity: float, base: str) -> bool:
     """Whether a number said without its unit is ``quantity`` (in ``base``: seconds,
     bytes) in one of the base's units: ``retention_days: 28`` and "4 weeks"."""
-    scales = {scale for table in (_DURATIONS, _SIZES) for b, scale in table.values() if b == base}
+    tables = (_DURATIONS, _SIZES, _FREQUENCIES)
+    scales = {scale for table in tables for b, scale in table.values() if b == base}
     return any(abs(number * scale - quantity) < 1e-9 * max(1.0, quantity) for scale in scales)
 
 
