@@ -32,7 +32,7 @@ LABELS = ("contradicts", "compatible")
 # ``TUNING_SPLITS``).
 SPLITS = (
     "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-    "fresh8",
+    "fresh8", "fresh9",
 )  # fmt: skip
 # What differs between two contradicting notes (the store's Difference kinds).
 CONTRADICTING_KINDS = (
