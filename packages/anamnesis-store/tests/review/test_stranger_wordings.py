@@ -4,14 +4,16 @@ unit, a hyphenated unit, a JVM property, a switched setting, a home folder, the 
 server runs on, a value the newer note says is gone, two spellings of one setting, two
 addresses of one service, the task both titles name; and the look-alikes each rule must
 leave alone (a command said never to run, a rate and its period, an idle limit and a
-ceiling, a path still used). The pairs are written here, not taken from the measured set."""
+ceiling, a path still used, two variables' roles, a name still named, two scopes'
+titles, a burst limit and a quota). The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
 import pytest
 
-from anamnesis.store import MemoryStore
+from anamnesis.store import Memory, MemoryStore
 from anamnesis.store.review.alignment_by_context import counts_alike, urls_alike
+from anamnesis.store.review.facts import NoteFacts
 from anamnesis.store.review.quantities import key_unit
 from pair_checks import Note, assert_found, assert_left_alone
 
@@ -384,6 +386,31 @@ LEFT: list[tuple[str, Note, Note]] = [
          " under `cache/web/objects` (the build cache root keeps objects/ and refs/"
          " apart)."),
     ),
+    (
+        "two variables of one service that hold two roles",
+        ("search URI", "SEARCH_CLUSTER_URI=https://search.internal.example"),
+        ("Reaching the search cluster from CI", "URI https://search.internal.example behind"
+         " the VPN. CI sets SEARCH_CLUSTER_TOKEN from `vault read search/ci`."),
+    ),
+    (
+        "a name the newer note still names, in another form",
+        ("where retries happen", "Never retry from a Consumer process; the scheduler"
+         " retries after the failure is logged."),
+        ("Scheduler and retries", "Scheduler.retry/2 re-enqueues the job itself once"
+         " Repo.insert succeeds - Consumers only ack and never call Oban.retry."),
+    ),
+    (
+        "notes titled for two scopes, whatever the values' own words",
+        ("log level in production", "LOG_MODE=production drops everything below warnings."),
+        ("log level locally", "In development no filtering is needed; the local compose"
+         " runs LOG_MODE=development."),
+    ),
+    (
+        "a burst limit and a daily quota",
+        ("invite rate per IP", "POST /invites: 20 per minute per IP."),
+        ("daily invite quota for API keys", "An API key may send 3000 invites a day; the"
+         " per-IP limit still applies."),
+    ),
 ]  # fmt: skip
 
 
@@ -433,3 +460,15 @@ def test_a_fenced_block_of_configuration_is_read_a_setting_a_line() -> None:
     block = '```json\n"Simulation": {\n  "TickRate": 30,\n  "MaxPlayers": 16\n}\n```'
     assert fenced_as_spans(block) == '`"Simulation": {`\n`"TickRate": 30`\n`"MaxPlayers": 16`\n'
     assert fenced_as_spans("```python\nimport os\n```") == "```python\nimport os\n```"
+
+
+def test_an_identifier_opening_its_sentence_names_what_a_value_is_of() -> None:
+    """``TRANSFORM_WH auto-suspends after 300 s``: the warehouse is named, though a
+    sentence's first capitalised word is otherwise read as no name."""
+    note = Memory(
+        id="01J0000000000000000000000A", type="semantic", title="Warehouse idle timeout",
+        body="TRANSFORM_WH suspends after 300 s.",
+    )  # fmt: skip
+    facts = NoteFacts(note)
+    named = {value.shown: value.named for value in facts.values(facts.clauses)}
+    assert "transform_wh" in named["300 s"]

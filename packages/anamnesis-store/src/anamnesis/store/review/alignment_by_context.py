@@ -86,7 +86,28 @@ def _one_setting(a: Value, b: Value) -> bool:
     """Whether two environment variables name one setting in two spellings: they share
     two words (``KAFKA_BOOTSTRAP``, ``SPRING_KAFKA_BOOTSTRAP_SERVERS``), where two
     settings of one service share its name alone (``POSTGRES_HOST``, ``POSTGRES_PORT``)."""
-    return name_shape(a) == "env" and len(a.own & b.own) >= 2
+    return (
+        name_shape(a) == "env"
+        and len(a.own & b.own) >= 2
+        and _role(a.norm) == _role(b.norm)  # the tracking URI is no tracking token
+    )
+
+
+# What an environment variable's last word says it holds, by role: an address, a secret,
+# a user, a place on disk, a port. Two variables ending in two roles are two settings.
+_ROLES: Final = {
+    **dict.fromkeys(("url", "uri", "dsn", "endpoint", "addr", "address", "host"), "address"),
+    **dict.fromkeys(("token", "key", "secret", "password", "pass", "pwd"), "secret"),
+    **dict.fromkeys(("user", "username", "login"), "user"),
+    **dict.fromkeys(("dir", "path", "folder", "file", "root"), "place"),
+    "port": "port",
+}
+
+
+def _role(name: str) -> str:
+    """The role an environment variable's last word names ("" when none)."""
+    last = name.rsplit("_", 1)[-1].lower()
+    return _ROLES.get(last, "")
 
 
 def urls_alike(a: str, b: str) -> bool:

@@ -49,6 +49,32 @@ _CEILING: Final = re.compile(
 _IDLE: Final = re.compile(r"\b(?:[Ii]dle|[Ii]dling|[Ii]nactiv(?:e|ity))\b|[a-z_]Idle[A-Z]|_IDLE_")
 
 
+def two_windows(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:
+    """Whether two rates are counted over two windows ("60 per minute" and "5000 a
+    day"): a burst limit and a quota, both held (the same rate in two windows agrees
+    already: 60 a minute is 3600 an hour)."""
+    if a.slot != "/s" or b.slot != "/s":
+        return False
+    mine = _window(older.clause(a.clause).text, a.shown)
+    theirs = _window(newer.clause(b.clause).text, b.shown)
+    return bool(mine and theirs and mine != theirs)
+
+
+def _window(text: str, shown: str) -> str:
+    """The unit a rate is counted over, as said after its number ("minute" in "60 per
+    minute per IP"), in its singular; "" when the text does not say."""
+    at = text.find(shown)
+    if at == -1:
+        return ""
+    found = _PER_WINDOW.match(text, at + len(shown))
+    return found.group(1).lower().removesuffix("s") if found else ""
+
+
+_PER_WINDOW: Final = re.compile(
+    r"\s*(?:[A-Za-z]+\s+){0,2}?(?:per|/|an?|each|every)\s*([A-Za-z]+)", re.IGNORECASE
+)
+
+
 def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
     """Whether the newer note states the older value too, as a fact of today rather than
     what it changed from: a number, version or port said again for something else ("800
@@ -110,7 +136,13 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
 
 
 def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
-    """Whether two values are said for different scopes (:func:`scoped_apart`)."""
+    """Whether two values are said for different scopes (:func:`scoped_apart`), or in
+    notes titled for two scopes, each one the other note never mentions, whatever the
+    values' own words ("master key in production" with ``MEILI_ENV=production``, "master
+    key locally" with ``MEILI_ENV=development``)."""
+    titled_mine, titled_theirs = scopes(older.title), scopes(newer.title)
+    if titled_mine - newer.scopes and titled_theirs - older.scopes:
+        return True
     return scoped_apart(
         older.clause(a.clause).text,
         newer.clause(b.clause).text,

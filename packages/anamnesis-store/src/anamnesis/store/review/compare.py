@@ -35,6 +35,7 @@ from anamnesis.store.review.both_hold import (
     other_things,
     restated,
     same_slot,
+    two_windows,
 )
 from anamnesis.store.review.commands import program_of, task_words, tool_of
 from anamnesis.store.review.gone import (
@@ -181,7 +182,12 @@ def _value_differences(
                 ):
                     continue
                 if not same and (
-                    (kind == "number" and floor_and_ceiling(older, a, newer, b))
+                    (
+                        kind == "number"
+                        and (
+                            floor_and_ceiling(older, a, newer, b) or two_windows(older, a, newer, b)
+                        )
+                    )
                     or other_scopes(older, a, newer, b, changed)
                     or (not changed and other_things(a, b, older, newer))
                 ):
@@ -210,6 +216,8 @@ def _value_differences(
                 continue
             if kind == "name" and _named_in(b, older):
                 continue  # the older note names the newer one too, where it is no value
+            if kind == "name" and not (title_changed or b.changed) and _named_in(a, newer):
+                continue  # the newer note still names the older one ("LiveViews only ...")
             if kind == "command" and tool_of(a.norm) == tool_of(b.norm):
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
@@ -359,7 +367,7 @@ def _name_alignment(
 def _named_in(value: Value, facts: NoteFacts) -> bool:
     """Whether a note names ``value`` anywhere, as a word ("Atlantis applies after
     approval": a sentence's first word is read as no name, yet names it)."""
-    return re.search(rf"(?<![\w.-]){re.escape(value.norm)}(?![\w-])", facts.lower) is not None
+    return re.search(rf"(?<![\w.-]){re.escape(value.norm)}s?(?![\w-])", facts.lower) is not None
 
 
 def _sole(value: Value, values: list[Value]) -> bool:

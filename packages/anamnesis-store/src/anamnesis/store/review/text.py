@@ -148,7 +148,8 @@ STRONG_SCOPES: Final = SCOPE_WORDS - frozenset(
 )
 _REGION = re.compile(r"\b[a-z]{2}-(?:[a-z]+-)+\d\b")
 _SINGULAR_SCOPES: Final = {
-    word: word[:-1] for word in SCOPE_WORDS if word.endswith("s") and word[:-1] in SCOPE_WORDS
+    **{word: word[:-1] for word in SCOPE_WORDS if word.endswith("s") and word[:-1] in SCOPE_WORDS},
+    "locally": "local",
 }
 
 
@@ -162,7 +163,7 @@ def scopes(text: str, leaving: str = "", *, mentions: bool = False) -> frozenset
     lower = CODE_SPAN.sub(" ", text.lower())
     found = set(_REGION.findall(lower))
     for word in re.findall(r"[a-z0-9_]+(?:-[a-z0-9]+)*", lower):
-        if word in SCOPE_WORDS:
+        if word in SCOPE_WORDS or word in _SINGULAR_SCOPES:
             found.add(_SINGULAR_SCOPES.get(word, word))  # "partners" and "partner": one
         elif "-" in word or (mentions and "_" in word):  # "free-plan", "fetch_partner_files"
             found.update(

@@ -68,8 +68,9 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         inside = next((a for a, b in codes if a <= match.start() < b), None)
         if inside is None:
             plain.append((match.start(), word))
-            if match.group(0)[0].isupper() and text[: match.start()].strip():
-                proper[match.start()] = match.group(0).lower()
+            said = match.group(0)
+            if said[0].isupper() and (text[: match.start()].strip() or _IDENTIFIER.match(said)):
+                proper[match.start()] = said.lower()
         else:
             coded.setdefault(inside, []).append(word)
     starts = [start for start, _word in plain]
@@ -125,5 +126,8 @@ _CHANGE_AFTER = re.compile(
 _WORD_AT = re.compile(r"[A-Za-z][A-Za-z0-9_'\u2019-]*[A-Za-z0-9]|[A-Za-z]")
 # The words around a value that say what it is a value of: this many content words
 # before it, and after it.
+# A capitalised word that is an identifier, a name even as a sentence's first word:
+# ``TRANSFORM_WH``, ``BI_WH``.
+_IDENTIFIER = re.compile(r"[A-Z][A-Z0-9]*_[A-Z0-9_]*[A-Z0-9]$")
 _BEFORE = 6
 _AFTER = 4
