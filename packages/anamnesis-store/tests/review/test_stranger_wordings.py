@@ -280,6 +280,47 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Sentry project", "We self-host it: https://sentry.acme.dev/organizations/acme/web/."),
         "url",
     ),
+    (
+        "a port set in a config block against a server's",
+        ("Admin API port", "The admin server starts in AdminServer.kt:"
+         " `embeddedServer(CIO, port = 7000, module = Admin::module)`."),
+        ("Server settings", "application.conf:\n```hocon\nadmin {\n  server {\n    port ="
+         " 7010\n    idleTimeout = 30000\n  }\n}\n```\nThe ingress targets the same port."),
+        "port",
+    ),
+    (
+        "a websocket address",
+        ("Telemetry socket", "The dashboard streams from ws://gateway.lan:8765 with the"
+         " browser client."),
+        ("Dashboard telemetry stream", "The dashboard opens its stream to"
+         " ws://gateway.lan:8766 (`--ws-port 8766` on the gateway)."),
+        "url",
+    ),
+    (
+        "a setting alone in a TypeScript block is what its note's title names",
+        ("Docs site dev server", "`pnpm dev` -> Astro on http://localhost:4321 with hot"
+         " reload."),
+        ("astro.config.ts server block", "```ts\nserver: {\n  port: 4400,\n  host: true,\n},"
+         "\n```\nThe docs site's dev server listens there."),
+        "port",
+    ),
+    (
+        "a value in a markdown table",
+        ("Fine-tuning hyperparameters", "| param | value |\n|---|---|\n| micro batch | 16 |\n"
+         "| learning rate | 2e-5 |\n| epochs | 3 |\n| warmup ratio | 0.1 |"),
+        ("Fine-tune run config", "train.py sets `micro_batch_size=8`, learning rate 2e-5 over"
+         " 3 epochs, warmup ratio 0.1."),
+        "number",
+    ),
+    (
+        "one image's version, titled by where it is pinned",
+        ("Keycloak version in compose", "docker-compose.yml pins"
+         " `quay.io/keycloak/keycloak:24.0.5` for both auth nodes."),
+        ("auth nodes image tag", "```yaml\nservices:\n  auth1:\n    image:"
+         " quay.io/keycloak/keycloak:26.0.7\n  auth2:\n    image:"
+         " quay.io/keycloak/keycloak:26.0.7\n```"),
+        "version",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer): look-alikes each rule must leave alone

@@ -11,21 +11,22 @@ TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers se
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-# An address with its scheme: the web's, and a bucket's, a database's, a repository's.
+# An address with its scheme: the web's (and its sockets'), and a bucket's, a database's, a
+# repository's.
 URL = re.compile(
-    r"\b(?:https?|s3|gs|az|ssh|git|sftp|ftp|postgres(?:ql)?|mysql|redis|rediss|mongodb"
+    r"\b(?:https?|wss?|grpcs?|s3|gs|az|ssh|git|sftp|ftp|postgres(?:ql)?|mysql|redis|rediss|mongodb"
     r"(?:\+srv)?|amqps?|kafka|nats)://[^\s`'\"<>()\[\]{}]+"
 )
 
 
 def url_port(url: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
     """A URL's explicit port (``http://localhost:3000``) is also a port value."""
-    match = re.match(r"https?://[^/:]+:(\d{2,5})\b", url)
+    match = re.match(r"(?:https?|wss?|grpcs?)://[^/:]+:(\d{2,5})\b", url)
     if match:
         yield start, Value("port", match.group(1), f":{match.group(1)}", clause=clause)
 
 
 def url_value(url: str, clause: int) -> Value:
     norm = url.lower().rstrip("/")
-    norm = re.sub(r"^https?://", "", norm)  # the web's scheme goes; s3:// and the like stay
+    norm = re.sub(r"^(?:https?|wss?)://", "", norm)  # the web's scheme goes; s3:// stays
     return Value("url", norm, url, clause=clause)

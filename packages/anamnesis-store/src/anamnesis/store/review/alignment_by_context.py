@@ -189,6 +189,9 @@ def _context(value: Value) -> frozenset[str]:
     own words."""
     if value.keyed:
         return value.stems | key_stems(key_of(value))
+    if value.kind == "port" and "=" in value.shown:
+        # ``port = 8088`` in a config block: its key says it is a server's port
+        return value.stems | key_stems(value.shown.split("=", 1)[0])
     # a number's own words say what it counts: "60 ticks per second" against ``TickRate``
     return value.stems | value.own if value.kind == "number" else value.stems
 

@@ -113,6 +113,13 @@ def _unit(value: Value) -> str:
     return "" if value.keyed or value.slot.startswith("~") else value.slot
 
 
+# Stems that say where or how a value is set, not what it is of: "version in compose",
+# "cluster nodes image tag" pin one image's version, not two things.
+_WHERE_SET: Final = frozenset(
+    {"version", "tag", "imag", "pin", "config", "configuration", "setting", "compos", "valu"}
+)
+
+
 def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
     """Whether the two values are visibly of different things: each is said beside a word
     of its note's title that the other note never mentions (``orders`` table against
@@ -121,7 +128,7 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     before it ("timeout for unit tests", "timeout for end-to-end tests")."""
     # the project's and its tools' names are no thing of their own (every note of the
     # project may say them)
-    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot}
+    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET
     titled = _only(
         (older.clause(a.clause).stems & older.title_stems) - tools,
         (newer.clause(b.clause).stems & newer.title_stems) - tools,

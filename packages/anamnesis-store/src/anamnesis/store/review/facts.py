@@ -40,6 +40,7 @@ LEAD_CLAUSES: Final = 5
 # How much of a note's start names its subject (with its title): what the other note's
 # clauses are searched for.
 PROBE_CHARS: Final = 800
+_BARE_CODE = re.compile(r"`[^`]+`")
 _PORTS = re.compile(r"\b(?:port|listen|publish|expos|bind|localhost|sshd)")
 
 
@@ -192,6 +193,11 @@ class NoteFacts:
             found = self._values.get(clause.index)
             if found is None:
                 found = self._values[clause.index] = clause_values(clause, self.about_ports)
+                if _BARE_CODE.fullmatch(clause.text):
+                    # a line of code alone (a setting in a config block) says nothing of
+                    # what it is for: the note's title does
+                    for value in found:
+                        value.stems |= self.title_stems
             out.extend(found)
         return out
 

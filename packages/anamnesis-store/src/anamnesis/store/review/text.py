@@ -199,7 +199,8 @@ _PROMPT = re.compile(r"^(?:\$|>|PS>|%)\s+")
 # line is one setting, read as code on a line of its own.
 _CONFIG_FENCE = re.compile(
     r"^```[ \t]*(?:ya?ml|json|jsonc|toml|ini|cfg|conf|properties|hcl|terraform|tf|env|dotenv"
-    r"|nginx|apache|vcl|xml|nix|dockerfile|systemd)[ \t]*\n(.*?)^```[ \t]*$",
+    r"|nginx|apache|vcl|xml|nix|dockerfile|systemd|hocon|ts|typescript|js|javascript|kotlin"
+    r"|kts|groovy|lua)[ \t]*\n(.*?)^```[ \t]*$",
     re.MULTILINE | re.DOTALL | re.IGNORECASE,
 )
 # What only shapes a block of configuration: brackets, commas, a comment.
@@ -314,8 +315,11 @@ class ClauseReader:
 
     def _add(self, piece: str) -> None:
         piece = piece.strip()
-        if piece:
+        if piece and _SAYS_SOMETHING.search(piece):  # not a table's ``|---|---|``
             self.clauses.append(Clause(piece, len(self.clauses), False))
+
+
+_SAYS_SOMETHING = re.compile(r"\w")
 
 
 # Words that name the kind of value a note holds, not what it is of: two notes about
