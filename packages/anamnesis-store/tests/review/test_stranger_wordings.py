@@ -13,6 +13,7 @@ import pytest
 
 from anamnesis.store import Memory, MemoryStore
 from anamnesis.store.review.alignment_by_context import counts_alike, urls_alike
+from anamnesis.store.review.compare import differences
 from anamnesis.store.review.facts import NoteFacts
 from anamnesis.store.review.quantities import key_unit
 from pair_checks import Note, assert_found, assert_left_alone
@@ -321,6 +322,37 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " quay.io/keycloak/keycloak:26.0.7\n```"),
         "version",
     ),
+    (
+        "what a clause is for is not what it says to do",
+        ("Long builds on the build box", "Run long builds inside screen so a dropped SSH"
+         " session doesn't kill them."),
+        ("Terminal sessions on the build box", "Not screen anymore: I use tmux on the build"
+         " box, with tmux-resurrect."),
+        "replacement",
+    ),
+    (
+        "a clause that starts with what was removed",
+        ("Fixtures in the test image", "Bake the test fixtures into the image so jobs start"
+         " without a download step."),
+        ("Slow test jobs", "Every runner pulled a 4 GB image cold. Removed the fixtures from"
+         " the image; jobs fetch them from the cache in ~40 s."),
+        "replacement",
+    ),
+    (
+        "a clause that starts by saying a thing is not there",
+        ("lint hook", "husky runs `eslint --fix` on staged files pre-commit."),
+        ("pre-commit hook in the web app", "No eslint in the pre-commit hook (it rewrote"
+         " half-staged files). CI runs `eslint .` instead."),
+        "negation",
+    ),
+    (
+        "a camelCase key said to be false in prose",
+        ("schema sync at startup", "ORM config has `autoSchemaSync: true`, so every boot"
+         " alters tables to match the entities."),
+        ("Schema changes in production", "Never from the app: autoSchemaSync is false. The"
+         " release job runs the migrations before the rollout."),
+        "flag",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer): look-alikes each rule must leave alone
@@ -513,3 +545,16 @@ def test_an_identifier_opening_its_sentence_names_what_a_value_is_of() -> None:
     facts = NoteFacts(note)
     named = {value.shown: value.named for value in facts.values(facts.clauses)}
     assert "transform_wh" in named["300 s"]
+
+
+def test_a_setting_key_is_no_name_of_its_note() -> None:
+    """``backupRetentionPeriod: 7`` keys a number: the key is not also a name to compare
+    with another note's names (``preferredBackupWindow``)."""
+    older = ("Prod database backups", "backupRetentionPeriod: 14 on prod.")
+    newer = ("Checked the prod backup settings", "Prod keeps 14 days of automated backups,"
+             " preferredBackupWindow 02:00-03:00 UTC, and deletionProtection is on.")  # fmt: skip
+    facts = [
+        NoteFacts(Memory(id=f"01J000000000000000000000{i}A", type="semantic", title=t, body=b))
+        for i, (t, b) in enumerate((older, newer))
+    ]
+    assert differences(facts[0], facts[1]) == ()

@@ -85,7 +85,7 @@ def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
         and same_slot(other, a)  # ``async_insert=1`` restates no ``wait_for_async_insert=1``
         and not other.changed
         and not PAST.search(newer.clause(other.clause).text)
-        and not newer.negated(newer.clause(other.clause))  # "nothing listens on 1883 anymore"
+        and not newer.avoids(other)  # "nothing listens on 1883 anymore"
         for other in news
     )
 

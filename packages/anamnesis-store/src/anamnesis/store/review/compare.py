@@ -137,6 +137,8 @@ def _value_differences(
     for kind in KINDS:
         olds = _keyed_over_said([value for value in old_values if value.kind == kind])
         news = _keyed_over_said([value for value in new_values if value.kind == kind])
+        if kind == "name":
+            olds, news = _not_keys(olds, old_values), _not_keys(news, new_values)
         if not olds or not news:
             continue
         # an older command the newer note says fails or is of the past (commands.retired_in)
@@ -205,9 +207,7 @@ def _value_differences(
             used_new.add(j)
             a, b = olds[i], news[j]
             if not differ or any(
-                agree(other, b)
-                for other in olds
-                if same_slot(other, b) and not older.negated(older.clause(other.clause))
+                agree(other, b) for other in olds if same_slot(other, b) and not older.avoids(other)
             ):
                 continue  # the older note states the newer value too (not as one to avoid)
             if kind in ("name", "command") and any(agree(a, other) for other in news):
@@ -236,6 +236,13 @@ def _keyed_over_said(values: list[Value]) -> list[Value]:
         for value in values
         if value.keyed or not any(one_quantity(setting, value) for setting in keyed)
     ]
+
+
+def _not_keys(names: list[Value], values: list[Value]) -> list[Value]:
+    """A note's names, less those that are the keys of settings it gives
+    (``backupRetentionPeriod: 7``): a key says what a value is of, it is no value."""
+    keys = {value.slot for value in values if value.keyed and value.kind in ("number", "flag")}
+    return [name for name in names if name.norm not in keys] if keys else names
 
 
 def _one_task(a: Value, b: Value, tools: frozenset[str]) -> bool:

@@ -124,6 +124,13 @@ class NoteFacts:
             found = self._negated[clause.index] = is_negated(clause.text)
         return found
 
+    def avoids(self, value: Value) -> bool:
+        """Whether the note names ``value`` only as one to avoid: in a clause that says not
+        to, or in what its clause says is for ("so it does not clash with 6379")."""
+        text = self.clause(value.clause).text
+        at = text.find(value.shown)
+        return self.negated(self.clause(value.clause)) if at <= 0 else is_negated(text, at)
+
     def code(self, clause: Clause) -> list[str]:
         """The clause's spans in backquotes, in lower case."""
         found = self._code.get(clause.index)

@@ -55,7 +55,7 @@ def retired_commands(
     return {
         i
         for i, a in enumerate(olds)
-        if not older.negated(older.clause(a.clause))
+        if not older.avoids(a)
         and retired_in(a.shown, said, running)
         and any(not agree(a, b) for b in news)
     }
@@ -73,9 +73,7 @@ def values_given_up(
     if not gone:
         return set(), news
     given_up = {
-        i
-        for i, a in enumerate(olds)
-        if not older.negated(older.clause(a.clause)) and any(agree(a, b) for b in gone)
+        i for i, a in enumerate(olds) if not older.avoids(a) and any(agree(a, b) for b in gone)
     }
     if not given_up:
         return set(), news

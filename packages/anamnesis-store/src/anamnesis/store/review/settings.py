@@ -63,9 +63,11 @@ _HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
 _PORT_KEY = re.compile(r"(?:^|[._-])port$|[a-z]Port$|^PORT$", re.IGNORECASE)
 # A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``.
 DECLARED = re.compile(r"(?:const|let|var|export|final|val|readonly|local|set)\s+(.+)")
-# A key no prose word looks like: dotted, snake_case, or kebab-case of three words
-# (``auto-optimise-store``; "well-known" is prose).
-_KEY_SHAPE = r"[a-z][\w-]*(?:[._][\w-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}"
+# A key no prose word looks like: dotted, snake_case, lowerCamelCase, or kebab-case of
+# three words (``auto-optimise-store``; "well-known" is prose).
+_KEY_SHAPE = (
+    r"[a-z][\w-]*(?:[._][\w-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+"
+)
 # A setting said in prose as "key is value", the key one no prose word looks like
 # (:data:`_KEY_SHAPE`): "rendering_method is gl_compatibility".
 _IS_SETTING = re.compile(

@@ -55,6 +55,19 @@ _RETIRED_BEFORE = re.compile(
     r"|\b(?:left|dropped|ditched|abandoned)\s+(?=(?-i:[A-Z`]))",
     re.IGNORECASE,
 )
+# A clause that starts by saying what went, in a change log's words: "Removed the weights
+# from the image", "Not tmux anymore: ...".
+_GONE_AT_START = re.compile(
+    r"^(?:removed|dropped|deleted|retired|ditched|got\s+rid\s+of"
+    r"|(?:not|no)\s+(?=[^.;:]{1,40}?\b(?:anymore|any\s+more)\b))\s*(?:the\s+|our\s+)?",
+    re.IGNORECASE,
+)
+# A clause that starts by saying a thing is not there: "No formatter in the pre-commit
+# hook" (not "No longer ...", "No one ...", "No need to ...").
+_NONE_AT_START = re.compile(
+    r"^no\s+(?!(?:longer|one|need|matter|idea|way|more|later|further|less|fewer)\b)(?=\w)",
+    re.IGNORECASE,
+)
 # Cues that also name what happens to one thing of many ("a message is dropped").
 _WEAK = re.compile(r"\b(?:removed|deleted|dropped|blocked|cancell?ed)\b", re.IGNORECASE)
 _INDEFINITE = re.compile(
@@ -144,11 +157,22 @@ def clause_stances(clause: Clause) -> list[Stance]:
     return list(_clause_stances(clause))
 
 
+# Where a clause goes on to say what its action is for or leads to: "so", "so that".
+_FOR_WHAT = re.compile(r"\s(?:so|so\s+that|in\s+order\s+that)\s+(?=\w)", re.IGNORECASE)
 _NO = re.compile(r"\b(?:no|not|none|nothing|never)\b", re.IGNORECASE)
 
 
-def is_negated(text: str) -> bool:
-    """Whether a clause says not to (or no longer) do what it names ("keeps no cache")."""
+def is_negated(text: str, at: int = 0) -> bool:
+    """Whether a clause says not to (or no longer) do what it names ("keeps no cache"),
+    read in the part of it that holds position ``at``: what the clause says to do, or
+    what that is for. A negation in what doing it is for says nothing of the doing:
+    "inside tmux so a dropped connection doesn't kill it" says to use tmux; "so it does
+    not clash with 6379" names 6379 as one to avoid."""
+    if not has_cue(text):
+        return False
+    purpose = _FOR_WHAT.search(text)
+    if purpose is not None:
+        text = text[purpose.end() :] if at >= purpose.end() else text[: purpose.start()]
     return has_cue(text) and bool(
         _NO.search(text)
         or _NEGATION_BEFORE.search(text)
@@ -180,6 +204,13 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
             yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
     for match in _RETIRED_BEFORE.finditer(masked):
         yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
+    if not clause.is_title:
+        gone = _GONE_AT_START.match(masked)
+        if gone:
+            yield from _stance(REPLACEMENT, _after(text, gone.end()), clause)
+        absent = _NONE_AT_START.match(masked)
+        if absent and not gone:
+            yield from _stance(NEGATION, _after(text, absent.end()), clause)
 
 
 def _after(text: str, start: int) -> str:
