@@ -353,6 +353,29 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " release job runs the migrations before the rollout."),
         "flag",
     ),
+    (
+        "a laptop's local is the dev environment",
+        ("billing-api local URL", "`npm run start:dev` -> http://localhost:4000/api,"
+         " GraphiQL at /api/graphql."),
+        ("Calling the billing API in dev", "main.ts does `await app.listen(4100)` (we moved"
+         " off 4000 for the docs site). Base URL http://localhost:4100/api; GraphiQL under"
+         " /api/graphql."),
+        "port",
+    ),
+    (
+        "an address said beside the key the other note sets",
+        ("Upstream behind the edge", "Misses go to `https://shop-api.internal/v2`"
+         " (UPSTREAM_URL var in wrangler.toml)."),
+        ("wrangler.toml vars", "```toml\n[vars]\nUPSTREAM_URL ="
+         " \"https://origin.example.net/v2\"\nCACHE_SECONDS = \"300\"\n```"),
+        "url",
+    ),
+    (
+        "a number said beside the key the other note sets",
+        ("psql history", "In ~/.psqlrc: HISTSIZE=2000 so every session keeps its queries."),
+        ("psql settings", "I keep 20000 lines of psql history (HISTSIZE in .psqlrc)."),
+        "number",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer): look-alikes each rule must leave alone

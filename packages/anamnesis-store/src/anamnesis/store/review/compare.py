@@ -163,6 +163,8 @@ def _value_differences(
                     )  # fmt: skip
                 if score is None:
                     score = context_alignment(a, b, sole=one_each)
+                if score is None:
+                    score = _key_named(a, b, olds, news, older, newer)
                 if score is None and i in retired:
                     score = 0.5  # what the newer note runs instead, when nothing else says
                 if score is None:
@@ -236,6 +238,30 @@ def _keyed_over_said(values: list[Value]) -> list[Value]:
         for value in values
         if value.keyed or not any(one_quantity(setting, value) for setting in keyed)
     ]
+
+
+def _key_named(
+    a: Value, b: Value, olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
+) -> float | None:
+    """How surely a setting's value and the other note's only value of its kind are one
+    thing because that note names the setting's key ("capped at 100 MB (the
+    shiny.maxRequestSize option)", "50000 lines of zsh history (HISTSIZE and SAVEHIST)");
+    None: it names no key of the setting."""
+    set_a, set_b = "=" in a.shown, "=" in b.shown  # a setting as ``key=value``
+    if set_a == set_b:
+        return None
+    keyed, other, others, facts = (a, b, news, newer) if set_a else (b, a, olds, older)
+    if len({value.norm for value in others}) != 1:
+        return None
+    key = keyed.shown.split("=", 1)[0].strip().rsplit(".", 1)[-1]
+    if not _IDENTIFIER_KEY.fullmatch(key):
+        return None  # a plain word ("timeout") is said of many things
+    said = re.search(rf"(?<![\w.-]){re.escape(key.lower())}(?![\w-])", facts.lower)
+    return 0.5 if said and other.kind == keyed.kind else None
+
+
+# A key no prose word looks like: snake_case, camelCase, or an upper-case name.
+_IDENTIFIER_KEY = re.compile(r"\w*_\w+|[a-z]+[A-Z]\w*|[A-Z][A-Z0-9]{3,}")
 
 
 def _not_keys(names: list[Value], values: list[Value]) -> list[Value]:

@@ -149,8 +149,10 @@ STRONG_SCOPES: Final = SCOPE_WORDS - frozenset(
 _REGION = re.compile(r"\b[a-z]{2}-(?:[a-z]+-)+\d\b")
 _SINGULAR_SCOPES: Final = {
     **{word: word[:-1] for word in SCOPE_WORDS if word.endswith("s") and word[:-1] in SCOPE_WORDS},
-    "locally": "local",
-}
+    "locally": "dev",
+    # one environment's names: a laptop's "local" is the "dev" one
+    "local": "dev", "development": "dev", "production": "prod",
+}  # fmt: skip
 
 
 @lru_cache(maxsize=16384)
