@@ -376,6 +376,30 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("psql settings", "I keep 20000 lines of psql history (HISTSIZE in .psqlrc)."),
         "number",
     ),
+    (
+        "two spellings of one variable's words (DATABASE and DB)",
+        ("database connection env var", "orders-api reads `DATABASE_URL` (postgres://...) in"
+         " the Prisma client."),
+        ("env for the orders DB", ".env.example:\n```\nORDERS_DB_URL=postgres://orders@"
+         "localhost:5432/orders\nCACHE_URL=redis://localhost:6379\n```\nThe config module"
+         " checks ORDERS_DB_URL at boot."),
+        "name",
+    ),
+    (
+        "one variable's words in another order, whatever the titles call it",
+        ("Raw schema for the CRM sync", "Connection `crm -> warehouse` writes to schema"
+         " FIVETRAN_RAW in the ANALYTICS database."),
+        ("crm sync destination namespace", "Destination namespace: RAW_FIVETRAN. dbt sources"
+         " point at raw_fivetran.* ."),
+        "name",
+    ),
+    (
+        "one file in two folders",
+        ("Pin map", "All GPIO assignments are in include/gpio_map.h."),
+        ("Where to change the buzzer pin", "Buzzer, LED and button pins are #defines in"
+         " src/hw/gpio_map.h; the buzzer is on D7."),
+        "path",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer): look-alikes each rule must leave alone

@@ -73,7 +73,7 @@ def context_alignment(a: Value, b: Value, *, sole: bool) -> float | None:
         around -= a.own | b.own  # ``orders_inbound``, ``orders_archive``: not a shared word
     if a.kind == "number":
         around = frozenset(word for word in around if not is_unit(word))
-    if a.kind == "name" and _one_setting(a, b):
+    if a.kind == "name" and one_setting(a, b):
         return _ALIGNED
     near = set(a.near) & set(b.near)
     if a.kind == "name" and not near:
@@ -82,15 +82,28 @@ def context_alignment(a: Value, b: Value, *, sole: bool) -> float | None:
     return _ALIGNED if shared >= ENOUGH else None
 
 
-def _one_setting(a: Value, b: Value) -> bool:
+def one_setting(a: Value, b: Value) -> bool:
     """Whether two environment variables name one setting in two spellings: they share
     two words (``KAFKA_BOOTSTRAP``, ``SPRING_KAFKA_BOOTSTRAP_SERVERS``), where two
     settings of one service share its name alone (``POSTGRES_HOST``, ``POSTGRES_PORT``)."""
     return (
-        name_shape(a) == "env"
-        and len(a.own & b.own) >= 2
+        a.kind == b.kind == "name"
+        and name_shape(a) == name_shape(b) == "env"
+        and len(_env_words(a.norm) & _env_words(b.norm)) >= 2
         and _role(a.norm) == _role(b.norm)  # the tracking URI is no tracking token
     )
+
+
+# Words an environment variable spells two ways: ``DATABASE_URL``, ``LEDGER_DB_URL``.
+_ENV_SYNONYMS: Final = {
+    "database": "db", "password": "pass", "pwd": "pass", "passwd": "pass",
+    "username": "user", "hostname": "host", "address": "addr", "directory": "dir",
+}  # fmt: skip
+
+
+def _env_words(name: str) -> frozenset[str]:
+    """An environment variable's words, each in one spelling."""
+    return frozenset(_ENV_SYNONYMS.get(word, word) for word in name.lower().split("_") if word)
 
 
 # What an environment variable's last word says it holds, by role: an address, a secret,

@@ -24,6 +24,7 @@ import re
 from anamnesis.store.review.agreement import agree, one_quantity
 from anamnesis.store.review.alignment_by_context import (
     context_alignment,
+    one_setting,
     name_shape,
     one_value,
     same_key,
@@ -193,7 +194,7 @@ def _value_differences(
                         )
                     )
                     or other_scopes(older, a, newer, b, changed)
-                    or (not changed and other_things(a, b, older, newer))
+                    or (not changed and not one_setting(a, b) and other_things(a, b, older, newer))
                 ):
                     continue
                 if not same and not changed and restated(a, news, newer):
@@ -327,6 +328,8 @@ def _alignment(
         if not same_key(a, b):
             return None
         return 2.0 + len(a.stems & b.stems) + titles
+    if a.kind == "path" and _one_file(a.norm, b.norm):
+        return 1.5 + titles  # `include/pins.h`, `src/board/pins.h`: one file, moved
     if titles == 0 and a.kind in _TITLED_KINDS:
         return None  # see _TITLED_KINDS
     if a.kind == "number":
@@ -355,6 +358,15 @@ def _alignment(
         if beyond < _THRESHOLD_BEYOND_TOOLS:
             return None
     return shared + titles
+
+
+def _one_file(a: str, b: str) -> bool:
+    """Whether two paths, each in a folder, name one file by its name (``pins.h``):
+    the file in two places."""
+    mine, theirs = a.rstrip("/").rsplit("/", 1), b.rstrip("/").rsplit("/", 1)
+    return (
+        len(mine) == len(theirs) == 2 and mine[1] == theirs[1] and "." in mine[1].strip(".")
+    )
 
 
 def _kind_words(a: Value, b: Value) -> int:
