@@ -24,8 +24,8 @@ import re
 from anamnesis.store.review.agreement import agree, one_quantity
 from anamnesis.store.review.alignment_by_context import (
     context_alignment,
-    one_setting,
     name_shape,
+    one_setting,
     one_value,
     same_key,
 )
@@ -364,9 +364,7 @@ def _one_file(a: str, b: str) -> bool:
     """Whether two paths, each in a folder, name one file by its name (``pins.h``):
     the file in two places."""
     mine, theirs = a.rstrip("/").rsplit("/", 1), b.rstrip("/").rsplit("/", 1)
-    return (
-        len(mine) == len(theirs) == 2 and mine[1] == theirs[1] and "." in mine[1].strip(".")
-    )
+    return len(mine) == len(theirs) == 2 and mine[1] == theirs[1] and "." in mine[1].strip(".")
 
 
 def _kind_words(a: Value, b: Value) -> int:
