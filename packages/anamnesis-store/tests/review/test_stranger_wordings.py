@@ -400,6 +400,17 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " src/hw/gpio_map.h; the buzzer is on D7."),
         "path",
     ),
+    (
+        "a camelCase key in a long note's config block holds the other note's subject word",
+        ("Postgres pool for the chat service", "HikariCP via Exposed, configured in"
+         " application.conf:\n\n```hocon\ndatabase {\n  poolSize = 8\n  connectionTimeout"
+         " = 3000\n}\n```\nEight is plenty for the message writer; reads hit the Redis cache"
+         " first."),
+        ("How many DB connections each chat node opens", "Each chat instance keeps 20"
+         " connections in its Hikari pool (connection timeout still 3 s). We run 3 instances,"
+         " so 60 of the 100 `max_connections` Postgres allows."),
+        "number",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer): look-alikes each rule must leave alone

@@ -40,6 +40,9 @@ LEAD_CLAUSES: Final = 5
 # How much of a note's start names its subject (with its title): what the other note's
 # clauses are searched for.
 PROBE_CHARS: Final = 800
+# Where a camelCase key's next word starts (``poolSize``: "pool", "size"): a subject word
+# inside a key counts.
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _BARE_CODE = re.compile(r"`[^`]+`")
 _PORTS = re.compile(r"\b(?:port|listen|publish|expos|bind|localhost|sshd)")
 
@@ -168,10 +171,11 @@ class NoteFacts:
             return self._clauses[:1]
         if self._joined is None:
             starts, offset = [], 0
-            for clause in self.clauses:
+            texts = [_CAMEL_HUMP.sub(" ", clause.text) for clause in self.clauses]
+            for text in texts:
                 starts.append(offset)
-                offset += len(clause.text) + 1
-            self._joined = ("\n".join(clause.text for clause in self.clauses).lower(), starts)
+                offset += len(text) + 1
+            self._joined = ("\n".join(texts).lower(), starts)
         joined, starts = self._joined
         counts: dict[int, int] = {}
         for match in pattern.finditer(joined):
