@@ -411,6 +411,57 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " so 60 of the 100 `max_connections` Postgres allows."),
         "number",
     ),
+    (
+        "an image's tag with a suffix after its version",
+        ("Image for the training cluster",
+         "The RayCluster uses `rayproject/ray:2.20.0-py310-gpu` for head and workers."),
+        ("Training cluster image upgrade",
+         "head + worker groups: rayproject/ray:2.35.0-py311-gpu since the CUDA bump."),
+        "version",
+    ),
+    (
+        "a runtime and its version before a colon",
+        ("JDK for the pricing service",
+         "pricing-svc builds and runs on Java 11: the Dockerfile uses a JRE image."),
+        ("JDK baseline for pricing-svc",
+         "pricing-svc needs Java 17 at minimum since the framework upgrade."),
+        "version",
+    ),
+    (
+        "a key under its INI section",
+        ("Fetch pruning", "`git config --global fetch.prune true`."),
+        ("~/.gitconfig [fetch]",
+         "```ini\n[fetch]\n\tprune = false\n\tparallel = 8\n```\nI prune by hand once "
+         "a week."),
+        "flag",
+    ),
+    (
+        "\"no\" before a flag",
+        ("Compiler flags for the crate", "Cargo config: `rustflags: -Wunused -Dwarnings`."),
+        ("Warnings policy for the crate",
+         "The crate builds with -Wunused and no -Dwarnings; a new toolchain's lints "
+         "shouldn't break a build."),
+        "negation",
+    ),
+    (
+        "a key in code said to be a value in code",
+        ("Lint mode on the build servers",
+         "build.conf on the build servers has `lint = warn`: lint findings only log."),
+        ("Lint findings fail the build",
+         "On the new build servers `lint` is `strict` (the new default), so any "
+         "finding fails the job."),
+        "flag",
+    ),
+    (
+        "a key naming a tool's version, and a list of tools and versions",
+        ("CI toolchain for the notifier",
+         ".github/workflows/test.yml uses setup-beam with `elixir-version: "
+         "\"1.15.7\"` and `otp-version: \"26.1\"`."),
+        ("notifier builds with",
+         "- elixir 1.17.2\n- erlang 26.1\n(.tool-versions and the setup-beam step "
+         "agree)"),
+        "version",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer): look-alikes each rule must leave alone

@@ -26,7 +26,9 @@ _HYPHENATED_VERSION = re.compile(
 )
 _WILDCARD = re.compile(r"(?<![\w.$-])v?(\d+(?:\.\d+)*)\.[xX*](?![\w.*])")
 # A whole number right after a tool's name (Node.js written so too): "Node 18".
-_NAMED_WHOLE = re.compile(r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z]\w*)(?:\.js)?\s+(\d{1,3})(?![\w.:%/])")
+_NAMED_WHOLE = re.compile(
+    r"\b([A-Z][A-Za-z]+|[a-z]+[A-Z]\w*)(?:\.js)?\s+(\d{1,3})(?![\w.%/]|:\w)"  # "Java 11:"
+)
 _CARET = re.compile(rf"(?<![\w.])({_RANGE_OP})\s?(\d+)(?![\w.])")
 # A number, with its unit attached or hyphenated to the word it counts ("512-token chunks",
 # "a 30-second timeout": the word is read as its unit, as after a space).
@@ -333,7 +335,7 @@ def range_text(value: str) -> bool:
 
 
 def parse_version(text: str) -> tuple[int, ...] | None:
-    match = re.fullmatch(r"v?(\d+(?:\.\d+)*)(?:[-+][\w.]*)?", text.strip())
+    match = re.fullmatch(r"v?(\d+(?:\.\d+)*)(?:[-+][\w.-]*)?", text.strip())
     if not match:
         return None
     return tuple(int(part) for part in match.group(1).split("."))
@@ -399,11 +401,18 @@ _NOT_TOOLS: Final = frozenset(
 )
 
 
+# A list item (or a line) that is one word before its version: "- gleam 1.6.3".
+_LISTED_TOOL = re.compile(r"\s*(?:[-*+\u2022]\s+)?([A-Za-z][\w+-]*)\s*")
+
+
 def tool_before(text: str) -> str:
     """The tool a version that follows ``text`` is of: the nearest name-like word among
     the last few, skipping "version", "is", "to" and the like."""
     # a tool named after its language is the tool: Next.js, Node.js, Vue.js
     plain = _DOT_JS.sub(r"\1", CODE_SPAN.sub(lambda code: code.group(1), text))
+    listed = _LISTED_TOOL.fullmatch(plain)
+    if listed and listed.group(1).lower() not in GENERIC:
+        return listed.group(1).lower()  # "- gleam 1.6.3": a list of tools and versions
     tokens = words(plain)[-4:]
     if (
         len(tokens) >= 2

@@ -214,9 +214,9 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
         yield start, setting_value(inner, stated.group(1), clause)
         return
     key = KEY_BEFORE.search(text[:start])
-    if key and not FILE_KEY.search(key.group(1)):
+    if key and not FILE_KEY.search(key.group(1) or key.group(2)):
         # "session.store_type is `redis`": the key in prose, its value in code
-        yield start, setting_value(key.group(1), inner, clause)
+        yield start, setting_value(key.group(1) or key.group(2), inner, clause)
         return
     mapping = re.fullmatch(r"(\d{2,5}):(\d{2,5})", inner)
     if mapping:

@@ -59,6 +59,8 @@ SWITCH = re.compile(
 # A tool pinned at a version: ``pnpm@8.15.4``.
 _PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
 _HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
+# A key that names a tool's version: ``gleam-version``, ``node_version``, ``goVersion``.
+_VERSION_KEY = re.compile(r"([A-Za-z][\w.]*?[A-Za-z0-9])[-_.]?(?:version|Version|VERSION)")
 # A key that names a port: ``http.port``, ``ws_port``, ``PORT``, ``listenPort``.
 _PORT_KEY = re.compile(r"(?:^|[._-])port$|[a-z]Port$|^PORT$", re.IGNORECASE)
 # A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``.
@@ -75,8 +77,11 @@ _IS_SETTING = re.compile(
     r"(`[^`\s]{1,60}`|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
     r"(?![\w.:/-])"
 )
-# A key said in prose before its value in code: "session.store_type is `redis`".
-KEY_BEFORE = re.compile(rf"(?<![\w.`/-])({_KEY_SHAPE})\s+is\s+(?:now\s+|set\s+to\s+)?$")
+# A key said before its value in code, in prose or in code: "session.store_type is
+# `redis`", "`strict` is `error`".
+KEY_BEFORE = re.compile(
+    rf"(?:(?<![\w.`/-])({_KEY_SHAPE})|`([A-Za-z_][\w.-]*)`)\s+is\s+(?:now\s+|set\s+to\s+)?$"
+)
 # The file names a key is no setting of: "config.py is loaded" names a file.
 FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
@@ -129,6 +134,12 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     if value.startswith("=") and VERSION.fullmatch(value[1:]):
         # ``Django==5.1.4``: a requirement pinning a package, the package its slot
         version = version_value(value[1:], clause, slot=key.lower())
+        if version is not None:
+            return version.replace(shown=f"{key}={value}")
+    tool = _VERSION_KEY.fullmatch(key)
+    if tool and VERSION.fullmatch(value):
+        # ``gleam-version: "1.4.1"``, ``otp-version: 26.2``: the tool's version
+        version = version_value(value, clause, slot=tool.group(1).lower())
         if version is not None:
             return version.replace(shown=f"{key}={value}")
     if value.isdigit() and _PORT_KEY.search(key) and 1 <= int(value) <= 65535:

@@ -202,9 +202,16 @@ _PROMPT = re.compile(r"^(?:\$|>|PS>|%)\s+")
 _CONFIG_FENCE = re.compile(
     r"^```[ \t]*(?:ya?ml|json|jsonc|toml|ini|cfg|conf|properties|hcl|terraform|tf|env|dotenv"
     r"|nginx|apache|vcl|xml|nix|dockerfile|systemd|hocon|ts|typescript|js|javascript|kotlin"
+    r"|gitconfig"
     r"|kts|groovy|lua)[ \t]*\n(.*?)^```[ \t]*$",
     re.MULTILINE | re.DOTALL | re.IGNORECASE,
 )
+# An INI file's section header (``[pull]`` in a gitconfig), and a line of it that sets a
+# key: its keys are the section's. (A TOML table names where a key is, as often as not a
+# tool's own: ``[tool.poetry.dependencies]`` then ``python``; its keys stay as written.)
+_INI = re.compile(r"```[ \t]*(?:ini|cfg|gitconfig|conf)\b", re.IGNORECASE)
+_SECTION = re.compile(r"\[([A-Za-z_][\w.-]*)\]")
+_SECTION_KEY = re.compile(r"[A-Za-z_][\w-]*\s*=")
 # What only shapes a block of configuration: brackets, commas, a comment.
 _BRACKETS_ONLY = re.compile(r"[\[\]{}(),;\s]*")
 
@@ -230,11 +237,18 @@ def fenced_as_spans(text: str) -> str:
         return " ".join(kept) + "\n"
 
     def settings(block: re.Match[str]) -> str:
-        kept = []
+        kept, section = [], ""
+        sections = _INI.match(block.group(0)) is not None
         for raw in block.group(1).splitlines():
             line = raw.strip().rstrip(",")
+            header = _SECTION.fullmatch(line) if sections else None
+            if header:  # ``[pull]`` then ``rebase = false``: the key is ``pull.rebase``
+                section = header.group(1)
+                continue
             if _BRACKETS_ONLY.fullmatch(line) or line.startswith(("#", "//", ";", "--")):
                 continue
+            if section and _SECTION_KEY.match(line):
+                line = f"{section}.{line}"
             if "`" not in line and len(line) <= 300:
                 kept.append(f"`{line}`")
         return "\n".join(kept) + "\n"
