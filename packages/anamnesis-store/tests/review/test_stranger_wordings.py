@@ -462,6 +462,35 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          "agree)"),
         "version",
     ),
+    (
+        "an address a command is run against",
+        ("billing staging",
+         "Staging API: https://staging-billing.example.app"),
+        ("Smoke test against staging",
+         "`curl -fsS https://billing.staging.example.app/health && curl -fsS "
+         "https://billing.staging.example.app/v1/version`"),
+        "url",
+    ),
+    (
+        "an image's tag inside a command",
+        ("search container",
+         "search box runs getmeili/meilisearch:v1.5 with a volume on /meili_data. "
+         "Dumps before any upgrade!"),
+        ("Running search locally",
+         "`docker run -p 7700:7700 -v $(pwd)/meili_data:/meili_data "
+         "getmeili/meilisearch:v1.10` - same tag as the server, otherwise the data "
+         "dir won't open."),
+        "version",
+    ),
+    (
+        "a UDP port in a note that never says port",
+        ("Voice traffic port",
+         "Clients reach the voice relay over UDP 3478."),
+        ("Opening the firewall for a new relay",
+         "For each new relay host: allow UDP 3479 inbound (voice traffic) and TCP "
+         "9090 from the load balancer only (health)."),
+        "port",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer): look-alikes each rule must leave alone

@@ -44,7 +44,7 @@ PROBE_CHARS: Final = 800
 # inside a key counts.
 _CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _BARE_CODE = re.compile(r"`[^`]+`")
-_PORTS = re.compile(r"\b(?:port|listen|publish|expos|bind|localhost|sshd)")
+_PORTS = re.compile(r"\b(?:port|listen|publish|expos|bind|localhost|sshd|udp|tcp)")
 
 
 class NoteFacts:

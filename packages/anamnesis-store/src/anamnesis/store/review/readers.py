@@ -312,6 +312,15 @@ def _command_parts(
             yield start, _flag_value(flag.group(1), value, tool, clause)
             if value is not None and _PORT_FLAG.fullmatch(flag.group(1)) and value.isdigit():
                 yield start, Value("port", value, value, clause=clause)  # `--port 8090`
+        elif URL.fullmatch(part.strip("\"'")):  # `curl -fsS https://api.example/health`
+            url = part.strip("\"'").rstrip(".,;")
+            yield start, url_value(url, clause)
+            yield from url_port(url, start, clause)
+        elif (image := _IMAGE.fullmatch(part)) and not image.group(3).isdigit():
+            # `docker run ... getmeili/meilisearch:v1.11`: the image's tag
+            version = version_value(image.group(3), clause, slot=image.group(2).lower())
+            if version is not None:
+                yield start, version.replace(shown=part)
         elif re.fullmatch(r"\d{2,5}:\d{2,5}", part):
             yield start, Value("port", part.split(":")[1], part, clause=clause)
         elif _HOST_PORT.match(part) and _HOST_PORT.match(part).group(2).isdigit():  # type: ignore[union-attr]
