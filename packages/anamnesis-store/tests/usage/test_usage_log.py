@@ -112,34 +112,65 @@ def test_reading_a_log_never_written_makes_no_file(store: MemoryStore) -> None:
     assert not store.layout.usage_path.exists()
 
 
+# A recorder process: for each line "<file> <runs>" on stdin it records that many runs
+# into that file (in the store's folder), then answers how many it dropped so far.
 RECORDER = """
 import sys
 from pathlib import Path
 from anamnesis.store import UsageLog
-log = UsageLog(Path(sys.argv[1]), Path(sys.argv[2]))
-ids = sys.argv[4:]
-failed = sum(not log.record("injected", ids, session=sys.argv[3]) for _ in range(150))
-print(failed)
+folder, logs, ids = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+failed = 0
+for line in sys.stdin:
+    name, runs = line.split()
+    log = UsageLog(folder / name, logs)
+    failed += sum(not log.record("injected", ids) for _ in range(int(runs)))
+    print(failed, flush=True)
 """
+
+
+def record_at_once(store: MemoryStore, notes: list[str], processes: int, rounds: list[str]) -> None:
+    """``processes`` recorders, told each round (a line of :data:`RECORDER`) at the same
+    moment and waited for by all before the next; asserts none dropped a run."""
+    command = [sys.executable, "-c", RECORDER, str(store.root), str(store.layout.logs_dir)]
+    workers = [
+        subprocess.Popen(
+            [*command, *notes], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(processes)
+    ]
+    failed = [0] * processes
+    try:
+        for line in rounds:
+            for worker in workers:
+                assert worker.stdin is not None
+                worker.stdin.write(f"{line}\n")
+                worker.stdin.flush()
+            failed = [int(worker.stdout.readline()) for worker in workers if worker.stdout]
+    finally:
+        for worker in workers:
+            if worker.stdin:
+                worker.stdin.close()
+            worker.wait(timeout=60)
+    assert failed == [0] * processes, log_lines(store)
 
 
 def test_two_processes_recording_at_once_lose_nothing(store: MemoryStore) -> None:
     notes = ids(4)
-    layout = store.layout
-    args = [str(layout.usage_path), str(layout.logs_dir)]
-    workers = [
-        subprocess.Popen(
-            [sys.executable, "-c", RECORDER, *args, f"s{n}", *notes],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        for n in range(2)
-    ]
-    failed = [int(worker.communicate(timeout=120)[0]) for worker in workers]
-    assert failed == [0, 0], log_lines(store)
+    record_at_once(store, notes, 2, [f"{store.layout.usage_path.name} 150"])
     counts = store.usage.counts()
     assert counts.runs["injected"].runs == 300
     assert all(counts.notes[note].counts == {"injected": 300} for note in notes)
+
+
+def test_processes_making_a_new_file_at_once_lose_nothing(store: MemoryStore) -> None:
+    # The first recording into a file makes it and puts it in WAL mode, which SQLite
+    # refuses at once, whatever the busy timeout, to a second process doing the same at
+    # that moment (sqlite_wal.py). About one round in a hundred meets that race.
+    notes = ids(2)
+    record_at_once(store, notes, 3, [f"usage-{n}.db 1" for n in range(150)])
+    for n in range(150):
+        log = UsageLog(store.root / f"usage-{n}.db", store.layout.logs_dir)
+        assert log.counts().runs["injected"].runs == 3, n
 
 
 def test_a_locked_file_drops_the_recording_and_says_so(

@@ -147,6 +147,7 @@ if TYPE_CHECKING:
     from anamnesis.store.secrets.redact import redact_secrets as redact_secrets
     from anamnesis.store.secrets.secret_scan import MaskedFile as MaskedFile
     from anamnesis.store.secrets.secret_scan import NoteTrees as NoteTrees
+    from anamnesis.store.sqlite_wal import use_wal as use_wal
     from anamnesis.store.store import MemoryStore as MemoryStore
     from anamnesis.store.usage.usage_log import USAGE_EVENTS as USAGE_EVENTS
     from anamnesis.store.usage.usage_log import NoteUse as NoteUse

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from pathlib import Path, PurePosixPath
 from types import TracebackType
 from typing import Any
 
+from anamnesis.store import use_wal
 from anamnesis.sync import (
     CommitChanges,
     SyncError,
@@ -321,27 +321,12 @@ def _open(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        _use_wal(db)
+        use_wal(db, BUSY_TIMEOUT_MS / 1000)  # waits out another process making the file
         db.execute("PRAGMA synchronous = NORMAL")  # a cache: losing the last refresh is fine
     except BaseException:
         db.close()
         raise
     return db
-
-
-def _use_wal(db: sqlite3.Connection) -> None:
-    """Switch to WAL, waiting out another connection that is doing the same: changing the
-    journal mode answers "database is locked" at once, without the busy timeout, while a
-    second process (or thread) opens a new cache file."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    while True:
-        try:
-            db.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.02)
 
 
 def _usable(db: sqlite3.Connection) -> bool:

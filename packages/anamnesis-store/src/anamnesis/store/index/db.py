@@ -15,7 +15,7 @@ from pathlib import Path
 
 from anamnesis.store.errors import IndexUnavailable, StoreBusy
 from anamnesis.store.index import project_seq, stored_text
-from anamnesis.store.index.file_format import AUTO_VACUUM_INCREMENTAL, PAGE_SIZE, is_busy
+from anamnesis.store.index.file_format import AUTO_VACUUM_INCREMENTAL, PAGE_SIZE
 from anamnesis.store.index.schema import (
     APPLICATION_ID,
     INDEXES,
@@ -29,6 +29,7 @@ from anamnesis.store.note.model import Memory
 from anamnesis.store.note.timestamps import ranking_time, utc_now
 from anamnesis.store.note.validity import due_bound, expiry_bound
 from anamnesis.store.record import Record
+from anamnesis.store.sqlite_wal import is_busy, use_wal
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -143,7 +144,7 @@ def connect(db_path: Path) -> sqlite3.Connection:
         conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
         if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != AUTO_VACUUM_INCREMENTAL:
             conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
-        conn.execute("PRAGMA journal_mode=WAL")
+        use_wal(conn, BUSY_TIMEOUT_MS / 1000)
         conn.execute("PRAGMA synchronous=NORMAL")
         # Up to 32 MB of pages (taken only as pages are read): a vector scan reads 1.5 KB
         # per note, and SQLite's 2 MB default would re-read them from the OS every time.

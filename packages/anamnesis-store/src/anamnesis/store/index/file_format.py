@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from anamnesis.store.sqlite_wal import is_busy
+
 # A note row (metadata and a deflated body, ~1.6 KB) leaves on average half a row unused
 # per page: 23 % of a 4 KB page, 11 % of an 8 KB one (100,000 notes of bench/common/corpus.py).
 PAGE_SIZE = 8192
@@ -51,8 +53,3 @@ def give_back_free_pages(conn: sqlite3.Connection) -> None:
     except sqlite3.OperationalError as exc:
         if not is_busy(exc):
             raise
-
-
-def is_busy(exc: sqlite3.OperationalError) -> bool:
-    """True when the error is another connection's lock, not a fault."""
-    return "locked" in str(exc) or "busy" in str(exc)

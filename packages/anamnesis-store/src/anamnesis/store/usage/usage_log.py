@@ -29,6 +29,7 @@ from pathlib import Path
 
 from anamnesis.store.note.ids import is_valid_id
 from anamnesis.store.record import Record
+from anamnesis.store.sqlite_wal import use_wal
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -278,8 +279,7 @@ class UsageLog:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
         try:
-            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                conn.execute("PRAGMA journal_mode=WAL")  # once, when the file is made
+            use_wal(conn, BUSY_TIMEOUT_S)  # a change only when the file is made
             # No fsync: with one, the checkpoint as the last connection closes cost each
             # recording 2 ms more (2.4 against 0.5). A log, not notes: a power cut may lose
             # its last runs, or damage the file, which is then moved aside.
