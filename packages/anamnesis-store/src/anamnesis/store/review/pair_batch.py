@@ -137,6 +137,11 @@ class _SecondProcess:
         os.close(write_end)
         self._pid, self._read_end = pid, read_end
 
+    @property
+    def pid(self) -> int:
+        """The process's id (-1: none was started)."""
+        return self._pid
+
     def answer(self) -> list[tuple[Difference, ...]] | None:
         """The differences the process found (it has ended when this returns)."""
         if self._read_end is None:

@@ -1,0 +1,102 @@
+"""A review's pairs compared together (review/pair_batch.py): in two processes, each pair's
+differences are what one process finds, in the pairs' order; a project's pairs stay in one
+process; a second process that fails or is stopped leaves the answer whole and no process
+behind."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from anamnesis.store import Memory, new_id
+from anamnesis.store.review.compare import differences
+from anamnesis.store.review.facts import NoteFacts
+from anamnesis.store.review.pair_batch import _halves, _may_fork, _SecondProcess, compare_pairs
+from anamnesis.store.review.records import Difference
+from pair_checks import Note
+
+needs_fork = pytest.mark.skipif(not _may_fork(), reason="no second process here")
+
+
+# (older, newer): pairs that differ (a port, a version, a command, a negation) and pairs
+# that do not (the same value restated, two scopes, two things).
+EXAMPLES: list[tuple[Note, Note]] = [
+    (("Metrics port", "The exporter serves /metrics on port 9100."),
+     ("Metrics port changed", "The exporter listens on :9300 now.")),
+    (("Python version", "The service runs on Python 3.10."),
+     ("Python version", "The service runs on Python 3.12 since the upgrade.")),
+    (("Running the tests", "Run the tests with `make test`."),
+     ("Running the tests", "Run the tests with `just test` now; `make test` is gone.")),
+    (("Deploys", "Deploy on Fridays after the release review."),
+     ("Deploys", "Never deploy on Fridays.")),
+    (("Pool size", "The database pool size is 20."),
+     ("Pool size", "The database pool size is 20, set in config.")),
+    (("Pool size per environment", "In production the pool size is 50."),
+     ("Pool size in staging", "In staging the pool size is 10.")),
+    (("Orders table retention", "The orders table keeps 90 days of rows."),
+     ("Customers table retention", "The customers table keeps 30 days of rows.")),
+    (("Upload limit", "Uploads are limited to 10 MB."),
+     ("Upload limit", "Uploads are limited to 25 MB now.")),
+]  # fmt: skip
+
+
+def _note(note: Note, project: str) -> Memory:
+    title, body = note
+    return Memory(id=new_id(), type="semantic", title=title, body=body, project=project)
+
+
+def _pairs() -> list[tuple[Memory, Memory]]:
+    """Each example in one of three projects in turn (so both halves hold pairs that
+    differ and pairs that do not)."""
+    return [
+        (_note(old, f"github.com/acme/p{i % 3}"), _note(new, f"github.com/acme/p{i % 3}"))
+        for i, (old, new) in enumerate(EXAMPLES)
+    ]
+
+
+def _shown(found: list[tuple[Difference, ...]]) -> list[list[tuple[str, str, str, str]]]:
+    return [[(d.kind, d.subject, d.old, d.new) for d in differs] for differs in found]
+
+
+def _one_by_one(pairs: list[tuple[Memory, Memory]]) -> list[tuple[Difference, ...]]:
+    return [differences(NoteFacts(older), NoteFacts(newer)) for older, newer in pairs]
+
+
+@needs_fork
+def test_two_processes_find_what_one_finds_in_the_pairs_order() -> None:
+    pairs = _pairs()
+    expected = _shown(_one_by_one(pairs))
+    assert any(expected) and not all(expected)  # some pairs differ, some do not
+    assert _shown(compare_pairs(pairs, split_at=1)) == expected
+    assert _shown(compare_pairs(pairs)) == expected  # fewer than SPLIT_AT: in this process
+
+
+def test_a_projects_pairs_stay_in_one_half_and_the_halves_are_near_even() -> None:
+    pairs = _pairs()
+    mine, theirs = _halves(pairs)
+    assert sorted(mine + theirs) == list(range(len(pairs)))
+    projects = [{pairs[i][0].project for i in half} for half in (mine, theirs)]
+    assert projects[0] and projects[1] and not projects[0] & projects[1]
+    largest = max(sum(1 for a, _b in pairs if a.project == p) for p in projects[0] | projects[1])
+    assert abs(len(mine) - len(theirs)) <= largest
+
+
+@needs_fork
+def test_a_second_process_that_fails_gives_no_answer_and_is_reaped() -> None:
+    broken = _SecondProcess([(None, None)])  # type: ignore[list-item]  # fails to compare
+    pid = broken.pid
+    assert pid > 0
+    assert broken.answer() is None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)  # reaped: no process left behind
+
+
+@needs_fork
+def test_a_stopped_second_process_is_reaped() -> None:
+    second = _SecondProcess(_pairs() * 50)
+    pid = second.pid
+    second.stop()
+    assert second.answer() is None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, os.WNOHANG)
