@@ -6,6 +6,7 @@ behind."""
 from __future__ import annotations
 
 import os
+import threading
 
 import pytest
 
@@ -100,3 +101,16 @@ def test_a_stopped_second_process_is_reaped() -> None:
     assert second.answer() is None
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)
+
+
+@needs_fork
+def test_no_second_process_while_another_thread_runs() -> None:
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        assert not _may_fork()  # a fork copies only this thread: what the other holds stays held
+    finally:
+        stop.set()
+        other.join()
+    assert _may_fork()

@@ -25,6 +25,7 @@ import os
 import pickle
 import signal
 import sys
+from pathlib import Path
 
 from anamnesis.store.review.compare import differences
 from anamnesis.store.review.facts import NoteFacts
@@ -95,13 +96,15 @@ def _halves(pairs: list[tuple[Memory, Memory]]) -> tuple[list[int], list[int]]:
 
 def _may_fork() -> bool:
     """Whether a second process may compare: on Linux, with two cores for this process,
-    and no other thread running in it."""
+    and no other thread running in it (a library's own threads too: Linux lists them all
+    under /proc/self/task)."""
     if not sys.platform.startswith("linux") or not hasattr(os, "fork"):
         return False
-    if len(os.sched_getaffinity(0)) < 2:
+    try:
+        threads = sum(1 for _thread in Path("/proc/self/task").iterdir())
+        return len(os.sched_getaffinity(0)) >= 2 and threads == 1
+    except OSError:
         return False
-    threading = sys.modules.get("threading")  # never imported: no thread started through it
-    return threading is None or threading.active_count() == 1
 
 
 class _SecondProcess:
@@ -151,7 +154,7 @@ class _SecondProcess:
                 data = answer.read()
         finally:
             self._read_end = None
-            _pid, status = os.waitpid(self._pid, 0)
+            status = _reap(self._pid)
         if status != 0:
             return None
         try:
@@ -170,8 +173,19 @@ class _SecondProcess:
         self._read_end = None
         try:
             os.kill(self._pid, signal.SIGKILL)
-        finally:
-            os.waitpid(self._pid, 0)
+        except ProcessLookupError:
+            pass  # reaped already, by whoever reaps every child
+        _reap(self._pid)
+
+
+def _reap(pid: int) -> int:
+    """Wait for the process to end: its status (0: it ended well), or 0 when another part
+    of the program reaped it first (a SIGCHLD handler that reaps every child): what it
+    wrote is then checked on its own."""
+    try:
+        return os.waitpid(pid, 0)[1]
+    except ChildProcessError:
+        return 0
 
 
 def _plain(differs: tuple[Difference, ...]) -> list[tuple[str, str, str, str]]:
