@@ -1,12 +1,17 @@
 """A review's pairs compared together (review/pair_batch.py): in two processes, each pair's
 differences are what one process finds, in the pairs' order; a project's pairs stay in one
 process; a second process that fails or is stopped leaves the answer whole and no process
-behind."""
+behind. A second process is started only where no other thread runs, and a test process
+has the store's flushing thread once any test wrote a note: those checks run in a fresh
+interpreter."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +22,23 @@ from anamnesis.store.review.pair_batch import _halves, _may_fork, _SecondProcess
 from anamnesis.store.review.records import Difference
 from pair_checks import Note
 
-needs_fork = pytest.mark.skipif(not _may_fork(), reason="no second process here")
+
+def _in_a_fresh_process(check: str) -> None:
+    """Run ``check`` (a function of this module) in a fresh interpreter; skipped where
+    that one starts no second process either (one core, not Linux): the check would pass
+    without one."""
+    here = Path(__file__).resolve().parent
+    code = (
+        f"import sys; sys.path[:0] = [{str(here)!r}, {str(here.parent)!r}]\n"
+        f"import test_pair_batch\nprint(test_pair_batch.{check}())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    if done.stdout.strip().endswith("no second process here"):
+        pytest.skip("no second process here")
+    assert done.stdout.strip().endswith("checked"), done.stdout[-2000:]
 
 
 # (older, newer): pairs that differ (a port, a version, a command, a negation) and pairs
@@ -64,13 +85,19 @@ def _one_by_one(pairs: list[tuple[Memory, Memory]]) -> list[tuple[Difference, ..
     return [differences(NoteFacts(older), NoteFacts(newer)) for older, newer in pairs]
 
 
-@needs_fork
 def test_two_processes_find_what_one_finds_in_the_pairs_order() -> None:
+    _in_a_fresh_process("_two_processes_find_what_one_finds")
+
+
+def _two_processes_find_what_one_finds() -> str:
+    if not _may_fork():
+        return "no second process here"
     pairs = _pairs()
     expected = _shown(_one_by_one(pairs))
     assert any(expected) and not all(expected)  # some pairs differ, some do not
     assert _shown(compare_pairs(pairs, split_at=1)) == expected
     assert _shown(compare_pairs(pairs)) == expected  # fewer than SPLIT_AT: in this process
+    return "checked"
 
 
 def test_a_projects_pairs_stay_in_one_half_and_the_halves_are_near_even() -> None:
@@ -83,28 +110,32 @@ def test_a_projects_pairs_stay_in_one_half_and_the_halves_are_near_even() -> Non
     assert abs(len(mine) - len(theirs)) <= largest
 
 
-@needs_fork
-def test_a_second_process_that_fails_gives_no_answer_and_is_reaped() -> None:
+def test_a_second_process_that_fails_or_is_stopped_is_reaped() -> None:
+    _in_a_fresh_process("_failed_and_stopped_processes_are_reaped")
+
+
+def _failed_and_stopped_processes_are_reaped() -> str:
+    if not _may_fork():
+        return "no second process here"
     broken = _SecondProcess([(None, None)])  # type: ignore[list-item]  # fails to compare
-    pid = broken.pid
-    assert pid > 0
+    stopped = _SecondProcess(_pairs() * 50)
+    assert broken.pid > 0 and stopped.pid > 0
+    stopped.stop()
     assert broken.answer() is None
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)  # reaped: no process left behind
+    assert stopped.answer() is None
+    for pid in (broken.pid, stopped.pid):
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)  # reaped: no process left behind
+    return "checked"
 
 
-@needs_fork
-def test_a_stopped_second_process_is_reaped() -> None:
-    second = _SecondProcess(_pairs() * 50)
-    pid = second.pid
-    second.stop()
-    assert second.answer() is None
-    with pytest.raises(ChildProcessError):
-        os.waitpid(pid, os.WNOHANG)
-
-
-@needs_fork
 def test_no_second_process_while_another_thread_runs() -> None:
+    _in_a_fresh_process("_no_second_process_beside_a_thread")
+
+
+def _no_second_process_beside_a_thread() -> str:
+    if not _may_fork():
+        return "no second process here"
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
@@ -113,4 +144,4 @@ def test_no_second_process_while_another_thread_runs() -> None:
     finally:
         stop.set()
         other.join()
-    assert _may_fork()
+    return "checked"
