@@ -22,7 +22,6 @@ from anamnesis.store.review.pair_batch import (
     PairBatch,
     _may_fork,
     _SecondProcess,
-    compare_pairs,
 )
 from anamnesis.store.review.records import Difference
 from pair_checks import Note
@@ -108,8 +107,11 @@ def _two_processes_find_what_one_finds() -> str:
         assert 0 < batch.sent <= len(pairs)
         found = batch.differences()
         assert _shown([found[(older.id, newer.id)] for older, newer in pairs]) == expected
-    assert _shown(compare_pairs(pairs, split_at=1)) == expected
-    assert _shown(compare_pairs(pairs)) == expected  # fewer than SPLIT_AT: in this process
+    batch = PairBatch({note.id: note for pair in pairs for note in pair})
+    batch.add(pairs)
+    assert batch.sent == 0  # fewer than SPLIT_AT: all compared in this process
+    found = batch.differences()
+    assert _shown([found[(older.id, newer.id)] for older, newer in pairs]) == expected
     return "checked"
 
 

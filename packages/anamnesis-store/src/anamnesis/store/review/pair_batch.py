@@ -24,7 +24,6 @@ what a review finds never depends on how it was computed.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import pickle
 import signal
@@ -140,21 +139,6 @@ class PairBatch:
         return found
 
 
-def compare_pairs(
-    pairs: list[tuple[Memory, Memory]], *, split_at: int = SPLIT_AT
-) -> list[tuple[Difference, ...]]:
-    """:func:`.compare.differences` of each ``(older, newer)`` pair, in order, one
-    project's pairs after another's (:class:`PairBatch`)."""
-    batch = PairBatch({n.id: n for pair in pairs for n in pair}, split_at=split_at)
-    by_project: dict[str, list[tuple[Memory, Memory]]] = {}
-    for older, newer in pairs:
-        by_project.setdefault(older.project, []).append((older, newer))
-    for group in by_project.values():
-        batch.add(group)
-    found = batch.differences()
-    return [found[(older.id, newer.id)] for older, newer in pairs]
-
-
 def _by_ids(
     pairs: list[tuple[Memory, Memory]], found: list[tuple[Difference, ...]]
 ) -> dict[_Key, tuple[Difference, ...]]:
@@ -229,6 +213,8 @@ class _SecondProcess:
                 os._exit(status)
         os.close(pairs_in)
         os.close(write_end)
+        import fcntl  # Linux only (as forking here is): not imported where there is none
+
         with suppress(OSError):  # room for a review's pairs: sending never waits on it
             fcntl.fcntl(pairs_out, fcntl.F_SETPIPE_SZ, _PIPE_BYTES)
         self._pid, self._read_end = pid, read_end
