@@ -1,8 +1,8 @@
 """A review's pairs compared together (review/pair_batch.py): in two processes, each pair's
-differences are what one process finds, whichever process compared each project's pairs;
-a second process that fails or is stopped leaves the answer whole and no process behind.
-A second process is started only where no other thread runs, and a test process has the
-store's flushing thread once any test wrote a note: those checks run in a fresh
+differences are what one process finds, in the pairs' order; a project's pairs stay in one
+process; a second process that fails or is stopped leaves the answer whole and no process
+behind. A second process is started only where no other thread runs, and a test process
+has the store's flushing thread once any test wrote a note: those checks run in a fresh
 interpreter."""
 
 from __future__ import annotations
@@ -18,11 +18,7 @@ import pytest
 from anamnesis.store import Memory, new_id
 from anamnesis.store.review.compare import differences
 from anamnesis.store.review.facts import NoteFacts
-from anamnesis.store.review.pair_batch import (
-    PairBatch,
-    _may_fork,
-    _SecondProcess,
-)
+from anamnesis.store.review.pair_batch import _halves, _may_fork, _SecondProcess, compare_pairs
 from anamnesis.store.review.records import Difference
 from pair_checks import Note
 
@@ -99,20 +95,19 @@ def _two_processes_find_what_one_finds() -> str:
     pairs = _pairs()
     expected = _shown(_one_by_one(pairs))
     assert any(expected) and not all(expected)  # some pairs differ, some do not
-    for searched in (0, 1, 100):  # this process busier or not: some pairs sent, or all
-        batch = PairBatch({note.id: note for pair in pairs for note in pair}, split_at=1)
-        batch.searched(searched)
-        for i in range(0, len(pairs), 2):  # a project's pairs at a time, as a review finds them
-            batch.add(pairs[i : i + 2])
-        assert 0 < batch.sent <= len(pairs)
-        found = batch.differences()
-        assert _shown([found[(older.id, newer.id)] for older, newer in pairs]) == expected
-    batch = PairBatch({note.id: note for pair in pairs for note in pair})
-    batch.add(pairs)
-    assert batch.sent == 0  # fewer than SPLIT_AT: all compared in this process
-    found = batch.differences()
-    assert _shown([found[(older.id, newer.id)] for older, newer in pairs]) == expected
+    assert _shown(compare_pairs(pairs, split_at=1)) == expected
+    assert _shown(compare_pairs(pairs)) == expected  # fewer than SPLIT_AT: in this process
     return "checked"
+
+
+def test_a_projects_pairs_stay_in_one_half_and_the_halves_are_near_even() -> None:
+    pairs = _pairs()
+    mine, theirs = _halves(pairs)
+    assert sorted(mine + theirs) == list(range(len(pairs)))
+    projects = [{pairs[i][0].project for i in half} for half in (mine, theirs)]
+    assert projects[0] and projects[1] and not projects[0] & projects[1]
+    largest = max(sum(1 for a, _b in pairs if a.project == p) for p in projects[0] | projects[1])
+    assert abs(len(mine) - len(theirs)) <= largest
 
 
 def test_a_second_process_that_fails_or_is_stopped_is_reaped() -> None:
@@ -122,28 +117,15 @@ def test_a_second_process_that_fails_or_is_stopped_is_reaped() -> None:
 def _failed_and_stopped_processes_are_reaped() -> str:
     if not _may_fork():
         return "no second process here"
-    pairs = _pairs()
-    notes = {note.id: note for pair in pairs for note in pair}
-    broken = _SecondProcess({})  # knows none of the notes it is sent: fails
-    stopped = _SecondProcess(notes)
+    broken = _SecondProcess([(None, None)])  # type: ignore[list-item]  # fails to compare
+    stopped = _SecondProcess(_pairs() * 50)
     assert broken.pid > 0 and stopped.pid > 0
-    assert broken.send([(older.id, newer.id) for older, newer in pairs])
-    assert stopped.send([(older.id, newer.id) for older, newer in pairs * 50])
     stopped.stop()
-    assert broken.answer(len(pairs)) is None
-    assert stopped.answer(len(pairs) * 50) is None
+    assert broken.answer() is None
+    assert stopped.answer() is None
     for pid in (broken.pid, stopped.pid):
         with pytest.raises(ChildProcessError):
             os.waitpid(pid, os.WNOHANG)  # reaped: no process left behind
-    # a review whose second process fails still has every pair's differences
-    batch = PairBatch({}, split_at=1)  # the second process knows no note: it fails
-    batch.searched(100)
-    batch.add(pairs)
-    assert batch.sent == len(pairs)
-    found = batch.differences()
-    assert _shown([found[(older.id, newer.id)] for older, newer in pairs]) == _shown(
-        _one_by_one(pairs)
-    )
     return "checked"
 
 

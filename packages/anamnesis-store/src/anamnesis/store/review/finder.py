@@ -23,14 +23,14 @@ from anamnesis.store.review.neighbours import (
     similar_pairs,
     subject_terms,
 )
-from anamnesis.store.review.pair_batch import PairBatch
+from anamnesis.store.review.pair_batch import compare_pairs
 from anamnesis.store.review.pair_memo import PairMemo
-from anamnesis.store.review.records import Contradiction, Difference, ordered
+from anamnesis.store.review.records import Contradiction, ordered
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     import sqlite3
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Final, TypeVar
 
@@ -88,65 +88,47 @@ class ContradictionFinder:
             memo = PairMemo(self._memo)
             around = Neighbourhood(conn, every_title=True)
             pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
-            remembered: dict[tuple[str, str], tuple[Difference, ...]] = {}
-            # The pairs the memo does not know are compared as each project's are found
-            # (:mod:`.pair_batch`: in a second process, where it pays).
-            with PairBatch(by_id) as batch:
-
-                def take(found: Iterable[tuple[Memory, Memory]]) -> None:
-                    unknown = []
-                    for older, newer in found:
-                        key = (older.id, newer.id)
-                        if key in pairs:
-                            continue
-                        pairs[key] = (older, newer)
-                        differs = memo.differences(older, newer)
-                        if differs is None:
-                            unknown.append((older, newer))
-                        else:
-                            remembered[key] = differs
-                    batch.add(unknown)
-
-                for name, members in _by_project(notes).items():
-                    # A project's neighbour pairs depend on its indexed rows and which of them
-                    # are live, nothing else: kept in the memo under their hash, and looked for
-                    # again only in a project where something changed. Looking for every note's
-                    # neighbours was most of a review whose pairs the memo already knew.
+            for name, members in _by_project(notes).items():
+                # A project's neighbour pairs depend on its indexed rows and which of them
+                # are live, nothing else: kept in the memo under their hash, and looked for
+                # again only in a project where something changed. Looking for every note's
+                # neighbours was most of a review whose pairs the memo already knew.
+                span = project_seq.rowid_range(conn, name)
+                state = project_state(conn, span, [seq for seq, _note in members]) if span else ""
+                kept = memo.neighbour_pairs(name, state) if span else None
+                if kept is None or any(i not in by_id for ids in kept for i in ids):
+                    kept = _neighbour_pairs(around, members, by_seq)
+                    if span:
+                        memo.remember_neighbour_pairs(name, state, kept)
+                for older_id, newer_id in kept:
+                    pairs.setdefault((older_id, newer_id), (by_id[older_id], by_id[newer_id]))
+            if vectors is not None and model:
+                # Neighbours by meaning too, where notes have vectors: one thing in other
+                # words ("run dbt through make" and "dbt run locally").
+                vectors.load_into(conn)
+                for name in sorted({note.project for _seq, note in notes}):
                     span = project_seq.rowid_range(conn, name)
-                    state = (
-                        project_state(conn, span, [seq for seq, _note in members]) if span else ""
-                    )
-                    kept = memo.neighbour_pairs(name, state) if span else None
-                    if kept is None or any(i not in by_id for ids in kept for i in ids):
-                        kept = _neighbour_pairs(around, members, by_seq)
-                        batch.searched(len(members))
-                        if span:
-                            memo.remember_neighbour_pairs(name, state, kept)
-                    take((by_id[older_id], by_id[newer_id]) for older_id, newer_id in kept)
-                if vectors is not None and model:
-                    # Neighbours by meaning too, where notes have vectors: one thing in other
-                    # words ("run dbt through make" and "dbt run locally").
-                    vectors.load_into(conn)
-                    for name in sorted({note.project for _seq, note in notes}):
-                        span = project_seq.rowid_range(conn, name)
-                        if span is None:
-                            continue
-                        alike = similar_pairs(conn, model, span, ALIKE, ALIKE_MOST, SHORT_FILE)
-                        by_meaning = []
-                        for first, second in alike:
-                            a, b = by_seq.get(first), by_seq.get(second)
-                            if a is not None and b is not None and may_pair(a, b):
-                                by_meaning.append(ordered(a, b))
-                        take(by_meaning)
-                compared = batch.differences()
-                found = []
-                for key, (older, newer) in pairs.items():
-                    differs = remembered.get(key)
-                    if differs is None:
-                        differs = compared[key]
-                        memo.remember(older, newer, differs)
-                    if differs:
-                        found.append(Contradiction(older, newer, differs))
+                    if span is None:
+                        continue
+                    alike = similar_pairs(conn, model, span, ALIKE, ALIKE_MOST, SHORT_FILE)
+                    for first, second in alike:
+                        a, b = by_seq.get(first), by_seq.get(second)
+                        if a is not None and b is not None and may_pair(a, b):
+                            older, newer = ordered(a, b)
+                            pairs.setdefault((older.id, newer.id), (older, newer))
+            known = [
+                (older, newer, memo.differences(older, newer)) for older, newer in pairs.values()
+            ]
+            # the pairs the memo does not know, compared together (:mod:`.pair_batch`)
+            unknown = [(older, newer) for older, newer, differs in known if differs is None]
+            compared = iter(compare_pairs(unknown))
+            found = []
+            for older, newer, differs in known:
+                if differs is None:
+                    differs = next(compared)
+                    memo.remember(older, newer, differs)
+                if differs:
+                    found.append(Contradiction(older, newer, differs))
             memo.save(whole=project is None)
             found.sort(key=_newest_pair_first)
             return found if limit is None else found[:limit]
