@@ -1,9 +1,9 @@
 """A review's pairs compared together (review/pair_batch.py): in two processes, each pair's
-differences are what one process finds, in the pairs' order; a project's pairs stay in one
-process; a second process that fails or is stopped leaves the answer whole and no process
-behind. A second process is started only where no other thread runs, and a test process
-has the store's flushing thread once any test wrote a note: those checks run in a fresh
-interpreter."""
+differences are what one process finds, in the pairs' order, whichever process took each
+project; each project is taken by one process; a second process that fails or is stopped
+leaves no process behind. A second process is started only where no other thread runs,
+and a test process has the store's flushing thread once any test wrote a note: those
+checks run in a fresh interpreter."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ import pytest
 from anamnesis.store import Memory, new_id
 from anamnesis.store.review.compare import differences
 from anamnesis.store.review.facts import NoteFacts
-from anamnesis.store.review.pair_batch import _halves, _may_fork, _SecondProcess, compare_pairs
+from anamnesis.store.review.pair_batch import _may_fork, _Queue, _SecondProcess, compare_pairs
 from anamnesis.store.review.records import Difference
 from pair_checks import Note
 
@@ -100,14 +101,28 @@ def _two_processes_find_what_one_finds() -> str:
     return "checked"
 
 
-def test_a_projects_pairs_stay_in_one_half_and_the_halves_are_near_even() -> None:
-    pairs = _pairs()
-    mine, theirs = _halves(pairs)
-    assert sorted(mine + theirs) == list(range(len(pairs)))
-    projects = [{pairs[i][0].project for i in half} for half in (mine, theirs)]
-    assert projects[0] and projects[1] and not projects[0] & projects[1]
-    largest = max(sum(1 for a, _b in pairs if a.project == p) for p in projects[0] | projects[1])
-    assert abs(len(mine) - len(theirs)) <= largest
+def test_each_project_is_taken_by_one_process_and_every_one_is() -> None:
+    _in_a_fresh_process("_each_project_taken_once")
+
+
+def _each_project_taken_once() -> str:
+    if not _may_fork():
+        return "no second process here"
+    with _Queue(500) as queue:
+
+        def take_all() -> list[int]:
+            taken = []
+            while (project := queue.take()) is not None:
+                taken.append(project)
+                time.sleep(0.0005)  # as comparing would: the other process takes its turn
+            return taken
+
+        second = _SecondProcess(take_all)
+        here = take_all()
+    there = second.answer()
+    assert isinstance(there, list) and here and there  # both took some
+    assert sorted(here + there) == list(range(500))  # each once, all of them
+    return "checked"
 
 
 def test_a_second_process_that_fails_or_is_stopped_is_reaped() -> None:
@@ -117,8 +132,8 @@ def test_a_second_process_that_fails_or_is_stopped_is_reaped() -> None:
 def _failed_and_stopped_processes_are_reaped() -> str:
     if not _may_fork():
         return "no second process here"
-    broken = _SecondProcess([(None, None)])  # type: ignore[list-item]  # fails to compare
-    stopped = _SecondProcess(_pairs() * 50)
+    broken = _SecondProcess(lambda: 1 // 0)
+    stopped = _SecondProcess(lambda: time.sleep(60))
     assert broken.pid > 0 and stopped.pid > 0
     stopped.stop()
     assert broken.answer() is None

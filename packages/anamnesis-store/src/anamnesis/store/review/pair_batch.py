@@ -1,25 +1,27 @@
 """How a review compares the pairs its memo does not know: each note read once, and, when
-there are many pairs and the machine has two cores to give, half the projects compared in
-a second process.
+there are many pairs and the machine has two cores to give, in two processes that take
+the projects one at a time from one queue.
 
 A review with no memo (the first on a machine, or after the finder's rules changed) is
 mostly reading notes: their clauses' values and stances, each read once a review and kept
 for the note's next pair (:class:`.facts.NoteFacts`). That reading is pure computation on
 notes already in memory, and two notes of different projects never form a pair
-(:func:`.neighbours.may_pair`), so the projects split into two halves that share no note:
-each note is still read once, by one process (the two use no more CPU than one did).
-Measured on the 2,409-note store with no memo, the whole review: 3.8 s in one process,
-1.9 s with a second (medians of 3, alternating). Handing the second process each
-project's pairs as soon as they were found, so that it compared while this one still
-looked for neighbours (a fifth of the work), was tried: no faster, and more to it.
+(:func:`.neighbours.may_pair`), so each process compares whole projects: each note is
+still read once, by one process (the two use no more CPU than one did). The projects are
+taken from a queue, the largest first, by whichever process is free: projects differ in
+what a pair costs (by a third), so halves fixed in advance ended a quarter of a second
+apart. Measured on the 2,409-note store with no memo, the whole review: 3.4 s in one
+process, 1.8 s with a second (medians, alternating runs). Handing the second process
+each project's pairs as soon as they were found, so that it compared while this one
+still looked for neighbours (a fifth of the work), was tried: no faster, and more to it.
 
-The second process is a fork that only computes and hands back plain tuples through a
+The second process is a fork that only computes and hands back plain data through a
 pipe; it touches no file and no database, and ends without running any clean-up
 (``os._exit``). Where forking is unsafe or pointless, the pairs are compared here: not on
 Linux (macOS's system libraries are not fork-safe; Windows has no fork), one core, other
 threads running (a fork copies only the calling thread; whatever another holds stays held
-in the child). Should the second process fail in any way, its half is compared here too:
-what a review finds never depends on how it was computed.
+in the child). Should the second process fail in any way, the projects it took are
+compared here too: what a review finds never depends on how it was computed.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from __future__ import annotations
 import os
 import pickle
 import signal
+import struct
 import sys
 from pathlib import Path
 
@@ -36,6 +39,7 @@ from anamnesis.store.review.records import Difference
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Final
 
     from anamnesis.store.note.model import Memory
@@ -44,6 +48,9 @@ if TYPE_CHECKING:
 # more than half the comparing saves (a pair costs about 0.5 ms to compare, a fork of a
 # review's process about 10 ms).
 SPLIT_AT: Final = 400
+# A project's number in the queue of projects, and how much of them a pipe surely holds.
+_NUMBER: Final = struct.Struct("!I")
+_PIPE_HOLDS: Final = 4096
 
 
 def compare_pairs(
@@ -52,49 +59,102 @@ def compare_pairs(
     """:func:`.compare.differences` of each ``(older, newer)`` pair, in order."""
     if len(pairs) < split_at or not _may_fork():
         return _compare(pairs)
-    mine, theirs = _halves(pairs)
-    if not mine or not theirs:
-        return _compare(pairs)
-    second = _SecondProcess([pairs[i] for i in theirs])
+    projects = _projects(pairs)
     try:
-        here = _compare([pairs[i] for i in mine])
-    except BaseException:
-        second.stop()  # interrupted: the second process is not left behind
-        raise
+        queue = _Queue(len(projects))
+    except OSError:
+        return _compare(pairs)
+    with queue:
+        second = _SecondProcess(lambda: _plain_found(_take(queue, projects, pairs)))
+        try:
+            found = _take(queue, projects, pairs)
+        except BaseException:
+            second.stop()  # interrupted: the second process is not left behind
+            raise
     answered = second.answer()
-    if answered is None:  # the second process failed: its half is compared here
-        answered = _compare([pairs[i] for i in theirs])
-    found: list[tuple[Difference, ...]] = [()] * len(pairs)
-    for indexes, differs in ((mine, here), (theirs, answered)):
-        for i, found_here in zip(indexes, differs, strict=True):
-            found[i] = found_here
+    for project, plain in answered.items() if isinstance(answered, dict) else ():
+        if project not in found:  # each project taken by one process (else: answer ignored)
+            found[project] = [tuple(Difference(*item) for item in each) for each in plain]
+    out: list[tuple[Difference, ...]] = [()] * len(pairs)
+    for project, indexes in enumerate(projects):
+        got = found.get(project)
+        if got is None or len(got) != len(indexes):  # the second process failed
+            got = _compare([pairs[i] for i in indexes])
+        for i, differs in zip(indexes, got, strict=True):
+            out[i] = differs
+    return out
+
+
+def _projects(pairs: list[tuple[Memory, Memory]]) -> list[list[int]]:
+    """The pairs' indexes by project, the projects with the most pairs first (taken first,
+    the last ones taken are small: the two processes end close together)."""
+    by_project: dict[str, list[int]] = {}
+    for i, (older, _newer) in enumerate(pairs):
+        by_project.setdefault(older.project, []).append(i)
+    return sorted(by_project.values(), key=lambda indexes: -len(indexes))
+
+
+def _take(
+    queue: _Queue, projects: list[list[int]], pairs: list[tuple[Memory, Memory]]
+) -> dict[int, list[tuple[Difference, ...]]]:
+    """Compare the projects this process takes from the queue, until none is left."""
+    facts: dict[str, NoteFacts] = {}
+    found = {}
+    while (project := queue.take()) is not None:
+        found[project] = [
+            differences(_facts(facts, pairs[i][0]), _facts(facts, pairs[i][1]))
+            for i in projects[project]
+        ]
     return found
+
+
+def _plain_found(
+    found: dict[int, list[tuple[Difference, ...]]],
+) -> dict[int, list[list[tuple[str, str, str, str]]]]:
+    return {project: [_plain(differs) for differs in each] for project, each in found.items()}
 
 
 def _compare(pairs: list[tuple[Memory, Memory]]) -> list[tuple[Difference, ...]]:
     """Each pair's differences, each note read once (its facts kept for its next pair)."""
     facts: dict[str, NoteFacts] = {}
-
-    def of(mem: Memory) -> NoteFacts:
-        found = facts.get(mem.id)
-        if found is None:
-            found = facts[mem.id] = NoteFacts(mem)
-        return found
-
-    return [differences(of(older), of(newer)) for older, newer in pairs]
+    return [differences(_facts(facts, older), _facts(facts, newer)) for older, newer in pairs]
 
 
-def _halves(pairs: list[tuple[Memory, Memory]]) -> tuple[list[int], list[int]]:
-    """The pairs' indexes in two halves of about as many pairs each, a project's pairs all
-    in one half (so no note is read by both processes); the largest projects placed first."""
-    by_project: dict[str, list[int]] = {}
-    for i, (older, _newer) in enumerate(pairs):
-        by_project.setdefault(older.project, []).append(i)
-    halves: tuple[list[int], list[int]] = ([], [])
-    for _project, indexes in sorted(by_project.items(), key=lambda item: -len(item[1])):
-        smaller = halves[0] if len(halves[0]) <= len(halves[1]) else halves[1]
-        smaller.extend(indexes)
-    return sorted(halves[0]), sorted(halves[1])
+def _facts(cache: dict[str, NoteFacts], mem: Memory) -> NoteFacts:
+    found = cache.get(mem.id)
+    if found is None:
+        found = cache[mem.id] = NoteFacts(mem)
+    return found
+
+
+class _Queue:
+    """The projects' numbers, each to be taken by one of the two processes: a pipe written
+    whole before the fork, its write end closed, so that each read of one number takes
+    it (a pipe's read is atomic) and the end of the pipe says none is left."""
+
+    __slots__ = ("_read_end",)
+
+    def __init__(self, count: int) -> None:
+        # one number each, in one write: more than a pipe holds would wait forever
+        if count * _NUMBER.size > _PIPE_HOLDS:
+            raise OSError("too many projects for one pipe")
+        read_end, write_end = os.pipe()
+        try:
+            os.write(write_end, b"".join(_NUMBER.pack(i) for i in range(count)))
+        finally:
+            os.close(write_end)
+        self._read_end = read_end
+
+    def take(self) -> int | None:
+        """The next project's number; None when all are taken."""
+        data = os.read(self._read_end, _NUMBER.size)
+        return _NUMBER.unpack(data)[0] if len(data) == _NUMBER.size else None
+
+    def __enter__(self) -> _Queue:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        os.close(self._read_end)
 
 
 def _may_fork() -> bool:
@@ -111,13 +171,12 @@ def _may_fork() -> bool:
 
 
 class _SecondProcess:
-    """A forked process comparing ``pairs``: its answer is their differences in order, or
-    None when it could not be started or failed."""
+    """A forked process doing ``work`` (which returns plain data): its answer is what
+    ``work`` returned, or None when it could not be started or failed."""
 
-    __slots__ = ("_count", "_pid", "_read_end")
+    __slots__ = ("_pid", "_read_end")
 
-    def __init__(self, pairs: list[tuple[Memory, Memory]]) -> None:
-        self._count = len(pairs)
+    def __init__(self, work: Callable[[], object]) -> None:
         self._pid = -1
         self._read_end: int | None = None
         try:
@@ -130,13 +189,13 @@ class _SecondProcess:
             os.close(read_end)
             os.close(write_end)
             return
-        if pid == 0:  # the second process: compare, hand back, end without any clean-up
+        if pid == 0:  # the second process: work, hand back, end without any clean-up
             status = 1
             try:
                 os.close(read_end)
-                plain = [_plain(differs) for differs in _compare(pairs)]
+                done = work()
                 with os.fdopen(write_end, "wb") as out:
-                    out.write(pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL))
+                    out.write(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
                 status = 0
             finally:
                 os._exit(status)
@@ -148,8 +207,9 @@ class _SecondProcess:
         """The process's id (-1: none was started)."""
         return self._pid
 
-    def answer(self) -> list[tuple[Difference, ...]] | None:
-        """The differences the process found (it has ended when this returns)."""
+    def answer(self) -> object:
+        """What ``work`` returned (the process has ended when this returns); None when it
+        failed."""
         if self._read_end is None:
             return None
         try:
@@ -161,12 +221,9 @@ class _SecondProcess:
         if status != 0:
             return None
         try:
-            plain = pickle.loads(data)  # written by our own fork, just now
+            return pickle.loads(data)  # written by our own fork, just now
         except Exception:  # a half-written answer is no answer
             return None
-        if not isinstance(plain, list) or len(plain) != self._count:
-            return None
-        return [tuple(Difference(*item) for item in differs) for differs in plain]
 
     def stop(self) -> None:
         """End the process without its answer."""
