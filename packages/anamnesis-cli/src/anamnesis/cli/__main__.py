@@ -62,7 +62,7 @@ def run() -> None:
     if not argv and not stdin_is_terminal():
         code = _serve()  # how Claude Code starts a server registered before `serve` existed
     else:  # a bare `anamnesis` typed in a terminal gets the help, not a silent server
-        from anamnesis.cli.app import main  # typer and every command: never a hook's load
+        from anamnesis.cli.app import main  # typer and the commands: never a hook's load
 
         code = main(argv)
     _flush()

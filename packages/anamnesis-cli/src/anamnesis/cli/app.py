@@ -5,30 +5,13 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Sequence
-from importlib import metadata
+from importlib import import_module, metadata
 from typing import Annotated, Any
 
 import typer
 import typer.main
 
 from anamnesis.cli import __version__, console
-from anamnesis.cli.commands import (
-    admin,
-    compacting,
-    dashboard_cmd,
-    entry_points,
-    evaluate,
-    hygiene,
-    interchange,
-    notes,
-    reflecting,
-    remotes,
-    review,
-    secrets_scan,
-    setup_cmd,
-    syncing,
-    usage_stats,
-)
 from anamnesis.cli.display import help_text
 from anamnesis.cli.errors import FAILURE, USAGE, CliError
 from anamnesis.cli.notices import append_log, routed
@@ -43,7 +26,35 @@ Run `anamnesis init` once per machine, and `anamnesis doctor` when something is 
 terminal, which is how Claude Code starts it)."""
 
 
-def build_app() -> typer.Typer:
+# The modules of anamnesis.cli.commands that register the top-level commands, in the order
+# `anamnesis --help` lists them, each with the commands it registers, and how: its
+# ``register(app)``, or the group its function of that name makes. A command line that
+# names one of them loads that module alone: importing every command's module is a
+# quarter of a second (`anamnesis review` spent as long importing as reviewing a store
+# with its memo). test_commands_table checks this table against what the modules register.
+COMMAND_MODULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("setup_cmd", ("init",), "register"),
+    ("entry_points", ("inject", "prompt", "capture", "serve"), "register"),
+    ("syncing", ("sync",), "register"),
+    ("remotes", ("share", "remote"), "register"),
+    ("notes", ("search", "list", "show", "write", "edit", "delete"), "register"),
+    ("admin", ("status", "reindex", "migrate", "dedup", "project", "doctor"), "register"),
+    ("interchange", ("export", "import"), "register"),
+    ("reflecting", ("reflect", "merge", "llm"), "register"),
+    ("compacting", ("compact",), "register"),
+    ("hygiene", ("clean",), "register"),
+    ("review", ("review",), "register"),
+    ("secrets_scan", ("secrets",), "register"),
+    ("dashboard_cmd", ("dashboard",), "register"),
+    ("usage_stats", ("stats",), "register"),
+    ("admin", ("config",), "config_app"),
+    ("evaluate", ("eval",), "eval_app"),
+)
+
+
+def build_app(argv: Sequence[str] = ()) -> typer.Typer:
+    """The app with every command; with only the one ``argv`` names, when it names one
+    (whose module then loads alone: :data:`COMMAND_MODULES`)."""
     app = typer.Typer(
         name="anamnesis",
         help=HELP,
@@ -66,24 +77,18 @@ def build_app() -> typer.Typer:
             if console.stdin_is_terminal():  # a person typed it: show what there is
                 typer.echo(ctx.get_help())
                 raise typer.Exit(0)
+            from anamnesis.cli.commands import entry_points
+
             raise typer.Exit(entry_points.run_server())
 
-    setup_cmd.register(app)
-    entry_points.register(app)
-    syncing.register(app)
-    remotes.register(app)
-    notes.register(app)
-    admin.register(app)
-    interchange.register(app)
-    reflecting.register(app)
-    compacting.register(app)
-    hygiene.register(app)
-    review.register(app)
-    secrets_scan.register(app)
-    dashboard_cmd.register(app)
-    usage_stats.register(app)
-    app.add_typer(admin.config_app(), name="config")
-    app.add_typer(evaluate.eval_app(), name="eval")
+    named = argv[0] if argv else ""
+    wanted = [entry for entry in COMMAND_MODULES if named in entry[1]] or COMMAND_MODULES
+    for name, commands, how in wanted:
+        module = import_module(f"anamnesis.cli.commands.{name}")
+        if how == "register":
+            module.register(app)
+        else:
+            app.add_typer(getattr(module, how)(), name=commands[0])
     return app
 
 
@@ -112,7 +117,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    command = typer.main.get_command(build_app())
+    command = typer.main.get_command(build_app(argv))
     help_text.make_readable(command)
     prefix = command_path(command, argv)
     try:

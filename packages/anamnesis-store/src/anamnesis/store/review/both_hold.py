@@ -174,8 +174,9 @@ def scoped_apart(
     said_mine = scopes(f"{older.title} {mine}", leaving)
     said_theirs = scopes(f"{newer.title} {theirs}", leaving)
     # a scope is a whole word: "pro" is not in "project"
-    only_mine = said_mine - newer.scopes
-    only_theirs = said_theirs - older.scopes
+    # a note's own scopes (all its text) are read only for a clause that names one
+    only_mine = said_mine - newer.scopes if said_mine else said_mine
+    only_theirs = said_theirs - older.scopes if said_theirs else said_theirs
     if only_mine and only_theirs:
         return True
     if changed:

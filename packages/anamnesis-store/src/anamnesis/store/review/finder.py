@@ -23,6 +23,7 @@ from anamnesis.store.review.neighbours import (
     similar_pairs,
     subject_terms,
 )
+from anamnesis.store.review.pair_batch import compare_pairs
 from anamnesis.store.review.pair_memo import PairMemo
 from anamnesis.store.review.records import Contradiction, ordered
 
@@ -86,7 +87,6 @@ class ContradictionFinder:
             by_id = {note.id: note for _seq, note in notes}
             memo = PairMemo(self._memo)
             around = Neighbourhood(conn, every_title=True)
-            facts: dict[str, NoteFacts] = {}
             pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
             for name, members in _by_project(notes).items():
                 # A project's neighbour pairs depend on its indexed rows and which of them
@@ -116,11 +116,16 @@ class ContradictionFinder:
                         if a is not None and b is not None and may_pair(a, b):
                             older, newer = ordered(a, b)
                             pairs.setdefault((older.id, newer.id), (older, newer))
+            known = [
+                (older, newer, memo.differences(older, newer)) for older, newer in pairs.values()
+            ]
+            # the pairs the memo does not know, compared together (:mod:`.pair_batch`)
+            unknown = [(older, newer) for older, newer, differs in known if differs is None]
+            compared = iter(compare_pairs(unknown))
             found = []
-            for older, newer in pairs.values():
-                differs = memo.differences(older, newer)
+            for older, newer, differs in known:
                 if differs is None:
-                    differs = differences(_facts(facts, older), _facts(facts, newer))
+                    differs = next(compared)
                     memo.remember(older, newer, differs)
                 if differs:
                     found.append(Contradiction(older, newer, differs))
@@ -255,13 +260,6 @@ def _model_of(vectors: StoreVectors | None) -> str:
         return vectors.embedder().model_id
     except VectorsUnavailable:
         return ""
-
-
-def _facts(cache: dict[str, NoteFacts], mem: Memory) -> NoteFacts:
-    found = cache.get(mem.id)
-    if found is None:
-        found = cache[mem.id] = NoteFacts(mem)
-    return found
 
 
 def _newest_pair_first(pair: Contradiction) -> tuple[str, str, str, str]:
