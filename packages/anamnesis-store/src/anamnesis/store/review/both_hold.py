@@ -148,7 +148,12 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
     values' own words ("master key in production" with ``MEILI_ENV=production``, "master
     key locally" with ``MEILI_ENV=development``)."""
     titled_mine, titled_theirs = scopes(older.title), scopes(newer.title)
-    if titled_mine - newer.scopes and titled_theirs - older.scopes:
+    if (
+        titled_mine
+        and titled_theirs
+        and titled_mine - newer.scopes
+        and titled_theirs - older.scopes
+    ):
         return True
     return scoped_apart(
         older.clause(a.clause).text,
