@@ -18,7 +18,7 @@ from anamnesis.dashboard.launch import run_dashboard as run_dashboard
 from anamnesis.dashboard.views.status_checks import CheckRunner as CheckRunner
 from anamnesis.store import lazy_exports
 
-__version__ = "0.6.0"
+__version__ = "0.6.1"
 
 if not TYPE_CHECKING:  # type checkers see only the names above, never a __getattr__
     __getattr__, __dir__ = lazy_exports(__name__)
