@@ -26,10 +26,12 @@ LABELS = ("contradicts", "compatible")
 # tuned on the others; ``fresh4``: a fourth, written the same way later still; ``fresh5``:
 # a fifth, written the same way while ``fresh4`` was being measured; ``fresh6``: a sixth,
 # written the same way, on the same day, while the finder was tuned on the others;
-# ``fresh7``: a seventh, written the same way beside ``fresh6``, by another helper.
-# ``fresh2`` to ``fresh6`` were each measured blind, then read and tuned on (2026-11-30);
-# ``fresh7`` is blind. Only the tuning splits' misses are ever named (the bench's
-# ``TUNING_SPLITS``).
+# ``fresh7``: a seventh, written the same way beside ``fresh6``, by another helper;
+# ``fresh8`` and ``fresh9``: an eighth and a ninth, written the same way at one time by two
+# helpers, one in web, backend, data and ML projects, the other in infrastructure, devices,
+# desktop, games, docs, science and tooling. ``fresh2`` to ``fresh8`` were each measured
+# blind, then read and tuned on (2026-11-30); ``fresh9`` is blind. Only the tuning splits'
+# misses are ever named (the bench's ``TUNING_SPLITS``).
 SPLITS = (
     "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
     "fresh8", "fresh9",
