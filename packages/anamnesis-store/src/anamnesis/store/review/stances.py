@@ -62,6 +62,7 @@ _GONE_AT_START = re.compile(
     r"|(?:not|no)\s+(?=[^.;:]{1,40}?\b(?:anymore|any\s+more)\b))\s*(?:the\s+|our\s+)?",
     re.IGNORECASE,
 )
+_ANYMORE = re.compile(r"\s+(?:anymore|any\s+more)\b.*$", re.IGNORECASE)
 # A clause that starts by saying a thing is not there: "No formatter in the pre-commit
 # hook" (not "No longer ...", "No one ...", "No need to ...").
 _NONE_AT_START = re.compile(
@@ -206,8 +207,9 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
         yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
     if not clause.is_title:
         gone = _GONE_AT_START.match(masked)
-        if gone:
-            yield from _stance(REPLACEMENT, _after(text, gone.end()), clause)
+        if gone:  # "Not tmux anymore": tmux, not "tmux anymore"
+            target = _ANYMORE.sub("", _after(text, gone.end()))
+            yield from _stance(REPLACEMENT, target, clause)
         absent = _NONE_AT_START.match(masked)
         if absent and not gone:
             yield from _stance(NEGATION, _after(text, absent.end()), clause)
