@@ -48,6 +48,8 @@ SPLIT_OUT = {
 ADDED = {
     "anamnesis.store.usage.usage_log": "issue 42: which notes a session was given, recorded "
     "(sqlite3 only; inject and prompt each write one run)",
+    "anamnesis.store.sqlite_wal": "a new SQLite file (the index, the usage log) switched to "
+    "WAL mode with a bounded retry when two processes make it at once (sqlite3 only)",
 }
 # What only the background sync may load: git, and YAML to mask what goes out.
 SYNC_ONLY = {"dulwich", "yaml", "ulid"}

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.review.commands import task_words, tool_of
-from anamnesis.store.review.readers import code_values, plain_values
-from anamnesis.store.review.value import Spans
+from anamnesis.store.review.reading.commands import task_words, tool_of
+from anamnesis.store.review.reading.readers import code_values, plain_values
+from anamnesis.store.review.reading.value import Spans
 from pair_checks import Note, assert_found, assert_left_alone, write
 
 # (rule, older, newer, the kind of difference expected)

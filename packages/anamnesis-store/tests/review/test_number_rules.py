@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.review.text import clauses
-from anamnesis.store.review.values import clause_values
+from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.values import clause_values
 from pair_checks import Note, assert_found, assert_left_alone, differing_kinds, write
 from store_testing import write_note
 

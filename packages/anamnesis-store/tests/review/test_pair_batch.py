@@ -18,8 +18,8 @@ import pytest
 
 from anamnesis.store import Memory, new_id
 from anamnesis.store.review.compare import differences
-from anamnesis.store.review.facts import NoteFacts
 from anamnesis.store.review.pair_batch import _may_fork, _Queue, _SecondProcess, compare_pairs
+from anamnesis.store.review.reading.facts import NoteFacts
 from anamnesis.store.review.records import Difference
 from pair_checks import Note
 

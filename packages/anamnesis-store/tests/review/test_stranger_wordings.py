@@ -14,8 +14,8 @@ import pytest
 from anamnesis.store import Memory, MemoryStore
 from anamnesis.store.review.alignment_by_context import counts_alike, urls_alike
 from anamnesis.store.review.compare import differences
-from anamnesis.store.review.facts import NoteFacts
-from anamnesis.store.review.quantities import key_unit
+from anamnesis.store.review.reading.facts import NoteFacts
+from anamnesis.store.review.reading.quantities import key_unit
 from pair_checks import Note, assert_found, assert_left_alone
 
 # (rule, older, newer, the kind of difference expected)
@@ -654,7 +654,7 @@ def test_urls_alike_by_a_host_name_that_is_not_only_the_shared_domain() -> None:
 
 
 def test_a_keyed_number_counts_what_its_key_names() -> None:
-    from anamnesis.store.review.value import Value
+    from anamnesis.store.review.reading.value import Value
 
     keyed = Value("number", "200", "max_connections=200", slot="max_connections", keyed=True)
     said = Value("number", "400", "400", slot="connection", stems=frozenset({"primari", "take"}))
@@ -666,7 +666,7 @@ def test_a_keyed_number_counts_what_its_key_names() -> None:
 
 
 def test_a_fenced_block_of_configuration_is_read_a_setting_a_line() -> None:
-    from anamnesis.store.review.text import fenced_as_spans
+    from anamnesis.store.review.reading.text import fenced_as_spans
 
     block = '```json\n"Simulation": {\n  "TickRate": 30,\n  "MaxPlayers": 16\n}\n```'
     assert fenced_as_spans(block) == '`"Simulation": {`\n`"TickRate": 30`\n`"MaxPlayers": 16`\n'

@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.review.commands import mentions, retired_in, tool_of
-from anamnesis.store.review.text import clauses, fenced_as_spans
-from anamnesis.store.review.values import clause_values
+from anamnesis.store.review.reading.commands import mentions, retired_in, tool_of
+from anamnesis.store.review.reading.text import clauses, fenced_as_spans
+from anamnesis.store.review.reading.values import clause_values
 from pair_checks import Note, assert_found, assert_left_alone
 
 # (rule, older, newer, the kind of difference expected)

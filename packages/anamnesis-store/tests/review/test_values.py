@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from anamnesis.store.review.text import clauses
-from anamnesis.store.review.value import Value
-from anamnesis.store.review.values import clause_values
+from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.value import Value
+from anamnesis.store.review.reading.values import clause_values
 
 
 def _values(body: str, *, ports: bool = False) -> list[Value]:

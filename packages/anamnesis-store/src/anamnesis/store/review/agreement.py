@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.quantities import in_some_unit, key_unit, parse_version
+from anamnesis.store.review.reading.quantities import in_some_unit, key_unit, parse_version
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
-    from anamnesis.store.review.value import Value
+    from anamnesis.store.review.reading.value import Value
 
 
 def agree(a: Value, b: Value) -> bool:

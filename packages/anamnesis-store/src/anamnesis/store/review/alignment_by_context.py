@@ -32,14 +32,14 @@ import re
 from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree
-from anamnesis.store.review.quantities import is_unit, key_words
-from anamnesis.store.review.text import stem
+from anamnesis.store.review.reading.quantities import is_unit, key_words
+from anamnesis.store.review.reading.text import stem
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from typing import Final
 
-    from anamnesis.store.review.value import Value
+    from anamnesis.store.review.reading.value import Value
 
 # How many shared words make two values one thing's (see the module's docstring).
 ENOUGH: Final = 1.5

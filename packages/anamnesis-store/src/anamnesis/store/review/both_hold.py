@@ -8,15 +8,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from anamnesis.store.review.text import CODE_SPAN, STRONG_SCOPES, content_stems, scopes, words
+from anamnesis.store.review.reading.text import (
+    CODE_SPAN,
+    STRONG_SCOPES,
+    content_stems,
+    scopes,
+    words,
+)
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Final
 
-    from anamnesis.store.review.facts import NoteFacts
-    from anamnesis.store.review.value import Value
+    from anamnesis.store.review.reading.facts import NoteFacts
+    from anamnesis.store.review.reading.value import Value
 
 
 def floor_and_ceiling(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:

@@ -38,7 +38,6 @@ from anamnesis.store.review.both_hold import (
     same_slot,
     two_windows,
 )
-from anamnesis.store.review.commands import program_of, task_words, tool_of
 from anamnesis.store.review.gone import (
     LEFT_KINDS,
     left_behind,
@@ -46,21 +45,28 @@ from anamnesis.store.review.gone import (
     retiring_mention,
     values_given_up,
 )
-from anamnesis.store.review.quantities import is_unit
+from anamnesis.store.review.reading.commands import program_of, task_words, tool_of
+from anamnesis.store.review.reading.quantities import is_unit
+from anamnesis.store.review.reading.stances import NEGATION
+from anamnesis.store.review.reading.text import (
+    CODE_SPAN,
+    KIND_WORDS,
+    SCOPE_WORDS,
+    content_stems,
+    words,
+)
+from anamnesis.store.review.reading.value import KINDS
+from anamnesis.store.review.reading.values import changes
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stance_differences import stance_differences
-from anamnesis.store.review.stances import NEGATION
-from anamnesis.store.review.text import CODE_SPAN, KIND_WORDS, SCOPE_WORDS, content_stems, words
-from anamnesis.store.review.value import KINDS
-from anamnesis.store.review.values import changes
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from typing import Final
 
-    from anamnesis.store.review.facts import NoteFacts
-    from anamnesis.store.review.text import Clause
-    from anamnesis.store.review.value import Value
+    from anamnesis.store.review.reading.facts import NoteFacts
+    from anamnesis.store.review.reading.text import Clause
+    from anamnesis.store.review.reading.value import Value
 
 
 # How many words two clauses must share for their values to be about the same thing,
@@ -276,12 +282,12 @@ def _one_task(a: Value, b: Value, tools: frozenset[str]) -> bool:
     """Whether two commands can be one task's, the older and the newer way to do it: the
     newer one said as a change ("run `make up` instead", "now `uv sync`"); two programs
     whose commands share a word (`asdf install` and `mise install`, `npm run migrate` and
-    `npx prisma migrate deploy`: :func:`.commands.task_words`) or are said after the same
+    `npx prisma migrate deploy`: :func:`.reading.commands.task_words`) or are said after the same
     words ("start the local stack with"); one program's commands ending in the same
     subcommand (`docker build`, `docker buildx build`). Two subcommands of one program,
     or two programs with nothing in common, said without a change, are two tasks (`dbt
     test` and `dbt build`, `astro dev start` and `airflow dags trigger`). ``tools``: the
-    words that name the project or a tool (:attr:`.facts.NoteFacts.tool_stems`), which
+    words that name the project or a tool (:attr:`.reading.facts.NoteFacts.tool_stems`), which
     say nothing of a task."""
     if b.changed:
         return True

@@ -15,7 +15,6 @@ from anamnesis.store.index import project_seq
 from anamnesis.store.index.note_queries import Filters, listing
 from anamnesis.store.note import validity
 from anamnesis.store.review.compare import differences
-from anamnesis.store.review.facts import NoteFacts
 from anamnesis.store.review.neighbours import (
     Neighbourhood,
     may_pair,
@@ -25,6 +24,7 @@ from anamnesis.store.review.neighbours import (
 )
 from anamnesis.store.review.pair_batch import compare_pairs
 from anamnesis.store.review.pair_memo import PairMemo
+from anamnesis.store.review.reading.facts import NoteFacts
 from anamnesis.store.review.records import Contradiction, ordered
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True

@@ -1,6 +1,6 @@
 """Values a newer note names only to leave them: a port it says clashed ("8080 clashed
 with Trino"), a value it says is gone ("nothing listens on 1883 anymore"), an older command
-it says fails or is of the past (:func:`.commands.retired_in`). What the newer note states
+it says fails or is of the past (:func:`.reading.commands.retired_in`). What the newer note states
 beside such a mention is its new value of the same thing; the mention itself is no value it
 states."""
 
@@ -9,14 +9,14 @@ from __future__ import annotations
 import re
 
 from anamnesis.store.review.agreement import agree
-from anamnesis.store.review.commands import program_of, retired_in, tool_of
+from anamnesis.store.review.reading.commands import program_of, retired_in, tool_of
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from typing import Final
 
-    from anamnesis.store.review.facts import NoteFacts
-    from anamnesis.store.review.value import Value
+    from anamnesis.store.review.reading.facts import NoteFacts
+    from anamnesis.store.review.reading.value import Value
 
 
 # Kinds whose value a newer note names as what it left, by the words after it.
@@ -41,7 +41,7 @@ def retired_commands(
     olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
 ) -> set[int]:
     """The older note's commands (by index) that the newer note, giving commands of its
-    own, says fail or are of the past (:func:`.commands.retired_in`): the newer gives
+    own, says fail or are of the past (:func:`.reading.commands.retired_in`): the newer gives
     the task's new way. A command the older note itself says not to run is retired by
     neither."""
     said = [clause.text for clause in newer.clauses]

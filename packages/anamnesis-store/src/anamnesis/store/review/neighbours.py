@@ -23,7 +23,7 @@ from anamnesis.store.index import project_seq
 from anamnesis.store.index.note_queries import Filters
 from anamnesis.store.note.invisible import match_text
 from anamnesis.store.note.model import DURABLE_TYPES, NOTE_TYPES
-from anamnesis.store.review.text import CODE_SPAN, GENERIC
+from anamnesis.store.review.reading.text import CODE_SPAN, GENERIC
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:

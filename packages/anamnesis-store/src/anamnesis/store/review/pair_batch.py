@@ -4,7 +4,7 @@ the projects one at a time from one queue.
 
 A review with no memo (the first on a machine, or after the finder's rules changed) is
 mostly reading notes: their clauses' values and stances, each read once a review and kept
-for the note's next pair (:class:`.facts.NoteFacts`). That reading is pure computation on
+for the note's next pair (:class:`.reading.facts.NoteFacts`). That reading is pure computation on
 notes already in memory, and two notes of different projects never form a pair
 (:func:`.neighbours.may_pair`), so each process compares whole projects: each note is
 still read once, by one process (the two use no more CPU than one did). The projects are
@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 
 from anamnesis.store.review.compare import differences
-from anamnesis.store.review.facts import NoteFacts
+from anamnesis.store.review.reading.facts import NoteFacts
 from anamnesis.store.review.records import Difference
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True

@@ -50,8 +50,8 @@ def rules_version() -> str:
         digest = hashlib.blake2b(digest_size=12)
         here = Path(__file__).parent
         beside = [here.parent / name for name in _RULE_FILES_BESIDE]
-        for path in [*sorted(here.glob("*.py")), *beside]:
-            digest.update(path.name.encode())
+        for path in [*sorted(here.rglob("*.py")), *beside]:
+            digest.update(path.relative_to(path.parents[1]).as_posix().encode())
             digest.update(path.read_bytes())
         _RULES.append(digest.hexdigest())
     return _RULES[0]

@@ -2,7 +2,7 @@
 retires, what the older one states; or the older said not to do what the newer now says
 to do.
 
-A negation or a retirement (:mod:`.stances`) differs from the other note when that note
+A negation or a retirement (:mod:`.reading.stances`) differs from the other note when that note
 states what it turns against, in a clause of its body that is not itself negated, and
 does not take the same stance, and the two clauses speak of one thing (not two scopes,
 not two things of one kind: :mod:`.both_hold`)."""
@@ -10,17 +10,17 @@ not two things of one kind: :mod:`.both_hold`)."""
 from __future__ import annotations
 
 from anamnesis.store.review.both_hold import qualified_apart, scoped_apart
+from anamnesis.store.review.reading.stances import DIRECTIVE, NEGATION, head_stems
+from anamnesis.store.review.reading.text import stem
 from anamnesis.store.review.records import Difference
-from anamnesis.store.review.stances import DIRECTIVE, NEGATION, head_stems
-from anamnesis.store.review.text import stem
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from typing import Final
 
-    from anamnesis.store.review.facts import NoteFacts
-    from anamnesis.store.review.stances import Stance
-    from anamnesis.store.review.text import Clause
+    from anamnesis.store.review.reading.facts import NoteFacts
+    from anamnesis.store.review.reading.stances import Stance
+    from anamnesis.store.review.reading.text import Clause
 
 _SHOWN_CHARS: Final = 80
 

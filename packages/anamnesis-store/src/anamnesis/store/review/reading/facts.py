@@ -13,8 +13,8 @@ import re
 from bisect import bisect_right
 
 from anamnesis.store.note.invisible import match_text
-from anamnesis.store.review.stances import Stance, clause_stances, is_negated
-from anamnesis.store.review.text import (
+from anamnesis.store.review.reading.stances import Stance, clause_stances, is_negated
+from anamnesis.store.review.reading.text import (
     CODE_SPAN,
     MAX_CHARS,
     Clause,
@@ -23,8 +23,8 @@ from anamnesis.store.review.text import (
     scopes,
     subject_stems,
 )
-from anamnesis.store.review.value import Value
-from anamnesis.store.review.values import clause_values
+from anamnesis.store.review.reading.value import Value
+from anamnesis.store.review.reading.values import clause_values
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:

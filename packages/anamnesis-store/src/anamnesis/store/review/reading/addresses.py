@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.value import Value
+from anamnesis.store.review.reading.value import Value
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:

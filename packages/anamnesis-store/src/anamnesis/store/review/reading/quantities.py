@@ -9,8 +9,15 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.text import CODE_SPAN, GENERIC, content_stems, number_word, stem, words
-from anamnesis.store.review.value import Spans, Value
+from anamnesis.store.review.reading.text import (
+    CODE_SPAN,
+    GENERIC,
+    content_stems,
+    number_word,
+    stem,
+    words,
+)
+from anamnesis.store.review.reading.value import Spans, Value
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.addresses import URL, url_port, url_value
-from anamnesis.store.review.commands import PROGRAM, command_tool
-from anamnesis.store.review.quantities import (
+from anamnesis.store.review.reading.addresses import URL, url_port, url_value
+from anamnesis.store.review.reading.commands import PROGRAM, command_tool
+from anamnesis.store.review.reading.quantities import (
     VERSION,
     call_numbers,
     is_plural,
@@ -23,7 +23,7 @@ from anamnesis.store.review.quantities import (
     version_value,
     versions,
 )
-from anamnesis.store.review.settings import (
+from anamnesis.store.review.reading.settings import (
     ARROW_SETTING,
     COLON_SETTING,
     DECLARED,
@@ -37,8 +37,8 @@ from anamnesis.store.review.settings import (
     setting_value,
     switch_value,
 )
-from anamnesis.store.review.text import GENERIC
-from anamnesis.store.review.value import Spans, Value
+from anamnesis.store.review.reading.text import GENERIC
+from anamnesis.store.review.reading.value import Spans, Value
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:

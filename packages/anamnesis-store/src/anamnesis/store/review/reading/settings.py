@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.addresses import URL, url_value
-from anamnesis.store.review.quantities import (
+from anamnesis.store.review.reading.addresses import URL, url_value
+from anamnesis.store.review.reading.quantities import (
     VERSION,
     key_unit,
     range_text,
     scaled,
     version_value,
 )
-from anamnesis.store.review.text import GENERIC
-from anamnesis.store.review.value import Spans, Value
+from anamnesis.store.review.reading.text import GENERIC
+from anamnesis.store.review.reading.value import Spans, Value
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:

@@ -15,9 +15,9 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from anamnesis.store.review.readers import code_values, plain_values
-from anamnesis.store.review.text import CODE_SPAN, Clause, content_stems, word_stems
-from anamnesis.store.review.value import Spans, Value
+from anamnesis.store.review.reading.readers import code_values, plain_values
+from anamnesis.store.review.reading.text import CODE_SPAN, Clause, content_stems, word_stems
+from anamnesis.store.review.reading.value import Spans, Value
 
 
 def clause_values(clause: Clause, ports: bool) -> list[Value]:

@@ -108,7 +108,7 @@ def task_words(command: str) -> frozenset[str]:
     and the values of its flags, not the flags' names nor a runner (`uv run pybabel
     compile -d locales` and `uv run python -m notifications.preview --locale de` share
     no task: ``locale`` is a flag's, ``uv`` a runner's)."""
-    from anamnesis.store.review.text import content_stems  # the review's words
+    from anamnesis.store.review.reading.text import content_stems  # the review's words
 
     parts = command.split()
     kept: list[str] = []

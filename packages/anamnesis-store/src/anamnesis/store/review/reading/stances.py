@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from anamnesis.store.record import Record
-from anamnesis.store.review.text import CODE_SPAN, GENERIC, Clause, content_stems
+from anamnesis.store.review.reading.text import CODE_SPAN, GENERIC, Clause, content_stems
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
