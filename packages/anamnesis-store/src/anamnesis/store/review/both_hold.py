@@ -89,15 +89,20 @@ def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
     return a.kind in ("number", "version", "port") and any(
         other.norm == a.norm
         and same_slot(other, a)  # ``async_insert=1`` restates no ``wait_for_async_insert=1``
-        and not other.changed
-        and not PAST.search(newer.clause(other.clause).text)
+        and said_today(other, newer)
         and not newer.avoids(other)  # "nothing listens on 1883 anymore"
         for other in news
     )
 
 
+def said_today(value: Value, facts: NoteFacts) -> bool:
+    """Whether a note states ``value`` as a fact of today: not as a change, nor in a
+    clause in the past (:data:`_PAST`)."""
+    return not value.changed and not _PAST.search(facts.clause(value.clause).text)
+
+
 # Words that put a clause in the past: what it says was true, not what is.
-PAST: Final = re.compile(
+_PAST: Final = re.compile(
     r"\b(?:was|were|had|used\s+to|previously|before|earlier|originally|old|former|anymore"
     r"|no\s+longer)\b",
     re.IGNORECASE,

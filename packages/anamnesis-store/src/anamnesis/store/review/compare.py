@@ -30,11 +30,11 @@ from anamnesis.store.review.alignment_by_context import (
     same_key,
 )
 from anamnesis.store.review.both_hold import (
-    PAST,
     floor_and_ceiling,
     other_scopes,
     other_things,
     restated,
+    said_today,
     same_slot,
     two_windows,
 )
@@ -263,7 +263,7 @@ def _key_named(
     key = keyed.shown.split("=", 1)[0].strip().rsplit(".", 1)[-1]
     if not _IDENTIFIER_KEY.fullmatch(key):
         return None  # a plain word ("timeout") is said of many things
-    said = re.search(rf"(?<![\w.-]){re.escape(key.lower())}(?![\w-])", facts.lower)
+    said = _said_as_word(key.lower(), facts, plural=False)
     return 0.5 if said and other.kind == keyed.kind else None
 
 
@@ -416,7 +416,14 @@ def _name_alignment(
 def _named_in(value: Value, facts: NoteFacts) -> bool:
     """Whether a note names ``value`` anywhere, as a word ("Atlantis applies after
     approval": a sentence's first word is read as no name, yet names it)."""
-    return re.search(rf"(?<![\w.-]){re.escape(value.norm)}s?(?![\w-])", facts.lower) is not None
+    return _said_as_word(value.norm, facts, plural=True)
+
+
+def _said_as_word(word: str, facts: NoteFacts, *, plural: bool) -> bool:
+    """Whether a note says ``word`` (lower case) anywhere as a word of its own, not inside
+    another (``plural``: its plural too)."""
+    ending = "s?" if plural else ""
+    return re.search(rf"(?<![\w.-]){re.escape(word)}{ending}(?![\w-])", facts.lower) is not None
 
 
 def _sole(value: Value, values: list[Value]) -> bool:
@@ -472,14 +479,11 @@ def _path_still_used(a: Value, news: list[Value], said: list[Value], newer: Note
     runs (`vault kv get secret/quotes`); not said in the past or as a change."""
     commands = [value for value in said if value.kind == "command"]
     return any(
-        not b.changed and not PAST.search(newer.clause(b.clause).text)
+        said_today(b, newer)
         for b in news
         if agree(a, b) and (b.norm.startswith(a.norm) or b.norm == a.norm)
     ) or any(
-        f" {a.norm} " in f" {command.norm} "
-        and not command.changed
-        and not PAST.search(newer.clause(command.clause).text)
-        for command in commands
+        f" {a.norm} " in f" {command.norm} " and said_today(command, newer) for command in commands
     )
 
 

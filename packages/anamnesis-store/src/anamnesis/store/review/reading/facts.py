@@ -15,6 +15,7 @@ from bisect import bisect_right
 from anamnesis.store.note.invisible import match_text
 from anamnesis.store.review.reading.stances import Stance, clause_stances, is_negated
 from anamnesis.store.review.reading.text import (
+    CAMEL_CUT,
     CODE_SPAN,
     MAX_CHARS,
     Clause,
@@ -40,10 +41,6 @@ LEAD_CLAUSES: Final = 5
 # How much of a note's start names its subject (with its title): what the other note's
 # clauses are searched for.
 PROBE_CHARS: Final = 800
-# Where a camelCase key's next word starts (``poolSize``: "pool", "size"): a subject word
-# inside a key counts.
-_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_BARE_CODE = re.compile(r"`[^`]+`")
 _PORTS = re.compile(r"\b(?:port|listen|publish|expos|bind|localhost|sshd|udp|tcp)")
 
 
@@ -171,7 +168,8 @@ class NoteFacts:
             return self._clauses[:1]
         if self._joined is None:
             starts, offset = [], 0
-            texts = [_CAMEL_HUMP.sub(" ", clause.text) for clause in self.clauses]
+            # a subject word inside a camelCase key counts: ``poolSize`` holds "pool"
+            texts = [CAMEL_CUT.sub(" ", clause.text) for clause in self.clauses]
             for text in texts:
                 starts.append(offset)
                 offset += len(text) + 1
@@ -204,7 +202,7 @@ class NoteFacts:
             found = self._values.get(clause.index)
             if found is None:
                 found = self._values[clause.index] = clause_values(clause, self.about_ports)
-                if _BARE_CODE.fullmatch(clause.text):
+                if CODE_SPAN.fullmatch(clause.text):
                     # a line of code alone (a setting in a config block) says nothing of
                     # what it is for: the note's title does
                     for value in found:

@@ -106,7 +106,8 @@ def content_stems(text: str) -> list[str]:
 
 
 _LOWER_CAMEL = re.compile(r"[a-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+")
-_CAMEL_CUT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# Where a camelCase identifier's next word starts: ``slidingWindow``, ``poolSize``.
+CAMEL_CUT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
 @lru_cache(maxsize=65536)
@@ -118,7 +119,7 @@ def word_stems(word: str) -> tuple[str, ...]:
     if _LOWER_CAMEL.fullmatch(word):
         # an identifier in camelCase counts as its parts too: `slidingWindow` is a window
         # (only one that starts lower case: "TypeScript" or "GitHub" is a product's name)
-        parts = [stem(part) for part in _CAMEL_CUT.split(word) if len(part) > 2]
+        parts = [stem(part) for part in CAMEL_CUT.split(word) if len(part) > 2]
         return (stem(lower), *(part for part in parts if part not in GENERIC))
     if "-" not in lower and "_" not in lower:
         return (stem(lower),)
