@@ -78,10 +78,11 @@ _THRESHOLD: Final = {
 # How many words, beside the project's and tools' names, two values of
 # :data:`_TITLED_KINDS` must share when the titles share nothing else.
 _THRESHOLD_BEYOND_TOOLS: Final = 1.5
-# The one URL of each of two notes whose titles share a word is the one address of one
-# thing, however differently the sentences around them read (a note rarely holds an
-# address it is not about); a path or a command may be anything.
-_SOLE_KINDS: Final = frozenset({"url"})
+# The one URL, port or path of each of two notes whose titles share a word is the one
+# address, port or file of one thing, however differently the sentences around them read
+# (a note rarely holds an address it is not about): see :func:`_sole_of_one_thing`. A
+# number, a name or a command may be anything.
+_SOLE_KINDS: Final = frozenset({"url", "port", "path"})
 # Kinds a note holds many of, for many things (a note on running the workers and one on
 # translating subjects both show commands and flags): two such values, without a setting's
 # key, are about the same thing only in notes whose titles share a word. Measured on the
@@ -156,7 +157,7 @@ def _value_differences(
         else:
             retired, news = values_given_up(olds, news, older, newer)
         ranked: list[tuple[float, bool, int, int]] = []
-        sole = titles > 0 and len({v.norm for v in olds}) == 1 == len({v.norm for v in news})
+        sole = _sole_of_one_thing(kind, olds, news, subject)
         one_each = one_value(olds) and one_value(news)  # for the general alignment
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
@@ -165,7 +166,7 @@ def _value_differences(
                     score = _name_alignment(a, b, olds, news, topics, changed=changed)
                 else:
                     score = _alignment(
-                        a, b, titles, sole=sole and kind in _SOLE_KINDS, topical=topical,
+                        a, b, titles, sole=sole, topical=topical,
                         tools=tools,
                     )  # fmt: skip
                 if score is None:
@@ -231,6 +232,31 @@ def _value_differences(
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
     return out
+
+
+def _sole_of_one_thing(
+    kind: str, olds: list[Value], news: list[Value], subject: frozenset[str]
+) -> bool:
+    """Whether each note's only value of ``kind`` (:data:`_SOLE_KINDS`) is of one thing,
+    in notes whose titles share ``subject``: a word beyond the kind's own ("Client
+    websocket port", "Ports between nodes" name two ports); two paths of one type of file
+    (``docker-compose.yml``, ``compose.yaml``; two folders), not a config file and a
+    source file."""
+    if kind not in _SOLE_KINDS or len({v.norm for v in olds}) != 1:
+        return False
+    if len({v.norm for v in news}) != 1 or not subject - {kind}:
+        return False
+    return kind != "path" or _file_type(olds[0].norm) == _file_type(news[0].norm)
+
+
+def _file_type(path: str) -> str:
+    """A path's type: its extension (``.yml`` and ``.yaml`` one), "/" for a folder, ""
+    for a name without either."""
+    if path.endswith("/"):
+        return "/"
+    name = path.rsplit("/", 1)[-1].lstrip(".")
+    extension = name.rsplit(".", 1)[-1] if "." in name else ""
+    return {"yml": "yaml"}.get(extension, extension)
 
 
 def _keyed_over_said(values: list[Value]) -> list[Value]:
@@ -341,7 +367,9 @@ def _alignment(
     if a.kind == "number":
         # a unit, or the word a number is said after: "10,000 records" and
         # "flush_records is 5000" count one thing
-        if a.keyed != b.keyed or not a.slot or a.slot.lstrip("~") != b.slot.lstrip("~"):
+        if a.keyed != b.keyed or not (
+            (a.slot and a.slot.lstrip("~") == b.slot.lstrip("~")) or _said_after_one_word(a, b)
+        ):
             return None
     elif a.kind in ("version", "flag") and (a.keyed or b.keyed):
         return None
@@ -364,6 +392,18 @@ def _alignment(
         if beyond < _THRESHOLD_BEYOND_TOOLS:
             return None
     return shared + titles
+
+
+def _said_after_one_word(a: Value, b: Value) -> bool:
+    """Whether two numbers count by two different words yet follow one word ("prewarms 64
+    bullets", "pool prewarm: 256"): the word one is said after (its ``~`` slot) is among
+    the words just before the other, which counts no unit. A word of one or two letters
+    is a variable's name (``nx = ny = 1024``), which the values after it share."""
+    for one, other in ((a, b), (b, a)):
+        word = one.slot[1:] if one.slot.startswith("~") else ""
+        if len(word) > 2 and word in other.near and not is_unit(other.slot.lstrip("~")):
+            return True
+    return False
 
 
 def _one_file(a: str, b: str) -> bool:

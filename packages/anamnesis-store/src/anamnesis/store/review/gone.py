@@ -89,6 +89,14 @@ _GONE_BEFORE = re.compile(
     r"|taken\s+by)\b[^.;,:]{0,30}$",
     re.IGNORECASE,
 )
+# What says another thing holds a value, as the reason the note's thing left it, said just
+# before it: "because Keycloak grabs 8080", "since the storefront's Vite also wants 5173".
+_HELD_BY_ANOTHER = re.compile(
+    r"\b(?:because|since|as)\s+[^.;:]{0,40}?\b(?:grabs|grabbed|takes|took|holds|held|owns"
+    r"|occupies|occupied|wants|wanted|needs|needed|(?:already|also)\s+uses?)"
+    r"\s+(?:port\s+)?[`'\"]?$",
+    re.IGNORECASE,
+)
 _GONE_AFTER = re.compile(
     r"^[`'\"]?[^.;,:]{0,25}?\b(?:anymore|any\s+more|no\s+longer|is\s+gone|was\s+removed"
     r"|was\s+dropped|(?:is|was|got|has\s+been)\s+deprecated|reached\s+(?:its\s+)?end[\s-]of[\s-]life"
@@ -99,12 +107,18 @@ _GONE_AFTER = re.compile(
 
 def said_gone(value: Value, facts: NoteFacts) -> bool:
     """Whether the note names ``value`` to say it is gone (:data:`_GONE_BEFORE`,
-    :data:`_GONE_AFTER`), not as a value it states."""
+    :data:`_GONE_AFTER`) or held by another thing (:data:`_HELD_BY_ANOTHER`), not as a
+    value it states."""
     text = facts.clause(value.clause).text
     at = text.find(value.shown)
     if at == -1:
         return False
-    return bool(_GONE_BEFORE.search(text[:at]) or _GONE_AFTER.match(text[at + len(value.shown) :]))
+    before = text[:at]
+    return bool(
+        _GONE_BEFORE.search(before)
+        or _HELD_BY_ANOTHER.search(before)
+        or _GONE_AFTER.match(text[at + len(value.shown) :])
+    )
 
 
 def retiring_mention(b: Value, olds: list[Value], retired: set[int], newer: NoteFacts) -> bool:

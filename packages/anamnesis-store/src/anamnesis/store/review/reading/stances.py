@@ -267,6 +267,9 @@ def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
 
 
 _GERUND = re.compile(r"[A-Za-z]+ing\b")
+# Words that only say how old a thing is, before its name ("the legacy Input Manager", "the
+# old staging bucket"): the older note named the thing without them. Stems.
+_AGE_WORDS: Final = frozenset({"legacy", "previous", "former", "classic"})
 
 
 def head_stems(stance: Stance) -> frozenset[str]:
@@ -275,6 +278,8 @@ def head_stems(stance: Stance) -> frozenset[str]:
     stems = stance.stems
     if not stems:
         return frozenset()
+    if len(stems) > 1 and stems[0] in _AGE_WORDS:
+        stems = stems[1:]  # "the legacy Input Manager is no longer used": the Input Manager
     if (
         len(stems) > 1
         and stems[0] in _VERBS

@@ -1,0 +1,106 @@
+"""What makes two notes' values the values of one thing when their sentences share few
+words (issue 42's tuning splits showed each wording), and the look-alikes each rule must
+leave alone:
+
+* each note's only port, path or URL, in notes whose titles share a word beyond the
+  kind's own, is of one thing; two paths only when they are of one type of file;
+* a number said after a word is of what the other number is said after ("warms 32
+  connections", "pool warm: 128"), unless the word is a variable of one or two letters;
+* a value the newer note says another thing holds ("because the metrics agent grabs
+  9100") is no value it states;
+* what a newer note retires is named after a word that only says how old it is ("the
+  legacy scheduler is no longer used").
+
+The pairs are written here, not taken from the measured set."""
+
+from __future__ import annotations
+
+import pytest
+
+from anamnesis.store import MemoryStore
+from pair_checks import Note, assert_found, assert_left_alone
+
+# (rule, older, newer, the kind of difference expected)
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "each note's only port, in notes titled for one thing",
+        ("Storybook on a laptop", "`pnpm storybook` opens the component gallery at"
+         " http://localhost:6006."),
+        ("Storybook config", "`.storybook/main.ts` sets `port: 6010` since we added"
+         " the docs site."),
+        "port",
+    ),
+    (
+        "each note's only path, both of one type of file",
+        ("Compose file for the shop", "The stack is described in docker-compose.yml at"
+         " the repo root."),
+        ("Bringing the shop stack up", "Everything is in deploy/compose.yaml now;"
+         " `docker compose -f` it from the root."),
+        "path",
+    ),
+    (
+        "a number said after the word the other is said after",
+        ("Connection pool", "DbPool warms 32 connections at boot."),
+        ("Pool after the traffic review", "- pool warm: 128\n- max idle: 10 minutes"),
+        "number",
+    ),
+    (
+        "a number after a variable of two letters, which the other note's values after"
+        " it share, is of its setting",
+        ("Production mesh size", "Production runs of the solver use a 1024 x 1024 mesh"
+         " (nx = ny = 1024 in the namelist). Test cases use 128 x 128."),
+        ("Submitting a production run", "`sbatch jobs/prod.slurm` loads openmpi, sets"
+         " nx=2048, ny=2048, 64 MPI ranks over 2 nodes."),
+        "number",
+    ),
+    (
+        "a port the newer note says another thing holds",
+        ("Grafana on the ops box", "Grafana answers on localhost:3000 after `docker"
+         " compose up`."),
+        ("Grafana dashboard port", "Grafana is published on port 3300 because the metrics"
+         " agent grabs 3000; log in with the admin password from the vault."),
+        "port",
+    ),
+    (
+        "what the newer note retires, after a word that says how old it is",
+        ("Job scheduling", "Nightly jobs are queued through the Cron Runner (cron.yaml"
+         " lists each schedule)."),
+        ("Jobs", "The legacy Cron Runner is no longer used: every job is a Temporal"
+         " schedule now."),
+        "replacement",
+    ),
+]  # fmt: skip
+
+# (rule, older, newer): look-alikes each rule must leave alone
+LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "two ports in notes whose titles share only the word port",
+        ("Web socket port", "Browsers connect to the gateway on port 7000."),
+        ("Ports between the cluster's nodes", "Gossip runs on 7946 between nodes only;"
+         " keep it closed to the outside."),
+    ),
+    (
+        "a config file and a source file, each its note's only path",
+        ("Where the shop settings live", "Feature switches are read from settings.toml."),
+        ("Adding to the shop settings", "Declare it in src/config.rs with its default; the"
+         " loader fills it at start."),
+    ),
+    (
+        "a port named as another thing's, with the note's own port the same",
+        ("Grafana on the ops box", "Grafana answers on localhost:3000."),
+        ("Dashboard port", "Grafana stays on 3000; the metrics agent moved to 9100"
+         " because it used to take 3000 at boot."),
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[case[0] for case in FOUND])
+def test_each_wording_is_found(
+    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
+) -> None:
+    assert_found(store, rule, old, new, kind)
+
+
+@pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
+def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
+    assert_left_alone(store, rule, old, new)
