@@ -9,7 +9,9 @@ leave alone:
 * a value the newer note says another thing holds ("because the metrics agent grabs
   9100") is no value it states;
 * what a newer note retires is named after a word that only says how old it is ("the
-  legacy scheduler is no longer used").
+  legacy scheduler is no longer used");
+* a setting said in prose key then value, as its config file writes it ("LOG_LEVEL
+  debug (...)"), not a key and the word its sentence goes on with.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -62,6 +64,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "port",
     ),
     (
+        "a setting said in prose key then value, as its config file writes it",
+        ("Log verbosity of the worker", "The unit file sets `LOG_LEVEL=info` for the"
+         " worker."),
+        ("Debugging the worker", "Switched the unit to LOG_LEVEL debug (RUST_BACKTRACE 1"
+         " too) while chasing the leak."),
+        "flag",
+    ),
+    (
         "what the newer note retires, after a word that says how old it is",
         ("Job scheduling", "Nightly jobs are queued through the Cron Runner (cron.yaml"
          " lists each schedule)."),
@@ -84,6 +94,13 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Where the shop settings live", "Feature switches are read from settings.toml."),
         ("Adding to the shop settings", "Declare it in src/config.rs with its default; the"
          " loader fills it at start."),
+    ),
+    (
+        "a key followed by a word that goes on into its sentence",
+        ("Feature flags backend", "The shop runs `FLAGS_BACKEND=launchdarkly` in every"
+         " environment."),
+        ("Feature flags backend setting", "FLAGS_BACKEND decides where flags are read"
+         " from, see the ops doc."),
     ),
     (
         "a port named as another thing's, with the note's own port the same",

@@ -32,6 +32,7 @@ from anamnesis.store.review.reading.settings import (
     PROPERTY,
     SETTING,
     SWITCH,
+    plain_keys_then_values,
     plain_settings,
     plain_switches,
     setting_value,
@@ -357,6 +358,8 @@ def plain_values(
     ):
         yield from plain_settings(text, spans, clause)
     yield from plain_switches(text, spans, clause)
+    if "_" in text or "." in text or _INNER_UPPER.search(text):
+        yield from plain_keys_then_values(text, spans, clause)
     if "-" in text:
         yield from _flags(text, spans, clause)
     if "/" in text or "." in text:

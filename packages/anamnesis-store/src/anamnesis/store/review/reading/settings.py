@@ -82,6 +82,16 @@ _IS_SETTING = re.compile(
 KEY_BEFORE = re.compile(
     rf"(?:(?<![\w.`/-])({_KEY_SHAPE})|`([A-Za-z_][\w.-]*)`)\s+is\s+(?:now\s+|set\s+to\s+)?$"
 )
+# A setting said in prose as a config file writes it, key then value, the key one no
+# prose word looks like (:data:`_KEY_SHAPE`, or an environment variable's
+# ``UPPER_SNAKE``), the value one word or number ending its part of the sentence: "my
+# global config has init.defaultBranch trunk, and", "switched every job to GIT_STRATEGY
+# clone (GIT_DEPTH 50)". A word going on into the sentence is prose ("DATABASE_URL points
+# at the replica").
+_KEY_THEN_VALUE = re.compile(
+    rf"(?<![\w.`/-])({_KEY_SHAPE}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s+"
+    r"([a-z][a-z0-9_-]*|\d+(?:\.\d+)?[a-z%]{0,3})(?=\s*(?:[,;:)(]|$)|\s+\()"
+)
 # The file names a key is no setting of: "config.py is loaded" names a file.
 FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
@@ -117,6 +127,17 @@ def plain_settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, 
                 continue
             spans.take(*match.span())
             yield match.start(), setting_value(key, raw, clause)
+
+
+def plain_keys_then_values(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """The settings said in prose key then value, as a config file writes them
+    (:data:`_KEY_THEN_VALUE`)."""
+    for match in _KEY_THEN_VALUE.finditer(text):
+        key, raw = match.group(1), match.group(2)
+        if not spans.free(*match.span()) or FILE_KEY.search(key) or raw in GENERIC:
+            continue
+        spans.take(*match.span())
+        yield match.start(), setting_value(key, raw, clause)
 
 
 def setting_value(key: str, raw: str, clause: int) -> Value:
