@@ -11,7 +11,9 @@ leave alone:
 * what a newer note retires is named after a word that only says how old it is ("the
   legacy scheduler is no longer used");
 * a setting said in prose key then value, as its config file writes it ("LOG_LEVEL
-  debug (...)"), not a key and the word its sentence goes on with.
+  debug (...)"), not a key and the word its sentence goes on with;
+* a thing the prose says is on, then off ("logging stays enabled", "logging is
+  disabled"), unless for two environments.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -72,6 +74,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "flag",
     ),
     (
+        "a thing the prose says is on, then off",
+        ("Query logging in production", "Slow query logging stays enabled in prod so"
+         " support can trace timeouts."),
+        ("Production database hardening", "Logging is disabled for every role in"
+         " production; support reads the APM traces instead."),
+        "flag",
+    ),
+    (
         "what the newer note retires, after a word that says how old it is",
         ("Job scheduling", "Nightly jobs are queued through the Cron Runner (cron.yaml"
          " lists each schedule)."),
@@ -94,6 +104,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Where the shop settings live", "Feature switches are read from settings.toml."),
         ("Adding to the shop settings", "Declare it in src/config.rs with its default; the"
          " loader fills it at start."),
+    ),
+    (
+        "a thing on in one environment, off in another",
+        ("Query logging in production", "Slow query logging stays enabled in prod so"
+         " support can trace timeouts."),
+        ("Logging in staging", "Logging is disabled in staging to keep the disks small."),
     ),
     (
         "a key followed by a word that goes on into its sentence",

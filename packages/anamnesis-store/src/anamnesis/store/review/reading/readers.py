@@ -35,6 +35,7 @@ from anamnesis.store.review.reading.settings import (
     plain_keys_then_values,
     plain_settings,
     plain_switches,
+    said_on_or_off,
     setting_value,
     switch_value,
 )
@@ -360,6 +361,8 @@ def plain_values(
     yield from plain_switches(text, spans, clause)
     if "_" in text or "." in text or _INNER_UPPER.search(text):
         yield from plain_keys_then_values(text, spans, clause)
+    if "abled" in text or "turned" in text or "switched" in text:
+        yield from said_on_or_off(text, spans, clause)
     if "-" in text:
         yield from _flags(text, spans, clause)
     if "/" in text or "." in text:

@@ -92,6 +92,13 @@ _KEY_THEN_VALUE = re.compile(
     rf"(?<![\w.`/-])({_KEY_SHAPE}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s+"
     r"([a-z][a-z0-9_-]*|\d+(?:\.\d+)?[a-z%]{0,3})(?=\s*(?:[,;:)(]|$)|\s+\()"
 )
+# A thing said in prose to be on or off, its one word before the verb: "schema
+# introspection stays enabled in prod", "Introspection is disabled for every role".
+_SAID_ON_OR_OFF = re.compile(
+    r"\b([A-Za-z][a-z]+)\s+(?:is|are|stays|stay|remains|remain)\s+(?:now\s+|still\s+)?"
+    r"(enabled|disabled|switched\s+on|switched\s+off|turned\s+on|turned\s+off)\b"
+)
+_NO_THING: Final = frozenset({"it", "this", "that", "which", "what", "everything", "nothing"})
 # The file names a key is no setting of: "config.py is loaded" names a file.
 FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
@@ -138,6 +145,18 @@ def plain_keys_then_values(text: str, spans: Spans, clause: int) -> Iterator[tup
             continue
         spans.take(*match.span())
         yield match.start(), setting_value(key, raw, clause)
+
+
+def said_on_or_off(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """A thing the prose says is on or off (:data:`_SAID_ON_OR_OFF`), as a switch keyed
+    by the thing's word."""
+    for match in _SAID_ON_OR_OFF.finditer(text):
+        thing = match.group(1).lower()
+        if thing in _NO_THING or thing in GENERIC or not spans.free(*match.span()):
+            continue
+        spans.take(*match.span())
+        state = match.group(2).split()[-1]
+        yield match.start(), switch_value(thing, state, clause).replace(shown=match.group(0))
 
 
 def setting_value(key: str, raw: str, clause: int) -> Value:
