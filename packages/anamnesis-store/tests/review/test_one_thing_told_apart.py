@@ -12,6 +12,9 @@ leave alone:
   legacy scheduler is no longer used");
 * a setting said in prose key then value, as its config file writes it ("LOG_LEVEL
   debug (...)"), not a key and the word its sentence goes on with;
+* each note's one or two commands, in notes whose titles share a word that names no
+  tool and no kind of value, are the older and the newer way to do one task; a note of
+  many commands is a note of many tasks;
 * a thing the prose says is on, then off ("logging stays enabled", "logging is
   disabled"), unless for two environments.
 
@@ -82,6 +85,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "flag",
     ),
     (
+        "each note's one or two commands, in notes titled for one task",
+        ("Regenerating the API clients", "After a spec edit run `npx openapi-generator-cli"
+         " generate -i api.yaml -g typescript-fetch`."),
+        ("API clients after a spec change", "Just `just codegen` from the repo root; the"
+         " plugins are pinned in the justfile."),
+        "command",
+    ),
+    (
         "what the newer note retires, after a word that says how old it is",
         ("Job scheduling", "Nightly jobs are queued through the Cron Runner (cron.yaml"
          " lists each schedule)."),
@@ -100,6 +111,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " keep it closed to the outside."),
     ),
     (
+        "each note's only path, both source files: a project holds many",
+        ("SMS provider for order updates", "Order SMS go through Twilio, only in the US"
+         " and the UK. To reproduce the delay, run the worker against src/api/sms_client.py."),
+        ("SMS provider for order updates, again", "Order SMS go through Twilio, only in the"
+         " US and the UK. The provider change was reviewed in src/web/order_handler.py."),
+    ),
+    (
         "a config file and a source file, each its note's only path",
         ("Where the shop settings live", "Feature switches are read from settings.toml."),
         ("Adding to the shop settings", "Declare it in src/config.rs with its default; the"
@@ -110,6 +128,13 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Query logging in production", "Slow query logging stays enabled in prod so"
          " support can trace timeouts."),
         ("Logging in staging", "Logging is disabled in staging to keep the disks small."),
+    ),
+    (
+        "a note of many commands is a note of many tasks",
+        ("Regenerating the API clients", "Run `npx openapi-generator-cli generate -i"
+         " api.yaml`, then `pnpm lint --fix` and `pnpm test` before you commit."),
+        ("API clients after a spec change", "Just `just codegen` from the repo root; the"
+         " plugins are pinned in the justfile."),
     ),
     (
         "a key followed by a word that goes on into its sentence",
