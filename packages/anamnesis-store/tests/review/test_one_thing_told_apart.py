@@ -16,7 +16,9 @@ leave alone:
   tool and no kind of value, are the older and the newer way to do one task; a note of
   many commands is a note of many tasks;
 * a thing the prose says is on, then off ("logging stays enabled", "logging is
-  disabled"), unless for two environments.
+  disabled"), unless for two environments;
+* a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
+  two exact versions still differ.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -25,6 +27,10 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
+from anamnesis.store.review.agreement import agree, states
+from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.value import Value
+from anamnesis.store.review.reading.values import clause_values
 from pair_checks import Note, assert_found, assert_left_alone
 
 # (rule, older, newer, the kind of difference expected)
@@ -162,3 +168,28 @@ def test_each_wording_is_found(
 @pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
 def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
     assert_left_alone(store, rule, old, new)
+
+
+def _version(body: str, shown: str) -> Value:
+    found = [
+        value
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+        if value.kind == "version" and value.shown == shown
+    ]
+    assert found, (body, shown)
+    return found[0]
+
+
+def test_a_range_allows_a_value_yet_does_not_state_it() -> None:
+    """``"php": "^8.1"`` allows PHP 8.3 (they agree: both can hold), but a note saying it
+    does not state 8.3: beside it, the older note's ``php:8.1-fpm-alpine`` against the
+    newer ``php:8.3-fpm-alpine`` still differs."""
+    caret = _version('composer.json: `"php": "^8.1"`.', "php=^8.1")
+    floor = _version("Builds need Node 18.", "Node 18")
+    exact = _version("The shop runs on PHP 8.3 now.", "8.3")
+    node = _version("The docs build on Node 20 now.", "Node 20")
+    assert agree(caret, exact) and not states(caret, exact)
+    assert agree(floor, node) and not states(floor, node)
+    assert states(exact, exact)
+    assert states(caret, _version('composer.json: `"php": "^8.1"`.', "php=^8.1"))

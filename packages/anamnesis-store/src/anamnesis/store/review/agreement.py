@@ -15,6 +15,16 @@ if TYPE_CHECKING:
     from anamnesis.store.review.reading.value import Value
 
 
+def states(a: Value, b: Value) -> bool:
+    """Whether a note saying ``a`` states ``b`` as well: they agree, and not only as a
+    range holding a value (``"php": "^8.1"`` and "needs Node 18" allow 8.3 and Node 20,
+    yet state 8.1 and 18: beside them, ``php:8.1-fpm-alpine`` against
+    ``php:8.3-fpm-alpine`` still differs)."""
+    if a.kind == "version" and (a.low or a.high) and not (b.low or b.high):
+        return False
+    return agree(a, b)
+
+
 def agree(a: Value, b: Value) -> bool:
     """Whether two values of a kind can both be true of one thing: the same value, a
     value inside the other's range, the same version at another precision, a path under

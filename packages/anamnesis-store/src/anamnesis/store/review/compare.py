@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.agreement import agree, one_quantity
+from anamnesis.store.review.agreement import agree, one_quantity, states
 from anamnesis.store.review.alignment_by_context import (
     context_alignment,
     name_shape,
@@ -219,7 +219,9 @@ def _value_differences(
             used_new.add(j)
             a, b = olds[i], news[j]
             if not differ or any(
-                agree(other, b) for other in olds if same_slot(other, b) and not older.avoids(other)
+                states(other, b)
+                for other in olds
+                if same_slot(other, b) and not older.avoids(other)
             ):
                 continue  # the older note states the newer value too (not as one to avoid)
             if kind in ("name", "command") and any(agree(a, other) for other in news):
