@@ -17,6 +17,7 @@ leave alone:
   many commands is a note of many tasks;
 * a thing the prose says is on, then off ("logging stays enabled", "logging is
   disabled"), unless for two environments;
+* a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
 
@@ -97,6 +98,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("API clients after a spec change", "Just `just codegen` from the repo root; the"
          " plugins are pinned in the justfile."),
         "command",
+    ),
+    (
+        "a duration said as a SQL interval",
+        ("How long login sessions are kept", "The nightly purge runs `DELETE FROM sessions"
+         " WHERE created_at < now() - INTERVAL 14 DAY`."),
+        ("Login session retention", "Login sessions are kept for 30 days, then the nightly"
+         " purge deletes them."),
+        "number",
     ),
     (
         "what the newer note retires, after a word that says how old it is",

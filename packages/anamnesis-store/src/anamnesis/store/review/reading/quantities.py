@@ -300,6 +300,20 @@ def call_numbers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
 _QUOTED_QUANTITY = re.compile(r"([\"'])(\d+(?:\.\d+)?)\s?([A-Za-z]{1,7})\1")
 
 
+# A duration said in SQL: ``INTERVAL 90 DAY``, ``INTERVAL '7 days'``, ``interval 30 minute``.
+_SQL_INTERVAL = re.compile(r"\binterval\s+'?(\d+(?:\.\d+)?)\s*([a-z]{1,7})\b'?", re.IGNORECASE)
+
+
+def interval_quantities(code: str, clause: int) -> Iterator[Value]:
+    """The durations a span of SQL gives as intervals (a table's TTL, a retention)."""
+    for match in _SQL_INTERVAL.finditer(code):
+        unit = match.group(2)
+        if _unit_of(unit) is None:
+            continue
+        norm, base = scaled(float(match.group(1)), unit)
+        yield Value("number", norm, match.group(0), slot=base, clause=clause)
+
+
 def quoted_quantities(code: str, clause: int) -> Iterator[Value]:
     """The durations and sizes a span of code gives as quoted strings (only those: a
     quoted word with a number in it may be anything)."""

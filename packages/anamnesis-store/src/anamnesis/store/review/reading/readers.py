@@ -13,6 +13,7 @@ from anamnesis.store.review.reading.commands import PROGRAM, command_tool
 from anamnesis.store.review.reading.quantities import (
     VERSION,
     call_numbers,
+    interval_quantities,
     is_plural,
     keyed_numbers,
     number_words,
@@ -164,6 +165,7 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     # object's fields `httpOnly: true, sameSite: 'strict'`, a flag with an address
     # `--index-url https://...`): the settings and addresses in it, else nothing (its
     # words still count as its clause's subject).
+    yield from ((start, value) for value in interval_quantities(inner, clause))
     for match in _QUOTED_MAPPING.finditer(inner):  # `ports: ["8081:8080"]`: the host's
         yield start + match.start(), Value("port", match.group(1), match.group(0), clause=clause)
     images = [match for match in _IMAGE.finditer(inner) if not match.group(3).isdigit()]
