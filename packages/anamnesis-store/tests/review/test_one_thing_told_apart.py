@@ -17,6 +17,8 @@ leave alone:
   many commands is a note of many tasks;
 * a thing the prose says is on, then off ("logging stays enabled", "logging is
   disabled"), unless for two environments;
+* each note's only identifier (a topic, a key) is of one thing in notes whose titles
+  share one subject word (a product's name needs two);
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -106,6 +108,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Login session retention", "Login sessions are kept for 30 days, then the nightly"
          " purge deletes them."),
         "number",
+    ),
+    (
+        "each note's only identifier, in notes whose titles share one subject word",
+        ("Kafka topic for invoices", "Invoice events are published to `billing.invoices.v1`"
+         " by the connector."),
+        ("Consuming invoices", "Every consumer subscribes to `billing-invoices`, the name"
+         " the connector picks by default."),
+        "name",
     ),
     (
         "what the newer note retires, after a word that says how old it is",

@@ -463,9 +463,10 @@ def _name_alignment(
       "now scheduled in Dagster");
     * each note's only name of its shape, in notes whose titles share a subject word,
       the newer said as a change (`master`, then "renamed: `main`");
-    * each note's only product name or identifier, in notes whose titles share two
-      subject words, said among a shared word (LaunchDarkly, then Unleash, for the BFF's
-      feature flags; the topic `orders.created.v2`, then `orders-created`).
+    * each note's only product name, in notes whose titles share two subject words, or
+      its only identifier, in notes whose titles share one, said among a shared word
+      (LaunchDarkly, then Unleash, for the BFF's feature flags; the topic
+      `orders.created.v2`, then `orders-created`).
     """
     shape = name_shape(a)
     if name_shape(b) != shape:
@@ -479,7 +480,10 @@ def _name_alignment(
         if shared >= _THRESHOLD["name"]:
             return shared + titles
     sole = subject > 0 and _sole(a, olds) and _sole(b, news)
-    if sole and (changed or (shape != "env" and subject >= 2 and around)):
+    # an identifier (``orders.cdc.v1``, ``pipeline``) is said of fewer things than a
+    # product's name: one shared subject word is enough for it
+    shared_subject = 1 if shape == "identifier" else 2
+    if sole and (changed or (shape != "env" and subject >= shared_subject and around)):
         return 1.0 + around + titles
     return None
 
