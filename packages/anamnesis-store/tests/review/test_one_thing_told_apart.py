@@ -19,6 +19,8 @@ leave alone:
   disabled"), unless for two environments;
 * each note's only identifier (a topic, a key) is of one thing in notes whose titles
   share one subject word (a product's name needs two);
+* a Dockerfile's base image (``FROM centos:8``) is one setting's value, whatever image
+  each note names; a named stage (``AS build``) has a base of its own;
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -118,6 +120,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "name",
     ),
     (
+        "a Dockerfile's base image, whatever image each names",
+        ("Base image of the API", "The API image starts `FROM python:3.11-slim` so wheels"
+         " install without a compiler."),
+        ("API container", "Build it FROM cgr.dev/chainguard/python:latest-dev now; the"
+         " slim image had too many CVEs."),
+        "flag",
+    ),
+    (
         "what the newer note retires, after a word that says how old it is",
         ("Job scheduling", "Nightly jobs are queued through the Cron Runner (cron.yaml"
          " lists each schedule)."),
@@ -160,6 +170,12 @@ LEFT: list[tuple[str, Note, Note]] = [
          " api.yaml`, then `pnpm lint --fix` and `pnpm test` before you commit."),
         ("API clients after a spec change", "Just `just codegen` from the repo root; the"
          " plugins are pinned in the justfile."),
+    ),
+    (
+        "two stages of one build each have their base image",
+        ("Base image of the API", "The API image starts `FROM python:3.11-slim AS build`."),
+        ("Runtime stage of the API", "The final stage is FROM gcr.io/distroless/python3 and"
+         " copies the venv from build."),
     ),
     (
         "a key followed by a word that goes on into its sentence",

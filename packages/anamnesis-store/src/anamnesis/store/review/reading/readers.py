@@ -99,6 +99,8 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     """The values a span in backticks holds: a URL, a path, a setting, an image's tag, a
     version, a flag, a command (with its flags, ports and versions), or a name."""
     parts = inner.split()
+    if parts[:1] == ["FROM"]:  # `FROM python:3.12-slim AS build`: the base image
+        yield from ((start, value) for _at, value in _base_images(inner, Spans(), clause))
     if "(" in inner:  # `Builder().maxSizePercent(0.25).build()`: what a call sets
         yield from ((start, value) for _at, value in call_numbers(inner, Spans(), clause))
         # `fixedWindow(30, "10 s")`: a quoted duration an argument
@@ -350,6 +352,8 @@ def plain_values(
     digits = _DIGIT.search(text) is not None
     if "://" in text:
         yield from _urls(text, spans, clause)
+    if "FROM " in text:
+        yield from _base_images(text, spans, clause)
     if ":" in text:
         yield from _colon_values(text, spans, clause)
     if (
@@ -393,6 +397,31 @@ def _urls(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             spans.take(match.start(), match.start() + len(url))
             yield match.start(), url_value(url, clause)
             yield from url_port(url, match.start(), clause)
+
+
+# A Dockerfile's base image, in prose or code: "start FROM centos:8", `FROM
+# python:3.12-slim AS build` (the instruction is written in capitals).
+_BASE_IMAGE = re.compile(
+    r"(?<![\w-])FROM\s+([a-z0-9][\w./-]*(?::[\w.-]+)?)(?![\w/:-])(?:\s+(?:AS|as)\s+([\w-]+))?"
+)
+
+
+def _base_images(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """A Dockerfile's base image, as a setting of the key ``FROM``: two notes' base images
+    are one thing's values, whatever image each names (``centos:8``, ``rockylinux:8``).
+    A named stage (``FROM python:3.12-slim AS build``) is a key of its own: a build's
+    stages each have their base."""
+    for match in _BASE_IMAGE.finditer(text):
+        if spans.free(*match.span()):
+            image = match.group(1).rstrip(".")
+            spans.take(match.start(), match.end())
+            stage = match.group(2)
+            slot = f"from {stage.lower()}" if stage else "from"
+            shown = f"FROM {image}" + (f" AS {stage}" if stage else "")
+            yield (
+                match.start(),
+                Value("flag", image.lower(), shown, slot=slot, keyed=True, clause=clause),
+            )
 
 
 def _colon_values(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
