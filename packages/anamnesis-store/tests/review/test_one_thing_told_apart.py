@@ -21,6 +21,7 @@ leave alone:
   share one subject word (a product's name needs two);
 * a Dockerfile's base image (``FROM centos:8``) is one setting's value, whatever image
   each note names; a named stage (``AS build``) has a base of its own;
+* a number hyphenated to a singular word counts it ("a 10-character code");
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -126,6 +127,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("API container", "Build it FROM cgr.dev/chainguard/python:latest-dev now; the"
          " slim image had too many CVEs."),
         "flag",
+    ),
+    (
+        "a number hyphenated to the singular word it counts",
+        ("Invite code length", "Invite codes are 6 chars of base32, generated in"
+         " invites/codes.py."),
+        ("Generating invite codes", "invites/codes.py makes a 10-character base32 code and"
+         " retries on a clash."),
+        "number",
     ),
     (
         "what the newer note retires, after a word that says how old it is",

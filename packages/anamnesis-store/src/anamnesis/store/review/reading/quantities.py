@@ -568,8 +568,8 @@ def _number_value(
                 is_plural(second) or (number == 1 and second and second.lower() not in GENERIC)
             ):
                 unit = _counted(second)  # "6 primary shards", "1 primary shard"
-            elif number == 1 and first.lower() not in GENERIC:
-                unit = _counted(first)
+            elif (number == 1 or after.startswith("-")) and first.lower() not in GENERIC:
+                unit = _counted(first)  # "1 replica"; "an 8-character slug" counts characters
         per = _PER.match(after)
         rate = _unit_of(per.group(1)) if per else None
         if rate is not None:  # a rate: "14 emails per second", "50 messages/second"
