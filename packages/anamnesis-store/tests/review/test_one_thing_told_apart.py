@@ -22,6 +22,8 @@ leave alone:
 * a Dockerfile's base image (``FROM centos:8``) is one setting's value, whatever image
   each note names; a named stage (``AS build``) has a base of its own;
 * a number hyphenated to a singular word counts it ("a 10-character code");
+* an address is one service's when its host names the other address's path
+  (``kibana.acme.internal``, ``logs.acme.io/kibana/``);
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -34,6 +36,7 @@ import pytest
 
 from anamnesis.store import MemoryStore
 from anamnesis.store.review.agreement import agree, states
+from anamnesis.store.review.alignment_by_context import urls_alike
 from anamnesis.store.review.reading.text import clauses
 from anamnesis.store.review.reading.value import Value
 from anamnesis.store.review.reading.values import clause_values
@@ -237,3 +240,12 @@ def test_a_range_allows_a_value_yet_does_not_state_it() -> None:
     assert agree(floor, node) and not states(floor, node)
     assert states(exact, exact)
     assert states(caret, _version('composer.json: `"php": "^8.1"`.', "php=^8.1"))
+
+
+def test_urls_alike_when_a_host_names_the_other_urls_path() -> None:
+    """A service moved under another host's path: its old host's name is the new path's
+    first part; a host only sharing the domain, or a path of another service, is not."""
+    assert urls_alike("https://kibana.acme.internal", "https://logs.acme.io/kibana/app/")
+    assert urls_alike("https://tools.acme.io/sentry/", "https://sentry.acme.lan")
+    assert not urls_alike("https://kibana.acme.internal", "https://logs.acme.io/grafana/")
+    assert not urls_alike("https://www.acme.io", "https://acme.io/www-old/")

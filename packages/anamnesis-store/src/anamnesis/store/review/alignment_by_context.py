@@ -126,11 +126,18 @@ def _role(name: str) -> str:
 def urls_alike(a: str, b: str) -> bool:
     """Whether two addresses look like one service's: their hosts share a name that is
     not only both hosts' own domain (``sentry.io`` and ``sentry.acme.net``, not
-    ``grafana.acme.dev`` and ``status.acme.dev``), or their paths share two segments
-    (``/organizations/x/projects/y/``)."""
+    ``grafana.acme.dev`` and ``status.acme.dev``), one's host names the other's path
+    (``grafana.acme.internal``, ``obs.acme.io/grafana/``), or their paths share two
+    segments (``/organizations/x/projects/y/``)."""
     (labels_a, domain_a, path_a), (labels_b, domain_b, path_b) = _url_parts(a), _url_parts(b)
     shared = (labels_a & labels_b) - _HOST_WORDS
     if any(label != domain_a or label != domain_b for label in shared):
+        return True
+    # a service moved under another host's path: ``grafana.acme.internal`` and
+    # ``obs.acme.io/grafana/``
+    if (labels_a - _HOST_WORDS - {domain_a}) & path_b or (
+        labels_b - _HOST_WORDS - {domain_b}
+    ) & path_a:
         return True
     return len(path_a & path_b) >= 2
 
