@@ -8,6 +8,8 @@ leave alone:
   connections", "pool warm: 128"), unless the word is a variable of one or two letters;
 * a value the newer note says another thing holds ("because the metrics agent grabs
   9100") is no value it states;
+* a port the newer note says is closed is given up, and a note about a firewall is
+  about ports;
 * what a newer note retires is named after a word that only says how old it is ("the
   legacy scheduler is no longer used");
 * a setting said in prose key then value, as its config file writes it ("LOG_LEVEL
@@ -138,6 +140,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Generating invite codes", "invites/codes.py makes a 10-character base32 code and"
          " retries on a clash."),
         "number",
+    ),
+    (
+        "a port the newer note says is closed, in a note about a firewall",
+        ("Reaching the shop database from a laptop", "`psql -h db.acme.lan -p 5432 shop`"
+         " from the VPN."),
+        ("Shop database access after the firewall change", "Plain 5432 is closed on the"
+         " firewall now; connections go through pgbouncer on 6432."),
+        "port",
     ),
     (
         "what the newer note retires, after a word that says how old it is",

@@ -41,7 +41,7 @@ LEAD_CLAUSES: Final = 5
 # How much of a note's start names its subject (with its title): what the other note's
 # clauses are searched for.
 PROBE_CHARS: Final = 800
-_PORTS = re.compile(r"\b(?:port|listen|publish|expos|bind|localhost|sshd|udp|tcp)")
+_PORTS = re.compile(r"\b(?:port|listen|publish|expos|bind|localhost|sshd|udp|tcp|firewall)")
 
 
 class NoteFacts:
