@@ -26,6 +26,7 @@ leave alone:
 * a number hyphenated to a singular word counts it ("a 10-character code");
 * an address is one service's when its host names the other address's path
   (``kibana.acme.internal``, ``logs.acme.io/kibana/``);
+* flags given in code without their program are read each as a lone flag is;
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -148,6 +149,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Shop database access after the firewall change", "Plain 5432 is closed on the"
          " firewall now; connections go through pgbouncer on 6432."),
         "port",
+    ),
+    (
+        "flags given in code without their program",
+        ("Profiler endpoint", "The worker exposes pprof with `--debug-addr=:6060`, on the"
+         " pod network only."),
+        ("Worker debug flags", "The deployment starts the worker with `--debug-addr=:7070"
+         " --debug-token-file=/run/token` since 6060 clashed with the sidecar."),
+        "flag",
     ),
     (
         "what the newer note retires, after a word that says how old it is",

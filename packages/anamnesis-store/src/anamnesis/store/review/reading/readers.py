@@ -153,6 +153,15 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         # task: a key has no slash)
         yield start, setting_value(parts[0], parts[1], clause)
         return
+    if all(_FLAG.fullmatch(part) and part.startswith("-") for part in parts):
+        # `--metrics-bind-address=:8443 --metrics-secure`: flags given without their
+        # program, each read as a lone flag is
+        tool = _tool_run(text[:start])
+        for part in parts:
+            flag = _FLAG.fullmatch(part)
+            assert flag is not None
+            yield start, _flag_value(flag.group(1), flag.group(2), tool, clause)
+        return
     head = parts[0]
     if head == "cd" and len(parts) == 2:
         # `cd infra/prod`: where the next command runs, not a task
