@@ -159,6 +159,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "flag",
     ),
     (
+        "a port another thing keeps, in a clause about it",
+        ("Docs server port", "`mkdocs serve` runs the docs on localhost:8000."),
+        ("Docs preview port", "mkdocs.yml sets dev_addr to port 8010 so it can run beside"
+         " the API, which keeps 8000."),
+        "port",
+    ),
+    (
         "what the newer note retires, after a word that says how old it is",
         ("Job scheduling", "Nightly jobs are queued through the Cron Runner (cron.yaml"
          " lists each schedule)."),

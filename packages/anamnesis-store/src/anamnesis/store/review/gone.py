@@ -91,10 +91,11 @@ _GONE_BEFORE = re.compile(
     re.IGNORECASE,
 )
 # What says another thing holds a value, as the reason the note's thing left it, said just
-# before it: "because Keycloak grabs 8080", "since the storefront's Vite also wants 5173".
+# before it: "because Keycloak grabs 8080", "since the storefront's Vite also wants 5173",
+# "next to the admin app, which keeps 4000".
 _HELD_BY_ANOTHER = re.compile(
-    r"\b(?:because|since|as)\s+[^.;:]{0,40}?\b(?:grabs|grabbed|takes|took|holds|held|owns"
-    r"|occupies|occupied|wants|wanted|needs|needed|(?:already|also)\s+uses?)"
+    r"\b(?:because|since|as|which|while)\s+[^.;:]{0,40}?\b(?:grabs|grabbed|takes|took|holds"
+    r"|held|owns|keeps|kept|occupies|occupied|wants|wanted|needs|needed|(?:already|also)\s+uses?)"
     r"\s+(?:port\s+)?[`'\"]?$",
     re.IGNORECASE,
 )
