@@ -27,6 +27,8 @@ leave alone:
 * an address is one service's when its host names the other address's path
   (``kibana.acme.internal``, ``logs.acme.io/kibana/``);
 * flags given in code without their program are read each as a lone flag is;
+* a setting's old number said again as a count of a thing its key does not name ("the
+  6 clients") does not restate it;
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -164,6 +166,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Docs preview port", "mkdocs.yml sets dev_addr to port 8010 so it can run beside"
          " the API, which keeps 8000."),
         "port",
+    ),
+    (
+        "a setting's old number said again as a count of another thing",
+        ("Redis major version", "docker-compose.yml pins `REDIS_VERSION=6` for the cache."),
+        ("Cache version of the shop", "The cache runs Redis 7 now (`REDIS_VERSION=7`); the"
+         " 6 clients in the office connect fine."),
+        "number",
     ),
     (
         "what the newer note retires, after a word that says how old it is",

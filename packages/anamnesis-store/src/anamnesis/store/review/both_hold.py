@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from anamnesis.store.review.reading.quantities import is_unit
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
     STRONG_SCOPES,
@@ -89,10 +90,19 @@ def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
     return a.kind in ("number", "version", "port") and any(
         other.norm == a.norm
         and same_slot(other, a)  # ``async_insert=1`` restates no ``wait_for_async_insert=1``
+        and not _counts_another(other, a)  # ``major_version = 15``: not "the 15 clients"
         and said_today(other, newer)
         and not newer.avoids(other)  # "nothing listens on 1883 anymore"
         for other in news
     )
+
+
+def _counts_another(other: Value, a: Value) -> bool:
+    """Whether a number said in prose counts a thing its setting's key does not name:
+    "the 15 clients" restates no ``major_version = 15``."""
+    if not a.keyed or other.keyed or not other.slot or other.slot.startswith("~"):
+        return False
+    return other.slot not in a.slot and not is_unit(other.slot.lstrip("/"))
 
 
 def said_today(value: Value, facts: NoteFacts) -> bool:
