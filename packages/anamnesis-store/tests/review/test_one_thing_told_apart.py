@@ -29,6 +29,8 @@ leave alone:
 * flags given in code without their program are read each as a lone flag is;
 * a setting's old number said again as a count of a thing its key does not name ("the
   6 clients") does not restate it;
+* the options a call is given in code (``new ValidationPipe({ whitelist: true })``)
+  are settings, not a command;
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -173,6 +175,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Cache version of the shop", "The cache runs Redis 7 now (`REDIS_VERSION=7`); the"
          " 6 clients in the office connect fine."),
         "number",
+    ),
+    (
+        "the options a call is given in code, each a setting",
+        ("Validation options", "`new ValidationPipe({ whitelist: true, forbidUnknown:"
+         " false })` in main.ts, so old clients keep working."),
+        ("Unknown fields in bodies", "The API rejects them: `new ValidationPipe({ whitelist:"
+         " true, forbidUnknown: true })` in main.ts."),
+        "flag",
     ),
     (
         "what the newer note retires, after a word that says how old it is",

@@ -109,6 +109,12 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, url_value(inner, clause)
         yield from url_port(inner, start, clause)
         return
+    if _CALL_WITH_OPTIONS.search(inner):
+        # `new ValidationPipe({ whitelist: true, transform: true })`, `cors({ origin: '*' })`:
+        # the options a call is given, each a setting (no program runs)
+        for match in COLON_SETTING.finditer(inner):
+            yield start + match.start(), setting_value(match.group(1), match.group(2), clause)
+        return
     inner = inner.rstrip(";").rstrip()  # ``auto-optimise-store = true;``: the statement's end
     declared = DECLARED.fullmatch(inner)
     if declared and (
@@ -204,6 +210,10 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
             version = version_value(match.group(1), clause, slot=tool_before(text[:start]))
             if version is not None:
                 yield start + match.start(), version
+
+
+# A call given an object of options: ``Pipe({ a: 1 })``, ``forRoot([{ ttl: 60 }])``.
+_CALL_WITH_OPTIONS = re.compile(r"\w\(\s*\[?\s*\{\s*[\w\"']+\s*:")
 
 
 def _versions_only(value: str) -> bool:
