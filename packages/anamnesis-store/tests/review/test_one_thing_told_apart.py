@@ -185,6 +185,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "flag",
     ),
     (
+        "a setting said in prose key then quoted value",
+        ("Session cookie flags", "auth.ts sets the session cookie with `{ sameSite:"
+         ' "strict", secure: true }`.'),
+        ("Session cookie in the embedded widget", 'Set the session cookie to sameSite'
+         ' "none" (still secure) so the iframe keeps it.'),
+        "flag",
+    ),
+    (
         "what the newer note retires, after a word that says how old it is",
         ("Job scheduling", "Nightly jobs are queued through the Cron Runner (cron.yaml"
          " lists each schedule)."),

@@ -86,11 +86,11 @@ KEY_BEFORE = re.compile(
 # prose word looks like (:data:`_KEY_SHAPE`, or an environment variable's
 # ``UPPER_SNAKE``), the value one word or number ending its part of the sentence: "my
 # global config has init.defaultBranch trunk, and", "switched every job to GIT_STRATEGY
-# clone (GIT_DEPTH 50)". A word going on into the sentence is prose ("DATABASE_URL points
-# at the replica").
+# clone (GIT_DEPTH 50)", 'sameSite "none" (still secure)'. A word going on into the
+# sentence is prose ("DATABASE_URL points at the replica").
 _KEY_THEN_VALUE = re.compile(
     rf"(?<![\w.`/-])({_KEY_SHAPE}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s+"
-    r"([a-z][a-z0-9_-]*|\d+(?:\.\d+)?[a-z%]{0,3})(?=\s*(?:[,;:)(]|$)|\s+\()"
+    r"([a-z][a-z0-9_-]*|\d+(?:\.\d+)?[a-z%]{0,3}|\"[\w.-]{1,40}\")(?=\s*(?:[,;:)(]|$)|\s+\()"
 )
 # A thing said in prose to be on or off, its one word before the verb: "schema
 # introspection stays enabled in prod", "Introspection is disabled for every role".
