@@ -19,8 +19,6 @@ leave alone:
   many commands is a note of many tasks;
 * a thing the prose says is on, then off ("logging stays enabled", "logging is
   disabled"), unless for two environments;
-* each note's only identifier (a topic, a key) is of one thing in notes whose titles
-  share one subject word (a product's name needs two);
 * a Dockerfile's base image (``FROM centos:8``) is one setting's value, whatever image
   each note names; a named stage (``AS build``) has a base of its own;
 * a number hyphenated to a singular word counts it ("a 10-character code");
@@ -31,6 +29,8 @@ leave alone:
   6 clients") does not restate it;
 * the options a call is given in code (``new ValidationPipe({ whitelist: true })``)
   are settings, not a command;
+* a key naming a maximum or a minimum (``max_workers``) bounds its number: two maxima
+  that differ disagree, and a minimum neither states nor pairs with a maximum;
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -42,7 +42,7 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.review.agreement import agree, states
+from anamnesis.store.review.agreement import agree, floor_and_ceiling_of, states
 from anamnesis.store.review.alignment_by_context import urls_alike
 from anamnesis.store.review.reading.text import clauses
 from anamnesis.store.review.reading.value import Value
@@ -123,14 +123,6 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "number",
     ),
     (
-        "each note's only identifier, in notes whose titles share one subject word",
-        ("Kafka topic for invoices", "Invoice events are published to `billing.invoices.v1`"
-         " by the connector."),
-        ("Consuming invoices", "Every consumer subscribes to `billing-invoices`, the name"
-         " the connector picks by default."),
-        "name",
-    ),
-    (
         "a Dockerfile's base image, whatever image each names",
         ("Base image of the API", "The API image starts `FROM python:3.11-slim` so wheels"
          " install without a compiler."),
@@ -191,6 +183,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Session cookie in the embedded widget", 'Set the session cookie to sameSite'
          ' "none" (still secure) so the iframe keeps it.'),
         "flag",
+    ),
+    (
+        "a key naming a maximum, against a maximum said in prose, beside a minimum",
+        ("Worker autoscaling", "values.yaml:\n```yaml\nautoscaling:\n  min_workers: 2\n"
+         "  max_workers: 6\n```"),
+        ("Worker pool ceiling", "The worker pool now scales out to max 20 workers (min 2)"
+         " when the queue backs up."),
+        "number",
     ),
     (
         "what the newer note retires, after a word that says how old it is",
@@ -293,6 +293,17 @@ def test_a_range_allows_a_value_yet_does_not_state_it() -> None:
     assert agree(floor, node) and not states(floor, node)
     assert states(exact, exact)
     assert states(caret, _version('composer.json: `"php": "^8.1"`.', "php=^8.1"))
+
+
+def test_a_key_naming_a_maximum_bounds_its_number() -> None:
+    """``max_workers: 6`` is at most 6: it disagrees with another maximum of 20, and a
+    minimum of 2 allows 20 without stating it."""
+    most = Value("number", "6", "max_workers=6", slot="max_workers", keyed=True)
+    least = Value("number", "2", "min_workers=2", slot="min_workers", keyed=True)
+    said = Value("number", "20", "20", slot="worker", bound="<=")
+    assert not agree(most, said)
+    assert agree(least, said) and not states(least, said)
+    assert floor_and_ceiling_of(least, said) and not floor_and_ceiling_of(most, said)
 
 
 def test_urls_alike_when_a_host_names_the_other_urls_path() -> None:

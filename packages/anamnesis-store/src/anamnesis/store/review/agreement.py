@@ -17,11 +17,13 @@ if TYPE_CHECKING:
 
 def states(a: Value, b: Value) -> bool:
     """Whether a note saying ``a`` states ``b`` as well: they agree, and not only as a
-    range holding a value (``"php": "^8.1"`` and "needs Node 18" allow 8.3 and Node 20,
-    yet state 8.1 and 18: beside them, ``php:8.1-fpm-alpine`` against
-    ``php:8.3-fpm-alpine`` still differs)."""
+    range or a bound holding a value (``"php": "^8.1"``, "needs Node 18" and
+    ``min_replicas: 1`` allow 8.3, Node 20 and 12, yet state 8.1, 18 and 1: beside them,
+    ``php:8.1-fpm-alpine`` against ``php:8.3-fpm-alpine`` still differs)."""
     if a.kind == "version" and (a.low or a.high) and not (b.low or b.high):
         return False
+    if a.kind == "number" and a.norm != b.norm and (_bounded(a).bound or _bounded(b).bound):
+        return False  # "at least 1" allows 12, and states no 12
     return agree(a, b)
 
 
@@ -45,7 +47,7 @@ def agree(a: Value, b: Value) -> bool:
             return True  # NodePool, NodePools: one name, one or many of it
         return f" {shorter} " in f" {longer} "
     if a.kind == "number" and (a.bound or b.bound):
-        return _numbers_agree(a, b)
+        return _numbers_agree(_bounded(a), _bounded(b))
     if a.kind == "number":
         return _one_quantity(a, b) or _one_quantity(b, a) or _rate_and_period(a, b)
     return False
@@ -92,6 +94,31 @@ def _one_quantity(measured: Value, bare: Value) -> bool:
         return in_some_unit(float(bare.norm), float(measured.norm), measured.slot)
     except ValueError:
         return False
+
+
+# A key that names a maximum or a minimum: ``max_replicas``, ``maxConnections``
+# (``maxconnections`` once folded), ``min.insync.replicas``, ``pool.max``.
+_MAX_KEY = re.compile(r"^max(?!_?age)|[_.-]max(?:imum)?(?:$|[_.-])")
+_MIN_KEY = re.compile(r"^min(?:imum)?(?=[_.-]|[a-z]{4})")
+
+
+def _bounded(value: Value) -> Value:
+    """A setting's number with the bound its key names (``max_replicas=4`` is at most
+    4), else as it is."""
+    if value.bound or not value.keyed:
+        return value
+    if _MAX_KEY.search(value.slot):
+        return value.replace(bound="<=")
+    if _MIN_KEY.search(value.slot):
+        return value.replace(bound=">=")
+    return value
+
+
+def floor_and_ceiling_of(a: Value, b: Value) -> bool:
+    """Whether one number is a minimum and the other a maximum (said so, or by their
+    keys): they agree, as two things (a floor and a ceiling), never as one value."""
+    bounds = {_bounded(a).bound, _bounded(b).bound}
+    return bounds == {"<=", ">="}
 
 
 def _numbers_agree(a: Value, b: Value) -> bool:

@@ -21,7 +21,12 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.agreement import agree, one_quantity, states
+from anamnesis.store.review.agreement import (
+    agree,
+    floor_and_ceiling_of,
+    one_quantity,
+    states,
+)
 from anamnesis.store.review.alignment_by_context import (
     context_alignment,
     name_shape,
@@ -181,6 +186,8 @@ def _value_differences(
                 if kind == "name" and a.norm in SCOPE_WORDS and b.norm in SCOPE_WORDS:
                     continue  # "on the Mac", "on Linux servers": two scopes, not one's values
                 same = agree(a, b)
+                if same and kind == "number" and floor_and_ceiling_of(a, b):
+                    continue  # "min 1", "max 12": a floor and a ceiling, two things
                 if same and kind in LEFT_KINDS and not b.changed and left_behind(b, newer):
                     continue  # "8080 clashed with Trino": the older value, as what was left
                 if (
@@ -463,10 +470,9 @@ def _name_alignment(
       "now scheduled in Dagster");
     * each note's only name of its shape, in notes whose titles share a subject word,
       the newer said as a change (`master`, then "renamed: `main`");
-    * each note's only product name, in notes whose titles share two subject words, or
-      its only identifier, in notes whose titles share one, said among a shared word
-      (LaunchDarkly, then Unleash, for the BFF's feature flags; the topic
-      `orders.created.v2`, then `orders-created`).
+    * each note's only product name or identifier, in notes whose titles share two
+      subject words, said among a shared word (LaunchDarkly, then Unleash, for the BFF's
+      feature flags; the topic `orders.created.v2`, then `orders-created`).
     """
     shape = name_shape(a)
     if name_shape(b) != shape:
@@ -480,10 +486,7 @@ def _name_alignment(
         if shared >= _THRESHOLD["name"]:
             return shared + titles
     sole = subject > 0 and _sole(a, olds) and _sole(b, news)
-    # an identifier (``orders.cdc.v1``, ``pipeline``) is said of fewer things than a
-    # product's name: one shared subject word is enough for it
-    shared_subject = 1 if shape == "identifier" else 2
-    if sole and (changed or (shape != "env" and subject >= shared_subject and around)):
+    if sole and (changed or (shape != "env" and subject >= 2 and around)):
         return 1.0 + around + titles
     return None
 
