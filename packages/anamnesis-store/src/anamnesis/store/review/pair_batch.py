@@ -23,6 +23,7 @@ Linux (macOS's system libraries are not fork-safe; Windows has no fork), one cor
 threads running (a fork copies only the calling thread; whatever another holds stays held
 in the child). Should the second process fail in any way, the projects it took are
 compared here too: what a review finds never depends on how it was computed.
+``ANAMNESIS_REVIEW_PROCESSES=1`` keeps every comparison in this process (:data:`PROCESSES_ENV`).
 """
 
 from __future__ import annotations
@@ -49,6 +50,10 @@ if TYPE_CHECKING:
 # more than half the comparing saves (a pair costs about 0.5 ms to compare, a fork of a
 # review's process about 10 ms).
 SPLIT_AT: Final = 400
+# Set to "1": compare in this process only, never in a second one (a machine whose other
+# core is busy, a sandbox that forbids processes, a profile of one process); unset or any
+# other value: a second process where one may run (:func:`_may_fork`).
+PROCESSES_ENV: Final = "ANAMNESIS_REVIEW_PROCESSES"
 # A project's number in the queue of projects, and how much of them a pipe surely holds.
 _NUMBER: Final = struct.Struct("!I")
 _PIPE_HOLDS: Final = 4096
@@ -58,7 +63,7 @@ def compare_pairs(
     pairs: list[tuple[Memory, Memory]], *, split_at: int = SPLIT_AT
 ) -> list[tuple[Difference, ...]]:
     """:func:`.compare.differences` of each ``(older, newer)`` pair, in order."""
-    if len(pairs) < split_at or not _may_fork():
+    if len(pairs) < split_at or _one_process() or not _may_fork():
         return _compare(pairs)
     projects = _projects(pairs)
     try:
@@ -156,6 +161,11 @@ class _Queue:
 
     def __exit__(self, *_exc: object) -> None:
         os.close(self._read_end)
+
+
+def _one_process() -> bool:
+    """Whether :data:`PROCESSES_ENV` asks for this process only (read here alone)."""
+    return os.environ.get(PROCESSES_ENV, "").strip() == "1"
 
 
 def _may_fork() -> bool:
