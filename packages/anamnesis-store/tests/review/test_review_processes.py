@@ -1,10 +1,12 @@
-"""ANAMNESIS_REVIEW_PROCESSES=1 (review/pair_batch.py): a real review with more pairs than
-a second process is started for compares them all in its own process, and finds what a
-review with a second process finds. Each review runs in a fresh interpreter that only
-reads the store (this test process has the store's flushing thread once it wrote a note,
-and no second process is started beside another thread); the processes it starts are
-counted there through the interpreter's audit events (``os.fork``, ``subprocess.Popen``,
-``os.posix_spawn``), which every way of starting one raises."""
+"""A review's second process (review/pair_batch.py, review/pair_spawn.py): a real review
+with more pairs than a second process is started for finds the same pairs whether they
+are compared in a fork (no other thread running), in a new interpreter (another thread
+running: no fork), or in its own process only (ANAMNESIS_REVIEW_PROCESSES=1, which starts
+no process at all, with or without another thread). Each review runs in a fresh
+interpreter that only reads the store (this test process has the store's flushing thread
+once it wrote a note); the processes it starts are counted there through the
+interpreter's audit events (``os.fork``, ``subprocess.Popen``, ``os.posix_spawn``), which
+every way of starting one raises."""
 
 from __future__ import annotations
 
@@ -16,14 +18,20 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.store import MemoryStore
-from anamnesis.store.review.pair_batch import PROCESSES_ENV, SPLIT_AT
+from anamnesis.store import Memory, MemoryStore, new_id
+from anamnesis.store.review import pair_batch
+from anamnesis.store.review.compare import differences
+from anamnesis.store.review.pair_batch import PROCESSES_ENV, SPLIT_AT, _plain, _projects, _Queue
+from anamnesis.store.review.pair_spawn import SpawnedProcess
+from anamnesis.store.review.reading.facts import NoteFacts
 
 # A review in a fresh interpreter: the memo removed (every pair compared), the processes
 # started during it counted, what it found and how many pairs it compared printed.
 _REVIEW = """
-import json, os, sys
+import json, os, sys, threading
 from pathlib import Path
+if sys.argv[2] == "thread":  # a long-running process's other thread (the MCP server's)
+    threading.Thread(target=threading.Event().wait, daemon=True).start()
 started = []
 sys.addaudithook(
     lambda event, _args: started.append(event)
@@ -50,6 +58,22 @@ print(json.dumps({"may_fork": may_fork, "started": started, "found": found,
 _THINGS = ("worker", "gateway", "exporter", "scheduler", "indexer", "mailer", "uploader")
 
 
+def _example_pairs() -> list[tuple[Memory, Memory]]:
+    """A pair that differs (a port) and one that does not, in each of three projects."""
+    out = []
+    for i in range(3):
+        project = f"github.com/acme/p{i}"
+        for old, new in (
+            ("The exporter serves /metrics on port 9100.", "The exporter listens on :9300 now."),
+            ("The database pool size is 20.", "The database pool size is 20, set in config."),
+        ):
+            out.append((
+                Memory(id=new_id(), type="semantic", title="Exporter", body=old, project=project),
+                Memory(id=new_id(), type="semantic", title="Exporter", body=new, project=project),
+            ))  # fmt: skip
+    return out
+
+
 def _write_notes(home: Path) -> None:
     """Notes on a few services' ports, many of each, in three projects: each note's
     neighbours are the other notes on its service, and their ports differ."""
@@ -64,12 +88,12 @@ def _write_notes(home: Path) -> None:
             )
 
 
-def _review(home: Path, *, processes: str | None) -> dict[str, object]:
+def _review(home: Path, *, processes: str | None, thread: bool = False) -> dict[str, object]:
     env = {key: value for key, value in os.environ.items() if key != PROCESSES_ENV}
     if processes is not None:
         env[PROCESSES_ENV] = processes
     done = subprocess.run(
-        [sys.executable, "-c", _REVIEW, str(home)],
+        [sys.executable, "-c", _REVIEW, str(home), "thread" if thread else "alone"],
         capture_output=True, text=True, timeout=300, check=False, env=env,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
@@ -85,10 +109,57 @@ def test_one_process_compares_every_pair_here_and_finds_the_same(tmp_path: Path)
     if not usual["may_fork"]:
         pytest.skip("no second process here (one core, or not Linux)")
     assert isinstance(usual["compared"], int) and usual["compared"] >= SPLIT_AT
-    assert usual["started"], "without the setting, a second process compares"
+    assert usual["started"] == ["os.fork"], "without the setting, a fork compares too"
     assert usual["found"]
 
     alone = _review(home, processes="1")
     assert alone["started"] == []  # no process started, by any means
     assert alone["found"] == usual["found"]
     assert alone["compared"] == usual["compared"]
+
+    alone_beside_a_thread = _review(home, processes="1", thread=True)
+    assert alone_beside_a_thread["started"] == []
+    assert alone_beside_a_thread["found"] == usual["found"]
+
+
+def test_beside_another_thread_a_new_interpreter_compares_not_a_fork(tmp_path: Path) -> None:
+    home = tmp_path / "store"
+    _write_notes(home)
+    usual = _review(home, processes=None)
+    if not usual["may_fork"]:
+        pytest.skip("no second process here (one core, or not Linux)")
+    spawned = _review(home, processes=None, thread=True)
+    assert spawned["may_fork"] is False  # the thread is running
+    assert spawned["started"] == ["subprocess.Popen"]  # never a fork beside a thread
+    assert spawned["found"] == usual["found"]
+    assert spawned["compared"] == usual["compared"]
+
+
+def test_a_new_interpreter_finds_what_this_process_finds_for_the_projects_it_takes() -> None:
+    # This process takes no project: the new interpreter takes all three.
+    pairs = [(older, newer) for older, newer in _example_pairs()]
+    projects = _projects(pairs)
+    expected = [
+        [_plain(differences(NoteFacts(pairs[i][0]), NoteFacts(pairs[i][1]))) for i in indexes]
+        for indexes in projects
+    ]
+    assert any(any(each) for each in expected)  # some pairs differ
+    with _Queue(len(projects)) as queue:
+        second = SpawnedProcess(
+            f"{pair_batch.__name__}:_serve_spawned", queue.fd, (projects, pairs)
+        )
+        answered = second.answer()
+    assert second.pid == -1  # ended and reaped
+    assert isinstance(answered, dict)
+    assert {
+        project: [list(map(tuple, each)) for each in found] for project, found in answered.items()
+    } == {project: [list(each) for each in found] for project, found in enumerate(expected)}
+
+
+def test_a_new_interpreter_that_fails_or_is_stopped_answers_nothing() -> None:
+    with _Queue(1) as queue:
+        broken = SpawnedProcess(f"{pair_batch.__name__}:_no_such_function", queue.fd, ())
+        assert broken.answer() is None
+        stopped = SpawnedProcess(f"{pair_batch.__name__}:_serve_spawned", queue.fd, "not pairs")
+        stopped.stop()
+        assert stopped.answer() is None
