@@ -21,9 +21,10 @@ pipe; it touches no file and no database, and ends without running any clean-up
 (``os._exit``). Where other threads run (a fork copies only the calling thread; whatever
 another holds stays held in the child: the MCP server, the dashboard), it is a new
 interpreter instead (:mod:`.pair_spawn`), which takes projects once it has imported the
-review's code (0.13 s): 2.8 s -> 2.1 s for 2,409 notes beside a thread. Where a second
-process is pointless or unsafe, the pairs are compared here: not on Linux (macOS's system
-libraries are not fork-safe; Windows has no fork), one core. Should the second process
+review's code (0.13 s). No memo, beside a thread, medians of 5 alternating runs: 3.1 s in
+one process, 1.7 s with a new interpreter on 2,409 notes; 5.4 s and 3.4 s on 4,639. Where a
+second process is pointless or unsafe, the pairs are compared here: not on Linux (macOS's
+system libraries are not fork-safe; Windows has no fork), one core. Should the second process
 fail in any way, the projects it took are compared here too: what a review finds never
 depends on how it was computed. ``ANAMNESIS_REVIEW_PROCESSES=1`` keeps every comparison
 in this process (:data:`PROCESSES_ENV`).
