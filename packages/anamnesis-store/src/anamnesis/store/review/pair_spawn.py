@@ -48,10 +48,15 @@ class SpawnedProcess:
             return
         self._process = process
         data = pickle.dumps(given, protocol=pickle.HIGHEST_PROTOCOL)
-        self._writer = threading.Thread(
+        writer = threading.Thread(
             target=_hand_over, args=(process, data), name="anamnesis-review-pairs", daemon=True
         )
-        self._writer.start()
+        try:
+            writer.start()
+        except RuntimeError:  # no thread to be had: no second process either
+            self.stop()
+            return
+        self._writer = writer
 
     @property
     def pid(self) -> int:
