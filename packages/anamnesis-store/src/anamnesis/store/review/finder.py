@@ -230,12 +230,15 @@ def _neighbour_pairs(
     """The ids of the pairs of one project's live notes (``members``) found by title and
     subject, older note first, each once, in the order found."""
     pairs: dict[tuple[str, str], None] = {}
-    for _seq, note in members:
-        # A short note (a fact) is asked about as a note just written is; a long one (a
-        # session's story) by its title, with fewer neighbours: comparing long notes is
-        # what a review spends its time on.
-        short = len(note.body) <= SHORT_BODY
-        terms = subject_terms(note, body=short)
+    # A short note (a fact) is asked about as a note just written is; a long one (a
+    # session's story) by its title, with fewer neighbours: comparing long notes is what
+    # a review spends its time on.
+    shorts = [(note, len(note.body) <= SHORT_BODY) for _seq, note in members]
+    asked = [(note, subject_terms(note, body=short), short) for note, short in shorts]
+    # every note's terms looked up at once, in a few statements (what each finds is the same)
+    if asked:
+        around.look_up(asked[0][0].project, [term for _note, terms, _ in asked for term in terms])
+    for note, terms, short in asked:
         most = WRITE_NEIGHBOURS if short else REVIEW_NEIGHBOURS
         taken = 0
         for seq in around.ranked(note, terms, most * 3 + 8):
