@@ -29,6 +29,8 @@ leave alone:
   6 clients") does not restate it;
 * the options a call is given in code (``new ValidationPipe({ whitelist: true })``)
   are settings, not a command;
+* a setting is the other note's only number of its kind when that note names its whole
+  dotted key (``app.config.maxUploadMb``), not only its last part;
 * a key naming a maximum or a minimum (``max_workers``) bounds its number: two maxima
   that differ disagree, and a minimum neither states nor pairs with a maximum;
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
@@ -190,6 +192,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          "  max_workers: 6\n```"),
         ("Worker pool ceiling", "The worker pool now scales out to max 20 workers (min 2)"
          " when the queue backs up."),
+        "number",
+    ),
+    (
+        "a setting the other note names by its whole dotted key",
+        ("Upload limit in the portal", "portal.py sets `app.config.maxUploadMb = 20` so"
+         " clinics can send scans."),
+        ("Largest scan a clinic can send", "Uploads are capped at 50 MB per file (the"
+         " app.config.maxUploadMb option in portal.py)."),
         "number",
     ),
     (

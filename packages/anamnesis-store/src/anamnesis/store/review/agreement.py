@@ -97,8 +97,9 @@ def _one_quantity(measured: Value, bare: Value) -> bool:
 
 
 # A key that names a maximum or a minimum: ``max_replicas``, ``maxConnections``
-# (``maxconnections`` once folded), ``min.insync.replicas``, ``pool.max``.
-_MAX_KEY = re.compile(r"^max(?!_?age)|[_.-]max(?:imum)?(?:$|[_.-])")
+# (``maxconnections`` once folded), ``shiny.maxRequestSize``, ``min.insync.replicas``,
+# ``pool.max`` (not ``max_age``, a lifetime).
+_MAX_KEY = re.compile(r"(?:^|[_.-])max(?!_?age)")
 _MIN_KEY = re.compile(r"^min(?:imum)?(?=[_.-]|[a-z]{4})")
 
 

@@ -311,10 +311,12 @@ def _key_named(
     keyed, other, others, facts = (a, b, news, newer) if set_a else (b, a, olds, older)
     if len({value.norm for value in others}) != 1:
         return None
-    key = keyed.shown.split("=", 1)[0].strip().rsplit(".", 1)[-1]
+    whole = keyed.shown.split("=", 1)[0].strip()
+    key = whole.rsplit(".", 1)[-1]
     if not _IDENTIFIER_KEY.fullmatch(key):
         return None  # a plain word ("timeout") is said of many things
-    said = _said_as_word(key.lower(), facts, plural=False)
+    # the key as the setting names it (``shiny.maxRequestSize``), or its last part
+    said = any(_said_as_word(name.lower(), facts, plural=False) for name in {whole, key})
     return 0.5 if said and other.kind == keyed.kind else None
 
 
