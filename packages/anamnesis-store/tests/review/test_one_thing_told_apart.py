@@ -33,6 +33,7 @@ leave alone:
   dotted key (``app.config.maxUploadMb``), not only its last part;
 * a key naming a maximum or a minimum (``max_workers``) bounds its number: two maxima
   that differ disagree, and a minimum neither states nor pairs with a maximum;
+* a noun ending in -ation stems as its verb ("simulation", "simulates");
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -46,7 +47,7 @@ import pytest
 from anamnesis.store import MemoryStore
 from anamnesis.store.review.agreement import agree, floor_and_ceiling_of, states
 from anamnesis.store.review.alignment_by_context import urls_alike
-from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.text import clauses, stem
 from anamnesis.store.review.reading.value import Value
 from anamnesis.store.review.reading.values import clause_values
 from pair_checks import Note, assert_found, assert_left_alone
@@ -323,3 +324,12 @@ def test_urls_alike_when_a_host_names_the_other_urls_path() -> None:
     assert urls_alike("https://tools.acme.io/sentry/", "https://sentry.acme.lan")
     assert not urls_alike("https://kibana.acme.internal", "https://logs.acme.io/grafana/")
     assert not urls_alike("https://www.acme.io", "https://acme.io/www-old/")
+
+
+def test_a_noun_in_ation_stems_as_its_verb() -> None:
+    """A "simulation section" and a server that "simulates" share one word; "production"
+    is still no "product"."""
+    assert stem("simulation") == stem("simulates") == stem("simulated")
+    assert stem("migration") == stem("migrated")
+    assert stem("production") != stem("product")
+    assert stem("station") != stem("stats")

@@ -137,7 +137,7 @@ def _unit(value: Value) -> str:
 # Stems that say where or how a value is set, not what it is of: "version in compose",
 # "cluster nodes image tag" pin one image's version, not two things.
 _WHERE_SET: Final = frozenset(
-    {"version", "tag", "imag", "pin", "config", "configuration", "setting", "compos", "valu"}
+    {"version", "tag", "imag", "pin", "config", "configurat", "setting", "compos", "valu"}
 )
 
 

@@ -75,6 +75,8 @@ def stem(word: str) -> str:
     if w.endswith("ing") and len(w) > 5:
         w = w[:-3]
         return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
+    if w.endswith("ation") and len(w) > 7:
+        return w[:-3]  # "simulation", "migration": as "simulated", "migrates" stem
     if w.endswith("ied") and len(w) > 4:
         return w[:-3] + "y"
     if w.endswith("ed") and len(w) > 4:
