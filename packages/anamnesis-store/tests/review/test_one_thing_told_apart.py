@@ -34,6 +34,8 @@ leave alone:
 * a key naming a maximum or a minimum (``max_workers``) bounds its number: two maxima
   that differ disagree, and a minimum neither states nor pairs with a maximum;
 * a noun ending in -ation stems as its verb ("simulation", "simulates");
+* an address said for production, then one said for no scope, is the address now (a
+  limit for one scope beside the limit for none still both hold);
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -204,6 +206,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "number",
     ),
     (
+        "an address said for production, then one said for no scope",
+        ("Production search endpoint", "The app queries https://search.acme.io/v1 in"
+         " production."),
+        ("Search endpoint", "Search requests go to https://find.acme.io/v1, the new"
+         " cluster."),
+        "url",
+    ),
+    (
         "what the newer note retires, after a word that says how old it is",
         ("Job scheduling", "Nightly jobs are queued through the Cron Runner (cron.yaml"
          " lists each schedule)."),
@@ -252,6 +262,11 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Base image of the API", "The API image starts `FROM python:3.11-slim AS build`."),
         ("Runtime stage of the API", "The final stage is FROM gcr.io/distroless/python3 and"
          " copies the venv from build."),
+    ),
+    (
+        "a limit for one scope beside the limit for none",
+        ("Upload limit for admins", "Admins may upload files of up to 500 MB."),
+        ("Upload limit", "Uploads are capped at 50 MB per file."),
     ),
     (
         "a key followed by a word that goes on into its sentence",

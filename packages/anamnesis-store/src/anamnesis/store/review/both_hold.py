@@ -182,7 +182,10 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
         older,
         newer,
         leaving=f"{a.shown} {b.shown}",
-        changed=changed,
+        # an address said for production, then one said for no scope: the address now (a
+        # limit for admins beside the limit both hold; an address is seldom given for all
+        # scopes beside production's)
+        changed=changed or a.kind == "url",
     )
 
 
