@@ -36,6 +36,9 @@ leave alone:
 * a noun ending in -ation stems as its verb ("simulation", "simulates");
 * an address said for production, then one said for no scope, is the address now (a
   limit for one scope beside the limit for none still both hold);
+* one file or one folder named by its own name in two places (``.../start/lantern``,
+  ``~/code/nvim-dev/lantern``) is one thing moved, whatever words each title adds; a
+  common folder's name (``src``) or a number (``binary_to_atom/2``) is not;
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -214,6 +217,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "url",
     ),
     (
+        "one folder by its own name in two places, whatever words each title adds",
+        ("Packpath install", "The packpath install symlinks the checkout into"
+         " ~/.local/share/nvim/site/pack/dev/start/lantern."),
+        ("Lazy checkout", "Lazy loads the checkout from ~/code/nvim-dev/lantern."),
+        "path",
+    ),
+    (
         "what the newer note retires, after a word that says how old it is",
         ("Job scheduling", "Nightly jobs are queued through the Cron Runner (cron.yaml"
          " lists each schedule)."),
@@ -267,6 +277,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         "a limit for one scope beside the limit for none",
         ("Upload limit for admins", "Admins may upload files of up to 500 MB."),
         ("Upload limit", "Uploads are capped at 50 MB per file."),
+    ),
+    (
+        "two functions of one arity are no folder",
+        ("Elixir atoms from input", "Never call binary_to_atom/2 on client input."),
+        ("Decoding client input", "Use binary_to_existing_atom/2 at most; never make atoms"
+         " from client data."),
     ),
     (
         "a key followed by a word that goes on into its sentence",

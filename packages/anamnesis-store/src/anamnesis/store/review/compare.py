@@ -210,7 +210,12 @@ def _value_differences(
                         )
                     )
                     or other_scopes(older, a, newer, b, changed)
-                    or (not changed and not one_setting(a, b) and other_things(a, b, older, newer))
+                    or (
+                        not changed
+                        and not one_setting(a, b)
+                        and not (kind == "path" and _one_file(a.norm, b.norm))
+                        and other_things(a, b, older, newer)
+                    )
                 ):
                     continue
                 if not same and not changed and restated(a, news, newer):
@@ -447,10 +452,31 @@ def _said_after_one_word(a: Value, b: Value) -> bool:
 
 
 def _one_file(a: str, b: str) -> bool:
-    """Whether two paths, each in a folder, name one file by its name (``pins.h``):
-    the file in two places."""
+    """Whether two paths, each in a folder, name one file by its name (``pins.h``), or
+    one folder by a name no project gives many (``addons/retopo``,
+    ``extensions/user_default/retopo``): the file or folder in two places."""
     mine, theirs = a.rstrip("/").rsplit("/", 1), b.rstrip("/").rsplit("/", 1)
-    return len(mine) == len(theirs) == 2 and mine[1] == theirs[1] and "." in mine[1].strip(".")
+    if len(mine) != 2 or len(theirs) != 2 or mine[1] != theirs[1]:
+        return False
+    name = mine[1]
+    if "." in name.strip("."):
+        return True
+    # a folder's own name (``retopo``), not a common one nor a number (``binary_to_atom/2``)
+    return (
+        a.endswith("/") == b.endswith("/")
+        and re.search(r"[a-z]{3}", name) is not None
+        and name not in _COMMON_FOLDERS
+    )
+
+
+# Folder names every project has many of, each holding other things: no folder's name
+# says it is one folder moved.
+_COMMON_FOLDERS: Final = frozenset(
+    """src lib libs test tests spec bin build dist out docs doc config conf etc data assets
+    public static scripts include app apps packages vendor node_modules tmp logs log
+    migrations templates components utils internal cmd pkg api web server client modules
+    plugins extensions addons site content images img icons""".split()  # noqa: SIM905 - a word list reads best as words
+)
 
 
 def _kind_words(a: Value, b: Value) -> int:
