@@ -39,6 +39,8 @@ leave alone:
 * one file or one folder named by its own name in two places (``.../start/lantern``,
   ``~/code/nvim-dev/lantern``) is one thing moved, whatever words each title adds; a
   common folder's name (``src``) or a number (``binary_to_atom/2``) is not;
+* an image's tag that reads as no version (``py39-slim``, ``TL2023-historic``) is still
+  the image's tag;
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ.
@@ -222,6 +224,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " ~/.local/share/nvim/site/pack/dev/start/lantern."),
         ("Lazy checkout", "Lazy loads the checkout from ~/code/nvim-dev/lantern."),
         "path",
+    ),
+    (
+        "an image's tag that reads as no version",
+        ("CI image for the docs", "The docs job runs in `squidfunk/mkdocs-material:py39-slim`"
+         " so plugins match my laptop."),
+        ("Docs job container", "The docs job uses `squidfunk/mkdocs-material:py312-slim`"
+         " now, with the social plugin."),
+        "version",
     ),
     (
         "what the newer note retires, after a word that says how old it is",

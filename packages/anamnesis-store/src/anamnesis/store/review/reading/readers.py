@@ -56,7 +56,9 @@ _HOST_PORT = re.compile(
 )
 _BARE_PORT = re.compile(r"(?<![\w:])(?::(\d{2,5})|(\d{2,5}):(\d{2,5}))(?![\w:.])")
 # name:tag (a container image, a pinned package): the tag starts with a digit.
-_IMAGE = re.compile(r"(?<![\w./-])((?:[\w.-]+/)*([A-Za-z][\w.-]*)):(v?\d[\w.-]*|latest)\b")
+_IMAGE = re.compile(
+    r"(?<![\w./-])((?:[\w.-]+/)*([A-Za-z][\w.-]*)):(v?\d[\w.-]*|latest|[A-Za-z]{1,6}\d[\w.-]*)\b"
+)
 # A flag whose number is the port a program listens on: ``--port 8090``, ``-p 3001``.
 _PORT_FLAG = re.compile(r"--?(?:p|port|http-port|listen-port)", re.IGNORECASE)
 _QUOTED_MAPPING = re.compile(r"[\"'](\d{2,5}):\d{2,5}[\"']")
@@ -187,7 +189,7 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start + match.start(), Value("port", match.group(1), match.group(0), clause=clause)
     images = [match for match in _IMAGE.finditer(inner) if not match.group(3).isdigit()]
     for match in images:  # `image: rabbitmq:3.13-management`: the image's tag
-        version = version_value(match.group(3), clause, slot=match.group(2).lower())
+        version = _image_tag(match, clause)
         if version is not None:
             yield start + match.start(), version.replace(shown=match.group(0))
     settings = list(SETTING.finditer(inner)) or [
@@ -214,6 +216,16 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
 
 # A call given an object of options: ``Pipe({ a: 1 })``, ``forRoot([{ ttl: 60 }])``.
 _CALL_WITH_OPTIONS = re.compile(r"\w\(\s*\[?\s*\{\s*[\w\"']+\s*:")
+
+
+def _image_tag(image: re.Match[str], clause: int) -> Value | None:
+    """An image's tag (:data:`_IMAGE`) as a version of the image (``rabbitmq:3.13-management``);
+    a tag no version reads (``TL2023-historic``, ``pg16``) as itself, still the image's."""
+    tag, name = image.group(3), image.group(2).lower()
+    version = version_value(tag, clause, slot=name)
+    if version is None and tag[:1].isalpha() and tag.lower() != "latest":
+        return Value("version", tag.lower(), tag, slot=name, keyed=True, clause=clause)
+    return version
 
 
 def _versions_only(value: str) -> bool:
@@ -259,7 +271,7 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
         return
     image = _IMAGE.fullmatch(inner)
     if image:
-        version = version_value(image.group(3), clause, slot=image.group(2).lower())
+        version = _image_tag(image, clause)
         if version is not None:
             yield start, version.replace(shown=inner)
             return
@@ -343,7 +355,7 @@ def _command_parts(
             yield from url_port(url, start, clause)
         elif (image := _IMAGE.fullmatch(part)) and not image.group(3).isdigit():
             # `docker run ... getmeili/meilisearch:v1.11`: the image's tag
-            version = version_value(image.group(3), clause, slot=image.group(2).lower())
+            version = _image_tag(image, clause)
             if version is not None:
                 yield start, version.replace(shown=part)
         elif re.fullmatch(r"\d{2,5}:\d{2,5}", part):
@@ -446,7 +458,7 @@ def _base_images(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
 def _colon_values(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     for match in _IMAGE.finditer(text):
         if spans.free(*match.span()) and not match.group(3).isdigit():
-            version = version_value(match.group(3), clause, slot=match.group(2).lower())
+            version = _image_tag(match, clause)
             if version is not None:
                 spans.take(*match.span())
                 yield match.start(), version.replace(shown=match.group(0))
