@@ -1,0 +1,50 @@
+"""How a newer note's negation or replacement is read against an older note that states
+what it turns against (issue 42's tuning splits showed each wording), and the look-alikes
+each rule must leave alone:
+
+* a word that says not to ("never", "not") before a thing names no kind of that thing:
+  "the parser never raises" is about the raising "invalid input raises" states, while
+  "release branches are never rebased" still speaks of other branches than "feature
+  branches are rebased".
+
+The pairs are written here, not taken from the measured set."""
+
+from __future__ import annotations
+
+import pytest
+
+from anamnesis.store import MemoryStore
+from pair_checks import Note, assert_found, assert_left_alone
+
+# (rule, older, newer, the kind of difference expected)
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "a negation word before a thing is no kind of it",
+        ("Config errors in loader", "A malformed file raises loader::ParseError (a"
+         " subclass of ValueError)."),
+        ("loader and exceptions", "loader never raises. Callers get a Result with the"
+         " parse error, since the CLI runs with panics disabled."),
+        "negation",
+    ),
+]  # fmt: skip
+
+LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "two kinds of one thing, one of them never done",
+        ("Branch hygiene", "Feature branches are rebased onto main before the merge."),
+        ("Release branch rules", "Release branches are never rebased; hotfixes are"
+         " cherry-picked onto them."),
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[case[0] for case in FOUND])
+def test_each_wording_is_found(
+    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
+) -> None:
+    assert_found(store, rule, old, new, kind)
+
+
+@pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
+def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
+    assert_left_alone(store, rule, old, new)
