@@ -10,7 +10,12 @@ not two things of one kind: :mod:`.both_hold`)."""
 from __future__ import annotations
 
 from anamnesis.store.review.both_hold import qualified_apart, scoped_apart
-from anamnesis.store.review.reading.stances import DIRECTIVE, NEGATION, head_stems
+from anamnesis.store.review.reading.stances import (
+    DIRECTIVE,
+    NEGATION,
+    describes_first,
+    head_stems,
+)
 from anamnesis.store.review.reading.text import stem
 from anamnesis.store.review.records import Difference
 
@@ -91,6 +96,10 @@ def _states(
     need = 1 if len(key) <= 1 else 2
     target = stance.target.lower()
     heads = head_stems(stance)
+    # The first word of a thing's name may only say which or how much of it ("the whole
+    # suite", "the separate install is gone"): all the others, two at least, in one
+    # clause state it too.
+    rest = set(stance.stems[1:4]) - {stance.stems[0]} if describes_first(stance) else set()
     # A title names a subject, it states nothing (unless it is all there is).
     stated = [clause for clause in chosen if not clause.is_title] or chosen
     usable = [
@@ -106,6 +115,8 @@ def _states(
             return clause
         if key and len(key & clause.stems) >= need and not heads.isdisjoint(clause.stems):
             return clause  # the thing it is about first ("never paste tokens" is not "jwt")
+        if len(rest) >= 2 and rest <= clause.stems:
+            return clause  # "the whole suite locally": "whole" only says how much of it
     if len(key) >= 2 and stance.stems:
         together = frozenset().union(*(clause.stems for clause in usable)) if usable else set()
         if len(key & together) >= 2:

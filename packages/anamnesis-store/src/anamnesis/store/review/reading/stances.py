@@ -290,3 +290,18 @@ def head_stems(stance: Stance) -> frozenset[str]:
         parts = [stem for stem in stems[2:] if stem in stems[1] and stem != stems[1]]
         return frozenset((*stems[:2], *parts))
     return frozenset(stems[:1])
+
+
+# Words that start the name of a thing, not of an action: "never the whole suite".
+_DETERMINER = re.compile(r"(?:the|a|an|our|your|its|their|this|that)\s+\w", re.IGNORECASE)
+
+
+def describes_first(stance: Stance) -> bool:
+    """Whether a stance's first word may only say which or how much of the thing it is
+    about ("the whole suite", "the separate install is gone"): a thing's name, not an
+    action ("never carries game traffic" is about carrying). A retired thing is named
+    before its cue, so is a thing's name; a negation's target is one when it starts with
+    "the" or the like. Its first word is no verb either way."""
+    if len(stance.stems) < 3 or stance.stems[0] in _VERBS or _GERUND.match(stance.target):
+        return False
+    return stance.kind == REPLACEMENT or bool(_DETERMINER.match(stance.target))
