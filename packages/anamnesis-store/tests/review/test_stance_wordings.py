@@ -9,7 +9,11 @@ each rule must leave alone:
 * the first word of a thing's name may only say which or how much of it ("the whole
   integration suite", "the standalone upload step is gone"): the rest of its name, two
   words at least, in one clause of the older note states it; not when the first word is
-  an action ("never carries admin traffic" does not turn against "admin traffic: 9443").
+  an action ("never carries admin traffic" does not turn against "admin traffic: 9443");
+* a thing said not to be used ("Provider isn't used"), or not to be done or be something
+  any more ("APKs are not signed any more", "Backblaze isn't the backup target any
+  more"): the thing is not (or no longer) used, and a doing said over is over; still not
+  against a note of another scope.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -44,6 +48,27 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " uploads the maps during the build."),
         "replacement",
     ),
+    (
+        "a thing said not to be used",
+        ("Screen state", "New screens wrap their state in a Provider."),
+        ("State in the mobile app", "Provider isn't used in the app: screens read Riverpod"
+         " notifiers."),
+        "negation",
+    ),
+    (
+        "a thing said not to be done any more",
+        ("Release APKs", "CI signs the release APKs with the upload key."),
+        ("Play App Signing", "Release APKs are not signed any more in CI; Play App Signing"
+         " does it."),
+        "replacement",
+    ),
+    (
+        "a thing said not to be something any more",
+        ("Nightly backups", "Nightly backups are copied to Backblaze B2."),
+        ("Backup target", "Backblaze isn't the backup target any more; backups go to the"
+         " NAS in the office."),
+        "replacement",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -58,6 +83,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Admin port", "Admin traffic: TCP 9443."),
         ("Health probe endpoint", "The probe server answers /healthz on 8081 for the"
          " load balancer; it never carries admin traffic."),
+    ),
+    (
+        "a thing said not to be used in another scope",
+        ("Staging deploys", "The staging deploy uses the blue-green script."),
+        ("Production deploys", "Blue-green isn't used in production: prod deploys roll"
+         " the pods one at a time."),
     ),
 ]  # fmt: skip
 

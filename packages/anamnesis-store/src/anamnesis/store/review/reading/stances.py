@@ -36,6 +36,14 @@ _NEGATION_BEFORE = re.compile(
 _PASSIVE_NEGATION = re.compile(
     r"\b(?:must|should|can|may)\s*(?:not|n['\u2019]t)\s+be\s+\w+ed\b", re.IGNORECASE
 )
+# "X isn't used", "X are not obfuscated any more", "X isn't a fallback any more": the
+# thing before is not (or no longer) done. "Not Y-ed any more" says the Y-ing is over too.
+_NOT_DONE = re.compile(
+    r"\b(?:is|are|was|were)\s*(?:not|n['\u2019]t)\s+(?:(?:used|enabled|installed|needed"
+    r"|required|allowed)\b|(?P<done>[a-z]+ed)\s+(?:anymore|any\s+more)\b"
+    r"|(?:[\w-]+\s+){1,3}?(?:anymore|any\s+more)\b)",
+    re.IGNORECASE,
+)
 _TITLE_NO = re.compile(r"^(?:no|not|never|don['\u2019]t|do\s+not|stop|avoid)\s+", re.IGNORECASE)
 # A cue with the retired thing before it: "X is deprecated", "X was replaced by Y".
 _RETIRED_AFTER = re.compile(
@@ -115,12 +123,12 @@ DIRECTIVE: Final = frozenset(
 # found by a set of its words, much faster than any pattern.
 _CUE_WORDS: Final = frozenset(
     """
-    never don't dont do does doesn't doesnt must mustn't should shouldn't can may no not
-    none nothing avoid stop stopped instead rather without deprecated removed deleted
-    dropped gone retired replaced superseded obsolete decommissioned switched turned shut
-    sunset scheduled favour favor moved migrated changed went used longer ignored unused
-    unsupported left ditched abandoned rid blocked cancelled canceled discontinued banned
-    forbidden disallowed
+    never don't dont do does doesn't doesnt isn't isnt aren't arent must mustn't should
+    shouldn't can may no not none nothing avoid stop stopped instead rather without
+    deprecated removed deleted dropped gone retired replaced superseded obsolete
+    decommissioned switched turned shut sunset scheduled favour favor moved migrated
+    changed went used longer ignored unused unsupported left ditched abandoned rid blocked
+    cancelled canceled discontinued banned forbidden disallowed
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -178,6 +186,7 @@ def is_negated(text: str, at: int = 0) -> bool:
         _NO.search(text)
         or _NEGATION_BEFORE.search(text)
         or _PASSIVE_NEGATION.search(text)
+        or _NOT_DONE.search(text)
         or _TITLE_NO.match(text)
         or _RETIRED_AFTER.search(text)
     )
@@ -195,6 +204,11 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
         yield from _stance(NEGATION, _after(text, match.end()), clause)
     for match in _PASSIVE_NEGATION.finditer(masked):
         yield from _stance(NEGATION, _before(text, match.start()), clause)
+    for match in _NOT_DONE.finditer(masked):
+        over = re.search(r"any\s*more$", match.group(0), re.IGNORECASE)
+        yield from _stance(REPLACEMENT if over else NEGATION, _before(text, match.start()), clause)
+        if match.group("done"):  # "builds are not obfuscated any more": obfuscating is over
+            yield from _stance(REPLACEMENT, match.group("done"), clause)
     for match in _RETIRED_AFTER.finditer(masked):
         if _WEAK.search(match.group(0)) and _INDEFINITE.search(
             text[max(0, match.start() - 40) : match.start()]
