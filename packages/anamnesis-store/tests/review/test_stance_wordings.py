@@ -13,7 +13,11 @@ each rule must leave alone:
 * a thing said not to be used ("Provider isn't used"), or not to be done or be something
   any more ("APKs are not signed any more", "Backblaze isn't the backup target any
   more"): the thing is not (or no longer) used, and a doing said over is over; still not
-  against a note of another scope.
+  against a note of another scope;
+* "with or without" after a negation says either way, no condition ("never hard-reset,
+  with or without a backup branch"), while "without" alone still makes one ("never
+  change the schema without a migration"); a compound word the negation is about first is
+  named by all its parts ("hard-reset" by `git reset --hard`).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -69,6 +73,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " NAS in the office."),
         "replacement",
     ),
+    (
+        "a negation either way, of a compound word named by its parts",
+        ("Build host", "Deploy bots may run `git reset --hard origin/main` on the build"
+         " host."),
+        ("Rules for deploy bots", "- never hard-reset, with or without a backup branch:"
+         " ask first\n- never edit files on the host"),
+        "negation",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -89,6 +101,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Staging deploys", "The staging deploy uses the blue-green script."),
         ("Production deploys", "Blue-green isn't used in production: prod deploys roll"
          " the pods one at a time."),
+    ),
+    (
+        "a negation with a condition",
+        ("Schema changes", "Change the schema through Alembic migrations."),
+        ("Schema rules", "Never change the schema without a migration that can be rolled"
+         " back."),
     ),
 ]  # fmt: skip
 

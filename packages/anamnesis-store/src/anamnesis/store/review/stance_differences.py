@@ -96,6 +96,10 @@ def _states(
     need = 1 if len(key) <= 1 else 2
     target = stance.target.lower()
     heads = head_stems(stance)
+    # a compound first word is named by all its parts too ("force-push" by `git push
+    # --force-with-lease`)
+    first = stance.stems[0] if stance.stems else ""
+    parts = frozenset(part for part in stance.stems[1:] if "-" in first and part in first)
     # The first word of a thing's name may only say which or how much of it ("the whole
     # suite", "the separate install is gone"): all the others, two at least, in one
     # clause state it too.
@@ -113,7 +117,7 @@ def _states(
             return clause
         if any(_names(code, target, heads) for code in facts.code(clause)):
             return clause
-        if key and len(key & clause.stems) >= need and not heads.isdisjoint(clause.stems):
+        if key and len(key & clause.stems) >= need and _holds(clause, heads, parts):
             return clause  # the thing it is about first ("never paste tokens" is not "jwt")
         if len(rest) >= 2 and rest <= clause.stems:
             return clause  # "the whole suite locally": "whole" only says how much of it
@@ -124,6 +128,12 @@ def _states(
                 if not heads.isdisjoint(clause.stems):
                     return clause
     return None
+
+
+def _holds(clause: Clause, heads: frozenset[str], parts: frozenset[str]) -> bool:
+    """Whether a clause holds what a stance is about first: one of its ``heads``, or all
+    the ``parts`` of a compound first word (two at least)."""
+    return not heads.isdisjoint(clause.stems) or (len(parts) >= 2 and parts <= clause.stems)
 
 
 def _names(code: str, target: str, heads: frozenset[str]) -> bool:

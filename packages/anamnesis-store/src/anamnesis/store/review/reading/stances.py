@@ -102,8 +102,9 @@ _VERBS: Final = frozenset(
     import go goe belong turn switch allow start ship upload reli depend
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
-# What makes a "don't" a condition: "without", "unless" after it.
-_CONDITION = re.compile(r"\b(?:without|unless|except|until)\b", re.IGNORECASE)
+# What makes a "don't" a condition: "without", "unless" after it; not "with or without",
+# which says either way ("never force-push, with or without lease").
+_CONDITION = re.compile(r"\b(?<!\bwith\sor\s)(?:without|unless|except|until)\b", re.IGNORECASE)
 # Where a target ends: punctuation, or a word that starts another thought.
 _TARGET_END = re.compile(
     r"[:,;]|\s[-\u2013\u2014]\s|\b(?:because|since|so|while|when|as|but|and\s+(?:use|run"
