@@ -17,7 +17,10 @@ each rule must leave alone:
 * "with or without" after a negation says either way, no condition ("never hard-reset,
   with or without a backup branch"), while "without" alone still makes one ("never
   change the schema without a migration"); a compound word the negation is about first is
-  named by all its parts ("hard-reset" by `git reset --hard`).
+  named by all its parts ("hard-reset" by `git reset --hard`);
+* a thing that "must never be" done to ("Jenkins must never be exposed") is the thing
+  before, as after "must not be"; not another thing of its kind ("Prometheus must never
+  be exposed" beside "Grafana is open to the internet").
 
 The pairs are written here, not taken from the measured set."""
 
@@ -81,6 +84,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " ask first\n- never edit files on the host"),
         "negation",
     ),
+    (
+        "a thing that must never be done to",
+        ("CI server access", "Jenkins listens on 0.0.0.0:8080 so contractors can reach it"
+         " from home."),
+        ("After the audit", "We closed the firewall rule; Jenkins must never be exposed to"
+         " the internet again. Contractors use the VPN."),
+        "negation",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -107,6 +118,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Schema changes", "Change the schema through Alembic migrations."),
         ("Schema rules", "Never change the schema without a migration that can be rolled"
          " back."),
+    ),
+    (
+        "another thing of its kind that must never be done to",
+        ("Dashboards from outside", "Grafana is open to the internet behind SSO."),
+        ("Metrics store", "Prometheus must never be exposed to the internet; Grafana"
+         " queries it inside the VPC."),
     ),
 ]  # fmt: skip
 

@@ -32,9 +32,9 @@ _NEGATION_BEFORE = re.compile(
     r"|necessary|used|a|an|the)\b)[`\w]))\b\s*(?:use|using)?\s*",
     re.IGNORECASE,
 )
-# "X must not be installed": the target is what comes before.
+# "X must not be installed", "X must never be exposed": the target is what comes before.
 _PASSIVE_NEGATION = re.compile(
-    r"\b(?:must|should|can|may)\s*(?:not|n['\u2019]t)\s+be\s+\w+ed\b", re.IGNORECASE
+    r"\b(?:must|should|can|may)\s*(?:not|n['\u2019]t|\s+never)\s+be\s+\w+ed\b", re.IGNORECASE
 )
 # "X isn't used", "X are not obfuscated any more", "X isn't a fallback any more": the
 # thing before is not (or no longer) done. "Not Y-ed any more" says the Y-ing is over too.
