@@ -55,14 +55,16 @@ _RETIRED_AFTER = re.compile(
     r"|scheduled\s+for\s+(?:deletion|removal)|in\s+favou?r\s+of)\b",
     re.IGNORECASE,
 )
-# A cue with the retired thing after it: "moved from X", "switched from X to Y".
+# A cue with the retired thing after it: "moved from X", "switched from X to Y", "moved
+# the nightly jobs from X to Y" (what moved is said between).
 _RETIRED_BEFORE = re.compile(
     r"\b(?:moved|switched|migrated|changed|went|replaced|dropped|removed|deprecated)\s+"
-    r"(?:away\s+)?from\s+|\bdeprecated\s+|\breplaced\s+|\bused\s+to\s+(?:use\s+)?"
+    r"(?:away\s+)?from\s+|\b(?:moved|switched|migrated)\s+(?:[\w-]+\s+){1,6}?from\s+|\bdeprecated\s+|\breplaced\s+|\bused\s+to\s+(?:use\s+)?"
     r"|\bmoved\s+off\s+|\bgot\s+rid\s+of\s+|\bstopped\s+using\s+"
     r"|\b(?:left|dropped|ditched|abandoned)\s+(?=(?-i:[A-Z`]))",
     re.IGNORECASE,
 )
+_TO = re.compile(r"\s+to\b.*$", re.IGNORECASE)
 # A clause that starts by saying what went, in a change log's words: "Removed the weights
 # from the image", "Not tmux anymore: ...".
 _GONE_AT_START = re.compile(
@@ -219,7 +221,10 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
         if re.search(r"no\s+longer", match.group(0), re.IGNORECASE):
             yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
     for match in _RETIRED_BEFORE.finditer(masked):
-        yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
+        target = _after(text, match.end())
+        if match.group(0).rstrip().lower().endswith("from"):
+            target = _TO.sub("", target)  # "from X to Y": X, what it went to is new
+        yield from _stance(REPLACEMENT, target, clause)
     if not clause.is_title:
         gone = _GONE_AT_START.match(masked)
         if gone:  # "Not tmux anymore": tmux, not "tmux anymore"
