@@ -22,7 +22,9 @@ each rule must leave alone:
   before, as after "must not be"; not another thing of its kind ("Prometheus must never
   be exposed" beside "Grafana is open to the internet");
 * "moved the thumbnail jobs from Sidekiq to GoodJob" retires Sidekiq (what moved is said
-  between), not GoodJob: a note that already used what things moved to still holds.
+  between), not GoodJob: a note that already used what things moved to still holds;
+* "X was replaced by Y", "X is deprecated in favour of Y" retire X, never Y: a note that
+  uses Y still holds.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -138,6 +140,17 @@ LEFT: list[tuple[str, Note, Note]] = [
         "what things moved to, which the older note already used",
         ("Report exports", "Report exports run as GoodJob jobs."),
         ("Background jobs", "Moved the thumbnail jobs from Sidekiq to GoodJob as well."),
+    ),
+    (
+        "what a thing was replaced by, which the older note already used",
+        ("Search backend", "Search queries go to the Typesense cluster."),
+        ("Search history", "Algolia was replaced by the Typesense cluster last spring."),
+    ),
+    (
+        "what a thing is deprecated in favour of, which the older note already used",
+        ("Date handling", "Dates are parsed with date-fns everywhere."),
+        ("Moment in the web app", "moment is deprecated in favour of date-fns in new"
+         " code."),
     ),
 ]  # fmt: skip
 

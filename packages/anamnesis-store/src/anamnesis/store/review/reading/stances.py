@@ -59,7 +59,10 @@ _RETIRED_AFTER = re.compile(
 # the nightly jobs from X to Y" (what moved is said between).
 _RETIRED_BEFORE = re.compile(
     r"\b(?:moved|switched|migrated|changed|went|replaced|dropped|removed|deprecated)\s+"
-    r"(?:away\s+)?from\s+|\b(?:moved|switched|migrated)\s+(?:[\w-]+\s+){1,6}?from\s+|\bdeprecated\s+|\breplaced\s+|\bused\s+to\s+(?:use\s+)?"
+    r"(?:away\s+)?from\s+|\b(?:moved|switched|migrated)\s+(?:[\w-]+\s+){1,6}?from\s+"
+    # not "replaced by Y", "deprecated in favour of Y": Y is the new thing
+    r"|\b(?:deprecated|replaced)\s+(?!(?:by|with|in|since|for|as|on|and|because)\b)"
+    r"|\bused\s+to\s+(?:use\s+)?"
     r"|\bmoved\s+off\s+|\bgot\s+rid\s+of\s+|\bstopped\s+using\s+"
     r"|\b(?:left|dropped|ditched|abandoned)\s+(?=(?-i:[A-Z`]))",
     re.IGNORECASE,
