@@ -24,7 +24,9 @@ each rule must leave alone:
 * "moved the thumbnail jobs from Sidekiq to GoodJob" retires Sidekiq (what moved is said
   between), not GoodJob: a note that already used what things moved to still holds;
 * "X was replaced by Y", "X is deprecated in favour of Y" retire X, never Y: a note that
-  uses Y still holds.
+  uses Y still holds;
+* a retired package is named by the members of it the older note uses
+  ("golang.org/x/exp/slices" by ``slices.SortFunc``); not by another package's members.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -103,6 +105,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " they run out of Postgres now."),
         "replacement",
     ),
+    (
+        "a retired package named by a member of it",
+        ("Sorting rows", "internal/report orders the rows with slices.SortFunc before"
+         " writing."),
+        ("x/exp in the report service", "`golang.org/x/exp/slices` is deprecated since Go"
+         " 1.21; the standard library has it."),
+        "replacement",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -151,6 +161,11 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Date handling", "Dates are parsed with date-fns everywhere."),
         ("Moment in the web app", "moment is deprecated in favour of date-fns in new"
          " code."),
+    ),
+    (
+        "a retired package beside another package's members",
+        ("Reading files", "The loader reads the manifest with os.ReadFile."),
+        ("ioutil in the loader", "`io/ioutil` is deprecated since Go 1.16."),
     ),
 ]  # fmt: skip
 

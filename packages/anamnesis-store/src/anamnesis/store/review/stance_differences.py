@@ -9,6 +9,8 @@ not two things of one kind: :mod:`.both_hold`)."""
 
 from __future__ import annotations
 
+import re
+
 from anamnesis.store.review.both_hold import qualified_apart, scoped_apart
 from anamnesis.store.review.reading.stances import (
     DIRECTIVE,
@@ -96,6 +98,7 @@ def _states(
     need = 1 if len(key) <= 1 else 2
     target = stance.target.lower()
     heads = head_stems(stance)
+    owners = _owners(stance)
     # a compound first word is named by all its parts too ("force-push" by `git push
     # --force-with-lease`)
     first = stance.stems[0] if stance.stems else ""
@@ -117,6 +120,8 @@ def _states(
             return clause
         if any(_names(code, target, heads) for code in facts.code(clause)):
             return clause
+        if any(re.search(rf"(?<![\w.]){re.escape(name)}(?:\.|::)\w", lower) for name in owners):
+            return clause  # ``ioutil.ReadFile`` uses the package "io/ioutil"
         if key and len(key & clause.stems) >= need and _holds(clause, heads, parts):
             return clause  # the thing it is about first ("never paste tokens" is not "jwt")
         if len(rest) >= 2 and rest <= clause.stems:
@@ -128,6 +133,14 @@ def _states(
                 if not heads.isdisjoint(clause.stems):
                     return clause
     return None
+
+
+def _owners(stance: Stance) -> list[str]:
+    """The last part of each package path a stance names, in lower case ("io/ioutil":
+    ``ioutil``, which owns ``ioutil.ReadFile``). Four letters at least: "os" and "io" own
+    too much."""
+    names = [re.split(r"[/.:]", code.rstrip("/.:"))[-1] for code in stance.code if "/" in code]
+    return [name for name in dict.fromkeys(names) if len(name) >= 4]
 
 
 def _holds(clause: Clause, heads: frozenset[str], parts: frozenset[str]) -> bool:
