@@ -26,7 +26,10 @@ each rule must leave alone:
 * "X was replaced by Y", "X is deprecated in favour of Y" retire X, never Y: a note that
   uses Y still holds;
 * a retired package is named by the members of it the older note uses
-  ("golang.org/x/exp/slices" by ``slices.SortFunc``); not by another package's members.
+  ("golang.org/x/exp/slices" by ``slices.SortFunc``); not by another package's members;
+* a "no" in what an older clause's action is for ("so `go build` needs no network") does
+  not negate the action, when that purpose starts with code as when it starts with a word;
+  "stopped", like "never", names no kind of the thing after it.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -112,6 +115,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("x/exp in the report service", "`golang.org/x/exp/slices` is deprecated since Go"
          " 1.21; the standard library has it."),
         "replacement",
+    ),
+    (
+        "an action whose purpose, starting with code, holds a 'no'",
+        ("Vendored modules", "The repo vendors its dependencies under vendor/ so `go"
+         " build` needs no network access."),
+        ("Module downloads", "We stopped vendoring dependencies; the module proxy cache"
+         " serves every build."),
+        "negation",
     ),
 ]  # fmt: skip
 

@@ -237,7 +237,7 @@ def qualified_apart(
 _NOT_A_KIND: Final = frozenset(
     """
     no not never don't dont doesn't doesnt isn't aren't won't can't cannot mustn't
-    shouldn't without avoid whole full entire complete
+    shouldn't without avoid stop stopped whole full entire complete
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 

@@ -172,8 +172,9 @@ def clause_stances(clause: Clause) -> list[Stance]:
     return list(_clause_stances(clause))
 
 
-# Where a clause goes on to say what its action is for or leads to: "so", "so that".
-_FOR_WHAT = re.compile(r"\s(?:so|so\s+that|in\s+order\s+that)\s+(?=\w)", re.IGNORECASE)
+# Where a clause goes on to say what its action is for or leads to: "so", "so that" (before
+# a word or code: "so `nix build` with no attribute works").
+_FOR_WHAT = re.compile(r"\s(?:so|so\s+that|in\s+order\s+that)\s+(?=[\w`])", re.IGNORECASE)
 _NO = re.compile(r"\b(?:no|not|none|nothing|never)\b", re.IGNORECASE)
 
 
