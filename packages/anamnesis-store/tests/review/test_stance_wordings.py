@@ -29,7 +29,10 @@ each rule must leave alone:
   ("golang.org/x/exp/slices" by ``slices.SortFunc``); not by another package's members;
 * a "no" in what an older clause's action is for ("so `go build` needs no network") does
   not negate the action, when that purpose starts with code as when it starts with a word;
-  "stopped", like "never", names no kind of the thing after it.
+  "stopped", like "never", names no kind of the thing after it;
+* a thing kept or turned off ("I keep auto-import off", "the registry mirror is off") is
+  negated, a compound named by its words ("auto import"); not a thing off only by default,
+  and an older note that sets it off itself ("allow_signups: false") agrees.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -124,6 +127,20 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " serves every build."),
         "negation",
     ),
+    (
+        "a thing kept off, a compound named by its words",
+        ("Editor setup", "Auto import is on in every workspace of the monorepo."),
+        ("Imports in the editor", "I keep auto-import off: it pulls symbols from the wrong"
+         " packages."),
+        "negation",
+    ),
+    (
+        "a thing said to be off",
+        ("Image pulls", "Image pulls go through the registry mirror on every node."),
+        ("After the mirror outage", "The registry mirror is off since the outage; nodes"
+         " pull from Docker Hub directly."),
+        "negation",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -177,6 +194,17 @@ LEFT: list[tuple[str, Note, Note]] = [
         "a retired package beside another package's members",
         ("Reading files", "The loader reads the manifest with os.ReadFile."),
         ("ioutil in the loader", "`io/ioutil` is deprecated since Go 1.16."),
+    ),
+    (
+        "a thing off only by default",
+        ("Chasing a bug", "Turn on debug logging with LOG_DEBUG=1 when chasing a bug."),
+        ("Logging defaults", "Debug logging is off by default in every service."),
+    ),
+    (
+        "a thing off, which the older note sets off too",
+        ("Gitea accounts", "`allow_signups: false` in the Gitea config; accounts come from"
+         " LDAP."),
+        ("Creating Gitea users", "Signups are off: every account is created from LDAP."),
     ),
 ]  # fmt: skip
 

@@ -18,7 +18,7 @@ from anamnesis.store.review.reading.stances import (
     describes_first,
     head_stems,
 )
-from anamnesis.store.review.reading.text import stem
+from anamnesis.store.review.reading.text import content_stems, stem
 from anamnesis.store.review.records import Difference
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -101,8 +101,8 @@ def _states(
     owners = _owners(stance)
     # a compound first word is named by all its parts too ("force-push" by `git push
     # --force-with-lease`)
-    first = stance.stems[0] if stance.stems else ""
-    parts = frozenset(part for part in stance.stems[1:] if "-" in first and part in first)
+    first = stance.target.strip("`").split()[0] if stance.target.strip("`") else ""
+    parts = frozenset(content_stems(first)[1:]) if "-" in first else frozenset()
     # The first word of a thing's name may only say which or how much of it ("the whole
     # suite", "the separate install is gone"): all the others, two at least, in one
     # clause state it too.
@@ -112,7 +112,9 @@ def _states(
     usable = [
         clause
         for clause in stated
-        if not facts.negated(clause) and (not directive or clause.stems & DIRECTIVE)
+        if not facts.negated(clause)
+        and not _SET_OFF.search(clause.text)
+        and (not directive or clause.stems & DIRECTIVE)
     ]
     for clause in usable:
         lower = clause.text.lower()
@@ -133,6 +135,11 @@ def _states(
                 if not heads.isdisjoint(clause.stems):
                     return clause
     return None
+
+
+# A setting turned off ("enable_signup = false", "cache: off"): its clause says not to do
+# what it names, as a negation does.
+_SET_OFF: Final = re.compile(r"[=:]\s*[\"']?(?:false|off|no|disabled|none)\b", re.IGNORECASE)
 
 
 def _owners(stance: Stance) -> list[str]:

@@ -44,6 +44,19 @@ _NOT_DONE = re.compile(
     r"|(?:[\w-]+\s+){1,3}?(?:anymore|any\s+more)\b)",
     re.IGNORECASE,
 )
+# "keep X off", "leave X disabled": X is not to be on (the thing between, code or a few
+# words); "X is off", "X stays disabled": the thing before.
+_KEPT_OFF = re.compile(
+    r"\b(?:keep|keeps|kept|leave|leaves|left|turn|turned|switch|switched|set)\s+"
+    r"(?P<thing>`[^`]+`|(?:[\w-]+\s+){0,2}[\w-]+)\s+(?:off|disabled)\b",
+    re.IGNORECASE,
+)
+# Not "off by default", "off when idle", "disabled for guests": off only sometimes.
+_IS_OFF = re.compile(
+    r"\b(?:is|are|stays|stay|remains|remain)\s+(?:off|disabled)\b"
+    r"(?!\s+(?:by|when|if|for|in)\b)",
+    re.IGNORECASE,
+)
 _TITLE_NO = re.compile(r"^(?:no|not|never|don['\u2019]t|do\s+not|stop|avoid)\s+", re.IGNORECASE)
 # A cue with the retired thing before it: "X is deprecated", "X was replaced by Y".
 _RETIRED_AFTER = re.compile(
@@ -134,7 +147,7 @@ _CUE_WORDS: Final = frozenset(
     deprecated removed deleted dropped gone retired replaced superseded obsolete
     decommissioned switched turned shut sunset scheduled favour favor moved migrated
     changed went used longer ignored unused unsupported left ditched abandoned rid blocked
-    cancelled canceled discontinued banned forbidden disallowed
+    cancelled canceled discontinued banned forbidden disallowed off disabled
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -194,6 +207,8 @@ def is_negated(text: str, at: int = 0) -> bool:
         or _NEGATION_BEFORE.search(text)
         or _PASSIVE_NEGATION.search(text)
         or _NOT_DONE.search(text)
+        or _KEPT_OFF.search(text)
+        or _IS_OFF.search(text)
         or _TITLE_NO.match(text)
         or _RETIRED_AFTER.search(text)
     )
@@ -210,6 +225,10 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
             continue  # "don't change X without updating Y": a condition, not a ban
         yield from _stance(NEGATION, _after(text, match.end()), clause)
     for match in _PASSIVE_NEGATION.finditer(masked):
+        yield from _stance(NEGATION, _before(text, match.start()), clause)
+    for match in _KEPT_OFF.finditer(masked):
+        yield from _stance(NEGATION, text[match.start("thing") : match.end("thing")], clause)
+    for match in _IS_OFF.finditer(masked):
         yield from _stance(NEGATION, _before(text, match.start()), clause)
     for match in _NOT_DONE.finditer(masked):
         over = re.search(r"any\s*more$", match.group(0), re.IGNORECASE)
