@@ -32,7 +32,9 @@ each rule must leave alone:
   "stopped", like "never", names no kind of the thing after it;
 * a thing kept or turned off ("I keep auto-import off", "the registry mirror is off") is
   negated, a compound named by its words ("auto import"); not a thing off only by default,
-  and an older note that sets it off itself ("allow_signups: false") agrees.
+  and an older note that sets it off itself ("allow_signups: false") agrees;
+* a thing that stays out of somewhere ("coverage/ stays out of git") is kept out, as
+  said not to be there: a newer note that ignores it agrees.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -141,6 +143,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " pull from Docker Hub directly."),
         "negation",
     ),
+    (
+        "a thing said to stay out of somewhere",
+        ("Generated client", "Commit the generated client in gen/ so consumers skip the"
+         " codegen step."),
+        ("Client generation", "gen/ stays out of the repo from now on; consumers run the"
+         " codegen themselves."),
+        "negation",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -205,6 +215,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Gitea accounts", "`allow_signups: false` in the Gitea config; accounts come from"
          " LDAP."),
         ("Creating Gitea users", "Signups are off: every account is created from LDAP."),
+    ),
+    (
+        "a thing kept out, which the newer note ignores",
+        ("Coverage reports", "coverage/ stays out of git; CI uploads the report."),
+        ("Running tests", "Run `pytest --cov` locally; no report is ever committed"
+         " (coverage/ is ignored)."),
     ),
 ]  # fmt: skip
 

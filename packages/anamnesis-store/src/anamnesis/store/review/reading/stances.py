@@ -51,10 +51,12 @@ _KEPT_OFF = re.compile(
     r"(?P<thing>`[^`]+`|(?:[\w-]+\s+){0,2}[\w-]+)\s+(?:off|disabled)\b",
     re.IGNORECASE,
 )
-# Not "off by default", "off when idle", "disabled for guests": off only sometimes.
+# Not "off by default", "off when idle", "disabled for guests": off only sometimes. "X
+# stays out of git" keeps X out as much.
 _IS_OFF = re.compile(
     r"\b(?:is|are|stays|stay|remains|remain)\s+(?:off|disabled)\b"
-    r"(?!\s+(?:by|when|if|for|in)\b)",
+    r"(?!\s+(?:by|when|if|for|in)\b)"
+    r"|\b(?:stays|stay|remains|remain|is\s+kept|are\s+kept)\s+out\s+of\b",
     re.IGNORECASE,
 )
 _TITLE_NO = re.compile(r"^(?:no|not|never|don['\u2019]t|do\s+not|stop|avoid)\s+", re.IGNORECASE)
@@ -147,7 +149,7 @@ _CUE_WORDS: Final = frozenset(
     deprecated removed deleted dropped gone retired replaced superseded obsolete
     decommissioned switched turned shut sunset scheduled favour favor moved migrated
     changed went used longer ignored unused unsupported left ditched abandoned rid blocked
-    cancelled canceled discontinued banned forbidden disallowed off disabled
+    cancelled canceled discontinued banned forbidden disallowed off disabled out
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
