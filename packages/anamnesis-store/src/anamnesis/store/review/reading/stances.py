@@ -334,7 +334,19 @@ def head_stems(stance: Stance) -> frozenset[str]:
         # ("turn on task_always_eager" is about ``CELERY_TASK_ALWAYS_EAGER``)
         parts = [stem for stem in stems[2:] if stem in stems[1] and stem != stems[1]]
         return frozenset((*stems[:2], *parts))
-    return frozenset(stems[:1])
+    return frozenset((stems[0], *_doing(stems[0])))
+
+
+def _doing(noun: str) -> tuple[str, ...]:
+    """What a tool named for its doing does, as a stem: "formatter" formats, "compiler"
+    compiles ("no formatter in the hook" is about the hook that runs ``mix format``).
+    Four letters at least, so "user" is no "us"."""
+    if len(noun) < 7 or not noun.endswith("er"):
+        return ()
+    base = noun[:-2]
+    if base[-1] == base[-2]:
+        base = base[:-1]  # "formatter": "format"
+    return (base,) if len(base) >= 4 else ()
 
 
 # Words that start the name of a thing, not of an action: "never the whole suite".
