@@ -36,7 +36,9 @@ each rule must leave alone:
 * a thing that stays out of somewhere ("coverage/ stays out of git") is kept out, as
   said not to be there: a newer note that ignores it agrees;
 * a tool named for its doing is named by the doing ("no compiler in the pre-push hook"
-  against "the pre-push hook compiles the TypeScript").
+  against "the pre-push hook compiles the TypeScript");
+* a negation of where to ("the exporter talks to that, never to the AMQP port") says
+  where, not what: no negation of the AMQP port, as "never in Slack" is none of Slack.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -231,6 +233,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Coverage reports", "coverage/ stays out of git; CI uploads the report."),
         ("Running tests", "Run `pytest --cov` locally; no report is ever committed"
          " (coverage/ is ignored)."),
+    ),
+    (
+        "a negation of where to",
+        ("Broker port", "Workers connect to the AMQP port, 5672, in dev."),
+        ("Metrics port", "Prometheus scrapes 15692; the exporter talks to that, never to"
+         " the AMQP port."),
     ),
 ]  # fmt: skip
 

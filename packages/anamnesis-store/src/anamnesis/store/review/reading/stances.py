@@ -107,7 +107,7 @@ _PRONOUN = re.compile(
     r"(?:that|this|it|them|these|those|they|which|and|or|but|so)\b", re.IGNORECASE
 )
 # A target that says where or how, not what: "never in Slack", "not on Fridays".
-_PLACE = re.compile(r"(?:in|on|at|into|inside|within|from|for|during|via|through)\b", re.I)
+_PLACE = re.compile(r"(?:in|on|at|to|into|inside|within|from|for|during|via|through)\b", re.I)
 # A place after the thing a cue is about: "X in the environment is ignored".
 _WHERE = re.compile(
     r"\s+(?:in|on|at|inside|within|from|under)\s+(?:the\s+|a\s+|an\s+|our\s+|its\s+|your\s+)?"
