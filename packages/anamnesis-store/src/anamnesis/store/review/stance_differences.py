@@ -17,6 +17,7 @@ from anamnesis.store.review.reading.stances import (
     NEGATION,
     describes_first,
     head_stems,
+    names_a_thing,
 )
 from anamnesis.store.review.reading.text import content_stems, stem
 from anamnesis.store.review.records import Difference
@@ -130,6 +131,11 @@ def _states(
             return clause  # "the whole suite locally": "whole" only says how much of it
     if len(key) >= 2 and stance.stems:
         together = frozenset().union(*(clause.stems for clause in usable)) if usable else set()
+        # a title naming all of a thing says what the body is about: "via-IR pipeline"
+        # over "compile with `via_ir = true`" states the IR pipeline (not an action: a
+        # title "Email sending rate" says of "throttles at 50 emails" no sending)
+        if names_a_thing(stance) and any(c.is_title and key <= c.stems for c in chosen):
+            together = together | key
         if len(key & together) >= 2:
             for clause in usable:
                 if not heads.isdisjoint(clause.stems):

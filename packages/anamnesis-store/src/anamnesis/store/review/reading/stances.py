@@ -359,6 +359,12 @@ def describes_first(stance: Stance) -> bool:
     action ("never carries game traffic" is about carrying). A retired thing is named
     before its cue, so is a thing's name; a negation's target is one when it starts with
     "the" or the like. Its first word is no verb either way."""
-    if len(stance.stems) < 3 or stance.stems[0] in _VERBS or _GERUND.match(stance.target):
+    if len(stance.stems) < 3 or not names_a_thing(stance):
         return False
     return stance.kind == REPLACEMENT or bool(_DETERMINER.match(stance.target))
+
+
+def names_a_thing(stance: Stance) -> bool:
+    """Whether a stance starts with a thing's name, not an action ("never send more than 50
+    emails" is about sending, "we don't use the IR pipeline" about the pipeline)."""
+    return bool(stance.stems) and not (stance.stems[0] in _VERBS or _GERUND.match(stance.target))
