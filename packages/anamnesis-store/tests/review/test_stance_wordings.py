@@ -41,7 +41,10 @@ each rule must leave alone:
   where, not what: no negation of the AMQP port, as "never in Slack" is none of Slack;
 * an older note's title naming all of a thing says what its body is about ("esbuild
   minifier" over "so esbuild shrinks the output" states the esbuild minifier); not for
-  an action ("never send more than 50 emails" beside a title "Email sending rate").
+  an action ("never send more than 50 emails" beside a title "Email sending rate");
+* a word after a thing's name that only says its kind ("the old squash flag", "the npm
+  step") is no part of what it names; another tool's flag of the same name is still
+  another thing.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -173,6 +176,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " saves another 8%."),
         "negation",
     ),
+    (
+        "a retired thing named with the kind of thing it is",
+        ("Image builds", "The Dockerfile is built with `docker build --squash` to keep"
+         " the layers few."),
+        ("Smaller images", "The old squash flag is deprecated in BuildKit; multi-stage"
+         " builds keep the image small."),
+        "replacement",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -255,6 +266,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Email sending rate", "The sender throttles SES at 50 emails a second."),
         ("Email throughput", "We never send more than 50 emails a second; that is the SES"
          " quota and the sender enforces it."),
+    ),
+    (
+        "another tool's flag of the same name",
+        ("Debugging deploys", "Pass `--verbose` to the deploy script when debugging."),
+        ("Test output", "The test runner's verbose flag is deprecated; set the log level"
+         " instead."),
     ),
 ]  # fmt: skip
 

@@ -295,6 +295,13 @@ def _before(text: str, end: int) -> str:
     return " ".join(kept)
 
 
+# Words after a thing's name that only say what kind of thing it is: "the http2
+# parameter" is http2, "the npm step" npm. Stems.
+_KIND_OF_THING: Final = frozenset(
+    content_stems("parameter parameters option options flag flags step steps argument")
+)
+
+
 def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
     target = target.strip(" .")
     if _PRONOUN.match(target):
@@ -303,6 +310,8 @@ def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
         return  # "convert in Looker, never in dbt models": where, not what, is negated
     code = tuple(span.strip().lower() for span in CODE_SPAN.findall(target))
     stems = tuple(dict.fromkeys(content_stems(target)))
+    if len(stems) > 1 and stems[-1] in _KIND_OF_THING:
+        stems = stems[:-1]
     if not code:
         bare = target.strip("`").strip()
         if re.fullmatch(r"[\w.()/-]+", bare) and any(c in bare for c in "._()/"):
