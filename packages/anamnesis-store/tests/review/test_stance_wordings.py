@@ -44,7 +44,9 @@ each rule must leave alone:
   an action ("never send more than 50 emails" beside a title "Email sending rate");
 * a word after a thing's name that only says its kind ("the old squash flag", "the npm
   step") is no part of what it names; another tool's flag of the same name is still
-  another thing.
+  another thing;
+* "there's no yarn step any more" retires yarn, as "no yarn step any more" does; not
+  what another scope still has.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -184,6 +186,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " builds keep the image small."),
         "replacement",
     ),
+    (
+        "a thing there is none of any more",
+        ("Web build", "Deploys run `cd web && yarn install && yarn build`, then copy dist/"
+         " to the bucket."),
+        ("Web build in the release", "`mix assets.deploy` builds the web app with the"
+         " Vite plugin; there's no yarn step any more."),
+        "replacement",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -272,6 +282,13 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Debugging deploys", "Pass `--verbose` to the deploy script when debugging."),
         ("Test output", "The test runner's verbose flag is deprecated; set the log level"
          " instead."),
+    ),
+    (
+        "a thing there is none of any more in another scope",
+        ("Staging deploys", "The staging deploy waits for a manual approval in the"
+         " pipeline."),
+        ("Production deploys", "Production merges deploy on their own; there's no manual"
+         " approval in production any more."),
     ),
 ]  # fmt: skip
 

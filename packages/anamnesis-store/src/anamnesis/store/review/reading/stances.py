@@ -84,10 +84,11 @@ _RETIRED_BEFORE = re.compile(
 )
 _TO = re.compile(r"\s+to\b.*$", re.IGNORECASE)
 # A clause that starts by saying what went, in a change log's words: "Removed the weights
-# from the image", "Not tmux anymore: ...".
+# from the image", "Not tmux anymore: ...", "there's no npm step any more".
 _GONE_AT_START = re.compile(
     r"^(?:removed|dropped|deleted|retired|ditched|got\s+rid\s+of"
-    r"|(?:not|no)\s+(?=[^.;:]{1,40}?\b(?:anymore|any\s+more)\b))\s*(?:the\s+|our\s+)?",
+    r"|(?:there(?:['\u2019]s|\s+is|\s+are)\s+)?(?:not|no)\s+"
+    r"(?=[^.;:]{1,40}?\b(?:anymore|any\s+more)\b))\s*(?:the\s+|our\s+)?",
     re.IGNORECASE,
 )
 _ANYMORE = re.compile(r"\s+(?:anymore|any\s+more)\b.*$", re.IGNORECASE)
