@@ -45,6 +45,8 @@ each rule must leave alone:
 * a word after a thing's name that only says its kind ("the old squash flag", "the npm
   step") is no part of what it names; another tool's flag of the same name is still
   another thing;
+* the same for "property", "setting", "variable" in lower case ("no rabbitmq property is
+  set any more" retires rabbitmq), not in a name ("Jenkins Variables");
 * "there's no yarn step any more" retires yarn, as "no yarn step any more" does; not
   what another scope still has.
 
@@ -193,6 +195,22 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Web build in the release", "`mix assets.deploy` builds the web app with the"
          " Vite plugin; there's no yarn step any more."),
         "replacement",
+    ),
+    (
+        "a thing set no more, named with the kind of setting it is",
+        ("Broker address", "The app reads its broker from `spring.rabbitmq.addresses` in"
+         " application.yml."),
+        ("Broker config", "No rabbitmq property is set in application.yml any more; the"
+         " address comes from BROKER_URL."),
+        "negation",
+    ),
+    (
+        "a negated place, named with a kind word in a name",
+        ("Secrets for pipelines", "Keep the deploy tokens that pipelines need as Jenkins"
+         " Variables and read them with env.get()."),
+        ("Tokens never go in Jenkins Variables", "Do not put tokens in Variables: every"
+         " job log can print them. Use the credentials store."),
+        "negation",
     ),
 ]  # fmt: skip
 

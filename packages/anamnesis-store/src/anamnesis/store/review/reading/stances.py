@@ -297,9 +297,13 @@ def _before(text: str, end: int) -> str:
 
 
 # Words after a thing's name that only say what kind of thing it is: "the http2
-# parameter" is http2, "the npm step" npm. Stems.
+# parameter" is http2, "the npm step" npm, "no datasource property" datasource (written
+# in lower case: "Airflow Variables" is a name). Stems.
 _KIND_OF_THING: Final = frozenset(
-    content_stems("parameter parameters option options flag flags step steps argument")
+    content_stems(
+        "parameter parameters option options flag flags step steps argument property"
+        " properties setting settings variable variables"
+    )
 )
 
 
@@ -311,7 +315,11 @@ def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
         return  # "convert in Looker, never in dbt models": where, not what, is negated
     code = tuple(span.strip().lower() for span in CODE_SPAN.findall(target))
     stems = tuple(dict.fromkeys(content_stems(target)))
-    if len(stems) > 1 and stems[-1] in _KIND_OF_THING:
+    if (
+        len(stems) > 1
+        and stems[-1] in _KIND_OF_THING
+        and re.search(rf"\b{re.escape(stems[-1])}", target)  # "Airflow Variables" is a name
+    ):
         stems = stems[:-1]
     if not code:
         bare = target.strip("`").strip()
