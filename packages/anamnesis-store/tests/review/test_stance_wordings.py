@@ -47,6 +47,9 @@ each rule must leave alone:
   another thing;
 * the same for "property", "setting", "variable" in lower case ("no rabbitmq property is
   set any more" retires rabbitmq), not in a name ("Jenkins Variables");
+* a thing named before a cue runs on past "to the", "of the" ("hand edits to the lock
+  are not allowed" are edits, as "never edit Gemfile.lock by hand" says: the
+  notes agree);
 * "there's no yarn step any more" retires yarn, as "no yarn step any more" does; not
   what another scope still has.
 
@@ -307,6 +310,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " pipeline."),
         ("Production deploys", "Production merges deploy on their own; there's no manual"
          " approval in production any more."),
+    ),
+    (
+        "one negation said twice, once before its cue",
+        ("Gemfile.lock", "Never edit Gemfile.lock by hand; change the Gemfile and run"
+         " `bundle install`."),
+        ("Updating a gem", "Bump the version in the Gemfile, then `bundle install` to"
+         " regenerate the lock. Hand edits to the lock are not allowed."),
     ),
 ]  # fmt: skip
 

@@ -272,6 +272,9 @@ def _after(text: str, start: int) -> str:
     return " ".join(rest.split()[:5])
 
 
+_DETERMINERS: Final = ("the", "a", "an", "our", "your", "its", "their", "this", "that")
+
+
 def _before(text: str, end: int) -> str:
     """The target before a cue: the code span just before it, else the last words since
     the thought began (three content words at most)."""
@@ -287,8 +290,10 @@ def _before(text: str, end: int) -> str:
     head = head[cut[-1] :] if cut else head
     tokens = head.split()
     kept: list[str] = []
-    for token in reversed(tokens):
-        if token.lower() in ("the", "a", "an", "our", "your", "its", "their", "this", "that"):
+    for at, token in reversed(list(enumerate(tokens))):
+        # "hand edits to the snapshot are not allowed": the edits, not only the snapshot
+        after_to = at > 0 and tokens[at - 1].lower() in ("to", "of") and bool(kept)
+        if token.lower() in _DETERMINERS and not after_to:
             break
         kept.insert(0, token)
         if len([t for t in kept if t.lower() not in GENERIC]) >= 3:
