@@ -150,7 +150,8 @@ _CUE_WORDS: Final = frozenset(
     deprecated removed deleted dropped gone retired replaced superseded obsolete
     decommissioned switched turned shut sunset scheduled favour favor moved migrated
     changed went used longer ignored unused unsupported left ditched abandoned rid blocked
-    cancelled canceled discontinued banned forbidden disallowed off disabled out
+    cancelled canceled discontinued banned forbidden disallowed off disabled stays stay
+    remains remain kept
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
