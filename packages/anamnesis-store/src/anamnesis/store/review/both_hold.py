@@ -245,16 +245,28 @@ def qualified_apart(
     return False
 
 
+# Words that negate what follows them, or say how much of it: no kind of the thing they
+# stand before.
+_NOT_A_KIND: Final = frozenset(
+    """
+    no not never don't dont doesn't doesnt isn't aren't won't can't cannot mustn't
+    shouldn't without avoid stop stopped whole full entire complete
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+
+
 @lru_cache(maxsize=4096)
 def _qualifiers(text: str) -> dict[str, str]:
     """Each content word's stem, with the content word just before its first use (lower
     case; "" when none is: "the export job" is not qualified by a later "30M-row
-    export"). A number qualifies nothing."""
+    export"). A number qualifies nothing, nor does a word that says not to ("geomkit
+    never throws" names no kind of throwing beside "invalid input throws") or how much
+    ("the full test suite" is "the entire test suite")."""
     out: dict[str, str] = {}
     previous = ""
     for word in words(CODE_SPAN.sub(" ", text)):
         stems = content_stems(word)
-        if not stems:
+        if not stems or word.lower().replace("\u2019", "'") in _NOT_A_KIND:
             previous = ""
             continue
         out.setdefault(stems[0], previous)

@@ -9,9 +9,17 @@ not two things of one kind: :mod:`.both_hold`)."""
 
 from __future__ import annotations
 
+import re
+
 from anamnesis.store.review.both_hold import qualified_apart, scoped_apart
-from anamnesis.store.review.reading.stances import DIRECTIVE, NEGATION, head_stems
-from anamnesis.store.review.reading.text import stem
+from anamnesis.store.review.reading.stances import (
+    DIRECTIVE,
+    NEGATION,
+    describes_first,
+    head_stems,
+    names_a_thing,
+)
+from anamnesis.store.review.reading.text import content_stems, stem
 from anamnesis.store.review.records import Difference
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -91,12 +99,23 @@ def _states(
     need = 1 if len(key) <= 1 else 2
     target = stance.target.lower()
     heads = head_stems(stance)
+    owners = _owners(stance)
+    # a compound first word is named by all its parts too ("force-push" by `git push
+    # --force-with-lease`)
+    first = stance.target.strip("`").split()[0] if stance.target.strip("`") else ""
+    parts = frozenset(content_stems(first)[1:]) if "-" in first else frozenset()
+    # The first word of a thing's name may only say which or how much of it ("the whole
+    # suite", "the separate install is gone"): all the others, two at least, in one
+    # clause state it too.
+    rest = set(stance.stems[1:4]) - {stance.stems[0]} if describes_first(stance) else set()
     # A title names a subject, it states nothing (unless it is all there is).
     stated = [clause for clause in chosen if not clause.is_title] or chosen
     usable = [
         clause
         for clause in stated
-        if not facts.negated(clause) and (not directive or clause.stems & DIRECTIVE)
+        if not facts.negated(clause)
+        and not _SET_OFF.search(clause.text)
+        and (not directive or clause.stems & DIRECTIVE)
     ]
     for clause in usable:
         lower = clause.text.lower()
@@ -104,15 +123,43 @@ def _states(
             return clause
         if any(_names(code, target, heads) for code in facts.code(clause)):
             return clause
-        if key and len(key & clause.stems) >= need and not heads.isdisjoint(clause.stems):
+        if any(re.search(rf"(?<![\w.]){re.escape(name)}(?:\.|::)\w", lower) for name in owners):
+            return clause  # ``ioutil.ReadFile`` uses the package "io/ioutil"
+        if key and len(key & clause.stems) >= need and _holds(clause, heads, parts):
             return clause  # the thing it is about first ("never paste tokens" is not "jwt")
+        if len(rest) >= 2 and rest <= clause.stems:
+            return clause  # "the whole suite locally": "whole" only says how much of it
     if len(key) >= 2 and stance.stems:
         together = frozenset().union(*(clause.stems for clause in usable)) if usable else set()
+        # a title naming all of a thing says what the body is about: "via-IR pipeline"
+        # over "compile with `via_ir = true`" states the IR pipeline (not an action: a
+        # title "Email sending rate" says of "throttles at 50 emails" no sending)
+        if names_a_thing(stance) and any(c.is_title and key <= c.stems for c in chosen):
+            together = together | key
         if len(key & together) >= 2:
             for clause in usable:
                 if not heads.isdisjoint(clause.stems):
                     return clause
     return None
+
+
+# A setting turned off ("enable_signup = false", "cache: off"): its clause says not to do
+# what it names, as a negation does.
+_SET_OFF: Final = re.compile(r"[=:]\s*[\"']?(?:false|off|no|disabled|none)\b", re.IGNORECASE)
+
+
+def _owners(stance: Stance) -> list[str]:
+    """The last part of each package path a stance names, in lower case ("io/ioutil":
+    ``ioutil``, which owns ``ioutil.ReadFile``). Four letters at least: "os" and "io" own
+    too much."""
+    names = [re.split(r"[/.:]", code.rstrip("/.:"))[-1] for code in stance.code if "/" in code]
+    return [name for name in dict.fromkeys(names) if len(name) >= 4]
+
+
+def _holds(clause: Clause, heads: frozenset[str], parts: frozenset[str]) -> bool:
+    """Whether a clause holds what a stance is about first: one of its ``heads``, or all
+    the ``parts`` of a compound first word (two at least)."""
+    return not heads.isdisjoint(clause.stems) or (len(parts) >= 2 and parts <= clause.stems)
 
 
 def _names(code: str, target: str, heads: frozenset[str]) -> bool:

@@ -32,9 +32,32 @@ _NEGATION_BEFORE = re.compile(
     r"|necessary|used|a|an|the)\b)[`\w]))\b\s*(?:use|using)?\s*",
     re.IGNORECASE,
 )
-# "X must not be installed": the target is what comes before.
+# "X must not be installed", "X must never be exposed": the target is what comes before.
 _PASSIVE_NEGATION = re.compile(
-    r"\b(?:must|should|can|may)\s*(?:not|n['\u2019]t)\s+be\s+\w+ed\b", re.IGNORECASE
+    r"\b(?:must|should|can|may)\s*(?:not|n['\u2019]t|\s+never)\s+be\s+\w+ed\b", re.IGNORECASE
+)
+# "X isn't used", "X are not obfuscated any more", "X isn't a fallback any more": the
+# thing before is not (or no longer) done. "Not Y-ed any more" says the Y-ing is over too.
+_NOT_DONE = re.compile(
+    r"\b(?:is|are|was|were)\s*(?:not|n['\u2019]t)\s+(?:(?:used|enabled|installed|needed"
+    r"|required|allowed)\b|(?P<done>[a-z]+ed)\s+(?:anymore|any\s+more)\b"
+    r"|(?:[\w-]+\s+){1,3}?(?:anymore|any\s+more)\b)",
+    re.IGNORECASE,
+)
+# "keep X off", "leave X disabled": X is not to be on (the thing between, code or a few
+# words); "X is off", "X stays disabled": the thing before.
+_KEPT_OFF = re.compile(
+    r"\b(?:keep|keeps|kept|leave|leaves|left|turn|turned|switch|switched|set)\s+"
+    r"(?P<thing>`[^`]+`|(?:[\w-]+\s+){0,2}[\w-]+)\s+(?:off|disabled)\b",
+    re.IGNORECASE,
+)
+# Not "off by default", "off when idle", "disabled for guests": off only sometimes. "X
+# stays out of git" keeps X out as much.
+_IS_OFF = re.compile(
+    r"\b(?:is|are|stays|stay|remains|remain)\s+(?:off|disabled)\b"
+    r"(?!\s+(?:by|when|if|for|in)\b)"
+    r"|\b(?:stays|stay|remains|remain|is\s+kept|are\s+kept)\s+out\s+of\b",
+    re.IGNORECASE,
 )
 _TITLE_NO = re.compile(r"^(?:no|not|never|don['\u2019]t|do\s+not|stop|avoid)\s+", re.IGNORECASE)
 # A cue with the retired thing before it: "X is deprecated", "X was replaced by Y".
@@ -47,19 +70,25 @@ _RETIRED_AFTER = re.compile(
     r"|scheduled\s+for\s+(?:deletion|removal)|in\s+favou?r\s+of)\b",
     re.IGNORECASE,
 )
-# A cue with the retired thing after it: "moved from X", "switched from X to Y".
+# A cue with the retired thing after it: "moved from X", "switched from X to Y", "moved
+# the nightly jobs from X to Y" (what moved is said between).
 _RETIRED_BEFORE = re.compile(
     r"\b(?:moved|switched|migrated|changed|went|replaced|dropped|removed|deprecated)\s+"
-    r"(?:away\s+)?from\s+|\bdeprecated\s+|\breplaced\s+|\bused\s+to\s+(?:use\s+)?"
+    r"(?:away\s+)?from\s+|\b(?:moved|switched|migrated)\s+(?:[\w-]+\s+){1,6}?from\s+"
+    # not "replaced by Y", "deprecated in favour of Y": Y is the new thing
+    r"|\b(?:deprecated|replaced)\s+(?!(?:by|with|in|since|for|as|on|and|because)\b)"
+    r"|\bused\s+to\s+(?:use\s+)?"
     r"|\bmoved\s+off\s+|\bgot\s+rid\s+of\s+|\bstopped\s+using\s+"
     r"|\b(?:left|dropped|ditched|abandoned)\s+(?=(?-i:[A-Z`]))",
     re.IGNORECASE,
 )
+_TO = re.compile(r"\s+to\b.*$", re.IGNORECASE)
 # A clause that starts by saying what went, in a change log's words: "Removed the weights
-# from the image", "Not tmux anymore: ...".
+# from the image", "Not tmux anymore: ...", "there's no npm step any more".
 _GONE_AT_START = re.compile(
     r"^(?:removed|dropped|deleted|retired|ditched|got\s+rid\s+of"
-    r"|(?:not|no)\s+(?=[^.;:]{1,40}?\b(?:anymore|any\s+more)\b))\s*(?:the\s+|our\s+)?",
+    r"|(?:there(?:['\u2019]s|\s+is|\s+are)\s+)?(?:not|no)\s+"
+    r"(?=[^.;:]{1,40}?\b(?:anymore|any\s+more)\b))\s*(?:the\s+|our\s+)?",
     re.IGNORECASE,
 )
 _ANYMORE = re.compile(r"\s+(?:anymore|any\s+more)\b.*$", re.IGNORECASE)
@@ -79,7 +108,7 @@ _PRONOUN = re.compile(
     r"(?:that|this|it|them|these|those|they|which|and|or|but|so)\b", re.IGNORECASE
 )
 # A target that says where or how, not what: "never in Slack", "not on Fridays".
-_PLACE = re.compile(r"(?:in|on|at|into|inside|within|from|for|during|via|through)\b", re.I)
+_PLACE = re.compile(r"(?:in|on|at|to|into|inside|within|from|for|during|via|through)\b", re.I)
 # A place after the thing a cue is about: "X in the environment is ignored".
 _WHERE = re.compile(
     r"\s+(?:in|on|at|inside|within|from|under)\s+(?:the\s+|a\s+|an\s+|our\s+|its\s+|your\s+)?"
@@ -94,8 +123,9 @@ _VERBS: Final = frozenset(
     import go goe belong turn switch allow start ship upload reli depend
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
-# What makes a "don't" a condition: "without", "unless" after it.
-_CONDITION = re.compile(r"\b(?:without|unless|except|until)\b", re.IGNORECASE)
+# What makes a "don't" a condition: "without", "unless" after it; not "with or without",
+# which says either way ("never force-push, with or without lease").
+_CONDITION = re.compile(r"\b(?<!\bwith\sor\s)(?:without|unless|except|until)\b", re.IGNORECASE)
 # Where a target ends: punctuation, or a word that starts another thought.
 _TARGET_END = re.compile(
     r"[:,;]|\s[-\u2013\u2014]\s|\b(?:because|since|so|while|when|as|but|and\s+(?:use|run"
@@ -115,12 +145,13 @@ DIRECTIVE: Final = frozenset(
 # found by a set of its words, much faster than any pattern.
 _CUE_WORDS: Final = frozenset(
     """
-    never don't dont do does doesn't doesnt must mustn't should shouldn't can may no not
-    none nothing avoid stop stopped instead rather without deprecated removed deleted
-    dropped gone retired replaced superseded obsolete decommissioned switched turned shut
-    sunset scheduled favour favor moved migrated changed went used longer ignored unused
-    unsupported left ditched abandoned rid blocked cancelled canceled discontinued banned
-    forbidden disallowed
+    never don't dont do does doesn't doesnt isn't isnt aren't arent must mustn't should
+    shouldn't can may no not none nothing avoid stop stopped instead rather without
+    deprecated removed deleted dropped gone retired replaced superseded obsolete
+    decommissioned switched turned shut sunset scheduled favour favor moved migrated
+    changed went used longer ignored unused unsupported left ditched abandoned rid blocked
+    cancelled canceled discontinued banned forbidden disallowed off disabled stays stay
+    remains remain kept
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -158,8 +189,9 @@ def clause_stances(clause: Clause) -> list[Stance]:
     return list(_clause_stances(clause))
 
 
-# Where a clause goes on to say what its action is for or leads to: "so", "so that".
-_FOR_WHAT = re.compile(r"\s(?:so|so\s+that|in\s+order\s+that)\s+(?=\w)", re.IGNORECASE)
+# Where a clause goes on to say what its action is for or leads to: "so", "so that" (before
+# a word or code: "so `nix build` with no attribute works").
+_FOR_WHAT = re.compile(r"\s(?:so|so\s+that|in\s+order\s+that)\s+(?=[\w`])", re.IGNORECASE)
 _NO = re.compile(r"\b(?:no|not|none|nothing|never)\b", re.IGNORECASE)
 
 
@@ -178,6 +210,9 @@ def is_negated(text: str, at: int = 0) -> bool:
         _NO.search(text)
         or _NEGATION_BEFORE.search(text)
         or _PASSIVE_NEGATION.search(text)
+        or _NOT_DONE.search(text)
+        or _KEPT_OFF.search(text)
+        or _IS_OFF.search(text)
         or _TITLE_NO.match(text)
         or _RETIRED_AFTER.search(text)
     )
@@ -195,6 +230,15 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
         yield from _stance(NEGATION, _after(text, match.end()), clause)
     for match in _PASSIVE_NEGATION.finditer(masked):
         yield from _stance(NEGATION, _before(text, match.start()), clause)
+    for match in _KEPT_OFF.finditer(masked):
+        yield from _stance(NEGATION, text[match.start("thing") : match.end("thing")], clause)
+    for match in _IS_OFF.finditer(masked):
+        yield from _stance(NEGATION, _before(text, match.start()), clause)
+    for match in _NOT_DONE.finditer(masked):
+        over = re.search(r"any\s*more$", match.group(0), re.IGNORECASE)
+        yield from _stance(REPLACEMENT if over else NEGATION, _before(text, match.start()), clause)
+        if match.group("done"):  # "builds are not obfuscated any more": obfuscating is over
+            yield from _stance(REPLACEMENT, match.group("done"), clause)
     for match in _RETIRED_AFTER.finditer(masked):
         if _WEAK.search(match.group(0)) and _INDEFINITE.search(
             text[max(0, match.start() - 40) : match.start()]
@@ -204,7 +248,10 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
         if re.search(r"no\s+longer", match.group(0), re.IGNORECASE):
             yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
     for match in _RETIRED_BEFORE.finditer(masked):
-        yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
+        target = _after(text, match.end())
+        if match.group(0).rstrip().lower().endswith("from"):
+            target = _TO.sub("", target)  # "from X to Y": X, what it went to is new
+        yield from _stance(REPLACEMENT, target, clause)
     if not clause.is_title:
         gone = _GONE_AT_START.match(masked)
         if gone:  # "Not tmux anymore": tmux, not "tmux anymore"
@@ -226,6 +273,9 @@ def _after(text: str, start: int) -> str:
     return " ".join(rest.split()[:5])
 
 
+_DETERMINERS: Final = ("the", "a", "an", "our", "your", "its", "their", "this", "that")
+
+
 def _before(text: str, end: int) -> str:
     """The target before a cue: the code span just before it, else the last words since
     the thought began (three content words at most)."""
@@ -241,13 +291,26 @@ def _before(text: str, end: int) -> str:
     head = head[cut[-1] :] if cut else head
     tokens = head.split()
     kept: list[str] = []
-    for token in reversed(tokens):
-        if token.lower() in ("the", "a", "an", "our", "your", "its", "their", "this", "that"):
+    for at, token in reversed(list(enumerate(tokens))):
+        # "hand edits to the snapshot are not allowed": the edits, not only the snapshot
+        after_to = at > 0 and tokens[at - 1].lower() in ("to", "of") and bool(kept)
+        if token.lower() in _DETERMINERS and not after_to:
             break
         kept.insert(0, token)
         if len([t for t in kept if t.lower() not in GENERIC]) >= 3:
             break
     return " ".join(kept)
+
+
+# Words after a thing's name that only say what kind of thing it is: "the http2
+# parameter" is http2, "the npm step" npm, "no datasource property" datasource (written
+# in lower case: "Airflow Variables" is a name). Stems.
+_KIND_OF_THING: Final = frozenset(
+    content_stems(
+        "parameter parameters option options flag flags step steps argument property"
+        " properties setting settings variable variables"
+    )
+)
 
 
 def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
@@ -258,6 +321,12 @@ def _stance(kind: str, target: str, clause: Clause) -> Iterator[Stance]:
         return  # "convert in Looker, never in dbt models": where, not what, is negated
     code = tuple(span.strip().lower() for span in CODE_SPAN.findall(target))
     stems = tuple(dict.fromkeys(content_stems(target)))
+    if (
+        len(stems) > 1
+        and stems[-1] in _KIND_OF_THING
+        and re.search(rf"\b{re.escape(stems[-1])}", target)  # "Airflow Variables" is a name
+    ):
+        stems = stems[:-1]
     if not code:
         bare = target.strip("`").strip()
         if re.fullmatch(r"[\w.()/-]+", bare) and any(c in bare for c in "._()/"):
@@ -289,4 +358,37 @@ def head_stems(stance: Stance) -> frozenset[str]:
         # ("turn on task_always_eager" is about ``CELERY_TASK_ALWAYS_EAGER``)
         parts = [stem for stem in stems[2:] if stem in stems[1] and stem != stems[1]]
         return frozenset((*stems[:2], *parts))
-    return frozenset(stems[:1])
+    return frozenset((stems[0], *_doing(stems[0])))
+
+
+def _doing(noun: str) -> tuple[str, ...]:
+    """What a tool named for its doing does, as a stem: "formatter" formats, "compiler"
+    compiles ("no formatter in the hook" is about the hook that runs ``mix format``).
+    Four letters at least, so "user" is no "us"."""
+    if len(noun) < 7 or not noun.endswith("er"):
+        return ()
+    base = noun[:-2]
+    if base[-1] == base[-2]:
+        base = base[:-1]  # "formatter": "format"
+    return (base,) if len(base) >= 4 else ()
+
+
+# Words that start the name of a thing, not of an action: "never the whole suite".
+_DETERMINER = re.compile(r"(?:the|a|an|our|your|its|their|this|that)\s+\w", re.IGNORECASE)
+
+
+def describes_first(stance: Stance) -> bool:
+    """Whether a stance's first word may only say which or how much of the thing it is
+    about ("the whole suite", "the separate install is gone"): a thing's name, not an
+    action ("never carries game traffic" is about carrying). A retired thing is named
+    before its cue, so is a thing's name; a negation's target is one when it starts with
+    "the" or the like. Its first word is no verb either way."""
+    if len(stance.stems) < 3 or not names_a_thing(stance):
+        return False
+    return stance.kind == REPLACEMENT or bool(_DETERMINER.match(stance.target))
+
+
+def names_a_thing(stance: Stance) -> bool:
+    """Whether a stance starts with a thing's name, not an action ("never send more than 50
+    emails" is about sending, "we don't use the IR pipeline" about the pipeline)."""
+    return bool(stance.stems) and not (stance.stems[0] in _VERBS or _GERUND.match(stance.target))
