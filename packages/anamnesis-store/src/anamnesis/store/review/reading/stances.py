@@ -383,9 +383,17 @@ def describes_first(stance: Stance) -> bool:
     action ("never carries game traffic" is about carrying). A retired thing is named
     before its cue, so is a thing's name; a negation's target is one when it starts with
     "the" or the like. Its first word is no verb either way."""
-    if len(stance.stems) < 3 or not names_a_thing(stance):
+    if len(stance.stems) < 3 or not names_a_thing(stance) or _OF_WHAT.match(stance.target):
         return False
     return stance.kind == REPLACEMENT or bool(_DETERMINER.match(stance.target))
+
+
+# A first word that says of what it is: "ownership of the bucket moved" is about the
+# ownership, which the bucket's own words do not state.
+_OF_WHAT = re.compile(
+    r"(?:(?:the|a|an|our|your|its|their)\s+)?[\w-]+\s+(?:of|for|to|from|with|by|on|in)\b",
+    re.IGNORECASE,
+)
 
 
 def names_a_thing(stance: Stance) -> bool:
