@@ -58,6 +58,7 @@ from anamnesis.store.review.reading.text import (
     KIND_WORDS,
     SCOPE_WORDS,
     content_stems,
+    stem,
     words,
 )
 from anamnesis.store.review.reading.value import KINDS
@@ -170,6 +171,8 @@ def _value_differences(
                 changed = title_changed or b.changed or i in retired
                 if kind == "name":
                     score = _name_alignment(a, b, olds, news, topics, changed=changed)
+                    if score is None and _renamed(a, b, olds, news, older, newer):
+                        score = 0.5
                 else:
                     score = _alignment(
                         a, b, titles, sole=sole, topical=topical,
@@ -517,6 +520,44 @@ def _name_alignment(
     if sole and (changed or (shape != "env" and subject >= 2 and around)):
         return 1.0 + around + titles
     return None
+
+
+def _renamed(
+    a: Value, b: Value, olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
+) -> bool:
+    """Whether two identifiers are one queue's (topic's, table's ...) old and new name:
+    each its note's only identifier, the last word of one (what it holds, a version
+    left out) among the other's words (``notify.email``, ``notifications.email.v2``;
+    ``prod-network``, ``network-production``), and each note says of it the same kind of
+    named thing (:data:`_NAMED_THINGS`: "queue" in both). Two identifiers of one service
+    share its word and end in two (``ingest.events.raw``, ``ingest.events.dlq``: two
+    topics), and ``orders_inbound`` (a queue) and ``orders_archive`` (a table) are two
+    kinds of thing."""
+    if name_shape(a) != "identifier" or name_shape(b) != "identifier":
+        return False
+    if not (_sole(a, olds) and _sole(b, news)):
+        return False
+    mine, theirs = _identifier_words(a.shown), _identifier_words(b.shown)
+    if not mine or not theirs or (mine[-1] not in theirs and theirs[-1] not in mine):
+        return False
+    kinds = (a.stems | older.title_stems) & _NAMED_THINGS
+    return not kinds.isdisjoint((b.stems | newer.title_stems) & _NAMED_THINGS)
+
+
+def _identifier_words(shown: str) -> list[str]:
+    """An identifier's words, stemmed, less those that say which version
+    (``orders.cdc.v1``: ``order``, ``cdc``)."""
+    parts = (stem(part) for part in _IDENTIFIER_PARTS.split(shown.lower()))
+    return [part for part in parts if part and not _VERSION_PART.fullmatch(part)]
+
+
+_IDENTIFIER_PARTS = re.compile(r"[^a-z0-9]+")
+_VERSION_PART = re.compile(r"v?\d+")
+# The kinds of thing a project names by an identifier it may rename, as stems.
+_NAMED_THINGS: Final = frozenset(
+    {"queu", "topic", "stream", "exchang", "channel", "tabl", "bucket", "index", "branch",
+     "workspac", "namespac", "schema", "databas", "collection", "secret", "role"}
+)  # fmt: skip
 
 
 def _named_in(value: Value, facts: NoteFacts) -> bool:
