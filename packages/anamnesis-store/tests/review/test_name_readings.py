@@ -6,7 +6,11 @@ each wording), and the look-alikes each rule must leave alone:
   other's words (what it holds: ``billing.invoices``, ``invoices-billing.v3``), each note
   saying of it the same kind of named thing ("queue", "topic", "table"); two identifiers
   of one service ending in two words (``payments.refunds.raw``, ``payments.refunds.dlq``),
-  or a queue and a table, are two things.
+  or a queue and a table, are two things;
+* an identifier written in prose without code marks is a name: a dotted one holding a
+  joined word or of three parts (``web.click_events``), and a joined one said just after
+  the kind of thing it names ("the workspace core-staging"); a version
+  (``perl-5.36.1``), a call, a host and "e.g." are not.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -15,6 +19,8 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
+from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.values import clause_values
 from pair_checks import Note, assert_found, assert_left_alone
 
 # (rule, older, newer, the kind of difference expected)
@@ -25,6 +31,22 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " three times."),
         ("Where invoices are queued", "Invoices go onto the queue"
          " `invoices-billing.v3` (quorum, durable) since the broker move."),
+        "name",
+    ),
+    (
+        "a dotted identifier in prose, renamed",
+        ("Clickstream output table", "The nightly job writes the Hive table"
+         " web.click_events, partitioned by day."),
+        ("Moving clicks to Delta", "The job now writes lakehouse.raw_click_events; the old"
+         " table stays read-only for two weeks."),
+        "name",
+    ),
+    (
+        "a hyphenated identifier in prose after the kind of thing it names",
+        ("Staging workspace", "Staging infra lives in the Terraform Cloud workspace"
+         " `stg-core`."),
+        ("Changing staging infra", "Merge to main and the workspace core-staging plans and"
+         " applies it."),
         "name",
     ),
 ]  # fmt: skip
@@ -56,3 +78,24 @@ def test_each_wording_is_found(
 @pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
 def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
     assert_left_alone(store, rule, old, new)
+
+
+def _names(body: str) -> list[str]:
+    return [
+        value.shown
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+        if value.kind == "name"
+    ]
+
+
+def test_an_identifier_in_prose_is_a_name_a_version_call_or_host_is_not() -> None:
+    assert _names("Rows land in web.click_events and pg.public.refunds.") == [
+        "web.click_events",
+        "pg.public.refunds",
+    ]
+    assert _names("Consumers read the queue billing-invoices.v3 today.") == ["billing-invoices.v3"]
+    assert _names("Hosts run perl-5.36.1 and graphql-engine v2.44.0.") == []
+    assert _names("Keep a cache, e.g. the one in app.config, and call vim.uv there.") == []
+    assert _names("It calls vim.loop.new_fs_event() once, then api.acme.io answers.") == []
+    assert _names("The read-only replica is well-known.") == []

@@ -528,9 +528,10 @@ def _renamed(
     """Whether two identifiers are one queue's (topic's, table's ...) old and new name:
     each its note's only identifier, the last word of one (what it holds, a version
     left out) among the other's words (``notify.email``, ``notifications.email.v2``;
-    ``prod-network``, ``network-production``), and each note says of it the same kind of
-    named thing (:data:`_NAMED_THINGS`: "queue" in both). Two identifiers of one service
-    share its word and end in two (``ingest.events.raw``, ``ingest.events.dlq``: two
+    ``prod-network``, ``network-production``), in notes that speak of one kind of named
+    thing (:data:`_NAMED_THINGS`: "queue" in both, whether in the title, beside the
+    name or in another sentence: "the old table stays read-only"). Two identifiers of
+    one service share its word and end in two (``ingest.events.raw``, ``ingest.events.dlq``: two
     topics), and ``orders_inbound`` (a queue) and ``orders_archive`` (a table) are two
     kinds of thing."""
     if name_shape(a) != "identifier" or name_shape(b) != "identifier":
@@ -540,8 +541,12 @@ def _renamed(
     mine, theirs = _identifier_words(a.shown), _identifier_words(b.shown)
     if not mine or not theirs or (mine[-1] not in theirs and theirs[-1] not in mine):
         return False
-    kinds = (a.stems | older.title_stems) & _NAMED_THINGS
-    return not kinds.isdisjoint((b.stems | newer.title_stems) & _NAMED_THINGS)
+    return not _things_named(older).isdisjoint(_things_named(newer))
+
+
+def _things_named(facts: NoteFacts) -> frozenset[str]:
+    """The kinds of named thing a note speaks of anywhere (:data:`_NAMED_THINGS`)."""
+    return frozenset(match.group(1) for match in _NAMED_THINGS.finditer(facts.lower))
 
 
 def _identifier_words(shown: str) -> list[str]:
@@ -553,11 +558,11 @@ def _identifier_words(shown: str) -> list[str]:
 
 _IDENTIFIER_PARTS = re.compile(r"[^a-z0-9]+")
 _VERSION_PART = re.compile(r"v?\d+")
-# The kinds of thing a project names by an identifier it may rename, as stems.
-_NAMED_THINGS: Final = frozenset(
-    {"queu", "topic", "stream", "exchang", "channel", "tabl", "bucket", "index", "branch",
-     "workspac", "namespac", "schema", "databas", "collection", "secret", "role"}
-)  # fmt: skip
+# The kinds of thing a project names by an identifier it may rename.
+_NAMED_THINGS: Final = re.compile(
+    r"\b(queue|topic|stream|exchange|channel|table|bucket|index|branch|workspace|namespace"
+    r"|schema|database|collection|secret|role)s?\b"
+)
 
 
 def _named_in(value: Value, facts: NoteFacts) -> bool:
