@@ -10,7 +10,10 @@ each wording), and the look-alikes each rule must leave alone:
 * an identifier written in prose without code marks is a name: a dotted one holding a
   joined word or of three parts (``web.click_events``), and a joined one said just after
   the kind of thing it names ("the workspace core-staging"); a version
-  (``perl-5.36.1``), a call, a host and "e.g." are not.
+  (``perl-5.36.1``), a call, a host and "e.g." are not;
+* a line that is a command without code marks (a lower-case program, code's words, a
+  long flag, no sentence's mark: "cargo flamegraph --bin renderer --release") is a
+  command; a sentence in lower case ("run it with --fast") is not.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -48,6 +51,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Changing staging infra", "Merge to main and the workspace core-staging plans and"
          " applies it."),
         "name",
+    ),
+    (
+        "a command on a line of its own without code marks",
+        ("Profiling the render loop", "cargo flamegraph --bin renderer --release"),
+        ("Render loop profiling", "We use `samply record ./target/profiling/renderer`"
+         " these days; it opens the Firefox profiler."),
+        "command",
     ),
 ]  # fmt: skip
 
@@ -99,3 +109,21 @@ def test_an_identifier_in_prose_is_a_name_a_version_call_or_host_is_not() -> Non
     assert _names("Keep a cache, e.g. the one in app.config, and call vim.uv there.") == []
     assert _names("It calls vim.loop.new_fs_event() once, then api.acme.io answers.") == []
     assert _names("The read-only replica is well-known.") == []
+
+
+def _commands(body: str) -> list[str]:
+    return [
+        value.shown
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+        if value.kind == "command"
+    ]
+
+
+def test_a_line_of_code_words_with_a_long_flag_is_a_command() -> None:
+    assert _commands("Profile it.\n- cargo flamegraph --bin renderer --release") == [
+        "cargo flamegraph --bin renderer --release"
+    ]
+    assert _commands("See the docs.\n- run it with --fast") == []
+    assert _commands("Commit, then\npass --no-verify, and push.") == []
+    assert _commands("Run the tests with --fast.") == []

@@ -219,6 +219,35 @@ _SECTION_KEY = re.compile(r"[A-Za-z_][\w-]*\s*=")
 _BRACKETS_ONLY = re.compile(r"[\[\]{}(),;\s]*")
 
 
+def lines_as_commands(text: str) -> str:
+    """A text whose lines that are commands without code marks ("deno run --allow-net
+    main.ts" on a line of its own, often a note's whole body) are written in backquotes,
+    so each reads as a command in backquotes does. Such a line opens with a lower-case
+    word and holds a long flag and no sentence's mark (a sentence opens with a capital,
+    and ends with a stop)."""
+    if " --" not in text:
+        return text
+
+    def code(line: re.Match[str]) -> str:
+        words = line.group(2).split()
+        if any(word.lower() in STOP_WORDS for word in words):
+            return line.group(0)  # "run it with --fast": a sentence in lower case
+        return f"{line.group(1)}`{line.group(2)}`"
+
+    return _COMMAND_LINE.sub(code, text)
+
+
+# A line of code words only (no backquote, no word ending in a comma or a stop), the
+# first in lower case, one a long flag: ``dotnet ef database update --project src/Api``.
+_CODE_WORD = r"[^\s`]*[^\s`,.;:]"
+_COMMAND_LINE = re.compile(
+    r"^([ \t]*(?:[-*][ \t]+)?)"
+    rf"([a-z.~/](?:{_CODE_WORD})?(?:[ \t]+{_CODE_WORD})*?"
+    rf"[ \t]+--[a-z](?:{_CODE_WORD})?(?:[ \t]+{_CODE_WORD})*)[ \t]*$",
+    re.MULTILINE,
+)
+
+
 def fenced_as_spans(text: str) -> str:
     """A text whose fenced shell blocks are written as one line of code spans, one span a
     command (```` ```\ncd infra\nterraform apply\n``` ```` reads as
@@ -293,7 +322,7 @@ class ClauseReader:
     def __init__(self, title: str, body: str) -> None:
         heading = match_text(title).strip()
         self.clauses: list[Clause] = [Clause(heading, 0, True)] if heading else []
-        self._text = fenced_as_spans(match_text(body[:MAX_CHARS]))
+        self._text = lines_as_commands(fenced_as_spans(match_text(body[:MAX_CHARS])))
         # The places a clause may end at, and the backquotes a code span starts with.
         self._cuts = _CUT_CHARS.finditer(self._text)
         self._start = 0
