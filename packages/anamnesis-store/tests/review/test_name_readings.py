@@ -7,6 +7,9 @@ each wording), and the look-alikes each rule must leave alone:
   saying of it the same kind of named thing ("queue", "topic", "table"); two identifiers
   of one service ending in two words (``payments.refunds.raw``, ``payments.refunds.dlq``),
   or a queue and a table, are two things;
+* two identifiers each named by its own note's title, by a word the other title and
+  the other identifier lack ("Invoices stream" ``invoices.issued``, "Refunds stream"
+  ``refunds.settled``), are two things, unless the newer is said as a change;
 * an identifier written in prose without code marks is a name: a dotted one holding a
   joined word or of three parts (``web.click_events``), and a joined one said just after
   the kind of thing it names ("the workspace core-staging"); a version
@@ -74,6 +77,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Refund queue", "The ledger consumes `ledger.refunds` from RabbitMQ."),
         ("Refund reporting table", "The nightly export reads `warehouse.refunds`"
          " for the finance dashboard."),
+    ),
+    (
+        "two identifiers each named by its own note's title",
+        ("Invoices stream", "The mailer reads `invoices.issued` from Kafka."),
+        ("Refunds stream for the billing service", "A second consumer in billing-svc reads"
+         " `refunds.settled` and closes invoices; it has its own group id."),
     ),
 ]  # fmt: skip
 

@@ -221,6 +221,8 @@ def _value_differences(
                     )
                 ):
                     continue
+                if kind == "name" and not (same or changed) and _titled_apart(a, b, older, newer):
+                    continue  # "Orders topic" `orders.created`, "Payments topic" `payments.*`
                 if not same and not changed and restated(a, news, newer):
                     continue  # "64 here; 800 is only for the nightly jobs": both hold
                 ranked.append((-(score + (0.5 if same else 0.0)), not same, i, j))
@@ -520,6 +522,19 @@ def _name_alignment(
     if sole and (changed or (shape != "env" and subject >= 2 and around)):
         return 1.0 + around + titles
     return None
+
+
+def _titled_apart(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether two identifiers are each named by its own note's title, by a word the
+    other title and the other identifier lack ("Orders topic" for ``orders.created``,
+    "Payments topic" for ``payments.captured``): two things, one per title."""
+    if name_shape(a) != "identifier" or name_shape(b) != "identifier":
+        return False
+    mine = set(_identifier_words(a.shown)) & older.title_stems
+    theirs = set(_identifier_words(b.shown)) & newer.title_stems
+    mine -= newer.title_stems | set(_identifier_words(b.shown))
+    theirs -= older.title_stems | set(_identifier_words(a.shown))
+    return bool(mine) and bool(theirs)
 
 
 def _renamed(
