@@ -14,6 +14,10 @@ each wording), and the look-alikes each rule must leave alone:
   joined word or of three parts (``web.click_events``), and a joined one said just after
   the kind of thing it names ("the workspace core-staging"); a version
   (``perl-5.36.1``), a call, a host and "e.g." are not;
+* a name said just after the word of the thing its note's title names ("logs in as
+  account ExportBot", "Service account for the exporter"), then a setting whose key
+  ends in that word (``account: EXPORT_SVC``), are that thing's two values; a setting
+  of it in a note of another subject (the importer's account) is not;
 * a line that is a command without code marks (a lower-case program, code's words, a
   long flag, no sentence's mark: "cargo flamegraph --bin renderer --release") is a
   command; a sentence in lower case ("run it with --fast") is not.
@@ -62,6 +66,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " these days; it opens the Firefox profiler."),
         "command",
     ),
+    (
+        "a name after its thing's word, then a setting of that thing",
+        ("Service account for the exporter", "The nightly exporter logs in as account"
+         " ExportBot, which can read every bucket."),
+        ("exporter.yaml", "```yaml\nschedule: nightly\naccount: EXPORT_SVC\nregion:"
+         " eu-central-1\n```"),
+        "name",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer)
@@ -83,6 +95,13 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Invoices stream", "The mailer reads `invoices.issued` from Kafka."),
         ("Refunds stream for the billing service", "A second consumer in billing-svc reads"
          " `refunds.settled` and closes invoices; it has its own group id."),
+    ),
+    (
+        "a name after its thing's word, then that thing's setting in a note of another"
+        " subject",
+        ("Service account for the exporter", "The nightly exporter logs in as account"
+         " ExportBot, which can read every bucket."),
+        ("Importer config", "```yaml\nschedule: hourly\naccount: IMPORT_SVC\n```"),
     ),
 ]  # fmt: skip
 

@@ -28,6 +28,7 @@ from anamnesis.store.review.agreement import (
     states,
 )
 from anamnesis.store.review.alignment_by_context import (
+    GENERIC_KEY_WORDS,
     context_alignment,
     name_shape,
     one_setting,
@@ -51,7 +52,7 @@ from anamnesis.store.review.gone import (
     values_given_up,
 )
 from anamnesis.store.review.reading.commands import program_of, task_words, tool_of
-from anamnesis.store.review.reading.quantities import is_unit
+from anamnesis.store.review.reading.quantities import is_unit, key_words
 from anamnesis.store.review.reading.stances import NEGATION
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
@@ -106,6 +107,7 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
         *_value_differences(
             older, newer, _stated(older, mine, older.values(mine)), newer.values(theirs)
         ),
+        *_named_settings(older, newer, older.values(mine), newer.values(theirs)),
         *(
             _flag_set_differences(older.values(mine), newer.values(theirs))
             if (older.subject_stems & newer.subject_stems)
@@ -652,6 +654,70 @@ def _path_still_used(a: Value, news: list[Value], said: list[Value], newer: Note
     ) or any(
         f" {a.norm} " in f" {command.norm} " and said_today(command, newer) for command in commands
     )
+
+
+# -- a name, then a setting of it --------------------------------------------------------
+
+
+def _named_settings(
+    older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
+) -> list[Difference]:
+    """A name the older note gives for the thing its title names, said beside that
+    thing's word ("uses role TRANSFORMER", in a note titled "role for dbt"), and the
+    newer note's setting whose key's last word is that thing (``role: DBT_TRANSFORM_ROLE``;
+    ``init.defaultBranch main`` for "the default branch"): one thing's two values, though
+    one is read as a name and the other as a setting. Each note gives one such; the
+    older note never says the newer value, nor the newer note the older name; and the
+    notes share a word beside the thing's (the exporter's account, not the importer's).
+    """
+    out: list[Difference] = []
+    for b in new_values:
+        if b.kind != "flag" or not b.keyed or "=" not in b.shown:
+            continue
+        value = b.shown.split("=", 1)[1].strip("\"'")
+        if not _NAMED_VALUE.fullmatch(value) or value.lower() in _NOT_NAMES:
+            continue
+        thing = _thing_of_key(b.slot)
+        if not thing or not thing <= older.title_stems:
+            continue
+        # the name said just after the thing's word: "role TRANSFORMER"
+        names = [a for a in old_values if a.kind == "name" and a.near[-1:] == tuple(thing)]
+        keys = [other for other in new_values if other.keyed and _thing_of_key(other.slot) == thing]
+        if len({a.norm for a in names}) != 1 or len(keys) != 1:
+            continue
+        if any(other.keyed and _thing_of_key(other.slot) == thing for other in old_values):
+            continue  # the older note sets it too: its setting is compared as one
+        a = names[0]
+        if a.norm == value.lower() or _named_in(a, newer):
+            continue
+        said = older.clause(a.clause).stems | older.title_stems
+        if not (said & (newer.title_stems | b.stems)) - thing:
+            continue  # "account" of the exporter, "account" of the importer: two things
+        if _said_as_word(value.lower(), older, plural=False):
+            continue
+        if not b.changed and (
+            other_scopes(older, a, newer, b, False) or other_things(a, b, older, newer)
+        ):
+            continue
+        out.append(Difference("name", " ".join(sorted(thing)), a.shown, value))
+    return out
+
+
+def _thing_of_key(key: str) -> frozenset[str]:
+    """What a key's last word names, as stems (``init.defaultBranch``: ``branch``;
+    ``role``: ``role``); empty for a word any setting may end in."""
+    words = key_words(key.rsplit(".", 1)[-1])
+    last = stem(words[-1].lower()) if words else ""
+    return frozenset({last}) if len(last) > 2 and last not in GENERIC_KEY_WORDS else frozenset()
+
+
+# A value that names a thing: a word or an identifier, no number and no path.
+_NAMED_VALUE = re.compile(r"[A-Za-z][\w.-]*")
+# Values that switch or choose a mode rather than name a thing.
+_NOT_NAMES: Final = frozenset(
+    {"true", "false", "on", "off", "yes", "no", "none", "null", "auto", "default", "enabled",
+     "disabled"}
+)  # fmt: skip
 
 
 # -- flags of one command ----------------------------------------------------------------
