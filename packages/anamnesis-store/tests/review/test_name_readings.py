@@ -18,6 +18,9 @@ each wording), and the look-alikes each rule must leave alone:
   account ExportBot", "Service account for the exporter"), then a setting whose key
   ends in that word (``account: EXPORT_SVC``), are that thing's two values; a setting
   of it in a note of another subject (the importer's account) is not;
+* an environment variable, then another ending in its word set to a value the older
+  note gives (``UPLOAD_BUCKET`` "(media-eu-1 in prod)", ``STORAGE_BUCKET=media-eu-1``), is
+  one setting renamed; set to a value the older note never gives, it is another's;
 * a line that is a command without code marks (a lower-case program, code's words, a
   long flag, no sentence's mark: "cargo flamegraph --bin renderer --release") is a
   command; a sentence in lower case ("run it with --fast") is not.
@@ -74,6 +77,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " eu-central-1\n```"),
         "name",
     ),
+    (
+        "an environment variable renamed, set to a value the older note gives",
+        ("Which bucket the uploader writes to", "The uploader picks its bucket from"
+         " UPLOAD_BUCKET (media-eu-1 in prod, media-dev locally)."),
+        ("Uploader service unit", "The unit file sets STORAGE_BUCKET=media-eu-1 and"
+         " RUST_LOG=info."),
+        "name",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer)
@@ -102,6 +113,14 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Service account for the exporter", "The nightly exporter logs in as account"
          " ExportBot, which can read every bucket."),
         ("Importer config", "```yaml\nschedule: hourly\naccount: IMPORT_SVC\n```"),
+    ),
+    (
+        "another environment variable ending in the same word, set to a value the older"
+        " note never gives",
+        ("Which bucket the uploader writes to", "The uploader picks its bucket from"
+         " UPLOAD_BUCKET (media-eu-1 in prod, media-dev locally)."),
+        ("Thumbnailer service unit", "The unit file sets THUMBS_BUCKET=thumbs-eu-1 and"
+         " RUST_LOG=info."),
     ),
 ]  # fmt: skip
 

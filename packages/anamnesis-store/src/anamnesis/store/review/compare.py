@@ -700,7 +700,39 @@ def _named_settings(
         ):
             continue
         out.append(Difference("name", " ".join(sorted(thing)), a.shown, value))
+    return out + _variables_renamed(older, newer, old_values, new_values)
+
+
+def _variables_renamed(
+    older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
+) -> list[Difference]:
+    """An environment variable the older note names, and one the newer note sets to a
+    value the older note gives too, both ending in the same word (``ARENA_REGION``
+    "(eu-west, us-east)", then ``MATCH_REGION=eu-west``): one setting renamed, each
+    note naming only its own. The value is an identifier (a mark or a digit in it): a
+    plain word ("db") may be said of anything."""
+    out: list[Difference] = []
+    for b in new_values:
+        if b.kind != "flag" or not b.keyed or "=" not in b.shown:
+            continue
+        key, value = (part.strip().strip("\"'") for part in b.shown.split("=", 1))
+        if not _ENV_KEY.fullmatch(key) or not _NAMED_VALUE.fullmatch(value):
+            continue
+        if not re.search(r"[-_.\d]", value):
+            continue  # a plain word ("db", "prod") may be said of anything in the older note
+        for a in old_values:
+            if a.kind != "name" or name_shape(a) != "env" or a.norm == key.lower():
+                continue
+            if a.norm.rsplit("_", 1)[-1] != key.lower().rsplit("_", 1)[-1]:
+                continue
+            if _named_in(a, newer) or _said_as_word(key.lower(), older, plural=False):
+                continue
+            if _said_as_word(value.lower(), older, plural=False):
+                out.append(Difference("name", key.lower().rsplit("_", 1)[-1], a.shown, key))
     return out
+
+
+_ENV_KEY = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 
 def _thing_of_key(key: str) -> frozenset[str]:
