@@ -28,7 +28,6 @@ from anamnesis.store.review.agreement import (
     states,
 )
 from anamnesis.store.review.alignment_by_context import (
-    GENERIC_KEY_WORDS,
     context_alignment,
     name_shape,
     one_setting,
@@ -51,15 +50,22 @@ from anamnesis.store.review.gone import (
     retiring_mention,
     values_given_up,
 )
+from anamnesis.store.review.names_renamed import (
+    named_in,
+    named_settings,
+    renamed,
+    said_as_word,
+    sole_of_shape,
+    titled_apart,
+)
 from anamnesis.store.review.reading.commands import program_of, task_words, tool_of
-from anamnesis.store.review.reading.quantities import is_unit, key_words
+from anamnesis.store.review.reading.quantities import is_unit
 from anamnesis.store.review.reading.stances import NEGATION
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
     KIND_WORDS,
     SCOPE_WORDS,
     content_stems,
-    stem,
     words,
 )
 from anamnesis.store.review.reading.value import KINDS
@@ -107,7 +113,7 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
         *_value_differences(
             older, newer, _stated(older, mine, older.values(mine)), newer.values(theirs)
         ),
-        *_named_settings(older, newer, older.values(mine), newer.values(theirs)),
+        *named_settings(older, newer, older.values(mine), newer.values(theirs)),
         *(
             _flag_set_differences(older.values(mine), newer.values(theirs))
             if (older.subject_stems & newer.subject_stems)
@@ -173,7 +179,7 @@ def _value_differences(
                 changed = title_changed or b.changed or i in retired
                 if kind == "name":
                     score = _name_alignment(a, b, olds, news, topics, changed=changed)
-                    if score is None and _renamed(a, b, olds, news, older, newer):
+                    if score is None and renamed(a, b, olds, news, older, newer):
                         score = 0.5
                 else:
                     score = _alignment(
@@ -223,7 +229,7 @@ def _value_differences(
                     )
                 ):
                     continue
-                if kind == "name" and not (same or changed) and _titled_apart(a, b, older, newer):
+                if kind == "name" and not (same or changed) and titled_apart(a, b, older, newer):
                     continue  # "Orders topic" `orders.created`, "Payments topic" `payments.*`
                 if not same and not changed and restated(a, news, newer):
                     continue  # "64 here; 800 is only for the nightly jobs": both hold
@@ -247,9 +253,9 @@ def _value_differences(
                 continue  # the newer note still names the older one
             if kind == "path" and _path_still_used(a, news, new_values, newer):
                 continue
-            if kind == "name" and _named_in(b, older):
+            if kind == "name" and named_in(b, older):
                 continue  # the older note names the newer one too, where it is no value
-            if kind == "name" and not (title_changed or b.changed) and _named_in(a, newer):
+            if kind == "name" and not (title_changed or b.changed) and named_in(a, newer):
                 continue  # the newer note still names the older one ("LiveViews only ...")
             if kind == "command" and tool_of(a.norm) == tool_of(b.norm):
                 continue  # the same command: its flags and values say what differs
@@ -328,7 +334,7 @@ def _key_named(
     if not _IDENTIFIER_KEY.fullmatch(key):
         return None  # a plain word ("timeout") is said of many things
     # the key as the setting names it (``shiny.maxRequestSize``), or its last part
-    said = any(_said_as_word(name.lower(), facts, plural=False) for name in {whole, key})
+    said = any(said_as_word(name.lower(), facts, plural=False) for name in {whole, key})
     return 0.5 if said and other.kind == keyed.kind else None
 
 
@@ -520,85 +526,10 @@ def _name_alignment(
         shared = around + len(near)
         if shared >= _THRESHOLD["name"]:
             return shared + titles
-    sole = subject > 0 and _sole(a, olds) and _sole(b, news)
+    sole = subject > 0 and sole_of_shape(a, olds) and sole_of_shape(b, news)
     if sole and (changed or (shape != "env" and subject >= 2 and around)):
         return 1.0 + around + titles
     return None
-
-
-def _titled_apart(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
-    """Whether two identifiers are each named by its own note's title, by a word the
-    other title and the other identifier lack ("Orders topic" for ``orders.created``,
-    "Payments topic" for ``payments.captured``): two things, one per title."""
-    if name_shape(a) != "identifier" or name_shape(b) != "identifier":
-        return False
-    mine = set(_identifier_words(a.shown)) & older.title_stems
-    theirs = set(_identifier_words(b.shown)) & newer.title_stems
-    mine -= newer.title_stems | set(_identifier_words(b.shown))
-    theirs -= older.title_stems | set(_identifier_words(a.shown))
-    return bool(mine) and bool(theirs)
-
-
-def _renamed(
-    a: Value, b: Value, olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
-) -> bool:
-    """Whether two identifiers are one queue's (topic's, table's ...) old and new name:
-    each its note's only identifier, the last word of one (what it holds, a version
-    left out) among the other's words (``notify.email``, ``notifications.email.v2``;
-    ``prod-network``, ``network-production``), in notes that speak of one kind of named
-    thing (:data:`_NAMED_THINGS`: "queue" in both, whether in the title, beside the
-    name or in another sentence: "the old table stays read-only"). Two identifiers of
-    one service share its word and end in two (``ingest.events.raw``, ``ingest.events.dlq``: two
-    topics), and ``orders_inbound`` (a queue) and ``orders_archive`` (a table) are two
-    kinds of thing."""
-    if name_shape(a) != "identifier" or name_shape(b) != "identifier":
-        return False
-    if not (_sole(a, olds) and _sole(b, news)):
-        return False
-    mine, theirs = _identifier_words(a.shown), _identifier_words(b.shown)
-    if not mine or not theirs or (mine[-1] not in theirs and theirs[-1] not in mine):
-        return False
-    return not _things_named(older).isdisjoint(_things_named(newer))
-
-
-def _things_named(facts: NoteFacts) -> frozenset[str]:
-    """The kinds of named thing a note speaks of anywhere (:data:`_NAMED_THINGS`)."""
-    return frozenset(match.group(1) for match in _NAMED_THINGS.finditer(facts.lower))
-
-
-def _identifier_words(shown: str) -> list[str]:
-    """An identifier's words, stemmed, less those that say which version
-    (``orders.cdc.v1``: ``order``, ``cdc``)."""
-    parts = (stem(part) for part in _IDENTIFIER_PARTS.split(shown.lower()))
-    return [part for part in parts if part and not _VERSION_PART.fullmatch(part)]
-
-
-_IDENTIFIER_PARTS = re.compile(r"[^a-z0-9]+")
-_VERSION_PART = re.compile(r"v?\d+")
-# The kinds of thing a project names by an identifier it may rename.
-_NAMED_THINGS: Final = re.compile(
-    r"\b(queue|topic|stream|exchange|channel|table|bucket|index|branch|workspace|namespace"
-    r"|schema|database|collection|secret|role)s?\b"
-)
-
-
-def _named_in(value: Value, facts: NoteFacts) -> bool:
-    """Whether a note names ``value`` anywhere, as a word ("Atlantis applies after
-    approval": a sentence's first word is read as no name, yet names it)."""
-    return _said_as_word(value.norm, facts, plural=True)
-
-
-def _said_as_word(word: str, facts: NoteFacts, *, plural: bool) -> bool:
-    """Whether a note says ``word`` (lower case) anywhere as a word of its own, not inside
-    another (``plural``: its plural too)."""
-    ending = "s?" if plural else ""
-    return re.search(rf"(?<![\w.-]){re.escape(word)}{ending}(?![\w-])", facts.lower) is not None
-
-
-def _sole(value: Value, values: list[Value]) -> bool:
-    """Whether ``value`` is the only name of its shape among ``values``."""
-    shape = name_shape(value)
-    return all(other.norm == value.norm for other in values if name_shape(other) == shape)
 
 
 def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
@@ -654,102 +585,6 @@ def _path_still_used(a: Value, news: list[Value], said: list[Value], newer: Note
     ) or any(
         f" {a.norm} " in f" {command.norm} " and said_today(command, newer) for command in commands
     )
-
-
-# -- a name, then a setting of it --------------------------------------------------------
-
-
-def _named_settings(
-    older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
-) -> list[Difference]:
-    """A name the older note gives for the thing its title names, said beside that
-    thing's word ("uses role TRANSFORMER", in a note titled "role for dbt"), and the
-    newer note's setting whose key's last word is that thing (``role: DBT_TRANSFORM_ROLE``;
-    ``init.defaultBranch main`` for "the default branch"): one thing's two values, though
-    one is read as a name and the other as a setting. Each note gives one such; the
-    older note never says the newer value, nor the newer note the older name; and the
-    notes share a word beside the thing's (the exporter's account, not the importer's).
-    """
-    out: list[Difference] = []
-    for b in new_values:
-        if b.kind != "flag" or not b.keyed or "=" not in b.shown:
-            continue
-        value = b.shown.split("=", 1)[1].strip("\"'")
-        if not _NAMED_VALUE.fullmatch(value) or value.lower() in _NOT_NAMES:
-            continue
-        thing = _thing_of_key(b.slot)
-        if not thing or not thing <= older.title_stems:
-            continue
-        # the name said just after the thing's word: "role TRANSFORMER"
-        names = [a for a in old_values if a.kind == "name" and a.near[-1:] == tuple(thing)]
-        keys = [other for other in new_values if other.keyed and _thing_of_key(other.slot) == thing]
-        if len({a.norm for a in names}) != 1 or len(keys) != 1:
-            continue
-        if any(other.keyed and _thing_of_key(other.slot) == thing for other in old_values):
-            continue  # the older note sets it too: its setting is compared as one
-        a = names[0]
-        if a.norm == value.lower() or _named_in(a, newer):
-            continue
-        said = older.clause(a.clause).stems | older.title_stems
-        if not (said & (newer.title_stems | b.stems)) - thing:
-            continue  # "account" of the exporter, "account" of the importer: two things
-        if _said_as_word(value.lower(), older, plural=False):
-            continue
-        if not b.changed and (
-            other_scopes(older, a, newer, b, False) or other_things(a, b, older, newer)
-        ):
-            continue
-        out.append(Difference("name", " ".join(sorted(thing)), a.shown, value))
-    return out + _variables_renamed(older, newer, old_values, new_values)
-
-
-def _variables_renamed(
-    older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
-) -> list[Difference]:
-    """An environment variable the older note names, and one the newer note sets to a
-    value the older note gives too, both ending in the same word (``ARENA_REGION``
-    "(eu-west, us-east)", then ``MATCH_REGION=eu-west``): one setting renamed, each
-    note naming only its own. The value is an identifier (a mark or a digit in it): a
-    plain word ("db") may be said of anything."""
-    out: list[Difference] = []
-    for b in new_values:
-        if b.kind != "flag" or not b.keyed or "=" not in b.shown:
-            continue
-        key, value = (part.strip().strip("\"'") for part in b.shown.split("=", 1))
-        if not _ENV_KEY.fullmatch(key) or not _NAMED_VALUE.fullmatch(value):
-            continue
-        if not re.search(r"[-_.\d]", value):
-            continue  # a plain word ("db", "prod") may be said of anything in the older note
-        for a in old_values:
-            if a.kind != "name" or name_shape(a) != "env" or a.norm == key.lower():
-                continue
-            if a.norm.rsplit("_", 1)[-1] != key.lower().rsplit("_", 1)[-1]:
-                continue
-            if _named_in(a, newer) or _said_as_word(key.lower(), older, plural=False):
-                continue
-            if _said_as_word(value.lower(), older, plural=False):
-                out.append(Difference("name", key.lower().rsplit("_", 1)[-1], a.shown, key))
-    return out
-
-
-_ENV_KEY = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
-
-
-def _thing_of_key(key: str) -> frozenset[str]:
-    """What a key's last word names, as stems (``init.defaultBranch``: ``branch``;
-    ``role``: ``role``); empty for a word any setting may end in."""
-    words = key_words(key.rsplit(".", 1)[-1])
-    last = stem(words[-1].lower()) if words else ""
-    return frozenset({last}) if len(last) > 2 and last not in GENERIC_KEY_WORDS else frozenset()
-
-
-# A value that names a thing: a word or an identifier, no number and no path.
-_NAMED_VALUE = re.compile(r"[A-Za-z][\w.-]*")
-# Values that switch or choose a mode rather than name a thing.
-_NOT_NAMES: Final = frozenset(
-    {"true", "false", "on", "off", "yes", "no", "none", "null", "auto", "default", "enabled",
-     "disabled"}
-)  # fmt: skip
 
 
 # -- flags of one command ----------------------------------------------------------------
