@@ -23,7 +23,10 @@ each wording), and the look-alikes each rule must leave alone:
   one setting renamed; set to a value the older note never gives, it is another's;
 * a line that is a command without code marks (a lower-case program, code's words, a
   long flag, no sentence's mark: "cargo flamegraph --bin renderer --release") is a
-  command; a sentence in lower case ("run it with --fast") is not.
+  command, and so is a line opening with a package manager running a script ("yarn
+  docs, then browse to ..."); a sentence in lower case ("run it with --fast") is not;
+* "locally" is said of what is local ("Run the docs site locally", "Local docs
+  preview").
 
 The pairs are written here, not taken from the measured set."""
 
@@ -32,7 +35,7 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.text import clauses, stem
 from anamnesis.store.review.reading.values import clause_values
 from pair_checks import Note, assert_found, assert_left_alone
 
@@ -67,6 +70,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Profiling the render loop", "cargo flamegraph --bin renderer --release"),
         ("Render loop profiling", "We use `samply record ./target/profiling/renderer`"
          " these days; it opens the Firefox profiler."),
+        "command",
+    ),
+    (
+        "a package manager's script opening a line",
+        ("Run the docs site locally", "yarn docs, then browse to http://localhost:4000."),
+        ("Local docs preview", "`pnpm docs` from the repo root; it serves on localhost:4000"
+         " and reloads on save."),
         "command",
     ),
     (
@@ -167,10 +177,18 @@ def _commands(body: str) -> list[str]:
     ]
 
 
-def test_a_line_of_code_words_with_a_long_flag_is_a_command() -> None:
+def test_a_line_that_is_a_command_is_read_as_one() -> None:
     assert _commands("Profile it.\n- cargo flamegraph --bin renderer --release") == [
         "cargo flamegraph --bin renderer --release"
     ]
     assert _commands("See the docs.\n- run it with --fast") == []
     assert _commands("Commit, then\npass --no-verify, and push.") == []
     assert _commands("Run the tests with --fast.") == []
+    assert _commands("yarn docs, then browse to the site.") == ["yarn docs"]
+    assert _commands("Intro.\n- npm run test:e2e - needs Chrome") == ["npm run test:e2e"]
+    assert _commands("yarn is what we use; yarn install to get deps.") == []
+
+
+def test_said_locally_is_said_of_what_is_local() -> None:
+    assert stem("locally") == stem("local")
+    assert stem("globally") == stem("global")

@@ -75,6 +75,8 @@ def stem(word: str) -> str:
     if w.endswith("ing") and len(w) > 5:
         w = w[:-3]
         return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
+    if w.endswith("ally") and len(w) > 6:
+        return w[:-2]  # "locally", "globally": as "local", "global"
     if w.endswith("ation") and len(w) > 7:
         return w[:-3]  # "simulation", "migration": as "simulated", "migrates" stem
     if w.endswith("ied") and len(w) > 4:
@@ -224,17 +226,29 @@ def lines_as_commands(text: str) -> str:
     main.ts" on a line of its own, often a note's whole body) are written in backquotes,
     so each reads as a command in backquotes does. Such a line opens with a lower-case
     word and holds a long flag and no sentence's mark (a sentence opens with a capital,
-    and ends with a stop)."""
-    if " --" not in text:
-        return text
+    and ends with a stop); or it opens with a package manager running a script ("yarn
+    dev, then open the app": the script is the command)."""
+    if " --" in text:
 
-    def code(line: re.Match[str]) -> str:
-        words = line.group(2).split()
-        if any(word.lower() in STOP_WORDS for word in words):
-            return line.group(0)  # "run it with --fast": a sentence in lower case
-        return f"{line.group(1)}`{line.group(2)}`"
+        def code(line: re.Match[str]) -> str:
+            words = line.group(2).split()
+            if any(word.lower() in STOP_WORDS for word in words):
+                return line.group(0)  # "run it with --fast": a sentence in lower case
+            return f"{line.group(1)}`{line.group(2)}`"
 
-    return _COMMAND_LINE.sub(code, text)
+        text = _COMMAND_LINE.sub(code, text)
+    if _SCRIPT_LINE_HINT.search(text):
+        text = _SCRIPT_LINE.sub(r"\1`\2`", text)
+    return text
+
+
+# A line opening with a package manager's script ("yarn dev, then open ..."): no
+# sentence opens with a package manager's name in lower case.
+_SCRIPT_LINE_HINT = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]+)?(?:npm|pnpm|yarn|bun) ")
+_SCRIPT_LINE = re.compile(
+    r"(?m)^([ \t]*(?:[-*][ \t]+)?)((?:npm run|pnpm|yarn|bun run|bun) [a-z][\w:-]*)"
+    r"(?=[,;]|[ \t]*$|[ \t]+-[ \t])"
+)
 
 
 # A line of code words only (no backquote, no word ending in a comma or a stop), the
