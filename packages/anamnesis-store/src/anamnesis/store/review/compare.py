@@ -50,6 +50,14 @@ from anamnesis.store.review.gone import (
     retiring_mention,
     values_given_up,
 )
+from anamnesis.store.review.names_renamed import (
+    named_in,
+    named_settings,
+    renamed,
+    said_as_word,
+    sole_of_shape,
+    titled_apart,
+)
 from anamnesis.store.review.reading.commands import program_of, task_words, tool_of
 from anamnesis.store.review.reading.quantities import is_unit
 from anamnesis.store.review.reading.stances import NEGATION
@@ -105,6 +113,7 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
         *_value_differences(
             older, newer, _stated(older, mine, older.values(mine)), newer.values(theirs)
         ),
+        *named_settings(older, newer, older.values(mine), newer.values(theirs)),
         *(
             _flag_set_differences(older.values(mine), newer.values(theirs))
             if (older.subject_stems & newer.subject_stems)
@@ -170,6 +179,8 @@ def _value_differences(
                 changed = title_changed or b.changed or i in retired
                 if kind == "name":
                     score = _name_alignment(a, b, olds, news, topics, changed=changed)
+                    if score is None and renamed(a, b, olds, news, older, newer):
+                        score = 0.5
                 else:
                     score = _alignment(
                         a, b, titles, sole=sole, topical=topical,
@@ -218,6 +229,8 @@ def _value_differences(
                     )
                 ):
                     continue
+                if kind == "name" and not (same or changed) and titled_apart(a, b, older, newer):
+                    continue  # "Orders topic" `orders.created`, "Payments topic" `payments.*`
                 if not same and not changed and restated(a, news, newer):
                     continue  # "64 here; 800 is only for the nightly jobs": both hold
                 ranked.append((-(score + (0.5 if same else 0.0)), not same, i, j))
@@ -240,9 +253,9 @@ def _value_differences(
                 continue  # the newer note still names the older one
             if kind == "path" and _path_still_used(a, news, new_values, newer):
                 continue
-            if kind == "name" and _named_in(b, older):
+            if kind == "name" and named_in(b, older):
                 continue  # the older note names the newer one too, where it is no value
-            if kind == "name" and not (title_changed or b.changed) and _named_in(a, newer):
+            if kind == "name" and not (title_changed or b.changed) and named_in(a, newer):
                 continue  # the newer note still names the older one ("LiveViews only ...")
             if kind == "command" and tool_of(a.norm) == tool_of(b.norm):
                 continue  # the same command: its flags and values say what differs
@@ -321,7 +334,7 @@ def _key_named(
     if not _IDENTIFIER_KEY.fullmatch(key):
         return None  # a plain word ("timeout") is said of many things
     # the key as the setting names it (``shiny.maxRequestSize``), or its last part
-    said = any(_said_as_word(name.lower(), facts, plural=False) for name in {whole, key})
+    said = any(said_as_word(name.lower(), facts, plural=False) for name in {whole, key})
     return 0.5 if said and other.kind == keyed.kind else None
 
 
@@ -513,29 +526,10 @@ def _name_alignment(
         shared = around + len(near)
         if shared >= _THRESHOLD["name"]:
             return shared + titles
-    sole = subject > 0 and _sole(a, olds) and _sole(b, news)
+    sole = subject > 0 and sole_of_shape(a, olds) and sole_of_shape(b, news)
     if sole and (changed or (shape != "env" and subject >= 2 and around)):
         return 1.0 + around + titles
     return None
-
-
-def _named_in(value: Value, facts: NoteFacts) -> bool:
-    """Whether a note names ``value`` anywhere, as a word ("Atlantis applies after
-    approval": a sentence's first word is read as no name, yet names it)."""
-    return _said_as_word(value.norm, facts, plural=True)
-
-
-def _said_as_word(word: str, facts: NoteFacts, *, plural: bool) -> bool:
-    """Whether a note says ``word`` (lower case) anywhere as a word of its own, not inside
-    another (``plural``: its plural too)."""
-    ending = "s?" if plural else ""
-    return re.search(rf"(?<![\w.-]){re.escape(word)}{ending}(?![\w-])", facts.lower) is not None
-
-
-def _sole(value: Value, values: list[Value]) -> bool:
-    """Whether ``value`` is the only name of its shape among ``values``."""
-    shape = name_shape(value)
-    return all(other.norm == value.norm for other in values if name_shape(other) == shape)
 
 
 def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:

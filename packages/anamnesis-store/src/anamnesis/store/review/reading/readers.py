@@ -404,6 +404,8 @@ def plain_values(
         yield from _flags(text, spans, clause)
     if "/" in text or "." in text:
         yield from _paths(text, spans, clause)
+    if "." in text or "_" in text or "-" in text:
+        yield from _identifiers(text, spans, clause)
     if digits:
         if "(" in text:
             yield from call_numbers(text, spans, clause)
@@ -493,6 +495,41 @@ def _paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             kind = "name" if _BRANCH.fullmatch(shown) else "path"
             norm = shown.lower() if kind == "name" else _path_norm(shown)
             yield match.start(), Value(kind, norm, shown, clause=clause)
+
+
+def _identifiers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """Identifiers written in prose without code marks: a dotted one holding a joined
+    word or of three parts (``analytics.user_sessions``, ``pg.public.orders``; "e.g."
+    or ``vim.uv`` read as nothing), and a joined one said just after the kind of thing
+    it names ("the workspace network-production": a hyphenated word alone is English)."""
+    for pattern in (_DOTTED_IDENTIFIER, _NAMED_IDENTIFIER):
+        for match in pattern.finditer(text):
+            start, end = match.span(1)
+            shown = match.group(1)
+            if not spans.free(start, end) or text[end : end + 1] == "(":
+                continue  # a call, not a thing's name
+            if any(part.isdigit() for part in re.split(r"[._-]", shown)):
+                continue  # a version (``perl-5.26.3``, ``v2.44.0``)
+            if pattern is _DOTTED_IDENTIFIER and (
+                shown.rsplit(".", 1)[-1] in _DOMAIN_ENDINGS
+                or ("_" not in shown and "-" not in shown and shown.count(".") < 2)
+            ):
+                continue
+            spans.take(start, end)
+            yield start, Value("name", shown.lower(), shown, clause=clause)
+
+
+_DOTTED_IDENTIFIER = re.compile(
+    r"(?<![\w./:@$~-])([a-z][\w-]*(?:\.[a-z0-9][\w-]*)+)(?![\w/-]|\.\w)"
+)
+_NAMED_IDENTIFIER = re.compile(
+    r"\b(?:queue|topic|stream|exchange|channel|bucket|workspace|namespace|table|schema"
+    r"|collection)s?\s+(?:is\s+|named\s+|called\s+)?([a-z][a-z0-9]*(?:[-_.][a-z0-9]+)+)(?![\w/-]|\.\w)"
+)
+# A host's last part: ``api.acme.com`` is an address, not an identifier.
+_DOMAIN_ENDINGS: Final = frozenset(
+    {"com", "io", "net", "org", "dev", "app", "local", "internal", "lan", "cloud", "co"}
+)
 
 
 def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:

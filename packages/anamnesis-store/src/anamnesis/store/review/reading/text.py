@@ -75,6 +75,8 @@ def stem(word: str) -> str:
     if w.endswith("ing") and len(w) > 5:
         w = w[:-3]
         return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
+    if w.endswith("ally") and len(w) > 6:
+        return w[:-2]  # "locally", "globally": as "local", "global"
     if w.endswith("ation") and len(w) > 7:
         return w[:-3]  # "simulation", "migration": as "simulated", "migrates" stem
     if w.endswith("ied") and len(w) > 4:
@@ -219,6 +221,47 @@ _SECTION_KEY = re.compile(r"[A-Za-z_][\w-]*\s*=")
 _BRACKETS_ONLY = re.compile(r"[\[\]{}(),;\s]*")
 
 
+def lines_as_commands(text: str) -> str:
+    """A text whose lines that are commands without code marks ("deno run --allow-net
+    main.ts" on a line of its own, often a note's whole body) are written in backquotes,
+    so each reads as a command in backquotes does. Such a line opens with a lower-case
+    word and holds a long flag and no sentence's mark (a sentence opens with a capital,
+    and ends with a stop); or it opens with a package manager running a script ("yarn
+    dev, then open the app": the script is the command)."""
+    if " --" in text:
+
+        def code(line: re.Match[str]) -> str:
+            words = line.group(2).split()
+            if any(word.lower() in STOP_WORDS for word in words):
+                return line.group(0)  # "run it with --fast": a sentence in lower case
+            return f"{line.group(1)}`{line.group(2)}`"
+
+        text = _COMMAND_LINE.sub(code, text)
+    if _SCRIPT_LINE_HINT.search(text):
+        text = _SCRIPT_LINE.sub(r"\1`\2`", text)
+    return text
+
+
+# A line opening with a package manager's script ("yarn dev, then open ..."): no
+# sentence opens with a package manager's name in lower case.
+_SCRIPT_LINE_HINT = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]+)?(?:npm|pnpm|yarn|bun) ")
+_SCRIPT_LINE = re.compile(
+    r"(?m)^([ \t]*(?:[-*][ \t]+)?)((?:npm run|pnpm|yarn|bun run|bun) [a-z][\w:-]*)"
+    r"(?=[,;]|[ \t]*$|[ \t]+-[ \t])"
+)
+
+
+# A line of code words only (no backquote, no word ending in a comma or a stop), the
+# first in lower case, one a long flag: ``dotnet ef database update --project src/Api``.
+_CODE_WORD = r"[^\s`]*[^\s`,.;:]"
+_COMMAND_LINE = re.compile(
+    r"^([ \t]*(?:[-*][ \t]+)?)"
+    rf"([a-z.~/](?:{_CODE_WORD})?(?:[ \t]+{_CODE_WORD})*?"
+    rf"[ \t]+--[a-z](?:{_CODE_WORD})?(?:[ \t]+{_CODE_WORD})*)[ \t]*$",
+    re.MULTILINE,
+)
+
+
 def fenced_as_spans(text: str) -> str:
     """A text whose fenced shell blocks are written as one line of code spans, one span a
     command (```` ```\ncd infra\nterraform apply\n``` ```` reads as
@@ -293,7 +336,7 @@ class ClauseReader:
     def __init__(self, title: str, body: str) -> None:
         heading = match_text(title).strip()
         self.clauses: list[Clause] = [Clause(heading, 0, True)] if heading else []
-        self._text = fenced_as_spans(match_text(body[:MAX_CHARS]))
+        self._text = lines_as_commands(fenced_as_spans(match_text(body[:MAX_CHARS])))
         # The places a clause may end at, and the backquotes a code span starts with.
         self._cuts = _CUT_CHARS.finditer(self._text)
         self._start = 0

@@ -1,0 +1,191 @@
+"""Two notes' names of one thing, where their words say little: an identifier renamed
+(``notify.email``, then ``notifications.email.v2``, in notes that both speak of a queue),
+two identifiers each named by its own note's title (two things), and a name the older note
+gives for a thing that the newer note gives as a setting's value (``role TRANSFORMER``,
+then ``role: DBT_TRANSFORM_ROLE``; ``ARENA_REGION``, then ``MATCH_REGION=eu-west``).
+:mod:`.compare` asks these beside its own alignment of two names."""
+
+from __future__ import annotations
+
+import re
+
+from anamnesis.store.review.alignment_by_context import GENERIC_KEY_WORDS, name_shape
+from anamnesis.store.review.both_hold import other_scopes, other_things
+from anamnesis.store.review.reading.quantities import key_words
+from anamnesis.store.review.reading.text import stem
+from anamnesis.store.review.records import Difference
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Final
+
+    from anamnesis.store.review.reading.facts import NoteFacts
+    from anamnesis.store.review.reading.value import Value
+
+
+def titled_apart(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether two identifiers are each named by its own note's title, by a word the
+    other title and the other identifier lack ("Orders topic" for ``orders.created``,
+    "Payments topic" for ``payments.captured``): two things, one per title."""
+    if name_shape(a) != "identifier" or name_shape(b) != "identifier":
+        return False
+    mine = set(_identifier_words(a.shown)) & older.title_stems
+    theirs = set(_identifier_words(b.shown)) & newer.title_stems
+    mine -= newer.title_stems | set(_identifier_words(b.shown))
+    theirs -= older.title_stems | set(_identifier_words(a.shown))
+    return bool(mine) and bool(theirs)
+
+
+def renamed(
+    a: Value, b: Value, olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
+) -> bool:
+    """Whether two identifiers are one queue's (topic's, table's ...) old and new name:
+    each its note's only identifier, the last word of one (what it holds, a version
+    left out) among the other's words (``notify.email``, ``notifications.email.v2``;
+    ``prod-network``, ``network-production``), in notes that speak of one kind of named
+    thing (:data:`_NAMED_THINGS`: "queue" in both, whether in the title, beside the
+    name or in another sentence: "the old table stays read-only"). Two identifiers of
+    one service share its word and end in two (``ingest.events.raw``, ``ingest.events.dlq``: two
+    topics), and ``orders_inbound`` (a queue) and ``orders_archive`` (a table) are two
+    kinds of thing."""
+    if name_shape(a) != "identifier" or name_shape(b) != "identifier":
+        return False
+    if not (sole_of_shape(a, olds) and sole_of_shape(b, news)):
+        return False
+    mine, theirs = _identifier_words(a.shown), _identifier_words(b.shown)
+    if not mine or not theirs or (mine[-1] not in theirs and theirs[-1] not in mine):
+        return False
+    return not _things_named(older).isdisjoint(_things_named(newer))
+
+
+def _things_named(facts: NoteFacts) -> frozenset[str]:
+    """The kinds of named thing a note speaks of anywhere (:data:`_NAMED_THINGS`)."""
+    return frozenset(match.group(1) for match in _NAMED_THINGS.finditer(facts.lower))
+
+
+def _identifier_words(shown: str) -> list[str]:
+    """An identifier's words, stemmed, less those that say which version
+    (``orders.cdc.v1``: ``order``, ``cdc``)."""
+    parts = (stem(part) for part in _IDENTIFIER_PARTS.split(shown.lower()))
+    return [part for part in parts if part and not _VERSION_PART.fullmatch(part)]
+
+
+_IDENTIFIER_PARTS = re.compile(r"[^a-z0-9]+")
+_VERSION_PART = re.compile(r"v?\d+")
+# The kinds of thing a project names by an identifier it may rename.
+_NAMED_THINGS: Final = re.compile(
+    r"\b(queue|topic|stream|exchange|channel|table|bucket|index|branch|workspace|namespace"
+    r"|schema|database|collection|secret|role)s?\b"
+)
+
+
+def sole_of_shape(value: Value, values: list[Value]) -> bool:
+    """Whether ``value`` is the only name of its shape among ``values``."""
+    shape = name_shape(value)
+    return all(other.norm == value.norm for other in values if name_shape(other) == shape)
+
+
+def named_in(value: Value, facts: NoteFacts) -> bool:
+    """Whether a note names ``value`` anywhere, as a word ("Atlantis applies after
+    approval": a sentence's first word is read as no name, yet names it)."""
+    return said_as_word(value.norm, facts, plural=True)
+
+
+def said_as_word(word: str, facts: NoteFacts, *, plural: bool) -> bool:
+    """Whether a note says ``word`` (lower case) anywhere as a word of its own, not inside
+    another (``plural``: its plural too)."""
+    ending = "s?" if plural else ""
+    return re.search(rf"(?<![\w.-]){re.escape(word)}{ending}(?![\w-])", facts.lower) is not None
+
+
+def named_settings(
+    older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
+) -> list[Difference]:
+    """A name the older note gives for the thing its title names, said beside that
+    thing's word ("uses role TRANSFORMER", in a note titled "role for dbt"), and the
+    newer note's setting whose key's last word is that thing (``role: DBT_TRANSFORM_ROLE``;
+    ``init.defaultBranch main`` for "the default branch"): one thing's two values, though
+    one is read as a name and the other as a setting. Each note gives one such; the
+    older note never says the newer value, nor the newer note the older name; and the
+    notes share a word beside the thing's (the exporter's account, not the importer's).
+    """
+    out: list[Difference] = []
+    for b in new_values:
+        if b.kind != "flag" or not b.keyed or "=" not in b.shown:
+            continue
+        value = b.shown.split("=", 1)[1].strip("\"'")
+        if not _NAMED_VALUE.fullmatch(value) or value.lower() in _NOT_NAMES:
+            continue
+        thing = _thing_of_key(b.slot)
+        if not thing or not thing <= older.title_stems:
+            continue
+        # the name said just after the thing's word: "role TRANSFORMER"
+        names = [a for a in old_values if a.kind == "name" and a.near[-1:] == tuple(thing)]
+        keys = [other for other in new_values if other.keyed and _thing_of_key(other.slot) == thing]
+        if len({a.norm for a in names}) != 1 or len(keys) != 1:
+            continue
+        if any(other.keyed and _thing_of_key(other.slot) == thing for other in old_values):
+            continue  # the older note sets it too: its setting is compared as one
+        a = names[0]
+        if a.norm == value.lower() or named_in(a, newer):
+            continue
+        said = older.clause(a.clause).stems | older.title_stems
+        if not (said & (newer.title_stems | b.stems)) - thing:
+            continue  # "account" of the exporter, "account" of the importer: two things
+        if said_as_word(value.lower(), older, plural=False):
+            continue
+        if not b.changed and (
+            other_scopes(older, a, newer, b, False) or other_things(a, b, older, newer)
+        ):
+            continue
+        out.append(Difference("name", " ".join(sorted(thing)), a.shown, value))
+    return out + _variables_renamed(older, newer, old_values, new_values)
+
+
+def _variables_renamed(
+    older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
+) -> list[Difference]:
+    """An environment variable the older note names, and one the newer note sets to a
+    value the older note gives too, both ending in the same word (``ARENA_REGION``
+    "(eu-west, us-east)", then ``MATCH_REGION=eu-west``): one setting renamed, each
+    note naming only its own. The value is an identifier (a mark or a digit in it): a
+    plain word ("db") may be said of anything."""
+    out: list[Difference] = []
+    for b in new_values:
+        if b.kind != "flag" or not b.keyed or "=" not in b.shown:
+            continue
+        key, value = (part.strip().strip("\"'") for part in b.shown.split("=", 1))
+        if not _ENV_KEY.fullmatch(key) or not _NAMED_VALUE.fullmatch(value):
+            continue
+        if not re.search(r"[-_.\d]", value):
+            continue  # a plain word ("db", "prod") may be said of anything in the older note
+        for a in old_values:
+            if a.kind != "name" or name_shape(a) != "env" or a.norm == key.lower():
+                continue
+            if a.norm.rsplit("_", 1)[-1] != key.lower().rsplit("_", 1)[-1]:
+                continue
+            if named_in(a, newer) or said_as_word(key.lower(), older, plural=False):
+                continue
+            if said_as_word(value.lower(), older, plural=False):
+                out.append(Difference("name", key.lower().rsplit("_", 1)[-1], a.shown, key))
+    return out
+
+
+_ENV_KEY = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def _thing_of_key(key: str) -> frozenset[str]:
+    """What a key's last word names, as stems (``init.defaultBranch``: ``branch``;
+    ``role``: ``role``); empty for a word any setting may end in."""
+    words = key_words(key.rsplit(".", 1)[-1])
+    last = stem(words[-1].lower()) if words else ""
+    return frozenset({last}) if len(last) > 2 and last not in GENERIC_KEY_WORDS else frozenset()
+
+
+# A value that names a thing: a word or an identifier, no number and no path.
+_NAMED_VALUE = re.compile(r"[A-Za-z][\w.-]*")
+# Values that switch or choose a mode rather than name a thing.
+_NOT_NAMES: Final = frozenset(
+    {"true", "false", "on", "off", "yes", "no", "none", "null", "auto", "default", "enabled",
+     "disabled"}
+)  # fmt: skip
