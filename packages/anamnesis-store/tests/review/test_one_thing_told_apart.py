@@ -295,6 +295,12 @@ LEFT: list[tuple[str, Note, Note]] = [
          " from client data."),
     ),
     (
+        "a key followed by an adverb saying how it is set",
+        ("Worker log format", "The worker unit file has `LOG_FORMAT=json`."),
+        ("Worker unit settings", "The unit sets LOG_FORMAT explicitly (the default changed"
+         " in 2.0) and nothing else."),
+    ),
+    (
         "a key followed by a word that goes on into its sentence",
         ("Feature flags backend", "The shop runs `FLAGS_BACKEND=launchdarkly` in every"
          " environment."),

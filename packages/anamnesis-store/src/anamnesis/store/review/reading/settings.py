@@ -136,6 +136,13 @@ def plain_settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, 
             yield match.start(), setting_value(key, raw, clause)
 
 
+# Words in -ly that are a setting's value ("pull.ff only", "schedule daily"); any other is
+# an adverb saying how the key is set.
+_LY_VALUES: Final = frozenset(
+    {"only", "daily", "weekly", "monthly", "hourly", "nightly", "yearly", "early", "friendly"}
+)
+
+
 def plain_keys_then_values(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     """The settings said in prose key then value, as a config file writes them
     (:data:`_KEY_THEN_VALUE`)."""
@@ -143,6 +150,8 @@ def plain_keys_then_values(text: str, spans: Spans, clause: int) -> Iterator[tup
         key, raw = match.group(1), match.group(2)
         if not spans.free(*match.span()) or FILE_KEY.search(key) or raw in GENERIC:
             continue
+        if raw.endswith("ly") and raw not in _LY_VALUES:
+            continue  # "sets QUARKUS_DATASOURCE_JDBC_URL directly (...)": how, no value
         spans.take(*match.span())
         yield match.start(), setting_value(key, raw, clause)
 
