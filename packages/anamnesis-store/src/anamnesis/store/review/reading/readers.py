@@ -440,7 +440,7 @@ _BASE_IMAGE = re.compile(
 
 
 def _base_images(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
-    """A Dockerfile's base image, as a setting of the key ``FROM``: two notes' base images
+    """A Dockerfile's base image, as one setting's value: two notes' base images
     are one thing's values, whatever image each names (``centos:8``, ``rockylinux:8``).
     A named stage (``FROM python:3.12-slim AS build``) is a key of its own: a build's
     stages each have their base."""
@@ -449,7 +449,8 @@ def _base_images(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
             image = match.group(1).rstrip(".")
             spans.take(match.start(), match.end())
             stage = match.group(2)
-            slot = f"from {stage.lower()}" if stage else "from"
+            # the subject a review shows: "base image", "base image of build"
+            slot = f"base image of {stage.lower()}" if stage else "base image"
             shown = f"FROM {image}" + (f" AS {stage}" if stage else "")
             yield (
                 match.start(),
