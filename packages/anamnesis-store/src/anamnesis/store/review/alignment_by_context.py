@@ -199,8 +199,10 @@ def _setting_words(key: str, whole: bool) -> tuple[str, ...]:
     if _ENV_NAME.fullmatch(key):
         words = key.lower().split("_")
         return tuple(words if whole else words[1:])
+    # a key's words in camelCase count as in snake_case: ``strictTemplates`` under
+    # ``angularCompilerOptions.`` is one key of two words, as ``strict_templates`` is
     last = key.rsplit(".", 1)[-1]
-    return tuple(word for word in re.split(r"[_-]+", last.lower()) if word)
+    return tuple(word.lower() for word in key_words(last))
 
 
 def _context(value: Value) -> frozenset[str]:

@@ -1,0 +1,56 @@
+"""How a setting's value is read and paired with the other note's (issue 42's tuning
+splits showed each wording), and the look-alikes each rule must leave alone:
+
+* a key in camelCase has its words as one in snake_case has: ``strictMode`` under a
+  dotted namespace and ``strictMode`` alone are one key, while a namespace's one-word
+  key (``enabled``) is still said of many things.
+
+The pairs are written here, not taken from the measured set."""
+
+from __future__ import annotations
+
+import pytest
+
+from anamnesis.store import MemoryStore
+from pair_checks import Note, assert_found, assert_left_alone
+
+# (rule, older, newer, the kind of difference expected)
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "a camelCase key under its namespace and alone is one key",
+        (
+            "Null checks in the web app",
+            "`compilerOptions.strictNullChecks` is false in"
+            " tsconfig.json because the old table widgets return undefined everywhere.",
+        ),
+        (
+            "tsconfig compilerOptions",
+            '```json\n"compilerOptions": {\n'
+            '  "noImplicitAny": true,\n  "strictNullChecks": true\n}\n```',
+        ),
+        "flag",
+    ),
+]
+
+LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "a namespace's one-word key is said of many things",
+        (
+            "Tracing in the web app",
+            "`tracing.enabled` is false in settings.json until the collector is up.",
+        ),
+        ("Web app settings", '```json\n"metrics": {\n  "enabled": true\n}\n```'),
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[case[0] for case in FOUND])
+def test_each_wording_is_found(
+    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
+) -> None:
+    assert_found(store, rule, old, new, kind)
+
+
+@pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
+def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
+    assert_left_alone(store, rule, old, new)
