@@ -3,7 +3,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
 
 * a key in camelCase has its words as one in snake_case has: ``strictMode`` under a
   dotted namespace and ``strictMode`` alone are one key, while a namespace's one-word
-  key (``enabled``) is still said of many things.
+  key (``enabled``) is still said of many things;
+* a rate of a size is a size per second in bytes: "4 MB/s" is what ``rate_mb: 4``
+  holds, not 4 of something.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -40,6 +42,11 @@ LEFT: list[tuple[str, Note, Note]] = [
             "`tracing.enabled` is false in settings.json until the collector is up.",
         ),
         ("Web app settings", '```json\n"metrics": {\n  "enabled": true\n}\n```'),
+    ),
+    (
+        "a rate of a size and a setting of the same size in its key's unit",
+        ("Log ingestion cap", "The collector accepts 4 MB/s of logs per tenant."),
+        ("Collector limits", "`ingest_rate_mb=4` per tenant, with a burst of 8."),
     ),
 ]
 

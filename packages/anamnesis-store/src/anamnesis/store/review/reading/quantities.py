@@ -574,7 +574,8 @@ def _number_value(
         rate = _unit_of(per.group(1)) if per else None
         if rate is not None:  # a rate: "14 emails per second", "50 messages/second"
             unit = f"/{rate[0]}"
-            norm = _plain(number / rate[1])
+            # of a size, in its scaled norm: "8 MB/s" is the 8 MB a ``rate_mb: 8`` holds
+            norm = _plain(float(norm) / rate[1])
     if not unit:
         label = _LABEL_PER.search(before)
         if label and is_plural(label.group(1)):
