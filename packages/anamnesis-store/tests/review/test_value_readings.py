@@ -5,7 +5,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
   dotted namespace and ``strictMode`` alone are one key, while a namespace's one-word
   key (``enabled``) is still said of many things;
 * a rate of a size is a size per second in bytes: "4 MB/s" is what ``rate_mb: 4``
-  holds, not 4 of something.
+  holds, not 4 of something;
+* a key said before the thing it is set on ("maxHits on `catalogue` is 2000") is the
+  key, the thing in code its scope: one key set on two things is two settings.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -32,6 +34,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ),
         "flag",
     ),
+    (
+        "a key said before the thing it is set on, the thing in code",
+        (
+            "Search depth of the catalogue",
+            "search.maxHits on `catalogue` is 2000; the shop never pages further.",
+        ),
+        ("Catalogue search tuning", "`search.maxHits=8000` since the CSV export reads through it."),
+        "number",
+    ),
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -47,6 +58,14 @@ LEFT: list[tuple[str, Note, Note]] = [
         "a rate of a size and a setting of the same size in its key's unit",
         ("Log ingestion cap", "The collector accepts 4 MB/s of logs per tenant."),
         ("Collector limits", "`ingest_rate_mb=4` per tenant, with a burst of 8."),
+    ),
+    (
+        "one key set on two things",
+        (
+            "Database pools",
+            "pool.maxConnections on `reports` is 40, sized for the nightly exports.",
+        ),
+        ("Database pools", "pool.maxConnections on `billing` is 80 for the invoice run."),
     ),
 ]
 

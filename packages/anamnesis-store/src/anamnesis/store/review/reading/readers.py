@@ -30,6 +30,7 @@ from anamnesis.store.review.reading.settings import (
     DECLARED,
     FILE_KEY,
     KEY_BEFORE,
+    KEY_ON_THING,
     PROPERTY,
     SETTING,
     SWITCH,
@@ -247,8 +248,15 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
         return
     stated = _STATED.match(text, start + len(inner) + 2)
     if stated and re.fullmatch(r"[A-Za-z_][\w.-]*[A-Za-z0-9_]", inner):
-        # "`max_connections` is 400": the key in code, its value after it
-        yield start, setting_value(inner, stated.group(1), clause)
+        # "`max_connections` is 400": the key in code, its value after it; unless the
+        # code names what a key said before it is set on ("maxHits on `products` is 10")
+        on = KEY_ON_THING.search(text[:start])
+        if on and not FILE_KEY.search(on.group(1)):
+            # the thing named, as a proper name is: a key set on two things is two settings
+            value = setting_value(on.group(1), stated.group(1), clause)
+            yield start, value.replace(named=frozenset({inner.lower()}))
+        else:
+            yield start, setting_value(inner, stated.group(1), clause)
         return
     key = KEY_BEFORE.search(text[:start])
     if key and not FILE_KEY.search(key.group(1) or key.group(2)):

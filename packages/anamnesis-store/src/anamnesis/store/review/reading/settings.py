@@ -82,6 +82,10 @@ _IS_SETTING = re.compile(
 KEY_BEFORE = re.compile(
     rf"(?:(?<![\w.`/-])({_KEY_SHAPE})|`([A-Za-z_][\w.-]*)`)\s+is\s+(?:now\s+|set\s+to\s+)?$"
 )
+# A key said before the thing it is set on, that thing in code: "pagination.maxTotalHits
+# on `products` is 1000", "max_connections for `reports` is 50". The code names which
+# index or table (a scope), not a key.
+KEY_ON_THING = re.compile(rf"(?<![\w.`/-])({_KEY_SHAPE})\s+(?:on|for|in|of)\s+$")
 # A setting said in prose as a config file writes it, key then value, the key one no
 # prose word looks like (:data:`_KEY_SHAPE`, or an environment variable's
 # ``UPPER_SNAKE``), the value one word or number ending its part of the sentence: "my

@@ -95,7 +95,8 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         changed = bool(_CHANGE.search(lead) or (tail and _CHANGE_AFTER.search(tail.group(0))))
         # The value was made just now by a reader and is not shared yet: filled in place.
         value.stems, value.near, value.own = frozenset(around), tuple(near[-3:]), own
-        value.changed, value.named = changed, named
+        # (a name a reader gave it stays: the thing a setting is said on, ``reports``)
+        value.changed, value.named = changed, named | value.named
         out.append(value)
     return tuple(out)
 
