@@ -7,7 +7,10 @@ splits showed each wording), and the look-alikes each rule must leave alone:
 * a rate of a size is a size per second in bytes: "4 MB/s" is what ``rate_mb: 4``
   holds, not 4 of something;
 * a key said before the thing it is set on ("maxHits on `catalogue` is 2000") is the
-  key, the thing in code its scope: one key set on two things is two settings.
+  key, the thing in code its scope: one key set on two things is two settings;
+* a .NET configuration key, its sections joined by colons ("Cache:UseRedis is false"),
+  is the key its JSON nests, matched by its own words; a one-word key (``Enabled``)
+  under two sections is still two settings.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -43,6 +46,20 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Catalogue search tuning", "`search.maxHits=8000` since the CSV export reads through it."),
         "number",
     ),
+    (
+        "a .NET configuration key said in prose, its sections joined by colons",
+        (
+            "Response caching in the API",
+            'appsettings.json: `"Caching": { "UseDistributedCache": true }` so every pod'
+            " shares one cache.",
+        ),
+        (
+            "API caching after the Redis outage",
+            "Caching:UseDistributedCache is false in appsettings.json; each pod keeps its"
+            " own memory cache.",
+        ),
+        "flag",
+    ),
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -66,6 +83,15 @@ LEFT: list[tuple[str, Note, Note]] = [
             "pool.maxConnections on `reports` is 40, sized for the nightly exports.",
         ),
         ("Database pools", "pool.maxConnections on `billing` is 80 for the invoice run."),
+    ),
+    (
+        "a one-word .NET key under two sections",
+        ("Request logging", "Logging:Enabled is false in appsettings.Production.json."),
+        (
+            "Tracing in production",
+            'appsettings.Production.json: `"Tracing": { "Enabled": true }` since the'
+            " collector came up.",
+        ),
     ),
 ]
 

@@ -201,7 +201,7 @@ def _setting_words(key: str, whole: bool) -> tuple[str, ...]:
         return tuple(words if whole else words[1:])
     # a key's words in camelCase count as in snake_case: ``strictTemplates`` under
     # ``angularCompilerOptions.`` is one key of two words, as ``strict_templates`` is
-    last = key.rsplit(".", 1)[-1]
+    last = re.split(r"[.:]", key)[-1]  # ``Database:MigrateOnStartup`` too
     return tuple(word.lower() for word in key_words(last))
 
 
@@ -226,7 +226,7 @@ def key_of(value: Value) -> str:
     return key if key.lower() == value.slot.lstrip("-") else value.slot
 
 
-_WRITTEN_KEY = re.compile(r"-*([A-Za-z_][\w.-]*)")
+_WRITTEN_KEY = re.compile(r"-*([A-Za-z_][\w.:-]*)")
 
 
 def counts_alike(a: Value, b: Value) -> bool:

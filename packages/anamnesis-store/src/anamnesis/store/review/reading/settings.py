@@ -70,10 +70,13 @@ DECLARED = re.compile(r"(?:const|let|var|export|final|val|readonly|local|set)\s+
 _KEY_SHAPE = (
     r"[a-z][\w-]*(?:[._][\w-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+"
 )
+# A .NET configuration key, its sections joined by colons: ``Database:MigrateOnStartup``
+# (as ``appsettings.json`` nests it and an environment variable spells it).
+_SECTION_KEY = r"[A-Z][A-Za-z0-9]*(?::[A-Z][A-Za-z0-9]*)+"
 # A setting said in prose as "key is value", the key one no prose word looks like
 # (:data:`_KEY_SHAPE`): "rendering_method is gl_compatibility".
 _IS_SETTING = re.compile(
-    rf"(?<![\w.`/-])({_KEY_SHAPE})`?\s+is\s+(?:now\s+|set\s+to\s+)?"
+    rf"(?<![\w.`/-])({_KEY_SHAPE}|{_SECTION_KEY})`?\s+is\s+(?:now\s+|set\s+to\s+)?"
     r"(`[^`\s]{1,60}`|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
     r"(?![\w.:/-])"
 )
