@@ -10,7 +10,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
   key, the thing in code its scope: one key set on two things is two settings;
 * a .NET configuration key, its sections joined by colons ("Cache:UseRedis is false"),
   is the key its JSON nests, matched by its own words; a one-word key (``Enabled``)
-  under two sections is still two settings.
+  under two sections is still two settings;
+* in ``section: KEY: value`` written on one line the section's name is no value: the
+  setting is ``KEY``'s.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -57,6 +59,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "API caching after the Redis outage",
             "Caching:UseDistributedCache is false in appsettings.json; each pod keeps its"
             " own memory cache.",
+        ),
+        "flag",
+    ),
+    (
+        "a section and its setting written on one line",
+        (
+            "Pipeline cache policy",
+            "Top of .gitlab-ci.yml: `variables: CACHE_POLICY: pull` so jobs never upload.",
+        ),
+        (
+            "Cache uploads in CI",
+            "Every job now runs with CACHE_POLICY push-pull (cache key per branch).",
         ),
         "flag",
     ),

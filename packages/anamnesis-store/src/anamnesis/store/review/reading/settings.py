@@ -27,9 +27,11 @@ if TYPE_CHECKING:
 
 # A setting written as YAML, JSON or a JavaScript object writes it: `strict: false`,
 # `"port": 8080`, `sameSite: 'lax'`; its key starts a word (``"MigrateOnStartup": true``
-# is no ``igrateOnStartup``).
+# is no ``igrateOnStartup``). A value that is itself a key is a section's name, the
+# setting after it (``variables: GIT_STRATEGY: fetch`` sets ``GIT_STRATEGY``).
 COLON_SETTING = re.compile(
     r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'|[\w.%-]+)"
+    r"(?![\w.%-]*:(?:\s|$))"
 )
 # ``'key' => value``: a PHP, Ruby or Perl hash's entry.
 ARROW_SETTING = re.compile(
