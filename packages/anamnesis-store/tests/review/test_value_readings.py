@@ -12,7 +12,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
   is the key its JSON nests, matched by its own words; a one-word key (``Enabled``)
   under two sections is still two settings;
 * in ``section: KEY: value`` written on one line the section's name is no value: the
-  setting is ``KEY``'s.
+  setting is ``KEY``'s;
+* what a file pinning one tool's version says (".python-version is 3.11") is that
+  tool's version, not a number the file says; another tool's version is left alone.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -74,6 +76,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ),
         "flag",
     ),
+    (
+        "what a file pinning a tool's version says",
+        (
+            "Python for the data scripts",
+            "`.python-version` is 3.10; pandas 1.5 and the old pyarrow wheels need it.",
+        ),
+        ("Interpreter for the scripts", "The scripts run on Python 3.12 now (pyenv picks it up)."),
+        "version",
+    ),
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -106,6 +117,11 @@ LEFT: list[tuple[str, Note, Note]] = [
             'appsettings.Production.json: `"Tracing": { "Enabled": true }` since the'
             " collector came up.",
         ),
+    ),
+    (
+        "a file pinning one tool's version, and another tool's version",
+        ("Node for the site", ".nvmrc says 20 and the Netlify build reads it."),
+        ("Site build image", "The Netlify build image ships Python 3.11 for the docs plugin."),
     ),
 ]
 

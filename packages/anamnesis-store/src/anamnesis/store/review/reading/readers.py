@@ -40,6 +40,7 @@ from anamnesis.store.review.reading.settings import (
     said_on_or_off,
     setting_value,
     switch_value,
+    version_files,
 )
 from anamnesis.store.review.reading.text import GENERIC
 from anamnesis.store.review.reading.value import Spans, Value
@@ -393,6 +394,8 @@ def plain_values(
         yield from _urls(text, spans, clause)
     if "FROM " in text:
         yield from _base_images(text, spans, clause)
+    if "version" in text or "nvmrc" in text:
+        yield from version_files(text, spans, clause)  # before the file is read as a path
     if ":" in text:
         yield from _colon_values(text, spans, clause)
     if (

@@ -202,3 +202,29 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     if version is not None:
         return version.replace(shown=f"{key}={value}")
     return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
+
+
+# A file that pins one tool's version, by the tool it pins: ``.nvmrc`` says which Node.
+_VERSION_FILES: Final = {
+    "nvmrc": "node", "node-version": "node", "python-version": "python",
+    "ruby-version": "ruby", "java-version": "java", "terraform-version": "terraform",
+    "go-version": "go",
+}  # fmt: skip
+# "`.nvmrc` says 18", ".python-version is 3.12", ".ruby-version: 3.3.0".
+_VERSION_FILE_SAYS = re.compile(
+    r"(?<![\w/-])`?\.(nvmrc|node-version|python-version|ruby-version|java-version"
+    r"|terraform-version|go-version)`?\s*(?:says|is|has|holds|pins|reads|contains|:|=)\s+"
+    r"`?v?(\d+(?:\.\d+){0,2})\b"
+)
+
+
+def version_files(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """A tool's version as the file pinning it says it (:data:`_VERSION_FILES`): the
+    version of that tool, as "Node 22" is, not a number the file "says"."""
+    for match in _VERSION_FILE_SAYS.finditer(text):
+        if not spans.free(*match.span(2)):
+            continue
+        version = version_value(match.group(2), clause, slot=_VERSION_FILES[match.group(1)])
+        if version is not None:
+            spans.take(*match.span(2))
+            yield match.start(2), version.replace(shown=match.group(0).replace("`", ""))
