@@ -14,7 +14,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
 * in ``section: KEY: value`` written on one line the section's name is no value: the
   setting is ``KEY``'s;
 * what a file pinning one tool's version says (".python-version is 3.11") is that
-  tool's version, not a number the file says; another tool's version is left alone.
+  tool's version, not a number the file says; another tool's version is left alone;
+* a language's literal capitalised (``durable=True``) is no name of what a value is
+  of: it does not make two notes' values two things' when the other note never says it.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -84,6 +86,20 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ),
         ("Interpreter for the scripts", "The scripts run on Python 3.12 now (pyenv picks it up)."),
         "version",
+    ),
+    (
+        "a capitalised literal beside a setting is no name of a thing",
+        (
+            "Billing consumer prefetch",
+            "The billing consumer calls `channel.basic_qos(prefetch_count=20, global_qos=False)`"
+            " and acks after the DB write.",
+        ),
+        (
+            "Billing consumer throughput",
+            "The billing consumer prefetch is 100 messages on RabbitMQ; acks still follow the"
+            " DB write.",
+        ),
+        "number",
     ),
 ]
 
