@@ -16,7 +16,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
 * what a file pinning one tool's version says (".python-version is 3.11") is that
   tool's version, not a number the file says; another tool's version is left alone;
 * a language's literal capitalised (``durable=True``) is no name of what a value is
-  of: it does not make two notes' values two things' when the other note never says it.
+  of: it does not make two notes' values two things' when the other note never says it;
+* a version after a key saying a tool's version is required (``cmake_minimum_required``,
+  ``python_requires``) is that tool's version.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -100,6 +102,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             " DB write.",
         ),
         "number",
+    ),
+    (
+        "a version after a key saying a tool's version is required",
+        (
+            "Python floor of the client library",
+            "setup.py declares python_requires >=3.7 for the old Debian users.",
+        ),
+        ("Supported Pythons", "The client library supports Python 3.10 and later only."),
+        "version",
     ),
 ]
 

@@ -451,9 +451,14 @@ def tool_before(text: str) -> str:
         if token[0].isupper() or lower in ("go", "node", "python", "java", "ruby", "rust"):
             return lower
         if "-" in token or "_" in token:
-            return lower
+            # a key that says a tool's version is required, of the tool: the version in
+            # ``cmake_minimum_required(VERSION 3.20)`` is CMake's, as in "CMake 3.20"
+            return _REQUIRED_OF.sub("", lower) or lower
         return ""
     return ""
+
+
+_REQUIRED_OF = re.compile(r"[-_](?:min(?:imum)?[-_])?(?:required|requires|version)$")
 
 
 def _unit_of(word: str) -> tuple[str, float] | None:
