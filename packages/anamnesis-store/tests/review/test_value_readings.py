@@ -18,7 +18,8 @@ splits showed each wording), and the look-alikes each rule must leave alone:
 * a language's literal capitalised (``durable=True``) is no name of what a value is
   of: it does not make two notes' values two things' when the other note never says it;
 * a version after a key saying a tool's version is required (``cmake_minimum_required``,
-  ``python_requires``) is that tool's version.
+  ``python_requires``) is that tool's version;
+* a call's labelled arguments (OCaml's ``~workers:4``) are settings, each its label's.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -111,6 +112,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ),
         ("Supported Pythons", "The client library supports Python 3.10 and later only."),
         "version",
+    ),
+    (
+        "a call's labelled arguments",
+        (
+            "Job runner workers",
+            'bin/runner.ml starts it with `Runner.start ~workers:4 ~queue:"jobs"`.',
+        ),
+        (
+            "Job runner after the load test",
+            'The runner is started as `Runner.start ~workers:16 ~queue:"jobs"` now.',
+        ),
+        "number",
     ),
 ]
 

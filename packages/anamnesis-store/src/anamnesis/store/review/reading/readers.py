@@ -31,6 +31,7 @@ from anamnesis.store.review.reading.settings import (
     FILE_KEY,
     KEY_BEFORE,
     KEY_ON_THING,
+    LABELLED,
     PROPERTY,
     SETTING,
     SWITCH,
@@ -137,6 +138,15 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         return
     if setting:
         yield start, setting_value(setting.group(1), setting.group(2), clause)
+        return
+    labelled = [LABELLED.fullmatch(part) for part in parts]
+    if any(labelled) and all(labelled[1:]):
+        # `Dream.run ~interface:"0.0.0.0" ~port:8080`: a call's labelled arguments, each a
+        # setting (OCaml writes a keyword argument so)
+        for part, match in zip(parts, labelled, strict=True):
+            if match:
+                at = start + inner.find(part)
+                yield at, setting_value(match.group(1), match.group(2), clause)
         return
     if len(parts) == 1:
         yield from _one_token_code(inner, text, start, clause)

@@ -58,6 +58,9 @@ SWITCH = re.compile(
     r"(?<![\w.-])([A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+"
     r"(yes|no|on|off|true|false|enabled|disabled)\b"
 )
+# A labelled argument, as OCaml writes a keyword argument: ``~port:8080``,
+# ``~interface:"127.0.0.1"``.
+LABELLED = re.compile(r"~([a-z_][\w']*):(\"[^\"\s]{1,80}\"|[\w.-]+)")
 # A tool pinned at a version: ``pnpm@8.15.4``.
 _PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
 _HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
