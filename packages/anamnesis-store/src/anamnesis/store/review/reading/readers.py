@@ -143,10 +143,10 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     if any(labelled) and all(labelled[1:]):
         # `Dream.run ~interface:"0.0.0.0" ~port:8080`: a call's labelled arguments, each a
         # setting (OCaml writes a keyword argument so)
-        for part, match in zip(parts, labelled, strict=True):
-            if match:
+        for part, argument in zip(parts, labelled, strict=True):
+            if argument:
                 at = start + inner.find(part)
-                yield at, setting_value(match.group(1), match.group(2), clause)
+                yield at, setting_value(argument.group(1), argument.group(2), clause)
         return
     if len(parts) == 1:
         yield from _one_token_code(inner, text, start, clause)
