@@ -19,7 +19,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
   of: it does not make two notes' values two things' when the other note never says it;
 * a version after a key saying a tool's version is required (``cmake_minimum_required``,
   ``python_requires``) is that tool's version;
-* a call's labelled arguments (OCaml's ``~workers:4``) are settings, each its label's.
+* a call's labelled arguments (OCaml's ``~workers:4``) are settings, each its label's;
+* two addresses are one service's when a name in one's host, not the other's, is said
+  just before the other ("Drone: https://ci.acme.dev", ``drone.tools.acme.dev``).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -124,6 +126,16 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             'The runner is started as `Runner.start ~workers:16 ~queue:"jobs"` now.',
         ),
         "number",
+    ),
+    (
+        "a name in one address's host said just before the other address",
+        ("Build server", "Drone: https://ci.fernhill.dev, one pipeline per repo."),
+        (
+            "Release pipeline",
+            "Open https://drone.tools.fernhill.dev/acme/release and press Restart on the last"
+            " build.",
+        ),
+        "url",
     ),
 ]
 
