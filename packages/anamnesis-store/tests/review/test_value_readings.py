@@ -21,7 +21,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
   ``python_requires``) is that tool's version;
 * a call's labelled arguments (OCaml's ``~workers:4``) are settings, each its label's;
 * two addresses are one service's when a name in one's host, not the other's, is said
-  just before the other ("Drone: https://ci.acme.dev", ``drone.tools.acme.dev``).
+  just before the other ("Drone: https://ci.acme.dev", ``drone.tools.acme.dev``);
+* a setting said in prose with its unit after its number ("idleTimeout is 30 minutes")
+  is in that unit: it agrees with ``1800s``.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -174,6 +176,11 @@ LEFT: list[tuple[str, Note, Note]] = [
         "a file pinning one tool's version, and another tool's version",
         ("Node for the site", ".nvmrc says 20 and the Netlify build reads it."),
         ("Site build image", "The Netlify build image ships Python 3.11 for the docs plugin."),
+    ),
+    (
+        "a setting's number said in prose with its unit, and the same in seconds",
+        ("Session idle timeout", "sessions.idleTimeout is 30 minutes for every user."),
+        ("Auth settings", "Auth config: `sessions.idleTimeout=1800s`, `sessions.rolling=true`."),
     ),
 ]
 

@@ -12,6 +12,7 @@ import re
 from anamnesis.store.review.reading.addresses import URL, url_value
 from anamnesis.store.review.reading.quantities import (
     VERSION,
+    is_unit,
     key_unit,
     range_text,
     scaled,
@@ -114,6 +115,8 @@ _NO_THING: Final = frozenset({"it", "this", "that", "which", "what", "everything
 # The file names a key is no setting of: "config.py is loaded" names a file.
 FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
+# The word just after a setting's number, when it may be the number's unit.
+_UNIT_AFTER = re.compile(r"\s+([A-Za-z]+)\b")
 # "set the pool_size to 20".
 _SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
 
@@ -143,6 +146,17 @@ def plain_settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, 
             if key.lower() in GENERIC or not any(c.isalpha() for c in key):
                 continue
             if pattern is _IS_SETTING and FILE_KEY.search(key):
+                continue
+            unit = _UNIT_AFTER.match(text, match.end()) if raw.isdigit() else None
+            if unit and is_unit(unit.group(1)):
+                # "minDelay is 2 days": the number in its unit, as ``2d`` would be
+                spans.take(match.start(), unit.end())
+                norm, _unit = scaled(float(raw), unit.group(1))
+                value = setting_value(key, raw, clause)
+                yield (
+                    match.start(),
+                    value.replace(norm=norm, shown=f"{value.shown} {unit.group(1)}"),
+                )
                 continue
             spans.take(*match.span())
             yield match.start(), setting_value(key, raw, clause)
