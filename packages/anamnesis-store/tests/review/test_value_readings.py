@@ -23,7 +23,10 @@ splits showed each wording), and the look-alikes each rule must leave alone:
 * two addresses are one service's when a name in one's host, not the other's, is said
   just before the other ("Drone: https://ci.acme.dev", ``drone.tools.acme.dev``);
 * a setting said in prose with its unit after its number ("idleTimeout is 30 minutes")
-  is in that unit: it agrees with ``1800s``.
+  is in that unit: it agrees with ``1800s``;
+* a whole number joined to a tool's whole version ("Java 17 installed alongside 21") is
+  another version of that tool: a note keeping the older one beside the newer one
+  restates the newer.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -181,6 +184,14 @@ LEFT: list[tuple[str, Note, Note]] = [
         "a setting's number said in prose with its unit, and the same in seconds",
         ("Session idle timeout", "sessions.idleTimeout is 30 minutes for every user."),
         ("Auth settings", "Auth config: `sessions.idleTimeout=1800s`, `sessions.rolling=true`."),
+    ),
+    (
+        "a tool's older version kept beside the newer one",
+        ("Default JDK on the build agents", "SDKMAN's default on the agents is Java 21."),
+        (
+            "Java 17 kept on the agents",
+            "Keep Java 17 installed alongside 21; the legacy billing jobs still need it.",
+        ),
     ),
 ]
 

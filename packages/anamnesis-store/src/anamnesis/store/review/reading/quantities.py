@@ -175,6 +175,30 @@ def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]
             yield start, value.replace(shown=f"{match.group(1)} {match.group(2)}")
 
 
+def joined_versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """A whole number joined to a tool's whole version ("Node 20 and 22", "keep Node 20
+    installed next to 22"): another version of that tool, not a count."""
+    for match in _JOINED_WHOLE.finditer(text):
+        start, end = match.span(3)
+        name = match.group(1).lower()
+        if not spans.free(start, end) or name in GENERIC or name in _COUNTED_NOUNS:
+            continue
+        following = _FOLLOWING_WORDS.match(text[end:])
+        if following and (_unit_of(following.group(1)) or is_plural(following.group(1))):
+            continue  # "Node 20 and 4 workers": a count
+        value = version_value(match.group(3), clause, slot=name)
+        if value is not None:
+            spans.take(start, end)
+            yield start, value.replace(shown=match.group(3))
+
+
+# A tool's whole version, then another joined to it (one word may come between).
+_JOINED_WHOLE = re.compile(
+    r"\b([A-Z][\w+-]*|node|python|go|java|ruby|rust)\s+v?(\d+)(?:\s+[a-z]+)?\s*"
+    r"(?:,|/|\band\b|\bor\b|\bnext\s+to\b|\balongside\b)\s*v?(\d+)\b(?![.\d])"
+)
+
+
 def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator[tuple[int, Value]]:
     for match in _NUMBER.finditer(text):
         if not spans.free(*match.span()):

@@ -15,6 +15,7 @@ from anamnesis.store.review.reading.quantities import (
     call_numbers,
     interval_quantities,
     is_plural,
+    joined_versions,
     keyed_numbers,
     number_words,
     numbers,
@@ -431,6 +432,7 @@ def plain_values(
         if "_" in text or _INNER_UPPER.search(text):
             yield from keyed_numbers(text, spans, clause)
         yield from versions(text, spans, clause)
+        yield from joined_versions(text, spans, clause)
         yield from numbers(text, spans, clause, about_ports)
     yield from number_words(text, spans, clause)
     if _UPPER.search(text, 1):
