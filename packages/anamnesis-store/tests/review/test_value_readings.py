@@ -26,7 +26,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
   is in that unit: it agrees with ``1800s``;
 * a whole number joined to a tool's whole version ("Java 17 installed alongside 21") is
   another version of that tool: a note keeping the older one beside the newer one
-  restates the newer.
+  restates the newer;
+* a setting as Erlang's config writes it (``{http_port, 8080}``) is a setting, its key
+  the tuple's first element.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -141,6 +143,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             " build.",
         ),
         "url",
+    ),
+    (
+        "a setting written as an Erlang tuple",
+        (
+            "Metrics endpoint",
+            "The exporter serves /metrics on 9568 (`{port, 9568}` in sys.config).",
+        ),
+        (
+            "relay sys.config",
+            "```erlang\n{relay, [\n  {metrics_port, 9600},\n  {pool_size, 20}\n]}\n```",
+        ),
+        "port",
     ),
 ]
 

@@ -29,6 +29,7 @@ from anamnesis.store.review.reading.settings import (
     ARROW_SETTING,
     COLON_SETTING,
     DECLARED,
+    ERLANG_TUPLE,
     FILE_KEY,
     KEY_BEFORE,
     KEY_ON_THING,
@@ -36,6 +37,7 @@ from anamnesis.store.review.reading.settings import (
     PROPERTY,
     SETTING,
     SWITCH,
+    erlang_settings,
     plain_keys_then_values,
     plain_settings,
     plain_switches,
@@ -139,6 +141,10 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         return
     if setting:
         yield start, setting_value(setting.group(1), setting.group(2), clause)
+        return
+    erlang = ERLANG_TUPLE.fullmatch(inner)
+    if erlang:  # `{port, 4000}`: a setting as Erlang's config writes it
+        yield start, setting_value(erlang.group(1), erlang.group(2), clause)
         return
     labelled = [LABELLED.fullmatch(part) for part in parts]
     if any(labelled) and all(labelled[1:]):
@@ -403,6 +409,8 @@ def plain_values(
     digits = _DIGIT.search(text) is not None
     if "://" in text:
         yield from _urls(text, spans, clause)
+    if "{" in text:
+        yield from erlang_settings(text, spans, clause)  # `{ws_port, 4443},` in sys.config
     if "FROM " in text:
         yield from _base_images(text, spans, clause)
     if "version" in text or "nvmrc" in text:

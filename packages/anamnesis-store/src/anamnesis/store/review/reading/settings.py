@@ -245,3 +245,16 @@ def version_files(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, V
         if version is not None:
             spans.take(*match.span(2))
             yield match.start(2), version.replace(shown=match.group(0).replace("`", ""))
+
+
+# A setting as Erlang's config writes it, a tuple of its key and its value:
+# ``{port, 4000}``, ``{ws_port, 4443}``, ``{log_level, "info"}``.
+ERLANG_TUPLE = re.compile(r"\{\s*([a-z][a-z0-9_]*)\s*,\s*(\"[^\"\n]{0,80}\"|[\w.@-]+)\s*\}")
+
+
+def erlang_settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """The settings a text writes as Erlang tuples (:data:`ERLANG_TUPLE`)."""
+    for match in ERLANG_TUPLE.finditer(text):
+        if spans.free(*match.span()) and match.group(1) not in GENERIC:
+            spans.take(*match.span())
+            yield match.start(), setting_value(match.group(1), match.group(2), clause)
