@@ -28,7 +28,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
   another version of that tool: a note keeping the older one beside the newer one
   restates the newer;
 * a setting as Erlang's config writes it (``{http_port, 8080}``) is a setting, its key
-  the tuple's first element.
+  the tuple's first element;
+* a tool's version as a module system names it (``cuda/12.1.1``, in a command or in
+  prose) is that tool's version, not a path; ``api/v1`` is still a path.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -155,6 +157,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "```erlang\n{relay, [\n  {metrics_port, 9600},\n  {pool_size, 20}\n]}\n```",
         ),
         "port",
+    ),
+    (
+        "a tool's version as a module system names it",
+        (
+            "GPU jobs on the cluster",
+            "Job scripts run `module load cuda/11.8.0 cudnn/8.6` before launching training.",
+        ),
+        (
+            "Training image on the new nodes",
+            "On the H100 nodes the jobs load cuda/12.4.1 instead; the old toolkit has no sm_90.",
+        ),
+        "version",
     ),
 ]
 

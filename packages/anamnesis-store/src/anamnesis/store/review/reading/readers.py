@@ -34,6 +34,7 @@ from anamnesis.store.review.reading.settings import (
     KEY_BEFORE,
     KEY_ON_THING,
     LABELLED,
+    MODULE_VERSION,
     PROPERTY,
     SETTING,
     SWITCH,
@@ -395,7 +396,15 @@ def _command_parts(
             version = version_value(pinned, clause, slot=name.rsplit("/", 1)[-1].lower())
             if version is not None:
                 yield start, version
+        elif module := MODULE_VERSION.fullmatch(part):  # `module load gcc/11.4.0`
+            yield from _module_version(module, start, clause)
         i += 1
+
+
+def _module_version(match: re.Match[str], start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    version = version_value(match.group(2), clause, slot=match.group(1).lower())
+    if version is not None:
+        yield start, version.replace(shown=match.group(0))
 
 
 # -- plain text --------------------------------------------------------------------------
@@ -432,6 +441,12 @@ def plain_values(
         yield from said_on_or_off(text, spans, clause)
     if "-" in text:
         yield from _flags(text, spans, clause)
+    if "/" in text:
+        # "module gcc/13.2.0": a tool's version as a module system names it, not a path
+        for match in MODULE_VERSION.finditer(text):
+            if spans.free(*match.span()):
+                spans.take(*match.span())
+                yield from _module_version(match, match.start(), clause)
     if "/" in text or "." in text:
         yield from _paths(text, spans, clause)
     if digits:
