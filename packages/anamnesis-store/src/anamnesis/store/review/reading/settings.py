@@ -64,8 +64,11 @@ SWITCH = re.compile(
 LABELLED = re.compile(r"~([a-z_][\w']*):(\"[^\"\s]{1,80}\"|[\w.-]+)")
 # A tool's version as a module system names it (Lmod, Spack, environment modules):
 # ``gcc/11.4.0``, ``openmpi/4.1.5``, ``python/3.11`` (at least one dot: ``api/v1`` is a
-# path).
-MODULE_VERSION = re.compile(r"(?<![\w/.-])([a-z][\w+-]*)/(\d+(?:\.\d+){1,3})(?![\w/.-])")
+# path; ``hotfix/2.4.1`` a git branch).
+MODULE_VERSION = re.compile(
+    r"(?<![\w/.-])(?!(?:release|hotfix|bugfix|fix|feature|chore)/)"
+    r"([a-z][\w+-]*)/(\d+(?:\.\d+){1,3})(?![\w/.-])"
+)
 # A tool pinned at a version: ``pnpm@8.15.4``.
 _PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
 _HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
