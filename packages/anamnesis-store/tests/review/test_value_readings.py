@@ -30,7 +30,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
 * a setting as Erlang's config writes it (``{http_port, 8080}``) is a setting, its key
   the tuple's first element;
 * a tool's version as a module system names it (``cuda/12.1.1``, in a command or in
-  prose) is that tool's version, not a path; ``api/v1`` is still a path.
+  prose) is that tool's version, not a path; ``api/v1`` is still a path;
+* a version just after a package named in code is that package's ("`rxjs` 7.8"); a
+  framework's core package (``@nestjs/core``) is the framework's.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -167,6 +169,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         (
             "Training image on the new nodes",
             "On the H100 nodes the jobs load cuda/12.4.1 instead; the old toolkit has no sm_90.",
+        ),
+        "version",
+    ),
+    (
+        "a version just after a framework's core package named in code",
+        ("NestJS version", "billing-api runs NestJS 9.4 until the guards are rewritten."),
+        (
+            "Dependencies in package.json",
+            "`@nestjs/core` 10.3.x, `@nestjs/config` 3.2, `rxjs` 7.8.",
         ),
         "version",
     ),

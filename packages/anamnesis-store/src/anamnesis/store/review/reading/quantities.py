@@ -453,6 +453,12 @@ _LISTED_TOOL = re.compile(r"\s*(?:[-*+\u2022]\s+)?([A-Za-z][\w+-]*)\s*")
 def tool_before(text: str) -> str:
     """The tool a version that follows ``text`` is of: the nearest name-like word among
     the last few, skipping "version", "is", "to" and the like."""
+    package = _PACKAGE_BEFORE.search(text)
+    if package:
+        # "`rxjs` 7.8", "`@angular/core` 17.3.x": a package named in code just before; a
+        # framework's core package is the framework's version
+        scope, name = package.group(1), package.group(2).lower()
+        return scope.lower() if scope and name == "core" else name
     # a tool named after its language is the tool: Next.js, Node.js, Vue.js
     plain = _DOT_JS.sub(r"\1", CODE_SPAN.sub(lambda code: code.group(1), text))
     listed = _LISTED_TOOL.fullmatch(plain)
@@ -482,6 +488,8 @@ def tool_before(text: str) -> str:
     return ""
 
 
+# A package's name in code, ending the text: `` `rxjs` ``, `` `@angular/core` ``.
+_PACKAGE_BEFORE = re.compile(r"`(?:@([a-z][\w.-]*)/)?([a-z][\w.-]*[a-z0-9])`\s*(?:v|@)?$")
 _REQUIRED_OF = re.compile(r"[-_](?:min(?:imum)?[-_])?(?:required|requires|version)$")
 
 
