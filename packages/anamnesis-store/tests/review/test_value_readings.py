@@ -32,7 +32,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
 * a tool's version as a module system names it (``cuda/12.1.1``, in a command or in
   prose) is that tool's version, not a path; ``api/v1`` is still a path;
 * a version just after a package named in code is that package's ("`rxjs` 7.8"); a
-  framework's core package (``@nestjs/core``) is the framework's.
+  framework's core package (``@nestjs/core``) is the framework's;
+* a rate over a window of many units ("1000 requests per 15 minutes") is a rate per one
+  unit: it differs from "50 requests per minute", agrees with "60 requests per minute".
 
 The pairs are written here, not taken from the measured set."""
 
@@ -181,6 +183,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ),
         "version",
     ),
+    (
+        "a rate over a window of many units",
+        ("API quota for partners", "Partners may send 1000 requests per 15 minutes per key."),
+        (
+            "Partner rate limit",
+            "Partners get 50 requests per minute per key since the abuse incident.",
+        ),
+        "number",
+    ),
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -231,6 +242,11 @@ LEFT: list[tuple[str, Note, Note]] = [
             "Java 17 kept on the agents",
             "Keep Java 17 installed alongside 21; the legacy billing jobs still need it.",
         ),
+    ),
+    (
+        "one rate over a window and per one unit",
+        ("API quota for partners", "Partners may send 900 requests per 15 minutes per key."),
+        ("Partner rate limit", "Partners get 60 requests per minute per key."),
     ),
 ]
 

@@ -54,6 +54,7 @@ _REQUIRES = re.compile(
     re.IGNORECASE,
 )
 _FOLLOWING_WORDS = re.compile(r"^[\s-]*([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
+_PER_WINDOW = re.compile(r"^\s*(?:[A-Za-z]+\s*)?per\s+(\d+(?:\.\d+)?)\s*([A-Za-z]+)", re.I)
 _PER = re.compile(r"^\s*(?:[A-Za-z]+\s*)?(?:per\b|/|an?\b|each\b)\s*([A-Za-z]+)", re.IGNORECASE)
 
 # Units a number is measured in, folded to one spelling and a scale: durations to
@@ -609,6 +610,12 @@ def _number_value(
                 unit = _counted(first)  # "1 replica"; "an 8-character slug" counts characters
         per = _PER.match(after)
         rate = _unit_of(per.group(1)) if per else None
+        window = _PER_WINDOW.match(after) if rate is None else None
+        if window is not None:
+            # "100 pulls per 6 hours": a rate over a window of many units, per one unit
+            known = _unit_of(window.group(2))
+            if known is not None and float(window.group(1)) > 0:
+                rate = (known[0], known[1] * float(window.group(1)))
         if rate is not None:  # a rate: "14 emails per second", "50 messages/second"
             unit = f"/{rate[0]}"
             # of a size, in its scaled norm: "8 MB/s" is the 8 MB a ``rate_mb: 8`` holds
