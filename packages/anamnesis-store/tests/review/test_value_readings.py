@@ -33,8 +33,11 @@ splits showed each wording), and the look-alikes each rule must leave alone:
   prose) is that tool's version, not a path; ``api/v1`` is still a path;
 * a version just after a package named in code is that package's ("`rxjs` 7.8"); a
   framework's core package (``@nestjs/core``) is the framework's;
-* a rate over a window of many units ("1000 requests per 15 minutes") is a rate per one
-  unit: it differs from "50 requests per minute", agrees with "60 requests per minute".
+* a rate over a window of many units ("250 requests per 5 minutes") is a rate per one
+  unit: it differs from "100 requests per minute", agrees with "60 requests per minute"
+  (900 per 15 minutes);
+  a rate "in any 60 s window" is one per minute; two windows are a burst limit and a
+  quota (both held) only when one is a week to a day or further from the other.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -185,11 +188,23 @@ FOUND: list[tuple[str, Note, Note, str]] = [
     ),
     (
         "a rate over a window of many units",
-        ("API quota for partners", "Partners may send 1000 requests per 15 minutes per key."),
+        ("API quota for partners", "Partners may send 250 requests per 5 minutes per key."),
         (
             "Partner rate limit",
-            "Partners get 50 requests per minute per key since the abuse incident.",
+            "Partners get 100 requests per minute per key since the abuse incident.",
         ),
+        "number",
+    ),
+    (
+        "a rate in any window of seconds against one per minute",
+        ("Login attempts", "The login endpoint allows 10 attempts a minute per account."),
+        ("Login throttling", "Accounts get 30 attempts in any 60 s window now."),
+        "number",
+    ),
+    (
+        "one limit said over six hours, then per hour",
+        ("Export limits", "Free workspaces may run 12 exports per 6 hours."),
+        ("Free plan exports", "Free workspaces may run 1 export per hour."),
         "number",
     ),
 ]
@@ -247,6 +262,14 @@ LEFT: list[tuple[str, Note, Note]] = [
         "one rate over a window and per one unit",
         ("API quota for partners", "Partners may send 900 requests per 15 minutes per key."),
         ("Partner rate limit", "Partners get 60 requests per minute per key."),
+    ),
+    (
+        "a burst limit and a daily quota",
+        ("Upload rate", "Uploads: 30 per minute per user."),
+        (
+            "Daily upload quota",
+            "Each user may upload 2000 files a day; the per-minute limit applies on top.",
+        ),
     ),
 ]
 

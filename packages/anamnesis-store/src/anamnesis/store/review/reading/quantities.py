@@ -54,7 +54,13 @@ _REQUIRES = re.compile(
     re.IGNORECASE,
 )
 _FOLLOWING_WORDS = re.compile(r"^[\s-]*([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
-_PER_WINDOW = re.compile(r"^\s*(?:[A-Za-z]+\s*)?per\s+(\d+(?:\.\d+)?)\s*([A-Za-z]+)", re.I)
+# "per 6 hours", "in any 60 s window": the window a count is a rate over.
+_PER_WINDOW = re.compile(
+    r"^\s*(?:[A-Za-z]+\s*)?(?:per\s+(\d+(?:\.\d+)?)\s*([A-Za-z]+)"
+    r"|(?:in|within|over)\s+(?:any|each|every|a|one)\s+(\d+(?:\.\d+)?)\s*([A-Za-z]+)"
+    r"\s+(?:sliding\s+|rolling\s+)?window\b)",
+    re.I,
+)
 _PER = re.compile(r"^\s*(?:[A-Za-z]+\s*)?(?:per\b|/|an?\b|each\b)\s*([A-Za-z]+)", re.IGNORECASE)
 
 # Units a number is measured in, folded to one spelling and a scale: durations to
@@ -174,6 +180,20 @@ def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]
         if value is not None:
             spans.take(start, end)
             yield start, value.replace(shown=f"{match.group(1)} {match.group(2)}")
+
+
+def rate_window(after: str) -> float | None:
+    """How many seconds the window a rate is counted over lasts, read from what follows
+    its number ("per minute": 60, "per 6 hours", "in any 60 s window"); None when
+    nothing after it says."""
+    window = _PER_WINDOW.match(after)
+    if window is not None:
+        many, of = window.group(1) or window.group(3), window.group(2) or window.group(4)
+        known = _unit_of(of)
+        return known[1] * float(many) if known is not None and known[0] == "s" else None
+    per = _PER.match(after)
+    known = _unit_of(per.group(1)) if per else None
+    return known[1] if known is not None and known[0] == "s" else None
 
 
 def joined_versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
@@ -613,9 +633,10 @@ def _number_value(
         window = _PER_WINDOW.match(after) if rate is None else None
         if window is not None:
             # "100 pulls per 6 hours": a rate over a window of many units, per one unit
-            known = _unit_of(window.group(2))
-            if known is not None and float(window.group(1)) > 0:
-                rate = (known[0], known[1] * float(window.group(1)))
+            many, of = window.group(1) or window.group(3), window.group(2) or window.group(4)
+            known = _unit_of(of)
+            if known is not None and float(many) > 0:
+                rate = (known[0], known[1] * float(many))
         if rate is not None:  # a rate: "14 emails per second", "50 messages/second"
             unit = f"/{rate[0]}"
             # of a size, in its scaled norm: "8 MB/s" is the 8 MB a ``rate_mb: 8`` holds
