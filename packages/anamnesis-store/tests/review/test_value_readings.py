@@ -37,7 +37,9 @@ splits showed each wording), and the look-alikes each rule must leave alone:
   unit: it differs from "100 requests per minute", agrees with "60 requests per minute"
   (900 per 15 minutes);
   a rate "in any 60 s window" is one per minute; two windows are a burst limit and a
-  quota (both held) only when one is a week to a day or further from the other.
+  quota (both held) only when one is a week to a day or further from the other;
+* a setting binding a port on any address or this machine's (``0.0.0.0:7700``) states
+  that port; another host's address (``redis-a:6379``) stays an address.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -46,6 +48,8 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
+from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.values import clause_values
 from pair_checks import Note, assert_found, assert_left_alone
 
 # (rule, older, newer, the kind of difference expected)
@@ -207,6 +211,16 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Free plan exports", "Free workspaces may run 1 export per hour."),
         "number",
     ),
+    (
+        "a setting binding a port on any address",
+        ("Typesense on the search box", "`.env`: `TYPESENSE_LISTEN=0.0.0.0:8108`."),
+        (
+            "Search box ports",
+            "Typesense on the search box listens on 8118 since the old instance kept 8108"
+            " for the archive.",
+        ),
+        "port",
+    ),
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -284,3 +298,18 @@ def test_each_wording_is_found(
 @pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
 def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
     assert_left_alone(store, rule, old, new)
+
+
+def _read(body: str) -> list[tuple[str, str]]:
+    return [
+        (value.kind, value.norm)
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+    ]
+
+
+def test_a_port_bound_on_any_address_is_a_port_and_another_hosts_an_address() -> None:
+    assert ("port", "7700") in _read("`MEILI_HTTP_ADDR=0.0.0.0:7700`")
+    assert ("port", "8080") in _read("`LISTEN=:8080`")
+    assert ("flag", "cache-a:6379") in _read("`CACHE_ADDR=cache-a:6379`")
+    assert ("flag", "12:30") in _read("`start=12:30`")

@@ -76,6 +76,10 @@ _HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
 _VERSION_KEY = re.compile(r"([A-Za-z][\w.]*?[A-Za-z0-9])[-_.]?(?:version|Version|VERSION)")
 # A key that names a port: ``http.port``, ``ws_port``, ``PORT``, ``listenPort``.
 _PORT_KEY = re.compile(r"(?:^|[._-])port$|[a-z]Port$|^PORT$", re.IGNORECASE)
+# A setting's value binding a port on any address or this machine's: ``0.0.0.0:7700``,
+# ``localhost:3000``, ``:8080``, ``[::]:9000``; its port is all it says (another host's
+# address, ``redis-a:6379``, is an address: its host may change).
+_BIND_VALUE = re.compile(r"(?:0\.0\.0\.0|127\.0\.0\.1|localhost|\[::1?\])?:(\d{2,5})")
 # A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``.
 DECLARED = re.compile(r"(?:const|let|var|export|final|val|readonly|local|set)\s+(.+)")
 # A key no prose word looks like: dotted, snake_case, lowerCamelCase, or kebab-case of
@@ -215,6 +219,11 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
         version = version_value(value, clause, slot=tool.group(1).lower())
         if version is not None:
             return version.replace(shown=f"{key}={value}")
+    bound = _BIND_VALUE.fullmatch(value)
+    if bound and 1 <= int(bound.group(1)) <= 65535:
+        # ``MEILI_HTTP_ADDR=0.0.0.0:7700``, ``listen: ":8080"``: the port it binds, as
+        # "listens on 7700" says it
+        return Value("port", bound.group(1), f"{key}={value}", clause=clause)
     if value.isdigit() and _PORT_KEY.search(key) and 1 <= int(value) <= 65535:
         # ``quarkus.http.port=8080``: the port a server listens on, as prose says it
         return Value("port", value, f"{key}={value}", clause=clause)
