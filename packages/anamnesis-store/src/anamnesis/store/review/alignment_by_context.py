@@ -78,7 +78,8 @@ def context_alignment(a: Value, b: Value, *, sole: bool) -> float | None:
     near = set(a.near) & set(b.near)
     if a.kind == "name" and not near:
         return None  # names are everywhere: one thing's only when said after one word
-    shared = len(around) + len(near) + sole + (a.kind == "url" and urls_alike(a.norm, b.norm))
+    alike = a.kind == "url" and (urls_alike(a.norm, b.norm) or host_named(a, b))
+    shared = len(around) + len(near) + sole + alike
     return _ALIGNED if shared >= ENOUGH else None
 
 
@@ -142,6 +143,18 @@ def urls_alike(a: str, b: str) -> bool:
     return len(path_a & path_b) >= 2
 
 
+def host_named(a: Value, b: Value) -> bool:
+    """Whether a name in one address's host, not the other's, is a word said just before
+    the other address: "Jenkins: https://ci.acme.dev" and ``jenkins.internal.acme.dev``,
+    "Terraform workspaces" beside ``tfe.acme.io`` and ``app.terraform.io`` (a name both
+    hosts hold, their domain, says nothing)."""
+    labels_a, labels_b = _url_parts(a.norm)[0], _url_parts(b.norm)[0]
+    mine, theirs = labels_a - labels_b - _HOST_WORDS, labels_b - labels_a - _HOST_WORDS
+    return any(stem(label) in b.near for label in mine if len(label) > 2) or any(
+        stem(label) in a.near for label in theirs if len(label) > 2
+    )
+
+
 def _url_parts(url: str) -> tuple[frozenset[str], str, frozenset[str]]:
     """A URL's host names (its top-level domain left out), its domain's name, and its
     path's segments."""
@@ -199,8 +212,10 @@ def _setting_words(key: str, whole: bool) -> tuple[str, ...]:
     if _ENV_NAME.fullmatch(key):
         words = key.lower().split("_")
         return tuple(words if whole else words[1:])
-    last = key.rsplit(".", 1)[-1]
-    return tuple(word for word in re.split(r"[_-]+", last.lower()) if word)
+    # a key's words in camelCase count as in snake_case: ``strictTemplates`` under
+    # ``angularCompilerOptions.`` is one key of two words, as ``strict_templates`` is
+    last = re.split(r"[.:]", key)[-1]  # ``Database:MigrateOnStartup`` too
+    return tuple(word.lower() for word in key_words(last))
 
 
 def _context(value: Value) -> frozenset[str]:
@@ -224,7 +239,7 @@ def key_of(value: Value) -> str:
     return key if key.lower() == value.slot.lstrip("-") else value.slot
 
 
-_WRITTEN_KEY = re.compile(r"-*([A-Za-z_][\w.-]*)")
+_WRITTEN_KEY = re.compile(r"-*([A-Za-z_][\w.:-]*)")
 
 
 def counts_alike(a: Value, b: Value) -> bool:

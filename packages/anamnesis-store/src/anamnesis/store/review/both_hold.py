@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from anamnesis.store.review.reading.quantities import is_unit
+from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
     STRONG_SCOPES,
@@ -59,27 +59,26 @@ _IDLE: Final = re.compile(r"\b(?:[Ii]dle|[Ii]dling|[Ii]nactiv(?:e|ity))\b|[a-z_]
 def two_windows(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:
     """Whether two rates are counted over two windows ("60 per minute" and "5000 a
     day"): a burst limit and a quota, both held (the same rate in two windows agrees
-    already: 60 a minute is 3600 an hour)."""
+    already: 60 a minute is 3600 an hour). Two windows are as far apart as a day and a
+    week at least (:data:`_APART`): "100 per 6 hours" and "10 per hour" are one limit
+    said twice, and "a minute" and "any 60 s window" one window."""
     if a.slot != "/s" or b.slot != "/s":
         return False
     mine = _window(older.clause(a.clause).text, a.shown)
     theirs = _window(newer.clause(b.clause).text, b.shown)
-    return bool(mine and theirs and mine != theirs)
+    return bool(mine and theirs and max(mine, theirs) >= _APART * min(mine, theirs))
 
 
-def _window(text: str, shown: str) -> str:
-    """The unit a rate is counted over, as said after its number ("minute" in "60 per
-    minute per IP"), in its singular; "" when the text does not say."""
+# How many times longer one window must be than the other to be another window.
+_APART: Final = 7
+
+
+def _window(text: str, shown: str) -> float | None:
+    """How long the window a rate is counted over lasts, in seconds, as said after its
+    number ("a minute" and "in any 60 s window" are one window); None when the text does
+    not say."""
     at = text.find(shown)
-    if at == -1:
-        return ""
-    found = _PER_WINDOW.match(text, at + len(shown))
-    return found.group(1).lower().removesuffix("s") if found else ""
-
-
-_PER_WINDOW: Final = re.compile(
-    r"\s*(?:[A-Za-z]+\s+){0,2}?(?:per|/|an?|each|every)\s*([A-Za-z]+)", re.IGNORECASE
-)
+    return None if at == -1 else rate_window(text[at + len(shown) :])
 
 
 def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:

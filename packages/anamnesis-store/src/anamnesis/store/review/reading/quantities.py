@@ -54,6 +54,13 @@ _REQUIRES = re.compile(
     re.IGNORECASE,
 )
 _FOLLOWING_WORDS = re.compile(r"^[\s-]*([A-Za-z][\w-]*)(?:\s+([A-Za-z][\w-]*))?")
+# "per 6 hours", "in any 60 s window": the window a count is a rate over.
+_PER_WINDOW = re.compile(
+    r"^\s*(?:[A-Za-z]+\s*)?(?:per\s+(\d+(?:\.\d+)?)\s*([A-Za-z]+)"
+    r"|(?:in|within|over)\s+(?:any|each|every|a|one)\s+(\d+(?:\.\d+)?)\s*([A-Za-z]+)"
+    r"\s+(?:sliding\s+|rolling\s+)?window\b)",
+    re.I,
+)
 _PER = re.compile(r"^\s*(?:[A-Za-z]+\s*)?(?:per\b|/|an?\b|each\b)\s*([A-Za-z]+)", re.IGNORECASE)
 
 # Units a number is measured in, folded to one spelling and a scale: durations to
@@ -173,6 +180,44 @@ def versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]
         if value is not None:
             spans.take(start, end)
             yield start, value.replace(shown=f"{match.group(1)} {match.group(2)}")
+
+
+def rate_window(after: str) -> float | None:
+    """How many seconds the window a rate is counted over lasts, read from what follows
+    its number ("per minute": 60, "per 6 hours", "in any 60 s window"); None when
+    nothing after it says."""
+    window = _PER_WINDOW.match(after)
+    if window is not None:
+        many, of = window.group(1) or window.group(3), window.group(2) or window.group(4)
+        known = _unit_of(of)
+        return known[1] * float(many) if known is not None and known[0] == "s" else None
+    per = _PER.match(after)
+    known = _unit_of(per.group(1)) if per else None
+    return known[1] if known is not None and known[0] == "s" else None
+
+
+def joined_versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """A whole number joined to a tool's whole version ("Node 20 and 22", "keep Node 20
+    installed next to 22"): another version of that tool, not a count."""
+    for match in _JOINED_WHOLE.finditer(text):
+        start, end = match.span(3)
+        name = match.group(1).lower()
+        if not spans.free(start, end) or name in GENERIC or name in _COUNTED_NOUNS:
+            continue
+        following = _FOLLOWING_WORDS.match(text[end:])
+        if following and (_unit_of(following.group(1)) or is_plural(following.group(1))):
+            continue  # "Node 20 and 4 workers": a count
+        value = version_value(match.group(3), clause, slot=name)
+        if value is not None:
+            spans.take(start, end)
+            yield start, value.replace(shown=match.group(3))
+
+
+# A tool's whole version, then another joined to it (one word may come between).
+_JOINED_WHOLE = re.compile(
+    r"\b([A-Z][\w+-]*|node|python|go|java|ruby|rust)\s+v?(\d+)(?:\s+[a-z]+)?\s*"
+    r"(?:,|/|\band\b|\bor\b|\bnext\s+to\b|\balongside\b)\s*v?(\d+)\b(?![.\d])"
+)
 
 
 def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator[tuple[int, Value]]:
@@ -429,6 +474,12 @@ _LISTED_TOOL = re.compile(r"\s*(?:[-*+\u2022]\s+)?([A-Za-z][\w+-]*)\s*")
 def tool_before(text: str) -> str:
     """The tool a version that follows ``text`` is of: the nearest name-like word among
     the last few, skipping "version", "is", "to" and the like."""
+    package = _PACKAGE_BEFORE.search(text)
+    if package:
+        # "`rxjs` 7.8", "`@angular/core` 17.3.x": a package named in code just before; a
+        # framework's core package is the framework's version
+        scope, name = package.group(1), package.group(2).lower()
+        return scope.lower() if scope and name == "core" else name
     # a tool named after its language is the tool: Next.js, Node.js, Vue.js
     plain = _DOT_JS.sub(r"\1", CODE_SPAN.sub(lambda code: code.group(1), text))
     listed = _LISTED_TOOL.fullmatch(plain)
@@ -451,9 +502,16 @@ def tool_before(text: str) -> str:
         if token[0].isupper() or lower in ("go", "node", "python", "java", "ruby", "rust"):
             return lower
         if "-" in token or "_" in token:
-            return lower
+            # a key that says a tool's version is required, of the tool: the version in
+            # ``cmake_minimum_required(VERSION 3.20)`` is CMake's, as in "CMake 3.20"
+            return _REQUIRED_OF.sub("", lower) or lower
         return ""
     return ""
+
+
+# A package's name in code, ending the text: `` `rxjs` ``, `` `@angular/core` ``.
+_PACKAGE_BEFORE = re.compile(r"`(?:@([a-z][\w.-]*)/)?([a-z][\w.-]*[a-z0-9])`\s*(?:v|@)?$")
+_REQUIRED_OF = re.compile(r"[-_](?:min(?:imum)?[-_])?(?:required|requires|version)$")
 
 
 def _unit_of(word: str) -> tuple[str, float] | None:
@@ -572,9 +630,17 @@ def _number_value(
                 unit = _counted(first)  # "1 replica"; "an 8-character slug" counts characters
         per = _PER.match(after)
         rate = _unit_of(per.group(1)) if per else None
+        window = _PER_WINDOW.match(after) if rate is None else None
+        if window is not None:
+            # "100 pulls per 6 hours": a rate over a window of many units, per one unit
+            many, of = window.group(1) or window.group(3), window.group(2) or window.group(4)
+            known = _unit_of(of)
+            if known is not None and float(many) > 0:
+                rate = (known[0], known[1] * float(many))
         if rate is not None:  # a rate: "14 emails per second", "50 messages/second"
             unit = f"/{rate[0]}"
-            norm = _plain(number / rate[1])
+            # of a size, in its scaled norm: "8 MB/s" is the 8 MB a ``rate_mb: 8`` holds
+            norm = _plain(float(norm) / rate[1])
     if not unit:
         label = _LABEL_PER.search(before)
         if label and is_plural(label.group(1)):

@@ -15,6 +15,7 @@ from anamnesis.store.review.reading.quantities import (
     call_numbers,
     interval_quantities,
     is_plural,
+    joined_versions,
     keyed_numbers,
     number_words,
     numbers,
@@ -28,17 +29,23 @@ from anamnesis.store.review.reading.settings import (
     ARROW_SETTING,
     COLON_SETTING,
     DECLARED,
+    ERLANG_TUPLE,
     FILE_KEY,
     KEY_BEFORE,
+    KEY_ON_THING,
+    LABELLED,
+    MODULE_VERSION,
     PROPERTY,
     SETTING,
     SWITCH,
+    erlang_settings,
     plain_keys_then_values,
     plain_settings,
     plain_switches,
     said_on_or_off,
     setting_value,
     switch_value,
+    version_files,
 )
 from anamnesis.store.review.reading.text import GENERIC
 from anamnesis.store.review.reading.value import Spans, Value
@@ -135,6 +142,19 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         return
     if setting:
         yield start, setting_value(setting.group(1), setting.group(2), clause)
+        return
+    erlang = ERLANG_TUPLE.fullmatch(inner)
+    if erlang:  # `{port, 4000}`: a setting as Erlang's config writes it
+        yield start, setting_value(erlang.group(1), erlang.group(2), clause)
+        return
+    labelled = [LABELLED.fullmatch(part) for part in parts]
+    if any(labelled) and all(labelled[1:]):
+        # `Dream.run ~interface:"0.0.0.0" ~port:8080`: a call's labelled arguments, each a
+        # setting (OCaml writes a keyword argument so)
+        for part, argument in zip(parts, labelled, strict=True):
+            if argument:
+                at = start + inner.find(part)
+                yield at, setting_value(argument.group(1), argument.group(2), clause)
         return
     if len(parts) == 1:
         yield from _one_token_code(inner, text, start, clause)
@@ -247,8 +267,15 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
         return
     stated = _STATED.match(text, start + len(inner) + 2)
     if stated and re.fullmatch(r"[A-Za-z_][\w.-]*[A-Za-z0-9_]", inner):
-        # "`max_connections` is 400": the key in code, its value after it
-        yield start, setting_value(inner, stated.group(1), clause)
+        # "`max_connections` is 400": the key in code, its value after it; unless the
+        # code names what a key said before it is set on ("maxHits on `products` is 10")
+        on = KEY_ON_THING.search(text[:start])
+        if on and not FILE_KEY.search(on.group(1)):
+            # the thing named, as a proper name is: a key set on two things is two settings
+            value = setting_value(on.group(1), stated.group(1), clause)
+            yield start, value.replace(named=frozenset({inner.lower()}))
+        else:
+            yield start, setting_value(inner, stated.group(1), clause)
         return
     key = KEY_BEFORE.search(text[:start])
     if key and not FILE_KEY.search(key.group(1) or key.group(2)):
@@ -369,7 +396,15 @@ def _command_parts(
             version = version_value(pinned, clause, slot=name.rsplit("/", 1)[-1].lower())
             if version is not None:
                 yield start, version
+        elif module := MODULE_VERSION.fullmatch(part):  # `module load gcc/11.4.0`
+            yield from _module_version(module, start, clause)
         i += 1
+
+
+def _module_version(match: re.Match[str], start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    version = version_value(match.group(2), clause, slot=match.group(1).lower())
+    if version is not None:
+        yield start, version.replace(shown=match.group(0))
 
 
 # -- plain text --------------------------------------------------------------------------
@@ -383,8 +418,12 @@ def plain_values(
     digits = _DIGIT.search(text) is not None
     if "://" in text:
         yield from _urls(text, spans, clause)
+    if "{" in text:
+        yield from erlang_settings(text, spans, clause)  # `{ws_port, 4443},` in sys.config
     if "FROM " in text:
         yield from _base_images(text, spans, clause)
+    if "version" in text or "nvmrc" in text:
+        yield from version_files(text, spans, clause)  # before the file is read as a path
     if ":" in text:
         yield from _colon_values(text, spans, clause)
     if (
@@ -402,6 +441,12 @@ def plain_values(
         yield from said_on_or_off(text, spans, clause)
     if "-" in text:
         yield from _flags(text, spans, clause)
+    if "/" in text:
+        # "module gcc/13.2.0": a tool's version as a module system names it, not a path
+        for match in MODULE_VERSION.finditer(text):
+            if spans.free(*match.span()):
+                spans.take(*match.span())
+                yield from _module_version(match, match.start(), clause)
     if "/" in text or "." in text:
         yield from _paths(text, spans, clause)
     if "." in text or "_" in text or "-" in text:
@@ -412,6 +457,7 @@ def plain_values(
         if "_" in text or _INNER_UPPER.search(text):
             yield from keyed_numbers(text, spans, clause)
         yield from versions(text, spans, clause)
+        yield from joined_versions(text, spans, clause)
         yield from numbers(text, spans, clause, about_ports)
     yield from number_words(text, spans, clause)
     if _UPPER.search(text, 1):

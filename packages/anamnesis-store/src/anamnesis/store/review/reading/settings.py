@@ -12,6 +12,7 @@ import re
 from anamnesis.store.review.reading.addresses import URL, url_value
 from anamnesis.store.review.reading.quantities import (
     VERSION,
+    is_unit,
     key_unit,
     range_text,
     scaled,
@@ -27,9 +28,11 @@ if TYPE_CHECKING:
 
 # A setting written as YAML, JSON or a JavaScript object writes it: `strict: false`,
 # `"port": 8080`, `sameSite: 'lax'`; its key starts a word (``"MigrateOnStartup": true``
-# is no ``igrateOnStartup``).
+# is no ``igrateOnStartup``). A value that is itself a key is a section's name, the
+# setting after it (``variables: GIT_STRATEGY: fetch`` sets ``GIT_STRATEGY``).
 COLON_SETTING = re.compile(
     r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'|[\w.%-]+)"
+    r"(?![\w.%-]*:(?:\s|$))"
 )
 # ``'key' => value``: a PHP, Ruby or Perl hash's entry.
 ARROW_SETTING = re.compile(
@@ -56,6 +59,16 @@ SWITCH = re.compile(
     r"(?<![\w.-])([A-Z][a-z]+(?:[A-Z][a-z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\s+"
     r"(yes|no|on|off|true|false|enabled|disabled)\b"
 )
+# A labelled argument, as OCaml writes a keyword argument: ``~port:8080``,
+# ``~interface:"127.0.0.1"``.
+LABELLED = re.compile(r"~([a-z_][\w']*):(\"[^\"\s]{1,80}\"|[\w.-]+)")
+# A tool's version as a module system names it (Lmod, Spack, environment modules):
+# ``gcc/11.4.0``, ``openmpi/4.1.5``, ``python/3.11`` (at least one dot: ``api/v1`` is a
+# path; ``hotfix/2.4.1`` a git branch).
+MODULE_VERSION = re.compile(
+    r"(?<![\w/.-])(?!(?:release|hotfix|bugfix|fix|feature|chore)/)"
+    r"([a-z][\w+-]*)/(\d+(?:\.\d+){1,3})(?![\w/.-])"
+)
 # A tool pinned at a version: ``pnpm@8.15.4``.
 _PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
 _HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
@@ -63,6 +76,10 @@ _HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
 _VERSION_KEY = re.compile(r"([A-Za-z][\w.]*?[A-Za-z0-9])[-_.]?(?:version|Version|VERSION)")
 # A key that names a port: ``http.port``, ``ws_port``, ``PORT``, ``listenPort``.
 _PORT_KEY = re.compile(r"(?:^|[._-])port$|[a-z]Port$|^PORT$", re.IGNORECASE)
+# A setting's value binding a port on any address or this machine's: ``0.0.0.0:7700``,
+# ``localhost:3000``, ``:8080``, ``[::]:9000``; its port is all it says (another host's
+# address, ``redis-a:6379``, is an address: its host may change).
+_BIND_VALUE = re.compile(r"(?:0\.0\.0\.0|127\.0\.0\.1|localhost|\[::1?\])?:(\d{2,5})")
 # A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``.
 DECLARED = re.compile(r"(?:const|let|var|export|final|val|readonly|local|set)\s+(.+)")
 # A key no prose word looks like: dotted, snake_case, lowerCamelCase, or kebab-case of
@@ -70,10 +87,13 @@ DECLARED = re.compile(r"(?:const|let|var|export|final|val|readonly|local|set)\s+
 _KEY_SHAPE = (
     r"[a-z][\w-]*(?:[._][\w-]+)+|[a-z][a-z0-9]*(?:-[a-z0-9]+){2,}|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+"
 )
+# A .NET configuration key, its sections joined by colons: ``Database:MigrateOnStartup``
+# (as ``appsettings.json`` nests it and an environment variable spells it).
+_SECTION_KEY = r"[A-Z][A-Za-z0-9]*(?::[A-Z][A-Za-z0-9]*)+"
 # A setting said in prose as "key is value", the key one no prose word looks like
 # (:data:`_KEY_SHAPE`): "rendering_method is gl_compatibility".
 _IS_SETTING = re.compile(
-    rf"(?<![\w.`/-])({_KEY_SHAPE})`?\s+is\s+(?:now\s+|set\s+to\s+)?"
+    rf"(?<![\w.`/-])({_KEY_SHAPE}|{_SECTION_KEY})`?\s+is\s+(?:now\s+|set\s+to\s+)?"
     r"(`[^`\s]{1,60}`|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
     r"(?![\w.:/-])"
 )
@@ -82,6 +102,10 @@ _IS_SETTING = re.compile(
 KEY_BEFORE = re.compile(
     rf"(?:(?<![\w.`/-])({_KEY_SHAPE})|`([A-Za-z_][\w.-]*)`)\s+is\s+(?:now\s+|set\s+to\s+)?$"
 )
+# A key said before the thing it is set on, that thing in code: "pagination.maxTotalHits
+# on `products` is 1000", "max_connections for `reports` is 50". The code names which
+# index or table (a scope), not a key.
+KEY_ON_THING = re.compile(rf"(?<![\w.`/-])({_KEY_SHAPE})\s+(?:on|for|in|of)\s+$")
 # A setting said in prose as a config file writes it, key then value, the key one no
 # prose word looks like (:data:`_KEY_SHAPE`, or an environment variable's
 # ``UPPER_SNAKE``), the value one word or number ending its part of the sentence: "my
@@ -102,6 +126,8 @@ _NO_THING: Final = frozenset({"it", "this", "that", "which", "what", "everything
 # The file names a key is no setting of: "config.py is loaded" names a file.
 FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
+# The word just after a setting's number, when it may be the number's unit.
+_UNIT_AFTER = re.compile(r"\s+([A-Za-z]+)\b")
 # "set the pool_size to 20".
 _SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
 
@@ -131,6 +157,17 @@ def plain_settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, 
             if key.lower() in GENERIC or not any(c.isalpha() for c in key):
                 continue
             if pattern is _IS_SETTING and FILE_KEY.search(key):
+                continue
+            unit = _UNIT_AFTER.match(text, match.end()) if raw.isdigit() else None
+            if unit and is_unit(unit.group(1)):
+                # "minDelay is 2 days": the number in its unit, as ``2d`` would be
+                spans.take(match.start(), unit.end())
+                norm, _unit = scaled(float(raw), unit.group(1))
+                value = setting_value(key, raw, clause)
+                yield (
+                    match.start(),
+                    value.replace(norm=norm, shown=f"{value.shown} {unit.group(1)}"),
+                )
                 continue
             spans.take(*match.span())
             yield match.start(), setting_value(key, raw, clause)
@@ -191,6 +228,11 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
         version = version_value(value, clause, slot=tool.group(1).lower())
         if version is not None:
             return version.replace(shown=f"{key}={value}")
+    bound = _BIND_VALUE.fullmatch(value)
+    if bound and 1 <= int(bound.group(1)) <= 65535:
+        # ``MEILI_HTTP_ADDR=0.0.0.0:7700``, ``listen: ":8080"``: the port it binds, as
+        # "listens on 7700" says it
+        return Value("port", bound.group(1), f"{key}={value}", clause=clause)
     if value.isdigit() and _PORT_KEY.search(key) and 1 <= int(value) <= 65535:
         # ``quarkus.http.port=8080``: the port a server listens on, as prose says it
         return Value("port", value, f"{key}={value}", clause=clause)
@@ -202,3 +244,42 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     if version is not None:
         return version.replace(shown=f"{key}={value}")
     return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
+
+
+# A file that pins one tool's version, by the tool it pins: ``.nvmrc`` says which Node.
+_VERSION_FILES: Final = {
+    "nvmrc": "node", "node-version": "node", "python-version": "python",
+    "ruby-version": "ruby", "java-version": "java", "terraform-version": "terraform",
+    "go-version": "go",
+}  # fmt: skip
+# "`.nvmrc` says 18", ".python-version is 3.12", ".ruby-version: 3.3.0".
+_VERSION_FILE_SAYS = re.compile(
+    r"(?<![\w/-])`?\.(nvmrc|node-version|python-version|ruby-version|java-version"
+    r"|terraform-version|go-version)`?\s*(?:says|is|has|holds|pins|reads|contains|:|=)\s+"
+    r"`?v?(\d+(?:\.\d+){0,2})\b"
+)
+
+
+def version_files(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """A tool's version as the file pinning it says it (:data:`_VERSION_FILES`): the
+    version of that tool, as "Node 22" is, not a number the file "says"."""
+    for match in _VERSION_FILE_SAYS.finditer(text):
+        if not spans.free(*match.span(2)):
+            continue
+        version = version_value(match.group(2), clause, slot=_VERSION_FILES[match.group(1)])
+        if version is not None:
+            spans.take(*match.span(2))
+            yield match.start(2), version.replace(shown=match.group(0).replace("`", ""))
+
+
+# A setting as Erlang's config writes it, a tuple of its key and its value:
+# ``{port, 4000}``, ``{ws_port, 4443}``, ``{log_level, "info"}``.
+ERLANG_TUPLE = re.compile(r"\{\s*([a-z][a-z0-9_]*)\s*,\s*(\"[^\"\n]{0,80}\"|[\w.@-]+)\s*\}")
+
+
+def erlang_settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """The settings a text writes as Erlang tuples (:data:`ERLANG_TUPLE`)."""
+    for match in ERLANG_TUPLE.finditer(text):
+        if spans.free(*match.span()) and match.group(1) not in GENERIC:
+            spans.take(*match.span())
+            yield match.start(), setting_value(match.group(1), match.group(2), clause)

@@ -19,6 +19,10 @@ from anamnesis.store.review.reading.readers import code_values, plain_values
 from anamnesis.store.review.reading.text import CODE_SPAN, Clause, content_stems, word_stems
 from anamnesis.store.review.reading.value import Spans, Value
 
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from typing import Final
+
 
 def clause_values(clause: Clause, ports: bool) -> list[Value]:
     """The values one clause states (``ports``: its note is about a port, so a bare
@@ -69,7 +73,11 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         if inside is None:
             plain.append((match.start(), word))
             said = match.group(0)
-            if said[0].isupper() and (text[: match.start()].strip() or _IDENTIFIER.match(said)):
+            if (
+                said[0].isupper()
+                and (text[: match.start()].strip() or _IDENTIFIER.match(said))
+                and said.lower() not in _LITERALS
+            ):
                 proper[match.start()] = said.lower()
         else:
             coded.setdefault(inside, []).append(word)
@@ -95,9 +103,15 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         changed = bool(_CHANGE.search(lead) or (tail and _CHANGE_AFTER.search(tail.group(0))))
         # The value was made just now by a reader and is not shared yet: filled in place.
         value.stems, value.near, value.own = frozenset(around), tuple(near[-3:]), own
-        value.changed, value.named = changed, named
+        # (a name a reader gave it stays: the thing a setting is said on, ``reports``)
+        value.changed, value.named = changed, named | value.named
         out.append(value)
     return tuple(out)
+
+
+# A language's literals, capitalised as Python writes them (``batch=True``): no name of
+# what a value belongs to.
+_LITERALS: Final = frozenset({"true", "false", "none", "null", "nil"})
 
 
 def changes(text: str) -> bool:
