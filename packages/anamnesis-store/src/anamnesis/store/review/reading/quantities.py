@@ -342,31 +342,32 @@ def call_numbers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
 
 
 # A duration or a size quoted inside code: ``fixedWindow(30, "10 s")``, ``ttl: '5m'``.
-_QUOTED_QUANTITY = re.compile(r"([\"'])(\d+(?:\.\d+)?)\s?([A-Za-z]{1,7})\1")
-
-
+_QUOTED_QUANTITY = re.compile(r"([\"'])(?P<number>\d+(?:\.\d+)?)\s?(?P<unit>[A-Za-z]{1,7})\1")
 # A duration said in SQL: ``INTERVAL 90 DAY``, ``INTERVAL '7 days'``, ``interval 30 minute``.
-_SQL_INTERVAL = re.compile(r"\binterval\s+'?(\d+(?:\.\d+)?)\s*([a-z]{1,7})\b'?", re.IGNORECASE)
+_SQL_INTERVAL = re.compile(
+    r"\binterval\s+'?(?P<number>\d+(?:\.\d+)?)\s*(?P<unit>[a-z]{1,7})\b'?", re.IGNORECASE
+)
 
 
 def interval_quantities(code: str, clause: int) -> Iterator[Value]:
     """The durations a span of SQL gives as intervals (a table's TTL, a retention)."""
-    for match in _SQL_INTERVAL.finditer(code):
-        unit = match.group(2)
-        if _unit_of(unit) is None:
-            continue
-        norm, base = scaled(float(match.group(1)), unit)
-        yield Value("number", norm, match.group(0), slot=base, clause=clause)
+    return _quantities(_SQL_INTERVAL, code, clause)
 
 
 def quoted_quantities(code: str, clause: int) -> Iterator[Value]:
     """The durations and sizes a span of code gives as quoted strings (only those: a
     quoted word with a number in it may be anything)."""
-    for match in _QUOTED_QUANTITY.finditer(code):
-        unit = match.group(3)
+    return _quantities(_QUOTED_QUANTITY, code, clause)
+
+
+def _quantities(pattern: re.Pattern[str], code: str, clause: int) -> Iterator[Value]:
+    """Each ``number`` and ``unit`` ``pattern`` finds in ``code`` whose unit is one (a
+    duration, a size), scaled to its base unit."""
+    for match in pattern.finditer(code):
+        unit = match.group("unit")
         if _unit_of(unit) is None:
             continue
-        norm, base = scaled(float(match.group(2)), unit)
+        norm, base = scaled(float(match.group("number")), unit)
         yield Value("number", norm, match.group(0), slot=base, clause=clause)
 
 

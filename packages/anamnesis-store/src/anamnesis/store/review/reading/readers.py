@@ -27,6 +27,7 @@ from anamnesis.store.review.reading.quantities import (
 )
 from anamnesis.store.review.reading.settings import (
     ARROW_SETTING,
+    BRANCH_PREFIXES,
     COLON_SETTING,
     DECLARED,
     ERLANG_TUPLE,
@@ -90,9 +91,7 @@ _STATED = re.compile(
 _REFERENCE = re.compile(r"[A-Z][A-Z0-9]*[-_]\d+")
 # A git branch by its usual prefix (`release/next`, `feature/sso-login`, `hotfix/2.4.1`):
 # a name, though written as a path.
-_BRANCH = re.compile(
-    r"(?:release|feature|hotfix|bugfix|fix|chore|dependabot|renovate)/(?:[\w-]+|\d[\w.-]*)"
-)
+_BRANCH = re.compile(rf"(?:{BRANCH_PREFIXES})/(?:[\w-]+|\d[\w.-]*)")
 _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 # Words that start a command in backticks when the span holds more than one word.
 _COMMAND_HEAD = re.compile(r"^[a-z][a-z0-9._+-]*$")

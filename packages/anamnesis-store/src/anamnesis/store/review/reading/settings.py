@@ -62,12 +62,14 @@ SWITCH = re.compile(
 # A labelled argument, as OCaml writes a keyword argument: ``~port:8080``,
 # ``~interface:"127.0.0.1"``.
 LABELLED = re.compile(r"~([a-z_][\w']*):(\"[^\"\s]{1,80}\"|[\w.-]+)")
+# What a git branch's name usually starts with (``release/next``, ``hotfix/2.4.1``): a
+# branch, though written as a path or a module's version.
+BRANCH_PREFIXES: Final = "release|feature|hotfix|bugfix|fix|chore|dependabot|renovate"
 # A tool's version as a module system names it (Lmod, Spack, environment modules):
 # ``gcc/11.4.0``, ``openmpi/4.1.5``, ``python/3.11`` (at least one dot: ``api/v1`` is a
 # path; ``hotfix/2.4.1`` a git branch).
 MODULE_VERSION = re.compile(
-    r"(?<![\w/.-])(?!(?:release|hotfix|bugfix|fix|feature|chore)/)"
-    r"([a-z][\w+-]*)/(\d+(?:\.\d+){1,3})(?![\w/.-])"
+    rf"(?<![\w/.-])(?!(?:{BRANCH_PREFIXES})/)([a-z][\w+-]*)/(\d+(?:\.\d+){{1,3}})(?![\w/.-])"
 )
 # A tool pinned at a version: ``pnpm@8.15.4``.
 _PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
