@@ -30,13 +30,15 @@ LABELS = ("contradicts", "compatible")
 # ``fresh8`` and ``fresh9``: an eighth and a ninth, written the same way at one time by two
 # helpers, one in web, backend, data and ML projects, the other in infrastructure, devices,
 # desktop, games, docs, science and tooling. ``fresh2`` to ``fresh8`` were each measured
-# blind, then read and tuned on (2026-11-30); ``fresh9`` is blind; ``fresh10``: a tenth,
+# blind, then read and tuned on (2026-11-30); ``fresh9``, measured blind twice, then read
+# and tuned on (2026-11-30, the day's second session); ``fresh10``: a tenth,
 # written blind the same way on 2026-11-30 by a helper, in mobile, commerce, CMS, compiler,
 # security, bioinformatics, media, HPC, observability, mail, networking, trading and
 # accessibility projects; ``fresh11``: an eleventh, written blind the same way on 2026-11-30
 # by another helper, in healthcare integration, warehouse, LMS, e-signature, embedded Rust,
 # notebook, geospatial, scraping, monorepo build, email marketing, chat bot, search, DNS,
-# backup, secrets and dotfiles projects. Only the tuning splits' misses are ever named (the bench's
+# backup, secrets and dotfiles projects, measured blind twice, then read and tuned on with
+# ``fresh9``. Only the tuning splits' misses are ever named (the bench's
 # ``TUNING_SPLITS``).
 SPLITS = (
     "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
