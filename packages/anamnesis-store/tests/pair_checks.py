@@ -3,10 +3,16 @@ project, then ask whether review and the write-time check find (or leave) the pa
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
+import pytest
+
 from anamnesis.store import Memory, MemoryStore
 from store_testing import write_note
 
 Note = tuple[str, str]  # (title, body)
+Found = tuple[str, Note, Note, str]  # (rule, older, newer, the kind of difference)
+LookAlike = tuple[str, Note, Note]  # (rule, older, newer)
 PROJECT = "github.com/acme/shop"
 
 
@@ -38,3 +44,25 @@ def assert_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> No
     older, newer = write(store, old), write(store, new)
     assert differing_kinds(store, older, newer) == [], rule
     assert store.possible_contradictions(newer) == []
+
+
+def wording_tests(
+    found: Sequence[Found], left: Sequence[LookAlike]
+) -> tuple[Callable[..., None], Callable[..., None]]:
+    """The two tests every rule file runs over its lists, one case per rule, named by it:
+    each ``found`` pair is found with its kind of difference, each ``left`` pair is left
+    alone. A file binds them to module names so pytest collects them there."""
+
+    @pytest.mark.parametrize(("rule", "old", "new", "kind"), found, ids=[c[0] for c in found])
+    def test_each_wording_is_found(
+        store: MemoryStore, rule: str, old: Note, new: Note, kind: str
+    ) -> None:
+        assert_found(store, rule, old, new, kind)
+
+    @pytest.mark.parametrize(("rule", "old", "new"), left, ids=[c[0] for c in left])
+    def test_each_look_alike_is_left_alone(
+        store: MemoryStore, rule: str, old: Note, new: Note
+    ) -> None:
+        assert_left_alone(store, rule, old, new)
+
+    return test_each_wording_is_found, test_each_look_alike_is_left_alone

@@ -5,13 +5,11 @@ The pairs are written here, not taken from the measured set (bench/contradiction
 
 from __future__ import annotations
 
-import pytest
-
 from anamnesis.store import MemoryStore
 from anamnesis.store.review.reading.commands import task_words, tool_of
 from anamnesis.store.review.reading.readers import code_values, plain_values
 from anamnesis.store.review.reading.value import Spans
-from pair_checks import Note, assert_found, assert_left_alone, write
+from pair_checks import Note, wording_tests, write
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -155,18 +153,7 @@ LEFT_ALONE: list[tuple[str, Note, Note]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[c[0] for c in FOUND])
-def test_each_rule_finds_its_pair(
-    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
-) -> None:
-    assert_found(store, rule, old, new, kind)
-
-
-@pytest.mark.parametrize(("rule", "old", "new"), LEFT_ALONE, ids=[c[0] for c in LEFT_ALONE])
-def test_each_rule_leaves_its_look_alikes(
-    store: MemoryStore, rule: str, old: Note, new: Note
-) -> None:
-    assert_left_alone(store, rule, old, new)
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT_ALONE)
 
 
 def test_a_runner_is_read_through_to_its_program() -> None:

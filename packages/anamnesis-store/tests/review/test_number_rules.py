@@ -12,7 +12,7 @@ import pytest
 from anamnesis.store import MemoryStore
 from anamnesis.store.review.reading.text import clauses
 from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, assert_found, assert_left_alone, differing_kinds, write
+from pair_checks import Note, differing_kinds, wording_tests, write
 from store_testing import write_note
 
 
@@ -192,18 +192,7 @@ LEFT_ALONE: list[tuple[str, Note, Note]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[c[0] for c in FOUND])
-def test_each_rule_finds_its_pair(
-    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
-) -> None:
-    assert_found(store, rule, old, new, kind)
-
-
-@pytest.mark.parametrize(("rule", "old", "new"), LEFT_ALONE, ids=[c[0] for c in LEFT_ALONE])
-def test_each_rule_leaves_its_look_alikes(
-    store: MemoryStore, rule: str, old: Note, new: Note
-) -> None:
-    assert_left_alone(store, rule, old, new)
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT_ALONE)
 
 
 def test_a_projects_name_is_no_scope(store: MemoryStore) -> None:

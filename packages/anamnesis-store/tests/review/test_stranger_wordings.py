@@ -9,14 +9,12 @@ titles, a burst limit and a quota). The pairs are written here, not taken from t
 
 from __future__ import annotations
 
-import pytest
-
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import Memory
 from anamnesis.store.review.alignment_by_context import counts_alike, urls_alike
 from anamnesis.store.review.compare import differences
 from anamnesis.store.review.reading.facts import NoteFacts
 from anamnesis.store.review.reading.quantities import key_unit
-from pair_checks import Note, assert_found, assert_left_alone
+from pair_checks import Note, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -625,16 +623,7 @@ LEFT: list[tuple[str, Note, Note]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[case[0] for case in FOUND])
-def test_each_wording_is_found(
-    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
-) -> None:
-    assert_found(store, rule, old, new, kind)
-
-
-@pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
-def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
-    assert_left_alone(store, rule, old, new)
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
 
 
 def test_a_key_names_its_unit_by_its_last_word_only() -> None:

@@ -7,13 +7,10 @@ alone. The pairs are written here, not taken from the measured set (bench/contra
 
 from __future__ import annotations
 
-import pytest
-
-from anamnesis.store import MemoryStore
 from anamnesis.store.review.reading.commands import mentions, retired_in, tool_of
 from anamnesis.store.review.reading.text import clauses, fenced_as_spans
 from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, assert_found, assert_left_alone
+from pair_checks import Note, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -126,18 +123,7 @@ LEFT_ALONE: list[tuple[str, Note, Note]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[c[0] for c in FOUND])
-def test_each_wording_finds_its_pair(
-    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
-) -> None:
-    assert_found(store, rule, old, new, kind)
-
-
-@pytest.mark.parametrize(("rule", "old", "new"), LEFT_ALONE, ids=[c[0] for c in LEFT_ALONE])
-def test_each_wording_leaves_its_look_alikes(
-    store: MemoryStore, rule: str, old: Note, new: Note
-) -> None:
-    assert_left_alone(store, rule, old, new)
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT_ALONE)
 
 
 def _read(body: str) -> list[tuple[str, str, str]]:
