@@ -40,6 +40,7 @@ import sys
 from pathlib import Path
 
 from anamnesis.store.review.compare import differences
+from anamnesis.store.review.process_answer import packed, unpacked
 from anamnesis.store.review.reading.facts import NoteFacts
 from anamnesis.store.review.records import Difference
 
@@ -139,7 +140,7 @@ def _serve_spawned() -> None:
     projects, pairs = pickle.load(sys.stdin.buffer)  # from our own parent
     with _Queue.of(int(sys.argv[1])) as queue:
         found = _plain_found(_take(queue, projects, pairs))
-    sys.stdout.buffer.write(pickle.dumps(found, protocol=pickle.HIGHEST_PROTOCOL))
+    sys.stdout.buffer.write(packed(found))
     sys.stdout.buffer.flush()
 
 
@@ -259,7 +260,7 @@ class _SecondProcess:
                 os.close(read_end)
                 done = work()
                 with os.fdopen(write_end, "wb") as out:
-                    out.write(pickle.dumps(done, protocol=pickle.HIGHEST_PROTOCOL))
+                    out.write(packed(done))
                 status = 0
             finally:
                 os._exit(status)
@@ -282,12 +283,7 @@ class _SecondProcess:
         finally:
             self._read_end = None
             status = _reap(self._pid)
-        if status != 0:
-            return None
-        try:
-            return pickle.loads(data)  # written by our own fork, just now
-        except Exception:  # a half-written answer is no answer
-            return None
+        return unpacked(data, status)
 
     def stop(self) -> None:
         """End the process without its answer."""

@@ -17,10 +17,11 @@ code, and says nothing on stderr (the MCP server's stdout and stderr are not its
 from __future__ import annotations
 
 import os
-import pickle
 import subprocess
 import sys
 import threading
+
+from anamnesis.store.review.process_answer import packed, unpacked
 
 
 class SpawnedProcess:
@@ -47,7 +48,7 @@ class SpawnedProcess:
         except (OSError, ValueError, subprocess.SubprocessError):
             return
         self._process = process
-        data = pickle.dumps(given, protocol=pickle.HIGHEST_PROTOCOL)
+        data = packed(given)
         writer = threading.Thread(
             target=_hand_over, args=(process, data), name="anamnesis-review-pairs", daemon=True
         )
@@ -75,12 +76,7 @@ class SpawnedProcess:
         finally:
             status = process.wait()
             self._join()
-        if status != 0:
-            return None
-        try:
-            return pickle.loads(data)  # written by our own child, just now
-        except Exception:  # a half-written answer is no answer
-            return None
+        return unpacked(data, status)
 
     def stop(self) -> None:
         """End the process without its answer."""
