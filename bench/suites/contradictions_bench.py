@@ -263,9 +263,11 @@ def _short(finder: str) -> str:
 
 
 def print_kinds(outcomes: list[Outcome], finders: list[str]) -> dict[str, Any]:
-    """Found / pairs of each kind, one table per split."""
+    """Found / pairs of each kind, one table per tuning split (:data:`TUNING_SPLITS`). A
+    blind split's counts by kind would say which kinds to tune for on it: it is counted
+    whole only, in the table of splits."""
     per_kind: dict[str, Any] = {}
-    for split in SPLITS:
+    for split in TUNING_SPLITS:
         print(f"\n== per kind, {split} (found / pairs) ==")
         print(f"{'kind':<17} | " + " | ".join(f"{_short(f):>9}" for f in finders))
         for kinds in (CONTRADICTING_KINDS, COMPATIBLE_KINDS):
