@@ -5,7 +5,11 @@ that does contradict and is still found:
 * a floor beside a ceiling, one of them said through a negation or a refusal before
   its bound: what "doesn't start a batch with fewer than 8 jobs" or "refuses a cooldown
   under 7 days" allows is a floor, what "rejects uploads above 50 MB" allows a ceiling
-  (two floors that differ still differ).
+  (two floors that differ still differ);
+* two files that each hold the value the notes agree on (the manifest allows PHP
+  ">=8.1", the version file pins 8.3.4; a worker config and ``database.yml`` both size
+  the pool 5): where one fact is written, both hold, unless the newer note says the
+  value moved.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -32,6 +36,12 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " feature."),
         "number",
     ),
+    (
+        "a value moved to another file, said as a change",
+        ("Where the pool is set", "config/puma.rb sets the pool to 5."),
+        ("Pool setting", "The pool is set in config/database.yml now, still 5."),
+        "path",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer)
@@ -47,6 +57,24 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Batch size", "A batch holds at most 200 jobs."),
         ("Small batches", "The scheduler doesn't start a batch with fewer than 8 jobs"
          " unless a deadline is near."),
+    ),
+    (
+        "a version range in the manifest, the version pinned in a version file",
+        ("PHP versions supported", 'composer.json require: "php": ">=8.1".'),
+        ("PHP for local work", "Everyone develops on PHP 8.3.4 from .php-version (the"
+         " Symfony CLI reads it)."),
+    ),
+    (
+        "a version range in the manifest, the version CI's action is given beside it",
+        ("PHP versions supported", 'composer.json require: "php": ">=8.1".'),
+        ("PHP in CI", "CI runs PHP 8.3 (shivammathur/setup-php with php-version 8.3)."),
+    ),
+    (
+        "two files that size one pool alike",
+        ("Puma threads and the pool", "config/puma.rb runs 5 threads and the pool is 5,"
+         " one connection per thread."),
+        ("Web threads against DB pool", "Each Puma worker has 5 threads; database.yml's"
+         " pool of 5 matches them."),
     ),
 ]  # fmt: skip
 

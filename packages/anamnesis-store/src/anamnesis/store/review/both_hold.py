@@ -1,13 +1,15 @@
 """Two differing values that both hold: a floor and a ceiling, a value the newer note
 states again for something else, values visibly of two things (the ``orders`` table and
 the ``customers`` table, the API's port and the database's) or said for two scopes
-(production and staging, macOS and Linux)."""
+(production and staging, macOS and Linux), two files that each hold the value both notes
+agree on (the manifest's range and the version file's pin)."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
+from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
@@ -116,6 +118,25 @@ _PAST: Final = re.compile(
     r"|no\s+longer)\b",
     re.IGNORECASE,
 )
+
+
+def one_value_in_two_files(
+    a: Value, b: Value, old_values: list[Value], new_values: list[Value]
+) -> bool:
+    """Whether two paths are two files that each hold the value the notes agree on: the
+    clause naming each file (or the one beside it: a parenthesis is a clause of its own)
+    states a value the other's agrees with (``package.json`` allows Node ">=20",
+    ``.nvmrc`` pins 22.11.0; ``config/sidekiq.yml`` and ``database.yml`` both size the
+    pool 12). The files say where one fact is written, and both hold; a file that
+    replaced the other is said as a change, and the caller asks this only without one."""
+    mine = [x for x in old_values if x.kind in _HELD_KINDS and abs(x.clause - a.clause) <= 1]
+    theirs = [y for y in new_values if y.kind in _HELD_KINDS and abs(y.clause - b.clause) <= 1]
+    return any(same_slot(x, y) and agree(x, y) for x in mine for y in theirs)
+
+
+# The kinds of value a file holds for a thing (a path, a command or a name is no value
+# held in it).
+_HELD_KINDS: Final = frozenset({"number", "version", "port", "url"})
 
 
 def same_slot(a: Value, b: Value) -> bool:

@@ -36,6 +36,7 @@ from anamnesis.store.review.alignment_by_context import (
 )
 from anamnesis.store.review.both_hold import (
     floor_and_ceiling,
+    one_value_in_two_files,
     other_scopes,
     other_things,
     restated,
@@ -221,6 +222,11 @@ def _value_differences(
                         )
                     )
                     or other_scopes(older, a, newer, b, changed)
+                    or (
+                        kind == "path"
+                        and not changed
+                        and one_value_in_two_files(a, b, old_values, new_values)
+                    )
                     or (
                         not changed
                         and not one_setting(a, b)
