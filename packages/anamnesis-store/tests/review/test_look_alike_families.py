@@ -9,7 +9,10 @@ that does contradict and is still found:
 * two files that each hold the value the notes agree on (the manifest allows PHP
   ">=8.1", the version file pins 8.3.4; a worker config and ``database.yml`` both size
   the pool 5): where one fact is written, both hold, unless the newer note says the
-  value moved.
+  value moved;
+* one thing for two places or cases, titled alike but for the place ("Tests on a
+  laptop", "Tests on the build farm"), neither place said in the other note's prose:
+  each note's values, flags and what it says not to use are its place's.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -41,6 +44,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Where the pool is set", "config/puma.rb sets the pool to 5."),
         ("Pool setting", "The pool is set in config/database.yml now, still 5."),
         "path",
+    ),
+    (
+        "a flag for one place, where the newer note says the older place too",
+        ("Tests on a laptop", "`pytest -n 4` runs the whole suite in about three minutes."),
+        ("Tests on the build farm", "`pytest -n 32 --dist loadfile` spreads the suite over"
+         " the farm's cores, and laptops use -n 8 now."),
+        "flag",
     ),
 ]  # fmt: skip
 
@@ -75,6 +85,19 @@ LEFT: list[tuple[str, Note, Note]] = [
          " one connection per thread."),
         ("Web threads against DB pool", "Each Puma worker has 5 threads; database.yml's"
          " pool of 5 matches them."),
+    ),
+    (
+        "a flag of one command for two places",
+        ("Tests on a laptop", "`pytest -n 4` runs the whole suite in about three minutes."),
+        ("Tests on the build farm", "`pytest -n 32 --dist loadfile` spreads the suite over"
+         " the farm's cores."),
+    ),
+    (
+        "what one place's command uses, the other place's note says it goes without",
+        ("Rendering on the farm", "`render --scheduler slurm -j 50` queues up to 50 frames"
+         " at once."),
+        ("Rendering on a workstation", "For a quick look: `render --threads 8` (no"
+         " scheduler, every frame local)."),
     ),
 ]  # fmt: skip
 

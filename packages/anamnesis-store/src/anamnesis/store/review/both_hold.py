@@ -196,6 +196,8 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
         and titled_theirs - older.scopes
     ):
         return True
+    if not changed and titled_for_two_places(older, newer):
+        return True
     return scoped_apart(
         older.clause(a.clause).text,
         newer.clause(b.clause).text,
@@ -207,6 +209,38 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
         # scopes beside production's)
         changed=changed or a.kind == "url",
     )
+
+
+def titled_for_two_places(older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether the titles say one thing for two places or cases: the same words, the same
+    word of place, then two others ("What CI runs on pull requests", "What CI runs on
+    main"; "Running on the cluster", "Running on a laptop"), each of which the other
+    note's prose never says (its code may: ``--base=origin/main`` is no case of its own).
+    Each note holds its case's values, and both hold."""
+    mine, theirs = _TITLE_PLACE.match(older.title), _TITLE_PLACE.match(newer.title)
+    if mine is None or theirs is None or mine.group(2).lower() != theirs.group(2).lower():
+        return False
+    head = frozenset(content_stems(mine.group(1)))
+    if not head or head != frozenset(content_stems(theirs.group(1))):
+        return False
+    place_mine = frozenset(content_stems(mine.group(3)))
+    place_theirs = frozenset(content_stems(theirs.group(3)))
+    return (
+        bool(place_mine and place_theirs)
+        and place_mine.isdisjoint(place_theirs)
+        and place_mine.isdisjoint(_prose_stems(newer))
+        and place_theirs.isdisjoint(_prose_stems(older))
+    )
+
+
+# A title's words, a word that says where or for which case, and the rest: "What CI runs
+# | on | pull requests".
+_TITLE_PLACE: Final = re.compile(r"^(.*?\w.*?)\b(on|for|in|under|inside|via)\b(.*\w.*)$", re.I)
+
+
+def _prose_stems(facts: NoteFacts) -> frozenset[str]:
+    """The stems of a note's words outside its code."""
+    return frozenset(content_stems(CODE_SPAN.sub(" ", f"{facts.title} {facts.memory.body}")))
 
 
 def scoped_apart(

@@ -42,6 +42,7 @@ from anamnesis.store.review.both_hold import (
     restated,
     said_today,
     same_slot,
+    titled_for_two_places,
     two_windows,
 )
 from anamnesis.store.review.gone import (
@@ -120,6 +121,7 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
             if (older.subject_stems & newer.subject_stems)
             - older.tool_stems
             - newer.tool_stems  # see _TITLED_KINDS
+            and not titled_for_two_places(older, newer)  # each its place's flags
             else ()
         ),
     ]
