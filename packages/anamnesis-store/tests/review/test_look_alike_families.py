@@ -12,7 +12,9 @@ that does contradict and is still found:
   value moved;
 * one thing for two places or cases, titled alike but for the place ("Tests on a
   laptop", "Tests on the build farm"), neither place said in the other note's prose:
-  each note's values, flags and what it says not to use are its place's.
+  each note's values, flags and what it says not to use are its place's;
+* a setting's key is no name, also when its number reads as a version of it
+  (``targetCPUPercent 65``): the floor's key is no rival of another setting's key.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -51,6 +53,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Tests on the build farm", "`pytest -n 32 --dist loadfile` spreads the suite over"
          " the farm's cores, and laptops use -n 8 now."),
         "flag",
+    ),
+    (
+        "one setting's number read as a version, that differs",
+        ("Worker CPU target", "The worker autoscaler aims at targetCPUPercent 50."),
+        ("Worker autoscaler ceiling", "scaling.maxPods is 12 for the worker,"
+         " targetCPUPercent 65."),
+        "version",
     ),
 ]  # fmt: skip
 
@@ -98,6 +107,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " at once."),
         ("Rendering on a workstation", "For a quick look: `render --threads 8` (no"
          " scheduler, every frame local)."),
+    ),
+    (
+        "a floor's key named in prose, beside another setting's key and number",
+        ("Worker autoscaler floor", "The worker autoscaler never goes below 3 pods"
+         " (scaling.minPods)."),
+        ("Worker autoscaler ceiling", "scaling.maxPods is 12 for the worker,"
+         " targetCPUPercent 65."),
     ),
 ]  # fmt: skip
 

@@ -353,7 +353,17 @@ _IDENTIFIER_KEY = re.compile(r"\w*_\w+|[a-z]+[A-Z]\w*|[A-Z][A-Z0-9]{3,}")
 def _not_keys(names: list[Value], values: list[Value]) -> list[Value]:
     """A note's names, less those that are the keys of settings it gives
     (``backupRetentionPeriod: 7``): a key says what a value is of, it is no value."""
-    keys = {value.slot for value in values if value.keyed and value.kind in ("number", "flag")}
+    keys = {
+        value.slot
+        for value in values
+        if value.keyed
+        and (
+            value.kind in ("number", "flag")
+            # a version read after an identifier (``targetCPUUtilizationPercentage 70``)
+            # is its setting's, not a product's (``Airflow 2``)
+            or (value.kind == "version" and _IDENTIFIER_KEY.fullmatch(value.shown.split()[0]))
+        )
+    }
     return [name for name in names if name.norm not in keys] if keys else names
 
 
