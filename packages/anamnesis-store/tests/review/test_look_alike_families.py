@@ -14,7 +14,10 @@ that does contradict and is still found:
   laptop", "Tests on the build farm"), neither place said in the other note's prose:
   each note's values, flags and what it says not to use are its place's;
 * a setting's key is no name, also when its number reads as a version of it
-  (``targetCPUPercent 65``): the floor's key is no rival of another setting's key.
+  (``targetCPUPercent 65``): the floor's key is no rival of another setting's key;
+* a period said after "every" beside a delay said after "after" ("a reminder every 12
+  hours", "links expire after 48 hours"): how often is no rival of how long until; two
+  periods, or two delays, that differ still differ.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -60,6 +63,20 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Worker autoscaler ceiling", "scaling.maxPods is 12 for the worker,"
          " targetCPUPercent 65."),
         "version",
+    ),
+    (
+        "two delays said after \"after\" that differ",
+        ("Password reset links", "Reset links expire after 48 hours."),
+        ("Reset link lifetime", "Reset links now expire after 24 hours, per the security"
+         " review."),
+        "number",
+    ),
+    (
+        "two periods said after \"every\" that differ",
+        ("Cache refresh", "The cache refreshes every 60 s."),
+        ("Cache refresh after the incident", "Since the outage the cache refreshes every"
+         " 300 s."),
+        "number",
     ),
 ]  # fmt: skip
 
@@ -114,6 +131,12 @@ LEFT: list[tuple[str, Note, Note]] = [
          " (scaling.minPods)."),
         ("Worker autoscaler ceiling", "scaling.maxPods is 12 for the worker,"
          " targetCPUPercent 65."),
+    ),
+    (
+        "a delay beside a period",
+        ("Password reset links", "Reset links expire after 48 hours."),
+        ("Reset reminders", "If the user hasn't reset yet, a reminder about the link goes"
+         " out every 12 hours."),
     ),
 ]  # fmt: skip
 

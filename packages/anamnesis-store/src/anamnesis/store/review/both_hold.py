@@ -71,6 +71,34 @@ def two_windows(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:
     return bool(mine and theirs and max(mine, theirs) >= _APART * min(mine, theirs))
 
 
+def period_and_span(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:
+    """Whether one duration is a period, said after "every" ("a reminder every 7 days"),
+    and the other a delay, said after "after" ("envelopes expire after 90 days"): how
+    often something repeats is no rival of how long until something happens once, both
+    hold. (A period against an interval said otherwise, "every 100 ms" and "the interval
+    to 500 ms", is one period.)"""
+    if a.slot != "s" or b.slot != "s":
+        return False
+    mine = _said_before(older.clause(a.clause).text, a.shown)
+    theirs = _said_before(newer.clause(b.clause).text, b.shown)
+    return bool(
+        (_PERIOD.search(mine) and _DELAY.search(theirs))
+        or (_DELAY.search(mine) and _PERIOD.search(theirs))
+    )
+
+
+# What a period's number is said after ("every 7 days", "each 30 s"), and a delay's
+# ("after 90 days").
+_PERIOD: Final = re.compile(r"\b(?:every|each)\s+(?:other\s+)?$", re.IGNORECASE)
+_DELAY: Final = re.compile(r"\bafter\s+$", re.IGNORECASE)
+
+
+def _said_before(text: str, shown: str) -> str:
+    """The text just before a value's first mention ("" when it is not found as shown)."""
+    at = text.find(shown)
+    return "" if at == -1 else text[:at]
+
+
 # How many times longer one window must be than the other to be another window.
 _APART: Final = 7
 

@@ -39,6 +39,7 @@ from anamnesis.store.review.both_hold import (
     one_value_in_two_files,
     other_scopes,
     other_things,
+    period_and_span,
     restated,
     said_today,
     same_slot,
@@ -220,7 +221,9 @@ def _value_differences(
                     (
                         kind == "number"
                         and (
-                            floor_and_ceiling(older, a, newer, b) or two_windows(older, a, newer, b)
+                            floor_and_ceiling(older, a, newer, b)
+                            or two_windows(older, a, newer, b)
+                            or period_and_span(older, a, newer, b)
                         )
                     )
                     or other_scopes(older, a, newer, b, changed)
