@@ -17,7 +17,10 @@ that does contradict and is still found:
   (``targetCPUPercent 65``): the floor's key is no rival of another setting's key;
 * a period said after "every" beside a delay said after "after" ("a reminder every 12
   hours", "links expire after 48 hours"): how often is no rival of how long until; two
-  periods, or two delays, that differ still differ.
+  periods, or two delays, that differ still differ;
+* a value given as an exception, the older one still holding: under a condition that
+  is a setting the older note never names ("With LAB_MODE = 1 ... a sensor on the bench
+  polls every 20 s"), or beside what the rest keep ("the rest use the default batch").
 
 The pairs are written here, not taken from the measured set."""
 
@@ -76,6 +79,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Cache refresh", "The cache refreshes every 60 s."),
         ("Cache refresh after the incident", "Since the outage the cache refreshes every"
          " 300 s."),
+        "number",
+    ),
+    (
+        "one exception said for everyone else too",
+        ("Uploader batch size", "The uploader sends 500 rows per request."),
+        ("Uploader batch size for Corvex", "The uploader sends 50 rows per request to"
+         " Corvex, and to everyone else now."),
+        "number",
+    ),
+    (
+        "a value under a condition that is no setting",
+        ("Sensor poll interval", "Deployed sensors poll every 15 minutes."),
+        ("Sensor polling", "When the battery is low, a sensor polls every 60 minutes."),
         "number",
     ),
 ]  # fmt: skip
@@ -137,6 +153,18 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Password reset links", "Reset links expire after 48 hours."),
         ("Reset reminders", "If the user hasn't reset yet, a reminder about the link goes"
          " out every 12 hours."),
+    ),
+    (
+        "a value under a setting the older note never names",
+        ("Sensor poll interval", "Deployed sensors poll every 15 minutes."),
+        ("Lab setup", "With LAB_MODE = 1 in settings.ini a sensor on the bench polls every"
+         " 20 s, so you can watch the dashboard move."),
+    ),
+    (
+        "an exception beside what the rest keep",
+        ("Uploader batch size", "The uploader sends 500 rows per request."),
+        ("Uploader batch size for Corvex", "The uploader sends 50 rows per request to"
+         " Corvex; the rest use the default batch."),
     ),
 ]  # fmt: skip
 

@@ -224,7 +224,7 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
         and titled_theirs - older.scopes
     ):
         return True
-    if not changed and titled_for_two_places(older, newer):
+    if not changed and (titled_for_two_places(older, newer) or an_exception(older, b, newer)):
         return True
     return scoped_apart(
         older.clause(a.clause).text,
@@ -269,6 +269,33 @@ _TITLE_PLACE: Final = re.compile(r"^(.*?\w.*?)\b(on|for|in|under|inside|via)\b(.
 def _prose_stems(facts: NoteFacts) -> frozenset[str]:
     """The stems of a note's words outside its code."""
     return frozenset(content_stems(CODE_SPAN.sub(" ", f"{facts.title} {facts.memory.body}")))
+
+
+def an_exception(older: NoteFacts, b: Value, newer: NoteFacts) -> bool:
+    """Whether the newer note gives its value as an exception to the older one's, which
+    still holds: under a condition the older note never names ("With DEBUG = True a
+    probe on the bench sleeps only 30 s"), or beside what the rest keep ("Only this
+    spider; the rest use the project setting")."""
+    if _THE_REST.search(newer.lower):
+        return True
+    condition = _CONDITION.match(newer.clause(b.clause).text)
+    if condition is None or not _A_SETTING.search(condition.group(1)):
+        return False  # "if `connect()` errors" is a case to diagnose, not a setting
+    named = frozenset(content_stems(CODE_SPAN.sub(" ", condition.group(1))))
+    return bool(named) and named.isdisjoint(_prose_stems(older))
+
+
+# What says the other cases keep their value: "the rest use", "every other job keeps".
+_THE_REST: Final = re.compile(
+    r"\b(?:the\s+rest|every(?:thing)?\s+else|all\s+(?:the\s+)?others?|every\s+other\s+\w+)"
+    r"\s+(?:use|keep|stay|still|remain)"
+)
+# A clause opening with its condition, up to the comma or the value's words after it.
+_CONDITION: Final = re.compile(
+    r"\s*(?:with|when|if|while)\s+([^,;]{3,60}?)(?:,|\s+(?:a|an|the)\s)", re.I
+)
+# A condition that is a setting or a mode: "DEBUG = True", "bench mode", "tracing enabled".
+_A_SETTING: Final = re.compile(r"\w\s*=\s*\w|\b(?:mode|enabled)\b", re.I)
 
 
 def scoped_apart(
