@@ -20,7 +20,10 @@ that does contradict and is still found:
   periods, or two delays, that differ still differ;
 * a value given as an exception, the older one still holding: under a condition that
   is a setting the older note never names ("With LAB_MODE = 1 ... a sensor on the bench
-  polls every 20 s"), or beside what the rest keep ("the rest use the default batch").
+  polls every 20 s"), or beside what the rest keep ("the rest use the default batch");
+* two of the things a project keeps side by side, each with its settings, told apart by
+  the word before them in the title or the value's clause ("main branch", "LTS branch";
+  "search cluster", "reporting cluster"), neither word said in the other note.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -94,6 +97,12 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Sensor polling", "When the battery is low, a sensor polls every 60 minutes."),
         "number",
     ),
+    (
+        "one branch's version, changed",
+        ("Python in the library's CI", "main branch CI: Python 3.12."),
+        ("CI after the runner upgrade", "The main branch CI runs Python 3.13 now."),
+        "version",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer)
@@ -165,6 +174,18 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Uploader batch size", "The uploader sends 500 rows per request."),
         ("Uploader batch size for Corvex", "The uploader sends 50 rows per request to"
          " Corvex; the rest use the default batch."),
+    ),
+    (
+        "two branches' versions",
+        ("Python in the library's CI", "main branch CI: Python 3.12 and 3.13."),
+        ("The 2.x LTS branch", "release-2.x still gets security fixes; its CI runs Python"
+         " 3.9."),
+    ),
+    (
+        "two clusters' shard counts",
+        ("Primary shards", "The search cluster keeps 6 primary shards per index."),
+        ("Reporting store", "The reporting cluster keeps 2 primary shards per index; its"
+         " data is small."),
     ),
 ]  # fmt: skip
 

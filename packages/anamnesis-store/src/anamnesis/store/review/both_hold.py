@@ -208,7 +208,21 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
         titled
         or _only(a.named, b.named, older, newer)
         or qualified_apart(older.title, newer.title, older, newer, titles=True)
+        or qualified_apart(
+            f"{older.title}. {older.clause(a.clause).text}",
+            f"{newer.title}. {newer.clause(b.clause).text}",
+            older,
+            newer,
+            heads=_SCOPE_HEADS,
+        )
     )
+
+
+# Things a project keeps several of side by side, each with its own settings: "the main
+# branch" and "the stable branch", "the EU cluster" and "the US cluster".
+_SCOPE_HEADS: Final = frozenset(
+    {"branch", "environment", "cluster", "region", "plan", "tier", "channel", "tenant", "site"}
+)
 
 
 def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
@@ -333,7 +347,13 @@ def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: N
 
 
 def qualified_apart(
-    mine: str, theirs: str, older: NoteFacts, newer: NoteFacts, *, titles: bool = False
+    mine: str,
+    theirs: str,
+    older: NoteFacts,
+    newer: NoteFacts,
+    *,
+    titles: bool = False,
+    heads: frozenset[str] | None = None,
 ) -> bool:
     """Whether the two clauses (``titles``: the two titles) name one kind of thing with a
     different word before it, each word one the other note never uses: ``feature``
@@ -342,6 +362,8 @@ def qualified_apart(
         return False  # no kind of thing in common
     before_mine, before_theirs = _qualifiers(mine), _qualifiers(theirs)
     for head, word in before_mine.items():
+        if heads is not None and head not in heads:
+            continue  # only a kind of thing kept side by side
         other = before_theirs.get(head)
         if (
             word
