@@ -23,7 +23,10 @@ that does contradict and is still found:
   polls every 20 s"), or beside what the rest keep ("the rest use the default batch");
 * two of the things a project keeps side by side, each with its settings, told apart by
   the word before them in the title or the value's clause ("main branch", "LTS branch";
-  "search cluster", "reporting cluster"), neither word said in the other note.
+  "search cluster", "reporting cluster"), neither word said in the other note;
+* a layer over what the older note's title names ("goes on top of the global rules",
+  "adds 4 processes on top of the worker pool"): the older value holds beneath it; a
+  noun ("local overrides in .env") says nothing of it.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -102,6 +105,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Python in the library's CI", "main branch CI: Python 3.12."),
         ("CI after the runner upgrade", "The main branch CI runs Python 3.13 now."),
         "version",
+    ),
+    (
+        "a changed value, the note speaking of overrides as things",
+        ("Worker pool size", "The worker pool runs 8 processes."),
+        ("Worker pool after the upgrade", "The worker pool runs 12 processes now; local"
+         " overrides in .env still work."),
+        "number",
     ),
 ]  # fmt: skip
 
@@ -186,6 +196,18 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Primary shards", "The search cluster keeps 6 primary shards per index."),
         ("Reporting store", "The reporting cluster keeps 2 primary shards per index; its"
          " data is small."),
+    ),
+    (
+        "a project's config file on top of the global one",
+        ("Global lint rules", "ruff reads the shared rules from ~/.config/ruff/ruff.toml."),
+        ("Repository lint rules", "Each repository's pyproject.toml [tool.ruff] section"
+         " goes on top of the global rules and wins on conflicts."),
+    ),
+    (
+        "a burst on top of the pool, and the total at peak",
+        ("Worker pool size", "The worker pool runs 8 processes."),
+        ("Burst workers", "The autoscaler adds up to 4 processes on top of the worker"
+         " pool, so 12 processes at peak."),
     ),
 ]  # fmt: skip
 

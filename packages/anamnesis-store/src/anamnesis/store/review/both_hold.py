@@ -238,7 +238,11 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
         and titled_theirs - older.scopes
     ):
         return True
-    if not changed and (titled_for_two_places(older, newer) or an_exception(older, b, newer)):
+    if not changed and (
+        titled_for_two_places(older, newer)
+        or an_exception(older, b, newer)
+        or layered_over(older, newer)
+    ):
         return True
     return scoped_apart(
         older.clause(a.clause).text,
@@ -299,6 +303,23 @@ def an_exception(older: NoteFacts, b: Value, newer: NoteFacts) -> bool:
     return bool(named) and named.isdisjoint(_prose_stems(older))
 
 
+def layered_over(older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether the newer note says what it sets is a layer over what the older note's
+    title names, which still holds beneath it: "per-project settings ... override the
+    user config" (a note titled "User config file"), "`max_overflow=20` on top of the
+    pool" (one titled "Loader connection pool"). A noun ("put local overrides in") or
+    a layer over something else says nothing of the older note."""
+    for layered in _LAYERED.finditer(newer.lower):
+        if not older.title_stems.isdisjoint(content_stems(layered.group(1))):
+            return True
+    return False
+
+
+# A layer over something, and the two words after it: what it is layered over.
+_LAYERED: Final = re.compile(
+    r"\b(?:overrides?|overriding|takes?\s+precedence\s+over|on\s+top\s+of|in\s+addition\s+to)"
+    r"\s+(?:the|its|their|our|your)\s+([\w-]+(?:\s+[\w-]+)?)"
+)
 # What says the other cases keep their value: "the rest use", "every other job keeps".
 _THE_REST: Final = re.compile(
     r"\b(?:the\s+rest|every(?:thing)?\s+else|all\s+(?:the\s+)?others?|every\s+other\s+\w+)"
