@@ -26,7 +26,9 @@ that does contradict and is still found:
   "search cluster", "reporting cluster"), neither word said in the other note;
 * a layer over what the older note's title names ("goes on top of the global rules",
   "adds 4 processes on top of the worker pool"): the older value holds beneath it; a
-  noun ("local overrides in .env") says nothing of it.
+  noun ("local overrides in .env") says nothing of it;
+* a percentage is a number, never a version ("above 0.5%"): a threshold said above it
+  beside a ceiling said "at most" both hold, as numbers' bounds do.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -111,6 +113,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Worker pool size", "The worker pool runs 8 processes."),
         ("Worker pool after the upgrade", "The worker pool runs 12 processes now; local"
          " overrides in .env still work."),
+        "number",
+    ),
+    (
+        "two thresholds in percent that differ",
+        ("Checkout error alert", "Notify the team when the checkout error rate goes above"
+         " 0.5%."),
+        ("Checkout alert after the noise review", "Notify the team when the checkout error"
+         " rate goes above 1.5% now."),
         "number",
     ),
 ]  # fmt: skip
@@ -208,6 +218,13 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Worker pool size", "The worker pool runs 8 processes."),
         ("Burst workers", "The autoscaler adds up to 4 processes on top of the worker"
          " pool, so 12 processes at peak."),
+    ),
+    (
+        "an alert's threshold in percent beside a budget's ceiling",
+        ("Checkout error alert", "Notify the team when the checkout error rate goes above"
+         " 0.5%."),
+        ("Checkout error budget", "The SLO allows a checkout error rate of at most 2.0%"
+         " over 30 days."),
     ),
 ]  # fmt: skip
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 _RANGE_OP = r"(?:\^|~>?|>=|<=|==|!=|<|>)"
 VERSION = re.compile(
-    rf"(?<![\w.$-])({_RANGE_OP}\s?)?(v?\d+(?:\.\d+){{1,3}}(?:-[A-Za-z][\w.]*)?|v\d+)(\+)?(?![\w.])"
+    rf"(?<![\w.$-])({_RANGE_OP}\s?)?(v?\d+(?:\.\d+){{1,3}}(?:-[A-Za-z][\w.]*)?|v\d+)(\+)?(?![\w.%])"
 )
 _HYPHENATED_VERSION = re.compile(
     r"(?<![\w.$/-])([A-Za-z][A-Za-z0-9]*)-(v?\d+\.\d+(?:\.\d+){0,2})(?![\w.])"
