@@ -28,7 +28,9 @@ that does contradict and is still found:
   "adds 4 processes on top of the worker pool"): the older value holds beneath it; a
   noun ("local overrides in .env") says nothing of it;
 * a percentage is a number, never a version ("above 0.5%"): a threshold said above it
-  beside a ceiling said "at most" both hold, as numbers' bounds do.
+  beside a ceiling said "at most" both hold, as numbers' bounds do;
+* a day or a month, capitalised, is no name ("ran it on db2 on Friday" names no rival
+  of the product the other note names).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -37,6 +39,8 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
+from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.values import clause_values
 from pair_checks import Note, assert_found, assert_left_alone
 
 # (rule, older, newer, the kind of difference expected)
@@ -239,3 +243,17 @@ def test_each_contradiction_is_still_found(
 @pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
 def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
     assert_left_alone(store, rule, old, new)
+
+
+def _names(body: str) -> list[str]:
+    return [
+        value.shown
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+        if value.kind == "name"
+    ]
+
+
+def test_a_day_or_a_month_is_no_name() -> None:
+    assert _names("Someone ran `yum update` on db2 on Friday and it broke.") == []
+    assert _names("The orders service moved off Rocky in March.") == ["Rocky"]
