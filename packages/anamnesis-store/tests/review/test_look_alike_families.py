@@ -30,7 +30,9 @@ that does contradict and is still found:
 * a percentage is a number, never a version ("above 0.5%"): a threshold said above it
   beside a ceiling said "at most" both hold, as numbers' bounds do;
 * a day or a month, capitalised, is no name ("ran it on db2 on Friday" names no rival
-  of the product the other note names).
+  of the product the other note names);
+* a multiplier ("5x the wall time") is a ratio: no count of a setting's key
+  (``maxSteps 800``) unless the key names a factor (``upscale_factor``).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -125,6 +127,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " 0.5%."),
         ("Checkout alert after the noise review", "Notify the team when the checkout error"
          " rate goes above 1.5% now."),
+        "number",
+    ),
+    (
+        "a factor's key and a multiplier",
+        ("Thumbnail upscaling", "The thumbnailer upscales images with upscale_factor 2."),
+        ("Thumbnail upscaling after the retina fix", "The thumbnailer upscales images 3x"
+         " now."),
         "number",
     ),
 ]  # fmt: skip
@@ -229,6 +238,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " 0.5%."),
         ("Checkout error budget", "The SLO allows a checkout error rate of at most 2.0%"
          " over 30 days."),
+    ),
+    (
+        "a step count's key and how many times longer a run takes",
+        ("First full run of the solver", "Ran the solver to maxSteps 800 on the coarse"
+         " grid; residuals flat after ~600."),
+        ("Solver settings that converge", "The coarse grid converges before 800"
+         " iterations; the fine grid needs the same maxSteps but takes 5x the wall time."),
     ),
 ]  # fmt: skip
 
