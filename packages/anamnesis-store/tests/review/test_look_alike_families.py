@@ -32,7 +32,10 @@ that does contradict and is still found:
 * a day or a month, capitalised, is no name ("ran it on db2 on Friday" names no rival
   of the product the other note names);
 * a multiplier ("5x the wall time") is a ratio: no count of a setting's key
-  (``maxSteps 800``) unless the key names a factor (``upscale_factor``).
+  (``maxSteps 800``) unless the key names a factor (``upscale_factor``);
+* two identifiers titling one kind of thing ("nightly_export schedule",
+  "report_rollup schedule") are two things, though the newer note names the older one
+  ("after nightly_export has finished").
 
 The pairs are written here, not taken from the measured set."""
 
@@ -135,6 +138,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Thumbnail upscaling after the retina fix", "The thumbnailer upscales images 3x"
          " now."),
         "number",
+    ),
+    (
+        "one job's schedule, changed",
+        ("nightly_export schedule", 'nightly_export runs daily at 01:00 UTC (`cron="0 1 *'
+         ' * *"`).'),
+        ("nightly_export after the move", "nightly_export runs daily at 02:30 UTC"
+         ' (`cron="30 2 * * *"`) since the warehouse moved.'),
+        "flag",
     ),
 ]  # fmt: skip
 
@@ -245,6 +256,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " grid; residuals flat after ~600."),
         ("Solver settings that converge", "The coarse grid converges before 800"
          " iterations; the fine grid needs the same maxSteps but takes 5x the wall time."),
+    ),
+    (
+        "two jobs' schedules, the newer job run after the older",
+        ("nightly_export schedule", 'nightly_export runs daily at 01:00 UTC (`cron="0 1 *'
+         ' * *"`).'),
+        ("report_rollup schedule", 'report_rollup runs daily at 03:15 UTC (`cron="15 3 *'
+         ' * *"`), after nightly_export has finished.'),
     ),
 ]  # fmt: skip
 

@@ -386,15 +386,27 @@ def qualified_apart(
         if heads is not None and head not in heads:
             continue  # only a kind of thing kept side by side
         other = before_theirs.get(head)
-        if (
-            word
-            and other
-            and other != word
-            and not re.search(rf"\b{re.escape(word)}", newer.lower)
-            and not re.search(rf"\b{re.escape(other)}", older.lower)
+        if not word or not other or other == word:
+            continue
+        # two identifiers titling one kind of thing name two things, whatever else the
+        # other note says of them ("warehouse_load schedule", "events_compact schedule",
+        # the newer running "after warehouse_load has finished")
+        said_mine = newer.title.lower() if titles and _named(word, other) else newer.lower
+        said_theirs = older.title.lower() if titles and _named(word, other) else older.lower
+        if not re.search(rf"\b{re.escape(word)}", said_mine) and not re.search(
+            rf"\b{re.escape(other)}", said_theirs
         ):
             return True
     return False
+
+
+def _named(*words: str) -> bool:
+    """Whether each word is an identifier of parts (``warehouse_load``, ``orders.v2``),
+    which names one thing, as an adjective does not."""
+    return all(_IDENTIFIER.fullmatch(word) for word in words)
+
+
+_IDENTIFIER: Final = re.compile(r"[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+")
 
 
 # Words that negate what follows them, or say how much of it: no kind of the thing they
