@@ -35,7 +35,10 @@ that does contradict and is still found:
   (``maxSteps 800``) unless the key names a factor (``upscale_factor``);
 * two identifiers titling one kind of thing ("nightly_export schedule",
   "report_rollup schedule") are two things, though the newer note names the older one
-  ("after nightly_export has finished").
+  ("after nightly_export has finished");
+* a value's clause that a parenthesis cut from its subject ("the storefront (cart,
+  checkout, search) | is at http://127.0.0.1:4000") is said of that subject: a
+  storefront's address and the docs' address are two things' addresses.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -146,6 +149,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("nightly_export after the move", "nightly_export runs daily at 02:30 UTC"
          ' (`cron="30 2 * * *"`) since the warehouse moved.'),
         "flag",
+    ),
+    (
+        "one thing's address, its subject cut off by a parenthesis",
+        ("Local storefront", "After `make dev` the storefront (cart, checkout, search) is"
+         " at http://127.0.0.1:4000."),
+        ("Local storefront port", "After `make dev` the storefront (cart, checkout,"
+         " search) is at http://127.0.0.1:4100 now."),
+        "url",
     ),
 ]  # fmt: skip
 
@@ -263,6 +274,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          ' * *"`).'),
         ("report_rollup schedule", 'report_rollup runs daily at 03:15 UTC (`cron="15 3 *'
          ' * *"`), after nightly_export has finished.'),
+    ),
+    (
+        "two things' addresses, one subject cut off by a parenthesis",
+        ("Local storefront", "After `make dev` the storefront (cart, checkout, search) is"
+         " at http://127.0.0.1:4000."),
+        ("Docs and mail catcher locally", "Docs: http://127.0.0.1:4010. Mailpit (the fake"
+         " inbox) on 8025."),
     ),
 ]  # fmt: skip
 

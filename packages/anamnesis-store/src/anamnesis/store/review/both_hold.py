@@ -199,8 +199,8 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     # project may say them)
     tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET
     titled = _only(
-        (older.clause(a.clause).stems & older.title_stems) - tools,
-        (newer.clause(b.clause).stems & newer.title_stems) - tools,
+        (_said_with(older, a.clause) & older.title_stems) - tools,
+        (_said_with(newer, b.clause) & newer.title_stems) - tools,
         older,
         newer,
     )
@@ -223,6 +223,20 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
 _SCOPE_HEADS: Final = frozenset(
     {"branch", "environment", "cluster", "region", "plan", "tier", "channel", "tenant", "site"}
 )
+
+
+def _said_with(facts: NoteFacts, index: int) -> frozenset[str]:
+    """The stems of a value's clause, and of its subject when a parenthesis cut the
+    sentence before the verb ("The Room database (FieldnotesDb) | is at version 7"):
+    the clause two before, the one a parenthesis came after."""
+    stems = facts.clause(index).stems
+    if index < 3 or not _NO_SUBJECT.match(facts.clause(index).text):
+        return stems
+    return stems | facts.clause(index - 2).stems
+
+
+# A clause that opens with its verb: its subject was said before it.
+_NO_SUBJECT: Final = re.compile(r"(?:is|are|was|were|has|have|stays|runs|listens|lives)\b")
 
 
 def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
