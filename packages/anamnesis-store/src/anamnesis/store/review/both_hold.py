@@ -1,8 +1,10 @@
-"""Two differing values that both hold: a floor and a ceiling, a value the newer note
-states again for something else, values visibly of two things (the ``orders`` table and
-the ``customers`` table, the API's port and the database's) or said for two scopes
-(production and staging, macOS and Linux), two files that each hold the value both notes
-agree on (the manifest's range and the version file's pin)."""
+"""Two differing values that both hold: a floor and a ceiling, a period and a delay, a
+value the newer note states again for something else, values visibly of two things (the
+``orders`` table and the ``customers`` table, the API's port and the database's, two
+branches) or said for two scopes (production and staging, macOS and Linux, notes titled
+"... on a laptop" and "... on the build farm"), an exception or a layer over the older
+value ("the rest use the project setting", "on top of the pool"), two files that each
+hold the value both notes agree on (the manifest's range and the version file's pin)."""
 
 from __future__ import annotations
 
