@@ -255,9 +255,15 @@ def counts_alike(a: Value, b: Value) -> bool:
         return False
     keyed, other = (a, b) if a.keyed else (b, a)
     words = key_stems(key_of(keyed)) - GENERIC_KEY_WORDS
+    if other.slot == "x" and words.isdisjoint(_FACTOR_KEYS):
+        return False  # "4x the wall time" is a ratio, no count of the key's ``endTime``
     if words & _DURATION_KEYS and other.slot not in ("s", "") and not other.slot.startswith("~"):
         return False  # a timeout's number is a duration, not "two retries"
     return not words.isdisjoint(other.stems | other.own | {stem(other.slot.lstrip("~"))})
+
+
+# Words of a key whose number is a ratio, as "4x" is: ``scale_factor``, ``multiplier``.
+_FACTOR_KEYS: Final = frozenset({"factor", "ratio", "multipli", "multiplier", "scale", "x"})
 
 
 @lru_cache(maxsize=4096)

@@ -1,13 +1,17 @@
-"""Two differing values that both hold: a floor and a ceiling, a value the newer note
-states again for something else, values visibly of two things (the ``orders`` table and
-the ``customers`` table, the API's port and the database's) or said for two scopes
-(production and staging, macOS and Linux)."""
+"""Two differing values that both hold: a floor and a ceiling, a period and a delay, a
+value the newer note states again for something else, values visibly of two things (the
+``orders`` table and the ``customers`` table, the API's port and the database's, two
+branches) or said for two scopes (production and staging, macOS and Linux, notes titled
+"... on a laptop" and "... on the build farm"), an exception or a layer over the older
+value ("the rest use the project setting", "on top of the pool"), two files that each
+hold the value both notes agree on (the manifest's range and the version file's pin)."""
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
 
+from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
@@ -69,6 +73,34 @@ def two_windows(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:
     return bool(mine and theirs and max(mine, theirs) >= _APART * min(mine, theirs))
 
 
+def period_and_span(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:
+    """Whether one duration is a period, said after "every" ("a reminder every 7 days"),
+    and the other a delay, said after "after" ("envelopes expire after 90 days"): how
+    often something repeats is no rival of how long until something happens once, both
+    hold. (A period against an interval said otherwise, "every 100 ms" and "the interval
+    to 500 ms", is one period.)"""
+    if a.slot != "s" or b.slot != "s":
+        return False
+    mine = _said_before(older.clause(a.clause).text, a.shown)
+    theirs = _said_before(newer.clause(b.clause).text, b.shown)
+    return bool(
+        (_PERIOD.search(mine) and _DELAY.search(theirs))
+        or (_DELAY.search(mine) and _PERIOD.search(theirs))
+    )
+
+
+# What a period's number is said after ("every 7 days", "each 30 s"), and a delay's
+# ("after 90 days").
+_PERIOD: Final = re.compile(r"\b(?:every|each)\s+(?:other\s+)?$", re.IGNORECASE)
+_DELAY: Final = re.compile(r"\bafter\s+$", re.IGNORECASE)
+
+
+def _said_before(text: str, shown: str) -> str:
+    """The text just before a value's first mention ("" when it is not found as shown)."""
+    at = text.find(shown)
+    return "" if at == -1 else text[:at]
+
+
 # How many times longer one window must be than the other to be another window.
 _APART: Final = 7
 
@@ -118,6 +150,25 @@ _PAST: Final = re.compile(
 )
 
 
+def one_value_in_two_files(
+    a: Value, b: Value, old_values: list[Value], new_values: list[Value]
+) -> bool:
+    """Whether two paths are two files that each hold the value the notes agree on: the
+    clause naming each file (or the one beside it: a parenthesis is a clause of its own)
+    states a value the other's agrees with (``package.json`` allows Node ">=20",
+    ``.nvmrc`` pins 22.11.0; ``config/sidekiq.yml`` and ``database.yml`` both size the
+    pool 12). The files say where one fact is written, and both hold; a file that
+    replaced the other is said as a change, and the caller asks this only without one."""
+    mine = [x for x in old_values if x.kind in _HELD_KINDS and abs(x.clause - a.clause) <= 1]
+    theirs = [y for y in new_values if y.kind in _HELD_KINDS and abs(y.clause - b.clause) <= 1]
+    return any(same_slot(x, y) and agree(x, y) for x in mine for y in theirs)
+
+
+# The kinds of value a file holds for a thing (a path, a command or a name is no value
+# held in it).
+_HELD_KINDS: Final = frozenset({"number", "version", "port", "url"})
+
+
 def same_slot(a: Value, b: Value) -> bool:
     """Whether two values may be of one thing by what they are values of: not two keys,
     nor two numbers in two units (2 seconds of backoff is no count of attempts)."""
@@ -150,8 +201,8 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     # project may say them)
     tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET
     titled = _only(
-        (older.clause(a.clause).stems & older.title_stems) - tools,
-        (newer.clause(b.clause).stems & newer.title_stems) - tools,
+        (_said_with(older, a.clause) & older.title_stems) - tools,
+        (_said_with(newer, b.clause) & newer.title_stems) - tools,
         older,
         newer,
     )
@@ -159,7 +210,35 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
         titled
         or _only(a.named, b.named, older, newer)
         or qualified_apart(older.title, newer.title, older, newer, titles=True)
+        or qualified_apart(
+            f"{older.title}. {older.clause(a.clause).text}",
+            f"{newer.title}. {newer.clause(b.clause).text}",
+            older,
+            newer,
+            heads=_SCOPE_HEADS,
+        )
     )
+
+
+# Things a project keeps several of side by side, each with its own settings: "the main
+# branch" and "the stable branch", "the EU cluster" and "the US cluster".
+_SCOPE_HEADS: Final = frozenset(
+    {"branch", "environment", "cluster", "region", "plan", "tier", "channel", "tenant", "site"}
+)
+
+
+def _said_with(facts: NoteFacts, index: int) -> frozenset[str]:
+    """The stems of a value's clause, and of its subject when a parenthesis cut the
+    sentence before the verb ("The Room database (FieldnotesDb) | is at version 7"):
+    the clause two before, the one a parenthesis came after."""
+    stems = facts.clause(index).stems
+    if index < 3 or not _NO_SUBJECT.match(facts.clause(index).text):
+        return stems
+    return stems | facts.clause(index - 2).stems
+
+
+# A clause that opens with its verb: its subject was said before it.
+_NO_SUBJECT: Final = re.compile(r"(?:is|are|was|were|has|have|stays|runs|listens|lives)\b")
 
 
 def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
@@ -175,6 +254,12 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
         and titled_theirs - older.scopes
     ):
         return True
+    if not changed and (
+        titled_for_two_places(older, newer)
+        or an_exception(older, b, newer)
+        or layered_over(older, newer)
+    ):
+        return True
     return scoped_apart(
         older.clause(a.clause).text,
         newer.clause(b.clause).text,
@@ -186,6 +271,82 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
         # scopes beside production's)
         changed=changed or a.kind == "url",
     )
+
+
+def titled_for_two_places(older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether the titles say one thing for two places or cases: the same words, the same
+    word of place, then two others ("What CI runs on pull requests", "What CI runs on
+    main"; "Running on the cluster", "Running on a laptop"), each of which the other
+    note's prose never says (its code may: ``--base=origin/main`` is no case of its own).
+    Each note holds its case's values, and both hold."""
+    mine, theirs = _TITLE_PLACE.match(older.title), _TITLE_PLACE.match(newer.title)
+    if mine is None or theirs is None or mine.group(2).lower() != theirs.group(2).lower():
+        return False
+    head = frozenset(content_stems(mine.group(1)))
+    if not head or head != frozenset(content_stems(theirs.group(1))):
+        return False
+    place_mine = frozenset(content_stems(mine.group(3)))
+    place_theirs = frozenset(content_stems(theirs.group(3)))
+    return (
+        bool(place_mine and place_theirs)
+        and place_mine.isdisjoint(place_theirs)
+        and place_mine.isdisjoint(_prose_stems(newer))
+        and place_theirs.isdisjoint(_prose_stems(older))
+    )
+
+
+# A title's words, a word that says where or for which case, and the rest: "What CI runs
+# | on | pull requests".
+_TITLE_PLACE: Final = re.compile(r"^(.*?\w.*?)\b(on|for|in|under|inside|via)\b(.*\w.*)$", re.I)
+
+
+def _prose_stems(facts: NoteFacts) -> frozenset[str]:
+    """The stems of a note's words outside its code."""
+    return frozenset(content_stems(CODE_SPAN.sub(" ", f"{facts.title} {facts.memory.body}")))
+
+
+def an_exception(older: NoteFacts, b: Value, newer: NoteFacts) -> bool:
+    """Whether the newer note gives its value as an exception to the older one's, which
+    still holds: under a condition the older note never names ("With DEBUG = True a
+    probe on the bench sleeps only 30 s"), or beside what the rest keep ("Only this
+    spider; the rest use the project setting")."""
+    if _THE_REST.search(newer.lower):
+        return True
+    condition = _CONDITION.match(newer.clause(b.clause).text)
+    if condition is None or not _A_SETTING.search(condition.group(1)):
+        return False  # "if `connect()` errors" is a case to diagnose, not a setting
+    named = frozenset(content_stems(CODE_SPAN.sub(" ", condition.group(1))))
+    return bool(named) and named.isdisjoint(_prose_stems(older))
+
+
+def layered_over(older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether the newer note says what it sets is a layer over what the older note's
+    title names, which still holds beneath it: "per-project settings ... override the
+    user config" (a note titled "User config file"), "`max_overflow=20` on top of the
+    pool" (one titled "Loader connection pool"). A noun ("put local overrides in") or
+    a layer over something else says nothing of the older note."""
+    for layered in _LAYERED.finditer(newer.lower):
+        if not older.title_stems.isdisjoint(content_stems(layered.group(1))):
+            return True
+    return False
+
+
+# A layer over something, and the two words after it: what it is layered over.
+_LAYERED: Final = re.compile(
+    r"\b(?:overrides?|overriding|takes?\s+precedence\s+over|on\s+top\s+of|in\s+addition\s+to)"
+    r"\s+(?:the|its|their|our|your)\s+([\w-]+(?:\s+[\w-]+)?)"
+)
+# What says the other cases keep their value: "the rest use", "every other job keeps".
+_THE_REST: Final = re.compile(
+    r"\b(?:the\s+rest|every(?:thing)?\s+else|all\s+(?:the\s+)?others?|every\s+other\s+\w+)"
+    r"\s+(?:use|keep|stay|still|remain)"
+)
+# A clause opening with its condition, up to the comma or the value's words after it.
+_CONDITION: Final = re.compile(
+    r"\s*(?:with|when|if|while)\s+([^,;]{3,60}?)(?:,|\s+(?:a|an|the)\s)", re.I
+)
+# A condition that is a setting or a mode: "DEBUG = True", "bench mode", "tracing enabled".
+_A_SETTING: Final = re.compile(r"\w\s*=\s*\w|\b(?:mode|enabled)\b", re.I)
 
 
 def scoped_apart(
@@ -223,7 +384,13 @@ def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: N
 
 
 def qualified_apart(
-    mine: str, theirs: str, older: NoteFacts, newer: NoteFacts, *, titles: bool = False
+    mine: str,
+    theirs: str,
+    older: NoteFacts,
+    newer: NoteFacts,
+    *,
+    titles: bool = False,
+    heads: frozenset[str] | None = None,
 ) -> bool:
     """Whether the two clauses (``titles``: the two titles) name one kind of thing with a
     different word before it, each word one the other note never uses: ``feature``
@@ -232,16 +399,30 @@ def qualified_apart(
         return False  # no kind of thing in common
     before_mine, before_theirs = _qualifiers(mine), _qualifiers(theirs)
     for head, word in before_mine.items():
+        if heads is not None and head not in heads:
+            continue  # only a kind of thing kept side by side
         other = before_theirs.get(head)
-        if (
-            word
-            and other
-            and other != word
-            and not re.search(rf"\b{re.escape(word)}", newer.lower)
-            and not re.search(rf"\b{re.escape(other)}", older.lower)
+        if not word or not other or other == word:
+            continue
+        # two identifiers titling one kind of thing name two things, whatever else the
+        # other note says of them ("warehouse_load schedule", "events_compact schedule",
+        # the newer running "after warehouse_load has finished")
+        said_mine = newer.title.lower() if titles and _named(word, other) else newer.lower
+        said_theirs = older.title.lower() if titles and _named(word, other) else older.lower
+        if not re.search(rf"\b{re.escape(word)}", said_mine) and not re.search(
+            rf"\b{re.escape(other)}", said_theirs
         ):
             return True
     return False
+
+
+def _named(*words: str) -> bool:
+    """Whether each word is an identifier of parts (``warehouse_load``, ``orders.v2``),
+    which names one thing, as an adjective does not."""
+    return all(_IDENTIFIER.fullmatch(word) for word in words)
+
+
+_IDENTIFIER: Final = re.compile(r"[a-z][a-z0-9]*(?:[_.-][a-z0-9]+)+")
 
 
 # Words that negate what follows them, or say how much of it: no kind of the thing they

@@ -36,11 +36,14 @@ from anamnesis.store.review.alignment_by_context import (
 )
 from anamnesis.store.review.both_hold import (
     floor_and_ceiling,
+    one_value_in_two_files,
     other_scopes,
     other_things,
+    period_and_span,
     restated,
     said_today,
     same_slot,
+    titled_for_two_places,
     two_windows,
 )
 from anamnesis.store.review.gone import (
@@ -119,6 +122,7 @@ def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
             if (older.subject_stems & newer.subject_stems)
             - older.tool_stems
             - newer.tool_stems  # see _TITLED_KINDS
+            and not titled_for_two_places(older, newer)  # each its place's flags
             else ()
         ),
     ]
@@ -217,10 +221,17 @@ def _value_differences(
                     (
                         kind == "number"
                         and (
-                            floor_and_ceiling(older, a, newer, b) or two_windows(older, a, newer, b)
+                            floor_and_ceiling(older, a, newer, b)
+                            or two_windows(older, a, newer, b)
+                            or period_and_span(older, a, newer, b)
                         )
                     )
                     or other_scopes(older, a, newer, b, changed)
+                    or (
+                        kind == "path"
+                        and not changed
+                        and one_value_in_two_files(a, b, old_values, new_values)
+                    )
                     or (
                         not changed
                         and not one_setting(a, b)
@@ -345,7 +356,17 @@ _IDENTIFIER_KEY = re.compile(r"\w*_\w+|[a-z]+[A-Z]\w*|[A-Z][A-Z0-9]{3,}")
 def _not_keys(names: list[Value], values: list[Value]) -> list[Value]:
     """A note's names, less those that are the keys of settings it gives
     (``backupRetentionPeriod: 7``): a key says what a value is of, it is no value."""
-    keys = {value.slot for value in values if value.keyed and value.kind in ("number", "flag")}
+    keys = {
+        value.slot
+        for value in values
+        if value.keyed
+        and (
+            value.kind in ("number", "flag")
+            # a version read after an identifier (``targetCPUUtilizationPercentage 70``)
+            # is its setting's, not a product's (``Airflow 2``)
+            or (value.kind == "version" and _IDENTIFIER_KEY.fullmatch(value.shown.split()[0]))
+        )
+    }
     return [name for name in names if name.norm not in keys] if keys else names
 
 

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.both_hold import qualified_apart, scoped_apart
+from anamnesis.store.review.both_hold import (
+    qualified_apart,
+    scoped_apart,
+    titled_for_two_places,
+)
 from anamnesis.store.review.reading.stances import (
     DIRECTIVE,
     NEGATION,
@@ -69,8 +73,10 @@ def _apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
     """Whether a clause of each note speaks of something else: for two scopes
     (:func:`scoped_apart`), or of one kind of thing told apart by the word before it
     (:func:`qualified_apart`)."""
-    return scoped_apart(mine, theirs, older, newer, leaving="", changed=True) or qualified_apart(
-        mine, theirs, older, newer
+    return (
+        scoped_apart(mine, theirs, older, newer, leaving="", changed=True)
+        or qualified_apart(mine, theirs, older, newer)
+        or titled_for_two_places(older, newer)
     )
 
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 _RANGE_OP = r"(?:\^|~>?|>=|<=|==|!=|<|>)"
 VERSION = re.compile(
-    rf"(?<![\w.$-])({_RANGE_OP}\s?)?(v?\d+(?:\.\d+){{1,3}}(?:-[A-Za-z][\w.]*)?|v\d+)(\+)?(?![\w.])"
+    rf"(?<![\w.$-])({_RANGE_OP}\s?)?(v?\d+(?:\.\d+){{1,3}}(?:-[A-Za-z][\w.]*)?|v\d+)(\+)?(?![\w.%])"
 )
 _HYPHENATED_VERSION = re.compile(
     r"(?<![\w.$/-])([A-Za-z][A-Za-z0-9]*)-(v?\d+\.\d+(?:\.\d+){0,2})(?![\w.])"
@@ -651,12 +651,27 @@ def _number_value(
         near = [s for s in content_stems(before) if not s.isdigit()]
         slot = "~" + near[-1] if near else ""
     bound = ""
+    said = before
     before = before[-24:]  # what a bound is said with comes just before the number
     if _MINIMUM_BEFORE.search(before) or _MINIMUM_AFTER.match(after):
         bound = ">="
     elif _MAXIMUM_BEFORE.search(before) or _MAXIMUM_AFTER.match(after):
         bound = "<="
+    if bound and _REFUSED_BOUND.search(said):
+        # what is refused below a number is its floor: "never starts a batch with fewer
+        # than 8 jobs" asks for 8 at least, "rejects uploads above 50 MB" allows 50 at most
+        bound = "<=" if bound == ">=" else ">="
     return Value("number", norm, shown, slot=slot, bound=bound, clause=clause)
+
+
+# A negation or a refusal a few words before a bound said just before its number (not
+# "no more than", "no fewer than": those say their bound themselves).
+_REFUSED_BOUND = re.compile(
+    r"\b(?:not|never|cannot|can't|won't|doesn't|don't|isn't|refuses?|rejects?|reverts?"
+    r"|fails?|blocks?)\b(?:(?!\b(?:and|but|or|so|then)\b)[^.;:,\n]){0,40}?"
+    r"\b(?:(?:more|fewer|less)\s+than|over|above|under|below)\s*$",
+    re.IGNORECASE,
+)
 
 
 # What makes a number a minimum or a maximum, said before it or after it ("up to 5

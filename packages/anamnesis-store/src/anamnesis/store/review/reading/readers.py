@@ -578,6 +578,13 @@ _DOMAIN_ENDINGS: Final = frozenset(
 )
 
 
+# The days and months, capitalised as names are, yet saying when.
+_CALENDAR: Final = frozenset(
+    """monday tuesday wednesday thursday friday saturday sunday january february march
+    april may june july august september october november december""".split()  # noqa: SIM905 - a word list reads best as words
+)
+
+
 def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     for pattern in (_ENV_VAR, _CAMEL):
         for match in pattern.finditer(text):
@@ -608,6 +615,8 @@ def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
         shown = " ".join(tokens)
         if len(tokens) == 1 and is_plural(shown) and shown[1:].islower():
             continue  # "Macs", "Secrets": a plural noun capitalised, not a name
+        if all(token.lower() in _CALENDAR for token in tokens):
+            continue  # "on Sunday", "since March": when, not a thing named
         spans.take(match.start(), match.end())
         yield start, Value("name", shown.lower(), shown, clause=clause)
 
