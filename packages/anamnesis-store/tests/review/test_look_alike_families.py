@@ -44,12 +44,9 @@ The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
-import pytest
-
-from anamnesis.store import MemoryStore
 from anamnesis.store.review.reading.text import clauses
 from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, assert_found, assert_left_alone
+from pair_checks import Note, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -285,16 +282,7 @@ LEFT: list[tuple[str, Note, Note]] = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[case[0] for case in FOUND])
-def test_each_contradiction_is_still_found(
-    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
-) -> None:
-    assert_found(store, rule, old, new, kind)
-
-
-@pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
-def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
-    assert_left_alone(store, rule, old, new)
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
 
 
 def _names(body: str) -> list[str]:
