@@ -93,10 +93,12 @@ _KEY_SHAPE = (
 # (as ``appsettings.json`` nests it and an environment variable spells it).
 _SECTION_KEY = r"[A-Z][A-Za-z0-9]*(?::[A-Z][A-Za-z0-9]*)+"
 # A setting said in prose as "key is value", the key one no prose word looks like
-# (:data:`_KEY_SHAPE`): "rendering_method is gl_compatibility".
+# (:data:`_KEY_SHAPE`): "rendering_method is gl_compatibility"; the value as code writes
+# one, quoted ("log_format is 'json'") or an enum's constant ("id_strategy is ANY").
 _IS_SETTING = re.compile(
     rf"(?<![\w.`/-])({_KEY_SHAPE}|{_SECTION_KEY})`?\s+is\s+(?:now\s+|set\s+to\s+)?"
-    r"(`[^`\s]{1,60}`|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
+    r"(`[^`\s]{1,60}`|'[^'\s]{1,60}'|\"[^\"\s]{1,60}\"|[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)*\b"
+    r"|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
     r"(?![\w.:/-])"
 )
 # A key said before its value in code, in prose or in code: "session.store_type is
