@@ -3,7 +3,10 @@ thing in constructions issue 42's tuning splits showed missed, and the look-alik
 rule must leave alone:
 
 * a setting said in prose "key is value", the value as code writes one: quoted
-  ("log_format is 'json'") or an enum's constant ("id_strategy is ANY").
+  ("log_format is 'json'") or an enum's constant ("id_strategy is ANY");
+* a port the newer note says clashed with another thing on it ("collided with the
+  dashboard on 3000") or another thing owns ("the sidecar owns 8080") is given up: what
+  it states beside is the new port.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -32,6 +35,21 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " fields of every request."),
         "flag",
     ),
+    (
+        "a port the newer note says clashed with another thing on it",
+        ("Webhook receiver in development", "The receiver listens on port 4000;"
+         " `cloudflared tunnel --url localhost:4000` exposes it."),
+        ("Webhook receiver locally", "The receiver's port is 4100 in .env.local (it"
+         " clashed with the admin UI on 4000). Point the tunnel at 4100."),
+        "port",
+    ),
+    (
+        "a port the newer note says another thing owns",
+        ("Billing API port", "billing.http.port=9000 in application.conf."),
+        ("Ports inside the billing pod", "The API answers on 9010 - the log shipper owns"
+         " 9000 in that pod. Readiness probes go to the same port."),
+        "port",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -41,6 +59,12 @@ LEFT: list[tuple[str, Note, Note]] = [
          " team; page them for refunds."),
         ("Billing service on-call", "The contact is PAYMENTS on the rota; the team is"
          " small, so page one person."),
+    ),
+    (
+        "a port the newer note still gives its thing, owned by no other",
+        ("Billing API port", "billing.http.port=9000 in application.conf."),
+        ("Who runs the billing pod", "The payments team owns the pod; its API answers on"
+         " 9000 and the admin console on 9901."),
     ),
 ]  # fmt: skip
 
