@@ -6,7 +6,9 @@ rule must leave alone:
   ("log_format is 'json'") or an enum's constant ("id_strategy is ANY");
 * a port the newer note says clashed with another thing on it ("collided with the
   dashboard on 3000") or another thing owns ("the sidecar owns 8080") is given up: what
-  it states beside is the new port.
+  it states beside is the new port;
+* flags given in code without their program, each with the word after it as its value
+  (`-preset veryfast`, `--compression zstd,6`), are read as lone flags are.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -50,6 +52,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " 9000 in that pod. Readiness probes go to the same port."),
         "port",
     ),
+    (
+        "a flag given in code without its program, with the word after it",
+        ("Encoding the tutorial videos", "`ffmpeg -i talk.mov -c:v libx264 -preset slow"
+         " talk.mp4` for every recording."),
+        ("Faster video encodes", "The encode script uses `-preset veryfast` now; the"
+         " files are a little bigger but the queue drains overnight."),
+        "flag",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -65,6 +75,13 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Billing API port", "billing.http.port=9000 in application.conf."),
         ("Who runs the billing pod", "The payments team owns the pod; its API answers on"
          " 9000 and the admin console on 9901."),
+    ),
+    (
+        "a flag given in code without its program, with the same value",
+        ("Encoding the tutorial videos", "`ffmpeg -i talk.mov -c:v libx264 -preset slow"
+         " talk.mp4` for every recording."),
+        ("Video encode settings", "The encode script keeps `-preset slow`; the files stay"
+         " small enough for the CDN."),
     ),
 ]  # fmt: skip
 

@@ -180,14 +180,13 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         # task: a key has no slash)
         yield start, setting_value(parts[0], parts[1], clause)
         return
-    if all(_FLAG.fullmatch(part) and part.startswith("-") for part in parts):
-        # `--metrics-bind-address=:8443 --metrics-secure`: flags given without their
-        # program, each read as a lone flag is
+    given = _flags_given(parts)
+    if given:
+        # `--metrics-bind-address=:8443 --metrics-secure`, `-r cubic`: flags given without
+        # their program, each read as a lone flag is, with the value after it
         tool = _tool_run(text[:start])
-        for part in parts:
-            flag = _FLAG.fullmatch(part)
-            assert flag is not None
-            yield start, _flag_value(flag.group(1), flag.group(2), tool, clause)
+        for flag, value in given:
+            yield start, _flag_value(flag, value, tool, clause)
         return
     head = parts[0]
     if head == "cd" and len(parts) == 2:
@@ -634,6 +633,23 @@ def _looks_like_path(token: str) -> bool:
     if len(segments) >= 3:
         return True
     return any(re.search(r"[._<>*@-]|\d", segment) for segment in segments)
+
+
+def _flags_given(parts: list[str]) -> list[tuple[str, str | None]]:
+    """The flags a span in code gives without their program, each with its value (its
+    own ``=value`` or the word after it: `--compression zstd,6`); empty when the span is
+    no run of flags (a word follows no flag, or follows one already given a value), or
+    gives an address (`--index-url https://...`: the address is what it states)."""
+    given: list[tuple[str, str | None]] = []
+    for part in parts:
+        flag = _FLAG.fullmatch(part) if part.startswith("-") else None
+        if flag is not None:
+            given.append((flag.group(1), flag.group(2)))
+        elif given and given[-1][1] is None and "://" not in part:
+            given[-1] = (given[-1][0], part)
+        else:
+            return []
+    return given
 
 
 def _flag_value(flag: str, value: str | None, tool: str, clause: int) -> Value:
