@@ -8,7 +8,9 @@ rule must leave alone:
   dashboard on 3000") or another thing owns ("the sidecar owns 8080") is given up: what
   it states beside is the new port;
 * flags given in code without their program, each with the word after it as its value
-  (`-preset veryfast`, `--compression zstd,6`), are read as lone flags are.
+  (`-preset veryfast`, `--compression zstd,6`), are read as lone flags are;
+* two clauses' scopes tell their values apart only when they are of one dimension
+  (production and staging; not production and public).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -60,6 +62,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " files are a little bigger but the queue drains overnight."),
         "flag",
     ),
+    (
+        "a value said for production, the other for the public: no two scopes",
+        ("Production docs site", "The live docs are served from"
+         " https://acme-docs.netlify.app (Netlify, main branch)."),
+        ("Docs address for search engines", "The sitemap and canonical links use"
+         " https://docs.acme.io, the one public address of the docs."),
+        "url",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -82,6 +92,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " talk.mp4` for every recording."),
         ("Video encode settings", "The encode script keeps `-preset slow`; the files stay"
          " small enough for the CDN."),
+    ),
+    (
+        "a value said for production, the other for staging",
+        ("Production docs site", "The live docs are served from"
+         " https://acme-docs.netlify.app (Netlify, main branch)."),
+        ("Staging docs site", "Staging docs are served from https://docs.acme.io, built"
+         " from the release branch."),
     ),
 ]  # fmt: skip
 

@@ -205,7 +205,7 @@ def scoped_apart(
     # a note's own scopes (all its text) are read only for a clause that names one
     only_mine = said_mine - newer.scopes if said_mine else said_mine
     only_theirs = said_theirs - older.scopes if said_theirs else said_theirs
-    if only_mine and only_theirs:
+    if only_mine and only_theirs and _one_dimension(only_mine, only_theirs):
         return True
     if changed:
         return False
@@ -213,6 +213,31 @@ def scoped_apart(
         (only_theirs & scopes(newer.title) & STRONG_SCOPES and not said_mine)
         or (only_mine & scopes(older.title) & STRONG_SCOPES and not said_theirs)
     )
+
+
+# What a scope word tells apart: environments, platforms, regions, audiences and plans,
+# alerts' severities. Two clauses' scopes are two scopes only of one of these:
+# "production" and "staging" are two environments, where "production" and "public" may
+# name one site (the public one in production). A word not listed is of every dimension.
+_DIMENSIONS: Final = {
+    word: dimension
+    for dimension, said in {
+        "environment": "prod staging stage dev qa uat sandbox preview demo",
+        "platform": "linux macos mac windows ios android mobile desktop arm arm64 aarch64 x86"
+        " x86_64 amd64 wsl wsl2",
+        "region": "eu us uk apac emea asia",
+        "audience": "free pro enterprise business admin anonymous guest signed-in logged-in"
+        " internal external public private partner premium trial paid",
+    }.items()
+    for word in said.split()
+}
+
+
+def _one_dimension(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Whether two sets of scopes hold two of one dimension (:data:`_DIMENSIONS`)."""
+    kinds_mine = {_DIMENSIONS.get(word, "") for word in mine}
+    kinds_theirs = {_DIMENSIONS.get(word, "") for word in theirs}
+    return "" in kinds_mine or "" in kinds_theirs or bool(kinds_mine & kinds_theirs)
 
 
 def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: NoteFacts) -> bool:
