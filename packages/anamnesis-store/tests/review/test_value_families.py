@@ -10,7 +10,10 @@ rule must leave alone:
 * flags given in code without their program, each with the word after it as its value
   (`-preset veryfast`, `--compression zstd,6`), are read as lone flags are;
 * two clauses' scopes tell their values apart only when they are of one dimension
-  (production and staging; not production and public).
+  (production and staging; not production and public);
+* a host named without its scheme, in code, to a command or as a setting's value
+  (``target = logs02.ops.kestrel.lan``), and an address behind the transport that
+  reaches it (``otlp:https://...``) are addresses.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -70,6 +73,21 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " https://docs.acme.io, the one public address of the docs."),
         "url",
     ),
+    (
+        "a host given as a setting's value, without its scheme",
+        ("Syslog target", "Every host forwards syslog to"
+         " https://logs.kestrel.lan:6514 over TLS."),
+        ("Syslog forwarding config", "The forwarder's `target = logs02.ops.kestrel.lan`;"
+         " the first log box was decommissioned in May."),
+        "url",
+    ),
+    (
+        "an address behind the transport that reaches it",
+        ("Telemetry sink of the agents", "agents.env: `TELEMETRY_SINK=otlp:https://otel.kestrel.lan:4318/`."),
+        ("Agents' telemetry after the move", "TELEMETRY_SINK=otlp:https://collector.kestrel.io/"
+         " in agents.env; the managed collector took over."),
+        "url",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -99,6 +117,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " https://acme-docs.netlify.app (Netlify, main branch)."),
         ("Staging docs site", "Staging docs are served from https://docs.acme.io, built"
          " from the release branch."),
+    ),
+    (
+        "a host given as a setting's value, the same host as the other's address",
+        ("Syslog target", "Every host forwards syslog to"
+         " https://logs.kestrel.lan:6514 over TLS."),
+        ("Syslog forwarding config", "The forwarder's `target = logs.kestrel.lan`, port"
+         " 6514, TLS on."),
     ),
 ]  # fmt: skip
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.reading.addresses import URL, url_port, url_value
+from anamnesis.store.review.reading.addresses import HOST, URL, url_port, url_value
 from anamnesis.store.review.reading.commands import PROGRAM, command_tool
 from anamnesis.store.review.reading.quantities import (
     VERSION,
@@ -116,6 +116,9 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     if URL.fullmatch(inner):
         yield start, url_value(inner, clause)
         yield from url_port(inner, start, clause)
+        return
+    if HOST.fullmatch(inner):  # `search.acme.dev`: a host, as its URL names it
+        yield start, url_value(inner, clause)
         return
     if _CALL_WITH_OPTIONS.search(inner):
         # `new ValidationPipe({ whitelist: true, transform: true })`, `cors({ origin: '*' })`:
@@ -374,6 +377,8 @@ def _command_parts(
             yield start, _flag_value(flag.group(1), value, tool, clause)
             if value is not None and _PORT_FLAG.fullmatch(flag.group(1)) and value.isdigit():
                 yield start, Value("port", value, value, clause=clause)  # `--port 8090`
+        elif HOST.fullmatch(part):  # `argocd login deploy.acme.net`: the host it reaches
+            yield start, url_value(part, clause)
         elif URL.fullmatch(part.strip("\"'")):  # `curl -fsS https://api.example/health`
             url = part.strip("\"'").rstrip(".,;")
             yield start, url_value(url, clause)
