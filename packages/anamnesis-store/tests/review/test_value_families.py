@@ -13,7 +13,9 @@ rule must leave alone:
   (production and staging; not production and public);
 * a host named without its scheme, in code, to a command or as a setting's value
   (``target = logs02.ops.kestrel.lan``), and an address behind the transport that
-  reaches it (``otlp:https://...``) are addresses.
+  reaches it (``otlp:https://...``) are addresses;
+* a command given as a setting's value (a Procfile's ``web: ...``, a JSON field's
+  ``"command": "serve --port=4010"``) gives its flags and ports as a command does.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -88,6 +90,22 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " in agents.env; the managed collector took over."),
         "url",
     ),
+    (
+        "a command given as a Procfile's line",
+        ("Docs server port", "`hugo server` shows the docs at"
+         " http://localhost:1313 while you edit."),
+        ("Docs server in Procfile.dev", "```\ndocs: hugo server --port 1400"
+         " --buildDrafts\napi: uvicorn app:main --reload\n```"),
+        "port",
+    ),
+    (
+        "a command given as a JSON field's value",
+        ("Mock API in the workspace", "The workspace forwards 4010 for the Prism mock;"
+         " open http://127.0.0.1:4010/docs."),
+        ("workspace.json", "```json\n{\n  \"name\": \"shop-workspace\",\n"
+         "  \"startCommand\": \"prism mock openapi.yaml --port=4020 --host=0.0.0.0\"\n}\n```"),
+        "port",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -124,6 +142,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " https://logs.kestrel.lan:6514 over TLS."),
         ("Syslog forwarding config", "The forwarder's `target = logs.kestrel.lan`, port"
          " 6514, TLS on."),
+    ),
+    (
+        "a command given as a JSON field's value, on the same port",
+        ("Mock API in the workspace", "The workspace forwards 4010 for the Prism mock;"
+         " open http://127.0.0.1:4010/docs."),
+        ("workspace.json", "```json\n{\n  \"name\": \"shop-workspace\",\n"
+         "  \"startCommand\": \"prism mock openapi.yaml --port=4010 --host=0.0.0.0\"\n}\n```"),
     ),
 ]  # fmt: skip
 

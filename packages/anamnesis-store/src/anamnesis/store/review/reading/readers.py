@@ -144,6 +144,7 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         return
     if setting:
         yield start, setting_value(setting.group(1), setting.group(2), clause)
+        yield from _command_given(setting.group(2).strip("\"'"), start, clause)
         return
     erlang = ERLANG_TUPLE.fullmatch(inner)
     if erlang:  # `{port, 4000}`: a setting as Erlang's config writes it
@@ -201,6 +202,11 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         tool, after = command_tool(parts)
         yield from _command_parts(parts, tool, start, clause, after)
         return
+    run = _KEYED_COMMAND.fullmatch(inner)
+    if run and _FLAG_IN.search(run.group(2)):
+        # `web: bundle exec puma --port=9292`: a Procfile's command, a setting's value
+        yield from _command_given(run.group(2), start, clause)
+        return
     # Code that is neither one token nor a command (`SameSite=Lax; Secure`, SQL, an
     # object's fields `httpOnly: true, sameSite: 'strict'`, a flag with an address
     # `--index-url https://...`): the settings and addresses in it, else nothing (its
@@ -235,6 +241,22 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
                 yield start + match.start(), version
 
 
+def _command_given(value: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    """The flags and ports of a command given as a setting's value (a Procfile's line,
+    ``"postStartCommand": "jupyter lab --port=8890"``): a program, then flags."""
+    parts = value.split()
+    if len(parts) < 2 or not PROGRAM.match(parts[0]) or not _FLAG_IN.search(value):
+        return
+    tool, after = command_tool(parts)
+    yield from _command_parts(parts, tool, start, clause, after)
+
+
+# A setting whose value is a command line: ``web: bundle exec puma -p 9292``,
+# ``"command": "serve --port=8890",``.
+_KEYED_COMMAND = re.compile(
+    r"[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s*([\"']?)([a-z][^\"'\s]*(?:\s+[^\"'\s]+)+)\1,?"
+)
+_FLAG_IN = re.compile(r"(?<!\S)--?[A-Za-z]")
 # A call given an object of options: ``Pipe({ a: 1 })``, ``forRoot([{ ttl: 60 }])``.
 _CALL_WITH_OPTIONS = re.compile(r"\w\(\s*\[?\s*\{\s*[\w\"']+\s*:")
 
