@@ -15,7 +15,9 @@ rule must leave alone:
   (``target = logs02.ops.kestrel.lan``), and an address behind the transport that
   reaches it (``otlp:https://...``) are addresses;
 * a command given as a setting's value (a Procfile's ``web: ...``, a JSON field's
-  ``"command": "serve --port=4010"``) gives its flags and ports as a command does.
+  ``"command": "serve --port=4010"``) gives its flags and ports as a command does;
+* a scope's word beside a value ("local") names no thing of its own the other note's
+  value is not of: scopes are told apart as scopes.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -106,6 +108,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          "  \"startCommand\": \"prism mock openapi.yaml --port=4020 --host=0.0.0.0\"\n}\n```"),
         "port",
     ),
+    (
+        "a scope's word in one title is no other thing",
+        ("Search engine in the local stack", "The local docker-compose.yml runs the"
+         " `opensearchproject/opensearch:2.11.1` image."),
+        ("Search engine with k-NN filters", "compose runs"
+         " `opensearchproject/opensearch:2.13.0`: the k-NN filters need it."),
+        "version",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -149,6 +159,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " open http://127.0.0.1:4010/docs."),
         ("workspace.json", "```json\n{\n  \"name\": \"shop-workspace\",\n"
          "  \"startCommand\": \"prism mock openapi.yaml --port=4010 --host=0.0.0.0\"\n}\n```"),
+    ),
+    (
+        "a word of one title naming another thing still tells two things apart",
+        ("Search engine for the catalog", "docker-compose.yml runs the"
+         " `opensearchproject/opensearch:2.11.1` image for the catalog."),
+        ("Search engine for audit logs", "the audit logs cluster pins"
+         " `opensearchproject/opensearch:2.13.0`."),
     ),
 ]  # fmt: skip
 

@@ -11,9 +11,11 @@ from functools import lru_cache
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
+    SCOPE_WORDS,
     STRONG_SCOPES,
     content_stems,
     scopes,
+    stem,
     words,
 )
 
@@ -140,6 +142,9 @@ _WHERE_SET: Final = frozenset(
 )
 
 
+_SCOPE_STEMS: Final = frozenset(stem(word) for word in SCOPE_WORDS)
+
+
 def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
     """Whether the two values are visibly of different things: each is said beside a word
     of its note's title that the other note never mentions (``orders`` table against
@@ -148,7 +153,9 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     before it ("timeout for unit tests", "timeout for end-to-end tests")."""
     # the project's and its tools' names are no thing of their own (every note of the
     # project may say them)
-    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET
+    # nor is a scope's word (:func:`other_scopes` tells scopes apart: "local" beside no
+    # scope is the one environment a note is about)
+    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET | _SCOPE_STEMS
     titled = _only(
         (older.clause(a.clause).stems & older.title_stems) - tools,
         (newer.clause(b.clause).stems & newer.title_stems) - tools,
