@@ -17,7 +17,10 @@ rule must leave alone:
 * a command given as a setting's value (a Procfile's ``web: ...``, a JSON field's
   ``"command": "serve --port=4010"``) gives its flags and ports as a command does;
 * a scope's word beside a value ("local") names no thing of its own the other note's
-  value is not of: scopes are told apart as scopes.
+  value is not of: scopes are told apart as scopes;
+* a tool's version and its package's of one more word (``ollama`` and the
+  ``ollama-cuda`` image) are one tool's, when of one major version (``fastapi`` 0.115
+  and ``fastapi-users`` 13 are two tools).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -116,6 +119,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " `opensearchproject/opensearch:2.13.0`: the k-NN filters need it."),
         "version",
     ),
+    (
+        "a tool's version and its image's of one more word",
+        ("Model server pin", "requirements.txt pins `ollama==0.3.1`; later ones changed"
+         " the pull API."),
+        ("Model server image", "The compose file runs `ollama/ollama-cuda:0.5.4` with"
+         " the GPU reserved."),
+        "version",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -166,6 +177,12 @@ LEFT: list[tuple[str, Note, Note]] = [
          " `opensearchproject/opensearch:2.11.1` image for the catalog."),
         ("Search engine for audit logs", "the audit logs cluster pins"
          " `opensearchproject/opensearch:2.13.0`."),
+    ),
+    (
+        "a tool and a package of one more word, of two major versions",
+        ("Backend package pins", "requirements.txt pins `fastapi==0.115.0` for the API."),
+        ("Backend package pins after the audit", "requirements.txt pins"
+         " `fastapi-users==13.0.0` for the API."),
     ),
 ]  # fmt: skip
 
