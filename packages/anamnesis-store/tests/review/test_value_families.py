@@ -20,7 +20,8 @@ rule must leave alone:
   value is not of: scopes are told apart as scopes;
 * a tool's version and its package's of one more word (``ollama`` and the
   ``ollama-cuda`` image) are one tool's, when of one major version (``fastapi`` 0.115
-  and ``fastapi-users`` 13 are two tools).
+  and ``fastapi-users`` 13 are two tools);
+* a plural in -ings stems as its singular ("readings", "a reading").
 
 The pairs are written here, not taken from the measured set."""
 
@@ -29,6 +30,7 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
+from anamnesis.store.review.reading.text import stem
 from pair_checks import Note, assert_found, assert_left_alone
 
 # (rule, older, newer, the kind of difference expected)
@@ -127,6 +129,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " the GPU reserved."),
         "version",
     ),
+    (
+        "a plural in -ings and its singular are one word",
+        ("Buoy telemetry", "Buoys buffer their readings and upload every 10 minutes to"
+         " keep the modem asleep."),
+        ("How often a buoy reports", "A buoy sends one reading every 30 minutes; the"
+         " solar panel can't keep up with more."),
+        "number",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -197,3 +207,11 @@ def test_each_wording_is_found(
 @pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
 def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
     assert_left_alone(store, rule, old, new)
+
+
+def test_a_plural_in_ings_stems_as_its_singular() -> None:
+    """ "readings" and "a reading", "settings" and "setting" meet; "things" stays a
+    thing, and a word in -ing is still stemmed as before."""
+    assert stem("readings") == stem("reading") == stem("read")
+    assert stem("settings") == stem("setting")
+    assert stem("things") == stem("thing") == "thing"

@@ -72,6 +72,8 @@ def stem(word: str) -> str:
         return w
     if w.endswith("ies") and len(w) > 4:
         return w[:-3] + "y"
+    if w.endswith("ings") and len(w) > 6:
+        w = w[:-1]  # "readings", "settings": as "reading", "setting" stem
     if w.endswith("ing") and len(w) > 5:
         w = w[:-3]
         return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
