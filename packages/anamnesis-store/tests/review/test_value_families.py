@@ -21,7 +21,9 @@ rule must leave alone:
 * a tool's version and its package's of one more word (``ollama`` and the
   ``ollama-cuda`` image) are one tool's, when of one major version (``fastapi`` 0.115
   and ``fastapi-users`` 13 are two tools);
-* a plural in -ings stems as its singular ("readings", "a reading").
+* a plural in -ings stems as its singular ("readings", "a reading");
+* a number with its setting's key in parentheses after it ("every 45s
+  (sync_interval)") is keyed by it, as a setting in code is.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -137,6 +139,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " solar panel can't keep up with more."),
         "number",
     ),
+    (
+        "a number with its setting's key in parentheses after it",
+        ("Mirror sync settings", "```yaml\nsync_interval: 15s\nsync_timeout: 5s\n```"),
+        ("How often the mirror pulls upstream", "The mirror pulls from upstream every"
+         " 45s (sync_interval) and gives up on a pull after 5s."),
+        "number",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -193,6 +202,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Backend package pins", "requirements.txt pins `fastapi==0.115.0` for the API."),
         ("Backend package pins after the audit", "requirements.txt pins"
          " `fastapi-users==13.0.0` for the API."),
+    ),
+    (
+        "a number with another setting's key in parentheses after it",
+        ("Mirror sync settings", "```yaml\nsync_interval: 15s\nsync_timeout: 5s\n```"),
+        ("How long the mirror waits for upstream", "A pull gives up after 20s"
+         " (connect_timeout) when the upstream is down."),
     ),
 ]  # fmt: skip
 
