@@ -23,7 +23,11 @@ rule must leave alone:
   and ``fastapi-users`` 13 are two tools);
 * a plural in -ings stems as its singular ("readings", "a reading");
 * a number with its setting's key in parentheses after it ("every 45s
-  (sync_interval)") is keyed by it, as a setting in code is.
+  (sync_interval)") is keyed by it, as a setting in code is;
+* two titles' words before one kind of thing ("chunk limits", "transfer limits") tell
+  no two things apart when the values name their thing alike themselves: one key of
+  joined words, two addresses of one service's name (a plain key, ``timeout``, names
+  no thing).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -146,6 +150,21 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " 45s (sync_interval) and gives up on a pull after 5s."),
         "number",
     ),
+    (
+        "one key of joined words under two titles' words",
+        ("Uploader memory limits", "```ini\nchunk_size_mb = 8\nparallel_parts = 4\n```"),
+        ("Uploader bandwidth limits", "The uploader sends chunk_size_mb = 32 per part"
+         " over the fibre line."),
+        "number",
+    ),
+    (
+        "two addresses of one service's name under two titles' words",
+        ("Help center site", "Articles are published to"
+         " https://northwind.zendesk.com/hc/widgets."),
+        ("Widgets support site", "Customers read the articles at"
+         " https://support.northwind.io/widgets."),
+        "url",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -208,6 +227,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Mirror sync settings", "```yaml\nsync_interval: 15s\nsync_timeout: 5s\n```"),
         ("How long the mirror waits for upstream", "A pull gives up after 20s"
          " (connect_timeout) when the upstream is down."),
+    ),
+    (
+        "a plain key under two titles' words",
+        ("Unit test timeout", "pytest.ini sets `timeout = 30` for the unit suite."),
+        ("End-to-end test timeout", "The browser suite's `timeout = 300` in its own"
+         " pytest.ini."),
     ),
 ]  # fmt: skip
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from anamnesis.store.review.alignment_by_context import urls_alike
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
@@ -165,8 +166,20 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     return (
         titled
         or _only(a.named, b.named, older, newer)
-        or qualified_apart(older.title, newer.title, older, newer, titles=True)
+        or (
+            not _named_alike(a, b)
+            and qualified_apart(older.title, newer.title, older, newer, titles=True)
+        )
     )
+
+
+def _named_alike(a: Value, b: Value) -> bool:
+    """Whether two values name their thing alike themselves, whatever the titles call it
+    ("motion limits", "speed limits"): set under one key of joined words
+    (``max_velocity``), or two addresses of one service's name (:func:`.urls_alike`)."""
+    if a.keyed and b.keyed and a.slot == b.slot and re.search(r"\w[_.]\w", a.slot):
+        return True
+    return a.kind == b.kind == "url" and urls_alike(a.norm, b.norm)
 
 
 def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
