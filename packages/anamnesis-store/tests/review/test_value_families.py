@@ -27,7 +27,9 @@ rule must leave alone:
 * two titles' words before one kind of thing ("chunk limits", "transfer limits") tell
   no two things apart when the values name their thing alike themselves: one key of
   joined words, two addresses of one service's name (a plain key, ``timeout``, names
-  no thing).
+  no thing);
+* a line of code setting a camelCase key, key then value, is a setting, the
+  statement's end (``;``) left off (``maxIter 200;``).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -164,6 +166,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Widgets support site", "Customers read the articles at"
          " https://support.northwind.io/widgets."),
         "url",
+    ),
+    (
+        "a config line setting a camelCase key, ended by a semicolon",
+        ("Solver settings for the coarse mesh", "```\nsolver      PCG;\nmaxIter     200;\n"
+         "tolerance   1e-06;\n```"),
+        ("Solver settings after the mesh refinement", "```\nsolver      PCG;\nmaxIter"
+         "     800;\n```\nThe fine mesh needs the extra sweeps."),
+        "number",
     ),
 ]  # fmt: skip
 

@@ -127,6 +127,7 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
             yield start + match.start(), setting_value(match.group(1), match.group(2), clause)
         return
     inner = inner.rstrip(";").rstrip()  # ``auto-optimise-store = true;``: the statement's end
+    parts = inner.split()  # ``endTime 2000;``: its last part without it
     declared = DECLARED.fullmatch(inner)
     if declared and (
         SETTING.fullmatch(declared.group(1)) or COLON_SETTING.fullmatch(declared.group(1))
@@ -175,13 +176,13 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
             return
     if (
         len(parts) == 2
-        and re.search(r"[_.]", parts[0])
+        and (re.search(r"[_.]", parts[0]) or _CAMEL.fullmatch(parts[0]))
         and "/" not in parts[0]
         and _SETTING_VALUE.fullmatch(parts[1])
     ):
-        # `client_max_body_size 10m`, `pull.ff only`: a setting written as its config
-        # file writes it, key then value (`./gradlew installDebug` is a program and its
-        # task: a key has no slash)
+        # `client_max_body_size 10m`, `pull.ff only`, `endTime 2000`: a setting written
+        # as its config file writes it, key then value (`./gradlew installDebug` is a
+        # program and its task: a key has no slash)
         yield start, setting_value(parts[0], parts[1], clause)
         return
     given = _flags_given(parts)
