@@ -29,7 +29,9 @@ rule must leave alone:
   joined words, two addresses of one service's name (a plain key, ``timeout``, names
   no thing);
 * a line of code setting a camelCase key, key then value, is a setting, the
-  statement's end (``;``) left off (``maxIter 200;``).
+  statement's end (``;``) left off (``maxIter 200;``);
+* the older value the newer note says did something ("15s hammered the upstream") is
+  what it was, not a value the newer note states again for something else.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -175,6 +177,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          "     800;\n```\nThe fine mesh needs the extra sweeps."),
         "number",
     ),
+    (
+        "the older value the newer note says did something, in the past",
+        ("Mirror sync settings", "```yaml\nsync_interval: 15s\nsync_timeout: 5s\n```"),
+        ("How often the mirror pulls upstream", "The mirror pulls from upstream every 45s"
+         " (sync_interval); 15s hammered the upstream's rate limit."),
+        "number",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -243,6 +252,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Unit test timeout", "pytest.ini sets `timeout = 30` for the unit suite."),
         ("End-to-end test timeout", "The browser suite's `timeout = 300` in its own"
          " pytest.ini."),
+    ),
+    (
+        "the older value the newer note states again for something else",
+        ("Report workers", "```yaml\nreport_workers: 8\n```"),
+        ("Report workers after the split", "Reports run on 12 workers; 8 workers are"
+         " dedicated to the nightly exports."),
     ),
 ]  # fmt: skip
 

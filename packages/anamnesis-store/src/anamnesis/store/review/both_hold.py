@@ -94,9 +94,28 @@ def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
         and same_slot(other, a)  # ``async_insert=1`` restates no ``wait_for_async_insert=1``
         and not _counts_another(other, a)  # ``major_version = 15``: not "the 15 clients"
         and said_today(other, newer)
+        and not _what_it_did(other, newer)  # "with 40 the carts overflowed"
         and not newer.avoids(other)  # "nothing listens on 1883 anymore"
         for other in news
     )
+
+
+def _what_it_did(value: Value, facts: NoteFacts) -> bool:
+    """Whether the note says what ``value`` did, a verb in the past a few words after it
+    ("15s hammered the upstream", "with 40 the pickers' carts overflowed"): what it was,
+    not what holds (a participle after "is" or "gets" is no past: "8 is reserved")."""
+    text = facts.clause(value.clause).text
+    at = text.find(value.shown)
+    return at != -1 and _DID.match(text, at + len(value.shown)) is not None
+
+
+# A verb in the past within a few words: not one said after "is", "are", "gets" (a
+# state), nor one of the words that only say how a value is set or named.
+_DID: Final = re.compile(
+    r"[^.;:,()]{0,40}?(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bgets )(?<!\bget )"
+    r"\b(?!(?:us|need|bas|call|nam|set|limit|capp|reserv|expect|configur|allow|requir|fix"
+    r"|schedul|pinn|default|mount|expos|publish|map|forward)ed\b)[a-z]{2,}[^e\W]ed\b"
+)
 
 
 def _counts_another(other: Value, a: Value) -> bool:
