@@ -31,7 +31,9 @@ rule must leave alone:
 * a line of code setting a camelCase key, key then value, is a setting, the
   statement's end (``;``) left off (``maxIter 200;``);
 * the older value the newer note says did something ("15s hammered the upstream") is
-  what it was, not a value the newer note states again for something else.
+  what it was, not a value the newer note states again for something else;
+* a dependency written as TOML's inline table (``name = { version = "..." }``) pins the
+  version of ``name``.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -183,6 +185,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("How often the mirror pulls upstream", "The mirror pulls from upstream every 45s"
          " (sync_interval); 15s hammered the upstream's rate limit."),
         "number",
+    ),
+    (
+        "a dependency's version in a TOML inline table",
+        ("ORM version", "```toml\n[tool.poetry.dependencies]\nsqlalchemy = { version ="
+         " \"2.0.25\", extras = [\"asyncio\"] }\n```"),
+        ("The ORM is on SQLAlchemy 2.0.31", "The lock file and pyproject moved to"
+         " SQLAlchemy 2.0.31 for the async session fix."),
+        "version",
     ),
 ]  # fmt: skip
 

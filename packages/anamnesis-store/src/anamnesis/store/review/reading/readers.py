@@ -147,6 +147,12 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, setting_value(setting.group(1), setting.group(2), clause)
         yield from _command_given(setting.group(2).strip("\"'"), start, clause)
         return
+    table = _INLINE_TABLE.fullmatch(inner)
+    if table:  # `bevy = { version = "0.13", features = [...] }`: a dependency's version
+        version = version_value(table.group(2), clause, slot=table.group(1).lower())
+        if version is not None:
+            yield start, version.replace(shown=f"{table.group(1)} {table.group(2)}")
+            return
     erlang = ERLANG_TUPLE.fullmatch(inner)
     if erlang:  # `{port, 4000}`: a setting as Erlang's config writes it
         yield start, setting_value(erlang.group(1), erlang.group(2), clause)
@@ -258,6 +264,11 @@ _KEYED_COMMAND = re.compile(
     r"[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s*([\"']?)([a-z][^\"'\s]*(?:\s+[^\"'\s]+)+)\1,?"
 )
 _FLAG_IN = re.compile(r"(?<!\S)--?[A-Za-z]")
+# A dependency as TOML writes one with its options, an inline table holding its version:
+# ``bevy = { version = "0.13", features = ["wayland"] }``.
+_INLINE_TABLE = re.compile(
+    r"[\"']?([A-Za-z_][\w.-]*)[\"']?\s*=\s*\{[^{}]*?\bversion\s*=\s*[\"']([^\"']+)[\"'][^{}]*\},?"
+)
 # A call given an object of options: ``Pipe({ a: 1 })``, ``forRoot([{ ttl: 60 }])``.
 _CALL_WITH_OPTIONS = re.compile(r"\w\(\s*\[?\s*\{\s*[\w\"']+\s*:")
 
