@@ -33,7 +33,9 @@ rule must leave alone:
 * the older value the newer note says did something ("15s hammered the upstream") is
   what it was, not a value the newer note states again for something else;
 * a dependency written as TOML's inline table (``name = { version = "..." }``) pins the
-  version of ``name``.
+  version of ``name``;
+* a span in code that is one setting whose value is one token of any characters (a list
+  joined by ``,`` or ``;``, a pattern) is that setting.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -193,6 +195,21 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("The ORM is on SQLAlchemy 2.0.31", "The lock file and pyproject moved to"
          " SQLAlchemy 2.0.31 for the async session fix."),
         "version",
+    ),
+    (
+        "a setting whose value is a list joined by a comma",
+        ("Display backend for the kiosk app", "The kiosk's unit sets `GDK_BACKEND=x11`;"
+         " the touch overlay broke elsewhere."),
+        ("Kiosk launcher environment", "The launcher exports `GDK_BACKEND=wayland,x11`"
+         " now that the overlay works on both."),
+        "flag",
+    ),
+    (
+        "a setting whose value is a pattern",
+        ("What the backup skips", "backup.yml: `exclude_regex: ^(tmp|cache)$` so"
+         " scratch space stays out."),
+        ("Backup exclusions", "```yaml\nexclude_regex: ^(tmp|cache|node_modules)$\n```"),
+        "flag",
     ),
 ]  # fmt: skip
 

@@ -147,6 +147,10 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, setting_value(setting.group(1), setting.group(2), clause)
         yield from _command_given(setting.group(2).strip("\"'"), start, clause)
         return
+    whole = _WHOLE_SETTING.fullmatch(inner)
+    if whole:  # `QT_QPA_PLATFORM=wayland;xcb`, `encrypted_regex: ^(data|stringData)$`
+        yield start, setting_value(whole.group(1), whole.group(2), clause)
+        return
     table = _INLINE_TABLE.fullmatch(inner)
     if table:  # `bevy = { version = "0.13", features = [...] }`: a dependency's version
         version = version_value(table.group(2), clause, slot=table.group(1).lower())
@@ -269,6 +273,10 @@ _FLAG_IN = re.compile(r"(?<!\S)--?[A-Za-z]")
 _INLINE_TABLE = re.compile(
     r"[\"']?([A-Za-z_][\w.-]*)[\"']?\s*=\s*\{[^{}]*?\bversion\s*=\s*[\"']([^\"']+)[\"'][^{}]*\},?"
 )
+# A span in code that is one setting whose value is one token of any characters (a list
+# joined by ``;``, a pattern): ``QT_QPA_PLATFORM=wayland;xcb``, ``match: ^(a|b)$``.
+# (A value holding an address, a path, an image or a list is read by the patterns after.)
+_WHOLE_SETTING = re.compile(r"[\"']?([A-Za-z_][\w.-]*)[\"']?(?::\s+|\s*=\s*)([^\s/:{}\[\]\"'`]+)")
 # A call given an object of options: ``Pipe({ a: 1 })``, ``forRoot([{ ttl: 60 }])``.
 _CALL_WITH_OPTIONS = re.compile(r"\w\(\s*\[?\s*\{\s*[\w\"']+\s*:")
 
