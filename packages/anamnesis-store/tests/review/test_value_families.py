@@ -35,7 +35,9 @@ rule must leave alone:
 * a dependency written as TOML's inline table (``name = { version = "..." }``) pins the
   version of ``name``;
 * a span in code that is one setting whose value is one token of any characters (a list
-  joined by ``,`` or ``;``, a pattern) is that setting.
+  joined by ``,`` or ``;``, a pattern) is that setting;
+* an INI section written without a fence (``[core]`` then indented ``autocrlf =
+  input``) sets its keys under the section's name, as a fenced one does.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -209,6 +211,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("What the backup skips", "backup.yml: `exclude_regex: ^(tmp|cache)$` so"
          " scratch space stays out."),
         ("Backup exclusions", "```yaml\nexclude_regex: ^(tmp|cache|node_modules)$\n```"),
+        "flag",
+    ),
+    (
+        "an INI section written without a fence",
+        ("Line endings on my machines", "Run `git config --global core.autocrlf true`"
+         " on every machine."),
+        ("My global git settings", "[core]\n    autocrlf = input\n    editor = nvim\n\n"
+         "Line endings stay as committed."),
         "flag",
     ),
 ]  # fmt: skip
