@@ -37,7 +37,9 @@ rule must leave alone:
 * a span in code that is one setting whose value is one token of any characters (a list
   joined by ``,`` or ``;``, a pattern) is that setting;
 * an INI section written without a fence (``[core]`` then indented ``autocrlf =
-  input``) sets its keys under the section's name, as a fenced one does.
+  input``) sets its keys under the section's name, as a fenced one does;
+* a plain word said to be a quoted value holding a mark no prose word does ("strategy
+  is 'cache-first'") is a setting of that word.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -219,6 +221,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " on every machine."),
         ("My global git settings", "[core]\n    autocrlf = input\n    editor = nvim\n\n"
          "Line endings stay as committed."),
+        "flag",
+    ),
+    (
+        "a plain word said to be a quoted value as code writes one",
+        ("Service worker caching", "sw.config.js: `runtimeCaching: { strategy:"
+         " 'stale-while-revalidate' }` for the article pages."),
+        ("Offline article pages", "For the article pages the strategy is 'cache-first'"
+         " in the service worker config, so they open offline."),
         "flag",
     ),
 ]  # fmt: skip

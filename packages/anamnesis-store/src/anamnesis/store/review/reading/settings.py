@@ -153,16 +153,26 @@ def switch_value(key: str, said: str, clause: int) -> Value:
     return Value("flag", state, f"{key} {said}", slot=key.lower(), keyed=True, clause=clause)
 
 
+# A setting said in prose as "word is 'value'", the value quoted as code quotes a string
+# and holding a mark no prose word does ("trace is 'retain-on-failure'"): a plain word's
+# key (``trace``, ``mode``), since the value is plainly code.
+_IS_QUOTED = re.compile(
+    r"(?<![\w.`/-])([a-z][a-z0-9]+)\s+is\s+(?:now\s+|set\s+to\s+)?"
+    r"('[\w.:-]*[-_.:][\w.:-]*'|\"[\w.:-]*[-_.:][\w.:-]*\")(?![\w])"
+)
+
+
 def plain_settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     """The settings outside code, each with its key, in the patterns' order."""
-    for pattern in (PROPERTY, ARROW_SETTING, SETTING, _SET_TO, _PLAIN_SWITCH, _IS_SETTING):
+    patterns = (PROPERTY, ARROW_SETTING, SETTING, _SET_TO, _PLAIN_SWITCH, _IS_SETTING, _IS_QUOTED)
+    for pattern in patterns:
         for match in pattern.finditer(text):
             if not spans.free(*match.span()):
                 continue
             key, raw = match.group(1), match.group(2).strip("`").rstrip(":")
             if key.lower() in GENERIC or not any(c.isalpha() for c in key):
                 continue
-            if pattern is _IS_SETTING and FILE_KEY.search(key):
+            if pattern in (_IS_SETTING, _IS_QUOTED) and FILE_KEY.search(key):
                 continue
             unit = _UNIT_AFTER.match(text, match.end()) if raw.isdigit() else None
             if unit and is_unit(unit.group(1)):
