@@ -39,7 +39,9 @@ rule must leave alone:
 * an INI section written without a fence (``[core]`` then indented ``autocrlf =
   input``) sets its keys under the section's name, as a fenced one does;
 * a plain word said to be a quoted value holding a mark no prose word does ("strategy
-  is 'cache-first'") is a setting of that word.
+  is 'cache-first'") is a setting of that word;
+* a block as HCL writes one on a line (``port "grpc" { static = 9090 }``) gives its
+  settings under its name, a port block's number a port.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -230,6 +232,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Offline article pages", "For the article pages the strategy is 'cache-first'"
          " in the service worker config, so they open offline."),
         "flag",
+    ),
+    (
+        "a block as HCL writes one on a line, a port block's number",
+        ("Port of the api job", "jobs/api.nomad.hcl pins the port so the balancer finds"
+         " it: `port \"grpc\" { static = 9090 }`."),
+        ("Balancer targets for the api job", "The balancer's pool for the api job"
+         " points at port 9095 on every client."),
+        "port",
     ),
 ]  # fmt: skip
 

@@ -151,6 +151,14 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     if whole:  # `QT_QPA_PLATFORM=wayland;xcb`, `encrypted_regex: ^(data|stringData)$`
         yield start, setting_value(whole.group(1), whole.group(2), clause)
         return
+    block = _HCL_BLOCK.fullmatch(inner)
+    if block:  # `port "http" { static = 8080 }`: a block's settings, under its name
+        for match in SETTING.finditer(block.group(2)):
+            field = setting_value(f"{block.group(1)}.{match.group(1)}", match.group(2), clause)
+            if block.group(1).lower().endswith("port") and match.group(2).isdigit():
+                field = Value("port", match.group(2), field.shown, clause=clause)
+            yield start, field
+        return
     table = _INLINE_TABLE.fullmatch(inner)
     if table:  # `bevy = { version = "0.13", features = [...] }`: a dependency's version
         version = version_value(table.group(2), clause, slot=table.group(1).lower())
@@ -268,6 +276,9 @@ _KEYED_COMMAND = re.compile(
     r"[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s*([\"']?)([a-z][^\"'\s]*(?:\s+[^\"'\s]+)+)\1,?"
 )
 _FLAG_IN = re.compile(r"(?<!\S)--?[A-Za-z]")
+# A block as HCL writes one on a line, its name, labels and settings: ``port "http" {
+# static = 8080 }`` (Nomad, Terraform).
+_HCL_BLOCK = re.compile(r"([a-z_][\w-]*)(?:\s+\"[^\"]*\")*\s*\{\s*([^{}]*?=[^{}]*?)\s*\}")
 # A dependency as TOML writes one with its options, an inline table holding its version:
 # ``bevy = { version = "0.13", features = ["wayland"] }``.
 _INLINE_TABLE = re.compile(
