@@ -24,7 +24,7 @@ rule must leave alone:
 * a plural in -ings stems as its singular ("readings", "a reading");
 * a number with its setting's key in parentheses after it ("every 45s
   (sync_interval)") is keyed by it, as a setting in code is;
-* two titles' words before one kind of thing ("chunk limits", "transfer limits") tell
+* two titles' words before one kind of thing ("memory limits", "bandwidth limits") tell
   no two things apart when the values name their thing alike themselves: one key of
   joined words, two addresses of one service's name (a plain key, ``timeout``, names
   no thing);
