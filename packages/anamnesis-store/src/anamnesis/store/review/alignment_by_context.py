@@ -189,6 +189,8 @@ def same_key(a: Value, b: Value) -> bool:
     elsewhere or not at all)."""
     if a.slot == b.slot:
         return True
+    if a.kind == "version" and _one_tool(a.slot, b.slot) and _major(a.norm) == _major(b.norm):
+        return True
     if (
         a.kind == "flag"
         and not (" " in a.slot and " " in b.slot)
@@ -204,6 +206,24 @@ def same_key(a: Value, b: Value) -> bool:
     both_env = bool(_ENV_NAME.fullmatch(key_a) and _ENV_NAME.fullmatch(key_b))
     mine, theirs = _setting_words(key_a, both_env), _setting_words(key_b, both_env)
     return len(min(mine, theirs, key=len)) >= 2 and mine == theirs
+
+
+def _one_tool(mine: str, theirs: str) -> bool:
+    """Whether two versions' tools may be one, named whole and by its package of one
+    more word (``vllm`` and the ``vllm-openai`` image, ``bom`` and ``quarkus-bom``); of
+    one major version only (:func:`_major`), as ``react`` 18 and ``react-router`` 6,
+    two tools, are not."""
+    shorter, longer = sorted((_TOOL_PARTS.split(mine), _TOOL_PARTS.split(theirs)), key=len)
+    return len(shorter) == 1 and len(longer) == 2 and len(shorter[0]) >= 3 and shorter[0] in longer
+
+
+_TOOL_PARTS = re.compile(r"[-_./]")
+
+
+def _major(version: str) -> str:
+    """A version's first number (``0.4.2``: 0; ``v0.6.3``: 0; ``3.15.1``: 3)."""
+    first = re.search(r"\d+", version)
+    return first.group(0) if first else ""
 
 
 def _setting_words(key: str, whole: bool) -> tuple[str, ...]:

@@ -12,12 +12,15 @@ import re
 from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree
+from anamnesis.store.review.alignment_by_context import urls_alike
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
+    SCOPE_WORDS,
     STRONG_SCOPES,
     content_stems,
     scopes,
+    stem,
     words,
 )
 
@@ -123,9 +126,28 @@ def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
         and same_slot(other, a)  # ``async_insert=1`` restates no ``wait_for_async_insert=1``
         and not _counts_another(other, a)  # ``major_version = 15``: not "the 15 clients"
         and said_today(other, newer)
+        and not _what_it_did(other, newer)  # "with 40 the carts overflowed"
         and not newer.avoids(other)  # "nothing listens on 1883 anymore"
         for other in news
     )
+
+
+def _what_it_did(value: Value, facts: NoteFacts) -> bool:
+    """Whether the note says what ``value`` did, a verb in the past a few words after it
+    ("15s hammered the upstream", "with 40 the pickers' carts overflowed"): what it was,
+    not what holds (a participle after "is" or "gets" is no past: "8 is reserved")."""
+    text = facts.clause(value.clause).text
+    at = text.find(value.shown)
+    return at != -1 and _DID.match(text, at + len(value.shown)) is not None
+
+
+# A verb in the past within a few words: not one said after "is", "are", "gets" (a
+# state), nor one of the words that only say how a value is set or named.
+_DID: Final = re.compile(
+    r"[^.;:,()]{0,40}?(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bgets )(?<!\bget )"
+    r"\b(?!(?:us|need|bas|call|nam|set|limit|capp|reserv|expect|configur|allow|requir|fix"
+    r"|schedul|pinn|default|mount|expos|publish|map|forward)ed\b)[a-z]{2,}[^e\W]ed\b"
+)
 
 
 def _counts_another(other: Value, a: Value) -> bool:
@@ -191,6 +213,9 @@ _WHERE_SET: Final = frozenset(
 )
 
 
+_SCOPE_STEMS: Final = frozenset(stem(word) for word in SCOPE_WORDS)
+
+
 def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
     """Whether the two values are visibly of different things: each is said beside a word
     of its note's title that the other note never mentions (``orders`` table against
@@ -199,7 +224,9 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     before it ("timeout for unit tests", "timeout for end-to-end tests")."""
     # the project's and its tools' names are no thing of their own (every note of the
     # project may say them)
-    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET
+    # nor is a scope's word (:func:`other_scopes` tells scopes apart: "local" beside no
+    # scope is the one environment a note is about)
+    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET | _SCOPE_STEMS
     titled = _only(
         (_said_with(older, a.clause) & older.title_stems) - tools,
         (_said_with(newer, b.clause) & newer.title_stems) - tools,
@@ -209,13 +236,18 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     return (
         titled
         or _only(a.named, b.named, older, newer)
-        or qualified_apart(older.title, newer.title, older, newer, titles=True)
-        or qualified_apart(
-            f"{older.title}. {older.clause(a.clause).text}",
-            f"{newer.title}. {newer.clause(b.clause).text}",
-            older,
-            newer,
-            heads=_SCOPE_HEADS,
+        or (
+            not _named_alike(a, b)
+            and (
+                qualified_apart(older.title, newer.title, older, newer, titles=True)
+                or qualified_apart(
+                    f"{older.title}. {older.clause(a.clause).text}",
+                    f"{newer.title}. {newer.clause(b.clause).text}",
+                    older,
+                    newer,
+                    heads=_SCOPE_HEADS,
+                )
+            )
         )
     )
 
@@ -239,6 +271,15 @@ def _said_with(facts: NoteFacts, index: int) -> frozenset[str]:
 
 # A clause that opens with its verb: its subject was said before it.
 _NO_SUBJECT: Final = re.compile(r"(?:is|are|was|were|has|have|stays|runs|listens|lives)\b")
+
+
+def _named_alike(a: Value, b: Value) -> bool:
+    """Whether two values name their thing alike themselves, whatever the titles call it
+    ("motion limits", "speed limits"): set under one key of joined words
+    (``max_velocity``), or two addresses of one service's name (:func:`.urls_alike`)."""
+    if a.keyed and b.keyed and a.slot == b.slot and re.search(r"\w[_.]\w", a.slot):
+        return True
+    return a.kind == b.kind == "url" and urls_alike(a.norm, b.norm)
 
 
 def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
@@ -366,7 +407,7 @@ def scoped_apart(
     # a note's own scopes (all its text) are read only for a clause that names one
     only_mine = said_mine - newer.scopes if said_mine else said_mine
     only_theirs = said_theirs - older.scopes if said_theirs else said_theirs
-    if only_mine and only_theirs:
+    if only_mine and only_theirs and _one_dimension(only_mine, only_theirs):
         return True
     if changed:
         return False
@@ -374,6 +415,31 @@ def scoped_apart(
         (only_theirs & scopes(newer.title) & STRONG_SCOPES and not said_mine)
         or (only_mine & scopes(older.title) & STRONG_SCOPES and not said_theirs)
     )
+
+
+# What a scope word tells apart: environments, platforms, regions, audiences and plans,
+# alerts' severities. Two clauses' scopes are two scopes only of one of these:
+# "production" and "staging" are two environments, where "production" and "public" may
+# name one site (the public one in production). A word not listed is of every dimension.
+_DIMENSIONS: Final = {
+    word: dimension
+    for dimension, said in {
+        "environment": "prod staging stage dev qa uat sandbox preview demo",
+        "platform": "linux macos mac windows ios android mobile desktop arm arm64 aarch64 x86"
+        " x86_64 amd64 wsl wsl2",
+        "region": "eu us uk apac emea asia",
+        "audience": "free pro enterprise business admin anonymous guest signed-in logged-in"
+        " internal external public private partner premium trial paid",
+    }.items()
+    for word in said.split()
+}
+
+
+def _one_dimension(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Whether two sets of scopes hold two of one dimension (:data:`_DIMENSIONS`)."""
+    kinds_mine = {_DIMENSIONS.get(word, "") for word in mine}
+    kinds_theirs = {_DIMENSIONS.get(word, "") for word in theirs}
+    return "" in kinds_mine or "" in kinds_theirs or bool(kinds_mine & kinds_theirs)
 
 
 def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: NoteFacts) -> bool:

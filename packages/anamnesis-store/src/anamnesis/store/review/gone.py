@@ -81,13 +81,14 @@ def values_given_up(
     return (given_up if left else set()), left
 
 
-# What says a value is gone, said just before it ("nothing listens on", "no longer pins")
+# What says a value is gone, said just before it ("nothing listens on", "no longer pins",
+# "clashed with the dashboard on")
 # or just after it ("1883 anymore", "8080 is gone", "9000 is closed"), within its part of
 # the sentence.
 _GONE_BEFORE = re.compile(
     r"\b(?:no\s+longer|nothing|nobody|never|stopped|dropped|removed|moved\s+(?:off|away\s+from)"
     r"|switched\s+(?:off|away\s+from)|migrated\s+(?:off|from)|instead\s+of|rather\s+than|took"
-    r"|taken\s+by)\b[^.;,:]{0,30}$",
+    r"|taken\s+by|(?:clash(?:ed|es)?|collid(?:ed|es)|conflict(?:ed|s)?)\s+with)\b[^.;,:]{0,30}$",
     re.IGNORECASE,
 )
 # What says another thing holds a value, as the reason the note's thing left it, said just
@@ -96,7 +97,9 @@ _GONE_BEFORE = re.compile(
 _HELD_BY_ANOTHER = re.compile(
     r"\b(?:because|since|as|which|while)\s+[^.;:]{0,40}?\b(?:grabs|grabbed|takes|took|holds"
     r"|held|owns|keeps|kept|occupies|occupied|wants|wanted|needs|needed|(?:already|also)\s+uses?)"
-    r"\s+(?:port\s+)?[`'\"]?$",
+    r"\s+(?:port\s+)?[`'\"]?$"
+    # or a verb of owning alone, in its own part of the sentence: "the sidecar owns 8080"
+    r"|\b(?:owns|grabs|grabbed|occupies|occupied)\s+(?:port\s+)?[`'\"]?$",
     re.IGNORECASE,
 )
 _GONE_AFTER = re.compile(

@@ -25,7 +25,7 @@ from anamnesis.store.review.reading.text import (
     subject_stems,
 )
 from anamnesis.store.review.reading.value import Value
-from anamnesis.store.review.reading.values import clause_values
+from anamnesis.store.review.reading.values import KEY_ALONE, clause_values, keyed_by
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -201,7 +201,11 @@ class NoteFacts:
         for clause in chosen:
             found = self._values.get(clause.index)
             if found is None:
-                found = self._values[clause.index] = clause_values(clause, self.about_ports)
+                found = clause_values(clause, self.about_ports)
+                key = self._key_alone(clause.index + 1) if found else None
+                if key:
+                    found = [*found, *keyed_by(found, clause.text, key)]
+                self._values[clause.index] = found
                 if CODE_SPAN.fullmatch(clause.text):
                     # a line of code alone (a setting in a config block) says nothing of
                     # what it is for: the note's title does
@@ -209,6 +213,15 @@ class NoteFacts:
                         value.stems |= self.title_stems
             out.extend(found)
         return out
+
+    def _key_alone(self, index: int) -> str | None:
+        """The setting's key a clause is alone made of ("(`endTime`)", "(config
+        `WAVE_MAX_ORDERS`)": a parenthesis names the key of the number before it), else
+        None."""
+        if index >= len(self.clauses):
+            return None
+        alone = KEY_ALONE.fullmatch(self.clause(index).text.strip())
+        return alone.group(1) if alone else None
 
     def stances(self, chosen: list[Clause]) -> list[Stance]:
         """The negations and replacements these clauses state, in order."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.reading.addresses import URL, url_port, url_value
+from anamnesis.store.review.reading.addresses import HOST, URL, url_port, url_value
 from anamnesis.store.review.reading.commands import PROGRAM, command_tool
 from anamnesis.store.review.reading.quantities import (
     VERSION,
@@ -117,6 +117,9 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, url_value(inner, clause)
         yield from url_port(inner, start, clause)
         return
+    if HOST.fullmatch(inner):  # `search.acme.dev`: a host, as its URL names it
+        yield start, url_value(inner, clause)
+        return
     if _CALL_WITH_OPTIONS.search(inner):
         # `new ValidationPipe({ whitelist: true, transform: true })`, `cors({ origin: '*' })`:
         # the options a call is given, each a setting (no program runs)
@@ -124,6 +127,7 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
             yield start + match.start(), setting_value(match.group(1), match.group(2), clause)
         return
     inner = inner.rstrip(";").rstrip()  # ``auto-optimise-store = true;``: the statement's end
+    parts = inner.split()  # ``endTime 2000;``: its last part without it
     declared = DECLARED.fullmatch(inner)
     if declared and (
         SETTING.fullmatch(declared.group(1)) or COLON_SETTING.fullmatch(declared.group(1))
@@ -141,7 +145,26 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         return
     if setting:
         yield start, setting_value(setting.group(1), setting.group(2), clause)
+        yield from _command_given(setting.group(2).strip("\"'"), start, clause)
         return
+    whole = _WHOLE_SETTING.fullmatch(inner)
+    if whole:  # `QT_QPA_PLATFORM=wayland;xcb`, `encrypted_regex: ^(data|stringData)$`
+        yield start, setting_value(whole.group(1), whole.group(2), clause)
+        return
+    block = _HCL_BLOCK.fullmatch(inner)
+    if block:  # `port "http" { static = 8080 }`: a block's settings, under its name
+        for match in SETTING.finditer(block.group(2)):
+            field = setting_value(f"{block.group(1)}.{match.group(1)}", match.group(2), clause)
+            if block.group(1).lower().endswith("port") and match.group(2).isdigit():
+                field = Value("port", match.group(2), field.shown, clause=clause)
+            yield start, field
+        return
+    table = _INLINE_TABLE.fullmatch(inner)
+    if table:  # `bevy = { version = "0.13", features = [...] }`: a dependency's version
+        version = version_value(table.group(2), clause, slot=table.group(1).lower())
+        if version is not None:
+            yield start, version.replace(shown=f"{table.group(1)} {table.group(2)}")
+            return
     erlang = ERLANG_TUPLE.fullmatch(inner)
     if erlang:  # `{port, 4000}`: a setting as Erlang's config writes it
         yield start, setting_value(erlang.group(1), erlang.group(2), clause)
@@ -171,23 +194,22 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
             return
     if (
         len(parts) == 2
-        and re.search(r"[_.]", parts[0])
+        and (re.search(r"[_.]", parts[0]) or _CAMEL.fullmatch(parts[0]))
         and "/" not in parts[0]
         and _SETTING_VALUE.fullmatch(parts[1])
     ):
-        # `client_max_body_size 10m`, `pull.ff only`: a setting written as its config
-        # file writes it, key then value (`./gradlew installDebug` is a program and its
-        # task: a key has no slash)
+        # `client_max_body_size 10m`, `pull.ff only`, `endTime 2000`: a setting written
+        # as its config file writes it, key then value (`./gradlew installDebug` is a
+        # program and its task: a key has no slash)
         yield start, setting_value(parts[0], parts[1], clause)
         return
-    if all(_FLAG.fullmatch(part) and part.startswith("-") for part in parts):
-        # `--metrics-bind-address=:8443 --metrics-secure`: flags given without their
-        # program, each read as a lone flag is
+    given = _flags_given(parts)
+    if given:
+        # `--metrics-bind-address=:8443 --metrics-secure`, `-r cubic`: flags given without
+        # their program, each read as a lone flag is, with the value after it
         tool = _tool_run(text[:start])
-        for part in parts:
-            flag = _FLAG.fullmatch(part)
-            assert flag is not None
-            yield start, _flag_value(flag.group(1), flag.group(2), tool, clause)
+        for flag, value in given:
+            yield start, _flag_value(flag, value, tool, clause)
         return
     head = parts[0]
     if head == "cd" and len(parts) == 2:
@@ -198,6 +220,11 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, Value("command", " ".join(parts).lower(), inner, slot="", clause=clause)
         tool, after = command_tool(parts)
         yield from _command_parts(parts, tool, start, clause, after)
+        return
+    run = _KEYED_COMMAND.fullmatch(inner)
+    if run and _FLAG_IN.search(run.group(2)):
+        # `web: bundle exec puma --port=9292`: a Procfile's command, a setting's value
+        yield from _command_given(run.group(2), start, clause)
         return
     # Code that is neither one token nor a command (`SameSite=Lax; Secure`, SQL, an
     # object's fields `httpOnly: true, sameSite: 'strict'`, a flag with an address
@@ -233,6 +260,34 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
                 yield start + match.start(), version
 
 
+def _command_given(value: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    """The flags and ports of a command given as a setting's value (a Procfile's line,
+    ``"postStartCommand": "jupyter lab --port=8890"``): a program, then flags."""
+    parts = value.split()
+    if len(parts) < 2 or not PROGRAM.match(parts[0]) or not _FLAG_IN.search(value):
+        return
+    tool, after = command_tool(parts)
+    yield from _command_parts(parts, tool, start, clause, after)
+
+
+# A setting whose value is a command line: ``web: bundle exec puma -p 9292``,
+# ``"command": "serve --port=8890",``.
+_KEYED_COMMAND = re.compile(
+    r"[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s*([\"']?)([a-z][^\"'\s]*(?:\s+[^\"'\s]+)+)\1,?"
+)
+_FLAG_IN = re.compile(r"(?<!\S)--?[A-Za-z]")
+# A block as HCL writes one on a line, its name, labels and settings: ``port "http" {
+# static = 8080 }`` (Nomad, Terraform).
+_HCL_BLOCK = re.compile(r"([a-z_][\w-]*)(?:\s+\"[^\"]*\")*\s*\{\s*([^{}]*?=[^{}]*?)\s*\}")
+# A dependency as TOML writes one with its options, an inline table holding its version:
+# ``bevy = { version = "0.13", features = ["wayland"] }``.
+_INLINE_TABLE = re.compile(
+    r"[\"']?([A-Za-z_][\w.-]*)[\"']?\s*=\s*\{[^{}]*?\bversion\s*=\s*[\"']([^\"']+)[\"'][^{}]*\},?"
+)
+# A span in code that is one setting whose value is one token of any characters (a list
+# joined by ``;``, a pattern): ``QT_QPA_PLATFORM=wayland;xcb``, ``match: ^(a|b)$``.
+# (A value holding an address, a path, an image or a list is read by the patterns after.)
+_WHOLE_SETTING = re.compile(r"[\"']?([A-Za-z_][\w.-]*)[\"']?(?::\s+|\s*=\s*)([^\s/:{}\[\]\"'`]+)")
 # A call given an object of options: ``Pipe({ a: 1 })``, ``forRoot([{ ttl: 60 }])``.
 _CALL_WITH_OPTIONS = re.compile(r"\w\(\s*\[?\s*\{\s*[\w\"']+\s*:")
 
@@ -375,6 +430,8 @@ def _command_parts(
             yield start, _flag_value(flag.group(1), value, tool, clause)
             if value is not None and _PORT_FLAG.fullmatch(flag.group(1)) and value.isdigit():
                 yield start, Value("port", value, value, clause=clause)  # `--port 8090`
+        elif HOST.fullmatch(part):  # `argocd login deploy.acme.net`: the host it reaches
+            yield start, url_value(part, clause)
         elif URL.fullmatch(part.strip("\"'")):  # `curl -fsS https://api.example/health`
             url = part.strip("\"'").rstrip(".,;")
             yield start, url_value(url, clause)
@@ -643,6 +700,23 @@ def _looks_like_path(token: str) -> bool:
     if len(segments) >= 3:
         return True
     return any(re.search(r"[._<>*@-]|\d", segment) for segment in segments)
+
+
+def _flags_given(parts: list[str]) -> list[tuple[str, str | None]]:
+    """The flags a span in code gives without their program, each with its value (its
+    own ``=value`` or the word after it: `--compression zstd,6`); empty when the span is
+    no run of flags (a word follows no flag, or follows one already given a value), or
+    gives an address (`--index-url https://...`: the address is what it states)."""
+    given: list[tuple[str, str | None]] = []
+    for part in parts:
+        flag = _FLAG.fullmatch(part) if part.startswith("-") else None
+        if flag is not None:
+            given.append((flag.group(1), flag.group(2)))
+        elif given and given[-1][1] is None and "://" not in part:
+            given[-1] = (given[-1][0], part)
+        else:
+            return []
+    return given
 
 
 def _flag_value(flag: str, value: str | None, tool: str, clause: int) -> Value:

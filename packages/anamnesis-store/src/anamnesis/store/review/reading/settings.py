@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.reading.addresses import URL, url_value
+from anamnesis.store.review.reading.addresses import HOST, URL, url_value
 from anamnesis.store.review.reading.quantities import (
     VERSION,
     is_unit,
@@ -93,10 +93,12 @@ _KEY_SHAPE = (
 # (as ``appsettings.json`` nests it and an environment variable spells it).
 _SECTION_KEY = r"[A-Z][A-Za-z0-9]*(?::[A-Z][A-Za-z0-9]*)+"
 # A setting said in prose as "key is value", the key one no prose word looks like
-# (:data:`_KEY_SHAPE`): "rendering_method is gl_compatibility".
+# (:data:`_KEY_SHAPE`): "rendering_method is gl_compatibility"; the value as code writes
+# one, quoted ("log_format is 'json'") or an enum's constant ("id_strategy is ANY").
 _IS_SETTING = re.compile(
     rf"(?<![\w.`/-])({_KEY_SHAPE}|{_SECTION_KEY})`?\s+is\s+(?:now\s+|set\s+to\s+)?"
-    r"(`[^`\s]{1,60}`|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
+    r"(`[^`\s]{1,60}`|'[^'\s]{1,60}'|\"[^\"\s]{1,60}\"|[A-Z][A-Z0-9]+(?:_[A-Z0-9]+)*\b"
+    r"|[\w-]*[_.\d][\w.:/-]*|true|false|on|off|none|null|enabled|disabled)"
     r"(?![\w.:/-])"
 )
 # A key said before its value in code, in prose or in code: "session.store_type is
@@ -130,6 +132,8 @@ FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
 # The word just after a setting's number, when it may be the number's unit.
 _UNIT_AFTER = re.compile(r"\s+([A-Za-z]+)\b")
+# An address given behind the transport that reaches it: ``rest:https://...``.
+_CARRIED_URL = re.compile(r"[a-z][\w-]*[:+](\w+://\S+)")
 # "set the pool_size to 20".
 _SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
 
@@ -149,16 +153,26 @@ def switch_value(key: str, said: str, clause: int) -> Value:
     return Value("flag", state, f"{key} {said}", slot=key.lower(), keyed=True, clause=clause)
 
 
+# A setting said in prose as "word is 'value'", the value quoted as code quotes a string
+# and holding a mark no prose word does ("trace is 'retain-on-failure'"): a plain word's
+# key (``trace``, ``mode``), since the value is plainly code.
+_IS_QUOTED = re.compile(
+    r"(?<![\w.`/-])([a-z][a-z0-9]+)\s+is\s+(?:now\s+|set\s+to\s+)?"
+    r"('[\w.:-]*[-_.:][\w.:-]*'|\"[\w.:-]*[-_.:][\w.:-]*\")(?![\w])"
+)
+
+
 def plain_settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     """The settings outside code, each with its key, in the patterns' order."""
-    for pattern in (PROPERTY, ARROW_SETTING, SETTING, _SET_TO, _PLAIN_SWITCH, _IS_SETTING):
+    patterns = (PROPERTY, ARROW_SETTING, SETTING, _SET_TO, _PLAIN_SWITCH, _IS_SETTING, _IS_QUOTED)
+    for pattern in patterns:
         for match in pattern.finditer(text):
             if not spans.free(*match.span()):
                 continue
             key, raw = match.group(1), match.group(2).strip("`").rstrip(":")
             if key.lower() in GENERIC or not any(c.isalpha() for c in key):
                 continue
-            if pattern is _IS_SETTING and FILE_KEY.search(key):
+            if pattern in (_IS_SETTING, _IS_QUOTED) and FILE_KEY.search(key):
                 continue
             unit = _UNIT_AFTER.match(text, match.end()) if raw.isdigit() else None
             if unit and is_unit(unit.group(1)):
@@ -212,8 +226,13 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     slot), else a flag-like setting."""
     value = raw.strip("\"'")
     slot = key.lower().lstrip("-")
-    if URL.fullmatch(value):
+    if URL.fullmatch(value) or HOST.fullmatch(value):
         return url_value(value, clause).replace(slot=slot, shown=f"{key}={value}")
+    carried = _CARRIED_URL.fullmatch(value)
+    if carried and URL.fullmatch(carried.group(1)):
+        # ``rest:https://backup.acme.lan/``, ``git+https://...``: an address, reached
+        # through the transport its prefix names
+        return url_value(carried.group(1), clause).replace(slot=slot, shown=f"{key}={value}")
     pinned = _PINNED.fullmatch(value) or _HYPHEN_PINNED.fullmatch(value)
     if pinned:  # ``"packageManager": "pnpm@8.15.4"``, ``with-compiler: ghc-9.6.6``
         version = version_value(pinned.group(2), clause, slot=pinned.group(1).lower())

@@ -72,6 +72,8 @@ def stem(word: str) -> str:
         return w
     if w.endswith("ies") and len(w) > 4:
         return w[:-3] + "y"
+    if w.endswith("ings") and len(w) > 6:
+        w = w[:-1]  # "readings", "settings": as "reading", "setting" stem
     if w.endswith("ing") and len(w) > 5:
         w = w[:-3]
         return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
@@ -262,6 +264,29 @@ _COMMAND_LINE = re.compile(
 )
 
 
+# An INI file's section written without a fence: its header on a line of its own, then
+# its indented ``key = value`` lines (``[pull]``, ``    rebase = false``).
+_BARE_SECTION = re.compile(
+    r"^\[([A-Za-z_][\w.-]*)\][ \t]*\n((?:[ \t]+[A-Za-z_][\w-]*[ \t]*=[^\n]*(?:\n|$))+)",
+    re.MULTILINE,
+)
+
+
+def sectioned_lines(text: str) -> str:
+    """A text whose INI sections written without a fence (:data:`_BARE_SECTION`) are
+    each a line of settings in code, their keys the section's (``pull.rebase = false``),
+    as a fenced INI block reads."""
+    if "[" not in text:
+        return text
+
+    def settings(block: re.Match[str]) -> str:
+        section = block.group(1)
+        lines = (line.strip() for line in block.group(2).splitlines())
+        return "\n".join(f"`{section}.{line}`" for line in lines if line) + "\n"
+
+    return _BARE_SECTION.sub(settings, text)
+
+
 def fenced_as_spans(text: str) -> str:
     """A text whose fenced shell blocks are written as one line of code spans, one span a
     command (```` ```\ncd infra\nterraform apply\n``` ```` reads as
@@ -336,7 +361,9 @@ class ClauseReader:
     def __init__(self, title: str, body: str) -> None:
         heading = match_text(title).strip()
         self.clauses: list[Clause] = [Clause(heading, 0, True)] if heading else []
-        self._text = lines_as_commands(fenced_as_spans(match_text(body[:MAX_CHARS])))
+        self._text = lines_as_commands(
+            sectioned_lines(fenced_as_spans(match_text(body[:MAX_CHARS])))
+        )
         # The places a clause may end at, and the backquotes a code span starts with.
         self._cuts = _CUT_CHARS.finditer(self._text)
         self._start = 0

@@ -30,6 +30,31 @@ def clause_values(clause: Clause, ports: bool) -> list[Value]:
     return [_at(value, clause.index) for value in _values_of(clause.text, ports)]
 
 
+# A clause made of a setting's key alone, as a parenthesis after a number names it
+# ("every 30s (health_interval)", "(config `WAVE_MAX_ORDERS`)"): an identifier no prose
+# word looks like, snake_case or camelCase.
+KEY_ALONE = re.compile(
+    r"(?:(?:the|config|setting|option|key)\s+)?`?([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+"
+    r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+)`?"
+)
+# What may stand between a number and the parenthesis naming its key: a few words.
+_TO_THE_KEY = re.compile(r"[*\s]*(?:[A-Za-z][\w-]*[*\s]*){0,3}")
+
+
+def keyed_by(found: list[Value], text: str, key: str) -> list[Value]:
+    """The clause's last number, said a few words at most before its end, keyed by the
+    setting's key the next clause names (:data:`KEY_ALONE`), as a setting in code is;
+    the number as said stays too, for a note that says it without the key."""
+    for value in reversed(found):
+        if value.kind != "number" or value.keyed:
+            continue
+        at = text.rfind(value.shown)
+        if at == -1 or not _TO_THE_KEY.fullmatch(text[at + len(value.shown) :]):
+            return []
+        return [value.replace(slot=key.lower(), keyed=True, shown=f"{key} {value.shown}")]
+    return []
+
+
 def _at(value: Value, clause: int) -> Value:
     """A copy of ``value`` in clause ``clause`` (a cached clause's values are shared)."""
     copy = object.__new__(Value)
