@@ -290,6 +290,11 @@ LEFT: list[tuple[str, Note, Note]] = [
          " `opensearchproject/opensearch:2.13.0`."),
     ),
     (
+        "a scope's word naming one of two things the clauses both name",
+        ("Preview server port", "The preview server listens on port 4173."),
+        ("Mock API port", "The mock API server listens on port 4010."),
+    ),
+    (
         "a tool and a package of one more word, of two major versions",
         ("Backend package pins", "requirements.txt pins `fastapi==0.115.0` for the API."),
         ("Backend package pins after the audit", "requirements.txt pins"

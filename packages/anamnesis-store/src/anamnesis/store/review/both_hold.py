@@ -214,6 +214,19 @@ _WHERE_SET: Final = frozenset(
 
 
 _SCOPE_STEMS: Final = frozenset(stem(word) for word in SCOPE_WORDS)
+# A word and the word after it (overlapping: "the dev server" gives "dev server").
+_WORD_THEN: Final = re.compile(r"\b([a-z][\w-]*)(?=\s+([a-z][\w-]*))")
+
+
+def _scopes_naming(text: str, other: frozenset[str]) -> frozenset[str]:
+    """The scope words of ``text`` said just before a word whose stem is in ``other``
+    (the other clause's): "dev" in "the dev server" beside "the API server", a name of
+    one of two things, not the scope a note is about."""
+    return frozenset(
+        said
+        for word, after in _WORD_THEN.findall(text.lower())
+        if (said := stem(word)) in _SCOPE_STEMS and stem(after) in other
+    )
 
 
 def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
@@ -226,7 +239,12 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     # project may say them)
     # nor is a scope's word (:func:`other_scopes` tells scopes apart: "local" beside no
     # scope is the one environment a note is about)
-    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET | _SCOPE_STEMS
+    # (but "the dev server" beside "the API server" names two servers: a scope's word
+    # before a thing the other clause names too is that thing's name)
+    mine, theirs = older.clause(a.clause), newer.clause(b.clause)
+    naming = _scopes_naming(mine.text, theirs.stems) | _scopes_naming(theirs.text, mine.stems)
+    scopes_only = _SCOPE_STEMS - naming if naming else _SCOPE_STEMS
+    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET | scopes_only
     titled = _only(
         (_said_with(older, a.clause) & older.title_stems) - tools,
         (_said_with(newer, b.clause) & newer.title_stems) - tools,
