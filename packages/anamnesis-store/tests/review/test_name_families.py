@@ -1,0 +1,90 @@
+"""Families of names, paths and commands two notes give for one thing in two wordings
+(issue 42's tuning splits showed each family in two or more splits), and the look-alikes
+each rule must leave alone:
+
+* a file said to sit at a root ("`lint.toml` at the repo root", "sdkconfig in the
+  project root") is the root's file, whatever its extension: a path to a file of its
+  name in a folder is the file moved, while a bare mention of the name (no root said)
+  may be any file of that name.
+
+The pairs are written here, not taken from the measured set."""
+
+from __future__ import annotations
+
+import pytest
+
+from anamnesis.store import MemoryStore
+from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.values import clause_values
+from pair_checks import Note, assert_found, assert_left_alone
+
+# (rule, older, newer, the kind of difference expected)
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "a file in code said to sit at the repo root, then in a folder",
+        ("Lint rules", "`lint.toml` sits at the repo root; every package inherits it."),
+        (
+            "Where the lint config went",
+            "The shared rules are in tools/lint/lint.toml and each package points at it.",
+        ),
+        "path",
+    ),
+    (
+        "a file in prose with an extension no reader knows, at the project root",
+        (
+            "Firmware build options",
+            "Menuconfig writes its choices to sdkconfig.defaults in the project root.",
+        ),
+        (
+            "ESP-IDF options per board",
+            "The options for the sensor board are in"
+            " boards/sensor/sdkconfig.defaults; menuconfig edits that one.",
+        ),
+        "path",
+    ),
+]
+
+# (rule, older, newer)
+LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "a bare file name, said at no root, and a path to a file of that name",
+        ("Lint rules", "Every package inherits the rules in `lint.toml`."),
+        (
+            "Where the lint config is",
+            "The shared rules are in tools/lint/lint.toml and each package points at it.",
+        ),
+    ),
+    (
+        "one file at the root said in both notes",
+        ("Lint rules", "`lint.toml` sits at the repo root; every package inherits it."),
+        (
+            "Lint config",
+            "Rules stay in lint.toml at the repository root; add a package override next to it.",
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("rule", "old", "new", "kind"), FOUND, ids=[case[0] for case in FOUND])
+def test_each_family_is_found(
+    store: MemoryStore, rule: str, old: Note, new: Note, kind: str
+) -> None:
+    assert_found(store, rule, old, new, kind)
+
+
+@pytest.mark.parametrize(("rule", "old", "new"), LEFT, ids=[case[0] for case in LEFT])
+def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note, new: Note) -> None:
+    assert_left_alone(store, rule, old, new)
+
+
+def test_a_file_at_a_root_is_read_as_the_roots_file() -> None:
+    """ "`memory.x` sits at the repo root" and "refs.bib in the crate root" name paths at
+    the root, whatever their extension; a bare name said at no root stays as written."""
+    said = "`memory.x` sits at the repo root and refs.bib is in the crate root; see notes.txt."
+    paths = {
+        value.shown: value.norm
+        for clause in clauses("Files", said)
+        for value in clause_values(clause, ports=False)
+        if value.kind == "path"
+    }
+    assert paths == {"memory.x": "./memory.x", "refs.bib": "./refs.bib", "notes.txt": "notes.txt"}
