@@ -5,7 +5,12 @@ each rule must leave alone:
 * a file said to sit at a root ("`lint.toml` at the repo root", "sdkconfig in the
   project root") is the root's file, whatever its extension: a path to a file of its
   name in a folder is the file moved, while a bare mention of the name (no root said)
-  may be any file of that name.
+  may be any file of that name;
+* two environment variables are one setting's two spellings when the words the prose
+  says just before one, naming what it holds, are spelled in the other ("the cache
+  server address comes from ``CACHE_ADDR``", then ``VALKEY_SERVER_ADDR``), as when the
+  two share two words; a variable whose last word names no role (``MAP_TILES_BASE``)
+  conflicts with no role, while two roles (an address, a secret) are two settings.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -42,6 +47,28 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ),
         "path",
     ),
+    (
+        "an environment variable said after the words the other one spells",
+        (
+            "Cache connection",
+            "The cache server address comes from `CACHE_ADDR`, mapped in settings.py.",
+        ),
+        (
+            "Cache env vars in the chart",
+            "The Deployment sets VALKEY_SERVER_ADDR directly plus"
+            " VALKEY_PASSWORD; nothing else is needed for the cache.",
+        ),
+        "name",
+    ),
+    (
+        "two spellings of one setting, one with no role word",
+        ("Map tiles config", "The app fetches tiles from the server in `MAP_TILES_URL`."),
+        (
+            "Env for the map app",
+            "Required: `MAP_TILES_BASE`, `SENTRY_DSN`, `APP_PORT`. Nothing else is read from env.",
+        ),
+        "name",
+    ),
 ]
 
 # (rule, older, newer)
@@ -60,6 +87,22 @@ LEFT: list[tuple[str, Note, Note]] = [
         (
             "Lint config",
             "Rules stay in lint.toml at the repository root; add a package override next to it.",
+        ),
+    ),
+    (
+        "two environment variables of one service, each of its own role",
+        ("Map tiles config", "The app fetches tiles from the server in `MAP_TILES_URL`."),
+        (
+            "Env for the map app",
+            "Required: `MAP_TILES_TOKEN`, `SENTRY_DSN`, `APP_PORT`. Nothing else is read from env.",
+        ),
+    ),
+    (
+        "an environment variable said after one word the other spells",
+        ("Search connection", "The search cluster address comes from `SEARCH_ADDR`."),
+        (
+            "Search env vars in the chart",
+            "The Deployment sets SEARCH_INDEX directly; nothing else is needed for search.",
         ),
     ),
 ]
