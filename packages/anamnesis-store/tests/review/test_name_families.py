@@ -5,7 +5,9 @@ each rule must leave alone:
 * a file said to sit at a root ("`lint.toml` at the repo root", "sdkconfig in the
   project root") is the root's file, whatever its extension: a path to a file of its
   name in a folder is the file moved, while a bare mention of the name (no root said)
-  may be any file of that name;
+  may be any file of that name; and a bare name the note also gives with its folder
+  ("kiosk.ini" in the title, ``/etc/kiosk/kiosk.ini`` in the body) is that file said
+  short, stating no other folder's file of that name;
 * two environment variables are one setting's two spellings when the words the prose
   says just before one, naming what it holds, are spelled in the other ("the cache
   server address comes from ``CACHE_ADDR``", then ``VALKEY_SERVER_ADDR``), as when the
@@ -44,6 +46,20 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "ESP-IDF options per board",
             "The options for the sensor board are in"
             " boards/sensor/sdkconfig.defaults; menuconfig edits that one.",
+        ),
+        "path",
+    ),
+    (
+        "a file named short in the title and in full in the body, then in another folder",
+        (
+            "Screen settings in kiosk.ini",
+            "Brightness and rotation live in"
+            " `/etc/kiosk/kiosk.ini`:\n```\nbrightness=80\nrotate=90\n```",
+        ),
+        (
+            "Where the kiosk config is",
+            "On the new image edit `/etc/kiosk/conf.d/kiosk.ini`;"
+            " the file at the old place is a stub that points there.",
         ),
         "path",
     ),

@@ -246,7 +246,7 @@ def _value_differences(
             if not differ or any(
                 states(other, b)
                 for other in olds
-                if same_slot(other, b) and not older.avoids(other)
+                if same_slot(other, b) and not older.avoids(other) and not _said_short(other, olds)
             ):
                 continue  # the older note states the newer value too (not as one to avoid)
             if kind in ("name", "command") and any(agree(a, other) for other in news):
@@ -571,6 +571,17 @@ def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
     elif a.kind in ("port", "url", "path") and a.kind not in picked:
         picked.append(a.kind)
     return " ".join(picked) or a.kind
+
+
+def _said_short(value: Value, values: list[Value]) -> bool:
+    """Whether a file's bare name is the note's own path to it said short ("config.txt"
+    in a title, ``/boot/config.txt`` in the body): that file, not any file of its name,
+    so it states no other note's path to a file of that name."""
+    return (
+        value.kind == "path"
+        and "/" not in value.norm
+        and any(other.norm.endswith(f"/{value.norm}") for other in values)
+    )
 
 
 def _path_still_used(a: Value, news: list[Value], said: list[Value], newer: NoteFacts) -> bool:
