@@ -12,7 +12,9 @@ each rule must leave alone:
   says just before one, naming what it holds, are spelled in the other ("the cache
   server address comes from ``CACHE_ADDR``", then ``VALKEY_SERVER_ADDR``), as when the
   two share two words; a variable whose last word names no role (``MAP_TILES_BASE``)
-  conflicts with no role, while two roles (an address, a secret) are two settings.
+  conflicts with no role, while two roles (an address, a secret) are two settings;
+* a plural noun in -ations stems as its verb, as the singular does ("Migrations in
+  staging", "Migrating the ledger"): two titles naming one task share its word.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.text import clauses, stem
 from anamnesis.store.review.reading.values import clause_values
 from pair_checks import Note, assert_found, assert_left_alone
 
@@ -62,6 +64,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             " the file at the old place is a stub that points there.",
         ),
         "path",
+    ),
+    (
+        "one task's two commands, titled by the task's verb and its plural noun",
+        (
+            "Migrating the ledger database",
+            "`cargo run --bin ledger migrate` against the ledger db after each pull.",
+        ),
+        (
+            "Running migrations",
+            "`docker compose run --rm migrate`: the compose service"
+            " builds the image and runs them against the db container.",
+        ),
+        "command",
     ),
     (
         "an environment variable said after the words the other one spells",
@@ -147,3 +162,10 @@ def test_a_file_at_a_root_is_read_as_the_roots_file() -> None:
         if value.kind == "path"
     }
     assert paths == {"memory.x": "./memory.x", "refs.bib": "./refs.bib", "notes.txt": "notes.txt"}
+
+
+def test_a_plural_in_ations_stems_as_its_verb() -> None:
+    """ "Migrations", "migration" and "migrating" meet; "stations" is too short to be one."""
+    assert stem("migrations") == stem("migration") == stem("migrating") == stem("migrated")
+    assert stem("notifications") == stem("notification")
+    assert stem("stations") == "station"

@@ -77,6 +77,8 @@ def stem(word: str) -> str:
         return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
     if w.endswith("ally") and len(w) > 6:
         return w[:-2]  # "locally", "globally": as "local", "global"
+    if w.endswith("ations"):
+        w = w[:-1]  # "migrations": as its singular
     if w.endswith("ation") and len(w) > 7:
         return w[:-3]  # "simulation", "migration": as "simulated", "migrates" stem
     if w.endswith("ied") and len(w) > 4:
