@@ -14,7 +14,14 @@ each rule must leave alone:
   two share two words; a variable whose last word names no role (``MAP_TILES_BASE``)
   conflicts with no role, while two roles (an address, a secret) are two settings;
 * a plural noun in -ations stems as its verb, as the singular does ("Migrations in
-  staging", "Migrating the ledger"): two titles naming one task share its word.
+  staging", "Migrating the ledger"): two titles naming one task share its word;
+* a name the older note gives a kind of thing a project names (a queue, a stream, a
+  topic) and the newer note's setting whose key names that kind (``--queues``,
+  ``STREAM = ...``) are one thing's two values: the name said just after the kind's
+  word, or the older note's only identifier when its title names the kind; a name
+  joined by colons (``sessions:live``) is read as one; and the notes share a word
+  anywhere in the older one (a key said in a code block has no words around it). A
+  kind that no project names by an identifier (a URL) pairs no identifier so.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -79,6 +86,28 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "command",
     ),
     (
+        "the only identifier of a note titled for a queue, then a flag naming the queue",
+        (
+            "Thumbnail worker queue",
+            "The thumbnail worker consumes `thumbs-high`; the uploader must publish there.",
+        ),
+        (
+            "Running the thumbnail worker",
+            "`celery -A media worker --queues thumbnails-v2 --concurrency 4` on each media box.",
+        ),
+        "name",
+    ),
+    (
+        "a stream's name joined by colons, then the stream's constant in a code block",
+        (
+            "Session stream names",
+            "Sessions are written to the stream"
+            " `sessions:live`; the reaper reads them as group `reapers`.",
+        ),
+        ("reaper.py settings", '```python\nSTREAM = "live-sessions"\nGROUP = "reapers"\n```'),
+        "name",
+    ),
+    (
         "an environment variable said after the words the other one spells",
         (
             "Cache connection",
@@ -119,6 +148,11 @@ LEFT: list[tuple[str, Note, Note]] = [
             "Lint config",
             "Rules stay in lint.toml at the repository root; add a package override next to it.",
         ),
+    ),
+    (
+        "a note titled for a URL, its only identifier, and a setting naming a URL",
+        ("Site URL", "Canonical links are built from `hazel-blog` in the config."),
+        ("Preview deploys", "Previews set SITE_URL=preview-site so the links stay on the preview."),
     ),
     (
         "two environment variables of one service, each of its own role",

@@ -73,10 +73,13 @@ def _identifier_words(shown: str) -> list[str]:
 _IDENTIFIER_PARTS = re.compile(r"[^a-z0-9]+")
 _VERSION_PART = re.compile(r"v?\d+")
 # The kinds of thing a project names by an identifier it may rename.
-_NAMED_THINGS: Final = re.compile(
-    r"\b(queue|topic|stream|exchange|channel|table|bucket|index|branch|workspace|namespace"
-    r"|schema|database|collection|secret|role)s?\b"
-)
+_NAMED_THING_WORDS: Final = (
+    "queue", "topic", "stream", "exchange", "channel", "table", "bucket", "index", "branch",
+    "workspace", "namespace", "schema", "database", "collection", "secret", "role",
+)  # fmt: skip
+_NAMED_THINGS: Final = re.compile(rf"\b({'|'.join(_NAMED_THING_WORDS)})s?\b")
+# Those kinds, as stems: what a key's last word names (``--task-queue``: ``queu``).
+_NAMED_STEMS: Final = frozenset(stem(word) for word in _NAMED_THING_WORDS)
 
 
 def sole_of_shape(value: Value, values: list[Value]) -> bool:
@@ -105,9 +108,13 @@ def named_settings(
     thing's word ("uses role TRANSFORMER", in a note titled "role for dbt"), and the
     newer note's setting whose key's last word is that thing (``role: DBT_TRANSFORM_ROLE``;
     ``init.defaultBranch main`` for "the default branch"): one thing's two values, though
-    one is read as a name and the other as a setting. Each note gives one such; the
-    older note never says the newer value, nor the newer note the older name; and the
-    notes share a word beside the thing's (the exporter's account, not the importer's).
+    one is read as a name and the other as a setting. The name may be the older note's
+    only identifier instead, when the thing is of a kind a project names by one
+    (:data:`_NAMED_THING_WORDS`; "Billing worker task queue": "polls `billing-tq`").
+    Each note gives one such; the older note never says the newer value, nor the newer
+    note the older name; and the notes share a word beside the thing's, anywhere in the
+    older note (the exporter's account, not the importer's; a key in a code block has
+    no words around it).
     """
     out: list[Difference] = []
     for b in new_values:
@@ -121,6 +128,10 @@ def named_settings(
             continue
         # the name said just after the thing's word: "role TRANSFORMER"
         names = [a for a in old_values if a.kind == "name" and a.near[-1:] == tuple(thing)]
+        if not names and thing <= _NAMED_STEMS:
+            # the older note's only identifier, its title naming a kind of thing a
+            # project names by one ("Billing worker task queue": "polls `billing-tq`")
+            names = [a for a in old_values if a.kind == "name" and name_shape(a) == "identifier"]
         keys = [other for other in new_values if other.keyed and _thing_of_key(other.slot) == thing]
         if len({a.norm for a in names}) != 1 or len(keys) != 1:
             continue
@@ -129,7 +140,7 @@ def named_settings(
         a = names[0]
         if a.norm == value.lower() or named_in(a, newer):
             continue
-        said = older.clause(a.clause).stems | older.title_stems
+        said = frozenset().union(*(clause.stems for clause in older.clauses))  # title too
         if not (said & (newer.title_stems | b.stems)) - thing:
             continue  # "account" of the exporter, "account" of the importer: two things
         if said_as_word(value.lower(), older, plural=False):

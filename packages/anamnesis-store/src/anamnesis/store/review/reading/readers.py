@@ -97,6 +97,7 @@ _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 _COMMAND_HEAD = re.compile(r"^[a-z][a-z0-9._+-]*$")
 # A setting's key inside a command (`git config --global pull.rebase true`): dotted.
 _DOTTED_KEY = re.compile(r"[a-z][\w-]*(?:\.[a-z][\w-]*)+")
+_COLON_NAME = re.compile(r"[a-z][\w.-]*(?::[a-z][\w.-]*)+")
 _SQL_WORDS: Final = frozenset({"select", "update", "insert", "delete", "create", "alter"})
 
 
@@ -325,7 +326,9 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if _PATH.fullmatch(inner) and ("/" in inner or "." in inner):
         yield start, Value("path", _path_norm(inner), inner, clause=clause)
         return
-    if re.fullmatch(r"[\w.@/-]+", inner) and not inner.isdigit():
+    if (re.fullmatch(r"[\w.@/-]+", inner) and not inner.isdigit()) or _COLON_NAME.fullmatch(inner):
+        # `jobs:inbound`, `cache:sessions`: a stream's or a key's name, its parts joined
+        # by colons as Redis and PubSub topics write them
         yield start, Value("name", inner.lower(), inner, clause=clause)
 
 
