@@ -21,7 +21,10 @@ each rule must leave alone:
   word, or the older note's only identifier when its title names the kind; a name
   joined by colons (``sessions:live``) is read as one; and the notes share a word
   anywhere in the older one (a key said in a code block has no words around it). A
-  kind that no project names by an identifier (a URL) pairs no identifier so.
+  kind that no project names by an identifier (a URL) pairs no identifier so;
+* an identifier renamed (``invoices-billing``, then ``billing-invoices-v2``, in notes
+  that both speak of a queue) is one thing's name, whatever proper names each note
+  says beside it (HCP Terraform, the AWS console).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -105,6 +108,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             " `sessions:live`; the reaper reads them as group `reapers`.",
         ),
         ("reaper.py settings", '```python\nSTREAM = "live-sessions"\nGROUP = "reapers"\n```'),
+        "name",
+    ),
+    (
+        "an identifier renamed, each note naming other products beside it",
+        (
+            "Billing events queue",
+            "Invoices are published by the Rails app on the SQS queue `invoices-billing`.",
+        ),
+        (
+            "Re-driving a failed invoice",
+            "Failed invoices sit in the DLQ; redrive them into"
+            " the queue billing-invoices-v2 from the AWS console and Lambda picks them up.",
+        ),
         "name",
     ),
     (
