@@ -24,7 +24,11 @@ each rule must leave alone:
   kind that no project names by an identifier (a URL) pairs no identifier so;
 * an identifier renamed (``invoices-billing``, then ``billing-invoices-v2``, in notes
   that both speak of a queue) is one thing's name, whatever proper names each note
-  says beside it (HCP Terraform, the AWS console).
+  says beside it (HCP Terraform, the AWS console);
+* two folders (or files of a type a project holds few of) that pass through the same
+  folders (``src/main/resources/db/...``) are where one thing lives, in notes whose
+  titles share a word, each folder they share counting half a shared word; two source
+  files in one folder are two files (a folder holds many).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -124,6 +128,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "name",
     ),
     (
+        "one layout's folders, where changelogs live, then where a new one goes",
+        (
+            "Changelog location",
+            "Changelogs are in config/liquibase/db/changelog (the tool's"
+            " default), one per release.",
+        ),
+        (
+            "Adding a changelog for billing",
+            "Put the new file under config/liquibase/db/billing-changes and run the tests.",
+        ),
+        "path",
+    ),
+    (
         "an environment variable said after the words the other one spells",
         (
             "Cache connection",
@@ -169,6 +186,17 @@ LEFT: list[tuple[str, Note, Note]] = [
         "a note titled for a URL, its only identifier, and a setting naming a URL",
         ("Site URL", "Canonical links are built from `hazel-blog` in the config."),
         ("Preview deploys", "Previews set SITE_URL=preview-site so the links stay on the preview."),
+    ),
+    (
+        "two source files in one folder, in notes titled for one subject",
+        (
+            "Invoice handler",
+            "Creating an invoice is handled in config/liquibase/db/create_invoice.py.",
+        ),
+        (
+            "Invoice handler for refunds",
+            "Refunds go through config/liquibase/db/refund_invoice.py and its tests.",
+        ),
     ),
     (
         "two environment variables of one service, each of its own role",

@@ -442,6 +442,9 @@ def _alignment(
         if a.kind == "number":
             around = frozenset(word for word in around if not is_unit(word))
         shared = len(around) - _kind_words(a, b) + 0.5 * len(set(a.near) & set(b.near))
+        if a.kind == "path" and _of_few(a.norm) and _of_few(b.norm):
+            # folders both paths pass through say where one thing lives
+            shared += 0.5 * len(_folders(a.norm) & _folders(b.norm))
     if shared < _THRESHOLD[a.kind] and not sole:
         return None
     if a.kind in _TITLED_KINDS and a.kind != "command" and not topical and not b.changed:
@@ -491,6 +494,21 @@ _COMMON_FOLDERS: Final = frozenset(
     migrations templates components utils internal cmd pkg api web server client modules
     plugins extensions addons site content images img icons""".split()  # noqa: SIM905 - a word list reads best as words
 )
+
+
+def _folders(path: str) -> frozenset[str]:
+    """The folders a path passes through, less those every project has many of
+    (:data:`_COMMON_FOLDERS`); its file's or last folder's own name left out."""
+    parts = path.rstrip("/").split("/")[:-1]
+    return frozenset(
+        part for part in parts if part not in ("", ".", "..") and part not in _COMMON_FOLDERS
+    )
+
+
+def _of_few(path: str) -> bool:
+    """Whether a path is a folder or a file of a type a project holds few of (not a
+    source file: a folder holds many)."""
+    return _file_type(path) in _FEW_OF_A_TYPE or _file_type(path) == ""
 
 
 def _kind_words(a: Value, b: Value) -> int:
