@@ -28,7 +28,9 @@ each rule must leave alone:
 * two folders (or files of a type a project holds few of) that pass through the same
   folders (``src/main/resources/db/...``) are where one thing lives, in notes whose
   titles share a word, each folder they share counting half a shared word; two source
-  files in one folder are two files (a folder holds many).
+  files in one folder are two files (a folder holds many);
+* a shell command continued over lines (a line ending in ``\\``) is one command, its
+  flags all its own.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -139,6 +141,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "Put the new file under config/liquibase/db/billing-changes and run the tests.",
         ),
         "path",
+    ),
+    (
+        "a command continued over lines, then given without one of its flags",
+        (
+            "Submitting the nightly pipeline",
+            "```sh\nnextflow run main.nf \\\n  -profile slurm \\\n  -resume\n```",
+        ),
+        (
+            "Nightly pipeline, the current way",
+            "`nextflow run main.nf -profile slurm -with-tower` from the login node.",
+        ),
+        "flag",
     ),
     (
         "an environment variable said after the words the other one spells",
