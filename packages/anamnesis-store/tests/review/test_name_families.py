@@ -30,7 +30,10 @@ each rule must leave alone:
   titles share a word, each folder they share counting half a shared word; two source
   files in one folder are two files (a folder holds many);
 * a shell command continued over lines (a line ending in ``\\``) is one command, its
-  flags all its own.
+  flags all its own;
+* a thing said not to work at all ("legacy labextensions don't install in JupyterLab
+  4", "X no longer parses") is retired, and a word that only says how old it is
+  ("legacy", "classic") is none of its words: the older note named it without.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -155,6 +158,20 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "flag",
     ),
     (
+        "a legacy thing that does not install any more, the older note installing it",
+        (
+            "Outline panel in notebooks",
+            "`jupyter labextension install @jupyterlab/toc`"
+            " adds the outline panel to the notebooks.",
+        ),
+        (
+            "JupyterLab 4 and notebook extensions",
+            "Legacy labextensions don't install in"
+            " JupyterLab 4; the outline panel is built in there.",
+        ),
+        "replacement",
+    ),
+    (
         "an environment variable said after the words the other one spells",
         (
             "Cache connection",
@@ -210,6 +227,15 @@ LEFT: list[tuple[str, Note, Note]] = [
         (
             "Invoice handler for refunds",
             "Refunds go through config/liquibase/db/refund_invoice.py and its tests.",
+        ),
+    ),
+    (
+        "a thing said not to run at some time: a scope, no retirement",
+        ("Invoice worker schedule", "The invoice worker processes the queue every night at 02:00."),
+        (
+            "Invoice worker on holidays",
+            "The invoice worker doesn't run on public holidays;"
+            " the queue waits for the next night.",
         ),
     ),
     (
