@@ -33,7 +33,11 @@ each rule must leave alone:
   flags all its own;
 * a thing said not to work at all ("legacy labextensions don't install in JupyterLab
   4", "X no longer parses") is retired, and a word that only says how old it is
-  ("legacy", "classic") is none of its words: the older note named it without.
+  ("legacy", "classic") is none of its words: the older note named it without;
+* a setting whose value is a path (``KILN_DUMP_FILE=data/kiln.bin``) or
+  a storage address (``registry: s3://...``) is read whole, as a path keyed by its
+  setting, and compared with the other note's paths; a key naming a pattern
+  (``path_regex``) holds no path.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -172,6 +176,28 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "replacement",
     ),
     (
+        "a file said in prose, then a setting whose value is a path",
+        (
+            "Where the local dump file lives",
+            "The daemon writes `.cache/dump.bin` by default"
+            " (KILN_DUMP_FILE unset). Delete it to start clean.",
+        ),
+        (
+            "kiln dump file",
+            ".env: `KILN_DUMP_FILE=data/kiln.bin` - out of .cache so a clean doesn't remove it.",
+        ),
+        "path",
+    ),
+    (
+        "one setting's value a local file, then a bucket's object",
+        ("Model registry location", "`registry: models/registry.db` in serve.yaml, a local file."),
+        (
+            "serve.yaml registry",
+            "```yaml\nregistry: s3://acme-models/registry.db\nprovider: aws\n```",
+        ),
+        "path",
+    ),
+    (
         "an environment variable said after the words the other one spells",
         (
             "Cache connection",
@@ -236,6 +262,18 @@ LEFT: list[tuple[str, Note, Note]] = [
             "Invoice worker on holidays",
             "The invoice worker doesn't run on public holidays;"
             " the queue waits for the next night.",
+        ),
+    ),
+    (
+        "a key naming a pattern of paths, beside the file it is written in",
+        (
+            "What the encryptor covers",
+            "`encrypted_regex: ^(data)$` in .sops.yaml, so the metadata stays readable.",
+        ),
+        (
+            "Encryptor rules for manifests",
+            "```yaml\ncreation_rules:\n  - path_regex:"
+            " k8s/.*\\.yaml$\n    encrypted_regex: ^(data)$\n```",
         ),
     ),
     (

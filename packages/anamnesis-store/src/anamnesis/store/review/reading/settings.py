@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 # is no ``igrateOnStartup``). A value that is itself a key is a section's name, the
 # setting after it (``variables: GIT_STRATEGY: fetch`` sets ``GIT_STRATEGY``).
 COLON_SETTING = re.compile(
-    r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'|[\w.%-]+)"
-    r"(?![\w.%-]*:(?:\s|$))"
+    r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'"
+    r"|[a-z][a-z0-9+]*://[^\s\"'`,]+|[\w.~-]*(?:/[\w.*-]+)+/?|[\w.%-]+)(?![\w.%-]*:(?:\s|$))"
 )
 # ``'key' => value``: a PHP, Ruby or Perl hash's entry.
 ARROW_SETTING = re.compile(
@@ -208,10 +208,15 @@ def said_on_or_off(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, 
 
 
 def setting_value(key: str, raw: str, clause: int) -> Value:
-    """``key=value``: a number, a URL or a version when the value is one (the key its
-    slot), else a flag-like setting."""
+    """``key=value``: a path (or a storage address), a number, a URL or a version when
+    the value is one (the key its slot), else a flag-like setting."""
     value = raw.strip("\"'")
     slot = key.lower().lstrip("-")
+    if (_PATH_VALUE.fullmatch(value) or _STORAGE.match(value)) and not _PATTERN_KEY.search(key):
+        # ``output-dir: lib/src/localization``, ``registry: gs://feast/registry.pb``:
+        # where a thing is kept, compared as a path is
+        norm = value.rstrip("/").lower() or "/"
+        return Value("path", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
     if URL.fullmatch(value):
         return url_value(value, clause).replace(slot=slot, shown=f"{key}={value}")
     pinned = _PINNED.fullmatch(value) or _HYPHEN_PINNED.fullmatch(value)
@@ -246,6 +251,15 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     if version is not None:
         return version.replace(shown=f"{key}={value}")
     return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
+
+
+# A key whose value matches paths rather than names one (``path_regex``, ``include_glob``).
+_PATTERN_KEY = re.compile(r"regex|pattern|glob|match", re.IGNORECASE)
+# A storage location given as an address: a bucket's object, a file.
+_STORAGE = re.compile(r"(?:gs|s3|s3a|gcs|az|abfss?|hdfs|file)://", re.IGNORECASE)
+# A setting's value that is a path: folders and a name (``lib/src/l10n``, ``./dist/``,
+# ``~/.config/restic/pass``, ``/etc/restic/password``).
+_PATH_VALUE = re.compile(r"(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.*-]+)+/?|(?:~|\.{1,2})/[\w.-]+/?")
 
 
 # A file that pins one tool's version, by the tool it pins: ``.nvmrc`` says which Node.
