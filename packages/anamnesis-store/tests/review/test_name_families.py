@@ -37,7 +37,8 @@ each rule must leave alone:
 * a setting whose value is a path (``KILN_DUMP_FILE=data/kiln.bin``) or
   a storage address (``registry: s3://...``) is read whole, as a path keyed by its
   setting, and compared with the other note's paths; a key naming a pattern
-  (``path_regex``) holds no path.
+  (``path_regex``) holds no path; a setting whose value sets an environment variable
+  (systemd's ``Environment=KEY=value``) is that variable's setting.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -194,6 +195,20 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         (
             "serve.yaml registry",
             "```yaml\nregistry: s3://acme-models/registry.db\nprovider: aws\n```",
+        ),
+        "path",
+    ),
+    (
+        "a variable set in prose, then through a unit file's Environment= line",
+        (
+            "borg passphrase file",
+            "BORG_PASSCOMMAND_FILE=~/.config/borg/passphrase (mode"
+            " 600), read by the timer's service.",
+        ),
+        (
+            "borg-backup.service",
+            "```ini\n[Service]\nType=oneshot\nEnvironment="
+            "BORG_PASSCOMMAND_FILE=/etc/borg/passphrase\nExecStart=/usr/local/bin/borg-run\n```",
         ),
         "path",
     ),

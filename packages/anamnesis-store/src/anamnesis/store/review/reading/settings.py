@@ -211,6 +211,9 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     """``key=value``: a path (or a storage address), a number, a URL or a version when
     the value is one (the key its slot), else a flag-like setting."""
     value = raw.strip("\"'")
+    inner = _INNER_SETTING.fullmatch(value)
+    if inner:  # ``Environment=RESTIC_PASSWORD_FILE=/etc/restic/pw``: the variable it sets
+        return setting_value(inner.group(1), inner.group(2), clause)
     slot = key.lower().lstrip("-")
     if (_PATH_VALUE.fullmatch(value) or _STORAGE.match(value)) and not _PATTERN_KEY.search(key):
         # ``output-dir: lib/src/localization``, ``registry: gs://feast/registry.pb``:
@@ -253,6 +256,8 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
 
 
+# A setting's value that sets an environment variable itself (systemd's ``Environment=``).
+_INNER_SETTING = re.compile(r"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=(\S+)")
 # A key whose value matches paths rather than names one (``path_regex``, ``include_glob``).
 _PATTERN_KEY = re.compile(r"regex|pattern|glob|match", re.IGNORECASE)
 # A storage location given as an address: a bucket's object, a file.
