@@ -38,7 +38,9 @@ each rule must leave alone:
   a storage address (``registry: s3://...``) is read whole, as a path keyed by its
   setting, and compared with the other note's paths; a key naming a pattern
   (``path_regex``) holds no path; a setting whose value sets an environment variable
-  (systemd's ``Environment=KEY=value``) is that variable's setting.
+  (systemd's ``Environment=KEY=value``) is that variable's setting; a list of one
+  path (``seed-paths: ["data/seeds"]``) is that path; and a folder said at the root
+  (```seeds/` at the repo root``) is the root's, as a file is.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -213,6 +215,17 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "path",
     ),
     (
+        "a folder at the repo root, then a setting listing one folder of its name",
+        ("Where fixtures live", "Fixture JSON files are in `fixtures/` at the repo root."),
+        (
+            "project.yml settings",
+            '```yaml\nfixture-dirs: ["tests/data/fixtures"]\n'
+            'marker-dirs: ["markers"]\n```\nThe loader reads every fixture JSON file from'
+            " there.",
+        ),
+        "path",
+    ),
+    (
         "an environment variable said after the words the other one spells",
         (
             "Cache connection",
@@ -325,14 +338,22 @@ def test_each_look_alike_is_left_alone(store: MemoryStore, rule: str, old: Note,
 def test_a_file_at_a_root_is_read_as_the_roots_file() -> None:
     """ "`memory.x` sits at the repo root" and "refs.bib in the crate root" name paths at
     the root, whatever their extension; a bare name said at no root stays as written."""
-    said = "`memory.x` sits at the repo root and refs.bib is in the crate root; see notes.txt."
+    said = (
+        "`memory.x` sits at the repo root and refs.bib is in the crate root; see notes.txt;"
+        " `seeds/` lives at the project root."
+    )
     paths = {
         value.shown: value.norm
         for clause in clauses("Files", said)
         for value in clause_values(clause, ports=False)
         if value.kind == "path"
     }
-    assert paths == {"memory.x": "./memory.x", "refs.bib": "./refs.bib", "notes.txt": "notes.txt"}
+    assert paths == {
+        "memory.x": "./memory.x",
+        "refs.bib": "./refs.bib",
+        "notes.txt": "notes.txt",
+        "seeds/": "./seeds",
+    }
 
 
 def test_a_plural_in_ations_stems_as_its_verb() -> None:

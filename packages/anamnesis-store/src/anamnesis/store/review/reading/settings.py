@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 # setting after it (``variables: GIT_STRATEGY: fetch`` sets ``GIT_STRATEGY``).
 COLON_SETTING = re.compile(
     r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'"
+    r"|\[\s*[\"'][\w.~/-]+[\"']\s*\]"
     r"|[a-z][a-z0-9+]*://[^\s\"'`,]+|[\w.~-]*(?:/[\w.*-]+)+/?|[\w.%-]+)(?![\w.%-]*:(?:\s|$))"
 )
 # ``'key' => value``: a PHP, Ruby or Perl hash's entry.
@@ -210,7 +211,7 @@ def said_on_or_off(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, 
 def setting_value(key: str, raw: str, clause: int) -> Value:
     """``key=value``: a path (or a storage address), a number, a URL or a version when
     the value is one (the key its slot), else a flag-like setting."""
-    value = raw.strip("\"'")
+    value = raw.strip("[] ").strip("\"'")  # ``["data/seeds"]``: a list of one value
     inner = _INNER_SETTING.fullmatch(value)
     if inner:  # ``Environment=RESTIC_PASSWORD_FILE=/etc/restic/pw``: the variable it sets
         return setting_value(inner.group(1), inner.group(2), clause)

@@ -144,8 +144,9 @@ _CHANGE_AFTER = re.compile(
 )
 
 
-# A file's name without its folder: ``memory.x``, ``config.py``.
-_BARE_FILE = re.compile(r"[A-Za-z_][\w-]*\.[A-Za-z]\w{0,7}")
+# A file's name without its folder, or a folder's with its slash: ``memory.x``,
+# ``config.py``, ``seeds/``.
+_BARE_FILE = re.compile(r"[A-Za-z_][\w-]*\.[A-Za-z]\w{0,7}|[A-Za-z_][\w.-]*/")
 _WORD_AT = re.compile(r"[A-Za-z][A-Za-z0-9_'\u2019-]*[A-Za-z0-9]|[A-Za-z]")
 # The words around a value that say what it is a value of: this many content words
 # before it, and after it.
