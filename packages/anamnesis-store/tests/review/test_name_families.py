@@ -27,8 +27,10 @@ each rule must leave alone:
   says beside it (HCP Terraform, the AWS console);
 * two folders (or files of a type a project holds few of) that pass through the same
   folders (``src/main/resources/db/...``) are where one thing lives, in notes whose
-  titles share a word, each folder they share counting half a shared word; two source
-  files in one folder are two files (a folder holds many);
+  titles share a word, each folder they share counting half a shared word, and a
+  folder's own name said around the other path counting one (``db/upgrades/``, then
+  ``schema/steps/`` "read by `dbtool upgrade`"); two source files in one folder are two
+  files (a folder holds many);
 * a shell command continued over lines (a line ending in ``\\``) is one command, its
   flags all its own;
 * a thing said not to work at all ("legacy labextensions don't install in JupyterLab
@@ -149,6 +151,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         (
             "Adding a changelog for billing",
             "Put the new file under config/liquibase/db/billing-changes and run the tests.",
+        ),
+        "path",
+    ),
+    (
+        "a folder named for what it holds, then another folder said beside that word",
+        (
+            "Where upgrade scripts live",
+            "Numbered SQL scripts are kept in `db/upgrades/` (001_init.sql, ...).",
+        ),
+        (
+            "How dbtool upgrade finds its scripts",
+            "`dbtool upgrade` reads every `*.sql` under `schema/steps/` in name order.",
         ),
         "path",
     ),

@@ -445,6 +445,8 @@ def _alignment(
         if a.kind == "path" and _of_few(a.norm) and _of_few(b.norm):
             # folders both paths pass through say where one thing lives
             shared += 0.5 * len(_folders(a.norm) & _folders(b.norm))
+            # a folder's name says what it holds: `sql/migrations/` beside "migrate"
+            shared += len((_named(a.norm) & b.stems) | (_named(b.norm) & a.stems))
     if shared < _THRESHOLD[a.kind] and not sole:
         return None
     if a.kind in _TITLED_KINDS and a.kind != "command" and not topical and not b.changed:
@@ -503,6 +505,13 @@ def _folders(path: str) -> frozenset[str]:
     return frozenset(
         part for part in parts if part not in ("", ".", "..") and part not in _COMMON_FOLDERS
     )
+
+
+def _named(path: str) -> frozenset[str]:
+    """What a path's last part is named for, as stems (``sql/migrations/``: ``migrat``),
+    its extension left out."""
+    name = path.rstrip("/").rsplit("/", 1)[-1].split(".", 1)[0]
+    return frozenset(content_stems(name))
 
 
 def _of_few(path: str) -> bool:
