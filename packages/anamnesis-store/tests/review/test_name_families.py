@@ -25,6 +25,9 @@ each rule must leave alone:
 * an identifier renamed (``invoices-billing``, then ``billing-invoices-v2``, in notes
   that both speak of a queue) is one thing's name, whatever proper names each note
   says beside it (HCP Terraform, the AWS console);
+* a name that is a plain lower-case word (the remote `mirror`) is still named by the
+  newer note only in its code: "the remote of my mirror" in prose uses the word, it
+  names no remote;
 * two folders (or files of a type a project holds few of) that pass through the same
   folders (``src/main/resources/db/...``) are where one thing lives, in notes whose
   titles share a word, each folder they share counting half a shared word, and a
@@ -138,6 +141,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "Re-driving a failed invoice",
             "Failed invoices sit in the DLQ; redrive them into"
             " the queue billing-invoices-v2 from the AWS console and Lambda picks them up.",
+        ),
+        "name",
+    ),
+    (
+        "a remote named by a plain word, the newer note saying the word only in prose",
+        (
+            "My mirror remote",
+            "In every clone the upstream remote is `origin` and my mirror is `mirror`.",
+        ),
+        (
+            "Pushing a branch to my mirror",
+            "`git push -u backup my-branch`: I call the"
+            " remote of my mirror `backup` and keep `origin` for upstream.",
         ),
         "name",
     ),
@@ -316,6 +332,17 @@ LEFT: list[tuple[str, Note, Note]] = [
             "Encryptor rules for manifests",
             "```yaml\ncreation_rules:\n  - path_regex:"
             " k8s/.*\\.yaml$\n    encrypted_regex: ^(data)$\n```",
+        ),
+    ),
+    (
+        "a remote named by a plain word, the newer note still pushing to it in code",
+        (
+            "My mirror remote",
+            "In every clone the upstream remote is `origin` and my mirror is `mirror`.",
+        ),
+        (
+            "Pushing a branch to my mirror",
+            "`git push -u mirror my-branch`; `backup` is another remote I add for the NAS.",
         ),
     ),
     (

@@ -12,7 +12,7 @@ import re
 from anamnesis.store.review.alignment_by_context import GENERIC_KEY_WORDS, name_shape
 from anamnesis.store.review.both_hold import other_scopes, other_things
 from anamnesis.store.review.reading.quantities import key_words
-from anamnesis.store.review.reading.text import stem
+from anamnesis.store.review.reading.text import CODE_SPAN, stem
 from anamnesis.store.review.records import Difference
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -90,8 +90,19 @@ def sole_of_shape(value: Value, values: list[Value]) -> bool:
 
 def named_in(value: Value, facts: NoteFacts) -> bool:
     """Whether a note names ``value`` anywhere, as a word ("Atlantis applies after
-    approval": a sentence's first word is read as no name, yet names it)."""
+    approval": a sentence's first word is read as no name, yet names it). A name that is
+    a plain lower-case word (the remote `fork`, the branch `trunk`) is named only in code:
+    in prose the word is the language's ("the remote of my fork")."""
+    if _PLAIN_WORD.fullmatch(value.shown):
+        word = re.compile(rf"(?<![\w.-]){re.escape(value.norm)}(?![\w-])")
+        fenced = _FENCED.findall(facts.lower)
+        spans = [code.group(1) for code in CODE_SPAN.finditer(_FENCED.sub(" ", facts.lower))]
+        return any(word.search(code) for code in (*fenced, *spans))
     return said_as_word(value.norm, facts, plural=True)
+
+
+_PLAIN_WORD = re.compile(r"[a-z]+")
+_FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 
 
 def said_as_word(word: str, facts: NoteFacts, *, plural: bool) -> bool:
