@@ -21,7 +21,9 @@ each rule must leave alone:
   word, or the older note's only identifier when its title names the kind; a name
   joined by colons (``sessions:live``) is read as one; and the notes share a word
   anywhere in the older one (a key said in a code block has no words around it). A
-  kind that no project names by an identifier (a URL) pairs no identifier so;
+  kind that no project names by an identifier (a URL) pairs no identifier so; a key
+  in camelCase names its thing by its last word (``gitflow.releaseBranch``: a branch),
+  and the word the notes share may be anywhere in either;
 * an identifier renamed (``invoices-billing``, then ``billing-invoices-v2``, in notes
   that both speak of a queue) is one thing's name, whatever proper names each note
   says beside it (HCP Terraform, the AWS console);
@@ -129,6 +131,16 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             " `sessions:live`; the reaper reads them as group `reapers`.",
         ),
         ("reaper.py settings", '```python\nSTREAM = "live-sessions"\nGROUP = "reapers"\n```'),
+        "name",
+    ),
+    (
+        "a branch named in prose, then a camelCase key naming the branch in a command",
+        ("Release branch for hotfixes", "Hotfixes are cut from `stable` as the release branch."),
+        (
+            "gitflow branch config",
+            "`git config gitflow.releaseBranch prod` is set in every clone."
+            " Hotfixes are cut from prod by the release manager.",
+        ),
         "name",
     ),
     (

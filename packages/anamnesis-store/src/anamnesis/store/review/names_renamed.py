@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.alignment_by_context import GENERIC_KEY_WORDS, name_shape
+from anamnesis.store.review.alignment_by_context import GENERIC_KEY_WORDS, key_of, name_shape
 from anamnesis.store.review.both_hold import other_scopes, other_things
 from anamnesis.store.review.reading.quantities import key_words
 from anamnesis.store.review.reading.text import CODE_SPAN, stem
@@ -123,9 +123,10 @@ def named_settings(
     only identifier instead, when the thing is of a kind a project names by one
     (:data:`_NAMED_THING_WORDS`; "Billing worker task queue": "polls `billing-tq`").
     Each note gives one such; the older note never says the newer value, nor the newer
-    note the older name; and the notes share a word beside the thing's, anywhere in the
-    older note (the exporter's account, not the importer's; a key in a code block has
-    no words around it).
+    note the older name; and the notes share a word beside the thing's, anywhere in
+    either (the exporter's account, not the importer's; a key in a code block has no
+    words around it). A key's last word is read as written (``init.defaultBranch``:
+    ``branch``; its slot is folded to lower case).
     """
     out: list[Difference] = []
     for b in new_values:
@@ -134,7 +135,7 @@ def named_settings(
         value = b.shown.split("=", 1)[1].strip("\"'")
         if not _NAMED_VALUE.fullmatch(value) or value.lower() in _NOT_NAMES:
             continue
-        thing = _thing_of_key(b.slot)
+        thing = _thing_of_key(key_of(b))
         if not thing or not thing <= older.title_stems:
             continue
         # the name said just after the thing's word: "role TRANSFORMER"
@@ -143,16 +144,19 @@ def named_settings(
             # the older note's only identifier, its title naming a kind of thing a
             # project names by one ("Billing worker task queue": "polls `billing-tq`")
             names = [a for a in old_values if a.kind == "name" and name_shape(a) == "identifier"]
-        keys = [other for other in new_values if other.keyed and _thing_of_key(other.slot) == thing]
+        keys = [
+            other for other in new_values if other.keyed and _thing_of_key(key_of(other)) == thing
+        ]
         if len({a.norm for a in names}) != 1 or len(keys) != 1:
             continue
-        if any(other.keyed and _thing_of_key(other.slot) == thing for other in old_values):
+        if any(other.keyed and _thing_of_key(key_of(other)) == thing for other in old_values):
             continue  # the older note sets it too: its setting is compared as one
         a = names[0]
         if a.norm == value.lower() or named_in(a, newer):
             continue
-        said = frozenset().union(*(clause.stems for clause in older.clauses))  # title too
-        if not (said & (newer.title_stems | b.stems)) - thing:
+        said = frozenset().union(*(clause.stems for clause in older.clauses))  # titles too
+        theirs = frozenset().union(*(clause.stems for clause in newer.clauses))
+        if not (said & theirs) - thing:
             continue  # "account" of the exporter, "account" of the importer: two things
         if said_as_word(value.lower(), older, plural=False):
             continue
