@@ -13,6 +13,9 @@ each rule must leave alone:
   server address comes from ``CACHE_ADDR``", then ``VALKEY_SERVER_ADDR``), as when the
   two share two words; a variable whose last word names no role (``MAP_TILES_BASE``)
   conflicts with no role, while two roles (an address, a secret) are two settings;
+* one program's subcommand said in two orders (``acme get token``, then ``acme token
+  get`` as its next version writes it) is one task, whatever the titles say; two
+  subcommands sharing a word (``get token``, ``token list``) are still two tasks;
 * a plural noun in -ations stems as its verb, as the singular does ("Migrations in
   staging", "Migrating the ledger"): two titles naming one task share its word;
 * a name the older note gives a kind of thing a project names (a queue, a stream, a
@@ -108,6 +111,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "Running migrations",
             "`docker compose run --rm migrate`: the compose service"
             " builds the image and runs them against the db container.",
+        ),
+        "command",
+    ),
+    (
+        "one program's subcommand in two orders",
+        (
+            "Reading a secret from the vault",
+            "`acme get item payments-key --field value` prints it; log in first with `acme login`.",
+        ),
+        (
+            "Fetching one field",
+            "`acme item get payments-key --field value --plain` (v3)."
+            " No separate login step with the desktop app.",
         ),
         "command",
     ),
@@ -355,6 +371,17 @@ LEFT: list[tuple[str, Note, Note]] = [
         (
             "Pushing a branch to my mirror",
             "`git push -u mirror my-branch`; `backup` is another remote I add for the NAS.",
+        ),
+    ),
+    (
+        "one program's two subcommands sharing a word, not the same words reordered",
+        (
+            "Reading a secret from the vault",
+            "`acme get item payments-key --field value` prints it.",
+        ),
+        (
+            "Auditing who holds access",
+            "`acme item list payments-key --field owner` shows who holds one.",
         ),
     ),
     (

@@ -190,6 +190,8 @@ def _value_differences(
                     score = context_alignment(a, b, sole=one_each)
                 if score is None:
                     score = _key_named(a, b, olds, news, older, newer)
+                if score is None and kind == "command" and _reordered(a.norm, b.norm):
+                    score = 0.5  # `op get item`, `op item get`: one task, its words reordered
                 if score is None and (i in retired or few):
                     score = 0.5  # what the newer note runs instead, when nothing else says
                 if score is None:
@@ -380,10 +382,24 @@ def _one_task(a: Value, b: Value, tools: frozenset[str]) -> bool:
     if program == program_of(b.norm):
         # `docker build` and `docker buildx build`: the same last subcommand
         mine, theirs = tool_of(a.norm).split(), tool_of(b.norm).split()
-        return len(mine) > 1 and len(theirs) > 1 and mine[-1] == theirs[-1]
+        return (len(mine) > 1 and len(theirs) > 1 and mine[-1] == theirs[-1]) or _reordered(
+            a.norm, b.norm
+        )
     # or said after the same words: "start the local stack with `docker-compose up`"
     shared = not task_words(a.norm).isdisjoint(task_words(b.norm))
     return shared or len((set(a.near) & set(b.near)) - tools) >= 2
+
+
+def _reordered(a: str, b: str) -> bool:
+    """Whether two commands run one program's subcommand said in two orders (``op get
+    item``, then ``op item get`` as the CLI's next version writes it): one task."""
+    mine, theirs = tool_of(a).split(), tool_of(b).split()
+    return (
+        len(mine) > 2
+        and mine != theirs
+        and mine[0] == theirs[0]
+        and sorted(mine[1:]) == sorted(theirs[1:])
+    )
 
 
 def _titled_task(a: Value, b: Value, topics: frozenset[str]) -> bool:
