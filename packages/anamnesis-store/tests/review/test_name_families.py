@@ -16,6 +16,9 @@ each rule must leave alone:
 * one program's subcommand said in two orders (``acme get token``, then ``acme token
   get`` as its next version writes it) is one task, whatever the titles say; two
   subcommands sharing a word (``get token``, ``token list``) are still two tasks;
+* one command run on the same thing, told to do it elsewhere by one other word
+  (``tsx seed.ts small --reset``, then ``tsx seed.ts full --reset``), differs; run on
+  another thing (another script) it is another task;
 * a plural noun in -ations stems as its verb, as the singular does ("Migrations in
   staging", "Migrating the ledger"): two titles naming one task share its word;
 * a name the older note gives a kind of thing a project names (a queue, a stream, a
@@ -124,6 +127,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "Fetching one field",
             "`acme item get payments-key --field value --plain` (v3)."
             " No separate login step with the desktop app.",
+        ),
+        "command",
+    ),
+    (
+        "one command on the same script, one argument changed",
+        ("Seeding the demo database", "`npx tsx seed.ts small --reset` fills it in a minute."),
+        (
+            "Demo database seed",
+            "`npx tsx seed.ts full --reset`: the small set missed the billing screens.",
         ),
         "command",
     ),
@@ -382,6 +394,14 @@ LEFT: list[tuple[str, Note, Note]] = [
         (
             "Auditing who holds access",
             "`acme item list payments-key --field owner` shows who holds one.",
+        ),
+    ),
+    (
+        "one program running two scripts with one argument each",
+        ("Seeding the demo database", "`npx tsx seed.ts small --reset` fills it in a minute."),
+        (
+            "Demo database checks",
+            "`npx tsx check.ts small --reset` verifies the counts after seeding.",
         ),
     ),
     (

@@ -58,7 +58,7 @@ from anamnesis.store.review.names_renamed import (
     sole_of_shape,
     titled_apart,
 )
-from anamnesis.store.review.reading.commands import program_of, task_words, tool_of
+from anamnesis.store.review.reading.commands import command_tool, program_of, task_words, tool_of
 from anamnesis.store.review.reading.quantities import is_unit
 from anamnesis.store.review.reading.stances import NEGATION
 from anamnesis.store.review.reading.text import (
@@ -260,7 +260,11 @@ def _value_differences(
                 continue  # the older note names the newer one too, where it is no value
             if kind == "name" and not (title_changed or b.changed) and named_in(a, newer):
                 continue  # the newer note still names the older one ("LiveViews only ...")
-            if kind == "command" and tool_of(a.norm) == tool_of(b.norm):
+            if (
+                kind == "command"
+                and tool_of(a.norm) == tool_of(b.norm)
+                and not _other_target(a.norm, b.norm)
+            ):
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
     return out
@@ -388,6 +392,24 @@ def _one_task(a: Value, b: Value, tools: frozenset[str]) -> bool:
     # or said after the same words: "start the local stack with `docker-compose up`"
     shared = not task_words(a.norm).isdisjoint(task_words(b.norm))
     return shared or len((set(a.near) & set(b.near)) - tools) >= 2
+
+
+def _other_target(a: str, b: str) -> bool:
+    """Whether one command, run on the same thing (its first argument after the tool),
+    is told to do it elsewhere by one other word (``python flow.py --with retry
+    step-functions create``, then ``... argo-workflows create``): its arguments, flags
+    left out, are as many and differ in one place, not the first."""
+    mine, theirs = _arguments(a), _arguments(b)
+    if len(mine) != len(theirs) or len(mine) < 2 or mine[0] != theirs[0]:
+        return False
+    return sum(x != y for x, y in zip(mine, theirs, strict=True)) == 1
+
+
+def _arguments(command: str) -> list[str]:
+    """A command's words after its tool, less its flags."""
+    parts = command.split()
+    _tool, after = command_tool(parts)
+    return [part for part in parts[after:] if not part.startswith("-")]
 
 
 def _reordered(a: str, b: str) -> bool:
