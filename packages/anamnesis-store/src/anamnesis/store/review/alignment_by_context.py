@@ -86,13 +86,24 @@ def context_alignment(a: Value, b: Value, *, sole: bool) -> float | None:
 def one_setting(a: Value, b: Value) -> bool:
     """Whether two environment variables name one setting in two spellings: they share
     two words (``KAFKA_BOOTSTRAP``, ``SPRING_KAFKA_BOOTSTRAP_SERVERS``), where two
-    settings of one service share its name alone (``POSTGRES_HOST``, ``POSTGRES_PORT``)."""
-    return (
-        a.kind == b.kind == "name"
-        and name_shape(a) == name_shape(b) == "env"
-        and len(_env_words(a.norm) & _env_words(b.norm)) >= 2
-        and _role(a.norm) == _role(b.norm)  # the tracking URI is no tracking token
-    )
+    settings of one service share its name alone (``POSTGRES_HOST``, ``POSTGRES_PORT``);
+    the words the prose says just before one, naming what it holds, count as its words
+    when the other variable spells them ("the JDBC URL comes from ``CLAIMS_DB_URL``",
+    then ``QUARKUS_DATASOURCE_JDBC_URL``). Two variables whose last words name two roles
+    are two settings (the tracking URI is no tracking token); a last word naming no role
+    (``FHIR_SERVER_BASE``) says nothing against one (``FHIR_BASE_URL``)."""
+    if not (a.kind == b.kind == "name" and name_shape(a) == name_shape(b) == "env"):
+        return False
+    if len({_role(a.norm), _role(b.norm)} - {""}) > 1:
+        return False
+    mine, theirs = _env_stems(a.norm), _env_stems(b.norm)
+    called = (set(a.near) & theirs) | (set(b.near) & mine)
+    return len((mine & theirs) | called) >= 2
+
+
+def _env_stems(name: str) -> frozenset[str]:
+    """An environment variable's words as prose stems them, each in one spelling."""
+    return frozenset(stem(word) for word in _env_words(name))
 
 
 # Words an environment variable spells two ways: ``DATABASE_URL``, ``LEDGER_DB_URL``.

@@ -61,7 +61,7 @@ from anamnesis.store.review.names_renamed import (
     sole_of_shape,
     titled_apart,
 )
-from anamnesis.store.review.reading.commands import program_of, task_words, tool_of
+from anamnesis.store.review.reading.commands import command_tool, program_of, task_words, tool_of
 from anamnesis.store.review.reading.quantities import is_unit
 from anamnesis.store.review.reading.stances import NEGATION
 from anamnesis.store.review.reading.text import (
@@ -194,6 +194,8 @@ def _value_differences(
                     score = context_alignment(a, b, sole=one_each)
                 if score is None:
                     score = _key_named(a, b, olds, news, older, newer)
+                if score is None and kind == "command" and _reordered(a.norm, b.norm):
+                    score = 0.5  # `op get item`, `op item get`: one task, its words reordered
                 if score is None and (i in retired or few):
                     score = 0.5  # what the newer note runs instead, when nothing else says
                 if score is None:
@@ -236,6 +238,7 @@ def _value_differences(
                         not changed
                         and not one_setting(a, b)
                         and not (kind == "path" and _one_file(a.norm, b.norm))
+                        and not (kind == "name" and renamed(a, b, olds, news, older, newer))
                         and other_things(a, b, older, newer)
                     )
                 ):
@@ -257,7 +260,7 @@ def _value_differences(
             if not differ or any(
                 states(other, b)
                 for other in olds
-                if same_slot(other, b) and not older.avoids(other)
+                if same_slot(other, b) and not older.avoids(other) and not _said_short(other, olds)
             ):
                 continue  # the older note states the newer value too (not as one to avoid)
             if kind in ("name", "command") and any(agree(a, other) for other in news):
@@ -268,7 +271,11 @@ def _value_differences(
                 continue  # the older note names the newer one too, where it is no value
             if kind == "name" and not (title_changed or b.changed) and named_in(a, newer):
                 continue  # the newer note still names the older one ("LiveViews only ...")
-            if kind == "command" and tool_of(a.norm) == tool_of(b.norm):
+            if (
+                kind == "command"
+                and tool_of(a.norm) == tool_of(b.norm)
+                and not _other_target(a.norm, b.norm)
+            ):
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
     return out
@@ -400,10 +407,42 @@ def _one_task(a: Value, b: Value, tools: frozenset[str]) -> bool:
     if program == program_of(b.norm):
         # `docker build` and `docker buildx build`: the same last subcommand
         mine, theirs = tool_of(a.norm).split(), tool_of(b.norm).split()
-        return len(mine) > 1 and len(theirs) > 1 and mine[-1] == theirs[-1]
+        return (len(mine) > 1 and len(theirs) > 1 and mine[-1] == theirs[-1]) or _reordered(
+            a.norm, b.norm
+        )
     # or said after the same words: "start the local stack with `docker-compose up`"
     shared = not task_words(a.norm).isdisjoint(task_words(b.norm))
     return shared or len((set(a.near) & set(b.near)) - tools) >= 2
+
+
+def _other_target(a: str, b: str) -> bool:
+    """Whether one command, run on the same thing (its first argument after the tool),
+    is told to do it elsewhere by one other word (``python flow.py --with retry
+    step-functions create``, then ``... argo-workflows create``): its arguments, flags
+    left out, are as many and differ in one place, not the first."""
+    mine, theirs = _arguments(a), _arguments(b)
+    if len(mine) != len(theirs) or len(mine) < 2 or mine[0] != theirs[0]:
+        return False
+    return sum(x != y for x, y in zip(mine, theirs, strict=True)) == 1
+
+
+def _arguments(command: str) -> list[str]:
+    """A command's words after its tool, less its flags."""
+    parts = command.split()
+    _tool, after = command_tool(parts)
+    return [part for part in parts[after:] if not part.startswith("-")]
+
+
+def _reordered(a: str, b: str) -> bool:
+    """Whether two commands run one program's subcommand said in two orders (``op get
+    item``, then ``op item get`` as the CLI's next version writes it): one task."""
+    mine, theirs = tool_of(a).split(), tool_of(b).split()
+    return (
+        len(mine) > 2
+        and mine != theirs
+        and mine[0] == theirs[0]
+        and sorted(mine[1:]) == sorted(theirs[1:])
+    )
 
 
 def _titled_task(a: Value, b: Value, topics: frozenset[str]) -> bool:
@@ -462,6 +501,11 @@ def _alignment(
         if a.kind == "number":
             around = frozenset(word for word in around if not is_unit(word))
         shared = len(around) - _kind_words(a, b) + 0.5 * len(set(a.near) & set(b.near))
+        if a.kind == "path" and _of_few(a.norm) and _of_few(b.norm):
+            # folders both paths pass through say where one thing lives
+            shared += 0.5 * len(_folders(a.norm) & _folders(b.norm))
+            # a folder's name says what it holds: `sql/migrations/` beside "migrate"
+            shared += len((_named(a.norm) & b.stems) | (_named(b.norm) & a.stems))
     if shared < _THRESHOLD[a.kind] and not sole:
         return None
     if a.kind in _TITLED_KINDS and a.kind != "command" and not topical and not b.changed:
@@ -511,6 +555,28 @@ _COMMON_FOLDERS: Final = frozenset(
     migrations templates components utils internal cmd pkg api web server client modules
     plugins extensions addons site content images img icons""".split()  # noqa: SIM905 - a word list reads best as words
 )
+
+
+def _folders(path: str) -> frozenset[str]:
+    """The folders a path passes through, less those every project has many of
+    (:data:`_COMMON_FOLDERS`); its file's or last folder's own name left out."""
+    parts = path.rstrip("/").split("/")[:-1]
+    return frozenset(
+        part for part in parts if part not in ("", ".", "..") and part not in _COMMON_FOLDERS
+    )
+
+
+def _named(path: str) -> frozenset[str]:
+    """What a path's last part is named for, as stems (``sql/migrations/``: ``migrat``),
+    its extension left out."""
+    name = path.rstrip("/").rsplit("/", 1)[-1].split(".", 1)[0]
+    return frozenset(content_stems(name))
+
+
+def _of_few(path: str) -> bool:
+    """Whether a path is a folder or a file of a type a project holds few of (not a
+    source file: a folder holds many)."""
+    return _file_type(path) in _FEW_OF_A_TYPE or _file_type(path) == ""
 
 
 def _kind_words(a: Value, b: Value) -> int:
@@ -592,6 +658,17 @@ def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
     elif a.kind in ("port", "url", "path") and a.kind not in picked:
         picked.append(a.kind)
     return " ".join(picked) or a.kind
+
+
+def _said_short(value: Value, values: list[Value]) -> bool:
+    """Whether a file's bare name is the note's own path to it said short ("config.txt"
+    in a title, ``/boot/config.txt`` in the body): that file, not any file of its name,
+    so it states no other note's path to a file of that name."""
+    return (
+        value.kind == "path"
+        and "/" not in value.norm
+        and any(other.norm.endswith(f"/{value.norm}") for other in values)
+    )
 
 
 def _path_still_used(a: Value, news: list[Value], said: list[Value], newer: NoteFacts) -> bool:

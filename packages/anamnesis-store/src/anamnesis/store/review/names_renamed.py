@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.alignment_by_context import GENERIC_KEY_WORDS, name_shape
+from anamnesis.store.review.alignment_by_context import GENERIC_KEY_WORDS, key_of, name_shape
 from anamnesis.store.review.both_hold import other_scopes, other_things
 from anamnesis.store.review.reading.quantities import key_words
-from anamnesis.store.review.reading.text import stem
+from anamnesis.store.review.reading.text import CODE_SPAN, stem
 from anamnesis.store.review.records import Difference
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -73,10 +73,13 @@ def _identifier_words(shown: str) -> list[str]:
 _IDENTIFIER_PARTS = re.compile(r"[^a-z0-9]+")
 _VERSION_PART = re.compile(r"v?\d+")
 # The kinds of thing a project names by an identifier it may rename.
-_NAMED_THINGS: Final = re.compile(
-    r"\b(queue|topic|stream|exchange|channel|table|bucket|index|branch|workspace|namespace"
-    r"|schema|database|collection|secret|role)s?\b"
-)
+_NAMED_THING_WORDS: Final = (
+    "queue", "topic", "stream", "exchange", "channel", "table", "bucket", "index", "branch",
+    "workspace", "namespace", "schema", "database", "collection", "secret", "role",
+)  # fmt: skip
+_NAMED_THINGS: Final = re.compile(rf"\b({'|'.join(_NAMED_THING_WORDS)})s?\b")
+# Those kinds, as stems: what a key's last word names (``--task-queue``: ``queu``).
+_NAMED_STEMS: Final = frozenset(stem(word) for word in _NAMED_THING_WORDS)
 
 
 def sole_of_shape(value: Value, values: list[Value]) -> bool:
@@ -87,8 +90,19 @@ def sole_of_shape(value: Value, values: list[Value]) -> bool:
 
 def named_in(value: Value, facts: NoteFacts) -> bool:
     """Whether a note names ``value`` anywhere, as a word ("Atlantis applies after
-    approval": a sentence's first word is read as no name, yet names it)."""
+    approval": a sentence's first word is read as no name, yet names it). A name that is
+    a plain lower-case word (the remote `fork`, the branch `trunk`) is named only in code:
+    in prose the word is the language's ("the remote of my fork")."""
+    if _PLAIN_WORD.fullmatch(value.shown):
+        word = re.compile(rf"(?<![\w.-]){re.escape(value.norm)}(?![\w-])")
+        fenced = _FENCED.findall(facts.lower)
+        spans = [code.group(1) for code in CODE_SPAN.finditer(_FENCED.sub(" ", facts.lower))]
+        return any(word.search(code) for code in (*fenced, *spans))
     return said_as_word(value.norm, facts, plural=True)
+
+
+_PLAIN_WORD = re.compile(r"[a-z]+")
+_FENCED = re.compile(r"```[^\n]*\n(.*?)```", re.DOTALL)
 
 
 def said_as_word(word: str, facts: NoteFacts, *, plural: bool) -> bool:
@@ -105,9 +119,14 @@ def named_settings(
     thing's word ("uses role TRANSFORMER", in a note titled "role for dbt"), and the
     newer note's setting whose key's last word is that thing (``role: DBT_TRANSFORM_ROLE``;
     ``init.defaultBranch main`` for "the default branch"): one thing's two values, though
-    one is read as a name and the other as a setting. Each note gives one such; the
-    older note never says the newer value, nor the newer note the older name; and the
-    notes share a word beside the thing's (the exporter's account, not the importer's).
+    one is read as a name and the other as a setting. The name may be the older note's
+    only identifier instead, when the thing is of a kind a project names by one
+    (:data:`_NAMED_THING_WORDS`; "Billing worker task queue": "polls `billing-tq`").
+    Each note gives one such; the older note never says the newer value, nor the newer
+    note the older name; and the notes share a word beside the thing's, anywhere in
+    either (the exporter's account, not the importer's; a key in a code block has no
+    words around it). A key's last word is read as written (``init.defaultBranch``:
+    ``branch``; its slot is folded to lower case).
     """
     out: list[Difference] = []
     for b in new_values:
@@ -116,21 +135,28 @@ def named_settings(
         value = b.shown.split("=", 1)[1].strip("\"'")
         if not _NAMED_VALUE.fullmatch(value) or value.lower() in _NOT_NAMES:
             continue
-        thing = _thing_of_key(b.slot)
+        thing = _thing_of_key(key_of(b))
         if not thing or not thing <= older.title_stems:
             continue
         # the name said just after the thing's word: "role TRANSFORMER"
         names = [a for a in old_values if a.kind == "name" and a.near[-1:] == tuple(thing)]
-        keys = [other for other in new_values if other.keyed and _thing_of_key(other.slot) == thing]
+        if not names and thing <= _NAMED_STEMS:
+            # the older note's only identifier, its title naming a kind of thing a
+            # project names by one ("Billing worker task queue": "polls `billing-tq`")
+            names = [a for a in old_values if a.kind == "name" and name_shape(a) == "identifier"]
+        keys = [
+            other for other in new_values if other.keyed and _thing_of_key(key_of(other)) == thing
+        ]
         if len({a.norm for a in names}) != 1 or len(keys) != 1:
             continue
-        if any(other.keyed and _thing_of_key(other.slot) == thing for other in old_values):
+        if any(other.keyed and _thing_of_key(key_of(other)) == thing for other in old_values):
             continue  # the older note sets it too: its setting is compared as one
         a = names[0]
         if a.norm == value.lower() or named_in(a, newer):
             continue
-        said = older.clause(a.clause).stems | older.title_stems
-        if not (said & (newer.title_stems | b.stems)) - thing:
+        said = frozenset().union(*(clause.stems for clause in older.clauses))  # titles too
+        theirs = frozenset().union(*(clause.stems for clause in newer.clauses))
+        if not (said & theirs) - thing:
             continue  # "account" of the exporter, "account" of the importer: two things
         if said_as_word(value.lower(), older, plural=False):
             continue

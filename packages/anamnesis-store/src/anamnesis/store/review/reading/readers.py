@@ -97,6 +97,7 @@ _CAMEL = re.compile(r"\b[a-z]+[A-Z][A-Za-z0-9]*\b")
 _COMMAND_HEAD = re.compile(r"^[a-z][a-z0-9._+-]*$")
 # A setting's key inside a command (`git config --global pull.rebase true`): dotted.
 _DOTTED_KEY = re.compile(r"[a-z][\w-]*(?:\.[a-z][\w-]*)+")
+_COLON_NAME = re.compile(r"[a-z][\w.-]*(?::[a-z][\w.-]*)+")
 _SQL_WORDS: Final = frozenset({"select", "update", "insert", "delete", "create", "alter"})
 
 
@@ -380,7 +381,9 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if _PATH.fullmatch(inner) and ("/" in inner or "." in inner):
         yield start, Value("path", _path_norm(inner), inner, clause=clause)
         return
-    if re.fullmatch(r"[\w.@/-]+", inner) and not inner.isdigit():
+    if (re.fullmatch(r"[\w.@/-]+", inner) and not inner.isdigit()) or _COLON_NAME.fullmatch(inner):
+        # `jobs:inbound`, `cache:sessions`: a stream's or a key's name, its parts joined
+        # by colons as Redis and PubSub topics write them
         yield start, Value("name", inner.lower(), inner, clause=clause)
 
 
@@ -503,6 +506,8 @@ def plain_values(
             if spans.free(*match.span()):
                 spans.take(*match.span())
                 yield from _module_version(match, match.start(), clause)
+    if "root" in text and "." in text:
+        yield from _files_at_root(text, spans, clause)
     if "/" in text or "." in text:
         yield from _paths(text, spans, clause)
     if "." in text or "_" in text or "-" in text:
@@ -598,6 +603,34 @@ def _paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             kind = "name" if _BRANCH.fullmatch(shown) else "path"
             norm = shown.lower() if kind == "name" else _path_norm(shown)
             yield match.start(), Value(kind, norm, shown, clause=clause)
+
+
+def _files_at_root(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """A file said to sit at a root ("refs.bib at the repo root", "memory.x in the crate
+    root"): a path, whatever its extension, and the root's own file (:func:`root_path`)."""
+    for match in _FILE_AT_ROOT.finditer(text):
+        if spans.free(*match.span(1)):
+            spans.take(*match.span(1))
+            shown = match.group(1)
+            yield match.start(1), Value("path", root_path(shown), shown, clause=clause)
+
+
+def root_path(name: str) -> str:
+    """The path of a file said to sit at a root, as compared: ``./memory.x``. Said so, a
+    file is no other file of its name: ``config.py`` "at the root of the device" is not
+    ``/lib/probe/config.py``, though a bare ``config.py`` may be any file of that name
+    (:func:`.agreement.agree`)."""
+    return f"./{_path_norm(name)}"
+
+
+# What says a file sits at a root: "at the repo root", "in the crate root", "at the root
+# of the device filesystem".
+AT_ROOT: Final = re.compile(
+    r"`?\s+(?:(?:sits|lives|is|are)\s+)?(?:at|in)\s+the\s+(?:[\w-]+\s+){0,2}root\b"
+)
+_FILE_AT_ROOT = re.compile(
+    r"(?<![\w/.:~@`-])([A-Za-z_][\w-]*\.[A-Za-z]\w{0,7})(?=" + AT_ROOT.pattern + ")"
+)
 
 
 def _identifiers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:

@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 # is no ``igrateOnStartup``). A value that is itself a key is a section's name, the
 # setting after it (``variables: GIT_STRATEGY: fetch`` sets ``GIT_STRATEGY``).
 COLON_SETTING = re.compile(
-    r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'|[\w.%-]+)"
-    r"(?![\w.%-]*:(?:\s|$))"
+    r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'"
+    r"|\[\s*[\"'][\w.~/-]+[\"']\s*\]"
+    r"|[a-z][a-z0-9+]*://[^\s\"'`,]+|[\w.~-]*(?:/[\w.*-]+)+/?|[\w.%-]+)(?![\w.%-]*:(?:\s|$))"
 )
 # ``'key' => value``: a PHP, Ruby or Perl hash's entry.
 ARROW_SETTING = re.compile(
@@ -222,10 +223,18 @@ def said_on_or_off(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, 
 
 
 def setting_value(key: str, raw: str, clause: int) -> Value:
-    """``key=value``: a number, a URL or a version when the value is one (the key its
-    slot), else a flag-like setting."""
-    value = raw.strip("\"'")
+    """``key=value``: a path (or a storage address), a number, a URL or a version when
+    the value is one (the key its slot), else a flag-like setting."""
+    value = raw.strip("[] ").strip("\"'")  # ``["data/seeds"]``: a list of one value
+    inner = _INNER_SETTING.fullmatch(value)
+    if inner:  # ``Environment=RESTIC_PASSWORD_FILE=/etc/restic/pw``: the variable it sets
+        return setting_value(inner.group(1), inner.group(2), clause)
     slot = key.lower().lstrip("-")
+    if (_PATH_VALUE.fullmatch(value) or _STORAGE.match(value)) and not _PATTERN_KEY.search(key):
+        # ``output-dir: lib/src/localization``, ``registry: gs://feast/registry.pb``:
+        # where a thing is kept, compared as a path is
+        norm = value.rstrip("/").lower() or "/"
+        return Value("path", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
     if URL.fullmatch(value) or HOST.fullmatch(value):
         return url_value(value, clause).replace(slot=slot, shown=f"{key}={value}")
     carried = _CARRIED_URL.fullmatch(value)
@@ -265,6 +274,17 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     if version is not None:
         return version.replace(shown=f"{key}={value}")
     return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
+
+
+# A setting's value that sets an environment variable itself (systemd's ``Environment=``).
+_INNER_SETTING = re.compile(r"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=(\S+)")
+# A key whose value matches paths rather than names one (``path_regex``, ``include_glob``).
+_PATTERN_KEY = re.compile(r"regex|pattern|glob|match", re.IGNORECASE)
+# A storage location given as an address: a bucket's object, a file.
+_STORAGE = re.compile(r"(?:gs|s3|s3a|gcs|az|abfss?|hdfs|file)://", re.IGNORECASE)
+# A setting's value that is a path: folders and a name (``lib/src/l10n``, ``./dist/``,
+# ``~/.config/restic/pass``, ``/etc/restic/password``).
+_PATH_VALUE = re.compile(r"(?:~|\.{1,2})?/?[\w.-]+(?:/[\w.*-]+)+/?|(?:~|\.{1,2})/[\w.-]+/?")
 
 
 # A file that pins one tool's version, by the tool it pins: ``.nvmrc`` says which Node.

@@ -79,6 +79,8 @@ def stem(word: str) -> str:
         return w[:-1] if len(w) > 3 and w[-1] == w[-2] else w
     if w.endswith("ally") and len(w) > 6:
         return w[:-2]  # "locally", "globally": as "local", "global"
+    if w.endswith("ations"):
+        w = w[:-1]  # "migrations": as its singular
     if w.endswith("ation") and len(w) > 7:
         return w[:-3]  # "simulation", "migration": as "simulated", "migrates" stem
     if w.endswith("ied") and len(w) > 4:
@@ -204,6 +206,8 @@ _FENCE = re.compile(
     re.MULTILINE | re.DOTALL,
 )
 _PROMPT = re.compile(r"^(?:\$|>|PS>|%)\s+")
+# A shell line's end that continues the command on the next line.
+_CONTINUED = re.compile(r"[ \t]*\\[ \t]*\n[ \t]*")
 # A fenced block of configuration (```yaml, ```json, ```toml, ```ini, ```vcl, ...): each
 # line is one setting, read as code on a line of its own.
 _CONFIG_FENCE = re.compile(
@@ -299,7 +303,9 @@ def fenced_as_spans(text: str) -> str:
         return text
 
     def spans(block: re.Match[str]) -> str:
-        lines = (_PROMPT.sub("", line.strip()) for line in block.group(1).splitlines())
+        # a command continued over lines ("snakemake \\", "  -j 100") is one command
+        joined = _CONTINUED.sub(" ", block.group(1))
+        lines = (_PROMPT.sub("", line.strip()) for line in joined.splitlines())
         kept = [
             f"`{line}`"
             for line in lines

@@ -15,7 +15,7 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from anamnesis.store.review.reading.readers import code_values, plain_values
+from anamnesis.store.review.reading.readers import AT_ROOT, code_values, plain_values, root_path
 from anamnesis.store.review.reading.text import CODE_SPAN, Clause, content_stems, word_stems
 from anamnesis.store.review.reading.value import Spans, Value
 
@@ -127,6 +127,13 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         tail = _TAIL.match(text[end:])
         changed = bool(_CHANGE.search(lead) or (tail and _CHANGE_AFTER.search(tail.group(0))))
         # The value was made just now by a reader and is not shared yet: filled in place.
+        # "`memory.x` sits at the repo root": a file there, whatever it was read as
+        if (
+            value.kind in ("path", "name")
+            and _BARE_FILE.fullmatch(value.shown)
+            and AT_ROOT.match(text, end)
+        ):
+            value.kind, value.norm = "path", root_path(value.shown)
         value.stems, value.near, value.own = frozenset(around), tuple(near[-3:]), own
         # (a name a reader gave it stays: the thing a setting is said on, ``reports``)
         value.changed, value.named = changed, named | value.named
@@ -162,6 +169,9 @@ _CHANGE_AFTER = re.compile(
 )
 
 
+# A file's name without its folder, or a folder's with its slash: ``memory.x``,
+# ``config.py``, ``seeds/``.
+_BARE_FILE = re.compile(r"[A-Za-z_][\w-]*\.[A-Za-z]\w{0,7}|[A-Za-z_][\w.-]*/")
 _WORD_AT = re.compile(r"[A-Za-z][A-Za-z0-9_'\u2019-]*[A-Za-z0-9]|[A-Za-z]")
 # The words around a value that say what it is a value of: this many content words
 # before it, and after it.
