@@ -232,20 +232,6 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "flag",
     ),
     (
-        "a legacy thing that does not install any more, the older note installing it",
-        (
-            "Outline panel in notebooks",
-            "`jupyter labextension install @jupyterlab/toc`"
-            " adds the outline panel to the notebooks.",
-        ),
-        (
-            "JupyterLab 4 and notebook extensions",
-            "Legacy labextensions don't install in"
-            " JupyterLab 4; the outline panel is built in there.",
-        ),
-        "replacement",
-    ),
-    (
         "a file said in prose, then a setting whose value is a path",
         (
             "Where the local dump file lives",

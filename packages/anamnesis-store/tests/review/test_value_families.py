@@ -7,17 +7,8 @@ rule must leave alone:
 * a port the newer note says clashed with another thing on it ("collided with the
   dashboard on 3000") or another thing owns ("the sidecar owns 8080") is given up: what
   it states beside is the new port;
-* flags given in code without their program, each with the word after it as its value
-  (`-preset veryfast`, `--compression zstd,6`), are read as lone flags are;
-* two clauses' scopes tell their values apart only when they are of one dimension
-  (production and staging; not production and public);
-* a host named without its scheme, in code, to a command or as a setting's value
-  (``target = logs02.ops.kestrel.lan``), and an address behind the transport that
-  reaches it (``otlp:https://...``) are addresses;
 * a command given as a setting's value (a Procfile's ``web: ...``, a JSON field's
   ``"command": "serve --port=4010"``) gives its flags and ports as a command does;
-* a scope's word beside a value ("local") names no thing of its own the other note's
-  value is not of: scopes are told apart as scopes;
 * a tool's version and its package's of one more word (``ollama`` and the
   ``ollama-cuda`` image) are one tool's, when of one major version (``fastapi`` 0.115
   and ``fastapi-users`` 13 are two tools);
@@ -84,37 +75,6 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "port",
     ),
     (
-        "a flag given in code without its program, with the word after it",
-        ("Encoding the tutorial videos", "`ffmpeg -i talk.mov -c:v libx264 -preset slow"
-         " talk.mp4` for every recording."),
-        ("Faster video encodes", "The encode script uses `-preset veryfast` now; the"
-         " files are a little bigger but the queue drains overnight."),
-        "flag",
-    ),
-    (
-        "a value said for production, the other for the public: no two scopes",
-        ("Production docs site", "The live docs are served from"
-         " https://acme-docs.netlify.app (Netlify, main branch)."),
-        ("Docs address for search engines", "The sitemap and canonical links use"
-         " https://docs.acme.io, the one public address of the docs."),
-        "url",
-    ),
-    (
-        "a host given as a setting's value, without its scheme",
-        ("Syslog target", "Every host forwards syslog to"
-         " https://logs.kestrel.lan:6514 over TLS."),
-        ("Syslog forwarding config", "The forwarder's `target = logs02.ops.kestrel.lan`;"
-         " the first log box was decommissioned in May."),
-        "url",
-    ),
-    (
-        "an address behind the transport that reaches it",
-        ("Telemetry sink of the agents", "agents.env: `TELEMETRY_SINK=otlp:https://otel.kestrel.lan:4318/`."),
-        ("Agents' telemetry after the move", "TELEMETRY_SINK=otlp:https://collector.kestrel.io/"
-         " in agents.env; the managed collector took over."),
-        "url",
-    ),
-    (
         "a command given as a Procfile's line",
         ("Docs server port", "`hugo server` shows the docs at"
          " http://localhost:1313 while you edit."),
@@ -129,14 +89,6 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("workspace.json", "```json\n{\n  \"name\": \"shop-workspace\",\n"
          "  \"startCommand\": \"prism mock openapi.yaml --port=4020 --host=0.0.0.0\"\n}\n```"),
         "port",
-    ),
-    (
-        "a scope's word in one title is no other thing",
-        ("Search engine in the local stack", "The local docker-compose.yml runs the"
-         " `opensearchproject/opensearch:2.11.1` image."),
-        ("Search engine with k-NN filters", "compose runs"
-         " `opensearchproject/opensearch:2.13.0`: the k-NN filters need it."),
-        "version",
     ),
     (
         "a tool's version and its image's of one more word",

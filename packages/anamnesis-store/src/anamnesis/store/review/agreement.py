@@ -40,8 +40,6 @@ def agree(a: Value, b: Value) -> bool:
         shorter, longer = sorted((a.norm, b.norm), key=len)
         if longer.startswith(shorter + "/"):
             return True
-        if a.kind == "url" and longer.startswith(shorter + ":") and "/" not in shorter:
-            return True  # a host, and an address on it with its port
         return "/" not in shorter and "." in shorter and longer.endswith("/" + shorter)
     if a.kind in ("command", "name"):
         shorter, longer = sorted((a.norm, b.norm), key=len)

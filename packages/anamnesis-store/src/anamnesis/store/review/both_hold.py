@@ -16,11 +16,9 @@ from anamnesis.store.review.alignment_by_context import urls_alike
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
-    SCOPE_WORDS,
     STRONG_SCOPES,
     content_stems,
     scopes,
-    stem,
     words,
 )
 
@@ -213,22 +211,6 @@ _WHERE_SET: Final = frozenset(
 )
 
 
-_SCOPE_STEMS: Final = frozenset(stem(word) for word in SCOPE_WORDS)
-# A word and the word after it (overlapping: "the dev server" gives "dev server").
-_WORD_THEN: Final = re.compile(r"\b([a-z][\w-]*)(?=\s+([a-z][\w-]*))")
-
-
-def _scopes_naming(text: str, other: frozenset[str]) -> frozenset[str]:
-    """The scope words of ``text`` said just before a word whose stem is in ``other``
-    (the other clause's): "dev" in "the dev server" beside "the API server", a name of
-    one of two things, not the scope a note is about."""
-    return frozenset(
-        said
-        for word, after in _WORD_THEN.findall(text.lower())
-        if (said := stem(word)) in _SCOPE_STEMS and stem(after) in other
-    )
-
-
 def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
     """Whether the two values are visibly of different things: each is said beside a word
     of its note's title that the other note never mentions (``orders`` table against
@@ -237,14 +219,7 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     before it ("timeout for unit tests", "timeout for end-to-end tests")."""
     # the project's and its tools' names are no thing of their own (every note of the
     # project may say them)
-    # nor is a scope's word (:func:`other_scopes` tells scopes apart: "local" beside no
-    # scope is the one environment a note is about)
-    # (but "the dev server" beside "the API server" names two servers: a scope's word
-    # before a thing the other clause names too is that thing's name)
-    mine, theirs = older.clause(a.clause), newer.clause(b.clause)
-    naming = _scopes_naming(mine.text, theirs.stems) | _scopes_naming(theirs.text, mine.stems)
-    scopes_only = _SCOPE_STEMS - naming if naming else _SCOPE_STEMS
-    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET | scopes_only
+    tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET
     titled = _only(
         (_said_with(older, a.clause) & older.title_stems) - tools,
         (_said_with(newer, b.clause) & newer.title_stems) - tools,
@@ -425,7 +400,7 @@ def scoped_apart(
     # a note's own scopes (all its text) are read only for a clause that names one
     only_mine = said_mine - newer.scopes if said_mine else said_mine
     only_theirs = said_theirs - older.scopes if said_theirs else said_theirs
-    if only_mine and only_theirs and _one_dimension(only_mine, only_theirs):
+    if only_mine and only_theirs:
         return True
     if changed:
         return False
@@ -433,31 +408,6 @@ def scoped_apart(
         (only_theirs & scopes(newer.title) & STRONG_SCOPES and not said_mine)
         or (only_mine & scopes(older.title) & STRONG_SCOPES and not said_theirs)
     )
-
-
-# What a scope word tells apart: environments, platforms, regions, audiences and plans,
-# alerts' severities. Two clauses' scopes are two scopes only of one of these:
-# "production" and "staging" are two environments, where "production" and "public" may
-# name one site (the public one in production). A word not listed is of every dimension.
-_DIMENSIONS: Final = {
-    word: dimension
-    for dimension, said in {
-        "environment": "prod staging stage dev qa uat sandbox preview demo",
-        "platform": "linux macos mac windows ios android mobile desktop arm arm64 aarch64 x86"
-        " x86_64 amd64 wsl wsl2",
-        "region": "eu us uk apac emea asia",
-        "audience": "free pro enterprise business admin anonymous guest signed-in logged-in"
-        " internal external public private partner premium trial paid",
-    }.items()
-    for word in said.split()
-}
-
-
-def _one_dimension(mine: frozenset[str], theirs: frozenset[str]) -> bool:
-    """Whether two sets of scopes hold two of one dimension (:data:`_DIMENSIONS`)."""
-    kinds_mine = {_DIMENSIONS.get(word, "") for word in mine}
-    kinds_theirs = {_DIMENSIONS.get(word, "") for word in theirs}
-    return "" in kinds_mine or "" in kinds_theirs or bool(kinds_mine & kinds_theirs)
 
 
 def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: NoteFacts) -> bool:

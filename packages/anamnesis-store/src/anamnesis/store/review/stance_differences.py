@@ -22,7 +22,6 @@ from anamnesis.store.review.reading.stances import (
     describes_first,
     head_stems,
     names_a_thing,
-    thing_stems,
 )
 from anamnesis.store.review.reading.text import content_stems, stem
 from anamnesis.store.review.records import Difference
@@ -101,10 +100,8 @@ def _states(
     A clause states it when it names the stance's code (or the stance names the clause's
     code: "the make proto target" names `make proto`), or holds its first word and another
     of its first four (the first alone, for a target of one word); or, over the clauses
-    together, when they hold two of its words and a clause holds the first. A word that
-    only says how old the thing is ("classic nbextensions") is none of its words: the
-    other note named it without."""
-    key = set(thing_stems(stance)[:4])
+    together, when they hold two of its words and a clause holds the first."""
+    key = set(stance.stems[:4])
     need = 1 if len(key) <= 1 else 2
     target = stance.target.lower()
     heads = head_stems(stance)

@@ -15,16 +15,7 @@ if TYPE_CHECKING:
 # repository's.
 URL = re.compile(
     r"\b(?:https?|wss?|grpcs?|s3|gs|az|ssh|git|sftp|ftp|postgres(?:ql)?|mysql|redis|rediss|mongodb"
-    r"(?:\+srv)?|amqps?|kafka|nats|mqtts?)://[^\s`'\"<>()\[\]{}]+"
-)
-# A host's name without a scheme, of three names or more under a domain ending
-# (``puppet.infra.acme.lan``, ``search.acme.dev``), given in code, to a command or as a
-# setting's value: an address as its URL is (a name of two, ``sentry.io``, is as often a
-# product's; in prose a host is as often named for what it no longer serves).
-HOST = re.compile(
-    r"(?<![\w./:@$~-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.){2,}"
-    r"(?:com|net|org|io|dev|app|co|cloud|local|internal|lan|corp|home|intra|tech|site|info))"
-    r"(?![\w/-]|\.\w)"
+    r"(?:\+srv)?|amqps?|kafka|nats)://[^\s`'\"<>()\[\]{}]+"
 )
 
 

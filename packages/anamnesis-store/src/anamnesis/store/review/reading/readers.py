@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.reading.addresses import HOST, URL, url_port, url_value
+from anamnesis.store.review.reading.addresses import URL, url_port, url_value
 from anamnesis.store.review.reading.commands import PROGRAM, command_tool
 from anamnesis.store.review.reading.quantities import (
     VERSION,
@@ -118,9 +118,6 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield start, url_value(inner, clause)
         yield from url_port(inner, start, clause)
         return
-    if HOST.fullmatch(inner):  # `search.acme.dev`: a host, as its URL names it
-        yield start, url_value(inner, clause)
-        return
     if _CALL_WITH_OPTIONS.search(inner):
         # `new ValidationPipe({ whitelist: true, transform: true })`, `cors({ origin: '*' })`:
         # the options a call is given, each a setting (no program runs)
@@ -204,13 +201,14 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         # program and its task: a key has no slash)
         yield start, setting_value(parts[0], parts[1], clause)
         return
-    given = _flags_given(parts)
-    if given:
-        # `--metrics-bind-address=:8443 --metrics-secure`, `-r cubic`: flags given without
-        # their program, each read as a lone flag is, with the value after it
+    if all(_FLAG.fullmatch(part) and part.startswith("-") for part in parts):
+        # `--metrics-bind-address=:8443 --metrics-secure`: flags given without their
+        # program, each read as a lone flag is
         tool = _tool_run(text[:start])
-        for flag, value in given:
-            yield start, _flag_value(flag, value, tool, clause)
+        for part in parts:
+            flag = _FLAG.fullmatch(part)
+            assert flag is not None
+            yield start, _flag_value(flag.group(1), flag.group(2), tool, clause)
         return
     head = parts[0]
     if head == "cd" and len(parts) == 2:
@@ -433,8 +431,6 @@ def _command_parts(
             yield start, _flag_value(flag.group(1), value, tool, clause)
             if value is not None and _PORT_FLAG.fullmatch(flag.group(1)) and value.isdigit():
                 yield start, Value("port", value, value, clause=clause)  # `--port 8090`
-        elif HOST.fullmatch(part):  # `argocd login deploy.acme.net`: the host it reaches
-            yield start, url_value(part, clause)
         elif URL.fullmatch(part.strip("\"'")):  # `curl -fsS https://api.example/health`
             url = part.strip("\"'").rstrip(".,;")
             yield start, url_value(url, clause)
@@ -733,23 +729,6 @@ def _looks_like_path(token: str) -> bool:
     if len(segments) >= 3:
         return True
     return any(re.search(r"[._<>*@-]|\d", segment) for segment in segments)
-
-
-def _flags_given(parts: list[str]) -> list[tuple[str, str | None]]:
-    """The flags a span in code gives without their program, each with its value (its
-    own ``=value`` or the word after it: `--compression zstd,6`); empty when the span is
-    no run of flags (a word follows no flag, or follows one already given a value), or
-    gives an address (`--index-url https://...`: the address is what it states)."""
-    given: list[tuple[str, str | None]] = []
-    for part in parts:
-        flag = _FLAG.fullmatch(part) if part.startswith("-") else None
-        if flag is not None:
-            given.append((flag.group(1), flag.group(2)))
-        elif given and given[-1][1] is None and "://" not in part:
-            given[-1] = (given[-1][0], part)
-        else:
-            return []
-    return given
 
 
 def _flag_value(flag: str, value: str | None, tool: str, clause: int) -> Value:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.reading.addresses import HOST, URL, url_value
+from anamnesis.store.review.reading.addresses import URL, url_value
 from anamnesis.store.review.reading.quantities import (
     VERSION,
     is_unit,
@@ -133,8 +133,6 @@ FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
 # The word just after a setting's number, when it may be the number's unit.
 _UNIT_AFTER = re.compile(r"\s+([A-Za-z]+)\b")
-# An address given behind the transport that reaches it: ``rest:https://...``.
-_CARRIED_URL = re.compile(r"[a-z][\w-]*[:+](\w+://\S+)")
 # "set the pool_size to 20".
 _SET_TO = re.compile(r"\bset\s+([A-Za-z_][\w.-]*)\s+to\s+([^\s,;`)]+)", re.IGNORECASE)
 
@@ -235,13 +233,8 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
         # where a thing is kept, compared as a path is
         norm = value.rstrip("/").lower() or "/"
         return Value("path", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
-    if URL.fullmatch(value) or HOST.fullmatch(value):
+    if URL.fullmatch(value):
         return url_value(value, clause).replace(slot=slot, shown=f"{key}={value}")
-    carried = _CARRIED_URL.fullmatch(value)
-    if carried and URL.fullmatch(carried.group(1)):
-        # ``rest:https://backup.acme.lan/``, ``git+https://...``: an address, reached
-        # through the transport its prefix names
-        return url_value(carried.group(1), clause).replace(slot=slot, shown=f"{key}={value}")
     pinned = _PINNED.fullmatch(value) or _HYPHEN_PINNED.fullmatch(value)
     if pinned:  # ``"packageManager": "pnpm@8.15.4"``, ``with-compiler: ghc-9.6.6``
         version = version_value(pinned.group(2), clause, slot=pinned.group(1).lower())

@@ -228,10 +228,6 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
         if _CONDITION.search(masked, match.end()):
             continue  # "don't change X without updating Y": a condition, not a ban
         yield from _stance(NEGATION, _after(text, match.end()), clause)
-        if _WORKS.match(masked, match.end()) and masked[: match.start()].strip():
-            # "classic nbextensions don't load in Notebook 7": the thing before no
-            # longer works, it is retired
-            yield from _stance(REPLACEMENT, _before(text, match.start()), clause)
     for match in _PASSIVE_NEGATION.finditer(masked):
         yield from _stance(NEGATION, _before(text, match.start()), clause)
     for match in _KEPT_OFF.finditer(masked):
@@ -264,14 +260,6 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
         absent = _NONE_AT_START.match(masked)
         if absent and not gone:
             yield from _stance(NEGATION, _after(text, absent.end()), clause)
-
-
-# Verbs that say a thing works at all, said after a negation of it: "X doesn't load", "X
-# no longer parses", "X won't build".
-_WORKS = re.compile(
-    r"(?:work|load|pars|exist|build|compil|resolv|import|install)(?:s|es|ed)?\b",
-    re.IGNORECASE,
-)
 
 
 def _after(text: str, start: int) -> str:
@@ -351,13 +339,6 @@ _GERUND = re.compile(r"[A-Za-z]+ing\b")
 # Words that only say how old a thing is, before its name ("the legacy Input Manager", "the
 # old staging bucket"): the older note named the thing without them. Stems.
 _AGE_WORDS: Final = frozenset({"legacy", "previous", "former", "classic"})
-
-
-def thing_stems(stance: Stance) -> tuple[str, ...]:
-    """A stance's stems, less a first word that only says how old the thing is ("the
-    legacy Input Manager": ``input``, ``manag``)."""
-    stems = stance.stems
-    return stems[1:] if len(stems) > 1 and stems[0] in _AGE_WORDS else stems
 
 
 def head_stems(stance: Stance) -> frozenset[str]:
