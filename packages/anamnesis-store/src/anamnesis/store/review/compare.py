@@ -415,9 +415,10 @@ def _titled_task(a: Value, b: Value, topics: frozenset[str]) -> bool:
 
 def _task_of_title(b: Value, title: frozenset[str]) -> bool:
     """Whether the newer command does what the older note's title names ("Deploying the
-    worker", then `wrangler deploy`): a word of the title among the command's task
-    words."""
-    return not title.isdisjoint(task_words(b.norm))
+    worker", then `wrangler deploy`): a word of the title among the task words of its
+    program and subcommands, not of its arguments (`pybabel compile -d locales` does not
+    run what "Run workers locally" names)."""
+    return not title.isdisjoint(task_words(tool_of(b.norm)))
 
 
 def _alignment(
