@@ -19,7 +19,9 @@ note's only version. Two values are about one thing here when
   number counts the same thing as the other (:func:`counts_alike`).
 
 Two environment variables sharing two words are one setting's two spellings, whatever
-surrounds them; two addresses of one host's name (or path) count one more shared word.
+surrounds them, as are two paths sharing two uncommon folders' names one place's
+(:func:`paths_alike`); two addresses of one host's name (or path) count one more shared
+word.
 
 The weights were chosen on the measured set's split ``fresh2`` by its counts alone (its
 pairs never read then), among 480 settings that keep the tuning splits' recall and false
@@ -82,6 +84,8 @@ def context_alignment(a: Value, b: Value, *, sole: bool) -> float | None:
     if a.kind == "number":
         around = frozenset(word for word in around if not is_unit(word))
     if a.kind == "name" and one_setting(a, b):
+        return _ALIGNED
+    if a.kind == "path" and paths_alike(a.norm, b.norm):
         return _ALIGNED
     near = set(a.near) & set(b.near)
     if a.kind == "name" and not near:
@@ -150,6 +154,43 @@ def urls_alike(a: str, b: str) -> bool:
     ) & path_a:
         return True
     return len(path_a & path_b) >= 2
+
+
+def paths_alike(a: str, b: str) -> bool:
+    """Whether two paths lie in one project's tree, so are one place's in two notes:
+    they share two folders' names that no project gives many folders
+    (``backend/src/test/resources/fixtures/`` and ``backend/src/testFixtures/resources/``
+    share ``backend`` and ``resources``; ``lua/marker/config.lua`` and
+    ``lua/marker/options/init.lua`` share ``lua`` and ``marker``), where two files of
+    two things share at most a common folder (``src/jobs/client.py``,
+    ``src/api/model.py``). Measured on the tuning splits: 5 pairs more on four splits,
+    no look-alike, the corpus's pairs unchanged (73 of 2,000 notes, whose paths share
+    ``src`` and one more folder at most)."""
+    return len(_folders(a) & _folders(b)) >= 2
+
+
+def _folders(path: str) -> frozenset[str]:
+    """The names of a path's folders, less :data:`COMMON_FOLDERS`, a home (``~``) and a
+    file's name."""
+    return frozenset(
+        part.lower()
+        for part in re.split(r"[/\\]", path.rstrip("/"))
+        if part
+        and part.lower() not in COMMON_FOLDERS
+        and not part.startswith("~")
+        and "." not in part.strip(".")
+    )
+
+
+# Folder names every project has many of, each holding other things: no folder's name
+# says it is one folder moved (:func:`.compare._one_file`), nor that two paths lie in one
+# tree (:func:`paths_alike`).
+COMMON_FOLDERS: Final = frozenset(
+    """src lib libs test tests spec bin build dist out docs doc config conf etc data assets
+    public static scripts include app apps packages vendor node_modules tmp logs log
+    migrations templates components utils internal cmd pkg api web server client modules
+    plugins extensions addons site content images img icons""".split()  # noqa: SIM905 - a word list reads best as words
+)
 
 
 def host_named(a: Value, b: Value) -> bool:

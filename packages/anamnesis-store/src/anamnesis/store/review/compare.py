@@ -28,6 +28,7 @@ from anamnesis.store.review.agreement import (
     states,
 )
 from anamnesis.store.review.alignment_by_context import (
+    COMMON_FOLDERS,
     context_alignment,
     name_shape,
     one_setting,
@@ -500,18 +501,8 @@ def _one_file(a: str, b: str) -> bool:
     return (
         a.endswith("/") == b.endswith("/")
         and re.search(r"[a-z]{3}", name) is not None
-        and name not in _COMMON_FOLDERS
+        and name not in COMMON_FOLDERS
     )
-
-
-# Folder names every project has many of, each holding other things: no folder's name
-# says it is one folder moved.
-_COMMON_FOLDERS: Final = frozenset(
-    """src lib libs test tests spec bin build dist out docs doc config conf etc data assets
-    public static scripts include app apps packages vendor node_modules tmp logs log
-    migrations templates components utils internal cmd pkg api web server client modules
-    plugins extensions addons site content images img icons""".split()  # noqa: SIM905 - a word list reads best as words
-)
 
 
 def _kind_words(a: Value, b: Value) -> int:
