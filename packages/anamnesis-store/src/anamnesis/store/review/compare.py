@@ -28,8 +28,13 @@ from anamnesis.store.review.agreement import (
     states,
 )
 from anamnesis.store.review.alignment_by_context import (
+    COMMON_FOLDERS,
+    FEW_OF_A_TYPE,
     context_alignment,
+    file_type,
+    folders,
     name_shape,
+    of_few,
     one_setting,
     one_value,
     same_key,
@@ -288,7 +293,7 @@ def _sole_of_one_thing(
     in notes whose titles share ``subject``: a word beyond the kind's own ("Client
     websocket port", "Ports between nodes" name two ports); two paths of one type of file
     that a project holds one of for a thing (``docker-compose.yml``, ``compose.yaml``; two
-    folders; :data:`_FEW_OF_A_TYPE`), not a config file and a source file, nor two source
+    folders; :data:`FEW_OF_A_TYPE`), not a config file and a source file, nor two source
     files (a project holds many)."""
     if kind not in _SOLE_KINDS or len({v.norm for v in olds}) != 1:
         return False
@@ -296,28 +301,8 @@ def _sole_of_one_thing(
         return False
     if kind != "path":
         return True
-    of_type = _file_type(olds[0].norm)
-    return of_type in _FEW_OF_A_TYPE and of_type == _file_type(news[0].norm)
-
-
-# The types of file a project holds few of, each for one thing: folders, configuration,
-# data and logs. Measured on 2,000 notes of the bench's corpus: two source files, each
-# its note's only path (``src/jobs/client_3664.py``, ``src/core/model_5585.py``), made
-# 13 pairs that are no contradiction, and two library names read as files 4 more.
-_FEW_OF_A_TYPE: Final = frozenset(
-    {"/", "yaml", "toml", "json", "ini", "conf", "cfg", "env", "xml", "properties", "lock",
-     "db", "sqlite", "log", "bib", "nml"}
-)  # fmt: skip
-
-
-def _file_type(path: str) -> str:
-    """A path's type: its extension (``.yml`` and ``.yaml`` one), "/" for a folder, ""
-    for a name without either."""
-    if path.endswith("/"):
-        return "/"
-    name = path.rsplit("/", 1)[-1].lstrip(".")
-    extension = name.rsplit(".", 1)[-1] if "." in name else ""
-    return {"yml": "yaml"}.get(extension, extension)
+    of_type = file_type(olds[0].norm)
+    return of_type in FEW_OF_A_TYPE and of_type == file_type(news[0].norm)
 
 
 def _keyed_over_said(values: list[Value]) -> list[Value]:
@@ -454,9 +439,10 @@ def _titled_task(a: Value, b: Value, topics: frozenset[str]) -> bool:
 
 def _task_of_title(b: Value, title: frozenset[str]) -> bool:
     """Whether the newer command does what the older note's title names ("Deploying the
-    worker", then `wrangler deploy`): a word of the title among the command's task
-    words."""
-    return not title.isdisjoint(task_words(b.norm))
+    worker", then `wrangler deploy`): a word of the title among the task words of its
+    program and subcommands, not of its arguments (`pybabel compile -d locales` does not
+    run what "Run workers locally" names)."""
+    return not title.isdisjoint(task_words(tool_of(b.norm)))
 
 
 def _alignment(
@@ -501,9 +487,9 @@ def _alignment(
         if a.kind == "number":
             around = frozenset(word for word in around if not is_unit(word))
         shared = len(around) - _kind_words(a, b) + 0.5 * len(set(a.near) & set(b.near))
-        if a.kind == "path" and _of_few(a.norm) and _of_few(b.norm):
+        if a.kind == "path" and of_few(a.norm) and of_few(b.norm):
             # folders both paths pass through say where one thing lives
-            shared += 0.5 * len(_folders(a.norm) & _folders(b.norm))
+            shared += 0.5 * len(folders(a.norm) & folders(b.norm))
             # a folder's name says what it holds: `sql/migrations/` beside "migrate"
             shared += len((_named(a.norm) & b.stems) | (_named(b.norm) & a.stems))
     if shared < _THRESHOLD[a.kind] and not sole:
@@ -543,26 +529,7 @@ def _one_file(a: str, b: str) -> bool:
     return (
         a.endswith("/") == b.endswith("/")
         and re.search(r"[a-z]{3}", name) is not None
-        and name not in _COMMON_FOLDERS
-    )
-
-
-# Folder names every project has many of, each holding other things: no folder's name
-# says it is one folder moved.
-_COMMON_FOLDERS: Final = frozenset(
-    """src lib libs test tests spec bin build dist out docs doc config conf etc data assets
-    public static scripts include app apps packages vendor node_modules tmp logs log
-    migrations templates components utils internal cmd pkg api web server client modules
-    plugins extensions addons site content images img icons""".split()  # noqa: SIM905 - a word list reads best as words
-)
-
-
-def _folders(path: str) -> frozenset[str]:
-    """The folders a path passes through, less those every project has many of
-    (:data:`_COMMON_FOLDERS`); its file's or last folder's own name left out."""
-    parts = path.rstrip("/").split("/")[:-1]
-    return frozenset(
-        part for part in parts if part not in ("", ".", "..") and part not in _COMMON_FOLDERS
+        and name not in COMMON_FOLDERS
     )
 
 
@@ -571,12 +538,6 @@ def _named(path: str) -> frozenset[str]:
     its extension left out."""
     name = path.rstrip("/").rsplit("/", 1)[-1].split(".", 1)[0]
     return frozenset(content_stems(name))
-
-
-def _of_few(path: str) -> bool:
-    """Whether a path is a folder or a file of a type a project holds few of (not a
-    source file: a folder holds many)."""
-    return _file_type(path) in _FEW_OF_A_TYPE or _file_type(path) == ""
 
 
 def _kind_words(a: Value, b: Value) -> int:
