@@ -56,6 +56,7 @@ from anamnesis.store.review.gone import (
 from anamnesis.store.review.names_renamed import (
     named_in,
     named_settings,
+    one_kind_named,
     renamed,
     said_as_word,
     sole_of_shape,
@@ -183,7 +184,10 @@ def _value_differences(
                 changed = title_changed or b.changed or i in retired
                 if kind == "name":
                     score = _name_alignment(a, b, olds, news, topics, changed=changed)
-                    if score is None and renamed(a, b, olds, news, older, newer):
+                    if score is None and (
+                        renamed(a, b, olds, news, older, newer)
+                        or one_kind_named(a, b, older, newer)
+                    ):
                         score = 0.5
                 else:
                     score = _alignment(

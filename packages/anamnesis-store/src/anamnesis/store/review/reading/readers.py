@@ -98,6 +98,11 @@ _COMMAND_HEAD = re.compile(r"^[a-z][a-z0-9._+-]*$")
 # A setting's key inside a command (`git config --global pull.rebase true`): dotted.
 _DOTTED_KEY = re.compile(r"[a-z][\w-]*(?:\.[a-z][\w-]*)+")
 _COLON_NAME = re.compile(r"[a-z][\w.-]*(?::[a-z][\w.-]*)+")
+# A chat channel's name (`#deploys`, #contracts-oncall), not a colour (#fafafa) nor an
+# issue (#42).
+_CHANNEL = re.compile(r"#(?![0-9a-f]{3,8}\b)[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+# A name of two to four capitalised words in code marks: `Infra Secrets`, `Team Alpha`.
+_TITLED_NAME = re.compile(r"[A-Z][a-z0-9]+(?: [A-Z][a-z0-9]+){1,3}")
 _SQL_WORDS: Final = frozenset({"select", "update", "insert", "delete", "create", "alter"})
 
 
@@ -178,6 +183,11 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
             if argument:
                 at = start + inner.find(part)
                 yield at, setting_value(argument.group(1), argument.group(2), clause)
+        return
+    if _TITLED_NAME.fullmatch(inner):
+        # `Infra Secrets`: a thing's name of capitalised words, as a vault, a workspace or
+        # a project is called (no program is run by a capitalised word)
+        yield start, Value("name", inner.lower(), inner, clause=clause)
         return
     if len(parts) == 1:
         yield from _one_token_code(inner, text, start, clause)
@@ -381,6 +391,9 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if _PATH.fullmatch(inner) and ("/" in inner or "." in inner):
         yield start, Value("path", _path_norm(inner), inner, clause=clause)
         return
+    if _CHANNEL.fullmatch(inner):  # `#escrow-alerts`: a chat channel
+        yield start, Value("name", inner.lower(), inner, clause=clause)
+        return
     if (re.fullmatch(r"[\w.@/-]+", inner) and not inner.isdigit()) or _COLON_NAME.fullmatch(inner):
         # `jobs:inbound`, `cache:sessions`: a stream's or a key's name, its parts joined
         # by colons as Redis and PubSub topics write them
@@ -512,6 +525,8 @@ def plain_values(
         yield from _paths(text, spans, clause)
     if "." in text or "_" in text or "-" in text:
         yield from _identifiers(text, spans, clause)
+    if "#" in text:
+        yield from _channels(text, spans, clause)
     if digits:
         if "(" in text:
             yield from call_numbers(text, spans, clause)
@@ -655,6 +670,19 @@ def _identifiers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
             yield start, Value("name", shown.lower(), shown, clause=clause)
 
 
+def _channels(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """Chat channels named in prose ("notify #contracts-oncall"): a joined word after
+    ``#``, which no English word is written as."""
+    for match in _PROSE_CHANNEL.finditer(text):
+        if spans.free(*match.span()):
+            spans.take(*match.span())
+            yield (
+                match.start(),
+                Value("name", match.group(0).lower(), match.group(0), clause=clause),
+            )
+
+
+_PROSE_CHANNEL = re.compile(r"(?<![\w&/#`])#(?![0-9a-f]{3,8}\b)[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+\b")
 _DOTTED_IDENTIFIER = re.compile(
     r"(?<![\w./:@$~-])([a-z][\w-]*(?:\.[a-z0-9][\w-]*)+)(?![\w/-]|\.\w)"
 )

@@ -1,0 +1,67 @@
+"""Families of names two notes give for one thing in two wordings (issue 42's tuning
+splits showed each family in two or more splits), and the look-alikes each rule must
+leave alone:
+
+* a name said beside the kind of thing it names ("reads from the vault `Platform`",
+  "the `Release Keys` vault", "the autoload named Session") is that kind's name: two
+  names each said as one kind, among another word both clauses say or in notes whose
+  titles share a word, are the older and the newer name of one thing; a name of
+  capitalised words in code marks (`Release Keys`) is read as one name, and a chat
+  channel (``#ci-failures``, #build-oncall in prose) as a channel's name, its mark its
+  kind. Two of a kind each beside a word of its own title the other note never says
+  (the CI's vault, the laptop's) are two things; a colour (#fafafa) or an issue (#42)
+  is no channel.
+
+The pairs are written here, not taken from the measured set."""
+
+from __future__ import annotations
+
+from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.values import clause_values
+from pair_checks import Note, wording_tests
+
+# (rule, older, newer, the kind of difference expected)
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "two names each said beside one kind, among a shared word",
+        ("Password manager for the deploy bot", "The deploy bot reads its keys from the"
+         " vault `Platform`."),
+        ("Bot account permissions", "The deploy bot token only sees the `Release Keys`"
+         " vault; put what releases need there."),
+        "name",
+    ),
+    (
+        "two chat channels, in notes whose titles share a word",
+        ("Where build failures go", "Failures of the nightly job post to the"
+         " `#ci-failures` Slack channel."),
+        ("Alerting for broken builds", "Red nightly runs notify #build-oncall; whoever"
+         " is on call acks there."),
+        "name",
+    ),
+]  # fmt: skip
+
+LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "two vaults, each beside its own title's word",
+        ("Vault for CI", "The CI runner reads from the vault `Engineering`."),
+        ("Vault on the laptop", "The laptop keeps SSH keys in the `Personal Stuff`"
+         " vault."),
+    ),
+]  # fmt: skip
+
+
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
+
+
+def _names(body: str) -> list[str]:
+    return [
+        value.shown
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+        if value.kind == "name"
+    ]
+
+
+def test_a_colour_or_an_issue_is_no_channel() -> None:
+    assert _names("The banner is #fafafa now, see #42 and #ops-alerts.") == ["#ops-alerts"]
+    assert _names("Set the background to `#fafafa`.") == []
