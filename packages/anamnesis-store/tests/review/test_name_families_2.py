@@ -10,7 +10,11 @@ leave alone:
   channel (``#ci-failures``, #build-oncall in prose) as a channel's name, its mark its
   kind. Two of a kind each beside a word of its own title the other note never says
   (the CI's vault, the laptop's) are two things; a colour (#fafafa) or an issue (#42)
-  is no channel.
+  is no channel;
+* two paths in two folders that both pass through two folders of their own names
+  (``packages/ui/tokens/colors.ts``, ``packages/ui/tokens/palette/brand.ts``) are one
+  project's tree where a thing moved, in notes whose titles share no word; two files of
+  one folder are two files, and a path under the other is where it still lives.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -38,6 +42,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " is on call acks there."),
         "name",
     ),
+    (
+        "two paths through two folders of their own, titles sharing no word",
+        ("Where the theme tokens are", "Colour tokens: packages/ui/tokens/colors.ts."),
+        ("Adding a brand colour", "Put the new one in"
+         " packages/ui/tokens/palette/brand.ts and export it from the index."),
+        "path",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -46,6 +57,11 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Vault for CI", "The CI runner reads from the vault `Engineering`."),
         ("Vault on the laptop", "The laptop keeps SSH keys in the `Personal Stuff`"
          " vault."),
+    ),
+    (
+        "two files of one folder, titles sharing no word",
+        ("Where the theme tokens are", "Colour tokens: packages/ui/tokens/colors.ts."),
+        ("Spacing scale", "The spacing steps sit in packages/ui/tokens/spacing.ts."),
     ),
 ]  # fmt: skip
 

@@ -484,6 +484,8 @@ def _alignment(
         return 2.0 + len(a.stems & b.stems) + titles
     if a.kind == "path" and _one_file(a.norm, b.norm):
         return 1.5 + titles  # `include/pins.h`, `src/board/pins.h`: one file, moved
+    if a.kind == "path" and _one_tree(a.norm, b.norm):
+        return 1.0 + titles
     if titles == 0 and a.kind in _TITLED_KINDS:
         return None  # see _TITLED_KINDS
     if a.kind == "number":
@@ -559,6 +561,27 @@ _COMMON_FOLDERS: Final = frozenset(
     migrations templates components utils internal cmd pkg api web server client modules
     plugins extensions addons site content images img icons""".split()  # noqa: SIM905 - a word list reads best as words
 )
+
+
+def _one_tree(a: str, b: str) -> bool:
+    """Whether two paths in two folders, neither under the other, pass through two
+    folders of their own names both (``lua/lantern/config.lua``,
+    ``lua/lantern/settings/init.lua``; ``shared/src/commonMain/kotlin/``,
+    ``core/src/commonMain/kotlin``): one project's tree, where a thing moved. Two files
+    of one folder are two files."""
+    if a.startswith(b) or b.startswith(a) or _parent(a) == _parent(b):
+        return False
+    return len((_folders(a) | _own_folder(a)) & (_folders(b) | _own_folder(b))) >= 2
+
+
+def _parent(path: str) -> str:
+    return path.rstrip("/").rsplit("/", 1)[0]
+
+
+def _own_folder(path: str) -> frozenset[str]:
+    """A folder's own name (no file's), unless every project has many of it."""
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    return frozenset() if "." in name or name in _COMMON_FOLDERS else frozenset({name})
 
 
 def _folders(path: str) -> frozenset[str]:
