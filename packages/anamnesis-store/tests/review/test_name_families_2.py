@@ -14,7 +14,10 @@ leave alone:
 * two paths in two folders that both pass through two folders of their own names
   (``packages/ui/tokens/colors.ts``, ``packages/ui/tokens/palette/brand.ts``) are one
   project's tree where a thing moved, in notes whose titles share no word; two files of
-  one folder are two files, and a path under the other is where it still lives.
+  one folder are two files, and a path under the other is where it still lives; two
+  folders' paths naming the same folders, one nested in more or in another order
+  (``config/staging/``, ``envs/staging/config/``), are one folder moved, while a folder
+  of another name beside them (``envs/qa/config/``) is another folder.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -49,6 +52,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " packages/ui/tokens/palette/brand.ts and export it from the index."),
         "path",
     ),
+    (
+        "two folders' paths naming the same folders, one nested in more",
+        ("Where the staging manifests are", "Every staging manifest is kept in"
+         " `config/staging/`; the root app reads that folder."),
+        ("Repository layout", "- `envs/staging/config/`: what the staging root app"
+         " syncs\n- `envs/qa/config/`: the same for QA"),
+        "path",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -62,6 +73,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         "two files of one folder, titles sharing no word",
         ("Where the theme tokens are", "Colour tokens: packages/ui/tokens/colors.ts."),
         ("Spacing scale", "The spacing steps sit in packages/ui/tokens/spacing.ts."),
+    ),
+    (
+        "a folder of another name beside one of the same names",
+        ("Where the staging manifests are", "Every staging manifest is kept in"
+         " `config/staging/`; the root app reads that folder."),
+        ("Repository layout", "- `envs/qa/config/`: what the QA root app syncs"),
     ),
 ]  # fmt: skip
 

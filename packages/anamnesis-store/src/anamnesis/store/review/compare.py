@@ -571,7 +571,18 @@ def _one_tree(a: str, b: str) -> bool:
     of one folder are two files."""
     if a.startswith(b) or b.startswith(a) or _parent(a) == _parent(b):
         return False
+    if _nested_alike(a, b):
+        return True
     return len((_folders(a) | _own_folder(a)) & (_folders(b) | _own_folder(b))) >= 2
+
+
+def _nested_alike(a: str, b: str) -> bool:
+    """Whether two folders' paths name the same folders, one of them nested in more or
+    in another order (``apps/prod/``, ``clusters/prod/apps/``): one folder, moved."""
+    if "." in a.rsplit("/", 1)[-1] or "." in b.rsplit("/", 1)[-1]:
+        return False  # a file, not a folder
+    mine, theirs = set(a.strip("/").split("/")), set(b.strip("/").split("/"))
+    return min(len(mine), len(theirs)) >= 2 and (mine <= theirs or theirs <= mine)
 
 
 def _parent(path: str) -> str:
