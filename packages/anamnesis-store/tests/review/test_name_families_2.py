@@ -18,6 +18,11 @@ leave alone:
   folders' paths naming the same folders, one nested in more or in another order
   (``config/staging/``, ``envs/staging/config/``), are one folder moved, while a folder
   of another name beside them (``envs/qa/config/``) is another folder.
+* a word before a kind of thing in a title that the note writes with it as one
+  capitalised name inside a sentence ("the shop's Action Mailer adapter") is a
+  product's name, not a kind qualified: "Background mailer" and "Action Mailer backend"
+  are one thing's notes, while "Background mailer" and "Transactional mailer" are two
+  mailers.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -60,6 +65,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " syncs\n- `envs/qa/config/`: the same for QA"),
         "path",
     ),
+    (
+        "a capitalised two-word product name in a title, not a kind qualified",
+        ("Background mailer", "Mailers deliver through Postmark backed by a queue."),
+        ("Action Mailer backend", "The shop's Action Mailer adapter is Resend (queue"
+         " backed)."),
+        "name",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -79,6 +91,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Where the staging manifests are", "Every staging manifest is kept in"
          " `config/staging/`; the root app reads that folder."),
         ("Repository layout", "- `envs/qa/config/`: what the QA root app syncs"),
+    ),
+    (
+        "two kinds of one thing, each qualified by a plain word",
+        ("Background mailer", "Mailers deliver through Postmark backed by a queue."),
+        ("Transactional mailer", "The shop's transactional mailer adapter is Resend"
+         " (queue backed)."),
     ),
 ]  # fmt: skip
 

@@ -16,6 +16,7 @@ from anamnesis.store.review.alignment_by_context import urls_alike
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
+    MAX_CHARS,
     SCOPE_WORDS,
     STRONG_SCOPES,
     content_stems,
@@ -488,6 +489,8 @@ def qualified_apart(
         other = before_theirs.get(head)
         if not word or not other or other == word:
             continue
+        if _proper_name(word, head, older) or _proper_name(other, head, newer):
+            continue  # "Active Job": a product's name, not a kind of job
         # two identifiers titling one kind of thing name two things, whatever else the
         # other note says of them ("warehouse_load schedule", "events_compact schedule",
         # the newer running "after warehouse_load has finished")
@@ -496,6 +499,17 @@ def qualified_apart(
         if not re.search(rf"\b{re.escape(word)}", said_mine) and not re.search(
             rf"\b{re.escape(other)}", said_theirs
         ):
+            return True
+    return False
+
+
+def _proper_name(word: str, head: str, facts: NoteFacts) -> bool:
+    """Whether a note writes ``word`` and the word of stem ``head`` after it as one
+    capitalised name inside a sentence ("storefront's Active Job adapter"): a product's
+    name, not a kind of thing with a word before it."""
+    name = re.compile(rf"[^\s.!?]\s+{re.escape(word.capitalize())}\s+([A-Z]\w*)")
+    for match in name.finditer(facts.memory.body[:MAX_CHARS]):
+        if content_stems(match.group(1))[:1] == [head]:
             return True
     return False
 
