@@ -23,6 +23,10 @@ leave alone:
   product's name, not a kind qualified: "Background mailer" and "Action Mailer backend"
   are one thing's notes, while "Background mailer" and "Transactional mailer" are two
   mailers.
+* an environment variable naming a nested setting, its levels joined by two
+  underscores (``Cache__Redis__Address``), is compared as environment variables are:
+  one setting with ``WORKER_REDIS_ADDR`` (two words shared), another with a variable of
+  another role (``Cache__Redis__Password``).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -72,6 +76,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " backed)."),
         "name",
     ),
+    (
+        "a nested setting's variable and a flat one, sharing two words",
+        ("Redis address for the worker", "The worker reads its Redis address from"
+         " Cache__Redis__Address."),
+        ("Worker env vars", "- WORKER_REDIS_ADDR: Redis address (read in Startup.cs)\n"
+         "- DOTNET_ENVIRONMENT"),
+        "name",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -97,6 +109,13 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Background mailer", "Mailers deliver through Postmark backed by a queue."),
         ("Transactional mailer", "The shop's transactional mailer adapter is Resend"
          " (queue backed)."),
+    ),
+    (
+        "a nested setting's variable of another role",
+        ("Redis password for the worker", "The worker reads its Redis password from"
+         " Cache__Redis__Password."),
+        ("Worker env vars", "- WORKER_REDIS_ADDR: Redis address (read in Startup.cs)\n"
+         "- DOTNET_ENVIRONMENT"),
     ),
 ]  # fmt: skip
 

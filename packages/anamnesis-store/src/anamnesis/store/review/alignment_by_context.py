@@ -311,7 +311,7 @@ def name_shape(value: Value) -> str:
 
 @lru_cache(maxsize=8192)
 def _shape_of(shown: str) -> str:
-    if _ENV_NAME.fullmatch(shown):
+    if _ENV_NAME.fullmatch(shown) or _NESTED_ENV_NAME.fullmatch(shown):
         return "env"
     if shown[:1].isupper() and not _MARKS.search(shown):
         return "proper"
@@ -319,4 +319,7 @@ def _shape_of(shown: str) -> str:
 
 
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+# An environment variable naming a nested setting, its levels joined by two underscores
+# as .NET and pydantic read them: ``ConnectionStrings__Orders``, ``Logging__LogLevel``.
+_NESTED_ENV_NAME = re.compile(r"[A-Z][A-Za-z0-9]*(?:__[A-Za-z0-9]+)+")
 _MARKS = re.compile(r"[_./@]")
