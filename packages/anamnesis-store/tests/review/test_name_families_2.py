@@ -27,6 +27,9 @@ leave alone:
   underscores (``Cache__Redis__Address``), is compared as environment variables are:
   one setting with ``WORKER_REDIS_ADDR`` (two words shared), another with a variable of
   another role (``Cache__Redis__Password``).
+* folders' names in prose without code marks, said after a word of place and ending
+  the phrase ("sit in fixtures/demo so ..."), are a path; "in read/write mode" names
+  no place.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -84,6 +87,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          "- DOTNET_ENVIRONMENT"),
         "name",
     ),
+    (
+        "folders' names in prose, said after a word of place",
+        ("Where seed rows live", "Seed rows are in `db/seeds/` and loaded by the setup"
+         " task."),
+        ("Loading demo data", "Demo rows and seed rows sit in fixtures/demo so the e2e"
+         " suite and the setup task share them."),
+        "path",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -135,3 +146,18 @@ def _names(body: str) -> list[str]:
 def test_a_colour_or_an_issue_is_no_channel() -> None:
     assert _names("The banner is #fafafa now, see #42 and #ops-alerts.") == ["#ops-alerts"]
     assert _names("Set the background to `#fafafa`.") == []
+
+
+def _paths(body: str) -> list[str]:
+    return [
+        value.shown
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+        if value.kind == "path"
+    ]
+
+
+def test_folders_in_prose_are_a_place_only_where_said_as_one() -> None:
+    assert _paths("The samples sit in inst/extdata, shared by the vignettes.") == ["inst/extdata"]
+    assert _paths("The volume is mounted in read/write mode.") == []
+    assert _paths("Works with and/or without a cache.") == []

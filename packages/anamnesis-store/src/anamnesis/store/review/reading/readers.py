@@ -613,11 +613,30 @@ def _flags(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
 def _paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     for match in _PATH.finditer(text):
         shown = match.group(1).rstrip(".")
-        if spans.free(*match.span()) and _looks_like_path(shown):
+        if spans.free(*match.span()) and (
+            _looks_like_path(shown)
+            # "sit in inst/extdata", "points at api/proto": a place, by the word before
+            or (
+                _PLACE_BEFORE.search(text, 0, match.start())
+                and _FOLDERS.fullmatch(shown)
+                and _PLACE_ENDS.match(text, match.start() + len(shown))
+            )
+        ):
             spans.take(match.start(), match.start() + len(shown))
             kind = "name" if _BRANCH.fullmatch(shown) else "path"
             norm = shown.lower() if kind == "name" else _path_norm(shown)
             yield match.start(), Value(kind, norm, shown, clause=clause)
+
+
+# What says a place follows: "in", "under", "at", "into".
+_PLACE_BEFORE = re.compile(r"\b(?:in|under|at|into)\s+$")
+# What ends a phrase of place: punctuation, or a word that starts another ("in
+# inst/extdata so tests share them"); "in read/write mode" is no place.
+_PLACE_ENDS = re.compile(
+    r"\s*(?:[.,;:)]|$)|\s+(?:and|so|with|for|on|which|where|that|to|from|but|or|since)\b"
+)
+# Two or more folders' names of lower-case words: ``inst/extdata``.
+_FOLDERS = re.compile(r"[a-z][a-z0-9_-]*(?:/[a-z][a-z0-9_-]*)+")
 
 
 def _files_at_root(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
