@@ -30,6 +30,9 @@ leave alone:
 * folders' names in prose without code marks, said after a word of place and ending
   the phrase ("sit in fixtures/demo so ..."), are a path; "in read/write mode" names
   no place.
+* a path with a part filled in per thing (``invoices/{invoice_id}.pdf``) is read as a
+  path, and two such paths sharing that part are one thing's key scheme
+  (``billing/{year}/{invoice_id}/invoice.pdf``), wherever it sits in each.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -93,6 +96,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " task."),
         ("Loading demo data", "Demo rows and seed rows sit in fixtures/demo so the e2e"
          " suite and the setup task share them."),
+        "path",
+    ),
+    (
+        "two key schemes sharing a part filled in per thing",
+        ("Invoice PDF storage", "Rendered invoices go to `invoices/{invoice_id}.pdf` in"
+         " the billing bucket."),
+        ("Invoice PDF key layout", "Keys: `billing/{year}/{invoice_id}/invoice.pdf`,"
+         " with the receipt beside it."),
         "path",
     ),
 ]  # fmt: skip

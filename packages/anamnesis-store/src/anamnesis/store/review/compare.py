@@ -571,9 +571,13 @@ def _one_tree(a: str, b: str) -> bool:
     of one folder are two files."""
     if a.startswith(b) or b.startswith(a) or _parent(a) == _parent(b):
         return False
-    if _nested_alike(a, b):
-        return True
+    if _nested_alike(a, b) or set(_PLACEHOLDER.findall(a)) & set(_PLACEHOLDER.findall(b)):
+        return True  # `signed/{envelope_id}.pdf`, `{envelope_id}/signed.pdf`: one key scheme
     return len((_folders(a) | _own_folder(a)) & (_folders(b) | _own_folder(b))) >= 2
+
+
+# A part of a path filled in per thing: ``{envelope_id}``, ``<user>``.
+_PLACEHOLDER: Final = re.compile(r"\{\w+\}|<\w+>")
 
 
 def _nested_alike(a: str, b: str) -> bool:
