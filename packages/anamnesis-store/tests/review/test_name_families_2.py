@@ -33,6 +33,10 @@ leave alone:
 * a path with a part filled in per thing (``invoices/{invoice_id}.pdf``) is read as a
   path, and two such paths sharing that part are one thing's key scheme
   (``billing/{year}/{invoice_id}/invoice.pdf``), wherever it sits in each.
+* two identifiers, each its note's only one, in notes whose titles share two words
+  of which both identifiers hold one ("Order shipped events" ``shop.orders.shipped``,
+  "Readers of order events" ``order-events.v3``), are the one thing both titles name;
+  titles sharing one word ("Order refunds") name two things.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -106,6 +110,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " with the receipt beside it."),
         "path",
     ),
+    (
+        "two sole identifiers holding a word of titles that share two",
+        ("Order shipped events", "When a parcel leaves, the api publishes to the topic"
+         " `shop.orders.shipped`."),
+        ("Readers of order events", "Email and analytics subscribe to"
+         " `order-events.v3`."),
+        "name",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -131,6 +143,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Background mailer", "Mailers deliver through Postmark backed by a queue."),
         ("Transactional mailer", "The shop's transactional mailer adapter is Resend"
          " (queue backed)."),
+    ),
+    (
+        "two sole identifiers, titles sharing one word",
+        ("Order shipped events", "When a parcel leaves, the api publishes to the topic"
+         " `shop.orders.shipped`."),
+        ("Order refunds", "Refund workers subscribe to `order-refunds.v1`."),
     ),
     (
         "a nested setting's variable of another role",

@@ -61,6 +61,7 @@ from anamnesis.store.review.names_renamed import (
     said_as_word,
     sole_of_shape,
     titled_apart,
+    titled_identifiers,
 )
 from anamnesis.store.review.reading.commands import command_tool, program_of, task_words, tool_of
 from anamnesis.store.review.reading.quantities import is_unit
@@ -187,6 +188,7 @@ def _value_differences(
                     if score is None and (
                         renamed(a, b, olds, news, older, newer)
                         or one_kind_named(a, b, older, newer)
+                        or titled_identifiers(a, b, olds, news, older, newer)
                     ):
                         score = 0.5
                 else:

@@ -72,6 +72,21 @@ def one_kind_named(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bo
     )
 
 
+def titled_identifiers(
+    a: Value, b: Value, olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
+) -> bool:
+    """Whether two identifiers are each its note's only one, in notes whose titles share
+    two words, one of which both identifiers hold ("Pick completion events"
+    ``wms.picks.completed``, "Consumers of pick events" ``pick-events.v2``): the one
+    thing both titles name, as its notes call it."""
+    if name_shape(a) != "identifier" or name_shape(b) != "identifier":
+        return False
+    shared = older.subject_stems & newer.subject_stems
+    if len(shared) < 2 or not (sole_of_shape(a, olds) and sole_of_shape(b, news)):
+        return False
+    return not shared.isdisjoint(set(_identifier_words(a.shown)) & set(_identifier_words(b.shown)))
+
+
 def kind_beside(value: Value, facts: NoteFacts) -> frozenset[str]:
     """The kind of named thing a name is said as (:data:`_NAMED_THING_WORDS`), by the word
     right before or after it ("the SQS queue `signing-callbacks`", "the `Infra Secrets`
