@@ -37,6 +37,9 @@ leave alone:
   of which both identifiers hold one ("Order shipped events" ``shop.orders.shipped``,
   "Readers of order events" ``order-events.v3``), are the one thing both titles name;
   titles sharing one word ("Order refunds") name two things.
+* a title's word that is a path's own ("Where recipe pages live": ``docs/recipes/``)
+  names that path, not another thing beside it, so it tells no two things apart; a
+  title's word the path does not hold ("recipe" beside ``docs/kitchen/``) still does.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -118,6 +121,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " `order-events.v3`."),
         "name",
     ),
+    (
+        "a title's word that is the path's own folder",
+        ("Where recipe pages live", "Recipe pages are MDX files under docs/recipes/, one"
+         " folder per page."),
+        ("Collection for pages", "The page collection loads from docs/cooking/; drafts/"
+         " holds the unpublished ones."),
+        "path",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -149,6 +160,13 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Order shipped events", "When a parcel leaves, the api publishes to the topic"
          " `shop.orders.shipped`."),
         ("Order refunds", "Refund workers subscribe to `order-refunds.v1`."),
+    ),
+    (
+        "a title's word the path does not hold",
+        ("Where recipe pages live", "Recipe pages are MDX files under docs/kitchen/, one"
+         " folder per page."),
+        ("Collection for pages", "The page collection loads from docs/cooking/; drafts/"
+         " holds the unpublished ones."),
     ),
     (
         "a nested setting's variable of another role",

@@ -246,9 +246,12 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     naming = _scopes_naming(mine.text, theirs.stems) | _scopes_naming(theirs.text, mine.stems)
     scopes_only = _SCOPE_STEMS - naming if naming else _SCOPE_STEMS
     tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET | scopes_only
+    # a title's word that is a path's own ("Where blog posts live": ``src/content/blog/``)
+    # names the path, not another thing beside it (a name's own words are
+    # names_renamed.titled_apart's to weigh)
     titled = _only(
-        (_said_with(older, a.clause) & older.title_stems) - tools,
-        (_said_with(newer, b.clause) & newer.title_stems) - tools,
+        (_said_with(older, a.clause) & older.title_stems) - tools - _own_path(a),
+        (_said_with(newer, b.clause) & newer.title_stems) - tools - _own_path(b),
         older,
         newer,
     )
@@ -269,6 +272,11 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
             )
         )
     )
+
+
+def _own_path(value: Value) -> frozenset[str]:
+    """A path's own words (its folders' and file's names), as stems."""
+    return value.own if value.kind == "path" else frozenset()
 
 
 # Things a project keeps several of side by side, each with its own settings: "the main
