@@ -179,9 +179,31 @@ def paths_alike(a: str, b: str) -> bool:
     tuning splits: 5 pairs more on four splits, no look-alike, the corpus's pairs
     unchanged (73 of 2,000 notes, whose paths share ``src`` and one more folder at
     most)."""
-    if not of_few(a) and not of_few(b) and _parent(a) == _parent(b):
-        return False  # two source files side by side in one folder: two things of it
+    if a.startswith(b) or b.startswith(a) or _parent(a) == _parent(b):
+        return False  # one under the other (:mod:`.agreement`'s), or two things of one folder
+    if _is_file(a) != _is_file(b):
+        return False  # a folder and a file: no one thing moved
+    if _nested_alike(a, b) or set(_PLACEHOLDER.findall(a)) & set(_PLACEHOLDER.findall(b)):
+        return True  # `signed/{envelope_id}.pdf`, `{envelope_id}/signed.pdf`: one key scheme
     return len(folders(a) & folders(b)) >= 2
+
+
+# A part of a path filled in per thing: ``{envelope_id}``, ``<user>``.
+_PLACEHOLDER: Final = re.compile(r"\{\w+\}|<\w+>")
+
+
+def _is_file(path: str) -> bool:
+    """Whether a path names a file (its last part has an extension), not a folder."""
+    return "." in path.rstrip("/").rsplit("/", 1)[-1].lstrip(".")
+
+
+def _nested_alike(a: str, b: str) -> bool:
+    """Whether two folders' paths name the same folders, one of them nested in more or
+    in another order (``apps/prod/``, ``clusters/prod/apps/``): one folder, moved."""
+    if _is_file(a) or _is_file(b):
+        return False  # a file, not a folder
+    mine, theirs = set(a.strip("/").split("/")), set(b.strip("/").split("/"))
+    return min(len(mine), len(theirs)) >= 2 and (mine <= theirs or theirs <= mine)
 
 
 def _parent(path: str) -> str:
@@ -395,7 +417,7 @@ def name_shape(value: Value) -> str:
 
 @lru_cache(maxsize=8192)
 def _shape_of(shown: str) -> str:
-    if _ENV_NAME.fullmatch(shown):
+    if _ENV_NAME.fullmatch(shown) or _NESTED_ENV_NAME.fullmatch(shown):
         return "env"
     if shown[:1].isupper() and not _MARKS.search(shown):
         return "proper"
@@ -403,4 +425,7 @@ def _shape_of(shown: str) -> str:
 
 
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+# An environment variable naming a nested setting, its levels joined by two underscores
+# as .NET and pydantic read them: ``ConnectionStrings__Orders``, ``Logging__LogLevel``.
+_NESTED_ENV_NAME = re.compile(r"[A-Z][A-Za-z0-9]*(?:__[A-Za-z0-9]+)+")
 _MARKS = re.compile(r"[_./@]")

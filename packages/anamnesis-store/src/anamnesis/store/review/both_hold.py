@@ -16,6 +16,7 @@ from anamnesis.store.review.alignment_by_context import urls_alike
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
+    MAX_CHARS,
     STRONG_SCOPES,
     content_stems,
     scopes,
@@ -220,9 +221,12 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     # the project's and its tools' names are no thing of their own (every note of the
     # project may say them)
     tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET
+    # a title's word that is a path's own ("Where blog posts live": ``src/content/blog/``)
+    # names the path, not another thing beside it (a name's own words are
+    # names_renamed.titled_apart's to weigh)
     titled = _only(
-        (_said_with(older, a.clause) & older.title_stems) - tools,
-        (_said_with(newer, b.clause) & newer.title_stems) - tools,
+        (_said_with(older, a.clause) & older.title_stems) - tools - _own_path(a),
+        (_said_with(newer, b.clause) & newer.title_stems) - tools - _own_path(b),
         older,
         newer,
     )
@@ -243,6 +247,11 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
             )
         )
     )
+
+
+def _own_path(value: Value) -> frozenset[str]:
+    """A path's own words (its folders' and file's names), as stems."""
+    return value.own if value.kind == "path" else frozenset()
 
 
 # Things a project keeps several of side by side, each with its own settings: "the main
@@ -438,6 +447,8 @@ def qualified_apart(
         other = before_theirs.get(head)
         if not word or not other or other == word:
             continue
+        if _proper_name(word, head, older) or _proper_name(other, head, newer):
+            continue  # "Active Job": a product's name, not a kind of job
         # two identifiers titling one kind of thing name two things, whatever else the
         # other note says of them ("warehouse_load schedule", "events_compact schedule",
         # the newer running "after warehouse_load has finished")
@@ -446,6 +457,17 @@ def qualified_apart(
         if not re.search(rf"\b{re.escape(word)}", said_mine) and not re.search(
             rf"\b{re.escape(other)}", said_theirs
         ):
+            return True
+    return False
+
+
+def _proper_name(word: str, head: str, facts: NoteFacts) -> bool:
+    """Whether a note writes ``word`` and the word of stem ``head`` after it as one
+    capitalised name inside a sentence ("storefront's Active Job adapter"): a product's
+    name, not a kind of thing with a word before it."""
+    name = re.compile(rf"[^\s.!?]\s+{re.escape(word.capitalize())}\s+([A-Z]\w*)")
+    for match in name.finditer(facts.memory.body[:MAX_CHARS]):
+        if content_stems(match.group(1))[:1] == [head]:
             return True
     return False
 

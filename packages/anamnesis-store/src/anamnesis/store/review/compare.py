@@ -37,6 +37,7 @@ from anamnesis.store.review.alignment_by_context import (
     of_few,
     one_setting,
     one_value,
+    paths_alike,
     same_key,
 )
 from anamnesis.store.review.both_hold import (
@@ -61,10 +62,12 @@ from anamnesis.store.review.gone import (
 from anamnesis.store.review.names_renamed import (
     named_in,
     named_settings,
+    one_kind_named,
     renamed,
     said_as_word,
     sole_of_shape,
     titled_apart,
+    titled_identifiers,
 )
 from anamnesis.store.review.reading.commands import command_tool, program_of, task_words, tool_of
 from anamnesis.store.review.reading.quantities import is_unit
@@ -188,7 +191,11 @@ def _value_differences(
                 changed = title_changed or b.changed or i in retired
                 if kind == "name":
                     score = _name_alignment(a, b, olds, news, topics, changed=changed)
-                    if score is None and renamed(a, b, olds, news, older, newer):
+                    if score is None and (
+                        renamed(a, b, olds, news, older, newer)
+                        or one_kind_named(a, b, older, newer)
+                        or titled_identifiers(a, b, olds, news, older, newer)
+                    ):
                         score = 0.5
                 else:
                     score = _alignment(
@@ -466,6 +473,8 @@ def _alignment(
         return 2.0 + len(a.stems & b.stems) + titles
     if a.kind == "path" and _one_file(a.norm, b.norm):
         return 1.5 + titles  # `include/pins.h`, `src/board/pins.h`: one file, moved
+    if a.kind == "path" and paths_alike(a.norm, b.norm):
+        return 1.0 + titles
     if titles == 0 and a.kind in _TITLED_KINDS:
         return None  # see _TITLED_KINDS
     if a.kind == "number":

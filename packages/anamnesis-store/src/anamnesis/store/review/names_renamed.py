@@ -12,7 +12,7 @@ import re
 from anamnesis.store.review.alignment_by_context import GENERIC_KEY_WORDS, key_of, name_shape
 from anamnesis.store.review.both_hold import other_scopes, other_things
 from anamnesis.store.review.reading.quantities import key_words
-from anamnesis.store.review.reading.text import CODE_SPAN, stem
+from anamnesis.store.review.reading.text import CODE_SPAN, stem, words
 from anamnesis.store.review.records import Difference
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -58,6 +58,57 @@ def renamed(
     return not _things_named(older).isdisjoint(_things_named(newer))
 
 
+def one_kind_named(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether two names of one shape are each said as one kind of thing, by the word
+    right beside it ("reads from the vault `Engineering`", "access to the `Infra
+    Secrets` vault"; :func:`kind_beside`), among another word both clauses
+    say (the CI's vault) or in notes whose titles share a word: that thing's older and
+    newer name."""
+    if name_shape(a) != name_shape(b):
+        return False
+    kind = kind_beside(a, older) & kind_beside(b, newer)
+    return bool(kind) and bool(
+        (a.stems & b.stems) - a.own - b.own - kind or older.subject_stems & newer.subject_stems
+    )
+
+
+def titled_identifiers(
+    a: Value, b: Value, olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
+) -> bool:
+    """Whether two identifiers are each its note's only one, in notes whose titles share
+    two words, one of which both identifiers hold ("Pick completion events"
+    ``wms.picks.completed``, "Consumers of pick events" ``pick-events.v2``): the one
+    thing both titles name, as its notes call it."""
+    if name_shape(a) != "identifier" or name_shape(b) != "identifier":
+        return False
+    shared = older.subject_stems & newer.subject_stems
+    if len(shared) < 2 or not (sole_of_shape(a, olds) and sole_of_shape(b, news)):
+        return False
+    return not shared.isdisjoint(set(_identifier_words(a.shown)) & set(_identifier_words(b.shown)))
+
+
+def kind_beside(value: Value, facts: NoteFacts) -> frozenset[str]:
+    """The kind of named thing a name is said as (:data:`_NAMED_THING_WORDS`), by the word
+    right before or after it ("the SQS queue `signing-callbacks`", "the `Infra Secrets`
+    vault", "the autoload named Session"), as a stem; a chat channel by its mark
+    (``#escrow-alerts``); empty when neither word is one."""
+    if value.shown.startswith("#"):
+        return _CHANNEL
+    text = facts.clause(value.clause).text
+    at = text.find(value.shown)
+    if at == -1:
+        return frozenset()
+    before = [word for word in words(text[:at].rstrip("` ")) if word.lower() not in _NAMING][-1:]
+    after = words(text[at + len(value.shown) :].lstrip("` "))[:1]
+    return frozenset(
+        stem(word.lower()) for word in (*before, *after) if stem(word.lower()) in _NAMED_STEMS
+    )
+
+
+_CHANNEL: Final = frozenset({stem("channel")})
+_NAMING: Final = frozenset({"named", "called"})
+
+
 def _things_named(facts: NoteFacts) -> frozenset[str]:
     """The kinds of named thing a note speaks of anywhere (:data:`_NAMED_THINGS`)."""
     return frozenset(match.group(1) for match in _NAMED_THINGS.finditer(facts.lower))
@@ -75,7 +126,8 @@ _VERSION_PART = re.compile(r"v?\d+")
 # The kinds of thing a project names by an identifier it may rename.
 _NAMED_THING_WORDS: Final = (
     "queue", "topic", "stream", "exchange", "channel", "table", "bucket", "index", "branch",
-    "workspace", "namespace", "schema", "database", "collection", "secret", "role",
+    "workspace", "namespace", "schema", "database", "collection", "secret", "role", "vault",
+    "autoload",
 )  # fmt: skip
 _NAMED_THINGS: Final = re.compile(rf"\b({'|'.join(_NAMED_THING_WORDS)})s?\b")
 # Those kinds, as stems: what a key's last word names (``--task-queue``: ``queu``).

@@ -73,7 +73,7 @@ _QUOTED_MAPPING = re.compile(r"[\"'](\d{2,5}):\d{2,5}[\"']")
 _QUOTED_VERSION = re.compile(r"[\"'](v?\d+\.\d+(?:\.\d+){0,2})[\"']")
 _FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)(?:=([^\s,;`)]+))?")
 _PATH = re.compile(
-    r"(?<![\w/.:~@-])((?:~|\.{1,2}|\$\{?[A-Za-z_]\w*\}?)?/?[\w.@<>*-]+(?:/[\w.@<>*-]*)+|~/[\w.@-]+"
+    r"(?<![\w/.:~@-])((?:~|\.{1,2}|\$\{?[A-Za-z_]\w*\}?)?/?[\w.@<>*{}-]+(?:/[\w.@<>*{}-]*)+|~/[\w.@-]+"
     r"|\.[\w.-]*[A-Za-z][\w.-]*"
     r"|[\w-]+(?:\.[\w-]+)*\.(?:json|ya?ml|toml|txt|env|md|py|js|ts|tsx|jsx|css|sql|lock"
     r"|mod|sum|cfg|ini|conf|sh|xml|gradle|properties|dockerfile|lockb))(?![\w/])"
@@ -98,6 +98,11 @@ _COMMAND_HEAD = re.compile(r"^[a-z][a-z0-9._+-]*$")
 # A setting's key inside a command (`git config --global pull.rebase true`): dotted.
 _DOTTED_KEY = re.compile(r"[a-z][\w-]*(?:\.[a-z][\w-]*)+")
 _COLON_NAME = re.compile(r"[a-z][\w.-]*(?::[a-z][\w.-]*)+")
+# A chat channel's name (`#deploys`, #contracts-oncall), not a colour (#fafafa) nor an
+# issue (#42).
+_CHANNEL = re.compile(r"#(?![0-9a-f]{3,8}\b)[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+# A name of two to four capitalised words in code marks: `Infra Secrets`, `Team Alpha`.
+_TITLED_NAME = re.compile(r"[A-Z][a-z0-9]+(?: [A-Z][a-z0-9]+){1,3}")
 _SQL_WORDS: Final = frozenset({"select", "update", "insert", "delete", "create", "alter"})
 
 
@@ -175,6 +180,11 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
             if argument:
                 at = start + inner.find(part)
                 yield at, setting_value(argument.group(1), argument.group(2), clause)
+        return
+    if _TITLED_NAME.fullmatch(inner):
+        # `Infra Secrets`: a thing's name of capitalised words, as a vault, a workspace or
+        # a project is called (no program is run by a capitalised word)
+        yield start, Value("name", inner.lower(), inner, clause=clause)
         return
     if len(parts) == 1:
         yield from _one_token_code(inner, text, start, clause)
@@ -379,6 +389,9 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if _PATH.fullmatch(inner) and ("/" in inner or "." in inner):
         yield start, Value("path", _path_norm(inner), inner, clause=clause)
         return
+    if _CHANNEL.fullmatch(inner):  # `#escrow-alerts`: a chat channel
+        yield start, Value("name", inner.lower(), inner, clause=clause)
+        return
     if (re.fullmatch(r"[\w.@/-]+", inner) and not inner.isdigit()) or _COLON_NAME.fullmatch(inner):
         # `jobs:inbound`, `cache:sessions`: a stream's or a key's name, its parts joined
         # by colons as Redis and PubSub topics write them
@@ -508,6 +521,8 @@ def plain_values(
         yield from _paths(text, spans, clause)
     if "." in text or "_" in text or "-" in text:
         yield from _identifiers(text, spans, clause)
+    if "#" in text:
+        yield from _channels(text, spans, clause)
     if digits:
         if "(" in text:
             yield from call_numbers(text, spans, clause)
@@ -594,11 +609,30 @@ def _flags(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
 def _paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     for match in _PATH.finditer(text):
         shown = match.group(1).rstrip(".")
-        if spans.free(*match.span()) and _looks_like_path(shown):
+        if spans.free(*match.span()) and (
+            _looks_like_path(shown)
+            # "sit in inst/extdata", "points at api/proto": a place, by the word before
+            or (
+                _PLACE_BEFORE.search(text, 0, match.start())
+                and _FOLDERS.fullmatch(shown)
+                and _PLACE_ENDS.match(text, match.start() + len(shown))
+            )
+        ):
             spans.take(match.start(), match.start() + len(shown))
             kind = "name" if _BRANCH.fullmatch(shown) else "path"
             norm = shown.lower() if kind == "name" else _path_norm(shown)
             yield match.start(), Value(kind, norm, shown, clause=clause)
+
+
+# What says a place follows: "in", "under", "at", "into".
+_PLACE_BEFORE = re.compile(r"\b(?:in|under|at|into)\s+$")
+# What ends a phrase of place: punctuation, or a word that starts another ("in
+# inst/extdata so tests share them"); "in read/write mode" is no place.
+_PLACE_ENDS = re.compile(
+    r"\s*(?:[.,;:)]|$)|\s+(?:and|so|with|for|on|which|where|that|to|from|but|or|since)\b"
+)
+# Two or more folders' names of lower-case words: ``inst/extdata``.
+_FOLDERS = re.compile(r"[a-z][a-z0-9_-]*(?:/[a-z][a-z0-9_-]*)+")
 
 
 def _files_at_root(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
@@ -651,6 +685,19 @@ def _identifiers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
             yield start, Value("name", shown.lower(), shown, clause=clause)
 
 
+def _channels(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """Chat channels named in prose ("notify #contracts-oncall"): a joined word after
+    ``#``, which no English word is written as."""
+    for match in _PROSE_CHANNEL.finditer(text):
+        if spans.free(*match.span()):
+            spans.take(*match.span())
+            yield (
+                match.start(),
+                Value("name", match.group(0).lower(), match.group(0), clause=clause),
+            )
+
+
+_PROSE_CHANNEL = re.compile(r"(?<![\w&/#`])#(?![0-9a-f]{3,8}\b)[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+\b")
 _DOTTED_IDENTIFIER = re.compile(
     r"(?<![\w./:@$~-])([a-z][\w-]*(?:\.[a-z0-9][\w-]*)+)(?![\w/-]|\.\w)"
 )
