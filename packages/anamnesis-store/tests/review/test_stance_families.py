@@ -1,0 +1,55 @@
+"""Commands, negations and replacements the contradiction finder must find, by family
+(issue 42's tuning splits showed each family in two or more splits), each beside a
+look-alike of the same shape it must leave alone:
+
+* two programs' commands for one task, each note giving one or two, under titles that
+  name the task in other words ("Formatting the code", "Before committing"): the
+  commands share a word of what they do beyond a tool's name (`black src/`, `ruff
+  format src/`), or the newer is said just after a word of the older note's title
+  ("Running the end-to-end checks", then "Run the checks with `npx playwright test`").
+  Notes of many commands are notes of many tasks, and one program's two commands are
+  told apart by their subcommands.
+
+The pairs are written here, not taken from the measured set."""
+
+from __future__ import annotations
+
+from pair_checks import Note, wording_tests
+
+# (rule, older, newer, the kind of difference expected)
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "two programs' commands sharing a word of their task, titles in other words",
+        ("Formatting the code", "`black src/` rewrites the files in place."),
+        ("Before committing", "`ruff format src/` keeps the diff small; one tool less."),
+        "command",
+    ),
+    (
+        "the newer command said just after a word of the older note's title",
+        ("Running the end-to-end checks", "`npx cypress run` headless against the preview."),
+        (
+            "How CI tests the UI",
+            "Run the checks with `npx playwright test`; specs were rewritten in May.",
+        ),
+        "command",
+    ),
+]
+
+LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "one program's two subcommands on one target: two tasks",
+        ("Checking the storefront", "`pnpm lint storefront` with the strict rules."),
+        ("Shipping", "`pnpm build storefront` then upload the bundle."),
+    ),
+    (
+        "a word of the older title said before another program's command that does another"
+        " thing, in a note of many commands",
+        ("Running the end-to-end checks", "`npx cypress run` headless against the preview."),
+        (
+            "Release day",
+            "Tag the checks with `git tag -s v2`, then `npm publish`, then `gh release create v2`.",
+        ),
+    ),
+]
+
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
