@@ -8,7 +8,12 @@ look-alike of the same shape it must leave alone:
   format src/`), or the newer is said just after a word of the older note's title
   ("Running the end-to-end checks", then "Run the checks with `npx playwright test`").
   Notes of many commands are notes of many tasks, and one program's two commands are
-  told apart by their subcommands.
+  told apart by their subcommands;
+* a negation of a thing named with its owner ("we do not use Rails's server-side session
+  store"), the older note saying it is done ("sessions are stored server-side"): the
+  owner's name is a determiner, the rest of the thing's words name it; and a participle
+  after "are" says how a thing is done, no kind of it (not "server-side" sessions of
+  another kind than the store's).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -25,6 +30,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "command",
     ),
     (
+        "a negation of a thing named with its owner ('Rails's'), said as done in the older"
+        " note ('are stored server-side')",
+        (
+            "Where sessions live",
+            "Sessions are stored server-side in Redis, so a deploy keeps users signed in.",
+        ),
+        (
+            "Session handling",
+            "We do not use Rails's server-side session store; a signed cookie holds the session.",
+        ),
+        "negation",
+    ),
+    (
         "the newer command said just after a word of the older note's title",
         ("Running the end-to-end checks", "`npx cypress run` headless against the preview."),
         (
@@ -36,6 +54,11 @@ FOUND: list[tuple[str, Note, Note, str]] = [
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "a negation of one owner's thing beside another kind of it",
+        ("Where sessions live", "Sessions are kept in Redis; the cookie holds only the id."),
+        ("Session handling", "We do not use Rails's encrypted cookie session store."),
+    ),
     (
         "one program's two subcommands on one target: two tasks",
         ("Checking the storefront", "`pnpm lint storefront` with the strict rules."),

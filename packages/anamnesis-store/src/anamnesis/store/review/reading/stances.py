@@ -393,7 +393,11 @@ def _doing(noun: str) -> tuple[str, ...]:
 
 
 # Words that start the name of a thing, not of an action: "never the whole suite".
-_DETERMINER = re.compile(r"(?:the|a|an|our|your|its|their|this|that)\s+\w", re.IGNORECASE)
+# A possessive names whose the thing is, as "our" does: "OpenTofu's client-side state
+# encryption" is about that encryption, which a note may name without its owner.
+_DETERMINER = re.compile(
+    r"(?:the|a|an|our|your|its|their|this|that|[\w.-]+['\u2019]s)\s+\w", re.IGNORECASE
+)
 
 
 def describes_first(stance: Stance) -> bool:
