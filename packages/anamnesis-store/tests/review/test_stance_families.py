@@ -13,7 +13,9 @@ look-alike of the same shape it must leave alone:
   store"), the older note saying it is done ("sessions are stored server-side"): the
   owner's name is a determiner, the rest of the thing's words name it; and a participle
   after "are" says how a thing is done, no kind of it (not "server-side" sessions of
-  another kind than the store's).
+  another kind than the store's);
+* a thing the newer note works with turned off ("go out with symbol upload off"), the
+  older saying it is on; "With X off, ..." opening a sentence is a condition, no ban.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -43,6 +45,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "negation",
     ),
     (
+        "a thing the newer note does its work with turned off, the older saying it is on",
+        ("Crash reports", "Symbol upload is on for every release build, so traces read well."),
+        (
+            "Shipping a release build",
+            "Release builds go out with symbol upload off; the vendor kept our sources.",
+        ),
+        "negation",
+    ),
+    (
         "the newer command said just after a word of the older note's title",
         ("Running the end-to-end checks", "`npx cypress run` headless against the preview."),
         (
@@ -54,6 +65,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "a thing turned off only as a condition opening the sentence",
+        ("Crash reports", "Symbol upload is on for every release build, so traces read well."),
+        (
+            "Shipping a release build",
+            "With symbol upload off, a release build takes two minutes less.",
+        ),
+    ),
     (
         "a negation of one owner's thing beside another kind of it",
         ("Where sessions live", "Sessions are kept in Redis; the cookie holds only the id."),
