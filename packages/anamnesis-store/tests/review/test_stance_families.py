@@ -15,7 +15,10 @@ look-alike of the same shape it must leave alone:
   after "are" says how a thing is done, no kind of it (not "server-side" sessions of
   another kind than the store's);
 * a thing the newer note works with turned off ("go out with symbol upload off"), the
-  older saying it is on; "With X off, ..." opening a sentence is a condition, no ban.
+  older saying it is on; "With X off, ..." opening a sentence is a condition, no ban;
+* a negation of doing something to "them" or "it" ("do not check them in") is about what
+  the note's title names, against an older clause that does something to it ("Commit
+  the vendored wheels"), not one that only describes it.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -54,6 +57,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "negation",
     ),
     (
+        "a negation of doing something to 'them', the note's titled thing",
+        (
+            "Vendored wheels",
+            "Commit the vendored wheels under vendor/ after each upgrade, so offline builds work.",
+        ),
+        (
+            "Vendored wheels and git",
+            "CI fetches the wheels from the mirror now; do not"
+            " check them in, they bloated every clone.",
+        ),
+        "negation",
+    ),
+    (
         "the newer command said just after a word of the older note's title",
         ("Running the end-to-end checks", "`npx cypress run` headless against the preview."),
         (
@@ -65,6 +81,11 @@ FOUND: list[tuple[str, Note, Note, str]] = [
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "a negation of doing something to 'them' beside an older note doing nothing to it",
+        ("Vendored wheels", "The vendored wheels under vendor/ are built for Linux only."),
+        ("Vendored wheels and git", "Do not edit them by hand; rebuild with the script."),
+    ),
     (
         "a thing turned off only as a condition opening the sentence",
         ("Crash reports", "Symbol upload is on for every release build, so traces read well."),

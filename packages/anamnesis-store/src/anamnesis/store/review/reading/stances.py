@@ -123,6 +123,7 @@ _VERBS: Final = frozenset(
     import go goe belong turn switch allow start ship upload reli depend
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
+VERBS: Final = _VERBS  # a clause holding one says to do something (stance_differences)
 # What makes a "don't" a condition: "without", "unless" after it; not "with or without",
 # which says either way ("never force-push, with or without lease").
 _CONDITION = re.compile(r"\b(?<!\bwith\sor\s)(?:without|unless|except|until)\b", re.IGNORECASE)
