@@ -18,7 +18,10 @@ look-alike of the same shape it must leave alone:
   older saying it is on; "With X off, ..." opening a sentence is a condition, no ban;
 * a negation of doing something to "them" or "it" ("do not check them in") is about what
   the note's title names, against an older clause that does something to it ("Commit
-  the vendored wheels"), not one that only describes it.
+  the vendored wheels"), not one that only describes it;
+* a command written on a line of its own without code marks or a long flag (``avrdude
+  -c arduino -P /dev/ttyACM0 -U flash:w:blink.hex``): a program, three words or more,
+  one a path, none a sentence's.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -70,6 +73,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "negation",
     ),
     (
+        "a command on a line of its own, without code marks or a long flag, one word a path",
+        (
+            "Loading the sketch onto a board",
+            "`arduino-cli upload -p /dev/ttyACM0 blink` after compiling.",
+        ),
+        ("Flashing boards", "avrdude -c arduino -P /dev/ttyACM0 -U flash:w:blink.hex"),
+        "command",
+    ),
+    (
         "the newer command said just after a word of the older note's title",
         ("Running the end-to-end checks", "`npx cypress run` headless against the preview."),
         (
@@ -81,6 +93,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "a line of lower-case words with a path that is a sentence",
+        (
+            "Loading the sketch onto a board",
+            "`arduino-cli upload -p /dev/ttyACM0 blink` after compiling.",
+        ),
+        ("Flashing boards", "plug it into /dev/ttyACM0 and wait for the LED"),
+    ),
     (
         "a negation of doing something to 'them' beside an older note doing nothing to it",
         ("Vendored wheels", "The vendored wheels under vendor/ are built for Linux only."),

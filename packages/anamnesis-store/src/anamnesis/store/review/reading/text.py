@@ -243,6 +243,20 @@ def lines_as_commands(text: str) -> str:
             return f"{line.group(1)}`{line.group(2)}`"
 
         text = _COMMAND_LINE.sub(code, text)
+    if "/" in text:
+
+        def path_code(line: re.Match[str]) -> str:
+            words = line.group(2).split()
+            if (
+                len(words) < 3
+                or "://" in line.group(2)
+                or not any("/" in word for word in words[1:])
+                or any(word.lower() in STOP_WORDS or word[-1] in ",.;" for word in words)
+            ):
+                return line.group(0)  # "use src/ for code": a sentence in lower case
+            return f"{line.group(1)}`{line.group(2)}`"
+
+        text = _PATH_COMMAND_LINE.sub(path_code, text)
     if _SCRIPT_LINE_HINT.search(text):
         text = _SCRIPT_LINE.sub(r"\1`\2`", text)
     return text
@@ -289,6 +303,12 @@ def sectioned_lines(text: str) -> str:
         return "\n".join(f"`{section}.{line}`" for line in lines if line) + "\n"
 
     return _BARE_SECTION.sub(settings, text)
+
+
+# A line of a program and three or more words, one a path (``mpremote connect /dev/ttyUSB0
+# cp main.py : + reset``): a command without a long flag; :func:`lines_as_commands` keeps
+# it when no word is a sentence's.
+_PATH_COMMAND_LINE = re.compile(r"^([ \t]*)([a-z][\w.+-]*(?:[ \t]+[^\s`]+){2,})[ \t]*$", re.M)
 
 
 def fenced_as_spans(text: str) -> str:
