@@ -21,7 +21,9 @@ look-alike of the same shape it must leave alone:
   the vendored wheels"), not one that only describes it;
 * a command written on a line of its own without code marks or a long flag (``avrdude
   -c arduino -P /dev/ttyACM0 -U flash:w:blink.hex``): a program, three words or more,
-  one a path, none a sentence's.
+  one a path, none a sentence's;
+* a runner's own flags before its word (``npm --workspace @acme/api exec
+  graphql-codegen``): the program is the one after the word, as without the flags.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -79,6 +81,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "`arduino-cli upload -p /dev/ttyACM0 blink` after compiling.",
         ),
         ("Flashing boards", "avrdude -c arduino -P /dev/ttyACM0 -U flash:w:blink.hex"),
+        "command",
+    ),
+    (
+        "a runner's flags before its word: the program it runs is after them",
+        (
+            "Regenerating API types",
+            "Run `npm --workspace @acme/api exec graphql-codegen` after editing the schema.",
+        ),
+        ("After a schema edit", "`npm run codegen` from the repo root; it caches the output."),
         "command",
     ),
     (
