@@ -23,7 +23,9 @@ look-alike of the same shape it must leave alone:
   -c arduino -P /dev/ttyACM0 -U flash:w:blink.hex``): a program, three words or more,
   one a path, none a sentence's;
 * a runner's own flags before its word (``npm --workspace @acme/api exec
-  graphql-codegen``): the program is the one after the word, as without the flags.
+  graphql-codegen``): the program is the one after the word, as without the flags;
+* a class's method said to be gone ("Session.merge is gone") against an older note
+  calling it on an object of any name (``session.merge(row)``).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -93,6 +95,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "command",
     ),
     (
+        "a class's method said to be gone, the older note calling it on an object",
+        (
+            "Saving a batch",
+            "For each row: `tx.merge(row)` inside one transaction, then commit.",
+        ),
+        (
+            "Session.merge is gone",
+            "Our ORM 3 upgrade removed Session.merge; batches go through `bulk_upsert(rows)` now.",
+        ),
+        "replacement",
+    ),
+    (
         "the newer command said just after a word of the older note's title",
         ("Running the end-to-end checks", "`npx cypress run` headless against the preview."),
         (
@@ -104,6 +118,17 @@ FOUND: list[tuple[str, Note, Note, str]] = [
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "a class's method said to be gone, the older note calling another method",
+        (
+            "Saving a batch",
+            "For each row: `tx.add(row)` inside one transaction, then commit.",
+        ),
+        (
+            "Session.merge is gone",
+            "Our ORM 3 upgrade removed Session.merge; upserts go through `bulk_upsert(rows)` now.",
+        ),
+    ),
     (
         "a line of lower-case words with a path that is a sentence",
         (

@@ -130,6 +130,7 @@ def _states(
     target = stance.target.lower()
     heads = head_stems(stance)
     owners = _owners(stance)
+    methods = _methods(stance)
     # a compound first word is named by all its parts too ("force-push" by `git push
     # --force-with-lease`)
     first = stance.target.strip("`").split()[0] if stance.target.strip("`") else ""
@@ -155,6 +156,8 @@ def _states(
             return clause
         if any(re.search(rf"(?<![\w.]){re.escape(name)}(?:\.|::)\w", lower) for name in owners):
             return clause  # ``ioutil.ReadFile`` uses the package "io/ioutil"
+        if any(f".{method}(" in lower for method in methods):
+            return clause  # ``df.append(...)`` calls the retired ``DataFrame.append``
         if key and len(key & clause.stems) >= need and _holds(clause, heads, parts):
             return clause  # the thing it is about first ("never paste tokens" is not "jwt")
         if len(rest) >= 2 and rest <= clause.stems:
@@ -184,6 +187,17 @@ def _owners(stance: Stance) -> list[str]:
     too much."""
     names = [re.split(r"[/.:]", code.rstrip("/.:"))[-1] for code in stance.code if "/" in code]
     return [name for name in dict.fromkeys(names) if len(name) >= 4]
+
+
+def _methods(stance: Stance) -> list[str]:
+    """The method a stance names with its class (``DataFrame.append``, ``Model.save()``),
+    lower case: code calls it on an object of any name (``df.append(...)``)."""
+    method = _CLASS_METHOD.fullmatch(stance.target.strip("`").strip())
+    return [method.group(1).lower()] if method else []
+
+
+# A class, by its capital, and a method of it: "DataFrame.append", "Session.query()".
+_CLASS_METHOD: Final = re.compile(r"[A-Z]\w*\.([a-z_]\w{2,})(?:\(\))?")
 
 
 def _holds(clause: Clause, heads: frozenset[str], parts: frozenset[str]) -> bool:
