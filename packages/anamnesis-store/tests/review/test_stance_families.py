@@ -25,7 +25,9 @@ look-alike of the same shape it must leave alone:
 * a runner's own flags before its word (``npm --workspace @acme/api exec
   graphql-codegen``): the program is the one after the word, as without the flags;
 * a class's method said to be gone ("Session.merge is gone") against an older note
-  calling it on an object of any name (``session.merge(row)``).
+  calling it on an object of any name (``session.merge(row)``);
+* a thing said to have moved or migrated out of another ("moved out of the
+  pg_search extension"): the other, as "moved from" it, is retired for it.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -103,6 +105,19 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         (
             "Session.merge is gone",
             "Our ORM 3 upgrade removed Session.merge; batches go through `bulk_upsert(rows)` now.",
+        ),
+        "replacement",
+    ),
+    (
+        "a thing said to have moved out of what the older note says provides it",
+        (
+            "Enabling full-text search",
+            "`CREATE EXTENSION pg_search;` gives us BM25 ranking and the fuzzy matchers.",
+        ),
+        (
+            "Fuzzy matching",
+            "The fuzzy matchers moved out of the pg_search extension in"
+            " 0.9; we also run `CREATE EXTENSION pg_fuzzy;`.",
         ),
         "replacement",
     ),

@@ -75,6 +75,8 @@ _RETIRED_AFTER = re.compile(
 _RETIRED_BEFORE = re.compile(
     r"\b(?:moved|switched|migrated|changed|went|replaced|dropped|removed|deprecated)\s+"
     r"(?:away\s+)?from\s+|\b(?:moved|switched|migrated)\s+(?:[\w-]+\s+){1,6}?from\s+"
+    # "raster functions moved out of the postgis extension": out of it, as from it
+    r"|\b(?:moved|migrated)\s+out\s+of\s+"
     # not "replaced by Y", "deprecated in favour of Y": Y is the new thing
     r"|\b(?:deprecated|replaced)\s+(?!(?:by|with|in|since|for|as|on|and|because)\b)"
     r"|\bused\s+to\s+(?:use\s+)?"
