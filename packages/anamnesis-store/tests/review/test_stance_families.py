@@ -21,7 +21,7 @@ look-alike of the same shape it must leave alone:
   the vendored wheels"), not one that only describes it;
 * a command written on a line of its own without code marks or a long flag (``avrdude
   -c arduino -P /dev/ttyACM0 -U flash:w:blink.hex``): a program, three words or more,
-  one a path, none a sentence's;
+  one a path, none a sentence's (what follows a dash on its line is said of it);
 * a runner's own flags before its word (``npm --workspace @acme/api exec
   graphql-codegen``): the program is the one after the word, as without the flags;
 * a class's method said to be gone ("Session.merge is gone") against an older note
@@ -120,6 +120,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             " 0.9; we also run `CREATE EXTENSION pg_fuzzy;`.",
         ),
         "replacement",
+    ),
+    (
+        "a command on a line of its own, then a dash and what it does",
+        (
+            "Reloading the proxy",
+            "sudo /usr/sbin/haproxy-reload graceful - it drains the old workers first.",
+        ),
+        (
+            "Proxy reload after a config change",
+            "`sudo systemctl reload haproxy`, then watch the log for errors.",
+        ),
+        "command",
     ),
     (
         "the newer command said just after a word of the older note's title",

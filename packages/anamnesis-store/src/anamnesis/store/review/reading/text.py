@@ -254,7 +254,7 @@ def lines_as_commands(text: str) -> str:
                 or any(word.lower() in STOP_WORDS or word[-1] in ",.;" for word in words)
             ):
                 return line.group(0)  # "use src/ for code": a sentence in lower case
-            return f"{line.group(1)}`{line.group(2)}`"
+            return f"{line.group(1)}`{line.group(2)}`{line.group(3)}"
 
         text = _PATH_COMMAND_LINE.sub(path_code, text)
     if _SCRIPT_LINE_HINT.search(text):
@@ -307,8 +307,12 @@ def sectioned_lines(text: str) -> str:
 
 # A line of a program and three or more words, one a path (``mpremote connect /dev/ttyUSB0
 # cp main.py : + reset``): a command without a long flag; :func:`lines_as_commands` keeps
-# it when no word is a sentence's.
-_PATH_COMMAND_LINE = re.compile(r"^([ \t]*)([a-z][\w.+-]*(?:[ \t]+[^\s`]+){2,})[ \t]*$", re.M)
+# it when no word is a sentence's. What follows a dash is said of it ("sudo
+# /etc/init.d/app restart - the script waits for the pidfile").
+_PATH_COMMAND_LINE = re.compile(
+    r"^([ \t]*)([a-z][\w.+-]*(?:[ \t]+[^\s`]+){2,}?)((?:[ \t]+[-\u2013\u2014][ \t]+.*)?)[ \t]*$",
+    re.M,
+)
 
 
 def fenced_as_spans(text: str) -> str:
