@@ -21,7 +21,8 @@ look-alike of the same shape it must leave alone:
   the vendored wheels"), not one that only describes it;
 * a command written on a line of its own without code marks or a long flag (``avrdude
   -c arduino -P /dev/ttyACM0 -U flash:w:blink.hex``): a program, three words or more,
-  one a path, none a sentence's (what follows a dash on its line is said of it);
+  one a path, none a sentence's (what follows a dash on its line is said of it); a
+  program said in prose by its path in a bin folder (./vendor/bin/phpunit);
 * a runner's own flags before its word (``npm --workspace @acme/api exec
   graphql-codegen``): the program is the one after the word, as without the flags;
 * a class's method said to be gone ("Session.merge is gone") against an older note
@@ -131,6 +132,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "Proxy reload after a config change",
             "`sudo systemctl reload haproxy`, then watch the log for errors.",
         ),
+        "command",
+    ),
+    (
+        "a program said in prose by its path in a bin folder",
+        (
+            "Linting the frontend",
+            "Lint the sources with ./node_modules/.bin/eslint from the web folder.",
+        ),
+        ("Frontend lint", "`pnpm biome check src` is what CI runs; it is faster."),
         "command",
     ),
     (
