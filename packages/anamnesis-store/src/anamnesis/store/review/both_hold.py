@@ -500,11 +500,20 @@ def _qualifiers(text: str) -> dict[str, str]:
     ("the full test suite" is "the entire test suite")."""
     out: dict[str, str] = {}
     previous = ""
+    copula = False
     for word in words(CODE_SPAN.sub(" ", text)):
         stems = content_stems(word)
-        if not stems or word.lower().replace("\u2019", "'") in _NOT_A_KIND:
+        lower = word.lower()
+        if not stems or lower.replace("\u2019", "'") in _NOT_A_KIND:
             previous = ""
+            copula = lower in _COPULAS
             continue
         out.setdefault(stems[0], previous)
-        previous = "" if word[0].isdigit() else word.lower()
+        # "files are encrypted client-side": a participle after "are" says how, no kind
+        passive = copula and lower.endswith("ed")
+        previous = "" if word[0].isdigit() or passive else lower
+        copula = False
     return out
+
+
+_COPULAS: Final = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets"})

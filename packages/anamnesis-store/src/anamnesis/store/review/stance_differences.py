@@ -19,6 +19,8 @@ from anamnesis.store.review.both_hold import (
 from anamnesis.store.review.reading.stances import (
     DIRECTIVE,
     NEGATION,
+    VERBS,
+    Stance,
     describes_first,
     head_stems,
     names_a_thing,
@@ -31,7 +33,6 @@ if TYPE_CHECKING:
     from typing import Final
 
     from anamnesis.store.review.reading.facts import NoteFacts
-    from anamnesis.store.review.reading.stances import Stance
     from anamnesis.store.review.reading.text import Clause
 
 _SHOWN_CHARS: Final = 80
@@ -45,11 +46,14 @@ def stance_differences(
     out: list[Difference] = []
     # the body's stances first: what they say is shown rather than the title's shorthand
     said_newer = sorted(newer.stances(theirs), key=lambda stance: stance.clause == 0)
-    for stance in said_newer:
+    for said_stance in said_newer:
+        stance = _of_title(said_stance, newer)
         if _shared(stance, older.stances(mine)):
             continue  # both notes say it: they agree
         clause = _states(older, mine, stance, directive=False)
         said = newer.clause(stance.clause).text
+        if clause is not None and stance is not said_stance and clause.stems.isdisjoint(VERBS):
+            continue  # "do not edit them" is about editing the thing, not all said of it
         if clause is not None and not _apart(clause.text, said, older, newer):
             target = _target(stance)
             out.append(
@@ -67,6 +71,23 @@ def stance_differences(
                 )
             )
     return out
+
+
+def _of_title(stance: Stance, facts: NoteFacts) -> Stance:
+    """A negation of doing something to "them" or "it" ("do not check them in") as one of
+    doing it to what the note's title names ("types/generated in git"): the pronoun
+    stands for the note's subject, which its body need not name again."""
+    said = _TO_PRONOUN.match(stance.target)
+    if stance.kind != NEGATION or said is None or stance.code:
+        return stance
+    title = facts.title
+    # the title's words first: what the negation is about first (:func:`head_stems`)
+    stems = tuple(dict.fromkeys((*content_stems(title), *content_stems(said.group(1)))))
+    return Stance(stance.kind, f"{said.group(1)} {title}"[:80], stems, (), stance.clause)
+
+
+# A verb and a pronoun for its object, at a negation's start ("check them in").
+_TO_PRONOUN: Final = re.compile(r"([a-z]+)\s+(?:them|it)\b", re.IGNORECASE)
 
 
 def _apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
@@ -106,6 +127,7 @@ def _states(
     target = stance.target.lower()
     heads = head_stems(stance)
     owners = _owners(stance)
+    methods = _methods(stance)
     # a compound first word is named by all its parts too ("force-push" by `git push
     # --force-with-lease`)
     first = stance.target.strip("`").split()[0] if stance.target.strip("`") else ""
@@ -131,6 +153,8 @@ def _states(
             return clause
         if any(re.search(rf"(?<![\w.]){re.escape(name)}(?:\.|::)\w", lower) for name in owners):
             return clause  # ``ioutil.ReadFile`` uses the package "io/ioutil"
+        if any(f".{method}(" in lower for method in methods):
+            return clause  # ``df.append(...)`` calls the retired ``DataFrame.append``
         if key and len(key & clause.stems) >= need and _holds(clause, heads, parts):
             return clause  # the thing it is about first ("never paste tokens" is not "jwt")
         if len(rest) >= 2 and rest <= clause.stems:
@@ -160,6 +184,17 @@ def _owners(stance: Stance) -> list[str]:
     too much."""
     names = [re.split(r"[/.:]", code.rstrip("/.:"))[-1] for code in stance.code if "/" in code]
     return [name for name in dict.fromkeys(names) if len(name) >= 4]
+
+
+def _methods(stance: Stance) -> list[str]:
+    """The method a stance names with its class (``DataFrame.append``, ``Model.save()``),
+    lower case: code calls it on an object of any name (``df.append(...)``)."""
+    method = _CLASS_METHOD.fullmatch(stance.target.strip("`").strip())
+    return [method.group(1).lower()] if method else []
+
+
+# A class, by its capital, and a method of it: "DataFrame.append", "Session.query()".
+_CLASS_METHOD: Final = re.compile(r"[A-Z]\w*\.([a-z_]\w{2,})(?:\(\))?")
 
 
 def _holds(clause: Clause, heads: frozenset[str], parts: frozenset[str]) -> bool:

@@ -53,10 +53,15 @@ def program_start(parts: list[str]) -> int:
         after = _RUNNERS.get(word)
         if after is None:
             break
+        # a runner's own flags may come before its word: `pnpm --filter @acme/db exec
+        # prisma generate` runs prisma (each flag with its value)
+        j = i + 1
+        while after and j < len(parts) - 2 and parts[j].startswith("-"):
+            j += 1 if "=" in parts[j] else 2
         if not after:
             i += 1
-        elif parts[i + 1].lower() in after:
-            i += 2
+        elif parts[j].lower() in after:
+            i = j + 1
         else:
             break
         while i < len(parts) - 1 and "=" in parts[i] and word == "env":

@@ -621,6 +621,8 @@ def _paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             spans.take(match.start(), match.start() + len(shown))
             kind = "name" if _BRANCH.fullmatch(shown) else "path"
             norm = shown.lower() if kind == "name" else _path_norm(shown)
+            if _RUN_FROM_BIN.fullmatch(shown):
+                kind, norm = "command", shown.lower()  # ./vendor/bin/phpunit: a program run
             yield match.start(), Value(kind, norm, shown, clause=clause)
 
 
@@ -633,6 +635,9 @@ _PLACE_ENDS = re.compile(
 )
 # Two or more folders' names of lower-case words: ``inst/extdata``.
 _FOLDERS = re.compile(r"[a-z][a-z0-9_-]*(?:/[a-z][a-z0-9_-]*)+")
+# A program by its path in a project's bin folder (``./vendor/bin/phpunit``,
+# ``node_modules/.bin/jest``): a command said in prose, without code marks.
+_RUN_FROM_BIN: Final = re.compile(r"(?:\./)?(?:[\w-]+/)*\.?bin/[a-z][\w-]*")
 
 
 def _files_at_root(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:

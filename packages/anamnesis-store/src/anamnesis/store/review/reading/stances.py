@@ -44,10 +44,10 @@ _NOT_DONE = re.compile(
     r"|(?:[\w-]+\s+){1,3}?(?:anymore|any\s+more)\b)",
     re.IGNORECASE,
 )
-# "keep X off", "leave X disabled": X is not to be on (the thing between, code or a few
-# words); "X is off", "X stays disabled": the thing before.
+# "keep X off", "leave X disabled", "go out with X off": X is not to be on (the thing
+# between, code or a few words); "X is off", "X stays disabled": the thing before.
 _KEPT_OFF = re.compile(
-    r"\b(?:keep|keeps|kept|leave|leaves|left|turn|turned|switch|switched|set)\s+"
+    r"\b(?:keep|keeps|kept|leave|leaves|left|turn|turned|switch|switched|set|with)\s+"
     r"(?P<thing>`[^`]+`|(?:[\w-]+\s+){0,2}[\w-]+)\s+(?:off|disabled)\b",
     re.IGNORECASE,
 )
@@ -75,6 +75,8 @@ _RETIRED_AFTER = re.compile(
 _RETIRED_BEFORE = re.compile(
     r"\b(?:moved|switched|migrated|changed|went|replaced|dropped|removed|deprecated)\s+"
     r"(?:away\s+)?from\s+|\b(?:moved|switched|migrated)\s+(?:[\w-]+\s+){1,6}?from\s+"
+    # "raster functions moved out of the postgis extension": out of it, as from it
+    r"|\b(?:moved|migrated)\s+out\s+of\s+"
     # not "replaced by Y", "deprecated in favour of Y": Y is the new thing
     r"|\b(?:deprecated|replaced)\s+(?!(?:by|with|in|since|for|as|on|and|because)\b)"
     r"|\bused\s+to\s+(?:use\s+)?"
@@ -123,6 +125,7 @@ _VERBS: Final = frozenset(
     import go goe belong turn switch allow start ship upload reli depend
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
+VERBS: Final = _VERBS  # a clause holding one says to do something (stance_differences)
 # What makes a "don't" a condition: "without", "unless" after it; not "with or without",
 # which says either way ("never force-push, with or without lease").
 _CONDITION = re.compile(r"\b(?<!\bwith\sor\s)(?:without|unless|except|until)\b", re.IGNORECASE)
@@ -231,6 +234,8 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
     for match in _PASSIVE_NEGATION.finditer(masked):
         yield from _stance(NEGATION, _before(text, match.start()), clause)
     for match in _KEPT_OFF.finditer(masked):
+        if match.group(0)[:4].lower() == "with" and not masked[: match.start()].strip():
+            continue  # "With the cache off, the run is 3x slower": a condition, not a ban
         yield from _stance(NEGATION, text[match.start("thing") : match.end("thing")], clause)
     for match in _IS_OFF.finditer(masked):
         yield from _stance(NEGATION, _before(text, match.start()), clause)
@@ -374,7 +379,11 @@ def _doing(noun: str) -> tuple[str, ...]:
 
 
 # Words that start the name of a thing, not of an action: "never the whole suite".
-_DETERMINER = re.compile(r"(?:the|a|an|our|your|its|their|this|that)\s+\w", re.IGNORECASE)
+# A possessive names whose the thing is, as "our" does: "OpenTofu's client-side state
+# encryption" is about that encryption, which a note may name without its owner.
+_DETERMINER = re.compile(
+    r"(?:the|a|an|our|your|its|their|this|that|[\w.-]+['\u2019]s)\s+\w", re.IGNORECASE
+)
 
 
 def describes_first(stance: Stance) -> bool:
