@@ -1,0 +1,40 @@
+"""Values of one thing the contradiction finder must find in more wordings (issue 42's
+tuning splits, round 2 of session 55), each beside a look-alike it must leave alone:
+
+* an address's explicit port is read whatever its scheme (``amqp://queue.lan:5672``,
+  ``redis://cache:6379``), not only the web's;
+* each note's only address of a thing the titles share is that thing's, whatever names
+  are said after it (what it is reached with: "port 6380, with the password from Vault"),
+  while a name said before it still tells two things apart ("the Grafana UI is on port
+  3001" against "the Kibana UI ... 5601").
+
+The pairs are written here, not taken from the measured set."""
+
+from __future__ import annotations
+
+from pair_checks import Note, wording_tests
+
+# (rule, older, newer, the kind of difference expected)
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "one broker's port, the older in an amqp address, names said after each",
+        ("RabbitMQ broker address", "Workers connect to `amqp://queue.orchard.lan:5672`"
+         " with credentials from Vault; plain TCP on the office network."),
+        ("RabbitMQ settings for the workers", "- host: queue.orchard.lan\n"
+         "- port: 5671, TLS with the cluster's CA bundle\n- heartbeat 30 s"),
+        "port",
+    ),
+]  # fmt: skip
+
+LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "two dashboards' addresses, each named before its port",
+        ("Dashboards on the ops host", "The Grafana UI: https://ops.fernhill.lan:3000"
+         " (log in with SSO)."),
+        ("Logs dashboards", "The Kibana UI is on port 5601: https://logs.fernhill.lan:5601,"
+         " with the `viewer` role."),
+    ),
+]  # fmt: skip
+
+
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
