@@ -6,7 +6,11 @@ tuning splits, round 2 of session 55), each beside a look-alike it must leave al
 * each note's only address of a thing the titles share is that thing's, whatever names
   are said after it (what it is reached with: "port 6380, with the password from Vault"),
   while a name said before it still tells two things apart ("the Grafana UI is on port
-  3001" against "the Kibana UI ... 5601").
+  3001" against "the Kibana UI ... 5601");
+* an address given to a command, no words said just before it, is the address of what
+  the command's words name: ``harbor login registry.orchard.net`` is Harbor's, the
+  address another note gives as ``https://harbor.orchard.net`` (a command naming another
+  tool gives another tool's address).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -24,6 +28,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          "- port: 5671, TLS with the cluster's CA bundle\n- heartbeat 30 s"),
         "port",
     ),
+    (
+        "one service's address, the newer given to its command",
+        ("Container registry UI", "https://harbor.orchard.net, sign in through Okta."),
+        ("Pushing images from a laptop", "`harbor login registry.orchard.net --oidc`, then"
+         " `docker push` as usual."),
+        "url",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -33,6 +44,19 @@ LEFT: list[tuple[str, Note, Note]] = [
          " (log in with SSO)."),
         ("Logs dashboards", "The Kibana UI is on port 5601: https://logs.fernhill.lan:5601,"
          " with the `viewer` role."),
+    ),
+    (
+        "an address given to a command naming another tool",
+        ("Container registry UI", "https://harbor.orchard.net, sign in through Okta."),
+        ("Deploying from a laptop", "`argocd login deploy.orchard.net --oidc`, then"
+         " `argocd app sync shop`."),
+    ),
+    (
+        "a preview's address said after words, holding the site's name further on",
+        ("Canonical site address", "`site: 'https://fernway.garden'` in astro.config.mjs;"
+         " the sitemap uses it."),
+        ("Branch previews", "Pages previews live at https://pr-<n>--fernway.pages.dev and"
+         " set SITE_URL to that address."),
     ),
 ]  # fmt: skip
 

@@ -161,8 +161,11 @@ def host_named(a: Value, b: Value) -> bool:
     hosts hold, their domain, says nothing)."""
     labels_a, labels_b = _url_parts(a.norm)[0], _url_parts(b.norm)[0]
     mine, theirs = labels_a - labels_b - _HOST_WORDS, labels_b - labels_a - _HOST_WORDS
-    return any(stem(label) in b.near for label in mine if len(label) > 2) or any(
-        stem(label) in a.near for label in theirs if len(label) > 2
+    # an address given to a command has no words said just before it: the command's
+    # words say whose it is (`argocd login deploy.acme.net` against ``argocd.acme.net``)
+    before_a, before_b = a.near or a.stems, b.near or b.stems
+    return any(stem(label) in before_b for label in mine if len(label) > 2) or any(
+        stem(label) in before_a for label in theirs if len(label) > 2
     )
 
 
