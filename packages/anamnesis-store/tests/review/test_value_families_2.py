@@ -10,7 +10,10 @@ tuning splits, round 2 of session 55), each beside a look-alike it must leave al
 * an address given to a command, no words said just before it, is the address of what
   the command's words name: ``harbor login registry.orchard.net`` is Harbor's, the
   address another note gives as ``https://harbor.orchard.net`` (a command naming another
-  tool gives another tool's address).
+  tool gives another tool's address);
+* a schedule's step as cron writes it (``*/30`` in the minute field, said after the
+  field's name in prose or as its key in code) is a number of that field: ``*/30`` and
+  ``*/10`` minutes differ, a step of the hour field is another setting.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -35,6 +38,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " `docker push` as usual."),
         "url",
     ),
+    (
+        "a cron step said after its field's name, then as the field's key in code",
+        ("Cache purge schedule", "The purge job is registered in jobs/schedule.yml with"
+         " minute `*/30`, so stale entries last half an hour at most."),
+        ("jobs/schedule.yml purge entry", "```yaml\npurge:\n  task: cache.purge\n"
+         "  minute: \"*/10\"\n```"),
+        "number",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -57,6 +68,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " the sitemap uses it."),
         ("Branch previews", "Pages previews live at https://pr-<n>--fernway.pages.dev and"
          " set SITE_URL to that address."),
+    ),
+    (
+        "steps of two fields of one schedule",
+        ("Cache purge schedule", "The purge job is registered in jobs/schedule.yml with"
+         " minute `*/30`, so stale entries last half an hour at most."),
+        ("jobs/schedule.yml report entry", "```yaml\nreport:\n  task: cache.report\n"
+         "  hour: \"*/6\"\n```"),
     ),
 ]  # fmt: skip
 

@@ -29,6 +29,7 @@ from anamnesis.store.review.reading.settings import (
     ARROW_SETTING,
     BRANCH_PREFIXES,
     COLON_SETTING,
+    CRON_STEP,
     DECLARED,
     ERLANG_TUPLE,
     FILE_KEY,
@@ -308,11 +309,19 @@ def _versions_only(value: str) -> bool:
     return range_text(value) and not value.isdigit()
 
 
+# The word a schedule's field is named by, just before its value in code.
+_FIELD_BEFORE = re.compile(r"\b([A-Za-z]{3,})\s*$")
+
+
 def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
     arguments = list(SETTING.finditer(inner)) if "(" in inner and "=" in inner else []
     if arguments:  # `@task(retries=3)`: the settings a call is given
         for match in arguments:
             yield start + match.start(), setting_value(match.group(1), match.group(2), clause)
+        return
+    field = _FIELD_BEFORE.search(text[:start]) if CRON_STEP.fullmatch(inner) else None
+    if field:  # "with minute `*/15`": a schedule's field, its step in code
+        yield start, setting_value(field.group(1), inner, clause)
         return
     url = URL.search(inner)
     if url and not URL.fullmatch(inner):
