@@ -32,6 +32,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "port",
     ),
     (
+        "a name said after the port, its letters inside a word before it",
+        ("RabbitMQ broker address", "Workers on the Hetzner box connect to"
+         " `amqp://queue.orchard.lan:5672`; plain TCP on the office network."),
+        ("RabbitMQ settings for the workers", "- host: queue.orchard.lan\n"
+         "- local port: 5671, TLS with the CA bundle from Vault"),
+        "port",
+    ),
+    (
         "one service's address, the newer given to its command",
         ("Container registry UI", "https://harbor.orchard.net, sign in through Okta."),
         ("Pushing images from a laptop", "`harbor login registry.orchard.net --oidc`, then"

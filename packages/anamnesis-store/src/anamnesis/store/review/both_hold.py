@@ -286,7 +286,12 @@ def _named_before(value: Value, facts: NoteFacts) -> frozenset[str]:
     at = text.find(value.shown.lower())
     if at < 0:
         return value.named
-    return frozenset(name for name in value.named if 0 <= text.find(name) < at)
+    return frozenset(name for name in value.named if _said_as_word(name, text[:at]))
+
+
+def _said_as_word(name: str, text: str) -> bool:
+    """Whether ``name`` is a word of ``text`` (``ca`` is no word of "cache")."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
 
 
 # Things a project keeps several of side by side, each with its own settings: "the main
