@@ -13,7 +13,10 @@ tuning splits, round 2 of session 55), each beside a look-alike it must leave al
   tool gives another tool's address);
 * a schedule's step as cron writes it (``*/30`` in the minute field, said after the
   field's name in prose or as its key in code) is a number of that field: ``*/30`` and
-  ``*/10`` minutes differ, a step of the hour field is another setting.
+  ``*/10`` minutes differ, a step of the hour field is another setting;
+* a setting whose value is a list of flags (``args: [--preload, --workers=4]``) gives
+  its program those flags: a list without one of them drops it, the same flags in
+  another order or quoted are the same list.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -54,6 +57,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          "  minute: \"*/10\"\n```"),
         "number",
     ),
+    (
+        "a list of flags, one dropped",
+        ("Web container arguments", "In the Helm values the web container starts with"
+         " `args: [--preload, --workers=4]` so workers share the app's memory."),
+        ("Helm values: web container", "```yaml\nweb:\n  args: [--workers=4]\n```\n"
+         "Each worker loads the app itself."),
+        "flag",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -76,6 +87,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " the sitemap uses it."),
         ("Branch previews", "Pages previews live at https://pr-<n>--fernway.pages.dev and"
          " set SITE_URL to that address."),
+    ),
+    (
+        "one list of flags, reordered and quoted",
+        ("Web container arguments", "In the Helm values the web container starts with"
+         " `args: [--preload, --workers=4]` so workers share the app's memory."),
+        ("Helm values: web container", "```yaml\nweb:\n  args: [\"--workers=4\", \"--preload\"]"
+         "\n```\nWorkers share the app's memory."),
     ),
     (
         "steps of two fields of one schedule",

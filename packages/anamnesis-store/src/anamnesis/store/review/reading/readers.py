@@ -122,6 +122,12 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     if HOST.fullmatch(inner):  # `search.acme.dev`: a host, as its URL names it
         yield start, url_value(inner, clause)
         return
+    listed = _FLAG_LIST.fullmatch(inner.rstrip(",;"))
+    if listed:  # `args: [--fix, --exit-non-zero-on-fix]`: flags a setting gives its program
+        program = listed.group(1).lower()
+        for item in _LISTED_FLAG.finditer(listed.group(2)):
+            yield start, _flag_value(item.group(1), item.group(2), program, clause)
+        return
     if _CALL_WITH_OPTIONS.search(inner):
         # `new ValidationPipe({ whitelist: true, transform: true })`, `cors({ origin: '*' })`:
         # the options a call is given, each a setting (no program runs)
@@ -311,6 +317,14 @@ def _versions_only(value: str) -> bool:
 
 # The word a schedule's field is named by, just before its value in code.
 _FIELD_BEFORE = re.compile(r"\b([A-Za-z]{3,})\s*$")
+
+
+# A setting whose value is a list of flags, as a hook's or a container's arguments are
+# written: ``args: [--fix, --exit-non-zero-on-fix]``, ``args = ["--workers=4"]``.
+_LISTED_FLAG = re.compile(r"[\"']?(-{1,2}[A-Za-z][\w-]*)(?:=([^,\]\s\"']+))?[\"']?")
+_FLAG_LIST = re.compile(
+    r"([A-Za-z_][\w.-]*)\s*[:=]\s*\[((?:\s*[\"']?-{1,2}[A-Za-z][\w-]*(?:=[^,\]\s\"']+)?[\"']?\s*,?)+)\]"
+)
 
 
 def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
