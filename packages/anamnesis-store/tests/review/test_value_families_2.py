@@ -16,7 +16,10 @@ tuning splits, round 2 of session 55), each beside a look-alike it must leave al
   ``*/10`` minutes differ, a step of the hour field is another setting;
 * a setting whose value is a list of flags (``args: [--preload, --workers=4]``) gives
   its program those flags: a list without one of them drops it, the same flags in
-  another order or quoted are the same list.
+  another order or quoted are the same list;
+* a module a module system loads (``module load cuda/12``, "the module `cuda/11`") is
+  that tool at its version, though the version has no dot (elsewhere ``api/v1`` is a
+  path).
 
 The pairs are written here, not taken from the measured set."""
 
@@ -65,6 +68,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          "Each worker loads the app itself."),
         "flag",
     ),
+    (
+        "a module loaded at a version without a dot",
+        ("GPU toolkit on the cluster", "Jobs use the module `cuda/11` from the site stack."),
+        ("Job script header", "```sh\n#SBATCH --gres=gpu:1\nmodule load cuda/12\n```\n"
+         "The kernels need the newer toolkit."),
+        "version",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -94,6 +104,11 @@ LEFT: list[tuple[str, Note, Note]] = [
          " `args: [--preload, --workers=4]` so workers share the app's memory."),
         ("Helm values: web container", "```yaml\nweb:\n  args: [\"--workers=4\", \"--preload\"]"
          "\n```\nWorkers share the app's memory."),
+    ),
+    (
+        "an API's path with a version, no module",
+        ("Orders API", "Clients call the `orders/v1` routes of the gateway."),
+        ("Orders API routes", "The gateway serves `orders/v1` and the `orders/v2` preview."),
     ),
     (
         "steps of two fields of one schedule",

@@ -36,6 +36,7 @@ from anamnesis.store.review.reading.settings import (
     KEY_BEFORE,
     KEY_ON_THING,
     LABELLED,
+    LOADED_MODULE,
     MODULE_VERSION,
     PROPERTY,
     SETTING,
@@ -327,6 +328,10 @@ _FLAG_LIST = re.compile(
 )
 
 
+# The word a module system's module is named after: "the module `cuda/12`".
+_MODULE_BEFORE = re.compile(r"\bmodules?\s*$", re.IGNORECASE)
+
+
 def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
     arguments = list(SETTING.finditer(inner)) if "(" in inner and "=" in inner else []
     if arguments:  # `@task(retries=3)`: the settings a call is given
@@ -359,6 +364,10 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if key and not FILE_KEY.search(key.group(1) or key.group(2)):
         # "session.store_type is `redis`": the key in prose, its value in code
         yield start, setting_value(key.group(1) or key.group(2), inner, clause)
+        return
+    module = LOADED_MODULE.fullmatch(inner) if _MODULE_BEFORE.search(text[:start]) else None
+    if module:  # "module `openfoam/v2306`": the module system's tool at its version
+        yield from _module_version(module, start, clause)
         return
     mapping = re.fullmatch(r"(\d{2,5}):(\d{2,5})", inner)
     if mapping:
@@ -478,7 +487,9 @@ def _command_parts(
             version = version_value(pinned, clause, slot=name.rsplit("/", 1)[-1].lower())
             if version is not None:
                 yield start, version
-        elif module := MODULE_VERSION.fullmatch(part):  # `module load gcc/11.4.0`
+        elif module := (LOADED_MODULE if parts[0] == "module" else MODULE_VERSION).fullmatch(
+            part
+        ):  # `module load gcc/11.4.0`; `module load openfoam/v2406`, a module loaded
             yield from _module_version(module, start, clause)
         i += 1
 

@@ -72,6 +72,9 @@ BRANCH_PREFIXES: Final = "release|feature|hotfix|bugfix|fix|chore|dependabot|ren
 MODULE_VERSION = re.compile(
     rf"(?<![\w/.-])(?!(?:{BRANCH_PREFIXES})/)([a-z][\w+-]*)/(\d+(?:\.\d+){{1,3}})(?![\w/.-])"
 )
+# A module a module system loads, named so: ``module load openfoam/v2406``, "the module
+# `cuda/12`" (there, a version needs no dot).
+LOADED_MODULE = re.compile(r"([a-z][\w+-]*)/(v?\d+(?:\.\d+){0,3})")
 # A tool pinned at a version: ``pnpm@8.15.4``.
 _PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
 _HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
