@@ -19,7 +19,10 @@ tuning splits, round 2 of session 55), each beside a look-alike it must leave al
   another order or quoted are the same list;
 * a module a module system loads (``module load cuda/12``, "the module `cuda/11`") is
   that tool at its version, though the version has no dot (elsewhere ``api/v1`` is a
-  path).
+  path);
+* a setting's key of generic words alone (``max: 4``, ``size=20``) counts what the words
+  around it count: a count of things said with its noun ("6 seats", "50 hits"), not a
+  count of events ("retried 3 times").
 
 The pairs are written here, not taken from the measured set."""
 
@@ -75,6 +78,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          "The kernels need the newer toolkit."),
         "version",
     ),
+    (
+        "a key of generic words in a config block, a count of things in prose",
+        ("Seat limit for free teams", "```yaml\nseats:\n  max: 4\n  trial-max: 10\n```"),
+        ("How many seats a team gets", "Free teams can fill 6 seats; trial teams 10."),
+        "number",
+    ),
+    (
+        "a key of generic words in code, a count of things in prose",
+        ("Search results per query", "The search client sends `size=20` with each query."),
+        ("Search result count", "Each search query now returns 50 hits."),
+        "number",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -109,6 +124,11 @@ LEFT: list[tuple[str, Note, Note]] = [
         "an API's path with a version, no module",
         ("Orders API", "Clients call the `orders/v1` routes of the gateway."),
         ("Orders API routes", "The gateway serves `orders/v1` and the `orders/v2` preview."),
+    ),
+    (
+        "a key of generic words beside a count of retries",
+        ("Upload limits", "```yaml\nuploads:\n  max: 20\n```"),
+        ("Upload retries", "A failed upload is retried 3 times before the client gives up."),
     ),
     (
         "steps of two fields of one schedule",

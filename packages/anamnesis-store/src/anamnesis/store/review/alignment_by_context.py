@@ -291,9 +291,20 @@ def counts_alike(a: Value, b: Value) -> bool:
     words = key_stems(key_of(keyed)) - GENERIC_KEY_WORDS
     if other.slot == "x" and words.isdisjoint(_FACTOR_KEYS):
         return False  # "4x the wall time" is a ratio, no count of the key's ``endTime``
+    if not words and other.slot.isalpha() and other.slot not in _EVENTS:
+        # a key of generic words alone (``max: 3``, ``_count=500``) counts what the words
+        # around it do: a count of things said with its noun ("5 homes", "200 resources")
+        # may be it; a unit (a duration, a size) or a count of events (retries, requests)
+        # is not what a list or a page holds
+        return not is_unit(other.slot)
     if words & _DURATION_KEYS and other.slot not in ("s", "") and not other.slot.startswith("~"):
         return False  # a timeout's number is a duration, not "two retries"
     return not words.isdisjoint(other.stems | other.own | {stem(other.slot.lstrip("~"))})
+
+
+# What a count of events counts (the folded units of :func:`.quantities._counted`):
+# "retried 3 times", "in one request", "2,000 messages".
+_EVENTS: Final = frozenset({"attempt", "request", "message", "character"})
 
 
 # Words of a key whose number is a ratio, as "4x" is: ``scale_factor``, ``multiplier``.
