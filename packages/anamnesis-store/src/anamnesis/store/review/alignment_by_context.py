@@ -267,8 +267,11 @@ def host_named(a: Value, b: Value) -> bool:
     hosts hold, their domain, says nothing)."""
     labels_a, labels_b = _url_parts(a.norm)[0], _url_parts(b.norm)[0]
     mine, theirs = labels_a - labels_b - _HOST_WORDS, labels_b - labels_a - _HOST_WORDS
-    return any(stem(label) in b.near for label in mine if len(label) > 2) or any(
-        stem(label) in a.near for label in theirs if len(label) > 2
+    # an address given to a command has no words said just before it: the command's
+    # words say whose it is (`argocd login deploy.acme.net` against ``argocd.acme.net``)
+    before_a, before_b = a.near or a.stems, b.near or b.stems
+    return any(stem(label) in before_b for label in mine if len(label) > 2) or any(
+        stem(label) in before_a for label in theirs if len(label) > 2
     )
 
 
@@ -394,9 +397,20 @@ def counts_alike(a: Value, b: Value) -> bool:
     words = key_stems(key_of(keyed)) - GENERIC_KEY_WORDS
     if other.slot == "x" and words.isdisjoint(_FACTOR_KEYS):
         return False  # "4x the wall time" is a ratio, no count of the key's ``endTime``
+    if not words and other.slot.isalpha() and other.slot not in _EVENTS:
+        # a key of generic words alone (``max: 3``, ``_count=500``) counts what the words
+        # around it do: a count of things said with its noun ("5 homes", "200 resources")
+        # may be it; a unit (a duration, a size) or a count of events (retries, requests)
+        # is not what a list or a page holds
+        return not is_unit(other.slot)
     if words & _DURATION_KEYS and other.slot not in ("s", "") and not other.slot.startswith("~"):
         return False  # a timeout's number is a duration, not "two retries"
     return not words.isdisjoint(other.stems | other.own | {stem(other.slot.lstrip("~"))})
+
+
+# What a count of events counts (the folded units of :func:`.quantities._counted`):
+# "retried 3 times", "in one request", "2,000 messages".
+_EVENTS: Final = frozenset({"attempt", "request", "message", "character"})
 
 
 # Words of a key whose number is a ratio, as "4x" is: ``scale_factor``, ``multiplier``.

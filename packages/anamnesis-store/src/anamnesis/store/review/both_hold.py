@@ -212,12 +212,17 @@ _WHERE_SET: Final = frozenset(
 )
 
 
-def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
+def other_things(
+    a: Value, b: Value, older: NoteFacts, newer: NoteFacts, *, sole: bool = False
+) -> bool:
     """Whether the two values are visibly of different things: each is said beside a word
     of its note's title that the other note never mentions (``orders`` table against
     ``customers`` table), or each beside a name the other never mentions (the API's HTTP
     port against the Postgres port), or the titles name one kind of thing with two words
-    before it ("timeout for unit tests", "timeout for end-to-end tests")."""
+    before it ("timeout for unit tests", "timeout for end-to-end tests"). ``sole``: each
+    is its note's only address of a thing the titles share (:func:`.compare._sole_of_one_thing`),
+    whose thing is named before it ("the PBS web interface is on port 8007"); a name after
+    it is what it is reached with ("port 8883, TLS with the broker's CA"), no other thing."""
     # the project's and its tools' names are no thing of their own (every note of the
     # project may say them)
     tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET
@@ -232,7 +237,11 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
     )
     return (
         titled
-        or _only(a.named, b.named, older, newer)
+        or (
+            _only(_named_before(a, older), _named_before(b, newer), older, newer)
+            if sole
+            else _only(a.named, b.named, older, newer)
+        )
         or (
             not _named_alike(a, b)
             and (
@@ -252,6 +261,21 @@ def other_things(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool
 def _own_path(value: Value) -> frozenset[str]:
     """A path's own words (its folders' and file's names), as stems."""
     return value.own if value.kind == "path" else frozenset()
+
+
+def _named_before(value: Value, facts: NoteFacts) -> frozenset[str]:
+    """The names around a value said before it in its clause (all of them when the clause
+    does not show it as written)."""
+    text = facts.clause(value.clause).text.lower()
+    at = text.find(value.shown.lower())
+    if at < 0:
+        return value.named
+    return frozenset(name for name in value.named if _said_as_word(name, text[:at]))
+
+
+def _said_as_word(name: str, text: str) -> bool:
+    """Whether ``name`` is a word of ``text`` (``ca`` is no word of "cache")."""
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
 
 
 # Things a project keeps several of side by side, each with its own settings: "the main

@@ -256,7 +256,7 @@ def _value_differences(
                         and not one_setting(a, b)
                         and not (kind == "path" and _one_file(a.norm, b.norm))
                         and not (kind == "name" and renamed(a, b, olds, news, older, newer))
-                        and other_things(a, b, older, newer)
+                        and other_things(a, b, older, newer, sole=sole)
                     )
                 ):
                     continue

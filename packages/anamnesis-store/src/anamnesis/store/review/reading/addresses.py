@@ -20,8 +20,9 @@ URL = re.compile(
 
 
 def url_port(url: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
-    """A URL's explicit port (``http://localhost:3000``) is also a port value."""
-    match = re.match(r"(?:https?|wss?|grpcs?)://[^/:]+:(\d{2,5})\b", url)
+    """A URL's explicit port (``http://localhost:3000``, ``mqtt://broker.lan:1883``: any
+    scheme's) is also a port value; one after a user's name and password is not read."""
+    match = re.match(r"[A-Za-z][A-Za-z0-9+.-]*://[^/:@]+:(\d{2,5})\b", url)
     if match:
         yield start, Value("port", match.group(1), f":{match.group(1)}", clause=clause)
 

@@ -29,12 +29,14 @@ from anamnesis.store.review.reading.settings import (
     ARROW_SETTING,
     BRANCH_PREFIXES,
     COLON_SETTING,
+    CRON_STEP,
     DECLARED,
     ERLANG_TUPLE,
     FILE_KEY,
     KEY_BEFORE,
     KEY_ON_THING,
     LABELLED,
+    LOADED_MODULE,
     MODULE_VERSION,
     PROPERTY,
     SETTING,
@@ -122,6 +124,12 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     if URL.fullmatch(inner):
         yield start, url_value(inner, clause)
         yield from url_port(inner, start, clause)
+        return
+    listed = _FLAG_LIST.fullmatch(inner.rstrip(",;"))
+    if listed:  # `args: [--fix, --exit-non-zero-on-fix]`: flags a setting gives its program
+        program = listed.group(1).lower()
+        for item in _LISTED_FLAG.finditer(listed.group(2)):
+            yield start, _flag_value(item.group(1), item.group(2), program, clause)
         return
     if _CALL_WITH_OPTIONS.search(inner):
         # `new ValidationPipe({ whitelist: true, transform: true })`, `cors({ origin: '*' })`:
@@ -316,11 +324,31 @@ def _versions_only(value: str) -> bool:
     return range_text(value) and not value.isdigit()
 
 
+# The word a schedule's field is named by, just before its value in code.
+_FIELD_BEFORE = re.compile(r"\b([A-Za-z]{3,})\s*$")
+
+
+# A setting whose value is a list of flags, as a hook's or a container's arguments are
+# written: ``args: [--fix, --exit-non-zero-on-fix]``, ``args = ["--workers=4"]``.
+_LISTED_FLAG = re.compile(r"[\"']?(-{1,2}[A-Za-z][\w-]*)(?:=([^,\]\s\"']+))?[\"']?")
+_FLAG_LIST = re.compile(
+    r"([A-Za-z_][\w.-]*)\s*[:=]\s*\[((?:\s*[\"']?-{1,2}[A-Za-z][\w-]*(?:=[^,\]\s\"']+)?[\"']?\s*,?)+)\]"
+)
+
+
+# The word a module system's module is named after: "the module `cuda/12`".
+_MODULE_BEFORE = re.compile(r"\bmodules?\s*$", re.IGNORECASE)
+
+
 def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
     arguments = list(SETTING.finditer(inner)) if "(" in inner and "=" in inner else []
     if arguments:  # `@task(retries=3)`: the settings a call is given
         for match in arguments:
             yield start + match.start(), setting_value(match.group(1), match.group(2), clause)
+        return
+    field = _FIELD_BEFORE.search(text[:start]) if CRON_STEP.fullmatch(inner) else None
+    if field:  # "with minute `*/15`": a schedule's field, its step in code
+        yield start, setting_value(field.group(1), inner, clause)
         return
     url = URL.search(inner)
     if url and not URL.fullmatch(inner):
@@ -344,6 +372,10 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if key and not FILE_KEY.search(key.group(1) or key.group(2)):
         # "session.store_type is `redis`": the key in prose, its value in code
         yield start, setting_value(key.group(1) or key.group(2), inner, clause)
+        return
+    module = LOADED_MODULE.fullmatch(inner) if _MODULE_BEFORE.search(text[:start]) else None
+    if module:  # "module `openfoam/v2306`": the module system's tool at its version
+        yield from _module_version(module, start, clause)
         return
     mapping = re.fullmatch(r"(\d{2,5}):(\d{2,5})", inner)
     if mapping:
@@ -464,7 +496,9 @@ def _command_parts(
             version = version_value(pinned, clause, slot=name.rsplit("/", 1)[-1].lower())
             if version is not None:
                 yield start, version
-        elif module := MODULE_VERSION.fullmatch(part):  # `module load gcc/11.4.0`
+        elif module := (LOADED_MODULE if parts[0] == "module" else MODULE_VERSION).fullmatch(
+            part
+        ):  # `module load gcc/11.4.0`; `module load openfoam/v2406`, a module loaded
             yield from _module_version(module, start, clause)
         i += 1
 

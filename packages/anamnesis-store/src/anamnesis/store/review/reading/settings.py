@@ -72,6 +72,9 @@ BRANCH_PREFIXES: Final = "release|feature|hotfix|bugfix|fix|chore|dependabot|ren
 MODULE_VERSION = re.compile(
     rf"(?<![\w/.-])(?!(?:{BRANCH_PREFIXES})/)([a-z][\w+-]*)/(\d+(?:\.\d+){{1,3}})(?![\w/.-])"
 )
+# A module a module system loads, named so: ``module load openfoam/v2406``, "the module
+# `cuda/12`" (there, a version needs no dot).
+LOADED_MODULE = re.compile(r"([a-z][\w+-]*)/(v?\d+(?:\.\d+){0,3})")
 # A tool pinned at a version: ``pnpm@8.15.4``.
 _PINNED = re.compile(r"(@?[A-Za-z][\w./-]*)@(v?\d+(?:\.\d+){1,3})")
 _HYPHEN_PINNED = re.compile(r"([A-Za-z][\w.]*)-(v?\d+(?:\.\d+){1,3})")
@@ -259,6 +262,10 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     if value.isdigit() and _PORT_KEY.search(key) and 1 <= int(value) <= 65535:
         # ``quarkus.http.port=8080``: the port a server listens on, as prose says it
         return Value("port", value, f"{key}={value}", clause=clause)
+    step = CRON_STEP.fullmatch(value)
+    if step:  # ``'minute' => '*/5'``: every 5 of the key's unit, a period as a number
+        shown = f"{key}={value}"
+        return Value("number", step.group(1), shown, slot=slot, keyed=True, clause=clause)
     number = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z%]{0,3})", value)
     if number and not re.fullmatch(r"\d+\.\d+\.\d+", value):
         norm, _unit = scaled(float(number.group(1)), number.group(2) or key_unit(key))
@@ -304,6 +311,10 @@ def version_files(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, V
         if version is not None:
             spans.take(*match.span(2))
             yield match.start(2), version.replace(shown=match.group(0).replace("`", ""))
+
+
+# A schedule's step, as cron writes it: ``*/15`` in the minute field is every 15 minutes.
+CRON_STEP = re.compile(r"\*/(\d{1,3})")
 
 
 # A setting as Erlang's config writes it, a tuple of its key and its value:
