@@ -419,5 +419,9 @@ def test_the_stores_candidates_go_through_and_a_dismissal_leaves_them_candidates
     newer = candidates[1].newer
     store.update(newer.id, body=newer.body + " Checked on Monday.")
     edited = store.contradictions()
-    assert [c.ids for c in edited] == [candidates[1].ids]
+    # (the edited note is now the newest of the project: when the edit lands in a later
+    # second than the API port's note, "8080 now" also reads as that note's change, and
+    # that pair is listed too, unchecked; which second it lands in is not this test's)
+    listed = [c.ids for c in edited]
+    assert candidates[1].ids in listed and candidates[0].ids not in listed
     assert verdicts_for(store, edited) == {}
