@@ -11,7 +11,9 @@ is tuned on; ``held_out``, written with dev; ``fresh``, written later and blind,
 since issue 42's third session; ``fresh2`` to ``fresh8``, blind splits written the same
 way by other helpers who never read the finder, each measured blind and then tuned on, on
 2026-11-30; ``fresh9`` and ``fresh11``, measured blind twice, then read and tuned on from
-2026-11-30's second session; ``fresh10``, and any later blind split, never tuned on).
+2026-11-30's second session; ``fresh10`` and ``fresh12``, never read, whose counts chose
+which rules stay (validation); ``fresh13`` and ``fresh14``, never read nor used to choose
+anything (test): the honest estimate of a stranger's notes).
 
 Each pair gets a fresh store: a copy of one store of N corpus notes (``corpus.generate``,
 the notes the other suites use), the older note written into it, then the newer one.
