@@ -8,6 +8,8 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from anamnesis.store import Memory, MemoryStore
+from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.values import clause_values
 from store_testing import write_note
 
 Note = tuple[str, str]  # (title, body)
@@ -66,3 +68,13 @@ def wording_tests(
         assert_left_alone(store, rule, old, new)
 
     return test_each_wording_is_found, test_each_look_alike_is_left_alone
+
+
+def names_read(body: str) -> list[str]:
+    """The names the finder reads in a note's body, as written, in order."""
+    return [
+        value.shown
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+        if value.kind == "name"
+    ]

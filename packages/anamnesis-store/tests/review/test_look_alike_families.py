@@ -44,9 +44,7 @@ The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
-from anamnesis.store.review.reading.text import clauses
-from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, wording_tests
+from pair_checks import Note, names_read, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -285,15 +283,6 @@ LEFT: list[tuple[str, Note, Note]] = [
 test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
 
 
-def _names(body: str) -> list[str]:
-    return [
-        value.shown
-        for clause in clauses("", body)
-        for value in clause_values(clause, False)
-        if value.kind == "name"
-    ]
-
-
 def test_a_day_or_a_month_is_no_name() -> None:
-    assert _names("Someone ran `yum update` on db2 on Friday and it broke.") == []
-    assert _names("The orders service moved off Rocky in March.") == ["Rocky"]
+    assert names_read("Someone ran `yum update` on db2 on Friday and it broke.") == []
+    assert names_read("The orders service moved off Rocky in March.") == ["Rocky"]

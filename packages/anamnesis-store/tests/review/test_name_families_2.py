@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from anamnesis.store.review.reading.text import clauses
 from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, wording_tests
+from pair_checks import Note, names_read, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -181,18 +181,9 @@ LEFT: list[tuple[str, Note, Note]] = [
 test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
 
 
-def _names(body: str) -> list[str]:
-    return [
-        value.shown
-        for clause in clauses("", body)
-        for value in clause_values(clause, False)
-        if value.kind == "name"
-    ]
-
-
 def test_a_colour_or_an_issue_is_no_channel() -> None:
-    assert _names("The banner is #fafafa now, see #42 and #ops-alerts.") == ["#ops-alerts"]
-    assert _names("Set the background to `#fafafa`.") == []
+    assert names_read("The banner is #fafafa now, see #42 and #ops-alerts.") == ["#ops-alerts"]
+    assert names_read("Set the background to `#fafafa`.") == []
 
 
 def _paths(body: str) -> list[str]:

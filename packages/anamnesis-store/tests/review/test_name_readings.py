@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from anamnesis.store.review.reading.text import clauses, stem
 from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, wording_tests
+from pair_checks import Note, names_read, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -135,25 +135,18 @@ LEFT: list[tuple[str, Note, Note]] = [
 test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
 
 
-def _names(body: str) -> list[str]:
-    return [
-        value.shown
-        for clause in clauses("", body)
-        for value in clause_values(clause, False)
-        if value.kind == "name"
-    ]
-
-
 def test_an_identifier_in_prose_is_a_name_a_version_call_or_host_is_not() -> None:
-    assert _names("Rows land in web.click_events and pg.public.refunds.") == [
+    assert names_read("Rows land in web.click_events and pg.public.refunds.") == [
         "web.click_events",
         "pg.public.refunds",
     ]
-    assert _names("Consumers read the queue billing-invoices.v3 today.") == ["billing-invoices.v3"]
-    assert _names("Hosts run perl-5.36.1 and graphql-engine v2.44.0.") == []
-    assert _names("Keep a cache, e.g. the one in app.config, and call vim.uv there.") == []
-    assert _names("It calls vim.loop.new_fs_event() once, then api.acme.io answers.") == []
-    assert _names("The read-only replica is well-known.") == []
+    assert names_read("Consumers read the queue billing-invoices.v3 today.") == [
+        "billing-invoices.v3"
+    ]
+    assert names_read("Hosts run perl-5.36.1 and graphql-engine v2.44.0.") == []
+    assert names_read("Keep a cache, e.g. the one in app.config, and call vim.uv there.") == []
+    assert names_read("It calls vim.loop.new_fs_event() once, then api.acme.io answers.") == []
+    assert names_read("The read-only replica is well-known.") == []
 
 
 def _commands(body: str) -> list[str]:
