@@ -15,6 +15,7 @@ The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
+from anamnesis.store.review import compare
 from pair_checks import Note, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
@@ -104,3 +105,12 @@ LEFT: list[tuple[str, Note, Note]] = [
 ]
 
 test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
+
+
+def test_a_runner_alone_is_no_reordered_subcommand() -> None:
+    """`pnpm dlx` alone names no tool (it runs one it is given, so its tool is empty):
+    beside a command of three words it is no subcommand said in another order. The
+    bench's review over the corpus and the set stopped on it with an IndexError."""
+    assert not compare._reordered("prisma migrate deploy", "pnpm dlx")
+    assert not compare._reordered("pnpm dlx", "prisma migrate deploy")
+    assert compare._reordered("op get item", "op item get")

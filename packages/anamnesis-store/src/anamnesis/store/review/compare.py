@@ -19,6 +19,7 @@ aligns may still be of one thing by the words around both (:mod:`.alignment_by_c
 
 from __future__ import annotations
 
+import logging
 import re
 
 from anamnesis.store.review.agreement import (
@@ -117,7 +118,24 @@ _TITLED_KINDS: Final = frozenset({"command", "flag", "name", "path"})
 
 def differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
     """How ``newer`` disagrees with ``older`` (empty: no sign that it does), each kind
-    in :data:`.records.DIFFERENCE_KINDS` order, each difference once."""
+    in :data:`.records.DIFFERENCE_KINDS` order, each difference once.
+
+    The rules read any text a person or an agent wrote; a rule that fails on one pair
+    costs that pair, not a review nor a write's reply: the failure is logged with both
+    notes' ids, and the pair read as no sign."""
+    try:
+        return _differences(older, newer)
+    except Exception:  # see above: any rule's failure, whatever it is
+        _LOG.exception(
+            "the contradiction rules failed on %s and %s", older.memory.id, newer.memory.id
+        )
+        return ()
+
+
+_LOG = logging.getLogger("anamnesis.store")
+
+
+def _differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
     mine, theirs = older.relevant(newer), newer.relevant(older)
     found = [
         *stance_differences(older, newer, mine, theirs),
@@ -452,7 +470,7 @@ def _reordered(a: str, b: str) -> bool:
     item``, then ``op item get`` as the CLI's next version writes it): one task."""
     mine, theirs = tool_of(a).split(), tool_of(b).split()
     return (
-        len(mine) > 2
+        len(mine) == len(theirs) > 2  # (a runner alone, `pnpm dlx`, is no tool: empty)
         and mine != theirs
         and mine[0] == theirs[0]
         and sorted(mine[1:]) == sorted(theirs[1:])
