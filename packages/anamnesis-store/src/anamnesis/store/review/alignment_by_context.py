@@ -11,8 +11,7 @@ note's only version. Two values are about one thing here when
 * the words around them (their clauses, a setting's key, a number's own words; a name's
   own words left out) and the words said just before them share enough (:data:`ENOUGH`;
   a word said just before both counts twice: it names what both are values of), each
-  note's sole value of the kind counting as one more such word (a command: as enough,
-  :data:`SOLE_ENOUGH`);
+  note's sole value of the kind counting as one more such word;
 * they are of one shape (a name: an environment variable against one, a product against
   a product: :func:`name_shape`), and two names are said just after one word (a note
   holds names of many things); of one key when both are keyed (:func:`same_key`); and a
@@ -51,13 +50,6 @@ ENOUGH: Final = 1.5
 GENERIC_KEY_WORDS: Final = frozenset(
     {"max", "min", "default", "size", "count", "limit", "num", "number", "total"}
 )
-# Kinds of which each note's only value is one thing's whatever the words around them:
-# a note that gives one command gives the way to do its task, and the kind's own checks
-# (:func:`.compare._one_task` and its peers) still ask that the two commands can be one
-# task's. Measured on the tuning splits: 9 pairs more on five splits, no look-alike, the
-# corpus's pairs unchanged (73 of 2,000 notes). Each note's only path counted so raised
-# the corpus's pairs to 101 (two source files), its only URL or port found look-alikes.
-SOLE_ENOUGH: Final = frozenset({"command"})
 # The score of an alignment found here: below any of the kinds' own rules'.
 _ALIGNED: Final = 0.05
 # Words of a key whose number is a duration, whatever unit it is given in.
@@ -91,8 +83,7 @@ def context_alignment(a: Value, b: Value, *, sole: bool) -> float | None:
     if a.kind == "name" and not near:
         return None  # names are everywhere: one thing's only when said after one word
     alike = a.kind == "url" and (urls_alike(a.norm, b.norm) or host_named(a, b))
-    alone = ENOUGH if a.kind in SOLE_ENOUGH else 1.0  # see SOLE_ENOUGH
-    shared = len(around) + len(near) + sole * alone + alike
+    shared = len(around) + len(near) + sole + alike
     return _ALIGNED if shared >= ENOUGH else None
 
 

@@ -226,12 +226,9 @@ def other_things(
     # the project's and its tools' names are no thing of their own (every note of the
     # project may say them)
     tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET
-    # a title's word that is a path's own ("Where blog posts live": ``src/content/blog/``)
-    # names the path, not another thing beside it (a name's own words are
-    # names_renamed.titled_apart's to weigh)
     titled = _only(
-        (_said_with(older, a.clause) & older.title_stems) - tools - _own_path(a),
-        (_said_with(newer, b.clause) & newer.title_stems) - tools - _own_path(b),
+        (_said_with(older, a.clause) & older.title_stems) - tools,
+        (_said_with(newer, b.clause) & newer.title_stems) - tools,
         older,
         newer,
     )
@@ -256,11 +253,6 @@ def other_things(
             )
         )
     )
-
-
-def _own_path(value: Value) -> frozenset[str]:
-    """A path's own words (its folders' and file's names), as stems."""
-    return value.own if value.kind == "path" else frozenset()
 
 
 def _named_before(value: Value, facts: NoteFacts) -> frozenset[str]:

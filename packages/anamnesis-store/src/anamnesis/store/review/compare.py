@@ -204,8 +204,6 @@ def _value_differences(
         sole = _sole_of_one_thing(kind, olds, news, subject)
         one_each = one_value(olds) and one_value(news)  # for the general alignment
         few = kind == "command" and _few_commands_of_one_task(olds, news, subject - tools)
-        # each note's one or two commands, whatever the titles share (_told_one_task)
-        untitled = kind == "command" and len(olds) <= 2 and len(news) <= 2
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
                 changed = title_changed or b.changed or i in retired
@@ -228,8 +226,6 @@ def _value_differences(
                     score = _key_named(a, b, olds, news, older, newer)
                 if score is None and kind == "command" and _reordered(a.norm, b.norm):
                     score = 0.5  # `op get item`, `op item get`: one task, its words reordered
-                if score is None and untitled and _told_one_task(a, b, older.title_stems, tools):
-                    score = 0.5  # `nixos-rebuild switch`, `nh os switch`: one task's
                 if score is None and (i in retired or few):
                     score = 0.5  # what the newer note runs instead, when nothing else says
                 if score is None:
@@ -250,7 +246,6 @@ def _value_differences(
                         or _titled_task(a, b, subject - tools)
                         or _task_of_title(a, b, older.title_stems - tools)
                         or few
-                        or (untitled and _told_one_task(a, b, older.title_stems, tools))
                     )
                 ):
                     continue
@@ -429,22 +424,6 @@ def _one_task(a: Value, b: Value, tools: frozenset[str]) -> bool:
     # or said after the same words: "start the local stack with `docker-compose up`"
     shared = not task_words(a.norm).isdisjoint(task_words(b.norm))
     return shared or len((set(a.near) & set(b.near)) - tools) >= 2
-
-
-def _told_one_task(a: Value, b: Value, title: frozenset[str], tools: frozenset[str]) -> bool:
-    """Whether two programs' commands, each among its note's one or two, do one task
-    though the titles name it in other words ("Applying a host's config", "Switching to a
-    new generation"): the commands share a word of what they do beyond a tool's or the
-    project's name (``tools``: `nixos-rebuild switch` and `nh os switch`, `npx
-    @11ty/eleventy --serve` and `pnpm exec eleventy --serve`), or the newer one is said
-    just after a word of the older note's ``title`` ("Running the test suite", then "Run
-    the suite with `bundle exec rspec`"). One program's two commands are told apart by
-    :func:`_one_task`."""
-    if program_of(a.norm) == program_of(b.norm):
-        return False
-    if (task_words(a.norm) & task_words(b.norm)) - tools:
-        return True
-    return bool(set(b.near) & (title - tools - _KIND_NAMES))
 
 
 def _other_target(a: str, b: str) -> bool:

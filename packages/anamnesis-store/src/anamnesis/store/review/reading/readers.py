@@ -555,8 +555,6 @@ def plain_values(
         yield from _paths(text, spans, clause)
     if "." in text or "_" in text or "-" in text:
         yield from _identifiers(text, spans, clause)
-    if "#" in text:
-        yield from _channels(text, spans, clause)
     if digits:
         if "(" in text:
             yield from call_numbers(text, spans, clause)
@@ -724,19 +722,6 @@ def _identifiers(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
             yield start, Value("name", shown.lower(), shown, clause=clause)
 
 
-def _channels(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
-    """Chat channels named in prose ("notify #contracts-oncall"): a joined word after
-    ``#``, which no English word is written as."""
-    for match in _PROSE_CHANNEL.finditer(text):
-        if spans.free(*match.span()):
-            spans.take(*match.span())
-            yield (
-                match.start(),
-                Value("name", match.group(0).lower(), match.group(0), clause=clause),
-            )
-
-
-_PROSE_CHANNEL = re.compile(r"(?<![\w&/#`])#(?![0-9a-f]{3,8}\b)[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+\b")
 _DOTTED_IDENTIFIER = re.compile(
     r"(?<![\w./:@$~-])([a-z][\w-]*(?:\.[a-z0-9][\w-]*)+)(?![\w/-]|\.\w)"
 )
