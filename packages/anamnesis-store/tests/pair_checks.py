@@ -70,11 +70,16 @@ def wording_tests(
     return test_each_wording_is_found, test_each_look_alike_is_left_alone
 
 
-def names_read(body: str) -> list[str]:
-    """The names the finder reads in a note's body, as written, in order."""
+def values_read(kind: str, body: str) -> list[str]:
+    """The values of ``kind`` the finder reads in a note's body, as written, in order."""
     return [
         value.shown
         for clause in clauses("", body)
         for value in clause_values(clause, False)
-        if value.kind == "name"
+        if value.kind == kind
     ]
+
+
+def names_read(body: str) -> list[str]:
+    """The names the finder reads in a note's body (:func:`values_read`)."""
+    return values_read("name", body)

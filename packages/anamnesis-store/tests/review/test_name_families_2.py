@@ -45,9 +45,7 @@ The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
-from anamnesis.store.review.reading.text import clauses
-from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, names_read, wording_tests
+from pair_checks import Note, names_read, values_read, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -170,16 +168,9 @@ def test_a_colour_or_an_issue_in_code_is_no_channel() -> None:
     assert names_read("See `#42` and `#ops-alerts`.") == ["#ops-alerts"]
 
 
-def _paths(body: str) -> list[str]:
-    return [
-        value.shown
-        for clause in clauses("", body)
-        for value in clause_values(clause, False)
-        if value.kind == "path"
-    ]
-
-
 def test_folders_in_prose_are_a_place_only_where_said_as_one() -> None:
-    assert _paths("The samples sit in inst/extdata, shared by the vignettes.") == ["inst/extdata"]
-    assert _paths("The volume is mounted in read/write mode.") == []
-    assert _paths("Works with and/or without a cache.") == []
+    assert values_read("path", "The samples sit in inst/extdata, shared by the vignettes.") == [
+        "inst/extdata"
+    ]
+    assert values_read("path", "The volume is mounted in read/write mode.") == []
+    assert values_read("path", "Works with and/or without a cache.") == []

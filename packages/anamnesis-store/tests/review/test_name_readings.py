@@ -32,9 +32,8 @@ The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
-from anamnesis.store.review.reading.text import clauses, stem
-from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, names_read, wording_tests
+from anamnesis.store.review.reading.text import stem
+from pair_checks import Note, names_read, values_read, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -149,25 +148,18 @@ def test_an_identifier_in_prose_is_a_name_a_version_call_or_host_is_not() -> Non
     assert names_read("The read-only replica is well-known.") == []
 
 
-def _commands(body: str) -> list[str]:
-    return [
-        value.shown
-        for clause in clauses("", body)
-        for value in clause_values(clause, False)
-        if value.kind == "command"
-    ]
-
-
 def test_a_line_that_is_a_command_is_read_as_one() -> None:
-    assert _commands("Profile it.\n- cargo flamegraph --bin renderer --release") == [
+    assert values_read("command", "Profile it.\n- cargo flamegraph --bin renderer --release") == [
         "cargo flamegraph --bin renderer --release"
     ]
-    assert _commands("See the docs.\n- run it with --fast") == []
-    assert _commands("Commit, then\npass --no-verify, and push.") == []
-    assert _commands("Run the tests with --fast.") == []
-    assert _commands("yarn docs, then browse to the site.") == ["yarn docs"]
-    assert _commands("Intro.\n- npm run test:e2e - needs Chrome") == ["npm run test:e2e"]
-    assert _commands("yarn is what we use; yarn install to get deps.") == []
+    assert values_read("command", "See the docs.\n- run it with --fast") == []
+    assert values_read("command", "Commit, then\npass --no-verify, and push.") == []
+    assert values_read("command", "Run the tests with --fast.") == []
+    assert values_read("command", "yarn docs, then browse to the site.") == ["yarn docs"]
+    assert values_read("command", "Intro.\n- npm run test:e2e - needs Chrome") == [
+        "npm run test:e2e"
+    ]
+    assert values_read("command", "yarn is what we use; yarn install to get deps.") == []
 
 
 def test_said_locally_is_said_of_what_is_local() -> None:
