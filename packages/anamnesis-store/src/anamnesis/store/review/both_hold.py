@@ -338,19 +338,32 @@ def titled_for_two_places(older: NoteFacts, newer: NoteFacts) -> bool:
     main"; "Running on the cluster", "Running on a laptop"), each of which the other
     note's prose never says (its code may: ``--base=origin/main`` is no case of its own).
     Each note holds its case's values, and both hold."""
-    mine, theirs = _TITLE_PLACE.match(older.title), _TITLE_PLACE.match(newer.title)
-    if mine is None or theirs is None or mine.group(2).lower() != theirs.group(2).lower():
+    mine, theirs = _title_place(older.title), _title_place(newer.title)
+    if mine is None or theirs is None or mine[:2] != theirs[:2] or not mine[0]:
         return False
-    head = frozenset(content_stems(mine.group(1)))
-    if not head or head != frozenset(content_stems(theirs.group(1))):
-        return False
-    place_mine = frozenset(content_stems(mine.group(3)))
-    place_theirs = frozenset(content_stems(theirs.group(3)))
+    place_mine, place_theirs = mine[2], theirs[2]
     return (
         bool(place_mine and place_theirs)
         and place_mine.isdisjoint(place_theirs)
-        and place_mine.isdisjoint(_prose_stems(newer))
-        and place_theirs.isdisjoint(_prose_stems(older))
+        and place_mine.isdisjoint(_prose_stems(newer.title, newer.memory.body))
+        and place_theirs.isdisjoint(_prose_stems(older.title, older.memory.body))
+    )
+
+
+@lru_cache(maxsize=4096)
+def _title_place(
+    title: str,
+) -> tuple[frozenset[str], str, frozenset[str]] | None:
+    """A title's words, its word of place and the words after it, as stems (None when it
+    has no word of place). Cached: a note is compared with several, each value by value,
+    and the pattern is slow on a long title."""
+    found = _TITLE_PLACE.match(title)
+    if found is None:
+        return None
+    return (
+        frozenset(content_stems(found.group(1))),
+        found.group(2).lower(),
+        frozenset(content_stems(found.group(3))),
     )
 
 
@@ -359,9 +372,10 @@ def titled_for_two_places(older: NoteFacts, newer: NoteFacts) -> bool:
 _TITLE_PLACE: Final = re.compile(r"^(.*?\w.*?)\b(on|for|in|under|inside|via)\b(.*\w.*)$", re.I)
 
 
-def _prose_stems(facts: NoteFacts) -> frozenset[str]:
+@lru_cache(maxsize=1024)
+def _prose_stems(title: str, body: str) -> frozenset[str]:
     """The stems of a note's words outside its code."""
-    return frozenset(content_stems(CODE_SPAN.sub(" ", f"{facts.title} {facts.memory.body}")))
+    return frozenset(content_stems(CODE_SPAN.sub(" ", f"{title} {body}")))
 
 
 def an_exception(older: NoteFacts, b: Value, newer: NoteFacts) -> bool:
@@ -369,13 +383,20 @@ def an_exception(older: NoteFacts, b: Value, newer: NoteFacts) -> bool:
     still holds: under a condition the older note never names ("With DEBUG = True a
     probe on the bench sleeps only 30 s"), or beside what the rest keep ("Only this
     spider; the rest use the project setting")."""
-    if _THE_REST.search(newer.lower):
+    if _the_rest_keep(newer.lower):
         return True
     condition = _CONDITION.match(newer.clause(b.clause).text)
     if condition is None or not _A_SETTING.search(condition.group(1)):
         return False  # "if `connect()` errors" is a case to diagnose, not a setting
     named = frozenset(content_stems(CODE_SPAN.sub(" ", condition.group(1))))
-    return bool(named) and named.isdisjoint(_prose_stems(older))
+    return bool(named) and named.isdisjoint(_prose_stems(older.title, older.memory.body))
+
+
+@lru_cache(maxsize=1024)
+def _the_rest_keep(lower: str) -> bool:
+    """Whether a note (in lower case) says the other cases keep their value (``_THE_REST``):
+    read once a note, not once a pair of values."""
+    return _THE_REST.search(lower) is not None
 
 
 def layered_over(older: NoteFacts, newer: NoteFacts) -> bool:
@@ -384,10 +405,14 @@ def layered_over(older: NoteFacts, newer: NoteFacts) -> bool:
     user config" (a note titled "User config file"), "`max_overflow=20` on top of the
     pool" (one titled "Loader connection pool"). A noun ("put local overrides in") or
     a layer over something else says nothing of the older note."""
-    for layered in _LAYERED.finditer(newer.lower):
-        if not older.title_stems.isdisjoint(content_stems(layered.group(1))):
-            return True
-    return False
+    return any(not older.title_stems.isdisjoint(over) for over in _layered_over(newer.lower))
+
+
+@lru_cache(maxsize=1024)
+def _layered_over(lower: str) -> tuple[frozenset[str], ...]:
+    """The stems of what a note (in lower case) says it is layered over (``_LAYERED``):
+    read once a note, not once a pair of values."""
+    return tuple(frozenset(content_stems(found.group(1))) for found in _LAYERED.finditer(lower))
 
 
 # A layer over something, and the two words after it: what it is layered over.

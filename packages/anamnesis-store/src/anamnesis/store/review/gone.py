@@ -44,7 +44,9 @@ def retired_commands(
     own, says fail or are of the past (:func:`.reading.commands.retired_in`): the newer gives
     the task's new way. A command the older note itself says not to run is retired by
     neither."""
-    said = [clause.text for clause in newer.clauses]
+    said = newer.retiring
+    if not said:
+        return set()
     # a program names none of its commands alone where the newer note runs it too, or
     # the older note runs two tasks of it (`terraform init`, `terraform apply`)
     programs = [program_of(a.norm) for a in olds]

@@ -13,6 +13,7 @@ import re
 from bisect import bisect_right
 
 from anamnesis.store.note.invisible import match_text
+from anamnesis.store.review.reading.commands import retiring_clauses
 from anamnesis.store.review.reading.stances import Stance, clause_stances, is_negated
 from anamnesis.store.review.reading.text import (
     CAMEL_CUT,
@@ -50,8 +51,9 @@ class NoteFacts:
     mentions ``health``)."""
 
     __slots__ = (
-        "_clauses", "_code", "_joined", "_negated", "_pattern", "_probe", "_reader", "_scopes",
-        "_stances", "_subject", "_values", "about_ports", "lower", "memory", "title_stems",
+        "_clauses", "_code", "_joined", "_negated", "_pattern", "_probe", "_reader", "_retiring",
+        "_scopes", "_stances", "_subject", "_values", "about_ports", "lower", "memory",
+        "title_stems",
     )  # fmt: skip
 
     def __init__(self, memory: Memory) -> None:
@@ -75,6 +77,7 @@ class NoteFacts:
         self._negated: dict[int, bool] = {}
         self._code: dict[int, list[str]] = {}
         self._subject: tuple[frozenset[str], frozenset[str]] | None = None
+        self._retiring: list[str] | None = None
 
     @property
     def clauses(self) -> list[Clause]:
@@ -103,6 +106,14 @@ class NoteFacts:
         if self._subject is None:
             self._subject = subject_stems(self.title, self.memory.body, self.memory.project)
         return self._subject
+
+    @property
+    def retiring(self) -> list[str]:
+        """The texts of its clauses that say something fails, is of the past or is no
+        longer run (:func:`.commands.retiring_clauses`): read once a note, not once a pair."""
+        if self._retiring is None:
+            self._retiring = retiring_clauses([clause.text for clause in self.clauses])
+        return self._retiring
 
     def clause(self, index: int) -> Clause:
         """The clause with this index."""
@@ -218,7 +229,9 @@ class NoteFacts:
         """The setting's key a clause is alone made of ("(`endTime`)", "(config
         `WAVE_MAX_ORDERS`)": a parenthesis names the key of the number before it), else
         None."""
-        if index >= len(self.clauses):
+        # read only as far as that clause: reading every clause of a long note for it is
+        # what a review of many notes paid for most
+        if index >= len(self._reader.read(index + 1)):
             return None
         alone = KEY_ALONE.fullmatch(self.clause(index).text.strip())
         return alone.group(1) if alone else None
