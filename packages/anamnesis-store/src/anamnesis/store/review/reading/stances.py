@@ -117,15 +117,15 @@ _WHERE = re.compile(
     r"[\w-]+$",
     re.IGNORECASE,
 )
-# Verbs a "never ..." starts with, before the thing it is about (their stems).
-_VERBS: Final = frozenset(
+# Verbs a "never ..." starts with, before the thing it is about (their stems); a clause
+# holding one says to do something (stance_differences).
+VERBS: Final = frozenset(
     """
     put run use add set enabl install call commit push merg deploy stor keep creat writ edit
     pin wrap cach mount expos open send pass hardcod copy past chang touch invok execut
     import go goe belong turn switch allow start ship upload reli depend
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
-VERBS: Final = _VERBS  # a clause holding one says to do something (stance_differences)
 # What makes a "don't" a condition: "without", "unless" after it; not "with or without",
 # which says either way ("never force-push, with or without lease").
 _CONDITION = re.compile(r"\b(?<!\bwith\sor\s)(?:without|unless|except|until)\b", re.IGNORECASE)
@@ -356,7 +356,7 @@ def head_stems(stance: Stance) -> frozenset[str]:
         stems = stems[1:]  # "the legacy Input Manager is no longer used": the Input Manager
     if (
         len(stems) > 1
-        and stems[0] in _VERBS
+        and stems[0] in VERBS
         and (stance.kind == NEGATION or _GERUND.match(stance.target))
     ):
         # "never put X", "invoking X is deprecated": X too, and the parts of a compound X
@@ -408,4 +408,4 @@ _OF_WHAT = re.compile(
 def names_a_thing(stance: Stance) -> bool:
     """Whether a stance starts with a thing's name, not an action ("never send more than 50
     emails" is about sending, "we don't use the IR pipeline" about the pipeline)."""
-    return bool(stance.stems) and not (stance.stems[0] in _VERBS or _GERUND.match(stance.target))
+    return bool(stance.stems) and not (stance.stems[0] in VERBS or _GERUND.match(stance.target))
