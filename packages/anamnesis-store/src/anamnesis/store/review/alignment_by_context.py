@@ -337,6 +337,7 @@ def _major(version: str) -> str:
     return first.group(0) if first else ""
 
 
+@lru_cache(maxsize=16384)
 def _setting_words(key: str, whole: bool) -> tuple[str, ...]:
     """A key's own words: the last part of a dotted key, an environment variable's words
     after its first (the app's or framework's prefix), unless ``whole``."""

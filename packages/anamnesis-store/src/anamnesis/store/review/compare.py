@@ -137,14 +137,13 @@ _LOG = logging.getLogger("anamnesis.store")
 
 def _differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
     mine, theirs = older.relevant(newer), newer.relevant(older)
+    old_values, new_values = older.values(mine), newer.values(theirs)
     found = [
         *stance_differences(older, newer, mine, theirs),
-        *_value_differences(
-            older, newer, _stated(older, mine, older.values(mine)), newer.values(theirs)
-        ),
-        *named_settings(older, newer, older.values(mine), newer.values(theirs)),
+        *_value_differences(older, newer, _stated(older, mine, old_values), new_values),
+        *named_settings(older, newer, old_values, new_values),
         *(
-            _flag_set_differences(older.values(mine), newer.values(theirs))
+            _flag_set_differences(old_values, new_values)
             if (older.subject_stems & newer.subject_stems)
             - older.tool_stems
             - newer.tool_stems  # see _TITLED_KINDS
@@ -186,9 +185,11 @@ def _value_differences(
     topical = topics > 0
     title_changed = changes(newer.title)
     out: list[Difference] = []
+    old_kinds, new_kinds = _by_kind(old_values), _by_kind(new_values)
     for kind in KINDS:
-        olds = _keyed_over_said([value for value in old_values if value.kind == kind])
-        news = _keyed_over_said([value for value in new_values if value.kind == kind])
+        if kind not in old_kinds or kind not in new_kinds:
+            continue  # a kind one note states no value of
+        olds, news = _keyed_over_said(old_kinds[kind]), _keyed_over_said(new_kinds[kind])
         if kind == "name":
             olds, news = _not_keys(olds, old_values), _not_keys(news, new_values)
         if not olds or not news:
@@ -328,6 +329,14 @@ def _sole_of_one_thing(
         return True
     of_type = file_type(olds[0].norm)
     return of_type in FEW_OF_A_TYPE and of_type == file_type(news[0].norm)
+
+
+def _by_kind(values: list[Value]) -> dict[str, list[Value]]:
+    """A note's values by their kind, each kind's in the note's order."""
+    out: dict[str, list[Value]] = {}
+    for value in values:
+        out.setdefault(value.kind, []).append(value)
+    return out
 
 
 def _keyed_over_said(values: list[Value]) -> list[Value]:

@@ -7,6 +7,7 @@ states."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.reading.commands import program_of, retired_in, tool_of
@@ -117,15 +118,21 @@ def said_gone(value: Value, facts: NoteFacts) -> bool:
     """Whether the note names ``value`` to say it is gone (:data:`_GONE_BEFORE`,
     :data:`_GONE_AFTER`) or held by another thing (:data:`_HELD_BY_ANOTHER`), not as a
     value it states."""
-    text = facts.clause(value.clause).text
-    at = text.find(value.shown)
+    return _said_gone_in(facts.clause(value.clause).text, value.shown)
+
+
+@lru_cache(maxsize=16384)
+def _said_gone_in(text: str, shown: str) -> bool:
+    """:func:`said_gone` of a clause's text and a value as it is shown there: kept, since a
+    note's values are read again for each note it is compared with."""
+    at = text.find(shown)
     if at == -1:
         return False
     before = text[:at]
     return bool(
         _GONE_BEFORE.search(before)
         or _HELD_BY_ANOTHER.search(before)
-        or _GONE_AFTER.match(text[at + len(value.shown) :])
+        or _GONE_AFTER.match(text[at + len(shown) :])
     )
 
 

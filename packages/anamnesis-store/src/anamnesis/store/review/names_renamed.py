@@ -8,6 +8,7 @@ then ``role: DBT_TRANSFORM_ROLE``; ``ARENA_REGION``, then ``MATCH_REGION=eu-west
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from anamnesis.store.review.alignment_by_context import GENERIC_KEY_WORDS, key_of, name_shape
 from anamnesis.store.review.both_hold import other_scopes, other_things
@@ -94,12 +95,18 @@ def kind_beside(value: Value, facts: NoteFacts) -> frozenset[str]:
     (``#escrow-alerts``); empty when neither word is one."""
     if value.shown.startswith("#"):
         return _CHANNEL
-    text = facts.clause(value.clause).text
-    at = text.find(value.shown)
+    return _kind_beside_in(facts.clause(value.clause).text, value.shown)
+
+
+@lru_cache(maxsize=16384)
+def _kind_beside_in(text: str, shown: str) -> frozenset[str]:
+    """:func:`kind_beside` of a clause's text and a name as it is shown there: kept, since
+    a note's names are read again for each note it is compared with."""
+    at = text.find(shown)
     if at == -1:
         return frozenset()
     before = [word for word in words(text[:at].rstrip("` ")) if word.lower() not in _NAMING][-1:]
-    after = words(text[at + len(value.shown) :].lstrip("` "))[:1]
+    after = words(text[at + len(shown) :].lstrip("` "))[:1]
     return frozenset(
         stem(word.lower()) for word in (*before, *after) if stem(word.lower()) in _NAMED_STEMS
     )

@@ -17,6 +17,7 @@ memory", "`cargo test` took 9 minutes", "nobody runs terraform apply anymore"):
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -96,11 +97,13 @@ def command_tool(parts: list[str]) -> tuple[str, int]:
     return " ".join(tool), i
 
 
+@lru_cache(maxsize=16384)
 def tool_of(command: str) -> str:
     """:func:`command_tool` of a command's text."""
     return command_tool(command.split())[0]
 
 
+@lru_cache(maxsize=16384)
 def program_of(command: str) -> str:
     """The program a command runs (``uv run pybabel compile`` runs ``pybabel``)."""
     parts = command.split()
@@ -164,8 +167,8 @@ def retired_in(command: str, clauses: list[str], running: frozenset[str] = froze
     if not retiring:
         return False
     names = mentions(command, running)
-    if not names:
-        return False
+    if not any(name in clause for clause in retiring for name in names):
+        return False  # (the pattern below finds a name only where it is a substring)
     pattern = re.compile(
         r"(?<![\w./:-])(?:" + "|".join(re.escape(name) for name in names) + r")(?![\w-])"
     )
