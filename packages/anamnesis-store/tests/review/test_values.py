@@ -113,3 +113,25 @@ def test_the_words_around_a_value_leave_its_own_out() -> None:
     assert path.own >= {"dbt", "model"} and "dbt" in path.stems  # "dbt models live in"
     (alone,) = _values("The tool writes `src/api/handler_5991.py`.")
     assert "src" not in alone.stems
+
+
+def test_a_value_moved_to_another_clause_keeps_every_other_field() -> None:
+    # at_clause spells out Value's fields for speed: a field added to Value and not to it
+    # would come back as its default here
+    value = Value(
+        "number", "30", "30 s", slot="timeout", keyed=True, low=(1,), high=(2,), bound="max",
+        clause=1, stems=frozenset({"retry"}), near=("after",), changed=True,
+        own=frozenset({"s"}), named=frozenset({"redis"}),
+    )  # fmt: skip
+    assert value.at_clause(7) == value.replace(clause=7)
+    assert Value.__slots__ == (
+        "kind", "norm", "shown", "slot", "keyed", "low", "high", "bound", "clause", "stems",
+        "near", "changed", "own", "named",
+    )  # fmt: skip
+
+
+def test_a_clause_repeated_in_two_places_gives_each_its_own_values() -> None:
+    # values are kept per text and shared: each clause gets copies with its own index
+    values = _values("Timeout is 30 s. Timeout is 30 s.")
+    assert [value.clause for value in values] == [0, 1]
+    assert values[0] is not values[1]

@@ -64,6 +64,15 @@ class Value(Record):
         self.own = own
         self.named = named
 
+    def at_clause(self, clause: int) -> Value:
+        """A copy of this value in clause ``clause`` (a clause's values are kept per text
+        and shared by every clause of that text). Spelled out, not ``replace()``: a review
+        copies every value of every clause it reads, and this is three times faster."""
+        return Value(
+            self.kind, self.norm, self.shown, self.slot, self.keyed, self.low, self.high,
+            self.bound, clause, self.stems, self.near, self.changed, self.own, self.named,
+        )  # fmt: skip
+
 
 class Spans:
     """The parts of a clause already read as a value, so no later pattern reads them."""

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 def clause_values(clause: Clause, ports: bool) -> list[Value]:
     """The values one clause states (``ports``: its note is about a port, so a bare
     number there is one: ``NoteFacts.about_ports``)."""
-    return [_at(value, clause.index) for value in _values_of(clause.text, ports)]
+    return [value.at_clause(clause.index) for value in _values_of(clause.text, ports)]
 
 
 # A clause made of a setting's key alone, as a parenthesis after a number names it
@@ -53,15 +53,6 @@ def keyed_by(found: list[Value], text: str, key: str) -> list[Value]:
             return []
         return [value.replace(slot=key.lower(), keyed=True, shown=f"{key} {value.shown}")]
     return []
-
-
-def _at(value: Value, clause: int) -> Value:
-    """A copy of ``value`` in clause ``clause`` (a cached clause's values are shared)."""
-    copy = object.__new__(Value)
-    for name in Value.__slots__:
-        setattr(copy, name, getattr(value, name))
-    copy.clause = clause
-    return copy
 
 
 @lru_cache(maxsize=8192)
