@@ -3,6 +3,7 @@ finding them costs at 2,000 notes (issue 42, items 1, 3 and 7).
 
     uv run python -m bench.suites.contradictions_bench [--quick] [--notes N] [--runs N]
         [--keyword-only | --vectors-only] [--root DIR] [--misses PATH] [--json PATH]
+        [--costs-only]
 
 The set is ``bench/contradictions/pairs.jsonl`` (its README says how it was written and
 the label rules): pairs of notes of one project, each labelled ``contradicts`` or
@@ -35,6 +36,8 @@ target <= 5 ms at 2,000 notes), ``contradictions()`` in process and ``anamnesis 
 --json --limit 0`` as a process (medians, target < 2 s), and that process again on the N
 corpus notes alone with its memo removed before each run: every pair compared, as a first
 review on a machine, or the first after an upgrade changed the rules, meets it.
+``--costs-only`` measures these alone, scoring no pair: at 2,000 notes, minutes where the
+whole run takes over an hour.
 
 ``--root DIR`` keeps the stores there and reuses the corpus stores of an earlier run made
 the same way (embedding 2,000 notes takes minutes). ``--misses PATH`` writes what was
@@ -186,6 +189,17 @@ def _same_pair(candidate: Contradiction, a: str, b: str) -> bool:
 
 def _described(candidate: Contradiction) -> list[str]:
     return [f"{d.kind}: {d.old!r} -> {d.new!r}" for d in candidate.differs]
+
+
+def score_all(store: Path, root: Path, outcomes: list[Outcome], mode: str) -> None:
+    """Score every pair of the set in ``mode`` (:func:`score_pair`), saying how far it got."""
+    started = time.perf_counter()
+    for number, outcome in enumerate(outcomes, 1):
+        score_pair(store, root / "pair", outcome, mode)
+        if number % 25 == 0:
+            print(f"{mode}: {number} pairs scored", file=sys.stderr, flush=True)
+    took = time.perf_counter() - started
+    print(f"{mode}: scored {len(outcomes)} pairs in {took:.0f} s", file=sys.stderr)
 
 
 def score_pair(template: Path, work: Path, outcome: Outcome, mode: str) -> None:
@@ -494,7 +508,15 @@ def main() -> None:
     parser.add_argument("--root", type=Path, help="keep the stores here; reuse its templates")
     parser.add_argument("--misses", type=Path, help="write the tuning splits' misses here")
     parser.add_argument("--json", type=Path, help="write every pair's outcome here")
+    parser.add_argument(
+        "--costs-only",
+        action="store_true",
+        help="measure the costs alone, scoring no pair (most of a run: each pair is scored"
+        " in its own copy of the corpus store)",
+    )
     args = parser.parse_args()
+    if args.costs_only and (args.misses or args.json):
+        parser.error("--misses and --json need the pairs scored: not with --costs-only")
     count = args.notes or (300 if args.quick else 2000)
     runs = args.runs or (3 if args.quick else 7)
     if not os.environ.get(MODEL_PATH_ENV) and OFFLINE_MODEL.is_dir():
@@ -524,17 +546,12 @@ def main() -> None:
                         root / "template-vectors", {**made, "model": model},
                         lambda at: embed_template(keyword, at),
                     )  # fmt: skip
-                started = time.perf_counter()
-                for number, outcome in enumerate(outcomes, 1):
-                    score_pair(store, root / "pair", outcome, mode)
-                    if number % 25 == 0:
-                        print(f"{mode}: {number} pairs scored", file=sys.stderr, flush=True)
-                took = time.perf_counter() - started
-                print(f"{mode}: scored {len(outcomes)} pairs in {took:.0f} s", file=sys.stderr)
-                finders += [f"write, {mode}", f"review, {mode}"]
+                if not args.costs_only:
+                    score_all(store, root, outcomes, mode)
+                    finders += [f"write, {mode}", f"review, {mode}"]
                 cost[mode] = costs(store, root, pairs, mode, runs)
-    scores = print_scores(outcomes, finders, count)
-    per_kind = print_kinds(outcomes, finders)
+    scores = {} if args.costs_only else print_scores(outcomes, finders, count)
+    per_kind = {} if args.costs_only else print_kinds(outcomes, finders)
     for mode, got in cost.items():
         print_costs(mode, got)
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime())
