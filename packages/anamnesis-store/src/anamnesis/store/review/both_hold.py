@@ -345,8 +345,8 @@ def titled_for_two_places(older: NoteFacts, newer: NoteFacts) -> bool:
     return (
         bool(place_mine and place_theirs)
         and place_mine.isdisjoint(place_theirs)
-        and place_mine.isdisjoint(_prose_stems(newer.title, newer.memory.body))
-        and place_theirs.isdisjoint(_prose_stems(older.title, older.memory.body))
+        and place_mine.isdisjoint(newer.prose_stems)
+        and place_theirs.isdisjoint(older.prose_stems)
     )
 
 
@@ -372,12 +372,6 @@ def _title_place(
 _TITLE_PLACE: Final = re.compile(r"^(.*?\w.*?)\b(on|for|in|under|inside|via)\b(.*\w.*)$", re.I)
 
 
-@lru_cache(maxsize=1024)
-def _prose_stems(title: str, body: str) -> frozenset[str]:
-    """The stems of a note's words outside its code."""
-    return frozenset(content_stems(CODE_SPAN.sub(" ", f"{title} {body}")))
-
-
 def an_exception(older: NoteFacts, b: Value, newer: NoteFacts) -> bool:
     """Whether the newer note gives its value as an exception to the older one's, which
     still holds: under a condition the older note never names ("With DEBUG = True a
@@ -389,7 +383,7 @@ def an_exception(older: NoteFacts, b: Value, newer: NoteFacts) -> bool:
     if condition is None or not _A_SETTING.search(condition.group(1)):
         return False  # "if `connect()` errors" is a case to diagnose, not a setting
     named = frozenset(content_stems(CODE_SPAN.sub(" ", condition.group(1))))
-    return bool(named) and named.isdisjoint(_prose_stems(older.title, older.memory.body))
+    return bool(named) and named.isdisjoint(older.prose_stems)
 
 
 @lru_cache(maxsize=1024)

@@ -21,6 +21,7 @@ from anamnesis.store.review.reading.text import (
     MAX_CHARS,
     Clause,
     ClauseReader,
+    content_stems,
     plain_words,
     scopes,
     subject_stems,
@@ -51,9 +52,9 @@ class NoteFacts:
     mentions ``health``)."""
 
     __slots__ = (
-        "_clauses", "_code", "_joined", "_negated", "_pattern", "_probe", "_reader", "_retiring",
-        "_scopes", "_stances", "_subject", "_values", "about_ports", "lower", "memory",
-        "title_stems",
+        "_clauses", "_code", "_joined", "_negated", "_pattern", "_probe", "_prose", "_reader",
+        "_retiring", "_scopes", "_stances", "_subject", "_values", "about_ports", "lower",
+        "memory", "title_stems",
     )  # fmt: skip
 
     def __init__(self, memory: Memory) -> None:
@@ -78,6 +79,7 @@ class NoteFacts:
         self._code: dict[int, list[str]] = {}
         self._subject: tuple[frozenset[str], frozenset[str]] | None = None
         self._retiring: list[str] | None = None
+        self._prose: frozenset[str] | None = None
 
     @property
     def clauses(self) -> list[Clause]:
@@ -114,6 +116,15 @@ class NoteFacts:
         if self._retiring is None:
             self._retiring = retiring_clauses([clause.text for clause in self.clauses])
         return self._retiring
+
+    @property
+    def prose_stems(self) -> frozenset[str]:
+        """The stems of the note's words outside its code (its whole body): read once a
+        note, not once a pair of values."""
+        if self._prose is None:
+            text = CODE_SPAN.sub(" ", f"{self.title} {self.memory.body}")
+            self._prose = frozenset(content_stems(text))
+        return self._prose
 
     def clause(self, index: int) -> Clause:
         """The clause with this index."""
