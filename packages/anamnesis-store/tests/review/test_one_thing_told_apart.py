@@ -170,8 +170,8 @@ FOUND: list[tuple[str, Note, Note, str]] = [
     ),
     (
         "a setting's old number said again as a count of another thing",
-        ("Redis major version", "docker-compose.yml pins `REDIS_VERSION=6` for the cache."),
-        ("Cache version of the shop", "The cache runs Redis 7 now (`REDIS_VERSION=7`); the"
+        ("Cache workers", "docker-compose.yml sets `CACHE_WORKERS=6` for the cache."),
+        ("Cache workers of the shop", "The cache runs 8 workers now (`CACHE_WORKERS=8`); the"
          " 6 clients in the office connect fine."),
         "number",
     ),

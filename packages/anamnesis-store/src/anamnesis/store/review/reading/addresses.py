@@ -11,11 +11,11 @@ TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers se
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-# An address with its scheme: the web's (and its sockets'), and a bucket's, a database's, a
-# repository's.
+# An address with its scheme: the web's (and its sockets'), a bucket's, a database's, a
+# repository's, a broker's or a directory's (``mqtt://broker.lan:1883``, ``ldaps://``).
 URL = re.compile(
     r"\b(?:https?|wss?|grpcs?|s3|gs|az|ssh|git|sftp|ftp|postgres(?:ql)?|mysql|redis|rediss|mongodb"
-    r"(?:\+srv)?|amqps?|kafka|nats)://[^\s`'\"<>()\[\]{}]+"
+    r"(?:\+srv)?|amqps?|kafka|nats|mqtts?|ldaps?|smtps?|tcp|udp|rtsps?|rtmps?)://[^\s`'\"<>()\[\]{}]+"
 )
 
 

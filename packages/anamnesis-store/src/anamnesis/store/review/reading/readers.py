@@ -39,6 +39,7 @@ from anamnesis.store.review.reading.settings import (
     LOADED_MODULE,
     MODULE_VERSION,
     PROPERTY,
+    R_ASSIGNMENT,
     SETTING,
     SWITCH,
     erlang_settings,
@@ -145,7 +146,8 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     ):
         inner = declared.group(1)
     setting = (
-        PROPERTY.fullmatch(inner)
+        R_ASSIGNMENT.fullmatch(inner)
+        or PROPERTY.fullmatch(inner)
         or ARROW_SETTING.fullmatch(inner)
         or SWITCH.fullmatch(inner)
         or SETTING.fullmatch(inner)
@@ -218,6 +220,12 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         # as its config file writes it, key then value (`./gradlew installDebug` is a
         # program and its task: a key has no slash)
         yield start, setting_value(parts[0], parts[1], clause)
+        return
+    lone = _FLAG.fullmatch(parts[0]) if len(parts) == 2 and parts[0].startswith("-") else None
+    if lone and lone.group(2) is None and _takes(parts[0], parts[1]):
+        # `-r cubic`, `--compression zstd,6`: one flag with its value, given without its
+        # program (the note names it elsewhere, or the flag is all it changes)
+        yield start, _flag_value(lone.group(1), parts[1], _tool_run(text[:start]), clause)
         return
     if all(_FLAG.fullmatch(part) and part.startswith("-") for part in parts):
         # `--metrics-bind-address=:8443 --metrics-secure`: flags given without their
@@ -293,6 +301,21 @@ _KEYED_COMMAND = re.compile(
     r"[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s*([\"']?)([a-z][^\"'\s]*(?:\s+[^\"'\s]+)+)\1,?"
 )
 _FLAG_IN = re.compile(r"(?<!\S)--?[A-Za-z]")
+# An XML element holding a value as its text: ``<java.version>17</java.version>``.
+
+
+def _takes(flag: str, following: str) -> bool:
+    """Whether the part after a flag is its value: after a short flag any word or number
+    (`-n auto`, `-p 2222`), after a long one a number, a word or a list of them
+    (`--workers 4`, `--target dev`, `-filter Lanczos`, `--compression zstd,6`); never a
+    flag, nor a path (where a command runs, or what it runs on)."""
+    if len(flag) == 2:
+        return not following.startswith("-") and _SHORT_FLAG_VALUE.fullmatch(following) is not None
+    return _LONG_FLAG_VALUE.fullmatch(following) is not None
+
+
+_SHORT_FLAG_VALUE = re.compile(r"[\w.:-]+")
+_LONG_FLAG_VALUE = re.compile(r"\d+(?:\.\d+)?[A-Za-z]{0,3}|[A-Za-z][\w-]*(?:,[\w.+-]+)*")
 # A block as HCL writes one on a line, its name, labels and settings: ``port "http" {
 # static = 8080 }`` (Nomad, Terraform).
 _HCL_BLOCK = re.compile(r"([a-z_][\w-]*)(?:\s+\"[^\"]*\")*\s*\{\s*([^{}]*?=[^{}]*?)\s*\}")
@@ -464,15 +487,9 @@ def _command_parts(
             continue
         if flag and part.startswith("-") and not part.startswith("-" * 3):
             value = flag.group(2)
-            if value is None and i + 1 < len(parts):
-                following = parts[i + 1]
-                if len(part) == 2:
-                    takes = not following.startswith("-") and re.fullmatch(r"[\w.:-]+", following)
-                else:  # a long flag takes a number or a word (`--workers 4`, `--target dev`)
-                    takes = re.fullmatch(r"\d+(?:\.\d+)?[A-Za-z]{0,3}|[a-z][a-z0-9_-]*", following)
-                if takes:
-                    value = following  # `-n auto`, `-p 2222`
-                    i += 1
+            if value is None and i + 1 < len(parts) and _takes(part, parts[i + 1]):
+                value = parts[i + 1]  # `-n auto`, `-p 2222`
+                i += 1
             yield start, _flag_value(flag.group(1), value, tool, clause)
             if value is not None and _PORT_FLAG.fullmatch(flag.group(1)) and value.isdigit():
                 yield start, Value("port", value, value, clause=clause)  # `--port 8090`

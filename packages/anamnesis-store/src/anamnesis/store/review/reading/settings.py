@@ -45,11 +45,14 @@ _PLAIN_SWITCH = re.compile(
     r"(?<![\w.-])([a-z][a-z0-9_]*(?:[A-Z][a-z0-9]*)*|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+):\s+"
     r"(true|false)\b"
 )
-# ``key=value``, ``key := value``.
+# ``key=value``, ``key := value``; a one-letter name only when set to a number ("B =
+# 2000 resamples" names a variable; "a = b" in prose sets nothing).
 SETTING = re.compile(
-    r"(?<![\w.-])([A-Za-z_][\w.-]*[A-Za-z0-9_])\s*(?:=|:=)\s*"
+    r"(?<![\w.-])([A-Za-z_][\w.-]*[A-Za-z0-9_]|[A-Za-z](?=\s*=\s*\d))\s*(?:=|:=)\s*"
     r"(\"[^\"\n]{0,80}\"|'[^'\n]{0,80}'|[^\s,;`)\]}]+)"
 )
+# A value assigned as R writes it: ``B <- 200`` (``<<-`` assigns it in an outer scope).
+R_ASSIGNMENT = re.compile(r"([A-Za-z.][\w.]*)\s*<<?-\s*(\"[^\"\n]{0,80}\"|'[^'\n]{0,80}'|[\w.-]+)")
 # A property set on a command line, as a JVM system property or a long option: one key
 # either way (``-Dspring.profiles.active=dev``, ``--spring.profiles.active=local``).
 PROPERTY = re.compile(r"(?<![\w-])(?:-D|--)([A-Za-z][\w-]*(?:\.[\w-]+)+)=([^\s,;`)'\"]+)")
@@ -249,8 +252,9 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
         if version is not None:
             return version.replace(shown=f"{key}={value}")
     tool = _VERSION_KEY.fullmatch(key)
-    if tool and VERSION.fullmatch(value):
-        # ``gleam-version: "1.4.1"``, ``otp-version: 26.2``: the tool's version
+    if tool and (VERSION.fullmatch(value) or value.isdigit()):
+        # ``gleam-version: "1.4.1"``, ``otp-version: 26.2``, ``java.version=21``: the
+        # tool's version (a whole one too: the key says it is a version)
         version = version_value(value, clause, slot=tool.group(1).lower())
         if version is not None:
             return version.replace(shown=f"{key}={value}")
@@ -266,6 +270,13 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     if step:  # ``'minute' => '*/5'``: every 5 of the key's unit, a period as a number
         shown = f"{key}={value}"
         return Value("number", step.group(1), shown, slot=slot, keyed=True, clause=clause)
+    held = _HELD_FOR.fullmatch(value)
+    if held and not _CLOCK_KEY.search(key):
+        # ``for: "00:02:00"``, ``Timeout=00:30:00``: how long, as "2 minutes" says it (a
+        # key of a moment, ``at: "03:00:00"``, holds a time of day)
+        hours, minutes, seconds = (int(part) for part in held.groups())
+        norm = str(hours * 3600 + minutes * 60 + seconds)
+        return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
     number = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z%]{0,3})", value)
     if number and not re.fullmatch(r"\d+\.\d+\.\d+", value):
         norm, _unit = scaled(float(number.group(1)), number.group(2) or key_unit(key))
@@ -276,6 +287,14 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
 
 
+# A length of time as a clock writes it, hours, minutes and seconds: ``00:02:00``.
+_HELD_FOR = re.compile(r"(\d{1,2}):([0-5]\d):([0-5]\d)")
+# A key whose value is a moment, not a length of time: ``at``, ``start_time``,
+# ``endTime``, ``cron`` (``max_runtime`` is a length).
+_CLOCK_KEY = re.compile(
+    r"(?i:^(?:at|when|before|after|time|end)$|start|begin|(?:^|[_.-])time$|cron|schedul)"
+    r"|[a-z]Time$"
+)
 # A setting's value that sets an environment variable itself (systemd's ``Environment=``).
 _INNER_SETTING = re.compile(r"([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=(\S+)")
 # A key whose value matches paths rather than names one (``path_regex``, ``include_glob``).

@@ -1,0 +1,150 @@
+"""Values written in formats the readers had not taken (issue 42's read splits showed
+each, where a contradiction had no two values of one kind to compare), and the
+look-alikes each reading must leave alone:
+
+* a broker's, a directory's or a socket's address (``mqtt://``, ``ldaps://``, ``tcp://``)
+  is a URL, and its explicit port a port, as a web address's is;
+* a flag given in code with its value and without its program (`-r cubic`,
+  `--compression zstd,6`) is that flag's value, as it is inside the whole command;
+* a length of time written as a clock writes it (``"00:02:00"``) is that many seconds,
+  unless its key names a moment (``at``, ``start_time``): a time of day;
+* R's assignment (``B <- 200``) sets its name as ``=`` does, and a one-letter name
+  set to a number ("B = 2000 resamples") is a key;
+* a whole number under a key naming a tool's version (``javaVersion=21``) is that
+  tool's version, as "Java 21" is.
+
+The pairs are written here, not taken from the measured set."""
+
+from __future__ import annotations
+
+from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.values import clause_values
+from pair_checks import Note, values_read, wording_tests
+
+# (rule, older, newer, the kind of difference expected)
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "a broker's address with its port, and the port said alone",
+        (
+            "MQTT broker for the sensors",
+            "Sensors publish to `mqtts://hub.farm.lan:8883` with client certificates.",
+        ),
+        (
+            "Sensor firmware MQTT settings",
+            "- broker: hub.farm.lan\n- port: 1883, plain TCP on the farm VLAN\n- QoS 0",
+        ),
+        "port",
+    ),
+    (
+        "a flag given alone with its value, and inside its whole command",
+        (
+            "Thumbnail resizing",
+            "Thumbnails are made with `convert in.png -resize 320x -filter Lanczos out.png`.",
+        ),
+        (
+            "Thumbnail filter",
+            "Thumbnails resize with the Mitchell filter now (`-filter Mitchell`); Lanczos"
+            " ringed on logos.",
+        ),
+        "flag",
+    ),
+    (
+        "a length of time as a clock writes it, and in minutes",
+        ("Runner job timeout", 'runner.yml: `job_timeout: "00:30:00"` for every job.'),
+        (
+            "Runner settings",
+            "runner.yml has `job_timeout: 45m` so the slow integration suite fits.",
+        ),
+        "number",
+    ),
+    (
+        "a one-letter name set in prose, and assigned as R assigns",
+        ("Power analysis sample size", "The power analysis in power.R assumes n = 120 per arm."),
+        (
+            "Sample size after the pilot",
+            "power.R now has `n <- 80` per arm; the pilot's effect was larger.",
+        ),
+        "number",
+    ),
+    (
+        "a whole number under a key naming a tool's version",
+        ("Java for the build", "The Gradle build compiles for Java 17."),
+        ("Java version in Gradle", "gradle.properties sets `javaVersion=21` for every module."),
+        "version",
+    ),
+]
+
+LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "a broker's address with its port, and the same port said alone",
+        (
+            "MQTT broker for the sensors",
+            "Sensors publish to `mqtts://hub.farm.lan:8883` with client certificates.",
+        ),
+        ("Sensor firmware MQTT settings", "- broker: hub.farm.lan\n- port: 8883, TLS\n- QoS 1"),
+    ),
+    (
+        "a flag given alone with the value its whole command gives it",
+        (
+            "Thumbnail resizing",
+            "Thumbnails are made with `convert in.png -resize 320x -filter Lanczos out.png`.",
+        ),
+        ("Thumbnail filter", "Thumbnails keep the Lanczos filter (`-filter Lanczos`)."),
+    ),
+    (
+        "a length of time as a clock writes it, and the same in minutes",
+        ("Runner job timeout", 'runner.yml: `job_timeout: "00:30:00"` for every job.'),
+        ("Runner settings", "runner.yml has `job_timeout: 30m` for every job."),
+    ),
+    (
+        "a one-letter name set in prose, and the same assigned as R assigns",
+        ("Power analysis sample size", "The power analysis in power.R assumes n = 120 per arm."),
+        ("Sample size in power.R", "power.R has `n <- 120` per arm, from the pilot's effect."),
+    ),
+]
+
+
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
+
+
+def _read(body: str) -> list[tuple[str, str, str]]:
+    return [
+        (value.kind, value.norm, value.slot)
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+    ]
+
+
+def test_a_brokers_address_is_a_url_with_its_port() -> None:
+    assert values_read("url", "Publish to `mqtt://broker.lan:1883`.") == ["mqtt://broker.lan:1883"]
+    assert values_read("port", "Publish to `mqtt://broker.lan:1883`.") == [":1883"]
+    assert values_read("url", "Bind with `ldaps://dc1.corp.lan:636`.") == [
+        "ldaps://dc1.corp.lan:636"
+    ]
+
+
+def test_a_flag_alone_in_code_takes_the_value_after_it() -> None:
+    assert values_read("flag", "Resampling is cubic (`-r cubic`).") == ["-r cubic"]
+    assert values_read("flag", "Backups compress with `--compression zstd,6`.") == [
+        "--compression=zstd,6"
+    ]
+    # a path after a flag is where it runs, no value of the flag's
+    assert values_read("flag", "Then `--config ./ci/app.yml`.") != ["--config=./ci/app.yml"]
+
+
+def test_a_clock_length_is_seconds_unless_its_key_names_a_moment() -> None:
+    assert ("number", "120", "for") in _read('`for: "00:02:00"`')
+    assert ("number", "5400", "timeout") in _read("`Timeout=01:30:00`")
+    assert ("flag", "03:00:00", "at") in _read('`at: "03:00:00"`')
+    assert ("flag", "02:30:00", "start_time") in _read('`start_time: "02:30:00"`')
+
+
+def test_r_assignments_and_one_letter_keys_are_settings() -> None:
+    assert ("number", "200", "b") in _read("The chunk uses `B <- 200`.")
+    assert ("number", "2000", "b") in _read("It runs with B = 2000 bootstrap resamples.")
+    # a one-letter name takes only a number: "a = b" in prose is no setting
+    assert not any(slot == "a" for _kind, _norm, slot in _read("Here a = b holds."))
+
+
+def test_a_whole_number_under_a_version_key_is_a_version() -> None:
+    assert ("version", "21", "java") in _read("`javaVersion=21`")
