@@ -341,6 +341,18 @@ def test_a_range_allows_a_value_yet_does_not_state_it() -> None:
     assert states(caret, _version('composer.json: `"php": "^8.1"`.', "php=^8.1"))
 
 
+def test_a_major_series_holds_a_range_inside_it_and_a_raised_floor_differs() -> None:
+    """"5.x" holds ``~> 5.40`` (a pin inside the series the newer note names), while a
+    floor raised from 3.9 to 3.11, or a pin moved out of the series, still differs."""
+    series = _version("Upgraded the AWS provider to 5.x.", "5.x")
+    pinned = _version('Pin it: `version = "~> 5.40"`.', "version=~> 5.40")
+    assert agree(series, pinned) and agree(pinned, series)
+    old_floor = _version("`requires-python = \">=3.9\"`", "requires-python=>=3.9")
+    new_floor = _version("`requires-python = \">=3.11\"`", "requires-python=>=3.11")
+    assert not agree(old_floor, new_floor)
+    assert not agree(series, _version('Pin it: `version = "~> 6.1"`.', "version=~> 6.1"))
+
+
 def test_a_key_naming_a_maximum_bounds_its_number() -> None:
     """``max_workers: 6`` is at most 6: it disagrees with another maximum of 20, and a
     minimum of 2 allows 20 without stating it."""

@@ -138,7 +138,10 @@ def _numbers_agree(a: Value, b: Value) -> bool:
 def _versions_agree(a: Value, b: Value) -> bool:
     if a.low is not None or a.high is not None:
         if b.low is not None or b.high is not None:
-            return a.low is not None and a.low == b.low  # the same floor: one is narrower
+            # the same floor: one is narrower; or one is a whole major series ("5.x")
+            # holding the other ("~> 5.40"): a raised floor (">= 3.11" after ">= 3.9")
+            # still differs
+            return (a.low is not None and a.low == b.low) or _in_series(a, b) or _in_series(b, a)
         return _inside(b, a)
     if b.low is not None or b.high is not None:
         return _inside(a, b)
@@ -149,6 +152,20 @@ def _versions_agree(a: Value, b: Value) -> bool:
         return False
     size = min(len(left), len(right))
     return left[:size] == right[:size]
+
+
+def _in_series(series: Value, other: Value) -> bool:
+    """Whether ``series`` is one major version's whole series (``5.x``, ``^5``: at least 5,
+    below 6) and ``other`` a range inside it (``~> 5.40``)."""
+    low, high = series.low, series.high
+    if low is None or high is None or len(low) != 1 or high != (low[0] + 1,):
+        return False
+    return (
+        other.low is not None
+        and other.low[:1] == low
+        and other.high is not None
+        and other.high <= high
+    )
 
 
 def _suffix(norm: str) -> str:
