@@ -342,13 +342,13 @@ def test_a_range_allows_a_value_yet_does_not_state_it() -> None:
 
 
 def test_a_major_series_holds_a_range_inside_it_and_a_raised_floor_differs() -> None:
-    """"5.x" holds ``~> 5.40`` (a pin inside the series the newer note names), while a
+    """ "5.x" holds ``~> 5.40`` (a pin inside the series the newer note names), while a
     floor raised from 3.9 to 3.11, or a pin moved out of the series, still differs."""
     series = _version("Upgraded the AWS provider to 5.x.", "5.x")
     pinned = _version('Pin it: `version = "~> 5.40"`.', "version=~> 5.40")
     assert agree(series, pinned) and agree(pinned, series)
-    old_floor = _version("`requires-python = \">=3.9\"`", "requires-python=>=3.9")
-    new_floor = _version("`requires-python = \">=3.11\"`", "requires-python=>=3.11")
+    old_floor = _version('`requires-python = ">=3.9"`', "requires-python=>=3.9")
+    new_floor = _version('`requires-python = ">=3.11"`', "requires-python=>=3.11")
     assert not agree(old_floor, new_floor)
     assert not agree(series, _version('Pin it: `version = "~> 6.1"`.', "version=~> 6.1"))
 
