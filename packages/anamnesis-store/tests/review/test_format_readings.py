@@ -17,9 +17,10 @@ The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
+from anamnesis.store import MemoryStore
 from anamnesis.store.review.reading.text import clauses
 from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, values_read, wording_tests
+from pair_checks import Note, values_read, wording_tests, write
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -148,3 +149,14 @@ def test_r_assignments_and_one_letter_keys_are_settings() -> None:
 
 def test_a_whole_number_under_a_version_key_is_a_version() -> None:
     assert ("version", "21", "java") in _read("`javaVersion=21`")
+
+
+def test_a_flag_alone_is_shown_as_its_programs(store: MemoryStore) -> None:
+    """The pair names the flag with the program the older note gives it to, as written:
+    "convert -filter", not the bare word "flag"."""
+    older = write(store, FOUND[1][1])
+    newer = write(store, FOUND[1][2])
+    [pair] = [pair for pair in store.contradictions() if pair.ids == (older.id, newer.id)]
+    assert [(d.subject, d.old, d.new) for d in pair.differs if d.kind == "flag"] == [
+        ("convert -filter", "-filter Lanczos", "-filter Mitchell")
+    ]

@@ -625,6 +625,10 @@ def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
     unit ("dev server port", "webhook attempts")."""
     if a.keyed and a.slot == b.slot and a.slot:
         return a.slot
+    if a.kind == "flag" and a.keyed and b.keyed and _one_flag(a.slot, b.slot):
+        # `gdalwarp -r bilinear`, `-r cubic`: gdalwarp's flag, as the note writes it
+        tool = max(a.slot, b.slot, key=len).rpartition(" -")[0]
+        return f"{tool} {re.split(r'[= ]', a.shown, maxsplit=1)[0]}"
     picked: list[str] = []
 
     def pick(text: str, shared: frozenset[str]) -> None:
@@ -658,6 +662,13 @@ def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
     elif a.kind in ("port", "url", "path") and a.kind not in picked:
         picked.append(a.kind)
     return " ".join(picked) or a.kind
+
+
+def _one_flag(mine: str, theirs: str) -> bool:
+    """Whether two flags' slots are one flag, one given with its program and one alone
+    (``gdalwarp -r``, ``-r``)."""
+    shorter, longer = sorted((mine, theirs), key=len)
+    return shorter.startswith("-") and longer.endswith(f" {shorter}")
 
 
 def _said_short(value: Value, values: list[Value]) -> bool:
