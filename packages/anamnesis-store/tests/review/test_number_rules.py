@@ -10,7 +10,9 @@ from __future__ import annotations
 import pytest
 
 from anamnesis.store import MemoryStore
+from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.reading.text import clauses
+from anamnesis.store.review.reading.value import Value
 from anamnesis.store.review.reading.values import clause_values
 from pair_checks import Note, differing_kinds, wording_tests, write
 from store_testing import write_note
@@ -213,3 +215,36 @@ def test_a_negation_of_where_a_thing_goes(store: MemoryStore) -> None:
                           " KV; the Vault agent hands out the scraper's secrets."))  # fmt: skip
     found = differing_kinds(store, older, newer)
     assert found and "negation" in found[0], found
+
+
+@pytest.mark.parametrize(
+    ("older", "newer"),
+    [
+        ("Workers get 2 GB of RAM.", "Workers get 2048 MB of RAM."),
+        ("The cache holds 1.5 GB.", "The cache holds 1536 MB."),
+        ("Workers get 2 GB of RAM.", "Workers get 2 GiB of RAM."),
+        ("Uploads are capped at 100MB.", "Uploads are capped at 100 megabytes."),
+    ],
+)
+def test_a_size_counted_in_thousands_or_in_1024s_is_one_size(older: str, newer: str) -> None:
+    """People write GB for 1,000 or 1,024 megabytes: the two readings agree; a size said
+    in words is in its unit."""
+    [a] = [value for value in _values(older) if value.kind == "number"]
+    [b] = [value for value in _values(newer) if value.kind == "number"]
+    assert agree(a, b)
+
+
+def test_sizes_a_fortieth_apart_and_no_more_still_differ() -> None:
+    [a] = [value for value in _values("Workers get 2 GB of RAM.") if value.kind == "number"]
+    [b] = [value for value in _values("Workers get 3 GB of RAM.") if value.kind == "number"]
+    [c] = [value for value in _values("Workers get 2100 MB of RAM.") if value.kind == "number"]
+    assert not agree(a, b) and not agree(a, c)
+
+
+def test_a_lower_case_k_after_a_number_is_thousands() -> None:
+    assert ("number", "10000", "message", False, "") in _read("The queue keeps 10k messages.")
+    assert ("number", "1500", "connection", False, "") in _read("The pool has 1.5k connections.")
+
+
+def _values(body: str) -> list[Value]:
+    return [value for clause in clauses("", body) for value in clause_values(clause, False)]

@@ -6,6 +6,7 @@ The finder never proposes two values that agree."""
 
 from __future__ import annotations
 
+import math
 import re
 
 from anamnesis.store.review.reading.quantities import in_some_unit, key_unit, parse_version
@@ -49,8 +50,28 @@ def agree(a: Value, b: Value) -> bool:
     if a.kind == "number" and (a.bound or b.bound):
         return _numbers_agree(_bounded(a), _bounded(b))
     if a.kind == "number":
-        return _one_quantity(a, b) or _one_quantity(b, a) or _rate_and_period(a, b)
+        return (
+            _one_quantity(a, b)
+            or _one_quantity(b, a)
+            or _rate_and_period(a, b)
+            or _one_size(a, b)
+        )
     return False
+
+
+def _one_size(a: Value, b: Value) -> bool:
+    """Whether two sizes are one size counted in thousands and in 1,024s: "2 GB of RAM"
+    and "2048 MB" (a gigabyte read as 1,024 megabytes), "1536 MB" and "1.5 GB", "2 GB" and
+    "2 GiB". People write GB for either; their ratio is then a power of 1.024."""
+    if a.slot != "byte" or b.slot != "byte":
+        return False
+    try:
+        small, large = sorted((float(a.norm), float(b.norm)))
+    except ValueError:
+        return False
+    return small > 0 and any(
+        math.isclose(large / small, 1.024**power, rel_tol=1e-9) for power in (1, 2, 3, 4)
+    )
 
 
 # A key naming a rate per second: ``controller_frequency``, ``tick_rate_hz``.

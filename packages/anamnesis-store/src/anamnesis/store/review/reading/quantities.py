@@ -77,6 +77,9 @@ _SIZES: Final = {
     "b": ("byte", 1), "byte": ("byte", 1), "kb": ("byte", 1e3), "kib": ("byte", 1024),
     "mb": ("byte", 1e6), "mib": ("byte", 1024**2), "gb": ("byte", 1e9),
     "gib": ("byte", 1024**3), "tb": ("byte", 1e12), "tib": ("byte", 1024**4),
+    "kilobyte": ("byte", 1e3), "megabyte": ("byte", 1e6), "gigabyte": ("byte", 1e9),
+    "terabyte": ("byte", 1e12), "kibibyte": ("byte", 1024), "mebibyte": ("byte", 1024**2),
+    "gibibyte": ("byte", 1024**3), "tebibyte": ("byte", 1024**4),
 }  # fmt: skip
 # A rate per second, folded to hertz: 20 Hz is one every 50 ms (:func:`.agreement.agree`).
 _FREQUENCIES: Final = {"hz": ("hz", 1), "khz": ("hz", 1e3), "mhz": ("hz", 1e6), "ghz": ("hz", 1e9)}
@@ -88,9 +91,9 @@ _SAME_UNIT: Final = {
     "char": "character", "chr": "character",
     "percent": "%",
 }  # fmt: skip
-# What an upper-case letter attached to a number multiplies it by (``2M`` is two million:
-# ``2m`` is two minutes, ``2MB`` a size).
-_MAGNITUDES: Final = {"K": 1e3, "M": 1e6, "B": 1e9}
+# What a letter attached to a number multiplies it by (``2M`` is two million, ``10k``
+# ten thousand: ``2m`` is two minutes, ``2MB`` a size).
+_MAGNITUDES: Final = {"K": 1e3, "k": 1e3, "M": 1e6, "B": 1e9}
 # Months and other words after a number that make it a date, not a quantity.
 _NOT_UNITS: Final = frozenset(
     """
