@@ -51,10 +51,7 @@ def agree(a: Value, b: Value) -> bool:
         return _numbers_agree(_bounded(a), _bounded(b))
     if a.kind == "number":
         return (
-            _one_quantity(a, b)
-            or _one_quantity(b, a)
-            or _rate_and_period(a, b)
-            or _one_size(a, b)
+            _one_quantity(a, b) or _one_quantity(b, a) or _rate_and_period(a, b) or _one_size(a, b)
         )
     return False
 
