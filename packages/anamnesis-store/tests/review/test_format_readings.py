@@ -11,7 +11,9 @@ look-alikes each reading must leave alone:
 * R's assignment (``B <- 200``) sets its name as ``=`` does, and a one-letter name
   set to a number ("B = 2000 resamples") is a key;
 * a whole number under a key naming a tool's version (``javaVersion=21``) is that
-  tool's version, as "Java 21" is.
+  tool's version, as "Java 21" is;
+* a schedule as cron writes it (`0 6 * * *`) is a value, compared as written;
+* a file pinning a tool's version "bumped to" one states that version.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -66,6 +68,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "power.R now has `n <- 80` per arm; the pilot's effect was larger.",
         ),
         "number",
+    ),
+    (
+        "a schedule as cron writes it",
+        ("Report schedule", "The report job runs at `0 6 * * *` (06:00 UTC)."),
+        ("Report schedule", "Reports are generated at `30 4 * * *` so they land before standup."),
+        "flag",
+    ),
+    (
+        "a version file bumped to a version",
+        ("Node version", "The repo pins Node in `.nvmrc`: 18.19.0."),
+        ("Node upgrade", "Bumped `.nvmrc` to 20.11.1; CI reads it too."),
+        "version",
     ),
     (
         "a whole number under a key naming a tool's version",
@@ -160,3 +174,9 @@ def test_a_flag_alone_is_shown_as_its_programs(store: MemoryStore) -> None:
     assert [(d.subject, d.old, d.new) for d in pair.differs if d.kind == "flag"] == [
         ("convert -filter", "-filter Lanczos", "-filter Mitchell")
     ]
+
+
+def test_a_cron_schedule_is_read_and_prose_numbers_are_not() -> None:
+    assert values_read("flag", "Runs at `*/15 9-17 * * 1-5`.") == ["*/15 9-17 * * 1-5"]
+    assert values_read("flag", "Runs at `0 0 * * MON-FRI`.") == ["0 0 * * MON-FRI"]
+    assert values_read("flag", "`5 apples and more things`") == []

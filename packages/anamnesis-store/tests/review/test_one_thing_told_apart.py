@@ -43,7 +43,11 @@ leave alone:
   the image's tag;
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
-  two exact versions still differ.
+  two exact versions still differ;
+* a number or a port said of what its sentence names before its verb ("Product pages
+  are cached for 5 minutes", "Search results are cached for 30 seconds") is of another
+  thing than one said of words the other note never uses; the same subject, changed, is
+  one thing.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -240,6 +244,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
     ),
 ]  # fmt: skip
 
+FOUND += [
+    (
+        "one sentence's subject, its duration changed",
+        ("Cache TTL", "Product pages are cached for 5 minutes."),
+        ("Product page cache", "Product pages are cached for 10 minutes now."),
+        "number",
+    ),
+]
+
 # (rule, older, newer): look-alikes each rule must leave alone
 LEFT: list[tuple[str, Note, Note]] = [
     (
@@ -303,6 +316,11 @@ LEFT: list[tuple[str, Note, Note]] = [
          " environment."),
         ("Feature flags backend setting", "FLAGS_BACKEND decides where flags are read"
          " from, see the ops doc."),
+    ),
+    (
+        "two durations of two things, each the subject of its sentence",
+        ("Cache TTL", "Product pages are cached for 5 minutes."),
+        ("Search cache", "Search results are cached for 30 seconds."),
     ),
     (
         "a port named as another thing's, with the note's own port the same",

@@ -213,6 +213,12 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " job log can print them. Use the credentials store."),
         "negation",
     ),
+    (
+        "a name the newer note says was renamed",
+        ("Deploy branch", "Merges to `master` deploy to production."),
+        ("Release branch", "Production deploys from `main`; `master` was renamed."),
+        "replacement",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [

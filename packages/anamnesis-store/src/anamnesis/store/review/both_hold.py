@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.alignment_by_context import urls_alike
+from anamnesis.store.review.clause_subjects import subjects_apart
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
@@ -234,6 +235,7 @@ def other_things(
     )
     return (
         titled
+        or subjects_apart(a, b, older, newer)
         or (
             _only(_named_before(a, older), _named_before(b, newer), older, newer)
             if sole

@@ -29,6 +29,7 @@ from anamnesis.store.review.reading.settings import (
     ARROW_SETTING,
     BRANCH_PREFIXES,
     COLON_SETTING,
+    CRON,
     CRON_STEP,
     DECLARED,
     ERLANG_TUPLE,
@@ -122,6 +123,9 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield from ((start, value) for _at, value in call_numbers(inner, Spans(), clause))
         # `fixedWindow(30, "10 s")`: a quoted duration an argument
         yield from ((start, value) for value in quoted_quantities(inner, clause))
+    if CRON.fullmatch(inner):  # `0 6 * * *`: when a job runs, compared as written
+        yield start, Value("flag", " ".join(parts), inner, clause=clause)
+        return
     if URL.fullmatch(inner):
         yield start, url_value(inner, clause)
         yield from url_port(inner, start, clause)

@@ -312,10 +312,11 @@ _VERSION_FILES: Final = {
     "ruby-version": "ruby", "java-version": "java", "terraform-version": "terraform",
     "go-version": "go",
 }  # fmt: skip
-# "`.nvmrc` says 18", ".python-version is 3.12", ".ruby-version: 3.3.0".
+# "`.nvmrc` says 18", ".python-version is 3.12", ".ruby-version: 3.3.0", "bumped .nvmrc
+# to 20".
 _VERSION_FILE_SAYS = re.compile(
     r"(?<![\w/-])`?\.(nvmrc|node-version|python-version|ruby-version|java-version"
-    r"|terraform-version|go-version)`?\s*(?:says|is|has|holds|pins|reads|contains|:|=)\s+"
+    r"|terraform-version|go-version)`?\s*(?:says|is|has|holds|pins|reads|contains|to|:|=)\s+"
     r"`?v?(\d+(?:\.\d+){0,2})\b"
 )
 
@@ -332,6 +333,9 @@ def version_files(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, V
             yield match.start(2), version.replace(shown=match.group(0).replace("`", ""))
 
 
+# A schedule as cron writes it, five fields (six with seconds): ``0 6 * * *``,
+# ``*/15 9-17 * * 1-5``.
+CRON = re.compile(r"[\d*/,-]+(?:\s+(?:[\d*/,?LW#-]+|[A-Za-z]{3}(?:[-,][A-Za-z]{3})*)){4,5}")
 # A schedule's step, as cron writes it: ``*/15`` in the minute field is every 15 minutes.
 CRON_STEP = re.compile(r"\*/(\d{1,3})")
 

@@ -60,20 +60,21 @@ _IS_OFF = re.compile(
     re.IGNORECASE,
 )
 _TITLE_NO = re.compile(r"^(?:no|not|never|don['\u2019]t|do\s+not|stop|avoid)\s+", re.IGNORECASE)
-# A cue with the retired thing before it: "X is deprecated", "X was replaced by Y".
+# A cue with the retired thing before it: "X is deprecated", "X was replaced by Y", "X
+# was renamed" (its name is the retired thing).
 _RETIRED_AFTER = re.compile(
     r"\b(?:(?:is|are|was|were|has\s+been|have\s+been|got|gets|being|now)\s+)?"
     r"(?:deprecated|removed|deleted|dropped|gone|retired|replaced|superseded|obsolete"
     r"|decommissioned|switched\s+off|turned\s+off|shut\s+down|sunset|no\s+longer"
     r"|blocked|cancell?ed|discontinued|banned|forbidden|disallowed"
-    r"|ignored|unused|unsupported|(?:moved|migrated|switched)\s+(?=to\b)"
+    r"|ignored|unused|unsupported|renamed|(?:moved|migrated|switched)\s+(?=to\b)"
     r"|scheduled\s+for\s+(?:deletion|removal)|in\s+favou?r\s+of)\b",
     re.IGNORECASE,
 )
 # A cue with the retired thing after it: "moved from X", "switched from X to Y", "moved
 # the nightly jobs from X to Y" (what moved is said between).
 _RETIRED_BEFORE = re.compile(
-    r"\b(?:moved|switched|migrated|changed|went|replaced|dropped|removed|deprecated)\s+"
+    r"\b(?:moved|switched|migrated|changed|went|replaced|dropped|removed|deprecated|renamed)\s+"
     r"(?:away\s+)?from\s+|\b(?:moved|switched|migrated)\s+(?:[\w-]+\s+){1,6}?from\s+"
     # "raster functions moved out of the postgis extension": out of it, as from it
     r"|\b(?:moved|migrated)\s+out\s+of\s+"
@@ -154,7 +155,7 @@ _CUE_WORDS: Final = frozenset(
     decommissioned switched turned shut sunset scheduled favour favor moved migrated
     changed went used longer ignored unused unsupported left ditched abandoned rid blocked
     cancelled canceled discontinued banned forbidden disallowed off disabled stays stay
-    remains remain kept
+    remains remain kept renamed
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
