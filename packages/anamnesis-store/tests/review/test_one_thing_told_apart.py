@@ -44,10 +44,11 @@ leave alone:
 * a duration said as a SQL interval (``INTERVAL 14 DAY``) is a duration;
 * a range allows a value without stating it ("needs Node 18" and Node 20): beside it,
   two exact versions still differ;
-* a number or a port said of what its sentence names before its verb ("Product pages
-  are cached for 5 minutes", "Search results are cached for 30 seconds") is of another
-  thing than one said of words the other note never uses; the same subject, changed, is
-  one thing.
+* a number, a port, a version or a path said of what its sentence names before its
+  verb ("Product pages are cached for 5 minutes", "Search results are cached for 30
+  seconds") is of another thing than one said of other words, each with a word the
+  other note never uses; the same subject, changed, is one thing, and a subject of all
+  of a kind ("Every environment runs ...") is no thing.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -246,6 +247,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
 
 FOUND += [
     (
+        "a version said of all environments, and of the files that set it",
+        (
+            "Keycloak image",
+            "The staging and prod compose files both use quay.io/keycloak/keycloak:24.0.1.",
+        ),
+        ("Keycloak version", "Every cluster runs keycloak 25.0.2."),
+        "version",
+    ),
+    (
         "one sentence's subject, its duration changed",
         ("Cache TTL", "Product pages are cached for 5 minutes."),
         ("Product page cache", "Product pages are cached for 10 minutes now."),
@@ -321,6 +331,16 @@ LEFT: list[tuple[str, Note, Note]] = [
         "two durations of two things, each the subject of its sentence",
         ("Cache TTL", "Product pages are cached for 5 minutes."),
         ("Search cache", "Search results are cached for 30 seconds."),
+    ),
+    (
+        "two versions of one tool on two things, each the subject of its sentence",
+        ("Python on the build image", "The CI image has Python 3.10 installed."),
+        ("Python for the docs", "The docs build uses Python 3.12."),
+    ),
+    (
+        "two pools' sizes, each the subject of its sentence",
+        ("DB pool size", "The API's DB pool is 10 connections."),
+        ("Worker pool", "Celery workers keep 4 DB connections each."),
     ),
     (
         "a port named as another thing's, with the note's own port the same",

@@ -3,12 +3,15 @@
 "Product pages are cached for 5 minutes" and "Search results are cached for 30 seconds"
 state two durations of one kind, in notes about caching, of two things: product pages and
 search results. The words before the verb name what the value is of (the sentence's
-subject). When the two subjects share no word, and neither note ever mentions the other's,
-the values are of two things and both hold. A note that changes one thing names it again,
-in some words ("Product pages are cached for 10 minutes now", "the product page cache"),
-so a change keeps its subject; only a subject of the sentence counts, read up to its first
-verb, and a sentence with no verb before its value has none (a setting in code, "Timeout:
-30 s").
+subject). When the two subjects share no word, and each has a word the other note never
+uses, the values are of two things and both hold ("The CI image has Python 3.10", "The
+docs build uses Python 3.12"). A note that changes one thing names it again, in some
+words ("Product pages are cached for 10 minutes now"), so a change keeps its subject.
+
+Only a subject said before the sentence's first verb counts, and only in prose: a
+sentence with no such verb before its value has none (a setting in code, "Timeout: 30
+s"), nor does a value inside code (`docker run ... image:v1.11`), nor a subject that is
+all of its kind ("Every environment runs graphql-engine v2.44.0": everywhere).
 """
 
 from __future__ import annotations
@@ -27,34 +30,41 @@ if TYPE_CHECKING:
 
 def subjects_apart(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> bool:
     """Whether the two values' sentences are about two things: each has a subject, they
-    share no word, and neither note mentions a word of the other's subject. Only of a
-    number or a port, which say nothing of what they are of: a version is of the tool it
-    names ("Every environment runs graphql-engine v2.44.0" is about graphql-engine)."""
-    if a.kind not in _SAY_NOTHING_OF_WHAT:
+    share no word, and each has a word the other note never uses."""
+    if a.kind not in _KINDS:
         return False
     mine = _subject(older.clause(a.clause).text, a.shown)
     theirs = _subject(newer.clause(b.clause).text, b.shown)
     if not mine or not theirs or not mine.isdisjoint(theirs):
         return False
-    return mine.isdisjoint(newer.prose_stems) and theirs.isdisjoint(older.prose_stems)
+    return not mine.issubset(newer.prose_stems) and not theirs.issubset(older.prose_stems)
 
 
 def _subject(text: str, shown: str) -> frozenset[str]:
     """The stems of the words before a sentence's first verb, when that verb comes before
-    the value (empty otherwise, or when the value is not found as written)."""
+    the value (empty otherwise: see the module's text)."""
     at = text.lower().find(shown.lower())
     if at <= 0:
         return frozenset()
+    if text.count("`", 0, at) % 2:
+        return frozenset()  # a value inside code: its command's words are no subject
     verb = _VERB.search(text, 0, at)
     if verb is None:
         return frozenset()
-    return frozenset(content_stems(CODE_SPAN.sub(" ", text[: verb.start()])))
+    said = CODE_SPAN.sub(" ", text[: verb.start()])
+    if _EVERY.search(said):
+        return frozenset()
+    return frozenset(content_stems(said))
 
 
-_SAY_NOTHING_OF_WHAT: Final = frozenset({"number", "port"})
+# The kinds of value a sentence's subject says what of: a number, a port, a version, a
+# path. A name, a command, a flag or a URL say it themselves.
+_KINDS: Final = frozenset({"number", "port", "version", "path"})
+# Words that make a subject all of its kind, no one thing.
+_EVERY: Final = re.compile(r"\b(?:every|all|both|each|any)\b", re.IGNORECASE)
 # A sentence's first verb, where its subject ends: a form of "be", "have", a modal, or a
 # verb a note says a value with ("gets", "keeps", "runs", "uses", "takes", "lives").
-_VERB = re.compile(
+_VERB: Final = re.compile(
     r"\b(?:is|are|was|were|be|been|has|have|had|can|could|will|would|must|should|may"
     r"|might|get|gets|got|stay|stays|keep|keeps|kept|live|lives|run|runs|use|uses|take"
     r"|takes|need|needs)\b",
