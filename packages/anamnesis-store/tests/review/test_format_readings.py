@@ -13,6 +13,8 @@ look-alikes each reading must leave alone:
 * a whole number under a key naming a tool's version (``javaVersion=21``) is that
   tool's version, as "Java 21" is;
 * a schedule as cron writes it (`0 6 * * *`) is a value, compared as written;
+* a storage address (``s3://acme-backups/db/``) is also a path, the place files are
+  kept, as a local folder is; two of them differ on one line, as URLs;
 * a file pinning a tool's version "bumped to" one states that version.
 
 The pairs are written here, not taken from the measured set."""
@@ -68,6 +70,12 @@ FOUND: list[tuple[str, Note, Note, str]] = [
             "power.R now has `n <- 80` per arm; the pilot's effect was larger.",
         ),
         "number",
+    ),
+    (
+        "a local folder, then a bucket, for one place",
+        ("Backups location", "Nightly backups are written to /mnt/backup/db."),
+        ("Backup target", "Backups go to s3://acme-backups/db/ now; the NAS mount is gone."),
+        "path",
     ),
     (
         "a schedule as cron writes it",
@@ -180,3 +188,12 @@ def test_a_cron_schedule_is_read_and_prose_numbers_are_not() -> None:
     assert values_read("flag", "Runs at `*/15 9-17 * * 1-5`.") == ["*/15 9-17 * * 1-5"]
     assert values_read("flag", "Runs at `0 0 * * MON-FRI`.") == ["0 0 * * MON-FRI"]
     assert values_read("flag", "`5 apples and more things`") == []
+
+
+def test_a_storage_address_is_a_url_and_a_path(store: MemoryStore) -> None:
+    assert values_read("path", "Backups go to s3://acme/db/ now.") == ["s3://acme/db/"]
+    assert values_read("url", "Backups go to s3://acme/db/ now.") == ["s3://acme/db/"]
+    older = write(store, ("Backup bucket", "Backups are written to `s3://acme/db/` nightly."))
+    newer = write(store, ("Backup bucket", "Backups are written to `s3://acme-archive/db/` now."))
+    [pair] = [pair for pair in store.contradictions() if pair.ids == (older.id, newer.id)]
+    assert [d.kind for d in pair.differs] == ["url"]

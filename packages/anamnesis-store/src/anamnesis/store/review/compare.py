@@ -152,9 +152,13 @@ def _differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
         ),
     ]
     # One line for one change: a value or a clause the older note says is given once,
-    # with the first (the best-matched) of what the newer says instead.
+    # with the first (the best-matched) of what the newer says instead; a storage
+    # address read as a URL and as a path (:func:`.addresses.url_parts`) once, as a URL.
+    addresses = {(d.old, d.new) for d in found if d.kind == "url"}
     unique: dict[tuple[str, str], Difference] = {}
     for difference in found:
+        if difference.kind == "path" and (difference.old, difference.new) in addresses:
+            continue
         unique.setdefault((difference.kind, difference.old), difference)
     order = {kind: i for i, kind in enumerate(DIFFERENCE_KINDS)}
     return tuple(sorted(unique.values(), key=lambda d: order.get(d.kind, len(order))))

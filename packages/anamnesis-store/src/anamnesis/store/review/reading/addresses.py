@@ -19,12 +19,20 @@ URL = re.compile(
 )
 
 
-def url_port(url: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
-    """A URL's explicit port (``http://localhost:3000``, ``mqtt://broker.lan:1883``: any
-    scheme's) is also a port value; one after a user's name and password is not read."""
+def url_parts(url: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
+    """What a URL also states as a value of another kind: its explicit port
+    (``http://localhost:3000``, ``mqtt://broker.lan:1883``: any scheme's; not one after a
+    user's name and password), and a storage address's place, as a path
+    (``s3://acme-backups/db/`` is where files are kept, as ``/mnt/backup/db`` is)."""
     match = re.match(r"[A-Za-z][A-Za-z0-9+.-]*://[^/:@]+:(\d{2,5})\b", url)
     if match:
         yield start, Value("port", match.group(1), f":{match.group(1)}", clause=clause)
+    if _STORED.match(url):
+        yield start, Value("path", url.lower().rstrip("/"), url, clause=clause)
+
+
+# A storage address: a bucket's, a file system's.
+_STORED = re.compile(r"(?:gs|s3|s3a|gcs|az|abfss?|hdfs|file)://", re.IGNORECASE)
 
 
 def url_value(url: str, clause: int) -> Value:

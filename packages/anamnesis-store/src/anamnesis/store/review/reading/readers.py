@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from anamnesis.store.review.reading.addresses import URL, url_port, url_value
+from anamnesis.store.review.reading.addresses import URL, url_parts, url_value
 from anamnesis.store.review.reading.commands import PROGRAM, command_tool
 from anamnesis.store.review.reading.quantities import (
     VERSION,
@@ -128,7 +128,7 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         return
     if URL.fullmatch(inner):
         yield start, url_value(inner, clause)
-        yield from url_port(inner, start, clause)
+        yield from url_parts(inner, start, clause)
         return
     listed = _FLAG_LIST.fullmatch(inner.rstrip(",;"))
     if listed:  # `args: [--fix, --exit-non-zero-on-fix]`: flags a setting gives its program
@@ -280,7 +280,7 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         if not any(a <= match.start() < b for a, b in (m.span() for m in settings)):
             url = match.group(0).rstrip(".,:;!?")
             yield start + match.start(), url_value(url, clause)
-            yield from ((start + match.start() + at, port) for at, port in url_port(url, 0, clause))
+            yield from url_parts(url, start + match.start(), clause)
     if not settings:
         # `org.clojure/clojure {:mvn/version "1.11.1"}`: a quoted version is a version
         for match in _QUOTED_VERSION.finditer(inner):
@@ -500,7 +500,7 @@ def _command_parts(
         elif URL.fullmatch(part.strip("\"'")):  # `curl -fsS https://api.example/health`
             url = part.strip("\"'").rstrip(".,;")
             yield start, url_value(url, clause)
-            yield from url_port(url, start, clause)
+            yield from url_parts(url, start, clause)
         elif (image := _IMAGE.fullmatch(part)) and not image.group(3).isdigit():
             # `docker run ... getmeili/meilisearch:v1.11`: the image's tag
             version = _image_tag(image, clause)
@@ -600,7 +600,7 @@ def _urls(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             url = match.group(0).rstrip(".,:;!?")
             spans.take(match.start(), match.start() + len(url))
             yield match.start(), url_value(url, clause)
-            yield from url_port(url, match.start(), clause)
+            yield from url_parts(url, match.start(), clause)
 
 
 # A Dockerfile's base image, in prose or code: "start FROM centos:8", `FROM
