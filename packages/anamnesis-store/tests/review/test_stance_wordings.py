@@ -52,7 +52,11 @@ each rule must leave alone:
   are not allowed" are edits, as "never edit Gemfile.lock by hand" says: the
   notes agree);
 * "there's no yarn step any more" retires yarn, as "no yarn step any more" does; not
-  what another scope still has.
+  what another scope still has;
+* "stopped auto-merging X" stops a hyphenated doing, as "stopped merging X" does; "never
+  point tests at X": the verb after "never" is what not to do, no kind of tests;
+* a file "in .gitignore" or "git-ignored" is not to be committed; "X was renamed"
+  retires the name X.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -211,6 +215,26 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " Variables and read them with env.get()."),
         ("Tokens never go in Jenkins Variables", "Do not put tokens in Variables: every"
          " job log can print them. Use the credentials store."),
+        "negation",
+    ),
+    (
+        "a hyphenated doing stopped",
+        ("Auto-merge", "Dependabot PRs are auto-merged when CI is green."),
+        ("Dependabot", "We stopped auto-merging Dependabot PRs after a broken minor release."),
+        "negation",
+    ),
+    (
+        "a thing said never to be pointed at, its verb no kind of it",
+        ("Tests against prod data", "Integration tests run against a copy of prod data."),
+        ("Test data", "Never point tests at prod data, not even a copy; use the seeded"
+         " fixtures."),
+        "negation",
+    ),
+    (
+        "a file the newer note says is in .gitignore",
+        ("Committing lockfiles", "Commit package-lock.json with every dependency change."),
+        ("Lockfile policy", "package-lock.json is in `.gitignore`; this library ships"
+         " without a lockfile."),
         "negation",
     ),
     (

@@ -538,19 +538,29 @@ def _qualifiers(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     previous = ""
     copula = False
+    told = False  # the word before tells not to: this one is what not to do, a verb
     for word in words(CODE_SPAN.sub(" ", text)):
         stems = content_stems(word)
-        lower = word.lower()
-        if not stems or lower.replace("\u2019", "'") in _NOT_A_KIND:
+        lower = word.lower().replace("\u2019", "'")
+        if not stems or lower in _NOT_A_KIND:
             previous = ""
             copula = lower in _COPULAS
+            told = lower in _TOLD_NOT
             continue
         out.setdefault(stems[0], previous)
-        # "files are encrypted client-side": a participle after "are" says how, no kind
+        # "files are encrypted client-side": a participle after "are" says how, no kind;
+        # "never point tests at ...": "point" is no kind of tests
         passive = copula and lower.endswith("ed")
-        previous = "" if word[0].isdigit() or passive else lower
-        copula = False
+        previous = "" if word[0].isdigit() or passive or told else lower
+        copula = told = False
     return out
 
 
 _COPULAS: Final = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets"})
+# Words that tell not to do what the next word says: "never point tests at ...". (Not
+# "stopped", which tells what happened: "stopped opening PRs" is kept as written.)
+_TOLD_NOT: Final = frozenset(
+    """
+    never not don't dont doesn't doesnt won't can't cannot mustn't shouldn't avoid
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 # A cue and the target after it: "never use X", "don't X", "instead of X".
 _NEGATION_BEFORE = re.compile(
     r"\b(?:never|don['\u2019]t|do\s+not|does\s+not|doesn['\u2019]t|must\s+not|mustn['\u2019]t"
-    r"|should\s+not|shouldn['\u2019]t|no\s+longer|avoid|stop(?:ped)?(?=\s+\w+ing\b)|instead\s+of"
+    r"|should\s+not|shouldn['\u2019]t|no\s+longer|avoid|stop(?:ped)?(?=\s+[\w-]+ing\b)|instead\s+of"
     r"|rather\s+than|not\s+even|(?:without|no)(?=\s+(?:`|-))"
     # "with polars, not pandas": a choice's other side
     r"|(?<=,\s)not(?=\s+(?!(?:only|just|even|always|yet|all|every|sure|needed|required"
@@ -57,6 +57,12 @@ _IS_OFF = re.compile(
     r"\b(?:is|are|stays|stay|remains|remain)\s+(?:off|disabled)\b"
     r"(?!\s+(?:by|when|if|for|in)\b)"
     r"|\b(?:stays|stay|remains|remain|is\s+kept|are\s+kept)\s+out\s+of\b",
+    re.IGNORECASE,
+)
+# "X is in .gitignore", "X are git-ignored": X is not to be committed (the file named in
+# code too, so read on the text as written).
+_IGNORED_BY_GIT = re.compile(
+    r"\b(?:is|are)\s+(?:listed\s+)?in\s+(?:the\s+)?`?\.gitignore`?|\b(?:is|are)\s+git-?ignored\b",
     re.IGNORECASE,
 )
 _TITLE_NO = re.compile(r"^(?:no|not|never|don['\u2019]t|do\s+not|stop|avoid)\s+", re.IGNORECASE)
@@ -155,7 +161,7 @@ _CUE_WORDS: Final = frozenset(
     decommissioned switched turned shut sunset scheduled favour favor moved migrated
     changed went used longer ignored unused unsupported left ditched abandoned rid blocked
     cancelled canceled discontinued banned forbidden disallowed off disabled stays stay
-    remains remain kept renamed
+    remains remain kept renamed gitignore gitignored
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -239,6 +245,8 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
             continue  # "With the cache off, the run is 3x slower": a condition, not a ban
         yield from _stance(NEGATION, text[match.start("thing") : match.end("thing")], clause)
     for match in _IS_OFF.finditer(masked):
+        yield from _stance(NEGATION, _before(text, match.start()), clause)
+    for match in _IGNORED_BY_GIT.finditer(text):
         yield from _stance(NEGATION, _before(text, match.start()), clause)
     for match in _NOT_DONE.finditer(masked):
         over = re.search(r"any\s*more$", match.group(0), re.IGNORECASE)
