@@ -248,3 +248,58 @@ def test_a_lower_case_k_after_a_number_is_thousands() -> None:
 
 def _values(body: str) -> list[Value]:
     return [value for clause in clauses("", body) for value in clause_values(clause, False)]
+
+
+def test_a_number_refused_beyond_is_a_maximum() -> None:
+    """ "Attachments over 10 MiB are rejected" allows 10 MiB at most, as "rejects
+    attachments over 10 MiB" does."""
+    assert ("number", "10485760", "byte", False, "<=") in _read(
+        "Attachments over 10 MiB are rejected by the API."
+    )
+    assert ("number", "10485760", "byte", False, ">=") in _read(
+        "Attachments over 10 MiB are kept in cold storage."
+    )
+
+
+def test_a_rate_over_a_unit_of_time_is_per_second_and_no_path() -> None:
+    assert ("number", "0.5", "/s", False, "") in _read("The limit is 30/min per IP.")
+    assert ("number", "0.5", "anonymous", True) in [
+        (v.kind, v.norm, v.slot, v.keyed) for v in _values("```yaml\nanonymous: 30/min\n```")
+    ]
+    assert not any(kind == "path" for kind, *_rest in _read("Anonymous: 30/min, burst 50."))
+
+
+RATE_AND_LIMIT_PAIRS: list[tuple[str, Note, Note, str]] = [
+    (
+        "a maximum said as what is refused beyond it",
+        ("Max file size for attachments", "Attachments over 10 MiB are rejected by the API."),
+        ("Attachment limit", "The API accepts attachments up to 25 MB."),
+        "number",
+    ),
+    (
+        "a rate as a number over a unit of time, and per minute in words",
+        ("Rate limiter settings", "limits:\n  anonymous: 30/min\n  authenticated: 300/min"),
+        (
+            "Anonymous rate limit",
+            "Anonymous clients get 60 requests a minute since the docs site started calling"
+            " the API.",
+        ),
+        "number",
+    ),
+]
+SAME_LIMITS: list[tuple[str, Note, Note]] = [
+    (
+        "a maximum in kilobytes and the same in bytes",
+        ("Max chat message size", "Messages over 16 KB are rejected with an error."),
+        ("Frame size", "The socket's max frame size is 16384 bytes, the message limit."),
+    ),
+    (
+        "a second limit said to hold also",
+        ("Session length", "Sessions expire after 8 hours of inactivity."),
+        ("Absolute session lifetime", "Sessions also end 24 hours after login, however active."),
+    ),
+]
+
+test_each_rate_and_limit_is_found, test_each_same_limit_is_left_alone = wording_tests(
+    RATE_AND_LIMIT_PAIRS, SAME_LIMITS
+)

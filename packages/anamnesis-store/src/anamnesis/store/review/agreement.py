@@ -47,12 +47,12 @@ def agree(a: Value, b: Value) -> bool:
         if a.kind == "name" and longer == f"{shorter}s":
             return True  # NodePool, NodePools: one name, one or many of it
         return f" {shorter} " in f" {longer} "
+    if a.kind == "number" and _one_size(a, b):
+        return True  # "16 KB" and "16384 bytes", a bound or not: one size
     if a.kind == "number" and (a.bound or b.bound):
         return _numbers_agree(_bounded(a), _bounded(b))
     if a.kind == "number":
-        return (
-            _one_quantity(a, b) or _one_quantity(b, a) or _rate_and_period(a, b) or _one_size(a, b)
-        )
+        return _one_quantity(a, b) or _one_quantity(b, a) or _rate_and_period(a, b)
     return False
 
 

@@ -306,7 +306,9 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
     """Whether two values are said for different scopes (:func:`scoped_apart`), or in
     notes titled for two scopes, each one the other note never mentions, whatever the
     values' own words ("master key in production" with ``MEILI_ENV=production``, "master
-    key locally" with ``MEILI_ENV=development``)."""
+    key locally" with ``MEILI_ENV=development``); or, the newer not said as a change, for
+    two places or cases, as an exception, a layer over the older, or one more beside it
+    ("Sessions also end 24 hours after login")."""
     titled_mine, titled_theirs = scopes(older.title), scopes(newer.title)
     if (
         titled_mine
@@ -319,6 +321,7 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
         titled_for_two_places(older, newer)
         or an_exception(older, b, newer)
         or layered_over(older, newer)
+        or _BESIDES.search(newer.clause(b.clause).text) is not None
     ):
         return True
     return scoped_apart(
@@ -411,6 +414,9 @@ def _layered_over(lower: str) -> tuple[frozenset[str], ...]:
     return tuple(frozenset(content_stems(found.group(1))) for found in _LAYERED.finditer(lower))
 
 
+# A value said to hold beside another, which still holds: "Sessions also end 24 hours
+# after login" (beside "after 8 hours of inactivity").
+_BESIDES: Final = re.compile(r"\b(?:also|in\s+addition|additionally)\b", re.IGNORECASE)
 # A layer over something, and the two words after it: what it is layered over.
 _LAYERED: Final = re.compile(
     r"\b(?:overrides?|overriding|takes?\s+precedence\s+over|on\s+top\s+of|in\s+addition\s+to)"

@@ -224,6 +224,12 @@ _JOINED_WHOLE = re.compile(
 
 
 def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator[tuple[int, Value]]:
+    if "/" in text:
+        for rate in _RATE_SLASH.finditer(text):  # "30/min": a rate, per second
+            norm = per_time(rate.group(0))
+            if norm is not None and spans.free(*rate.span()):
+                spans.take(*rate.span())
+                yield rate.start(), Value("number", norm, rate.group(0), slot="/s", clause=clause)
     for match in _NUMBER.finditer(text):
         if not spans.free(*match.span()):
             continue
@@ -593,6 +599,20 @@ def in_some_unit(number: float, quantity: float, base: str) -> bool:
     return any(abs(number * scale - quantity) < 1e-9 * max(1.0, quantity) for scale in scales)
 
 
+def per_time(text: str) -> str | None:
+    """A rate written as a number over a unit of time (``30/min``, ``5/s``), as a number
+    per second (``0.5``), or None."""
+    match = _PER_TIME.fullmatch(text)
+    known = _unit_of(match.group(2)) if match else None
+    if match is None or known is None or known[0] != "s":
+        return None
+    return _plain(float(match.group(1)) / known[1])
+
+
+_PER_TIME = re.compile(r"(\d+(?:\.\d+)?)\s*/\s*([A-Za-z]+)")
+_RATE_SLASH = re.compile(r"(?<![\w./])\d+(?:\.\d+)?/[A-Za-z]+\b(?!/)")
+
+
 def scaled(number: float, unit: str) -> tuple[str, str]:
     """A number in its unit's base (seconds, bytes), as text, and that unit."""
     known = _unit_of(unit) if unit else None
@@ -660,7 +680,7 @@ def _number_value(
         bound = ">="
     elif _MAXIMUM_BEFORE.search(before) or _MAXIMUM_AFTER.match(after):
         bound = "<="
-    if bound and _REFUSED_BOUND.search(said):
+    if bound and (_REFUSED_BOUND.search(said) or _REFUSED_AFTER.match(after)):
         # what is refused below a number is its floor: "never starts a batch with fewer
         # than 8 jobs" asks for 8 at least, "rejects uploads above 50 MB" allows 50 at most
         bound = "<=" if bound == ">=" else ">="
@@ -673,6 +693,15 @@ _REFUSED_BOUND = re.compile(
     r"\b(?:not|never|cannot|can't|won't|doesn't|don't|isn't|refuses?|rejects?|reverts?"
     r"|fails?|blocks?)\b(?:(?!\b(?:and|but|or|so|then)\b)[^.;:,\n]){0,40}?"
     r"\b(?:(?:more|fewer|less)\s+than|over|above|under|below)\s*$",
+    re.IGNORECASE,
+)
+
+
+# What is refused beyond a number, said after it: "attachments over 10 MiB are rejected"
+# allow 10 MiB at most.
+_REFUSED_AFTER = re.compile(
+    r"[^.;:]{0,40}?\b(?:is|are|get|gets|will\s+be)\s+(?:rejected|refused|blocked|dropped"
+    r"|denied|not\s+allowed|not\s+accepted)\b",
     re.IGNORECASE,
 )
 

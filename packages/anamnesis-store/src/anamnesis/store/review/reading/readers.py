@@ -19,6 +19,7 @@ from anamnesis.store.review.reading.quantities import (
     keyed_numbers,
     number_words,
     numbers,
+    per_time,
     quoted_quantities,
     range_text,
     tool_before,
@@ -818,6 +819,8 @@ def _looks_like_path(token: str) -> bool:
     segments = [segment for segment in token.split("/") if segment]
     if all(segment.isdigit() for segment in segments):
         return False  # 502/503/504, 24/7
+    if per_time(token) is not None:
+        return False  # 30/min: a rate
     if len(segments) >= 3:
         return True
     return any(re.search(r"[._<>*@-]|\d", segment) for segment in segments)

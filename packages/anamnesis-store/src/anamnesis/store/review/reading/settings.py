@@ -14,6 +14,7 @@ from anamnesis.store.review.reading.quantities import (
     VERSION,
     is_unit,
     key_unit,
+    per_time,
     range_text,
     scaled,
     version_value,
@@ -234,6 +235,9 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     if inner:  # ``Environment=RESTIC_PASSWORD_FILE=/etc/restic/pw``: the variable it sets
         return setting_value(inner.group(1), inner.group(2), clause)
     slot = key.lower().lstrip("-")
+    rate = per_time(value)
+    if rate is not None:  # ``anonymous: 30/min``: a rate, per second, not a path
+        return Value("number", rate, f"{key}={value}", slot=slot, keyed=True, clause=clause)
     if (_PATH_VALUE.fullmatch(value) or _STORAGE.match(value)) and not _PATTERN_KEY.search(key):
         # ``output-dir: lib/src/localization``, ``registry: gs://feast/registry.pb``:
         # where a thing is kept, compared as a path is
