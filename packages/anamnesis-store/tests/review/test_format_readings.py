@@ -15,7 +15,9 @@ look-alikes each reading must leave alone:
 * a schedule as cron writes it (`0 6 * * *`) is a value, compared as written;
 * a storage address (``s3://acme-backups/db/``) is also a path, the place files are
   kept, as a local folder is; two of them differ on one line, as URLs;
-* a file pinning a tool's version "bumped to" one states that version.
+* a file pinning a tool's version "bumped to" one states that version;
+* a developer tool named in lower case in prose ("hashed with bcrypt", "runs flake8") is
+  a name, as a capitalised one is; not a word that is also plain English ("black").
 
 The pairs are written here, not taken from the measured set."""
 
@@ -76,6 +78,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Backups location", "Nightly backups are written to /mnt/backup/db."),
         ("Backup target", "Backups go to s3://acme-backups/db/ now; the NAS mount is gone."),
         "path",
+    ),
+    (
+        "a password hash named in lower case",
+        ("Password hashing", "Passwords are hashed with bcrypt (cost 12)."),
+        ("Password hashing algorithm", "New passwords are hashed with argon2id."),
+        "name",
+    ),
+    (
+        "linters named in lower case",
+        ("Linting in pre-commit", "pre-commit runs flake8 and isort."),
+        ("pre-commit hooks", "pre-commit runs ruff (lint and format) only."),
+        "name",
     ),
     (
         "a schedule as cron writes it",
@@ -197,3 +211,11 @@ def test_a_storage_address_is_a_url_and_a_path(store: MemoryStore) -> None:
     newer = write(store, ("Backup bucket", "Backups are written to `s3://acme-archive/db/` now."))
     [pair] = [pair for pair in store.contradictions() if pair.ids == (older.id, newer.id)]
     assert [d.kind for d in pair.differs] == ["url"]
+
+
+def test_tools_in_lower_case_are_names_and_english_words_are_not() -> None:
+    assert values_read("name", "Passwords are hashed with bcrypt.") == ["bcrypt"]
+    assert values_read("name", "We switched from npm to pnpm.") == ["npm", "pnpm"]
+    assert values_read("name", "The dashboard is black and white.") == []
+    # a file or a key named after a tool is a path or a key, no tool
+    assert values_read("name", "Delete poetry.lock and run again.") == []

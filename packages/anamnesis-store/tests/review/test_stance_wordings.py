@@ -56,7 +56,10 @@ each rule must leave alone:
 * "stopped auto-merging X" stops a hyphenated doing, as "stopped merging X" does; "never
   point tests at X": the verb after "never" is what not to do, no kind of tests;
 * a file "in .gitignore" or "git-ignored" is not to be committed; "X was renamed"
-  retires the name X.
+  retires the name X; "since we dropped X" retires X, said after its doer, not what
+  came before;
+* a name a note says it replaced ("Replaced nvm with fnm") is no state of that note to
+  compare with another note's names.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -238,6 +241,14 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "negation",
     ),
     (
+        "a branch the newer note says we dropped, its new one before",
+        ("Release branch", "Production deploys come from `release/next`; cut it from main"
+         " on Tuesdays."),
+        ("Production branch", "Production deploys from `trunk` since we dropped the release"
+         " branch: merge main into trunk to release."),
+        "replacement",
+    ),
+    (
         "a name the newer note says was renamed",
         ("Deploy branch", "Merges to `master` deploy to production."),
         ("Release branch", "Production deploys from `main`; `master` was renamed."),
@@ -246,6 +257,16 @@ FOUND: list[tuple[str, Note, Note, str]] = [
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "two notes each replacing a tool, the one each replaced no state to compare",
+        ("Tool versions are managed with mise", "Replaced asdf with mise; it reads the"
+         " existing `.tool-versions`, so repos didn't change. Run `mise install` in a repo"
+         " to get its pinned versions. Use `mise activate zsh` rather than shims, since"
+         " shims confused Neovim's LSP."),
+        ("Fixed slow zsh startup", "New shells took 1.8s to start; `zprof` showed nvm init"
+         " costing 1.2s. Replaced nvm with fnm (`eval \"$(fnm env --use-on-cd)\"`) and"
+         " lazy-loaded kubectl completion; startup is now around 140ms."),
+    ),
     (
         "two kinds of one thing, one of them never done",
         ("Branch hygiene", "Feature branches are rebased onto main before the merge."),

@@ -36,6 +36,7 @@ from functools import lru_cache
 from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.reading.quantities import is_unit, key_words
 from anamnesis.store.review.reading.text import stem
+from anamnesis.store.review.reading.tool_names import TOOL_NAMES
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -425,8 +426,8 @@ def name_shape(value: Value) -> str:
 def _shape_of(shown: str) -> str:
     if _ENV_NAME.fullmatch(shown) or _NESTED_ENV_NAME.fullmatch(shown):
         return "env"
-    if shown[:1].isupper() and not _MARKS.search(shown):
-        return "proper"
+    if (shown[:1].isupper() and not _MARKS.search(shown)) or shown in TOOL_NAMES:
+        return "proper"  # a product's name, "Sentry" or a tool's in lower case, "bcrypt"
     return "identifier"
 
 

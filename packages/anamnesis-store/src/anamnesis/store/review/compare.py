@@ -72,12 +72,13 @@ from anamnesis.store.review.names_renamed import (
 )
 from anamnesis.store.review.reading.commands import command_tool, program_of, task_words, tool_of
 from anamnesis.store.review.reading.quantities import is_unit
-from anamnesis.store.review.reading.stances import NEGATION
+from anamnesis.store.review.reading.stances import NEGATION, REPLACEMENT
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
     KIND_WORDS,
     SCOPE_WORDS,
     content_stems,
+    stem,
     words,
 )
 from anamnesis.store.review.reading.value import KINDS
@@ -140,7 +141,12 @@ def _differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
     old_values, new_values = older.values(mine), newer.values(theirs)
     found = [
         *stance_differences(older, newer, mine, theirs),
-        *_value_differences(older, newer, _stated(older, mine, old_values), new_values),
+        *_value_differences(
+            older,
+            newer,
+            _not_replaced(older, mine, _stated(older, mine, old_values)),
+            _not_replaced(newer, theirs, new_values),
+        ),
         *named_settings(older, newer, old_values, new_values),
         *(
             _flag_set_differences(old_values, new_values)
@@ -173,6 +179,20 @@ def _stated(facts: NoteFacts, chosen: list[Clause], values: list[Value]) -> list
     if not avoided:
         return values
     return [value for value in values if value.shown.lower() not in avoided]
+
+
+def _not_replaced(facts: NoteFacts, chosen: list[Clause], values: list[Value]) -> list[Value]:
+    """The values a note states, less the names it says it replaced ("Replaced nvm with
+    fnm": fnm is what it holds, nvm no state of its own to compare with another note's;
+    that the older note's nvm is gone is the replacement's difference)."""
+    replaced = {
+        stance.stems[0]
+        for stance in facts.stances(chosen)
+        if stance.kind == REPLACEMENT and stance.stems
+    }
+    if not replaced:
+        return values
+    return [v for v in values if not (v.kind == "name" and stem(v.norm) in replaced)]
 
 
 # -- values ------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ from anamnesis.store.review.reading.settings import (
     version_files,
 )
 from anamnesis.store.review.reading.text import GENERIC
+from anamnesis.store.review.reading.tool_names import tool_names
 from anamnesis.store.review.reading.value import Spans, Value
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -588,6 +589,7 @@ def plain_values(
     yield from number_words(text, spans, clause)
     if _UPPER.search(text, 1):
         yield from _names(text, spans, clause)
+    yield from tool_names(text, spans, clause)
 
 
 _DIGIT = re.compile(r"\d")

@@ -107,6 +107,8 @@ _NONE_AT_START = re.compile(
     r"^no\s+(?!(?:longer|one|need|matter|idea|way|more|later|further|less|fewer)\b)(?=\w)",
     re.IGNORECASE,
 )
+# A person just before a cue, its doer: "we dropped X", "I removed X" (X after the cue).
+_DOER_BEFORE = re.compile(r"\b(?:we|i|they|you|someone|somebody)\s+$", re.IGNORECASE)
 # Cues that also name what happens to one thing of many ("a message is dropped").
 _WEAK = re.compile(r"\b(?:removed|deleted|dropped|blocked|cancell?ed)\b", re.IGNORECASE)
 _INDEFINITE = re.compile(
@@ -258,6 +260,11 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
             text[max(0, match.start() - 40) : match.start()]
         ):
             continue  # "a push is dropped": something happens to one of many, no fact retired
+        if _DOER_BEFORE.search(masked, 0, match.start()):
+            # "since we dropped the weekly branch": who did it before the cue, what went
+            # after it
+            yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
+            continue
         yield from _stance(REPLACEMENT, _before(text, match.start()), clause)
         if re.search(r"no\s+longer", match.group(0), re.IGNORECASE):
             yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
