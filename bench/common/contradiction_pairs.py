@@ -49,11 +49,16 @@ LABELS = ("contradicts", "compatible")
 # agents' memory notes on a Rails/Kamal SaaS, a Go gRPC service on GKE, a SvelteKit app on
 # Vercel, a uv-built PyPI CLI, a Rust TUI, an AWS landing zone, a tRPC/Prisma app, a
 # DRF/Celery API, an Expo app, a BigQuery warehouse, a Go operator, a WXT browser extension,
-# a Spring Boot 3 service and a Deno Fresh site. Only the tuning splits' misses are ever
-# named (the bench's ``TUNING_SPLITS``).
+# a Spring Boot 3 service and a Deno Fresh site; ``fresh15``: a fifteenth, written blind the
+# same way on 2026-11-30 by another helper, in a JUCE audio plugin, a Lightning routing node,
+# an Obsidian plugin, Ansible network automation for Cisco and Juniper switches, a Figma
+# plugin, an OpenSCAD parts library, a crypto grid-trading bot, a course autograder, a
+# Minecraft Fabric mod, a KiCad board, an Emacs package, an Apollo Router supergraph, a
+# Roblox game and a WooCommerce plugin. Only the tuning splits' misses are ever named (the
+# bench's ``TUNING_SPLITS``).
 SPLITS = (
     "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
-    "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14",
+    "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
 )  # fmt: skip
 # What differs between two contradicting notes (the store's Difference kinds).
 CONTRADICTING_KINDS = (
