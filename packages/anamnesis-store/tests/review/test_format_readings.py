@@ -219,3 +219,8 @@ def test_tools_in_lower_case_are_names_and_english_words_are_not() -> None:
     assert values_read("name", "The dashboard is black and white.") == []
     # a file or a key named after a tool is a path or a key, no tool
     assert values_read("name", "Delete poetry.lock and run again.") == []
+
+
+def test_a_languages_literal_capitalised_is_no_name() -> None:
+    names = values_read("name", "Orders are sent with postOnly True to Binance.")
+    assert "True" not in names and "Binance" in names

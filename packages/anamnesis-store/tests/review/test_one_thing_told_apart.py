@@ -247,6 +247,15 @@ FOUND: list[tuple[str, Note, Note, str]] = [
 
 FOUND += [
     (
+        "one kind of thing, the newer side's words said in the older note too",
+        ("Webhook retries", "Failed partner webhooks are retried 5 times with backoff."),
+        (
+            "Webhook redelivery",
+            "Partners asked for fewer duplicates, so an outbound webhook gets at most 3 attempts.",
+        ),
+        "number",
+    ),
+    (
         "a version said of all environments, and of the files that set it",
         (
             "Keycloak image",
@@ -336,6 +345,18 @@ LEFT: list[tuple[str, Note, Note]] = [
         "two versions of one tool on two things, each the subject of its sentence",
         ("Python on the build image", "The CI image has Python 3.10 installed."),
         ("Python for the docs", "The docs build uses Python 3.12."),
+    ),
+    (
+        "one kind of thing, each side's said with words the other note never uses",
+        ("Grader time limit", "All weekly quiz graders run with a 5 minute timeout."),
+        ("Capstone grader", "The capstone's grader gets 30 minutes: it builds a container"
+         " per submission."),
+    ),
+    (
+        "two config files of one kind, each said with its own words",
+        ("Logging config", "Common loggers are set in src/main/resources/logback.xml."),
+        ("Test loggers", "Test-only loggers live in src/test/resources/logback-test.xml so the"
+         " build never ships them."),
     ),
     (
         "two pools' sizes, each the subject of its sentence",

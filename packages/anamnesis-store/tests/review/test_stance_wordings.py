@@ -59,7 +59,8 @@ each rule must leave alone:
   retires the name X; "since we dropped X" retires X, said after its doer, not what
   came before;
 * a name a note says it replaced ("Replaced nvm with fnm") is no state of that note to
-  compare with another note's names.
+  compare with another note's names;
+* an older note saying not to use a thing agrees with a newer one saying it is obsolete.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -257,6 +258,12 @@ FOUND: list[tuple[str, Note, Note, str]] = [
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "an older note says not to use what the newer says is obsolete",
+        ("Emacs libraries", "We don't require cl; only cl-lib."),
+        ("Byte-compile warnings", "If the compiler warns that `cl` is obsolete, someone added"
+         " (require 'cl) again."),
+    ),
     (
         "two notes each replacing a tool, the one each replaced no state to compare",
         ("Tool versions are managed with mise", "Replaced asdf with mise; it reads the"

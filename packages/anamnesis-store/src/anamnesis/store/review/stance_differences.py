@@ -19,6 +19,7 @@ from anamnesis.store.review.both_hold import (
 from anamnesis.store.review.reading.stances import (
     DIRECTIVE,
     NEGATION,
+    REPLACEMENT,
     VERBS,
     Stance,
     describes_first,
@@ -102,11 +103,13 @@ def _apart(mine: str, theirs: str, older: NoteFacts, newer: NoteFacts) -> bool:
 
 
 def _shared(stance: Stance, others: list[Stance]) -> bool:
-    """Whether the other note says the same: a stance of the kind about the same thing."""
+    """Whether the other note says the same: a stance of the kind about the same thing,
+    or a negation of what a replacement retires ("we don't require cl", "`cl` is
+    obsolete": both say it is out)."""
     key = set(stance.stems[:4])
     need = 1 if len(key) <= 1 else 2
     return any(
-        other.kind == stance.kind
+        (other.kind == stance.kind or (stance.kind, other.kind) == (REPLACEMENT, NEGATION))
         and (set(stance.code) & set(other.code) or len(key & set(other.stems)) >= need)
         for other in others
     )

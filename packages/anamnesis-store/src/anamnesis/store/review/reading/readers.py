@@ -766,6 +766,10 @@ _CALENDAR: Final = frozenset(
 )
 
 
+# A language's literals, capitalised as Python writes them: no names.
+_LITERALS: Final = frozenset({"true", "false", "none", "null", "nil"})
+
+
 def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     for pattern in (_ENV_VAR, _CAMEL):
         for match in pattern.finditer(text):
@@ -798,6 +802,8 @@ def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             continue  # "Macs", "Secrets": a plural noun capitalised, not a name
         if all(token.lower() in _CALENDAR for token in tokens):
             continue  # "on Sunday", "since March": when, not a thing named
+        if len(tokens) == 1 and shown.lower() in _LITERALS:
+            continue  # `postOnly True`: a language's literal, no thing named
         spans.take(match.start(), match.end())
         yield start, Value("name", shown.lower(), shown, clause=clause)
 
