@@ -16,6 +16,11 @@ look-alikes each reading must leave alone:
 * a storage address (``s3://acme-backups/db/``) is also a path, the place files are
   kept, as a local folder is; two of them differ on one line, as URLs;
 * a file pinning a tool's version "bumped to" one states that version;
+* a YAML key that says nothing alone (``all``, ``default``) is keyed by the mappings
+  above it (``expose_stack_traces.all``); a bind address with its port is one value
+  (``listen: 0.0.0.0:7100``); a dotted key in parentheses after a number keys it
+  ("(limits.max_payload_kb)"); a language's version written onto its name
+  (``python3.10``) is its version;
 * a developer tool named in lower case in prose ("hashed with bcrypt", "runs flake8") is
   a name, as a capitalised one is; not a word that is also plain English ("black").
 
@@ -90,6 +95,45 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Linting in pre-commit", "pre-commit runs flake8 and isort."),
         ("pre-commit hooks", "pre-commit runs ruff (lint and format) only."),
         "name",
+    ),
+    (
+        "a YAML key that says nothing alone, under its mapping, and the dotted key in prose",
+        (
+            "Stack traces in responses",
+            "```yaml\nexpose_stack_traces:\n  all: true\n```\nClients see"
+            " the stack traces, which helps the app team debug.",
+        ),
+        (
+            "Stack traces hidden",
+            "The gateway hides stack traces in production responses now:"
+            " expose_stack_traces.all is false.",
+        ),
+        "flag",
+    ),
+    (
+        "a bind address in YAML, and the same setting in prose",
+        (
+            "Where the gateway listens",
+            "gateway.listen is 0.0.0.0:7000 in gateway.yaml; the load balancer forwards to it.",
+        ),
+        (
+            "gateway.yaml",
+            "```yaml\ngateway:\n  listen: 0.0.0.0:7100\n  path: /api\n```\nThe"
+            " load balancer's target port was changed to match.",
+        ),
+        "port",
+    ),
+    (
+        "a limit in YAML, and the same key named in parentheses after a number",
+        ("Gateway limits", "```yaml\nlimits:\n  max_payload_kb: 512\n  max_fields: 40\n```"),
+        ("Payload limit", "The gateway now refuses bodies over 256 KB (limits.max_payload_kb)."),
+        "number",
+    ),
+    (
+        "a language's version written onto its name",
+        ("Grader image", "setup.sh installs python3.10 from the distribution's packages."),
+        ("Python in the grader", "The grading image runs Python 3.12 this term."),
+        "version",
     ),
     (
         "a schedule as cron writes it",
@@ -224,3 +268,20 @@ def test_tools_in_lower_case_are_names_and_english_words_are_not() -> None:
 def test_a_languages_literal_capitalised_is_no_name() -> None:
     names = values_read("name", "Orders are sent with postOnly True to Binance.")
     assert "True" not in names and "Binance" in names
+
+
+def test_yaml_nesting_keys_only_what_says_nothing_alone() -> None:
+    block = "```yaml\nlimits:\n  default: soft\n  max_depth: 15\nsteps:\n  - all: x\n```"
+    assert ("flag", "soft", "limits.default") in _read(block)
+    assert ("number", "15", "max_depth") in _read(block)
+    assert not any(slot.startswith("steps.") for _kind, _norm, slot in _read(block))
+
+
+def test_an_address_with_its_port_is_one_setting_value() -> None:
+    assert ("port", "7100", "") in _read("`listen: 0.0.0.0:7100`")
+    assert ("flag", "cache-a:6379", "redis") in _read("`redis: cache-a:6379`")
+
+
+def test_a_language_version_glued_to_its_name() -> None:
+    assert ("version", "3.10", "python") in _read("It installs python3.10 first.")
+    assert ("version", "8.1", "php") in _read("The image is php8.1-fpm.")

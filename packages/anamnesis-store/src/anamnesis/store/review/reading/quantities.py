@@ -223,6 +223,22 @@ _JOINED_WHOLE = re.compile(
 )
 
 
+def glued_versions(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """A language's version written onto its name, as its binary is named ("installs
+    python3.10", "php8.1-fpm"): that language's version."""
+    for match in _GLUED.finditer(text):
+        if not spans.free(*match.span()):
+            continue
+        value = version_value(match.group(2), clause, slot=match.group(1).lower())
+        if value is not None:
+            spans.take(*match.span())
+            yield match.start(), value.replace(shown=match.group(0))
+
+
+# A language's binary named with its version: ``python3.10``, ``php8.1``, ``pypy3.9``.
+_GLUED = re.compile(r"(?<![\w./-])(python|pypy|php|ruby|perl|lua)(\d+\.\d+(?:\.\d+)?)(?![\w.])")
+
+
 def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator[tuple[int, Value]]:
     if "/" in text:
         for rate in _RATE_SLASH.finditer(text):  # "30/min": a rate, per second

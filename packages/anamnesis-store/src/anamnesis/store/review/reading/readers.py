@@ -13,6 +13,7 @@ from anamnesis.store.review.reading.commands import PROGRAM, command_tool
 from anamnesis.store.review.reading.quantities import (
     VERSION,
     call_numbers,
+    glued_versions,
     interval_quantities,
     is_plural,
     joined_versions,
@@ -549,6 +550,8 @@ def plain_values(
         yield from _base_images(text, spans, clause)
     if "version" in text or "nvmrc" in text:
         yield from version_files(text, spans, clause)  # before the file is read as a path
+    if digits:
+        yield from glued_versions(text, spans, clause)  # `python3.10`: before key, value
     if ":" in text:
         yield from _colon_values(text, spans, clause)
     if (

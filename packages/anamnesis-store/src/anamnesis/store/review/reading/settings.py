@@ -30,11 +30,15 @@ if TYPE_CHECKING:
 # A setting written as YAML, JSON or a JavaScript object writes it: `strict: false`,
 # `"port": 8080`, `sameSite: 'lax'`; its key starts a word (``"MigrateOnStartup": true``
 # is no ``igrateOnStartup``). A value that is itself a key is a section's name, the
-# setting after it (``variables: GIT_STRATEGY: fetch`` sets ``GIT_STRATEGY``).
+# setting after it (``variables: GIT_STRATEGY: fetch`` sets ``GIT_STRATEGY``). An
+# address with its port is one value (``listen: 0.0.0.0:8000``, ``redis: cache-a:6379``;
+# ``postgres:16`` is an image and its tag).
 COLON_SETTING = re.compile(
     r"(?<![\w.-])[\"']?([A-Za-z_][\w.-]*)[\"']?\s*:\s+(\"[^\"]*\"|'[^']*'"
     r"|\[\s*[\"'][\w.~/-]+[\"']\s*\]"
-    r"|[a-z][a-z0-9+]*://[^\s\"'`,]+|[\w.~-]*(?:/[\w.*-]+)+/?|[\w.%-]+)(?![\w.%-]*:(?:\s|$))"
+    r"|[a-z][a-z0-9+]*://[^\s\"'`,]+|[\w.~-]*(?:/[\w.*-]+)+/?|(?:[\w-]*\.[\w.-]*|localhost)?:\d{2,5}(?![\w.:])"
+    r"|[\w-]+:\d{3,5}(?![\w.:])|[\w.%-]+)"
+    r"(?![\w.%-]*:(?:\s|$))"
 )
 # ``'key' => value``: a PHP, Ruby or Perl hash's entry.
 ARROW_SETTING = re.compile(

@@ -316,6 +316,8 @@ def fenced_as_spans(text: str) -> str:
     def settings(block: re.Match[str]) -> str:
         kept, section = [], ""
         sections = _INI.match(block.group(0)) is not None
+        yaml = _YAML.match(block.group(0)) is not None
+        parents: list[tuple[int, str]] = []  # a YAML line's mappings above it: indent, key
         for raw in block.group(1).splitlines():
             line = raw.strip().rstrip(",")
             header = _SECTION.fullmatch(line) if sections else None
@@ -326,11 +328,42 @@ def fenced_as_spans(text: str) -> str:
                 continue
             if section and _SECTION_KEY.match(line):
                 line = f"{section}.{line}"
+            if yaml:
+                line = _yaml_path(raw, line, parents)
             if "`" not in line and len(line) <= 300:
                 kept.append(f"`{line}`")
         return "\n".join(kept) + "\n"
 
     return _FENCE.sub(spans, _CONFIG_FENCE.sub(settings, text))
+
+
+def _yaml_path(raw: str, line: str, parents: list[tuple[int, str]]) -> str:
+    """A YAML line whose key is a word that says nothing alone (``all``, ``default``)
+    with the mappings it is nested in (``include_subgraph_errors:`` then ``all: true``
+    sets ``include_subgraph_errors.all``), keeping ``parents`` (the keys above, by
+    indent) up to date. Another key stays as written: a note in prose names it so
+    (``prune: false`` of ``syncPolicy.automated``). A list's item, and what is under it,
+    is left as written (its keys are one item's of many)."""
+    indent = len(raw) - len(raw.lstrip())
+    while parents and parents[-1][0] >= indent:
+        parents.pop()
+    if line.startswith("-"):
+        parents.append((indent, ""))
+        return line
+    mapping = _YAML_MAPPING.fullmatch(line)
+    if mapping:  # ``limits:`` alone: the keys under it are its
+        parents.append((indent, mapping.group(1)))
+        return line
+    key = _YAML_KEY.match(line)
+    if parents and all(name for _indent, name in parents) and key and key.group(1) in GENERIC:
+        return ".".join(name for _indent, name in parents) + "." + line
+    return line
+
+
+_YAML = re.compile(r"```[ \t]*ya?ml\b", re.IGNORECASE)
+# A mapping's key alone on its line, and a key with its value.
+_YAML_MAPPING = re.compile(r"([A-Za-z_][\w.-]*):")
+_YAML_KEY = re.compile(r"([A-Za-z_][\w.-]*):\s")
 
 
 class Clause:

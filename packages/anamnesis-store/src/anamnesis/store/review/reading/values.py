@@ -31,11 +31,13 @@ def clause_values(clause: Clause, ports: bool) -> list[Value]:
 
 
 # A clause made of a setting's key alone, as a parenthesis after a number names it
-# ("every 30s (health_interval)", "(config `WAVE_MAX_ORDERS`)"): an identifier no prose
-# word looks like, snake_case or camelCase.
+# ("every 30s (health_interval)", "(config `WAVE_MAX_ORDERS`)", "(limits.max_depth)"):
+# an identifier no prose word looks like, snake_case or camelCase, under its namespace
+# or not.
+_KEY_WORD = r"(?:[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+)"
 KEY_ALONE = re.compile(
-    r"(?:(?:the|config|setting|option|key)\s+)?`?([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+"
-    r"|[a-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+)`?"
+    r"(?:(?:the|config|setting|option|key)\s+)?`?"
+    rf"((?:[a-z][a-z0-9]*\.)*{_KEY_WORD})`?"
 )
 # What may stand between a number and the parenthesis naming its key: a few words.
 _TO_THE_KEY = re.compile(r"[*\s]*(?:[A-Za-z][\w-]*[*\s]*){0,3}")
