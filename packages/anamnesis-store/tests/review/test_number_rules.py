@@ -287,6 +287,14 @@ RATE_AND_LIMIT_PAIRS: list[tuple[str, Note, Note, str]] = [
         "number",
     ),
 ]
+RATE_AND_LIMIT_PAIRS += [
+    (
+        "a threshold raised, the old one said to have been too much",
+        ("Disk alerts", "Disk usage warns at 80%."),
+        ("Disk warning threshold", "The disk warning now fires at 85%, 80% was too noisy."),
+        "number",
+    ),
+]
 SAME_LIMITS: list[tuple[str, Note, Note]] = [
     (
         "a maximum in kilobytes and the same in bytes",

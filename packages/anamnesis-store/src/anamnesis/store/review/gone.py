@@ -86,8 +86,8 @@ def values_given_up(
 
 # What says a value is gone, said just before it ("nothing listens on", "no longer pins",
 # "clashed with the dashboard on")
-# or just after it ("1883 anymore", "8080 is gone", "9000 is closed"), within its part of
-# the sentence.
+# or just after it ("1883 anymore", "8080 is gone", "9000 is closed", "80% was too
+# noisy"), within its part of the sentence.
 _GONE_BEFORE = re.compile(
     r"\b(?:no\s+longer|nothing|nobody|never|stopped|dropped|removed|moved\s+(?:off|away\s+from)"
     r"|switched\s+(?:off|away\s+from)|migrated\s+(?:off|from)|instead\s+of|rather\s+than|took"
@@ -109,6 +109,8 @@ _GONE_AFTER = re.compile(
     r"^[`'\"]?[^.;,:]{0,25}?\b(?:anymore|any\s+more|no\s+longer|is\s+gone|was\s+removed"
     r"|was\s+dropped|(?:is|was|got|has\s+been)\s+deprecated|reached\s+(?:its\s+)?end[\s-]of[\s-]life"
     r"|(?:is|are|was|were)\s+(?:now\s+)?(?:closed|blocked|firewalled)"
+    # "80% was too noisy", "4 workers weren't enough": tried and given up
+    r"|(?:was|were)\s+(?:way\s+|much\s+|far\s+)?too\s+[a-z]+|(?:was|were)(?:n't|\s+not)\s+enough"
     r"|is\s+(?:past\s+)?(?:eol|end[\s-]of[\s-]life))\b",
     re.IGNORECASE,
 )

@@ -161,6 +161,8 @@ _SINGULAR_SCOPES: Final = {
     "locally": "dev",
     # one environment's names: a laptop's "local" is the "dev" one
     "local": "dev", "development": "dev", "production": "prod",
+    # one level of alert: "warns at 80%" and "the warning fires at 85%"
+    "warning": "warn",
 }  # fmt: skip
 
 
