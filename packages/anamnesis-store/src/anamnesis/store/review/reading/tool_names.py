@@ -43,12 +43,17 @@ TOOL_NAMES: Final = frozenset(
 def tool_names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     """The tools a text names in lower case (:data:`TOOL_NAMES`), outside what is read
     already (a path, a command, a setting's key)."""
-    for match in _LOWER_WORD.finditer(text):
-        word = match.group(0)
-        if word in TOOL_NAMES and spans.free(*match.span()):
+    for match in _TOOL.finditer(text):
+        if spans.free(*match.span()):
             spans.take(*match.span())
+            word = match.group(0)
             yield match.start(), Value("name", word, word, clause=clause)
 
 
-# A word in lower case, not inside a path, a file's name, a key or a flag.
-_LOWER_WORD: Final = re.compile(r"(?<![\w./@:-])[a-z][a-z0-9+-]*[a-z0-9](?![\w./@:=-])")
+# One of the tools, as a word in lower case, not inside a path, a file's name, a key or a
+# flag (one pattern for all: most clauses name none, and are passed over at once).
+_TOOL: Final = re.compile(
+    r"(?<![\w./@:-])(?:"
+    + "|".join(re.escape(name) for name in sorted(TOOL_NAMES, key=len, reverse=True))
+    + r")(?![\w./@:=-])"
+)
