@@ -21,6 +21,11 @@ look-alikes each reading must leave alone:
   (``listen: 0.0.0.0:7100``); a dotted key in parentheses after a number keys it
   ("(limits.max_payload_kb)"); a language's version written onto its name
   (``python3.10``) is its version;
+* a dependency's version as a manifest declares it: each field of a JSON line of
+  several (``{"vue": "^3.3.4", ...}``; an engine's floor, ``"node": ">=18"``, is not
+  read so), go.mod's ``require`` (the module by its last part), a Gemfile's ``gem``;
+  "bumped chi to v5.1.0" names chi; an endpoint of one part (`/ready`) is a path;
+  Terraform's ``backend "s3"`` block is its backend setting;
 * a developer tool named in lower case in prose ("hashed with bcrypt", "runs flake8") is
   a name, as a capitalised one is; not a word that is also plain English ("black").
 
@@ -134,6 +139,39 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Grader image", "setup.sh installs python3.10 from the distribution's packages."),
         ("Python in the grader", "The grading image runs Python 3.12 this term."),
         "version",
+    ),
+    (
+        "a dependency's range in a manifest of several, and alone",
+        (
+            "Vue in package.json",
+            '```json\n{"dependencies": {"vue": "^3.3.4", "pinia": "^2.1.0"}}\n```',
+        ),
+        ("Vue upgrade", 'package.json: `"vue": "^3.5.0"` since the upgrade.'),
+        "version",
+    ),
+    (
+        "a Go module required in go.mod, then bumped in prose",
+        ("Chi router version", "go.mod: `require github.com/go-chi/chi/v5 v5.0.10`"),
+        ("Chi upgrade", "Bumped chi to v5.1.0."),
+        "version",
+    ),
+    (
+        "a gem's range in a Gemfile",
+        ("Sidekiq version", "Gemfile: `gem 'sidekiq', '~> 6.5'`"),
+        ("Sidekiq 7", 'The Gemfile now says `gem "sidekiq", "~> 7.2"`.'),
+        "version",
+    ),
+    (
+        "an endpoint of one part, and one of two",
+        ("Readiness probe", "The load balancer checks `/ready`."),
+        ("LB probe path", "The load balancer probe hits `/health/live` now."),
+        "path",
+    ),
+    (
+        "Terraform's backend, by its block's label",
+        ("Terraform backend", 'backend.tf: `backend "local" {}`'),
+        ("Terraform state", 'State is in GCS: `backend "gcs" { bucket = "acme-tfstate" }`.'),
+        "flag",
     ),
     (
         "a schedule as cron writes it",
@@ -285,3 +323,11 @@ def test_an_address_with_its_port_is_one_setting_value() -> None:
 def test_a_language_version_glued_to_its_name() -> None:
     assert ("version", "3.10", "python") in _read("It installs python3.10 first.")
     assert ("version", "8.1", "php") in _read("The image is php8.1-fpm.")
+
+
+def test_manifest_lines_declare_a_dependencys_version() -> None:
+    assert ("version", ">=3.3.4,<4", "vue") in _read('`{"vue": "^3.3.4", "pinia": "^2.1.0"}`')
+    assert not any(kind == "version" for kind, *_ in _read('`{"engines": {"node": ">=18"}}`'))
+    assert ("version", "5.0.10", "chi") in _read("`require github.com/go-chi/chi/v5 v5.0.10`")
+    assert ("version", ">=6.5,<7", "sidekiq") in _read("`gem 'sidekiq', '~> 6.5'`")
+    assert ("version", "5.1.0", "chi") in _read("Bumped chi to v5.1.0.")

@@ -519,6 +519,14 @@ def tool_before(text: str) -> str:
         and tokens[-1].lower() not in _NOT_TOOLS
     ):
         return tokens[-1].lower()  # "pins next 14.2.3", "bumped httpx 0.27": any name
+    if (
+        len(tokens) >= 3
+        and tokens[-1].lower() == "to"
+        and tokens[-3].lower() in _PINNING
+        and tokens[-2].lower() not in GENERIC
+        and tokens[-2].lower() not in _NOT_TOOLS
+    ):
+        return tokens[-2].lower()  # "bumped gin to v1.10.0"
     for token in reversed(tokens):
         lower = token.lower()
         if lower in GENERIC or lower in ("version", "versions", "release", "pin", "image"):

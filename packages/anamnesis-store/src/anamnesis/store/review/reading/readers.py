@@ -10,6 +10,7 @@ import re
 
 from anamnesis.store.review.reading.addresses import URL, url_parts, url_value
 from anamnesis.store.review.reading.commands import PROGRAM, command_tool
+from anamnesis.store.review.reading.manifests import manifest_version
 from anamnesis.store.review.reading.quantities import (
     VERSION,
     call_numbers,
@@ -126,6 +127,10 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield from ((start, value) for _at, value in call_numbers(inner, Spans(), clause))
         # `fixedWindow(30, "10 s")`: a quoted duration an argument
         yield from ((start, value) for value in quoted_quantities(inner, clause))
+    declared = manifest_version(inner, clause)
+    if declared is not None:  # `require github.com/gin-gonic/gin v1.9.1`, `gem 'rails', ...`
+        yield start, declared
+        return
     if CRON.fullmatch(inner):  # `0 6 * * *`: when a job runs, compared as written
         yield start, Value("flag", " ".join(parts), inner, clause=clause)
         return
@@ -171,6 +176,14 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     if whole:  # `QT_QPA_PLATFORM=wayland;xcb`, `encrypted_regex: ^(data|stringData)$`
         yield start, setting_value(whole.group(1), whole.group(2), clause)
         return
+    backend = _BACKEND.match(inner)
+    if backend:  # `backend "s3" { ... }`: where Terraform keeps its state, one per config
+        yield (
+            start,
+            Value("flag", backend.group(1), inner, slot="backend", keyed=True, clause=clause),
+        )
+        if not _HCL_BLOCK.fullmatch(inner):
+            return
     block = _HCL_BLOCK.fullmatch(inner)
     if block:  # `port "http" { static = 8080 }`: a block's settings, under its name
         for match in SETTING.finditer(block.group(2)):
@@ -270,15 +283,28 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         version = _image_tag(match, clause)
         if version is not None:
             yield start + match.start(), version.replace(shown=match.group(0))
-    settings = list(SETTING.finditer(inner)) or [
+    fields = [
         match
         for match in COLON_SETTING.finditer(inner)
         if not any(image.start() <= match.start(2) < image.end() for image in images)
+    ]
+    settings = list(SETTING.finditer(inner)) or [
         # a tool's versions (``"node": ">=20"``): not a field's value; a whole number is one
+        match
+        for match in fields
         if not _versions_only(match.group(2).strip("\"'"))
     ]
     for match in settings:
         yield start + match.start(), setting_value(match.group(1), match.group(2), clause)
+    for match in fields:
+        # ``{"react": "^18.2.0", "react-dom": "^18.2.0"}``: each dependency's range or pin,
+        # as ``"react": "^18.2.0"`` alone reads (not an engine's floor, ``"node": ">=18"``,
+        # which allows what another note runs)
+        raw = match.group(2).strip("\"'")
+        if match not in settings and _versions_only(raw) and raw[:1] in _DEPENDENCY_RANGE:
+            version = version_value(raw, clause, slot=match.group(1).lower())
+            if version is not None:
+                yield start + match.start(), version.replace(keyed=True)
     for match in URL.finditer(inner):
         if not any(a <= match.start() < b for a, b in (m.span() for m in settings)):
             url = match.group(0).rstrip(".,:;!?")
@@ -347,6 +373,14 @@ def _image_tag(image: re.Match[str], clause: int) -> Value | None:
     if version is None and tag[:1].isalpha() and tag.lower() != "latest":
         return Value("version", tag.lower(), tag, slot=name, keyed=True, clause=clause)
     return version
+
+
+# Terraform's backend block, by its one label: ``backend "s3" {``, ``backend "local" {}``.
+_BACKEND: Final = re.compile(r"backend\s+\"([\w-]+)\"\s*\{")
+# A path of one part from the root: an endpoint (`/healthz`), a folder (`/srv`).
+_ROOT_ENTRY: Final = re.compile(r"/[A-Za-z_][\w.-]*/?")
+# How a dependency's version starts in a manifest: a caret or tilde range, or a pin.
+_DEPENDENCY_RANGE: Final = frozenset("^~0123456789")
 
 
 def _versions_only(value: str) -> bool:
@@ -448,7 +482,8 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if _BRANCH.fullmatch(inner):
         yield start, Value("name", inner.lower(), inner, clause=clause)
         return
-    if _PATH.fullmatch(inner) and ("/" in inner or "." in inner):
+    if (_PATH.fullmatch(inner) and ("/" in inner or "." in inner)) or _ROOT_ENTRY.fullmatch(inner):
+        # `/healthz`, `/metrics`: an endpoint's or a root folder's path, one part of it
         yield start, Value("path", _path_norm(inner), inner, clause=clause)
         return
     if _CHANNEL.fullmatch(inner):  # `#escrow-alerts`: a chat channel
