@@ -127,9 +127,9 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
         yield from ((start, value) for _at, value in call_numbers(inner, Spans(), clause))
         # `fixedWindow(30, "10 s")`: a quoted duration an argument
         yield from ((start, value) for value in quoted_quantities(inner, clause))
-    declared = manifest_version(inner, clause)
-    if declared is not None:  # `require github.com/gin-gonic/gin v1.9.1`, `gem 'rails', ...`
-        yield start, declared
+    dependency = manifest_version(inner, clause)
+    if dependency is not None:  # `require github.com/gin-gonic/gin v1.9.1`, `gem 'rails', ...`
+        yield start, dependency
         return
     if CRON.fullmatch(inner):  # `0 6 * * *`: when a job runs, compared as written
         yield start, Value("flag", " ".join(parts), inner, clause=clause)
