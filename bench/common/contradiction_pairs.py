@@ -54,11 +54,16 @@ LABELS = ("contradicts", "compatible")
 # an Obsidian plugin, Ansible network automation for Cisco and Juniper switches, a Figma
 # plugin, an OpenSCAD parts library, a crypto grid-trading bot, a course autograder, a
 # Minecraft Fabric mod, a KiCad board, an Emacs package, an Apollo Router supergraph, a
-# Roblox game and a WooCommerce plugin. Only the tuning splits' misses are ever named (the
-# bench's ``TUNING_SPLITS``).
+# Roblox game and a WooCommerce plugin; ``fresh16``: a sixteenth, written blind the same way
+# on 2026-11-30 by another helper, in a Shopify Liquid theme, Crossplane compositions, a
+# FreeBSD jail host, Tekton pipelines, a Spring WebFlux service, an Unreal Engine dedicated
+# server, a Flutter desktop app, a Zig CLI, a MinIO cluster, Nerves firmware, k6 load tests,
+# a Flink job, a .NET MAUI app and a Kong gateway. Only the tuning splits' misses are ever
+# named (the bench's ``TUNING_SPLITS``).
 SPLITS = (
     "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
     "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
+    "fresh16",
 )  # fmt: skip
 # What differs between two contradicting notes (the store's Difference kinds).
 CONTRADICTING_KINDS = (
