@@ -295,6 +295,18 @@ RATE_AND_LIMIT_PAIRS += [
         "number",
     ),
 ]
+SAME_LIMITS_MORE: list[tuple[str, Note, Note]] = [
+    (
+        "a size in gigabytes, and the same setting in G",
+        ("Cache memory cap", "The page cache is capped at 4 GB on the db host."),
+        ("Restoring the db host", "Remember postgresql.conf: `effective_cache_size = 4G`."),
+    ),
+    (
+        "a tick rate, and its period rounded",
+        ("Server tick rate", "`ServerMaxTickRate=60`"),
+        ("Server frame budget", "A server frame has about 17 ms; profiling targets that."),
+    ),
+]
 SAME_LIMITS: list[tuple[str, Note, Note]] = [
     (
         "a maximum in kilobytes and the same in bytes",
@@ -309,5 +321,10 @@ SAME_LIMITS: list[tuple[str, Note, Note]] = [
 ]
 
 test_each_rate_and_limit_is_found, test_each_same_limit_is_left_alone = wording_tests(
-    RATE_AND_LIMIT_PAIRS, SAME_LIMITS
+    RATE_AND_LIMIT_PAIRS, SAME_LIMITS + SAME_LIMITS_MORE
 )
+
+
+def test_a_setting_in_g_is_gibibytes_and_a_unit_is_no_name() -> None:
+    assert ("number", "8589934592", "arc_max", True, "") in _read('`arc_max="8G"`')
+    assert not any(kind == "name" for kind, *_rest in _read("Lines go into a 64 KiB buffer."))

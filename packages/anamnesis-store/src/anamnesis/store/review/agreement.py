@@ -60,7 +60,7 @@ def _one_size(a: Value, b: Value) -> bool:
     """Whether two sizes are one size counted in thousands and in 1,024s: "2 GB of RAM"
     and "2048 MB" (a gigabyte read as 1,024 megabytes), "1536 MB" and "1.5 GB", "2 GB" and
     "2 GiB". People write GB for either; their ratio is then a power of 1.024."""
-    if a.slot != "byte" or b.slot != "byte":
+    if not (_sized(a) and _sized(b)):
         return False
     try:
         small, large = sorted((float(a.norm), float(b.norm)))
@@ -71,8 +71,20 @@ def _one_size(a: Value, b: Value) -> bool:
     )
 
 
-# A key naming a rate per second: ``controller_frequency``, ``tick_rate_hz``.
-_RATE_KEY = re.compile(r"(?:^|[^a-z])(?:freq(?:uency)?|hz|hertz)(?:$|[^a-z])", re.IGNORECASE)
+def _sized(value: Value) -> bool:
+    """Whether a number is a size: said with its unit ("8 GB"), or a setting's given in
+    one (``arc_max=8G``, ``memory=512MiB``), whose slot is its key."""
+    return value.slot == "byte" or (value.keyed and _SIZE_SHOWN.search(value.shown) is not None)
+
+
+# A setting's number shown with a unit of size: ``=8G``, ``=512MiB``, ``=2gb``.
+_SIZE_SHOWN = re.compile(r"\d\s*(?:[KMGTkmgt]i?[Bb]|[GgTt])[\"']?$")
+# A key naming a rate per second: ``controller_frequency``, ``tick_rate_hz``,
+# ``NetServerMaxTickRate``, ``frame_rate``.
+_RATE_KEY = re.compile(
+    r"(?:^|[^a-z])(?:freq(?:uency)?|hz|hertz)(?:$|[^a-z])|tick_?rate|frame_?rate|fps$",
+    re.IGNORECASE,
+)
 
 
 def _rate_and_period(a: Value, b: Value) -> bool:
@@ -86,7 +98,8 @@ def _rate_and_period(a: Value, b: Value) -> bool:
         period, rate = float(a.norm), float(b.norm)
     except ValueError:
         return False
-    return rate > 0 and abs(period * rate - 1) < 1e-6
+    # a period is often said rounded to the millisecond: 60 ticks a second is "17 ms"
+    return rate > 0 and abs(period - 1 / rate) <= max(0.0005, 0.02 / rate)
 
 
 # What a number is shown with when it is given with no unit: ``retention=28``, ``ttl 30``.

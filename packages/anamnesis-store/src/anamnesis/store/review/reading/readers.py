@@ -17,6 +17,7 @@ from anamnesis.store.review.reading.quantities import (
     glued_versions,
     interval_quantities,
     is_plural,
+    is_unit,
     joined_versions,
     keyed_numbers,
     number_words,
@@ -840,8 +841,8 @@ def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             continue  # "Macs", "Secrets": a plural noun capitalised, not a name
         if all(token.lower() in _CALENDAR for token in tokens):
             continue  # "on Sunday", "since March": when, not a thing named
-        if len(tokens) == 1 and shown.lower() in _LITERALS:
-            continue  # `postOnly True`: a language's literal, no thing named
+        if len(tokens) == 1 and (shown.lower() in _LITERALS or is_unit(shown)):
+            continue  # `postOnly True`, "64 KiB": a language's literal, a unit; no thing named
         spans.take(match.start(), match.end())
         yield start, Value("name", shown.lower(), shown, clause=clause)
 

@@ -287,7 +287,11 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
         return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
     number = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z%]{0,3})", value)
     if number and not re.fullmatch(r"\d+\.\d+\.\d+", value):
-        norm, _unit = scaled(float(number.group(1)), number.group(2) or key_unit(key))
+        unit = number.group(2)
+        # ``arc_max="8G"``, ``-Xmx4g``: gibibytes, as config files mean a G (an M may be
+        # minutes, millicores or megabytes, so it is left as it is)
+        unit = "GiB" if unit in ("G", "g") else unit
+        norm, _unit = scaled(float(number.group(1)), unit or key_unit(key))
         return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
     version = version_value(value, clause, slot=slot) if range_text(value) else None
     if version is not None:
