@@ -26,6 +26,8 @@ look-alikes each reading must leave alone:
   read so), go.mod's ``require`` (the module by its last part), a Gemfile's ``gem``;
   "bumped chi to v5.1.0" names chi; an endpoint of one part (`/ready`) is a path;
   Terraform's ``backend "s3"`` block is its backend setting;
+* a list of ``- name: KEY`` / ``value: V`` items is a list of settings; an INI file
+  fenced with no language is read as one (``[merge]`` then ``ff = false``);
 * a developer tool named in lower case in prose ("hashed with bcrypt", "runs flake8") is
   a name, as a capitalised one is; not a word that is also plain English ("black").
 
@@ -171,6 +173,22 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "Terraform's backend, by its block's label",
         ("Terraform backend", 'backend.tf: `backend "local" {}`'),
         ("Terraform state", 'State is in GCS: `backend "gcs" { bucket = "acme-tfstate" }`.'),
+        "flag",
+    ),
+    (
+        "a setting in a list of names and values, as Kubernetes writes one",
+        ("Worker log level", "The worker runs with `LOG_LEVEL: info`."),
+        (
+            "Worker env",
+            "```yaml\nenv:\n  - name: LOG_LEVEL\n    value: debug\n  - name: TZ\n"
+            "    value: UTC\n```\nDebug logging stays on until the leak is found.",
+        ),
+        "flag",
+    ),
+    (
+        "an INI section fenced with no language",
+        ("my gitconfig: merge", "```\n[merge]\n    ff = false\n```"),
+        ("Merges fast-forward again", "merge.ff is true again in ~/.gitconfig."),
         "flag",
     ),
     (

@@ -60,7 +60,8 @@ each rule must leave alone:
   came before;
 * a name a note says it replaced ("Replaced nvm with fnm") is no state of that note to
   compare with another note's names;
-* an older note saying not to use a thing agrees with a newer one saying it is obsolete.
+* an older note saying not to use a thing agrees with a newer one saying it is obsolete;
+* a thing that "reached end of support" (or of life) is retired.
 
 The pairs are written here, not taken from the measured set."""
 
@@ -247,6 +248,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " on Tuesdays."),
         ("Production branch", "Production deploys from `trunk` since we dropped the release"
          " branch: merge main into trunk to release."),
+        "replacement",
+    ),
+    (
+        "a framework the newer note says reached its end of support",
+        ("Desktop stack", "The desktop client is Electron 22 with a React renderer."),
+        ("Desktop client stack", "The client was rebuilt on Tauri 2. Electron 22 reached end of"
+         " support in 2023 and the old repo is archived."),
         "replacement",
     ),
     (

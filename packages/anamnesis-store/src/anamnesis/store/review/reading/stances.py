@@ -74,7 +74,8 @@ _RETIRED_AFTER = re.compile(
     r"|decommissioned|switched\s+off|turned\s+off|shut\s+down|sunset|no\s+longer"
     r"|blocked|cancell?ed|discontinued|banned|forbidden|disallowed"
     r"|ignored|unused|unsupported|renamed|(?:moved|migrated|switched)\s+(?=to\b)"
-    r"|scheduled\s+for\s+(?:deletion|removal)|in\s+favou?r\s+of)\b",
+    r"|scheduled\s+for\s+(?:deletion|removal)|in\s+favou?r\s+of"
+    r"|reached\s+(?:its\s+)?end[\s-]of[\s-](?:support|life))\b",
     re.IGNORECASE,
 )
 # A cue with the retired thing after it: "moved from X", "switched from X to Y", "moved
@@ -163,7 +164,7 @@ _CUE_WORDS: Final = frozenset(
     decommissioned switched turned shut sunset scheduled favour favor moved migrated
     changed went used longer ignored unused unsupported left ditched abandoned rid blocked
     cancelled canceled discontinued banned forbidden disallowed off disabled stays stay
-    remains remain kept renamed gitignore gitignored
+    remains remain kept renamed gitignore gitignored reached
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")

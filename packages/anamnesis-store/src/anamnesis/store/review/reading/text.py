@@ -305,6 +305,9 @@ def fenced_as_spans(text: str) -> str:
         return text
 
     def spans(block: re.Match[str]) -> str:
+        ini = _ini_settings(block.group(1))
+        if ini:  # a gitconfig's ``[pull]`` then ``rebase = true``, fenced with no language
+            return "\n".join(f"`{line}`" for line in ini) + "\n"
         # a command continued over lines ("snakemake \\", "  -j 100") is one command
         joined = _CONTINUED.sub(" ", block.group(1))
         lines = (_PROMPT.sub("", line.strip()) for line in joined.splitlines())
@@ -320,6 +323,7 @@ def fenced_as_spans(text: str) -> str:
         sections = _INI.match(block.group(0)) is not None
         yaml = _YAML.match(block.group(0)) is not None
         parents: list[tuple[int, str]] = []  # a YAML line's mappings above it: indent, key
+        pending = ""  # a list item's name whose value the next line gives
         for raw in block.group(1).splitlines():
             line = raw.strip().rstrip(",")
             header = _SECTION.fullmatch(line) if sections else None
@@ -332,8 +336,20 @@ def fenced_as_spans(text: str) -> str:
                 line = f"{section}.{line}"
             if yaml:
                 line = _yaml_path(raw, line, parents)
+                named = _NAME_THEN_VALUE.fullmatch(line)
+                if named:  # ``- name: sslVerify`` then ``value: "true"``: one setting
+                    pending = named.group(1)
+                    continue
+                value = _VALUE_OF_NAMED.fullmatch(line) if pending else None
+                if value:
+                    line, pending = f"{pending}: {value.group(1)}", ""
+                elif pending:
+                    kept.append(f"`name: {pending}`")
+                    pending = ""
             if "`" not in line and len(line) <= 300:
                 kept.append(f"`{line}`")
+        if pending:
+            kept.append(f"`name: {pending}`")
         return "\n".join(kept) + "\n"
 
     return _FENCE.sub(spans, _CONFIG_FENCE.sub(settings, text))
@@ -363,6 +379,30 @@ def _yaml_path(raw: str, line: str, parents: list[tuple[int, str]]) -> str:
 
 
 _YAML = re.compile(r"```[ \t]*ya?ml\b", re.IGNORECASE)
+# A list of settings as Kubernetes and Tekton write one: ``- name: KEY`` then ``value: V``.
+_NAME_THEN_VALUE = re.compile(r"-\s+name:\s+([A-Za-z_][\w.-]*)")
+_VALUE_OF_NAMED = re.compile(r"value:\s+(.+)")
+
+
+def _ini_settings(body: str) -> list[str]:
+    """An INI file's lines fenced with no language, each ``key = value`` under its
+    section as ``section.key = value`` (empty: the block is no INI file: it must open
+    with a section and hold nothing but sections, settings and comments)."""
+    lines = [line.strip() for line in body.splitlines() if line.strip()]
+    if not lines or not _SECTION.fullmatch(lines[0]):
+        return []
+    out, section = [], ""
+    for line in lines:
+        header = _SECTION.fullmatch(line)
+        if header:
+            section = header.group(1)
+        elif _SECTION_KEY.match(line):
+            out.append(f"{section}.{line}")
+        elif not line.startswith(("#", ";")):
+            return []
+    return out
+
+
 # A mapping's key alone on its line, and a key with its value.
 _YAML_MAPPING = re.compile(r"([A-Za-z_][\w.-]*):")
 _YAML_KEY = re.compile(r"([A-Za-z_][\w.-]*):\s")
