@@ -80,6 +80,16 @@ def values_read(kind: str, body: str) -> list[str]:
     ]
 
 
+def kinds_norms_slots(body: str) -> list[tuple[str, str, str]]:
+    """Each value the finder reads in a note's body: its kind, what is compared, and
+    what it is a value of."""
+    return [
+        (value.kind, value.norm, value.slot)
+        for clause in clauses("", body)
+        for value in clause_values(clause, False)
+    ]
+
+
 def names_read(body: str) -> list[str]:
     """The names the finder reads in a note's body (:func:`values_read`)."""
     return values_read("name", body)

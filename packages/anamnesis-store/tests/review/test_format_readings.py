@@ -36,9 +36,7 @@ The pairs are written here, not taken from the measured set."""
 from __future__ import annotations
 
 from anamnesis.store import MemoryStore
-from anamnesis.store.review.reading.text import clauses
-from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, values_read, wording_tests, write
+from pair_checks import Note, kinds_norms_slots, values_read, wording_tests, write
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -244,12 +242,7 @@ LEFT: list[tuple[str, Note, Note]] = [
 test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
 
 
-def _read(body: str) -> list[tuple[str, str, str]]:
-    return [
-        (value.kind, value.norm, value.slot)
-        for clause in clauses("", body)
-        for value in clause_values(clause, False)
-    ]
+_read = kinds_norms_slots
 
 
 def test_a_brokers_address_is_a_url_with_its_port() -> None:

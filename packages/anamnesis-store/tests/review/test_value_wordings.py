@@ -8,9 +8,8 @@ alone. The pairs are written here, not taken from the measured set (bench/contra
 from __future__ import annotations
 
 from anamnesis.store.review.reading.commands import mentions, retired_in, tool_of
-from anamnesis.store.review.reading.text import clauses, fenced_as_spans
-from anamnesis.store.review.reading.values import clause_values
-from pair_checks import Note, wording_tests
+from anamnesis.store.review.reading.text import fenced_as_spans
+from pair_checks import Note, kinds_norms_slots, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -126,12 +125,7 @@ LEFT_ALONE: list[tuple[str, Note, Note]] = [
 test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT_ALONE)
 
 
-def _read(body: str) -> list[tuple[str, str, str]]:
-    return [
-        (value.kind, value.norm, value.slot)
-        for clause in clauses("", body)
-        for value in clause_values(clause, False)
-    ]
+_read = kinds_norms_slots
 
 
 def test_a_build_tools_task_is_a_subcommand_an_argument_is_not() -> None:
