@@ -342,3 +342,17 @@ def test_manifest_lines_declare_a_dependencys_version() -> None:
     assert ("version", "5.0.10", "chi") in _read("`require github.com/go-chi/chi/v5 v5.0.10`")
     assert ("version", ">=6.5,<7", "sidekiq") in _read("`gem 'sidekiq', '~> 6.5'`")
     assert ("version", "5.1.0", "chi") in _read("Bumped chi to v5.1.0.")
+
+
+def test_a_tools_name_changed_with_its_command_is_one_change(store: MemoryStore) -> None:
+    """ "asdf -> mise" is not said again beside `asdf install` -> `mise install`."""
+    older = write(
+        store,
+        ("Tool versions with asdf", "Tool versions are managed with asdf: run `asdf install`."),
+    )
+    newer = write(
+        store,
+        ("Tool versions with mise", "Tool versions are managed with mise: run `mise install`."),
+    )
+    [pair] = [pair for pair in store.contradictions() if pair.ids == (older.id, newer.id)]
+    assert [d.kind for d in pair.differs] == ["command"]

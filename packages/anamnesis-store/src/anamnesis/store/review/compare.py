@@ -159,15 +159,29 @@ def _differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
     ]
     # One line for one change: a value or a clause the older note says is given once,
     # with the first (the best-matched) of what the newer says instead; a storage
-    # address read as a URL and as a path (:func:`.addresses.url_parts`) once, as a URL.
+    # address read as a URL and as a path (:func:`.addresses.url_parts`) once, as a URL;
+    # a tool's name changed inside a command that changed with it, once, as the command.
     addresses = {(d.old, d.new) for d in found if d.kind == "url"}
+    commands = [(d.old.lower(), d.new.lower()) for d in found if d.kind == "command"]
     unique: dict[tuple[str, str], Difference] = {}
     for difference in found:
         if difference.kind == "path" and (difference.old, difference.new) in addresses:
             continue
+        if difference.kind == "name" and _inside_a_command(difference, commands):
+            continue  # "asdf -> mise" beside `asdf install` -> `mise install`: one change
         unique.setdefault((difference.kind, difference.old), difference)
     order = {kind: i for i, kind in enumerate(DIFFERENCE_KINDS)}
     return tuple(sorted(unique.values(), key=lambda d: order.get(d.kind, len(order))))
+
+
+def _inside_a_command(name: Difference, commands: list[tuple[str, str]]) -> bool:
+    """Whether a name's change is a command's: the old name a word of the older command,
+    the new name one of the newer command."""
+    old, new = name.old.lower(), name.new.lower()
+    return any(
+        old in command_old.split() and new in command_new.split()
+        for command_old, command_new in commands
+    )
 
 
 def _stated(facts: NoteFacts, chosen: list[Clause], values: list[Value]) -> list[Value]:
