@@ -335,7 +335,6 @@ _KEYED_COMMAND = re.compile(
     r"[\"']?[A-Za-z_][\w.-]*[\"']?\s*[:=]\s*([\"']?)([a-z][^\"'\s]*(?:\s+[^\"'\s]+)+)\1,?"
 )
 _FLAG_IN = re.compile(r"(?<!\S)--?[A-Za-z]")
-# An XML element holding a value as its text: ``<java.version>17</java.version>``.
 
 
 def _takes(flag: str, following: str) -> bool:
