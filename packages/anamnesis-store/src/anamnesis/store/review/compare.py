@@ -144,8 +144,8 @@ def _differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
         *_value_differences(
             older,
             newer,
-            _not_replaced(older, mine, _stated(older, mine, old_values)),
-            _not_replaced(newer, theirs, new_values),
+            _held(older, mine, old_values, avoided=True),
+            _held(newer, theirs, new_values, avoided=False),
         ),
         *named_settings(older, newer, old_values, new_values),
         *(
@@ -184,29 +184,32 @@ def _inside_a_command(name: Difference, commands: list[tuple[str, str]]) -> bool
     )
 
 
-def _stated(facts: NoteFacts, chosen: list[Clause], values: list[Value]) -> list[Value]:
-    """The values a note states, less those it says not to use ("never plain `git push
-    --force`"): those are its negations' (:mod:`.stance_differences`), not values it holds."""
-    avoided = {
-        code for stance in facts.stances(chosen) if stance.kind == NEGATION for code in stance.code
-    }
-    if not avoided:
-        return values
-    return [value for value in values if value.shown.lower() not in avoided]
-
-
-def _not_replaced(facts: NoteFacts, chosen: list[Clause], values: list[Value]) -> list[Value]:
-    """The values a note states, less the names it says it replaced ("Replaced nvm with
+def _held(
+    facts: NoteFacts, chosen: list[Clause], values: list[Value], *, avoided: bool
+) -> list[Value]:
+    """The values a note holds: less the names it says it replaced ("Replaced nvm with
     fnm": fnm is what it holds, nvm no state of its own to compare with another note's;
-    that the older note's nvm is gone is the replacement's difference)."""
+    that the older note's nvm is gone is the replacement's difference), and with
+    ``avoided`` (the older note) less those it says not to use ("never plain `git push
+    --force`"): those are its negations' (:mod:`.stance_differences`), not values it
+    holds. Its stances are read once for both."""
+    stances = facts.stances(chosen)
+    shunned = (
+        {code for stance in stances if stance.kind == NEGATION for code in stance.code}
+        if avoided
+        else set()
+    )
     replaced = {
-        stance.stems[0]
-        for stance in facts.stances(chosen)
-        if stance.kind == REPLACEMENT and stance.stems
+        stance.stems[0] for stance in stances if stance.kind == REPLACEMENT and stance.stems
     }
-    if not replaced:
+    if not shunned and not replaced:
         return values
-    return [v for v in values if not (v.kind == "name" and stem(v.norm) in replaced)]
+    return [
+        value
+        for value in values
+        if value.shown.lower() not in shunned
+        and not (value.kind == "name" and stem(value.norm) in replaced)
+    ]
 
 
 # -- values ------------------------------------------------------------------------------

@@ -177,15 +177,15 @@ def code_values(inner: str, text: str, start: int, clause: int) -> Iterator[tupl
     if whole:  # `QT_QPA_PLATFORM=wayland;xcb`, `encrypted_regex: ^(data|stringData)$`
         yield start, setting_value(whole.group(1), whole.group(2), clause)
         return
+    block = _HCL_BLOCK.fullmatch(inner)
     backend = _BACKEND.match(inner)
     if backend:  # `backend "s3" { ... }`: where Terraform keeps its state, one per config
         yield (
             start,
             Value("flag", backend.group(1), inner, slot="backend", keyed=True, clause=clause),
         )
-        if not _HCL_BLOCK.fullmatch(inner):
+        if not block:
             return
-    block = _HCL_BLOCK.fullmatch(inner)
     if block:  # `port "http" { static = 8080 }`: a block's settings, under its name
         for match in SETTING.finditer(block.group(2)):
             field = setting_value(f"{block.group(1)}.{match.group(1)}", match.group(2), clause)
@@ -804,8 +804,9 @@ _CALENDAR: Final = frozenset(
 )
 
 
-# A language's literals, capitalised as Python writes them: no names.
-_LITERALS: Final = frozenset({"true", "false", "none", "null", "nil"})
+# A language's literals, capitalised as Python writes them (``batch=True``,
+# ``postOnly True``): no names, nor a name of what a value belongs to (:mod:`.values`).
+LITERALS: Final = frozenset({"true", "false", "none", "null", "nil"})
 
 
 def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
@@ -840,7 +841,7 @@ def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             continue  # "Macs", "Secrets": a plural noun capitalised, not a name
         if all(token.lower() in _CALENDAR for token in tokens):
             continue  # "on Sunday", "since March": when, not a thing named
-        if len(tokens) == 1 and (shown.lower() in _LITERALS or is_unit(shown)):
+        if len(tokens) == 1 and (shown.lower() in LITERALS or is_unit(shown)):
             continue  # `postOnly True`, "64 KiB": a language's literal, a unit; no thing named
         spans.take(match.start(), match.end())
         yield start, Value("name", shown.lower(), shown, clause=clause)

@@ -15,13 +15,15 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from anamnesis.store.review.reading.readers import AT_ROOT, code_values, plain_values, root_path
+from anamnesis.store.review.reading.readers import (
+    AT_ROOT,
+    LITERALS,
+    code_values,
+    plain_values,
+    root_path,
+)
 from anamnesis.store.review.reading.text import CODE_SPAN, Clause, content_stems, word_stems
 from anamnesis.store.review.reading.value import Spans, Value
-
-TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
-if TYPE_CHECKING:
-    from typing import Final
 
 
 def clause_values(clause: Clause, ports: bool) -> list[Value]:
@@ -94,7 +96,7 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
             if (
                 said[0].isupper()
                 and (text[: match.start()].strip() or _IDENTIFIER.match(said))
-                and said.lower() not in _LITERALS
+                and said.lower() not in LITERALS
             ):
                 proper[match.start()] = said.lower()
         else:
@@ -132,11 +134,6 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
         value.changed, value.named = changed, named | value.named
         out.append(value)
     return tuple(out)
-
-
-# A language's literals, capitalised as Python writes them (``batch=True``): no name of
-# what a value belongs to.
-_LITERALS: Final = frozenset({"true", "false", "none", "null", "nil"})
 
 
 def changes(text: str) -> bool:
