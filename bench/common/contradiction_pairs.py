@@ -59,19 +59,24 @@ LABELS = ("contradicts", "compatible")
 # FreeBSD jail host, Tekton pipelines, a Spring WebFlux service, an Unreal Engine dedicated
 # server, a Flutter desktop app, a Zig CLI, a MinIO cluster, Nerves firmware, k6 load tests,
 # a Flink job, a .NET MAUI app and a Kong gateway; ``fresh15`` and ``fresh16`` were each
-# counted blind, then read and tuned on (2026-11-30, the day's fourth session); ``fresh18``:
-# written blind the same way on 2026-11-30 by another helper, from the label rules and four
-# lines of the file only, in an RP2040 MIDI pedal's embedded Rust, an Elasticsearch cluster,
-# a Vue 3 + Pinia back office, a Cloudflare Worker with D1, a pandas/Jupyter ridership
-# analysis, a Laravel shop, an Android app's Gradle build, Temporal workflows in Go, a Nix
-# flake dev shell, a Nextcloud instance, a Forgejo forge with runners, a Home Assistant setup
-# with Zigbee2MQTT and ESPHome, a Traefik edge on Docker Swarm and a Metabase deployment,
-# committed before any run. Only the tuning splits' misses are ever named (the bench's
-# ``TUNING_SPLITS``).
+# counted blind, then read and tuned on (2026-11-30, the day's fourth session);
+# ``fresh17``: a seventeenth, written blind the same way on 2026-11-30 by another helper,
+# in a Phoenix LiveView booking app, an Astro Starlight docs site, a Pulumi Python stack on
+# GCP, a Hugo blog on Netlify, an OCaml compiler, a PowerShell DSC estate, a NativeScript
+# Svelte app, a Sidekiq mailer, a Forgejo/Woodpecker forge, a Lean 4 library, CUDA
+# kernels, a Capacitor app, a Bun/Elysia API and Packer images, never run before it was
+# committed; ``fresh18``: an eighteenth, written blind at the same time by a third helper,
+# from the label rules and four lines of the file only, in an RP2040 MIDI pedal's embedded
+# Rust, an Elasticsearch cluster, a Vue 3 + Pinia back office, a Cloudflare Worker with D1,
+# a pandas/Jupyter ridership analysis, a Laravel shop, an Android app's Gradle build,
+# Temporal workflows in Go, a Nix flake dev shell, a Nextcloud instance, a Forgejo forge
+# with runners, a Home Assistant setup with Zigbee2MQTT and ESPHome, a Traefik edge on
+# Docker Swarm and a Metabase deployment, committed before any run. Only the tuning
+# splits' misses are ever named (the bench's ``TUNING_SPLITS``).
 SPLITS = (
     "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
     "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
-    "fresh16", "fresh18",
+    "fresh16", "fresh17", "fresh18",
 )  # fmt: skip
 # What differs between two contradicting notes (the store's Difference kinds).
 CONTRADICTING_KINDS = (
