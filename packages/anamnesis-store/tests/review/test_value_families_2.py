@@ -90,6 +90,13 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Search result count", "Each search query now returns 50 hits."),
         "number",
     ),
+    (
+        "the older value the newer note says fails",
+        ("Chart requirements", "Chart.yaml:\n```yaml\nkubeVersion: 1.25\nappVersion: 2.3\n```"),
+        ("Cluster floor for the chart", "The chart says `kubeVersion: 1.27`; an install on"
+         " 1.25 fails on the missing API."),
+        "version",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -136,6 +143,12 @@ LEFT: list[tuple[str, Note, Note]] = [
          " minute `*/30`, so stale entries last half an hour at most."),
         ("jobs/schedule.yml report entry", "```yaml\nreport:\n  task: cache.report\n"
          "  hour: \"*/6\"\n```"),
+    ),
+    (
+        "the older value the newer note says holds, beside a failing other one",
+        ("Chart requirements", "Chart.yaml:\n```yaml\nkubeVersion: 1.25\nappVersion: 2.3\n```"),
+        ("Cluster floor for the chart", "The chart says `kubeVersion: 1.25`; an install on"
+         " 1.24 fails on the missing API."),
     ),
 ]  # fmt: skip
 

@@ -134,11 +134,15 @@ def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
 
 def _what_it_did(value: Value, facts: NoteFacts) -> bool:
     """Whether the note says what ``value`` did, a verb in the past a few words after it
-    ("15s hammered the upstream", "with 40 the pickers' carts overflowed"): what it was,
-    not what holds (a participle after "is" or "gets" is no past: "8 is reserved")."""
+    ("15s hammered the upstream", "with 40 the pickers' carts overflowed"), or that it
+    fails ("activation on 7.4 fails"): what it was or what breaks, not what holds (a
+    participle after "is" or "gets" is no past: "8 is reserved")."""
     text = facts.clause(value.clause).text
     at = text.find(value.shown)
-    return at != -1 and _DID.match(text, at + len(value.shown)) is not None
+    if at == -1:
+        return False
+    end = at + len(value.shown)
+    return _DID.match(text, end) is not None or _FAILS.match(text, end) is not None
 
 
 # A verb in the past within a few words: not one said after "is", "are", "gets" (a
@@ -147,6 +151,12 @@ _DID: Final = re.compile(
     r"[^.;:,()]{0,40}?(?<!\bis )(?<!\bare )(?<!\bbe )(?<!\bgets )(?<!\bget )"
     r"\b(?!(?:us|need|bas|call|nam|set|limit|capp|reserv|expect|configur|allow|requir|fix"
     r"|schedul|pinn|default|mount|expos|publish|map|forward)ed\b)[a-z]{2,}[^e\W]ed\b"
+)
+
+# That something fails, a few words on: "7.4 fails with a notice", "on 16 it breaks".
+_FAILS: Final = re.compile(
+    r"[^.;:,()]{0,24}?\b(?:fails?|breaks|crash(?:es)?|errors?\s+out"
+    r"|(?:does|do)(?:\s+not|n[\u2019']t)\s+work|won[\u2019']t\s+(?:start|boot|build|run|load))\b"
 )
 
 
