@@ -12,9 +12,11 @@ is tuned on; ``held_out``, written with dev; ``fresh``, written later and blind,
 since issue 42's third session; ``fresh2`` to ``fresh8``, blind splits written the same
 way by other helpers who never read the finder, each measured blind and then tuned on, on
 2026-11-30; ``fresh9`` and ``fresh11``, measured blind twice, then read and tuned on from
-2026-11-30's second session; ``fresh10`` and ``fresh12``, never read, whose counts chose
-which rules stay (validation); ``fresh13`` and ``fresh14``, never read nor used to choose
-anything (test): the honest estimate of a stranger's notes).
+2026-11-30's second session; ``fresh10`` and ``fresh12``, and from 2026-11-30's fifth
+session ``fresh17`` and ``fresh18`` (written blind at its start), never read, whose
+counts chose which rules stay (validation); ``fresh13`` and ``fresh14``, never read nor
+used to choose anything (test): the honest estimate of a stranger's notes; ``fresh15``
+and ``fresh16``, counted blind, then read and tuned on).
 
 Each pair gets a fresh store: a copy of one store of N corpus notes (``corpus.generate``,
 the notes the other suites use), the older note written into it, then the newer one.
@@ -42,8 +44,9 @@ whole run takes over an hour.
 ``--root DIR`` keeps the stores there and reuses the corpus stores of an earlier run made
 the same way (embedding 2,000 notes takes minutes). ``--misses PATH`` writes what was
 missed and what was proposed wrongly, by kind, for the tuning splits (:data:`TUNING_SPLITS`:
-dev, and fresh to fresh9 and fresh11 since they were tuned on); every other split
-(held_out, and the blind fresh10 and later ones) is only counted there, so it stays held out.
+dev, and fresh to fresh9, fresh11, fresh15 and fresh16 since they were tuned on); every
+other split (held_out, and the blind fresh10, fresh12, fresh13, fresh14, fresh17 and fresh18)
+is only counted there, so it stays held out.
 """
 
 from __future__ import annotations
