@@ -301,3 +301,11 @@ def test_a_port_bound_on_any_address_is_a_port_and_another_hosts_an_address() ->
     assert ("port", "8080") in _read("`LISTEN=:8080`")
     assert ("flag", "cache-a:6379") in _read("`CACHE_ADDR=cache-a:6379`")
     assert ("flag", "12:30") in _read("`start=12:30`")
+
+
+def test_a_dimension_is_no_number_of_days() -> None:
+    """ "2D physics" and "a 3D model" count dimensions; "7d" and "7D" of logs are days."""
+    assert ("number", "2") in _read("2D physics is fine for the platformer.")
+    assert ("number", "3") in _read("Export a 3D model of the enclosure.")
+    assert ("number", str(7 * 86400)) in _read("`retention: 7d`")
+    assert ("number", str(7 * 86400)) in _read("Keep 7D of logs.")

@@ -36,7 +36,7 @@ from functools import lru_cache
 from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.reading.quantities import is_unit, key_words
 from anamnesis.store.review.reading.text import stem
-from anamnesis.store.review.reading.tool_names import TOOL_NAMES
+from anamnesis.store.review.reading.tool_names import ROLE_ONLY_NAMES, TOOL_NAMES
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -426,11 +426,12 @@ def name_shape(value: Value) -> str:
 def _shape_of(shown: str) -> str:
     if _ENV_NAME.fullmatch(shown) or _NESTED_ENV_NAME.fullmatch(shown):
         return "env"
-    if (shown[:1].isupper() and not _MARKS.search(shown)) or shown in TOOL_NAMES:
+    if (shown[:1].isupper() and not _MARKS.search(shown)) or shown in _LOWER_CASE_TOOLS:
         return "proper"  # a product's name, "Sentry" or a tool's in lower case, "bcrypt"
     return "identifier"
 
 
+_LOWER_CASE_TOOLS: Final = TOOL_NAMES | ROLE_ONLY_NAMES
 _ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 # An environment variable naming a nested setting, its levels joined by two underscores
 # as .NET and pydantic read them: ``ConnectionStrings__Orders``, ``Logging__LogLevel``.

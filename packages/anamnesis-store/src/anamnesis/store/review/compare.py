@@ -81,10 +81,12 @@ from anamnesis.store.review.reading.text import (
     stem,
     words,
 )
+from anamnesis.store.review.reading.tool_names import ROLE_ONLY_NAMES
 from anamnesis.store.review.reading.value import KINDS
 from anamnesis.store.review.reading.values import changes
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stance_differences import stance_differences
+from anamnesis.store.review.tools_of_one_role import of_one_role
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -249,12 +251,19 @@ def _value_differences(
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
                 changed = title_changed or b.changed or i in retired
-                if kind == "name":
+                score: float | None
+                if kind == "name" and (a.shown in ROLE_ONLY_NAMES or b.shown in ROLE_ONLY_NAMES):
+                    # a name read only because a role knows it is compared only as one
+                    if not of_one_role(a, b, olds, news, older, newer):
+                        continue
+                    score = 0.5
+                elif kind == "name":
                     score = _name_alignment(a, b, olds, news, topics, changed=changed)
                     if score is None and (
                         renamed(a, b, olds, news, older, newer)
                         or one_kind_named(a, b, older, newer)
                         or titled_identifiers(a, b, olds, news, older, newer)
+                        or of_one_role(a, b, olds, news, older, newer)
                     ):
                         score = 0.5
                 else:

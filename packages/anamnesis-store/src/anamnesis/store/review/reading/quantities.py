@@ -656,7 +656,9 @@ def _number_value(
     """A number, its unit read from what is attached to it or the word after (``5
     times``, ``14 emails per second``, ``50 messages/second``)."""
     shown = match.group(0).strip()
-    if attached:
+    if attached == "D" and number <= 4:
+        norm, unit = _plain(number), "dimensions"  # "2D physics", "a 3D model": no days
+    elif attached:
         norm, unit = scaled(number, attached)
     else:
         following = _FOLLOWING_WORDS.match(after)

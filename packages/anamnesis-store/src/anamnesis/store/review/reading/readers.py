@@ -58,6 +58,7 @@ from anamnesis.store.review.reading.settings import (
 )
 from anamnesis.store.review.reading.text import GENERIC
 from anamnesis.store.review.reading.tool_names import tool_names
+from anamnesis.store.review.reading.tool_roles import role_of
 from anamnesis.store.review.reading.value import Spans, Value
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -826,9 +827,10 @@ def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
             continue
         if not text[:start].strip():  # the first word of a sentence: capitalised anyway
             first, _, rest = shown.partition(" ")
-            if not rest:
+            if not rest and role_of(first) is None:  # a tool's name is one ("Koin wires")
                 continue
-            start, shown = start + len(first) + 1, rest.lstrip()
+            if rest:
+                start, shown = start + len(first) + 1, rest.lstrip()
         tokens = [token for token in shown.split() if not _REFERENCE.fullmatch(token)]
         while tokens and _is_acronym(tokens[0]):
             tokens.pop(0)

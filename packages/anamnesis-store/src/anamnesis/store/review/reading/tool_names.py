@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from anamnesis.store.review.reading.tool_roles import TOOL_ROLES, WORDS
 from anamnesis.store.review.reading.value import Spans, Value
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -38,6 +39,13 @@ TOOL_NAMES: Final = frozenset(
     kustomize argocd
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
+# The other tools of :mod:`.tool_roles` named in one word that is no English word: read
+# in lower case too, but only ever compared as two tools of one role
+# (:func:`.tools_of_one_role.of_one_role`): "kitty", "avian2d".
+ROLE_ONLY_NAMES: Final = (
+    frozenset(spelling for spelling in TOOL_ROLES if " " not in spelling and spelling not in WORDS)
+    - TOOL_NAMES
+)
 
 
 def tool_names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
@@ -54,6 +62,8 @@ def tool_names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Valu
 # flag (one pattern for all: most clauses name none, and are passed over at once).
 _TOOL: Final = re.compile(
     r"(?<![\w./@:-])(?:"
-    + "|".join(re.escape(name) for name in sorted(TOOL_NAMES, key=len, reverse=True))
-    + r")(?![\w./@:=-])"
+    + "|".join(
+        re.escape(name) for name in sorted(TOOL_NAMES | ROLE_ONLY_NAMES, key=len, reverse=True)
+    )
+    + r")(?![\w/@:=-]|\.\w)"
 )

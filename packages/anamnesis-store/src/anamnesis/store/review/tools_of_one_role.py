@@ -1,0 +1,77 @@
+"""Two tools of one role as one thing's older and newer answer: "Koin wires everything"
+against "dependencies are wired with kotlin-inject", kitty against WezTerm in two notes on
+the terminal (the roles: :mod:`.reading.tool_roles`).
+
+Knowing what a tool is for ties two names no words around them tie; so the rule asks for
+everything else to agree: each note names one tool of the role and never the other's (a
+note that names both compares them, runs both, or says one replaced the other, which the
+stances read), and the notes are about one thing, by a title word they share that is no
+tool's name or by a word of the role both say ("font", "physics", "dependency
+injection"). The gates every pair of names passes afterwards still apply (two scopes, two
+things the titles name).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from anamnesis.store.review.reading.tool_roles import ROLE_CUES, TOOL_ROLES, role_of
+
+TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
+if TYPE_CHECKING:
+    from anamnesis.store.review.reading.facts import NoteFacts
+    from anamnesis.store.review.reading.value import Value
+
+
+def of_one_role(
+    a: Value, b: Value, olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
+) -> bool:
+    """Whether names ``a`` (the older note's) and ``b`` (the newer's) are two tools of one
+    role, each its note's only one, in notes about that one thing (see above)."""
+    mine, theirs = role_of(a.norm), role_of(b.norm)
+    if mine is None or theirs is None or mine[0] != theirs[0] or mine[1] == theirs[1]:
+        return False
+    role = mine[0]
+    if _tools(role, olds) != {mine[1]} or _tools(role, news) != {theirs[1]}:
+        return False
+    if theirs[1] in _named_tools(_text(older)) or mine[1] in _named_tools(_text(newer)):
+        return False
+    shared = older.subject_stems & newer.subject_stems
+    if shared - older.tool_stems - newer.tool_stems:
+        return True
+    cues = ROLE_CUES[role]
+    return _says_any(_text(older), cues) or _says_any(_text(newer), cues)
+
+
+def _tools(role: str, names: list[Value]) -> set[str]:
+    """The tools of ``role`` among a note's names, each by its one spelling."""
+    tools = set()
+    for name in names:
+        of = role_of(name.norm)
+        if of is not None and of[0] == role:
+            tools.add(of[1])
+    return tools
+
+
+def _text(facts: NoteFacts) -> str:
+    return f"{facts.title}\n{facts.memory.body}".lower()
+
+
+@lru_cache(maxsize=4096)
+def _named_tools(text: str) -> frozenset[str]:
+    """Every tool of any role a note's text (lower case) names, as a word, by its one
+    spelling: a name the value readers passed over (in a command, a path) counts too."""
+    return frozenset(TOOL_ROLES[match.group(0)][1] for match in _ANY_TOOL.finditer(text))
+
+
+def _says_any(text: str, cues: tuple[str, ...]) -> bool:
+    return any(re.search(rf"\b{re.escape(cue)}\b", text) for cue in cues)
+
+
+# Any spelling of any tool, as a word (lower case; the longest spelling first).
+_ANY_TOOL = re.compile(
+    r"(?<![\w@/-])(?:"
+    + "|".join(re.escape(spelling) for spelling in sorted(TOOL_ROLES, key=len, reverse=True))
+    + r")(?![\w-])"
+)

@@ -1,0 +1,77 @@
+"""Two tools of one role (:mod:`anamnesis.store.review.reading.tool_roles`) as one thing's
+older and newer answer, and the look-alikes the rule must leave alone:
+
+* two notes each naming one tool of a role, never the other's, about one thing (a title
+  word they share, or a word of the role either says: "terminal", "dependency
+  injection", "physics") state two answers, whether the tool is written capitalised, in
+  lower case or first in its sentence ("Koin wires ...");
+* a name read only because a role knows it (``recharts``, ``date-fns``) is compared only
+  as a tool of its role: two roles' tools are two jobs';
+* a note naming both tools (a comparison, a trial) states no single answer;
+* a tool named only to say nobody else uses it is no answer of the other note's.
+
+The pairs are written here, not taken from the measured set."""
+
+from __future__ import annotations
+
+from anamnesis.store.review.reading.tool_roles import ROLE_CUES, TOOL_ROLES, role_of
+from pair_checks import Note, wording_tests
+
+FOUND: list[tuple[str, Note, Note, str]] = [
+    (
+        "two terminal emulators, one in lower case",
+        ("Terminal emulator", "kitty on every machine, config in ~/.config/kitty/kitty.conf."),
+        ("My terminal setup", "Terminal is WezTerm (~/.wezterm.lua, same file on macOS and"
+         " Linux)."),
+        "name",
+    ),
+    (
+        "two dependency injectors, the older first in its sentence, the role said once",
+        ("Wiring the shared module", "Koin wires the repositories: `startKoin {"
+         " modules(dataModule) }` in both apps."),
+        ("How the apps get their dependencies", "Dependency injection is kotlin-inject now,"
+         " generated at compile time by KSP."),
+        "name",
+    ),
+    (
+        "two physics crates written with underscores and digits",
+        ("Physics in the platformer", "Collisions come from bevy_rapier2d (colliders built"
+         " in `physics.rs`)."),
+        ("Platformer physics after the rewrite", "Rigid bodies and collisions use avian2d,"
+         " which is ECS-native."),
+        "name",
+    ),
+]  # fmt: skip
+
+LEFT: list[tuple[str, Note, Note]] = [
+    (
+        "two tools of two roles, read only because a role knows them",
+        ("Charts on the reports page", "The reports page draws its charts with recharts."),
+        ("Dates on the reports page", "The reports page formats dates with date-fns."),
+    ),
+    (
+        "a note naming both tools of the role",
+        ("Terminal emulator", "kitty on every machine, config in ~/.config/kitty/kitty.conf."),
+        ("Trying another terminal", "Comparing kitty and WezTerm this week; kitty stays"
+         " until WezTerm's ligatures work."),
+    ),
+    (
+        "the other note's tool named to say nobody else uses it",
+        ("Editor on the laptop", "I write code in Neovim with lazy.nvim for plugins."),
+        ("Pairing sessions", "For pairing we open the repo in VS Code with Live Share;"
+         " nobody else uses Neovim."),
+    ),
+]  # fmt: skip
+
+
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
+
+
+def test_each_spelling_names_one_tool_of_one_role() -> None:
+    """Other spellings and multi-word names resolve to the tool's one spelling; a name no
+    role holds, none; every role says what it is for."""
+    assert role_of("PostgreSQL") == role_of("postgres") == ("relational database", "postgres")
+    assert role_of("GitHub Actions") == ("ci service", "github actions")
+    assert role_of("bevy_rapier2d") == ("bevy physics", "bevy_rapier2d")
+    assert role_of("acme-internal-lib") is None
+    assert all(ROLE_CUES[role] for role, _tool in TOOL_ROLES.values())
