@@ -61,7 +61,12 @@ each rule must leave alone:
 * a name a note says it replaced ("Replaced nvm with fnm") is no state of that note to
   compare with another note's names;
 * an older note saying not to use a thing agrees with a newer one saying it is obsolete;
-* a thing that "reached end of support" (or of life) is retired.
+* a thing that "reached end of support" (or of life) is retired;
+* "them" in a negation may stand for what its own sentence names ("generate source maps
+  and don't upload them"), not only for the title's subject: the words it says are asked
+  for as written when the title's do not match;
+* "for this board" (project, repo, app ...) after a negation's thing is the project
+  itself, no part of the thing ("don't use the hotplate for this board").
 
 The pairs are written here, not taken from the measured set."""
 
@@ -263,6 +268,21 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Release branch", "Production deploys from `main`; `master` was renamed."),
         "replacement",
     ),
+    (
+        "a negation of doing something to them, what its own sentence names",
+        ("Source maps in production", "Upload the source maps beside the web bundle to the"
+         " CDN, so stack traces resolve in the browser."),
+        ("Building the web bundle", "Generate source maps at build time and don't upload"
+         " them to the CDN; the error tracker gets them in CI."),
+        "negation",
+    ),
+    (
+        "a negation of a thing for this board",
+        ("Reflow", "Assemble with the hotplate: paste through the stencil, then reflow at"
+         " 235 C."),
+        ("Assembly", "Don't use the hotplate for this board; JLC assembles it."),
+        "negation",
+    ),
 ]  # fmt: skip
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -387,6 +407,19 @@ LEFT: list[tuple[str, Note, Note]] = [
          " `bundle install`."),
         ("Updating a gem", "Bump the version in the Gemfile, then `bundle install` to"
          " regenerate the lock. Hand edits to the lock are not allowed."),
+    ),
+    (
+        "a negation of doing something to them, elsewhere than the older note does it",
+        ("Source maps in production", "Upload the source maps beside the web bundle to the"
+         " CDN, so stack traces resolve in the browser."),
+        ("Building the web bundle", "Upload the source maps to the CDN as before; don't"
+         " upload them to the staging bucket."),
+    ),
+    (
+        "the same thing for this board, another thing negated",
+        ("Reflow", "Assemble with the hotplate: paste through the stencil, then reflow at"
+         " 235 C."),
+        ("Assembly", "Use the hotplate for this board too; don't use the hot air station."),
     ),
 ]  # fmt: skip
 

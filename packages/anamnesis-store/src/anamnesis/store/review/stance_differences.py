@@ -52,6 +52,11 @@ def stance_differences(
         if _shared(stance, older.stances(mine)):
             continue  # both notes say it: they agree
         clause = _states(older, mine, stance, directive=False)
+        if clause is None and stance is not said_stance:
+            # "strip symbols and don't ship them in the fleet zip": "them" may be what its
+            # own clause names, not the title; the words it says are asked for as written
+            stance = said_stance
+            clause = _states(older, mine, stance, directive=False)
         said = newer.clause(stance.clause).text
         if clause is not None and stance is not said_stance and clause.stems.isdisjoint(VERBS):
             continue  # "do not edit them" is about editing the thing, not all said of it

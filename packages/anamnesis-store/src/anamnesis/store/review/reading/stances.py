@@ -142,7 +142,10 @@ _CONDITION = re.compile(r"\b(?<!\bwith\sor\s)(?:without|unless|except|until)\b",
 # Where a target ends: punctuation, or a word that starts another thought.
 _TARGET_END = re.compile(
     r"[:,;]|\s[-\u2013\u2014]\s|\b(?:because|since|so|while|when|as|but|and\s+(?:use|run"
-    r"|leave|put|pin|keep)|which|it|they|we|until|without|unless|otherwise)\b",
+    r"|leave|put|pin|keep)|which|it|they|we|until|without|unless|otherwise)\b"
+    # "don't use PCBA for this board": the project itself, which every note is about
+    r"|\s(?:for|in|on|across)\s+this\s+(?:board|project|repo|repository|app|codebase|service"
+    r"|package|crate|library|site|module)\b",
     re.IGNORECASE,
 )
 # Words that make a clause a recommendation: the other side of a negation.
