@@ -10,7 +10,12 @@ import re
 from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree
-from anamnesis.store.review.reading.commands import program_of, retired_in, tool_of
+from anamnesis.store.review.reading.commands import (
+    program_of,
+    retired_in,
+    retiring_clauses,
+    tool_of,
+)
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -141,7 +146,7 @@ def _said_gone_in(text: str, shown: str) -> bool:
 def retiring_mention(b: Value, olds: list[Value], retired: set[int], newer: NoteFacts) -> bool:
     """Whether a newer command only names a retired older one where it says it fails ("a
     bare `npx prisma generate` fails"): a mention, not a command the newer note runs."""
-    said = [newer.clause(b.clause).text]
+    said = retiring_clauses([newer.clause(b.clause).text])
     return any(
         i in retired and agree(a, b) and retired_in(a.shown, said) for i, a in enumerate(olds)
     )

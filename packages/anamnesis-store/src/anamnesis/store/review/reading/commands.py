@@ -136,9 +136,8 @@ _RETIRING = re.compile(
     r"\b(?:fail(?:s|ed)?|broken|breaks|refus(?:e|es|ed)|ambiguous|skip(?:s|ped)?"
     r"|errors?\s+out|(?:does|do|did)(?:\s+not|n[\u2019']t)\s+work|no\s+longer|anymore"
     r"|used\s+to|deprecated|obsolete|removed|dropped|replaced|retired|gone|nobody|never"
-    r"|ran|took|out\s+of\s+memory)\b",
-    re.IGNORECASE,
-)
+    r"|ran|took|out\s+of\s+memory)\b"
+)  # matched against lower case: a case-blind pattern reads every clause at half the speed
 
 
 def mentions(command: str, running: frozenset[str] = frozenset()) -> tuple[str, ...]:
@@ -158,14 +157,14 @@ def mentions(command: str, running: frozenset[str] = frozenset()) -> tuple[str, 
     return tuple(dict.fromkeys(word.lower() for word in found))
 
 
-def retired_in(command: str, clauses: list[str], running: frozenset[str] = frozenset()) -> bool:
-    """Whether one of ``clauses`` (a newer note's, which runs the programs ``running``)
-    names ``command`` (:func:`mentions`) and says it fails, is of the past or is no
-    longer run (``_RETIRING``)."""
-    # the cheap test first: most clauses say nothing of the past
-    retiring = [clause.lower() for clause in retiring_clauses(clauses)]
+def retired_in(command: str, retiring: list[str], running: frozenset[str] = frozenset()) -> bool:
+    """Whether one of ``retiring`` (a newer note's clauses that say something fails, is of
+    the past or is no longer run: :func:`retiring_clauses`; the note runs the programs
+    ``running``) names ``command`` (:func:`mentions`). The caller filters the clauses,
+    once a note (:attr:`.facts.NoteFacts.retiring`), not once a command."""
     if not retiring:
         return False
+    retiring = [clause.lower() for clause in retiring]
     names = mentions(command, running)
     if not any(name in clause for clause in retiring for name in names):
         return False  # (the pattern below finds a name only where it is a substring)
@@ -178,4 +177,4 @@ def retired_in(command: str, clauses: list[str], running: frozenset[str] = froze
 def retiring_clauses(clauses: list[str]) -> list[str]:
     """Those of ``clauses`` that say something fails, is of the past or is no longer run
     (``_RETIRING``): the only ones :func:`retired_in` reads."""
-    return [clause for clause in clauses if _RETIRING.search(clause)]
+    return [clause for clause in clauses if _RETIRING.search(clause.lower())]

@@ -12,6 +12,7 @@ the code span, it turns against) and the clause it is in.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from anamnesis.store.record import Record
 from anamnesis.store.review.reading.text import CODE_SPAN, GENERIC, Clause, content_stems
@@ -173,8 +174,10 @@ _CUE_WORDS: Final = frozenset(
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
 
+@lru_cache(maxsize=65536)
 def has_cue(text: str) -> bool:
-    """Whether a text holds a word a negation or a replacement starts from."""
+    """Whether a text holds a word a negation or a replacement starts from (asked of one
+    clause by each rule that reads it: kept by text)."""
     return not _CUE_WORDS.isdisjoint(_WORDS.findall(text.lower().replace("\u2019", "'")))
 
 
