@@ -8,14 +8,16 @@ older and newer answer, and the look-alikes the rule must leave alone:
 * a name read only because a role knows it (``recharts``, ``date-fns``) is compared only
   as a tool of its role: two roles' tools are two jobs';
 * a note naming both tools (a comparison, a trial) states no single answer;
-* a tool named only to say nobody else uses it is no answer of the other note's.
+* a tool named only to say nobody else uses it is no answer of the other note's;
+* what the two tools differ in is said as their role ("kotlin dependency injection").
 
 The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
+from anamnesis.store import MemoryStore
 from anamnesis.store.review.reading.tool_roles import ROLE_CUES, TOOL_ROLES, role_of
-from pair_checks import Note, wording_tests
+from pair_checks import Note, wording_tests, write
 
 FOUND: list[tuple[str, Note, Note, str]] = [
     (
@@ -75,3 +77,17 @@ def test_each_spelling_names_one_tool_of_one_role() -> None:
     assert role_of("bevy_rapier2d") == ("bevy physics", "bevy_rapier2d")
     assert role_of("acme-internal-lib") is None
     assert all(ROLE_CUES[role] for role, _tool in TOOL_ROLES.values())
+
+
+def test_the_difference_is_said_as_the_tools_role(store: MemoryStore) -> None:
+    _rule, old, new, _kind = FOUND[1]
+    older, newer = write(store, old), write(store, new)
+    [pair] = [pair for pair in store.contradictions() if pair.ids == (older.id, newer.id)]
+    assert [d.to_dict() for d in pair.differs] == [
+        {
+            "kind": "name",
+            "subject": "kotlin dependency injection",
+            "old": "Koin",
+            "new": "kotlin-inject",
+        }
+    ]

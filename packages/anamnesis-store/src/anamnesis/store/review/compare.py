@@ -86,7 +86,7 @@ from anamnesis.store.review.reading.value import KINDS
 from anamnesis.store.review.reading.values import changes
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.stance_differences import stance_differences
-from anamnesis.store.review.tools_of_one_role import of_one_role
+from anamnesis.store.review.tools_of_one_role import of_one_role, one_role_of
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -675,6 +675,9 @@ def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
     unit ("dev server port", "webhook attempts")."""
     if a.keyed and a.slot == b.slot and a.slot:
         return a.slot
+    role = one_role_of(a, b)
+    if role:
+        return role  # "kotlin dependency injection": what both tools are for
     if a.kind == "flag" and a.keyed and b.keyed and _one_flag(a.slot, b.slot):
         # `gdalwarp -r bilinear`, `-r cubic`: gdalwarp's flag, as the note writes it
         tool = max(a.slot, b.slot, key=len).rpartition(" -")[0]

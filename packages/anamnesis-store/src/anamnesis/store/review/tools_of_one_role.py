@@ -6,9 +6,9 @@ Knowing what a tool is for ties two names no words around them tie; so the rule 
 everything else to agree: each note names one tool of the role and never the other's (a
 note that names both compares them, runs both, or says one replaced the other, which the
 stances read), and the notes are about one thing, by a title word they share that is no
-tool's name or by a word of the role both say ("font", "physics", "dependency
+tool's name or by a word of the role either says ("font", "physics", "dependency
 injection"). The gates every pair of names passes afterwards still apply (two scopes, two
-things the titles name).
+things the titles name). What the pair differs in is then said as the role.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ def of_one_role(
 ) -> bool:
     """Whether names ``a`` (the older note's) and ``b`` (the newer's) are two tools of one
     role, each its note's only one, in notes about that one thing (see above)."""
-    mine, theirs = role_of(a.norm), role_of(b.norm)
-    if mine is None or theirs is None or mine[0] != theirs[0] or mine[1] == theirs[1]:
+    tools = _two_tools_of_one_role(a, b)
+    if tools is None:
         return False
+    mine, theirs = tools
     role = mine[0]
     if _tools(role, olds) != {mine[1]} or _tools(role, news) != {theirs[1]}:
         return False
@@ -42,6 +43,21 @@ def of_one_role(
         return True
     cues = ROLE_CUES[role]
     return _says_any(_text(older), cues) or _says_any(_text(newer), cues)
+
+
+def one_role_of(a: Value, b: Value) -> str:
+    """The role two names' tools share, when they are two tools of one role ("" if
+    not)."""
+    tools = _two_tools_of_one_role(a, b)
+    return tools[0][0] if tools else ""
+
+
+def _two_tools_of_one_role(a: Value, b: Value) -> tuple[tuple[str, str], tuple[str, str]] | None:
+    """Each name's (role, tool) when they are two tools of one role, else None."""
+    mine, theirs = role_of(a.norm), role_of(b.norm)
+    if mine is None or theirs is None or mine[0] != theirs[0] or mine[1] == theirs[1]:
+        return None
+    return mine, theirs
 
 
 def _tools(role: str, names: list[Value]) -> set[str]:
