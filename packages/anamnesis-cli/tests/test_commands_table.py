@@ -52,3 +52,5 @@ def test_anamnesis_review_imports_no_other_commands_module() -> None:
     assert "anamnesis.cli.commands.review" in loaded
     assert "anamnesis.cli.commands.admin" not in loaded
     assert "anamnesis.cli.commands.remotes" not in loaded
+    # the LLM's settings load only with --confirm: a plain review asks no model
+    assert "anamnesis.cli.commands.reflecting" not in loaded

@@ -43,7 +43,6 @@ from anamnesis.store import (
     display_safe,
     load_json,
     read_regular,
-    redact_secrets,
     utc_now,
 )
 
@@ -112,6 +111,10 @@ def pair_key(first: str, second: str) -> str:
 def clean_reason(text: str) -> str:
     """A model's reason as it may be shown and kept: one line, secrets masked, direction
     and control characters escaped, cut to :data:`REASON_CHARS`."""
+    # the masking rules load only where a reason is written: `review` reads verdicts
+    # on every run, and most runs write none
+    from anamnesis.store import redact_secrets
+
     line = display_safe(redact_secrets(" ".join(text.split())))
     if len(line) <= REASON_CHARS:
         return line

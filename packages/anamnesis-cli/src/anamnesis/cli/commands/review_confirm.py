@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from anamnesis.cli import console
-from anamnesis.cli.commands.reflecting import llm_errors, provider_from_settings
 from anamnesis.cli.display import lines
 from anamnesis.cli.errors import FAILURE, suggest
 
@@ -66,6 +65,10 @@ def confirm_pairs(
     all with ``again``) and say what came of it (on a terminal, unless ``as_json``);
     return the summary ``--json`` shows as ``"confirm"``. With no LLM configured, nothing is
     asked: stderr says how to choose one."""
+    # the LLM's settings and errors only where one is asked: a plain review lists the
+    # store's pairs without loading what reflecting needs (a tenth of a second)
+    from anamnesis.cli.commands.reflecting import llm_errors, provider_from_settings
+
     settings, provider = provider_from_settings()
     if provider.name == HEURISTIC:
         console.warn(no_llm_message())
