@@ -29,7 +29,9 @@ look-alikes each reading must leave alone:
 * a list of ``- name: KEY`` / ``value: V`` items is a list of settings; an INI file
   fenced with no language is read as one (``[merge]`` then ``ff = false``);
 * a developer tool named in lower case in prose ("hashed with bcrypt", "runs flake8") is
-  a name, as a capitalised one is; not a word that is also plain English ("black").
+  a name, as a capitalised one is; not a word that is also plain English ("black");
+* a line opening with ``sudo`` is a command, to its clause's end or a dash set off by
+  spaces ("sudo /etc/init.d/mailer restart - the init script waits").
 
 The pairs are written here, not taken from the measured set."""
 
@@ -207,6 +209,18 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Java version in Gradle", "gradle.properties sets `javaVersion=21` for every module."),
         "version",
     ),
+    (
+        "a line opening with sudo, no code marks, prose after a dash",
+        (
+            "Restarting the mailer",
+            "sudo /etc/init.d/mailer restart - the init script waits for the pidfile.",
+        ),
+        (
+            "Mailer restart after a deploy",
+            "`sudo systemctl restart mailer`, then `journalctl -u mailer -f` until it says ready.",
+        ),
+        "command",
+    ),
 ]
 
 LEFT: list[tuple[str, Note, Note]] = [
@@ -235,6 +249,14 @@ LEFT: list[tuple[str, Note, Note]] = [
         "a one-letter name set in prose, and the same assigned as R assigns",
         ("Power analysis sample size", "The power analysis in power.R assumes n = 120 per arm."),
         ("Sample size in power.R", "power.R has `n <- 120` per arm, from the pilot's effect."),
+    ),
+    (
+        "a line opening with sudo that runs what the other note runs",
+        ("Restarting the mailer", "sudo systemctl restart mailer - it waits for the pidfile."),
+        (
+            "Mailer restart after a deploy",
+            "`sudo systemctl restart mailer`, then `journalctl -u mailer -f` until it says ready.",
+        ),
     ),
 ]
 

@@ -247,6 +247,8 @@ def lines_as_commands(text: str) -> str:
         text = _COMMAND_LINE.sub(code, text)
     if _SCRIPT_LINE_HINT.search(text):
         text = _SCRIPT_LINE.sub(r"\1`\2`", text)
+    if _SUDO_LINE_HINT.search(text):
+        text = _SUDO_LINE.sub(r"\1`\2`", text)
     return text
 
 
@@ -256,6 +258,13 @@ _SCRIPT_LINE_HINT = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]+)?(?:npm|pnpm|yarn|bun)
 _SCRIPT_LINE = re.compile(
     r"(?m)^([ \t]*(?:[-*][ \t]+)?)((?:npm run|pnpm|yarn|bun run|bun) [a-z][\w:-]*)"
     r"(?=[,;]|[ \t]*$|[ \t]+-[ \t])"
+)
+
+# A line opening with sudo: no sentence does. The command runs to a clause's end, or to
+# a dash set off by spaces ("sudo /etc/init.d/app restart - the init script waits").
+_SUDO_LINE_HINT = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]+)?sudo ")
+_SUDO_LINE = re.compile(
+    r"(?m)^([ \t]*(?:[-*][ \t]+)?)(sudo(?: [^\s,;`]+)+?)(?=[,;]|[ \t]*$|[ \t]+-[ \t]|\.[ \t]*$)"
 )
 
 
