@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from anamnesis.store import lazy_exports
 
-__version__ = "0.5.1"
+__version__ = "0.5.2"
 
 if TYPE_CHECKING:
     from anamnesis.reflect.compaction import COMPACT_MIN_TOKENS as COMPACT_MIN_TOKENS
