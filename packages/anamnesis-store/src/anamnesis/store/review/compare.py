@@ -148,6 +148,7 @@ def _differences(older: NoteFacts, newer: NoteFacts) -> tuple[Difference, ...]:
             newer,
             _held(older, mine, old_values, avoided=True),
             _held(newer, theirs, new_values, avoided=False),
+            theirs,
         ),
         *named_settings(older, newer, old_values, new_values),
         *(
@@ -218,8 +219,14 @@ def _held(
 
 
 def _value_differences(
-    older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
+    older: NoteFacts,
+    newer: NoteFacts,
+    old_values: list[Value],
+    new_values: list[Value],
+    theirs: list[Clause],
 ) -> list[Difference]:
+    """The values ``newer`` states differently from ``older``; ``theirs``: the newer
+    note's clauses compared (:meth:`.reading.facts.NoteFacts.relevant`)."""
     subject = older.subject_stems & newer.subject_stems
     titles = min(len(subject), 2) * 0.5
     # titles that share only the project's or a tool's name may be about two tasks
@@ -239,7 +246,7 @@ def _value_differences(
             continue
         # an older command the newer note says fails or is of the past (commands.retired_in)
         if kind == "command":
-            retired = retired_commands(olds, news, older, newer)
+            retired = retired_commands(olds, news, older, newer, theirs)
             if retired:
                 news = [b for b in news if not retiring_mention(b, olds, retired, newer)]
         else:

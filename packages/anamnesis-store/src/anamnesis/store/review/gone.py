@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from typing import Final
 
     from anamnesis.store.review.reading.facts import NoteFacts
+    from anamnesis.store.review.reading.text import Clause
     from anamnesis.store.review.reading.value import Value
 
 
@@ -44,13 +45,14 @@ def left_behind(value: Value, facts: NoteFacts) -> bool:
 
 
 def retired_commands(
-    olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts
+    olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts, theirs: list[Clause]
 ) -> set[int]:
     """The older note's commands (by index) that the newer note, giving commands of its
-    own, says fail or are of the past (:func:`.reading.commands.retired_in`): the newer gives
+    own, says fail or are of the past (:func:`.reading.commands.retired_in`) in the clauses
+    compared (``theirs``: a long note's lead against another long note): the newer gives
     the task's new way. A command the older note itself says not to run is retired by
     neither."""
-    said = newer.retiring
+    said = newer.retiring(theirs)
     if not said:
         return set()
     # a program names none of its commands alone where the newer note runs it too, or

@@ -78,7 +78,7 @@ class NoteFacts:
         self._negated: dict[int, bool] = {}
         self._code: dict[int, list[str]] = {}
         self._subject: tuple[frozenset[str], frozenset[str]] | None = None
-        self._retiring: list[str] | None = None
+        self._retiring: dict[int, bool] = {}
         self._prose: frozenset[str] | None = None
 
     @property
@@ -109,13 +109,19 @@ class NoteFacts:
             self._subject = subject_stems(self.title, self.memory.body, self.memory.project)
         return self._subject
 
-    @property
-    def retiring(self) -> list[str]:
-        """The texts of its clauses that say something fails, is of the past or is no
-        longer run (:func:`.commands.retiring_clauses`): read once a note, not once a pair."""
-        if self._retiring is None:
-            self._retiring = retiring_clauses([clause.text for clause in self.clauses])
-        return self._retiring
+    def retiring(self, chosen: list[Clause]) -> list[str]:
+        """The texts of those of ``chosen`` (its clauses compared with another note's)
+        that say something fails, is of the past or is no longer run
+        (:func:`.commands.retiring_clauses`): each clause read once a note, not once a
+        pair."""
+        out = []
+        for clause in chosen:
+            said = self._retiring.get(clause.index)
+            if said is None:
+                said = self._retiring[clause.index] = bool(retiring_clauses([clause.text]))
+            if said:
+                out.append(clause.text)
+        return out
 
     @property
     def prose_stems(self) -> frozenset[str]:

@@ -245,15 +245,18 @@ def lines_as_commands(text: str) -> str:
             return f"{line.group(1)}`{line.group(2)}`"
 
         text = _COMMAND_LINE.sub(code, text)
-    if _SCRIPT_LINE_HINT.search(text):
+    # (a line-anchored pattern tries every position of a long note: a plain substring
+    # test first passes over most notes at once)
+    if any(tool in text for tool in _SCRIPT_TOOLS) and _SCRIPT_LINE_HINT.search(text):
         text = _SCRIPT_LINE.sub(r"\1`\2`", text)
-    if _SUDO_LINE_HINT.search(text):
+    if "sudo " in text and _SUDO_LINE_HINT.search(text):
         text = _SUDO_LINE.sub(r"\1`\2`", text)
     return text
 
 
 # A line opening with a package manager's script ("yarn dev, then open ..."): no
 # sentence opens with a package manager's name in lower case.
+_SCRIPT_TOOLS: Final = ("npm ", "yarn ", "bun ")  # ("pnpm " holds "npm ")
 _SCRIPT_LINE_HINT = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]+)?(?:npm|pnpm|yarn|bun) ")
 _SCRIPT_LINE = re.compile(
     r"(?m)^([ \t]*(?:[-*][ \t]+)?)((?:npm run|pnpm|yarn|bun run|bun) [a-z][\w:-]*)"
