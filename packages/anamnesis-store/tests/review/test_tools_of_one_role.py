@@ -8,6 +8,8 @@ older and newer answer, and the look-alikes the rule must leave alone:
 * a name read only because a role knows it (``recharts``, ``date-fns``) is compared only
   as a tool of its role: two roles' tools are two jobs';
 * a note naming both tools (a comparison, a trial) states no single answer;
+* titles naming one thing with two words before it ("Unit tests", "Legacy tests") name
+  two parts of the role's work, each of which may hold its own tool;
 * a tool named only to say nobody else uses it is no answer of the other note's;
 * what the two tools differ in is said as their role ("kotlin dependency injection").
 
@@ -56,6 +58,12 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Terminal emulator", "kitty on every machine, config in ~/.config/kitty/kitty.conf."),
         ("Trying another terminal", "Comparing kitty and WezTerm this week; kitty stays"
          " until WezTerm's ligatures work."),
+    ),
+    (
+        "titles naming two parts of the role's work, one word apart",
+        ("Unit tests", "Unit tests run with pytest; `pytest -q` before pushing."),
+        ("Legacy tests", "The old integration tests still use unittest; nobody rewrote"
+         " them."),
     ),
     (
         "the other note's tool named to say nobody else uses it",

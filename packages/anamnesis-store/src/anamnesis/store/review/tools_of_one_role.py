@@ -7,8 +7,13 @@ everything else to agree: each note names one tool of the role and never the oth
 note that names both compares them, runs both, or says one replaced the other, which the
 stances read), and the notes are about one thing, by a title word they share that is no
 tool's name or by a word of the role either says ("font", "physics", "dependency
-injection"). The gates every pair of names passes afterwards still apply (two scopes, two
-things the titles name). What the pair differs in is then said as the role.
+injection"), not about two parts of it ("Unit tests", "Legacy tests"). The gates every
+pair of names passes afterwards still apply (two scopes, two things the titles name).
+What the pair differs in is then said as the role.
+
+Measured on notes it never saw, it finds one pair more in 300 (issue 42's validation
+splits); a note on one part of a role's work whose title names no part ("Search"
+against "Autocomplete") is still proposed beside another part's.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from anamnesis.store.review.reading.text import content_stems
 from anamnesis.store.review.reading.tool_roles import ROLE_CUES, TOOL_ROLES, role_of
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -38,11 +44,25 @@ def of_one_role(
         return False
     if theirs[1] in _named_tools(_text(older)) or mine[1] in _named_tools(_text(newer)):
         return False
+    cues = ROLE_CUES[role]
+    if _titled_apart(older, newer, cues):
+        return False
     shared = older.subject_stems & newer.subject_stems
     if shared - older.tool_stems - newer.tool_stems:
         return True
-    cues = ROLE_CUES[role]
     return _says_any(_text(older), cues) or _says_any(_text(newer), cues)
+
+
+def _titled_apart(older: NoteFacts, newer: NoteFacts, cues: tuple[str, ...]) -> bool:
+    """Whether the titles name one thing with two words before it, each the other title
+    lacks ("Unit tests", "Legacy tests"): two parts of the role's work, each may hold its
+    own tool. The role's words and tools' names tell no part."""
+    if older.subject_stems.isdisjoint(newer.subject_stems):
+        return False  # two ways of naming one subject, not one subject's two parts
+    said = {stem for cue in cues for stem in content_stems(cue)}
+    mine = older.subject_stems - newer.subject_stems - older.tool_stems - said
+    theirs = newer.subject_stems - older.subject_stems - newer.tool_stems - said
+    return bool(mine) and bool(theirs)
 
 
 def one_role_of(a: Value, b: Value) -> str:
