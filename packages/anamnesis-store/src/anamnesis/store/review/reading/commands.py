@@ -161,7 +161,7 @@ def retired_in(command: str, retiring: list[str], running: frozenset[str] = froz
     """Whether one of ``retiring`` (a newer note's clauses that say something fails, is of
     the past or is no longer run: :func:`retiring_clauses`; the note runs the programs
     ``running``) names ``command`` (:func:`mentions`). The caller filters the clauses,
-    once a note (:attr:`.facts.NoteFacts.retiring`), not once a command."""
+    once a note (:meth:`.facts.NoteFacts.retiring`), not once a command."""
     if not retiring:
         return False
     retiring = [clause.lower() for clause in retiring]

@@ -7,7 +7,7 @@ dependency injector, a JavaScript test runner), each tool once, with its other s
 after ``/`` (``postgres/postgresql``) and a multi-word name's words joined by ``+``
 (``github+actions``). A role holds only tools one project does not run side by side for
 one purpose: a linter and a formatter are two roles (ruff beside black is common), and
-tools one is built on another are left out (SQLModel on SQLAlchemy, Typer on Click).
+tools built on another one are left out (SQLModel on SQLAlchemy, Click under Typer).
 A role's cue words name what it is for: a note that says them is about that role
 whatever tool it names.
 
