@@ -2,14 +2,17 @@
 older and newer answer, and the look-alikes the rule must leave alone:
 
 * two notes each naming one tool of a role, never the other's, about one thing (a title
-  word they share, or a word of the role either says: "terminal", "dependency
+  word they share, or a word of the role both say: "terminal", "dependency
   injection", "physics") state two answers, whether the tool is written capitalised, in
   lower case or first in its sentence ("Koin wires ...");
 * a name read only because a role knows it (``recharts``, ``date-fns``) is compared only
   as a tool of its role: two roles' tools are two jobs';
 * a note naming both tools (a comparison, a trial) states no single answer;
 * titles naming one thing with two words before it ("Unit tests", "Legacy tests") name
-  two parts of the role's work, each of which may hold its own tool;
+  two parts of the role's work, each of which may hold its own tool; a note titled by
+  the role's word ("Cache") beside one on another job that holds a tool of the role
+  (a rate limiter's Memcached) is no answer changed (checked at the compare stage:
+  such notes are a review's neighbours by meaning, with vectors);
 * a tool named only to say nobody else uses it is no answer of the other note's;
 * what the two tools differ in is said as their role ("kotlin dependency injection").
 
@@ -17,7 +20,9 @@ The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
-from anamnesis.store import MemoryStore
+from anamnesis.store import Memory, MemoryStore
+from anamnesis.store.review.compare import differences
+from anamnesis.store.review.reading.facts import NoteFacts
 from anamnesis.store.review.reading.tool_roles import ROLE_CUES, TOOL_ROLES, role_of
 from pair_checks import Note, wording_tests, write
 
@@ -30,9 +35,9 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "name",
     ),
     (
-        "two dependency injectors, the older first in its sentence, the role said once",
+        "two dependency injectors, the older first in its sentence",
         ("Wiring the shared module", "Koin wires the repositories: `startKoin {"
-         " modules(dataModule) }` in both apps."),
+         " modules(dataModule) }` in both apps, all dependency injection in one place."),
         ("How the apps get their dependencies", "Dependency injection is kotlin-inject now,"
          " generated at compile time by KSP."),
         "name",
@@ -99,3 +104,34 @@ def test_the_difference_is_said_as_the_tools_role(store: MemoryStore) -> None:
             "new": "kotlin-inject",
         }
     ]
+
+
+def _compared(old: Note, new: Note) -> list[tuple[str, str, str]]:
+    """What the compare stage says of two notes of one project, whether or not a review
+    would find them neighbours (with vectors, notes in other words are)."""
+    facts = [
+        NoteFacts(Memory(id=f"n{i}", type="fact", title=t, body=b, project="p", tags=[]))
+        for i, (t, b) in enumerate((old, new))
+    ]
+    return [(d.kind, d.old, d.new) for d in differences(facts[0], facts[1])]
+
+
+def test_a_word_of_the_role_said_by_one_note_only_ties_no_two_jobs() -> None:
+    """A note titled by the role's word ("Cache", "Search") beside one on another job
+    that holds a tool of the role (a rate limiter's counters, autocomplete) names two
+    jobs; when both notes say the role's word, one."""
+    cache = ("Cache", "The checkout API caches session data in Redis with a 24h TTL.")
+    limiter = (
+        "Rate limiter store",
+        "The checkout API's rate limiter keeps its counters in Memcached, which the legacy"
+        " PHP app already ran.",
+    )
+    assert _compared(cache, limiter) == []
+    search = ("Search", "Product search runs on Elasticsearch.")
+    suggest = (
+        "Autocomplete",
+        "Autocomplete suggestions come from Meilisearch, which is fast enough for prefixes.",
+    )
+    assert _compared(search, suggest) == []
+    moved = ("Storefront search", "The storefront's search index moved to Meilisearch.")
+    assert _compared(search, moved) == [("name", "Elasticsearch", "Meilisearch")]
