@@ -42,7 +42,7 @@ def of_one_role(
     role = mine[0]
     if _tools(role, olds) != {mine[1]} or _tools(role, news) != {theirs[1]}:
         return False
-    if theirs[1] in _named_tools(_text(older)) or mine[1] in _named_tools(_text(newer)):
+    if theirs[1] in _named_tools(older.lower) or mine[1] in _named_tools(newer.lower):
         return False
     cues = ROLE_CUES[role]
     if _titled_apart(older, newer, cues):
@@ -52,7 +52,7 @@ def of_one_role(
         return True
     # no title word shared: both notes say what the role is for ("Cache" with Redis
     # beside "Rate limiter store" with Memcached names two jobs, not one)
-    return _says_any(_text(older), cues) and _says_any(_text(newer), cues)
+    return _says_any(older.lower, cues) and _says_any(newer.lower, cues)
 
 
 def _titled_apart(older: NoteFacts, newer: NoteFacts, cues: tuple[str, ...]) -> bool:
@@ -90,10 +90,6 @@ def _tools(role: str, names: list[Value]) -> set[str]:
         if of is not None and of[0] == role:
             tools.add(of[1])
     return tools
-
-
-def _text(facts: NoteFacts) -> str:
-    return f"{facts.title}\n{facts.memory.body}".lower()
 
 
 @lru_cache(maxsize=4096)

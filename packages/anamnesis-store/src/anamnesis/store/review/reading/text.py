@@ -247,9 +247,9 @@ def lines_as_commands(text: str) -> str:
         text = _COMMAND_LINE.sub(code, text)
     # (a line-anchored pattern tries every position of a long note: a plain substring
     # test first passes over most notes at once)
-    if any(tool in text for tool in _SCRIPT_TOOLS) and _SCRIPT_LINE_HINT.search(text):
+    if any(tool in text for tool in _SCRIPT_TOOLS):
         text = _SCRIPT_LINE.sub(r"\1`\2`", text)
-    if "sudo " in text and _SUDO_LINE_HINT.search(text):
+    if "sudo " in text:
         text = _SUDO_LINE.sub(r"\1`\2`", text)
     return text
 
@@ -257,7 +257,6 @@ def lines_as_commands(text: str) -> str:
 # A line opening with a package manager's script ("yarn dev, then open ..."): no
 # sentence opens with a package manager's name in lower case.
 _SCRIPT_TOOLS: Final = ("npm ", "yarn ", "bun ")  # ("pnpm " holds "npm ")
-_SCRIPT_LINE_HINT = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]+)?(?:npm|pnpm|yarn|bun) ")
 _SCRIPT_LINE = re.compile(
     r"(?m)^([ \t]*(?:[-*][ \t]+)?)((?:npm run|pnpm|yarn|bun run|bun) [a-z][\w:-]*)"
     r"(?=[,;]|[ \t]*$|[ \t]+-[ \t])"
@@ -265,7 +264,6 @@ _SCRIPT_LINE = re.compile(
 
 # A line opening with sudo: no sentence does. The command runs to a clause's end, or to
 # a dash set off by spaces ("sudo /etc/init.d/app restart - the init script waits").
-_SUDO_LINE_HINT = re.compile(r"(?m)^[ \t]*(?:[-*][ \t]+)?sudo ")
 _SUDO_LINE = re.compile(
     r"(?m)^([ \t]*(?:[-*][ \t]+)?)(sudo(?: [^\s,;`]+)+?)(?=[,;]|[ \t]*$|[ \t]+-[ \t]|\.[ \t]*$)"
 )
