@@ -7,7 +7,9 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from anamnesis.store import Memory, MemoryStore
+from anamnesis.store import Difference, Memory, MemoryStore
+from anamnesis.store.review.compare import differences
+from anamnesis.store.review.reading.facts import NoteFacts
 from anamnesis.store.review.reading.text import clauses
 from anamnesis.store.review.reading.values import clause_values
 from store_testing import write_note
@@ -30,6 +32,24 @@ def differing_kinds(store: MemoryStore, older: Memory, newer: Memory) -> list[li
         for pair in store.contradictions()
         if pair.ids == (older.id, newer.id)
     ]
+
+
+def compared(old: Note, new: Note) -> tuple[Difference, ...]:
+    """What the compare stage says of two notes of one project, whether or not a review
+    would find them neighbours (with vectors, notes in other words are)."""
+    older, newer = (
+        NoteFacts(
+            Memory(
+                id=f"01J000000000000000000000{i}A",
+                type="semantic",
+                title=t,
+                body=b,
+                project=PROJECT,
+            )
+        )
+        for i, (t, b) in enumerate((old, new))
+    )
+    return differences(older, newer)
 
 
 def assert_found(store: MemoryStore, rule: str, old: Note, new: Note, kind: str) -> None:

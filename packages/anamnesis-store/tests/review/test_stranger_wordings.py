@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from anamnesis.store import Memory
 from anamnesis.store.review.alignment_by_context import counts_alike, urls_alike
-from anamnesis.store.review.compare import differences
 from anamnesis.store.review.reading.facts import NoteFacts
 from anamnesis.store.review.reading.quantities import key_unit
-from pair_checks import Note, wording_tests
+from pair_checks import Note, compared, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -680,8 +679,4 @@ def test_a_setting_key_is_no_name_of_its_note() -> None:
     older = ("Prod database backups", "backupRetentionPeriod: 14 on prod.")
     newer = ("Checked the prod backup settings", "Prod keeps 14 days of automated backups,"
              " preferredBackupWindow 02:00-03:00 UTC, and deletionProtection is on.")  # fmt: skip
-    facts = [
-        NoteFacts(Memory(id=f"01J000000000000000000000{i}A", type="semantic", title=t, body=b))
-        for i, (t, b) in enumerate((older, newer))
-    ]
-    assert differences(facts[0], facts[1]) == ()
+    assert compared(older, newer) == ()

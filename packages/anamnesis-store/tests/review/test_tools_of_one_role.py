@@ -20,11 +20,9 @@ The pairs are written here, not taken from the measured set."""
 
 from __future__ import annotations
 
-from anamnesis.store import Memory, MemoryStore
-from anamnesis.store.review.compare import differences
-from anamnesis.store.review.reading.facts import NoteFacts
+from anamnesis.store import MemoryStore
 from anamnesis.store.review.reading.tool_roles import ROLE_CUES, TOOL_ROLES, role_of
-from pair_checks import Note, wording_tests, write
+from pair_checks import Note, compared, wording_tests, write
 
 FOUND: list[tuple[str, Note, Note, str]] = [
     (
@@ -107,13 +105,7 @@ def test_the_difference_is_said_as_the_tools_role(store: MemoryStore) -> None:
 
 
 def _compared(old: Note, new: Note) -> list[tuple[str, str, str]]:
-    """What the compare stage says of two notes of one project, whether or not a review
-    would find them neighbours (with vectors, notes in other words are)."""
-    facts = [
-        NoteFacts(Memory(id=f"n{i}", type="fact", title=t, body=b, project="p", tags=[]))
-        for i, (t, b) in enumerate((old, new))
-    ]
-    return [(d.kind, d.old, d.new) for d in differences(facts[0], facts[1])]
+    return [(d.kind, d.old, d.new) for d in compared(old, new)]
 
 
 def test_a_word_of_the_role_said_by_one_note_only_ties_no_two_jobs() -> None:
