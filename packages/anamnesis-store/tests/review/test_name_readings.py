@@ -21,6 +21,12 @@ each wording), and the look-alikes each rule must leave alone:
 * an environment variable, then another ending in its word set to a value the older
   note gives (``UPLOAD_BUCKET`` "(media-eu-1 in prod)", ``STORAGE_BUCKET=media-eu-1``), is
   one setting renamed; set to a value the older note never gives, it is another's;
+* a setting one note gives a name (``serviceAccountName: release-bot``, ``group.id`` is
+  `ingest-main`), and a name the other note says beside every word of the setting's key
+  ("the `ci-deployer` ServiceAccount", "a fresh consumer group, `ingest-replay-2`"), are
+  that thing's two names, whichever note sets it; a name beside the key's words that is of
+  another thing ("queue binding JOBS" against an R2 bucket's ``binding``), or one the
+  older note says not to run, is not;
 * a line that is a command without code marks (a lower-case program, code's words, a
   long flag, no sentence's mark: "cargo flamegraph --bin renderer --release") is a
   command, and so is a line opening with a package manager running a script ("yarn
@@ -91,6 +97,22 @@ FOUND: list[tuple[str, Note, Note, str]] = [
          " RUST_LOG=info."),
         "name",
     ),
+    (
+        "a name beside its setting's words, then the setting in config",
+        ("Deploy job's service account", "Deploys run as the `ci-deployer` ServiceAccount,"
+         " which can patch Deployments."),
+        ("deploy-job.yaml", "```yaml\nspec:\n  serviceAccountName: release-bot\n```\n"
+         "release-bot also holds the image pull secret."),
+        "name",
+    ),
+    (
+        "a setting in prose, then a name beside its key's word",
+        ("Ingest consumer group", "group.id is `ingest-main`; offsets commit after each"
+         " batch."),
+        ("Replaying the ingest topic", "We moved the ingester onto a fresh consumer group,"
+         " `ingest-replay-2`, and that is the one dashboards watch now."),
+        "name",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer)
@@ -127,6 +149,18 @@ LEFT: list[tuple[str, Note, Note]] = [
          " UPLOAD_BUCKET (media-eu-1 in prod, media-dev locally)."),
         ("Thumbnailer service unit", "The unit file sets THUMBS_BUCKET=thumbs-eu-1 and"
          " RUST_LOG=info."),
+    ),
+    (
+        "a name beside a setting's word, of another thing than the setting",
+        ("Queue binding", "Jobs: queue binding JOBS."),
+        ("Blob bucket binding", "Exports go to R2: `[[r2_buckets]] binding = \"EXPORTS\"`,"
+         " bucket_name = \"acme-exports\"."),
+    ),
+    (
+        "a name the older note says not to run, beside the newer note's setting",
+        ("No warm-up per deploy", "We don't run WARM_CACHE in POST_DEPLOY."),
+        ("POST_DEPLOY hook", "```\n[deploy_hook POST_DEPLOY]\nsteps:\n    MIGRATE\n"
+         "    RESTART_WORKERS\n```\n(no warm-up here: the cache fills on first use)"),
     ),
 ]  # fmt: skip
 

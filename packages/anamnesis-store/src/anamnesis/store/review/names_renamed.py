@@ -2,7 +2,9 @@
 (``notify.email``, then ``notifications.email.v2``, in notes that both speak of a queue),
 two identifiers each named by its own note's title (two things), and a name the older note
 gives for a thing that the newer note gives as a setting's value (``role TRANSFORMER``,
-then ``role: DBT_TRANSFORM_ROLE``; ``ARENA_REGION``, then ``MATCH_REGION=eu-west``).
+then ``role: DBT_TRANSFORM_ROLE``; ``ARENA_REGION``, then ``MATCH_REGION=eu-west``), and
+a setting's name that the other note says beside the setting's words ("the
+`tekton-builder` ServiceAccount", then ``serviceAccountName: pipeline-runner``).
 :mod:`.compare` asks these beside its own alignment of two names."""
 
 from __future__ import annotations
@@ -213,9 +215,7 @@ def named_settings(
         a = names[0]
         if a.norm == value.lower() or named_in(a, newer):
             continue
-        said = frozenset().union(*(clause.stems for clause in older.clauses))  # titles too
-        theirs = frozenset().union(*(clause.stems for clause in newer.clauses))
-        if not (said & theirs) - thing:
+        if not _share_a_word_beside(older, newer, thing):
             continue  # "account" of the exporter, "account" of the importer: two things
         if said_as_word(value.lower(), older, plural=False):
             continue
@@ -224,7 +224,20 @@ def named_settings(
         ):
             continue
         out.append(Difference("name", " ".join(sorted(thing)), a.shown, value))
-    return out + _variables_renamed(older, newer, old_values, new_values)
+    return [
+        *out,
+        *_variables_renamed(older, newer, old_values, new_values),
+        *_named_beside_its_key(older, newer, old_values, new_values),
+    ]
+
+
+def _share_a_word_beside(older: NoteFacts, newer: NoteFacts, thing: frozenset[str]) -> bool:
+    """Whether the two notes share a word beside a thing's own, anywhere in either
+    (titles too): "account" in a note on the exporter and in one on the importer is two
+    accounts."""
+    said = frozenset().union(*(clause.stems for clause in older.clauses))
+    theirs = frozenset().union(*(clause.stems for clause in newer.clauses))
+    return bool((said & theirs) - thing)
 
 
 def _variables_renamed(
@@ -257,6 +270,83 @@ def _variables_renamed(
 
 
 _ENV_KEY = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def _named_beside_its_key(
+    older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
+) -> list[Difference]:
+    """A setting one note gives a name, and a name the other note says beside the
+    setting's own words: "the `tekton-builder` ServiceAccount", then
+    ``serviceAccountName: pipeline-runner``; ``group.id`` is `clickstream-enricher`,
+    then "a new consumer group, `cs-enricher-prod`". One thing's two names, whichever
+    note sets it: notes say a setting in config and the same thing in prose by turns.
+
+    Every word of the key but those that only say it holds a name (``name``, ``id``) is
+    among the few words around the name (:func:`_words_around`). Neither note says the
+    other's value; a name the older note says not to use ("we don't run
+    BED_MESH_CALIBRATE in PRINT_START") is no value it holds; and the notes share a word
+    beside the key's (:func:`_share_a_word_beside`: "KV binding SESSIONS" and an R2
+    bucket's ``binding = "AVATARS"`` share only "binding")."""
+    out: list[Difference] = []
+    for setting_values, name_values, in_older in (
+        (old_values, new_values, True),
+        (new_values, old_values, False),
+    ):
+        setting_facts, name_facts = (older, newer) if in_older else (newer, older)
+        for key in setting_values:
+            if key.kind not in ("flag", "name") or not key.keyed or key.norm in _NOT_NAMES:
+                continue
+            value = key.shown.split("=", 1)[-1].strip("\"'")
+            thing = _key_thing(key_of(key))
+            if not thing or _NOT_A_NAME.search(value):
+                continue
+            for name in name_values:
+                if name.kind != "name" or name.keyed or name.norm == key.norm:
+                    continue
+                if name.norm in setting_facts.lower or key.norm in name_facts.lower:
+                    continue  # each note says only its own
+                if not in_older and older.negated(older.clause(name.clause)):
+                    continue
+                if not thing <= _words_around(name, name_facts):
+                    continue
+                if not _share_a_word_beside(older, newer, thing):
+                    continue  # the exporter's account, then the importer's
+                old, new = (key, name) if in_older else (name, key)
+                out.append(Difference("name", " ".join(sorted(thing)), old.shown, new.shown))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _key_thing(key: str) -> frozenset[str]:
+    """The stems of a key's words that say what it names (``serviceAccountName``:
+    ``servic``, ``account``; ``group.id``: ``group``), less those any key naming
+    something ends in."""
+    return frozenset(stem(word.lower()) for word in key_words(key) if not word.isdigit()) - (
+        _HOLDS_A_NAME | GENERIC_KEY_WORDS
+    )
+
+
+# What no name holds: a call's parenthesis (``raw = adc1_get_raw(ADC1_CHANNEL_2)``).
+_NOT_A_NAME = re.compile(r"[()]")
+# Words of a key that say only that its value is a name: ``serviceAccountName``, ``group.id``.
+_HOLDS_A_NAME: Final = frozenset({"name", "nam", "id", "key", "valu", "value"})
+
+
+def _words_around(name: Value, facts: NoteFacts) -> frozenset[str]:
+    """The stems of the three words before a name and the two after it in its clause
+    (a word in camelCase is its words: "ServiceAccount")."""
+    text = facts.clause(name.clause).text
+    at = text.lower().find(name.shown.lower())
+    if at == -1:
+        return frozenset()
+    end = at + len(name.shown)
+    around = (
+        _WORD.findall(text[max(0, at - 40) : at])[-3:] + _WORD.findall(text[end : end + 30])[:2]
+    )
+    return frozenset(stem(part.lower()) for word in around for part in key_words(word))
+
+
+_WORD = re.compile(r"[A-Za-z]\w*")
 
 
 def _thing_of_key(key: str) -> frozenset[str]:
