@@ -157,6 +157,13 @@ LEFT: list[tuple[str, Note, Note]] = [
          " bucket_name = \"acme-exports\"."),
     ),
     (
+        "a name listed beside a setting's key, as another field than the setting",
+        ("Finding failed payments in the logs", "In Grafana Explore run"
+         " `{app=\"payments\"} | json | level=\"error\"` and narrow the time range first."),
+        ("Payment log fields", "Every JSON log line of the payments app carries `ts`,"
+         " `level`, `msg` and `trace_id`; Grafana shows them as fields."),
+    ),
+    (
         "a name the older note says not to run, beside the newer note's setting",
         ("No warm-up per deploy", "We don't run WARM_CACHE in POST_DEPLOY."),
         ("POST_DEPLOY hook", "```\n[deploy_hook POST_DEPLOY]\nsteps:\n    MIGRATE\n"

@@ -473,9 +473,10 @@ def scoped_apart(
 
 
 def _only(mine: Iterable[str], theirs: Iterable[str], older: NoteFacts, newer: NoteFacts) -> bool:
-    """Whether each side has a word the other note never mentions."""
-    return any(word not in newer.lower for word in mine) and any(
-        word not in older.lower for word in theirs
+    """Whether each side has a word the other note never mentions (:meth:`.NoteFacts.
+    mentions`)."""
+    return any(not newer.mentions(word) for word in mine) and any(
+        not older.mentions(word) for word in theirs
     )
 
 

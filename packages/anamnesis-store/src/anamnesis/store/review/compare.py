@@ -257,6 +257,8 @@ def _value_differences(
         few = kind == "command" and _few_commands_of_one_task(olds, news, subject - tools)
         for i, a in enumerate(olds):
             for j, b in enumerate(news):
+                if kind == "path" and _route_and_file(a.norm, b.norm):
+                    continue  # `/login` is an app's page, `src/jobs/task.py` a source file
                 changed = title_changed or b.changed or i in retired
                 score: float | None
                 if kind == "name" and (a.shown in ROLE_ONLY_NAMES or b.shown in ROLE_ONLY_NAMES):
@@ -609,6 +611,20 @@ def _said_after_one_word(a: Value, b: Value) -> bool:
         if len(word) > 2 and word in other.near and not is_unit(other.slot.lstrip("~")):
             return True
     return False
+
+
+def _route_and_file(a: str, b: str) -> bool:
+    """Whether one path is a route of one part (``/login``, ``/healthz``) and the other a
+    file (``src/jobs/task.py``): two kinds of thing, never one's two values."""
+    return (_is_route(a) and _has_extension(b)) or (_is_route(b) and _has_extension(a))
+
+
+def _is_route(path: str) -> bool:
+    return path.startswith("/") and "/" not in path[1:] and "." not in path
+
+
+def _has_extension(path: str) -> bool:
+    return "." in path.rstrip("/").rsplit("/", 1)[-1].strip(".")
 
 
 def _one_file(a: str, b: str) -> bool:

@@ -284,9 +284,10 @@ def _named_beside_its_key(
     Every word of the key but those that only say it holds a name (``name``, ``id``) is
     among the few words around the name (:func:`_words_around`). Neither note says the
     other's value; a name the older note says not to use ("we don't run
-    BED_MESH_CALIBRATE in PRINT_START") is no value it holds; and the notes share a word
-    beside the key's (:func:`_share_a_word_beside`: "KV binding SESSIONS" and an R2
-    bucket's ``binding = "AVATARS"`` share only "binding")."""
+    BED_MESH_CALIBRATE in PRINT_START") is no value it holds; a name listed with the key
+    itself is another field (:func:`_listed_beside`); and the notes share a word beside
+    the key's (:func:`_share_a_word_beside`: "KV binding SESSIONS" and an R2 bucket's
+    ``binding = "AVATARS"`` share only "binding")."""
     out: list[Difference] = []
     for setting_values, name_values, in_older in (
         (old_values, new_values, True),
@@ -309,6 +310,8 @@ def _named_beside_its_key(
                     continue
                 if not thing <= _words_around(name, name_facts):
                     continue
+                if _listed_beside(name, key_of(key), name_facts):
+                    continue  # "`level`, `msg`": the key's field and another, not its value
                 if not _share_a_word_beside(older, newer, thing):
                     continue  # the exporter's account, then the importer's
                 old, new = (key, name) if in_older else (name, key)
@@ -347,6 +350,22 @@ def _words_around(name: Value, facts: NoteFacts) -> frozenset[str]:
 
 
 _WORD = re.compile(r"[A-Za-z]\w*")
+
+
+def _listed_beside(name: Value, key: str, facts: NoteFacts) -> bool:
+    """Whether a name is listed with the key itself ("carries `ts`, `level`, `msg` and
+    `trace_id`"): fields of one list, none the others' value."""
+    text = facts.clause(name.clause).text.lower()
+    word, shown = re.escape(key.lower()), re.escape(name.shown.lower())
+    items = rf"(?:{_LIST_GAP}`?[\w.-]+`?)*?{_LIST_GAP}"
+    return (
+        re.search(rf"(?<![\w.-])`?{word}`?{items}`?{shown}", text) is not None
+        or re.search(rf"{shown}`?{items}`?{word}`?(?![\w.-])", text) is not None
+    )
+
+
+# What stands between two items of a list: a comma, "and", "or".
+_LIST_GAP: Final = r"\s*(?:,|\band\b|\bor\b)\s*"
 
 
 def _thing_of_key(key: str) -> frozenset[str]:

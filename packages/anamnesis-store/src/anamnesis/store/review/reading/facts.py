@@ -53,8 +53,8 @@ class NoteFacts:
 
     __slots__ = (
         "_clauses", "_code", "_joined", "_negated", "_pattern", "_probe", "_prose", "_reader",
-        "_retiring", "_scopes", "_stances", "_subject", "_values", "about_ports", "lower",
-        "memory", "title_stems",
+        "_retiring", "_said", "_scopes", "_stances", "_subject", "_values", "about_ports",
+        "lower", "memory", "title_stems",
     )  # fmt: skip
 
     def __init__(self, memory: Memory) -> None:
@@ -80,6 +80,7 @@ class NoteFacts:
         self._subject: tuple[frozenset[str], frozenset[str]] | None = None
         self._retiring: dict[int, bool] = {}
         self._prose: frozenset[str] | None = None
+        self._said: frozenset[str] | None = None
 
     @property
     def clauses(self) -> list[Clause]:
@@ -131,6 +132,17 @@ class NoteFacts:
             text = CODE_SPAN.sub(" ", f"{self.title} {self.memory.body}")
             self._prose = frozenset(content_stems(text))
         return self._prose
+
+    def mentions(self, word: str) -> bool:
+        """Whether the note says ``word`` (lower case) anywhere, as text or as the stem of
+        a word it says: a stem is not always the start of its word ("retries" holds no
+        ``retry``)."""
+        if word in self.lower:
+            return True
+        if self._said is None:
+            text = f"{self.memory.title}\n{self.memory.body[:MAX_CHARS]}"
+            self._said = frozenset(content_stems(match_text(text)))
+        return word in self._said
 
     def clause(self, index: int) -> Clause:
         """The clause with this index."""

@@ -82,8 +82,10 @@ _PORT_FLAG = re.compile(r"--?(?:p|port|http-port|listen-port)", re.IGNORECASE)
 _QUOTED_MAPPING = re.compile(r"[\"'](\d{2,5}):\d{2,5}[\"']")
 _QUOTED_VERSION = re.compile(r"[\"'](v?\d+\.\d+(?:\.\d+){0,2})[\"']")
 _FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)(?:=([^\s,;`)]+))?")
+# A path: in folders, under a root, a dotfile, a file of a known type, or a route of one
+# part ("checks /health"; never after a word: "MB/s", "and/or").
 _PATH = re.compile(
-    r"(?<![\w/.:~@-])((?:~|\.{1,2}|\$\{?[A-Za-z_]\w*\}?)?/?[\w.@<>*{}-]+(?:/[\w.@<>*{}-]*)+|~/[\w.@-]+"
+    r"(?<![\w/.:~@-])((?:~|\.{1,2}|\$\{?[A-Za-z_]\w*\}?)?/?[\w.@<>*{}-]+(?:/[\w.@<>*{}-]*)+|~/[\w.@-]+|/[A-Za-z_][\w.-]*\w"
     r"|\.[\w.-]*[A-Za-z][\w.-]*"
     r"|[\w-]+(?:\.[\w-]+)*\.(?:json|ya?ml|toml|txt|env|md|py|js|ts|tsx|jsx|css|sql|lock"
     r"|mod|sum|cfg|ini|conf|sh|xml|gradle|properties|dockerfile|lockb))(?![\w/])"

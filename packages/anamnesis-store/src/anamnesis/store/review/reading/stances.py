@@ -90,10 +90,15 @@ _RETIRED_BEFORE = re.compile(
     r"|\b(?:deprecated|replaced)\s+(?!(?:by|with|in|since|for|as|on|and|because)\b)"
     r"|\bused\s+to\s+(?:use\s+)?"
     r"|\bmoved\s+off\s+|\bgot\s+rid\s+of\s+|\bstopped\s+using\s+"
-    r"|\b(?:left|dropped|ditched|abandoned)\s+(?=(?-i:[A-Z`]))",
+    r"|\b(?:left|dropped|ditched|abandoned)\s+(?=(?-i:[A-Z`]))"
+    r"|\bswapped\s+(?:out\s+)?",
     re.IGNORECASE,
 )
 _TO = re.compile(r"\s+to\b.*$", re.IGNORECASE)
+# What a thing was replaced or swapped with, after it: "replaced Celery with RQ",
+# "swapped Celery for Dramatiq" (the new thing, not what is retired).
+_WITH = re.compile(r"\s+(?:with|for|by)\b.*$", re.IGNORECASE)
+_SWAP_CUE = re.compile(r"\b(?:replaced|swapped)\b", re.IGNORECASE)
 # A clause that starts by saying what went, in a change log's words: "Removed the weights
 # from the image", "Not tmux anymore: ...", "there's no npm step any more".
 _GONE_AT_START = re.compile(
@@ -157,7 +162,6 @@ DIRECTIVE: Final = frozenset(
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 
-# Any word a stance starts from: a clause without one states none (most clauses).
 # Every word a stance can start from: a clause holding none states none (most clauses),
 # found by a set of its words, much faster than any pattern.
 _CUE_WORDS: Final = frozenset(
@@ -168,7 +172,7 @@ _CUE_WORDS: Final = frozenset(
     decommissioned switched turned shut sunset scheduled favour favor moved migrated
     changed went used longer ignored unused unsupported left ditched abandoned rid blocked
     cancelled canceled discontinued banned forbidden disallowed off disabled stays stay
-    remains remain kept renamed gitignore gitignored reached
+    remains remain kept renamed gitignore gitignored reached swapped
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
@@ -270,13 +274,13 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
         if _DOER_BEFORE.search(masked, 0, match.start()):
             # "since we dropped the weekly branch": who did it before the cue, what went
             # after it
-            yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
+            yield from _stance(REPLACEMENT, _retired_after(text, match), clause)
             continue
         yield from _stance(REPLACEMENT, _before(text, match.start()), clause)
         if re.search(r"no\s+longer", match.group(0), re.IGNORECASE):
             yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
     for match in _RETIRED_BEFORE.finditer(masked):
-        target = _after(text, match.end())
+        target = _retired_after(text, match)
         if match.group(0).rstrip().lower().endswith("from"):
             target = _TO.sub("", target)  # "from X to Y": X, what it went to is new
         yield from _stance(REPLACEMENT, target, clause)
@@ -288,6 +292,12 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
         absent = _NONE_AT_START.match(masked)
         if absent and not gone:
             yield from _stance(NEGATION, _after(text, absent.end()), clause)
+
+
+def _retired_after(text: str, cue: re.Match[str]) -> str:
+    """What a cue retires, said after it: "replaced Celery with RQ" retires Celery."""
+    target = _after(text, cue.end())
+    return _WITH.sub("", target) if _SWAP_CUE.search(cue.group(0)) else target
 
 
 def _after(text: str, start: int) -> str:
