@@ -7,12 +7,20 @@ holds, written for this file, not taken from the measured set):
 * a route of one part is a path ("the load balancer checks /health", then
   ``/healthz``); it is no rival of a source file's path (``/login`` beside
   ``src/auth/session_check.py``);
-* "replaced X with Y" and "swapped X for Y" retire X, not "X with Y".
+* "replaced X with Y" and "swapped X for Y" retire X, not "X with Y";
+* a thing said in prose to be on or off ("`new_checkout` flag, off by default",
+  "MAINTENANCE_MODE is on", "we turned `new_checkout` on", "TypeScript strict mode is
+  off") is a switch, one with its key in config however it is spelled (``DEBUG_TOOLBAR``,
+  ``"strict": true``); "true" and "enabled" are one state. A state said for something
+  the other note never mentions ("on for the API", "off for the workers"), or while
+  something happens ("During the migration ..."), is that thing's; "for every role", "for
+  the whole app" are for everything. "Run it with tracing enabled against staging"
+  switches nothing.
 """
 
 from __future__ import annotations
 
-from pair_checks import Note, wording_tests
+from pair_checks import Note, kinds_norms_slots, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -40,6 +48,37 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Background jobs", "We swapped Celery for RQ last sprint."),
         "replacement",
     ),
+    (
+        "a feature flag off by default, then enabled",
+        ("Feature flag for checkout", "The new checkout is behind the `new_checkout` flag,"
+         " off by default."),
+        ("Checkout flag", "new_checkout is enabled for everyone now."),
+        "flag",
+    ),
+    (
+        "a switch turned on, the verb first",
+        ("Feature flag for checkout", "`new_checkout` is off in production."),
+        ("Checkout flag", "We turned `new_checkout` on in production last week."),
+        "flag",
+    ),
+    (
+        "a switch said by its words, then set by its key",
+        ("Debug toolbar", "The debug toolbar is enabled in staging."),
+        ("Staging settings", "DEBUG_TOOLBAR=false on staging."),
+        "flag",
+    ),
+    (
+        "a mode said by its words, then its key in a config file",
+        ("Strict mode", "TypeScript strict mode is off for the legacy package."),
+        ("tsconfig", "`\"strict\": true` in packages/legacy/tsconfig.json."),
+        "flag",
+    ),
+    (
+        "an environment variable said on, then set off",
+        ("Maintenance mode", "MAINTENANCE_MODE is on during the migration."),
+        ("Maintenance", "MAINTENANCE_MODE=off since the migration finished."),
+        "flag",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer)
@@ -56,7 +95,52 @@ LEFT: list[tuple[str, Note, Note]] = [
         ("Health check path", "The load balancer checks /health."),
         ("Readiness probe", "Kubernetes readiness hits /ready."),
     ),
+    (
+        "a switch on for one thing, off for another",
+        ("Autoscaling", "Autoscaling is on for the API."),
+        ("Worker scaling", "Autoscaling is off for the workers: they run a fixed 4"
+         " replicas."),
+    ),
+    (
+        "a flag on for some users, off for the rest",
+        ("Checkout flag", "`new_checkout` is on for internal users."),
+        ("Checkout flag rollout", "`new_checkout` is off for everyone else until the A/B"
+         " test ends."),
+    ),
+    (
+        "a switch on while something happens",
+        ("Maintenance", "MAINTENANCE_MODE is off."),
+        ("Migration runbook", "During the migration MAINTENANCE_MODE is on; turn it off"
+         " after."),
+    ),
+    (
+        "a mode said on by its words, and true in a config file",
+        ("Strict mode", "TypeScript strict mode is on."),
+        ("tsconfig", "`\"strict\": true` in tsconfig.json."),
+    ),
+    (
+        "a thing run with something enabled",
+        ("Reproducing the slow checkout", "Run the load test with tracing enabled against"
+         " staging."),
+        ("Tracing", "Tracing is off in production."),
+    ),
 ]  # fmt: skip
 
 
 test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
+
+
+def _switches(text: str) -> list[tuple[str, str]]:
+    """The switches read in a note's body: each one's state and key."""
+    return [(norm, slot) for kind, norm, slot in kinds_norms_slots(text) if kind == "flag"]
+
+
+def test_a_switch_said_in_prose_is_keyed_by_its_thing() -> None:
+    assert _switches("The debug toolbar is enabled in staging.") == [("on", "debug_toolbar")]
+    assert ("off", "new_checkout") in _switches("Behind the `new_checkout` flag, off by default.")
+    assert ("on", "public_signups") in _switches("Last week we enabled public signups.")
+    # a participle after "with" switches nothing; "on" before a number or a word of place
+    # is no state
+    assert _switches("Run the load test with tracing enabled against staging.") == []
+    assert _switches("The API is on 8080.") == []
+    assert _switches("The export is on the roadmap.") == []

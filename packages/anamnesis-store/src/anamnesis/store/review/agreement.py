@@ -10,6 +10,7 @@ import math
 import re
 
 from anamnesis.store.review.reading.quantities import in_some_unit, key_unit, parse_version
+from anamnesis.store.review.reading.settings import switch_state
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -34,6 +35,8 @@ def agree(a: Value, b: Value) -> bool:
     the other, a command or name inside the other."""
     if a.norm == b.norm:
         return True
+    if a.kind == "flag" and switch_state(a.norm) is not None:
+        return switch_state(a.norm) == switch_state(b.norm)  # ``true`` and "enabled"
     if a.kind == "version":
         return _versions_agree(a, b)
     if a.kind in ("path", "url"):

@@ -35,6 +35,7 @@ from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.reading.quantities import is_unit, key_words
+from anamnesis.store.review.reading.settings import switch_state
 from anamnesis.store.review.reading.text import stem
 from anamnesis.store.review.reading.tool_names import ROLE_ONLY_NAMES, TOOL_NAMES
 
@@ -301,6 +302,12 @@ def same_key(a: Value, b: Value) -> bool:
     elsewhere or not at all)."""
     if a.slot == b.slot:
         return True
+    if a.kind == "flag" and switch_state(a.norm) and switch_state(b.norm):
+        # a switch named by its words in prose and by its key: "TypeScript strict mode is
+        # off" and ``"strict": true``; "schema introspection" and ``introspection``
+        fewer, more = sorted((_switch_words(a.slot), _switch_words(b.slot)), key=len)
+        if fewer and fewer <= more:
+            return True
     if a.kind == "version" and _one_tool(a.slot, b.slot) and _major(a.norm) == _major(b.norm):
         return True
     if (
@@ -318,6 +325,32 @@ def same_key(a: Value, b: Value) -> bool:
     both_env = bool(_ENV_NAME.fullmatch(key_a) and _ENV_NAME.fullmatch(key_b))
     mine, theirs = _setting_words(key_a, both_env), _setting_words(key_b, both_env)
     return len(min(mine, theirs, key=len)) >= 2 and mine == theirs
+
+
+# The words of a switch's key that only say it is one (``metrics.enabled``: metrics).
+_SWITCH_HEADS: Final = frozenset(
+    {
+        "mode",
+        "flag",
+        "feature",
+        "setting",
+        "option",
+        "toggle",
+        "switch",
+        "enabled",
+        "enable",
+        "disabled",
+        "disable",
+        "active",
+        "on",
+        "off",
+    }
+)
+
+
+def _switch_words(slot: str) -> frozenset[str]:
+    """A switch's key's own words, lower case (``debug_toolbar``: debug, toolbar)."""
+    return frozenset(re.split(r"[._\s-]+", slot)) - _SWITCH_HEADS - {""}
 
 
 def _one_tool(mine: str, theirs: str) -> bool:

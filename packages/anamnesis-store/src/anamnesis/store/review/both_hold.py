@@ -12,11 +12,13 @@ import re
 from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree
-from anamnesis.store.review.alignment_by_context import urls_alike
+from anamnesis.store.review.alignment_by_context import key_stems, urls_alike
 from anamnesis.store.review.clause_subjects import subjects_apart
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
+from anamnesis.store.review.reading.settings import switch_state
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
+    GENERIC,
     MAX_CHARS,
     STRONG_SCOPES,
     content_stems,
@@ -223,6 +225,12 @@ _WHERE_SET: Final = frozenset(
 )
 
 
+def _not_where_set(stems: frozenset[str]) -> frozenset[str]:
+    """Stems less those naming a config file, where a value is set ("tsconfig",
+    "kubeconfig", "nginx.conf")."""
+    return frozenset(word for word in stems if not word.endswith(("config", "conf")))
+
+
 def other_things(
     a: Value, b: Value, older: NoteFacts, newer: NoteFacts, *, sole: bool = False
 ) -> bool:
@@ -237,9 +245,11 @@ def other_things(
     # the project's and its tools' names are no thing of their own (every note of the
     # project may say them)
     tools = older.tool_stems | newer.tool_stems | {a.slot, b.slot} | _WHERE_SET
+    if a.keyed and b.keyed:  # a key's own words ("strict mode" of ``strict``) name no other
+        tools |= key_stems(a.slot) | key_stems(b.slot)
     titled = _only(
-        (_said_with(older, a.clause) & older.title_stems) - tools,
-        (_said_with(newer, b.clause) & newer.title_stems) - tools,
+        _not_where_set((_said_with(older, a.clause) & older.title_stems) - tools),
+        _not_where_set((_said_with(newer, b.clause) & newer.title_stems) - tools),
         older,
         newer,
     )
@@ -312,6 +322,56 @@ def _named_alike(a: Value, b: Value) -> bool:
     return a.kind == b.kind == "url" and urls_alike(a.norm, b.norm)
 
 
+def _switched_for_two(older: NoteFacts, a: Value, newer: NoteFacts, b: Value) -> bool:
+    """Whether two switches' states are said of two things: "Autoscaling is on for the
+    API" and "off for the workers"; "`new_checkout` is on for internal users" and "off for
+    everyone else". A state said for something (:data:`_QUALIFIER`, just after it), or
+    while something happens (:data:`_WHILE`), that the other note never mentions is that
+    thing's, beside the other's."""
+    if a.kind != "flag" or switch_state(a.norm) is None or switch_state(b.norm) is None:
+        return False
+    return _qualified_alone(older, a, newer) or _qualified_alone(newer, b, older)
+
+
+def _qualified_alone(facts: NoteFacts, value: Value, other: NoteFacts) -> bool:
+    """Whether the value's state is said for something, or while something happens,
+    that the other note never mentions ("for every role", "for the whole app": for
+    everything, no one thing)."""
+    text = facts.clause(value.clause).text
+    state = value.shown.replace("=", " ").split()[-1]
+    said = [_WHILE.match(text)]
+    said += [
+        _QUALIFIER.match(text, at.end())
+        for at in re.finditer(rf"{_SAID_TO_BE}{re.escape(state)}\b", text, re.IGNORECASE)
+    ]
+    for qualifier in said:
+        if qualifier is None or not _EVERY.isdisjoint(qualifier.group(0).lower().split()):
+            continue
+        words = [word for word in content_stems(qualifier.group("what")) if word not in GENERIC]
+        if words and not any(other.mentions(word) for word in words):
+            return True
+    return False
+
+
+# A state said in prose, as a thing's ("Autoscaling is on"), not a setting's (a purpose
+# after ``PermitRootLogin yes for the rescue console``).
+_SAID_TO_BE: Final = r"\b(?:is|are|stays?|remains?)\s+(?:now\s+|still\s+)?"
+# While a state holds, opening its clause: "During the migration MAINTENANCE_MODE is on".
+_WHILE = re.compile(
+    r"(?i:during|while|until)\s+(?:the\s+)?(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*)?)"
+)
+# What a state is said for, just after it: "for the API", "for internal users".
+_QUALIFIER = re.compile(
+    r"\s+(?:for|except)\s+(?:(?:the|all|every|each|any|our)\s+)?(?P<what>[\w-]+(?:\s+[\w-]+)?)",
+    re.IGNORECASE,
+)
+# Words that make a qualifier say "for everything": "for every role", "the whole app".
+_EVERY: Final = frozenset(
+    {"all", "every", "each", "any", "everyone", "everybody", "everything", "anyone", "whole",
+     "entire"}
+)  # fmt: skip
+
+
 def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed: bool) -> bool:
     """Whether two values are said for different scopes (:func:`scoped_apart`), or in
     notes titled for two scopes, each one the other note never mentions, whatever the
@@ -319,6 +379,8 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
     key locally" with ``MEILI_ENV=development``); or, the newer not said as a change, for
     two places or cases, as an exception, a layer over the older, or one more beside it
     ("Sessions also end 24 hours after login")."""
+    if _switched_for_two(older, a, newer, b):
+        return True
     titled_mine, titled_theirs = scopes(older.title), scopes(newer.title)
     if (
         titled_mine

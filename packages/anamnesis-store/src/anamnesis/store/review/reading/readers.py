@@ -82,6 +82,9 @@ _PORT_FLAG = re.compile(r"--?(?:p|port|http-port|listen-port)", re.IGNORECASE)
 _QUOTED_MAPPING = re.compile(r"[\"'](\d{2,5}):\d{2,5}[\"']")
 _QUOTED_VERSION = re.compile(r"[\"'](v?\d+\.\d+(?:\.\d+){0,2})[\"']")
 _FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)(?:=([^\s,;`)]+))?")
+# Words one of which a clause saying a thing is on or off holds (a substring test first:
+# most clauses hold none).
+_SWITCH_WORDS: Final = ("abled", "turned", "switched", "flipped", " on", " off", "true", "false")
 # A path: in folders, under a root, a dotfile, a file of a known type, or a route of one
 # part ("checks /health"; never after a word: "MB/s", "and/or").
 _PATH = re.compile(
@@ -603,7 +606,7 @@ def plain_values(
     yield from plain_switches(text, spans, clause)
     if "_" in text or "." in text or _INNER_UPPER.search(text):
         yield from plain_keys_then_values(text, spans, clause)
-    if "abled" in text or "turned" in text or "switched" in text:
+    if any(word in text for word in _SWITCH_WORDS):
         yield from said_on_or_off(text, spans, clause)
     if "-" in text:
         yield from _flags(text, spans, clause)

@@ -132,16 +132,42 @@ _KEY_THEN_VALUE = re.compile(
     rf"(?<![\w.`/-])({_KEY_SHAPE}|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s+"
     r"([a-z][a-z0-9_-]*|\d+(?:\.\d+)?[a-z%]{0,3}|\"[\w.-]{1,40}\")(?=\s*(?:[,;:)(]|$)|\s+\()"
 )
-# A thing said in prose to be on or off, its one word before the verb: "schema
-# introspection stays enabled in prod", "Introspection is disabled for every role".
+# A thing said in prose to be on or off, before the verb: "schema introspection stays
+# enabled in prod", "`new_checkout` is off by default", "MAINTENANCE_MODE is on during the
+# migration", "TypeScript strict mode is off". The thing is a code span, an identifier,
+# or its one or two words; a bare "on" or "off" only where the clause, or a word of
+# when or where, follows ("is on 8080", "is on the roadmap" say no state).
+_THING = (
+    r"(`[A-Za-z_][\w.-]*`|[A-Za-z_][\w.-]*[_.][\w.-]*[A-Za-z0-9]|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+"
+    r"|(?:[A-Za-z][a-z]+\s+)?[A-Za-z][a-z]+)"
+)
+_STATE = (
+    r"(enabled|disabled|switched\s+on|switched\s+off|turned\s+on|turned\s+off|true|false"
+    r"|(?:on|off)(?=\s*(?:[.,;:)]|$|\s+(?:in|for|by|during|since|until|now|again|everywhere"
+    r"|across|when|while|and|but|so|because|on|at)\b)))"
+)
 _SAID_ON_OR_OFF = re.compile(
-    r"\b([A-Za-z][a-z]+)\s+(?:is|are|stays|stay|remains|remain)\s+(?:now\s+|still\s+)?"
-    r"(enabled|disabled|switched\s+on|switched\s+off|turned\s+on|turned\s+off)\b"
+    rf"(?<![\w.-]){_THING}\s+(?:is|are|stays|stay|remains|remain)\s+(?:now\s+|still\s+)?"
+    rf"{_STATE}"
+)
+# A thing's state by default said after it: "the `new_checkout` flag, off by default".
+_BY_DEFAULT = re.compile(
+    rf"(?<![\w.-]){_THING}(?:\s+(?:flag|feature|toggle|switch|option|setting))?,\s+"
+    r"(on|off|enabled|disabled)\s+by\s+default\b"
+)
+# A thing said to be switched, the verb first, by someone or opening the clause: "we
+# enabled public signups", "Disabled the debug toolbar", "turned `new_checkout` on in
+# production" ("run it with tracing enabled against staging" switches nothing).
+_SWITCHED_THING = re.compile(
+    r"(?:^|\b(?i:we|I|they|you|has|have|had)\s+(?:now\s+|just\s+|finally\s+|also\s+)?)"
+    rf"(?:((?i:enabled|disabled))\s+(?:the\s+)?{_THING}"
+    rf"|(?i:turned|switched|flipped)\s+(?:the\s+)?{_THING}\s+(on|off)\b)"
 )
 _NO_THING: Final = frozenset({"it", "this", "that", "which", "what", "everything", "nothing"})
 # The file names a key is no setting of: "config.py is loaded" names a file.
 FILE_KEY = re.compile(r"\.(?:json|ya?ml|toml|py|js|ts|rb|go|md|txt|lock|cfg|ini|conf|sh|xml|env)$")
 _SWITCHED_ON: Final = frozenset({"yes", "on", "true", "enabled"})
+_SWITCHED_OFF: Final = frozenset({"no", "off", "false", "disabled"})
 # The word just after a setting's number, when it may be the number's unit.
 _UNIT_AFTER = re.compile(r"\s+([A-Za-z]+)\b")
 # "set the pool_size to 20".
@@ -154,6 +180,15 @@ def plain_switches(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, 
         if spans.free(*match.span()):
             spans.take(*match.span())
             yield match.start(), switch_value(match.group(1), match.group(2), clause)
+
+
+def switch_state(said: str) -> str | None:
+    """The state a switch's word says, ``on`` or ``off`` (``true``, ``enabled``: on),
+    None for a word that says neither."""
+    word = said.lower()
+    if word in _SWITCHED_ON:
+        return "on"
+    return "off" if word in _SWITCHED_OFF else None
 
 
 def switch_value(key: str, said: str, clause: int) -> Value:
@@ -220,15 +255,38 @@ def plain_keys_then_values(text: str, spans: Spans, clause: int) -> Iterator[tup
 
 
 def said_on_or_off(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
-    """A thing the prose says is on or off (:data:`_SAID_ON_OR_OFF`), as a switch keyed
-    by the thing's word."""
-    for match in _SAID_ON_OR_OFF.finditer(text):
-        thing = match.group(1).lower()
-        if thing in _NO_THING or thing in GENERIC or not spans.free(*match.span()):
+    """A thing the prose says is on or off, or is switched on or off
+    (:data:`_SAID_ON_OR_OFF`, :data:`_BY_DEFAULT`, :data:`_SWITCHED_THING`), as a switch
+    keyed by the thing:
+    its identifier, or its words joined as a key's are (``debug_toolbar``). A thing in
+    code stays its own value (a name) too: only the state's words are taken."""
+    said = [
+        (match, match.group(1), match.group(2), match.start(2))
+        for pattern in (_SAID_ON_OR_OFF, _BY_DEFAULT)
+        for match in pattern.finditer(text)
+    ]
+    for match in _SWITCHED_THING.finditer(text):
+        if match.group(1):
+            said.append((match, match.group(2), match.group(1), match.start(1)))
+        else:
+            said.append((match, match.group(3), match.group(4), match.start(4)))
+    for match, written, state, at in said:
+        thing = _switch_key(written)
+        if not thing or not spans.free(at, match.end()):
             continue
-        spans.take(*match.span())
-        state = match.group(2).split()[-1]
-        yield match.start(), switch_value(thing, state, clause).replace(shown=match.group(0))
+        spans.take(at, match.end())
+        shown = match.group(0)
+        yield match.start(), switch_value(thing, state.split()[-1], clause).replace(shown=shown)
+
+
+def _switch_key(written: str) -> str:
+    """A switched thing's key: an identifier as written, words joined by ``_`` ("debug
+    toolbar": ``debug_toolbar``); empty for a word that names nothing ("it", "this")."""
+    if written.startswith("`"):
+        return written.strip("`")
+    words = [word for word in written.split() if word.lower() not in _NO_THING]
+    words = [word for word in words if word.lower() not in GENERIC or word.isupper()]
+    return "_".join(words)
 
 
 def setting_value(key: str, raw: str, clause: int) -> Value:
