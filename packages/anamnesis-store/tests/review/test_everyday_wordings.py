@@ -15,7 +15,13 @@ holds, written for this file, not taken from the measured set):
   the other note never mentions ("on for the API", "off for the workers"), or while
   something happens ("During the migration ..."), is that thing's; "for every role", "for
   the whole app" are for everything. "Run it with tracing enabled against staging"
-  switches nothing.
+  switches nothing;
+* a setting said in prose by its words ("the default locale is en-US", "the log level in
+  prod is info", "we renamed the default branch to main") is keyed by them, as its key
+  in config folds (``DEFAULT_LOCALE``, ``LOG_LEVEL``); its value is written as code
+  writes one, or is a plain word where the key's last word names a thing picked by name
+  (a level, a branch): "the build is green" sets nothing. The same setting said for two
+  scopes, or two settings' words, is no pair.
 """
 
 from __future__ import annotations
@@ -79,6 +85,24 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Maintenance", "MAINTENANCE_MODE=off since the migration finished."),
         "flag",
     ),
+    (
+        "a setting said by its words, then by its key",
+        ("Default locale", "The app's default locale is en-US."),
+        ("Localization", "DEFAULT_LOCALE=en-GB"),
+        "flag",
+    ),
+    (
+        "a level said by its words, then by its key",
+        ("Log level in prod", "The log level in prod is info."),
+        ("Logging config", "LOG_LEVEL=debug in the prod env file now."),
+        "flag",
+    ),
+    (
+        "a setting said by its words, then renamed to another value",
+        ("Default branch", "Our default branch is master."),
+        ("Renaming the default branch", "We renamed the default branch to main."),
+        "flag",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer)
@@ -114,6 +138,16 @@ LEFT: list[tuple[str, Note, Note]] = [
          " after."),
     ),
     (
+        "one setting said by its words for two scopes",
+        ("Log level in prod", "The log level in prod is info."),
+        ("Log level locally", "The log level in dev is debug."),
+    ),
+    (
+        "two settings' words ending in one word",
+        ("Default region", "The default region is eu-west-1."),
+        ("Backup region", "The backup region is us-east-1."),
+    ),
+    (
         "a mode said on by its words, and true in a config file",
         ("Strict mode", "TypeScript strict mode is on."),
         ("tsconfig", "`\"strict\": true` in tsconfig.json."),
@@ -144,3 +178,15 @@ def test_a_switch_said_in_prose_is_keyed_by_its_thing() -> None:
     assert _switches("Run the load test with tracing enabled against staging.") == []
     assert _switches("The API is on 8080.") == []
     assert _switches("The export is on the roadmap.") == []
+
+
+def test_a_setting_said_by_its_words_is_keyed_by_them() -> None:
+    def settings(text: str) -> list[tuple[str, str]]:
+        return [(norm, slot) for kind, norm, slot in kinds_norms_slots(text) if kind == "flag"]
+
+    assert settings("The app's default locale is en-US.") == [("en-us", "default_locale")]
+    assert settings("The log level in prod is info.") == [("info", "log_level")]
+    assert settings("We renamed the default branch to main.") == [("main", "default_branch")]
+    assert settings("The new region is eu-west-1 for buckets.") == [("eu-west-1", "region")]
+    assert settings("The build is green.") == []
+    assert settings("The API is slow today.") == []

@@ -53,6 +53,7 @@ from anamnesis.store.review.reading.settings import (
     plain_switches,
     said_on_or_off,
     setting_value,
+    settings_said_by_words,
     switch_value,
     version_files,
 )
@@ -608,6 +609,8 @@ def plain_values(
         yield from plain_keys_then_values(text, spans, clause)
     if any(word in text for word in _SWITCH_WORDS):
         yield from said_on_or_off(text, spans, clause)
+    if " is " in text or " are " in text or " to " in text:
+        yield from settings_said_by_words(text, spans, clause)
     if "-" in text:
         yield from _flags(text, spans, clause)
     if "/" in text:

@@ -234,6 +234,59 @@ def plain_settings(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, 
             yield match.start(), setting_value(key, raw, clause)
 
 
+# A setting said in prose by its one or two words, after "the" ("our", "its", ...):
+# "the default locale is en-US", "the log level in prod is info", "our default branch is
+# master", "we renamed the default branch to main". Its key is its words joined as a
+# key's are (``default_locale``), as ``DEFAULT_LOCALE`` folds to. The value is one token
+# ending its part of the sentence: written as code writes one (a mark, a digit or a
+# capital in it: ``en-US``, ``UTC``, ``Europe/Berlin``), or a plain word when the key's
+# last word names a thing a setting picks by name (:data:`_PICKED_BY_NAME`: "the build
+# is green" sets nothing).
+_WORDS_THEN = (
+    r"(?:\b(?i:the|our|its|their|my|your)\s+)(?:[\w]+'s\s+)?(?:(?P<first>[a-z]{2,})\s+)?"
+    r"(?P<head>[a-z]{2,})"
+)
+_ONE_TOKEN = r"(?P<value>[A-Za-z0-9][\w./+:-]*[A-Za-z0-9]|[A-Za-z0-9])"
+_ENDS = r"(?=\s*(?:[.,;:)]|$)|\s+(?:now|again|since|because|for|in|on|and|but|so|until)\b)"
+_WORDS_IS = re.compile(
+    rf"{_WORDS_THEN}(?:\s+(?:in|on|for)\s+[\w-]+)?\s+(?:is|are)\s+(?:now\s+|set\s+to\s+)?"
+    rf"{_ONE_TOKEN}{_ENDS}"
+)
+_WORDS_SET_TO = re.compile(
+    rf"\b(?i:renamed|changed|set|switched|moved)\s+{_WORDS_THEN}\s+to\s+{_ONE_TOKEN}{_ENDS}"
+)
+# Last words of a key whose value is a name picked from a few ("info", "master").
+_PICKED_BY_NAME: Final = frozenset(
+    {"level", "branch", "locale", "timezone", "zone", "region", "mode", "strategy", "driver",
+     "backend", "engine", "format", "encoding", "policy", "channel", "profile", "environment",
+     "stage", "tier", "theme", "language", "shell", "editor", "runtime", "provider", "dialect"}
+)  # fmt: skip
+_CODE_LIKE = re.compile(r"[-_./:0-9A-Z]")
+_AGE_WORDS: Final = frozenset({"new", "old", "current", "previous", "same"})
+
+
+def settings_said_by_words(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """The settings prose says by their words (:data:`_WORDS_IS`, :data:`_WORDS_SET_TO`),
+    each keyed by its words; its value's words stay free for the other readers."""
+    for pattern in (_WORDS_IS, _WORDS_SET_TO):
+        for match in pattern.finditer(text):
+            value = match.group("value")
+            words = [word for word in (match.group("first"), match.group("head")) if word]
+            if words[0] in _AGE_WORDS:
+                words = words[1:]  # "the new region": the region
+            if not spans.free(*match.span("value")) or value.lower() in GENERIC:
+                continue
+            if not _CODE_LIKE.search(value) and match.group("head") not in _PICKED_BY_NAME:
+                continue
+            # the value is left for the readers of paths and names too: "the overlay is
+            # boards/arm/buoy.dts" states a path, "the queue is ledger-events.v2" a name
+            key = "_".join(words)
+            yield (
+                match.start(),
+                Value("flag", value.lower(), match.group(0), slot=key, keyed=True, clause=clause),
+            )
+
+
 # Words in -ly that are a setting's value ("pull.ff only", "schedule daily"); any other is
 # an adverb saying how the key is set.
 _LY_VALUES: Final = frozenset(
