@@ -26,7 +26,7 @@ holds, written for this file, not taken from the measured set):
 
 from __future__ import annotations
 
-from pair_checks import Note, kinds_norms_slots, wording_tests
+from pair_checks import Note, kinds_norms_slots, values_read, wording_tests
 
 # (rule, older, newer, the kind of difference expected)
 FOUND: list[tuple[str, Note, Note, str]] = [
@@ -190,3 +190,8 @@ def test_a_setting_said_by_its_words_is_keyed_by_them() -> None:
     assert settings("The new region is eu-west-1 for buckets.") == [("eu-west-1", "region")]
     assert settings("The build is green.") == []
     assert settings("The API is slow today.") == []
+
+
+def test_a_number_said_in_words_is_shown_with_its_unit_once() -> None:
+    assert values_read("number", "1% of carts took six seconds.") == ["1%", "six seconds"]
+    assert values_read("number", "The job took 6 seconds.") == ["6 seconds"]

@@ -669,7 +669,8 @@ def _number_value(
             known = _unit_of(first)
             if known is not None:
                 norm, unit = scaled(number, first)
-                shown = f"{shown} {first}"  # "60 minutes" against "15 minutes", not 60 / 15
+                if not shown.endswith(first):  # "six seconds" is read with its unit
+                    shown = f"{shown} {first}"  # "60 minutes" against "15 minutes", not 60 / 15
             elif is_plural(first):
                 unit = _counted(first)
             elif (first.lower() not in GENERIC or _QUALIFIER.fullmatch(first)) and (
