@@ -30,7 +30,11 @@ def _read(body: str, **options: bool) -> list[tuple[str, str, str]]:
         ("It gets 3 attempts in total.", ("number", "3", "attempt")),
         ("The index has 6 primary shards.", ("number", "6", "shard")),
         ("Set `max_connections = 200` there.", ("number", "200", "max_connections")),
-        ("`client_max_body_size 10m` in nginx.", ("number", "600", "client_max_body_size")),
+        # under a key of a size an m is megabytes, as nginx reads it, not minutes
+        ("`client_max_body_size 10m` in nginx.", ("number", "10485760", "client_max_body_size")),
+        ("`resources.limits.memory: 1Gi`", ("number", "1073741824", "resources.limits.memory")),
+        ("`cpu: 500m`", ("number", "0.5", "cpu")),
+        ("`timeout: 5m` there.", ("number", "300", "timeout")),
         ("`token_ttl` is 43200 here.", ("number", "43200", "token_ttl")),
     ],
 )

@@ -80,6 +80,9 @@ _SIZES: Final = {
     "kilobyte": ("byte", 1e3), "megabyte": ("byte", 1e6), "gigabyte": ("byte", 1e9),
     "terabyte": ("byte", 1e12), "kibibyte": ("byte", 1024), "mebibyte": ("byte", 1024**2),
     "gibibyte": ("byte", 1024**3), "tebibyte": ("byte", 1024**4),
+    # as Kubernetes writes a quantity of memory: ``512Mi``, ``1Gi``
+    "ki": ("byte", 1024), "mi": ("byte", 1024**2), "gi": ("byte", 1024**3),
+    "ti": ("byte", 1024**4),
 }  # fmt: skip
 # A rate per second, folded to hertz: 20 Hz is one every 50 ms (:func:`.agreement.agree`).
 _FREQUENCIES: Final = {"hz": ("hz", 1), "khz": ("hz", 1e3), "mhz": ("hz", 1e6), "ghz": ("hz", 1e9)}

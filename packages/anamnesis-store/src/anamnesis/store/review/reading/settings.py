@@ -14,6 +14,7 @@ from anamnesis.store.review.reading.quantities import (
     VERSION,
     is_unit,
     key_unit,
+    key_words,
     per_time,
     range_text,
     scaled,
@@ -400,14 +401,31 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
     if number and not re.fullmatch(r"\d+\.\d+\.\d+", value):
         unit = number.group(2)
         # ``arc_max="8G"``, ``-Xmx4g``: gibibytes, as config files mean a G (an M may be
-        # minutes, millicores or megabytes, so it is left as it is)
+        # minutes, millicores or megabytes, so it is one only under a key of a size:
+        # ``client_max_body_size 50m``, ``shared_buffers = 128M``)
         unit = "GiB" if unit in ("G", "g") else unit
+        if unit in ("M", "m", "K", "k") and not _SIZE_KEY_WORDS.isdisjoint(_words_of(key)):
+            unit = f"{unit.upper()}iB"
+        if unit == "m" and "cpu" in _words_of(key):  # ``cpu: 500m``: half a core
+            norm = scaled(float(number.group(1)) / 1000, "")[0]
+            return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
         norm, _unit = scaled(float(number.group(1)), unit or key_unit(key))
         return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
     version = version_value(value, clause, slot=slot) if range_text(value) else None
     if version is not None:
         return version.replace(shown=f"{key}={value}")
     return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
+
+
+# Words of a key whose value is a size: an M there is megabytes, not minutes.
+_SIZE_KEY_WORDS: Final = frozenset(
+    {"size", "memory", "mem", "heap", "buffer", "buffers", "body", "bytes", "ram", "disk",
+     "storage", "capacity"}
+)  # fmt: skip
+
+
+def _words_of(key: str) -> set[str]:
+    return {word.lower() for word in key_words(key)}
 
 
 # A length of time as a clock writes it, hours, minutes and seconds: ``00:02:00``.
