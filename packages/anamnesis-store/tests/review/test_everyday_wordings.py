@@ -21,7 +21,11 @@ holds, written for this file, not taken from the measured set):
   in config folds (``DEFAULT_LOCALE``, ``LOG_LEVEL``); its value is written as code
   writes one, or is a plain word where the key's last word names a thing picked by name
   (a level, a branch): "the build is green" sets nothing. The same setting said for two
-  scopes, or two settings' words, is no pair.
+  scopes, or two settings' words, is no pair;
+* how often a thing runs, in a word or after "every" ("backups run nightly", "pg_dump runs
+  every 6 hours"), is a period: each note's only one, in notes whose titles share a word,
+  is that job's. "The daily log index" and "the hourly jobs" say no period;
+* a size as Kubernetes writes it (``1Gi``, ``512Mi``) is in bytes (see test_values.py).
 """
 
 from __future__ import annotations
@@ -103,6 +107,12 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Renaming the default branch", "We renamed the default branch to main."),
         "flag",
     ),
+    (
+        "how often a job runs, in a word, then after every",
+        ("Backup schedule", "Database backups run nightly at 02:00 UTC."),
+        ("Backups", "pg_dump now runs every 6 hours."),
+        "number",
+    ),
 ]  # fmt: skip
 
 # (rule, older, newer)
@@ -146,6 +156,11 @@ LEFT: list[tuple[str, Note, Note]] = [
         "two settings' words ending in one word",
         ("Default region", "The default region is eu-west-1."),
         ("Backup region", "The backup region is us-east-1."),
+    ),
+    (
+        "two jobs' periods in notes of two subjects",
+        ("Backup schedule", "Database backups run nightly at 02:00 UTC."),
+        ("Log shipping", "Logs are shipped every 5 minutes."),
     ),
     (
         "a mode said on by its words, and true in a config file",
@@ -195,3 +210,14 @@ def test_a_setting_said_by_its_words_is_keyed_by_them() -> None:
 def test_a_number_said_in_words_is_shown_with_its_unit_once() -> None:
     assert values_read("number", "1% of carts took six seconds.") == ["1%", "six seconds"]
     assert values_read("number", "The job took 6 seconds.") == ["6 seconds"]
+
+
+def test_how_often_a_thing_runs_is_a_period_in_seconds() -> None:
+    def numbers(text: str) -> list[tuple[str, str]]:
+        return [(norm, slot) for kind, norm, slot in kinds_norms_slots(text) if kind == "number"]
+
+    assert numbers("Database backups run nightly at 02:00 UTC.") == [("86400", "s")]
+    assert numbers("The sync runs hourly.") == [("3600", "s")]
+    assert numbers("dbt runs on it every hour.") == [("3600", "s")]
+    assert numbers("Each daily log index gets 6 primaries.") == [("6", "primary")]
+    assert numbers("Batches wait between the hourly dbt jobs.") == []

@@ -70,6 +70,7 @@ from anamnesis.store.review.names_renamed import (
     titled_apart,
     titled_identifiers,
 )
+from anamnesis.store.review.periods import one_period_each
 from anamnesis.store.review.reading.commands import command_tool, program_of, task_words, tool_of
 from anamnesis.store.review.reading.quantities import is_unit
 from anamnesis.store.review.reading.stances import NEGATION, REPLACEMENT
@@ -284,6 +285,13 @@ def _value_differences(
                     score = context_alignment(a, b, sole=one_each)
                 if score is None:
                     score = _key_named(a, b, olds, news, older, newer)
+                if (
+                    score is None
+                    and kind == "number"
+                    and topical
+                    and one_period_each(a, b, olds, news, older, newer)
+                ):
+                    score = 0.5  # "backups run nightly", "pg_dump runs every 6 hours"
                 if score is None and kind == "command" and _reordered(a.norm, b.norm):
                     score = 0.5  # `op get item`, `op item get`: one task, its words reordered
                 if score is None and (i in retired or few):

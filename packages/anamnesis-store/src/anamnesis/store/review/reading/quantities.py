@@ -425,6 +425,36 @@ def number_words(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
         )
 
 
+# How often something runs, in a word: "backups run nightly", "every hour" (a period,
+# compared in seconds with "every 6 hours").
+_PERIOD_WORD = re.compile(
+    r"\b(?:(hourly|daily|nightly|weekly|monthly)|every\s+(minute|hour|day|night|week|month))\b"
+    # said of how a thing runs, not of a thing ("the daily log index", "hourly jobs")
+    r"(?=\s*(?:[.,;:)(]|$|(?:at|on|in|from|and|or|but|since|until|now|instead|before|after"
+    r"|via|with|by|so|because|when|while|for|to|around|between|except|unless)\b))",
+    re.IGNORECASE,
+)
+_PERIODS: Final = {
+    "minute": 60, "hour": 3600, "hourly": 3600, "day": 86400, "daily": 86400,
+    "night": 86400, "nightly": 86400, "week": 604800, "weekly": 604800,
+    "month": 2592000, "monthly": 2592000,
+}  # fmt: skip
+
+
+def period_words(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """How often a thing runs, said in a word (:data:`_PERIOD_WORD`), as a number of
+    seconds."""
+    for match in _PERIOD_WORD.finditer(text):
+        if not spans.free(*match.span()):
+            continue
+        spans.take(*match.span())
+        word = (match.group(1) or match.group(2)).lower()
+        yield (
+            match.start(),
+            Value("number", str(_PERIODS[word]), match.group(0), slot="s", clause=clause),
+        )
+
+
 def range_text(value: str) -> bool:
     return bool(re.fullmatch(rf"(\s*{_RANGE_OP}?\s*v?\d+(\.\d+)*\s*,?)+", value))
 

@@ -23,6 +23,7 @@ from anamnesis.store.review.reading.quantities import (
     number_words,
     numbers,
     per_time,
+    period_words,
     quoted_quantities,
     range_text,
     tool_before,
@@ -634,6 +635,8 @@ def plain_values(
         yield from joined_versions(text, spans, clause)
         yield from numbers(text, spans, clause, about_ports)
     yield from number_words(text, spans, clause)
+    if "ly" in text or "every" in text:
+        yield from period_words(text, spans, clause)
     if _UPPER.search(text, 1):
         yield from _names(text, spans, clause)
     yield from tool_names(text, spans, clause)
