@@ -108,6 +108,12 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         "flag",
     ),
     (
+        "two Python build backends",
+        ("Build tool", "The library is built with setuptools."),
+        ("Packaging", "pyproject uses hatchling as the build backend."),
+        "name",
+    ),
+    (
         "how often a job runs, in a word, then after every",
         ("Backup schedule", "Database backups run nightly at 02:00 UTC."),
         ("Backups", "pg_dump now runs every 6 hours."),

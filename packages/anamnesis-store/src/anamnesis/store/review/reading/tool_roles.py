@@ -79,6 +79,11 @@ _ROLES: Final[dict[str, tuple[str, str]]] = {
     "ruby test framework": ("tests specs", "rspec minitest"),
     ".net test framework": ("tests", "xunit nunit mstest"),
     "jvm test framework": ("tests", "junit junit5 testng spock kotest"),
+    "python build backend": (
+        "build backend packaging",
+        "setuptools hatchling flit-core/flit_core poetry-core pdm-backend maturin"
+        " scikit-build-core",
+    ),
     "python linter": ("linter lint", "flake8 pylint pyflakes"),
     "python formatter": ("formatter format", "black yapf autopep8 blue"),
     "python type checker": ("type checker types", "mypy pyright pytype pyre basedpyright"),
