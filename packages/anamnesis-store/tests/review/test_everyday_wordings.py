@@ -110,7 +110,7 @@ FOUND: list[tuple[str, Note, Note, str]] = [
     (
         "two Python build backends",
         ("Build tool", "The library is built with setuptools."),
-        ("Packaging", "pyproject uses hatchling as the build backend."),
+        ("Build backend", "pyproject uses hatchling as the build backend."),
         "name",
     ),
     (
