@@ -25,7 +25,9 @@ holds, written for this file, not taken from the measured set):
 * how often a thing runs, in a word or after "every" ("backups run nightly", "pg_dump runs
   every 6 hours"), is a period: each note's only one, in notes whose titles share a word,
   is that job's. "The daily log index" and "the hourly jobs" say no period;
-* a size as Kubernetes writes it (``1Gi``, ``512Mi``) is in bytes (see test_values.py).
+* a size as Kubernetes writes it (``1Gi``, ``512Mi``) is in bytes (see test_values.py);
+  a setting whose key names its unit of size (``MAX_UPLOAD_BYTES=104857600``) said again
+  in prose in thousands ("(100 MB)") is one value, compared as the setting.
 """
 
 from __future__ import annotations
@@ -112,6 +114,12 @@ FOUND: list[tuple[str, Note, Note, str]] = [
         ("Build tool", "The library is built with setuptools."),
         ("Build backend", "pyproject uses hatchling as the build backend."),
         "name",
+    ),
+    (
+        "a size in prose, then a setting in bytes said again in megabytes",
+        ("Max upload size", "Users can upload files up to 25 MB."),
+        ("Upload limits", "MAX_UPLOAD_BYTES=104857600 (100 MB)."),
+        "number",
     ),
     (
         "how often a job runs, in a word, then after every",

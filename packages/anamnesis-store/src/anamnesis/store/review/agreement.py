@@ -76,10 +76,17 @@ def _one_size(a: Value, b: Value) -> bool:
 
 def _sized(value: Value) -> bool:
     """Whether a number is a size: said with its unit ("8 GB"), or a setting's given in
-    one (``arc_max=8G``, ``memory=512MiB``), whose slot is its key."""
-    return value.slot == "byte" or (value.keyed and _SIZE_SHOWN.search(value.shown) is not None)
+    one (``arc_max=8G``, ``memory=512MiB``) or whose key names one (``MAX_UPLOAD_BYTES``),
+    whose slot is its key."""
+    if value.slot == "byte":
+        return True
+    return value.keyed and (
+        _SIZE_SHOWN.search(value.shown) is not None or _SIZE_KEY.search(value.slot) is not None
+    )
 
 
+# A key that names the unit of size its number is in: ``MAX_UPLOAD_BYTES``, ``cache_mb``.
+_SIZE_KEY = re.compile(r"(?:^|[_.-])(?:bytes|kb|mb|gb|kib|mib|gib)$")
 # A setting's number shown with a unit of size: ``=8G``, ``=512MiB``, ``=2gb``.
 _SIZE_SHOWN = re.compile(r"\d\s*(?:[KMGTkmgt]i?[Bb]|[GgTt])[\"']?$")
 # A key naming a rate per second: ``controller_frequency``, ``tick_rate_hz``,
@@ -111,9 +118,10 @@ _BARE_NUMBER = re.compile(r"(?:^|[\s=:(])\d+(?:\.\d+)?\)?$")
 
 def one_quantity(setting: Value, said: Value) -> bool:
     """Whether a number said in prose is a setting's number said again: the same value,
-    or the setting's bare number in one of the said quantity's units (``timeout=600000``
-    and "ten minutes")."""
-    return setting.norm == said.norm or _one_quantity(said, setting)
+    the setting's bare number in one of the said quantity's units (``timeout=600000``
+    and "ten minutes"), or one size counted in thousands and in 1,024s
+    (``MAX_UPLOAD_BYTES=104857600`` "(100 MB)")."""
+    return setting.norm == said.norm or _one_quantity(said, setting) or _one_size(setting, said)
 
 
 def _one_quantity(measured: Value, bare: Value) -> bool:
