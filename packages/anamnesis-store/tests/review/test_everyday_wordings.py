@@ -193,9 +193,14 @@ LEFT: list[tuple[str, Note, Note]] = [
 test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
 
 
+def _read(kind: str, text: str) -> list[tuple[str, str]]:
+    """The values of ``kind`` read in a note's body: what each compares as, and what it is
+    a value of (a switch's state and key, a number in its unit's base and the unit)."""
+    return [(norm, slot) for read, norm, slot in kinds_norms_slots(text) if read == kind]
+
+
 def _switches(text: str) -> list[tuple[str, str]]:
-    """The switches read in a note's body: each one's state and key."""
-    return [(norm, slot) for kind, norm, slot in kinds_norms_slots(text) if kind == "flag"]
+    return _read("flag", text)
 
 
 def test_a_switch_said_in_prose_is_keyed_by_its_thing() -> None:
@@ -210,15 +215,12 @@ def test_a_switch_said_in_prose_is_keyed_by_its_thing() -> None:
 
 
 def test_a_setting_said_by_its_words_is_keyed_by_them() -> None:
-    def settings(text: str) -> list[tuple[str, str]]:
-        return [(norm, slot) for kind, norm, slot in kinds_norms_slots(text) if kind == "flag"]
-
-    assert settings("The app's default locale is en-US.") == [("en-us", "default_locale")]
-    assert settings("The log level in prod is info.") == [("info", "log_level")]
-    assert settings("We renamed the default branch to main.") == [("main", "default_branch")]
-    assert settings("The new region is eu-west-1 for buckets.") == [("eu-west-1", "region")]
-    assert settings("The build is green.") == []
-    assert settings("The API is slow today.") == []
+    assert _read("flag", "The app's default locale is en-US.") == [("en-us", "default_locale")]
+    assert _read("flag", "The log level in prod is info.") == [("info", "log_level")]
+    assert _read("flag", "We renamed the default branch to main.") == [("main", "default_branch")]
+    assert _read("flag", "The new region is eu-west-1 for buckets.") == [("eu-west-1", "region")]
+    assert _read("flag", "The build is green.") == []
+    assert _read("flag", "The API is slow today.") == []
 
 
 def test_a_number_said_in_words_is_shown_with_its_unit_once() -> None:
@@ -228,7 +230,7 @@ def test_a_number_said_in_words_is_shown_with_its_unit_once() -> None:
 
 def test_how_often_a_thing_runs_is_a_period_in_seconds() -> None:
     def numbers(text: str) -> list[tuple[str, str]]:
-        return [(norm, slot) for kind, norm, slot in kinds_norms_slots(text) if kind == "number"]
+        return _read("number", text)
 
     assert numbers("Database backups run nightly at 02:00 UTC.") == [("86400", "s")]
     assert numbers("The sync runs hourly.") == [("3600", "s")]
