@@ -14,9 +14,10 @@ way by other helpers who never read the finder, each measured blind and then tun
 2026-11-30; ``fresh9`` and ``fresh11``, measured blind twice, then read and tuned on from
 2026-11-30's second session; ``fresh10`` and ``fresh12``, and from 2026-11-30's fifth
 session ``fresh17`` and ``fresh18`` (written blind at its start), never read, whose
-counts chose which rules stay (validation); ``fresh13`` and ``fresh14``, never read nor
-used to choose anything (test): the honest estimate of a stranger's notes; ``fresh15``
-and ``fresh16``, counted blind, then read and tuned on).
+counts chose which rules stay (validation); ``fresh13`` and ``fresh14``, and from
+2026-11-30's sixth session ``fresh19`` and ``fresh20``, never read nor used to choose
+anything (test): the honest estimate of a stranger's notes; ``fresh15`` and ``fresh16``,
+counted blind, then read and tuned on).
 
 Each pair gets a fresh store: a copy of one store of N corpus notes (``corpus.generate``,
 the notes the other suites use), the older note written into it, then the newer one.
@@ -45,8 +46,8 @@ whole run takes over an hour.
 the same way (embedding 2,000 notes takes minutes). ``--misses PATH`` writes what was
 missed and what was proposed wrongly, by kind, for the tuning splits (:data:`TUNING_SPLITS`:
 dev, and fresh to fresh9, fresh11, fresh15 and fresh16 since they were tuned on); every
-other split (held_out, and the blind fresh10, fresh12, fresh13, fresh14, fresh17 and fresh18)
-is only counted there, so it stays held out.
+other split (held_out, and the blind fresh10, fresh12, fresh13, fresh14, fresh17 to
+fresh20) is only counted there, so it stays held out.
 """
 
 from __future__ import annotations
