@@ -315,7 +315,7 @@ def _named_beside_its_key(
                 if not _share_a_word_beside(older, newer, thing):
                     continue  # the exporter's account, then the importer's
                 old, new = (key, name) if in_older else (name, key)
-                out.append(Difference("name", " ".join(sorted(thing)), old.shown, new.shown))
+                out.append(Difference("name", _key_said(key_of(key), thing), old.shown, new.shown))
     return out
 
 
@@ -327,6 +327,12 @@ def _key_thing(key: str) -> frozenset[str]:
     return frozenset(stem(word.lower()) for word in key_words(key) if not word.isdigit()) - (
         _HOLDS_A_NAME | GENERIC_KEY_WORDS
     )
+
+
+def _key_said(key: str, thing: frozenset[str]) -> str:
+    """A key's words that name its thing, as written, in lower case: ``serviceAccountName``
+    is "service account"."""
+    return " ".join(word.lower() for word in key_words(key) if stem(word.lower()) in thing)
 
 
 # What no name holds: a call's parenthesis (``raw = adc1_get_raw(ADC1_CHANNEL_2)``).
