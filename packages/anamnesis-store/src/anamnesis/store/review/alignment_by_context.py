@@ -329,23 +329,9 @@ def same_key(a: Value, b: Value) -> bool:
 
 # The words of a switch's key that only say it is one (``metrics.enabled``: metrics).
 _SWITCH_HEADS: Final = frozenset(
-    {
-        "mode",
-        "flag",
-        "feature",
-        "setting",
-        "option",
-        "toggle",
-        "switch",
-        "enabled",
-        "enable",
-        "disabled",
-        "disable",
-        "active",
-        "on",
-        "off",
-    }
-)
+    {"mode", "flag", "feature", "setting", "option", "toggle", "switch", "enabled", "enable",
+     "disabled", "disable", "active", "on", "off"}
+)  # fmt: skip
 
 
 def _switch_words(slot: str) -> frozenset[str]:

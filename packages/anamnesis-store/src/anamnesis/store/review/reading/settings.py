@@ -1,6 +1,7 @@
 """A setting's key and its value, however a note writes them: ``key=value``, ``key: value``
 (YAML, JSON, an object's field), ``'key' => value``, ``-Dkey=value``, a config file's
-``Key no``, a declaration (``const KEY := 0.1``), "key is `value`" in prose; and what the
+``Key no``, a declaration (``const KEY := 0.1``), "key is `value`" in prose, a thing said
+to be on or off, a setting said by its words ("the log level in prod is info"); and what the
 value is: a number (scaled by a unit its key names), a port, a URL, a tool's version, or a
 flag-like state.
 """
@@ -275,7 +276,7 @@ def settings_said_by_words(text: str, spans: Spans, clause: int) -> Iterator[tup
             words = [word for word in (match.group("first"), match.group("head")) if word]
             if words[0] in _AGE_WORDS:
                 words = words[1:]  # "the new region": the region
-            if not spans.free(*match.span("value")) or value.lower() in GENERIC:
+            if not words or not spans.free(*match.span("value")) or value.lower() in GENERIC:
                 continue
             if not _CODE_LIKE.search(value) and match.group("head") not in _PICKED_BY_NAME:
                 continue
@@ -311,9 +312,9 @@ def plain_keys_then_values(text: str, spans: Spans, clause: int) -> Iterator[tup
 def said_on_or_off(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     """A thing the prose says is on or off, or is switched on or off
     (:data:`_SAID_ON_OR_OFF`, :data:`_BY_DEFAULT`, :data:`_SWITCHED_THING`), as a switch
-    keyed by the thing:
-    its identifier, or its words joined as a key's are (``debug_toolbar``). A thing in
-    code stays its own value (a name) too: only the state's words are taken."""
+    keyed by the thing: its identifier, or its words joined as a key's are
+    (``debug_toolbar``). A thing in code stays its own value (a name) too: only the
+    state's words are taken."""
     said = [
         (match, match.group(1), match.group(2), match.start(2))
         for pattern in (_SAID_ON_OR_OFF, _BY_DEFAULT)
