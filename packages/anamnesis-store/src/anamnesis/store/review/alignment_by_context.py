@@ -103,8 +103,20 @@ def one_setting(a: Value, b: Value) -> bool:
     if len({_role(a.norm), _role(b.norm)} - {""}) > 1:
         return False
     mine, theirs = _env_stems(a.norm), _env_stems(b.norm)
-    called = (set(a.near) & theirs) | (set(b.near) & mine)
+    called = _called(a, theirs) | _called(b, mine)
     return len((mine & theirs) | called) >= 2
+
+
+def _called(value: Value, words: frozenset[str]) -> frozenset[str]:
+    """Those of ``words`` said just before ``value``, naming what it holds: none where
+    the prose says it is another of them ("a second Redis, at ``QUEUE_BROKER_URL``")."""
+    if not _ANOTHER.isdisjoint(value.near):
+        return frozenset()
+    return frozenset(value.near) & words
+
+
+# Words saying a thing is one more of its kind, as stems.
+_ANOTHER: Final = frozenset({"second", "another", "separat", "extra", "additional"})
 
 
 def _env_stems(name: str) -> frozenset[str]:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.alignment_by_context import key_stems, urls_alike
 from anamnesis.store.review.clause_subjects import subjects_apart
+from anamnesis.store.review.gone import left_behind
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.settings import switch_state
 from anamnesis.store.review.reading.text import (
@@ -122,7 +123,8 @@ def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
     """Whether the newer note states the older value too, as a fact of today rather than
     what it changed from: a number, version or port said again for something else ("800
     is only for the nightly jobs"), not in the past ("six primaries was oversharded",
-    "9200 collided with the old container")."""
+    "9200 collided with the old container"), nor as what was given up to another thing
+    ("the docs server also wants 4173": :func:`.gone.left_behind`)."""
     return a.kind in ("number", "version", "port") and any(
         other.norm == a.norm
         and same_slot(other, a)  # ``async_insert=1`` restates no ``wait_for_async_insert=1``
@@ -130,6 +132,7 @@ def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
         and said_today(other, newer)
         and not _what_it_did(other, newer)  # "with 40 the carts overflowed"
         and not newer.avoids(other)  # "nothing listens on 1883 anymore"
+        and not left_behind(other, newer)  # "the docs server also wants 4173, so ..."
         for other in news
     )
 
@@ -393,7 +396,7 @@ def other_scopes(older: NoteFacts, a: Value, newer: NoteFacts, b: Value, changed
         titled_for_two_places(older, newer)
         or an_exception(older, b, newer)
         or layered_over(older, newer)
-        or _BESIDES.search(newer.clause(b.clause).text) is not None
+        or _said_besides(newer.clause(b.clause).text, b.shown)
     ):
         return True
     return scoped_apart(
@@ -489,6 +492,27 @@ def _layered_over(lower: str) -> tuple[frozenset[str], ...]:
 # A value said to hold beside another, which still holds: "Sessions also end 24 hours
 # after login" (beside "after 8 hours of inactivity").
 _BESIDES: Final = re.compile(r"\b(?:also|in\s+addition|additionally)\b", re.IGNORECASE)
+# Where a clause's parts meet: ", so", "; ", ", but", " because". A word of a part says
+# nothing of a value in another part.
+_PARTS: Final = re.compile(
+    r"[;:]\s|,\s*(?:so|but|and|because|since|which|while|whereas)\b|\s(?:because|since)\s",
+    re.IGNORECASE,
+)
+
+
+def _said_besides(text: str, shown: str) -> bool:
+    """Whether the part of a clause holding a value says it holds beside another
+    (:data:`_BESIDES`). The part only: in "Puma also wants 9292, so the preview starts on
+    9393" the other is Puma's, and 9393 is the preview's only port."""
+    at = text.lower().find(shown.lower())
+    if at < 0:
+        return _BESIDES.search(text) is not None
+    starts = [0, *(m.end() for m in _PARTS.finditer(text) if m.end() <= at)]
+    ends = [m.start() for m in _PARTS.finditer(text) if m.start() >= at + len(shown)]
+    part = text[max(starts) : min(ends, default=len(text))]
+    return _BESIDES.search(part) is not None
+
+
 # A layer over something, and the two words after it: what it is layered over.
 _LAYERED: Final = re.compile(
     r"\b(?:overrides?|overriding|takes?\s+precedence\s+over|on\s+top\s+of|in\s+addition\s+to)"

@@ -31,17 +31,30 @@ LEFT_KINDS: Final = frozenset({"number", "port", "version"})
 # What a value was left for, said right after it: "8080 clashed with", "3000 is taken by".
 _LEFT_FOR = re.compile(
     r"^[`'\"]?\s*(?:\w+\s+){0,2}?(?:clash(?:ed|es)?|collid(?:ed|es)|conflict(?:ed|s)?"
-    r"|(?:was|is|were|are)\s+(?:already\s+)?(?:taken|in\s+use|busy|occupied))\b",
+    r"|(?:was|is|were|are)\s+(?:already\s+)?(?:taken|in\s+use|busy|occupied)"
+    r"|belongs?\s+to|(?:was|is)\s+(?:already\s+)?(?:used|owned|held)\s+by)\b",
+    re.IGNORECASE,
+)
+# Another thing said to hold a value, right before it: "Puma also wants 9292", "the docs
+# server already uses port 4173".
+_CLAIMED_BEFORE = re.compile(
+    r"\b(?:also|already)\s+(?:wants|uses|takes|grabs|holds|occupies|binds(?:\s+to)?"
+    r"|listens\s+on|runs\s+on)\s+(?:port\s+)?[`'\"]?$",
     re.IGNORECASE,
 )
 
 
 def left_behind(value: Value, facts: NoteFacts) -> bool:
-    """Whether the note says of ``value``, right after it, that it was given up: it
-    clashed or collided with something, it is taken (:data:`_LEFT_FOR`)."""
+    """Whether the note says of ``value`` that it was given up: right after it, that it
+    clashed or collided with something, it is taken, it belongs to another thing
+    (:data:`_LEFT_FOR`); or right before it, that another thing wants it too
+    (:data:`_CLAIMED_BEFORE`)."""
     text = facts.clause(value.clause).text
     at = text.find(value.shown)
-    return at != -1 and _LEFT_FOR.match(text[at + len(value.shown) :]) is not None
+    return at != -1 and (
+        _LEFT_FOR.match(text[at + len(value.shown) :]) is not None
+        or _CLAIMED_BEFORE.search(text[:at]) is not None
+    )
 
 
 def retired_commands(

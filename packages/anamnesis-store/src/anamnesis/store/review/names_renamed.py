@@ -4,7 +4,9 @@ two identifiers each named by its own note's title (two things), and a name the 
 gives for a thing that the newer note gives as a setting's value (``role TRANSFORMER``,
 then ``role: DBT_TRANSFORM_ROLE``; ``ARENA_REGION``, then ``MATCH_REGION=eu-west``), and
 a setting's name that the other note says beside the setting's words ("the
-`tekton-builder` ServiceAccount", then ``serviceAccountName: pipeline-runner``).
+`tekton-builder` ServiceAccount", then ``serviceAccountName: pipeline-runner``), and
+environment variables renamed, each note naming its own (``BINANCE_API_KEY``, then
+``GRIDBOT_EXCHANGE_KEY``).
 :mod:`.compare` asks these beside its own alignment of two names."""
 
 from __future__ import annotations
@@ -227,6 +229,7 @@ def named_settings(
     return [
         *out,
         *_variables_renamed(older, newer, old_values, new_values),
+        *_variables_renamed_by_their_ends(older, newer, old_values, new_values),
         *_named_beside_its_key(older, newer, old_values, new_values),
     ]
 
@@ -270,6 +273,78 @@ def _variables_renamed(
 
 
 _ENV_KEY = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+
+
+def _variables_renamed_by_their_ends(
+    older: NoteFacts, newer: NoteFacts, old_values: list[Value], new_values: list[Value]
+) -> list[Difference]:
+    """Environment variables the older note names, and others the newer note names
+    instead, each ending in the same word: ``BINANCE_API_KEY`` and ``BINANCE_API_SECRET``,
+    then ``GRIDBOT_EXCHANGE_KEY`` and ``GRIDBOT_EXCHANGE_SECRET``; ``JDBC_URL``, then
+    ``DATASOURCES_DEFAULT_URL`` "(the JDBC URL)". One setting's old and new name each,
+    when neither note names any of the other's variables and a word of one note's
+    variables is said by the other outside its own ("Exchange credentials"; "the JDBC
+    URL"): that word says the two notes speak of one setting. Where one note names more
+    variables than the other, both notes say such a word: ``SPRING_DATASOURCE_URL``
+    beside "a second DataSource bean, ``LEDGER_REPLICA_URL``" is two data sources."""
+    mine, theirs = _by_last_word(old_values), _by_last_word(new_values)
+    if mine is None or theirs is None or not mine or not theirs:
+        return []
+    if any(named_in(a, newer) for a in mine.values()):
+        return []
+    if any(named_in(b, older) for b in theirs.values()):
+        return []
+    old_said = _said_outside(list(mine.values()), newer, list(theirs.values()))
+    new_said = _said_outside(list(theirs.values()), older, list(mine.values()))
+    if mine.keys() == theirs.keys():
+        enough = old_said or new_said
+    else:  # one note names more: both say a word of the other's
+        nested = mine.keys() <= theirs.keys() or theirs.keys() <= mine.keys()
+        enough = nested and old_said and new_said
+    if not enough:
+        return []
+    return [
+        Difference("name", end, mine[end].shown, theirs[end].shown)
+        for end in sorted(mine.keys() & theirs.keys())
+    ]
+
+
+def _by_last_word(values: list[Value]) -> dict[str, Value] | None:
+    """A note's environment variables by their last word (``_KEY``); None when two of
+    them end alike (which of them was renamed is not said)."""
+    out: dict[str, Value] = {}
+    for value in values:
+        if value.kind != "name" or not _ENV_KEY.fullmatch(value.shown):
+            continue
+        end = value.norm.rsplit("_", 1)[-1]
+        if out.get(end, value).norm != value.norm:
+            return None
+        out[end] = value
+    return out
+
+
+def _said_outside(variables: list[Value], other: NoteFacts, its_own: list[Value]) -> bool:
+    """Whether ``other`` says a word of ``variables`` (not their last), other than a
+    word of its own variables, of its project's name ("inkwell" of ``INKWELL_LOG``: every
+    note of inkwell-desktop says it) or a word any variable may hold
+    (:data:`_ANY_VARIABLES`)."""
+    taken = {stem(part) for value in its_own for part in value.norm.split("_")}
+    taken |= {stem(part) for part in _IDENTIFIER_PARTS.split(other.memory.project.lower())}
+    return any(
+        len(word) >= 3
+        and word not in _ANY_VARIABLES
+        and stem(word) in other.prose_stems
+        and stem(word) not in taken
+        for value in variables
+        for word in value.norm.split("_")[:-1]
+    )
+
+
+# Words of a variable's name that say nothing of its setting: a framework's prefix for
+# what it exposes to the browser, a default.
+_ANY_VARIABLES: Final = frozenset(
+    {"api", "app", "default", "env", "max", "min", "public", "private", "vite", "next", "react"}
+)
 
 
 def _named_beside_its_key(

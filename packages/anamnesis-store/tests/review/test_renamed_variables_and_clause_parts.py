@@ -1,0 +1,83 @@
+"""Two readings of issue 42's seventh session, each with the look-alikes it must leave
+(written for this file, not taken from the measured set):
+
+* environment variables renamed: the older note names some, the newer note names others
+  ending in the same words (``STRIPE_KEY`` and ``STRIPE_SECRET``, then
+  ``BILLING_PROVIDER_KEY`` and ``BILLING_PROVIDER_SECRET``), neither note names the
+  other's, and a word of one note's variables is said by the other ("Payment provider
+  credentials"). Where one note names more variables than the other, both notes say
+  such a word; the project's own name ("shop") is said by all its notes and counts for
+  nothing;
+* a word saying a value holds beside another ("also") is read in its own part of the
+  clause: in "The docs server also wants 4173, so the preview now starts on 4180" the
+  other is the docs server's, and 4180 is the preview's only port.
+"""
+
+from __future__ import annotations
+
+from pair_checks import Found, LookAlike, wording_tests
+
+FOUND: list[Found] = [
+    (
+        "every variable renamed, ending alike",
+        (
+            "Payment provider credentials",
+            "The checkout service reads STRIPE_KEY and STRIPE_SECRET from the environment.",
+        ),
+        (
+            "Env vars for payment keys",
+            "Payment keys come from BILLING_PROVIDER_KEY and BILLING_PROVIDER_SECRET now.",
+        ),
+        "name",
+    ),
+    (
+        "one variable renamed, the newer note naming more",
+        (
+            "Database URL in production",
+            "The connection string comes from the POSTGRES_URL environment variable.",
+        ),
+        (
+            "Env vars the api pod needs",
+            "DATABASE_PRIMARY_URL (the Postgres connection string), CACHE_URI and LOG_FORMAT.",
+        ),
+        "name",
+    ),
+    (
+        "another thing also wants the old port, in another part of the clause",
+        (
+            "Local preview server",
+            "`npm run preview` serves the site at http://localhost:4173 with hot reload.",
+        ),
+        (
+            "Preview port clash",
+            "The docs server also wants 4173, so the preview starts on localhost:4180.",
+        ),
+        "port",
+    ),
+]
+
+LEFT: list[LookAlike] = [
+    (
+        "a second service's variable, only the older one's word said by the newer note",
+        ("Session store", "Sessions are kept in Redis at SESSION_REDIS_URL."),
+        (
+            "Queue broker",
+            "The job queue uses a second Redis, at QUEUE_BROKER_URL, with QUEUE_BROKER_TLS on.",
+        ),
+    ),
+    (
+        "two parts' log variables, the project's name said by both",
+        ("Frontend log level", "The web side of the shop reads its level from SHOP_LOG."),
+        ("Backend logging", "The shop's Rust core reads RUST_LOG, e.g. RUST_LOG=debug."),
+    ),
+    (
+        "a second port the same part says holds beside the first",
+        (
+            "Local preview server",
+            "`npm run preview` serves the site at http://localhost:4173 with hot reload.",
+        ),
+        ("Preview ports", "The preview also listens on localhost:4180 for the admin pages."),
+    ),
+]
+
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
