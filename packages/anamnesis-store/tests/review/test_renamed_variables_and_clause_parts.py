@@ -1,4 +1,4 @@
-"""Two readings of issue 42's seventh session, each with the look-alikes it must leave
+"""Readings of issue 42's seventh session, each with the look-alikes it must leave
 (written for this file, not taken from the measured set):
 
 * environment variables renamed: the older note names some, the newer note names others
@@ -10,7 +10,9 @@
   nothing;
 * a word saying a value holds beside another ("also") is read in its own part of the
   clause: in "The docs server also wants 4173, so the preview now starts on 4180" the
-  other is the docs server's, and 4180 is the preview's only port.
+  other is the docs server's, and 4180 is the preview's only port;
+* a key written under its namespace (``limits.build: 30m``) is the same key written in a
+  YAML block under that namespace (``limits:`` then ``build: 45m``), not under another.
 """
 
 from __future__ import annotations
@@ -54,6 +56,12 @@ FOUND: list[Found] = [
         ),
         "port",
     ),
+    (
+        "a key under its namespace, then in a block under it",
+        ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
+        ("CI limits", "```yaml\nlimits:\n  build: 45m\n  test: 20m\n```"),
+        "number",
+    ),
 ]
 
 LEFT: list[LookAlike] = [
@@ -77,6 +85,11 @@ LEFT: list[LookAlike] = [
             "`npm run preview` serves the site at http://localhost:4173 with hot reload.",
         ),
         ("Preview ports", "The preview also listens on localhost:4180 for the admin pages."),
+    ),
+    (
+        "a key of the same last word in a block under another namespace",
+        ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
+        ("CI quotas", "```yaml\nquotas:\n  build: 45m\n  test: 20m\n```"),
     ),
 ]
 

@@ -334,9 +334,22 @@ def same_key(a: Value, b: Value) -> bool:
     # (two environment variables are compared whole: ``ORDERS_POOL_SIZE`` and
     # ``USERS_POOL_SIZE`` are two services' settings)
     key_a, key_b = key_of(a).lstrip("-"), key_of(b).lstrip("-")
+    if _under_its_namespace(a, key_a, b, key_b) or _under_its_namespace(b, key_b, a, key_a):
+        return True
     both_env = bool(_ENV_NAME.fullmatch(key_a) and _ENV_NAME.fullmatch(key_b))
     mine, theirs = _setting_words(key_a, both_env), _setting_words(key_b, both_env)
     return len(min(mine, theirs, key=len)) >= 2 and mine == theirs
+
+
+def _under_its_namespace(a: Value, key_a: str, b: Value, key_b: str) -> bool:
+    """Whether ``key_a`` is ``key_b`` written under its namespace, and ``b`` is said
+    beside that namespace's words: ``timeouts.pipeline: 1h``, then ``pipeline: 45m``
+    in a YAML block under ``timeouts:``."""
+    namespace, _dot, last = key_a.lower().rpartition(".")
+    if not namespace or last != key_b.lower():
+        return False
+    words = {stem(word) for word in re.split(r"[._-]+", namespace) if word}
+    return bool(words) and words <= b.stems
 
 
 # The words of a switch's key that only say it is one (``metrics.enabled``: metrics).
