@@ -11,13 +11,19 @@
 * a word saying a value holds beside another ("also") is read in its own part of the
   clause: in "The docs server also wants 4173, so the preview now starts on 4180" the
   other is the docs server's, and 4180 is the preview's only port;
+* a setting's number against the same quantity said in prose, in a note saying every
+  word of the key but its unit, two at least: ``UPSTREAM_CONNECT_TIMEOUT_MS=2000``
+  against "waits 5 seconds for the upstream to accept a connection" in a note titled
+  "Upstream connect timeout"; ``MAILER_SEND_RETRIES=2`` against "tries to send each email
+  4 times". A key that says it is a rate (``ingestion_rate_mb``) is megabytes a second,
+  not a burst's megabytes; a key of one word ("timeout") is said of many things;
 * a key written under its namespace (``limits.build: 30m``) is the same key written in a
   YAML block under that namespace (``limits:`` then ``build: 45m``), not under another.
 """
 
 from __future__ import annotations
 
-from pair_checks import Found, LookAlike, wording_tests
+from pair_checks import Found, LookAlike, compared, wording_tests
 
 FOUND: list[Found] = [
     (
@@ -57,6 +63,21 @@ FOUND: list[Found] = [
         "port",
     ),
     (
+        "a setting's duration against the same said in the key's words",
+        (
+            "Upstream connect timeout",
+            "The proxy waits 5 seconds for the upstream to accept a connection, then gives up.",
+        ),
+        ("proxy env", "```\nUPSTREAM_CONNECT_TIMEOUT_MS=2000\nLOG_LEVEL=info\n```"),
+        "number",
+    ),
+    (
+        "a setting's count against the same said in the key's words",
+        ("Mail sender retries", "The mailer tries to send each email 4 times before parking it."),
+        ("mailer config", "`MAILER_SEND_RETRIES=2` in the worker env."),
+        "number",
+    ),
+    (
         "a key under its namespace, then in a block under it",
         ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
         ("CI limits", "```yaml\nlimits:\n  build: 45m\n  test: 20m\n```"),
@@ -87,6 +108,11 @@ LEFT: list[LookAlike] = [
         ("Preview ports", "The preview also listens on localhost:4180 for the admin pages."),
     ),
     (
+        "a timeout key of one word against another thing's timeout",
+        ("Session timeout", "Sessions time out after 30 minutes of inactivity."),
+        ("http client", "`TIMEOUT_MS=5000` for outgoing calls."),
+    ),
+    (
         "a key of the same last word in a block under another namespace",
         ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
         ("CI quotas", "```yaml\nquotas:\n  build: 45m\n  test: 20m\n```"),
@@ -94,3 +120,13 @@ LEFT: list[LookAlike] = [
 ]
 
 test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
+
+
+def test_a_rate_key_is_compared_with_the_rate_said_not_a_size() -> None:
+    found = compared(
+        ("Tenant ingestion rate", "Each tenant may push 20 MB/s; bursts up to 16 MB are absorbed."),
+        ("limits_config", "```yaml\ningestion_rate_mb: 8\n```"),
+    )
+    assert [(d.subject, d.old, d.new) for d in found] == [
+        ("ingestion_rate_mb", "20 MB", "ingestion_rate_mb=8")
+    ]

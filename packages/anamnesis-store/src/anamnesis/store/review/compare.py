@@ -34,6 +34,7 @@ from anamnesis.store.review.alignment_by_context import (
     context_alignment,
     file_type,
     folders,
+    key_of,
     name_shape,
     of_few,
     one_setting,
@@ -86,6 +87,7 @@ from anamnesis.store.review.reading.tool_names import ROLE_ONLY_NAMES
 from anamnesis.store.review.reading.value import KINDS
 from anamnesis.store.review.reading.values import changes
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
+from anamnesis.store.review.settings_in_words import setting_in_words
 from anamnesis.store.review.stance_differences import stance_differences
 from anamnesis.store.review.tools_of_one_role import of_one_role, one_role_of
 
@@ -285,6 +287,8 @@ def _value_differences(
                     score = context_alignment(a, b, sole=one_each)
                 if score is None:
                     score = _key_named(a, b, olds, news, older, newer)
+                if score is None and kind == "number":
+                    score = setting_in_words(a, b, olds, news, older, newer)
                 if (
                     score is None
                     and kind == "number"
@@ -706,6 +710,9 @@ def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
     unit ("dev server port", "webhook attempts")."""
     if a.keyed and a.slot == b.slot and a.slot:
         return a.slot
+    if a.kind == "number" and a.keyed != b.keyed:
+        # a setting against the number said in prose: the setting's key says what of
+        return key_of(a if a.keyed else b)
     role = one_role_of(a, b)
     if role:
         return role  # "kotlin dependency injection": what both tools are for

@@ -616,6 +616,17 @@ def is_plural(word: str) -> bool:
     )
 
 
+def unit_base(unit: str) -> str:
+    """What a unit measures (``ms``: ``s``; ``mib``: ``byte``), or "" for no unit."""
+    found = _unit_of(unit)
+    return found[0] if found else ""
+
+
+def counted(word: str) -> str:
+    """:func:`_counted`, for readers outside this module."""
+    return _counted(word)
+
+
 def _counted(word: str) -> str:
     """The unit a counted word stands for: its stem, with words that count the same thing
     folded together (times, attempts, tries; emails, messages)."""
