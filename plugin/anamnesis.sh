@@ -218,8 +218,9 @@ install_line() {
 }
 
 # start_install: start installing this copy in the background unless an install is
-# running or failed within the hour; sets `install` to started, running, failed, or
-# unwritable (no folder for the lock and the log).
+# running, or failed or was done within the hour; sets `install` to started, running,
+# failed, done (installed, yet no `anamnesis` of ours is found: a hook must not install it
+# again and again), or unwritable (no folder for the lock and the log).
 start_install() {
     mkdir -p "$state" "$logs" 2>/dev/null
     lock=$state/install.lock
@@ -237,6 +238,12 @@ start_install() {
     if [ -f "$failed" ] && [ -n "$(find "$failed" -mmin -60 2>/dev/null)" ]; then
         rmdir "$lock" 2>/dev/null
         install=failed
+        return 0
+    fi
+    done_at=$state/install.done
+    if [ -f "$done_at" ] && [ -n "$(find "$done_at" -mmin -60 2>/dev/null)" ]; then
+        rmdir "$lock" 2>/dev/null
+        install=done
         return 0
     fi
     if command -v setsid >/dev/null 2>&1; then
@@ -279,8 +286,10 @@ install_now() {
     fi
     if [ "$status" -eq 0 ]; then
         rm -f "$state/install.failed"
+        : >"$state/install.done"
         echo "== installed"
     else
+        rm -f "$state/install.done"
         : >"$state/install.failed"
         echo "== failed; by hand: $(install_line)"
     fi
@@ -353,6 +362,11 @@ To sync notes between machines, run \`anamnesis init --remote URL\` then."
         failed)
             reason="its \`anamnesis\` command could not be installed (see $log; it is \
 tried again an hour after). By hand: \`$(install_line)\`"
+            ;;
+        done)
+            reason="its \`anamnesis\` command was installed (see $log) but is neither on \
+PATH nor in uv's tool folder (\`uv tool dir --bin\`); put that folder on PATH, or by hand: \
+\`$(install_line)\`"
             ;;
         *)
             reason="cannot write to $home to install its \`anamnesis\` command; \

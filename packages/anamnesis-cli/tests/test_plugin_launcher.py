@@ -196,6 +196,27 @@ def test_without_anamnesis_this_checkout_is_installed_in_the_background(
     assert "== installed" in machine.logged()
 
 
+def test_an_install_done_is_not_started_again_when_its_command_is_not_found(
+    machine: Machine,
+) -> None:
+    """The fake uv installs nothing where the launcher looks: every hook after the install
+    would start another one without the hour's mark of a done install. A hook that runs
+    after the install is over, as on a loaded machine, starts none."""
+    with_python(machine)
+    machine.uv()
+    machine.run("inject", "--format", "json", stdin=SESSION)
+    machine.wait_for_install()
+    for hook in HOOKS:
+        quiet = machine.run(*hook, stdin="{}")
+        assert (quiet.returncode, quiet.stdout) == (0, "")
+    again = machine.run("inject", "--format", "json", stdin=SESSION)
+    message = json.loads(again.stdout)["systemMessage"]
+    assert message.startswith("Anamnesis: its `anamnesis` command was installed"), message
+    assert "uv tool dir --bin" in message and str(machine.log) in message
+    installs = [call for call in machine.uv_calls() if call.startswith("tool install")]
+    assert len(installs) == 1, machine.uv_calls()
+
+
 def test_an_install_that_fails_is_said_with_the_line_to_run(machine: Machine) -> None:
     with_python(machine)
     machine.uv(install_fails=True)
