@@ -17,12 +17,21 @@
   "Upstream connect timeout"; ``MAILER_SEND_RETRIES=2`` against "tries to send each email
   4 times". A key that says it is a rate (``ingestion_rate_mb``) is megabytes a second,
   not a burst's megabytes; a key of one word ("timeout") is said of many things;
+* a branch named in prose by its usual name where the words around it say it is one
+  (pushed to, merged into, "the master branch"): "Pushing to master deploys", then
+  "Merge the PR into main". Each note's only branch, in notes whose titles or whose
+  words around the branch share a word; git-flow's two ("merged into develop", "cut
+  from main") are two branches, and "the main page" names none;
+* a word and its form ending in -ing or -ed are one stem when the word ends in a double
+  consonant ("install" and "installing", "process" and "processes"), as "run" and
+  "running" were: "Installing the linter" then "lintkit install" is one task;
 * a key written under its namespace (``limits.build: 30m``) is the same key written in a
   YAML block under that namespace (``limits:`` then ``build: 45m``), not under another.
 """
 
 from __future__ import annotations
 
+from anamnesis.store.review.reading.text import stem
 from pair_checks import Found, LookAlike, compared, wording_tests
 
 FOUND: list[Found] = [
@@ -78,6 +87,25 @@ FOUND: list[Found] = [
         "number",
     ),
     (
+        "a branch renamed, each said in prose",
+        ("Release branch", "Pushing to master deploys the site to production."),
+        ("Deploys", "Merge the PR into main and the workflow deploys production."),
+        "name",
+    ),
+    (
+        "one install task, its verb in two forms",
+        (
+            "Installing the linter",
+            "Run `go get -u github.com/acme/lintkit/cmd/lintkit`; the binary lands in ~/go/bin.",
+        ),
+        (
+            "lintkit install",
+            "`go install github.com/acme/lintkit/cmd/lintkit@latest`, then put $(go env "
+            "GOPATH)/bin on PATH.",
+        ),
+        "command",
+    ),
+    (
         "a key under its namespace, then in a block under it",
         ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
         ("CI limits", "```yaml\nlimits:\n  build: 45m\n  test: 20m\n```"),
@@ -113,6 +141,11 @@ LEFT: list[LookAlike] = [
         ("http client", "`TIMEOUT_MS=5000` for outgoing calls."),
     ),
     (
+        "the main page and the master key, no branch",
+        ("Landing page", "The main page lists the plans; the master key is in Vault."),
+        ("Landing page copy", "The main banner links to pricing."),
+    ),
+    (
         "a key of the same last word in a block under another namespace",
         ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
         ("CI quotas", "```yaml\nquotas:\n  build: 45m\n  test: 20m\n```"),
@@ -130,3 +163,21 @@ def test_a_rate_key_is_compared_with_the_rate_said_not_a_size() -> None:
     assert [(d.subject, d.old, d.new) for d in found] == [
         ("ingestion_rate_mb", "20 MB", "ingestion_rate_mb=8")
     ]
+
+
+def test_a_double_consonant_at_the_end_is_one() -> None:
+    assert stem("install") == stem("installing") == stem("installed") == stem("installs")
+    assert stem("process") == stem("processes") == stem("processing")
+    assert stem("call") == stem("calling") and stem("running") == stem("run") == "run"
+    assert stem("add") == stem("added") == "add"  # three letters: kept
+
+
+def test_two_branches_of_two_uses_are_no_pair() -> None:
+    """git-flow's two: whatever finds them neighbours, the compare stage leaves them."""
+    assert (
+        compared(
+            ("Release branch", "Feature work is merged into develop first."),
+            ("Deploys", "Production deploys from main every evening."),
+        )
+        == ()
+    )

@@ -56,8 +56,9 @@ GENERIC_KEY_WORDS: Final = frozenset(
 _ALIGNED: Final = 0.05
 # Words of a key whose number is a duration, whatever unit it is given in.
 _DURATION_KEYS: Final = frozenset(
-    {"timeout", "delay", "interval", "ttl", "period", "durat", "wait", "expiri", "expiry",
-     "backoff", "retention", "ms", "second", "minut", "hour", "day"}
+    stem(word)
+    for word in ("timeout", "delay", "interval", "ttl", "period", "durat", "wait", "expiri",
+                 "expiry", "backoff", "retention", "ms", "second", "minut", "hour", "day")
 )  # fmt: skip
 
 

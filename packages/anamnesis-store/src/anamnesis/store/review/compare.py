@@ -83,7 +83,7 @@ from anamnesis.store.review.reading.text import (
     stem,
     words,
 )
-from anamnesis.store.review.reading.tool_names import ROLE_ONLY_NAMES
+from anamnesis.store.review.reading.tool_names import BRANCH, ROLE_ONLY_NAMES
 from anamnesis.store.review.reading.value import KINDS
 from anamnesis.store.review.reading.values import changes
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
@@ -687,6 +687,8 @@ def _name_alignment(
       subject words, said among a shared word (LaunchDarkly, then Unleash, for the BFF's
       feature flags; the topic `orders.created.v2`, then `orders-created`).
     """
+    if a.slot == b.slot == BRANCH:
+        return _branch_alignment(a, b, olds, news, subject)
     shape = name_shape(a)
     if name_shape(b) != shape:
         return None
@@ -704,12 +706,30 @@ def _name_alignment(
     return None
 
 
+def _branch_alignment(
+    a: Value, b: Value, olds: list[Value], news: list[Value], subject: int
+) -> float | None:
+    """Two branches said in prose (pushed to, merged into, "the master branch") are one
+    where each is its note's only one and the notes' titles share a word, or the words
+    around both do ("Pushing to master deploys the site to production", "merge into main
+    and the workflow deploys production"); not a branch work is merged into beside one
+    releases are cut from (git-flow's two)."""
+    mine = {v.norm for v in olds if v.slot == BRANCH}
+    theirs = {v.norm for v in news if v.slot == BRANCH}
+    if len(mine) != 1 or len(theirs) != 1:
+        return None
+    around = len((a.stems & b.stems) - a.own - b.own)
+    return 1.0 + around if subject or around else None
+
+
 def _subject(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> str:
     """What the two values are of, in the older note's words: a key, a flag or a tool;
     else the words the two titles share, then those around both values, and a number's
     unit ("dev server port", "webhook attempts")."""
     if a.keyed and a.slot == b.slot and a.slot:
         return a.slot
+    if a.slot == b.slot == BRANCH:
+        return BRANCH  # two branches' names read in prose
     if a.kind == "number" and a.keyed != b.keyed:
         # a setting against the number said in prose: the setting's key says what of
         return key_of(a if a.keyed else b)

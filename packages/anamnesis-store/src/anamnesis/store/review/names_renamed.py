@@ -225,7 +225,7 @@ def named_settings(
             other_scopes(older, a, newer, b, False) or other_things(a, b, older, newer)
         ):
             continue
-        out.append(Difference("name", " ".join(sorted(thing)), a.shown, value))
+        out.append(Difference("name", _key_said(key_of(b), thing), a.shown, value))
     return [
         *out,
         *_variables_renamed(older, newer, old_values, new_values),

@@ -59,7 +59,7 @@ from anamnesis.store.review.reading.settings import (
     version_files,
 )
 from anamnesis.store.review.reading.text import GENERIC
-from anamnesis.store.review.reading.tool_names import tool_names
+from anamnesis.store.review.reading.tool_names import branch_names, tool_names
 from anamnesis.store.review.reading.tool_roles import role_of
 from anamnesis.store.review.reading.value import Spans, Value
 
@@ -640,6 +640,8 @@ def plain_values(
     if _UPPER.search(text, 1):
         yield from _names(text, spans, clause)
     yield from tool_names(text, spans, clause)
+    if "ma" in text or "develop" in text or "trunk" in text:
+        yield from branch_names(text, spans, clause)
 
 
 _DIGIT = re.compile(r"\d")

@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from anamnesis.store.record import Record
-from anamnesis.store.review.reading.text import CODE_SPAN, GENERIC, Clause, content_stems
+from anamnesis.store.review.reading.text import CODE_SPAN, GENERIC, Clause, content_stems, stem
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -136,7 +136,8 @@ _WHERE = re.compile(
 # Verbs a "never ..." starts with, before the thing it is about (their stems); a clause
 # holding one says to do something (stance_differences).
 VERBS: Final = frozenset(
-    """
+    stem(word)
+    for word in """
     put run use add set enabl install call commit push merg deploy stor keep creat writ edit
     pin wrap cach mount expos open send pass hardcod copy past chang touch invok execut
     import go goe belong turn switch allow start ship upload reli depend
@@ -156,7 +157,8 @@ _TARGET_END = re.compile(
 )
 # Words that make a clause a recommendation: the other side of a negation.
 DIRECTIVE: Final = frozenset(
-    """
+    stem(word)
+    for word in """
     use usi enabl enable run set instal install prefer recommend fine ok okay allow always
     should must pin wrap style cache keep put point configur add call
     """.split()  # noqa: SIM905 - a word list reads best as words

@@ -63,7 +63,16 @@ def number_word(word: str) -> int | None:
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light stem: lower case, a plural, ``-ing``, ``-ed`` or a possessive taken off.
-    Deterministic and crude on purpose: it only has to make a restated word match."""
+    Deterministic and crude on purpose: it only has to make a restated word match. A
+    double consonant at the end is one, as ``-ing`` and ``-ed`` leave it ("running":
+    ``run``), so "install" and "installing", "process" and "processes" meet."""
+    stemmed = _stem(word)
+    if len(stemmed) > 3 and stemmed[-1] == stemmed[-2] and stemmed[-1] not in "aeiouy0123456789":
+        return stemmed[:-1]
+    return stemmed
+
+
+def _stem(word: str) -> str:
     w = word.lower().replace("\u2019", "'")
     if w.endswith("'s"):
         w = w[:-2]
