@@ -10,7 +10,9 @@
   nothing;
 * a word saying a value holds beside another ("also") is read in its own part of the
   clause: in "The docs server also wants 4173, so the preview now starts on 4180" the
-  other is the docs server's, and 4180 is the preview's only port;
+  other is the docs server's, and 4180 is the preview's only port. A value the older note
+  gives to another thing ("my Homebrew Redis already owns 6379") is no value it states:
+  6379, said by the newer note, is a change from its 6380;
 * a setting's number against the same quantity said in prose, in a note saying every
   word of the key but its unit, two at least: ``UPSTREAM_CONNECT_TIMEOUT_MS=2000``
   against "waits 5 seconds for the upstream to accept a connection" in a note titled
@@ -69,6 +71,16 @@ FOUND: list[Found] = [
             "Preview port clash",
             "The docs server also wants 4173, so the preview starts on localhost:4180.",
         ),
+        "port",
+    ),
+    (
+        "the older note's port another thing owns, the newer note's port",
+        (
+            "Local Redis port",
+            "My Homebrew Redis already owns 6379, so the compose redis is published on 6380 "
+            "and REDIS_URL uses localhost:6380.",
+        ),
+        ("Redis in dev", "Uninstalled the Homebrew Redis; REDIS_URL is localhost:6379 again."),
         "port",
     ),
     (

@@ -362,9 +362,13 @@ def _value_differences(
             if not differ or any(
                 states(other, b)
                 for other in olds
-                if same_slot(other, b) and not older.avoids(other) and not _said_short(other, olds)
+                if same_slot(other, b)
+                and not older.avoids(other)
+                and not _said_short(other, olds)
+                and not (kind in LEFT_KINDS and left_behind(other, older))
             ):
-                continue  # the older note states the newer value too (not as one to avoid)
+                continue  # the older note states the newer value too (not as one to avoid,
+                # nor as another thing's: "Homebrew's postgres already owns 5432")
             if kind in ("name", "command") and any(agree(a, other) for other in news):
                 continue  # the newer note still names the older one
             if kind == "path" and _path_still_used(a, news, new_values, newer):

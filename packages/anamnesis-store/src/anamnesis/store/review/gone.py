@@ -38,7 +38,7 @@ _LEFT_FOR = re.compile(
 # Another thing said to hold a value, right before it: "Puma also wants 9292", "the docs
 # server already uses port 4173".
 _CLAIMED_BEFORE = re.compile(
-    r"\b(?:also|already)\s+(?:wants|uses|takes|grabs|holds|occupies|binds(?:\s+to)?"
+    r"\b(?:also|already)\s+(?:wants|uses|takes|grabs|holds|owns|occupies|binds(?:\s+to)?"
     r"|listens\s+on|runs\s+on)\s+(?:port\s+)?[`'\"]?$",
     re.IGNORECASE,
 )
