@@ -18,7 +18,9 @@
   against "waits 5 seconds for the upstream to accept a connection" in a note titled
   "Upstream connect timeout"; ``MAILER_SEND_RETRIES=2`` against "tries to send each email
   4 times". A key that says it is a rate (``ingestion_rate_mb``) is megabytes a second,
-  not a burst's megabytes; a key of one word ("timeout") is said of many things;
+  not a burst's megabytes; a key of one word ("timeout") is said of many things: it
+  counts only where the prose note's title names it and the two titles share another
+  word ("Upload worker settings" ``retries=2``, "Upload worker retries": 5);
 * a branch named in prose by its usual name where the words around it say it is one
   (pushed to, merged into, "the master branch"): "Pushing to master deploys", then
   "Merge the PR into main". Each note's only branch, in notes whose titles or whose
@@ -116,6 +118,18 @@ FOUND: list[Found] = [
             "GOPATH)/bin on PATH.",
         ),
         "command",
+    ),
+    (
+        "a key of one word, the thing the other note's title names",
+        (
+            "Upload worker settings",
+            "The shared settings module: retries=2, retry_delay=60, owner=media.",
+        ),
+        (
+            "Upload worker retries",
+            "Upload jobs get 5 retries (6 tries in total) since the S3 outage.",
+        ),
+        "number",
     ),
     (
         "a key under its namespace, then in a block under it",

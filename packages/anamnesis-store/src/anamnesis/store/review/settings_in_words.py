@@ -30,12 +30,25 @@ def setting_in_words(
     if said.bound:
         return None  # "answers in <1s": a bound, not the setting
     words = _key_words(keyed.slot)
-    if len(words) < 2 or _measures(keyed.slot, words) != said.slot.lstrip("~"):
-        return None  # a key of one word ("timeout", "retries") is said of many things
+    if not words or _measures(keyed.slot, words) != said.slot.lstrip("~"):
+        return None
     if not words <= facts.prose_stems | facts.title_stems:
         return None
+    if len(words) == 1 and not _titled_alike(words, older, newer, facts):
+        return None  # a key of one word ("timeout", "retries") is said of many things
     same = [v for v in settings if v.keyed and v.kind == "number" and _key_words(v.slot) == words]
     return 0.5 if len({v.norm for v in same}) == 1 else None
+
+
+def _titled_alike(
+    words: frozenset[str], older: NoteFacts, newer: NoteFacts, said_in: NoteFacts
+) -> bool:
+    """Whether a key of one word is the thing the prose note's title names ("Feature DAG
+    retries"), in notes whose titles share another word ("default_args for feature
+    DAGs"): the one setting of one thing, not "Session timeout" beside an HTTP client's
+    ``TIMEOUT_MS``."""
+    shared = (older.subject_stems & newer.subject_stems) - words
+    return words <= said_in.title_stems and bool(shared)
 
 
 def _key_words(key: str) -> frozenset[str]:
