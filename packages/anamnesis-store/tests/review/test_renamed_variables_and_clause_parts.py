@@ -29,6 +29,10 @@
 * a word and its form ending in -ing or -ed are one stem when the word ends in a double
   consonant ("install" and "installing", "process" and "processes"), as "run" and
   "running" were: "Installing the linter" then "lintkit install" is one task;
+* a script an interpreter runs with tasks of its own (``python manage.py loaddata``,
+  ``php artisan queue:work``) is part of the command's tool: its tasks are two tasks
+  (``loaddata`` and ``dumpdata`` are no two values of one setting), and a flag given to
+  one task is that task's (``--tries=3``, then ``--tries=5``);
 * a key written under its namespace (``limits.build: 30m``) is the same key written in a
   YAML block under that namespace (``limits:`` then ``build: 45m``), not under another.
 """
@@ -132,6 +136,15 @@ FOUND: list[Found] = [
         "number",
     ),
     (
+        "a flag of a script's task, changed",
+        ("Queue worker", "Start it with `php artisan queue:work redis --tries=3`."),
+        (
+            "Queue worker retries",
+            "The worker runs `php artisan queue:work redis --tries=5` since the S3 flakiness.",
+        ),
+        "flag",
+    ),
+    (
         "a key under its namespace, then in a block under it",
         ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
         ("CI limits", "```yaml\nlimits:\n  build: 45m\n  test: 20m\n```"),
@@ -170,6 +183,14 @@ LEFT: list[LookAlike] = [
         "the main page and the master key, no branch",
         ("Landing page", "The main page lists the plans; the master key is in Vault."),
         ("Landing page copy", "The main banner links to pricing."),
+    ),
+    (
+        "two tasks of one script on one file",
+        ("Seeding the dev database", "Run `python manage.py loaddata fixtures/dev.json`."),
+        (
+            "Refreshing fixtures",
+            "Regenerate with `python manage.py dumpdata --indent 2 > fixtures/dev.json`.",
+        ),
     ),
     (
         "a key of the same last word in a block under another namespace",
