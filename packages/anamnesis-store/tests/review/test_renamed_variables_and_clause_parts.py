@@ -33,6 +33,8 @@
   ``php artisan queue:work``) is part of the command's tool: its tasks are two tasks
   (``loaddata`` and ``dumpdata`` are no two values of one setting), and a flag given to
   one task is that task's (``--tries=3``, then ``--tries=5``);
+* a response's status ("a 413 from nginx", "returns 404") is no quantity; a key of a size
+  (``client_max_body_size 20m``, 20 MiB) is no duration, whatever "20m" reads as in prose;
 * a key written under its namespace (``limits.build: 30m``) is the same key written in a
   YAML block under that namespace (``limits:`` then ``build: 45m``), not under another.
 """
@@ -40,7 +42,7 @@
 from __future__ import annotations
 
 from anamnesis.store.review.reading.text import stem
-from pair_checks import Found, LookAlike, compared, wording_tests
+from pair_checks import Found, LookAlike, compared, values_read, wording_tests
 
 FOUND: list[Found] = [
     (
@@ -193,6 +195,18 @@ LEFT: list[LookAlike] = [
         ),
     ),
     (
+        "a size limit restated beside the status it answers with",
+        (
+            "Upload size cap",
+            "Uploads max out at 20 MB: nginx `client_max_body_size 20m`; anything larger is "
+            "a 413 from nginx.",
+        ),
+        (
+            "Why big uploads fail",
+            "If an upload dies with a 413, it is over nginx's 20m body limit, not an app error.",
+        ),
+    ),
+    (
         "a key of the same last word in a block under another namespace",
         ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
         ("CI quotas", "```yaml\nquotas:\n  build: 45m\n  test: 20m\n```"),
@@ -228,3 +242,10 @@ def test_two_branches_of_two_uses_are_no_pair() -> None:
         )
         == ()
     )
+
+
+def test_a_response_status_is_no_quantity() -> None:
+    assert values_read("number", "Anything larger is a 413 from nginx.") == []
+    assert values_read("number", "The API returns 404 for unknown ids.") == []
+    assert values_read("number", "Set a 500 ms timeout.") == ["500 ms"]
+    assert values_read("number", "The pool has 200 connections.") == ["200"]

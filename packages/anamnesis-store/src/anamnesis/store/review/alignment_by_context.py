@@ -443,8 +443,15 @@ def counts_alike(a: Value, b: Value) -> bool:
         return not is_unit(other.slot)
     if words & _DURATION_KEYS and other.slot not in ("s", "") and not other.slot.startswith("~"):
         return False  # a timeout's number is a duration, not "two retries"
+    if words & _SIZE_KEYS and other.slot == "s":
+        return False  # ``client_max_body_size 12m`` is 12 MiB, not "12m" read as minutes
     return not words.isdisjoint(other.stems | other.own | {stem(other.slot.lstrip("~"))})
 
+
+# Words of a key whose number is a size, as stems.
+_SIZE_KEYS: Final = frozenset(
+    stem(word) for word in ("size", "memory", "heap", "buffer", "body", "bytes", "capacity")
+)
 
 # What a count of events counts (the folded units of :func:`.quantities._counted`):
 # "retried 3 times", "in one request", "2,000 messages".

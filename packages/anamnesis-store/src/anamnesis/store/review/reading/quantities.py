@@ -267,6 +267,8 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
             unit = ""
         spans.take(*match.span())
         after = text[match.end() :]
+        if not unit and _http_status(match.group(2), text[: match.start()], after):
+            continue  # "a 413 from nginx": a response, not a quantity
         served = 1024 <= number <= 65535 and _SERVED_ON.search(text[: match.start()])
         if (
             (port_clause or served)
@@ -283,6 +285,26 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
             match.start(),
             _number_value(number, unit, after, text[: match.start()], match, clause),
         )
+
+
+def _http_status(digits: str, before: str, after: str) -> bool:
+    """Whether a number is an HTTP response's status: three digits from 100 to 599 said
+    as one ("a 413", "returns 404", "HTTP 502", "status 500"), with no word after it
+    that it counts ("a 500 ms timeout", "a 200 rows page")."""
+    if not (len(digits) == 3 and digits.isdigit() and 100 <= int(digits) <= 599):
+        return False
+    if not _STATUS_BEFORE.search(before):
+        return False
+    following = _FOLLOWING_WORDS.match(after)
+    return following is None or not (_counts(following.group(1)) or is_unit(following.group(1)))
+
+
+# What a status is said after: "a", "an", "returns", "HTTP", "status", "answers with".
+_STATUS_BEFORE = re.compile(
+    r"\b(?:an?|returns?|returned|returning|http|status(?:\s+code)?|answers?(?:\s+with)?"
+    r"|respond(?:s|ed)?\s+with|gets?|got)\s+$",
+    re.IGNORECASE,
+)
 
 
 # A label before a number that says what it counts: "members per room: 2000", "max
