@@ -35,6 +35,13 @@
   one task is that task's (``--tries=3``, then ``--tries=5``);
 * a response's status ("a 413 from nginx", "returns 404") is no quantity; a key of a size
   (``client_max_body_size 20m``, 20 MiB) is no duration, whatever "20m" reads as in prose;
+* a rule against something, then a note that says to do it: the newer clause says so by a
+  word of recommendation, or opens as an imperative does, after a label or a condition
+  ("When the lock is stuck, run ..."), with the very verb the rule is about and what it
+  is done to ("must not be logged", then "Log the full request body"); it must do it to
+  the rule's own thing ("don't ship a statically linked Qt" is kept by "Ship the Qt
+  DLLs"), and a clause opening with a noun ("Full product reindexes run at night") says
+  to do nothing. "X is forbidden", "X is banned" is such a rule, not a retirement;
 * a key written under its namespace (``limits.build: 30m``) is the same key written in a
   YAML block under that namespace (``limits:`` then ``build: 45m``), not under another.
 """
@@ -147,6 +154,21 @@ FOUND: list[Found] = [
         "flag",
     ),
     (
+        "a rule against logging, then the imperative that logs",
+        ("Request logging", "Request bodies must not be logged: they hold card holders' names."),
+        ("Logging for debugging", "Log the full request body at DEBUG for every ledger endpoint."),
+        "negation",
+    ),
+    (
+        "a flag forbidden, then used after a condition",
+        ("Terraform state locking", "`-lock=false` is forbidden on the shared state."),
+        (
+            "stuck lock",
+            "When the DynamoDB lock is stuck, run the apply with `-lock=false` and move on.",
+        ),
+        "negation",
+    ),
+    (
         "a key under its namespace, then in a block under it",
         ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
         ("CI limits", "```yaml\nlimits:\n  build: 45m\n  test: 20m\n```"),
@@ -205,6 +227,16 @@ LEFT: list[LookAlike] = [
             "Why big uploads fail",
             "If an upload dies with a 413, it is over nginx's 20m body limit, not an app error.",
         ),
+    ),
+    (
+        "a rule kept by a clause opening with its noun",
+        ("Reindex window", "Don't run a full products reindex on prod during business hours."),
+        ("Reindex schedule", "Full product reindexes run at night or at the weekend."),
+    ),
+    (
+        "a rule against one way of shipping, kept by another",
+        ("Qt linking", "We don't ship a statically linked Qt."),
+        ("Windows packaging", "Ship the Qt DLLs next to the exe with `windeployqt`."),
     ),
     (
         "a key of the same last word in a block under another namespace",

@@ -150,8 +150,11 @@ def _states(
         clause
         for clause in stated
         if not facts.negated(clause)
-        and not _SET_OFF.search(clause.text)
-        and (not directive or clause.stems & DIRECTIVE)
+        and not (
+            _SET_OFF.search(clause.text)
+            and not any(code and code in clause.text.lower() for code in stance.code)
+        )  # (a setting turned off says not to do it, unless that is what the stance names)
+        and (not directive or _directs(clause, heads))
     ]
     for clause in usable:
         lower = clause.text.lower()
@@ -164,6 +167,8 @@ def _states(
         if any(f".{method}(" in lower for method in methods):
             return clause  # ``df.append(...)`` calls the retired ``DataFrame.append``
         if key and len(key & clause.stems) >= need and _holds(clause, heads, parts):
+            if directive and not _does_it_to(key, heads, clause):
+                continue  # "don't ship a statically linked Qt", "ship the Qt DLLs"
             return clause  # the thing it is about first ("never paste tokens" is not "jwt")
         if len(rest) >= 2 and rest <= clause.stems:
             return clause  # "the whole suite locally": "whole" only says how much of it
@@ -176,9 +181,70 @@ def _states(
             together = together | key
         if len(key & together) >= 2:
             for clause in usable:
-                if not heads.isdisjoint(clause.stems):
+                if not heads.isdisjoint(clause.stems) and not (
+                    directive and not _does_it_to(key, heads, clause)
+                ):
                     return clause
     return None
+
+
+def _does_it_to(key: set[str], heads: frozenset[str], clause: Clause) -> bool:
+    """Whether a clause saying to do something does it to what a negation says not to do
+    it to: two of the negation's other words, or its only one ("don't sign commits",
+    "sign every commit"; not "ship statically linked Qt" and "ship the Qt DLLs"), and the
+    identifier it names, whole: ``binary_to_existing_atom/2`` holds the words of
+    ``binary_to_atom/2``, and is another function."""
+    named = {word for word in key if _IDENTIFIER_WORD.search(word)}
+    if named and named.isdisjoint(clause.stems):
+        return False
+    rest = key - heads
+    return len(rest & clause.stems) >= min(2, len(rest))
+
+
+# A word of code: snake_case, a path or a dotted name.
+_IDENTIFIER_WORD: Final = re.compile(r"\w[_./]\w")
+
+
+def _directs(clause: Clause, heads: frozenset[str]) -> bool:
+    """Whether a clause says to do something: it holds a word of recommendation
+    (:data:`.reading.stances.DIRECTIVE`: "prefer", "always"), or it opens as an imperative
+    does, after a label or a condition ("Decided:", "In CI,", "When the lock is stuck,"):
+    "use ..." (a word too common to be a stem, so read as written), or the verb the
+    negation is about, then what it is done to, a determiner, a name or code ("Log the
+    full request body", "Sign every commit", "In CI, set `SKIP_LINKCHECK=1`"); not a noun
+    ("Ports are only used for ...", "FINAL made the panels time out", "Full product
+    reindexes run at night")."""
+    if clause.stems & DIRECTIVE:
+        return True
+    opening = _IMPERATIVE.match(clause.text)
+    if opening is None:
+        return False
+    verb, following = opening.group(1), opening.group(2)
+    if verb.lower() in _IMPERATIVES:
+        return True
+    if verb.isupper():
+        return False  # "FINAL made ...": a name, not a verb
+    # the negation's verb, then what it is done to: a name, code, a determiner
+    return stem(verb.lower()) in heads and (
+        following in _OBJECT_OPENERS or not following.strip("`'\"")[:1].islower()
+    )
+
+
+# A clause's first word, past a list's mark, a label or a condition ("Decided:", "In CI,",
+# "When the lock is stuck,") and a word of manner ("just"), and the word after it.
+_IMPERATIVE: Final = re.compile(
+    r"\s*(?:[-*\d.)]+\s+)?(?:[^.;:,`]{1,40}[:,]\s+)?(?i:(?:just|simply|always|now|then"
+    r"|also|please)\s+)?([A-Za-z]+)\s+([`'\"]?[\w.-]+)"
+)
+# What an imperative's object opens with: a determiner, a preposition.
+_OBJECT_OPENERS: Final = frozenset(
+    """
+    the a an every all each any your our its it them this that these those with on in
+    into to from for under over
+    """.split()  # noqa: SIM905 - a word list reads best as words
+)
+# Imperative verbs too common to be a stem of a clause's (:data:`.reading.text.GENERIC`).
+_IMPERATIVES: Final = frozenset({"use", "keep", "run", "set", "make", "always"})
 
 
 # A setting turned off ("enable_signup = false", "cache: off"): its clause says not to do

@@ -79,6 +79,8 @@ _RETIRED_AFTER = re.compile(
     r"|reached\s+(?:its\s+)?end[\s-]of[\s-](?:support|life))\b",
     re.IGNORECASE,
 )
+# The cues of :data:`_RETIRED_AFTER` that forbid rather than retire.
+_PROHIBITED = re.compile(r"\b(?:banned|forbidden|disallowed)\b", re.IGNORECASE)
 # A cue with the retired thing after it: "moved from X", "switched from X to Y", "moved
 # the nightly jobs from X to Y" (what moved is said between).
 _RETIRED_BEFORE = re.compile(
@@ -273,12 +275,14 @@ def _clause_stances(clause: Clause) -> Iterator[Stance]:
             text[max(0, match.start() - 40) : match.start()]
         ):
             continue  # "a push is dropped": something happens to one of many, no fact retired
+        # "X is banned", "X is forbidden": not to be done, as "never X" says
+        kind = NEGATION if _PROHIBITED.search(match.group(0)) else REPLACEMENT
         if _DOER_BEFORE.search(masked, 0, match.start()):
             # "since we dropped the weekly branch": who did it before the cue, what went
             # after it
-            yield from _stance(REPLACEMENT, _retired_after(text, match), clause)
+            yield from _stance(kind, _retired_after(text, match), clause)
             continue
-        yield from _stance(REPLACEMENT, _before(text, match.start()), clause)
+        yield from _stance(kind, _before(text, match.start()), clause)
         if re.search(r"no\s+longer", match.group(0), re.IGNORECASE):
             yield from _stance(REPLACEMENT, _after(text, match.end()), clause)
     for match in _RETIRED_BEFORE.finditer(masked):
