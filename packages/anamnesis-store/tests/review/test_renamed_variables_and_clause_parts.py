@@ -42,6 +42,10 @@
   the rule's own thing ("don't ship a statically linked Qt" is kept by "Ship the Qt
   DLLs"), and a clause opening with a noun ("Full product reindexes run at night") says
   to do nothing. "X is forbidden", "X is banned" is such a rule, not a retirement;
+* a command said as a change in a note whose title shares no word with the older note's
+  is the older command's task where the two share a word of it beyond their programs
+  (`npm run dev`, then "the dev server is `pnpm dev` now"); `npm run lint` beside it is
+  another task;
 * a key written under its namespace (``limits.build: 30m``) is the same key written in a
   YAML block under that namespace (``limits:`` then ``build: 45m``), not under another.
 """
@@ -169,6 +173,12 @@ FOUND: list[Found] = [
         "negation",
     ),
     (
+        "one task's command said as a change, the titles apart",
+        ("Dev server", "Start the app with `npm run dev` (next dev on :3000)."),
+        ("Package manager switch", "Switched to pnpm: the dev server is `pnpm dev` now."),
+        "command",
+    ),
+    (
         "a key under its namespace, then in a block under it",
         ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
         ("CI limits", "```yaml\nlimits:\n  build: 45m\n  test: 20m\n```"),
@@ -281,3 +291,14 @@ def test_a_response_status_is_no_quantity() -> None:
     assert values_read("number", "The API returns 404 for unknown ids.") == []
     assert values_read("number", "Set a 500 ms timeout.") == ["500 ms"]
     assert values_read("number", "The pool has 200 connections.") == ["200"]
+
+
+def test_another_task_s_command_beside_a_change_is_no_pair() -> None:
+    """Whatever finds them neighbours, the compare stage leaves them."""
+    assert (
+        compared(
+            ("Linting", "Run `npm run lint` before pushing."),
+            ("Package manager switch", "Switched to pnpm: start the app with `pnpm dev` now."),
+        )
+        == ()
+    )

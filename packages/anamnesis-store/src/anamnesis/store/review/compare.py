@@ -510,6 +510,14 @@ def _one_task(a: Value, b: Value, tools: frozenset[str]) -> bool:
     return shared or len((set(a.near) & set(b.near)) - tools) >= 2
 
 
+def _shared_task(a: str, b: str) -> bool:
+    """Whether two commands of two programs share a word of their task beyond the
+    programs' names (`npm run dev` and `pnpm dev`: ``dev``)."""
+    programs = {program_of(a), program_of(b)}
+    shared = task_words(a) & task_words(b)
+    return bool(shared - {stem(program) for program in programs} - programs)
+
+
 def _other_target(a: str, b: str) -> bool:
     """Whether one command, run on the same thing (its first argument after the tool),
     is told to do it elsewhere by one other word (``python flow.py --with retry
@@ -580,6 +588,8 @@ def _alignment(
         return 1.5 + titles  # `include/pins.h`, `src/board/pins.h`: one file, moved
     if a.kind == "path" and paths_alike(a.norm, b.norm):
         return 1.0 + titles
+    if titles == 0 and a.kind == "command" and b.changed and _shared_task(a.norm, b.norm):
+        return 0.5  # "Local server is `pnpm dev` now", against `npm run dev`
     if titles == 0 and a.kind in _TITLED_KINDS:
         return None  # see _TITLED_KINDS
     if a.kind == "number":
