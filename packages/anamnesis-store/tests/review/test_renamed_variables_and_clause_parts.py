@@ -46,6 +46,8 @@
   is the older command's task where the two share a word of it beyond their programs
   (`npm run dev`, then "the dev server is `pnpm dev` now"); `npm run lint` beside it is
   another task;
+* a chat channel named by its mark in prose ("#eng-releases") is a name, compared with
+  the other note's channel; an issue's number or a colour is none;
 * a key written under its namespace (``limits.build: 30m``) is the same key written in a
   YAML block under that namespace (``limits:`` then ``build: 45m``), not under another.
 """
@@ -179,6 +181,15 @@ FOUND: list[Found] = [
         "command",
     ),
     (
+        "a chat channel renamed, each said in prose",
+        ("Deploy alerts", "Deploy notifications go to #shop-deploys."),
+        (
+            "Where alerts land",
+            "Alerts and deploy notices: #eng-releases since the channels merged.",
+        ),
+        "name",
+    ),
+    (
         "a key under its namespace, then in a block under it",
         ("Build job time limit", "The CI template sets `limits.build: 30m` for every project."),
         ("CI limits", "```yaml\nlimits:\n  build: 45m\n  test: 20m\n```"),
@@ -299,6 +310,29 @@ def test_another_task_s_command_beside_a_change_is_no_pair() -> None:
         compared(
             ("Linting", "Run `npm run lint` before pushing."),
             ("Package manager switch", "Switched to pnpm: start the app with `pnpm dev` now."),
+        )
+        == ()
+    )
+
+
+def test_a_channel_is_read_by_its_mark_and_an_issue_or_a_colour_is_not() -> None:
+    assert values_read("name", "Deploys are announced in #eng-releases.") == ["#eng-releases"]
+    assert values_read("name", "Buttons use #2e5e4e; see #412 for the palette.") == []
+
+
+def test_a_channel_is_compared_with_a_channel_only() -> None:
+    assert (
+        compared(
+            (
+                "Dependency updates via Renovate",
+                "Renovate opens grouped PRs weekly. Patch updates to devDependencies "
+                "automerge once CI passes.",
+            ),
+            (
+                "Turned off Dependabot version updates",
+                "Dependabot version updates were disabled because they duplicated "
+                "Renovate's PRs. Security alerts now route to #security-alerts.",
+            ),
         )
         == ()
     )

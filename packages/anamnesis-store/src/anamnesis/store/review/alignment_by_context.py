@@ -476,6 +476,8 @@ def name_shape(value: Value) -> str:
 
 @lru_cache(maxsize=8192)
 def _shape_of(shown: str) -> str:
+    if shown.startswith("#"):
+        return "channel"  # a chat channel by its mark: only another channel is its rival
     if _ENV_NAME.fullmatch(shown) or _NESTED_ENV_NAME.fullmatch(shown):
         return "env"
     if (shown[:1].isupper() and not _MARKS.search(shown)) or shown in _LOWER_CASE_TOOLS:

@@ -73,6 +73,7 @@ from anamnesis.store.review.names_renamed import (
 )
 from anamnesis.store.review.periods import one_period_each
 from anamnesis.store.review.reading.commands import command_tool, program_of, task_words, tool_of
+from anamnesis.store.review.reading.prose_names import BRANCH
 from anamnesis.store.review.reading.quantities import is_unit
 from anamnesis.store.review.reading.stances import NEGATION, REPLACEMENT
 from anamnesis.store.review.reading.text import (
@@ -83,7 +84,7 @@ from anamnesis.store.review.reading.text import (
     stem,
     words,
 )
-from anamnesis.store.review.reading.tool_names import BRANCH, ROLE_ONLY_NAMES
+from anamnesis.store.review.reading.tool_names import ROLE_ONLY_NAMES
 from anamnesis.store.review.reading.value import KINDS
 from anamnesis.store.review.reading.values import changes
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference

@@ -11,6 +11,7 @@ import re
 from anamnesis.store.review.reading.addresses import URL, url_parts, url_value
 from anamnesis.store.review.reading.commands import PROGRAM, command_tool
 from anamnesis.store.review.reading.manifests import manifest_version
+from anamnesis.store.review.reading.prose_names import branch_names, channel_names
 from anamnesis.store.review.reading.quantities import (
     VERSION,
     call_numbers,
@@ -59,7 +60,7 @@ from anamnesis.store.review.reading.settings import (
     version_files,
 )
 from anamnesis.store.review.reading.text import GENERIC
-from anamnesis.store.review.reading.tool_names import branch_names, tool_names
+from anamnesis.store.review.reading.tool_names import tool_names
 from anamnesis.store.review.reading.tool_roles import role_of
 from anamnesis.store.review.reading.value import Spans, Value
 
@@ -642,6 +643,8 @@ def plain_values(
     yield from tool_names(text, spans, clause)
     if "ma" in text or "develop" in text or "trunk" in text:
         yield from branch_names(text, spans, clause)
+    if "#" in text:
+        yield from channel_names(text, spans, clause)
 
 
 _DIGIT = re.compile(r"\d")

@@ -58,31 +58,6 @@ def tool_names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Valu
             yield match.start(), Value("name", word, word, clause=clause)
 
 
-def branch_names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
-    """A branch a text names in prose by its usual name, where the words around it say
-    it is a branch: pushed to, merged into, deployed from, "the master branch"
-    (:data:`_BRANCH`). "main" and "master" are English words elsewhere ("the main page")."""
-    for match in _BRANCH.finditer(text):
-        name = match.group(1) or match.group(2)
-        at = match.start(1) if match.group(1) else match.start(2)
-        if spans.free(at, at + len(name)):
-            spans.take(at, at + len(name))
-            yield at, Value("name", name.lower(), name, slot=BRANCH, clause=clause)
-
-
-# The slot of a branch's name read in prose (:func:`branch_names`).
-BRANCH: Final = "branch"
-# The names a branch usually has, and the words that say a name is a branch's.
-_BRANCHES: Final = r"(master|main|develop|trunk)"
-_BRANCH: Final = re.compile(
-    r"\b(?:push(?:es|ed|ing)?|merg(?:e|es|ed|ing)|land(?:s|ed|ing)?|rebas(?:e|es|ed|ing)"
-    r"|deploy(?:s|ed|ing)?|branch(?:es|ed)?\s+off)\s+(?:[\w-]+\s+){0,3}?"
-    r"(?:to|into|from|onto|off|on)\s+(?:the\s+)?`?" + _BRANCHES + r"`?(?![\w./-])"
-    r"|(?<![\w./-])`?" + _BRANCHES + r"`?\s+branch\b",
-    re.IGNORECASE,
-)
-
-
 # One of the tools, as a word in lower case, not inside a path, a file's name, a key or a
 # flag (one pattern for all: most clauses name none, and are passed over at once).
 _TOOL: Final = re.compile(
