@@ -46,6 +46,8 @@
   is the older command's task where the two share a word of it beyond their programs
   (`npm run dev`, then "the dev server is `pnpm dev` now"); `npm run lint` beside it is
   another task;
+* a program the newer note says is uninstalled is a program it no longer runs: its
+  command is what the newer note's command replaces;
 * a chat channel named by its mark in prose ("#eng-releases") is a name, compared with
   the other note's channel; an issue's number or a colour is none;
 * a key written under its namespace (``limits.build: 30m``) is the same key written in a
@@ -336,3 +338,14 @@ def test_a_channel_is_compared_with_a_channel_only() -> None:
         )
         == ()
     )
+
+
+def test_a_program_uninstalled_is_one_no_longer_run() -> None:
+    found = compared(
+        ("Version switching", "Run `nvm use` in each repo; it reads .nvmrc."),
+        (
+            "Toolchain manager",
+            "Everything goes through mise: run `mise install` in a repo. nvm is uninstalled.",
+        ),
+    )
+    assert [(d.kind, d.old, d.new) for d in found] == [("command", "nvm use", "mise install")]

@@ -144,7 +144,7 @@ _RETIRING = re.compile(
     r"\b(?:fail(?:s|ed)?|broken|breaks|refus(?:e|es|ed)|ambiguous|skip(?:s|ped)?"
     r"|errors?\s+out|(?:does|do|did)(?:\s+not|n[\u2019']t)\s+work|no\s+longer|anymore"
     r"|used\s+to|deprecated|obsolete|removed|dropped|replaced|retired|gone|nobody|never"
-    r"|ran|took|out\s+of\s+memory)\b"
+    r"|uninstalled|ran|took|out\s+of\s+memory)\b"
 )  # matched against lower case: a case-blind pattern reads every clause at half the speed
 
 
