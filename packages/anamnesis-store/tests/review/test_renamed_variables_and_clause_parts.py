@@ -46,6 +46,7 @@
   is the older command's task where the two share a word of it beyond their programs
   (`npm run dev`, then "the dev server is `pnpm dev` now"); `npm run lint` beside it is
   another task;
+* "no more X" says not to do X, as "no longer X" does ("No more squash merges");
 * a program the newer note says is uninstalled is a program it no longer runs: its
   command is what the newer note's command replaces;
 * a chat channel named by its mark in prose ("#eng-releases") is a name, compared with
@@ -190,6 +191,12 @@ FOUND: list[Found] = [
             "Alerts and deploy notices: #eng-releases since the channels merged.",
         ),
         "name",
+    ),
+    (
+        "no more of what the older note does",
+        ("Merging pull requests", "Squash-merge every PR so main stays linear."),
+        ("Merge habit", "No more squash merges: keep the individual commits for bisect."),
+        "negation",
     ),
     (
         "a key under its namespace, then in a block under it",

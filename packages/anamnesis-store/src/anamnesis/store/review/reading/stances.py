@@ -26,7 +26,8 @@ if TYPE_CHECKING:
 # A cue and the target after it: "never use X", "don't X", "instead of X".
 _NEGATION_BEFORE = re.compile(
     r"\b(?:never|don['\u2019]t|do\s+not|does\s+not|doesn['\u2019]t|must\s+not|mustn['\u2019]t"
-    r"|should\s+not|shouldn['\u2019]t|no\s+longer|avoid|stop(?:ped)?(?=\s+[\w-]+ing\b)|instead\s+of"
+    r"|should\s+not|shouldn['\u2019]t|no\s+longer|no\s+more|avoid|stop(?:ped)?(?=\s+[\w-]+ing\b)"
+    r"|instead\s+of"
     r"|rather\s+than|not\s+even|(?:without|no)(?=\s+(?:`|-))"
     # "with polars, not pandas": a choice's other side
     r"|(?<=,\s)not(?=\s+(?!(?:only|just|even|always|yet|all|every|sure|needed|required"
