@@ -46,7 +46,8 @@
   is the older command's task where the two share a word of it beyond their programs
   (`npm run dev`, then "the dev server is `pnpm dev` now"); `npm run lint` beside it is
   another task;
-* "no more X" says not to do X, as "no longer X" does ("No more squash merges");
+* "no more X" says not to do X, as "no longer X" does ("No more squash merges"); "phased
+  out X", "X was ripped out" retire X;
 * a program the newer note says is uninstalled is a program it no longer runs: its
   command is what the newer note's command replaces;
 * a chat channel named by its mark in prose ("#eng-releases") is a name, compared with
@@ -197,6 +198,18 @@ FOUND: list[Found] = [
         ("Merging pull requests", "Squash-merge every PR so main stays linear."),
         ("Merge habit", "No more squash merges: keep the individual commits for bisect."),
         "negation",
+    ),
+    (
+        "a scheduler phased out",
+        ("Periodic jobs", "Periodic jobs are scheduled by Celery beat."),
+        ("Scheduling", "We phased out Celery beat; the jobs are Kubernetes CronJobs."),
+        "replacement",
+    ),
+    (
+        "a scheduler ripped out",
+        ("Periodic jobs", "Periodic jobs are scheduled by Celery beat."),
+        ("Scheduling", "Celery beat was ripped out in the spring cleanup."),
+        "replacement",
     ),
     (
         "a key under its namespace, then in a block under it",

@@ -74,6 +74,7 @@ _RETIRED_AFTER = re.compile(
     r"\b(?:(?:is|are|was|were|has\s+been|have\s+been|got|gets|being|now)\s+)?"
     r"(?:deprecated|removed|deleted|dropped|gone|retired|replaced|superseded|obsolete"
     r"|decommissioned|switched\s+off|turned\s+off|shut\s+down|sunset|no\s+longer"
+    r"|phased\s+out|ripped\s+out"
     r"|blocked|cancell?ed|discontinued|banned|forbidden|disallowed"
     r"|ignored|unused|unsupported|renamed|(?:moved|migrated|switched)\s+(?=to\b)"
     r"|scheduled\s+for\s+(?:deletion|removal)|in\s+favou?r\s+of"
@@ -94,6 +95,7 @@ _RETIRED_BEFORE = re.compile(
     r"|\bused\s+to\s+(?:use\s+)?"
     r"|\bmoved\s+off\s+|\bgot\s+rid\s+of\s+|\bstopped\s+using\s+"
     r"|\b(?:left|dropped|ditched|abandoned)\s+(?=(?-i:[A-Z`]))"
+    r"|\b(?:phased|ripped|took|pulled)\s+out\s+(?:of\s+)?"
     r"|\bswapped\s+(?:out\s+)?",
     re.IGNORECASE,
 )
@@ -177,7 +179,7 @@ _CUE_WORDS: Final = frozenset(
     decommissioned switched turned shut sunset scheduled favour favor moved migrated
     changed went used longer ignored unused unsupported left ditched abandoned rid blocked
     cancelled canceled discontinued banned forbidden disallowed off disabled stays stay
-    remains remain kept renamed gitignore gitignored reached swapped
+    remains remain kept renamed gitignore gitignored reached swapped phased ripped took pulled
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 _WORDS = re.compile(r"[a-z]+(?:'[a-z]+)?")
