@@ -50,6 +50,8 @@
   out X", "X was ripped out" retire X;
 * a program the newer note says is uninstalled is a program it no longer runs: its
   command is what the newer note's command replaces;
+* a declaration whose words chain (``export const revalidate = 300``) sets its name, as
+  ``const revalidate = 300`` does; it runs no program ``export``;
 * a chat channel named by its mark in prose ("#eng-releases") is a name, compared with
   the other note's channel; an issue's number or a colour is none;
 * a key written under its namespace (``limits.build: 30m``) is the same key written in a
@@ -369,3 +371,10 @@ def test_a_program_uninstalled_is_one_no_longer_run() -> None:
         ),
     )
     assert [(d.kind, d.old, d.new) for d in found] == [("command", "nvm use", "mise install")]
+
+
+def test_a_declaration_of_chained_words_is_a_setting() -> None:
+    assert values_read("number", "page.tsx has `export const revalidate = 300`.") == [
+        "revalidate=300"
+    ]
+    assert values_read("command", "page.tsx has `export const revalidate = 300`.") == []

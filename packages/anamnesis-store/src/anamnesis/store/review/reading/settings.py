@@ -96,8 +96,11 @@ _PORT_KEY = re.compile(r"(?:^|[._-])port$|[a-z]Port$|^PORT$", re.IGNORECASE)
 # ``localhost:3000``, ``:8080``, ``[::]:9000``; its port is all it says (another host's
 # address, ``redis-a:6379``, is an address: its host may change).
 _BIND_VALUE = re.compile(r"(?:0\.0\.0\.0|127\.0\.0\.1|localhost|\[::1?\])?:(\d{2,5})")
-# A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``.
-DECLARED = re.compile(r"(?:const|let|var|export|final|val|readonly|local|set)\s+(.+)")
+# A declaration in code: ``const COYOTE_TIME := 0.1``, ``export PORT=3000``, ``let x = 5``,
+# its words chained as a language chains them (``export const revalidate = 300``).
+DECLARED = re.compile(
+    r"(?:(?:const|let|var|export|final|val|readonly|local|set|static|public|private)\s+)+(.+)"
+)
 # A key no prose word looks like: dotted, snake_case, lowerCamelCase, or kebab-case of
 # three words (``auto-optimise-store``; "well-known" is prose).
 _KEY_SHAPE = (
