@@ -52,6 +52,9 @@
   command is what the newer note's command replaces;
 * a declaration whose words chain (``export const revalidate = 300``) sets its name, as
   ``const revalidate = 300`` does; it runs no program ``export``;
+* a number the older note says after a word of its own ("body wrapped at 72") is not the
+  value it states for the thing both notes count in one unit ("50 chars", then "72
+  characters");
 * a chat channel named by its mark in prose ("#eng-releases") is a name, compared with
   the other note's channel; an issue's number or a colour is none;
 * a key written under its namespace (``limits.build: 30m``) is the same key written in a
@@ -212,6 +215,12 @@ FOUND: list[Found] = [
         ("Periodic jobs", "Periodic jobs are scheduled by Celery beat."),
         ("Scheduling", "Celery beat was ripped out in the spring cleanup."),
         "replacement",
+    ),
+    (
+        "a count in one unit changed, its new value another thing's in the older note",
+        ("Commit message style", "Subject lines at most 50 chars, body wrapped at 72."),
+        ("Commit conventions", "I let commit subjects run up to 72 characters now."),
+        "number",
     ),
     (
         "a key under its namespace, then in a block under it",

@@ -367,6 +367,7 @@ def _value_differences(
                 and not older.avoids(other)
                 and not _said_short(other, olds)
                 and not (kind in LEFT_KINDS and left_behind(other, older))
+                and not _said_of_another(other, a, b)
             ):
                 continue  # the older note states the newer value too (not as one to avoid,
                 # nor as another thing's: "Homebrew's postgres already owns 5432")
@@ -386,6 +387,14 @@ def _value_differences(
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
     return out
+
+
+def _said_of_another(other: Value, a: Value, b: Value) -> bool:
+    """Whether the older note's ``other`` number, equal to the newer one, is another
+    thing's: said after a word of its own ("body wrapped at 72") where the aligned numbers
+    share a unit ("50 chars", "72 characters"), ``other`` none."""
+    unit = a.slot if a.kind == "number" and not a.keyed and not a.slot.startswith("~") else ""
+    return bool(unit) and b.slot == unit and other.slot.startswith("~")
 
 
 def _sole_of_one_thing(
