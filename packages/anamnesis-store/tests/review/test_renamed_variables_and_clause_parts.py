@@ -382,6 +382,17 @@ def test_a_program_uninstalled_is_one_no_longer_run() -> None:
     assert [(d.kind, d.old, d.new) for d in found] == [("command", "nvm use", "mise install")]
 
 
+def test_a_script_run_inside_another_command_sets_nothing() -> None:
+    """``manage.py`` looks like a dotted key (``pull.rebase true``): after an interpreter it
+    is a script, and ``runserver`` its task, not the key's value."""
+    text = "Start it: `docker-compose exec web python manage.py runserver 0.0.0.0:8000`."
+    assert values_read("flag", text) == []
+    assert values_read("flag", "Set `git config --global pull.rebase true`.") == [
+        "--global",
+        "pull.rebase=true",
+    ]
+
+
 def test_a_declaration_of_chained_words_is_a_setting() -> None:
     assert values_read("number", "page.tsx has `export const revalidate = 300`.") == [
         "revalidate=300"

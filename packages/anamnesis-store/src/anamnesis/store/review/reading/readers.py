@@ -510,6 +510,10 @@ def _is_port_of(host: str, number: str) -> bool:
     return len(number) >= 3 or "." in host or host.lower() == "localhost"
 
 
+# A script's file name, which a dotted key looks like: ``manage.py``, ``server.js``.
+_SCRIPT_NAME = re.compile(r"[\w-]+\.(?:py|js|mjs|cjs|ts|rb|php|sh|pl)")
+
+
 def _command_parts(
     parts: list[str], tool: str, start: int, clause: int, first: int = 1
 ) -> Iterator[tuple[int, Value]]:
@@ -528,6 +532,7 @@ def _command_parts(
             continue
         if (
             _DOTTED_KEY.fullmatch(part)
+            and not _SCRIPT_NAME.fullmatch(part)  # `python manage.py migrate`: a script's task
             and i + 1 < len(parts)
             and _SETTING_VALUE.fullmatch(parts[i + 1])
             and not _PATH.fullmatch(parts[i + 1])
