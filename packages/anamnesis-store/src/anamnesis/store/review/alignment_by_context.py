@@ -453,7 +453,7 @@ _SIZE_KEYS: Final = frozenset(
     stem(word) for word in ("size", "memory", "heap", "buffer", "body", "bytes", "capacity")
 )
 
-# What a count of events counts (the folded units of :func:`.quantities._counted`):
+# What a count of events counts (the folded units of :func:`.quantities.counted`):
 # "retried 3 times", "in one request", "2,000 messages".
 _EVENTS: Final = frozenset({"attempt", "request", "message", "character"})
 

@@ -44,7 +44,9 @@ _SCRIPT_RUNNERS: Final = frozenset({"npm", "pnpm", "yarn", "bun"})
 # Interpreters run with a script that has tasks of its own (Django's ``manage.py``,
 # Laravel's ``artisan``), and such a script.
 _SCRIPT_INTERPRETERS: Final = frozenset({"python", "python3", "php", "ruby", "node"})
-_SCRIPT_FILE: Final = re.compile(r"(?:\./)?[a-z][\w-]*\.(?:py|php|rb|js|mjs)|artisan")
+SCRIPT_FILE: Final = re.compile(
+    r"(?:\./)?[A-Za-z][\w-]*\.(?:py|php|rb|js|mjs|cjs|ts|sh|pl)|artisan"
+)
 # A program: a word, or a script by its relative path (`bin/queue`, `./scripts/seed`).
 PROGRAM: Final = re.compile(r"^(?:\.{1,2}/)?(?:[a-z][\w-]*/){0,2}[a-z][a-z0-9._+-]*$")
 
@@ -88,7 +90,7 @@ def command_tool(parts: list[str]) -> tuple[str, int]:
         return "", len(parts)
     tool = [parts[start].lower()]
     i = start + 1
-    script = tool[0] in _SCRIPT_INTERPRETERS and i < len(parts) and _SCRIPT_FILE.fullmatch(parts[i])
+    script = tool[0] in _SCRIPT_INTERPRETERS and i < len(parts) and SCRIPT_FILE.fullmatch(parts[i])
     if script:  # `python manage.py loaddata`, `php artisan queue:work`: the script's tasks
         tool.append(parts[i])
         i += 1

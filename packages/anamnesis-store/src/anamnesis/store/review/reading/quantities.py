@@ -645,11 +645,6 @@ def unit_base(unit: str) -> str:
 
 
 def counted(word: str) -> str:
-    """:func:`_counted`, for readers outside this module."""
-    return _counted(word)
-
-
-def _counted(word: str) -> str:
     """The unit a counted word stands for: its stem, with words that count the same thing
     folded together (times, attempts, tries; emails, messages)."""
     lower = word.lower()
@@ -738,13 +733,13 @@ def _number_value(
                 if not shown.endswith(first):  # "six seconds" is read with its unit
                     shown = f"{shown} {first}"  # "60 minutes" against "15 minutes", not 60 / 15
             elif is_plural(first):
-                unit = _counted(first)
+                unit = counted(first)
             elif (first.lower() not in GENERIC or _QUALIFIER.fullmatch(first)) and (
                 is_plural(second) or (number == 1 and second and second.lower() not in GENERIC)
             ):
-                unit = _counted(second)  # "6 primary shards", "1 primary shard"
+                unit = counted(second)  # "6 primary shards", "1 primary shard"
             elif (number == 1 or after.startswith("-")) and first.lower() not in GENERIC:
-                unit = _counted(first)  # "1 replica"; "an 8-character slug" counts characters
+                unit = counted(first)  # "1 replica"; "an 8-character slug" counts characters
         per = _PER.match(after)
         rate = _unit_of(per.group(1)) if per else None
         window = _PER_WINDOW.match(after) if rate is None else None
@@ -761,7 +756,7 @@ def _number_value(
     if not unit:
         label = _LABEL_PER.search(before)
         if label and is_plural(label.group(1)):
-            unit = _counted(label.group(1))  # "members per room: 2000"
+            unit = counted(label.group(1))  # "members per room: 2000"
     slot = unit
     if not slot:
         near = [s for s in content_stems(before) if not s.isdigit()]

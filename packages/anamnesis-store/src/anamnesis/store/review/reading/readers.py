@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from anamnesis.store.review.reading.addresses import URL, url_parts, url_value
-from anamnesis.store.review.reading.commands import PROGRAM, command_tool
+from anamnesis.store.review.reading.commands import PROGRAM, SCRIPT_FILE, command_tool
 from anamnesis.store.review.reading.manifests import manifest_version
 from anamnesis.store.review.reading.prose_names import branch_names, channel_names
 from anamnesis.store.review.reading.quantities import (
@@ -510,10 +510,6 @@ def _is_port_of(host: str, number: str) -> bool:
     return len(number) >= 3 or "." in host or host.lower() == "localhost"
 
 
-# A script's file name, which a dotted key looks like: ``manage.py``, ``server.js``.
-_SCRIPT_NAME = re.compile(r"[\w-]+\.(?:py|js|mjs|cjs|ts|rb|php|sh|pl)")
-
-
 def _command_parts(
     parts: list[str], tool: str, start: int, clause: int, first: int = 1
 ) -> Iterator[tuple[int, Value]]:
@@ -532,7 +528,7 @@ def _command_parts(
             continue
         if (
             _DOTTED_KEY.fullmatch(part)
-            and not _SCRIPT_NAME.fullmatch(part)  # `python manage.py migrate`: a script's task
+            and not SCRIPT_FILE.fullmatch(part)  # `python manage.py migrate`: a script's task
             and i + 1 < len(parts)
             and _SETTING_VALUE.fullmatch(parts[i + 1])
             and not _PATH.fullmatch(parts[i + 1])
