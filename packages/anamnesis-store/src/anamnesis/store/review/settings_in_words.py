@@ -22,8 +22,9 @@ def setting_in_words(
     """0.5 where one of two numbers is a setting's (``key=value``) and the other is said
     in prose, of the quantity the key measures (the unit its key ends in, ``_MS``; a
     rate where its key says so, ``ingestion_rate_mb``; or what it counts,
-    ``max_send_retries``), in a note that says every word of the key but its unit, two at
-    least; the setting the only one of those words in its note. None otherwise."""
+    ``max_send_retries``), in a note that says every word of the key but its unit: two
+    words at least, or one its title names (:func:`_titled_alike`); the setting the only
+    one of those words in its note. None otherwise."""
     if a.keyed == b.keyed:
         return None
     keyed, said, settings, facts = (a, b, olds, newer) if a.keyed else (b, a, news, older)
