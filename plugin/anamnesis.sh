@@ -219,8 +219,9 @@ install_line() {
 
 # start_install: start installing this copy in the background unless an install is
 # running, or failed or was done within the hour; sets `install` to started, running,
-# failed, done (installed, yet no `anamnesis` of ours is found: a hook must not install it
-# again and again), or unwritable (no folder for the lock and the log).
+# failed, done (this version installed, yet no `anamnesis` of ours is found: a hook must
+# not install it again and again; another version of the plugin installs its own), or
+# unwritable (no folder for the lock and the log).
 start_install() {
     mkdir -p "$state" "$logs" 2>/dev/null
     lock=$state/install.lock
@@ -240,8 +241,9 @@ start_install() {
         install=failed
         return 0
     fi
-    done_at=$state/install.done
-    if [ -f "$done_at" ] && [ -n "$(find "$done_at" -mmin -60 2>/dev/null)" ]; then
+    done_at=$state/install.done  # the version installed, within the hour
+    if [ -f "$done_at" ] && [ "$(cat "$done_at" 2>/dev/null)" = "$wanted" ] \
+        && [ -n "$(find "$done_at" -mmin -60 2>/dev/null)" ]; then
         rmdir "$lock" 2>/dev/null
         install=done
         return 0
@@ -286,7 +288,7 @@ install_now() {
     fi
     if [ "$status" -eq 0 ]; then
         rm -f "$state/install.failed"
-        : >"$state/install.done"
+        printf '%s\n' "$wanted" >"$state/install.done"
         echo "== installed"
     else
         rm -f "$state/install.done"

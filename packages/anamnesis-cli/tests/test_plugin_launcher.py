@@ -217,6 +217,23 @@ def test_an_install_done_is_not_started_again_when_its_command_is_not_found(
     assert len(installs) == 1, machine.uv_calls()
 
 
+def test_an_install_done_for_another_version_does_not_hold_this_one_back(
+    machine: Machine,
+) -> None:
+    """The mark names the version installed: a plugin updated within the hour installs
+    its own."""
+    with_python(machine)
+    machine.uv()
+    state = machine.home / "cache" / "claude-plugin"
+    state.mkdir(parents=True)
+    (state / "install.done").write_text("0.5.0\n")
+    started = machine.run("inject", "--format", "json", stdin=SESSION)
+    message = json.loads(started.stdout)["systemMessage"]
+    assert message.startswith("Anamnesis: installing its `anamnesis` command"), message
+    machine.wait_for_install()
+    assert (state / "install.done").read_text().strip() == cli_version()
+
+
 def test_an_install_that_fails_is_said_with_the_line_to_run(machine: Machine) -> None:
     with_python(machine)
     machine.uv(install_fails=True)
