@@ -9,7 +9,7 @@
   such a word; the project's own name ("shop") is said by all its notes and counts for
   nothing;
 * a word saying a value holds beside another ("also") is read in its own part of the
-  clause: in "The docs server also wants 4173, so the preview now starts on 4180" the
+  clause: in "The docs server also wants 4173, so the preview starts on 4180" the
   other is the docs server's, and 4180 is the preview's only port. A value the older note
   gives to another thing ("my Homebrew Redis already owns 6379") is no value it states:
   6379, said by the newer note, is a change from its 6380;
@@ -24,8 +24,8 @@
 * a branch named in prose by its usual name where the words around it say it is one
   (pushed to, merged into, "the master branch"): "Pushing to master deploys", then
   "Merge the PR into main". Each note's only branch, in notes whose titles or whose
-  words around the branch share a word; git-flow's two ("merged into develop", "cut
-  from main") are two branches, and "the main page" names none;
+  words around the branch share a word; git-flow's two ("merged into develop",
+  "deploys from main") are two branches, and "the main page" names none;
 * a word and its form ending in -ing or -ed are one stem when the word ends in a double
   consonant ("install" and "installing", "process" and "processes"), as "run" and
   "running" were: "Installing the linter" then "lintkit install" is one task;
