@@ -9,7 +9,12 @@ from __future__ import annotations
 import math
 import re
 
-from anamnesis.store.review.reading.quantities import in_some_unit, key_unit, parse_version
+from anamnesis.store.review.reading.quantities import (
+    in_some_unit,
+    key_unit,
+    parse_version,
+    unit_base,
+)
 from anamnesis.store.review.reading.settings import switch_state
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -81,12 +86,10 @@ def _sized(value: Value) -> bool:
     if value.slot == "byte":
         return True
     return value.keyed and (
-        _SIZE_SHOWN.search(value.shown) is not None or _SIZE_KEY.search(value.slot) is not None
+        _SIZE_SHOWN.search(value.shown) is not None or unit_base(key_unit(value.slot)) == "byte"
     )
 
 
-# A key that names the unit of size its number is in: ``MAX_UPLOAD_BYTES``, ``cache_mb``.
-_SIZE_KEY = re.compile(r"(?:^|[_.-])(?:bytes|kb|mb|gb|kib|mib|gib)$")
 # A setting's number shown with a unit of size: ``=8G``, ``=512MiB``, ``=2gb``.
 _SIZE_SHOWN = re.compile(r"\d\s*(?:[KMGTkmgt]i?[Bb]|[GgTt])[\"']?$")
 # A key naming a rate per second: ``controller_frequency``, ``tick_rate_hz``,

@@ -35,7 +35,7 @@ from functools import lru_cache
 
 from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.reading.quantities import is_unit, key_words
-from anamnesis.store.review.reading.settings import switch_state
+from anamnesis.store.review.reading.settings import SIZE_KEY_WORDS, switch_state
 from anamnesis.store.review.reading.text import stem
 from anamnesis.store.review.reading.tool_names import ROLE_ONLY_NAMES, TOOL_NAMES
 
@@ -448,10 +448,9 @@ def counts_alike(a: Value, b: Value) -> bool:
     return not words.isdisjoint(other.stems | other.own | {stem(other.slot.lstrip("~"))})
 
 
-# Words of a key whose number is a size, as stems.
-_SIZE_KEYS: Final = frozenset(
-    stem(word) for word in ("size", "memory", "heap", "buffer", "body", "bytes", "capacity")
-)
+# Words of a key whose number is a size (:data:`.reading.settings.SIZE_KEY_WORDS`), as
+# stems.
+_SIZE_KEYS: Final = frozenset(stem(word) for word in SIZE_KEY_WORDS)
 
 # What a count of events counts (the folded units of :func:`.quantities.counted`):
 # "retried 3 times", "in one request", "2,000 messages".

@@ -507,9 +507,10 @@ def _said_besides(text: str, shown: str) -> bool:
     at = text.lower().find(shown.lower())
     if at < 0:
         return _BESIDES.search(text) is not None
-    starts = [0, *(m.end() for m in _PARTS.finditer(text) if m.end() <= at)]
-    ends = [m.start() for m in _PARTS.finditer(text) if m.start() >= at + len(shown)]
-    part = text[max(starts) : min(ends, default=len(text))]
+    cuts = [cut.span() for cut in _PARTS.finditer(text)]
+    start = max((end for _start, end in cuts if end <= at), default=0)
+    end = min((begin for begin, _end in cuts if begin >= at + len(shown)), default=len(text))
+    part = text[start:end]
     return _BESIDES.search(part) is not None
 
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from anamnesis.store.review.reading.quantities import PERIOD_ADVERBS
+
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
     from anamnesis.store.review.reading.facts import NoteFacts
@@ -15,7 +17,7 @@ if TYPE_CHECKING:
 
 # A period as the number reader shows it: a word ("nightly", "every hour",
 # :func:`.reading.quantities.period_words`), or a duration said after "every".
-_PERIOD_SHOWN = re.compile(r"(?i:every\b|hourly|daily|nightly|weekly|monthly)")
+_PERIOD_SHOWN = re.compile(rf"(?i:every\b|{'|'.join(PERIOD_ADVERBS)})")
 _EVERY_BEFORE = re.compile(r"(?i:\bevery)\s+$")
 
 

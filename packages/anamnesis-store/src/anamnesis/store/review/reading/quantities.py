@@ -449,8 +449,9 @@ def number_words(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Va
 
 # How often something runs, in a word: "backups run nightly", "every hour" (a period,
 # compared in seconds with "every 6 hours").
+PERIOD_ADVERBS: Final = ("hourly", "daily", "nightly", "weekly", "monthly")
 _PERIOD_WORD = re.compile(
-    r"\b(?:(hourly|daily|nightly|weekly|monthly)|every\s+(minute|hour|day|night|week|month))\b"
+    rf"\b(?:({'|'.join(PERIOD_ADVERBS)})|every\s+(minute|hour|day|night|week|month))\b"
     # said of how a thing runs, not of a thing ("the daily log index", "hourly jobs")
     r"(?=\s*(?:[.,;:)(]|$|(?:at|on|in|from|and|or|but|since|until|now|instead|before|after"
     r"|via|with|by|so|because|when|while|for|to|around|between|except|unless)\b))",

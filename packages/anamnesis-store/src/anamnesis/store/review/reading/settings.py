@@ -408,7 +408,7 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
         # minutes, millicores or megabytes, so it is one only under a key of a size:
         # ``client_max_body_size 50m``, ``shared_buffers = 128M``)
         unit = "GiB" if unit in ("G", "g") else unit
-        if unit in ("M", "m", "K", "k") and not _SIZE_KEY_WORDS.isdisjoint(_words_of(key)):
+        if unit in ("M", "m", "K", "k") and not SIZE_KEY_WORDS.isdisjoint(_words_of(key)):
             unit = f"{unit.upper()}iB"
         if unit == "m" and "cpu" in _words_of(key):  # ``cpu: 500m``: half a core
             norm = scaled(float(number.group(1)) / 1000, "")[0]
@@ -422,7 +422,7 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
 
 
 # Words of a key whose value is a size: an M there is megabytes, not minutes.
-_SIZE_KEY_WORDS: Final = frozenset(
+SIZE_KEY_WORDS: Final = frozenset(
     {"size", "memory", "mem", "heap", "buffer", "buffers", "body", "bytes", "ram", "disk",
      "storage", "capacity"}
 )  # fmt: skip
