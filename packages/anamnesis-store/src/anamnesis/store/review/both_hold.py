@@ -17,6 +17,7 @@ from anamnesis.store.review.clause_subjects import subjects_apart
 from anamnesis.store.review.gone import left_behind
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.settings import switch_state
+from anamnesis.store.review.reading.stances import VERBS
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
     GENERIC,
@@ -643,10 +644,10 @@ def _qualifiers(text: str) -> dict[str, str]:
     previous = ""
     copula = False
     told = False  # the word before tells not to: this one is what not to do, a verb
-    for word in words(CODE_SPAN.sub(" ", text)):
+    for at, word in enumerate(words(CODE_SPAN.sub(" ", text))):
         stems = content_stems(word)
         lower = word.lower().replace("\u2019", "'")
-        if not stems or lower in _NOT_A_KIND:
+        if not stems or lower in _NOT_A_KIND or (at == 0 and _doing(lower, stems[0])):
             previous = ""
             copula = lower in _COPULAS
             told = lower in _TOLD_NOT
@@ -658,6 +659,13 @@ def _qualifiers(text: str) -> dict[str, str]:
         previous = "" if word[0].isdigit() or passive or told else lower
         copula = told = False
     return out
+
+
+def _doing(word: str, stem_: str) -> bool:
+    """Whether a text's first word says what is done, not a kind of thing: "Running
+    migrations" is about migrations, as "DB migrations" is (not "running" containers
+    against stopped ones, which a title does not open with)."""
+    return word.endswith("ing") and stem_ in VERBS
 
 
 _COPULAS: Final = frozenset({"is", "are", "was", "were", "be", "been", "being", "get", "gets"})

@@ -383,6 +383,7 @@ def _value_differences(
                 kind == "command"
                 and tool_of(a.norm) == tool_of(b.norm)
                 and not _other_target(a.norm, b.norm)
+                and not _file_moved(a.norm, b.norm)
             ):
                 continue  # the same command: its flags and values say what differs
             out.append(Difference(kind, _subject(a, b, older, newer), a.shown, b.shown))
@@ -537,6 +538,17 @@ def _other_target(a: str, b: str) -> bool:
     if len(mine) != len(theirs) or len(mine) < 2 or mine[0] != theirs[0]:
         return False
     return sum(x != y for x, y in zip(mine, theirs, strict=True)) == 1
+
+
+def _file_moved(a: str, b: str) -> bool:
+    """Whether one command is run on a file that moved: its arguments differ in one place,
+    two paths of one file (``use <benchjig/fasteners.scad>``, then ``use
+    <benchjig/hardware/fasteners.scad>``)."""
+    mine, theirs = _arguments(a), _arguments(b)
+    if len(mine) != len(theirs):
+        return False
+    differ = [(x, y) for x, y in zip(mine, theirs, strict=True) if x != y]
+    return len(differ) == 1 and _one_file(*(part.strip("<>\"'") for part in differ[0]))
 
 
 def _arguments(command: str) -> list[str]:

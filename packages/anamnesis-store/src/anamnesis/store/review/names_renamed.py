@@ -138,7 +138,7 @@ _VERSION_PART = re.compile(r"v?\d+")
 _NAMED_THING_WORDS: Final = (
     "queue", "topic", "stream", "exchange", "channel", "table", "bucket", "index", "branch",
     "workspace", "namespace", "schema", "database", "collection", "secret", "role", "vault",
-    "autoload",
+    "autoload", "model",
 )  # fmt: skip
 _NAMED_THINGS: Final = re.compile(rf"\b({'|'.join(_NAMED_THING_WORDS)})s?\b")
 # Those kinds, as stems: what a key's last word names (``--task-queue``: ``queu``).
@@ -451,8 +451,11 @@ _LIST_GAP: Final = r"\s*(?:,|\band\b|\bor\b)\s*"
 
 def _thing_of_key(key: str) -> frozenset[str]:
     """What a key's last word names, as stems (``init.defaultBranch``: ``branch``;
-    ``role``: ``role``); empty for a word any setting may end in."""
+    ``role``: ``role``; the word before "name", ``QUEUE_NAME``: ``queu``); empty for a
+    word any setting may end in."""
     words = key_words(key.rsplit(".", 1)[-1])
+    if len(words) > 1 and words[-1].lower() == "name":
+        words = words[:-1]
     last = stem(words[-1].lower()) if words else ""
     return frozenset({last}) if len(last) > 2 and last not in GENERIC_KEY_WORDS else frozenset()
 

@@ -401,6 +401,10 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
         hours, minutes, seconds = (int(part) for part in held.groups())
         norm = str(hours * 3600 + minutes * 60 + seconds)
         return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
+    spoken = _RUBY_DURATION.fullmatch(value)
+    if spoken:  # ``config.timeout_in = 30.minutes``: Ruby's durations, as prose says them
+        norm, _unit = scaled(float(spoken.group(1)), spoken.group(2))
+        return Value("number", norm, f"{key}={value}", slot=slot, keyed=True, clause=clause)
     number = re.fullmatch(r"(\d+(?:\.\d+)?)([A-Za-z%]{0,3})", value)
     if number and not re.fullmatch(r"\d+\.\d+\.\d+", value):
         unit = number.group(2)
@@ -420,6 +424,8 @@ def setting_value(key: str, raw: str, clause: int) -> Value:
         return version.replace(shown=f"{key}={value}")
     return Value("flag", value.lower(), f"{key}={value}", slot=slot, keyed=True, clause=clause)
 
+
+_RUBY_DURATION = re.compile(r"(\d+)\.(seconds?|minutes?|hours?|days?|weeks?)")
 
 # Words of a key whose value is a size: an M there is megabytes, not minutes.
 SIZE_KEY_WORDS: Final = frozenset(

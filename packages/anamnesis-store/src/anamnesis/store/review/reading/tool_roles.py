@@ -122,7 +122,10 @@ _ROLES: Final[dict[str, tuple[str, str]]] = {
         "elasticsearch opensearch meilisearch typesense solr algolia",
     ),
     "vector database": ("vector", "pinecone weaviate qdrant milvus chroma pgvector"),
-    "reverse proxy": ("proxy reverse proxy", "nginx caddy traefik haproxy envoy"),
+    "reverse proxy": (
+        "proxy reverse proxy",
+        "nginx caddy traefik haproxy envoy ingress-nginx nginx+proxy+manager",
+    ),
     "error tracker": ("errors error tracking", "sentry rollbar bugsnag honeybadger airbrake"),
     "metrics backend": ("metrics", "prometheus victoriametrics influxdb graphite datadog"),
     "tracing backend": ("traces tracing", "jaeger zipkin tempo honeycomb"),
@@ -204,6 +207,7 @@ _ROLES: Final[dict[str, tuple[str, str]]] = {
     ),
     "desktop app framework": ("desktop app", "electron tauri wails neutralino"),
     "game engine": ("engine", "unity unreal godot"),
+    "embedded rtos": ("rtos kernel", "freertos zephyr threadx/azure+rtos nuttx chibios riot"),
     "bevy physics": ("physics", "bevy_rapier2d bevy_rapier3d avian2d avian3d bevy_xpbd"),
     "kotlin dependency injection": (
         "dependency injection di",
@@ -231,6 +235,7 @@ WORDS: Final = frozenset(
     fresco jax snappy thrift ko rq arq huey zap nu pest ward ava blue rye pixi black
     bootstrap chroma dragonfly fly graphite honeycomb jasmine maui monaco mocha nose
     objection parcel pulsar sphinx spock tortoise turbo husky clap slog cobra travis hugo
+    riot
     """.split()  # noqa: SIM905 - a word list reads best as words
 )
 

@@ -1,0 +1,117 @@
+"""Readings of issue 42's eighth session, each with the look-alikes it must leave
+(written for this file, not taken from the measured set):
+
+* a title opening with what is done ("Running migrations", "Installing the linters")
+  names the same thing as a title naming it by a word before it ("Database
+  migrations"): the verb is no kind of migration. A word before the thing that is no
+  such verb still tells two things apart ("Staging database port", "Production
+  database port");
+* one command run on a file that moved: its arguments differ in one place, two paths
+  of one file (``tail -f /var/log/worker.log``, then ``tail -f
+  /srv/app/logs/worker.log``), where before, one program's one command with other
+  arguments was read as the same command, its values left to say what differs. Two
+  files of one name that the titles tell apart stay two ("API errors", "nginx errors");
+* Ruby's durations (``config.timeout_in = 30.minutes``) are numbers of seconds, as
+  "30 minutes" in prose is;
+* a key ending in "name" names the thing of the word before it (``MODEL_NAME``: a model),
+  so the older note's model, said in a note titled for it, is that setting's older value;
+  another model's key (``EMBEDDING_MODEL_NAME``) is not;
+* an embedded system's kernel is a role a project picks one tool for (FreeRTOS, Zephyr),
+  and a Kubernetes cluster's ingress controller one of its reverse proxy's
+  (``ingress-nginx``, Traefik); a proxy on laptops is no cluster's ingress.
+"""
+
+from __future__ import annotations
+
+from pair_checks import Found, LookAlike, kinds_norms_slots, wording_tests
+
+FOUND: list[Found] = [
+    (
+        "one task's command, one title naming it by what is done",
+        (
+            "Schema migrations",
+            "`cargo run --bin migrator -- up` applies the pending migrations against $APP_DB.",
+        ),
+        (
+            "Running migrations",
+            "Migrations are a subcommand of the main binary: `cargo run --bin app -- migrate "
+            "up`. Reads APP_DB too.",
+        ),
+        "flag",
+    ),
+    (
+        "one command run on a file that moved",
+        ("Tailing the worker log", "`tail -f /var/log/worker.log` on the app box."),
+        ("Worker logs", "On the app box: `tail -f /srv/app/logs/worker.log`."),
+        "command",
+    ),
+    (
+        "a Ruby duration against the same said in prose",
+        (
+            "Admin session timeout",
+            "Devise logs admins out: `config.timeout_in = 30.minutes` in devise.rb.",
+        ),
+        ("Admin sessions", "The admin session timeout is 8 hours now."),
+        "number",
+    ),
+    (
+        "a model's name, then the setting naming it",
+        ("Chat model", "The bot's completions use `gpt-3.5-turbo`."),
+        ("Model config", "`MODEL_NAME=gpt-4o-mini` in `.env`."),
+        "name",
+    ),
+    (
+        "one firmware's kernel replaced",
+        ("RTOS", "The firmware runs on FreeRTOS on the ESP32."),
+        ("Firmware kernel", "The firmware is built on Zephyr now; `prj.conf` holds its config."),
+        "name",
+    ),
+    (
+        "a cluster's ingress controller replaced",
+        ("Ingress", "Cluster ingress is handled by ingress-nginx."),
+        ("Ingress controller", "Traefik handles ingress for the cluster now."),
+        "name",
+    ),
+]
+
+LEFT: list[LookAlike] = [
+    (
+        "two databases' ports told apart by a word before them",
+        ("Staging database port", "The staging Postgres listens on 5433."),
+        ("Production database port", "The production Postgres listens on 5432."),
+    ),
+    (
+        "two files of one name in two programs' folders",
+        ("API errors", "`tail -f /var/log/api/error.log` shows the API's stack traces."),
+        ("nginx errors", "`tail -f /var/log/nginx/error.log` shows upstream failures."),
+    ),
+    (
+        "a Ruby duration restated in prose",
+        (
+            "Admin session timeout",
+            "Devise logs admins out: `config.timeout_in = 30.minutes` in devise.rb.",
+        ),
+        ("Admin session timeout", "Admins are logged out after 30 minutes idle."),
+    ),
+    (
+        "another model's setting",
+        ("Chat model", "The bot's completions use `gpt-4o-mini`."),
+        ("Embeddings config", "`EMBEDDING_MODEL_NAME=text-embedding-3-small` in `.env`."),
+    ),
+    (
+        "a cluster's ingress controller and a proxy on laptops",
+        ("Ingress", "Cluster ingress is handled by ingress-nginx."),
+        ("Local proxy", "On laptops, Traefik fronts the dev containers."),
+    ),
+]
+
+test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
+
+
+def test_a_ruby_duration_is_seconds() -> None:
+    assert kinds_norms_slots("`config.timeout_in = 2.hours`") == [
+        ("number", "7200", "config.timeout_in")
+    ]
+    assert kinds_norms_slots("`config.remember_for = 14.days`") == [
+        ("number", "1209600", "config.remember_for")
+    ]
