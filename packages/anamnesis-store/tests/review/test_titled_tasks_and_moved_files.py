@@ -18,7 +18,11 @@
   another model's key (``EMBEDDING_MODEL_NAME``) is not;
 * an embedded system's kernel is a role a project picks one tool for (FreeRTOS, Zephyr),
   and a Kubernetes cluster's ingress controller one of its reverse proxy's
-  (``ingress-nginx``, Traefik); a proxy on laptops is no cluster's ingress.
+  (``ingress-nginx``, Traefik); a proxy on laptops is no cluster's ingress;
+* a value a note names as the one of before ("the old `orbitfleet/api` on Docker Hub is
+  stale") is none it holds;
+* a command run on a file named from the root or the home folder (``tail -f
+  /opt/game/logs/latest.log``) says where the file is, as the path said alone does.
 """
 
 from __future__ import annotations
@@ -69,8 +73,14 @@ FOUND: list[Found] = [
     (
         "a cluster's ingress controller replaced",
         ("Ingress", "Cluster ingress is handled by ingress-nginx."),
-        ("Ingress controller", "Traefik handles ingress for the cluster now."),
+        ("Ingress controller", "The cluster's ingress is Traefik now."),
         "name",
+    ),
+    (
+        "a file named alone, then read by a command from another folder",
+        ("Server logs", "The game server's log: `/srv/game/logs/latest.log`."),
+        ("Watching the server", "`tail -f /opt/game/logs/latest.log` to follow the live log."),
+        "path",
     ),
 ]
 
@@ -102,6 +112,19 @@ LEFT: list[LookAlike] = [
         "a cluster's ingress controller and a proxy on laptops",
         ("Ingress", "Cluster ingress is handled by ingress-nginx."),
         ("Local proxy", "On laptops, Traefik fronts the dev containers."),
+    ),
+    (
+        "the older image named as the old one beside the newer",
+        ("Container images", "Images are on `ghcr.io/orbit/api`; we left Docker Hub."),
+        (
+            "Pulling the image",
+            "`docker pull ghcr.io/orbit/api:latest`. The old `orbit/api` on Docker Hub is stale.",
+        ),
+    ),
+    (
+        "two servers' logs of one name read by two commands",
+        ("Game server logs", "`tail -f /srv/game/logs/latest.log` on the game box."),
+        ("Proxy logs", "`tail -f /srv/proxy/logs/latest.log` on the proxy box."),
     ),
 ]
 

@@ -59,6 +59,7 @@ from anamnesis.store.review.gone import (
     left_behind,
     retired_commands,
     retiring_mention,
+    said_as_former,
     values_given_up,
 )
 from anamnesis.store.review.names_renamed import (
@@ -199,7 +200,8 @@ def _held(
     that the older note's nvm is gone is the replacement's difference), and with
     ``avoided`` (the older note) less those it says not to use ("never plain `git push
     --force`"): those are its negations' (:mod:`.stance_differences`), not values it
-    holds. Its stances are read once for both."""
+    holds. A value either names as the old one ("the old `orbitfleet/route-planner` on
+    Docker Hub is stale") is none it holds. Its stances are read once for both."""
     stances = facts.stances(chosen)
     shunned = (
         {code for stance in stances if stance.kind == NEGATION for code in stance.code}
@@ -209,13 +211,12 @@ def _held(
     replaced = {
         stance.stems[0] for stance in stances if stance.kind == REPLACEMENT and stance.stems
     }
-    if not shunned and not replaced:
-        return values
     return [
         value
         for value in values
         if value.shown.lower() not in shunned
         and not (value.kind == "name" and stem(value.norm) in replaced)
+        and not said_as_former(value, facts)
     ]
 
 
@@ -340,7 +341,14 @@ def _value_differences(
                     or (
                         not changed
                         and not one_setting(a, b)
-                        and not (kind == "path" and _one_file(a.norm, b.norm))
+                        and not (
+                            kind == "path"
+                            and _one_file(a.norm, b.norm)
+                            and not (
+                                _has_extension(a.norm)
+                                and _in_folders_titled_apart(a.norm, b.norm, older, newer)
+                            )
+                        )
                         and not (kind == "name" and renamed(a, b, olds, news, older, newer))
                         and other_things(a, b, older, newer, sole=sole)
                     )
@@ -691,6 +699,24 @@ def _one_file(a: str, b: str) -> bool:
         and re.search(r"[a-z]{3}", name) is not None
         and name not in COMMON_FOLDERS
     )
+
+
+def _in_folders_titled_apart(a: str, b: str, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether two files of one name are each in a folder its note's title names, a word
+    the other note never says (``/var/log/api/error.log`` under "API errors",
+    ``/var/log/nginx/error.log`` under "nginx errors"): two things' files, not one moved."""
+    around_a, around_b = _folders_of(a), _folders_of(b)
+    mine = {word for folder in around_a - around_b for word in content_stems(folder)}
+    theirs = {word for folder in around_b - around_a for word in content_stems(folder)}
+    return any(word in older.title_stems and not newer.mentions(word) for word in mine) and any(
+        word in newer.title_stems and not older.mentions(word) for word in theirs
+    )
+
+
+def _folders_of(path: str) -> frozenset[str]:
+    """Every folder a file's path passes through (``api`` too, which :func:`folders`
+    leaves out as common)."""
+    return frozenset(path.rstrip("/").split("/")[:-1])
 
 
 def _named(path: str) -> frozenset[str]:

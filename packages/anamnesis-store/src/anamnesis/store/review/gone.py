@@ -57,6 +57,22 @@ def left_behind(value: Value, facts: NoteFacts) -> bool:
     )
 
 
+def said_as_former(value: Value, facts: NoteFacts) -> bool:
+    """Whether the note names ``value`` as the one of before, right after "the old" or
+    "the former" ("The old `orbitfleet/route-planner` on Docker Hub is stale"): a value
+    it no longer holds, whatever else it says of it."""
+    text = facts.clause(value.clause).text
+    at = text.find(value.shown)
+    if at <= 0 or text[at - 1] not in " `'\"":
+        return False
+    before = text[:at].rstrip("`'\" ").rsplit(None, 1)
+    return bool(before) and before[-1].lower() in _FORMER
+
+
+# Words naming a value as the one of before: "the old `orbitfleet/route-planner`".
+_FORMER: Final = frozenset({"old", "former", "previous", "legacy"})
+
+
 def retired_commands(
     olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts, theirs: list[Clause]
 ) -> set[int]:

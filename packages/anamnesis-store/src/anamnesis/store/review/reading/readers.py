@@ -569,7 +569,16 @@ def _command_parts(
             part
         ):  # `module load gcc/11.4.0`; `module load openfoam/v2406`, a module loaded
             yield from _module_version(module, start, clause)
+        elif _FILE_FROM_ROOT.fullmatch(part):
+            # `tail -f /opt/minecraft/logs/latest.log`: where the file is, as a note saying
+            # the path alone says it
+            yield start, Value("path", _path_norm(part), part, clause=clause)
         i += 1
+
+
+# A file named from the root or the home folder, with its extension: where a command
+# finds it (``/var/log/app.log``, ``~/.config/kitty/kitty.conf``).
+_FILE_FROM_ROOT: Final = re.compile(r"(?:~|/[\w.-]+)(?:/[\w.-]+)*/[\w-]+\.[A-Za-z][\w]{0,7}")
 
 
 def _module_version(match: re.Match[str], start: int, clause: int) -> Iterator[tuple[int, Value]]:
@@ -639,7 +648,7 @@ def plain_values(
     yield from number_words(text, spans, clause)
     if "ly" in text or "every" in text:
         yield from period_words(text, spans, clause)
-    if _UPPER.search(text, 1) or _opens_with_a_tool(text):
+    if _UPPER.search(text, 1):
         yield from _names(text, spans, clause)
     yield from tool_names(text, spans, clause)
     if "ma" in text or "develop" in text or "trunk" in text:
@@ -825,16 +834,6 @@ _CALENDAR: Final = frozenset(
 # A language's literals, capitalised as Python writes them (``batch=True``,
 # ``postOnly True``): no names, nor a name of what a value belongs to (:mod:`.values`).
 LITERALS: Final = frozenset({"true", "false", "none", "null", "nil"})
-
-
-def _opens_with_a_tool(text: str) -> bool:
-    """Whether a clause with no other capital opens with a tool's name ("Traefik handles
-    ingress"), which :func:`_names` reads as the first word of a sentence."""
-    first = _FIRST_WORD.match(text) if text[:1].isupper() else None
-    return first is not None and role_of(first.group(0)) is not None
-
-
-_FIRST_WORD: Final = re.compile(r"[\w.+-]+")
 
 
 def _names(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
