@@ -22,7 +22,14 @@
 * a value a note names as the one of before ("the old `orbitfleet/api` on Docker Hub is
   stale") is none it holds;
 * a command run on a file named from the root or the home folder (``tail -f
-  /opt/game/logs/latest.log``) says where the file is, as the path said alone does.
+  /opt/game/logs/latest.log``) says where the file is, as the path said alone does;
+* a setting's path (``inventory = inventories/prod/hosts.yml``) against the path the other
+  note says just after the key's word ("The default inventory is `inventory/hosts.ini`"),
+  or in a note titled by that word whose path holds it too;
+* a server named right before a number is on that port ("Local Redis on 6379"); a
+  command's argument of a colon and a number (`target remote :2331`) is a port;
+* a path as Windows writes it (``%APPDATA%\\Inkwell\\notebooks``, "Documents\\Inkwell")
+  is a path; a program run from a ``bin`` folder (`./vendor/bin/phpunit`) is a command.
 """
 
 from __future__ import annotations
@@ -82,6 +89,39 @@ FOUND: list[Found] = [
         ("Watching the server", "`tail -f /opt/game/logs/latest.log` to follow the live log."),
         "path",
     ),
+    (
+        "a setting's path against the path said after the key's word",
+        ("Ansible inventory", "The default inventory is `inventory/hosts.ini`."),
+        ("ansible.cfg", "```ini\n[defaults]\ninventory = inventories/prod/hosts.yml\n```"),
+        "path",
+    ),
+    (
+        "a server's port said right after its name",
+        ("Redis", "Local Redis on 6379, db 0 for the cache."),
+        ("Cache connection", "Redis runs in docker on 6380 so it doesn't clash with brew's."),
+        "port",
+    ),
+    (
+        "a debugger's port given as a command's argument",
+        ("GDB server", "OpenOCD's gdb port is 3333."),
+        ("Debug probe", "We use the J-Link GDB server now; in gdb run `target remote :2331`."),
+        "port",
+    ),
+    (
+        "a Windows folder moved",
+        (
+            "Notebook storage",
+            "On Windows the app keeps notebooks in %APPDATA%\\Inkwell\\notebooks.",
+        ),
+        ("Windows notebooks", "Notebooks are saved under Documents\\Inkwell\\notebooks now."),
+        "path",
+    ),
+    (
+        "a test runner run from the vendor folder, then through the framework",
+        ("Tests", "`./vendor/bin/phpunit` from the repo root."),
+        ("Running the test suite", "`php artisan test --parallel` runs the suite."),
+        "command",
+    ),
 ]
 
 LEFT: list[LookAlike] = [
@@ -126,9 +166,28 @@ LEFT: list[LookAlike] = [
         ("Game server logs", "`tail -f /srv/game/logs/latest.log` on the game box."),
         ("Proxy logs", "`tail -f /srv/proxy/logs/latest.log` on the proxy box."),
     ),
+    (
+        "two inventories, each its environment's",
+        ("Staging inventory", "The staging inventory is `inventories/staging/hosts.yml`."),
+        ("ansible.cfg", "```ini\n[defaults]\ninventory = inventories/prod/hosts.yml\n```"),
+    ),
+    (
+        "two servers' ports",
+        ("Local services", "Local Redis on 6379; the API listens on 8000."),
+        ("Local database", "Postgres on 5432, started by brew services."),
+    ),
 ]
 
 test_each_wording_is_found, test_each_look_alike_is_left_alone = wording_tests(FOUND, LEFT)
+
+
+def test_a_windows_path_is_a_path_of_slashes() -> None:
+    assert kinds_norms_slots("Logs at `%APPDATA%\\Glimmer\\logs\\sync.log`.") == [
+        ("path", "%appdata%/glimmer/logs/sync.log", "")
+    ]
+    assert kinds_norms_slots("Tools go in C:\\tools\\bin on the build box.") == [
+        ("path", "c:/tools/bin", "")
+    ]
 
 
 def test_a_ruby_duration_is_seconds() -> None:

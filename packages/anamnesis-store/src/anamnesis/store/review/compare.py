@@ -31,6 +31,7 @@ from anamnesis.store.review.agreement import (
 from anamnesis.store.review.alignment_by_context import (
     COMMON_FOLDERS,
     FEW_OF_A_TYPE,
+    GENERIC_KEY_WORDS,
     context_alignment,
     file_type,
     folders,
@@ -75,7 +76,7 @@ from anamnesis.store.review.names_renamed import (
 from anamnesis.store.review.periods import one_period_each
 from anamnesis.store.review.reading.commands import command_tool, program_of, task_words, tool_of
 from anamnesis.store.review.reading.prose_names import BRANCH
-from anamnesis.store.review.reading.quantities import is_unit
+from anamnesis.store.review.reading.quantities import is_unit, key_words
 from anamnesis.store.review.reading.stances import NEGATION, REPLACEMENT
 from anamnesis.store.review.reading.text import (
     CODE_SPAN,
@@ -289,6 +290,8 @@ def _value_differences(
                     score = context_alignment(a, b, sole=one_each)
                 if score is None:
                     score = _key_named(a, b, olds, news, older, newer)
+                if score is None and kind == "path":
+                    score = _key_word_said(a, b, older, newer)
                 if score is None and kind == "number":
                     score = setting_in_words(a, b, olds, news, older, newer)
                 if (
@@ -336,19 +339,15 @@ def _value_differences(
                     or (
                         kind == "path"
                         and not changed
-                        and one_value_in_two_files(a, b, old_values, new_values)
+                        and (
+                            one_value_in_two_files(a, b, old_values, new_values)
+                            or _two_things_files(a.norm, b.norm, older, newer)
+                        )
                     )
                     or (
                         not changed
                         and not one_setting(a, b)
-                        and not (
-                            kind == "path"
-                            and _one_file(a.norm, b.norm)
-                            and not (
-                                _has_extension(a.norm)
-                                and _in_folders_titled_apart(a.norm, b.norm, older, newer)
-                            )
-                        )
+                        and not (kind == "path" and _one_file(a.norm, b.norm))
                         and not (kind == "name" and renamed(a, b, olds, news, older, newer))
                         and other_things(a, b, older, newer, sole=sole)
                     )
@@ -467,6 +466,31 @@ def _key_named(
     # the key as the setting names it (``shiny.maxRequestSize``), or its last part
     said = any(said_as_word(name.lower(), facts, plural=False) for name in {whole, key})
     return 0.5 if said and other.kind == keyed.kind else None
+
+
+def _key_word_said(a: Value, b: Value, older: NoteFacts, newer: NoteFacts) -> float | None:
+    """0.5 where a setting's path (``inventory = inventories/prod/hosts.yml``) and a path
+    the other note says plainly are one thing's because that note names the key's word
+    for it: just before it ("Default inventory is `inventory/hosts.ini`"), or in its
+    title when the path holds the word too (a note titled "Inventory":
+    ``inventory/hosts.ini``); no word before the path the setting's note never says
+    ("the staging inventory"). A key of a word any setting may hold says nothing."""
+    if a.keyed == b.keyed:
+        return None
+    keyed, plain, facts, keyed_in = (a, b, newer, older) if a.keyed else (b, a, older, newer)
+    words = key_words(keyed.slot.rsplit(".", 1)[-1])
+    word = stem(words[-1].lower()) if len(words) == 1 else ""
+    if len(word) < 4 or word in GENERIC_KEY_WORDS or word in _PATH_KEY_WORDS:
+        return None
+    if any(other != word and not keyed_in.mentions(other) for other in plain.near):
+        return None  # "the staging inventory is ...": one of several the setting is not
+    if word in plain.near or (word in facts.title_stems and word in content_stems(plain.norm)):
+        return 0.5
+    return None
+
+
+# Words of a key that say only that its value is a path: no thing's.
+_PATH_KEY_WORDS: Final = frozenset(stem(word) for word in ("path", "file", "dir", "folder", "root"))
 
 
 # A key no prose word looks like: snake_case, camelCase, or an upper-case name.
@@ -701,11 +725,21 @@ def _one_file(a: str, b: str) -> bool:
     )
 
 
+def _two_things_files(a: str, b: str, older: NoteFacts, newer: NoteFacts) -> bool:
+    """Whether two files of one name are two things' (:func:`_in_folders_titled_apart`),
+    not one file moved."""
+    return _has_extension(a) and _one_file(a, b) and _in_folders_titled_apart(a, b, older, newer)
+
+
 def _in_folders_titled_apart(a: str, b: str, older: NoteFacts, newer: NoteFacts) -> bool:
     """Whether two files of one name are each in a folder its note's title names, a word
     the other note never says (``/var/log/api/error.log`` under "API errors",
-    ``/var/log/nginx/error.log`` under "nginx errors"): two things' files, not one moved."""
+    ``/var/log/nginx/error.log`` under "nginx errors"), or in folders of two scopes
+    (``inventories/staging/hosts.yml``, ``inventories/prod/hosts.yml``): two things'
+    files, not one moved."""
     around_a, around_b = _folders_of(a), _folders_of(b)
+    if around_a - around_b <= SCOPE_WORDS and around_b - around_a <= SCOPE_WORDS:
+        return bool(around_a - around_b) and bool(around_b - around_a)  # staging/, prod/
     mine = {word for folder in around_a - around_b for word in content_stems(folder)}
     theirs = {word for folder in around_b - around_a for word in content_stems(folder)}
     return any(word in older.title_stems and not newer.mentions(word) for word in mine) and any(

@@ -17,6 +17,7 @@ from anamnesis.store.review.reading.text import (
     stem,
     words,
 )
+from anamnesis.store.review.reading.tool_roles import TOOL_ROLES
 from anamnesis.store.review.reading.value import Spans, Value
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -269,7 +270,9 @@ def numbers(text: str, spans: Spans, clause: int, port_clause: bool) -> Iterator
         after = text[match.end() :]
         if not unit and _http_status(match.group(2), text[: match.start()], after):
             continue  # "a 413 from nginx": a response, not a quantity
-        served = 1024 <= number <= 65535 and _SERVED_ON.search(text[: match.start()])
+        served = 1024 <= number <= 65535 and (
+            _SERVED_ON.search(text[: match.start()]) or _SERVER_ON.search(text[: match.start()])
+        )
         if (
             (port_clause or served)
             and not unit
@@ -320,6 +323,23 @@ _QUALIFIER = re.compile(r"[a-z]+ed|more|new|extra|additional|fewer|less|other|to
 _SERVED_ON = re.compile(
     r"\b(?:runs?|running|serves?|serving|served|listens?|listening|starts?|started|lives"
     r"|is\s+up|available|reachable)\s+(?:[\w-]+\s+){0,3}?(?:on|at)\s+(?:port\s+)?$",
+    re.IGNORECASE,
+)
+
+
+# The roles of :mod:`.tool_roles` whose tools are servers, each listening on a port.
+_SERVER_ROLES: Final = frozenset(
+    {"relational database", "cache", "message broker", "search engine", "vector database",
+     "reverse proxy", "python asgi server", "ruby web server"}
+)  # fmt: skip
+# A server named right before the number it is on: "Local Redis on 6379", "Postgres at
+# 5433".
+_SERVER_ON = re.compile(
+    r"\b(?:"
+    + "|".join(
+        re.escape(spelling) for spelling, (role, _) in TOOL_ROLES.items() if role in _SERVER_ROLES
+    )
+    + r")\s+(?:on|at)\s+(?:port\s+)?$",
     re.IGNORECASE,
 )
 

@@ -491,6 +491,12 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if _BRANCH.fullmatch(inner):
         yield start, Value("name", inner.lower(), inner, clause=clause)
         return
+    if WINDOWS_PATH.fullmatch(inner):  # `%APPDATA%\\GlimmerSync\\logs\\sync.log`
+        yield start, windows_path(inner, clause)
+        return
+    if _RUN_FROM_BIN.fullmatch(inner):  # `./vendor/bin/phpunit`: a program run
+        yield start, Value("command", inner.lower(), inner, slot="", clause=clause)
+        return
     if (_PATH.fullmatch(inner) and ("/" in inner or "." in inner)) or _ROOT_ENTRY.fullmatch(inner):
         # `/healthz`, `/metrics`: an endpoint's or a root folder's path, one part of it
         yield start, Value("path", _path_norm(inner), inner, clause=clause)
@@ -556,6 +562,9 @@ def _command_parts(
                 yield start, version.replace(shown=part)
         elif re.fullmatch(r"\d{2,5}:\d{2,5}", part):
             yield start, Value("port", part.split(":")[1], part, clause=clause)
+        elif re.fullmatch(r":\d{2,5}", part) and 1 <= int(part[1:]) <= 65535:
+            # `target remote :2331`: a port on this host, its name left out
+            yield start, Value("port", part[1:], part, clause=clause)
         elif _HOST_PORT.match(part) and _HOST_PORT.match(part).group(2).isdigit():  # type: ignore[union-attr]
             port = _HOST_PORT.match(part)
             assert port is not None
@@ -633,6 +642,8 @@ def plain_values(
                 yield from _module_version(match, match.start(), clause)
     if "root" in text and "." in text:
         yield from _files_at_root(text, spans, clause)
+    if "\\" in text:
+        yield from _windows_paths(text, spans, clause)
     if "/" in text or "." in text:
         yield from _paths(text, spans, clause)
     if "." in text or "_" in text or "-" in text:
@@ -759,6 +770,28 @@ _FOLDERS = re.compile(r"[a-z][a-z0-9_-]*(?:/[a-z][a-z0-9_-]*)+")
 # A program by its path in a project's bin folder (``./vendor/bin/phpunit``,
 # ``node_modules/.bin/jest``): a command said in prose, without code marks.
 _RUN_FROM_BIN: Final = re.compile(r"(?:\./)?(?:[\w-]+/)*\.?bin/[a-z][\w-]*")
+
+
+def _windows_paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
+    """Paths as Windows writes them (``%APPDATA%\\Inkwell\\notebooks``,
+    ``C:\\tools\\bin``), compared as paths with slashes are."""
+    for match in WINDOWS_PATH.finditer(text):
+        if spans.free(*match.span()):
+            spans.take(*match.span())
+            yield match.start(), windows_path(match.group(0), clause)
+
+
+def windows_path(shown: str, clause: int) -> Value:
+    """A Windows path as a path value: its parts joined by slashes, lower case (Windows
+    folds the case of names)."""
+    return Value("path", _path_norm(shown.replace("\\", "/")), shown, clause=clause)
+
+
+# A path of two parts at least joined by backslashes, from a drive, a variable
+# (``%APPDATA%``) or a folder's name: ``Documents\\Inkwell``, ``C:\\tools\\bin``.
+WINDOWS_PATH: Final = re.compile(
+    r"(?<![\w\\%$])(?:[A-Za-z]:|%[A-Za-z_]+%|[A-Za-z][\w.-]*)(?:\\[\w.$-]+)+\\?"
+)
 
 
 def _files_at_root(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
