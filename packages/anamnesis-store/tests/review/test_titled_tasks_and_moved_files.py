@@ -29,7 +29,10 @@
 * a server named right before a number is on that port ("Local Redis on 6379"); a
   command's argument of a colon and a number (`target remote :2331`) is a port;
 * a path as Windows writes it (``%APPDATA%\\Inkwell\\notebooks``, "Documents\\Inkwell")
-  is a path; a program run from a ``bin`` folder (`./vendor/bin/phpunit`) is a command.
+  is a path; a program run from a ``bin`` folder (`./vendor/bin/phpunit`) is a command;
+* an address given as a setting's value names its port, after a user's name and password
+  too (``DATABASE_URL=postgres://app:<password>@localhost:5432/app``: 5432), against a
+  port the other note says in prose ("runs on 5433").
 """
 
 from __future__ import annotations
@@ -122,6 +125,15 @@ FOUND: list[Found] = [
         ("Running the test suite", "`php artisan test --parallel` runs the suite."),
         "command",
     ),
+    (
+        "a database address's port, then the port said in prose",
+        (
+            "local database url",
+            "`DATABASE_URL=postgres://notes:<password>@localhost:5432/notes_dev`",
+        ),
+        ("local postgres port", "Local Postgres for notes runs on 5433 beside Homebrew's."),
+        "port",
+    ),
 ]
 
 LEFT: list[LookAlike] = [
@@ -187,6 +199,13 @@ def test_a_windows_path_is_a_path_of_slashes() -> None:
     ]
     assert kinds_norms_slots("Tools go in C:\\tools\\bin on the build box.") == [
         ("path", "c:/tools/bin", "")
+    ]
+
+
+def test_an_address_set_names_its_port_after_a_password_too() -> None:
+    assert kinds_norms_slots("`DATABASE_URL=postgres://app:<pw>@db.internal:6432/app`") == [
+        ("flag", "postgres://app:<pw>@db.internal:6432/app", "database_url"),
+        ("port", "6432", ""),
     ]
 
 

@@ -21,16 +21,25 @@ URL = re.compile(
 
 def url_parts(url: str, start: int, clause: int) -> Iterator[tuple[int, Value]]:
     """What a URL also states as a value of another kind: its explicit port
-    (``http://localhost:3000``, ``mqtt://broker.lan:1883``: any scheme's; not one after a
-    user's name and password), and a storage address's place, as a path
-    (``s3://acme-backups/db/`` is where files are kept, as ``/mnt/backup/db`` is)."""
-    match = re.match(r"[A-Za-z][A-Za-z0-9+.-]*://[^/:@]+:(\d{2,5})\b", url)
-    if match:
-        yield start, Value("port", match.group(1), f":{match.group(1)}", clause=clause)
+    (``http://localhost:3000``, ``mqtt://broker.lan:1883``,
+    ``postgres://app:<password>@localhost:5432/app``: any scheme's, after a user's name
+    and password too), and a storage address's place, as a path (``s3://acme-backups/db/``
+    is where files are kept, as ``/mnt/backup/db`` is)."""
+    port = url_port(url)
+    if port:
+        yield start, Value("port", port, f":{port}", clause=clause)
     if _STORED.match(url):
         yield start, Value("path", url.lower().rstrip("/"), url, clause=clause)
 
 
+def url_port(url: str) -> str:
+    """The port a URL names after its host ("" when it names none)."""
+    match = _HOST_AND_PORT.match(url)
+    return match.group(1) if match else ""
+
+
+# A scheme, a user's name and password (optional), a host, then its port.
+_HOST_AND_PORT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/@\s]*@)?[^/:@\s<>]+:(\d{2,5})\b")
 # A storage address: a bucket's, a file system's.
 _STORED = re.compile(r"(?:gs|s3|s3a|gcs|az|abfss?|hdfs|file)://", re.IGNORECASE)
 

@@ -15,6 +15,7 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
+from anamnesis.store.review.reading.addresses import url_port
 from anamnesis.store.review.reading.readers import (
     AT_ROOT,
     LITERALS,
@@ -59,6 +60,21 @@ def keyed_by(found: list[Value], text: str, key: str) -> list[Value]:
     return []
 
 
+def _ports_of_set_addresses(found: list[tuple[int, Value]]) -> list[tuple[int, Value]]:
+    """The ports of addresses given as settings' values (``DATABASE_URL=postgres://
+    notes:<password>@localhost:5432/notes``: 5432), where the clause states no port
+    of its own: a port said in prose ("runs on 5433") is compared with it."""
+    if any(value.kind == "port" for _at, value in found):
+        return []
+    out = []
+    for at, value in found:
+        if value.kind in ("url", "flag") and value.keyed:
+            port = url_port(value.shown.split("=", 1)[-1])
+            if port:
+                out.append((at, Value("port", port, f":{port}")))
+    return out
+
+
 @lru_cache(maxsize=8192)
 def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
     """The values a clause's text states (clause index 0), each with the words around it
@@ -73,6 +89,7 @@ def _values_of(text: str, ports: bool) -> tuple[Value, ...]:
     found.extend(plain_values(text, spans, 0, ports))
     if not found:
         return ()
+    found.extend(_ports_of_set_addresses(found))
     found.sort(key=lambda item: item[0])
     # Spans of one token (a path, a name) are values, not context; a command in
     # backquotes (`pnpm dev`) is context for the values beside it, as plain words are.
