@@ -32,7 +32,10 @@
   is a path; a program run from a ``bin`` folder (`./vendor/bin/phpunit`) is a command;
 * an address given as a setting's value names its port, after a user's name and password
   too (``DATABASE_URL=postgres://app:<password>@localhost:5432/app``: 5432), against a
-  port the other note says in prose ("runs on 5433").
+  port the other note says in prose ("runs on 5433");
+* two commands running two tools of one role, past any runner (`npx cypress run`, `pnpm
+  exec playwright test`; `mvn package`, `./gradlew bootJar`), are two ways to do one task;
+  two suites or two apps each with its tool stay apart.
 """
 
 from __future__ import annotations
@@ -134,6 +137,18 @@ FOUND: list[Found] = [
         ("local postgres port", "Local Postgres for notes runs on 5433 beside Homebrew's."),
         "port",
     ),
+    (
+        "one suite's browser test tool replaced",
+        ("End-to-end tests", "E2E: `npx cypress run` against the preview deploy."),
+        ("Browser suite", "Browser tests: `pnpm exec playwright test`."),
+        "command",
+    ),
+    (
+        "one jar built by another build tool",
+        ("Quick jar", "`mvn clean package -DskipTests` for a quick jar."),
+        ("Local jar", "Quick jar: `./gradlew bootJar -x test`."),
+        "command",
+    ),
 ]
 
 LEFT: list[LookAlike] = [
@@ -187,6 +202,16 @@ LEFT: list[LookAlike] = [
         "two servers' ports",
         ("Local services", "Local Redis on 6379; the API listens on 8000."),
         ("Local database", "Postgres on 5432, started by brew services."),
+    ),
+    (
+        "two suites, each with its browser test tool",
+        ("Component tests", "Component tests: `npx cypress run --component`."),
+        ("End-to-end tests", "End-to-end tests: `pnpm exec playwright test`."),
+    ),
+    (
+        "two apps, each with its build tool",
+        ("Service build", "The API builds with `mvn package`."),
+        ("Android build", "The Android app builds with `./gradlew assembleRelease`."),
     ),
 ]
 

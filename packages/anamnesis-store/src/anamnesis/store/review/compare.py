@@ -92,7 +92,11 @@ from anamnesis.store.review.reading.values import changes
 from anamnesis.store.review.records import DIFFERENCE_KINDS, Difference
 from anamnesis.store.review.settings_in_words import setting_in_words
 from anamnesis.store.review.stance_differences import stance_differences
-from anamnesis.store.review.tools_of_one_role import of_one_role, one_role_of
+from anamnesis.store.review.tools_of_one_role import (
+    of_one_role,
+    one_role_of,
+    programs_of_one_role,
+)
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -303,6 +307,8 @@ def _value_differences(
                     score = 0.5  # "backups run nightly", "pg_dump runs every 6 hours"
                 if score is None and kind == "command" and _reordered(a.norm, b.norm):
                     score = 0.5  # `op get item`, `op item get`: one task, its words reordered
+                if score is None and kind == "command" and programs_of_one_role(a.norm, b.norm):
+                    score = 0.5  # `npx cypress run`, `pnpm exec playwright test`
                 if score is None and (i in retired or few):
                     score = 0.5  # what the newer note runs instead, when nothing else says
                 if score is None:
@@ -320,6 +326,7 @@ def _value_differences(
                     and not (
                         i in retired
                         or _one_task(a, b, tools)
+                        or programs_of_one_role(a.norm, b.norm)
                         or _titled_task(a, b, subject - tools)
                         or _task_of_title(a, b, older.title_stems - tools)
                         or few

@@ -21,11 +21,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from anamnesis.store.review.reading.commands import program_of
 from anamnesis.store.review.reading.text import content_stems
 from anamnesis.store.review.reading.tool_roles import ROLE_CUES, TOOL_ROLES, role_of
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
+    from typing import Final
+
     from anamnesis.store.review.reading.facts import NoteFacts
     from anamnesis.store.review.reading.value import Value
 
@@ -72,6 +75,29 @@ def one_role_of(a: Value, b: Value) -> str:
     not)."""
     tools = _two_tools_of_one_role(a, b)
     return tools[0][0] if tools else ""
+
+
+def programs_of_one_role(a: str, b: str) -> bool:
+    """Whether two commands run two tools of one role (``npx cypress run``, ``pnpm exec
+    playwright test``; ``mvn clean package``, ``./gradlew bootJar``): two ways to do one
+    task, whatever their subcommands are called. Each is asked of its program, past any
+    runner (:func:`.reading.commands.program_of`)."""
+    mine = role_of(program_of(a).removeprefix("./"))
+    theirs = role_of(program_of(b).removeprefix("./"))
+    if mine is None or theirs is None or mine[0] != theirs[0] or mine == theirs:
+        return False
+    # a package manager running a script runs the script's task (`npm run lint` is no
+    # way to do what `pnpm dev` does)
+    return mine[0] not in _SCRIPT_RUNNERS or not (_runs_script(a) or _runs_script(b))
+
+
+def _runs_script(command: str) -> bool:
+    words = command.split()
+    return len(words) > 2 and words[1] in ("run", "exec", "x", "dlx")
+
+
+# Roles whose tools run a project's scripts: each script is a task of its own.
+_SCRIPT_RUNNERS: Final = frozenset({"javascript package manager", "python package manager"})
 
 
 def _two_tools_of_one_role(a: Value, b: Value) -> tuple[tuple[str, str], tuple[str, str]] | None:

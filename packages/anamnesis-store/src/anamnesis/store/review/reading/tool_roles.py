@@ -55,13 +55,13 @@ _ROLES: Final[dict[str, tuple[str, str]]] = {
     # packaging and building
     "python package manager": (
         "package manager dependencies lock",
-        "poetry pdm uv pipenv hatch rye pixi",
+        "poetry pdm uv pipenv hatch rye pixi conda mamba micromamba",
     ),
     "javascript package manager": ("package manager lockfile", "npm yarn pnpm bun"),
     "python cli installer": ("cli tools", "pipx"),
     "javascript bundler": ("bundler bundle", "webpack vite rollup parcel rspack turbopack"),
     "javascript monorepo tool": ("monorepo", "turborepo/turbo nx lerna rush"),
-    "jvm build tool": ("build tool", "maven gradle ant sbt"),
+    "jvm build tool": ("build tool", "maven/mvn gradle/gradlew ant sbt"),
     "c++ build system": ("build system", "cmake meson scons premake xmake"),
     "ios dependency manager": ("dependencies pods", "cocoapods carthage"),
     "container image builder": ("image build", "kaniko buildah jib ko buildpacks"),
@@ -207,6 +207,7 @@ _ROLES: Final[dict[str, tuple[str, str]]] = {
     ),
     "desktop app framework": ("desktop app", "electron tauri wails neutralino"),
     "game engine": ("engine", "unity unreal godot"),
+    "scientific workflow manager": ("workflow pipeline", "snakemake nextflow cromwell cwltool"),
     "embedded rtos": ("rtos kernel", "freertos zephyr threadx/azure+rtos nuttx chibios riot"),
     "bevy physics": ("physics", "bevy_rapier2d bevy_rapier3d avian2d avian3d bevy_xpbd"),
     "kotlin dependency injection": (
