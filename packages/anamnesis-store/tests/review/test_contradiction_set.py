@@ -37,7 +37,7 @@ SIDE_FIELDS = {"type", "title", "body", "tags"}
 SPLITS = {
     "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
     "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
-    "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22",
+    "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23",
 }  # fmt: skip
 # A project key as a git remote gives it (host/owner/name: github.com, gitlab.com, ...).
 PROJECT_KEY = re.compile(r"[a-z0-9.-]+\.[a-z]+/[^/\s]+/[^/\s]+")
