@@ -352,3 +352,25 @@ def test_a_filler_run_does_not_hide_a_secret_beside_it() -> None:
     token = SECRETS["github"]
     assert redact_secrets(f"{token}{'a' * 10}") == MASK
     assert redact_secrets(f"token: {token[4:]}{'a' * 30}") == f"token: {MASK}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sent as ?hapikey= on every request",
+        "api_key: off in the test profile",
+        "AUTH_TOKEN=yes",
+        "password: disabled for the kiosk account",
+    ],
+)
+def test_a_switch_word_is_no_secret(text: str) -> None:
+    """A key that names a credential, set to a switch's state ("on", "off", "yes",
+    "disabled"), holds no secret: no credential is two or three letters of English."""
+    assert find_secrets(text) == []
+    assert redact_secrets(text) == text
+
+
+def test_a_secret_beside_a_switch_word_is_still_masked() -> None:
+    assert redact_secrets("api_key: onion-ring-42x and feature: on") == (
+        f"api_key: {MASK} and feature: on"
+    )
