@@ -35,7 +35,11 @@
   port the other note says in prose ("runs on 5433");
 * two commands running two tools of one role, past any runner (`npx cypress run`, `pnpm
   exec playwright test`; `mvn package`, `./gradlew bootJar`), are two ways to do one task;
-  two suites or two apps each with its tool stay apart.
+  two suites or two apps each with its tool stay apart;
+* an older address whose port the newer note says again, after the older thing's name
+  ("schema registry stays on 8081"), still holds beside the newer note's address of
+  another thing; a port said after another thing's name ("4200 is the Angular dev
+  server") leaves the older address changed. "Stays on" says a port, as "runs on" does.
 """
 
 from __future__ import annotations
@@ -149,6 +153,15 @@ FOUND: list[Found] = [
         ("Local jar", "Quick jar: `./gradlew bootJar -x test`."),
         "command",
     ),
+    (
+        "an address moved off a port another thing is named on",
+        ("Local Prefect server", "Open http://127.0.0.1:4200 after `prefect server start`."),
+        (
+            "Local Prefect UI",
+            "Open http://127.0.0.1:4300 (4200 is the Angular dev server on our laptops).",
+        ),
+        "url",
+    ),
 ]
 
 LEFT: list[LookAlike] = [
@@ -212,6 +225,20 @@ LEFT: list[LookAlike] = [
         "two apps, each with its build tool",
         ("Service build", "The API builds with `mvn package`."),
         ("Android build", "The Android app builds with `./gradlew assembleRelease`."),
+    ),
+    (
+        "another service's address beside the older one's port said again",
+        ("Schema registry", "Schema registry at `http://localhost:8081`."),
+        ("Kafka UI", "kafka-ui runs on `http://localhost:8080`, schema registry stays on 8081."),
+    ),
+    (
+        "a store's address beside the tracking server's port said again",
+        ("Tracking server", "Tracking server at `http://mlflow.lab:5000`."),
+        (
+            "Artifact store",
+            "Artifacts go to `s3://mlflow-artifacts/runs`; the tracking server on :5000 only "
+            "keeps run metadata.",
+        ),
     ),
 ]
 

@@ -15,6 +15,7 @@ from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.alignment_by_context import key_stems, urls_alike
 from anamnesis.store.review.clause_subjects import subjects_apart
 from anamnesis.store.review.gone import left_behind
+from anamnesis.store.review.reading.addresses import url_port
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.settings import switch_state
 from anamnesis.store.review.reading.stances import VERBS
@@ -136,6 +137,30 @@ def restated(a: Value, news: list[Value], newer: NoteFacts) -> bool:
         and not left_behind(other, newer)  # "the docs server also wants 4173, so ..."
         for other in news
     )
+
+
+def port_restated(a: Value, b: Value, news: list[Value], older: NoteFacts) -> bool:
+    """Whether the older address's port is one the newer note states as a port of its own
+    beside another address, said after a word the older note names its thing by and the
+    newer address is not said after ("Schema registry at `http://localhost:8081`", then
+    "kafka-ui runs on `http://localhost:8080`, schema registry stays on 8081"): the older
+    address still holds, the newer is another thing's. ("4200 is the Angular dev server"
+    names another thing on the older port.)"""
+    port = url_port(a.shown.split("=", 1)[-1])
+    if not port or url_port(b.shown.split("=", 1)[-1]) == port:
+        return False
+    thing = (older.title_stems | older.clause(a.clause).stems) - set(b.near) - _ADDRESS_WORDS
+    return any(
+        other.kind == "port" and other.norm == port and not thing.isdisjoint(other.near)
+        for other in news
+    )
+
+
+# Words said of any address, which name no thing of their own: "the dev server on 4200".
+_ADDRESS_WORDS: Final = frozenset(
+    {"server", "servic", "port", "http", "https", "url", "host", "local", "localhost", "api",
+     "open", "start", "run", "dev"}
+)  # fmt: skip
 
 
 def _what_it_did(value: Value, facts: NoteFacts) -> bool:

@@ -49,6 +49,7 @@ from anamnesis.store.review.both_hold import (
     other_scopes,
     other_things,
     period_and_span,
+    port_restated,
     restated,
     said_today,
     same_slot,
@@ -364,6 +365,13 @@ def _value_differences(
                     continue  # "Orders topic" `orders.created`, "Payments topic" `payments.*`
                 if not same and not changed and restated(a, news, newer):
                     continue  # "64 here; 800 is only for the nightly jobs": both hold
+                if (
+                    not same
+                    and not changed
+                    and kind == "url"
+                    and port_restated(a, b, new_values, older)
+                ):
+                    continue  # "kafka-ui runs on :8080, schema registry stays on 8081"
                 ranked.append((-(score + (0.5 if same else 0.0)), not same, i, j))
         ranked.sort()
         used_old: set[int] = set()

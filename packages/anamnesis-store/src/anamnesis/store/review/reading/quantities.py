@@ -322,7 +322,8 @@ _QUALIFIER = re.compile(r"[a-z]+ed|more|new|extra|additional|fewer|less|other|to
 # the docs at 4000", "listening on 5173" (a port, in a note that never says "port").
 _SERVED_ON = re.compile(
     r"\b(?:runs?|running|serves?|serving|served|listens?|listening|starts?|started|lives"
-    r"|is\s+up|available|reachable)\s+(?:[\w-]+\s+){0,3}?(?:on|at)\s+(?:port\s+)?$",
+    r"|is\s+up|available|reachable|stays|stayed|remains)\s+(?:[\w-]+\s+){0,3}?(?:on|at)\s+"
+    r"(?:port\s+)?$",
     re.IGNORECASE,
 )
 
