@@ -38,6 +38,7 @@ SPLITS = {
     "dev", "held_out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7",
     "fresh8", "fresh9", "fresh10", "fresh11", "fresh12", "fresh13", "fresh14", "fresh15",
     "fresh16", "fresh17", "fresh18", "fresh19", "fresh20", "fresh21", "fresh22", "fresh23",
+    "fresh24",
 }  # fmt: skip
 # A project key as a git remote gives it (host/owner/name: github.com, gitlab.com, ...).
 PROJECT_KEY = re.compile(r"[a-z0-9.-]+\.[a-z]+/[^/\s]+/[^/\s]+")
