@@ -361,11 +361,13 @@ def test_a_filler_run_does_not_hide_a_secret_beside_it() -> None:
         "api_key: off in the test profile",
         "AUTH_TOKEN=yes",
         "password: disabled for the kiosk account",
+        "permissions: id-token: write, contents: read",
     ],
 )
 def test_a_switch_word_is_no_secret(text: str) -> None:
     """A key that names a credential, set to a switch's state ("on", "off", "yes",
-    "disabled"), holds no secret: no credential is two or three letters of English."""
+    "disabled") or a permission's level (GitHub Actions' ``id-token: write``), holds no
+    secret: no credential is such a word of English."""
     assert find_secrets(text) == []
     assert redact_secrets(text) == text
 

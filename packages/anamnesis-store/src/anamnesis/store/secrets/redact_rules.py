@@ -572,7 +572,8 @@ CURSOR_WORDS = frozenset({
 # Values that are code or placeholders, not secrets: masking them would only hurt notes.
 NOT_SECRET_VALUE = re.compile(
     r"""(?ix)^["']?(?:
-        |none|null|nil|true|false|on|off|yes|no|enabled|disabled|undefined|empty|required
+        |none|null|nil|true|false|on|off|yes|no|enabled|disabled|read|write|undefined|empty
+        |required
         |optional|redacted|\[redacted\]
         |\**|x+|\.{3}|…|-+|•+|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\$\{[^}]*\}?|%\(?[A-Za-z_]*\)?s?
         |%[A-Za-z_][A-Za-z0-9_]*%|\$\(.*\)|`.*`|[{(\[].*|(?:%\(?\w*\)?[sdr]|\{\w*\}|[:@/._-])+
