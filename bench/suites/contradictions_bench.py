@@ -13,8 +13,9 @@ since issue 42's third session; ``fresh2`` to ``fresh8``, blind splits written t
 way by other helpers who never read the finder, each measured blind and then tuned on, on
 2026-11-30; ``fresh9`` and ``fresh11``, measured blind twice, then read and tuned on from
 2026-11-30's second session; ``fresh10`` and ``fresh12``, and from 2026-11-30's fifth
-session ``fresh17`` and ``fresh18`` (written blind at its start), never read, whose
-counts chose which rules stay (validation); ``fresh13`` and ``fresh14``, and from
+session ``fresh17`` and ``fresh18`` (written blind at its start), and from 2026-12-01
+``fresh23`` and ``fresh24`` (counted blind once first), never read, whose counts chose
+which rules stay (validation); ``fresh13`` and ``fresh14``, and from
 2026-11-30's sixth session ``fresh19`` and ``fresh20``, never read nor used to choose
 anything (test): the honest estimate of a stranger's notes; ``fresh15`` and ``fresh16``,
 counted blind, then read and tuned on).
