@@ -59,6 +59,7 @@ from anamnesis.store.review.both_hold import (
 from anamnesis.store.review.gone import (
     LEFT_KINDS,
     left_behind,
+    names_a_former,
     retired_commands,
     retiring_mention,
     said_as_former,
@@ -217,12 +218,15 @@ def _held(
     replaced = {
         stance.stems[0] for stance in stances if stance.kind == REPLACEMENT and stance.stems
     }
+    former = names_a_former(facts.lower)
+    if not shunned and not replaced and not former:
+        return values
     return [
         value
         for value in values
         if value.shown.lower() not in shunned
         and not (value.kind == "name" and stem(value.norm) in replaced)
-        and not said_as_former(value, facts)
+        and not (former and said_as_former(value, facts))
     ]
 
 

@@ -73,6 +73,16 @@ def said_as_former(value: Value, facts: NoteFacts) -> bool:
 _FORMER: Final = frozenset({"old", "former", "previous", "legacy"})
 
 
+@lru_cache(maxsize=4096)
+def names_a_former(lower: str) -> bool:
+    """Whether a note's text (lower case) says any word naming a value as the one of
+    before: most notes do not, and their values are then never looked at one by one."""
+    return _FORMER_WORD.search(lower) is not None
+
+
+_FORMER_WORD = re.compile(r"\b(?:old|former|previous|legacy)\b")
+
+
 def retired_commands(
     olds: list[Value], news: list[Value], older: NoteFacts, newer: NoteFacts, theirs: list[Clause]
 ) -> set[int]:
