@@ -40,6 +40,7 @@ def url_port(url: str) -> str:
 
 # A scheme, a user's name and password (optional), a host, then its port.
 _HOST_AND_PORT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/@\s]*@)?[^/:@\s<>]+:(\d{2,5})\b")
+
 # A storage address: a bucket's, a file system's.
 _STORED = re.compile(r"(?:gs|s3|s3a|gcs|az|abfss?|hdfs|file)://", re.IGNORECASE)
 

@@ -122,10 +122,7 @@ _ROLES: Final[dict[str, tuple[str, str]]] = {
         "elasticsearch opensearch meilisearch typesense solr algolia",
     ),
     "vector database": ("vector", "pinecone weaviate qdrant milvus chroma pgvector"),
-    "reverse proxy": (
-        "proxy reverse proxy",
-        "nginx caddy traefik haproxy envoy ingress-nginx nginx+proxy+manager",
-    ),
+    "reverse proxy": ("proxy reverse proxy", "nginx caddy traefik haproxy envoy ingress-nginx"),
     "error tracker": ("errors error tracking", "sentry rollbar bugsnag honeybadger airbrake"),
     "metrics backend": ("metrics", "prometheus victoriametrics influxdb graphite datadog"),
     "tracing backend": ("traces tracing", "jaeger zipkin tempo honeycomb"),
