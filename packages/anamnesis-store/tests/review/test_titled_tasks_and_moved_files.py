@@ -1,11 +1,10 @@
 """Readings of issue 42's eighth session, each with the look-alikes it must leave
 (written for this file, not taken from the measured set):
 
-* a title opening with what is done ("Running migrations", "Installing the linters")
-  names the same thing as a title naming it by a word before it ("Database
-  migrations"): the verb is no kind of migration. A word before the thing that is no
-  such verb still tells two things apart ("Staging database port", "Production
-  database port");
+* a title opening with what is done ("Running migrations") names the same thing as a
+  title naming it by a word before it ("Schema migrations"): the verb is no kind of
+  migration. A word before the thing that is no such verb still tells two things apart
+  ("Staging database port", "Production database port");
 * one command run on a file that moved: its arguments differ in one place, two paths
   of one file (``tail -f /var/log/worker.log``, then ``tail -f
   /srv/app/logs/worker.log``), where before, one program's one command with other
@@ -19,7 +18,7 @@
 * an embedded system's kernel is a role a project picks one tool for (FreeRTOS, Zephyr),
   and a Kubernetes cluster's ingress controller one of its reverse proxy's
   (``ingress-nginx``, Traefik); a proxy on laptops is no cluster's ingress;
-* a value a note names as the one of before ("the old `orbitfleet/api` on Docker Hub is
+* a value a note names as the one of before ("The old `orbit/api` on Docker Hub is
   stale") is none it holds;
 * a command run on a file named from the root or the home folder (``tail -f
   /opt/game/logs/latest.log``) says where the file is, as the path said alone does;
