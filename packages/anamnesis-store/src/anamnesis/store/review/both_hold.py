@@ -15,7 +15,7 @@ from anamnesis.store.review.agreement import agree
 from anamnesis.store.review.alignment_by_context import key_stems, urls_alike
 from anamnesis.store.review.clause_subjects import subjects_apart
 from anamnesis.store.review.gone import left_behind
-from anamnesis.store.review.reading.addresses import url_port
+from anamnesis.store.review.reading.addresses import address_port
 from anamnesis.store.review.reading.quantities import is_unit, rate_window
 from anamnesis.store.review.reading.settings import switch_state
 from anamnesis.store.review.reading.stances import VERBS
@@ -146,8 +146,8 @@ def port_restated(a: Value, b: Value, news: list[Value], older: NoteFacts) -> bo
     "kafka-ui runs on `http://localhost:8080`, schema registry stays on 8081"): the older
     address still holds, the newer is another thing's. ("4200 is the Angular dev server"
     names another thing on the older port.)"""
-    port = url_port(a.shown.split("=", 1)[-1])
-    if not port or url_port(b.shown.split("=", 1)[-1]) == port:
+    port = address_port(a)
+    if not port or address_port(b) == port:
         return False
     thing = (older.title_stems | older.clause(a.clause).stems) - set(b.near) - _ADDRESS_WORDS
     return any(

@@ -80,7 +80,7 @@ def names_a_former(lower: str) -> bool:
     return _FORMER_WORD.search(lower) is not None
 
 
-_FORMER_WORD = re.compile(r"\b(?:old|former|previous|legacy)\b")
+_FORMER_WORD = re.compile(rf"\b(?:{'|'.join(sorted(_FORMER))})\b")
 
 
 def retired_commands(

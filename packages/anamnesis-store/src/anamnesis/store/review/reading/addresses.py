@@ -38,6 +38,12 @@ def url_port(url: str) -> str:
     return match.group(1) if match else ""
 
 
+def address_port(value: Value) -> str:
+    """The port of the address a value states, alone or as a setting's value
+    (``DATABASE_URL=postgres://...:5432/app``): "" when it names none."""
+    return url_port(value.shown.split("=", 1)[-1])
+
+
 # A scheme, a user's name and password (optional), a host, then its port.
 _HOST_AND_PORT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://(?:[^/@\s]*@)?[^/:@\s<>]+:(\d{2,5})\b")
 

@@ -491,8 +491,8 @@ def _one_token_code(inner: str, text: str, start: int, clause: int) -> Iterator[
     if _BRANCH.fullmatch(inner):
         yield start, Value("name", inner.lower(), inner, clause=clause)
         return
-    if WINDOWS_PATH.fullmatch(inner):  # `%APPDATA%\\GlimmerSync\\logs\\sync.log`
-        yield start, windows_path(inner, clause)
+    if _WINDOWS_PATH.fullmatch(inner):  # `%APPDATA%\\GlimmerSync\\logs\\sync.log`
+        yield start, _windows_path(inner, clause)
         return
     if _RUN_FROM_BIN.fullmatch(inner):  # `./vendor/bin/phpunit`: a program run
         yield start, Value("command", inner.lower(), inner, slot="", clause=clause)
@@ -775,13 +775,13 @@ _RUN_FROM_BIN: Final = re.compile(r"(?:\./)?(?:[\w-]+/)*\.?bin/[a-z][\w-]*")
 def _windows_paths(text: str, spans: Spans, clause: int) -> Iterator[tuple[int, Value]]:
     """Paths as Windows writes them (``%APPDATA%\\Inkwell\\notebooks``,
     ``C:\\tools\\bin``), compared as paths with slashes are."""
-    for match in WINDOWS_PATH.finditer(text):
+    for match in _WINDOWS_PATH.finditer(text):
         if spans.free(*match.span()):
             spans.take(*match.span())
-            yield match.start(), windows_path(match.group(0), clause)
+            yield match.start(), _windows_path(match.group(0), clause)
 
 
-def windows_path(shown: str, clause: int) -> Value:
+def _windows_path(shown: str, clause: int) -> Value:
     """A Windows path as a path value: its parts joined by slashes, lower case (Windows
     folds the case of names)."""
     return Value("path", _path_norm(shown.replace("\\", "/")), shown, clause=clause)
@@ -789,7 +789,7 @@ def windows_path(shown: str, clause: int) -> Value:
 
 # A path of two parts at least joined by backslashes, from a drive, a variable
 # (``%APPDATA%``) or a folder's name: ``Documents\\Inkwell``, ``C:\\tools\\bin``.
-WINDOWS_PATH: Final = re.compile(
+_WINDOWS_PATH: Final = re.compile(
     r"(?<![\w\\%$])(?:[A-Za-z]:|%[A-Za-z_]+%|[A-Za-z][\w.-]*)(?:\\[\w.$-]+)+\\?"
 )
 

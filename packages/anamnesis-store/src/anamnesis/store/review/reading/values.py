@@ -15,7 +15,7 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
-from anamnesis.store.review.reading.addresses import url_port
+from anamnesis.store.review.reading.addresses import address_port
 from anamnesis.store.review.reading.readers import (
     AT_ROOT,
     LITERALS,
@@ -69,7 +69,7 @@ def _ports_of_set_addresses(found: list[tuple[int, Value]]) -> list[tuple[int, V
     out = []
     for at, value in found:
         if value.kind in ("url", "flag") and value.keyed:
-            port = url_port(value.shown.split("=", 1)[-1])
+            port = address_port(value)
             if port:
                 out.append((at, Value("port", port, f":{port}")))
     return out
