@@ -21,7 +21,7 @@ WEB = "github.com/acme/web"
 API = "github.com/acme/api"
 OLD_PORT = "The dev server listens on port 3000."
 NEW_PORT = "The dev server listens on port 5173."
-PAIR_KEYS = {"notes", "newer", "differs", "sides", "model"}  # model: a verdict, or null
+PAIR_KEYS = {"notes", "newer", "differs", "sides", "model", "wider"}  # model: a verdict or null
 SIDE_KEYS = {"id", "title", "project", "type", "source", "prov_source", "agent", "machine",
              "created_at", "updated_at", "unconfirmed"}  # fmt: skip
 DUE_KEYS = {"id", "title", "project", "type", "source", "review_after", "reviewed_at",

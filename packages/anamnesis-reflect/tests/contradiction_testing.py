@@ -16,7 +16,7 @@ from anamnesis.store import Contradiction, Difference, Memory, MemoryStore
 
 # Calls answer at once in these tests: a short timeout keeps a mistake short.
 SETTINGS = LlmSettings(timeout_s=5.0)
-SENT_PAIR = re.compile(r"=== pair (p\d+) ===")
+SENT_PAIR = re.compile(r"=== pair (p\d+)(?: \(wider net\))? ===")
 
 
 def note(store: MemoryStore, title: str, body: str, **fields: Any) -> Memory:

@@ -425,3 +425,23 @@ def test_the_stores_candidates_go_through_and_a_dismissal_leaves_them_candidates
     listed = [c.ids for c in edited]
     assert candidates[1].ids in listed and candidates[0].ids not in listed
     assert verdicts_for(store, edited) == {}
+
+
+def test_the_wider_net_is_asked_after_the_candidates_each_of_its_pairs_marked(
+    store: MemoryStore, pairs: list[Contradiction]
+) -> None:
+    candidates, wider = pairs[1:], pairs[:1]  # the two services' ports: a look-alike
+    provider = ScriptedProvider(answer_every_pair("compatible"))
+
+    report = confirm_contradictions(store, provider, candidates, SETTINGS, wider=wider)
+
+    ((system, user),) = provider.prompts
+    assert "most such pairs are about different things" in system
+    assert "=== pair p1 ===" in user and "=== pair p2 ===" in user  # the candidates first
+    assert "=== pair p3 (wider net) ===" in user and user.count("(wider net)") == 1
+    assert "The admin server listens on port 9100." in user
+    assert (report.candidates, report.wider, report.asked) == (3, 1, 3)
+    assert report.to_dict()["wider"] == 1
+    # known now: a second run sends nothing, the wider pair included
+    again = confirm_contradictions(store, provider, candidates, SETTINGS, wider=wider)
+    assert (again.already, again.calls, len(provider.prompts)) == (3, 0, 1)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.reflect import by_verdict, verdicts_for, verdicts_path
+from anamnesis.reflect import by_verdict, confirmed_wider, verdicts_for, verdicts_path
 from anamnesis.reflect.contradiction_check import INVALID, parse_verdicts
 from anamnesis.reflect.contradiction_verdicts import (
     MAX_VERDICTS,
@@ -195,3 +195,35 @@ def test_no_hook_can_reach_the_model_confirmation() -> None:
         if word in path.read_text(encoding="utf-8")
     ]
     assert named == []
+
+
+def test_a_confirmed_pair_of_the_wider_net_is_listed_only_while_it_holds(
+    store: MemoryStore, pairs: list[Contradiction]
+) -> None:
+    api_admin, deploy, port = pairs  # the first: two services' ports, no rules' pair
+    wider = store.contradiction_between(*api_admin.ids, wider=True)
+    assert wider is not None and store.contradiction_between(*api_admin.ids) is None
+    keep(store, wider, "contradicts", "one port")
+    keep(store, deploy, "contradicts", "changed")  # a rules' pair: listed by the rules
+    keep(store, port, "compatible", "fine")
+
+    assert [pair.ids for pair in confirmed_wider(store, [deploy, port])] == [wider.ids]
+    assert confirmed_wider(store, [deploy, port], project="another/project") == []
+    assert confirmed_wider(store, [wider, deploy, port]) == []  # listed already
+    store.update(api_admin.newer.id, body="The admin server listens on port 9200.")
+    assert confirmed_wider(store, [deploy, port]) == []  # the verdict no longer holds
+
+
+def test_entries_naming_notes_that_are_gone_or_no_notes_list_nothing(
+    store: MemoryStore, pairs: list[Contradiction]
+) -> None:
+    keep(store, pairs[0], "contradicts", "one port")
+    path = verdicts_path(store.root)
+    data = json.loads(path.read_text())
+    (entry,) = data["verdicts"].values()
+    for notes in (["not-an-id", pairs[0].older.id], ["01JQ8N00000000000000000000", "x"]):
+        data["verdicts"][pair_key(*notes)] = {**entry, "notes": notes}
+    path.write_text(json.dumps(data))
+    assert len(confirmed_wider(store, [])) == 1
+    store.delete(pairs[0].older.id)
+    assert confirmed_wider(store, []) == []

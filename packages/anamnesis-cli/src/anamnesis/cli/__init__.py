@@ -1,3 +1,3 @@
 """anamnesis.cli: the `anamnesis` command (distribution ``anamnesis-memory``)."""
 
-__version__ = "0.8.4"
+__version__ = "0.8.5"

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from anamnesis.store import lazy_exports
 
-__version__ = "0.5.2"
+__version__ = "0.5.3"
 
 if TYPE_CHECKING:
     from anamnesis.reflect.compaction import COMPACT_MIN_TOKENS as COMPACT_MIN_TOKENS
@@ -27,9 +27,11 @@ if TYPE_CHECKING:
     from anamnesis.reflect.contradiction_check import (
         confirm_contradictions as confirm_contradictions,
     )
+    from anamnesis.reflect.contradiction_verdicts import CONTRADICTS as CONTRADICTS
     from anamnesis.reflect.contradiction_verdicts import VERDICTS as VERDICTS
     from anamnesis.reflect.contradiction_verdicts import Verdict as Verdict
     from anamnesis.reflect.contradiction_verdicts import by_verdict as by_verdict
+    from anamnesis.reflect.contradiction_verdicts import confirmed_wider as confirmed_wider
     from anamnesis.reflect.contradiction_verdicts import verdicts_for as verdicts_for
     from anamnesis.reflect.contradiction_verdicts import verdicts_path as verdicts_path
     from anamnesis.reflect.eval_cases import UnknownCases as UnknownCases

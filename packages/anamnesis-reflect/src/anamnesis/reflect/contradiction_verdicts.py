@@ -136,6 +136,33 @@ def verdicts_for(
     return found
 
 
+def confirmed_wider(
+    store: MemoryStore, listed: Iterable[Contradiction], project: str | None = None
+) -> list[Contradiction]:
+    """The pairs of the store's wider net (``MemoryStore.wider_candidates``) a model
+    confirmed (``contradicts``) that ``listed`` (the store's own candidates) does not hold,
+    of ``project`` when given: each still two live notes that clash, its verdict still
+    current; newest first. They are listed only on that word (``review --confirm --wide``
+    asked it), so a verdict that no longer holds lists nothing."""
+    from anamnesis.store import InvalidNote, MalformedNote, NoteNotFound
+
+    shown = {pair_key(*pair.ids) for pair in listed}
+    found = []
+    for key, entry in _read(verdicts_path(store.root)).items():
+        if entry["verdict"] != CONTRADICTS or key in shown:
+            continue
+        try:
+            pair = store.contradiction_between(*entry["notes"], wider=True)
+        except (NoteNotFound, MalformedNote, InvalidNote):  # deleted, broken, a hand-made id
+            continue
+        if pair is None or (project is not None and pair.older.project != project):
+            continue
+        if _current(entry, pair.older, pair.newer):
+            found.append(pair)
+    found.sort(key=lambda pair: (pair.newer.created_at, pair.older.created_at), reverse=True)
+    return found
+
+
 def by_verdict(
     pairs: Sequence[Contradiction], verdicts: Mapping[tuple[str, str], Verdict]
 ) -> list[Contradiction]:

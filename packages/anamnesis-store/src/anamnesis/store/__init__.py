@@ -10,7 +10,7 @@ the slow way or created. Everything else in the package is private to it.
 from anamnesis.store.exports import export_table as export_table
 from anamnesis.store.exports import lazy_exports as lazy_exports
 
-__version__ = "0.8.11"
+__version__ = "0.8.12"
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:

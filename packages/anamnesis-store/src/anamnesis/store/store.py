@@ -503,6 +503,33 @@ class MemoryStore:
             raise InvalidQuery(f"limit must be a whole number >= 0, got {limit!r}")
         return self._finder.possible(mem, limit)
 
+    def wider_candidates(self, *, project: str | None = None) -> Contradictions:
+        """The pairs a review compares that the rules leave out although their compared
+        clauses hold different values of one kind (:mod:`anamnesis.store.review.value_clashes`):
+        each with the values only each side holds, newest pairs first. Most are look-alikes
+        (two things, two scopes), so none is a candidate on its own: they are what a reader
+        of the words (``anamnesis review --confirm --wide``) is asked about. Deterministic,
+        as :meth:`contradictions` is, and costs a review plus the reading of these pairs."""
+        return self._finder.wider(project)
+
+    def contradiction_between(
+        self, first_id: str, second_id: str, *, wider: bool = False
+    ) -> Contradiction | None:
+        """The two notes as a candidate pair, older first, whether or not a review would
+        compare them: how the rules find they differ, or with ``wider`` where the rules see
+        nothing, their value clashes (:meth:`wider_candidates`). None when neither finds a
+        difference, when a note is superseded or expired, or when the two are never a pair
+        (two projects, both episodic, one supersedes the other, a person marked them both
+        right). Raises ``NoteNotFound`` for an id no note has."""
+        from anamnesis.store.note.validity import is_expired
+        from anamnesis.store.review.finder import pair_between
+
+        first, second = self.get(first_id), self.get(second_id)
+        superseded = self.superseded_ids()
+        if any(n.id in superseded or is_expired(n) for n in (first, second)):
+            return None
+        return pair_between(first, second, wider=wider)
+
     def due_for_review(self, *, project: str | None = None, now: str | None = None) -> Notes:
         """Live notes whose ``review_after`` has come (:func:`~anamnesis.store.is_due` at
         ``now``, default the current time) and that no person confirmed since, the

@@ -49,13 +49,17 @@ with `review done`; or go through them one at a time with `review -i`.
 verdict (contradicts, compatible, unsure, with a reason) is shown under each pair, pairs
 it confirmed come first and those it called compatible last, still listed. A verdict is
 advice kept on this machine: it changes no note, and an edit to either note drops it.
+--confirm --wide also asks about the pairs the rules leave out although their notes hold
+different values of one kind: most are look-alikes, so such a pair is listed (marked
+"wider") only while the model's verdict that it contradicts holds.
 
 --json prints {"contradictions": [...], "due": [...]}: each pair as {"notes": [OLDER,
 NEWER], "newer", "differs": [{"kind", "subject", "old", "new"}], "sides": [{"id",
 "title", "project", "type", "source", "prov_source", "agent", "machine", "created_at",
 "updated_at", "unconfirmed"}, ...], "model": null or {"verdict", "reason", "provider",
-"model", "checked_at"}}, each due note as {"id", "title", "project", "type",
-"source", "review_after", "reviewed_at", "updated_at"}."""
+"model", "checked_at"}, "wider": true for a pair of the wider net}, each due note as
+{"id", "title", "project", "type", "source", "review_after", "reviewed_at",
+"updated_at"}."""
 
 IdArgument = Annotated[
     str, typer.Argument(metavar="ID", help="A note's id, or 6+ of its first characters.")
@@ -77,6 +81,7 @@ class Listing:
     due_total: int
     verdicts: dict[tuple[str, str], Verdict] = field(default_factory=dict)
     confirm: dict[str, Any] | None = None  # what --confirm's batch did
+    wider: frozenset[tuple[str, str]] = frozenset()  # the listed pairs of the wider net
 
 
 def register(app: typer.Typer) -> None:
@@ -103,12 +108,17 @@ def review_app() -> typer.Typer:
         ] = False,
         confirm: review_confirm.ConfirmFlag = False,
         again: review_confirm.AgainFlag = False,
+        wide: review_confirm.WideFlag = False,
+        max_calls: review_confirm.MaxCallsOption = review_confirm.MAX_CALLS,
         as_json: JsonFlag = False,
     ) -> None:
         if ctx.invoked_subcommand is not None:
             return
-        if again and not confirm:
-            raise UsageError("--again goes with --confirm")
+        for given, flag in ((again, "--again"), (wide, "--wide")):
+            if given and not confirm:
+                raise UsageError(f"{flag} goes with --confirm")
+        if max_calls < 1:
+            raise UsageError(f"--max-calls must be 1 or more, got {max_calls}")
         if limit < 0:
             raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
         if interactive and as_json:
@@ -120,10 +130,12 @@ def review_app() -> typer.Typer:
                 limit or None,
                 confirm=confirm,
                 again=again,
+                wide=wide,
+                max_calls=max_calls,
                 as_json=as_json,
             )
             if interactive:
-                review_session.run(store, listing.pairs, listing.due)
+                review_session.run(store, listing.pairs, listing.due, remarks(listing))
                 raise typer.Exit(review_confirm.exit_code(listing.confirm))
         if as_json:
             console.print_json(listing_json(listing))
@@ -145,29 +157,40 @@ def collect(
     *,
     confirm: bool = False,
     again: bool = False,
+    wide: bool = False,
+    max_calls: int = review_confirm.MAX_CALLS,
     as_json: bool = False,
 ) -> Listing:
     """The pairs and the due notes of ``project`` (None: every project), at most ``limit``
-    of each (None: all). Pairs a model confirmed come first, then the unchecked and the
-    unsure, those it called compatible last, each group newest first; with ``confirm``
-    the configured model is asked about them first (:mod:`.review_confirm`)."""
+    of each (None: all). Pairs a model confirmed come first (with them the wider net's it
+    confirmed), then the unchecked and the unsure, those it called compatible last, each
+    group newest first; with ``confirm`` the configured model is asked about them first,
+    and with ``wide`` about the wider net's pairs too (:mod:`.review_confirm`)."""
     pairs = store.contradictions(project=project)
-    summary = (
-        review_confirm.confirm_pairs(store, pairs, again=again, as_json=as_json)
-        if confirm
-        else None
-    )
+    summary = None
+    if confirm:
+        wider = store.wider_candidates(project=project) if wide else []
+        summary = review_confirm.confirm_pairs(
+            store, pairs, wider=wider, again=again, as_json=as_json, max_calls=max_calls
+        )
+    confirmed = review_confirm.confirmed_wider(store, pairs, project)
+    pairs = [*confirmed, *pairs]
     verdicts = review_confirm.model_verdicts(store, pairs)
     pairs = review_confirm.review_order(pairs, verdicts)
     due = store.due_for_review(project=project)
-    return Listing(pairs[:limit], due[:limit], len(pairs), len(due), verdicts, summary)
+    wider_ids = frozenset(pair.ids for pair in confirmed)
+    return Listing(pairs[:limit], due[:limit], len(pairs), len(due), verdicts, summary, wider_ids)
 
 
 def listing_json(listing: Listing) -> dict[str, Any]:
     """`review --json`: ``{"contradictions": [...], "due": [...]}``."""
     data: dict[str, Any] = {
         "contradictions": [
-            {**pair.to_dict(), "model": review_confirm.verdict_json(listing.verdicts.get(pair.ids))}
+            {
+                **pair.to_dict(),
+                "model": review_confirm.verdict_json(listing.verdicts.get(pair.ids)),
+                "wider": pair.ids in listing.wider,
+            }
             for pair in listing.pairs
         ],
         "due": [due_dict(note) for note in listing.due],
@@ -191,14 +214,22 @@ def due_dict(note: Memory) -> dict[str, Any]:
     }
 
 
+def remarks(listing: Listing) -> dict[tuple[str, str], str]:
+    """The line under each pair that has one: a model's verdict, and for a pair of the
+    wider net, that it is listed on that verdict."""
+    said = {ids: verdict.label() for ids, verdict in listing.verdicts.items()}
+    for ids in listing.wider:
+        said[ids] = review_confirm.wider_label(listing.verdicts.get(ids))
+    return said
+
+
 def say_listing(listing: Listing) -> None:
     if not listing.pairs_total and not listing.due_total:
         console.say("no possible contradictions, and no notes due for review")
         return
     if listing.pairs_total:
-        remarks = {ids: verdict.label() for ids, verdict in listing.verdicts.items()}
         last = review_confirm.listed_last(listing.verdicts)
-        review_view.say_pairs(listing.pairs, listing.pairs_total, remarks, last)
+        review_view.say_pairs(listing.pairs, listing.pairs_total, remarks(listing), last)
     else:
         console.say("no possible contradictions")
     console.say()

@@ -18,6 +18,7 @@ import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from anamnesis.cli.commands import review_confirm
 from anamnesis.cli.errors import CliError, UsageError, suggest
 from anamnesis.store import (
     Contradiction,
@@ -43,17 +44,9 @@ def pairs_with(store: MemoryStore, note: Memory) -> list[Contradiction]:
     return [pair for pair in store.contradictions(project=note.project) if note.id in pair.ids]
 
 
-def pair_of(store: MemoryStore, a: Memory, b: Memory) -> Contradiction | None:
-    """The pair `review` lists for these two notes, or None when they are not one."""
-    for pair in pairs_with(store, a):
-        if b.id in pair.ids:
-            return pair
-    return None
-
-
 def check_pair(store: MemoryStore, a: Memory, b: Memory) -> None:
     """Two notes a person named as a pair: different notes, of one project, both live, and
-    a pair `review` lists. Raises :class:`CliError` saying what is wrong."""
+    a pair `review` may list. Raises :class:`CliError` saying what is wrong."""
     if a.id == b.id:
         raise UsageError(f"{a.id} is named twice: give the two notes of a pair")
     if a.project != b.project:
@@ -73,11 +66,20 @@ def check_pair(store: MemoryStore, a: Memory, b: Memory) -> None:
             raise CliError(
                 f"{note.id} expired on {note.valid_until}: it is no longer compared with anything"
             )
-    if pair_of(store, a, b) is None:
+    if not _listed(store, a, b):
         raise CliError(
             f"{a.id} and {b.id} are not a possible contradiction (any more): nothing to "
             f"settle; {suggest('review')} lists the pairs"
         )
+
+
+def _listed(store: MemoryStore, a: Memory, b: Memory) -> bool:
+    """Whether `review` may list the two notes as a pair: the rules find they differ, or
+    they are a pair of the wider net a model confirmed (`review --confirm --wide`)."""
+    if store.contradiction_between(a.id, b.id) is not None:
+        return True
+    wider = store.contradiction_between(a.id, b.id, wider=True)
+    return wider is not None and review_confirm.confirmed(store, wider)
 
 
 def keep(store: MemoryStore, kept: Memory, over: Memory) -> list[str]:

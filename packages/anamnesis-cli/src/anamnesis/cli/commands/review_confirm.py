@@ -51,6 +51,24 @@ AgainFlag = Annotated[
     bool,
     typer.Option("--again", help="With --confirm: ask about pairs the model already judged too."),
 ]
+WideFlag = Annotated[
+    bool,
+    typer.Option(
+        "--wide",
+        help="With --confirm: also ask about the pairs the rules leave out whose notes hold "
+        "different values of one kind (most are look-alikes); those the model confirms "
+        "are listed, marked.",
+    ),
+]
+MaxCallsOption = Annotated[
+    int,
+    typer.Option(
+        "--max-calls",
+        help="With --confirm: at most this many calls to the model; pairs left over are "
+        "asked about on the next run.",
+    ),
+]
+MAX_CALLS = 4
 HEURISTIC = "heuristic"
 
 
@@ -58,13 +76,16 @@ def confirm_pairs(
     store: MemoryStore,
     pairs: Sequence[Contradiction],
     *,
+    wider: Sequence[Contradiction] = (),
     again: bool = False,
     as_json: bool = False,
+    max_calls: int = MAX_CALLS,
 ) -> dict[str, Any]:
-    """Ask the configured provider about ``pairs`` (those without a current verdict, or
-    all with ``again``) and say what came of it (on a terminal, unless ``as_json``);
-    return the summary ``--json`` shows as ``"confirm"``. With no LLM configured, nothing is
-    asked: stderr says how to choose one."""
+    """Ask the configured provider about ``pairs``, then the ``wider`` net's (those
+    without a current verdict, or all with ``again``), in at most ``max_calls`` calls, and
+    say what came of it (on a terminal, unless ``as_json``); return the summary ``--json``
+    shows as ``"confirm"``. With no LLM configured, nothing is asked: stderr says how to
+    choose one."""
     # the LLM's settings and errors only where one is asked: a plain review lists the
     # store's pairs without loading what reflecting needs (a tenth of a second)
     from anamnesis.cli.commands.reflecting import llm_errors, provider_from_settings
@@ -75,8 +96,10 @@ def confirm_pairs(
         return {"provider": HEURISTIC, "model": "", "ok": True, "skipped": "no LLM configured"}
     from anamnesis.reflect import confirm_contradictions  # reflect: see reflecting.llm_errors
 
-    with llm_errors(f"Asking {provider.name} about {len(pairs)} pair(s)"):
-        report = confirm_contradictions(store, provider, pairs, settings, again=again)
+    with llm_errors(f"Asking {provider.name} about {len(pairs) + len(wider)} pair(s)"):
+        report = confirm_contradictions(
+            store, provider, pairs, settings, wider=wider, again=again, max_calls=max_calls
+        )
     if not as_json:
         say_report(report)
     return report.to_dict()
@@ -106,6 +129,14 @@ def say_report(report: ConfirmReport) -> None:
         )
     elif not report.candidates:
         console.say("no candidate pairs: nothing to ask the model")
+    if report.wider:
+        lines.say_wrapped(
+            "",
+            f"{report.wider} of the {report.candidates} pair(s) came from the wider net "
+            "(--wide): the rules leave them out, so one is listed only if the model says it "
+            "contradicts",
+            2,
+        )
     if report.already:
         lines.say_wrapped(
             "",
@@ -142,6 +173,30 @@ def model_verdicts(
     from anamnesis.reflect import verdicts_for
 
     return verdicts_for(store, pairs)
+
+
+def confirmed_wider(
+    store: MemoryStore, listed: Sequence[Contradiction], project: str | None
+) -> list[Contradiction]:
+    """The wider net's pairs a model confirmed, beyond the store's ``listed`` candidates
+    (reading the verdicts calls no model)."""
+    from anamnesis.reflect import confirmed_wider
+
+    return confirmed_wider(store, listed, project)
+
+
+def confirmed(store: MemoryStore, pair: Contradiction) -> bool:
+    """Whether a model's current verdict on ``pair`` is that it contradicts."""
+    from anamnesis.reflect import CONTRADICTS
+
+    verdict = model_verdicts(store, [pair]).get(pair.ids)
+    return verdict is not None and verdict.verdict == CONTRADICTS
+
+
+def wider_label(verdict: Verdict | None) -> str:
+    """The line under a pair of the wider net: the model's word is why it is listed."""
+    said = verdict.label() if verdict is not None else "model: contradicts"
+    return f"{said}; wider net: listed on the model's word (the rules do not find it)"
 
 
 def review_order(

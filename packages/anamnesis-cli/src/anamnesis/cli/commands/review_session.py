@@ -8,7 +8,7 @@ passed over: there is nothing left to settle.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from anamnesis.cli import console
 from anamnesis.cli.commands import review_actions
@@ -27,7 +27,14 @@ class Quit(Exception):
     """The person answered q, or stdin ended."""
 
 
-def run(store: MemoryStore, pairs: Sequence[Contradiction], due: Sequence[Memory]) -> None:
+def run(
+    store: MemoryStore,
+    pairs: Sequence[Contradiction],
+    due: Sequence[Memory],
+    remarks: Mapping[tuple[str, str], str] | None = None,
+) -> None:
+    """Each pair (with its remark: a model's verdict), then each due note, settled by one
+    answer each."""
     if not pairs and not due:
         console.say("no possible contradictions, and no notes due for review")
         return
@@ -37,7 +44,7 @@ def run(store: MemoryStore, pairs: Sequence[Contradiction], due: Sequence[Memory
             if _settled_meanwhile(store, pair):
                 continue
             console.say()
-            review_view.say_pair(number, pair)
+            review_view.say_pair(number, pair, (remarks or {}).get(pair.ids, ""))
             settled += _settle(store, pair)
         for note in due:
             console.say()

@@ -24,8 +24,9 @@ from anamnesis.store.review.neighbours import (
 )
 from anamnesis.store.review.pair_batch import compare_pairs
 from anamnesis.store.review.pair_memo import PairMemo
-from anamnesis.store.review.reading.facts import NoteFacts
+from anamnesis.store.review.reading.facts import NoteFacts, read_once
 from anamnesis.store.review.records import Contradiction, ordered
+from anamnesis.store.review.value_clashes import value_clashes
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from anamnesis.store.index.connection import IndexConnection
     from anamnesis.store.index.indexer import Indexer
     from anamnesis.store.note.model import Memory
+    from anamnesis.store.review.records import Difference
     from anamnesis.store.vectors.store_vectors import StoreVectors
 
     T = TypeVar("T")
@@ -77,61 +79,35 @@ class ContradictionFinder:
 
     def contradictions(self, project: str | None, limit: int | None) -> list[Contradiction]:
         """:meth:`MemoryStore.contradictions`."""
-
         vectors = self._vectors()
-        model = _model_of(vectors)
 
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
-            notes = self._live(conn, project)
-            by_seq = dict(notes)
-            by_id = {note.id: note for _seq, note in notes}
-            memo = PairMemo(self._memo)
-            around = Neighbourhood(conn, every_title=True)
-            pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
-            for name, members in _by_project(notes).items():
-                # A project's neighbour pairs depend on its indexed rows and which of them
-                # are live, nothing else: kept in the memo under their hash, and looked for
-                # again only in a project where something changed. Looking for every note's
-                # neighbours was most of a review whose pairs the memo already knew.
-                span = project_seq.rowid_range(conn, name)
-                state = project_state(conn, span, [seq for seq, _note in members]) if span else ""
-                kept = memo.neighbour_pairs(name, state) if span else None
-                if kept is None or any(i not in by_id for ids in kept for i in ids):
-                    kept = _neighbour_pairs(around, members, by_seq)
-                    if span:
-                        memo.remember_neighbour_pairs(name, state, kept)
-                for older_id, newer_id in kept:
-                    pairs.setdefault((older_id, newer_id), (by_id[older_id], by_id[newer_id]))
-            if vectors is not None and model:
-                # Neighbours by meaning too, where notes have vectors: one thing in other
-                # words ("run dbt through make" and "dbt run locally").
-                vectors.load_into(conn)
-                for name in sorted({note.project for _seq, note in notes}):
-                    span = project_seq.rowid_range(conn, name)
-                    if span is None:
-                        continue
-                    alike = similar_pairs(conn, model, span, ALIKE, ALIKE_MOST, SHORT_FILE)
-                    for first, second in alike:
-                        a, b = by_seq.get(first), by_seq.get(second)
-                        if a is not None and b is not None and may_pair(a, b):
-                            older, newer = ordered(a, b)
-                            pairs.setdefault((older.id, newer.id), (older, newer))
-            known = [
-                (older, newer, memo.differences(older, newer)) for older, newer in pairs.values()
+            found = [
+                Contradiction(older, newer, differs)
+                for older, newer, differs in self._compared(conn, project, vectors)
+                if differs
             ]
-            # the pairs the memo does not know, compared together (:mod:`.pair_batch`)
-            unknown = [(older, newer) for older, newer, differs in known if differs is None]
-            compared = iter(compare_pairs(unknown))
-            found = []
-            for older, newer, differs in known:
-                if differs is None:
-                    differs = next(compared)
-                    memo.remember(older, newer, differs)
-                if differs:
-                    found.append(Contradiction(older, newer, differs))
-            memo.save(whole=project is None)
             found.sort(key=_newest_pair_first)
             return found if limit is None else found[:limit]
+
+        return self._read(query)
+
+    def wider(self, project: str | None) -> list[Contradiction]:
+        """:meth:`MemoryStore.wider_candidates`: the pairs a review compares and the rules
+        leave out, whose compared clauses hold different values of one kind."""
+        vectors = self._vectors()
+
+        def query(conn: sqlite3.Connection) -> list[Contradiction]:
+            facts: dict[str, NoteFacts] = {}
+            found = []
+            for older, newer, differs in self._compared(conn, project, vectors):
+                if differs:
+                    continue
+                clashes = value_clashes(read_once(facts, older), read_once(facts, newer))
+                if clashes:
+                    found.append(Contradiction(older, newer, clashes))
+            found.sort(key=_newest_pair_first)
+            return found
 
         return self._read(query)
 
@@ -183,6 +159,60 @@ class ContradictionFinder:
 
     # -- internals -------------------------------------------------------------------
 
+    def _compared(
+        self, conn: sqlite3.Connection, project: str | None, vectors: StoreVectors | None
+    ) -> list[tuple[Memory, Memory, tuple[Difference, ...]]]:
+        """Every pair a review compares (neighbours by title and subject, and by meaning
+        where vectors run), older note first, with how the rules find they differ (empty:
+        no sign); what the memo knows is taken from it, the rest compared and remembered."""
+        model = _model_of(vectors)
+        notes = self._live(conn, project)
+        by_seq = dict(notes)
+        by_id = {note.id: note for _seq, note in notes}
+        memo = PairMemo(self._memo)
+        around = Neighbourhood(conn, every_title=True)
+        pairs: dict[tuple[str, str], tuple[Memory, Memory]] = {}
+        for name, members in _by_project(notes).items():
+            # A project's neighbour pairs depend on its indexed rows and which of them
+            # are live, nothing else: kept in the memo under their hash, and looked for
+            # again only in a project where something changed. Looking for every note's
+            # neighbours was most of a review whose pairs the memo already knew.
+            span = project_seq.rowid_range(conn, name)
+            state = project_state(conn, span, [seq for seq, _note in members]) if span else ""
+            kept = memo.neighbour_pairs(name, state) if span else None
+            if kept is None or any(i not in by_id for ids in kept for i in ids):
+                kept = _neighbour_pairs(around, members, by_seq)
+                if span:
+                    memo.remember_neighbour_pairs(name, state, kept)
+            for older_id, newer_id in kept:
+                pairs.setdefault((older_id, newer_id), (by_id[older_id], by_id[newer_id]))
+        if vectors is not None and model:
+            # Neighbours by meaning too, where notes have vectors: one thing in other
+            # words ("run dbt through make" and "dbt run locally").
+            vectors.load_into(conn)
+            for name in sorted({note.project for _seq, note in notes}):
+                span = project_seq.rowid_range(conn, name)
+                if span is None:
+                    continue
+                alike = similar_pairs(conn, model, span, ALIKE, ALIKE_MOST, SHORT_FILE)
+                for first, second in alike:
+                    a, b = by_seq.get(first), by_seq.get(second)
+                    if a is not None and b is not None and may_pair(a, b):
+                        older, newer = ordered(a, b)
+                        pairs.setdefault((older.id, newer.id), (older, newer))
+        known = [(older, newer, memo.differences(older, newer)) for older, newer in pairs.values()]
+        # the pairs the memo does not know, compared together (:mod:`.pair_batch`)
+        unknown = [(older, newer) for older, newer, differs in known if differs is None]
+        compared = iter(compare_pairs(unknown))
+        out = []
+        for older, newer, differs in known:
+            if differs is None:
+                differs = next(compared)
+                memo.remember(older, newer, differs)
+            out.append((older, newer, differs))
+        memo.save(whole=project is None)
+        return out
+
     def _live(self, conn: sqlite3.Connection, project: str | None) -> list[tuple[int, Memory]]:
         """Every live note (not superseded, not expired), or a project's, newest first,
         each with its rowid."""
@@ -214,6 +244,16 @@ class ContradictionFinder:
             return query(self._index.connection())
 
         return self._index.run(action)
+
+
+def pair_between(first: Memory, second: Memory, *, wider: bool) -> Contradiction | None:
+    """:meth:`MemoryStore.contradiction_between` of two live notes."""
+    if not may_pair(first, second):
+        return None
+    older, newer = ordered(first, second)
+    facts = NoteFacts(older), NoteFacts(newer)
+    differs = differences(*facts) or (value_clashes(*facts) if wider else ())
+    return Contradiction(older, newer, differs) if differs else None
 
 
 def _by_project(notes: list[tuple[int, Memory]]) -> dict[str, list[tuple[int, Memory]]]:

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from anamnesis.store.review.compare import differences
 from anamnesis.store.review.process_answer import packed, unpacked
-from anamnesis.store.review.reading.facts import NoteFacts
+from anamnesis.store.review.reading.facts import NoteFacts, read_once
 from anamnesis.store.review.records import Difference
 
 TYPE_CHECKING = False  # importing typing costs the hooks' hot path; checkers see True
@@ -128,7 +128,7 @@ def _take(
     found = {}
     while (project := queue.take()) is not None:
         found[project] = [
-            differences(_facts(facts, pairs[i][0]), _facts(facts, pairs[i][1]))
+            differences(read_once(facts, pairs[i][0]), read_once(facts, pairs[i][1]))
             for i in projects[project]
         ]
     return found
@@ -153,14 +153,7 @@ def _plain_found(
 def _compare(pairs: list[tuple[Memory, Memory]]) -> list[tuple[Difference, ...]]:
     """Each pair's differences, each note read once (its facts kept for its next pair)."""
     facts: dict[str, NoteFacts] = {}
-    return [differences(_facts(facts, older), _facts(facts, newer)) for older, newer in pairs]
-
-
-def _facts(cache: dict[str, NoteFacts], mem: Memory) -> NoteFacts:
-    found = cache.get(mem.id)
-    if found is None:
-        found = cache[mem.id] = NoteFacts(mem)
-    return found
+    return [differences(read_once(facts, older), read_once(facts, newer)) for older, newer in pairs]
 
 
 class _Queue:

@@ -274,3 +274,11 @@ class NoteFacts:
                 found = self._stances[clause.index] = clause_stances(clause)
             out.extend(found)
         return out
+
+
+def read_once(cache: dict[str, NoteFacts], mem: Memory) -> NoteFacts:
+    """``mem`` read, once for all the pairs it is in (``cache``: by note id)."""
+    found = cache.get(mem.id)
+    if found is None:
+        found = cache[mem.id] = NoteFacts(mem)
+    return found
