@@ -3,7 +3,7 @@ model: recall and false pairs once a model has read the candidates (issue 42, it
 batch command).
 
     uv run python -m bench.suites.contradictions_confirm_bench [--splits NAME,...]
-        [--ids ID,...] [--limit N] [--max-calls N] [--home DIR] [--json PATH]
+        [--ids ID,...] [--limit N] [--quick] [--max-calls N] [--home DIR] [--json PATH]
 
 The provider is the one `anamnesis review --confirm` would use: ``ANAMNESIS_LLM_*``
 variables over the ``llm.*`` settings of the store at ``--home`` (default: the store's
@@ -11,7 +11,8 @@ usual home). With none configured (``llm.provider`` is ``heuristic``, the defaul
 suite says so and exits 0, asking nothing: no test calls a real provider, and the machine
 this was written on reaches none. Every labelled pair is sent to the model: about 110
 calls for the whole set at the default input budget, so choose ``--splits`` (the unseen
-ones: ``validation,test``) or ``--limit`` to spend less.
+ones: ``validation,test``) or ``--limit`` to spend less; ``--quick`` is the test splits
+alone (520 pairs, about 18 calls).
 
 Each pair is written into one store as its own project, so the review pairs nothing else
 with it: the rules' candidates (``contradictions()``) and the wider net
@@ -186,6 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--splits", help="validation, test, tuning, or split names, by commas")
     parser.add_argument("--ids", help="these pairs only, by id, by commas")
     parser.add_argument("--limit", type=int, help="at most this many pairs")
+    parser.add_argument("--quick", action="store_true", help="the test splits alone")
     parser.add_argument("--max-calls", type=int, default=ALL_CALLS, help="calls to the model")
     parser.add_argument("--home", type=Path, help="the store whose llm.* settings to use")
     parser.add_argument("--json", type=Path, help="write the scores and the batch's report")
@@ -196,7 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             " for `anamnesis review --confirm` (llm.provider, llm.model, a key) and run again."
         )
         return 0
-    pairs = chosen_pairs(args.splits, args.limit, args.ids)
+    splits = args.splits or ("test" if args.quick else None)
+    pairs = chosen_pairs(splits, args.limit, args.ids)
     with (
         tempfile.TemporaryDirectory(prefix="anamnesis-confirm-bench-") as folder,
         MemoryStore(Path(folder) / "store") as store,

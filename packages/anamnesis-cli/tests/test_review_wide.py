@@ -170,7 +170,11 @@ def test_max_calls_bounds_a_run_and_the_rest_wait_for_the_next(
     assert budget.code == 0, budget.err
     llm.queue(openai_reply(verdicts(("p1", "contradicts"))))
 
-    done = env.run("review", "--confirm", "--wide", "--max-calls", "1", "--json")
+    said = env.run("review", "--confirm", "--wide", "--max-calls", "1")
+    assert "1 pair(s) did not fit this run's 1 call(s) (--max-calls" in said.err
+    assert "review --confirm --wide` again asks about them" in said.err
+    llm.queue(openai_reply(verdicts(("p1", "contradicts"))))
+    done = env.run("review", "--confirm", "--wide", "--max-calls", "1", "--again", "--json")
 
     summary = done.json()["confirm"]
     assert (summary["calls"], summary["asked"], summary["not_sent"]) == (1, 1, 1)

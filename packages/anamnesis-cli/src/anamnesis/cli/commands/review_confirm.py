@@ -145,9 +145,10 @@ def say_report(report: ConfirmReport) -> None:
             2,
         )
     if report.not_sent:
+        again = ("review", "--confirm", *(("--wide",) if report.wider else ()))
         console.warn(
-            f"{report.not_sent} pair(s) were not sent (over llm.max_input_tokens or the "
-            f"calls allowed): {suggest('review', '--confirm')} again asks about them"
+            f"{report.not_sent} pair(s) did not fit this run's {report.calls} call(s) "
+            f"(--max-calls, llm.max_input_tokens): {suggest(*again)} again asks about them"
         )
     if report.unanswered and not report.error:
         console.warn(f"{report.unanswered} pair(s) got no usable verdict")

@@ -80,11 +80,12 @@ class ContradictionFinder:
     def contradictions(self, project: str | None, limit: int | None) -> list[Contradiction]:
         """:meth:`MemoryStore.contradictions`."""
         vectors = self._vectors()
+        model = _model_of(vectors)
 
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
             found = [
                 Contradiction(older, newer, differs)
-                for older, newer, differs in self._compared(conn, project, vectors)
+                for older, newer, differs in self._compared(conn, project, vectors, model)
                 if differs
             ]
             found.sort(key=_newest_pair_first)
@@ -96,11 +97,12 @@ class ContradictionFinder:
         """:meth:`MemoryStore.wider_candidates`: the pairs a review compares and the rules
         leave out, whose compared clauses hold different values of one kind."""
         vectors = self._vectors()
+        model = _model_of(vectors)
 
         def query(conn: sqlite3.Connection) -> list[Contradiction]:
             facts: dict[str, NoteFacts] = {}
             found = []
-            for older, newer, differs in self._compared(conn, project, vectors):
+            for older, newer, differs in self._compared(conn, project, vectors, model):
                 if differs:
                     continue
                 clashes = value_clashes(read_once(facts, older), read_once(facts, newer))
@@ -160,12 +162,16 @@ class ContradictionFinder:
     # -- internals -------------------------------------------------------------------
 
     def _compared(
-        self, conn: sqlite3.Connection, project: str | None, vectors: StoreVectors | None
+        self,
+        conn: sqlite3.Connection,
+        project: str | None,
+        vectors: StoreVectors | None,
+        model: str,
     ) -> list[tuple[Memory, Memory, tuple[Difference, ...]]]:
         """Every pair a review compares (neighbours by title and subject, and by meaning
-        where vectors run), older note first, with how the rules find they differ (empty:
-        no sign); what the memo knows is taken from it, the rest compared and remembered."""
-        model = _model_of(vectors)
+        where ``vectors`` of ``model`` run), older note first, with how the rules find they
+        differ (empty: no sign); what the memo knows is taken from it, the rest compared and
+        remembered."""
         notes = self._live(conn, project)
         by_seq = dict(notes)
         by_id = {note.id: note for _seq, note in notes}
