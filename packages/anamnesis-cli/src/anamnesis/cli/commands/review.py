@@ -49,9 +49,11 @@ with `review done`; or go through them one at a time with `review -i`.
 verdict (contradicts, compatible, unsure, with a reason) is shown under each pair, pairs
 it confirmed come first and those it called compatible last, still listed. A verdict is
 advice kept on this machine: it changes no note, and an edit to either note drops it.
---confirm --wide also asks about the pairs the rules leave out although their notes hold
-different values of one kind: most are look-alikes, so such a pair is listed (marked
-"wider") only while the model's verdict that it contradicts holds.
+
+--confirm --wide also sends the model the pairs the rules leave out although their notes
+hold different values of one kind (many more pairs, so more of your notes, and more calls:
+--max-calls bounds a run). Most are look-alikes, so such a pair is listed, marked, only
+while the model's verdict that it contradicts holds.
 
 --json prints {"contradictions": [...], "due": [...]}: each pair as {"notes": [OLDER,
 NEWER], "newer", "differs": [{"kind", "subject", "old", "new"}], "sides": [{"id",
