@@ -520,7 +520,8 @@ class MemoryStore:
         nothing, their value clashes (:meth:`wider_candidates`). None when neither finds a
         difference, when a note is superseded or expired, or when the two are never a pair
         (two projects, both episodic, one supersedes the other, a person marked them both
-        right). Raises ``NoteNotFound`` for an id no note has."""
+        right). Raises ``InvalidNote`` for an id that is no id, ``NoteNotFound`` for one no
+        note has."""
         from anamnesis.store.note.validity import is_expired
         from anamnesis.store.review.finder import pair_between
 

@@ -8,12 +8,14 @@ words no rule reads. Which is which takes reading the two notes, so these pairs 
 listed on their own: they are what a model is asked about in ``anamnesis review --confirm
 --wide``, and only a pair it confirms is shown. Measured on the contradiction set's splits
 the rules never saw, the rules and this net together hold 0.93 of the contradictions, the
-rules alone 0.71; about two in three look-alikes hold a clash too, which is why no pair of
-this net is shown without a reader's word (``bench/results``).
+rules alone 0.70; about two in three look-alikes hold a clash too, which is why no pair of
+this net is shown without a reader's word
+(``bench/results/2026-12-01-contradictions-the-wider-net-for-a-model.md``).
 
-A clash is per kind: the values only the older note's clauses hold against those only the
-newer note's hold (either side may be empty: a value added or dropped), at most
-:data:`SHOWN_VALUES` of each, in :data:`.records.DIFFERENCE_KINDS` order.
+A clash is per kind, where both notes' clauses hold values of it and not the same ones: the
+values only the older note holds against those only the newer holds (one of the two may be
+none: a value one note adds beside the other's), at most :data:`SHOWN_VALUES` of each, in
+:data:`.records.DIFFERENCE_KINDS` order.
 """
 
 from __future__ import annotations
