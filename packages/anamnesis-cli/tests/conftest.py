@@ -22,6 +22,16 @@ sys.path.insert(0, str(Path(__file__).parent))
 from cli_testing import Env
 
 
+@pytest.fixture(autouse=True)
+def fresh_notices() -> None:
+    """Each test starts with no notice shown: ``console.warn`` says a notice once a run,
+    and a test calling a command's function (not ``main``, which starts a run afresh)
+    would otherwise miss one an earlier test in this process showed."""
+    from anamnesis.cli import console
+
+    console.forget_notices()
+
+
 @pytest.fixture
 def bare(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Env:
     """One machine before `anamnesis init` (``Env.make``: its own Claude Code folder, HOME

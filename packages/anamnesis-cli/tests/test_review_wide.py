@@ -207,3 +207,28 @@ def test_one_pair_at_a_time_says_why_a_wider_pair_is_there(env: Env, llm: FakeLL
     assert "listed on the model's word" in first and "model: unsure (read)" in second
     with MemoryStore(env.home) as store:
         assert store.get(ids["admin"]).supersedes == [ids["api"]]
+
+
+def test_one_project_s_review_asks_about_and_lists_its_own_pairs_only(
+    env: Env, llm: FakeLLMServer
+) -> None:
+    ids = notes(env)
+    llm.queue(openai_reply(verdicts(("p1", "contradicts"))))
+
+    done = env.run("review", "--confirm", "--wide", "--project", WEB, "--json")
+
+    assert list(listed(done)) == [(ids["api"], ids["admin"])]
+    assert "=== pair p1 (wider net) ===" in prompt(llm) and "pair p2" not in prompt(llm)
+    assert list(listed(env.run("review", "--project", API, "--json"))) == [
+        (ids["old port"], ids["new port"])
+    ]
+
+
+def test_with_no_llm_wide_asks_nothing_and_lists_the_rules_pairs(env: Env) -> None:
+    ids = notes(env)
+
+    done = env.run("review", "--confirm", "--wide", "--json")
+
+    assert "no LLM is configured" in done.err
+    assert list(listed(done)) == [(ids["old port"], ids["new port"])]
+    assert done.json()["confirm"]["skipped"] == "no LLM configured"

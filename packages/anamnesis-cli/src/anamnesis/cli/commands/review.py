@@ -171,9 +171,13 @@ def collect(
     pairs = store.contradictions(project=project)
     summary = None
     if confirm:
-        wider = store.wider_candidates(project=project) if wide else []
         summary = review_confirm.confirm_pairs(
-            store, pairs, wider=wider, again=again, as_json=as_json, max_calls=max_calls
+            store,
+            pairs,
+            wider=(lambda: store.wider_candidates(project=project)) if wide else None,
+            again=again,
+            as_json=as_json,
+            max_calls=max_calls,
         )
     confirmed = review_confirm.confirmed_wider(store, pairs, project)
     pairs = [*confirmed, *pairs]

@@ -26,7 +26,7 @@ exit 1 before anything is listed, as for `reflect`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -76,16 +76,17 @@ def confirm_pairs(
     store: MemoryStore,
     pairs: Sequence[Contradiction],
     *,
-    wider: Sequence[Contradiction] = (),
+    wider: Callable[[], Sequence[Contradiction]] | None = None,
     again: bool = False,
     as_json: bool = False,
     max_calls: int = MAX_CALLS,
 ) -> dict[str, Any]:
-    """Ask the configured provider about ``pairs``, then the ``wider`` net's (those
-    without a current verdict, or all with ``again``), in at most ``max_calls`` calls, and
-    say what came of it (on a terminal, unless ``as_json``); return the summary ``--json``
-    shows as ``"confirm"``. With no LLM configured, nothing is asked: stderr says how to
-    choose one."""
+    """Ask the configured provider about ``pairs``, then the wider net's (``wider`` gives
+    them, called only once there is a model to ask: the net costs a second reading of the
+    pairs), those without a current verdict (or all with ``again``), in at most
+    ``max_calls`` calls, and say what came of it (on a terminal, unless ``as_json``);
+    return the summary ``--json`` shows as ``"confirm"``. With no LLM configured, nothing
+    is asked: stderr says how to choose one."""
     # the LLM's settings and errors only where one is asked: a plain review lists the
     # store's pairs without loading what reflecting needs (a tenth of a second)
     from anamnesis.cli.commands.reflecting import llm_errors, provider_from_settings
@@ -96,9 +97,10 @@ def confirm_pairs(
         return {"provider": HEURISTIC, "model": "", "ok": True, "skipped": "no LLM configured"}
     from anamnesis.reflect import confirm_contradictions  # reflect: see reflecting.llm_errors
 
-    with llm_errors(f"Asking {provider.name} about {len(pairs) + len(wider)} pair(s)"):
+    net = wider() if wider is not None else []
+    with llm_errors(f"Asking {provider.name} about {len(pairs) + len(net)} pair(s)"):
         report = confirm_contradictions(
-            store, provider, pairs, settings, wider=wider, again=again, max_calls=max_calls
+            store, provider, pairs, settings, wider=net, again=again, max_calls=max_calls
         )
     if not as_json:
         say_report(report)
