@@ -1,7 +1,7 @@
-"""A review's pairs compared together (review/pair_batch.py): in two processes, each pair's
-differences are what one process finds, in the pairs' order, whichever process took each
-project; each project is taken by one process; a second process that fails or is stopped
-leaves no process behind. A second process is started only where no other thread runs,
+"""A review's pairs compared together (review/processes/pair_batch.py): in two processes,
+each pair's differences are what one process finds, in the pairs' order, whichever process
+took each project; each project is taken by one process; a second process that fails or is
+stopped leaves no process behind. A second process is started only where no other thread runs,
 and a test process has the store's flushing thread once any test wrote a note: those
 checks run in a fresh interpreter."""
 
@@ -18,7 +18,12 @@ import pytest
 
 from anamnesis.store import Memory, new_id
 from anamnesis.store.review.compare import differences
-from anamnesis.store.review.pair_batch import _may_fork, _Queue, _SecondProcess, compare_pairs
+from anamnesis.store.review.processes.pair_batch import (
+    _may_fork,
+    _Queue,
+    _SecondProcess,
+    compare_pairs,
+)
 from anamnesis.store.review.reading.facts import NoteFacts
 from anamnesis.store.review.records import Difference
 from pair_checks import Note

@@ -1,4 +1,4 @@
-"""A review's second process (review/pair_batch.py, review/pair_spawn.py): a real review
+"""A review's second process (review/processes/: pair_batch.py, pair_spawn.py): a real review
 with more pairs than a second process is started for finds the same pairs whether they
 are compared in a fork (no other thread running), in a new interpreter (another thread
 running: no fork), or in its own process only (ANAMNESIS_REVIEW_PROCESSES=1, which starts
@@ -19,10 +19,16 @@ from pathlib import Path
 import pytest
 
 from anamnesis.store import Memory, MemoryStore, new_id
-from anamnesis.store.review import pair_batch
 from anamnesis.store.review.compare import differences
-from anamnesis.store.review.pair_batch import PROCESSES_ENV, SPLIT_AT, _plain, _projects, _Queue
-from anamnesis.store.review.pair_spawn import SpawnedProcess
+from anamnesis.store.review.processes import pair_batch
+from anamnesis.store.review.processes.pair_batch import (
+    PROCESSES_ENV,
+    SPLIT_AT,
+    _plain,
+    _projects,
+    _Queue,
+)
+from anamnesis.store.review.processes.pair_spawn import SpawnedProcess
 from anamnesis.store.review.reading.facts import NoteFacts
 
 # A review in a fresh interpreter: the memo removed (every pair compared), the processes
@@ -39,7 +45,7 @@ sys.addaudithook(
     else None
 )
 from anamnesis.store import MemoryStore
-from anamnesis.store.review.pair_batch import _may_fork
+from anamnesis.store.review.processes.pair_batch import _may_fork
 from anamnesis.store.review.pair_memo import MEMO_FILE
 home = Path(sys.argv[1])
 (home / "cache" / MEMO_FILE).unlink(missing_ok=True)

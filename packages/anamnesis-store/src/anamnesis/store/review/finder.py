@@ -22,8 +22,8 @@ from anamnesis.store.review.neighbours import (
     similar_pairs,
     subject_terms,
 )
-from anamnesis.store.review.pair_batch import compare_pairs
 from anamnesis.store.review.pair_memo import PairMemo
+from anamnesis.store.review.processes.pair_batch import compare_pairs
 from anamnesis.store.review.reading.facts import NoteFacts, read_once
 from anamnesis.store.review.records import Contradiction, ordered
 from anamnesis.store.review.value_clashes import value_clashes

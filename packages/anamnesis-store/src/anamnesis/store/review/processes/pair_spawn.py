@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 
-from anamnesis.store.review.process_answer import packed, unpacked
+from anamnesis.store.review.processes.process_answer import packed, unpacked
 
 
 class SpawnedProcess:

@@ -4,9 +4,9 @@ the projects one at a time from one queue.
 
 A review with no memo (the first on a machine, or after the finder's rules changed) is
 mostly reading notes: their clauses' values and stances, each read once a review and kept
-for the note's next pair (:class:`.reading.facts.NoteFacts`). That reading is pure computation on
+for the note's next pair (:class:`..reading.facts.NoteFacts`). That reading is pure computation on
 notes already in memory, and two notes of different projects never form a pair
-(:func:`.neighbours.may_pair`), so each process compares whole projects: each note is
+(:func:`..neighbours.may_pair`), so each process compares whole projects: each note is
 still read once, by one process (the two use no more CPU than one did). The projects are
 taken from a queue, the largest first, by whichever process is free: projects differ in
 what a pair costs (by a third), so halves fixed in advance ended a quarter of a second
@@ -40,7 +40,7 @@ import sys
 from pathlib import Path
 
 from anamnesis.store.review.compare import differences
-from anamnesis.store.review.process_answer import packed, unpacked
+from anamnesis.store.review.processes.process_answer import packed, unpacked
 from anamnesis.store.review.reading.facts import NoteFacts, read_once
 from anamnesis.store.review.records import Difference
 
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from typing import Final
 
     from anamnesis.store.note.model import Memory
-    from anamnesis.store.review.pair_spawn import SpawnedProcess
+    from anamnesis.store.review.processes.pair_spawn import SpawnedProcess
 
 # The fewest pairs compared in two processes: below, the fork and the handing back cost
 # more than half the comparing saves (a pair costs about 0.5 ms to compare, a fork of a
@@ -68,7 +68,7 @@ _PIPE_HOLDS: Final = 4096
 def compare_pairs(
     pairs: list[tuple[Memory, Memory]], *, split_at: int = SPLIT_AT
 ) -> list[tuple[Difference, ...]]:
-    """:func:`.compare.differences` of each ``(older, newer)`` pair, in order."""
+    """:func:`..compare.differences` of each ``(older, newer)`` pair, in order."""
     if len(pairs) < split_at or _one_process():
         return _compare(pairs)
     forks = _may_fork()
@@ -84,7 +84,7 @@ def compare_pairs(
         if forks:
             second = _SecondProcess(lambda: _plain_found(_take(queue, projects, pairs)))
         else:
-            from anamnesis.store.review.pair_spawn import SpawnedProcess
+            from anamnesis.store.review.processes.pair_spawn import SpawnedProcess
 
             second = SpawnedProcess(f"{__name__}:_serve_spawned", queue.fd, (projects, pairs))
         try:
