@@ -4,12 +4,15 @@ candidates in one batch, before the list is shown (reflect's ``confirm_contradic
 The candidates are the store's, found mechanically; a model's verdict is advice kept on
 this machine: it orders the list (pairs it confirmed first, those it called compatible
 last, still listed and marked) and is shown beside each pair, and it never changes a note.
-Resolving a pair stays the person's (keep one, both are right, edit).
+Resolving a pair stays the person's (keep one, both are right, edit). With ``--wide`` the
+model is also asked about the store's wider net (``wider_candidates``), whose pairs are
+listed only on its ``contradicts`` (:func:`confirmed_wider`, marked: :func:`wider_label`).
 
 The review command takes the pairs from the store, then (its ``collect``,
 ``listing_json`` and ``say_listing``)::
 
-    summary = confirm_pairs(store, pairs, again=again, as_json=as_json) if confirm else None
+    summary = confirm_pairs(store, pairs, wider=..., again=again, ...) if confirm else None
+    pairs = [*confirmed_wider(store, pairs, project), *pairs]  # also without --confirm
     verdicts = model_verdicts(store, pairs)          # also without --confirm: earlier ones
     pairs = review_order(pairs, verdicts)            # before --limit cuts the list
     # each pair: verdicts[pair.ids].label() under it; --json: "model": verdict_json(...)
