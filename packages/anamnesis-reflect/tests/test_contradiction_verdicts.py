@@ -12,7 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from anamnesis.reflect import by_verdict, confirmed_wider, verdicts_for, verdicts_path
+from anamnesis.reflect import (
+    by_verdict,
+    confirmed_wider,
+    review_verdicts,
+    verdicts_for,
+    verdicts_path,
+)
 from anamnesis.reflect.contradiction_check import INVALID, parse_verdicts
 from anamnesis.reflect.contradiction_verdicts import (
     MAX_VERDICTS,
@@ -210,6 +216,11 @@ def test_a_confirmed_pair_of_the_wider_net_is_listed_only_while_it_holds(
     assert [pair.ids for pair in confirmed_wider(store, [deploy, port])] == [wider.ids]
     assert confirmed_wider(store, [deploy, port], project="another/project") == []
     assert confirmed_wider(store, [wider, deploy, port]) == []  # listed already
+    # a review's one read of the file: the same pairs, and the verdicts of both
+    confirmed, verdicts = review_verdicts(store, [deploy, port])
+    assert [pair.ids for pair in confirmed] == [wider.ids]
+    assert verdicts == verdicts_for(store, [wider, deploy, port])
+    assert {v.verdict for v in verdicts.values()} == {"contradicts", "compatible"}
     store.update(api_admin.newer.id, body="The admin server listens on port 9200.")
     assert confirmed_wider(store, [deploy, port]) == []  # the verdict no longer holds
 

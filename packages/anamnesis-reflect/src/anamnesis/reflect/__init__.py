@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from anamnesis.reflect.contradiction_verdicts import Verdict as Verdict
     from anamnesis.reflect.contradiction_verdicts import by_verdict as by_verdict
     from anamnesis.reflect.contradiction_verdicts import confirmed_wider as confirmed_wider
+    from anamnesis.reflect.contradiction_verdicts import review_verdicts as review_verdicts
     from anamnesis.reflect.contradiction_verdicts import verdicts_for as verdicts_for
     from anamnesis.reflect.contradiction_verdicts import verdicts_path as verdicts_path
     from anamnesis.reflect.eval_cases import UnknownCases as UnknownCases

@@ -126,7 +126,24 @@ def verdicts_for(
 ) -> dict[tuple[str, str], Verdict]:
     """The current verdict of each pair that has one, by ``(older.id, newer.id)``: given
     while both notes were as they are now (an edit since makes a pair unchecked)."""
+    return _verdicts_in(_read(verdicts_path(store.root)), pairs)
+
+
+def review_verdicts(
+    store: MemoryStore, pairs: Sequence[Contradiction], project: str | None = None
+) -> tuple[list[Contradiction], dict[tuple[str, str], Verdict]]:
+    """What a review shows of the kept verdicts, the file read once (a review reads it on
+    every run, and its size grows with ``--wide``): the wider net's pairs a model confirmed
+    beyond ``pairs`` (:func:`confirmed_wider`), and the current verdict of each pair of
+    both (:func:`verdicts_for`)."""
     entries = _read(verdicts_path(store.root))
+    confirmed = _confirmed_in(store, entries, pairs, project)
+    return confirmed, _verdicts_in(entries, [*confirmed, *pairs])
+
+
+def _verdicts_in(
+    entries: Mapping[str, Mapping[str, Any]], pairs: Iterable[Contradiction]
+) -> dict[tuple[str, str], Verdict]:
     found: dict[tuple[str, str], Verdict] = {}
     for pair in pairs:
         ids = pair.ids
@@ -144,11 +161,20 @@ def confirmed_wider(
     of ``project`` when given: each still two live notes that clash, its verdict still
     current; newest first. They are listed only on that word (``review --confirm --wide``
     asked it), so a verdict that no longer holds lists nothing."""
+    return _confirmed_in(store, _read(verdicts_path(store.root)), listed, project)
+
+
+def _confirmed_in(
+    store: MemoryStore,
+    entries: Mapping[str, Mapping[str, Any]],
+    listed: Iterable[Contradiction],
+    project: str | None,
+) -> list[Contradiction]:
     from anamnesis.store import InvalidNote, MalformedNote, NoteNotFound
 
     shown = {pair_key(*pair.ids) for pair in listed}
     found = []
-    for key, entry in _read(verdicts_path(store.root)).items():
+    for key, entry in entries.items():
         if entry["verdict"] != CONTRADICTS or key in shown:
             continue
         try:

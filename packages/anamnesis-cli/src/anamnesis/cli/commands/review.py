@@ -179,9 +179,8 @@ def collect(
             as_json=as_json,
             max_calls=max_calls,
         )
-    confirmed = review_confirm.confirmed_wider(store, pairs, project)
+    confirmed, verdicts = review_confirm.listed_verdicts(store, pairs, project)
     pairs = [*confirmed, *pairs]
-    verdicts = review_confirm.model_verdicts(store, pairs)
     pairs = review_confirm.review_order(pairs, verdicts)
     due = store.due_for_review(project=project)
     wider_ids = frozenset(pair.ids for pair in confirmed)

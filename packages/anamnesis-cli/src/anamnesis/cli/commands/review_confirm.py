@@ -6,14 +6,14 @@ this machine: it orders the list (pairs it confirmed first, those it called comp
 last, still listed and marked) and is shown beside each pair, and it never changes a note.
 Resolving a pair stays the person's (keep one, both are right, edit). With ``--wide`` the
 model is also asked about the store's wider net (``wider_candidates``), whose pairs are
-listed only on its ``contradicts`` (:func:`confirmed_wider`, marked: :func:`wider_label`).
+listed only on its ``contradicts`` (:func:`listed_verdicts`, marked: :func:`wider_label`).
 
 The review command takes the pairs from the store, then (its ``collect``,
 ``listing_json`` and ``say_listing``)::
 
     summary = confirm_pairs(store, pairs, wider=..., again=again, ...) if confirm else None
-    pairs = [*confirmed_wider(store, pairs, project), *pairs]  # also without --confirm
-    verdicts = model_verdicts(store, pairs)          # also without --confirm: earlier ones
+    confirmed, verdicts = listed_verdicts(store, pairs, project)  # also without --confirm
+    pairs = [*confirmed, *pairs]                     # the wider net's the model confirmed
     pairs = review_order(pairs, verdicts)            # before --limit cuts the list
     # each pair: verdicts[pair.ids].label() under it; --json: "model": verdict_json(...)
     # after the pairs: listed_last(verdicts); --json: "confirm": summary (when asked)
@@ -181,14 +181,15 @@ def model_verdicts(
     return verdicts_for(store, pairs)
 
 
-def confirmed_wider(
+def listed_verdicts(
     store: MemoryStore, listed: Sequence[Contradiction], project: str | None
-) -> list[Contradiction]:
-    """The wider net's pairs a model confirmed, beyond the store's ``listed`` candidates
-    (reading the verdicts calls no model)."""
-    from anamnesis.reflect import confirmed_wider
+) -> tuple[list[Contradiction], dict[tuple[str, str], Verdict]]:
+    """The wider net's pairs a model confirmed, beyond the store's ``listed`` candidates,
+    and the current verdict of each pair of both (the verdicts read once; no model is
+    called)."""
+    from anamnesis.reflect import review_verdicts
 
-    return confirmed_wider(store, listed, project)
+    return review_verdicts(store, listed, project)
 
 
 def confirmed(store: MemoryStore, pair: Contradiction) -> bool:
