@@ -292,6 +292,12 @@ def write(env: Env, title: str, body: str, *extra: str) -> str:
     return note_id
 
 
+def note_bytes(env: Env) -> dict[str, bytes]:
+    """Every synced note file of ``env``'s store and its bytes: what a command that may
+    change no note is checked against, before and after."""
+    return {str(p): p.read_bytes() for p in sorted((env.home / "memory").rglob("*.md"))}
+
+
 def claude_calls(log: Path) -> list[list[str]]:
     if not log.exists():
         return []

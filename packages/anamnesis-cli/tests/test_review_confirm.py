@@ -16,7 +16,7 @@ from anamnesis_testsupport.fake_llm import FakeLLMServer, api_error, openai_repl
 from anamnesis.cli.commands import review_confirm
 from anamnesis.cli.errors import CliError
 from anamnesis.store import Contradiction, Difference, Memory, MemoryStore
-from cli_testing import Env, Result
+from cli_testing import Env, Result, note_bytes
 
 
 @pytest.fixture
@@ -197,21 +197,17 @@ def port_notes(env: Env) -> tuple[str, str]:
     return older.id, newer.id
 
 
-def note_files(env: Env) -> dict[str, bytes]:
-    return {str(p): p.read_bytes() for p in sorted((env.home / "memory").rglob("*.md"))}
-
-
 def test_review_confirm_asks_once_shows_each_verdict_and_changes_no_note(
     review: Env, llm: FakeLLMServer
 ) -> None:
     ids = port_notes(review)
-    before = note_files(review)
+    before = note_bytes(review)
     llm.queue(openai_reply(reply({"pair": "p1", "verdict": "contradicts", "reason": "moved"})))
     done = review.run_process("review", "--confirm")
     assert done.code == 0, done.err
     assert "model (openai, scripted-1): asked about 1 pair(s) in 1 call(s)" in done.out
     assert "model: contradicts (moved)" in done.out
-    assert len(llm.received) == 1 and note_files(review) == before
+    assert len(llm.received) == 1 and note_bytes(review) == before
     # Later listings show the verdict without asking; --json carries it on the pair.
     listed: Result = review.run("review", "--json")
     assert listed.code == 0, listed.err
@@ -225,7 +221,7 @@ def test_review_confirm_asks_once_shows_each_verdict_and_changes_no_note(
     data = failed.json()
     assert "HTTP 500" in data["confirm"]["error"] and not data["confirm"]["ok"]
     assert data["contradictions"][0]["model"]["verdict"] == "contradicts"  # the one kept
-    assert note_files(review) == before
+    assert note_bytes(review) == before
 
 
 def test_review_confirm_without_an_llm_says_how_to_choose_one(review: Env) -> None:

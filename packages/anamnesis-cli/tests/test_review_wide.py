@@ -12,7 +12,7 @@ from typing import Any
 from anamnesis_testsupport.fake_llm import FakeLLMServer, openai_reply
 
 from anamnesis.store import MemoryStore
-from cli_testing import Env, Result
+from cli_testing import Env, Result, note_bytes
 
 WEB = "github.com/acme/web"
 API = "github.com/acme/api"
@@ -49,15 +49,11 @@ def listed(done: Result) -> dict[tuple[str, ...], dict[str, Any]]:
     return {tuple(pair["notes"]): pair for pair in done.json()["contradictions"]}
 
 
-def note_files(env: Env) -> dict[str, bytes]:
-    return {str(p): p.read_bytes() for p in sorted((env.home / "memory").rglob("*.md"))}
-
-
 def test_the_wider_net_is_asked_about_marked_and_a_confirmed_pair_listed(
     env: Env, llm: FakeLLMServer
 ) -> None:
     ids = notes(env)
-    before = note_files(env)
+    before = note_bytes(env)
     llm.queue(openai_reply(verdicts(("p1", "contradicts"), ("p2", "contradicts"))))
 
     done = env.run("review", "--confirm", "--wide", "--json")
@@ -74,7 +70,7 @@ def test_the_wider_net_is_asked_about_marked_and_a_confirmed_pair_listed(
         "most such pairs are about different things"
         in llm.received[0].json["messages"][0]["content"]
     )
-    assert note_files(env) == before  # a verdict changes no note
+    assert note_bytes(env) == before  # a verdict changes no note
 
     # Later reviews list it on the kept verdict, asking nothing; a person reads why.
     shown = env.run("review")
